@@ -1,0 +1,95 @@
+# OCK, the Orchestrator Conformance Kit: the one build.
+#
+#   make            build every part into build/
+#   make test       build, then run every test binary (CUnit); fails on the first failing part
+#   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
+#   make lint       clang-format check and cppcheck
+#   make clean
+#
+# Each part keeps its own rules in <part>/part.mk and appends to BINS, LIBS and TEST_BINS.
+# Missing Debian packages are installed by scripts/deps.sh before anything is compiled.
+
+BUILD    ?= build
+CC       ?= cc
+PKGS     := libcjson libcurl cunit libmicrohttpd
+STD      := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
+OPT      ?= -O2 -g
+COVERAGE ?=
+SANITIZE ?=
+
+# Recursive on purpose: pkg-config runs when a recipe needs the flags, after deps are in place.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+
+INCLUDES := -Icore/include -Imock-provider/include -Ireference/include -Iconformance/include -Itests
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PKG_CFLAGS) \
+             $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) $(CFLAGS)
+LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
+LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+BINS      :=
+LIBS      :=
+TEST_BINS :=
+
+.PHONY: all test coverage lint clean deps
+all:
+
+$(DEPS_STAMP): scripts/deps.sh
+	@mkdir -p $(@D)
+	@sh scripts/deps.sh
+	@touch $@
+deps: $(DEPS_STAMP)
+
+# One object rule for every part; -MMD keeps header dependencies honest.
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
+
+# objs_of(sources): the object files for a list of sources.
+objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+include core/part.mk
+-include mock-provider/part.mk
+-include reference/part.mk
+-include conformance/part.mk
+include tests/part.mk
+
+all: $(LIBS) $(BINS) $(TEST_BINS)
+
+# Every test binary runs even if an earlier one failed; the target fails if any did.
+test: all
+	@status=0; for t in $(TEST_BINS); do \
+	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || status=1; \
+	done; \
+	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all test binaries passed"; fi; \
+	exit $$status
+
+coverage:
+	@rm -rf $(BUILD)/cov
+	$(MAKE) BUILD=$(BUILD)/cov COVERAGE=1 test
+	@mkdir -p $(BUILD)/coverage
+	@lcov --quiet --capture --directory $(BUILD)/cov/obj --output-file $(BUILD)/coverage/all.info
+	@lcov --quiet --extract $(BUILD)/coverage/all.info '$(CURDIR)/core/*' '$(CURDIR)/mock-provider/*' \
+	   '$(CURDIR)/reference/*' '$(CURDIR)/conformance/*' --output-file $(BUILD)/coverage/ock.info
+	@genhtml --quiet $(BUILD)/coverage/ock.info --output-directory $(BUILD)/coverage
+	@for part in core mock-provider reference conformance; do \
+	  lcov --quiet --extract $(BUILD)/coverage/ock.info "$(CURDIR)/$$part/*" -o $(BUILD)/coverage/$$part.info 2>/dev/null && \
+	  printf '%-14s ' "$$part" && lcov --summary $(BUILD)/coverage/$$part.info 2>&1 | grep -E '^ *lines' ; \
+	done; true
+	@printf 'total          ' && lcov --summary $(BUILD)/coverage/ock.info 2>&1 | grep -E '^ *lines'
+	@echo "coverage report: $(BUILD)/coverage/index.html"
+
+C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+lint: | $(DEPS_STAMP)
+	@command -v clang-format >/dev/null || { echo "lint: clang-format is missing (apt-get install clang-format)"; exit 1; }
+	@command -v cppcheck >/dev/null || { echo "lint: cppcheck is missing (apt-get install cppcheck)"; exit 1; }
+	clang-format --dry-run --Werror $(C_SOURCES)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
+	  --suppress=missingIncludeSystem $(INCLUDES) $(filter %.c,$(C_SOURCES))
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

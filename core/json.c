@@ -1,0 +1,298 @@
+/*
+ * json.c: path-aware JSON getters over cJSON (see json.h).
+ *
+ * cJSON's own errors are a pointer into the text; here every failure becomes a path and a
+ * sentence, because the reader is a person fixing a fixture or a SUT author reading a report.
+ */
+#include "ock/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/buf.h"
+#include "ock/status.h"
+
+int ock_jerr_set(struct ock_jerr *err, int code, const char *where, const char *fmt, ...) {
+  if (!err)
+    return code;
+  snprintf(err->where, sizeof err->where, "%s", where ? where : "$");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->what, sizeof err->what, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+void ock_jerr_format(const struct ock_jerr *err, char *out, size_t n) {
+  snprintf(out, n, "%s: %s", err->where, err->what);
+}
+
+const char *ock_json_type_name(const cJSON *v) {
+  if (!v)
+    return "missing";
+  if (cJSON_IsString(v))
+    return "string";
+  if (cJSON_IsNumber(v))
+    return "number";
+  if (cJSON_IsBool(v))
+    return "boolean";
+  if (cJSON_IsNull(v))
+    return "null";
+  if (cJSON_IsArray(v))
+    return "array";
+  if (cJSON_IsObject(v))
+    return "object";
+  return "invalid";
+}
+
+int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *err) {
+  const char *end = NULL;
+  cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!v) {
+    /* Name the line and column of the first byte cJSON could not take. */
+    size_t off = end && end >= text && (size_t)(end - text) <= len ? (size_t)(end - text) : 0;
+    int line = 1, col = 1;
+    for (size_t i = 0; i < off; i++) {
+      if (text[i] == '\n') {
+        line++;
+        col = 1;
+      } else {
+        col++;
+      }
+    }
+    return ock_jerr_set(err, OCK_EJSON, "$",
+                        "not valid JSON (line %d, column %d; or nested deeper than %d levels)",
+                        line, col, CJSON_NESTING_LIMIT);
+  }
+  *out = v;
+  return OCK_OK;
+}
+
+int ock_json_parse_file(const char *path, size_t max, cJSON **out, struct ock_jerr *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return ock_jerr_set(err, OCK_EIO, path, "cannot open: %s", strerror(errno));
+  struct ock_buf b;
+  ock_buf_init(&b, max);
+  char chunk[8192];
+  size_t n;
+  int rc = OCK_OK;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    rc = ock_buf_append(&b, chunk, n);
+    if (rc)
+      break;
+  }
+  if (!rc && ferror(f))
+    rc = OCK_EIO;
+  fclose(f);
+  if (rc) {
+    ock_buf_free(&b);
+    return ock_jerr_set(err, rc, path, rc == OCK_ETOOBIG ? "file larger than %zu bytes" : "read failed",
+                        max);
+  }
+  rc = ock_json_parse(b.data ? b.data : "", b.len, out, err);
+  ock_buf_free(&b);
+  if (rc && err) {
+    char where[sizeof err->where];
+    snprintf(where, sizeof where, "%s: %s", path, err->where);
+    memcpy(err->where, where, sizeof where);
+  }
+  return rc;
+}
+
+void ock_jpath_key(char *out, size_t n, const char *path, const char *key) {
+  snprintf(out, n, "%s.%s", path ? path : "$", key);
+}
+
+void ock_jpath_index(char *out, size_t n, const char *path, int i) {
+  snprintf(out, n, "%s[%d]", path ? path : "$", i);
+}
+
+/* member finds key in obj; fills mpath with its path. NULL when absent. */
+static const cJSON *member(const cJSON *obj, const char *path, const char *key, char *mpath,
+                           size_t n) {
+  ock_jpath_key(mpath, n, path, key);
+  return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+static int absent(enum ock_jneed need, const char *mpath, const char *expected,
+                  struct ock_jerr *err) {
+  if (need == OCK_REQUIRED)
+    return ock_jerr_set(err, OCK_EMISSING, mpath, "required; expected %s", expected);
+  return OCK_OK;
+}
+
+static int wrong(const cJSON *v, const char *mpath, const char *expected, struct ock_jerr *err) {
+  return ock_jerr_set(err, OCK_ETYPE, mpath, "expected %s, got %s", expected,
+                      ock_json_type_name(v));
+}
+
+int ock_jcheck_object(const cJSON *value, const char *path, struct ock_jerr *err) {
+  if (!cJSON_IsObject(value))
+    return wrong(value, path, "an object", err);
+  return OCK_OK;
+}
+
+int ock_jget_string(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                    const char **out, struct ock_jerr *err) {
+  char mp[OCK_JSON_PATH_MAX];
+  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  if (!v)
+    return absent(need, mp, "a string", err);
+  if (!cJSON_IsString(v))
+    return wrong(v, mp, "a string", err);
+  *out = v->valuestring;
+  return OCK_OK;
+}
+
+int ock_jget_nonempty(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                      const char **out, struct ock_jerr *err) {
+  const char *s = NULL;
+  int rc = ock_jget_string(obj, path, key, need, &s, err);
+  if (rc || !s)
+    return rc;
+  if (!*s) {
+    char mp[OCK_JSON_PATH_MAX];
+    ock_jpath_key(mp, sizeof mp, path, key);
+    return ock_jerr_set(err, OCK_ETYPE, mp, "expected a non-empty string, got \"\"");
+  }
+  *out = s;
+  return OCK_OK;
+}
+
+int ock_jget_int(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                 long long lo, long long hi, long long *out, struct ock_jerr *err) {
+  char mp[OCK_JSON_PATH_MAX];
+  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  if (!v)
+    return absent(need, mp, "an integer", err);
+  double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  if (!cJSON_IsNumber(v) || d != floor(d))
+    return ock_jerr_set(err, OCK_ETYPE, mp, "expected an integer, got %s",
+                        cJSON_IsNumber(v) ? "a fraction" : ock_json_type_name(v));
+  if (d < (double)lo || d > (double)hi)
+    return ock_jerr_set(err, OCK_ETYPE, mp, "expected an integer from %lld to %lld, got %.0f", lo,
+                        hi, d);
+  *out = (long long)d;
+  return OCK_OK;
+}
+
+int ock_jget_number(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                    double lo, double hi, double *out, struct ock_jerr *err) {
+  char mp[OCK_JSON_PATH_MAX];
+  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  if (!v)
+    return absent(need, mp, "a number", err);
+  if (!cJSON_IsNumber(v))
+    return wrong(v, mp, "a number", err);
+  if (v->valuedouble < lo || v->valuedouble > hi)
+    return ock_jerr_set(err, OCK_ETYPE, mp, "expected a number from %g to %g, got %g", lo, hi,
+                        v->valuedouble);
+  *out = v->valuedouble;
+  return OCK_OK;
+}
+
+int ock_jget_bool(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                  int *out, struct ock_jerr *err) {
+  char mp[OCK_JSON_PATH_MAX];
+  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  if (!v)
+    return absent(need, mp, "true or false", err);
+  if (!cJSON_IsBool(v))
+    return wrong(v, mp, "true or false", err);
+  *out = cJSON_IsTrue(v);
+  return OCK_OK;
+}
+
+int ock_jget_object(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                    const cJSON **out, struct ock_jerr *err) {
+  char mp[OCK_JSON_PATH_MAX];
+  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  if (!v)
+    return absent(need, mp, "an object", err);
+  if (!cJSON_IsObject(v))
+    return wrong(v, mp, "an object", err);
+  *out = v;
+  return OCK_OK;
+}
+
+int ock_jget_array(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                   const cJSON **out, struct ock_jerr *err) {
+  char mp[OCK_JSON_PATH_MAX];
+  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  if (!v)
+    return absent(need, mp, "an array", err);
+  if (!cJSON_IsArray(v))
+    return wrong(v, mp, "an array", err);
+  *out = v;
+  return OCK_OK;
+}
+
+int ock_jget_enum(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
+                  const char *const *choices, int *out, struct ock_jerr *err) {
+  const char *s = NULL;
+  int rc = ock_jget_string(obj, path, key, need, &s, err);
+  if (rc || !s)
+    return rc;
+  for (int i = 0; choices[i]; i++) {
+    if (!strcmp(s, choices[i])) {
+      *out = i;
+      return OCK_OK;
+    }
+  }
+  char list[256] = "";
+  size_t used = 0;
+  for (int i = 0; choices[i] && used < sizeof list; i++) {
+    int w = snprintf(list + used, sizeof list - used, "%s\"%s\"", i ? ", " : "", choices[i]);
+    if (w < 0)
+      break;
+    used += (size_t)w;
+  }
+  char mp[OCK_JSON_PATH_MAX];
+  ock_jpath_key(mp, sizeof mp, path, key);
+  return ock_jerr_set(err, OCK_ETYPE, mp, "expected one of %s, got \"%.80s\"", list, s);
+}
+
+int ock_jcheck_keys(const cJSON *obj, const char *path, const char *const *allowed,
+                    struct ock_jerr *err) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    int ok = 0;
+    for (int i = 0; allowed[i] && !ok; i++)
+      ok = m->string && !strcmp(m->string, allowed[i]);
+    if (!ok) {
+      char mp[OCK_JSON_PATH_MAX];
+      ock_jpath_key(mp, sizeof mp, path, m->string ? m->string : "?");
+      return ock_jerr_set(err, OCK_ETYPE, mp, "unknown member (a typo?); allowed here: see SPEC.md");
+    }
+  }
+  return OCK_OK;
+}
+
+const char *ock_json_str(const cJSON *obj, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+long long ock_json_int(const cJSON *obj, const char *key, long long dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(v) ? (long long)v->valuedouble : dflt;
+}
+
+double ock_json_num(const cJSON *obj, const char *key, double dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+int ock_json_bool(const cJSON *obj, const char *key, int dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsBool(v) ? cJSON_IsTrue(v) : dflt;
+}
+
+char *ock_json_print(const cJSON *value) {
+  return cJSON_PrintUnformatted(value);
+}

@@ -1,0 +1,58 @@
+/* runner.c: the shared CUnit runner (see runner.h). */
+#include "runner.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+
+void ock_test_fail(int line, const char *file, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  /* CUnit keeps the pointer until the run ends, so the message must outlive this call. */
+  char *kept = strdup(msg);
+  CU_assertImplementation(CU_FALSE, (unsigned)line, kept ? kept : "assertion failed", file, "",
+                          CU_FALSE);
+}
+
+const char *ock_test_path(const char *rel) {
+  static char buf[4096];
+  const char *root = getenv("OCK_ROOT");
+  snprintf(buf, sizeof buf, "%s/%s", root && *root ? root : ".", rel);
+  return buf;
+}
+
+int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) {
+  const char *only = argc > 1 ? argv[1] : NULL;
+  if (CU_initialize_registry() != CUE_SUCCESS)
+    return 2;
+  for (int s = 0; suites[s]; s++) {
+    const struct ock_suite *su = suites[s];
+    size_t len = only ? strcspn(only, ":") : 0;
+    if (only && (strlen(su->name) != len || strncmp(su->name, only, len)))
+      continue;
+    CU_pSuite cs = CU_add_suite(su->name, su->init, su->cleanup);
+    if (!cs)
+      return 2;
+    const char *test = only && only[len] == ':' ? only + len + 1 : NULL;
+    for (int t = 0; su->tests[t].name; t++) {
+      if (test && strcmp(test, su->tests[t].name))
+        continue;
+      if (!CU_add_test(cs, su->tests[t].name, su->tests[t].fn))
+        return 2;
+    }
+  }
+  CU_basic_set_mode(CU_BRM_NORMAL);
+  CU_basic_run_tests();
+  unsigned ran = CU_get_number_of_tests_run();
+  unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+  CU_cleanup_registry();
+  if (ran == 0) {
+    fprintf(stderr, "no test ran%s%s\n", only ? " for " : "", only ? only : "");
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
