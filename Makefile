@@ -13,7 +13,7 @@ BUILD    ?= build
 CC       ?= cc
 PKGS     := libcjson libcurl cunit libmicrohttpd
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers -Wno-format-truncation
 OPT      ?= -O2 -g
 COVERAGE ?=
 SANITIZE ?=
@@ -29,6 +29,8 @@ LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZ
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
 DEPS_STAMP := $(BUILD)/.deps-ok
+# V=1 shows every compiler command.
+Q := $(if $(V),,@)
 BINS      :=
 LIBS      :=
 TEST_BINS :=
@@ -45,7 +47,7 @@ deps: $(DEPS_STAMP)
 # One object rule for every part; -MMD keeps header dependencies honest.
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
 
 # objs_of(sources): the object files for a list of sources.
 objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))

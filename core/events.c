@@ -1,0 +1,106 @@
+/*
+ * events.c: lifecycle stages and their transitions (see events.h and SPEC.md §4).
+ *
+ * The transition table is the CUGAR lifecycle fitted to an LLM loop: route picks a provider,
+ * plan is an LLM turn (the model decides what to do next), execute runs the tools it asked
+ * for, aggregate hands the answer back; any stage may fail or be cancelled.
+ */
+#include "ock/events.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ock/status.h"
+
+static const char *const stage_names[OCK_STAGE_COUNT] = {
+    "initialize", "plan", "route", "execute", "aggregate", "complete", "failed", "cancelled"};
+
+const char *ock_stage_name(enum ock_stage s) {
+  return (unsigned)s < OCK_STAGE_COUNT ? stage_names[s] : "?";
+}
+
+int ock_stage_parse(const char *name, enum ock_stage *out) {
+  for (int i = 0; name && i < OCK_STAGE_COUNT; i++) {
+    if (!strcmp(name, stage_names[i])) {
+      *out = (enum ock_stage)i;
+      return OCK_OK;
+    }
+  }
+  return OCK_EINVAL;
+}
+
+int ock_stage_is_terminal(enum ock_stage s) {
+  return s == OCK_STAGE_COMPLETE || s == OCK_STAGE_FAILED || s == OCK_STAGE_CANCELLED;
+}
+
+int ock_stage_for_status(const char *status, enum ock_stage *out) {
+  if (!status)
+    return OCK_EINVAL;
+  if (!strcmp(status, "success") || !strcmp(status, "incomplete"))
+    *out = OCK_STAGE_COMPLETE;
+  else if (!strcmp(status, "error"))
+    *out = OCK_STAGE_FAILED;
+  else if (!strcmp(status, "cancelled"))
+    *out = OCK_STAGE_CANCELLED;
+  else
+    return OCK_EINVAL;
+  return OCK_OK;
+}
+
+int ock_stage_transition_allowed(enum ock_stage from, enum ock_stage to) {
+  if ((unsigned)from >= OCK_STAGE_COUNT || (unsigned)to >= OCK_STAGE_COUNT)
+    return 0;
+  if (from == to)
+    return 1;
+  if (ock_stage_is_terminal(from))
+    return 0; /* a terminal stage is final; only events of the same stage may follow */
+  if (to == OCK_STAGE_FAILED || to == OCK_STAGE_CANCELLED)
+    return from != OCK_STAGE_AGGREGATE;
+  switch (from) {
+  case OCK_STAGE_INITIALIZE:
+    return to == OCK_STAGE_ROUTE || to == OCK_STAGE_AGGREGATE;
+  case OCK_STAGE_ROUTE:
+    return to == OCK_STAGE_PLAN;
+  case OCK_STAGE_PLAN:
+    return to == OCK_STAGE_EXECUTE || to == OCK_STAGE_AGGREGATE || to == OCK_STAGE_ROUTE;
+  case OCK_STAGE_EXECUTE:
+    return to == OCK_STAGE_PLAN;
+  case OCK_STAGE_AGGREGATE:
+    return to == OCK_STAGE_COMPLETE;
+  default:
+    return 0;
+  }
+}
+
+static void note_missing(char *out, size_t n, size_t *used, const char *field) {
+  if (*used >= n)
+    return;
+  int w = snprintf(out + *used, n - *used, "%s%s", *used ? ", " : "", field);
+  if (w > 0)
+    *used += (size_t)w;
+}
+
+int ock_event_missing_fields(const ock_registry *r, const char *name, const cJSON *data,
+                             int with_lifecycle, char *out, size_t n) {
+  size_t used = 0;
+  int missing = 0;
+  if (n)
+    out[0] = '\0';
+  const struct ock_event_def *d = ock_registry_event(r, name);
+  if (!d)
+    return 0;
+  for (size_t i = 0; d->required[i]; i++) {
+    if (!cJSON_HasObjectItem(data, d->required[i])) {
+      note_missing(out, n, &used, d->required[i]);
+      missing++;
+    }
+  }
+  static const char *const lifecycle_fields[] = {"trace_id", "stage"};
+  for (size_t i = 0; with_lifecycle && i < 2; i++) {
+    if (!cJSON_HasObjectItem(data, lifecycle_fields[i])) {
+      note_missing(out, n, &used, lifecycle_fields[i]);
+      missing++;
+    }
+  }
+  return missing;
+}

@@ -1,0 +1,52 @@
+/*
+ * events.h: the event model: lifecycle stages, the stage of each event, allowed stage
+ * transitions, and the field check of one event against the registry.
+ *
+ * Stages follow the CUGAR lifecycle (initialize, plan, route, execute, aggregate, and the three
+ * terminal stages complete, failed, cancelled). SPEC.md §4 maps every event to a stage; the
+ * registry records the mapping ("terminal" for events that carry the execute's terminal stage,
+ * "current" for cancel:requested, which carries whatever stage the execute was in).
+ */
+#ifndef OCK_EVENTS_H
+#define OCK_EVENTS_H
+
+#include <stddef.h>
+
+#include <cJSON.h>
+
+#include "ock/registry.h"
+
+enum ock_stage {
+  OCK_STAGE_INITIALIZE,
+  OCK_STAGE_PLAN,
+  OCK_STAGE_ROUTE,
+  OCK_STAGE_EXECUTE,
+  OCK_STAGE_AGGREGATE,
+  OCK_STAGE_COMPLETE,
+  OCK_STAGE_FAILED,
+  OCK_STAGE_CANCELLED,
+  OCK_STAGE_COUNT
+};
+
+/* ock_stage_name gives the wire name ("initialize", ...); ock_stage_parse the reverse
+ * (OCK_OK or OCK_EINVAL). */
+const char *ock_stage_name(enum ock_stage s);
+int ock_stage_parse(const char *name, enum ock_stage *out);
+int ock_stage_is_terminal(enum ock_stage s);
+
+/* ock_stage_for_status: the terminal stage an execute that ended with this
+ * orchestrator:complete status must carry: complete (success, incomplete), failed (error),
+ * cancelled (cancelled). OCK_EINVAL for an unknown status. */
+int ock_stage_for_status(const char *status, enum ock_stage *out);
+
+/* ock_stage_transition_allowed: 1 when an event of stage `to` may follow one of stage `from`
+ * within one execute (SPEC.md's transition table; a stage may always repeat). */
+int ock_stage_transition_allowed(enum ock_stage from, enum ock_stage to);
+
+/* ock_event_missing_fields writes into out (comma-separated, NUL-terminated) the registry's
+ * required fields of event `name` that data lacks, plus "trace_id" and "stage" when
+ * with_lifecycle is set. Returns the number missing; 0 for an event the registry does not know. */
+int ock_event_missing_fields(const ock_registry *r, const char *name, const cJSON *data,
+                             int with_lifecycle, char *out, size_t n);
+
+#endif

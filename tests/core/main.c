@@ -1,0 +1,10 @@
+/* main.c: the core's unit tests. */
+#include "runner.h"
+
+extern const struct ock_suite suite_buf, suite_json, suite_message, suite_registry, suite_events;
+
+int main(int argc, char **argv) {
+  const struct ock_suite *const suites[] = {&suite_buf,      &suite_json,   &suite_message,
+                                            &suite_registry, &suite_events, NULL};
+  return ock_test_main(suites, argc, argv);
+}

@@ -1,0 +1,213 @@
+/*
+ * test_registry.c: the registry loads, rejects bad entries with their path, and agrees with
+ * SPEC.md on every requirement's ID, level and capability. Renaming an ID in one and not the
+ * other fails `spec_and_registry_agree`.
+ */
+#include "runner.h"
+
+#include <stdlib.h>
+
+#include "ock/buf.h"
+#include "ock/registry.h"
+#include "ock/status.h"
+
+static ock_registry *reg;
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 24);
+  char chunk[8192];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    if (ock_buf_append(&b, chunk, n))
+      break;
+  fclose(f);
+  return ock_buf_take(&b);
+}
+
+static int setup(void) {
+  char *text = read_file(ock_test_path("conformance/requirements.json"));
+  struct ock_jerr err;
+  int rc = text ? ock_registry_load(text, strlen(text), &reg, &err) : -1;
+  if (rc)
+    fprintf(stderr, "registry: %s: %s\n", text ? err.where : "unreadable", text ? err.what : "");
+  free(text);
+  return rc ? 1 : 0;
+}
+
+static int teardown(void) {
+  ock_registry_free(reg);
+  return 0;
+}
+
+/* One requirement block of SPEC.md. */
+struct spec_req {
+  char id[64];
+  char level[16];
+  char capability[32];
+  int has_checked_by;
+};
+
+/* field_value: if line is "- **<name>:** value", copy value (trimmed) and return 1. */
+static int field_value(const char *line, const char *name, char *out, size_t n) {
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "- **%s:** ", name);
+  if (strncmp(line, prefix, strlen(prefix)))
+    return 0;
+  snprintf(out, n, "%s", line + strlen(prefix));
+  size_t len = strlen(out);
+  while (len && (out[len - 1] == '\n' || out[len - 1] == '\r' || out[len - 1] == ' '))
+    out[--len] = '\0';
+  return 1;
+}
+
+/* parse_spec reads the "### OCK-..." blocks of SPEC.md into reqs; returns the count. */
+static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
+  size_t n = 0;
+  struct spec_req *cur = NULL;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    if (!strncmp(line, "### OCK-", 8)) {
+      cur = n < max ? &reqs[n++] : NULL;
+      if (cur) {
+        memset(cur, 0, sizeof *cur);
+        snprintf(cur->id, sizeof cur->id, "%s", line + 4);
+      }
+      continue;
+    }
+    if (!strncmp(line, "#", 1)) {
+      cur = NULL;
+      continue;
+    }
+    if (!cur)
+      continue;
+    char dummy[8];
+    field_value(line, "Level", cur->level, sizeof cur->level);
+    field_value(line, "Capability", cur->capability, sizeof cur->capability);
+    if (!strncmp(line, "- **Checked by:** ", 18) && strlen(line) > 20)
+      cur->has_checked_by = 1;
+    (void)dummy;
+  }
+  return n;
+}
+
+static void spec_and_registry_agree(void) {
+  char *text = read_file(ock_test_path("SPEC.md"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  static struct spec_req reqs[1000];
+  size_t n = parse_spec(text, reqs, 1000);
+  free(text);
+  CU_ASSERT_TRUE(n > 0);
+  for (size_t i = 0; i < n; i++) {
+    const struct ock_requirement *r = ock_registry_find(reg, reqs[i].id);
+    if (!r) {
+      ock_test_fail(__LINE__, __FILE__, "SPEC.md has %s, the registry does not", reqs[i].id);
+      continue;
+    }
+    if (strcmp(reqs[i].level, ock_level_name(r->level)))
+      ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md level \"%s\", registry \"%s\"", reqs[i].id,
+                    reqs[i].level, ock_level_name(r->level));
+    if (strcmp(reqs[i].capability, r->capability))
+      ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md capability \"%s\", registry \"%s\"",
+                    reqs[i].id, reqs[i].capability, r->capability);
+    if (!reqs[i].has_checked_by)
+      ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md has no \"Checked by\" line", reqs[i].id);
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(reqs[i].id, reqs[j].id))
+        ock_test_fail(__LINE__, __FILE__, "SPEC.md defines %s twice", reqs[i].id);
+  }
+  for (size_t k = 0; k < ock_registry_count(reg); k++) {
+    const char *id = ock_registry_at(reg, k)->id;
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++)
+      found = !strcmp(reqs[i].id, id);
+    if (!found)
+      ock_test_fail(__LINE__, __FILE__, "the registry has %s, SPEC.md does not", id);
+  }
+  OCK_ASSERT_INT_EQ(n, ock_registry_count(reg));
+}
+
+static void every_group_is_covered(void) {
+  static const char *const groups[] = {"COMPLETE", "ORDER",     "ORPHAN", "TOOL",  "HOOK",
+                                       "ITER",     "STREAM",    "PARALLEL", "LIFECYCLE",
+                                       "TRACE",    "ERROR",     "VALID",  "PROC",  NULL};
+  for (int g = 0; groups[g]; g++) {
+    int found = 0;
+    for (size_t k = 0; k < ock_registry_count(reg) && !found; k++)
+      found = !strcmp(ock_registry_at(reg, k)->group, groups[g]);
+    if (!found)
+      ock_test_fail(__LINE__, __FILE__, "no requirement in group %s", groups[g]);
+  }
+}
+
+static void builtin_copy_is_the_file(void) {
+  ock_registry *b = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_registry_load_builtin(&b, &err));
+  OCK_ASSERT_INT_EQ(ock_registry_count(b), ock_registry_count(reg));
+  OCK_ASSERT_INT_EQ(ock_registry_event_count(b), ock_registry_event_count(reg));
+  for (size_t k = 0; k < ock_registry_count(reg); k++)
+    OCK_ASSERT_STR_EQ(ock_registry_at(b, k)->id, ock_registry_at(reg, k)->id);
+  ock_registry_free(b);
+}
+
+static void events_have_stages(void) {
+  CU_ASSERT_TRUE(ock_registry_event_count(reg) >= 18);
+  const struct ock_event_def *e = ock_registry_event(reg, "orchestrator:complete");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  int seen = 0;
+  for (size_t i = 0; e->required[i]; i++)
+    seen += !strcmp(e->required[i], "turn_count") || !strcmp(e->required[i], "status") ||
+            !strcmp(e->required[i], "orchestrator");
+  OCK_ASSERT_INT_EQ(seen, 3);
+  e = ock_registry_event(reg, "tool:pre");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  OCK_ASSERT_STR_EQ(e->stage, "execute");
+  CU_ASSERT_PTR_NULL(ock_registry_event(reg, "custom:thing"));
+}
+
+static void bad_registries_are_named(void) {
+  static const struct {
+    const char *text, *where, *what;
+  } cases[] = {
+      {"{\"contract_version\":\"ock/1\",\"requirements\":[{\"id\":\"OCK-X-001\",\"group\":\"X\","
+       "\"level\":\"MUST\",\"capability\":\"core\",\"text\":\"t\",\"checked_by\":\"c\"},"
+       "{\"id\":\"OCK-X-001\",\"group\":\"X\",\"level\":\"MUST\",\"capability\":\"core\","
+       "\"text\":\"t\",\"checked_by\":\"c\"}],\"events\":[]}",
+       "$.requirements[1]", "listed twice"},
+      {"{\"contract_version\":\"ock/1\",\"requirements\":[{\"id\":\"OCK-X-001\",\"group\":\"X\","
+       "\"level\":\"MUSTN'T\",\"capability\":\"core\",\"text\":\"t\",\"checked_by\":\"c\"}],"
+       "\"events\":[]}",
+       "$.requirements[0].level", "expected \"MUST\""},
+      {"{\"contract_version\":\"ock/1\",\"requirements\":[{\"id\":\"OCK-Y-1\",\"group\":\"X\","
+       "\"level\":\"MAY\",\"capability\":\"core\",\"text\":\"t\",\"checked_by\":\"c\"}],"
+       "\"events\":[]}",
+       "$.requirements[0].id", "OCK-X-NNN"},
+      {"{\"contract_version\":\"ock/1\",\"requirements\":[{\"id\":\"OCK-X-001\",\"group\":\"X\","
+       "\"level\":\"MAY\",\"capability\":\"telepathy\",\"text\":\"t\",\"checked_by\":\"c\"}],"
+       "\"events\":[]}",
+       "$.requirements[0].capability", "telepathy"},
+      {"{\"contract_version\":\"ock/1\",\"requirements\":[],\"events\":[{\"name\":\"a\","
+       "\"stage\":\"plan\",\"required\":[1]}]}",
+       "$.events[0].required", "field names"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ock_registry *r = NULL;
+    struct ock_jerr err;
+    CU_ASSERT_TRUE(ock_registry_load(cases[i].text, strlen(cases[i].text), &r, &err) != OCK_OK);
+    CU_ASSERT_PTR_NULL(r);
+    OCK_ASSERT_STR_EQ(err.where, cases[i].where);
+    OCK_ASSERT_CONTAINS(err.what, cases[i].what);
+  }
+}
+
+static const struct ock_test tests[] = {
+    {"spec_and_registry_agree", spec_and_registry_agree},
+    {"every_group_is_covered", every_group_is_covered},
+    {"builtin_copy_is_the_file", builtin_copy_is_the_file},
+    {"events_have_stages", events_have_stages},
+    {"bad_registries_are_named", bad_registries_are_named},
+    {NULL, NULL}};
+const struct ock_suite suite_registry = {"registry", tests, setup, teardown};
