@@ -1,0 +1,81 @@
+/*
+ * events.c: POST /ock/v1/events, where the SUT reports each event and gets a HookResult.
+ *
+ * A fixture's hooks say which event gets which reply: by name, optionally only when data
+ * members equal given values ("match"), and optionally only on the N-th such event
+ * ("occurrence", counted per hook). The first hook that applies wins; otherwise the reply is
+ * {"action":"continue"}. The event and the reply are journaled together, so the harness sees
+ * exactly which deny or injection the SUT was given.
+ */
+#include "state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ock/json.h"
+#include "ock/status.h"
+
+/* hook_applies: name and every member of match equal (by value) in data. */
+static int hook_matches(const struct mock_hook *h, const char *event, const cJSON *data) {
+  if (strcmp(h->event, event))
+    return 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, h->match) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(data, m->string);
+    if (!v || !cJSON_Compare(m, v, 1))
+      return 0;
+  }
+  return 1;
+}
+
+int ock__serve_event(struct mock_state *st, const struct mock_request *rq,
+                     struct mock_plan *plan) {
+  cJSON *body = NULL;
+  struct ock_jerr jerr;
+  const char *event = NULL;
+  const cJSON *data = NULL;
+  int rc = ock_json_parse(rq->body, rq->body_len, &body, &jerr);
+  if (!rc)
+    rc = ock_jcheck_object(body, "$", &jerr);
+  if (!rc)
+    rc = ock_jget_nonempty(body, "$", "event", OCK_REQUIRED, &event, &jerr);
+  if (!rc)
+    rc = ock_jget_object(body, "$", "data", OCK_REQUIRED, &data, &jerr);
+  if (rc) {
+    char msg[900];
+    snprintf(msg, sizeof msg, "an event must be {\"event\": NAME, \"data\": {...}}: %s: %s",
+             jerr.where, jerr.what);
+    cJSON_Delete(body);
+    return ock__serve_http_error(st, rq, 400, "invalid_event", msg, plan);
+  }
+
+  pthread_mutex_lock(&st->lock);
+  const cJSON *reply = NULL;
+  for (size_t i = 0; i < st->fx->n_hooks; i++) {
+    const struct mock_hook *h = &st->fx->hooks[i];
+    if (!hook_matches(h, event, data))
+      continue;
+    unsigned long long n = ++st->hook_counts[i];
+    if (!reply && (h->occurrence == 0 || (unsigned long long)h->occurrence == n))
+      reply = h->reply;
+  }
+  cJSON *sent = reply ? cJSON_Duplicate(reply, 1) : NULL;
+  if (!sent) {
+    sent = cJSON_CreateObject();
+    cJSON_AddStringToObject(sent, "action", "continue");
+  }
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "event", event);
+  cJSON_AddItemToObject(e, "data", cJSON_Duplicate(data, 1));
+  cJSON_AddItemToObject(e, "reply", cJSON_Duplicate(sent, 1));
+  cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
+  ock__journal_append(st->journal, "event", e);
+  const struct mock_cancel *c = &st->fx->cancel;
+  if (c->at == MOCK_CANCEL_EVENT && !strcmp(c->name, event) &&
+      ++st->cancel_count == (unsigned long long)c->n)
+    ock__fire_cancel(st, plan);
+  pthread_mutex_unlock(&st->lock);
+
+  cJSON_Delete(body);
+  return ock__plan_json(plan, 200, sent);
+}

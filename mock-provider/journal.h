@@ -1,0 +1,43 @@
+/*
+ * journal.h: the mock's record of everything, in one total order.
+ *
+ * Each entry is a JSON object {"seq": N, "t_ms": T, "kind": K, ...}: seq counts from 1 in
+ * append order, t_ms is monotonic milliseconds since the journal's epoch. Appends are
+ * serialised by a mutex, so seq order is the order the mock decided things in. Past the
+ * cap, entries still take a seq but are counted instead of kept. No I/O except
+ * ock__journal_write, which prints to a FILE the caller owns.
+ */
+#ifndef OCK_MOCK_JOURNAL_H
+#define OCK_MOCK_JOURNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cJSON.h>
+
+struct mock_journal;
+
+/* ock__journal_new makes an empty journal that keeps at most max entries; its epoch is now.
+ * Returns OCK_OK or OCK_ENOMEM. Free with ock__journal_free (NULL is a no-op). */
+int ock__journal_new(size_t max, struct mock_journal **out);
+void ock__journal_free(struct mock_journal *j);
+
+/* ock__journal_reset_epoch makes t_ms count from now. */
+void ock__journal_reset_epoch(struct mock_journal *j);
+
+/* ock__journal_append takes ownership of entry (an object; its members follow seq, t_ms and
+ * kind, in their order) and returns the seq it got, or 0 when out of memory (the entry is
+ * then freed). NULL entry stands for an empty object. */
+long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *entry);
+
+/* ock__journal_snapshot: a deep copy of the kept entries as an array (caller cJSON_Deletes);
+ * NULL when out of memory. */
+cJSON *ock__journal_snapshot(struct mock_journal *j);
+
+/* ock__journal_dropped counts the entries not kept because of the cap. */
+size_t ock__journal_dropped(struct mock_journal *j);
+
+/* ock__journal_write prints the kept entries as JSONL. Returns OCK_OK, OCK_EIO, OCK_ENOMEM. */
+int ock__journal_write(struct mock_journal *j, FILE *f);
+
+#endif

@@ -1,0 +1,372 @@
+/*
+ * mock.c: the public API of mock.h, and the thin libmicrohttpd edge.
+ *
+ * libmicrohttpd runs one thread per connection (MHD_USE_INTERNAL_POLLING_THREAD |
+ * MHD_USE_THREAD_PER_CONNECTION), so a handler may block: a turn's delay sleeps in the
+ * access handler before the status line goes out, and a stream's pieces are produced by a
+ * content-reader callback that sleeps between them. Every sleep is sliced (10 ms) and checks
+ * the stop flag, because MHD_stop_daemon joins the connection threads. Everything the mock
+ * decides is decided by routes.c and the handlers into a plan (plan.h); this file only reads
+ * the request (body capped at 8 MiB), plays the plan, and manages the daemon's life.
+ */
+#include "ock/mock.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "fixture.h"
+#include "ock/buf.h"
+#include "ock/status.h"
+#include "state.h"
+
+#define MOCK_SLICE_MS 10
+#define MOCK_IDLE_TIMEOUT_S 30
+#define MOCK_HEADER_MEMORY ((size_t)64 * 1024) /* request line and headers must fit */
+#define MOCK_MAX_CONNECTIONS 512
+#define MOCK_DEFAULT_JOURNAL 200000
+
+struct ock_mock {
+  struct mock_state *st;
+  struct ock_mock_options opt;
+  char bind[64];           /* the address to bind, copied from the options */
+  struct MHD_Daemon *daemon;
+  atomic_int stopping;     /* set first by ock_mock_stop; sleeps and streams watch it */
+  pthread_mutex_t life;    /* serialises start and stop */
+  int port;
+  char url[96];
+};
+
+/* One request while its body arrives. */
+struct conn_req {
+  struct ock_buf body;
+  int too_big;
+  int answered; /* a reply was queued before the body was read (413) */
+};
+
+/* One plan being played by the content reader. */
+struct player {
+  ock_mock *m;
+  struct mock_plan *plan;
+  size_t piece; /* the piece being sent */
+  size_t off;   /* bytes of it already sent */
+};
+
+/* sleep_ms sleeps in slices; returns 0 when the mock started stopping meanwhile. */
+static int sleep_ms(ock_mock *m, long long ms) {
+  while (ms > 0) {
+    if (atomic_load(&m->stopping))
+      return 0;
+    long long step = ms < MOCK_SLICE_MS ? ms : MOCK_SLICE_MS;
+    struct timespec ts = {.tv_sec = 0, .tv_nsec = step * 1000000L};
+    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    }
+    ms -= step;
+  }
+  return !atomic_load(&m->stopping);
+}
+
+static void free_plan(struct mock_plan *plan) {
+  if (!plan)
+    return;
+  ock__plan_free(plan);
+  free(plan);
+}
+
+static ssize_t play(void *cls, uint64_t pos, char *buf, size_t max) {
+  struct player *pl = cls;
+  struct mock_plan *plan = pl->plan;
+  if (atomic_load(&pl->m->stopping))
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+  if (plan->drop_after >= 0 && pos >= (uint64_t)plan->drop_after)
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+  while (pl->piece < plan->body.n && pl->off >= plan->body.lens[pl->piece]) {
+    pl->piece++;
+    pl->off = 0;
+  }
+  if (pl->piece >= plan->body.n)
+    return MHD_CONTENT_READER_END_OF_STREAM;
+  if (pl->off == 0 && pl->piece > 0 && !sleep_ms(pl->m, plan->chunk_delay_ms))
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+  size_t n = plan->body.lens[pl->piece] - pl->off;
+  if (n > max)
+    n = max;
+  if (plan->drop_after >= 0 && (uint64_t)n > (uint64_t)plan->drop_after - pos)
+    n = (size_t)((uint64_t)plan->drop_after - pos);
+  memcpy(buf, plan->body.items[pl->piece] + pl->off, n);
+  pl->off += n;
+  return (ssize_t)n;
+}
+
+static void free_player(void *cls) {
+  struct player *pl = cls;
+  free_plan(pl->plan);
+  free(pl);
+}
+
+/* respond queues the plan; takes ownership of it. */
+static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct mock_plan *plan) {
+  struct MHD_Response *resp;
+  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0;
+  if (played) {
+    struct player *pl = calloc(1, sizeof *pl);
+    if (!pl) {
+      free_plan(plan);
+      return MHD_NO;
+    }
+    pl->m = m;
+    pl->plan = plan;
+    uint64_t size = plan->stream ? MHD_SIZE_UNKNOWN : (uint64_t)ock__chunks_total(&plan->body);
+    resp = MHD_create_response_from_callback(size, 64 * 1024, play, pl, free_player);
+    if (!resp) {
+      free_player(pl);
+      return MHD_NO;
+    }
+  } else {
+    size_t len = plan->body.n ? plan->body.lens[0] : 0;
+    resp = MHD_create_response_from_buffer(len, plan->body.n ? plan->body.items[0] : (void *)"",
+                                           MHD_RESPMEM_MUST_COPY);
+    if (!resp) {
+      free_plan(plan);
+      return MHD_NO;
+    }
+  }
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, plan->content_type);
+  for (size_t i = 0; i < plan->n_headers; i++)
+    MHD_add_response_header(resp, plan->headers[i].name, plan->headers[i].value);
+  enum MHD_Result ret = MHD_queue_response(c, (unsigned)plan->status, resp);
+  MHD_destroy_response(resp);
+  if (!played)
+    free_plan(plan);
+  return ret;
+}
+
+/* serve routes a complete request and queues the reply. */
+static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *url,
+                             const char *method, struct conn_req *r) {
+  struct mock_request rq = {
+      .method = method,
+      .path = url,
+      .body = r->body.data ? r->body.data : "",
+      .body_len = r->body.len,
+      .body_too_big = r->too_big,
+      .trace_id = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-OCK-Trace-Id"),
+  };
+  struct mock_plan *plan = malloc(sizeof *plan);
+  if (!plan)
+    return MHD_NO;
+  ock__plan_init(plan);
+  if (ock__route(m->st, &rq, plan)) {
+    ock__plan_free(plan);
+    ock__plan_init(plan);
+    static const char oom[] = "{\"error\":{\"type\":\"internal\",\"message\":\"out of memory\"}}";
+    if (ock__plan_bytes(plan, 500, "application/json", oom, sizeof oom - 1)) {
+      free_plan(plan);
+      return MHD_NO;
+    }
+  }
+  if (plan->cancel && m->opt.on_cancel)
+    m->opt.on_cancel(m->opt.user);
+  int alive = sleep_ms(m, plan->delay_ms);
+  if (plan->deferred) {
+    if (!alive)
+      cJSON_AddBoolToObject(plan->deferred, "aborted", 1);
+    ock__journal_append(m->st->journal, plan->deferred_kind, plan->deferred);
+    plan->deferred = NULL;
+  }
+  if (!alive) {
+    free_plan(plan);
+    return MHD_NO;
+  }
+  return respond(m, c, plan);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **req_cls) {
+  ock_mock *m = cls;
+  struct conn_req *r = *req_cls;
+  (void)version;
+  if (!r) {
+    r = calloc(1, sizeof *r);
+    if (!r)
+      return MHD_NO;
+    ock_buf_init(&r->body, MOCK_MAX_BODY);
+    *req_cls = r;
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    if (cl) {
+      char *end = NULL;
+      errno = 0;
+      unsigned long long n = strtoull(cl, &end, 10);
+      if (errno || end == cl || n > MOCK_MAX_BODY) {
+        r->too_big = 1;
+        r->answered = 1;
+        return serve(m, c, url, method, r); /* 413 before reading a byte of the body */
+      }
+    }
+    return MHD_YES;
+  }
+  if (r->answered) {
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
+  if (*upload_data_size) {
+    if (!r->too_big && ock_buf_append(&r->body, upload_data, *upload_data_size)) {
+      r->too_big = 1;
+      ock_buf_free(&r->body);
+    }
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
+  return serve(m, c, url, method, r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
+                         enum MHD_RequestTerminationCode toe) {
+  (void)cls;
+  (void)c;
+  (void)toe;
+  struct conn_req *r = *req_cls;
+  if (!r)
+    return;
+  ock_buf_free(&r->body);
+  free(r);
+  *req_cls = NULL;
+}
+
+int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_mock **out,
+                 struct ock_jerr *err) {
+  struct ock_mock_options o = {0};
+  if (opt)
+    o = *opt;
+  const char *bind = o.bind_address ? o.bind_address : "127.0.0.1";
+  if (strlen(bind) >= sizeof((struct ock_mock *)0)->bind)
+    return ock_jerr_set(err, OCK_EINVAL, "bind_address", "too long: \"%.80s\"", bind);
+  if (o.port < 0 || o.port > 65535)
+    return ock_jerr_set(err, OCK_EINVAL, "port", "expected 0 to 65535, got %d", o.port);
+  struct mock_fixture *fx = NULL;
+  int rc = ock__fixture_load(fixture, &fx, err);
+  if (rc)
+    return rc;
+  ock_mock *m = calloc(1, sizeof *m);
+  if (!m) {
+    ock__fixture_free(fx);
+    return ock_jerr_set(err, OCK_ENOMEM, "$", "out of memory");
+  }
+  int observe = o.observe_only || fx->observe_only;
+  unsigned long long seed = o.seed ? o.seed : fx->seed;
+  rc = ock__state_new(fx, observe, seed, o.max_journal_entries ? o.max_journal_entries
+                                                                : MOCK_DEFAULT_JOURNAL,
+                      &m->st);
+  if (rc || pthread_mutex_init(&m->life, NULL)) {
+    if (!rc)
+      ock__state_free(m->st);
+    free(m);
+    return ock_jerr_set(err, OCK_ENOMEM, "$", "out of memory");
+  }
+  m->opt = o;
+  snprintf(m->bind, sizeof m->bind, "%s", bind);
+  m->opt.bind_address = m->bind;
+  atomic_init(&m->stopping, 0);
+  *out = m;
+  return OCK_OK;
+}
+
+int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
+  pthread_mutex_lock(&m->life);
+  if (m->daemon || atomic_load(&m->stopping)) {
+    pthread_mutex_unlock(&m->life);
+    return ock_jerr_set(err, OCK_ESTATE, "ock_mock_start", "already started (or stopped)");
+  }
+  struct sockaddr_storage ss;
+  memset(&ss, 0, sizeof ss);
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                       MHD_USE_POLL | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
+  struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+  int is6 = 0;
+  if (inet_pton(AF_INET, m->bind, &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons((uint16_t)m->opt.port);
+  } else if (inet_pton(AF_INET6, m->bind, &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons((uint16_t)m->opt.port);
+    flags |= MHD_USE_IPv6;
+    is6 = 1;
+  } else {
+    pthread_mutex_unlock(&m->life);
+    return ock_jerr_set(err, OCK_EINVAL, "bind_address",
+                        "\"%s\" is not a numeric IPv4 or IPv6 address", m->bind);
+  }
+  m->daemon = MHD_start_daemon(
+      flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m, MHD_OPTION_SOCK_ADDR,
+      (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
+      (unsigned int)MOCK_MAX_CONNECTIONS, MHD_OPTION_NOTIFY_COMPLETED, on_completed, m,
+      MHD_OPTION_END);
+  if (!m->daemon) {
+    pthread_mutex_unlock(&m->life);
+    return ock_jerr_set(err, OCK_EIO, "ock_mock_start",
+                        "cannot serve on %s port %d (in use, or not an address of this host)",
+                        m->bind, m->opt.port);
+  }
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(m->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  m->port = info ? info->port : m->opt.port;
+  snprintf(m->url, sizeof m->url, is6 ? "http://[%s]:%d" : "http://%s:%d", m->bind, m->port);
+  pthread_mutex_lock(&m->st->lock);
+  snprintf(m->st->url, sizeof m->st->url, "%s", m->url);
+  pthread_mutex_unlock(&m->st->lock);
+  ock__journal_reset_epoch(m->st->journal);
+  pthread_mutex_unlock(&m->life);
+  return OCK_OK;
+}
+
+const char *ock_mock_url(const ock_mock *m) {
+  return m->url;
+}
+
+int ock_mock_port(const ock_mock *m) {
+  return m->port;
+}
+
+cJSON *ock_mock_journal(ock_mock *m) {
+  return ock__journal_snapshot(m->st->journal);
+}
+
+size_t ock_mock_journal_dropped(ock_mock *m) {
+  return ock__journal_dropped(m->st->journal);
+}
+
+int ock_mock_write_journal(ock_mock *m, FILE *f) {
+  return ock__journal_write(m->st->journal, f);
+}
+
+void ock_mock_stop(ock_mock *m) {
+  if (!m)
+    return;
+  pthread_mutex_lock(&m->life);
+  atomic_store(&m->stopping, 1);
+  if (m->daemon) {
+    MHD_stop_daemon(m->daemon);
+    m->daemon = NULL;
+  }
+  pthread_mutex_unlock(&m->life);
+}
+
+void ock_mock_free(ock_mock *m) {
+  if (!m)
+    return;
+  ock_mock_stop(m);
+  ock__state_free(m->st);
+  pthread_mutex_destroy(&m->life);
+  free(m);
+}

@@ -1,0 +1,60 @@
+/* plan.c: building reply plans (see plan.h). */
+#include "plan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ock/status.h"
+
+void ock__plan_init(struct mock_plan *p) {
+  memset(p, 0, sizeof *p);
+  p->status = 200;
+  p->content_type = "application/json";
+  p->drop_after = -1;
+  ock__chunks_init(&p->body);
+}
+
+void ock__plan_free(struct mock_plan *p) {
+  ock__chunks_free(&p->body);
+  cJSON_Delete(p->deferred);
+  p->deferred = NULL;
+}
+
+int ock__plan_header(struct mock_plan *p, const char *name, const char *fmt, ...) {
+  if (p->n_headers >= MOCK_PLAN_HEADERS)
+    return OCK_ETOOBIG;
+  struct mock_header *h = &p->headers[p->n_headers++];
+  snprintf(h->name, sizeof h->name, "%s", name);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(h->value, sizeof h->value, fmt, ap);
+  va_end(ap);
+  return OCK_OK;
+}
+
+int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, const char *data,
+                    size_t len) {
+  p->status = status;
+  p->content_type = content_type;
+  ock__chunks_truncate(&p->body, 0);
+  return ock__chunks_push(&p->body, data, len);
+}
+
+int ock__plan_json(struct mock_plan *p, int status, cJSON *v) {
+  if (!v)
+    return OCK_ENOMEM;
+  char *s = cJSON_PrintUnformatted(v);
+  cJSON_Delete(v);
+  if (!s)
+    return OCK_ENOMEM;
+  int rc = ock__plan_bytes(p, status, "application/json", s, strlen(s));
+  cJSON_free(s);
+  return rc;
+}
+
+void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry) {
+  cJSON_Delete(p->deferred);
+  p->deferred = entry;
+  p->deferred_kind = kind;
+}

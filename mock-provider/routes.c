@@ -1,0 +1,223 @@
+/*
+ * routes.c: the mock's state and the map from method and path to an endpoint handler.
+ *
+ * Paths (SUT protocol ock/1, DESIGN.md §3):
+ *   GET  /ock/v1/session                    the session document
+ *   POST /ock/v1/events                     a HookResult
+ *   POST /ock/v1/tools/{name}               a ToolResult (or a scripted fault)
+ *   POST /p/{provider}/v1/chat/completions  OpenAI providers
+ *   POST /p/{provider}/v1/messages          Anthropic providers
+ *   POST /v1/chat/completions, /v1/messages the first provider of that api
+ *   GET  /ock/v1/journal                    the journal so far (for teams using the CLI;
+ *                                           not journaled itself)
+ * Anything else is a 404 or 405 with a message that names what exists.
+ */
+#include "state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/status.h"
+
+int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
+                   size_t max_journal, struct mock_state **out) {
+  struct mock_state *st = calloc(1, sizeof *st);
+  if (!st) {
+    ock__fixture_free(fx);
+    return OCK_ENOMEM;
+  }
+  st->fx = fx;
+  st->observe_only = observe_only;
+  st->seed = seed;
+  if (pthread_mutex_init(&st->lock, NULL)) {
+    free(st);
+    ock__fixture_free(fx);
+    return OCK_ENOMEM;
+  }
+  size_t np = fx->n_providers ? fx->n_providers : 1;
+  st->provider_requests = calloc(np, sizeof *st->provider_requests);
+  st->used = calloc(np, sizeof *st->used);
+  st->tool_calls = calloc(fx->n_tools ? fx->n_tools : 1, sizeof *st->tool_calls);
+  st->hook_counts = calloc(fx->n_hooks ? fx->n_hooks : 1, sizeof *st->hook_counts);
+  st->random_counts = calloc(fx->n_randoms ? fx->n_randoms : 1, sizeof *st->random_counts);
+  int ok = st->provider_requests && st->used && st->tool_calls && st->hook_counts &&
+           st->random_counts;
+  for (size_t i = 0; ok && i < fx->n_providers; i++) {
+    st->used[i] = calloc(fx->providers[i].n_turns ? fx->providers[i].n_turns : 1, 1);
+    ok = st->used[i] != NULL;
+  }
+  if (!ok || ock__journal_new(max_journal, &st->journal)) {
+    ock__state_free(st);
+    return OCK_ENOMEM;
+  }
+  *out = st;
+  return OCK_OK;
+}
+
+void ock__state_free(struct mock_state *st) {
+  if (!st)
+    return;
+  for (size_t i = 0; st->used && i < st->fx->n_providers; i++)
+    free(st->used[i]);
+  free(st->used);
+  free(st->provider_requests);
+  free(st->tool_calls);
+  free(st->hook_counts);
+  free(st->random_counts);
+  ock__journal_free(st->journal);
+  ock__fixture_free(st->fx);
+  pthread_mutex_destroy(&st->lock);
+  free(st);
+}
+
+cJSON *ock__headers_json(const struct mock_request *rq) {
+  cJSON *h = cJSON_CreateObject();
+  if (h && rq->trace_id)
+    cJSON_AddStringToObject(h, "x-ock-trace-id", rq->trace_id);
+  return h;
+}
+
+void ock__fire_cancel(struct mock_state *st, struct mock_plan *plan) {
+  if (st->cancel_fired)
+    return;
+  st->cancel_fired = 1;
+  plan->cancel = 1;
+  const struct mock_cancel *c = &st->fx->cancel;
+  cJSON *e = cJSON_CreateObject();
+  cJSON *t = cJSON_AddObjectToObject(e, "trigger");
+  switch (c->at) {
+  case MOCK_CANCEL_TOOL:
+    cJSON_AddStringToObject(t, "at", "tool");
+    cJSON_AddStringToObject(t, "tool", c->name);
+    cJSON_AddNumberToObject(t, "occurrence", (double)c->n);
+    break;
+  case MOCK_CANCEL_EVENT:
+    cJSON_AddStringToObject(t, "at", "event");
+    cJSON_AddStringToObject(t, "event", c->name);
+    cJSON_AddNumberToObject(t, "occurrence", (double)c->n);
+    break;
+  default:
+    cJSON_AddStringToObject(t, "at", "llm_request");
+    cJSON_AddNumberToObject(t, "index", (double)c->n);
+    break;
+  }
+  ock__journal_append(st->journal, "cancel", e);
+}
+
+int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,
+                          const char *type, const char *message, struct mock_plan *plan) {
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "method", rq->method);
+  cJSON_AddStringToObject(e, "path", rq->path);
+  cJSON_AddNumberToObject(e, "status", status);
+  cJSON_AddStringToObject(e, "message", message);
+  ock__journal_append(st->journal, "http_error", e);
+  cJSON *body = cJSON_CreateObject();
+  cJSON *err = cJSON_AddObjectToObject(body, "error");
+  cJSON_AddStringToObject(err, "type", type);
+  cJSON_AddStringToObject(err, "message", message);
+  return ock__plan_json(plan, status, body);
+}
+
+static int method_is(const struct mock_request *rq, const char *m) {
+  return !strcmp(rq->method, m);
+}
+
+static int wrong_method(struct mock_state *st, const struct mock_request *rq, const char *allow,
+                        struct mock_plan *plan) {
+  char msg[200];
+  snprintf(msg, sizeof msg, "%s is not allowed on %.100s; use %s", rq->method, rq->path, allow);
+  int rc = ock__serve_http_error(st, rq, 405, "method_not_allowed", msg, plan);
+  if (!rc)
+    rc = ock__plan_header(plan, "Allow", "%s", allow);
+  return rc;
+}
+
+/* first_of_api: the first provider speaking api, or NULL. */
+static const struct mock_provider *first_of_api(const struct mock_fixture *fx, enum mock_api api) {
+  for (size_t i = 0; i < fx->n_providers; i++)
+    if (fx->providers[i].api == api)
+      return &fx->providers[i];
+  return NULL;
+}
+
+static int llm_route(struct mock_state *st, const struct mock_request *rq, enum mock_api api,
+                     const char *name, size_t name_len, struct mock_plan *plan) {
+  char msg[300];
+  const struct mock_provider *p = NULL;
+  if (name) {
+    for (size_t i = 0; i < st->fx->n_providers && !p; i++)
+      if (strlen(st->fx->providers[i].name) == name_len &&
+          !strncmp(st->fx->providers[i].name, name, name_len))
+        p = &st->fx->providers[i];
+    if (!p) {
+      snprintf(msg, sizeof msg, "no provider \"%.*s\" in this session", (int)(name_len % 100),
+               name);
+      return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
+    }
+    if (p->api != api) {
+      snprintf(msg, sizeof msg, "provider \"%s\" speaks %s; its endpoint is %s", p->name,
+               ock__api_name(p->api),
+               p->api == MOCK_API_OPENAI ? "/p/NAME/v1/chat/completions" : "/p/NAME/v1/messages");
+      return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
+    }
+  } else {
+    p = first_of_api(st->fx, api);
+    if (!p) {
+      snprintf(msg, sizeof msg, "this session has no %s provider", ock__api_name(api));
+      return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
+    }
+  }
+  if (!method_is(rq, "POST"))
+    return wrong_method(st, rq, "POST", plan);
+  return ock__serve_llm(st, rq, p, plan);
+}
+
+static int journal_reply(struct mock_state *st, struct mock_plan *plan) {
+  cJSON *j = ock__journal_snapshot(st->journal);
+  return ock__plan_json(plan, 200, j);
+}
+
+int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan) {
+  const char *path = rq->path;
+  static const char tools[] = "/ock/v1/tools/";
+  static const char chat[] = "/v1/chat/completions";
+  static const char messages[] = "/v1/messages";
+  if (rq->body_too_big) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "request body larger than %zu bytes (8 MiB)", MOCK_MAX_BODY);
+    return ock__serve_http_error(st, rq, 413, "request_too_large", msg, plan);
+  }
+  if (!strcmp(path, "/ock/v1/session"))
+    return method_is(rq, "GET") ? ock__serve_session(st, rq, plan)
+                                : wrong_method(st, rq, "GET", plan);
+  if (!strcmp(path, "/ock/v1/journal"))
+    return method_is(rq, "GET") ? journal_reply(st, plan) : wrong_method(st, rq, "GET", plan);
+  if (!strcmp(path, "/ock/v1/events"))
+    return method_is(rq, "POST") ? ock__serve_event(st, rq, plan)
+                                 : wrong_method(st, rq, "POST", plan);
+  if (!strncmp(path, tools, sizeof tools - 1) && path[sizeof tools - 1] &&
+      !strchr(path + sizeof tools - 1, '/'))
+    return method_is(rq, "POST") ? ock__serve_tool(st, rq, path + sizeof tools - 1, plan)
+                                 : wrong_method(st, rq, "POST", plan);
+  if (!strcmp(path, chat))
+    return llm_route(st, rq, MOCK_API_OPENAI, NULL, 0, plan);
+  if (!strcmp(path, messages))
+    return llm_route(st, rq, MOCK_API_ANTHROPIC, NULL, 0, plan);
+  if (!strncmp(path, "/p/", 3)) {
+    const char *name = path + 3, *slash = strchr(name, '/');
+    if (slash && slash > name) {
+      if (!strcmp(slash, chat))
+        return llm_route(st, rq, MOCK_API_OPENAI, name, (size_t)(slash - name), plan);
+      if (!strcmp(slash, messages))
+        return llm_route(st, rq, MOCK_API_ANTHROPIC, name, (size_t)(slash - name), plan);
+    }
+  }
+  char msg[300];
+  snprintf(msg, sizeof msg,
+           "no endpoint at %.120s; this mock serves /ock/v1/session, /ock/v1/events, "
+           "/ock/v1/tools/NAME, /p/PROVIDER/v1/chat/completions, /p/PROVIDER/v1/messages, "
+           "/v1/chat/completions, /v1/messages",
+           path);
+  return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
+}

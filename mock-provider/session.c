@@ -1,0 +1,68 @@
+/*
+ * session.c: GET /ock/v1/session, the document a SUT reads first (DESIGN.md §3.1).
+ *
+ * The fixture's session with the contract's defaults filled in (so a SUT never guesses a
+ * default differently from the harness), each provider's base_url under this mock's URL,
+ * and the trace id.
+ */
+#include "state.h"
+
+#include <stdio.h>
+
+#include "ock/status.h"
+
+/* config: the defaults of BRIEF "session document", overridden by the fixture's members. */
+static cJSON *config(const cJSON *given) {
+  cJSON *c = cJSON_CreateObject();
+  cJSON_AddNumberToObject(c, "max_iterations", 10);
+  cJSON_AddBoolToObject(c, "parallel_tools", 1);
+  cJSON_AddBoolToObject(c, "streaming", 0);
+  cJSON_AddStringToObject(c, "error_strategy", "continue");
+  cJSON_AddNumberToObject(c, "max_retries", 2);
+  cJSON_AddNumberToObject(c, "retry_base_delay_ms", 1000);
+  cJSON_AddNumberToObject(c, "retry_max_delay_ms", 60000);
+  cJSON_AddNumberToObject(c, "retry_jitter", 0.1);
+  cJSON_AddNumberToObject(c, "tool_timeout_ms", 30000);
+  cJSON_AddNumberToObject(c, "request_timeout_ms", 60000);
+  cJSON_AddStringToObject(c, "mode", "basic");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, given) {
+    cJSON_ReplaceItemInObjectCaseSensitive(c, m->string, cJSON_Duplicate(m, 1));
+  }
+  return c;
+}
+
+int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
+                       struct mock_plan *plan) {
+  const struct mock_fixture *fx = st->fx;
+  cJSON *doc = cJSON_CreateObject();
+  cJSON_AddStringToObject(doc, "protocol", "ock/1");
+  cJSON_AddStringToObject(doc, "scenario", fx->id);
+  cJSON_AddStringToObject(doc, "trace_id", fx->trace_id);
+  cJSON_AddItemToObject(doc, "prompts",
+                        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(fx->session, "prompts"), 1));
+  cJSON_AddItemToObject(doc, "config",
+                        config(cJSON_GetObjectItemCaseSensitive(fx->session, "config")));
+  cJSON *providers = cJSON_AddArrayToObject(doc, "providers");
+  for (size_t i = 0; i < fx->n_providers; i++) {
+    const struct mock_provider *p = &fx->providers[i];
+    char base[256];
+    snprintf(base, sizeof base, "%s/p/%s%s", st->url, p->name,
+             p->api == MOCK_API_OPENAI ? "/v1" : "");
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToArray(providers, o);
+    cJSON_AddStringToObject(o, "name", p->name);
+    cJSON_AddStringToObject(o, "api", ock__api_name(p->api));
+    cJSON_AddStringToObject(o, "base_url", base);
+    cJSON_AddStringToObject(o, "model", p->model);
+    cJSON_AddNumberToObject(o, "priority", (double)p->priority);
+  }
+  const cJSON *tools = cJSON_GetObjectItemCaseSensitive(fx->session, "tools");
+  cJSON_AddItemToObject(doc, "tools", tools ? cJSON_Duplicate(tools, 1) : cJSON_CreateArray());
+
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "path", rq->path);
+  cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
+  ock__journal_append(st->journal, "session", e);
+  return ock__plan_json(plan, 200, doc);
+}

@@ -1,0 +1,80 @@
+/*
+ * state.h: what the mock remembers between requests, and the router over it.
+ *
+ * One mock_state per ock_mock: the loaded fixture, the journal, and the counters the script
+ * needs (requests per provider, used turns, calls per tool, hook occurrences, random-fault
+ * candidates). One mutex guards the counters; a handler holds it while it decides and
+ * journals a request's arrival, so the journal's order is the order decisions were made in.
+ * The router and the handlers take a parsed HTTP request and fill a plan (plan.h); they do
+ * no I/O, and the tests call them without a socket.
+ */
+#ifndef OCK_MOCK_STATE_H
+#define OCK_MOCK_STATE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "fixture.h"
+#include "journal.h"
+#include "plan.h"
+
+#define MOCK_MAX_BODY ((size_t)8 << 20) /* request bodies past this get 413 */
+
+struct mock_state {
+  struct mock_fixture *fx; /* owned */
+  struct mock_journal *journal; /* owned */
+  pthread_mutex_t lock;    /* guards every member below */
+  int observe_only;
+  unsigned long long seed;
+  char url[96];                          /* "http://127.0.0.1:PORT", set at start */
+  unsigned long long llm_requests;       /* over all providers */
+  unsigned long long *provider_requests; /* per provider */
+  unsigned char **used;                  /* per provider, per turn */
+  unsigned long long *tool_calls;        /* per session tool */
+  unsigned long long *hook_counts;       /* per hook: matching events seen */
+  unsigned long long *random_counts;     /* per random rule: candidates seen */
+  unsigned long long cancel_count;       /* arrivals of the cancel trigger's tool or event */
+  int cancel_fired;
+};
+
+/* One HTTP request as the router sees it. Everything is borrowed for the call. */
+struct mock_request {
+  const char *method;
+  const char *path;     /* without the query */
+  const char *body;     /* NUL-terminated; "" when none */
+  size_t body_len;
+  int body_too_big;     /* the body passed MOCK_MAX_BODY and was not kept */
+  const char *trace_id; /* the X-OCK-Trace-Id header, or NULL */
+};
+
+/* ock__state_new takes ownership of fx (also on failure). Returns OCK_OK or OCK_ENOMEM. */
+int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
+                   size_t max_journal, struct mock_state **out);
+void ock__state_free(struct mock_state *st); /* NULL is a no-op */
+
+/* ock__route answers one request: fills plan (initialised by the caller). Returns OCK_OK,
+ * or OCK_ENOMEM when even an error reply could not be built. */
+int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan);
+
+/* The endpoint handlers ock__route calls (session.c, events.c, tools.c, llm.c). */
+int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
+                       struct mock_plan *plan);
+int ock__serve_event(struct mock_state *st, const struct mock_request *rq,
+                     struct mock_plan *plan);
+int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
+                    struct mock_plan *plan);
+int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
+                   const struct mock_provider *p, struct mock_plan *plan);
+
+/* ock__serve_http_error journals an http_error and replies {"error":{"type","message"}}. */
+int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,
+                          const char *type, const char *message, struct mock_plan *plan);
+
+/* ock__headers_json: {"x-ock-trace-id": value} or {} (caller owns). */
+cJSON *ock__headers_json(const struct mock_request *rq);
+
+/* ock__fire_cancel journals a "cancel" entry describing the trigger and marks the plan;
+ * call with st->lock held. Fires at most once per mock. */
+void ock__fire_cancel(struct mock_state *st, struct mock_plan *plan);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * tools.c: POST /ock/v1/tools/{name}, the scripted tools.
+ *
+ * The request is {"tool_call_id", "input"}; the reply is the fixture's ToolResult for that
+ * call of that tool (calls[i] for the (i+1)-th call, else the tool's default), with its
+ * status and delay, or a seeded random failure. A tool the session does not list gets 404
+ * and is journaled with known:false: the harness checks that a SUT never calls a tool the
+ * model invented. tool_start is journaled on arrival, tool_end when the reply starts (after
+ * the delay), so the journal shows how long the tool "ran".
+ */
+#include "state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "faults.h"
+#include "ock/json.h"
+#include "ock/status.h"
+
+static cJSON *failure(const char *type, const char *message) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddBoolToObject(r, "success", 0);
+  cJSON_AddNullToObject(r, "output");
+  cJSON *e = cJSON_AddObjectToObject(r, "error");
+  cJSON_AddStringToObject(e, "type", type);
+  cJSON_AddStringToObject(e, "message", message);
+  return r;
+}
+
+/* default_result: what an unscripted call (or a status without a result) answers. */
+static cJSON *default_result(const char *name, int status) {
+  char msg[160];
+  if (status >= 400) {
+    snprintf(msg, sizeof msg, "tool %.80s failed with HTTP %d", name, status);
+    return failure("execution_failed", msg);
+  }
+  snprintf(msg, sizeof msg, "%.80s: ok", name);
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddBoolToObject(r, "success", 1);
+  cJSON_AddStringToObject(r, "output", msg);
+  cJSON_AddNullToObject(r, "error");
+  return r;
+}
+
+static cJSON *tool_end(const char *name, const char *id, int status, const cJSON *reply) {
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "name", name);
+  cJSON_AddStringToObject(e, "tool_call_id", id);
+  cJSON_AddNumberToObject(e, "status", status);
+  cJSON_AddItemToObject(e, "reply", cJSON_Duplicate(reply, 1));
+  return e;
+}
+
+int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
+                    struct mock_plan *plan) {
+  cJSON *body = NULL;
+  struct ock_jerr jerr;
+  const char *id = NULL;
+  int rc = ock_json_parse(rq->body, rq->body_len, &body, &jerr);
+  if (!rc)
+    rc = ock_jcheck_object(body, "$", &jerr);
+  if (!rc)
+    rc = ock_jget_string(body, "$", "tool_call_id", OCK_REQUIRED, &id, &jerr);
+  const cJSON *input = body ? cJSON_GetObjectItemCaseSensitive(body, "input") : NULL;
+  if (!rc && !input)
+    rc = ock_jerr_set(&jerr, OCK_EMISSING, "$.input", "required; expected the tool's input");
+  if (rc) {
+    char msg[900];
+    snprintf(msg, sizeof msg, "a tool call must be {\"tool_call_id\": ID, \"input\": {...}}: %s: %s",
+             jerr.where, jerr.what);
+    cJSON_Delete(body);
+    return ock__serve_http_error(st, rq, 400, "invalid_request", msg, plan);
+  }
+
+  const struct mock_fixture *fx = st->fx;
+  const struct mock_tool *t = ock__fixture_tool(fx, name);
+  cJSON *reply = NULL;
+  int status = 200;
+  long long delay = 0;
+
+  pthread_mutex_lock(&st->lock);
+  cJSON *start = cJSON_CreateObject();
+  cJSON_AddStringToObject(start, "name", name);
+  cJSON_AddStringToObject(start, "tool_call_id", id);
+  cJSON_AddItemToObject(start, "input", cJSON_Duplicate(input, 1));
+  cJSON_AddBoolToObject(start, "known", t != NULL);
+  cJSON_AddItemToObject(start, "headers", ock__headers_json(rq));
+  ock__journal_append(st->journal, "tool_start", start);
+  if (!t) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "tool '%.100s' not found: the session does not list it", name);
+    status = 404;
+    reply = failure("not_found", msg);
+  } else {
+    unsigned long long n = ++st->tool_calls[t - fx->tools];
+    const struct mock_tool_reply *r =
+        n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
+    status = r->status;
+    delay = r->delay_ms;
+    reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(name, status);
+    for (size_t i = 0; i < fx->n_randoms; i++) {
+      const struct mock_random *x = &fx->randoms[i];
+      if (x->on != MOCK_RANDOM_TOOL || (x->target && strcmp(x->target, name)))
+        continue;
+      unsigned long long k = ++st->random_counts[i];
+      if (!ock__fault_roll(st->seed, i, k, x->probability))
+        continue;
+      char msg[160];
+      snprintf(msg, sizeof msg, "random fault: HTTP %d", x->status);
+      cJSON_Delete(reply);
+      reply = failure("execution_failed", msg);
+      status = x->status;
+      cJSON *f = cJSON_CreateObject();
+      cJSON_AddStringToObject(f, "kind", "tool_status");
+      cJSON_AddBoolToObject(f, "random", 1);
+      cJSON_AddNumberToObject(f, "rule", (double)i);
+      cJSON_AddStringToObject(f, "tool", name);
+      cJSON_AddStringToObject(f, "tool_call_id", id);
+      cJSON_AddNumberToObject(f, "status", status);
+      ock__journal_append(st->journal, "fault", f);
+      break;
+    }
+  }
+  const struct mock_cancel *c = &fx->cancel;
+  if (c->at == MOCK_CANCEL_TOOL && !strcmp(c->name, name) &&
+      ++st->cancel_count == (unsigned long long)c->n)
+    ock__fire_cancel(st, plan);
+  pthread_mutex_unlock(&st->lock);
+
+  plan->delay_ms = delay;
+  ock__plan_defer(plan, "tool_end", tool_end(name, id, status, reply));
+  rc = ock__plan_json(plan, status, reply);
+  cJSON_Delete(body);
+  return rc;
+}
