@@ -22,7 +22,7 @@ SANITIZE ?=
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 
-INCLUDES := -Icore/include -Imock-provider/include -Ireference/include -Iconformance/include -Itests
+INCLUDES := -Icore/include -Imock-provider/include -Ireference/include -Iconformance -Itests
 CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PKG_CFLAGS) \
              $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) $(CFLAGS)
 LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
@@ -53,10 +53,10 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 include core/part.mk
+include tests/part.mk
 -include mock-provider/part.mk
 -include reference/part.mk
 -include conformance/part.mk
-include tests/part.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
 

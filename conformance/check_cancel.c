@@ -1,0 +1,101 @@
+/*
+ * check_cancel.c: CANCEL, SIGINT during an execute: it ends with status cancelled after
+ * cancel:requested and cancel:completed, starts nothing new once the cancel is noticed, keeps
+ * the results of tools that finished, and leaves a context that ends with an assistant message.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+#include "view_calls.h"
+
+static const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
+  for (size_t i = x->first; i < x->end; i++)
+    if (is_kind(v->e[i], "llm_request"))
+      return v->e[i];
+  return NULL;
+}
+
+static void one_execute(struct grade_ctx *g, size_t k) {
+  const struct view *v = g->v;
+  const struct view_exec *x = &v->x[k];
+  size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1)
+      fired = i;
+    if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
+      requested = i;
+    if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
+      completed = i;
+  }
+  if (fired == (size_t)-1)
+    return;
+  const char *status = str_field(x->complete, "status");
+  grade_emit(g, "cancel.status", "OCK-CANCEL-001", !strcmp(status, "cancelled"), x->complete_seq,
+             "SIGINT during an execute: status cancelled", "execute %d: status %s", x->index,
+             *status ? status : "(no orchestrator:complete)");
+  grade_emit(g, "cancel.events", "OCK-CANCEL-002",
+             requested != (size_t)-1 && completed != (size_t)-1 && requested < completed,
+             x->complete_seq, "cancel:requested then cancel:completed",
+             "execute %d: cancel:requested %s, cancel:completed %s", x->index,
+             requested == (size_t)-1 ? "missing" : "present",
+             completed == (size_t)-1 ? "missing" : "present");
+  if (requested != (size_t)-1) {
+    size_t late = (size_t)-1;
+    for (size_t i = requested + 1; i < x->end && late == (size_t)-1; i++)
+      if (is_kind(v->e[i], "llm_request") || is_kind(v->e[i], "tool_start"))
+        late = i;
+    grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
+               late != (size_t)-1 ? entry_seq(v->e[late]) : entry_seq(v->e[requested]),
+               "nothing new starts after cancel:requested", "%s",
+               late == (size_t)-1 ? "nothing started"
+                                  : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
+                                                                        : "a tool was started");
+  }
+  if (k + 1 >= v->nx)
+    return;
+  const cJSON *next = first_request_of(v, &v->x[k + 1]);
+  if (!next)
+    return;
+  /* Finished tools keep their real results. */
+  struct call_fate *f = NULL;
+  size_t n = call_fates(v, &f);
+  for (size_t i = 0; i < n; i++) {
+    if (f[i].x != x || !f[i].end || entry_seq(f[i].end) > entry_seq(v->e[fired]))
+      continue;
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(f[i].end, "reply"), "output");
+    const char *text = request_result_text(next, call_id(&f[i]));
+    if (cJSON_IsString(out) && *out->valuestring)
+      grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003",
+                 text && strstr(text, out->valuestring), entry_seq(next),
+                 "results of tools that finished before the cancel are kept",
+                 "call %s: result in the next request \"%.60s\"", call_id(&f[i]),
+                 text ? text : "(missing)");
+  }
+  free(f);
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+  int last_user = -1, i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, hist) {
+    if (!strcmp(str_field(m, "role"), "user"))
+      last_user = i;
+    i++;
+  }
+  const cJSON *before = last_user > 0 ? cJSON_GetArrayItem(hist, last_user - 1) : NULL;
+  grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005",
+             before && !strcmp(str_field(before, "role"), "assistant"), entry_seq(next),
+             "the context ends with an assistant message after a cancelled execute",
+             "the message before the next prompt is %s",
+             before ? str_field(before, "role") : "missing");
+}
+
+void check_cancel(struct grade_ctx *g) {
+  for (size_t k = 0; k < g->v->nx; k++)
+    one_execute(g, k);
+}

@@ -1,0 +1,229 @@
+/*
+ * check_error.c: ERROR, the four strategies. A failed provider reply is reported with
+ * provider:error; under retry a retryable failure is retried (never past max_retries, after a
+ * provider:retry, waiting the backoff or the Retry-After the mock sent) and a non-retryable one
+ * is not; under fallback the next provider by priority takes the turn; under fail_fast a tool
+ * failure ends the execute with status error.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+#include "view_calls.h"
+
+#define TIMING_EARLY_MS 50.0  /* a retry may come this much early (clock and scheduling noise) */
+#define TIMING_LATE_MS 1500.0 /* ... and this much late before it counts as not honoured */
+
+static const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+static const char *fault_kind(const cJSON *reply) {
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  return cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");
+}
+
+/* retryable per SPEC.md: 408, 409, 429, 5xx but 501, 529, a cut or dropped stream. */
+static int retryable(const cJSON *reply) {
+  long status = (long)ock_json_int(reply, "status", 200);
+  const char *k = fault_kind(reply);
+  if (status >= 400)
+    return status == 408 || status == 409 || status == 429 || status == 529 ||
+           (status >= 500 && status != 501);
+  return k && (!strcmp(k, "cut_stream") || !strcmp(k, "error_mid_stream") ||
+               !strcmp(k, "drop_connection"));
+}
+
+/* scripted_turn: the fixture's script turn that produced this reply, or NULL. */
+static const cJSON *scripted_turn(const struct view *v, const cJSON *reply) {
+  const cJSON *script = cJSON_GetObjectItemCaseSensitive(v->fixture, "script");
+  const cJSON *turns = cJSON_GetObjectItemCaseSensitive(script, str_field(reply, "provider"));
+  return cJSON_GetArrayItem(turns, (int)ock_json_int(reply, "turn", -1));
+}
+
+/* retry_after_ms: what the mock told the SUT to wait, or -1. */
+static double retry_after_ms(const struct view *v, const cJSON *reply) {
+  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(scripted_turn(v, reply), "fault");
+  if (cJSON_HasObjectItem(fault, "retry_after_ms"))
+    return ock_json_num(fault, "retry_after_ms", -1);
+  if (cJSON_HasObjectItem(fault, "retry_after"))
+    return ock_json_num(fault, "retry_after", -1) * 1000.0;
+  return -1;
+}
+
+static const char *next_provider(const struct view *v, const char *failed) {
+  double fp = 0;
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers"))
+    if (!strcmp(str_field(p, "name"), failed))
+      fp = ock_json_num(p, "priority", 100);
+  const char *best = NULL;
+  double bp = 0;
+  int past = 0;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
+    double pr = ock_json_num(p, "priority", 100);
+    const char *name = str_field(p, "name");
+    if (!strcmp(name, failed)) {
+      past = 1;
+      continue;
+    }
+    /* strictly later in (priority, list order) than the failed provider */
+    if (pr < fp || (pr == fp && !past))
+      continue;
+    if (!best || pr < bp) {
+      best = name;
+      bp = pr;
+    }
+  }
+  return best;
+}
+
+/* find the first event named name in [from, to). */
+static const cJSON *event_between(const struct view *v, size_t from, size_t to, const char *name) {
+  for (size_t i = from; i < to && i < v->n; i++)
+    if (is_event(v->e[i], name))
+      return v->e[i];
+  return NULL;
+}
+
+static void reported(struct grade_ctx *g, size_t i, size_t until) {
+  const struct view *v = g->v;
+  const cJSON *err = event_between(v, i + 1, until, "provider:error");
+  const cJSON *d = event_data(err);
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "error");
+  int ok = err && *str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
+           ock_json_str(e, "message") && cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(d, "retryable")) &&
+           cJSON_HasObjectItem(d, "status_code");
+  grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok, err ? entry_seq(err) : entry_seq(v->e[i]),
+             "provider:error {provider, error:{type,message}, retryable, status_code}",
+             "failed reply %ld: %s", entry_seq(v->e[i]),
+             !err ? "no provider:error" : ok ? "reported" : "provider:error lacks fields");
+}
+
+static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i, int attempt) {
+  const struct view *v = g->v;
+  const cJSON *reply = v->e[i];
+  const char *strategy = cfg_str(v, "error_strategy", "continue");
+  int retry_on = !strcmp(strategy, "retry") || !strcmp(strategy, "fallback");
+  long long max_retries = cfg_int(v, "max_retries", 2);
+  size_t j;
+  const cJSON *next = next_request_after(v, i, &j);
+  if (next && j >= x->end)
+    next = NULL;
+  reported(g, i, next ? j : x->end);
+  const char *provider = str_field(reply, "provider");
+  const char *next_prov = next ? str_field(next, "provider") : NULL;
+  int can_retry = retry_on && retryable(reply) && attempt <= max_retries;
+  const char *fallback = !strcmp(strategy, "fallback") ? next_provider(v, provider) : NULL;
+
+  if (retry_on && !retryable(reply))
+    grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
+               next ? entry_seq(next) : entry_seq(reply), "a non-retryable error is not retried",
+               "HTTP %lld from %s was %s", ock_json_int(reply, "status", 0), provider,
+               next && !strcmp(next_prov, provider) ? "retried" : "not retried");
+  if (can_retry) {
+    const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
+    int ok = next && !strcmp(next_prov, provider) && ev;
+    grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
+               "a retryable error is retried after a provider:retry",
+               "attempt %d failed (%s); %s", attempt,
+               fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
+               !next ? "no retry" : strcmp(next_prov, provider) ? "the retry went elsewhere"
+                                  : ev ? "retried" : "retried without provider:retry");
+    if (ok) {
+      double gap = entry_time(next) - entry_time(reply);
+      double ra = retry_after_ms(v, reply);
+      double cap = (double)cfg_int(v, "retry_max_delay_ms", 60000);
+      if (ra >= 0) {
+        double want = ra < cap ? ra : cap;
+        grade_emit(g, "error.retry-after", "OCK-ERROR-005",
+                   gap >= want - TIMING_EARLY_MS && gap <= want + TIMING_LATE_MS, entry_seq(next),
+                   "the retry waits the Retry-After the provider sent",
+                   "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
+      } else {
+        double base = (double)cfg_int(v, "retry_base_delay_ms", 1000);
+        double jitter = ock_json_num(v->config, "retry_jitter", 0.1);
+        double nominal = fmin(base * pow(2, attempt - 1), cap);
+        double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
+        double said = ock_json_num(event_data(ev), "delay_ms", -1);
+        int ok_said = said >= lo - 1 && said <= hi + 1;
+        int ok_gap = gap >= lo - TIMING_EARLY_MS && gap <= hi + TIMING_LATE_MS;
+        grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
+                   "exponential backoff with jitter, clamped to the cap",
+                   "retry %d: delay_ms %.0f, waited %.0f ms; allowed %.0f..%.0f ms", attempt, said,
+                   gap, lo, hi);
+      }
+    }
+  } else if (retry_on && retryable(reply) && !strcmp(strategy, "retry")) {
+    grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
+               next ? entry_seq(next) : entry_seq(reply), "at most max_retries retries per turn",
+               "%s after %d attempts (max_retries %lld)",
+               next && !strcmp(next_prov, provider) ? "retried again" : "stopped", attempt,
+               max_retries);
+  }
+  if (fallback && !can_retry) {
+    const cJSON *res = next ? event_between(v, i + 1, j, "provider:resolve") : NULL;
+    int ok = next && !strcmp(next_prov, fallback) && res &&
+             !strcmp(str_field(event_data(res), "provider"), fallback);
+    grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
+               "the next provider by priority takes the turn, announced by provider:resolve",
+               "%s failed for good; %s", provider,
+               !next ? "no further request"
+               : strcmp(next_prov, fallback) ? "the next request went to another provider"
+               : res                         ? "fell back"
+                                             : "fell back without provider:resolve");
+  }
+  if (!next && !(can_retry || fallback)) {
+    const char *status = str_field(x->complete, "status");
+    grade_emit(g, "error.provider-error", "OCK-ERROR-001", !strcmp(status, "error") || !strcmp(status, "cancelled"),
+               x->complete_seq, "an unrecovered provider error ends the execute with status error",
+               "execute %d: status %s", x->index, *status ? status : "(none)");
+  }
+}
+
+static void fail_fast(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  if (strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast"))
+    return;
+  struct call_fate *f = NULL;
+  size_t n = call_fates(v, &f);
+  for (size_t i = 0; i < n; i++) {
+    const char *t = fate_error_type(&f[i]);
+    if (!f[i].error || !f[i].x ||
+        !(!strcmp(t, "execution_failed") || !strcmp(t, "timeout") ||
+          !strcmp(t, "invalid_arguments")))
+      continue;
+    size_t j;
+    const cJSON *next = next_request_after(v, f[i].reply_index, &j);
+    int stopped = !next || j >= f[i].x->end;
+    const char *status = str_field(f[i].x->complete, "status");
+    grade_emit(g, "error.fail-fast", "OCK-ERROR-007", stopped && !strcmp(status, "error"),
+               entry_seq(f[i].error), "fail_fast: a tool failure ends the execute with status error",
+               "tool %s failed (%s); %s, status %s", call_id(&f[i]), t,
+               stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
+    break;
+  }
+  free(f);
+}
+
+void check_error(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    int attempt = 0;
+    const cJSON *prev = NULL;
+    for (size_t i = x->first; i < x->end; i++) {
+      if (is_kind(v->e[i], "llm_request")) {
+        attempt = prev && reply_failed(prev) ? attempt + 1 : 1;
+        prev = view_reply_of(v, i);
+      }
+      if (is_kind(v->e[i], "llm_reply") && reply_failed(v->e[i]) &&
+          !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v->e[i], "validation_failed")))
+        one_failure(g, x, i, attempt);
+    }
+  }
+  fail_fast(g);
+}

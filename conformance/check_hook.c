@@ -1,0 +1,189 @@
+/*
+ * check_hook.c: HOOK, what the SUT does with the HookResult the mock replied to an event:
+ * deny stops the prompt, the request or the tool; inject_context shows up in the next request
+ * (and later ones when kept) and never between a tool call and its results; modify is applied
+ * by value; ask_user, with no approval system, is a deny.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+#include "view_calls.h"
+
+static const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+/* message_index_containing: the index in the request's neutral history of the first message
+ * whose content contains text, or -1. */
+static int message_index_containing(const cJSON *request, const char *text) {
+  int i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (strstr(str_field(m, "content"), text))
+      return i;
+    i++;
+  }
+  return -1;
+}
+
+/* splits_a_call: message m sits between an assistant tool-call message and one of its results. */
+static int splits_a_call(const cJSON *request, int m) {
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(request, "neutral");
+  int n = cJSON_GetArraySize(hist);
+  for (int a = 0; a < m; a++) {
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(hist, a), "tool_calls")) {
+      for (int r = m + 1; r < n; r++) {
+        const cJSON *res = cJSON_GetArrayItem(hist, r);
+        if (!strcmp(str_field(res, "role"), "tool") &&
+            !strcmp(str_field(res, "tool_call_id"), str_field(c, "id")))
+          return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+static int requests_between(const struct view *v, size_t from, size_t to) {
+  int n = 0;
+  for (size_t i = from; i < to && i < v->n; i++)
+    n += is_kind(v->e[i], "llm_request");
+  return n;
+}
+
+static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
+  const struct view *v = g->v;
+  const cJSON *e = v->e[i];
+  const struct view_exec *x = view_exec_of(v, i);
+  if (!x)
+    return;
+  const char *status = str_field(x->complete, "status");
+  if (is_event(e, "prompt:submit")) {
+    int sent = requests_between(v, i, x->end);
+    grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", !sent && !strcmp(status, "incomplete"),
+               entry_seq(e), "deny on prompt:submit: no LLM request, status incomplete",
+               "execute %d: %d LLM request(s), status %s", x->index, sent,
+               *status ? status : "(none)");
+    return;
+  }
+  size_t stop = x->end;
+  for (size_t j = i + 1; j < x->end; j++)
+    if (is_event(v->e[j], "provider:request") || is_event(v->e[j], "orchestrator:complete")) {
+      stop = j;
+      break;
+    }
+  int sent = requests_between(v, i, stop);
+  grade_emit(g, "hook.deny-request", "OCK-HOOK-002", !sent && !strcmp(status, "incomplete"),
+             entry_seq(e), "deny on provider:request: that request is not sent, status incomplete",
+             "execute %d: %d request(s) sent after the deny, status %s", x->index, sent,
+             *status ? status : "(none)");
+}
+
+static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSON *denied_at,
+                      const char *check, const char *req) {
+  int ok = !f->start && f->error && !strcmp(fate_error_type(f), "denied");
+  grade_emit(g, check, req, ok, entry_seq(denied_at),
+             "a denied call is not run and gets tool:error denied",
+             "call %s (%s) denied at %s: %s", call_id(f), call_name(f), event_name(denied_at),
+             f->start ? "the tool ran anyway" : !f->error ? "no tool:error" : fate_error_type(f));
+}
+
+static void injections(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (!is_kind(e, "event") || strcmp(event_action(e), "inject_context"))
+      continue;
+    const cJSON *reply = event_reply(e);
+    const char *text = ock_json_str(reply, "context_injection");
+    if (!text || !*text)
+      continue;
+    int ephemeral = ock_json_bool(reply, "ephemeral", 0);
+    const char *req = ephemeral ? "OCK-HOOK-005" : "OCK-HOOK-004";
+    const char *check = ephemeral ? "hook.inject-ephemeral" : "hook.inject-kept";
+    size_t j;
+    const cJSON *next = next_request_after(v, i, &j);
+    if (!next)
+      continue;
+    int at = message_index_containing(next, text);
+    grade_emit(g, check, req, at >= 0, entry_seq(next), "the injection is in the next request",
+               "injection from %s (seq %ld) %s request %ld", event_name(e), entry_seq(e),
+               at >= 0 ? "is in" : "is missing from", entry_seq(next));
+    if (at >= 0)
+      grade_emit(g, "hook.inject-placement", "OCK-HOOK-007", !splits_a_call(next, at),
+                 entry_seq(next), "never between a tool call and its results",
+                 "injected message at messages[%d] %s", at,
+                 splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
+    for (size_t k = j + 1; k < v->n; k++) {
+      if (!is_kind(v->e[k], "llm_request"))
+        continue;
+      int present = message_index_containing(v->e[k], text) >= 0;
+      if (ephemeral ? present : !present) {
+        grade_emit(g, check, req, 0, entry_seq(v->e[k]),
+                   ephemeral ? "an ephemeral injection appears in the next request only"
+                             : "a kept injection appears in every later request",
+                   "request %ld %s the injection from seq %ld", entry_seq(v->e[k]),
+                   present ? "still carries" : "lost", entry_seq(e));
+        break;
+      }
+    }
+  }
+}
+
+static void modifications(struct grade_ctx *g, const struct call_fate *f) {
+  if (f->pre && !strcmp(event_action(f->pre), "modify") && f->start) {
+    const cJSON *want =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(event_reply(f->pre), "data"),
+                                         "tool_input");
+    if (want) {
+      int same = cJSON_Compare(want, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1);
+      grade_emit(g, "hook.modify-tool-pre", "OCK-HOOK-006", same, entry_seq(f->start),
+                 "modify on tool:pre: the tool receives data.tool_input",
+                 "call %s: the tool input %s the modified input", call_id(f),
+                 same ? "equals" : "differs from");
+    }
+  }
+  if (f->selecting && !strcmp(event_action(f->selecting), "modify")) {
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(event_reply(f->selecting), "data");
+    const char *tool = ock_json_str(data, "tool");
+    if (tool) {
+      const char *ran = f->start ? str_field(f->start, "name") : "";
+      const cJSON *sel = event_data(f->selected);
+      int ok = f->start && !strcmp(ran, tool) && f->selected &&
+               !strcmp(str_field(sel, "source"), "scheduler") &&
+               !strcmp(str_field(sel, "original_tool"), call_name(f));
+      grade_emit(g, "hook.selecting-modify", "OCK-HOOK-012", ok,
+                 f->start ? entry_seq(f->start) : entry_seq(f->selecting),
+                 "modify on tool:selecting runs data.tool; tool:selected names the scheduler",
+                 "call %s: asked for %s, ran \"%s\", tool:selected source \"%s\"", call_id(f), tool,
+                 f->start ? ran : "(nothing)", str_field(sel, "source"));
+    }
+  }
+}
+
+void check_hook(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) &&
+        !strcmp(event_action(e), "deny"))
+      deny_prompt_or_request(g, i);
+  }
+  struct call_fate *fates = NULL;
+  size_t n = call_fates(v, &fates);
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *f = &fates[i];
+    if (f->selecting && !strcmp(event_action(f->selecting), "deny"))
+      deny_tool(g, f, f->selecting, "hook.selecting-deny", "OCK-HOOK-011");
+    else if (f->pre && !strcmp(event_action(f->pre), "deny"))
+      deny_tool(g, f, f->pre, "hook.deny-tool-pre", "OCK-HOOK-003");
+    else if (f->pre && !strcmp(event_action(f->pre), "ask_user"))
+      deny_tool(g, f, f->pre, "hook.ask-user", "OCK-HOOK-008");
+    modifications(g, f);
+  }
+  free(fates);
+  injections(g);
+}

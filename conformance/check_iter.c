@@ -1,0 +1,88 @@
+/*
+ * check_iter.c: ITER, max_iterations: at most that many tool-loop turns, then one wrap-up
+ * request that carries the reminder (role user, no tools) and is never stored; status
+ * incomplete.
+ */
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+
+#define REMINDER_MARK "orchestrator-loop-limit"
+
+static const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+static int carries_reminder(const cJSON *request) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+    if (strstr(str_field(m, "content"), REMINDER_MARK))
+      return 1;
+  return 0;
+}
+
+static void one_execute(struct grade_ctx *g, const struct view_exec *x, long long max) {
+  const struct view *v = g->v;
+  size_t turn_req[64];
+  int turns = 0;
+  const cJSON *prev = NULL;
+  int have_prev = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!is_kind(v->e[i], "llm_request"))
+      continue;
+    if (!have_prev || !reply_failed(prev)) {
+      if (turns < 64)
+        turn_req[turns] = i;
+      turns++;
+    }
+    have_prev = 1;
+    prev = view_reply_of(v, i);
+  }
+  if (turns < max || max > 60)
+    return; /* the limit was not reached in this execute */
+  const cJSON *last_loop_reply = view_reply_of(v, turn_req[max - 1]);
+  int pending =
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
+  if (turns == max && !pending)
+    return; /* the model answered on the last allowed turn */
+  grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
+             "at most max_iterations turns, plus one wrap-up",
+             "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
+  const char *status = str_field(x->complete, "status");
+  grade_emit(g, "iter.status", "OCK-ITER-003", !strcmp(status, "incomplete"), x->complete_seq,
+             "status incomplete when the limit ended the loop", "execute %d: status %s", x->index,
+             *status ? status : "(none)");
+  if (turns == max + 1) {
+    const cJSON *wrap = v->e[turn_req[max]];
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
+    const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
+    int ok = !strcmp(str_field(last, "role"), "user") && strstr(str_field(last, "content"), REMINDER_MARK) &&
+             ock_json_int(wrap, "tools_offered", 0) == 0;
+    grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
+               "one wrap-up request: the reminder as the last, user message; no tools",
+               "last message role %s%s; %lld tools offered", str_field(last, "role"),
+               strstr(str_field(last, "content"), REMINDER_MARK) ? " with the reminder" : " without the reminder",
+               ock_json_int(wrap, "tools_offered", 0));
+    for (size_t i = turn_req[max] + 1; i < v->n; i++)
+      if (is_kind(v->e[i], "llm_request")) {
+        grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !carries_reminder(v->e[i]),
+                   entry_seq(v->e[i]), "the reminder is never stored in the context",
+                   "request %ld %s the reminder", entry_seq(v->e[i]),
+                   carries_reminder(v->e[i]) ? "still carries" : "does not carry");
+      }
+  } else {
+    grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,
+               "one wrap-up request after the last allowed turn", "execute %d: no wrap-up request",
+               x->index);
+  }
+}
+
+void check_iter(struct grade_ctx *g) {
+  long long max = cfg_int(g->v, "max_iterations", 10);
+  if (max <= 0)
+    return;
+  for (size_t k = 0; k < g->v->nx; k++)
+    one_execute(g, &g->v->x[k], max);
+}

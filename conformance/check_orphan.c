@@ -1,0 +1,165 @@
+/*
+ * check_orphan.c: ORPHAN, no tool call without its result. The mock's validator judges every
+ * request's history as the real APIs do (findings A01..A08 in the journal); on top of that the
+ * harness checks what only it can see: the assistant message the mock sent is still there in
+ * the next request, and the history an execute leaves behind is valid for the next prompt.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+
+static const struct {
+  const char *shape, *requirement, *check;
+} shapes[] = {
+    {"A01_UNMATCHED_TOOL_USE", "OCK-ORPHAN-001", "orphan.result-for-every-call"},
+    {"A07_PARALLEL_MISSING_RESULT", "OCK-ORPHAN-001", "orphan.result-for-every-call"},
+    {"A02_UNMATCHED_TOOL_RESULT", "OCK-ORPHAN-002", "orphan.no-result-without-call"},
+    {"A06_WRONG_TOOL_CALL_ID", "OCK-ORPHAN-002", "orphan.no-result-without-call"},
+    {"A03_INTERLEAVED_USER_MSG", "OCK-ORPHAN-003", "orphan.results-adjacent"},
+    {"A04_INTERLEAVED_ASST_MSG", "OCK-ORPHAN-003", "orphan.results-adjacent"},
+    {"A05_DUPLICATE_TOOL_CALL_ID", "OCK-ORPHAN-004", "orphan.no-duplicates"},
+    {"A08_PARALLEL_WRONG_ORDER", "OCK-ORPHAN-005", "orphan.call-order"},
+};
+#define N_SHAPES (sizeof shapes / sizeof shapes[0])
+
+static const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+/* history_has_calls: the request's neutral history holds an assistant message with calls. */
+static int history_has_calls(const cJSON *request) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+    if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) > 0)
+      return 1;
+  return 0;
+}
+
+static int history_has_call_id(const cJSON *request, const char *id) {
+  const cJSON *m, *c;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls"))
+      if (!strcmp(str_field(c, "id"), id))
+        return 1;
+  return 0;
+}
+
+static int history_has_result_id(const cJSON *request, const char *id) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+    if (!strcmp(str_field(m, "role"), "tool") && !strcmp(str_field(m, "tool_call_id"), id))
+      return 1;
+  return 0;
+}
+
+static void validator_findings(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  int seen[N_SHAPES] = {0};
+  int exercised = 0;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "llm_request") && history_has_calls(e))
+      exercised = 1;
+    if (!is_kind(e, "finding"))
+      continue;
+    const char *shape = str_field(e, "shape");
+    for (size_t s = 0; s < N_SHAPES; s++) {
+      if (strcmp(shape, shapes[s].shape))
+        continue;
+      seen[s] = 1;
+      grade_emit(g, shapes[s].check, shapes[s].requirement, 0, entry_seq(e),
+                 "the provider accepts the history", "%s at messages[%lld] (%s): %.200s", shape,
+                 ock_json_int(e, "message_index", -1), str_field(e, "tool_call_id"),
+                 str_field(e, "message"));
+    }
+  }
+  if (!exercised)
+    return;
+  for (size_t s = 0; s < N_SHAPES; s++) {
+    int any = 0;
+    for (size_t t = 0; t < N_SHAPES; t++)
+      any |= seen[t] && !strcmp(shapes[t].check, shapes[s].check);
+    if (!any)
+      grade_emit(g, shapes[s].check, shapes[s].requirement, 1, -1,
+                 "the provider accepts the history", "no %s finding", shapes[s].shape);
+  }
+}
+
+/* next_request: the first llm_request after entry i, or (size_t)-1. */
+static size_t next_request(const struct view *v, size_t i) {
+  for (size_t j = i + 1; j < v->n; j++)
+    if (is_kind(v->e[j], "llm_request"))
+      return j;
+  return (size_t)-1;
+}
+
+/* The assistant message with the tool calls the mock sent is kept in the next request. */
+static void calls_kept(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *reply = v->e[i];
+    const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, "tool_calls");
+    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || !cJSON_GetArraySize(calls))
+      continue;
+    size_t j = next_request(v, i);
+    if (j == (size_t)-1)
+      continue;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, calls) {
+      const char *id = str_field(c, "id");
+      int kept = history_has_call_id(v->e[j], id) && history_has_result_id(v->e[j], id);
+      grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", kept, entry_seq(v->e[j]),
+                 "the next request carries the call the mock sent and its result",
+                 "call %s from reply %ld is %s in request %ld", id, entry_seq(reply),
+                 kept ? "answered" : "missing (with its result)", entry_seq(v->e[j]));
+    }
+  }
+}
+
+/* The history an execute leaves is valid for the next prompt: every call of the execute is
+ * answered in the next execute's first request, and that request draws no finding. */
+static void context_left_valid(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k + 1 < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    size_t j = (size_t)-1;
+    for (size_t i = v->x[k + 1].first; i < v->n && j == (size_t)-1; i++)
+      if (is_kind(v->e[i], "llm_request"))
+        j = i;
+    if (j == (size_t)-1)
+      continue;
+    int bad = 0;
+    char what[200] = "valid";
+    for (size_t i = x->first; i < x->end; i++) {
+      const cJSON *reply = v->e[i];
+      if (!is_kind(reply, "llm_reply") || reply_failed(reply))
+        continue;
+      const cJSON *c;
+      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
+        const char *id = str_field(c, "id");
+        if (history_has_call_id(v->e[j], id) && !history_has_result_id(v->e[j], id) && !bad) {
+          bad = 1;
+          snprintf(what, sizeof what, "call %s of execute %d has no result", id, x->index);
+        }
+      }
+    }
+    for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], "llm_request") && !bad; i++)
+      if (is_kind(v->e[i], "finding")) {
+        bad = 1;
+        snprintf(what, sizeof what, "%s", str_field(v->e[i], "shape"));
+      }
+    grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, entry_seq(v->e[j]),
+               "the next prompt's first request has a valid history",
+               "after execute %d (status %s): %s", x->index,
+               x->complete ? str_field(x->complete, "status") : "none", what);
+  }
+}
+
+void check_orphan(struct grade_ctx *g) {
+  validator_findings(g);
+  calls_kept(g);
+  context_left_valid(g);
+}

@@ -1,0 +1,72 @@
+/* check_proc.c: PROC, the SUT as a process: it runs every prompt, exits 0, survives SIGINT. */
+#include <signal.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+
+static int cancel_fired(const struct view *v) {
+  for (size_t i = 0; i < v->n; i++)
+    if (is_kind(v->e[i], "cancel"))
+      return 1;
+  return 0;
+}
+
+void check_proc(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const struct sut_result *p = v->proc;
+  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
+  int want = cJSON_GetArraySize(prompts);
+
+  int fetched = 0;
+  for (size_t i = 0; i < v->n && !fetched; i++)
+    fetched = is_kind(v->e[i], "session");
+  grade_emit(g, "proc.session", "OCK-PROC-001", fetched, -1,
+             "GET /ock/v1/session before anything else", "%s",
+             fetched ? "fetched" : "the session document was never fetched");
+  grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
+             v->nx ? v->x[v->nx - 1].complete_seq : -1, "one execute (prompt:submit) per prompt",
+             "%d prompts, %zu executes", want, v->nx);
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const char *got = ock_json_str(event_data(v->e[x->first]), "prompt");
+    int ok = x->prompt && got && !strcmp(got, x->prompt);
+    grade_emit(g, "proc.prompt-order", "OCK-PROC-001", ok, entry_seq(v->e[x->first]),
+               "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
+               x->index, got ? got : "(no prompt field)");
+  }
+
+  if (p->timed_out)
+    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
+               "timed out after %.0f ms and was killed", p->wall_ms);
+  else if (p->signal)
+    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
+               "ended by %s", sut_signal_name(p->signal));
+  else
+    grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1, "exit 0 within the timeout",
+               "exit code %d", p->exit_code);
+  if (!p->timed_out)
+    grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
+               "not killed by a signal", "%s", p->signal ? sut_signal_name(p->signal) : "no signal");
+
+  if (cancel_fired(v)) {
+    int survived = p->signal != SIGINT && !p->timed_out && (int)v->nx == want;
+    grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
+               "SIGINT cancels the running execute; the process goes on with the next prompt",
+               "%s; %zu of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
+               v->nx, want);
+  }
+
+  int bad = 0;
+  long bad_seq = -1;
+  for (size_t i = 0; i < v->n; i++) {
+    const char *path = ock_json_str(v->e[i], "path");
+    if (is_kind(v->e[i], "http_error") && path && strstr(path, "/ock/v1/events")) {
+      bad++;
+      bad_seq = entry_seq(v->e[i]);
+    }
+  }
+  if (v->nx)
+    grade_emit(g, "proc.events-well-formed", "OCK-PROC-005", bad == 0, bad_seq,
+               "every event is a JSON object {event, data}", "%d malformed event posts", bad);
+}

@@ -1,0 +1,119 @@
+/*
+ * check_tool.c: TOOL, what the SUT does with each tool call: unknown names, arguments that are
+ * not JSON, failing tools and failing tool endpoints all become results and the loop goes on;
+ * the tool receives exactly the model's arguments; the result text carries the tool's output.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+#include "view_calls.h"
+
+static int denied_or_modified(const cJSON *event) {
+  if (!event)
+    return 0;
+  const char *a = event_action(event);
+  return !strcmp(a, "deny") || !strcmp(a, "modify") || !strcmp(a, "ask_user");
+}
+
+static int cancel_in(const struct view *v, const struct view_exec *x) {
+  for (size_t i = x ? x->first : 0; x && i < x->end; i++)
+    if (is_kind(v->e[i], "cancel"))
+      return 1;
+  return 0;
+}
+
+/* later_request_in_execute: the loop went on after entry i. */
+static int later_request_in_execute(const struct view *v, const struct call_fate *f) {
+  size_t j;
+  return next_request_after(v, f->reply_index, &j) && f->x && j < f->x->end;
+}
+
+static void one_call(struct grade_ctx *g, const struct call_fate *f) {
+  const struct view *v = g->v;
+  const char *id = call_id(f), *name = call_name(f);
+  long rseq = entry_seq(f->reply);
+  int known = session_has_tool(v, name);
+  cJSON *args = cJSON_Parse(call_args(f));
+  int args_ok = cJSON_IsObject(args);
+  int steered = denied_or_modified(f->pre) || denied_or_modified(f->selecting);
+  int cancelled = cancel_in(v, f->x);
+
+  if (!known) {
+    int ok = !f->start && f->error && !strcmp(fate_error_type(f), "not_found");
+    grade_emit(g, "tool.unknown", "OCK-TOOL-001", ok,
+               f->error ? entry_seq(f->error) : f->start ? entry_seq(f->start) : rseq,
+               "unknown tool: tool:error not_found, the endpoint never called",
+               "call %s to unknown tool \"%.40s\": %s", id, name,
+               f->start ? "the tool endpoint was called"
+               : !f->error ? "no tool:error"
+                           : fate_error_type(f));
+  } else if (!args_ok) {
+    int ok = !f->start && f->error && !strcmp(fate_error_type(f), "invalid_arguments");
+    grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
+               f->error ? entry_seq(f->error) : rseq,
+               "arguments that are not a JSON object: not run, tool:error invalid_arguments",
+               "call %s with arguments \"%.40s\": %s", id, call_args(f),
+               f->start ? "the tool was run" : !f->error ? "no tool:error" : fate_error_type(f));
+  } else if (f->start && !steered) {
+    const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
+    int same = cJSON_Compare(input, args, 1);
+    grade_emit(g, "tool.input", "OCK-TOOL-004", same, entry_seq(f->start),
+               "the tool receives the model's arguments as its input",
+               "call %s: arguments %.80s, tool input %.80s", id, call_args(f),
+               cJSON_IsObject(input) ? "(different object)" : "(not an object)");
+  }
+
+  if (f->end && f->start) {
+    long status = (long)ock_json_int(f->end, "status", 200);
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(f->end, "reply");
+    int success = ock_json_bool(result, "success", 1);
+    if (status >= 500) {
+      const char *t = fate_error_type(f);
+      int ok = f->error && !f->post && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
+      grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", ok,
+                 f->error ? entry_seq(f->error) : entry_seq(f->end),
+                 "a failing tool endpoint: tool:error execution_failed or timeout",
+                 "tool %s answered HTTP %ld: %s", id, status,
+                 f->post ? "reported with tool:post" : !f->error ? "no tool:error" : t);
+    } else if (!success) {
+      const char *strategy = cfg_str(v, "error_strategy", "continue");
+      int goes_on = !strcmp(strategy, "fail_fast") || cancelled || later_request_in_execute(v, f);
+      int ok = f->post && !f->error && goes_on;
+      grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
+                 f->post ? entry_seq(f->post) : entry_seq(f->end),
+                 "success:false: tool:post with the result, and the loop goes on",
+                 "tool %s returned success:false: %s%s", id,
+                 f->post ? "tool:post" : f->error ? "tool:error" : "no event",
+                 goes_on ? "" : ", and no further LLM request");
+    } else {
+      const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");
+      size_t j;
+      const cJSON *req = next_request_after(v, f->start_index, &j);
+      const char *text = req ? request_result_text(req, id) : NULL;
+      if (cJSON_IsString(out) && *out->valuestring && text)
+        grade_emit(g, "tool.result-content", "OCK-TOOL-006", strstr(text, out->valuestring) != NULL,
+                   entry_seq(req), "the tool result sent back contains the tool's output",
+                   "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring,
+                   text);
+    }
+  }
+
+  const cJSON *named = f->pre ? f->pre : f->error;
+  if (named && !denied_or_modified(f->selecting)) {
+    const char *tn = ock_json_str(event_data(named), "tool_name");
+    grade_emit(g, "tool.event-fields", "OCK-TOOL-007", tn && !strcmp(tn, name), entry_seq(named),
+               "tool events carry the call's tool_name", "call %s to \"%.40s\": %s has \"%.40s\"",
+               id, name, event_name(named), tn ? tn : "(no tool_name)");
+  }
+  cJSON_Delete(args);
+}
+
+void check_tool(struct grade_ctx *g) {
+  struct call_fate *fates = NULL;
+  size_t n = call_fates(g->v, &fates);
+  for (size_t i = 0; i < n; i++)
+    one_call(g, &fates[i]);
+  free(fates);
+}

@@ -1,0 +1,44 @@
+/*
+ * check_valid.c: VALID, input the SUT must refuse: an empty or blank prompt and a session with
+ * no provider end the execute with status error and the right error.type, send nothing to a
+ * provider, and do not stop the next prompt.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ock/json.h"
+
+static int blank(const char *s) {
+  for (; s && *s; s++)
+    if (!isspace((unsigned char)*s))
+      return 0;
+  return 1;
+}
+
+void check_valid(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  int no_provider = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0;
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    int empty = x->prompt && blank(x->prompt);
+    if (!empty && !no_provider)
+      continue;
+    const char *want_type = empty ? "invalid_input" : "no_provider";
+    const char *req = empty ? "OCK-VALID-001" : "OCK-VALID-002";
+    const char *check = empty ? "valid.empty-prompt" : "valid.no-provider";
+    int sent = 0;
+    for (size_t i = x->first; i < x->end; i++)
+      sent += is_kind(v->e[i], "llm_request");
+    const char *status = ock_json_str(x->complete, "status");
+    const char *type = ock_json_str(cJSON_GetObjectItemCaseSensitive(x->complete, "error"), "type");
+    int ok = !sent && status && !strcmp(status, "error") && type && !strcmp(type, want_type);
+    grade_emit(g, check, req, ok, x->complete_seq,
+               "status error, error.type as SPEC.md says, no LLM request",
+               "execute %d: status %s, error.type %s, %d LLM request(s)", x->index,
+               status ? status : "(none)", type ? type : "(none)", sent);
+    if (k + 1 < (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts")))
+      grade_emit(g, "valid.next-prompt", "OCK-VALID-003", k + 1 < v->nx, x->complete_seq,
+                 "the next prompt still runs", "%zu of the prompts ran", v->nx);
+  }
+}

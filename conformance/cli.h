@@ -1,0 +1,29 @@
+/*
+ * cli.h: the subcommands of `ock` (main.c dispatches to them) and their shared helpers.
+ *
+ * Each cmd_* takes the arguments after its own name and returns the process exit code:
+ * 0 all scored checks pass, 1 a check failed, 2 usage or fixture error, 3 incomplete.
+ */
+#ifndef OCK_CLI_H
+#define OCK_CLI_H
+
+#include <stdio.h>
+
+#define OCK_KIT_VERSION "0.1.0"
+
+enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INCOMPLETE = 3 };
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* default_fixtures_dir: $OCK_FIXTURES, else the installed share/ock/fixtures next to the
+ * binary, else "fixtures" (the source tree). Static storage. */
+const char *default_fixtures_dir(void);
+
+/* use_color: stdout is a terminal and NO_COLOR is not set. */
+int use_color(FILE *f);
+
+#endif

@@ -1,0 +1,641 @@
+/*
+ * cmd_run.c: `ock run`, the main job: every selected scenario against the SUT, graded, with a
+ * line per scenario as it finishes, a summary at the end, and the four reports written on
+ * every exit path (also on a fixture error and on Ctrl-C).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "grade.h"
+#include "ock/json.h"
+#include "ock/registry.h"
+#include "ock/status.h"
+#include "report.h"
+#include "scenario_run.h"
+#include "scenarios.h"
+
+#define MAX_LIST 256
+
+static const char usage[] =
+    "usage: ock run --orchestrator CMD [options]\n"
+    "\n"
+    "Runs every scenario against the orchestrator CMD (run by /bin/sh -c, in its own process\n"
+    "group, with OCK_URL and the provider variables of SPEC.md section 7 in its environment),\n"
+    "grades it, prints a line per scenario and a summary, and writes report.json, junit.xml,\n"
+    "summary.md and report.html.\n"
+    "\n"
+    "  --orchestrator CMD       the system under test (required)\n"
+    "  --capabilities LIST      what it supports, comma-separated: core, streaming, parallel,\n"
+    "                           scheduling, lifecycle, resilience, cancellation (core is implied)\n"
+    "  --manifest FILE          JSON {name, capabilities, expected_failures} instead\n"
+    "  --name NAME              the orchestrator's name in the reports\n"
+    "  --fixtures DIR           the scenarios (default: $OCK_FIXTURES, the installed ones, or ./fixtures)\n"
+    "  --case GLOB              run only scenarios whose id matches (repeatable)\n"
+    "  --exclude GLOB           never start scenarios whose id matches (repeatable)\n"
+    "  --level must|should|may  the highest requirement level graded (default should)\n"
+    "  --strict                 SHOULD failures fail the run\n"
+    "  --jobs N                 scenarios in parallel, each with its own mock (default: CPUs)\n"
+    "  --shard I/N              run the I-th of N shards (merge them with `ock report merge`)\n"
+    "  --timeout S              seconds per scenario before the SUT's group is killed (default 30)\n"
+    "  --time-scale X           multiply every time budget, for slow machines (default 1)\n"
+    "  --repeat N               run each scenario N times (flake hunting)\n"
+    "  --seed N                 seed for random faults (default 0: the fixtures' own)\n"
+    "  --expected-failures FILE baseline: lines \"scenario\" or \"scenario:ID\" (ID: a requirement\n"
+    "                           or a check); listed failures pass, listed passes fail as stale\n"
+    "  --observe-only           the mock answers broken histories normally (findings still graded)\n"
+    "  --journals               also write each scenario's mock journal (JSONL) under DIR/journals\n"
+    "  -o DIR                   report directory (default reports/latest)\n"
+    "  --format human|jsonl     console output (default human)\n"
+    "\n"
+    "Exit: 0 every scored check passed, 1 a check failed, 2 usage or fixture error, 3 incomplete\n"
+    "(a scenario could not be graded, nothing ran, or the run was interrupted).\n";
+
+struct list {
+  const char *items[MAX_LIST + 1];
+  int n;
+};
+
+static void list_add(struct list *l, const char *s) {
+  if (l->n < MAX_LIST)
+    l->items[l->n++] = s;
+  l->items[l->n] = NULL;
+}
+
+/* split_into adds the comma-separated parts of s (modified in place) to l. */
+static void split_into(struct list *l, char *s) {
+  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+    if (*tok)
+      list_add(l, tok);
+}
+
+struct run_opts {
+  const char *orchestrator, *name, *fixtures, *out_dir, *format, *manifest, *baseline;
+  struct list caps, cases, excludes, expected;
+  enum ock_level level;
+  int strict, jobs, shard_i, shard_n, repeat, observe_only, journals;
+  double timeout_s, time_scale;
+  unsigned long long seed;
+  cJSON *manifest_json; /* owns the strings of a manifest's lists */
+  char *baseline_text;  /* owns the strings of the baseline file */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+static int parse_number(const char *s, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int load_manifest(struct run_opts *o, char *err, size_t n) {
+  struct ock_jerr je;
+  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
+  const cJSON *caps = NULL, *xf = NULL, *it;
+  const char *name = NULL;
+  if (!rc)
+    rc = ock_jcheck_object(o->manifest_json, "$", &je);
+  if (!rc)
+    rc = ock_jget_string(o->manifest_json, "$", "name", OCK_OPTIONAL, &name, &je);
+  if (!rc)
+    rc = ock_jget_array(o->manifest_json, "$", "capabilities", OCK_OPTIONAL, &caps, &je);
+  if (!rc)
+    rc = ock_jget_array(o->manifest_json, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
+  int i = 0;
+  cJSON_ArrayForEach(it, caps) {
+    char p[OCK_JSON_PATH_MAX];
+    ock_jpath_index(p, sizeof p, "$.capabilities", i++);
+    if (!rc && (!cJSON_IsString(it) || !ock_capability_known(it->valuestring)))
+      rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected a known capability name");
+    if (!rc)
+      list_add(&o->caps, it->valuestring);
+  }
+  cJSON_ArrayForEach(it, xf) if (!rc && cJSON_IsString(it)) list_add(&o->expected, it->valuestring);
+  if (rc) {
+    snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
+    return rc;
+  }
+  if (name && !o->name)
+    o->name = name;
+  return OCK_OK;
+}
+
+static int load_baseline(struct run_opts *o, char *err, size_t n) {
+  FILE *f = fopen(o->baseline, "r");
+  if (!f) {
+    snprintf(err, n, "%s: cannot open the expected-failures file: %s", o->baseline, strerror(errno));
+    return OCK_EIO;
+  }
+  size_t cap = 1 << 20, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
+  fclose(f);
+  o->baseline_text[len] = '\0';
+  for (char *line = strtok(o->baseline_text, "\n"); line; line = strtok(NULL, "\n")) {
+    char *hash = strchr(line, '#');
+    if (hash)
+      *hash = '\0';
+    while (*line == ' ' || *line == '\t' || *line == '-')
+      line++;
+    size_t l = strlen(line);
+    while (l && (line[l - 1] == ' ' || line[l - 1] == '\r' || line[l - 1] == '\t'))
+      line[--l] = '\0';
+    if (*line)
+      list_add(&o->expected, line);
+  }
+  return OCK_OK;
+}
+
+static int parse_options(int argc, char **argv, struct run_opts *o, char *err, size_t n) {
+  static const struct option longs[] = {
+      {"orchestrator", required_argument, 0, 'c'}, {"capabilities", required_argument, 0, 'C'},
+      {"manifest", required_argument, 0, 'm'},     {"name", required_argument, 0, 'N'},
+      {"fixtures", required_argument, 0, 'f'},     {"case", required_argument, 0, 'k'},
+      {"exclude", required_argument, 0, 'x'},      {"level", required_argument, 0, 'l'},
+      {"strict", no_argument, 0, 's'},             {"jobs", required_argument, 0, 'j'},
+      {"shard", required_argument, 0, 'S'},        {"timeout", required_argument, 0, 't'},
+      {"time-scale", required_argument, 0, 'T'},   {"repeat", required_argument, 0, 'r'},
+      {"seed", required_argument, 0, 'e'},         {"expected-failures", required_argument, 0, 'E'},
+      {"observe-only", no_argument, 0, 'O'},       {"journals", no_argument, 0, 'J'},
+      {"format", required_argument, 0, 'F'},       {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  *o = (struct run_opts){.out_dir = "reports/latest", .format = "human", .level = OCK_LEVEL_SHOULD,
+                         .jobs = cpus > 0 ? (int)cpus : 1, .shard_i = 1, .shard_n = 1,
+                         .repeat = 1, .timeout_s = 30, .time_scale = 1};
+  optind = 1;
+  int c;
+  double v;
+  while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+    switch (c) {
+    case 'c': o->orchestrator = optarg; break;
+    case 'C': split_into(&o->caps, optarg); break;
+    case 'm': o->manifest = optarg; break;
+    case 'N': o->name = optarg; break;
+    case 'f': o->fixtures = optarg; break;
+    case 'k': list_add(&o->cases, optarg); break;
+    case 'x': list_add(&o->excludes, optarg); break;
+    case 'l':
+      if (ock_level_parse(optarg, &o->level)) {
+        snprintf(err, n, "--level: expected must, should or may, got \"%s\"", optarg);
+        return -1;
+      }
+      break;
+    case 's': o->strict = 1; break;
+    case 'j':
+      if (parse_number(optarg, 1, 256, &v)) {
+        snprintf(err, n, "--jobs: expected a number from 1 to 256, got \"%s\"", optarg);
+        return -1;
+      }
+      o->jobs = (int)v;
+      break;
+    case 'S':
+      if (sscanf(optarg, "%d/%d", &o->shard_i, &o->shard_n) != 2 || o->shard_n < 1 ||
+          o->shard_i < 1 || o->shard_i > o->shard_n) {
+        snprintf(err, n, "--shard: expected I/N with 1 <= I <= N, got \"%s\"", optarg);
+        return -1;
+      }
+      break;
+    case 't':
+      if (parse_number(optarg, 0.1, 86400, &o->timeout_s)) {
+        snprintf(err, n, "--timeout: expected seconds from 0.1 to 86400, got \"%s\"", optarg);
+        return -1;
+      }
+      break;
+    case 'T':
+      if (parse_number(optarg, 0.01, 1000, &o->time_scale)) {
+        snprintf(err, n, "--time-scale: expected a factor from 0.01 to 1000, got \"%s\"", optarg);
+        return -1;
+      }
+      break;
+    case 'r':
+      if (parse_number(optarg, 1, 10000, &v)) {
+        snprintf(err, n, "--repeat: expected a number from 1 to 10000, got \"%s\"", optarg);
+        return -1;
+      }
+      o->repeat = (int)v;
+      break;
+    case 'e':
+      if (parse_number(optarg, 0, 1.8e19, &v)) {
+        snprintf(err, n, "--seed: expected a non-negative integer, got \"%s\"", optarg);
+        return -1;
+      }
+      o->seed = (unsigned long long)v;
+      break;
+    case 'E': o->baseline = optarg; break;
+    case 'O': o->observe_only = 1; break;
+    case 'J': o->journals = 1; break;
+    case 'o': o->out_dir = optarg; break;
+    case 'F':
+      if (strcmp(optarg, "human") && strcmp(optarg, "jsonl")) {
+        snprintf(err, n, "--format: expected human or jsonl, got \"%s\"", optarg);
+        return -1;
+      }
+      o->format = optarg;
+      break;
+    case 'h': return 1;
+    default: snprintf(err, n, "unknown option (see ock run --help)"); return -1;
+    }
+  }
+  if (optind < argc) {
+    snprintf(err, n, "unexpected argument \"%s\" (see ock run --help)", argv[optind]);
+    return -1;
+  }
+  if (!o->orchestrator) {
+    snprintf(err, n, "--orchestrator CMD is required (see ock run --help)");
+    return -1;
+  }
+  for (int i = 0; i < o->caps.n; i++)
+    if (!ock_capability_known(o->caps.items[i])) {
+      snprintf(err, n, "--capabilities: unknown capability \"%s\"; expected core, streaming, "
+                       "parallel, scheduling, lifecycle, resilience, cancellation",
+               o->caps.items[i]);
+      return -1;
+    }
+  if (!o->fixtures)
+    o->fixtures = default_fixtures_dir();
+  return 0;
+}
+
+/* ---- the baseline --------------------------------------------------------------------------- */
+
+static int listed(const struct run_opts *o, const char *scenario, const char *req,
+                  const char *check, int *used) {
+  for (int i = 0; i < o->expected.n; i++) {
+    const char *e = o->expected.items[i];
+    size_t sl = strlen(scenario);
+    if (strncmp(e, scenario, sl))
+      continue;
+    if (!e[sl] || (e[sl] == ':' && (!strcmp(e + sl + 1, req) || !strcmp(e + sl + 1, check)))) {
+      used[i] = 1;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* apply_baseline: listed failures pass (marked), listed entries that found nothing to excuse
+ * fail as stale. The scenario's verdict is recomputed. */
+static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_registry *reg) {
+  if (!o->expected.n)
+    return;
+  const char *id = ock_json_str(result, "id");
+  int used[MAX_LIST] = {0};
+  int excused = 0;
+  cJSON *checks = cJSON_GetObjectItemCaseSensitive(result, "checks"), *c;
+  cJSON_ArrayForEach(c, checks) {
+    const char *v = ock_json_str(c, "verdict");
+    if (!v || (strcmp(v, "FAIL") && strcmp(v, "WARN")))
+      continue;
+    if (listed(o, id, ock_json_str(c, "requirement"), ock_json_str(c, "id"), used)) {
+      cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString("PASS"));
+      cJSON_AddBoolToObject(c, "expected_failure", 1);
+      excused = 1;
+    }
+  }
+  for (int i = 0; i < o->expected.n; i++) {
+    const char *e = o->expected.items[i];
+    size_t sl = strlen(id);
+    if (used[i] || strncmp(e, id, sl) || (e[sl] && e[sl] != ':'))
+      continue;
+    const char *req = e[sl] == ':' && ock_registry_find(reg, e + sl + 1) ? e + sl + 1 : NULL;
+    if (!req)
+      req = ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(result, "requirements"), 0), "");
+    const struct ock_requirement *r = ock_registry_find(reg, req);
+    cJSON *s = cJSON_CreateObject();
+    char msg[400];
+    snprintf(msg, sizeof msg, "\"%s\" is in the expected failures but did not fail: remove the stale entry", e);
+    cJSON_AddStringToObject(s, "id", "baseline.stale");
+    cJSON_AddStringToObject(s, "requirement", r ? r->id : "OCK-PROC-001");
+    cJSON_AddStringToObject(s, "level", "MUST");
+    cJSON_AddStringToObject(s, "verdict", "FAIL");
+    cJSON_AddStringToObject(s, "expected", "a listed expected failure still fails");
+    cJSON_AddStringToObject(s, "actual", "it passed");
+    cJSON_AddItemToObject(s, "evidence", cJSON_CreateArray());
+    cJSON_AddStringToObject(s, "message", msg);
+    cJSON_AddItemToArray(checks, s);
+  }
+  cJSON_ReplaceItemInObjectCaseSensitive(result, "verdict",
+                                         cJSON_CreateString(scenario_verdict(checks)));
+  cJSON_ReplaceItemInObjectCaseSensitive(result, "expected_failure", cJSON_CreateBool(excused));
+}
+
+/* ---- the worker pool ------------------------------------------------------------------------- */
+
+struct pool {
+  const struct run_opts *o;
+  const struct scenario_set *set;
+  const ock_registry *reg;
+  struct run_config cfg;
+  cJSON **results; /* one per (scenario, repetition) */
+  size_t total;
+  _Atomic size_t next;
+  size_t done;
+  pthread_mutex_t lock;
+  int color;
+};
+
+static const char *paint(const struct pool *p, const char *verdict) {
+  if (!p->color)
+    return "";
+  if (!strcmp(verdict, "PASS"))
+    return "\033[32m";
+  if (!strcmp(verdict, "SKIP"))
+    return "\033[2m";
+  if (!strcmp(verdict, "WARN"))
+    return "\033[33m";
+  return "\033[31m";
+}
+
+static void print_progress(struct pool *p, const cJSON *r) {
+  const char *verdict = ock_json_str(r, "verdict");
+  int timed_out = ock_json_bool(r, "timed_out", 0);
+  if (!strcmp(p->o->format, "jsonl")) {
+    cJSON *line = cJSON_CreateObject();
+    cJSON_AddStringToObject(line, "scenario", ock_json_str(r, "id"));
+    cJSON_AddStringToObject(line, "verdict", verdict);
+    cJSON_AddBoolToObject(line, "timed_out", timed_out);
+    cJSON_AddNumberToObject(line, "duration_ms", ock_json_num(r, "duration_ms", 0));
+    cJSON *failed = cJSON_AddArrayToObject(line, "failed");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
+      const char *v = ock_json_str(c, "verdict");
+      if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR") || !strcmp(v, "WARN")))
+        cJSON_AddItemToArray(failed, cJSON_CreateString(ock_json_str(c, "requirement")));
+    }
+    char *text = ock_json_print(line);
+    printf("%s\n", text);
+    free(text);
+    cJSON_Delete(line);
+  } else {
+    printf("[%3zu/%zu] %s%-7s%s %6.2fs  %s", p->done, p->total, paint(p, verdict),
+           timed_out ? "TIMEOUT" : verdict, p->color ? "\033[0m" : "",
+           ock_json_num(r, "duration_ms", 0) / 1000.0, ock_json_str(r, "id"));
+    const cJSON *c;
+    const char *shown[4] = {0};
+    int n = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
+      const char *v = ock_json_str(c, "verdict"), *req = ock_json_str(c, "requirement");
+      int dup = 0;
+      for (int i = 0; i < n; i++)
+        dup |= !strcmp(shown[i], req);
+      if (v && req && !dup && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && n < 4) {
+        printf("%s%s", n ? ", " : "  ", n < 3 ? req : "...");
+        shown[n++] = req;
+      }
+    }
+    printf("\n");
+  }
+  fflush(stdout);
+}
+
+static void *worker(void *arg) {
+  struct pool *p = arg;
+  for (;;) {
+    size_t k = atomic_fetch_add(&p->next, 1);
+    if (k >= p->total || interrupted)
+      return NULL;
+    const struct scenario *sc = &p->set->items[k / (size_t)p->o->repeat];
+    cJSON *r = NULL;
+    scenario_run(sc, &p->cfg, p->reg, &r);
+    if (!r)
+      continue;
+    if (p->o->repeat > 1) {
+      char id[300];
+      snprintf(id, sizeof id, "%s#%zu", sc->id, k % (size_t)p->o->repeat + 1);
+      cJSON_ReplaceItemInObjectCaseSensitive(r, "id", cJSON_CreateString(id));
+    }
+    apply_baseline(p->o, r, p->reg);
+    pthread_mutex_lock(&p->lock);
+    p->results[k] = r;
+    p->done++;
+    print_progress(p, r);
+    pthread_mutex_unlock(&p->lock);
+  }
+}
+
+/* ---- the report ------------------------------------------------------------------------------- */
+
+static void iso_now(char *out, size_t n) {
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static cJSON *string_array(const struct list *l) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; i < l->n; i++)
+    cJSON_AddItemToArray(a, cJSON_CreateString(l->items[i]));
+  return a;
+}
+
+static cJSON *new_report(const struct run_opts *o, const char *started, const ock_registry *reg) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddNumberToObject(r, "schema_version", OCK_REPORT_SCHEMA_VERSION);
+  cJSON *kit = cJSON_AddObjectToObject(r, "kit");
+  cJSON_AddStringToObject(kit, "name", "ock");
+  cJSON_AddStringToObject(kit, "version", OCK_KIT_VERSION);
+  cJSON_AddStringToObject(r, "contract_version", ock_registry_contract_version(reg));
+  cJSON_AddNumberToObject(r, "seed", (double)o->seed);
+  cJSON_AddStringToObject(r, "started_at", started);
+  cJSON_AddStringToObject(r, "finished_at", started);
+  cJSON_AddNumberToObject(r, "duration_ms", 0);
+  cJSON *orch = cJSON_AddObjectToObject(r, "orchestrator");
+  cJSON_AddStringToObject(orch, "command", o->orchestrator ? o->orchestrator : "");
+  cJSON_AddStringToObject(orch, "name", o->name ? o->name : o->orchestrator ? o->orchestrator : "");
+  cJSON *caps = string_array(&o->caps);
+  int has_core = 0;
+  for (int i = 0; i < o->caps.n; i++)
+    has_core |= !strcmp(o->caps.items[i], "core");
+  if (!has_core)
+    cJSON_InsertItemInArray(caps, 0, cJSON_CreateString("core"));
+  cJSON_AddItemToObject(orch, "capabilities", caps);
+  cJSON *opt = cJSON_AddObjectToObject(r, "options");
+  cJSON_AddStringToObject(opt, "level", o->level == OCK_LEVEL_MUST ? "must"
+                                        : o->level == OCK_LEVEL_SHOULD ? "should" : "may");
+  cJSON_AddBoolToObject(opt, "strict", o->strict);
+  cJSON_AddNumberToObject(opt, "jobs", o->jobs);
+  char shard[32];
+  snprintf(shard, sizeof shard, "%d/%d", o->shard_i, o->shard_n);
+  cJSON_AddStringToObject(opt, "shard", shard);
+  cJSON_AddNumberToObject(opt, "timeout_s", o->timeout_s);
+  cJSON_AddNumberToObject(opt, "time_scale", o->time_scale);
+  cJSON_AddNumberToObject(opt, "repeat", o->repeat);
+  cJSON_AddStringToObject(opt, "fixtures", o->fixtures ? o->fixtures : "");
+  cJSON_AddItemToObject(opt, "case", string_array(&o->cases));
+  cJSON_AddItemToObject(opt, "exclude", string_array(&o->excludes));
+  cJSON_AddItemToObject(r, "scenarios", cJSON_CreateArray());
+  return r;
+}
+
+static void print_summary(const struct run_opts *o, const cJSON *report, const char *dir) {
+  FILE *f = strcmp(o->format, "jsonl") ? stdout : stderr;
+  const cJSON *levels = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(report, "summary"), "levels");
+  fprintf(f, "\n");
+  static const char *const names[] = {"MUST", "SHOULD", "MAY"};
+  for (int i = 0; i < 3; i++) {
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, names[i]);
+    fprintf(f, "%s %lld/%lld%s", names[i], ock_json_int(l, "passed", 0), ock_json_int(l, "total", 0),
+            i < 2 ? "   " : "\n");
+  }
+  const cJSON *r;
+  int shown = 0;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
+    const char *v = ock_json_str(r, "verdict");
+    if (!v || (strcmp(v, "FAIL") && strcmp(v, "ERROR") && strcmp(v, "WARN")))
+      continue;
+    if (!shown++)
+      fprintf(f, "\nNot met:\n");
+    fprintf(f, "  %-5s %-18s %s\n", v, ock_json_str(r, "id"), ock_json_str(r, "text"));
+  }
+  fprintf(f, "\nverdict %s; reports: %s/report.json, junit.xml, summary.md, report.html\n",
+          ock_json_str(report, "verdict"), dir);
+}
+
+/* write_reports fills the aggregates and writes the four files; returns the exit code. */
+static int write_reports(cJSON *report, const ock_registry *reg, const char *dir, int forced_exit) {
+  ock_report_summarize(report, reg);
+  if (forced_exit) {
+    cJSON_ReplaceItemInObjectCaseSensitive(report, "exit_code", cJSON_CreateNumber(forced_exit));
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        report, "verdict", cJSON_CreateString(forced_exit == EXIT_USAGE ? "ERROR" : "INCOMPLETE"));
+  }
+  char err[600];
+  if (ock_report_write_all(report, dir, err, sizeof err)) {
+    fprintf(stderr, "ock: could not write the reports: %s\n", err);
+    return EXIT_INCOMPLETE;
+  }
+  return (int)ock_json_int(report, "exit_code", EXIT_INCOMPLETE);
+}
+
+int cmd_run(int argc, char **argv) {
+  struct run_opts o;
+  char err[1200];
+  int pr = parse_options(argc, argv, &o, err, sizeof err);
+  if (pr > 0) {
+    fputs(usage, stdout);
+    return EXIT_PASS;
+  }
+  ock_registry *reg = NULL;
+  struct ock_jerr je;
+  if (ock_registry_load_builtin(&reg, &je)) {
+    fprintf(stderr, "ock: the built-in registry is broken: %s: %s\n", je.where, je.what);
+    return EXIT_INCOMPLETE;
+  }
+  char started[32];
+  iso_now(started, sizeof started);
+  if (!pr && o.manifest)
+    pr = load_manifest(&o, err, sizeof err) ? -1 : 0;
+  if (!pr && o.baseline)
+    pr = load_baseline(&o, err, sizeof err) ? -1 : 0;
+  struct scenario_set set = {0};
+  if (!pr && scenarios_load(o.fixtures, reg, o.cases.items, o.excludes.items, &set, err, sizeof err))
+    pr = -1;
+  if (pr < 0) {
+    fprintf(stderr, "ock: %s\n", err);
+    cJSON *report = new_report(&o, started, reg);
+    cJSON_AddStringToObject(report, "error", err);
+    write_reports(report, reg, o.out_dir, EXIT_USAGE);
+    cJSON_Delete(report);
+    cJSON_Delete(o.manifest_json);
+    free(o.baseline_text);
+    ock_registry_free(reg);
+    return EXIT_USAGE;
+  }
+  scenarios_shard(&set, o.shard_i, o.shard_n);
+
+  char journal_dir[4200];
+  snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
+  if (o.journals) {
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "%s", journal_dir);
+    for (char *p = cmd + 1; *p; p++)
+      if (*p == '/') {
+        *p = '\0';
+        mkdir(cmd, 0755);
+        *p = '/';
+      }
+    mkdir(cmd, 0755);
+  }
+
+  struct sigaction sa = {0}, old_int, old_pipe;
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, &old_int);
+  sa.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &sa, &old_pipe);
+
+  struct pool p = {.o = &o, .set = &set, .reg = reg, .total = set.n * (size_t)o.repeat,
+                   .color = !strcmp(o.format, "human") && use_color(stdout)};
+  const char *declared[MAX_LIST + 2];
+  int nd = 0;
+  declared[nd++] = "core";
+  for (int i = 0; i < o.caps.n; i++)
+    declared[nd++] = o.caps.items[i];
+  declared[nd] = NULL;
+  p.cfg = (struct run_config){.command = o.orchestrator, .declared = declared,
+                              .timeout_s = o.timeout_s, .time_scale = o.time_scale,
+                              .output_cap = 64 * 1024, .seed = o.seed, .level = o.level,
+                              .strict = o.strict, .observe_only = o.observe_only,
+                              .journal_dir = o.journals ? journal_dir : NULL,
+                              .abort_flag = &interrupted};
+  p.results = calloc(p.total + 1, sizeof *p.results);
+  pthread_mutex_init(&p.lock, NULL);
+  if (!strcmp(o.format, "human"))
+    printf("ock %s: %zu scenario(s) against %s, %d job(s)\n", OCK_KIT_VERSION, p.total,
+           o.orchestrator, o.jobs);
+  int jobs = o.jobs < (int)p.total ? o.jobs : (int)p.total;
+  pthread_t threads[256];
+  for (int i = 0; i < jobs; i++)
+    pthread_create(&threads[i], NULL, worker, &p);
+  for (int i = 0; i < jobs; i++)
+    pthread_join(threads[i], NULL);
+
+  cJSON *report = new_report(&o, started, reg);
+  cJSON *scen = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
+  for (size_t k = 0; k < p.total; k++)
+    if (p.results[k])
+      cJSON_AddItemToArray(scen, p.results[k]);
+  char finished[32];
+  iso_now(finished, sizeof finished);
+  cJSON_ReplaceItemInObjectCaseSensitive(report, "finished_at", cJSON_CreateString(finished));
+  long long a = 0, b = 0;
+  ock_report_time_ms(started, &a);
+  ock_report_time_ms(finished, &b);
+  cJSON_ReplaceItemInObjectCaseSensitive(report, "duration_ms", cJSON_CreateNumber((double)(b - a)));
+  if (interrupted)
+    cJSON_AddBoolToObject(report, "interrupted", 1);
+  int code = write_reports(report, reg, o.out_dir, interrupted ? EXIT_INCOMPLETE : 0);
+  print_summary(&o, report, o.out_dir);
+  if (!p.total)
+    fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
+
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGPIPE, &old_pipe, NULL);
+  pthread_mutex_destroy(&p.lock);
+  free(p.results);
+  cJSON_Delete(report);
+  scenarios_free(&set);
+  cJSON_Delete(o.manifest_json);
+  free(o.baseline_text);
+  ock_registry_free(reg);
+  return code;
+}

@@ -1,0 +1,141 @@
+/* grade.c: verdicts from check outcomes (see grade.h). */
+#include "grade.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ock/json.h"
+
+static const char *const verdict_names[] = {"PASS", "SKIP", "WARN", "FAIL", "ERROR"};
+
+const char *verdict_name(enum verdict v) {
+  return (unsigned)v <= V_ERROR ? verdict_names[v] : "ERROR";
+}
+
+int verdict_parse(const char *name, enum verdict *out) {
+  for (int i = 0; name && i <= V_ERROR; i++) {
+    if (!strcmp(name, verdict_names[i])) {
+      *out = (enum verdict)i;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+int grade_declared(const struct grade_ctx *g, const char *cap) {
+  if (!strcmp(cap, "core"))
+    return 1;
+  for (size_t i = 0; g->declared && g->declared[i]; i++)
+    if (!strcmp(g->declared[i], cap))
+      return 1;
+  return 0;
+}
+
+static cJSON *find_check(const struct grade_ctx *g, const char *check) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, g->checks) {
+    const char *id = ock_json_str(c, "id");
+    if (id && !strcmp(id, check))
+      return c;
+  }
+  return NULL;
+}
+
+static enum verdict current(const cJSON *c) {
+  enum verdict v = V_PASS;
+  verdict_parse(ock_json_str(c, "verdict"), &v);
+  return v;
+}
+
+/* record sets or collapses the check entry to the more severe outcome. */
+static void record(struct grade_ctx *g, const char *check, const struct ock_requirement *r,
+                   enum verdict v, long seq, const char *expected, const char *actual,
+                   const char *message) {
+  cJSON *c = find_check(g, check);
+  if (!c) {
+    c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "id", check);
+    cJSON_AddStringToObject(c, "requirement", r->id);
+    cJSON_AddStringToObject(c, "level", ock_level_name(r->level));
+    cJSON_AddStringToObject(c, "verdict", verdict_name(v));
+    cJSON_AddStringToObject(c, "expected", expected);
+    cJSON_AddStringToObject(c, "actual", actual);
+    cJSON_AddItemToObject(c, "evidence", cJSON_CreateArray());
+    cJSON_AddStringToObject(c, "message", message);
+    cJSON_AddItemToArray(g->checks, c);
+  } else if (v > current(c)) {
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(verdict_name(v)));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "expected", cJSON_CreateString(expected));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "actual", cJSON_CreateString(actual));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "message", cJSON_CreateString(message));
+    /* Evidence of the failure first: what passed before does not prove it. */
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "evidence", cJSON_CreateArray());
+  } else if (v < current(c)) {
+    return;
+  }
+  cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "evidence");
+  if (seq >= 0 && cJSON_GetArraySize(ev) < 20)
+    cJSON_AddItemToArray(ev, cJSON_CreateNumber((double)seq));
+}
+
+int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  if (!r) {
+    grade_error(g, check, req, "the check names a requirement the registry does not have");
+    return 0;
+  }
+  char why[160];
+  if (!grade_declared(g, r->capability))
+    snprintf(why, sizeof why, "not applicable: capability %s not declared", r->capability);
+  else if (r->level > g->level)
+    snprintf(why, sizeof why, "not graded: level %s (use --level)", ock_level_name(r->level));
+  else
+    return 1;
+  if (!find_check(g, check))
+    record(g, check, r, V_SKIP, -1, r->text, why, why);
+  return 0;
+}
+
+void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
+                const char *expected, const char *actual_fmt, ...) {
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  if (!r) {
+    grade_error(g, check, req, "the check names a requirement the registry does not have");
+    return;
+  }
+  if (!grade_declared(g, r->capability) || r->level > g->level) {
+    grade_applies(g, check, req);
+    return;
+  }
+  char actual[600];
+  va_list ap;
+  va_start(ap, actual_fmt);
+  vsnprintf(actual, sizeof actual, actual_fmt, ap);
+  va_end(ap);
+  enum verdict v = V_PASS;
+  if (!ok)
+    v = r->level == OCK_LEVEL_MUST || g->strict ? V_FAIL : V_WARN;
+  char message[900];
+  if (ok)
+    snprintf(message, sizeof message, "%s", r->text);
+  else
+    snprintf(message, sizeof message, "%s: %s", r->id, actual);
+  record(g, check, r, v, seq, expected, actual, message);
+}
+
+void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
+  static const struct ock_requirement unknown = {"OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "",
+                                                 ""};
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  record(g, check, r ? r : &unknown, V_ERROR, -1, "the check runs", why, why);
+}
+
+void grade_scenario(struct grade_ctx *g) {
+  static void (*const groups[])(struct grade_ctx *) = {
+      check_proc,   check_complete, check_order,     check_orphan, check_tool,
+      check_hook,   check_iter,     check_stream,    check_parallel, check_lifecycle,
+      check_error,  check_cancel,   check_valid,     check_expect,   NULL};
+  for (int i = 0; groups[i]; i++)
+    groups[i](g);
+}

@@ -1,0 +1,31 @@
+# conformance/: `ock`, the harness, on libockconf.a (every conformance/*.c but main.c), which
+# links the mock provider in process. `make conformance` is the main job: the whole suite
+# against the reference orchestrator, reports in reports/latest/.
+CONF_SRCS := $(filter-out conformance/main.c,$(wildcard conformance/*.c))
+CONF_LIB  := $(BUILD)/lib/libockconf.a
+OCK_BIN   := $(BUILD)/bin/ock
+LIBS      += $(CONF_LIB)
+BINS      += $(OCK_BIN)
+
+$(CONF_LIB): $(call objs_of,$(CONF_SRCS))
+	@mkdir -p $(@D)
+	$(Q)$(AR) rcs $@ $^
+
+$(OCK_BIN): $(call objs_of,conformance/main.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+CONF_TEST_SRCS := $(wildcard tests/conformance/test_*.c tests/conformance/main.c)
+CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
+TEST_BINS      += $(CONF_TEST_BIN)
+
+$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(filter-out $(OCK_BIN),$^) $(LDLIBS_ALL)
+
+.PHONY: conformance
+OCK_RUN_FLAGS ?=
+conformance: all
+	$(OCK_BIN) run --orchestrator $(REF_CLI) \
+	  --capabilities "$$($(REF_CLI) --capabilities)" --name ock-orchestrator \
+	  --fixtures fixtures -o reports/latest $(OCK_RUN_FLAGS)

@@ -1,0 +1,245 @@
+/* scenarios.c: loading, validating and selecting fixtures (see scenarios.h). */
+#include "scenarios.h"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/json.h"
+#include "ock/mock.h"
+#include "ock/status.h"
+
+#define FIXTURE_MAX_BYTES ((size_t)4 << 20)
+
+static const char *const top_keys[] = {"ock_fixture", "id",    "title",  "proves",  "requirements",
+                                       "capabilities", "session", "script", "tools",   "hooks",
+                                       "cancel",      "observe_only", "seed", "expect", "faults",
+                                       "$comment",    NULL};
+static const char *const expect_keys[] = {
+    "exit_code",    "executes",     "events_present", "events_absent", "llm_requests",
+    "tool_calls",   "tool_input",   "last_request_contains", "timing", "requirement",
+    NULL};
+static const char *const execute_keys[] = {"status", "turn_count", "reason", "error_type", NULL};
+
+static int fail(char *errbuf, size_t n, const char *file, const struct ock_jerr *err, int rc) {
+  snprintf(errbuf, n, "%s: %s: %s", file, err->where, err->what);
+  return rc;
+}
+
+static int check_string_array(const cJSON *o, const char *key, int required, char *path,
+                              struct ock_jerr *err) {
+  const cJSON *a = NULL;
+  int rc = ock_jget_array(o, "$", key, required ? OCK_REQUIRED : OCK_OPTIONAL, &a, err);
+  if (rc || !a)
+    return rc;
+  int i = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, a) {
+    char base[64];
+    snprintf(base, sizeof base, "$.%s", key);
+    ock_jpath_index(path, OCK_JSON_PATH_MAX, base, i++);
+    if (!cJSON_IsString(s))
+      return ock_jerr_set(err, OCK_ETYPE, path, "expected a string, got %s", ock_json_type_name(s));
+  }
+  return OCK_OK;
+}
+
+static int validate_expect(const cJSON *expect, struct ock_jerr *err) {
+  int rc = ock_jcheck_object(expect, "$.expect", err);
+  if (!rc)
+    rc = ock_jcheck_keys(expect, "$.expect", expect_keys, err);
+  const cJSON *execs = NULL, *e;
+  if (!rc)
+    rc = ock_jget_array(expect, "$.expect", "executes", OCK_OPTIONAL, &execs, err);
+  int i = 0;
+  cJSON_ArrayForEach(e, execs) {
+    char p[OCK_JSON_PATH_MAX];
+    ock_jpath_index(p, sizeof p, "$.expect.executes", i++);
+    static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
+    int which;
+    long long t;
+    if (!rc)
+      rc = ock_jcheck_object(e, p, err);
+    if (!rc)
+      rc = ock_jcheck_keys(e, p, execute_keys, err);
+    if (!rc)
+      rc = ock_jget_enum(e, p, "status", OCK_OPTIONAL, statuses, &which, err);
+    if (!rc)
+      rc = ock_jget_int(e, p, "turn_count", OCK_OPTIONAL, 0, 1000000, &t, err);
+  }
+  long long v;
+  if (!rc)
+    rc = ock_jget_int(expect, "$.expect", "exit_code", OCK_OPTIONAL, 0, 255, &v, err);
+  if (!rc)
+    rc = ock_jget_int(expect, "$.expect", "llm_requests", OCK_OPTIONAL, 0, 1000000, &v, err);
+  return rc;
+}
+
+int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg, char *errbuf,
+                       size_t n) {
+  struct ock_jerr err;
+  const char *id = NULL, *s = NULL;
+  const cJSON *reqs = NULL, *caps = NULL, *expect = NULL;
+  char path[OCK_JSON_PATH_MAX];
+  int rc = ock_jcheck_object(fx, "$", &err);
+  if (!rc)
+    rc = ock_jcheck_keys(fx, "$", top_keys, &err);
+  if (!rc)
+    rc = ock_jget_nonempty(fx, "$", "id", OCK_REQUIRED, &id, &err);
+  if (!rc)
+    rc = ock_jget_string(fx, "$", "title", OCK_OPTIONAL, &s, &err);
+  if (!rc)
+    rc = ock_jget_string(fx, "$", "proves", OCK_OPTIONAL, &s, &err);
+  if (!rc)
+    rc = check_string_array(fx, "requirements", 1, path, &err);
+  if (!rc)
+    rc = check_string_array(fx, "capabilities", 0, path, &err);
+  if (rc)
+    return fail(errbuf, n, file, &err, rc);
+  reqs = cJSON_GetObjectItemCaseSensitive(fx, "requirements");
+  if (!cJSON_GetArraySize(reqs)) {
+    ock_jerr_set(&err, OCK_ETYPE, "$.requirements", "expected at least one requirement ID");
+    return fail(errbuf, n, file, &err, OCK_ETYPE);
+  }
+  int i = 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, reqs) {
+    ock_jpath_index(path, sizeof path, "$.requirements", i++);
+    if (!ock_registry_find(reg, r->valuestring)) {
+      ock_jerr_set(&err, OCK_ETYPE, path, "unknown requirement \"%.60s\" (see `ock list`)",
+                   r->valuestring);
+      return fail(errbuf, n, file, &err, OCK_ETYPE);
+    }
+  }
+  caps = cJSON_GetObjectItemCaseSensitive(fx, "capabilities");
+  i = 0;
+  cJSON_ArrayForEach(r, caps) {
+    ock_jpath_index(path, sizeof path, "$.capabilities", i++);
+    if (!ock_capability_known(r->valuestring)) {
+      ock_jerr_set(&err, OCK_ETYPE, path,
+                   "unknown capability \"%.40s\"; expected one of core, streaming, parallel, "
+                   "scheduling, lifecycle, resilience, cancellation",
+                   r->valuestring);
+      return fail(errbuf, n, file, &err, OCK_ETYPE);
+    }
+  }
+  rc = ock_jget_object(fx, "$", "expect", OCK_OPTIONAL, &expect, &err);
+  if (!rc && expect)
+    rc = validate_expect(expect, &err);
+  if (rc)
+    return fail(errbuf, n, file, &err, rc);
+  /* The mock validates the members it plays: session, script, tools, hooks, cancel. */
+  ock_mock *m = NULL;
+  rc = ock_mock_new(fx, NULL, &m, &err);
+  ock_mock_free(m);
+  if (rc)
+    return fail(errbuf, n, file, &err, rc);
+  return OCK_OK;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int matches_any(const char *id, const char *const *globs) {
+  for (size_t i = 0; globs && globs[i]; i++)
+    if (!fnmatch(globs[i], id, 0))
+      return 1;
+  return 0;
+}
+
+int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
+                   const char *const *exclude, struct scenario_set *out, char *errbuf,
+                   size_t n) {
+  memset(out, 0, sizeof *out);
+  DIR *d = opendir(dir);
+  if (!d) {
+    snprintf(errbuf, n, "%s: cannot open the fixtures directory", dir);
+    return OCK_EIO;
+  }
+  char **names = NULL;
+  size_t count = 0, cap = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    size_t len = strlen(de->d_name);
+    if (len < 6 || strcmp(de->d_name + len - 5, ".json") || de->d_name[0] == '.')
+      continue;
+    if (count == cap) {
+      cap = cap ? cap * 2 : 64;
+      char **p = realloc(names, cap * sizeof *p);
+      if (!p)
+        break;
+      names = p;
+    }
+    names[count++] = strdup(de->d_name);
+  }
+  closedir(d);
+  qsort(names, count, sizeof *names, by_name);
+  out->items = calloc(count + 1, sizeof *out->items);
+  int rc = out->items ? OCK_OK : OCK_ENOMEM;
+  for (size_t i = 0; !rc && i < count; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    struct ock_jerr err;
+    cJSON *fx = NULL;
+    rc = ock_json_parse_file(path, FIXTURE_MAX_BYTES, &fx, &err);
+    if (rc) {
+      snprintf(errbuf, n, "%s: %s", err.where, err.what);
+      break;
+    }
+    rc = scenarios_validate(fx, path, reg, errbuf, n);
+    const char *id = ock_json_str(fx, "id");
+    for (size_t k = 0; !rc && k < out->n; k++)
+      if (!strcmp(out->items[k].id, id)) {
+        snprintf(errbuf, n, "%s: $.id: \"%s\" is also the id of %s", path, id, out->items[k].path);
+        rc = OCK_ETYPE;
+      }
+    if (rc || (include && include[0] && !matches_any(id, include)) || matches_any(id, exclude)) {
+      cJSON_Delete(fx);
+      continue;
+    }
+    struct scenario *sc = &out->items[out->n++];
+    sc->path = strdup(path);
+    sc->fixture = fx;
+    sc->id = id;
+    sc->title = ock_json_str(fx, "title");
+    sc->proves = ock_json_str(fx, "proves");
+  }
+  for (size_t i = 0; i < count; i++)
+    free(names[i]);
+  free(names);
+  if (rc)
+    scenarios_free(out);
+  return rc;
+}
+
+void scenarios_shard(struct scenario_set *s, int index, int count) {
+  if (count <= 1)
+    return;
+  size_t k = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    if ((int)(i % (size_t)count) == index - 1) {
+      s->items[k++] = s->items[i];
+    } else {
+      free(s->items[i].path);
+      cJSON_Delete(s->items[i].fixture);
+    }
+  }
+  s->n = k;
+}
+
+void scenarios_free(struct scenario_set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    free(s->items[i].path);
+    cJSON_Delete(s->items[i].fixture);
+  }
+  free(s->items);
+  s->items = NULL;
+  s->n = 0;
+}
+
+const cJSON *scenario_capabilities(const struct scenario *sc) {
+  return cJSON_GetObjectItemCaseSensitive(sc->fixture, "capabilities");
+}

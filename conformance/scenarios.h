@@ -1,0 +1,51 @@
+/*
+ * scenarios.h: the scenario catalog: fixture files found, validated and selected.
+ *
+ * Every fixture is validated before anything runs (a bad fixture is a usage error, exit 2,
+ * naming the file and the JSON path): the harness's own members here, the mock's members by
+ * ock_mock_new. Selection follows the best kits: --case and --exclude globs on the id (an
+ * excluded case is never started), then --shard I/N over the selected cases sorted by id.
+ */
+#ifndef OCK_SCENARIOS_H
+#define OCK_SCENARIOS_H
+
+#include <stddef.h>
+
+#include <cJSON.h>
+
+#include "ock/registry.h"
+
+struct scenario {
+  char *path;     /* the fixture file; owned */
+  cJSON *fixture; /* parsed; owned */
+  const char *id; /* borrowed from fixture */
+  const char *title;
+  const char *proves;
+};
+
+struct scenario_set {
+  struct scenario *items;
+  size_t n;
+};
+
+/* scenarios_load reads every *.json in dir (sorted by file name), validates each against reg,
+ * and keeps those whose id matches one of include (NULL or empty: all) and none of exclude.
+ * On a bad fixture it returns OCK_ETYPE/OCK_EMISSING/OCK_EJSON/OCK_EIO with errbuf holding
+ * "FILE: JSON-PATH: what was expected". */
+int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
+                   const char *const *exclude, struct scenario_set *out, char *errbuf,
+                   size_t n);
+
+/* scenarios_validate validates one parsed fixture (borrowed); file names it in errors. */
+int scenarios_validate(const cJSON *fixture, const char *file, const ock_registry *reg,
+                       char *errbuf, size_t n);
+
+/* scenarios_shard keeps the scenarios of shard index (1-based) of count, by position. */
+void scenarios_shard(struct scenario_set *s, int index, int count);
+
+void scenarios_free(struct scenario_set *s);
+
+/* scenario_capabilities: the capabilities the fixture needs (borrowed array or NULL). */
+const cJSON *scenario_capabilities(const struct scenario *sc);
+
+#endif

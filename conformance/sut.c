@@ -1,0 +1,241 @@
+/*
+ * sut.c: spawning, watching and killing the SUT (see sut.h).
+ *
+ * fork() runs in a multi-threaded harness (scenarios run in parallel), so the child does only
+ * async-signal-safe work before execve: setpgid, dup2, open, close. Everything it needs
+ * (argv, envp) is built before the fork.
+ */
+#include "sut.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ock/buf.h"
+#include "ock/status.h"
+
+extern char **environ;
+
+struct sut {
+  _Atomic pid_t pgid; /* 0 once the group is gone */
+  pid_t pid;
+  int out_fd, err_fd;
+  double timeout_s;
+  size_t cap;
+  volatile sig_atomic_t *abort_flag;
+  double started;
+  _Atomic int interrupts;
+  int waited;
+};
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+const char *sut_signal_name(int sig) {
+  static _Thread_local char other[16];
+  switch (sig) {
+  case SIGSEGV: return "SIGSEGV";
+  case SIGABRT: return "SIGABRT";
+  case SIGKILL: return "SIGKILL";
+  case SIGTERM: return "SIGTERM";
+  case SIGINT: return "SIGINT";
+  case SIGBUS: return "SIGBUS";
+  case SIGFPE: return "SIGFPE";
+  case SIGILL: return "SIGILL";
+  case SIGPIPE: return "SIGPIPE";
+  default: snprintf(other, sizeof other, "SIG%d", sig); return other;
+  }
+}
+
+/* name_len: the length of NAME in "NAME=VALUE". */
+static size_t name_len(const char *kv) {
+  const char *eq = strchr(kv, '=');
+  return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+static int overridden(const char *kv, const char *const *extra) {
+  for (size_t i = 0; extra && extra[i]; i++)
+    if (name_len(kv) == name_len(extra[i]) && !strncmp(kv, extra[i], name_len(kv)))
+      return 1;
+  return 0;
+}
+
+/* build_env: the inherited environment less the overridden names, plus extra. Borrowed
+ * strings; free only the array. */
+static char **build_env(const char *const *extra) {
+  size_t n = 0, k = 0;
+  while (environ[n])
+    n++;
+  for (size_t i = 0; extra && extra[i]; i++)
+    n++;
+  char **env = calloc(n + 1, sizeof *env);
+  if (!env)
+    return NULL;
+  for (size_t i = 0; environ[i]; i++)
+    if (!overridden(environ[i], extra))
+      env[k++] = environ[i];
+  for (size_t i = 0; extra && extra[i]; i++)
+    env[k++] = (char *)extra[i];
+  env[k] = NULL;
+  return env;
+}
+
+int sut_start(const struct sut_spec *spec, sut **out) {
+  sut *s = calloc(1, sizeof *s);
+  char **env = build_env(spec->env);
+  int po[2] = {-1, -1}, pe[2] = {-1, -1};
+  if (!s || !env) {
+    free(s);
+    free(env);
+    return OCK_ENOMEM;
+  }
+  if (pipe(po) || pipe(pe)) {
+    free(s);
+    free(env);
+    return OCK_EIO;
+  }
+  char *argv[] = {"sh", "-c", (char *)spec->command, NULL};
+  s->started = now_ms();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
+    free(s);
+    free(env);
+    return OCK_EIO;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+      dup2(devnull, 0);
+    dup2(po[1], 1);
+    dup2(pe[1], 2);
+    close(po[0]), close(pe[0]), close(po[1]), close(pe[1]);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    execve("/bin/sh", argv, env);
+    _exit(127);
+  }
+  setpgid(pid, pid); /* also here, so the group exists before anyone signals it */
+  close(po[1]);
+  close(pe[1]);
+  free(env);
+  fcntl(po[0], F_SETFL, O_NONBLOCK);
+  fcntl(pe[0], F_SETFL, O_NONBLOCK);
+  s->pid = pid;
+  atomic_store(&s->pgid, pid);
+  s->out_fd = po[0];
+  s->err_fd = pe[0];
+  s->timeout_s = spec->timeout_s;
+  s->cap = spec->output_cap;
+  s->abort_flag = spec->abort_flag;
+  *out = s;
+  return OCK_OK;
+}
+
+void sut_interrupt(sut *s) {
+  pid_t g = s ? atomic_load(&s->pgid) : 0;
+  if (g > 0) {
+    atomic_fetch_add(&s->interrupts, 1);
+    kill(-g, SIGINT);
+  }
+}
+
+static void kill_group(sut *s) {
+  pid_t g = atomic_exchange(&s->pgid, 0);
+  if (g > 0)
+    kill(-g, SIGKILL);
+}
+
+/* drain reads what is available from fd into b (kept up to its cap) and counts it in total.
+ * Returns 0 at EOF, 1 while open. */
+static int drain(int fd, struct ock_buf *b, size_t *total) {
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n > 0) {
+      *total += (size_t)n;
+      size_t room = b->max - b->len;
+      ock_buf_append(b, chunk, (size_t)n < room ? (size_t)n : room);
+      continue;
+    }
+    if (n == 0)
+      return 0;
+    return errno == EAGAIN || errno == EINTR ? 1 : 0;
+  }
+}
+
+int sut_wait(sut *s, struct sut_result *r) {
+  memset(r, 0, sizeof *r);
+  r->exit_code = -1;
+  struct ock_buf out, err;
+  ock_buf_init(&out, s->cap);
+  ock_buf_init(&err, s->cap);
+  int out_open = 1, err_open = 1, exited = 0, status = 0;
+  double deadline = s->started + s->timeout_s * 1000.0;
+  double grace_end = 0; /* after exit: how long to wait for the pipes to drain */
+  while (out_open || err_open || !exited) {
+    struct pollfd p[2] = {{out_open ? s->out_fd : -1, POLLIN, 0},
+                          {err_open ? s->err_fd : -1, POLLIN, 0}};
+    poll(p, 2, 20);
+    if (out_open && p[0].revents)
+      out_open = drain(s->out_fd, &out, &r->out_total);
+    if (err_open && p[1].revents)
+      err_open = drain(s->err_fd, &err, &r->err_total);
+    if (!exited && waitpid(s->pid, &status, WNOHANG) == s->pid) {
+      exited = 1;
+      r->wall_ms = now_ms() - s->started;
+      kill_group(s); /* children that outlive the SUT die with it */
+      grace_end = now_ms() + 500;
+    }
+    double t = now_ms();
+    if (!exited && (t >= deadline || (s->abort_flag && *s->abort_flag))) {
+      r->timed_out = t >= deadline;
+      kill_group(s);
+      waitpid(s->pid, &status, 0);
+      exited = 1;
+      r->wall_ms = t - s->started;
+      grace_end = t + 200;
+    }
+    if (exited && t >= grace_end)
+      break; /* a pipe held open by something we could not kill: stop reading */
+  }
+  s->waited = 1;
+  if (WIFEXITED(status) && !r->timed_out)
+    r->exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status) && !r->timed_out)
+    r->signal = WTERMSIG(status);
+  r->spawn_failed = r->exit_code == 127 && !r->out_total;
+  r->interrupted = atomic_load(&s->interrupts);
+  r->out = ock_buf_take(&out);
+  r->err = ock_buf_take(&err);
+  return OCK_OK;
+}
+
+void sut_free(sut *s) {
+  if (!s)
+    return;
+  kill_group(s);
+  if (!s->waited)
+    waitpid(s->pid, NULL, 0);
+  close(s->out_fd);
+  close(s->err_fd);
+  free(s);
+}
+
+void sut_result_clear(struct sut_result *r) {
+  free(r->out);
+  free(r->err);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,58 @@
+/*
+ * sut.h: running the system under test, any program, as a child it does not trust.
+ *
+ * The SUT runs as `/bin/sh -c COMMAND` (the command is the user's, documented as a shell
+ * command; no fixture data is ever put into it) in its own process group, with stdin from
+ * /dev/null, the ock/1 variables added to its environment, and stdout/stderr kept up to a cap
+ * (the rest is counted, not kept). At the timeout, and after the SUT exits, the whole group is
+ * killed, so no process it forked outlives the scenario.
+ */
+#ifndef OCK_SUT_H
+#define OCK_SUT_H
+
+#include <stddef.h>
+#include <signal.h>
+#include <sys/types.h>
+
+struct sut_spec {
+  const char *command;          /* passed to /bin/sh -c */
+  const char *const *env;       /* "NAME=VALUE" strings added (replacing inherited ones); NULL-terminated */
+  double timeout_s;             /* wall-clock limit */
+  size_t output_cap;            /* bytes kept of stdout and of stderr each */
+  volatile sig_atomic_t *abort_flag; /* when set to non-zero: stop waiting, kill the group */
+};
+
+struct sut_result {
+  int exit_code;        /* when it exited; -1 otherwise */
+  int signal;           /* the signal that ended it, or 0 */
+  int timed_out;        /* killed at the timeout */
+  int spawn_failed;     /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
+  char *out;            /* kept stdout, NUL-terminated; owned (sut_result_clear) */
+  size_t out_total;     /* bytes it wrote to stdout in all */
+  char *err;
+  size_t err_total;
+  double wall_ms;       /* from start to exit (or kill) */
+  int interrupted;      /* SIGINTs sent to it */
+};
+
+typedef struct sut sut;
+
+/* sut_start forks and execs the SUT. Returns OCK_OK, OCK_EIO (pipe/fork failed) or
+ * OCK_ENOMEM. */
+int sut_start(const struct sut_spec *spec, sut **out);
+
+/* sut_interrupt sends SIGINT to the SUT's process group, as Ctrl-C would. Safe to call from
+ * any thread, and before or after the SUT exited (then it does nothing). */
+void sut_interrupt(sut *s);
+
+/* sut_wait reads the SUT's output until it exits or the timeout passes, kills the process
+ * group, and fills *out (caller clears it with sut_result_clear). Call once. */
+int sut_wait(sut *s, struct sut_result *out);
+
+void sut_free(sut *s); /* kills the group if still running; NULL is a no-op */
+void sut_result_clear(struct sut_result *r);
+
+/* sut_signal_name: "SIGSEGV" for 11, etc.; "SIG<n>" for others (static or thread-local). */
+const char *sut_signal_name(int sig);
+
+#endif

@@ -1,0 +1,162 @@
+/* view.c: indexing a scenario's journal by execute (see view.h). */
+#include "view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/json.h"
+#include "ock/status.h"
+
+const char *entry_kind(const cJSON *e) {
+  const char *k = ock_json_str(e, "kind");
+  return k ? k : "";
+}
+
+long entry_seq(const cJSON *e) {
+  return (long)ock_json_int(e, "seq", -1);
+}
+
+double entry_time(const cJSON *e) {
+  return ock_json_num(e, "t_ms", 0);
+}
+
+int is_kind(const cJSON *e, const char *kind) {
+  return !strcmp(entry_kind(e), kind);
+}
+
+const char *event_name(const cJSON *e) {
+  const char *n = ock_json_str(e, "event");
+  return n ? n : "";
+}
+
+const cJSON *event_data(const cJSON *e) {
+  static cJSON *empty;
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, "data");
+  if (cJSON_IsObject(d))
+    return d;
+  if (!empty)
+    empty = cJSON_CreateObject(); /* created once, kept for the process */
+  return empty;
+}
+
+const cJSON *event_reply(const cJSON *e) {
+  return cJSON_GetObjectItemCaseSensitive(e, "reply");
+}
+
+const char *event_action(const cJSON *e) {
+  const char *a = ock_json_str(event_reply(e), "action");
+  return a ? a : "continue";
+}
+
+int is_event(const cJSON *e, const char *name) {
+  return is_kind(e, "event") && (!name || !strcmp(event_name(e), name));
+}
+
+int reply_failed(const cJSON *reply) {
+  if (!reply)
+    return 1;
+  if (ock_json_int(reply, "status", 200) >= 400)
+    return 1;
+  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  return fault && !cJSON_IsNull(fault);
+}
+
+int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
+               const struct sut_result *proc) {
+  memset(v, 0, sizeof *v);
+  v->fixture = fixture;
+  v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
+  v->config = cJSON_GetObjectItemCaseSensitive(v->session, "config");
+  v->proc = proc;
+  size_t n = (size_t)cJSON_GetArraySize(journal);
+  v->e = calloc(n + 1, sizeof *v->e);
+  v->x = calloc(n + 1, sizeof *v->x);
+  if (!v->e || !v->x) {
+    view_free(v);
+    return OCK_ENOMEM;
+  }
+  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
+  const cJSON *it;
+  cJSON_ArrayForEach(it, journal) {
+    size_t i = v->n++;
+    v->e[i] = it;
+    if (is_event(it, "prompt:submit")) {
+      if (v->nx)
+        v->x[v->nx - 1].end = i;
+      struct view_exec *x = &v->x[v->nx++];
+      x->index = (int)v->nx;
+      x->first = i;
+      x->end = n;
+      x->complete_seq = -1;
+      const cJSON *p = cJSON_GetArrayItem(prompts, x->index - 1);
+      x->prompt = cJSON_IsString(p) ? p->valuestring : NULL;
+    } else if (v->nx && is_event(it, "orchestrator:complete") && !v->x[v->nx - 1].complete) {
+      v->x[v->nx - 1].complete = event_data(it);
+      v->x[v->nx - 1].complete_seq = entry_seq(it);
+    }
+  }
+  return OCK_OK;
+}
+
+void view_free(struct view *v) {
+  free(v->e);
+  free(v->x);
+  v->e = NULL;
+  v->x = NULL;
+  v->n = v->nx = 0;
+}
+
+const struct view_exec *view_exec_of(const struct view *v, size_t i) {
+  for (size_t k = v->nx; k-- > 0;)
+    if (i >= v->x[k].first)
+      return &v->x[k];
+  return NULL;
+}
+
+const cJSON *view_reply_of(const struct view *v, size_t i) {
+  for (size_t j = i + 1; j < v->n; j++) {
+    if (is_kind(v->e[j], "llm_request"))
+      return NULL;
+    if (is_kind(v->e[j], "llm_reply"))
+      return v->e[j];
+  }
+  return NULL;
+}
+
+int view_turns(const struct view *v, const struct view_exec *x) {
+  int turns = 0;
+  const cJSON *prev_reply = NULL;
+  int have_prev = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!is_kind(v->e[i], "llm_request"))
+      continue;
+    if (!have_prev || !reply_failed(prev_reply))
+      turns++;
+    have_prev = 1;
+    prev_reply = view_reply_of(v, i);
+  }
+  return turns;
+}
+
+long long cfg_int(const struct view *v, const char *key, long long dflt) {
+  return ock_json_int(v->config, key, dflt);
+}
+
+const char *cfg_str(const struct view *v, const char *key, const char *dflt) {
+  const char *s = ock_json_str(v->config, key);
+  return s ? s : dflt;
+}
+
+int cfg_bool(const struct view *v, const char *key, int dflt) {
+  return ock_json_bool(v->config, key, dflt);
+}
+
+int session_has_tool(const struct view *v, const char *name) {
+  const cJSON *t;
+  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->session, "tools")) {
+    const char *n = ock_json_str(t, "name");
+    if (n && name && !strcmp(n, name))
+      return 1;
+  }
+  return 0;
+}
