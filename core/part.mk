@@ -15,4 +15,4 @@ $(BUILD)/obj/gen/registry_data.o: $(CORE_GEN) | $(DEPS_STAMP)
 
 $(CORE_LIB): $(call objs_of,$(CORE_SRCS)) $(BUILD)/obj/gen/registry_data.o
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
