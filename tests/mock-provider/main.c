@@ -1,9 +1,17 @@
 /* main.c: the mock provider's test binary; one suite per module. */
 #include "runner.h"
 
+extern const struct ock_suite mock_fixture_suite;
+extern const struct ock_suite mock_script_suite;
 extern const struct ock_suite mock_validate_suite;
+extern const struct ock_suite mock_openai_wire_suite;
+extern const struct ock_suite mock_anthropic_wire_suite;
+extern const struct ock_suite mock_faults_suite;
+extern const struct ock_suite mock_journal_suite;
 
 int main(int argc, char **argv) {
-  static const struct ock_suite *const suites[] = {&mock_validate_suite, NULL};
+  static const struct ock_suite *const suites[] = {
+      &mock_fixture_suite, &mock_script_suite,  &mock_validate_suite, &mock_openai_wire_suite,
+      &mock_anthropic_wire_suite, &mock_faults_suite, &mock_journal_suite, NULL};
   return ock_test_main(suites, argc, argv);
 }

@@ -1,0 +1,167 @@
+/* test_anthropic_wire.c: Anthropic Messages bytes (mock-provider/anthropic_wire.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "runner.h"
+#include "wire.h"
+
+static const struct mock_answer_call CALLS[] = {
+    {"toolu_1", "get_weather", "{\"city\":\"Paris\"}", 0},
+    {"toolu_2", "get_time", "{\"tz\":\"CET\"}", 0},
+    {"toolu_3", "broken", "{not json", 1},
+};
+
+static struct mock_answer answer(const char *text, size_t n_calls, const char *finish) {
+  struct mock_answer a = {.id = "msg_x_0", .model = "claude", .text = text, .calls = CALLS,
+                          .n_calls = n_calls, .finish = finish, .input_tokens = 10,
+                          .output_tokens = 3, .chunk_size = 5};
+  return a;
+}
+
+static char *joined(const struct mock_chunks *c) {
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  for (size_t i = 0; i < c->n; i++)
+    ock_buf_append(&b, c->items[i], c->lens[i]);
+  return ock_buf_take(&b);
+}
+
+static void test_text_stream_exact_bytes(void) {
+  struct mock_answer a = answer("Hello", 0, "end_turn");
+  struct mock_chunks c;
+  ock__chunks_init(&c);
+  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  char *all = joined(&c);
+  OCK_ASSERT_STR_EQ(
+      all,
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_x_0\","
+      "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],"
+      "\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,"
+      "\"output_tokens\":1}}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+      "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+      "event: ping\ndata: {\"type\":\"ping\"}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+      "{\"type\":\"text_delta\",\"text\":\"Hello\"}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
+      "\"end_turn\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":10,\"output_tokens\":3}}"
+      "\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+  free(all);
+  ock__chunks_free(&c);
+}
+
+static void test_text_and_parallel_tools_stream(void) {
+  struct mock_answer a = answer("Let me look.", 2, "tool_use");
+  struct mock_chunks c;
+  ock__chunks_init(&c);
+  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  char *all = joined(&c);
+  cJSON *events = sse_split(all);
+  struct ock_buf seq, text, json0, json1;
+  ock_buf_init(&seq, 1 << 16);
+  ock_buf_init(&text, 1 << 16);
+  ock_buf_init(&json0, 1 << 16);
+  ock_buf_init(&json1, 1 << 16);
+  int empty_first_partial = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, events) {
+    const char *name = ock_json_str(e, "event");
+    cJSON *d = cJSON_Parse(ock_json_str(e, "data"));
+    OCK_ASSERT_STR_EQ(ock_json_str(d, "type"), name); /* event name equals data.type */
+    ock_buf_printf(&seq, "%s%s", seq.len ? "," : "", name);
+    cJSON *delta = cJSON_GetObjectItem(d, "delta");
+    const char *dt = ock_json_str(delta, "type");
+    long long idx = ock_json_int(d, "index", -1);
+    if (dt && !strcmp(dt, "text_delta"))
+      ock_buf_puts(&text, ock_json_str(delta, "text"));
+    if (dt && !strcmp(dt, "input_json_delta")) {
+      const char *pj = ock_json_str(delta, "partial_json");
+      if (!*pj && (idx == 1 ? json0.len == 0 : json1.len == 0))
+        empty_first_partial++;
+      ock_buf_puts(idx == 1 ? &json0 : &json1, pj);
+    }
+    cJSON_Delete(d);
+  }
+  OCK_ASSERT_STR_EQ(seq.data,
+                    "message_start,content_block_start,ping,content_block_delta,"
+                    "content_block_delta,content_block_delta,content_block_stop,"
+                    "content_block_start,content_block_delta,content_block_delta,"
+                    "content_block_delta,content_block_delta,content_block_delta,"
+                    "content_block_stop,content_block_start,content_block_delta,"
+                    "content_block_delta,content_block_delta,content_block_delta,"
+                    "content_block_stop,message_delta,message_stop");
+  OCK_ASSERT_STR_EQ(text.data, "Let me look.");
+  OCK_ASSERT_STR_EQ(json0.data, "{\"city\":\"Paris\"}");
+  OCK_ASSERT_STR_EQ(json1.data, "{\"tz\":\"CET\"}");
+  OCK_ASSERT_INT_EQ(empty_first_partial, 2);
+  OCK_ASSERT_CONTAINS(all, "\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_2\",\"name\":"
+                           "\"get_time\",\"input\":{}}");
+  OCK_ASSERT_CONTAINS(all, "\"stop_reason\":\"tool_use\"");
+  ock_buf_free(&seq);
+  ock_buf_free(&text);
+  ock_buf_free(&json0);
+  ock_buf_free(&json1);
+  cJSON_Delete(events);
+  free(all);
+  ock__chunks_free(&c);
+}
+
+static void test_empty_content_stream_and_body(void) {
+  struct mock_answer a = answer(NULL, 0, "max_tokens");
+  struct mock_chunks c;
+  ock__chunks_init(&c);
+  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  OCK_ASSERT_INT_EQ(c.n, 4); /* message_start, ping, message_delta, message_stop */
+  OCK_ASSERT_CONTAINS(c.items[2], "\"stop_reason\":\"max_tokens\"");
+  ock__chunks_free(&c);
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  OCK_ASSERT_OK(ock__anthropic_wire.body(&a, &b));
+  OCK_ASSERT_STR_EQ(b.data, "{\"id\":\"msg_x_0\",\"type\":\"message\",\"role\":\"assistant\","
+                            "\"model\":\"claude\",\"content\":[],\"stop_reason\":\"max_tokens\","
+                            "\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,"
+                            "\"output_tokens\":3}}");
+  ock_buf_free(&b);
+}
+
+static void test_body_tool_use_and_raw_arguments(void) {
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  struct mock_answer a = answer("t", 3, "tool_use");
+  OCK_ASSERT_OK(ock__anthropic_wire.body(&a, &b));
+  OCK_ASSERT_CONTAINS(b.data, "\"content\":[{\"type\":\"text\",\"text\":\"t\"},{\"type\":"
+                              "\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":"
+                              "{\"city\":\"Paris\"}}");
+  /* arguments that are not JSON cannot be an object: the malformed reply carries a string */
+  OCK_ASSERT_CONTAINS(b.data, "\"name\":\"broken\",\"input\":\"{not json\"}");
+  ock_buf_free(&b);
+}
+
+static void test_error_envelopes(void) {
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  OCK_ASSERT_OK(ock__anthropic_wire.error_body(529, NULL, NULL, "req_9", &b));
+  OCK_ASSERT_STR_EQ(b.data, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
+                            "\"message\":\"Overloaded\"},\"request_id\":\"req_9\"}");
+  ock_buf_reset(&b);
+  OCK_ASSERT_OK(ock__anthropic_wire.error_body(401, NULL, NULL, "req_9", &b));
+  OCK_ASSERT_CONTAINS(b.data, "\"type\":\"authentication_error\"");
+  ock_buf_reset(&b);
+  OCK_ASSERT_OK(ock__anthropic_wire.error_event(0, NULL, &b));
+  OCK_ASSERT_STR_EQ(b.data, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+                            "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n");
+  ock_buf_free(&b);
+}
+
+static const struct ock_test tests[] = {
+    {"text_stream_exact_bytes", test_text_stream_exact_bytes},
+    {"text_and_parallel_tools_stream", test_text_and_parallel_tools_stream},
+    {"empty_content_stream_and_body", test_empty_content_stream_and_body},
+    {"body_tool_use_and_raw_arguments", test_body_tool_use_and_raw_arguments},
+    {"error_envelopes", test_error_envelopes},
+    {NULL, NULL}};
+
+const struct ock_suite mock_anthropic_wire_suite = {"mock_anthropic_wire", tests, NULL, NULL};

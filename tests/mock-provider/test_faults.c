@@ -1,0 +1,95 @@
+/* test_faults.c: seeded rolls and fault rewriting (mock-provider/faults.c). */
+#include <string.h>
+
+#include "faults.h"
+#include "runner.h"
+
+static void test_roll_is_a_function_of_seed_rule_and_n(void) {
+  int fired = 0, same = 1, differs = 0;
+  for (unsigned long long n = 1; n <= 2000; n++) {
+    int a = ock__fault_roll(7, 0, n, 0.25);
+    same &= a == ock__fault_roll(7, 0, n, 0.25);
+    differs |= a != ock__fault_roll(8, 0, n, 0.25);
+    fired += a;
+  }
+  OCK_ASSERT_INT_EQ(same, 1);
+  OCK_ASSERT_INT_EQ(differs, 1);
+  OCK_ASSERT_INT_EQ(fired > 400 && fired < 600, 1); /* about a quarter */
+  OCK_ASSERT_INT_EQ(ock__fault_roll(1, 0, 1, 0), 0);
+  OCK_ASSERT_INT_EQ(ock__fault_roll(1, 0, 1, 1), 1);
+}
+
+static struct mock_answer text_answer(void) {
+  struct mock_answer a = {.id = "chatcmpl-x-0", .model = "m", .text = "abcdefgh",
+                          .finish = "stop", .chunk_size = 2, .input_tokens = 1,
+                          .output_tokens = 1};
+  return a;
+}
+
+static void test_stream_faults(void) {
+  struct mock_answer a = text_answer();
+  struct mock_chunks c;
+  /* role, 4 deltas, finish, [DONE] = 7 pieces */
+  ock__chunks_init(&c);
+  ock__openai_wire.events(&a, &c);
+  OCK_ASSERT_INT_EQ(c.n, 7);
+  struct mock_fault cut = {.kind = MOCK_FAULT_CUT_STREAM, .after = 3};
+  OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock__openai_wire, &a, &c));
+  OCK_ASSERT_INT_EQ(c.n, 3);
+  ock__chunks_free(&c);
+
+  /* a cut past the end still leaves the terminator out */
+  ock__chunks_init(&c);
+  ock__openai_wire.events(&a, &c);
+  cut.after = 100;
+  OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock__openai_wire, &a, &c));
+  OCK_ASSERT_INT_EQ(c.n, 6);
+  OCK_ASSERT_INT_EQ(strstr(c.items[5], "[DONE]") == NULL, 1);
+  ock__chunks_free(&c);
+
+  ock__chunks_init(&c);
+  ock__anthropic_wire.events(&a, &c);
+  size_t n = c.n;
+  struct mock_fault err = {.kind = MOCK_FAULT_ERROR_MID_STREAM, .after = 2};
+  OCK_ASSERT_OK(ock__fault_apply_stream(&err, &ock__anthropic_wire, &a, &c));
+  OCK_ASSERT_INT_EQ(c.n, 3);
+  OCK_ASSERT_CONTAINS(c.items[2], "event: error\ndata: {\"type\":\"error\"");
+  OCK_ASSERT_INT_EQ(n > 3, 1);
+  ock__chunks_free(&c);
+
+  ock__chunks_init(&c);
+  ock__openai_wire.events(&a, &c);
+  struct mock_fault bad = {.kind = MOCK_FAULT_MALFORMED_CHUNK, .after = 1};
+  OCK_ASSERT_OK(ock__fault_apply_stream(&bad, &ock__openai_wire, &a, &c));
+  OCK_ASSERT_INT_EQ(c.n, 8);
+  OCK_ASSERT_CONTAINS(c.items[1], "\"content\":\"unterminated\n\n");
+  OCK_ASSERT_CONTAINS(c.items[7], "[DONE]");
+  ock__chunks_free(&c);
+}
+
+static void test_body_faults(void) {
+  struct mock_body_fault bf;
+  struct mock_fault f = {.kind = MOCK_FAULT_CUT_STREAM};
+  ock__fault_for_body(&f, MOCK_API_OPENAI, 100, &bf);
+  OCK_ASSERT_INT_EQ(bf.drop_after, 50);
+  f.kind = MOCK_FAULT_ERROR_MID_STREAM;
+  ock__fault_for_body(&f, MOCK_API_ANTHROPIC, 100, &bf);
+  OCK_ASSERT_INT_EQ(bf.status, 529);
+  ock__fault_for_body(&f, MOCK_API_OPENAI, 100, &bf);
+  OCK_ASSERT_INT_EQ(bf.status, 500);
+  f.kind = MOCK_FAULT_MALFORMED_CHUNK;
+  ock__fault_for_body(&f, MOCK_API_OPENAI, 100, &bf);
+  OCK_ASSERT_INT_EQ(bf.truncate, 1);
+  f.kind = MOCK_FAULT_DROP_CONNECTION;
+  f.after = 7;
+  ock__fault_for_body(&f, MOCK_API_OPENAI, 100, &bf);
+  OCK_ASSERT_INT_EQ(bf.drop_after, 7);
+}
+
+static const struct ock_test tests[] = {
+    {"roll_is_a_function_of_seed_rule_and_n", test_roll_is_a_function_of_seed_rule_and_n},
+    {"stream_faults", test_stream_faults},
+    {"body_faults", test_body_faults},
+    {NULL, NULL}};
+
+const struct ock_suite mock_faults_suite = {"mock_faults", tests, NULL, NULL};

@@ -1,0 +1,155 @@
+/* test_fixture.c: loading and checking fixtures (mock-provider/fixture.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "ock/status.h"
+#include "runner.h"
+
+#define BASE_SESSION                                                                               \
+  "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"main\",\"api\":\"openai\","      \
+  "\"model\":\"m\"},{\"name\":\"alt\",\"api\":\"anthropic\",\"model\":\"c\",\"priority\":5}],"   \
+  "\"tools\":[{\"name\":\"get_weather\",\"description\":\"d\",\"input_schema\":{}}]}"
+
+/* load_error loads text and returns the formatted error ("" when it loaded). */
+static const char *load_error(const char *text) {
+  static char msg[1200];
+  cJSON *j = cJSON_Parse(text);
+  if (!j) {
+    ock_test_fail(__LINE__, __FILE__, "test JSON does not parse: %s", text);
+    return "";
+  }
+  struct mock_fixture *f = NULL;
+  struct ock_jerr err;
+  msg[0] = '\0';
+  if (ock__fixture_load(j, &f, &err))
+    ock_jerr_format(&err, msg, sizeof msg);
+  ock__fixture_free(f);
+  cJSON_Delete(j);
+  return msg;
+}
+
+static void test_full_fixture_loads(void) {
+  cJSON *j = cJSON_Parse(
+      "{\"ock_fixture\":1,\"id\":\"s1\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":[],"
+      "\"capabilities\":[\"core\"]," BASE_SESSION ",\"script\":{\"main\":[{\"tool_calls\":[{"
+      "\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}},{\"name\":\"x\","
+      "\"arguments_raw\":\"{oops\"}]},{\"match\":{\"last_tool_call_id\":\"call_1\"},\"text\":"
+      "\"done\",\"finish_reason\":\"length\",\"chunk_size\":3,\"delay_ms\":5,\"fault\":{"
+      "\"status\":429,\"retry_after\":1.5}}],\"alt\":[{\"text\":\"x\",\"stop_reason\":"
+      "\"refusal\",\"fault\":{\"kind\":\"drop_connection\",\"after_bytes\":10}}]},\"tools\":{"
+      "\"get_weather\":{\"result\":{\"success\":true,\"output\":\"15\"},\"calls\":[{\"status\":"
+      "500}]}},\"hooks\":[{\"event\":\"tool:pre\",\"occurrence\":2,\"match\":{\"tool_name\":"
+      "\"get_weather\"},\"reply\":{\"action\":\"deny\",\"reason\":\"no\"}}],\"cancel\":{\"at\":"
+      "\"tool\",\"tool\":\"get_weather\"},\"random_faults\":[{\"on\":\"llm\",\"probability\":0.5,"
+      "\"fault\":{\"status\":503}},{\"on\":\"tool\",\"tool\":\"get_weather\",\"probability\":1}],"
+      "\"seed\":42,\"observe_only\":true,\"expect\":{\"anything\":1}}");
+  struct mock_fixture *f = NULL;
+  struct ock_jerr err;
+  int rc = ock__fixture_load(j, &f, &err);
+  cJSON_Delete(j); /* the fixture keeps its own copy */
+  if (rc) {
+    ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
+    return;
+  }
+  OCK_ASSERT_STR_EQ(f->id, "s1");
+  OCK_ASSERT_INT_EQ(f->n_providers, 2);
+  OCK_ASSERT_INT_EQ(f->providers[0].priority, 1);
+  OCK_ASSERT_INT_EQ(f->providers[1].priority, 5);
+  OCK_ASSERT_INT_EQ(f->providers[0].hash, ock__fnv1a("s1"));
+  OCK_ASSERT_INT_EQ(f->providers[1].hash, ock__fnv1a("s1/alt"));
+  const struct mock_turn *t0 = &f->providers[0].turns[0], *t1 = &f->providers[0].turns[1];
+  OCK_ASSERT_INT_EQ(t0->n_calls, 2);
+  OCK_ASSERT_STR_EQ(t0->calls[0].arguments, "{\"city\":\"Paris\"}");
+  OCK_ASSERT_STR_EQ(t0->calls[1].arguments, "{oops");
+  OCK_ASSERT_INT_EQ(t0->calls[1].raw, 1);
+  OCK_ASSERT_INT_EQ(t0->chunk_size, 8);
+  OCK_ASSERT_INT_EQ(t1->match, MOCK_MATCH_LAST_TOOL_CALL_ID);
+  OCK_ASSERT_STR_EQ(t1->finish, "length");
+  OCK_ASSERT_INT_EQ(t1->fault.kind, MOCK_FAULT_STATUS);
+  OCK_ASSERT_INT_EQ(t1->fault.status, 429);
+  OCK_ASSERT_INT_EQ(t1->fault.retry_after_ms, -1);
+  OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.kind, MOCK_FAULT_DROP_CONNECTION);
+  OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.after, 10);
+  OCK_ASSERT_INT_EQ(f->tools[0].scripted, 1);
+  OCK_ASSERT_INT_EQ(f->tools[0].calls[0].status, 500);
+  OCK_ASSERT_INT_EQ(f->tools[0].calls[0].result != NULL, 1); /* inherited from the tool */
+  OCK_ASSERT_INT_EQ(f->hooks[0].occurrence, 2);
+  OCK_ASSERT_INT_EQ(f->cancel.at, MOCK_CANCEL_TOOL);
+  OCK_ASSERT_INT_EQ(f->cancel.n, 1);
+  OCK_ASSERT_INT_EQ(f->randoms[1].status, 500);
+  OCK_ASSERT_INT_EQ(f->seed, 42);
+  OCK_ASSERT_INT_EQ(f->observe_only, 1);
+  char trace[32];
+  snprintf(trace, sizeof trace, "trace-%08x", (unsigned)ock__fnv1a("s1"));
+  OCK_ASSERT_STR_EQ(f->trace_id, trace);
+  ock__fixture_free(f);
+}
+
+struct bad_case {
+  const char *json;
+  const char *error;
+};
+
+static const struct bad_case BAD[] = {
+    {"{\"ock_fixture\":1,\"id\":\"s\"}", "$.session: required; expected an object"},
+    {"{\"ock_fixture\":2,\"id\":\"s\"," BASE_SESSION "}",
+     "$.ock_fixture: expected an integer from 1 to 1, got 2"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION ",\"scirpt\":{}}",
+     "$.scirpt: unknown member (a typo?); allowed here: ock_fixture, id,"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION ",\"script\":{\"nope\":[]}}",
+     "$.script.nope: no provider of that name in $.session.providers"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"text\":\"a\"},{\"text\":\"b\"},{\"fault\":{\"status\":200}}]}}",
+     "$.script.main[2].fault.status: expected an integer from 400 to 599, got 200"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"stop_reason\":\"end_turn\"}]}}",
+     "$.script.main[0].stop_reason: this provider speaks openai; use \"finish_reason\""},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"alt\":[{\"stop_reason\":\"done\"}]}}",
+     "$.script.alt[0].stop_reason: expected one of \"end_turn\""},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"match\":{\"position\":1,\"last_tool_call_id\":\"x\"}}]}}",
+     "$.script.main[0].match: expected exactly one of"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"tool_calls\":[{\"name\":\"f\",\"arguments\":[1]}]}]}}",
+     "$.script.main[0].tool_calls[0].arguments: expected an object, got array"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"fault\":{\"kind\":\"cut_stream\"}}]}}",
+     "$.script.main[0].fault.after_chunks: required; expected an integer"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION ",\"tools\":{\"rm\":{}}}",
+     "$.tools.rm: no tool of that name in $.session.tools"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"hooks\":[{\"event\":\"tool:pre\",\"reply\":{\"action\":\"allow\"}}]}",
+     "$.hooks[0].reply.action: expected one of \"continue\", \"deny\""},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION ",\"cancel\":{\"at\":\"llm_request\"}}",
+     "$.cancel.index: required; expected an integer"},
+    {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"providers\":[{\"name\":"
+     "\"a b\",\"api\":\"openai\",\"model\":\"m\"}]}}",
+     "$.session.providers[0].name: expected letters, digits"},
+    {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"config\":{\"max_iteration\":"
+     "3}}}",
+     "$.session.config.max_iteration: unknown member (a typo?)"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"random_faults\":[{\"on\":\"llm\",\"probability\":1.5,\"fault\":{\"status\":500}}]}",
+     "$.random_faults[0].probability: expected a number from 0 to 1, got 1.5"},
+    {NULL, NULL}};
+
+static void test_errors_name_the_json_path(void) {
+  for (int i = 0; BAD[i].json; i++) {
+    const char *msg = load_error(BAD[i].json);
+    if (strncmp(msg, BAD[i].error, strlen(BAD[i].error)))
+      ock_test_fail(__LINE__, __FILE__, "case %d: error \"%s\", expected it to start with \"%s\"",
+                    i, msg, BAD[i].error);
+    else
+      CU_PASS("error text");
+  }
+}
+
+static const struct ock_test tests[] = {
+    {"full_fixture_loads", test_full_fixture_loads},
+    {"errors_name_the_json_path", test_errors_name_the_json_path},
+    {NULL, NULL}};
+
+const struct ock_suite mock_fixture_suite = {"mock_fixture", tests, NULL, NULL};

@@ -1,0 +1,71 @@
+/* test_journal.c: order, cap and JSONL of the journal (mock-provider/journal.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "journal.h"
+#include "ock/json.h"
+#include "runner.h"
+
+static void test_entries_are_framed_in_order(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(10, &j));
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "path", "/ock/v1/session");
+  OCK_ASSERT_INT_EQ(ock__journal_append(j, "session", e), 1);
+  OCK_ASSERT_INT_EQ(ock__journal_append(j, "cancel", NULL), 2);
+  cJSON *snap = ock__journal_snapshot(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(snap), 2);
+  cJSON *first = cJSON_GetArrayItem(snap, 0);
+  OCK_ASSERT_STR_EQ(first->child->string, "seq");
+  OCK_ASSERT_STR_EQ(first->child->next->string, "t_ms");
+  OCK_ASSERT_STR_EQ(first->child->next->next->string, "kind");
+  OCK_ASSERT_STR_EQ(ock_json_str(first, "kind"), "session");
+  OCK_ASSERT_STR_EQ(ock_json_str(first, "path"), "/ock/v1/session");
+  double t0 = ock_json_num(first, "t_ms", -1);
+  double t1 = ock_json_num(cJSON_GetArrayItem(snap, 1), "t_ms", -1);
+  OCK_ASSERT_INT_EQ(t0 >= 0 && t1 >= t0, 1);
+  cJSON_Delete(snap);
+  ock__journal_free(j);
+}
+
+static void test_cap_counts_what_it_drops(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(3, &j));
+  for (int i = 0; i < 5; i++)
+    ock__journal_append(j, "event", NULL);
+  cJSON *snap = ock__journal_snapshot(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(snap), 3);
+  OCK_ASSERT_INT_EQ(ock__journal_dropped(j), 2);
+  cJSON_Delete(snap);
+  ock__journal_free(j);
+}
+
+static void test_jsonl_one_entry_per_line(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(10, &j));
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "text", "two\nlines");
+  ock__journal_append(j, "event", e);
+  ock__journal_append(j, "event", NULL);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  OCK_ASSERT_OK(ock__journal_write(j, f));
+  fclose(f);
+  int lines = 0;
+  for (size_t i = 0; i < len; i++)
+    lines += buf[i] == '\n';
+  OCK_ASSERT_INT_EQ(lines, 2);
+  OCK_ASSERT_CONTAINS(buf, "\"kind\":\"event\",\"text\":\"two\\nlines\"}\n");
+  free(buf);
+  ock__journal_free(j);
+}
+
+static const struct ock_test tests[] = {
+    {"entries_are_framed_in_order", test_entries_are_framed_in_order},
+    {"cap_counts_what_it_drops", test_cap_counts_what_it_drops},
+    {"jsonl_one_entry_per_line", test_jsonl_one_entry_per_line},
+    {NULL, NULL}};
+
+const struct ock_suite mock_journal_suite = {"mock_journal", tests, NULL, NULL};
