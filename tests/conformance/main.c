@@ -1,9 +1,9 @@
 /* main.c: the harness's tests. */
 #include "runner.h"
 
-extern const struct ock_suite suite_grammar;
+extern const struct ock_suite suite_grammar, suite_sut, suite_checks;
 
 int main(int argc, char **argv) {
-  const struct ock_suite *const suites[] = {&suite_grammar, NULL};
+  const struct ock_suite *const suites[] = {&suite_grammar, &suite_sut, &suite_checks, NULL};
   return ock_test_main(suites, argc, argv);
 }

@@ -1,0 +1,270 @@
+/*
+ * test_checks.c: the checks on hand-made journals. Each case is the smallest journal that
+ * shows one behaviour; the test asserts the verdict of the check that must judge it, so a
+ * check that cannot fail (or fails the contract's own example) is caught here first.
+ */
+#include "runner.h"
+
+#include <stdlib.h>
+
+#include "grade.h"
+#include "ock/json.h"
+#include "view.h"
+
+static ock_registry *reg;
+
+static int setup(void) {
+  struct ock_jerr err;
+  return ock_registry_load_builtin(&reg, &err) ? 1 : 0;
+}
+
+static int teardown(void) {
+  ock_registry_free(reg);
+  return 0;
+}
+
+static const char *fixture_text =
+    "{\"id\":\"t\",\"requirements\":[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
+    "\"config\":{\"max_iterations\":2,\"error_strategy\":\"retry\",\"max_retries\":2,"
+    "\"retry_base_delay_ms\":100,\"retry_jitter\":0.1,\"retry_max_delay_ms\":1000},"
+    "\"providers\":[{\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}],"
+    "\"tools\":[{\"name\":\"get\"}]},\"script\":{\"main\":[]}}";
+
+/* number gives entries seq = position and, unless set, t_ms = 10 * position. */
+static cJSON *number(const char *journal_text) {
+  cJSON *j = cJSON_Parse(journal_text);
+  if (!j)
+    ock_test_fail(__LINE__, __FILE__, "bad journal text in test: %.80s", journal_text);
+  int i = 0;
+  cJSON *e;
+  cJSON_ArrayForEach(e, j) {
+    i++;
+    cJSON_AddNumberToObject(e, "seq", i);
+    if (!cJSON_HasObjectItem(e, "t_ms"))
+      cJSON_AddNumberToObject(e, "t_ms", i * 10);
+  }
+  return j;
+}
+
+struct graded {
+  cJSON *checks;
+};
+
+/* grade runs every check on the journal with the given capabilities and strictness. */
+static cJSON *grade(const char *journal_text, const char *const *caps, int strict) {
+  cJSON *fx = cJSON_Parse(fixture_text);
+  cJSON *journal = number(journal_text);
+  struct sut_result proc = {.exit_code = 0};
+  struct view v;
+  cJSON *checks = cJSON_CreateArray();
+  view_build(&v, fx, journal, &proc);
+  struct grade_ctx g = {.v = &v, .reg = reg, .declared = caps, .level = OCK_LEVEL_SHOULD,
+                        .strict = strict, .checks = checks};
+  grade_scenario(&g);
+  view_free(&v);
+  cJSON_Delete(journal);
+  cJSON_Delete(fx);
+  return checks;
+}
+
+static const char *verdict_of(const cJSON *checks, const char *id) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, checks) if (!strcmp(ock_json_str(c, "id"), id)) return ock_json_str(c, "verdict");
+  return "(not run)";
+}
+
+#define EXPECT(checks, id, verdict) OCK_ASSERT_STR_EQ(verdict_of(checks, id), verdict)
+
+/* Journal fragments. */
+#define SESSION "{\"kind\":\"session\"}"
+#define EV(name, data) "{\"kind\":\"event\",\"event\":\"" name "\",\"data\":" data "}"
+#define EVR(name, data, reply)                                                                     \
+  "{\"kind\":\"event\",\"event\":\"" name "\",\"data\":" data ",\"reply\":" reply "}"
+#define REQ(hist) "{\"kind\":\"llm_request\",\"provider\":\"main\",\"stream\":false,\"neutral\":" hist "}"
+#define REPLY_TEXT(t) "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"" t "\",\"tool_calls\":[],\"fault\":null}"
+#define REPLY_CALL(id, name, args)                                                                 \
+  "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"\",\"tool_calls\":[{\"id\":\"" id \
+  "\",\"name\":\"" name "\",\"arguments\":\"" args "\"}],\"fault\":null}"
+#define REPLY_ERR(status) "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":" status ",\"turn\":0,\"tool_calls\":[],\"fault\":null}"
+#define USER "[{\"role\":\"user\",\"content\":\"hi\"}]"
+#define COMPLETE(turns, status)                                                                    \
+  EV("orchestrator:complete", "{\"orchestrator\":\"x\",\"turn_count\":" turns ",\"status\":\"" status "\"}")
+
+static const char *const no_caps[] = {NULL};
+
+static void a_correct_text_turn_passes(void) {
+  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
+                   EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
+                   EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","
+                   EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("1", "success") "]",
+                   no_caps, 0);
+  EXPECT(c, "complete.once", "PASS");
+  EXPECT(c, "complete.turn-count", "PASS");
+  EXPECT(c, "complete.status-matches", "PASS");
+  EXPECT(c, "order.grammar", "PASS");
+  EXPECT(c, "order.request-before-llm", "PASS");
+  EXPECT(c, "order.response-matches", "PASS");
+  EXPECT(c, "proc.executes", "PASS");
+  EXPECT(c, "lifecycle.execution-events", "SKIP");
+  cJSON_Delete(c);
+}
+
+static void missing_complete_fails(void) {
+  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
+                   EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
+                   EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") "]",
+                   no_caps, 0);
+  EXPECT(c, "complete.once", "FAIL");
+  cJSON_Delete(c);
+}
+
+static void wrong_turn_count_fails(void) {
+  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
+                   EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
+                   EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","
+                   EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("0", "success") "]",
+                   no_caps, 0);
+  EXPECT(c, "complete.turn-count", "FAIL");
+  cJSON_Delete(c);
+}
+
+static void unannounced_request_fails(void) {
+  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," REQ(USER) ","
+                   REPLY_TEXT("Hello") "," EV("prompt:complete", "{\"response\":\"Hello\"}") ","
+                   COMPLETE("1", "success") "]",
+                   no_caps, 0);
+  EXPECT(c, "order.request-before-llm", "FAIL");
+  cJSON_Delete(c);
+}
+
+/* A tool round whose result is dropped: the mock's validator finding and the harness's own
+ * cross-check both fail. */
+static void dropped_result_fails(void) {
+  cJSON *c = grade(
+      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
+      REQ(USER) "," REPLY_CALL("call_1", "get", "{}") ","
+      EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","
+      EV("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}") ","
+      "{\"kind\":\"tool_start\",\"name\":\"get\",\"tool_call_id\":\"call_1\",\"input\":{}},"
+      "{\"kind\":\"tool_end\",\"name\":\"get\",\"tool_call_id\":\"call_1\",\"status\":200,"
+      "\"reply\":{\"success\":true,\"output\":\"v\"}},"
+      EV("tool:post", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}") ","
+      EV("provider:request", "{}") ","
+      REQ("[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"tool_calls\":"
+          "[{\"id\":\"call_1\",\"name\":\"get\"}]}]") ","
+      "{\"kind\":\"finding\",\"shape\":\"A01_UNMATCHED_TOOL_USE\",\"message_index\":1,"
+      "\"tool_call_id\":\"call_1\",\"message\":\"no result\"},"
+      REPLY_ERR("400") "," EV("provider:error", "{}") "," COMPLETE("2", "error") "]",
+      no_caps, 0);
+  EXPECT(c, "orphan.result-for-every-call", "FAIL");
+  EXPECT(c, "orphan.call-kept", "FAIL");
+  EXPECT(c, "orphan.no-duplicates", "PASS");
+  EXPECT(c, "order.tool-pre-before-run", "PASS");
+  cJSON_Delete(c);
+}
+
+static void unknown_tool_run_fails(void) {
+  cJSON *c = grade(
+      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
+      REQ(USER) "," REPLY_CALL("call_1", "nope", "{}") ","
+      EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","
+      EV("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"nope\"}") ","
+      "{\"kind\":\"tool_start\",\"name\":\"nope\",\"tool_call_id\":\"call_1\",\"input\":{},\"known\":false},"
+      EV("tool:post", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"nope\"}") ","
+      COMPLETE("1", "incomplete") "]",
+      no_caps, 0);
+  EXPECT(c, "tool.unknown", "FAIL");
+  cJSON_Delete(c);
+}
+
+static void ignored_deny_fails(void) {
+  cJSON *c = grade(
+      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
+      REQ(USER) "," REPLY_CALL("call_1", "get", "{}") ","
+      EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","
+      EVR("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}",
+          "{\"action\":\"deny\",\"reason\":\"no\"}") ","
+      "{\"kind\":\"tool_start\",\"name\":\"get\",\"tool_call_id\":\"call_1\",\"input\":{}},"
+      EV("tool:post", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}") ","
+      COMPLETE("1", "incomplete") "]",
+      no_caps, 0);
+  EXPECT(c, "hook.deny-tool-pre", "FAIL");
+  cJSON_Delete(c);
+}
+
+static void retry_without_backoff_fails(void) {
+  /* 429 at t=20, retried at t=21 (1 ms later; the backoff asks ~100 ms). */
+  cJSON *c = grade(
+      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
+      REQ(USER) ",{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":429,\"turn\":0,"
+      "\"tool_calls\":[],\"fault\":null,\"t_ms\":20},"
+      EV("provider:error", "{\"provider\":\"main\",\"error\":{\"type\":\"rate_limit\",\"message\":\"m\"},"
+                           "\"retryable\":true,\"status_code\":429}") ","
+      "{\"kind\":\"event\",\"event\":\"provider:retry\",\"data\":{\"delay_ms\":0},\"t_ms\":20.5},"
+      "{\"kind\":\"event\",\"event\":\"provider:request\",\"data\":{},\"t_ms\":20.7},"
+      "{\"kind\":\"llm_request\",\"provider\":\"main\",\"neutral\":" USER ",\"t_ms\":21},"
+      REPLY_TEXT("ok") "," EV("provider:response", "{\"content\":\"ok\",\"tool_calls\":[]}") ","
+      EV("prompt:complete", "{\"response\":\"ok\"}") "," COMPLETE("1", "success") "]",
+      (const char *const[]){"resilience", NULL}, 0);
+  EXPECT(c, "error.retry", "PASS");
+  EXPECT(c, "error.backoff", "FAIL");
+  EXPECT(c, "error.provider-error", "PASS");
+  EXPECT(c, "complete.turn-count", "PASS");
+  cJSON_Delete(c);
+  /* Without the capability the same journal is not graded for it. */
+  c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
+            REQ(USER) "," REPLY_ERR("429") "," EV("provider:request", "{}") "," REQ(USER) ","
+            REPLY_TEXT("ok") "," COMPLETE("1", "success") "]",
+            no_caps, 0);
+  EXPECT(c, "error.retry", "SKIP");
+  cJSON_Delete(c);
+}
+
+static void should_is_warn_unless_strict(void) {
+  const char *j = "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
+                  "{\"kind\":\"http_error\",\"path\":\"/ock/v1/events\"},"
+                  EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
+                  EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","
+                  EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("1", "success") "]";
+  cJSON *c = grade(j, no_caps, 0);
+  EXPECT(c, "proc.events-well-formed", "WARN");
+  cJSON_Delete(c);
+  c = grade(j, no_caps, 1);
+  EXPECT(c, "proc.events-well-formed", "FAIL");
+  cJSON_Delete(c);
+}
+
+static void lifecycle_stages_are_checked(void) {
+  const char *const caps[] = {"lifecycle", NULL};
+#define T "\"trace_id\":\"tr\""
+  cJSON *c = grade(
+      "[{\"kind\":\"session\",\"trace_id\":\"tr\"}," EV("prompt:submit", "{\"prompt\":\"hi\"," T ",\"stage\":\"initialize\"}") ","
+      EV("execution:start", "{\"prompt\":\"hi\"," T ",\"stage\":\"initialize\"}") ","
+      EV("provider:resolve", "{\"provider\":\"main\",\"reason\":\"lowest priority\",\"fallback\":null," T ",\"stage\":\"route\"}") ","
+      EV("provider:request", "{" T ",\"stage\":\"plan\"}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
+      EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]," T ",\"stage\":\"plan\"}") ","
+      EV("prompt:complete", "{\"response\":\"Hello\"," T ",\"stage\":\"aggregate\"}") ","
+      EV("execution:end", "{\"response\":\"Hello\",\"status\":\"completed\"," T ",\"stage\":\"complete\"}") ","
+      EV("orchestrator:complete", "{\"orchestrator\":\"x\",\"turn_count\":1,\"status\":\"success\"," T ",\"stage\":\"execute\"}") "]",
+      caps, 0);
+  EXPECT(c, "lifecycle.execution-events", "PASS");
+  EXPECT(c, "lifecycle.resolve", "PASS");
+  EXPECT(c, "lifecycle.stage", "FAIL"); /* orchestrator:complete must carry "complete" */
+  EXPECT(c, "trace.id", "PASS");
+  cJSON_Delete(c);
+#undef T
+}
+
+static const struct ock_test tests[] = {
+    {"a_correct_text_turn_passes", a_correct_text_turn_passes},
+    {"missing_complete_fails", missing_complete_fails},
+    {"wrong_turn_count_fails", wrong_turn_count_fails},
+    {"unannounced_request_fails", unannounced_request_fails},
+    {"dropped_result_fails", dropped_result_fails},
+    {"unknown_tool_run_fails", unknown_tool_run_fails},
+    {"ignored_deny_fails", ignored_deny_fails},
+    {"retry_without_backoff_fails", retry_without_backoff_fails},
+    {"should_is_warn_unless_strict", should_is_warn_unless_strict},
+    {"lifecycle_stages_are_checked", lifecycle_stages_are_checked},
+    {NULL, NULL}};
+const struct ock_suite suite_checks = {"checks", tests, setup, teardown};

@@ -1,0 +1,106 @@
+/* test_sut.c: the SUT runner keeps output up to its cap, reports exits and signals, kills the
+ * whole process group at the timeout, and leaves nothing behind. */
+#include "runner.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "sut.h"
+
+static struct sut_result run(const char *cmd, double timeout_s, size_t cap) {
+  static const char *const env[] = {"OCK_TEST_VAR=from-harness", NULL};
+  struct sut_spec spec = {.command = cmd, .env = env, .timeout_s = timeout_s, .output_cap = cap};
+  struct sut_result r;
+  memset(&r, 0, sizeof r);
+  sut *s = NULL;
+  if (sut_start(&spec, &s)) {
+    ock_test_fail(__LINE__, __FILE__, "sut_start failed for %s", cmd);
+    return r;
+  }
+  sut_wait(s, &r);
+  sut_free(s);
+  return r;
+}
+
+static void exit_code_and_output(void) {
+  struct sut_result r = run("echo out; echo err >&2; echo $OCK_TEST_VAR; exit 3", 5, 1024);
+  OCK_ASSERT_INT_EQ(r.exit_code, 3);
+  OCK_ASSERT_INT_EQ(r.signal, 0);
+  OCK_ASSERT_INT_EQ(r.timed_out, 0);
+  OCK_ASSERT_STR_EQ(r.out, "out\nfrom-harness\n");
+  OCK_ASSERT_STR_EQ(r.err, "err\n");
+  sut_result_clear(&r);
+}
+
+static void signal_is_reported(void) {
+  struct sut_result r = run("kill -SEGV $$", 5, 1024);
+  OCK_ASSERT_INT_EQ(r.signal, SIGSEGV);
+  OCK_ASSERT_STR_EQ(sut_signal_name(r.signal), "SIGSEGV");
+  OCK_ASSERT_INT_EQ(r.exit_code, -1);
+  sut_result_clear(&r);
+}
+
+static void output_is_capped_and_counted(void) {
+  struct sut_result r = run("head -c 1000000 /dev/zero | tr '\\0' x", 10, 1000);
+  OCK_ASSERT_INT_EQ(strlen(r.out), 1000);
+  OCK_ASSERT_INT_EQ(r.out_total, 1000000);
+  OCK_ASSERT_INT_EQ(r.exit_code, 0);
+  sut_result_clear(&r);
+}
+
+static void timeout_kills_the_group(void) {
+  /* The child forks a grandchild that would outlive it; both must be gone. */
+  char marker[64];
+  snprintf(marker, sizeof marker, "ock-test-%d", (int)getpid());
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "trap '' INT TERM; sh -c 'exec -a %s sleep 300' & sleep 300", marker);
+  struct sut_result r = run(cmd, 0.5, 1024);
+  OCK_ASSERT_INT_EQ(r.timed_out, 1);
+  CU_ASSERT_TRUE(r.wall_ms >= 450 && r.wall_ms < 3000);
+  usleep(100 * 1000);
+  char check[128];
+  snprintf(check, sizeof check, "pgrep -f \"[%c]%s\" >/dev/null", marker[0], marker + 1);
+  OCK_ASSERT_INT_EQ(system(check) == 0, 0);
+  sut_result_clear(&r);
+}
+
+static void children_die_with_the_sut(void) {
+  char marker[64];
+  snprintf(marker, sizeof marker, "ock-orphan-%d", (int)getpid());
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "sh -c 'exec -a %s sleep 300' >/dev/null 2>&1 & exit 0", marker);
+  struct sut_result r = run(cmd, 5, 1024);
+  OCK_ASSERT_INT_EQ(r.exit_code, 0);
+  usleep(100 * 1000);
+  char check[128];
+  snprintf(check, sizeof check, "pgrep -f \"[%c]%s\" >/dev/null", marker[0], marker + 1);
+  OCK_ASSERT_INT_EQ(system(check) == 0, 0);
+  sut_result_clear(&r);
+}
+
+static void interrupt_reaches_the_sut(void) {
+  static const char *const env[] = {NULL};
+  struct sut_spec spec = {.command = "trap 'exit 7' INT; sleep 5 & wait", .env = env,
+                          .timeout_s = 5, .output_cap = 64};
+  sut *s = NULL;
+  OCK_ASSERT_OK(sut_start(&spec, &s));
+  usleep(200 * 1000);
+  sut_interrupt(s);
+  struct sut_result r;
+  sut_wait(s, &r);
+  OCK_ASSERT_INT_EQ(r.exit_code, 7);
+  OCK_ASSERT_INT_EQ(r.interrupted, 1);
+  sut_result_clear(&r);
+  sut_free(s);
+}
+
+static const struct ock_test tests[] = {
+    {"exit_code_and_output", exit_code_and_output},
+    {"signal_is_reported", signal_is_reported},
+    {"output_is_capped_and_counted", output_is_capped_and_counted},
+    {"timeout_kills_the_group", timeout_kills_the_group},
+    {"children_die_with_the_sut", children_die_with_the_sut},
+    {"interrupt_reaches_the_sut", interrupt_reaches_the_sut},
+    {NULL, NULL}};
+const struct ock_suite suite_sut = {"sut", tests, NULL, NULL};
