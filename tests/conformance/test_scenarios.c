@@ -1,0 +1,128 @@
+/*
+ * test_scenarios.c: the catalog. Every requirement of the registry has a scenario (the
+ * traceability rule), bad fixtures are refused with the file and the JSON path, and shards
+ * partition the selection.
+ */
+#include "runner.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ock/json.h"
+#include "ock/status.h"
+#include "scenarios.h"
+
+static ock_registry *reg;
+static char tmpdir[64];
+
+static int setup(void) {
+  struct ock_jerr err;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/ock-scn-XXXXXX");
+  return ock_registry_load_builtin(&reg, &err) || !mkdtemp(tmpdir) ? 1 : 0;
+}
+
+static int teardown(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+  ock_registry_free(reg);
+  return system(cmd) ? 1 : 0;
+}
+
+static void every_requirement_has_a_scenario(void) {
+  struct scenario_set set;
+  char err[1200] = "";
+  int rc = scenarios_load(ock_test_path("fixtures"), reg, NULL, NULL, &set, err, sizeof err);
+  if (rc) {
+    ock_test_fail(__LINE__, __FILE__, "fixtures/ does not load: %s", err);
+    return;
+  }
+  for (size_t i = 0; i < ock_registry_count(reg); i++) {
+    const char *id = ock_registry_at(reg, i)->id;
+    int found = 0;
+    for (size_t k = 0; k < set.n && !found; k++) {
+      const cJSON *r;
+      cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(set.items[k].fixture, "requirements"))
+        found |= cJSON_IsString(r) && !strcmp(r->valuestring, id);
+    }
+    if (!found)
+      ock_test_fail(__LINE__, __FILE__, "%s has no scenario in fixtures/", id);
+    else
+      CU_PASS(id);
+  }
+  scenarios_free(&set);
+}
+
+/* one_bad writes text as the only fixture of a fresh directory and expects a load error
+ * naming the file and where. */
+static void one_bad(const char *name, const char *text, const char *where, const char *what) {
+  char dir[128], path[256], cmd[300];
+  snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+  snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/%s.json", dir, name);
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+  struct scenario_set set;
+  char err[1200] = "";
+  CU_ASSERT_TRUE(scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err) != OCK_OK);
+  OCK_ASSERT_CONTAINS(err, path);
+  OCK_ASSERT_CONTAINS(err, where);
+  OCK_ASSERT_CONTAINS(err, what);
+}
+
+#define GOOD_SESSION                                                                               \
+  "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\",\"api\":\"openai\","           \
+  "\"model\":\"x\"}]},\"script\":{\"m\":[{\"text\":\"ok\"}]}"
+
+static void bad_fixtures_are_named(void) {
+  one_bad("unknown-req", "{\"id\":\"a\",\"requirements\":[\"OCK-NOPE-001\"]," GOOD_SESSION "}",
+          "$.requirements[0]", "unknown requirement");
+  one_bad("typo", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"promts\":[]," GOOD_SESSION "}",
+          "$.promts", "unknown member");
+  one_bad("syntax", "{\"id\":\"a\",\n\"requirements\": [,]}", "line 2", "not valid JSON");
+  one_bad("caps", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"capabilities\":[\"telepathy\"]," GOOD_SESSION "}",
+          "$.capabilities[0]", "telepathy");
+  one_bad("expect", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"executes\":[{\"status\":\"fine\"}]}," GOOD_SESSION "}",
+          "$.expect.executes[0].status", "\"success\"");
+  one_bad("mock-part", "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
+          "\"providers\":[{\"name\":\"m\",\"api\":\"gpt\",\"model\":\"x\"}]},\"script\":{\"m\":[]}}",
+          "$.session.providers[0].api", "openai");
+}
+
+static void shards_partition_the_selection(void) {
+  struct scenario_set all, s1, s2;
+  char err[1200];
+  const char *dir = ock_test_path("fixtures");
+  char path[4096];
+  snprintf(path, sizeof path, "%s", dir);
+  if (scenarios_load(path, reg, NULL, NULL, &all, err, sizeof err)) {
+    ock_test_fail(__LINE__, __FILE__, "%s", err);
+    return;
+  }
+  OCK_ASSERT_OK(scenarios_load(path, reg, NULL, NULL, &s1, err, sizeof err));
+  OCK_ASSERT_OK(scenarios_load(path, reg, NULL, NULL, &s2, err, sizeof err));
+  scenarios_shard(&s1, 1, 2);
+  scenarios_shard(&s2, 2, 2);
+  OCK_ASSERT_INT_EQ(s1.n + s2.n, all.n);
+  for (size_t i = 0; i < s1.n; i++)
+    for (size_t k = 0; k < s2.n; k++)
+      if (!strcmp(s1.items[i].id, s2.items[k].id))
+        ock_test_fail(__LINE__, __FILE__, "%s is in both shards", s1.items[i].id);
+  scenarios_free(&all);
+  scenarios_free(&s1);
+  scenarios_free(&s2);
+  const char *only[] = {"text-*", NULL};
+  OCK_ASSERT_OK(scenarios_load(path, reg, only, NULL, &s1, err, sizeof err));
+  for (size_t i = 0; i < s1.n; i++)
+    OCK_ASSERT_INT_EQ(strncmp(s1.items[i].id, "text-", 5), 0);
+  CU_ASSERT_TRUE(s1.n > 0);
+  scenarios_free(&s1);
+}
+
+static const struct ock_test tests[] = {
+    {"every_requirement_has_a_scenario", every_requirement_has_a_scenario},
+    {"bad_fixtures_are_named", bad_fixtures_are_named},
+    {"shards_partition_the_selection", shards_partition_the_selection},
+    {NULL, NULL}};
+const struct ock_suite suite_scenarios = {"scenarios", tests, setup, teardown};
