@@ -1,0 +1,184 @@
+/*
+ * http.c: the libcurl exchange of http.h.
+ *
+ * Bytes that libcurl hands to the write callback go to a staging buffer; the driving loop
+ * passes them to on_data after each curl_multi_perform, so no user code runs inside libcurl.
+ */
+#include "http.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curl/curl.h>
+
+#include "ock/status.h"
+
+struct xfer {
+  const struct ock__http_request *rq;
+  struct ock__http_response *rs;
+  CURL *easy;
+  struct ock_buf staged; /* 2xx body bytes not yet passed to on_data */
+  int toobig;
+};
+
+void ock__http_response_init(struct ock__http_response *r, size_t max_body) {
+  memset(r, 0, sizeof *r);
+  ock_buf_init(&r->body, max_body);
+}
+
+void ock__http_response_free(struct ock__http_response *r) {
+  ock_buf_free(&r->body);
+}
+
+static size_t on_write(char *p, size_t size, size_t nmemb, void *user) {
+  struct xfer *x = user;
+  size_t n = size * nmemb;
+  long status = 0;
+  curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+  int stream = x->rq->on_data && status >= 200 && status < 300;
+  x->rs->received += n;
+  if (x->rs->received > x->rq->max_body ||
+      ock_buf_append(stream ? &x->staged : &x->rs->body, p, n)) {
+    x->toobig = 1;
+    return 0; /* makes libcurl stop with CURLE_WRITE_ERROR */
+  }
+  return n;
+}
+
+/* header_value copies the value of header line h (any case) named name into out. */
+static void header_value(const char *h, size_t n, const char *name, char *out, size_t out_len) {
+  size_t k = strlen(name);
+  if (n <= k || strncasecmp(h, name, k) || h[k] != ':')
+    return;
+  const char *v = h + k + 1;
+  const char *end = h + n;
+  while (v < end && (*v == ' ' || *v == '\t'))
+    v++;
+  while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+    end--;
+  snprintf(out, out_len, "%.*s", (int)(end - v), v);
+}
+
+static size_t on_header(char *p, size_t size, size_t nmemb, void *user) {
+  struct xfer *x = user;
+  size_t n = size * nmemb;
+  if (n >= 5 && !strncmp(p, "HTTP/", 5)) { /* a new response (after 100 Continue, ...) */
+    x->rs->retry_after[0] = '\0';
+    x->rs->retry_after_ms[0] = '\0';
+  }
+  header_value(p, n, "retry-after", x->rs->retry_after, sizeof x->rs->retry_after);
+  header_value(p, n, "retry-after-ms", x->rs->retry_after_ms, sizeof x->rs->retry_after_ms);
+  return n;
+}
+
+static int on_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un) {
+  (void)dt, (void)dn, (void)ut, (void)un;
+  struct xfer *x = user;
+  return ock_cancel_is_set(x->rq->cancel); /* non-zero aborts the transfer */
+}
+
+/* deliver passes staged bytes to on_data. */
+static int deliver(struct xfer *x) {
+  if (!x->staged.len)
+    return OCK_OK;
+  int rc = x->rq->on_data(x->rq->user, x->staged.data, x->staged.len);
+  ock_buf_reset(&x->staged);
+  return rc;
+}
+
+int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_response *rs, char *why,
+                       size_t why_len) {
+  struct xfer x = {.rq = rq, .rs = rs};
+  char errbuf[CURL_ERROR_SIZE] = "";
+  ock_buf_init(&x.staged, rq->max_body);
+  x.easy = curl_easy_init();
+  CURLM *multi = curl_multi_init();
+  struct curl_slist *hdrs = NULL;
+  for (size_t i = 0; rq->headers && rq->headers[i]; i++) {
+    struct curl_slist *h = curl_slist_append(hdrs, rq->headers[i]);
+    if (!h)
+      break;
+    hdrs = h;
+  }
+  if (!strcmp(rq->method, "POST")) {
+    struct curl_slist *h = curl_slist_append(hdrs, "Expect:"); /* no 100-continue round trip */
+    if (h)
+      hdrs = h;
+  }
+  int rc = OCK_OK;
+  if (!x.easy || !multi) {
+    snprintf(why, why_len, "cannot initialise libcurl");
+    rc = OCK_ENOMEM;
+    goto done;
+  }
+  curl_easy_setopt(x.easy, CURLOPT_URL, rq->url);
+  curl_easy_setopt(x.easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(x.easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(x.easy, CURLOPT_HTTPHEADER, hdrs);
+  curl_easy_setopt(x.easy, CURLOPT_WRITEFUNCTION, on_write);
+  curl_easy_setopt(x.easy, CURLOPT_WRITEDATA, &x);
+  curl_easy_setopt(x.easy, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(x.easy, CURLOPT_HEADERDATA, &x);
+  curl_easy_setopt(x.easy, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(x.easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(x.easy, CURLOPT_XFERINFODATA, &x);
+  curl_easy_setopt(x.easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  if (rq->timeout_ms > 0)
+    curl_easy_setopt(x.easy, CURLOPT_TIMEOUT_MS, rq->timeout_ms);
+  if (!strcmp(rq->method, "POST")) {
+    curl_easy_setopt(x.easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(x.easy, CURLOPT_POSTFIELDS, rq->body ? rq->body : "");
+    curl_easy_setopt(x.easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                     (curl_off_t)(rq->body ? rq->body_len : 0));
+  }
+  curl_multi_add_handle(multi, x.easy);
+  int running = 1;
+  while (running) {
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      snprintf(why, why_len, "libcurl failed during the transfer");
+      rc = OCK_EIO;
+      break;
+    }
+    if (rq->on_data && (rc = deliver(&x)) != OCK_OK)
+      break;
+    if (ock_cancel_is_set(rq->cancel)) {
+      rc = OCK_ECANCELLED;
+      break;
+    }
+    if (running)
+      curl_multi_poll(multi, NULL, 0, 20, NULL);
+  }
+  if (!rc) {
+    int left = 0;
+    CURLMsg *m = NULL;
+    CURLcode res = CURLE_OK;
+    while ((m = curl_multi_info_read(multi, &left)))
+      if (m->msg == CURLMSG_DONE)
+        res = m->data.result;
+    curl_easy_getinfo(x.easy, CURLINFO_RESPONSE_CODE, &rs->status);
+    if (res == CURLE_OK && rq->on_data)
+      rc = deliver(&x);
+    else if (x.toobig)
+      rc = OCK_ETOOBIG;
+    else if (res == CURLE_ABORTED_BY_CALLBACK)
+      rc = OCK_ECANCELLED;
+    else if (res == CURLE_OPERATION_TIMEDOUT)
+      rc = OCK_ETIMEDOUT;
+    else if (res != CURLE_OK)
+      rc = OCK_EIO;
+    if (res != CURLE_OK)
+      snprintf(why, why_len, "%s", errbuf[0] ? errbuf : curl_easy_strerror(res));
+  }
+  if (rc == OCK_ETOOBIG)
+    snprintf(why, why_len, "the response passed %zu bytes", rq->max_body);
+  else if (rc == OCK_ECANCELLED)
+    snprintf(why, why_len, "abandoned on cancellation");
+  curl_multi_remove_handle(multi, x.easy);
+done:
+  curl_multi_cleanup(multi);
+  curl_easy_cleanup(x.easy);
+  curl_slist_free_all(hdrs);
+  ock_buf_free(&x.staged);
+  return rc;
+}
