@@ -189,7 +189,7 @@ static cJSON *finding_entry(const struct mock_provider *p, const struct mock_fin
 static cJSON *fault_entry(const struct mock_provider *p, const struct mock_fault *f, int turn,
                           int random_rule) {
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "kind", ock__fault_kind_name(f->kind));
+  cJSON_AddStringToObject(e, "fault", ock__fault_kind_name(f->kind));
   cJSON_AddStringToObject(e, "provider", p->name);
   cJSON_AddNumberToObject(e, "turn", turn);
   cJSON_AddBoolToObject(e, "random", random_rule >= 0);

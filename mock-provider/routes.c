@@ -180,7 +180,7 @@ static int journal_reply(struct mock_state *st, struct mock_plan *plan) {
 
 int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan) {
   const char *path = rq->path;
-  static const char tools[] = "/ock/v1/tools/";
+  const char *tool = !strncmp(path, "/ock/v1/tools/", 14) ? path + 14 : NULL;
   static const char chat[] = "/v1/chat/completions";
   static const char messages[] = "/v1/messages";
   if (rq->body_too_big) {
@@ -196,9 +196,8 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
   if (!strcmp(path, "/ock/v1/events"))
     return method_is(rq, "POST") ? ock__serve_event(st, rq, plan)
                                  : wrong_method(st, rq, "POST", plan);
-  if (!strncmp(path, tools, sizeof tools - 1) && path[sizeof tools - 1] &&
-      !strchr(path + sizeof tools - 1, '/'))
-    return method_is(rq, "POST") ? ock__serve_tool(st, rq, path + sizeof tools - 1, plan)
+  if (tool && *tool && !strchr(tool, '/'))
+    return method_is(rq, "POST") ? ock__serve_tool(st, rq, tool, plan)
                                  : wrong_method(st, rq, "POST", plan);
   if (!strcmp(path, chat))
     return llm_route(st, rq, MOCK_API_OPENAI, NULL, 0, plan);

@@ -111,7 +111,7 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
       reply = failure("execution_failed", msg);
       status = x->status;
       cJSON *f = cJSON_CreateObject();
-      cJSON_AddStringToObject(f, "kind", "tool_status");
+      cJSON_AddStringToObject(f, "fault", "tool_status");
       cJSON_AddBoolToObject(f, "random", 1);
       cJSON_AddNumberToObject(f, "rule", (double)i);
       cJSON_AddStringToObject(f, "tool", name);

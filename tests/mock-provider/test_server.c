@@ -1,0 +1,936 @@
+/*
+ * test_server.c: the mock over real HTTP, driven with libcurl, on both wire formats,
+ * streaming and not: the Done-when list of the issue, plus bad input and determinism.
+ * Every test starts its own mock on 127.0.0.1 port 0 and frees it.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#include "broken_histories.h"
+#include "fixture.h"
+#include "helpers.h"
+#include "ock/json.h"
+#include "runner.h"
+
+/* ---- reading replies -------------------------------------------------------------------- */
+
+/* What a client makes of one reply, either wire, streamed or not. */
+struct parsed {
+  char text[512];
+  char id[64];   /* the first tool call's id */
+  char name[64];
+  char args[256];
+  int n_calls;
+  char finish[32];
+  int terminated; /* [DONE] / message_stop seen (streams), or a body that parsed */
+  int n_events;
+};
+
+static void cat(char *dst, size_t n, const char *s) {
+  if (s)
+    strncat(dst, s, n - strlen(dst) - 1);
+}
+
+static void parse_openai_chunk(const cJSON *chunk, struct parsed *p) {
+  const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItem(chunk, "choices"), 0);
+  const cJSON *delta = cJSON_GetObjectItem(choice, "delta");
+  cat(p->text, sizeof p->text, ock_json_str(delta, "content"));
+  const cJSON *tc;
+  cJSON_ArrayForEach(tc, cJSON_GetObjectItem(delta, "tool_calls")) {
+    if (ock_json_int(tc, "index", -1) != 0)
+      continue;
+    if (ock_json_str(tc, "id")) {
+      snprintf(p->id, sizeof p->id, "%s", ock_json_str(tc, "id"));
+      p->n_calls++;
+    }
+    const cJSON *fn = cJSON_GetObjectItem(tc, "function");
+    if (ock_json_str(fn, "name"))
+      snprintf(p->name, sizeof p->name, "%s", ock_json_str(fn, "name"));
+    cat(p->args, sizeof p->args, ock_json_str(fn, "arguments"));
+  }
+  if (ock_json_str(choice, "finish_reason"))
+    snprintf(p->finish, sizeof p->finish, "%s", ock_json_str(choice, "finish_reason"));
+}
+
+static void parse_anthropic_event(const cJSON *d, struct parsed *p) {
+  const char *type = ock_json_str(d, "type");
+  if (!type)
+    return;
+  if (!strcmp(type, "content_block_start")) {
+    const cJSON *b = cJSON_GetObjectItem(d, "content_block");
+    const char *bt = ock_json_str(b, "type");
+    if (bt && !strcmp(bt, "tool_use")) {
+      p->n_calls++;
+      snprintf(p->id, sizeof p->id, "%s", ock_json_str(b, "id"));
+      snprintf(p->name, sizeof p->name, "%s", ock_json_str(b, "name"));
+    }
+  } else if (!strcmp(type, "content_block_delta")) {
+    const cJSON *delta = cJSON_GetObjectItem(d, "delta");
+    cat(p->text, sizeof p->text, ock_json_str(delta, "text"));
+    cat(p->args, sizeof p->args, ock_json_str(delta, "partial_json"));
+  } else if (!strcmp(type, "message_delta")) {
+    snprintf(p->finish, sizeof p->finish, "%s",
+             ock_json_str(cJSON_GetObjectItem(d, "delta"), "stop_reason"));
+  } else if (!strcmp(type, "message_stop")) {
+    p->terminated = 1;
+  }
+}
+
+static void parse_reply(int anthropic, int stream, const char *body, struct parsed *p) {
+  memset(p, 0, sizeof *p);
+  if (stream) {
+    cJSON *events = sse_split(body);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events) {
+      const char *data = ock_json_str(e, "data");
+      p->n_events++;
+      if (!strcmp(data, "[DONE]")) {
+        p->terminated = 1;
+        continue;
+      }
+      cJSON *d = cJSON_Parse(data);
+      if (anthropic)
+        parse_anthropic_event(d, p);
+      else
+        parse_openai_chunk(d, p);
+      cJSON_Delete(d);
+    }
+    cJSON_Delete(events);
+    return;
+  }
+  cJSON *b = cJSON_Parse(body);
+  p->terminated = b != NULL;
+  if (anthropic) {
+    const cJSON *blk;
+    cJSON_ArrayForEach(blk, cJSON_GetObjectItem(b, "content")) {
+      const char *t = ock_json_str(blk, "type");
+      if (t && !strcmp(t, "text"))
+        cat(p->text, sizeof p->text, ock_json_str(blk, "text"));
+      if (t && !strcmp(t, "tool_use")) {
+        p->n_calls++;
+        snprintf(p->id, sizeof p->id, "%s", ock_json_str(blk, "id"));
+        snprintf(p->name, sizeof p->name, "%s", ock_json_str(blk, "name"));
+        char *in = cJSON_PrintUnformatted(cJSON_GetObjectItem(blk, "input"));
+        cat(p->args, sizeof p->args, in);
+        free(in);
+      }
+    }
+    snprintf(p->finish, sizeof p->finish, "%s", ock_json_str(b, "stop_reason"));
+  } else {
+    const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItem(b, "choices"), 0);
+    const cJSON *msg = cJSON_GetObjectItem(choice, "message");
+    cat(p->text, sizeof p->text, ock_json_str(msg, "content"));
+    const cJSON *tc;
+    cJSON_ArrayForEach(tc, cJSON_GetObjectItem(msg, "tool_calls")) {
+      if (!p->n_calls++) {
+        const cJSON *fn = cJSON_GetObjectItem(tc, "function");
+        snprintf(p->id, sizeof p->id, "%s", ock_json_str(tc, "id"));
+        snprintf(p->name, sizeof p->name, "%s", ock_json_str(fn, "name"));
+        cat(p->args, sizeof p->args, ock_json_str(fn, "arguments"));
+      }
+    }
+    snprintf(p->finish, sizeof p->finish, "%s", ock_json_str(choice, "finish_reason"));
+  }
+  cJSON_Delete(b);
+}
+
+/* ---- building requests ------------------------------------------------------------------ */
+
+static const char *llm_path(int anthropic) {
+  return anthropic ? "/p/an/v1/messages" : "/p/oa/v1/chat/completions";
+}
+
+/* request_body: {"model", ["max_tokens"], "stream", "messages": messages}. Static buffer. */
+static const char *request_body(int anthropic, int stream, const char *messages) {
+  static char buf[16384];
+  snprintf(buf, sizeof buf, "{\"model\":\"%s\",%s\"stream\":%s,\"messages\":%s}",
+           anthropic ? "claude-test" : "gpt-test", anthropic ? "\"max_tokens\":256," : "",
+           stream ? "true" : "false", messages);
+  return buf;
+}
+
+static char *second_turn_messages(int anthropic, const struct parsed *first) {
+  char *s = malloc(4096);
+  if (anthropic)
+    snprintf(s, 4096,
+             "[{\"role\":\"user\",\"content\":\"What is the weather in Paris?\"},{\"role\":"
+             "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"},{\"type\":\"tool_use\","
+             "\"id\":\"%s\",\"name\":\"%s\",\"input\":%s}]},{\"role\":\"user\",\"content\":[{"
+             "\"type\":\"tool_result\",\"tool_use_id\":\"%s\",\"content\":\"15 degrees\"}]}]",
+             first->text, first->id, first->name, first->args, first->id);
+  else {
+    cJSON *args = cJSON_CreateString(first->args);
+    char *quoted = cJSON_PrintUnformatted(args);
+    snprintf(s, 4096,
+             "[{\"role\":\"user\",\"content\":\"What is the weather in Paris?\"},{\"role\":"
+             "\"assistant\",\"content\":\"%s\",\"tool_calls\":[{\"id\":\"%s\",\"type\":"
+             "\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]},{\"role\":\"tool\","
+             "\"tool_call_id\":\"%s\",\"content\":\"15 degrees\"}]",
+             first->text, first->id, first->name, quoted, first->id);
+    free(quoted);
+    cJSON_Delete(args);
+  }
+  return s;
+}
+
+/* ---- the tests -------------------------------------------------------------------------- */
+
+static void two_turn_tool_conversation(int anthropic, int stream) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  struct parsed first, second;
+  const char *user = "[{\"role\":\"user\",\"content\":\"What is the weather in Paris?\"}]";
+  http_post(m, llm_path(anthropic), request_body(anthropic, stream, user),
+            "X-OCK-Trace-Id: trace-1", &r);
+  OCK_ASSERT_INT_EQ(r.curl_rc, 0);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  parse_reply(anthropic, stream, r.body.data, &first);
+  http_reply_free(&r);
+  char want_id[64];
+  unsigned hash = anthropic ? ock__fnv1a("mock-tool-conversation/an")
+                            : ock__fnv1a("mock-tool-conversation");
+  snprintf(want_id, sizeof want_id, "%s%08x_0_0", anthropic ? "toolu_" : "call_", hash);
+  OCK_ASSERT_STR_EQ(first.text, "Let me check.");
+  OCK_ASSERT_STR_EQ(first.id, want_id);
+  OCK_ASSERT_STR_EQ(first.name, "get_weather");
+  OCK_ASSERT_STR_EQ(first.args, "{\"city\":\"Paris\"}");
+  OCK_ASSERT_INT_EQ(first.n_calls, 1);
+  OCK_ASSERT_STR_EQ(first.finish, anthropic ? "tool_use" : "tool_calls");
+  OCK_ASSERT_INT_EQ(first.terminated, 1);
+
+  char tool_body[256];
+  snprintf(tool_body, sizeof tool_body, "{\"tool_call_id\":\"%s\",\"input\":%s}", first.id,
+           first.args);
+  http_post(m, "/ock/v1/tools/get_weather", tool_body, NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":true,\"output\":\"15 degrees\",\"error\":null}");
+  http_reply_free(&r);
+
+  char *messages = second_turn_messages(anthropic, &first);
+  http_post(m, llm_path(anthropic), request_body(anthropic, stream, messages), NULL, &r);
+  free(messages);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  parse_reply(anthropic, stream, r.body.data, &second);
+  OCK_ASSERT_STR_EQ(second.text, "It is 15 degrees in Paris.");
+  OCK_ASSERT_INT_EQ(second.n_calls, 0);
+  OCK_ASSERT_STR_EQ(second.finish, anthropic ? "end_turn" : "stop");
+  OCK_ASSERT_INT_EQ(second.terminated, 1);
+  if (stream)
+    OCK_ASSERT_INT_EQ(second.n_events > 5, 1); /* really streamed in pieces */
+  http_reply_free(&r);
+
+  /* The journal, in order: request, reply, tool start and end, request, reply; no finding. */
+  cJSON *j = ock_mock_journal(m);
+  struct ock_buf kinds;
+  ock_buf_init(&kinds, 4096);
+  const cJSON *e;
+  cJSON_ArrayForEach(e, j) { ock_buf_printf(&kinds, "%s%s", kinds.len ? "," : "", ock_json_str(e, "kind")); }
+  OCK_ASSERT_STR_EQ(kinds.data, "llm_request,llm_reply,tool_start,tool_end,llm_request,llm_reply");
+  const cJSON *req1 = cJSON_GetArrayItem(j, 0), *rep1 = cJSON_GetArrayItem(j, 1);
+  const cJSON *start = cJSON_GetArrayItem(j, 2), *req2 = cJSON_GetArrayItem(j, 4);
+  OCK_ASSERT_INT_EQ(ock_json_int(req1, "seq", 0), 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(req1, "provider"), anthropic ? "an" : "oa");
+  OCK_ASSERT_STR_EQ(ock_json_str(req1, "api"), anthropic ? "anthropic" : "openai");
+  OCK_ASSERT_INT_EQ(ock_json_bool(req1, "stream", -1), stream);
+  OCK_ASSERT_INT_EQ(ock_json_int(req1, "turn", -2), 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(req1, "headers"), "x-ock-trace-id"), "trace-1");
+  OCK_ASSERT_STR_EQ(ock_json_str(rep1, "text"), "Let me check.");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(rep1, "tool_calls"), 0), "id"),
+                    want_id);
+  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(rep1, "fault")), 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, stream ? "sse" : "body") != NULL, 1);
+  OCK_ASSERT_INT_EQ(ock_json_bool(start, "known", 0), 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(start, "tool_call_id"), want_id);
+  OCK_ASSERT_INT_EQ(ock_json_int(req2, "turn", -2), 1);
+  const cJSON *neutral = cJSON_GetObjectItem(req2, "neutral");
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(neutral), 3);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(neutral, 2), "tool_call_id"), want_id);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(neutral, 2), "role"), "tool");
+  ock_buf_free(&kinds);
+  cJSON_Delete(j);
+  ock_mock_free(m);
+}
+
+static void test_two_turn_tool_conversation_openai(void) {
+  two_turn_tool_conversation(0, 0);
+  two_turn_tool_conversation(0, 1);
+}
+
+static void test_two_turn_tool_conversation_anthropic(void) {
+  two_turn_tool_conversation(1, 0);
+  two_turn_tool_conversation(1, 1);
+}
+
+static const char *BROKEN_FIXTURE =
+    "{\"ock_fixture\":1,\"id\":\"mock-broken\",\"session\":{\"prompts\":[\"hi\"],\"providers\":["
+    "{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"gpt-test\"},{\"name\":\"an\",\"api\":"
+    "\"anthropic\",\"model\":\"claude-test\"}]},\"script\":{\"oa\":[{\"text\":\"fine\"}],"
+    "\"an\":[{\"text\":\"fine\"}]}}";
+
+static void broken_histories(int observe_only, int stream) {
+  struct ock_mock_options opt = {.observe_only = observe_only};
+  for (int i = 0; BROKEN_HISTORIES[i].shape; i++) {
+    const struct broken_history *b = &BROKEN_HISTORIES[i];
+    ock_mock *m = mock_from(BROKEN_FIXTURE, &opt);
+    if (!m)
+      return;
+    struct http_reply r;
+    http_post(m, llm_path(b->anthropic), request_body(b->anthropic, stream, b->messages), NULL,
+              &r);
+    int rejected = b->blocking && !observe_only;
+    if (r.status != (rejected ? 400 : 200))
+      ock_test_fail(__LINE__, __FILE__, "%s on %s (observe_only %d, stream %d): HTTP %ld, body %s",
+                    b->shape, b->anthropic ? "anthropic" : "openai", observe_only, stream,
+                    r.status, r.body.data);
+    cJSON *body = cJSON_Parse(r.body.data);
+    if (rejected) {
+      /* The provider's own envelope and text. */
+      const cJSON *err = cJSON_GetObjectItem(body, "error");
+      OCK_ASSERT_STR_EQ(ock_json_str(err, "message"), b->text);
+      OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
+      if (b->anthropic)
+        OCK_ASSERT_STR_EQ(ock_json_str(body, "type"), "error");
+      else
+        OCK_ASSERT_STR_EQ(ock_json_str(err, "param"), b->param);
+    } else if (!stream) {
+      OCK_ASSERT_STR_EQ(ock_json_str(body, "model"), b->anthropic ? "claude-test" : "gpt-test");
+    }
+    cJSON_Delete(body);
+    http_reply_free(&r);
+    /* Either way the journal names the shape, the message index and the offending id. */
+    cJSON *f = journal_nth(m, "finding", 0);
+    OCK_ASSERT_STR_EQ(ock_json_str(f, "shape"), b->shape);
+    OCK_ASSERT_INT_EQ(ock_json_int(f, "message_index", -1), b->message_index);
+    OCK_ASSERT_STR_EQ(ock_json_str(f, "tool_call_id"), b->tool_call_id);
+    OCK_ASSERT_INT_EQ(ock_json_bool(f, "answered_400", -1), rejected);
+    if (b->blocking)
+      OCK_ASSERT_STR_EQ(ock_json_str(f, "message"), b->text);
+    OCK_ASSERT_INT_EQ(journal_count(m, "finding"), 1);
+    cJSON *reply = journal_nth(m, "llm_reply", 0);
+    OCK_ASSERT_INT_EQ(ock_json_int(reply, "status", 0), rejected ? 400 : 200);
+    OCK_ASSERT_INT_EQ(ock_json_int(reply, "turn", -2), rejected ? -1 : 0);
+    cJSON_Delete(reply);
+    cJSON_Delete(f);
+    ock_mock_free(m);
+  }
+}
+
+static void test_broken_histories_get_400_with_the_provider_text(void) {
+  broken_histories(0, 0);
+  broken_histories(0, 1);
+}
+
+static void test_broken_histories_observe_only_answer_and_journal(void) {
+  broken_histories(1, 0);
+  broken_histories(1, 1);
+}
+
+static void test_fixture_observe_only_flag(void) {
+  ock_mock *m = mock_from("{\"ock_fixture\":1,\"id\":\"o\",\"observe_only\":true,\"session\":{"
+                          "\"prompts\":[],\"providers\":[{\"name\":\"oa\",\"api\":\"openai\","
+                          "\"model\":\"m\"}]},\"script\":{\"oa\":[{\"text\":\"x\"}]}}",
+                          NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/v1/chat/completions", request_body(0, 0, BROKEN_HISTORIES[0].messages), NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  OCK_ASSERT_INT_EQ(journal_count(m, "finding"), 1);
+  http_reply_free(&r);
+  ock_mock_free(m);
+}
+
+static void rate_limited(int anthropic, int stream) {
+  ock_mock *m = mock_from("faults.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  char h[64];
+  const char *user = "[{\"role\":\"user\",\"content\":\"hi\"}]";
+  http_post(m, llm_path(anthropic), request_body(anthropic, stream, user), NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 429);
+  OCK_ASSERT_STR_EQ(reply_header(&r, "retry-after", h, sizeof h), "2");
+  OCK_ASSERT_STR_EQ(reply_header(&r, "retry-after-ms", h, sizeof h), "1500");
+  OCK_ASSERT_STR_EQ(reply_header(&r, "content-type", h, sizeof h), "application/json");
+  OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "{\"type\":\"error\",\"error\":{\"type\":"
+                                               "\"rate_limit_error\""
+                                             : "\"type\":\"requests\",\"param\":null,\"code\":"
+                                               "\"rate_limit_exceeded\"");
+  http_reply_free(&r);
+  /* The faulted turn is used up: the retry gets the next one. */
+  http_post(m, llm_path(anthropic), request_body(anthropic, stream, user), NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  struct parsed p;
+  parse_reply(anthropic, stream, r.body.data, &p);
+  OCK_ASSERT_STR_EQ(p.text, "recovered");
+  http_reply_free(&r);
+  cJSON *f = journal_nth(m, "fault", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(f, "fault"), "status");
+  OCK_ASSERT_INT_EQ(ock_json_int(f, "status", 0), 429);
+  OCK_ASSERT_INT_EQ(ock_json_int(f, "retry_after_ms", 0), 1500);
+  cJSON *rep = journal_nth(m, "llm_reply", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(rep, "fault"), "status");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "headers"), "retry-after"), "2");
+  cJSON_Delete(rep);
+  cJSON_Delete(f);
+  ock_mock_free(m);
+}
+
+static void test_429_with_retry_after(void) {
+  rate_limited(0, 0);
+  rate_limited(0, 1);
+  rate_limited(1, 0);
+  rate_limited(1, 1);
+}
+
+/* one_turn_fixture: a fixture whose two providers play the same single turn. */
+static const char *one_turn_fixture(const char *turn) {
+  static char buf[4096];
+  snprintf(buf, sizeof buf,
+           "{\"ock_fixture\":1,\"id\":\"mock-one-turn\",\"session\":{\"prompts\":[\"hi\"],"
+           "\"providers\":[{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"gpt-test\"},{\"name\":"
+           "\"an\",\"api\":\"anthropic\",\"model\":\"claude-test\"}]},\"script\":{\"oa\":[%s],"
+           "\"an\":[%s]}}",
+           turn, turn);
+  return buf;
+}
+
+static void test_stream_cut_short(void) {
+  for (int anthropic = 0; anthropic < 2; anthropic++) {
+    ock_mock *m = mock_from(one_turn_fixture("{\"text\":\"abcdefghijklmnop\",\"chunk_size\":4,"
+                                             "\"fault\":{\"kind\":\"cut_stream\",\"after_chunks\":"
+                                             "3}}"),
+                            NULL);
+    if (!m)
+      return;
+    struct http_reply r;
+    http_post(m, llm_path(anthropic),
+              request_body(anthropic, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.curl_rc, 0); /* the HTTP exchange ends cleanly... */
+    OCK_ASSERT_INT_EQ(r.status, 200);
+    struct parsed p;
+    parse_reply(anthropic, 1, r.body.data, &p);
+    OCK_ASSERT_INT_EQ(p.n_events, 3);
+    OCK_ASSERT_INT_EQ(p.terminated, 0); /* ...but without [DONE] / message_stop */
+    cJSON *rep = journal_nth(m, "llm_reply", 0);
+    OCK_ASSERT_STR_EQ(ock_json_str(rep, "fault"), "cut_stream");
+    OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(rep, "sse")), 3);
+    cJSON_Delete(rep);
+    http_reply_free(&r);
+    /* Not streaming, the same fault cuts the body halfway through. */
+    ock_mock_free(m);
+    m = mock_from(one_turn_fixture("{\"text\":\"abcdefghijklmnop\",\"fault\":{\"kind\":"
+                                   "\"cut_stream\",\"after_chunks\":3}}"),
+                  NULL);
+    http_post(m, llm_path(anthropic),
+              request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.curl_rc, CURLE_PARTIAL_FILE);
+    OCK_ASSERT_INT_EQ(cJSON_Parse(r.body.data) == NULL, 1);
+    http_reply_free(&r);
+    ock_mock_free(m);
+  }
+}
+
+static void test_dropped_connection(void) {
+  for (int anthropic = 0; anthropic < 2; anthropic++) {
+    for (int stream = 0; stream < 2; stream++) {
+      ock_mock *m = mock_from(one_turn_fixture("{\"text\":\"abcdefghijklmnopqrstuvwxyz\","
+                                               "\"fault\":{\"kind\":\"drop_connection\","
+                                               "\"after_bytes\":60}}"),
+                              NULL);
+      if (!m)
+        return;
+      struct http_reply r;
+      http_post(m, llm_path(anthropic),
+                request_body(anthropic, stream, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL,
+                &r);
+      if (r.curl_rc != CURLE_PARTIAL_FILE && r.curl_rc != CURLE_RECV_ERROR)
+        ock_test_fail(__LINE__, __FILE__, "curl %d (%s), expected a cut transfer", r.curl_rc,
+                      curl_easy_strerror((CURLcode)r.curl_rc));
+      OCK_ASSERT_INT_EQ(r.status, 200);
+      OCK_ASSERT_INT_EQ(r.body.len, 60);
+      cJSON *rep = journal_nth(m, "llm_reply", 0);
+      OCK_ASSERT_STR_EQ(ock_json_str(rep, "fault"), "drop_connection");
+      OCK_ASSERT_INT_EQ(ock_json_int(rep, "drop_after_bytes", 0), 60);
+      cJSON_Delete(rep);
+      http_reply_free(&r);
+      ock_mock_free(m);
+    }
+  }
+}
+
+static void test_error_mid_stream_and_malformed_chunk(void) {
+  for (int anthropic = 0; anthropic < 2; anthropic++) {
+    ock_mock *m = mock_from(one_turn_fixture("{\"text\":\"abcdefghijklmnop\",\"chunk_size\":4,"
+                                             "\"fault\":{\"kind\":\"error_mid_stream\","
+                                             "\"after_chunks\":2}}"),
+                            NULL);
+    if (!m)
+      return;
+    struct http_reply r;
+    http_post(m, llm_path(anthropic),
+              request_body(anthropic, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 200);
+    OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "event: error\ndata: {\"type\":\"error\",\"error\":"
+                                                 "{\"type\":\"overloaded_error\""
+                                               : "data: {\"error\":{\"message\":");
+    OCK_ASSERT_INT_EQ(strstr(r.body.data, anthropic ? "message_stop" : "[DONE]") == NULL, 1);
+    http_reply_free(&r);
+    ock_mock_free(m);
+
+    m = mock_from(one_turn_fixture("{\"text\":\"abcdefghijklmnop\",\"chunk_size\":4,\"fault\":{"
+                                   "\"kind\":\"malformed_chunk\",\"after_chunks\":2}}"),
+                  NULL);
+    http_post(m, llm_path(anthropic),
+              request_body(anthropic, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
+    cJSON *events = sse_split(r.body.data);
+    const char *bad = ock_json_str(cJSON_GetArrayItem(events, 2), "data");
+    cJSON *parsed = cJSON_Parse(bad);
+    OCK_ASSERT_INT_EQ(parsed == NULL, 1);
+    cJSON_Delete(parsed);
+    cJSON_Delete(events);
+    http_reply_free(&r);
+    ock_mock_free(m);
+  }
+}
+
+static void test_tool_arguments_that_are_not_json(void) {
+  ock_mock *m = mock_from(one_turn_fixture("{\"tool_calls\":[{\"name\":\"f\",\"arguments_raw\":"
+                                           "\"{\\\"a\\\": 1,\"}],\"chunk_size\":3}"),
+                          NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  struct parsed p;
+  http_post(m, llm_path(0), request_body(0, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL,
+            &r);
+  parse_reply(0, 1, r.body.data, &p);
+  OCK_ASSERT_STR_EQ(p.args, "{\"a\": 1,");
+  http_reply_free(&r);
+  http_post(m, llm_path(1), request_body(1, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL,
+            &r);
+  parse_reply(1, 1, r.body.data, &p);
+  OCK_ASSERT_STR_EQ(p.args, "{\"a\": 1,");
+  http_reply_free(&r);
+  ock_mock_free(m);
+}
+
+static void test_events_deny_and_continue(void) {
+  ock_mock *m = mock_from("hooks.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/ock/v1/events",
+            "{\"event\":\"tool:pre\",\"data\":{\"tool_name\":\"rm\",\"tool_call_id\":\"c1\"}}", NULL,
+            &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"action\":\"deny\",\"reason\":\"rm is not allowed\"}");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/events",
+            "{\"event\":\"tool:pre\",\"data\":{\"tool_name\":\"ls\",\"tool_call_id\":\"c2\"}}", NULL,
+            &r);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"action\":\"continue\"}");
+  http_reply_free(&r);
+  /* occurrence 2 of provider:request only */
+  const char *ev = "{\"event\":\"provider:request\",\"data\":{\"provider\":\"main\"}}";
+  http_post(m, "/ock/v1/events", ev, NULL, &r);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"action\":\"continue\"}");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/events", ev, NULL, &r);
+  OCK_ASSERT_CONTAINS(r.body.data, "\"action\":\"inject_context\"");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/events", ev, NULL, &r);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"action\":\"continue\"}");
+  http_reply_free(&r);
+  cJSON *e = journal_nth(m, "event", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(e, "event"), "tool:pre");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(e, "data"), "tool_call_id"), "c1");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(e, "reply"), "action"), "deny");
+  cJSON_Delete(e);
+  /* a malformed event is a 400 that says what an event looks like */
+  http_post(m, "/ock/v1/events", "{\"name\":\"x\"}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  OCK_ASSERT_CONTAINS(r.body.data, "$.event: required");
+  http_reply_free(&r);
+  ock_mock_free(m);
+}
+
+static void test_tools_by_call_unknown_and_slow(void) {
+  ock_mock *m = mock_from("hooks.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/ock/v1/tools/flaky", "{\"tool_call_id\":\"c1\",\"input\":{}}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 500);
+  OCK_ASSERT_CONTAINS(r.body.data, "\"success\":true"); /* calls[0] inherits the result */
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/tools/flaky", "{\"tool_call_id\":\"c2\",\"input\":{}}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  OCK_ASSERT_CONTAINS(r.body.data, "\"message\":\"disk full\"");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/tools/flaky", "{\"tool_call_id\":\"c3\",\"input\":{}}", NULL, &r);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":true,\"output\":\"fine\"}");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/tools/ls", "{\"tool_call_id\":\"c4\",\"input\":{\"dir\":\".\"}}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.seconds >= 0.14, 1);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":true,\"output\":[\"a\",\"b\"]}");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/tools/nope", "{\"tool_call_id\":\"c5\",\"input\":{}}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 404);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":false,\"output\":null,\"error\":{\"type\":"
+                                 "\"not_found\",\"message\":\"tool 'nope' not found: the session "
+                                 "does not list it\"}}");
+  http_reply_free(&r);
+  /* the slow tool's start and end are 150 ms apart */
+  cJSON *s = journal_nth(m, "tool_start", 3), *e = journal_nth(m, "tool_end", 3);
+  OCK_ASSERT_INT_EQ(ock_json_num(e, "t_ms", 0) - ock_json_num(s, "t_ms", 0) >= 140, 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(s, "input"), "dir"), ".");
+  cJSON_Delete(s);
+  cJSON_Delete(e);
+  s = journal_nth(m, "tool_start", 4);
+  e = journal_nth(m, "tool_end", 4);
+  OCK_ASSERT_INT_EQ(ock_json_bool(s, "known", -1), 0);
+  OCK_ASSERT_INT_EQ(ock_json_int(e, "status", 0), 404);
+  cJSON_Delete(s);
+  cJSON_Delete(e);
+  http_post(m, "/ock/v1/tools/ls", "{\"input\":{}}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  OCK_ASSERT_CONTAINS(r.body.data, "$.tool_call_id: required");
+  http_reply_free(&r);
+  ock_mock_free(m);
+}
+
+static void test_unmatched_request(void) {
+  for (int anthropic = 0; anthropic < 2; anthropic++) {
+    ock_mock *m = mock_from(one_turn_fixture("{\"match\":{\"last_tool_call_id\":\"call_x\"},"
+                                             "\"text\":\"after x\"}"),
+                            NULL);
+    if (!m)
+      return;
+    struct http_reply r;
+    http_post(m, llm_path(anthropic),
+              request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hello\"}]"), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 400);
+    const char *want =
+        anthropic ? "request 1 to provider \\\"an\\\" matches no scripted turn: expected "
+                    "$.script.an[0] (match last_tool_call_id \\\"call_x\\\")"
+                  : "request 1 to provider \\\"oa\\\" matches no scripted turn: expected "
+                    "$.script.oa[0] (match last_tool_call_id \\\"call_x\\\")";
+    OCK_ASSERT_CONTAINS(r.body.data, want);
+    OCK_ASSERT_CONTAINS(r.body.data, "\"type\":\"invalid_request_error\"");
+    http_reply_free(&r);
+    cJSON *u = journal_nth(m, "unmatched", 0);
+    OCK_ASSERT_STR_EQ(ock_json_str(u, "provider"), anthropic ? "an" : "oa");
+    OCK_ASSERT_CONTAINS(ock_json_str(u, "expected"), "the request's last message is user \"hello\"");
+    cJSON_Delete(u);
+    cJSON *req = journal_nth(m, "llm_request", 0);
+    OCK_ASSERT_INT_EQ(ock_json_int(req, "turn", 0), -1);
+    cJSON_Delete(req);
+    ock_mock_free(m);
+  }
+}
+
+/* A fixed sequence touching every endpoint, streaming and not, faults and errors. */
+static void play_sequence(ock_mock *m, struct ock_buf *replies) {
+  static const struct {
+    const char *path;
+    const char *body;
+  } steps[] = {
+      {"/ock/v1/events", "{\"event\":\"prompt:submit\",\"data\":{\"prompt\":\"x\"}}"},
+      {"/p/oa/v1/chat/completions",
+       "{\"model\":\"gpt-test\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+       "\"messages\":[{\"role\":\"user\",\"content\":\"What is the weather in Paris?\"}]}"},
+      {"/ock/v1/tools/get_weather", "{\"tool_call_id\":\"call_1\",\"input\":{\"city\":\"Paris\"}}"},
+      {"/p/an/v1/messages",
+       "{\"model\":\"claude-test\",\"max_tokens\":9,\"messages\":[{\"role\":\"user\",\"content\":"
+       "\"hi\"}]}"},
+      {"/p/an/v1/messages",
+       "{\"model\":\"claude-test\",\"max_tokens\":9,\"stream\":true,\"messages\":[{\"role\":"
+       "\"user\",\"content\":\"hi\"}]}"},
+      {"/p/an/v1/messages", "{\"model\":\"claude-test\",\"max_tokens\":9,\"messages\":[]}"},
+      {"/p/oa/v1/chat/completions", NULL}, /* a broken history (A07) */
+      {"/nowhere", "{}"},
+  };
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+    struct http_reply r;
+    const char *body = steps[i].body ? steps[i].body
+                                     : request_body(0, 1, BROKEN_HISTORIES[6].messages);
+    http_post(m, steps[i].path, body, "X-OCK-Trace-Id: t-1", &r);
+    ock_buf_printf(replies, "== %s\n%s%s\n", steps[i].path, r.head.data, r.body.data);
+    http_reply_free(&r);
+  }
+}
+
+static void test_same_requests_same_bytes_and_journal(void) {
+  struct ock_buf a, b;
+  ock_buf_init(&a, 1 << 22);
+  ock_buf_init(&b, 1 << 22);
+  char *ja = NULL, *jb = NULL;
+  for (int run = 0; run < 2; run++) {
+    ock_mock *m = mock_from("tool_conversation.json", NULL);
+    if (!m)
+      return;
+    play_sequence(m, run ? &b : &a);
+    char *j = journal_without_time(m);
+    if (run)
+      jb = j;
+    else
+      ja = j;
+    ock_mock_free(m);
+  }
+  OCK_ASSERT_INT_EQ(a.len > 2000, 1);
+  OCK_ASSERT_INT_EQ(a.len, b.len);
+  OCK_ASSERT_INT_EQ(memcmp(a.data, b.data, a.len), 0);
+  OCK_ASSERT_INT_EQ(strlen(ja) > 2000, 1);
+  OCK_ASSERT_STR_EQ(ja, jb);
+  OCK_ASSERT_INT_EQ(strstr(a.data, "Date:") == NULL, 1);
+  free(ja);
+  free(jb);
+  ock_buf_free(&a);
+  ock_buf_free(&b);
+}
+
+static void test_session_document(void) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_get(m, "/ock/v1/session", &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  cJSON *doc = cJSON_Parse(r.body.data);
+  OCK_ASSERT_STR_EQ(ock_json_str(doc, "protocol"), "ock/1");
+  OCK_ASSERT_STR_EQ(ock_json_str(doc, "scenario"), "mock-tool-conversation");
+  const cJSON *cfg = cJSON_GetObjectItem(doc, "config");
+  OCK_ASSERT_INT_EQ(ock_json_int(cfg, "max_iterations", 0), 10);
+  OCK_ASSERT_STR_EQ(ock_json_str(cfg, "error_strategy"), "continue");
+  const cJSON *p0 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "providers"), 0);
+  const cJSON *p1 = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "providers"), 1);
+  char want[160];
+  snprintf(want, sizeof want, "%s/p/oa/v1", ock_mock_url(m));
+  OCK_ASSERT_STR_EQ(ock_json_str(p0, "base_url"), want);
+  snprintf(want, sizeof want, "%s/p/an", ock_mock_url(m));
+  OCK_ASSERT_STR_EQ(ock_json_str(p1, "base_url"), want);
+  OCK_ASSERT_INT_EQ(ock_json_int(p1, "priority", 0), 2);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tools"), 0), "name"),
+                    "get_weather");
+  cJSON_Delete(doc);
+  http_reply_free(&r);
+  OCK_ASSERT_INT_EQ(journal_count(m, "session"), 1);
+  OCK_ASSERT_CONTAINS(ock_mock_url(m), "http://127.0.0.1:");
+  ock_mock_free(m);
+}
+
+static void test_bad_input_gets_a_clear_4xx(void) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/p/oa/v1/chat/completions", "{\"model\":", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  OCK_ASSERT_CONTAINS(r.body.data, "not valid JSON");
+  http_reply_free(&r);
+  http_post(m, "/p/oa/v1/chat/completions", "{\"messages\":[]}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  OCK_ASSERT_CONTAINS(r.body.data, "$.model: required");
+  http_reply_free(&r);
+  http_post(m, "/p/an/v1/messages", "{\"model\":\"c\",\"messages\":[]}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  OCK_ASSERT_CONTAINS(r.body.data, "$.max_tokens: required");
+  http_reply_free(&r);
+  http_post(m, "/p/oa/v1/chat/completions",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  OCK_ASSERT_CONTAINS(r.body.data, "$.messages[0].role");
+  http_reply_free(&r);
+  http_post(m, "/p/an/v1/chat/completions", "{}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 404);
+  OCK_ASSERT_CONTAINS(r.body.data, "provider \\\"an\\\" speaks anthropic");
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/session", "{}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 405);
+  http_reply_free(&r);
+  http_get(m, "/ock/v1/nothing", &r);
+  OCK_ASSERT_INT_EQ(r.status, 404);
+  OCK_ASSERT_CONTAINS(r.body.data, "no endpoint at /ock/v1/nothing");
+  http_reply_free(&r);
+  /* 9 MiB of body: 413, the connection is not kept reading */
+  size_t big = (size_t)9 << 20;
+  char *body = malloc(big + 1);
+  memset(body, 'x', big);
+  body[big] = '\0';
+  http_post(m, "/p/oa/v1/chat/completions", body, NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 413);
+  OCK_ASSERT_CONTAINS(r.body.data, "request body larger than");
+  http_reply_free(&r);
+  free(body);
+  OCK_ASSERT_INT_EQ(journal_count(m, "http_error"), 4);
+  /* still serving */
+  http_get(m, "/ock/v1/session", &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  http_reply_free(&r);
+  ock_mock_free(m);
+}
+
+static void on_cancel(void *user) {
+  ++*(int *)user;
+}
+
+struct stopper {
+  ock_mock *m;
+  int delay_ms;
+};
+
+static void *stop_later(void *arg) {
+  struct stopper *s = arg;
+  struct timespec ts = {.tv_sec = 0, .tv_nsec = s->delay_ms * 1000000L};
+  nanosleep(&ts, NULL);
+  ock_mock_stop(s->m);
+  return NULL;
+}
+
+static void test_cancel_trigger_and_prompt_stop(void) {
+  int cancels = 0;
+  struct ock_mock_options opt = {.on_cancel = on_cancel, .user = &cancels};
+  ock_mock *m = mock_from("{\"ock_fixture\":1,\"id\":\"c\",\"session\":{\"prompts\":[],"
+                          "\"providers\":[{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"m\"}]},"
+                          "\"script\":{\"oa\":[{\"text\":\"slow\",\"delay_ms\":20000}]},"
+                          "\"cancel\":{\"at\":\"llm_request\",\"index\":1}}",
+                          &opt);
+  if (!m)
+    return;
+  struct stopper s = {m, 300};
+  pthread_t t;
+  pthread_create(&t, NULL, stop_later, &s);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct http_reply r;
+  http_post(m, "/v1/chat/completions", request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"),
+            NULL, &r);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  pthread_join(t, NULL);
+  double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  OCK_ASSERT_INT_EQ(secs < 2.0, 1); /* the 20 s delay did not hold the stop */
+  OCK_ASSERT_INT_EQ(r.curl_rc != 0, 1);
+  OCK_ASSERT_INT_EQ(cancels, 1);
+  http_reply_free(&r);
+  cJSON *c = journal_nth(m, "cancel", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(c, "trigger"), "at"), "llm_request");
+  cJSON_Delete(c);
+  cJSON *first = journal_nth(m, NULL, 0), *second = journal_nth(m, NULL, 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(first, "kind"), "llm_request");
+  OCK_ASSERT_STR_EQ(ock_json_str(second, "kind"), "cancel");
+  cJSON_Delete(first);
+  cJSON_Delete(second);
+  cJSON *rep = journal_nth(m, "llm_reply", 0);
+  OCK_ASSERT_INT_EQ(ock_json_bool(rep, "aborted", 0), 1);
+  cJSON_Delete(rep);
+  ock_mock_stop(m); /* idempotent */
+  ock_mock_free(m);
+}
+
+static void test_random_faults_are_seeded(void) {
+  const char *fx = "{\"ock_fixture\":1,\"id\":\"r\",\"session\":{\"prompts\":[],\"providers\":["
+                   "{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"m\"}],\"tools\":[{\"name\":"
+                   "\"t\"}]},\"script\":{\"oa\":[{\"text\":\"a\"},{\"text\":\"b\"},{\"text\":\"c\"},"
+                   "{\"text\":\"d\"},{\"text\":\"e\"},{\"text\":\"f\"},{\"text\":\"g\"},{\"text\":"
+                   "\"h\"},{\"text\":\"i\"},{\"text\":\"j\"},{\"text\":\"k\"},{\"text\":\"l\"}]},"
+                   "\"random_faults\":[{\"on\":\"llm\",\"probability\":0.5,\"fault\":{\"status\":"
+                   "503}},{\"on\":\"tool\",\"probability\":0.5}]}";
+  char pattern[3][64];
+  unsigned long long seeds[3] = {11, 11, 12};
+  for (int run = 0; run < 3; run++) {
+    struct ock_mock_options opt = {.seed = seeds[run]};
+    ock_mock *m = mock_from(fx, &opt);
+    if (!m)
+      return;
+    int k = 0;
+    for (int i = 0; i < 12; i++) {
+      struct http_reply r;
+      http_post(m, "/v1/chat/completions",
+                request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"), NULL, &r);
+      pattern[run][k++] = r.status == 503 ? 'F' : r.status == 200 ? '.' : '?';
+      http_reply_free(&r);
+      http_post(m, "/ock/v1/tools/t", "{\"tool_call_id\":\"c\",\"input\":{}}", NULL, &r);
+      pattern[run][k++] = r.status == 500 ? 'f' : r.status == 200 ? ',' : '?';
+      http_reply_free(&r);
+    }
+    pattern[run][k] = '\0';
+    /* a random fault does not use up a turn: the answers still come a, b, c, ... */
+    cJSON *j = ock_mock_journal(m);
+    const cJSON *e;
+    char next = 'a';
+    cJSON_ArrayForEach(e, j) {
+      const char *kind = ock_json_str(e, "kind"), *text = ock_json_str(e, "text");
+      if (!strcmp(kind, "llm_reply") && ock_json_int(e, "status", 0) == 200) {
+        char want[2] = {next++, '\0'};
+        OCK_ASSERT_STR_EQ(text, want);
+      }
+    }
+    cJSON_Delete(j);
+    ock_mock_free(m);
+  }
+  OCK_ASSERT_STR_EQ(pattern[0], pattern[1]);
+  OCK_ASSERT_INT_EQ(strcmp(pattern[0], pattern[2]) != 0, 1);
+  OCK_ASSERT_INT_EQ(strchr(pattern[0], 'F') != NULL && strchr(pattern[0], '.') != NULL, 1);
+  OCK_ASSERT_INT_EQ(strchr(pattern[0], '?') == NULL, 1);
+}
+
+static void test_default_endpoints_reach_the_first_provider_of_each_api(void) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/v1/messages", request_body(1, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"),
+            NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  char h[64];
+  OCK_ASSERT_INT_EQ(reply_header(&r, "request-id", h, sizeof h) != NULL, 1);
+  http_reply_free(&r);
+  cJSON *req = journal_nth(m, "llm_request", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(req, "provider"), "an");
+  cJSON_Delete(req);
+  ock_mock_free(m);
+}
+
+static int suite_init(void) {
+  return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : 1;
+}
+
+static int suite_cleanup(void) {
+  curl_global_cleanup();
+  return 0;
+}
+
+static const struct ock_test tests[] = {
+    {"two_turn_tool_conversation_openai", test_two_turn_tool_conversation_openai},
+    {"two_turn_tool_conversation_anthropic", test_two_turn_tool_conversation_anthropic},
+    {"broken_histories_get_400_with_the_provider_text",
+     test_broken_histories_get_400_with_the_provider_text},
+    {"broken_histories_observe_only_answer_and_journal",
+     test_broken_histories_observe_only_answer_and_journal},
+    {"fixture_observe_only_flag", test_fixture_observe_only_flag},
+    {"429_with_retry_after", test_429_with_retry_after},
+    {"stream_cut_short", test_stream_cut_short},
+    {"dropped_connection", test_dropped_connection},
+    {"error_mid_stream_and_malformed_chunk", test_error_mid_stream_and_malformed_chunk},
+    {"tool_arguments_that_are_not_json", test_tool_arguments_that_are_not_json},
+    {"events_deny_and_continue", test_events_deny_and_continue},
+    {"tools_by_call_unknown_and_slow", test_tools_by_call_unknown_and_slow},
+    {"unmatched_request", test_unmatched_request},
+    {"same_requests_same_bytes_and_journal", test_same_requests_same_bytes_and_journal},
+    {"session_document", test_session_document},
+    {"bad_input_gets_a_clear_4xx", test_bad_input_gets_a_clear_4xx},
+    {"cancel_trigger_and_prompt_stop", test_cancel_trigger_and_prompt_stop},
+    {"random_faults_are_seeded", test_random_faults_are_seeded},
+    {"default_endpoints_reach_the_first_provider_of_each_api",
+     test_default_endpoints_reach_the_first_provider_of_each_api},
+    {NULL, NULL}};
+
+const struct ock_suite mock_server_suite = {"mock_server", tests, suite_init, suite_cleanup};
