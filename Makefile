@@ -5,6 +5,7 @@
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check and cppcheck
 #   make clean
+#   make install     PREFIX=/usr/local DESTDIR= (see install.mk)
 #
 # Each part keeps its own rules in <part>/part.mk and appends to BINS, LIBS and TEST_BINS.
 # Missing Debian packages are installed by scripts/deps.sh before anything is compiled.
@@ -57,6 +58,7 @@ include tests/part.mk
 -include mock-provider/part.mk
 -include reference/part.mk
 -include conformance/part.mk
+include install.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
 
