@@ -91,7 +91,8 @@ lint: | $(DEPS_STAMP)
 	@command -v cppcheck >/dev/null || { echo "lint: cppcheck is missing (apt-get install cppcheck)"; exit 1; }
 	clang-format --dry-run --Werror $(C_SOURCES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
-	  --suppress=missingIncludeSystem $(INCLUDES) $(filter %.c,$(C_SOURCES))
+	  --suppress=missingIncludeSystem $(INCLUDES) $(filter -I%,$(PKG_CFLAGS)) \
+	  $(filter %.c,$(C_SOURCES))
 
 clean:
 	rm -rf $(BUILD)

@@ -434,11 +434,15 @@ static void *worker(void *arg) {
 
 /* ---- the report ------------------------------------------------------------------------------- */
 
+/* iso_now writes the current UTC time as RFC 3339 with milliseconds. */
 static void iso_now(char *out, size_t n) {
-  time_t t = time(NULL);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
   struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  gmtime_r(&ts.tv_sec, &tm);
+  char base[32];
+  strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(out, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
 }
 
 static cJSON *string_array(const struct list *l) {
@@ -516,8 +520,7 @@ static int write_reports(cJSON *report, const ock_registry *reg, const char *dir
   ock_report_summarize(report, reg);
   if (forced_exit) {
     cJSON_ReplaceItemInObjectCaseSensitive(report, "exit_code", cJSON_CreateNumber(forced_exit));
-    cJSON_ReplaceItemInObjectCaseSensitive(
-        report, "verdict", cJSON_CreateString(forced_exit == EXIT_USAGE ? "ERROR" : "INCOMPLETE"));
+    cJSON_ReplaceItemInObjectCaseSensitive(report, "verdict", cJSON_CreateString("INCOMPLETE"));
   }
   char err[600];
   if (ock_report_write_all(report, dir, err, sizeof err)) {

@@ -16,12 +16,20 @@ $(OCK_BIN): $(call objs_of,conformance/main.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LI
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 CONF_TEST_SRCS := $(wildcard tests/conformance/test_*.c tests/conformance/main.c)
+HOSTILE_BIN    := $(BUILD)/tests/hostile_sut
+
+# hostile_sut: orchestrators that attack the harness, for the hostile matrix test.
+$(HOSTILE_BIN): $(call objs_of,tests/conformance/hostile_sut.c)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+$(call objs_of,tests/conformance/test_hostile.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
 TEST_BINS      += $(CONF_TEST_BIN)
 
-$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN)
+$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(filter-out $(OCK_BIN),$^) $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 
 .PHONY: conformance
 OCK_RUN_FLAGS ?=

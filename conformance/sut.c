@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +26,70 @@
 #include "ock/status.h"
 
 extern char **environ;
+
+/*
+ * A SUT may fork a child that leaves its process group (setsid) and so escapes the group kill.
+ * The harness is therefore a child subreaper: such orphans are reparented to it, and after each
+ * SUT ends, every child of the harness that is not a live SUT is killed. The live SUTs are
+ * registered under a lock that is also held across fork(), so a SUT being born is never taken
+ * for an orphan.
+ */
+#define MAX_LIVE 256
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t live[MAX_LIVE];
+static size_t n_live;
+
+static void live_remove(pid_t pid) {
+  pthread_mutex_lock(&live_lock);
+  for (size_t i = 0; i < n_live; i++)
+    if (live[i] == pid) {
+      live[i] = live[--n_live];
+      break;
+    }
+  pthread_mutex_unlock(&live_lock);
+}
+
+/* parent_of reads the parent pid of pid from /proc; -1 when it cannot. */
+static pid_t parent_of(const char *pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%s/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return -1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  const char *close = strrchr(buf, ')'); /* the command name may hold spaces and parens */
+  int ppid;
+  char state;
+  if (!close || sscanf(close + 1, " %c %d", &state, &ppid) != 2)
+    return -1;
+  return ppid;
+}
+
+/* reap_orphans kills and reaps every child of the harness that is not a live SUT. */
+static void reap_orphans(void) {
+  pid_t self = getpid();
+  DIR *d = opendir("/proc");
+  if (!d)
+    return;
+  pthread_mutex_lock(&live_lock);
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] < '1' || de->d_name[0] > '9' || parent_of(de->d_name) != self)
+      continue;
+    pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+    int is_live = 0;
+    for (size_t i = 0; i < n_live && !is_live; i++)
+      is_live = live[i] == pid;
+    if (!is_live) {
+      kill(pid, SIGKILL);
+      waitpid(pid, NULL, 0);
+    }
+  }
+  pthread_mutex_unlock(&live_lock);
+  closedir(d);
+}
 
 struct sut {
   _Atomic pid_t pgid; /* 0 once the group is gone */
@@ -91,6 +158,12 @@ static char **build_env(const char *const *extra) {
   return env;
 }
 
+/* simple_command: no shell syntax beyond words and quotes, so `exec` can replace the shell and
+ * the SUT's own exit status or signal reaches the harness (dash does not exec by itself). */
+static int simple_command(const char *cmd) {
+  return !strpbrk(cmd, ";&|<>()`$\n\\*?[#~{}");
+}
+
 int sut_start(const struct sut_spec *spec, sut **out) {
   sut *s = calloc(1, sizeof *s);
   char **env = build_env(spec->env);
@@ -105,13 +178,27 @@ int sut_start(const struct sut_spec *spec, sut **out) {
     free(env);
     return OCK_EIO;
   }
-  char *argv[] = {"sh", "-c", (char *)spec->command, NULL};
+  size_t len = strlen(spec->command) + 8;
+  char *line = malloc(len);
+  if (!line) {
+    free(s);
+    free(env);
+    return OCK_ENOMEM;
+  }
+  snprintf(line, len, "%s%s", simple_command(spec->command) ? "exec " : "", spec->command);
+  char *argv[] = {"sh", "-c", line, NULL};
   s->started = now_ms();
-  pid_t pid = fork();
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  pthread_mutex_lock(&live_lock);
+  pid_t pid = n_live < MAX_LIVE ? fork() : -1;
+  if (pid > 0)
+    live[n_live++] = pid;
+  pthread_mutex_unlock(&live_lock);
   if (pid < 0) {
     close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
     free(s);
     free(env);
+    free(line);
     return OCK_EIO;
   }
   if (pid == 0) {
@@ -131,6 +218,7 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   close(po[1]);
   close(pe[1]);
   free(env);
+  free(line);
   fcntl(po[0], F_SETFL, O_NONBLOCK);
   fcntl(pe[0], F_SETFL, O_NONBLOCK);
   s->pid = pid;
@@ -212,6 +300,8 @@ int sut_wait(sut *s, struct sut_result *r) {
       break; /* a pipe held open by something we could not kill: stop reading */
   }
   s->waited = 1;
+  live_remove(s->pid);
+  reap_orphans();
   if (WIFEXITED(status) && !r->timed_out)
     r->exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !r->timed_out)
@@ -227,8 +317,11 @@ void sut_free(sut *s) {
   if (!s)
     return;
   kill_group(s);
-  if (!s->waited)
+  if (!s->waited) {
     waitpid(s->pid, NULL, 0);
+    live_remove(s->pid);
+    reap_orphans();
+  }
   close(s->out_fd);
   close(s->err_fd);
   free(s);

@@ -34,7 +34,7 @@ static void exit_code_and_output(void) {
 }
 
 static void signal_is_reported(void) {
-  struct sut_result r = run("kill -SEGV $$", 5, 1024);
+  struct sut_result r = run("kill -SEGV $$; sleep 1", 5, 1024);
   OCK_ASSERT_INT_EQ(r.signal, SIGSEGV);
   OCK_ASSERT_STR_EQ(sut_signal_name(r.signal), "SIGSEGV");
   OCK_ASSERT_INT_EQ(r.exit_code, -1);

@@ -1,0 +1,135 @@
+/*
+ * test_hostile.c: the hostile-SUT matrix. ock runs against each mode of hostile_sut.c (crash,
+ * hang, deaf to signals, escaping children, gigabytes of output, a million events, a 100 MB
+ * body, broken bodies, deep nesting, 1 MB ids, slowloris), two scenarios at a time with
+ * --jobs 2. Each must end in a graded FAIL (exit 1, never a pass and never a harness error),
+ * with all four reports written and no process left behind.
+ */
+#include "runner.h"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ock/json.h"
+
+#ifndef OCK_BIN_DIR
+#define OCK_BIN_DIR "build"
+#endif
+
+static char out_dir[64];
+
+static int setup(void) {
+  snprintf(out_dir, sizeof out_dir, "/tmp/ock-hostile-XXXXXX");
+  return mkdtemp(out_dir) ? 0 : 1;
+}
+
+static int teardown(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", out_dir);
+  return system(cmd) ? 1 : 0;
+}
+
+static int leftovers(void) {
+  /* [h]ostile_sut keeps pgrep from matching its own command line */
+  return system("pgrep -f '[h]ostile_sut' >/dev/null") == 0;
+}
+
+/* run_mode runs ock against `hostile_sut MODE` and checks the outcome. expect_signal: the
+ * signal the scenario's process must report, or NULL. */
+static void run_mode(const char *mode, double timeout, const char *expect_signal,
+                     int expect_timeout) {
+  char dir[128], cmd[1024], path[256];
+  snprintf(dir, sizeof dir, "%s/%s", out_dir, mode);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator '%s/tests/hostile_sut %s' --fixtures %s "
+           "--case text-answer --case tool-single-call --jobs 2 --timeout %g -o %s "
+           "--format jsonl >%s.out 2>&1",
+           OCK_BIN_DIR, OCK_BIN_DIR, mode, ock_test_path("fixtures"), timeout, dir, dir);
+  int status = system(cmd);
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code != 1)
+    ock_test_fail(__LINE__, __FILE__, "mode %s: ock exited %d, expected 1 (graded FAIL)", mode,
+                  code);
+  static const char *const files[] = {"report.json", "junit.xml", "summary.md", "report.html"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    if (access(path, R_OK))
+      ock_test_fail(__LINE__, __FILE__, "mode %s: %s was not written", mode, files[i]);
+  }
+  snprintf(path, sizeof path, "%s/report.json", dir);
+  cJSON *report = NULL;
+  struct ock_jerr err;
+  if (ock_json_parse_file(path, 64 << 20, &report, &err)) {
+    ock_test_fail(__LINE__, __FILE__, "mode %s: report.json unreadable: %s", mode, err.what);
+    return;
+  }
+  OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "FAIL");
+  const cJSON *sc;
+  int n = 0;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
+    n++;
+    OCK_ASSERT_STR_EQ(ock_json_str(sc, "verdict"), "FAIL");
+    const cJSON *proc = cJSON_GetObjectItemCaseSensitive(sc, "process");
+    if (expect_signal)
+      OCK_ASSERT_STR_EQ(ock_json_str(proc, "signal"), expect_signal);
+    OCK_ASSERT_INT_EQ(ock_json_bool(proc, "timed_out", 0), expect_timeout);
+    CU_ASSERT_TRUE(strlen(ock_json_str(proc, "stdout") ? ock_json_str(proc, "stdout") : "") <=
+                   64 * 1024);
+  }
+  OCK_ASSERT_INT_EQ(n, 2);
+  cJSON_Delete(report);
+  OCK_ASSERT_INT_EQ(leftovers(), 0);
+}
+
+static void crashes(void) {
+  run_mode("segv", 10, "SIGSEGV", 0);
+  run_mode("abort", 10, "SIGABRT", 0);
+}
+
+static void exits_at_once(void) {
+  run_mode("exit", 10, NULL, 0);
+}
+
+static void hangs_and_ignores_signals(void) {
+  run_mode("hang", 1.5, NULL, 1);
+  run_mode("deaf", 1.5, NULL, 1);
+}
+
+static void escaping_children_are_killed(void) {
+  run_mode("fork", 10, NULL, 0);
+}
+
+static void gigabytes_of_output(void) {
+  char path[256];
+  run_mode("flood", 30, NULL, 0);
+  snprintf(path, sizeof path, "%s/flood/report.json", out_dir);
+  cJSON *report = NULL;
+  struct ock_jerr err;
+  if (ock_json_parse_file(path, 64 << 20, &report, &err))
+    return;
+  const cJSON *proc = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), 0), "process");
+  CU_ASSERT_TRUE(ock_json_num(proc, "stdout_bytes", 0) >= 1024.0 * 1024 * 1024);
+  CU_ASSERT_TRUE(ock_json_num(proc, "stderr_bytes", 0) >= 1024.0 * 1024 * 1024);
+  cJSON_Delete(report);
+}
+
+static void floods_the_mock(void) {
+  run_mode("events", 3, NULL, 1);
+  run_mode("bigbody", 10, NULL, 0);
+  run_mode("badbodies", 10, NULL, 0);
+  run_mode("nesting", 10, NULL, 0);
+  run_mode("bigids", 10, NULL, 0);
+  run_mode("slowloris", 2, NULL, 1);
+}
+
+static const struct ock_test tests[] = {
+    {"crashes", crashes},
+    {"exits_at_once", exits_at_once},
+    {"hangs_and_ignores_signals", hangs_and_ignores_signals},
+    {"escaping_children_are_killed", escaping_children_are_killed},
+    {"gigabytes_of_output", gigabytes_of_output},
+    {"floods_the_mock", floods_the_mock},
+    {NULL, NULL}};
+const struct ock_suite suite_hostile = {"hostile", tests, setup, teardown};
