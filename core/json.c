@@ -174,7 +174,7 @@ int ock_jget_int(const cJSON *obj, const char *path, const char *key, enum ock_j
   if (!cJSON_IsNumber(v) || d != floor(d))
     return ock_jerr_set(err, OCK_ETYPE, mp, "expected an integer, got %s",
                         cJSON_IsNumber(v) ? "a fraction" : ock_json_type_name(v));
-  if (d < (double)lo || d > (double)hi)
+  if (!(d >= (double)lo && d <= (double)hi))
     return ock_jerr_set(err, OCK_ETYPE, mp, "expected an integer from %lld to %lld, got %.0f", lo,
                         hi, d);
   *out = (long long)d;
@@ -280,7 +280,10 @@ const char *ock_json_str(const cJSON *obj, const char *key) {
 
 long long ock_json_int(const cJSON *obj, const char *key, long long dflt) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsNumber(v) ? (long long)v->valuedouble : dflt;
+  /* A peer may send 1e300: a cast out of range is undefined, so such a value is absent. */
+  if (!cJSON_IsNumber(v) || !(v->valuedouble > -9.2e18 && v->valuedouble < 9.2e18))
+    return dflt;
+  return (long long)v->valuedouble;
 }
 
 double ock_json_num(const cJSON *obj, const char *key, double dflt) {

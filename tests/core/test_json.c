@@ -118,7 +118,19 @@ static void deep_nesting_is_an_error_not_a_crash(void) {
   free(text);
 }
 
+static void huge_numbers_are_absent(void) {
+  cJSON *o = cJSON_Parse("{\"big\":1e300,\"neg\":-1e300,\"ok\":42}");
+  OCK_ASSERT_INT_EQ(ock_json_int(o, "big", -7), -7);
+  OCK_ASSERT_INT_EQ(ock_json_int(o, "neg", -7), -7);
+  OCK_ASSERT_INT_EQ(ock_json_int(o, "ok", -7), 42);
+  long long v = 0;
+  struct ock_jerr err;
+  OCK_ASSERT_INT_EQ(ock_jget_int(o, "$", "big", OCK_REQUIRED, 0, 10, &v, &err), OCK_ETYPE);
+  cJSON_Delete(o);
+}
+
 static const struct ock_test tests[] = {
+    {"huge_numbers_are_absent", huge_numbers_are_absent},
     {"string_ok_and_missing", string_ok_and_missing},
     {"wrong_type_names_both", wrong_type_names_both},
     {"integers_and_ranges", integers_and_ranges},

@@ -75,7 +75,8 @@ int ock_jcheck_object(const cJSON *value, const char *path, struct ock_jerr *err
 int ock_jcheck_keys(const cJSON *obj, const char *path, const char *const *allowed,
                     struct ock_jerr *err);
 
-/* Loose readers for JSON the program built itself or already validated: NULL/dflt if absent. */
+/* Loose readers for JSON the program built itself or already validated: NULL/dflt if absent
+ * (ock_json_int also when the number is outside the range of long long). */
 const char *ock_json_str(const cJSON *obj, const char *key);
 long long ock_json_int(const cJSON *obj, const char *key, long long dflt);
 double ock_json_num(const cJSON *obj, const char *key, double dflt);
