@@ -4,6 +4,8 @@
 #   make test       build, then run every test binary (CUnit); fails on the first failing part
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check and cppcheck
+#   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
+#   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make clean
 #   make install     PREFIX=/usr/local DESTDIR= (see install.mk)
 #
@@ -14,7 +16,7 @@ BUILD    ?= build
 CC       ?= cc
 PKGS     := libcjson libcurl cunit libmicrohttpd
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers -Wno-format-truncation
+WARN     := $(if $(findstring clang,$(CC)),-Wno-unknown-warning-option) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers -Wno-format-truncation
 OPT      ?= -O2 -g
 COVERAGE ?=
 SANITIZE ?=
@@ -25,7 +27,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 
 INCLUDES := -Icore/include -Imock-provider/include -Ireference/include -Iconformance -Itests
 CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PKG_CFLAGS) \
-             $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer) $(CFLAGS)
+             $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer) $(FUZZ_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
@@ -36,7 +38,7 @@ BINS      :=
 LIBS      :=
 TEST_BINS :=
 
-.PHONY: all test coverage lint clean deps
+.PHONY: all test coverage lint clean deps check-asan valgrind
 all:
 
 $(DEPS_STAMP): scripts/deps.sh
@@ -58,6 +60,7 @@ include tests/part.mk
 -include mock-provider/part.mk
 -include reference/part.mk
 -include conformance/part.mk
+include fuzz/part.mk
 include install.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
@@ -69,6 +72,10 @@ test: all
 	done; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all test binaries passed"; fi; \
 	exit $$status
+
+# The parts whose line coverage must reach COVERAGE_MIN percent.
+COVERAGE_GATED ?= reference mock-provider conformance
+COVERAGE_MIN   ?= 85
 
 coverage:
 	@rm -rf $(BUILD)/cov
@@ -84,6 +91,25 @@ coverage:
 	done; true
 	@printf 'total          ' && lcov --summary $(BUILD)/coverage/ock.info 2>&1 | grep -E '^ *lines'
 	@echo "coverage report: $(BUILD)/coverage/index.html"
+	@fail=0; for part in $(COVERAGE_GATED); do \
+	  pct=$$(lcov --summary $(BUILD)/coverage/$$part.info 2>&1 | sed -n 's/^ *lines\.*: *\([0-9.]*\)%.*/\1/p'); \
+	  if [ -z "$$pct" ] || awk "BEGIN{exit !($$pct < $(COVERAGE_MIN))}"; then \
+	    echo "coverage: $$part is at $${pct:-0}% of lines, below $(COVERAGE_MIN)%"; fail=1; fi; \
+	done; exit $$fail
+
+# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (any finding
+# aborts the test that caused it), in its own build tree.
+check-asan:
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(MAKE) BUILD=$(BUILD)/asan SANITIZE=address,undefined OPT="-O1 -g" test
+
+# Every test binary under valgrind memcheck: leaks and invalid accesses fail the target.
+VALGRIND = valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect \
+           --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --trace-children=no
+valgrind: all
+	@status=0; for t in $(TEST_BINS); do \
+	  echo "== valgrind $$t"; OCK_ROOT="$(CURDIR)" OCK_UNDER_VALGRIND=1 $(VALGRIND) ./$$t || status=1; \
+	done; exit $$status
 
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 lint: | $(DEPS_STAMP)

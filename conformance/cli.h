@@ -19,6 +19,10 @@ int cmd_explain(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+/* check_event_log grades one event log read from f (name labels messages), printing
+ * violations and a summary to out (NULL: silent). Returns the exit code of `ock check`. */
+int check_event_log(FILE *f, const char *name, FILE *out);
+
 /* default_fixtures_dir: $OCK_FIXTURES, else the installed share/ock/fixtures next to the
  * binary, else "fixtures" (the source tree). Static storage. */
 const char *default_fixtures_dir(void);

@@ -25,7 +25,7 @@ static const char usage[] =
     "(SPEC.md section 3), the fields of orchestrator:complete, and tool-event pairing by\n"
     "tool_call_id. Each line is {\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
     "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
-    "in the history) need `ock run`.\n"
+    "in the history) need `ock run`. --quiet prints nothing: the exit code tells.\n"
     "\n"
     "Exit: 0 no violation, 1 violations found, 2 the file cannot be read.\n";
 
@@ -34,7 +34,7 @@ struct tally {
   long counts[128];
   int n;
   long total;
-  int quiet;
+  FILE *out; /* where violations and the summary go; NULL: nowhere */
 };
 
 static void count(struct tally *t, const char *req) {
@@ -52,8 +52,8 @@ static void count(struct tally *t, const char *req) {
 
 static void report(struct tally *t, long line, const char *req, const char *msg) {
   count(t, req);
-  if (!t->quiet && t->total <= PRINT_MAX)
-    printf("line %ld: %s: %s\n", line, req, msg);
+  if (t->out && t->total <= PRINT_MAX)
+    fprintf(t->out, "line %ld: %s: %s\n", line, req, msg);
 }
 
 static void on_violation(void *user, const struct ock_violation *v) {
@@ -96,16 +96,79 @@ static int read_line(FILE *f, struct ock_buf *b, int *too_long) {
   return any;
 }
 
+int check_event_log(FILE *f, const char *name, FILE *out) {
+  struct tally t = {.out = out};
+  ock_grammar *g = NULL;
+  if (ock_grammar_new(on_violation, NULL, &t, &g))
+    return EXIT_INCOMPLETE;
+  struct ock_buf line;
+  ock_buf_init(&line, LINE_MAX_BYTES);
+  long lineno = 0, events = 0;
+  int too_long;
+  while (read_line(f, &line, &too_long)) {
+    lineno++;
+    if (too_long) {
+      report(&t, lineno, "OCK-PROC-005", "line longer than 16 MiB; skipped");
+      continue;
+    }
+    if (line.len <= 1)
+      continue;
+    cJSON *o = cJSON_ParseWithLength(line.data, line.len);
+    const char *kind = ock_json_str(o, "kind");
+    const char *ev = ock_json_str(o, "event");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
+    if (!o || (kind && strcmp(kind, "event"))) {
+      if (!o)
+        report(&t, lineno, "OCK-PROC-005", "not a JSON object");
+      cJSON_Delete(o);
+      continue;
+    }
+    if (!ev || (data && !cJSON_IsObject(data))) {
+      report(&t, lineno, "OCK-PROC-005", "expected {\"event\": NAME, \"data\": {...}}");
+      cJSON_Delete(o);
+      continue;
+    }
+    events++;
+    const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
+    ock_grammar_event(g, lineno, ev, data, action && !strcmp(action, "deny"));
+    if (!strcmp(ev, "orchestrator:complete"))
+      check_complete_fields(&t, lineno, data);
+    cJSON_Delete(o);
+  }
+  ock_grammar_end(g, lineno);
+  int executes = ock_grammar_executes(g);
+  ock_grammar_free(g);
+  ock_buf_free(&line);
+  if (out) {
+    if (t.total > PRINT_MAX)
+      fprintf(out, "... %ld more violation(s) not shown\n", t.total - PRINT_MAX);
+    fprintf(out, "%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", name, lineno,
+            events, executes, t.total);
+    for (int i = 0; i < t.n; i++)
+      fprintf(out, "  %-18s %ld\n", t.ids[i], t.counts[i]);
+  }
+  if (ferror(f)) {
+    fprintf(stderr, "ock check: %s: read error\n", name);
+    return EXIT_USAGE;
+  }
+  if (!events) {
+    if (out)
+      fprintf(stderr, "ock check: %s: no event found\n", name);
+    return EXIT_INCOMPLETE;
+  }
+  return t.total ? EXIT_FAIL : EXIT_PASS;
+}
+
 int cmd_check(int argc, char **argv) {
   const char *path = NULL;
-  struct tally t = {0};
+  int quiet = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(usage, stdout);
       return EXIT_PASS;
     }
     if (!strcmp(argv[i], "--quiet"))
-      t.quiet = 1;
+      quiet = 1;
     else if (!path)
       path = argv[i];
     else {
@@ -122,66 +185,8 @@ int cmd_check(int argc, char **argv) {
     fprintf(stderr, "ock check: %s: cannot open\n", path);
     return EXIT_USAGE;
   }
-  ock_grammar *g = NULL;
-  if (ock_grammar_new(on_violation, NULL, &t, &g)) {
-    if (f != stdin)
-      fclose(f);
-    return EXIT_INCOMPLETE;
-  }
-  struct ock_buf line;
-  ock_buf_init(&line, LINE_MAX_BYTES);
-  long lineno = 0, events = 0;
-  int too_long;
-  while (read_line(f, &line, &too_long)) {
-    lineno++;
-    if (too_long) {
-      report(&t, lineno, "OCK-PROC-005", "line longer than 16 MiB; skipped");
-      continue;
-    }
-    if (line.len <= 1)
-      continue;
-    cJSON *o = cJSON_ParseWithLength(line.data, line.len);
-    const char *kind = ock_json_str(o, "kind");
-    const char *name = ock_json_str(o, "event");
-    const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
-    if (!o || (kind && strcmp(kind, "event"))) {
-      if (!o)
-        report(&t, lineno, "OCK-PROC-005", "not a JSON object");
-      cJSON_Delete(o);
-      continue;
-    }
-    if (!name || (data && !cJSON_IsObject(data))) {
-      report(&t, lineno, "OCK-PROC-005", "expected {\"event\": NAME, \"data\": {...}}");
-      cJSON_Delete(o);
-      continue;
-    }
-    events++;
-    const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
-    ock_grammar_event(g, lineno, name, data, action && !strcmp(action, "deny"));
-    if (!strcmp(name, "orchestrator:complete"))
-      check_complete_fields(&t, lineno, data);
-    cJSON_Delete(o);
-  }
-  ock_grammar_end(g, lineno);
-  int executes = ock_grammar_executes(g);
-  ock_grammar_free(g);
-  ock_buf_free(&line);
-  int read_error = ferror(f);
+  int code = check_event_log(f, path, quiet ? NULL : stdout);
   if (f != stdin)
     fclose(f);
-  if (t.total > PRINT_MAX && !t.quiet)
-    printf("... %ld more violation(s) not shown\n", t.total - PRINT_MAX);
-  printf("%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", path, lineno, events,
-         executes, t.total);
-  for (int i = 0; i < t.n; i++)
-    printf("  %-18s %ld\n", t.ids[i], t.counts[i]);
-  if (read_error) {
-    fprintf(stderr, "ock check: %s: read error\n", path);
-    return EXIT_USAGE;
-  }
-  if (!events) {
-    fprintf(stderr, "ock check: %s: no event found\n", path);
-    return EXIT_INCOMPLETE;
-  }
-  return t.total ? EXIT_FAIL : EXIT_PASS;
+  return code;
 }

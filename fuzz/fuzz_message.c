@@ -1,0 +1,47 @@
+/* fuzz_message.c: any JSON as provider messages and replies on both wires; what reads must
+ * convert back without loss of validity. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ock/message.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  cJSON *v = cJSON_ParseWithLength((const char *)data, size);
+  if (!v)
+    return 0;
+  struct ock_history h;
+  struct ock_jerr err;
+  ock_history_init(&h);
+  if (!ock_history_from_openai(v, &h, &err)) {
+    cJSON *back = NULL;
+    char *sys = NULL;
+    if (!ock_history_to_openai(&h, &back))
+      cJSON_Delete(back);
+    if (!ock_history_to_anthropic(&h, &back, &sys)) {
+      cJSON_Delete(back);
+      free(sys);
+    }
+  }
+  ock_history_free(&h);
+  ock_history_from_anthropic(cJSON_GetObjectItem(v, "system"), cJSON_GetObjectItem(v, "messages"),
+                             &h, &err);
+  ock_history_free(&h);
+  struct ock_reply r;
+  ock_reply_init(&r);
+  if (!ock_reply_from_openai(v, &r, &err)) {
+    cJSON *body = NULL;
+    if (!ock_reply_to_anthropic(&r, "m", &body))
+      cJSON_Delete(body);
+  }
+  ock_reply_clear(&r);
+  if (!ock_reply_from_anthropic(v, &r, &err)) {
+    cJSON *body = NULL;
+    if (!ock_reply_to_openai(&r, "m", 0, &body))
+      cJSON_Delete(body);
+  }
+  ock_reply_clear(&r);
+  free(ock_tool_result_text(v));
+  cJSON_Delete(v);
+  return 0;
+}
