@@ -149,6 +149,7 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
     if (running)
       curl_multi_poll(multi, NULL, 0, 20, NULL);
   }
+  curl_easy_getinfo(x.easy, CURLINFO_RESPONSE_CODE, &rs->status); /* 0 when none came */
   if (!rc) {
     int left = 0;
     CURLMsg *m = NULL;
@@ -156,7 +157,6 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
     while ((m = curl_multi_info_read(multi, &left)))
       if (m->msg == CURLMSG_DONE)
         res = m->data.result;
-    curl_easy_getinfo(x.easy, CURLINFO_RESPONSE_CODE, &rs->status);
     if (res == CURLE_OK && rq->on_data)
       rc = deliver(&x);
     else if (x.toobig)

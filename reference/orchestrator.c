@@ -46,6 +46,7 @@
   "progress and noting what remains to be done.\n</system-reminder>"
 #define CANCEL_CLOSING "The previous operation was cancelled."
 #define NO_APPROVAL "No approval system available"
+#define SKIPPED "Error: skipped: an earlier tool call failed (fail_fast)"
 
 struct ock_cancel {
   atomic_int flag;
@@ -55,8 +56,9 @@ int ock_cancel_is_set(const ock_cancel *c) {
   return c ? atomic_load(&((ock_cancel *)c)->flag) != 0 : 0;
 }
 
-/* A context injection waiting for its place: kept ones for the next safe point of the
- * context, ephemeral ones for the next LLM request. */
+/* A context injection waiting for its place: a kept one while the context cannot take it yet
+ * (before the user prompt is stored, or while a tool round is open), an ephemeral one until
+ * the next LLM request of the execute. */
 struct injection {
   enum ock_role role;
   char *text;
@@ -73,10 +75,8 @@ struct ock_orchestrator {
   struct ock_runtime rt;
   uint64_t rng; /* state of the default random source */
   ock_cancel cancel;
-  atomic_int running;          /* an execute is in progress: cancel takes effect */
-  struct injections kept;      /* not yet stored (carried to the next execute if need be) */
-  struct injections ephemeral; /* for the next request only */
-  unsigned long groups;        /* responses with tool calls so far (parallel_group_id) */
+  atomic_int running;   /* an execute is in progress: cancel takes effect */
+  unsigned long groups; /* responses with tool calls so far (parallel_group_id) */
 };
 
 /* ---- names and defaults --------------------------------------------------------------------- */
@@ -217,8 +217,6 @@ static void injections_clear(struct injections *l) {
 void ock_orchestrator_free(ock_orchestrator *o) {
   if (!o)
     return;
-  injections_clear(&o->kept);
-  injections_clear(&o->ephemeral);
   free(o->name);
   free(o);
 }
@@ -259,8 +257,11 @@ struct run {
   int scheduling;       /* events mode: tool:selecting / tool:selected */
   enum ock_stage stage; /* the stage of the last event emitted */
   int turn_count;
-  int cancel_noticed;    /* cancel:requested was emitted */
-  int ends_with_answer;  /* the last stored message is an assistant text answer */
+  int cancel_noticed;          /* cancel:requested was emitted */
+  int hold_kept;               /* kept injections must wait: prompt not stored / round open */
+  struct injections kept;      /* kept injections waiting for hold_kept to end */
+  struct injections ephemeral; /* for the next LLM request of this execute */
+
   int store_failed;      /* a message could not be stored (out of memory) */
   unsigned char *failed; /* per provider: failed for good in this execute */
   int current;           /* the provider in use */
@@ -285,6 +286,15 @@ static void queue_injection(struct injections *l, enum ock_role role, const char
   l->len++;
 }
 
+static void store_text(struct run *r, enum ock_role role, const char *text);
+
+/* injects: whether an inject_context reply to this event is honoured (not on the events that
+ * close an execute: nothing would see the injection before the execute ends). */
+static int injects(const char *event) {
+  return strcmp(event, "prompt:complete") && strncmp(event, "cancel:", 7) &&
+         strcmp(event, "execution:end") && strcmp(event, "orchestrator:complete");
+}
+
 /* emit sends one event: data (owned, consumed) gets trace_id and stage, the hook registry sees
  * it, inject_context answers are queued. The answer goes to *hr when it is not NULL (the
  * caller then clears it). */
@@ -304,10 +314,16 @@ static void emit(struct run *r, const char *name, enum ock_stage stage, cJSON *d
     }
     cJSON_Delete(data);
   }
-  if (res->action == OCK_HOOK_INJECT_CONTEXT && res->context_injection && *res->context_injection) {
+  if (res->action == OCK_HOOK_INJECT_CONTEXT && res->context_injection && *res->context_injection &&
+      injects(name)) {
     enum ock_role role =
         res->injection_role == OCK_ROLE_TOOL ? OCK_ROLE_SYSTEM : res->injection_role;
-    queue_injection(res->ephemeral ? &r->o->ephemeral : &r->o->kept, role, res->context_injection);
+    if (res->ephemeral)
+      queue_injection(&r->ephemeral, role, res->context_injection);
+    else if (r->hold_kept)
+      queue_injection(&r->kept, role, res->context_injection);
+    else
+      store_text(r, role, res->context_injection);
   }
   if (!hr)
     ock_hook_result_clear(&local);
@@ -378,7 +394,6 @@ static int check_cancel(struct run *r) {
 static void store(struct run *r, const struct ock_message *m) {
   if (r->ctx->add_message(r->ctx->self, m))
     r->store_failed = 1;
-  r->ends_with_answer = m->role == OCK_ROLE_ASSISTANT && m->n_calls == 0;
 }
 
 static void store_text(struct run *r, enum ock_role role, const char *text) {
@@ -386,12 +401,12 @@ static void store_text(struct run *r, enum ock_role role, const char *text) {
   store(r, &m);
 }
 
-/* flush_kept stores the kept injections; called only at safe points (no tool round open). */
-static void flush_kept(struct run *r) {
-  struct injections *l = &r->o->kept;
-  for (size_t i = 0; i < l->len; i++)
-    store_text(r, l->items[i].role, l->items[i].text);
-  injections_clear(l);
+/* release_kept ends a hold: the kept injections that waited are stored, in arrival order. */
+static void release_kept(struct run *r) {
+  r->hold_kept = 0;
+  for (size_t i = 0; i < r->kept.len; i++)
+    store_text(r, r->kept.items[i].role, r->kept.items[i].text);
+  injections_clear(&r->kept);
 }
 
 /* ---- finishers: every execute ends in exactly one of these ------------------------------------
@@ -436,12 +451,11 @@ static void finish_error(struct run *r, const char *type, const char *message) {
   complete_event(r, OCK_EXEC_ERROR, OCK_STAGE_FAILED);
 }
 
-/* finish_cancel: the context must end with an assistant message so the next prompt starts
- * from a valid, finished conversation. */
+/* finish_cancel: the context must end with the closing assistant message so the next prompt
+ * starts from a valid, finished conversation. */
 static void finish_cancel(struct run *r) {
   check_cancel(r);
-  if (!r->ends_with_answer)
-    store_text(r, OCK_ROLE_ASSISTANT, CANCEL_CLOSING);
+  store_text(r, OCK_ROLE_ASSISTANT, CANCEL_CLOSING);
   cJSON *d = obj();
   put_str(d, "orchestrator", r->o->name);
   put_int(d, "turn_count", r->turn_count);
@@ -482,7 +496,7 @@ enum turn_end { TURN_OK, TURN_DENIED, TURN_CANCELLED, TURN_FAILED };
 static int build_messages(struct run *r, const struct ock_provider *p, int wrapup,
                           struct ock_history *out) {
   int rc = r->ctx->messages_for_request(r->ctx->self, p, out);
-  struct injections *eph = &r->o->ephemeral;
+  struct injections *eph = &r->ephemeral;
   for (size_t i = 0; !rc && i < eph->len; i++)
     rc = ock_history_add_text(out, eph->items[i].role, eph->items[i].text);
   if (!rc && wrapup)
@@ -518,11 +532,14 @@ static int on_delta(void *user, const struct ock_delta *d) {
   return ock_cancel_is_set(&s->r->o->cancel);
 }
 
-/* arguments_value: a call's arguments as the events show them: the JSON value when the text
- * parses, else the text itself. */
+/* arguments_value: a call's arguments as the events show them: the JSON object the text
+ * parses to, else the text itself. */
 static cJSON *arguments_value(const char *args) {
   cJSON *v = args ? cJSON_Parse(args) : NULL;
-  return v ? v : cJSON_CreateString(args ? args : "");
+  if (cJSON_IsObject(v))
+    return v;
+  cJSON_Delete(v);
+  return cJSON_CreateString(args ? args : "");
 }
 
 static void response_event(struct run *r, const struct ock_provider *p, int iteration,
@@ -614,7 +631,6 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup,
     ock_hook_result_clear(&hr);
     if (deny)
       return TURN_DENIED;
-    flush_kept(r); /* a safe point: no tool round is open */
 
     struct ock_history msgs;
     ock_history_init(&msgs);
@@ -632,7 +648,7 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup,
       if (!counted)
         r->turn_count++;
       counted = 1;
-      injections_clear(&r->o->ephemeral); /* sent once: this request was its "next request" */
+      injections_clear(&r->ephemeral); /* sent once: this request was its "next request" */
       ock_reply_clear(reply);
       rc = call_provider(r, p, iteration, wrapup, &msgs, reply, &err);
       ock_history_free(&msgs);
@@ -682,11 +698,13 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup,
       continue;
     }
     if (s == OCK_STRATEGY_FALLBACK) {
-      r->failed[r->current] = 1;
+      r->failed[r->current] = 1; /* failed for good: out for the rest of this execute */
       if (check_cancel(r))
         return TURN_CANCELLED;
-      if (resolve(r, p->name))
+      if (resolve(r, p->name)) {
+        retries = 0; /* the budget is per turn and provider */
         continue;
+      }
     }
     return TURN_FAILED;
   }
@@ -890,7 +908,8 @@ static void finish_call(struct run *r, struct call *c, const char *group) {
   }
   if (c->end != CALL_PENDING || !c->started)
     return;
-  if (c->exec_rc == OCK_OK && cJSON_IsObject(c->result)) {
+  if (c->exec_rc == OCK_OK &&
+      cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(c->result, "success"))) {
     c->end = CALL_RESULT;
     c->text = ock_tool_result_text(c->result);
     cJSON *d = obj();
@@ -908,7 +927,9 @@ static void finish_call(struct run *r, struct call *c, const char *group) {
   }
   char msg[700];
   if (c->exec_rc == OCK_OK)
-    snprintf(msg, sizeof msg, "tool '%.100s' returned something that is not a ToolResult", c->name);
+    snprintf(msg, sizeof msg,
+             "tool '%.100s' answered something that is not a ToolResult (no boolean success)",
+             c->name);
   else if (c->detail[0])
     snprintf(msg, sizeof msg, "%s", c->detail);
   else
@@ -971,21 +992,22 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
   int parallel = r->cfg->parallel_tools && n > 1;
   int fail_fast = r->cfg->strategy == OCK_STRATEGY_FAIL_FAST;
   int failed = -1; /* the first fail_fast failure */
-  if (r->scheduling) {
-    for (size_t i = 0; i < n && !check_cancel(r); i++)
-      select_call(r, &cs[i], group);
-  }
   for (size_t i = 0; i < n; i++) {
     struct call *c = &cs[i];
-    if (c->end != CALL_PENDING)
-      continue;
     if (check_cancel(r) || (fail_fast && failed >= 0)) {
-      c->end = CALL_UNSTARTED;
-      if (r->cancel_noticed)
-        set_text(c, "Error: cancelled", NULL);
-      else
-        set_text(c, "Error: not run: an earlier tool call failed (error strategy fail_fast)", NULL);
+      c->end = CALL_UNSTARTED; /* never started: a result, no events */
+      set_text(c, r->cancel_noticed ? "Error: cancelled" : SKIPPED, NULL);
       continue;
+    }
+    if (r->scheduling) {
+      select_call(r, c, group);
+      if (c->end != CALL_PENDING)
+        continue; /* vetoed */
+      if (check_cancel(r)) {
+        set_text(c, "Error: cancelled", NULL); /* selected, never started: close it */
+        call_error(r, c, "cancelled", "cancelled before the tool started", group);
+        continue;
+      }
     }
     start_call(r, c, group, parallel);
     if (!c->threaded)
@@ -1014,7 +1036,7 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
                             .wire_index = -1};
     store(r, &m);
   }
-  flush_kept(r); /* after the results: never between a call and its results */
+  release_kept(r); /* after the results: never between a call and its results */
   enum tools_end end = TOOLS_OK;
   if (fail_fast && failed >= 0) {
     struct call *c = &cs[failed];
@@ -1060,7 +1082,7 @@ static int blank(const char *s) {
 
 static void run_loop(struct run *r, const char *prompt) {
   store_text(r, OCK_ROLE_USER, prompt);
-  flush_kept(r);
+  release_kept(r); /* a prompt:submit injection goes after the prompt */
   if (check_cancel(r)) {
     finish_cancel(r);
     return;
@@ -1072,9 +1094,9 @@ static void run_loop(struct run *r, const char *prompt) {
     int wrapup = iteration > r->cfg->max_iterations;
     enum turn_end t = request_turn(r, iteration, wrapup, &reply);
     if (t == TURN_DENIED) {
+      /* The context keeps what it holds; nothing is stored for the denial. */
       char text[600];
       snprintf(text, sizeof text, "Denied: %s", r->deny_reason);
-      store_text(r, OCK_ROLE_ASSISTANT, text);
       finish_answer(r, OCK_EXEC_INCOMPLETE, "denied", text);
       break;
     }
@@ -1098,12 +1120,15 @@ static void run_loop(struct run *r, const char *prompt) {
     const char *text = reply.msg.content ? reply.msg.content : "";
     if (wrapup || n == 0) {
       /* A final answer; the wrap-up turn's tool calls are discarded (neither stored nor run).
-       * An empty answer is not stored: no API accepts an empty assistant message. */
+       * An empty answer is not stored: no API accepts an empty assistant message. Once
+       * cancellation is noticed the answer is not delivered, so it is not stored either. */
+      if (check_cancel(r)) {
+        finish_cancel(r);
+        break;
+      }
       if (*text)
         store_text(r, OCK_ROLE_ASSISTANT, text);
-      if (check_cancel(r))
-        finish_cancel(r);
-      else if (wrapup)
+      if (wrapup)
         finish_answer(r, OCK_EXEC_INCOMPLETE, "max_iterations", text);
       else
         finish_answer(r, OCK_EXEC_SUCCESS, NULL, text);
@@ -1114,9 +1139,11 @@ static void run_loop(struct run *r, const char *prompt) {
                             .calls = (struct ock_tool_call *)calls,
                             .n_calls = n,
                             .wire_index = -1};
-    store(r, &m); /* before any tool runs: the calls are in the context whatever happens */
+    store(r, &m);     /* before any tool runs: the calls are in the context whatever happens */
+    r->hold_kept = 1; /* the round is open until every call has its result */
     if (check_cancel(r)) {
       answer_calls_cancelled(r, calls, n);
+      release_kept(r);
       finish_cancel(r);
       break;
     }
@@ -1183,6 +1210,7 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
                   .stream = o->cfg.streaming || o->cfg.mode == OCK_MODE_STREAMING,
                   .scheduling = o->cfg.mode == OCK_MODE_EVENTS,
                   .stage = OCK_STAGE_INITIALIZE,
+                  .hold_kept = 1, /* until the prompt is stored */
                   .res = out};
   r.failed = calloc(r.n_providers ? r.n_providers : 1, 1);
   struct ock_route first;
@@ -1214,6 +1242,8 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
   if (r.store_failed && out->status != OCK_EXEC_ERROR)
     fprintf(stderr, "ock-orchestrator: warning: the context manager refused a message\n");
   ock_hook_result_clear(&submit);
+  injections_clear(&r.kept); /* injections with nowhere to go in this execute are dropped */
+  injections_clear(&r.ephemeral);
   free(r.failed);
   free(dense);
   free(specs);

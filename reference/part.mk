@@ -1,10 +1,11 @@
 # reference/: libockref.a (the reference orchestrator: engine, CUGAR parts, SSE and stream
 # mapping, HTTP collaborators) and ock-orchestrator, its ock/1 CLI; plus their tests.
 #
-#   make test                          runs build/tests/test-reference (unit tests with fakes,
-#                                      and the CLI against the mock when the mock library exists)
-#   OCK_VALGRIND=1 make test           also runs the CLI under valgrind in the integration tests
-#   make reference-valgrind            only the integration tests, with valgrind
+#   make test                  runs build/tests/test-reference: unit tests with in-process fakes,
+#                              the CLI's options, and the CLI against the in-process mock (under
+#                              valgrind --leak-check=full when valgrind is on PATH, ~10 s)
+#   OCK_VALGRIND=0 make test   the same without valgrind
+#   make reference-valgrind    only the CLI-against-mock tests, valgrind required
 REF_LIB_SRCS := $(filter-out reference/cli.c,$(wildcard reference/*.c))
 REF_LIB      := $(BUILD)/lib/libockref.a
 REF_CLI      := $(BUILD)/bin/ock-orchestrator
@@ -23,13 +24,14 @@ $(REF_CLI): $(call objs_of,reference/cli.c) $(REF_LIB) $(CORE_LIB)
 REF_TEST_SRCS := $(wildcard tests/reference/*.c)
 REF_TEST_BIN  := $(BUILD)/tests/test-reference
 TEST_BINS     += $(REF_TEST_BIN)
-$(call objs_of,$(REF_TEST_SRCS)): CFLAGS += -Ireference
+$(call objs_of,$(REF_TEST_SRCS)): private CFLAGS += -Ireference
 
 # The integration tests drive ock-orchestrator against the in-process mock; they need the
 # mock's library (MOCK_LIB, from mock-provider/part.mk) and are compiled out without it.
 REF_TEST_MOCK := $(if $(MOCK_LIB),$(MOCK_LIB),)
-$(call objs_of,$(REF_TEST_SRCS)): CFLAGS += $(if $(REF_TEST_MOCK),-DOCK_HAVE_MOCK=1,)
+$(call objs_of,$(REF_TEST_SRCS)): private CFLAGS += $(if $(REF_TEST_MOCK),-DOCK_HAVE_MOCK=1,)
 $(call objs_of,tests/reference/test_integration.c): $(REF_TEST_MOCK)
+$(call objs_of,tests/reference/sut.c): private CFLAGS += -DOCK_REF_CLI='"$(REF_CLI)"'
 
 $(REF_TEST_BIN): $(call objs_of,$(REF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(REF_LIB) $(REF_TEST_MOCK) \
                  $(CORE_LIB) | $(REF_CLI)
@@ -38,4 +40,5 @@ $(REF_TEST_BIN): $(call objs_of,$(REF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(REF_LIB)
 
 .PHONY: reference-valgrind
 reference-valgrind: $(REF_TEST_BIN) $(REF_CLI)
+	@command -v valgrind >/dev/null || { echo "reference-valgrind: valgrind is not on PATH"; exit 1; }
 	OCK_ROOT="$(CURDIR)" OCK_VALGRIND=1 ./$(REF_TEST_BIN) integration

@@ -94,20 +94,20 @@ static char *request_body(const struct ock_http_provider *p, const struct ock_ll
   return text;
 }
 
-/* http_error turns an error status into an ock_llm_error, with the body's error type and
- * message when it has the documented {"error": {"type", "message"}} shape. */
+/* http_error turns an error status into an ock_llm_error (type "http_error"), quoting the
+ * body's error type and message when it has the documented {"error": {"type", "message"}}. */
 static void http_error(const struct ock__http_response *rs, struct ock_llm_error *err) {
-  char type[64], msg[400];
-  snprintf(type, sizeof type, "http_%ld", rs->status);
-  snprintf(msg, sizeof msg, "HTTP %ld", rs->status);
+  char msg[400];
   cJSON *j = rs->body.len ? cJSON_ParseWithLength(rs->body.data, rs->body.len) : NULL;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
-  if (ock_json_str(e, "type"))
-    snprintf(type, sizeof type, "%s", ock_json_str(e, "type"));
-  if (ock_json_str(e, "message"))
-    snprintf(msg, sizeof msg, "HTTP %ld: %s", rs->status, ock_json_str(e, "message"));
+  const char *wire_type = ock_json_str(e, "type"), *wire_msg = ock_json_str(e, "message");
+  if (wire_msg)
+    snprintf(msg, sizeof msg, "HTTP %ld: %s%s%s", rs->status, wire_type ? wire_type : "",
+             wire_type ? ": " : "", wire_msg);
+  else
+    snprintf(msg, sizeof msg, "HTTP %ld", rs->status);
   cJSON_Delete(j);
-  set_error(err, OCK_LLM_HTTP, (int)rs->status, type, msg);
+  set_error(err, OCK_LLM_HTTP, (int)rs->status, "http_error", msg);
   err->retry_after_ms = ock__retry_after_ms(rs->retry_after_ms[0] ? rs->retry_after_ms : NULL,
                                             rs->retry_after[0] ? rs->retry_after : NULL);
 }
@@ -119,11 +119,57 @@ static void transfer_error(int rc, const char *why, int got_bytes, struct ock_ll
   else if (rc == OCK_ETIMEDOUT)
     set_error(err, OCK_LLM_TIMEOUT, 0, "timeout", why);
   else if (rc == OCK_ETOOBIG)
-    set_error(err, OCK_LLM_MALFORMED, 0, "reply_too_large", why);
+    set_error(err, OCK_LLM_MALFORMED, 0, "malformed_response", why);
   else if (got_bytes)
     set_error(err, OCK_LLM_STREAM, 0, "stream_error", why);
   else
     set_error(err, OCK_LLM_CONNECTION, 0, "connection_error", why);
+}
+
+/* raw_inputs: Anthropic sends a tool call whose arguments are not a JSON object as
+ * "input": "<raw text>" (SPEC.md 6.5), which core's reply reader rejects as malformed. This
+ * swaps each such input for {} before reading and returns the raw texts in call order (NULL
+ * for calls with a real object), so read_anthropic can put them back as invalid arguments.
+ * Caller frees the array. */
+static char **raw_inputs(cJSON *body, size_t *n) {
+  cJSON *content = cJSON_GetObjectItemCaseSensitive(body, "content");
+  size_t calls = 0;
+  const cJSON *b;
+  cJSON_ArrayForEach(b, content) calls +=
+      !strcmp(ock_json_str(b, "type") ? ock_json_str(b, "type") : "", "tool_use");
+  char **raw = calloc(calls ? calls : 1, sizeof *raw);
+  size_t i = 0;
+  cJSON *blk;
+  cJSON_ArrayForEach(blk, content) {
+    const char *type = ock_json_str(blk, "type");
+    if (!raw || !type || strcmp(type, "tool_use"))
+      continue;
+    cJSON *input = cJSON_GetObjectItemCaseSensitive(blk, "input");
+    if (cJSON_IsString(input)) {
+      raw[i] = strdup(input->valuestring);
+      cJSON_ReplaceItemInObjectCaseSensitive(blk, "input", cJSON_CreateObject());
+    }
+    i++;
+  }
+  *n = raw ? calls : 0;
+  return raw;
+}
+
+/* read_anthropic reads a non-streamed Anthropic reply, raw-text inputs included. */
+static int read_anthropic(cJSON *body, struct ock_reply *r, struct ock_jerr *jerr) {
+  size_t n = 0;
+  char **raw = raw_inputs(body, &n);
+  int rc = ock_reply_from_anthropic(body, r, jerr);
+  for (size_t i = 0; i < n; i++) {
+    if (!rc && raw[i] && i < r->msg.n_calls) {
+      free(r->msg.calls[i].arguments);
+      r->msg.calls[i].arguments = raw[i];
+      raw[i] = NULL;
+    }
+    free(raw[i]);
+  }
+  free(raw);
+  return rc;
 }
 
 /* One streamed exchange: bytes -> SSE events -> deltas. */
@@ -227,17 +273,19 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
     ock_reply_init(&r);
     if (!rc)
       rc = p->wire == OCK_WIRE_OPENAI ? ock_reply_from_openai(j, &r, &jerr)
-                                      : ock_reply_from_anthropic(j, &r, &jerr);
+                                      : read_anthropic(j, &r, &jerr);
     cJSON_Delete(j);
     if (rc) {
       char msg[700];
       snprintf(msg, sizeof msg, "malformed reply: %s: %s", jerr.where, jerr.what);
-      set_error(err, OCK_LLM_MALFORMED, (int)rs.status, "malformed_reply", msg);
+      set_error(err, OCK_LLM_MALFORMED, (int)rs.status, "malformed_response", msg);
       rc = OCK_EPROTO;
     } else {
       *out = r;
     }
   }
+  if (rc && err->kind != OCK_LLM_HTTP && err->status == 0 && rs.status > 0)
+    err->status = (int)rs.status; /* a status did arrive before the reply broke */
   ock__http_response_free(&rs);
   ock__sse_free(s.sse);
   ock__stream_map_free(s.map);

@@ -173,12 +173,13 @@ static int add_call_fragment(ock__stream_map *m, size_t ordinal, const char *id,
   return emit(m, on_delta, user, &d, err);
 }
 
-/* error_event reports an "error" object sent inside the stream. */
+/* error_event reports an "error" object sent inside the stream (its own type goes into the
+ * message: the error's type is the contract's "stream_error"). */
 static int error_event(ock__stream_map *m, const cJSON *error, struct ock_llm_error *err) {
   const char *type = ock_json_str(error, "type");
   const char *msg = ock_json_str(error, "message");
-  return fail(m, err, OCK_EPROTO, type && *type ? type : "stream_error",
-              "error event mid-stream: %s", msg ? msg : "(no message)");
+  return fail(m, err, OCK_EPROTO, "stream_error", "error event mid-stream: %s: %s",
+              type ? type : "error", msg ? msg : "(no message)");
 }
 
 static int openai_chunk(ock__stream_map *m, const cJSON *j, ock_delta_fn on_delta, void *user,

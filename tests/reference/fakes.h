@@ -115,7 +115,11 @@ void world_rules(struct world *w, const struct hook_rule *rules, size_t n);
 /* world_run executes prompt (events of earlier runs are dropped); returns execute's status. */
 int world_run(struct world *w, const char *prompt);
 
-/* The checks. */
+/* The checks. check_events applies the per-execute checks to one execute's events, an array
+ * of {"event", "data", "reply"?} (what the fake hooks record, and what the mock journals);
+ * check_contract adds the world's result and histories. */
+void check_events(const cJSON *events, enum ock_exec_status status, int turn_count,
+                  const char *trace_id, const char *orchestrator);
 void check_contract(struct world *w, enum ock_exec_status status, int turn_count);
 void check_history(const struct ock_history *h, const char *what);
 

@@ -216,8 +216,9 @@ static void test_deny_provider_request(void) {
   OCK_ASSERT_STR_EQ(w.res.reason, "denied");
   OCK_ASSERT_INT_EQ(p->requests, 0);
   const struct ock_history *h = world_history(&w);
-  OCK_ASSERT_INT_EQ(h->len, 2);
-  OCK_ASSERT_STR_EQ(msg_text(h, 1), "Denied: budget");
+  OCK_ASSERT_INT_EQ(h->len, 1); /* the context keeps what it holds; nothing for the denial */
+  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "prompt:complete", 0), "response"),
+                    "Denied: budget");
   world_free(&w);
 }
 
@@ -337,6 +338,52 @@ static void test_inject_ephemeral_next_request_only(void) {
   world_free(&w);
 }
 
+static void test_inject_kept_placement(void) {
+  static const struct fake_turn turns[] = {TEXT("answer"), TEXT("second")};
+  static const struct hook_rule rules[] = {
+      {"prompt:submit", 1, NULL,
+       "{\"action\":\"inject_context\",\"context_injection\":\"AFTER-PROMPT\"}", 0},
+      {"provider:response", 1, NULL,
+       "{\"action\":\"inject_context\",\"context_injection\":\"AT-END\"}", 0},
+      {"prompt:complete", 0, NULL,
+       "{\"action\":\"inject_context\",\"context_injection\":\"IGNORED\"}", 0}};
+  struct world w;
+  world_init(&w);
+  struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
+  world_rules(&w, rules, N(rules));
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_SUCCESS, 1);
+  const struct ock_history *h = world_history(&w);
+  /* user prompt, its injection, the provider:response injection (stored at once), the answer */
+  OCK_ASSERT_INT_EQ(h->len, 4);
+  OCK_ASSERT_STR_EQ(msg_text(h, 0), "x");
+  OCK_ASSERT_STR_EQ(msg_text(h, 1), "AFTER-PROMPT");
+  OCK_ASSERT_INT_EQ(h->items[1].role, OCK_ROLE_SYSTEM);
+  OCK_ASSERT_STR_EQ(msg_text(h, 2), "AT-END");
+  OCK_ASSERT_STR_EQ(msg_text(h, 3), "answer");
+  OCK_ASSERT_INT_EQ(contains(&p->seen[0], "AFTER-PROMPT"), 1);
+  world_run(&w, "y");
+  OCK_ASSERT_INT_EQ(contains(&p->seen[1], "AT-END"), 1);
+  OCK_ASSERT_INT_EQ(contains(world_history(&w), "IGNORED"), 0);
+  world_free(&w);
+}
+
+static void test_inject_ephemeral_dropped_at_end(void) {
+  static const struct fake_turn turns[] = {TEXT("answer"), TEXT("second")};
+  static const struct hook_rule rules[] = {
+      {"provider:response", 1, NULL,
+       "{\"action\":\"inject_context\",\"context_injection\":\"LATE\",\"ephemeral\":true}", 0}};
+  struct world w;
+  world_init(&w);
+  struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
+  world_rules(&w, rules, N(rules));
+  world_run(&w, "x");
+  world_run(&w, "y");
+  check_contract(&w, OCK_EXEC_SUCCESS, 1);
+  OCK_ASSERT_INT_EQ(contains(&p->seen[1], "LATE"), 0); /* not carried into the next execute */
+  world_free(&w);
+}
+
 static void test_inject_on_provider_request_is_in_that_request(void) {
   static const struct fake_turn turns[] = {TEXT("ok")};
   static const struct hook_rule rules[] = {
@@ -418,6 +465,21 @@ static void test_tool_timeout(void) {
   world_free(&w);
 }
 
+static void test_tool_result_without_success(void) {
+  static const struct fake_turn turns[] = {CALL("c1", "t", "{}"), TEXT("ok")};
+  struct world w;
+  world_init(&w);
+  world_provider(&w, "main", 1, turns, N(turns));
+  world_tool(&w, "t", "{\"output\":\"no success member\"}");
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_SUCCESS, 2);
+  const cJSON *e = event_data(&w, "tool:error", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
+                    "execution_failed");
+  OCK_ASSERT_CONTAINS(msg_text(world_history(&w), 2), "Error: ");
+  world_free(&w);
+}
+
 static void test_tool_invalid_arguments(void) {
   static const struct fake_turn turns[] = {CALL2("c1", "t", "{\"a\":", "c2", "t", "[1]"),
                                            TEXT("ok")};
@@ -455,7 +517,7 @@ static void test_fail_fast_tool_failure(void) {
   OCK_ASSERT_INT_EQ(good->calls, 0); /* not started after the failure... */
   const struct ock_history *h = world_history(&w);
   OCK_ASSERT_INT_EQ(h->len, 4); /* ...but answered */
-  OCK_ASSERT_CONTAINS(msg_text(h, 3), "Error: not run");
+  OCK_ASSERT_STR_EQ(msg_text(h, 3), "Error: skipped: an earlier tool call failed (fail_fast)");
   OCK_ASSERT_INT_EQ(p->requests, 1);
   world_free(&w);
 }
@@ -607,6 +669,23 @@ static void test_fallback_next_provider(void) {
   OCK_ASSERT_CONTAINS(ock_json_str(r1, "reason"), "fallback after \"primary\" failed");
   OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 3), "attempt", 0), 4);
   OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "provider:request", 3), "provider"), "backup");
+  world_free(&w);
+}
+
+static void test_fallback_budget_per_provider(void) {
+  static const struct fake_turn bad[] = {FAIL(503), FAIL(503), FAIL(503)};
+  static const struct fake_turn flaky[] = {FAIL(503), FAIL(503), TEXT("third time lucky")};
+  struct world w;
+  world_init(&w);
+  w.cfg.strategy = OCK_STRATEGY_FALLBACK;
+  w.cfg.max_retries = 2;
+  world_provider(&w, "a", 1, bad, N(bad));
+  struct fake_provider *b = world_provider(&w, "b", 2, flaky, N(flaky));
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_SUCCESS, 1);
+  OCK_ASSERT_INT_EQ(b->requests, 3); /* the retry budget starts again on the fallback */
+  OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 4);
+  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 5), "attempt", 0), 6);
   world_free(&w);
 }
 
@@ -878,6 +957,42 @@ static void test_cancel_after_response_with_calls(void) {
   world_free(&w);
 }
 
+static void test_cancel_after_final_answer(void) {
+  static const struct fake_turn turns[] = {TEXT("the answer"), TEXT("next")};
+  static const struct hook_rule rules[] = {{"provider:response", 1, NULL, NULL, 1}};
+  struct world w;
+  world_init(&w);
+  world_provider(&w, "main", 1, turns, N(turns));
+  world_rules(&w, rules, N(rules));
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_CANCELLED, 1);
+  const struct ock_history *h = world_history(&w);
+  OCK_ASSERT_INT_EQ(h->len, 2); /* the undelivered answer is not stored; the closing message is */
+  OCK_ASSERT_STR_EQ(msg_text(h, 1), "The previous operation was cancelled.");
+  world_free(&w);
+}
+
+static void test_cancel_between_selection_and_start(void) {
+  static const struct fake_turn turns[] = {CALL2("c1", "t", "{}", "c2", "t", "{}"), TEXT("next")};
+  static const struct hook_rule rules[] = {{"tool:selected", 1, NULL, NULL, 1}};
+  struct world w;
+  world_init(&w);
+  w.cfg.mode = OCK_MODE_EVENTS;
+  world_provider(&w, "main", 1, turns, N(turns));
+  struct fake_tool *t = world_tool(&w, "t", NULL);
+  world_rules(&w, rules, N(rules));
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_CANCELLED, 1);
+  OCK_ASSERT_INT_EQ(t->calls, 0);
+  OCK_ASSERT_INT_EQ(count_events(&w, "tool:selecting"), 1); /* c2 never selected */
+  const cJSON *e = event_data(&w, "tool:error", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(e, "tool_call_id"), "c1");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
+                    "cancelled");
+  OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 3), "Error: cancelled");
+  world_free(&w);
+}
+
 static void test_cancel_during_retry_wait(void) {
   static const struct fake_turn turns[] = {FAIL(503), TEXT("never")};
   static const struct hook_rule rules[] = {{"provider:retry", 1, NULL, NULL, 1}};
@@ -1002,11 +1117,14 @@ static const struct ock_test tests[] = {
     {"modify_tool_pre", test_modify_tool_pre},
     {"inject_kept_after_results", test_inject_kept_after_results},
     {"inject_ephemeral_next_request_only", test_inject_ephemeral_next_request_only},
+    {"inject_kept_placement", test_inject_kept_placement},
+    {"inject_ephemeral_dropped_at_end", test_inject_ephemeral_dropped_at_end},
     {"inject_on_provider_request", test_inject_on_provider_request_is_in_that_request},
     {"tool_not_found", test_tool_not_found},
     {"tool_success_false", test_tool_success_false},
     {"tool_endpoint_failure_continue", test_tool_endpoint_failure_continue},
     {"tool_timeout", test_tool_timeout},
+    {"tool_result_without_success", test_tool_result_without_success},
     {"tool_invalid_arguments", test_tool_invalid_arguments},
     {"fail_fast_tool_failure", test_fail_fast_tool_failure},
     {"fail_fast_parallel_answers_all", test_fail_fast_parallel_answers_all},
@@ -1017,6 +1135,7 @@ static const struct ock_test tests[] = {
     {"retry_not_retryable", test_retry_not_retryable},
     {"retry_after_and_cap", test_retry_after_and_cap},
     {"fallback_next_provider", test_fallback_next_provider},
+    {"fallback_budget_per_provider", test_fallback_budget_per_provider},
     {"fallback_non_retryable_and_exhausted", test_fallback_non_retryable_and_exhausted},
     {"routing_deterministic_across_executes", test_routing_deterministic_across_executes},
     {"streaming_deltas_add_up", test_streaming_deltas_add_up},
@@ -1030,6 +1149,8 @@ static const struct ock_test tests[] = {
     {"cancel_sequential_unstarted", test_cancel_sequential_unstarted},
     {"cancel_after_tools", test_cancel_after_tools},
     {"cancel_after_response_with_calls", test_cancel_after_response_with_calls},
+    {"cancel_after_final_answer", test_cancel_after_final_answer},
+    {"cancel_between_selection_and_start", test_cancel_between_selection_and_start},
     {"cancel_during_retry_wait", test_cancel_during_retry_wait},
     {"cancel_streaming", test_cancel_streaming},
     {"cancel_outside_execute_is_ignored", test_cancel_outside_execute_is_ignored},

@@ -122,7 +122,7 @@ static void test_openai_failures(void) {
        "the stream ended before data: [DONE]"},
       {"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {\"error\":{\"type\":"
        "\"server_error\",\"message\":\"boom\"}}\n\n",
-       "server_error", "error event mid-stream: boom"},
+       "stream_error", "error event mid-stream: server_error: boom"},
       {"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {not json\n\n",
        "stream_error", "malformed chunk: not a JSON object: {not json"},
       {"data: {\"choices\":{}}\n\n", "stream_error", "malformed chunk: choices is object"},
@@ -216,7 +216,7 @@ static void test_anthropic_failures(void) {
   } cases[] = {
       {"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
        "\"message\":\"Overloaded\"}}\n\n",
-       "overloaded_error", "error event mid-stream: Overloaded"},
+       "stream_error", "error event mid-stream: overloaded_error: Overloaded"},
       {"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":3,"
        "\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n",
        "stream_error", "content block 3, which never started"},

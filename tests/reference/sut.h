@@ -1,0 +1,33 @@
+/*
+ * sut.h: run build/bin/ock-orchestrator as a child process, the way the harness does: its own
+ * process group, stdin from /dev/null, stdout and stderr captured, a wall-clock timeout after
+ * which the group is killed. When valgrind is on PATH the CLI runs under
+ * `valgrind --leak-check=full --error-exitcode=1` (about 10 s for the whole integration suite);
+ * OCK_VALGRIND=0 in the environment runs it bare.
+ */
+#ifndef OCK_TEST_REFERENCE_SUT_H
+#define OCK_TEST_REFERENCE_SUT_H
+
+#include <sys/types.h>
+
+struct sut_run {
+  int exit_code; /* -1 when killed by a signal */
+  int signal;    /* the terminating signal, 0 if none */
+  int timed_out;
+  char out[16384]; /* stdout, truncated */
+  char err[65536]; /* stderr, truncated */
+};
+
+/* sut_valgrind: 1 when valgrind is on PATH and OCK_VALGRIND is not "0". */
+int sut_valgrind(void);
+
+/* sut_start forks the CLI with argv (NULL-terminated, without the program) and the given
+ * environment additions ("NAME=value", NULL-terminated; the variables OCK_MODE,
+ * OCK_MAX_ITERATIONS and OCK_ERROR_STRATEGY are removed first). Returns the child's pid, which
+ * is also its process group, or -1. */
+pid_t sut_start(const char *const *argv, const char *const *env, int valgrind);
+
+/* sut_wait waits at most timeout_ms, kills the group on expiry, and collects the outcome. */
+void sut_wait(pid_t pid, long timeout_ms, struct sut_run *out);
+
+#endif
