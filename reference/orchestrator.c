@@ -585,6 +585,16 @@ static void error_event(struct run *r, const struct ock_provider *p, int iterati
   emit(r, "provider:error", OCK_STAGE_PLAN, e, NULL);
 }
 
+/* cancelled_request closes an open request that cancellation abandoned or kept from going out:
+ * provider:error type cancelled, not retryable, no status. */
+static void cancelled_request(struct run *r, const struct ock_provider *p, int iteration,
+                              int attempt) {
+  struct ock_llm_error c = {.kind = OCK_LLM_CANCELLED, .retry_after_ms = -1};
+  snprintf(c.type, sizeof c.type, "cancelled");
+  snprintf(c.message, sizeof c.message, "the request was abandoned: cancellation requested");
+  error_event(r, p, iteration, attempt, &c, 0);
+}
+
 /* call_provider sends one request (streamed or not). */
 static int call_provider(struct run *r, const struct ock_provider *p, int iteration, int wrapup,
                          const struct ock_history *msgs, struct ock_reply *reply,
@@ -610,10 +620,22 @@ static int call_provider(struct run *r, const struct ock_provider *p, int iterat
   return p->complete(p->self, &req, reply, err);
 }
 
-/* request_turn runs LLM turn `iteration` to a reply, through retries and fallbacks as the
- * error strategy allows. A turn counts once, when its first request goes to a provider. */
-static enum turn_end request_turn(struct run *r, int iteration, int wrapup,
-                                  struct ock_reply *reply) {
+/* reply_calls: the tool calls of a reply, as the provider parses them (borrowed from reply). */
+static void reply_calls(const struct ock_provider *p, const struct ock_reply *reply,
+                        const struct ock_tool_call **calls, size_t *n) {
+  *calls = reply->msg.calls;
+  *n = reply->msg.n_calls;
+  if (p->parse_tool_calls && p->parse_tool_calls(p->self, reply, calls, n)) {
+    *calls = reply->msg.calls;
+    *n = reply->msg.n_calls;
+  }
+}
+
+/* request_turn runs LLM turn `iteration` to a reply (and its tool calls, borrowed from it),
+ * through retries and fallbacks as the error strategy allows. A turn counts once, when its
+ * first request goes to a provider. */
+static enum turn_end request_turn(struct run *r, int iteration, int wrapup, struct ock_reply *reply,
+                                  const struct ock_tool_call **calls, size_t *n_calls) {
   int attempt = 0, retries = 0, counted = 0;
   for (;;) {
     if (check_cancel(r))
@@ -631,6 +653,11 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup,
     ock_hook_result_clear(&hr);
     if (deny)
       return TURN_DENIED;
+    if (check_cancel(r)) {
+      /* Noticed while the event was out: the request is never sent (no turn), only closed. */
+      cancelled_request(r, p, iteration, attempt);
+      return TURN_CANCELLED;
+    }
 
     struct ock_history msgs;
     ock_history_init(&msgs);
@@ -653,22 +680,14 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup,
       rc = call_provider(r, p, iteration, wrapup, &msgs, reply, &err);
       ock_history_free(&msgs);
       if (rc == OCK_OK) {
-        const struct ock_tool_call *calls = reply->msg.calls;
-        size_t n = reply->msg.n_calls;
-        if (p->parse_tool_calls && p->parse_tool_calls(p->self, reply, &calls, &n)) {
-          calls = reply->msg.calls;
-          n = reply->msg.n_calls;
-        }
-        response_event(r, p, iteration, reply, calls, n);
+        reply_calls(p, reply, calls, n_calls);
+        response_event(r, p, iteration, reply, *calls, *n_calls);
         return TURN_OK;
       }
       ock_reply_clear(reply);
       if (err.kind == OCK_LLM_CANCELLED || ock_cancel_is_set(&r->o->cancel)) {
         /* The request was abandoned: close it in the event log, discard any reply. */
-        struct ock_llm_error c = {.kind = OCK_LLM_CANCELLED, .retry_after_ms = -1};
-        snprintf(c.type, sizeof c.type, "cancelled");
-        snprintf(c.message, sizeof c.message, "the request was abandoned: cancellation requested");
-        error_event(r, p, iteration, attempt, &c, 0);
+        cancelled_request(r, p, iteration, attempt);
         check_cancel(r);
         return TURN_CANCELLED;
       }
@@ -876,6 +895,11 @@ static void start_call(struct run *r, struct call *c, const char *group, int par
     }
   }
   ock_hook_result_clear(&hr);
+  if (check_cancel(r)) { /* noticed while tool:pre was out: the tool never starts */
+    set_text(c, "Error: cancelled", NULL);
+    call_error(r, c, "cancelled", "cancelled before the tool started", group);
+    return;
+  }
   c->tool = find_tool(r, c->name);
   if (!c->tool || !c->tool->execute) {
     char msg[300];
@@ -1092,7 +1116,9 @@ static void run_loop(struct run *r, const char *prompt) {
   ock_reply_init(&reply);
   for (int iteration = 1;; iteration++) {
     int wrapup = iteration > r->cfg->max_iterations;
-    enum turn_end t = request_turn(r, iteration, wrapup, &reply);
+    const struct ock_tool_call *calls = NULL;
+    size_t n = 0;
+    enum turn_end t = request_turn(r, iteration, wrapup, &reply, &calls, &n);
     if (t == TURN_DENIED) {
       /* The context keeps what it holds; nothing is stored for the denial. */
       char text[600];
@@ -1109,13 +1135,6 @@ static void run_loop(struct run *r, const char *prompt) {
       snprintf(msg, sizeof msg, "provider '%s': %s", r->last_provider, r->last_error.message);
       finish_error(r, r->last_error.type[0] ? r->last_error.type : "provider_error", msg);
       break;
-    }
-    const struct ock_provider *p = r->providers[r->current];
-    const struct ock_tool_call *calls = reply.msg.calls;
-    size_t n = reply.msg.n_calls;
-    if (p->parse_tool_calls && p->parse_tool_calls(p->self, &reply, &calls, &n)) {
-      calls = reply.msg.calls;
-      n = reply.msg.n_calls;
     }
     const char *text = reply.msg.content ? reply.msg.content : "";
     if (wrapup || n == 0) {

@@ -993,6 +993,38 @@ static void test_cancel_between_selection_and_start(void) {
   world_free(&w);
 }
 
+static void test_cancel_during_provider_request_event(void) {
+  static const struct fake_turn turns[] = {TEXT("never"), TEXT("next")};
+  static const struct hook_rule rules[] = {{"provider:request", 1, NULL, NULL, 1}};
+  struct world w;
+  world_init(&w);
+  struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
+  world_rules(&w, rules, N(rules));
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_CANCELLED, 0); /* never sent: not a turn */
+  OCK_ASSERT_INT_EQ(p->requests, 0);
+  OCK_ASSERT_CONTAINS(event_names(&w), "provider:request,cancel:requested,provider:error");
+  world_free(&w);
+}
+
+static void test_cancel_during_tool_pre_event(void) {
+  static const struct fake_turn turns[] = {CALL2("c1", "t", "{}", "c2", "t", "{}"), TEXT("next")};
+  static const struct hook_rule rules[] = {{"tool:pre", 1, NULL, NULL, 1}};
+  struct world w;
+  world_init(&w);
+  world_provider(&w, "main", 1, turns, N(turns));
+  struct fake_tool *t = world_tool(&w, "t", NULL);
+  world_rules(&w, rules, N(rules));
+  world_run(&w, "x");
+  check_contract(&w, OCK_EXEC_CANCELLED, 1);
+  OCK_ASSERT_INT_EQ(t->calls, 0);
+  OCK_ASSERT_INT_EQ(count_events(&w, "tool:pre"), 1);
+  const struct ock_history *h = world_history(&w);
+  OCK_ASSERT_STR_EQ(msg_text(h, 2), "Error: cancelled");
+  OCK_ASSERT_STR_EQ(msg_text(h, 3), "Error: cancelled");
+  world_free(&w);
+}
+
 static void test_cancel_during_retry_wait(void) {
   static const struct fake_turn turns[] = {FAIL(503), TEXT("never")};
   static const struct hook_rule rules[] = {{"provider:retry", 1, NULL, NULL, 1}};
@@ -1151,6 +1183,8 @@ static const struct ock_test tests[] = {
     {"cancel_after_response_with_calls", test_cancel_after_response_with_calls},
     {"cancel_after_final_answer", test_cancel_after_final_answer},
     {"cancel_between_selection_and_start", test_cancel_between_selection_and_start},
+    {"cancel_during_provider_request_event", test_cancel_during_provider_request_event},
+    {"cancel_during_tool_pre_event", test_cancel_during_tool_pre_event},
     {"cancel_during_retry_wait", test_cancel_during_retry_wait},
     {"cancel_streaming", test_cancel_streaming},
     {"cancel_outside_execute_is_ignored", test_cancel_outside_execute_is_ignored},
