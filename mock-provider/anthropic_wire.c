@@ -2,15 +2,16 @@
  * anthropic_wire.c: Anthropic Messages, byte for byte (research: conformance_kits.md §3.2).
  *
  * A stream is message_start (empty content, usage so far), then per content block
- * content_block_start / content_block_delta... / content_block_stop (text_delta for text;
- * for tool_use an empty first input_json_delta, then the arguments in fragments), one ping
- * after the first block starts (as the real API does), message_delta with the stop_reason and
- * cumulative usage, and message_stop. Every event has a named `event:` line whose name equals
+ * one ping (SPEC 6.5 puts it right after message_start; the real API sends pings anywhere),
+ * then per content block content_block_start / content_block_delta... / content_block_stop
+ * (text_delta for text; for tool_use an empty first input_json_delta, then the arguments in
+ * fragments), message_delta with the stop_reason and cumulative usage, and message_stop. Every event has a named `event:` line whose name equals
  * the data's "type". Errors use {"type":"error","error":{type,message},"request_id"} and,
  * for broken histories, the API's own texts (ERR3, ERR4).
  */
 #include "wire.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,14 +135,14 @@ static int anthropic_events(const struct mock_answer *a, struct mock_chunks *out
   cJSON_AddNumberToObject(u, "input_tokens", (double)a->input_tokens);
   cJSON_AddNumberToObject(u, "output_tokens", 1);
   int rc = push_event(out, "message_start", start);
+  if (!rc)
+    rc = ping(out);
   int index = 0;
   if (!rc && has_text(a)) {
     cJSON *b = cJSON_CreateObject();
     cJSON_AddStringToObject(b, "type", "text");
     cJSON_AddStringToObject(b, "text", "");
     rc = block_start(out, index, b);
-    if (!rc)
-      rc = ping(out);
     if (!rc)
       rc = fragments(a, out, index, "text_delta", "text", a->text);
     if (!rc)
@@ -155,8 +156,6 @@ static int anthropic_events(const struct mock_answer *a, struct mock_chunks *out
     cJSON_AddStringToObject(b, "name", a->calls[i].name);
     cJSON_AddObjectToObject(b, "input");
     rc = block_start(out, index, b);
-    if (!rc && index == 0)
-      rc = ping(out);
     if (!rc)
       rc = block_delta(out, index, "input_json_delta", "partial_json", "", 0);
     if (!rc)
@@ -165,8 +164,6 @@ static int anthropic_events(const struct mock_answer *a, struct mock_chunks *out
       rc = block_stop(out, index);
     index++;
   }
-  if (!rc && index == 0)
-    rc = ping(out);
   if (!rc) {
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "type", "message_delta");
@@ -189,43 +186,34 @@ static int anthropic_events(const struct mock_answer *a, struct mock_chunks *out
 struct status_text {
   int status;
   const char *type;
-  const char *message;
 };
 
+/* SPEC 6.6 "Error types by status"; other 4xx are invalid_request_error, other 5xx
+ * api_error. */
 static const struct status_text STATUS_TEXTS[] = {
-    {400, "invalid_request_error", "Invalid request."},
-    {401, "authentication_error", "invalid x-api-key"},
-    {403, "permission_error", "Your API key does not have permission to use the specified "
-                              "resource."},
-    {404, "not_found_error", "The requested resource could not be found."},
-    {413, "request_too_large", "Request exceeds the maximum allowed number of bytes."},
-    {429, "rate_limit_error", "Number of requests has exceeded your rate limit. Please try "
-                              "again later."},
-    {500, "api_error", "Internal server error"},
-    {529, "overloaded_error", "Overloaded"},
-    {0, NULL, NULL}};
-
-static const struct status_text *status_text(int status) {
-  for (int i = 0; STATUS_TEXTS[i].status; i++)
-    if (STATUS_TEXTS[i].status == status)
-      return &STATUS_TEXTS[i];
-  return NULL;
-}
+    {401, "authentication_error"}, {403, "permission_error"}, {404, "not_found_error"},
+    {408, "timeout_error"},        {413, "request_too_large"}, {429, "rate_limit_error"},
+    {529, "overloaded_error"},     {0, NULL}};
 
 static cJSON *error_envelope(int status, const char *message) {
-  const struct status_text *t = status_text(status);
-  const char *type = t ? t->type : status >= 500 ? "api_error" : "invalid_request_error";
+  const char *type = status >= 500 ? "api_error" : "invalid_request_error";
+  for (int i = 0; STATUS_TEXTS[i].status; i++)
+    if (STATUS_TEXTS[i].status == status)
+      type = STATUS_TEXTS[i].type;
+  char dflt[64];
+  snprintf(dflt, sizeof dflt, "ock: scripted HTTP %d", status);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "type", "error");
   cJSON *e = cJSON_AddObjectToObject(o, "error");
   cJSON_AddStringToObject(e, "type", type);
-  cJSON_AddStringToObject(e, "message", message ? message : t ? t->message : "Request failed.");
+  cJSON_AddStringToObject(e, "message", message ? message : dflt);
   return o;
 }
 
 static int anthropic_error_body(int status, const char *message, const char *param,
-                                const char *request_id, struct ock_buf *out) {
+                                const char *code, const char *request_id, struct ock_buf *out) {
   (void)param;
+  (void)code;
   cJSON *o = error_envelope(status, message);
   if (request_id)
     cJSON_AddStringToObject(o, "request_id", request_id);
@@ -237,30 +225,29 @@ static int anthropic_error_body(int status, const char *message, const char *par
 static int anthropic_error_event(int status, const char *message, struct ock_buf *out) {
   int rc = ock_buf_puts(out, "event: error\ndata: ");
   if (!rc)
-    rc = ock__print_to(out, error_envelope(status ? status : 529, message));
+    rc = ock__print_to(out, error_envelope(status ? status : 529,
+                                           message ? message : "ock: scripted stream error"));
   if (!rc)
     rc = ock_buf_puts(out, "\n\n");
   return rc;
 }
 
-static int anthropic_malformed_event(const struct mock_answer *a, struct ock_buf *out) {
-  (void)a;
-  return ock_buf_puts(out, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\","
-                           "\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":"
-                           "\"unterminated\n\n");
+static int anthropic_malformed_event(struct ock_buf *out) {
+  return ock_buf_puts(out, "event: content_block_delta\ndata: {\"ock\":\n\n");
 }
 
-/* result_block_index: where the tool_result for id sits in raw[message].content (the last
- * one, which is the offending one for a duplicate); 0 when it cannot be told. */
-static int result_block_index(const cJSON *raw, int message, const char *id) {
+/* block_index: where the last block of `type` whose `key` is id sits in raw[message].content;
+ * 0 when it cannot be told. The last one is the offending one for a repeat. */
+static int block_index(const cJSON *raw, int message, const char *type, const char *key,
+                       const char *id) {
   const cJSON *msg = cJSON_GetArrayItem(raw, message);
   const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
   int found = 0, k = 0;
   const cJSON *b;
   cJSON_ArrayForEach(b, content) {
-    const char *type = ock_json_str(b, "type");
-    const char *tid = ock_json_str(b, "tool_use_id");
-    if (type && !strcmp(type, "tool_result") && tid && id && !strcmp(tid, id))
+    const char *t = ock_json_str(b, "type");
+    const char *v = ock_json_str(b, key);
+    if (t && !strcmp(t, type) && v && id && !strcmp(v, id))
       found = k;
     k++;
   }
@@ -268,22 +255,42 @@ static int result_block_index(const cJSON *raw, int message, const char *id) {
 }
 
 static int anthropic_history_error(const struct mock_finding *f, const cJSON *raw,
-                                   struct ock_buf *param, struct ock_buf *out) {
+                                   struct ock_buf *param, struct ock_buf *code,
+                                   struct ock_buf *out) {
   (void)param;
-  if (f->on_result) {
-    int k = result_block_index(raw, f->message_index, f->tool_call_id);
+  (void)code;
+  int n = f->message_index;
+  switch (f->shape) {
+  case MOCK_A01_UNMATCHED_TOOL_USE:
+  case MOCK_A03_INTERLEAVED_USER_MSG:
+  case MOCK_A04_INTERLEAVED_ASST_MSG:
+  case MOCK_A07_PARALLEL_MISSING_RESULT:
     return ock_buf_printf(out,
-                          "messages.%d.content.%d: unexpected `tool_use_id` found in "
-                          "`tool_result` blocks: %s. Each `tool_result` block must have a "
-                          "corresponding `tool_use` block in the previous message.",
-                          f->message_index, k, f->tool_call_id);
+                          "messages.%d: `tool_use` ids were found without `tool_result` blocks "
+                          "immediately after: %s. Each `tool_use` block must have a "
+                          "corresponding `tool_result` block in the next message.",
+                          n, f->ids ? f->ids : "");
+  case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
+    if (f->on_result)
+      break;
+    return ock_buf_printf(out, "messages.%d.content.%d: ock: `tool_use` ids must be unique: %s.",
+                          n, block_index(raw, n, "tool_use", "id", f->id), f->id);
+  case MOCK_A08_PARALLEL_WRONG_ORDER:
+    return ock_buf_printf(out,
+                          "messages.%d.content.%d: ock: `tool_result` blocks must follow the "
+                          "order of the `tool_use` blocks. Expected `%s`, found `%s`.",
+                          n, block_index(raw, n, "tool_result", "tool_use_id", f->id),
+                          f->expected ? f->expected : "", f->id);
+  case MOCK_A02_UNMATCHED_TOOL_RESULT:
+  case MOCK_A06_WRONG_TOOL_CALL_ID:
+  case MOCK_SHAPE_NONE:
+    break;
   }
   return ock_buf_printf(out,
-                        "messages.%d: `tool_use` ids were found without `tool_result` blocks "
-                        "immediately after: %s. Each `tool_use` block must have a "
-                        "corresponding `tool_result` block in the next message.",
-                        f->call_index >= 0 ? f->call_index : f->message_index,
-                        f->missing ? f->missing : f->tool_call_id);
+                        "messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` "
+                        "blocks: %s. Each `tool_result` block must have a corresponding "
+                        "`tool_use` block in the previous message.",
+                        n, block_index(raw, n, "tool_result", "tool_use_id", f->id), f->id);
 }
 
 const struct mock_wire ock__anthropic_wire = {

@@ -5,7 +5,9 @@
  * members equal given values ("match"), and optionally only on the N-th such event
  * ("occurrence", counted per hook). The first hook that applies wins; otherwise the reply is
  * {"action":"continue"}. The event and the reply are journaled together, so the harness sees
- * exactly which deny or injection the SUT was given.
+ * exactly which deny or injection the SUT was given. Events also drive two cancel triggers:
+ * "event" (before the reply) and "after_execute" (once the reply to the N-th
+ * orchestrator:complete has gone out).
  */
 #include "state.h"
 
@@ -70,10 +72,7 @@ int ock__serve_event(struct mock_state *st, const struct mock_request *rq,
   cJSON_AddItemToObject(e, "reply", cJSON_Duplicate(sent, 1));
   cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
   ock__journal_append(st->journal, "event", e);
-  const struct mock_cancel *c = &st->fx->cancel;
-  if (c->at == MOCK_CANCEL_EVENT && !strcmp(c->name, event) &&
-      ++st->cancel_count == (unsigned long long)c->n)
-    ock__fire_cancel(st, plan);
+  ock__cancel_on_arrival(st, MOCK_CANCEL_EVENT, event, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
   cJSON_Delete(body);

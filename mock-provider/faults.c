@@ -23,39 +23,40 @@ int ock__fault_roll(unsigned long long seed, size_t rule, unsigned long long n, 
   return u < p;
 }
 
-int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *w,
-                            const struct mock_answer *a, struct mock_chunks *events) {
+/* cut_point: the piece index right after the n-th event that is not a ping, never past the
+ * terminator. */
+static size_t cut_point(const struct mock_chunks *events, const struct mock_wire *w,
+                        long long n) {
   size_t body = events->n > w->terminators ? events->n - w->terminators : 0;
-  size_t at = f->after < 0 ? 0 : (size_t)f->after;
-  if (at > body)
-    at = body;
+  size_t i = 0;
+  long long seen = 0;
+  while (i < body && seen < n) {
+    if (!ock__is_ping(events->items[i]))
+      seen++;
+    i++;
+  }
+  return i;
+}
+
+int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *w,
+                            struct mock_chunks *events) {
+  if (f->kind != MOCK_FAULT_CUT_STREAM && f->kind != MOCK_FAULT_ERROR_MID_STREAM &&
+      f->kind != MOCK_FAULT_MALFORMED_CHUNK)
+    return OCK_OK;
+  ock__chunks_truncate(events, cut_point(events, w, f->after));
+  if (f->kind == MOCK_FAULT_CUT_STREAM)
+    return OCK_OK;
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  int rc = OCK_OK;
-  switch (f->kind) {
-  case MOCK_FAULT_CUT_STREAM:
-    ock__chunks_truncate(events, at);
-    break;
-  case MOCK_FAULT_ERROR_MID_STREAM:
-    ock__chunks_truncate(events, at);
-    rc = w->error_event(f->status, f->message, &b);
-    if (!rc)
-      rc = ock__chunks_push(events, b.data, b.len);
-    break;
-  case MOCK_FAULT_MALFORMED_CHUNK:
-    rc = w->malformed_event(a, &b);
-    if (!rc)
-      rc = ock__chunks_insert(events, at, b.data, b.len);
-    break;
-  default:
-    break;
-  }
+  int rc = f->kind == MOCK_FAULT_ERROR_MID_STREAM ? w->error_event(f->status, f->message, &b)
+                                                  : w->malformed_event(&b);
+  if (!rc)
+    rc = ock__chunks_push(events, b.data, b.len);
   ock_buf_free(&b);
   return rc;
 }
 
-void ock__fault_for_body(const struct mock_fault *f, enum mock_api api, size_t body_len,
-                         struct mock_body_fault *out) {
+void ock__fault_for_body(const struct mock_fault *f, size_t body_len, struct mock_body_fault *out) {
   out->status = 0;
   out->drop_after = -1;
   out->truncate = 0;
@@ -64,7 +65,7 @@ void ock__fault_for_body(const struct mock_fault *f, enum mock_api api, size_t b
     out->drop_after = (long long)(body_len / 2);
     break;
   case MOCK_FAULT_ERROR_MID_STREAM:
-    out->status = f->status ? f->status : api == MOCK_API_ANTHROPIC ? 529 : 500;
+    out->status = f->status ? f->status : 500;
     break;
   case MOCK_FAULT_MALFORMED_CHUNK:
     out->truncate = 1;

@@ -18,10 +18,12 @@
 int ock__fault_roll(unsigned long long seed, size_t rule, unsigned long long n, double p);
 
 /* ock__fault_apply_stream rewrites a streamed reply's events for a cut_stream,
- * error_mid_stream or malformed_chunk fault (others leave them alone). The terminator is
- * never sent by a cut or an error. OCK_OK or OCK_ENOMEM. */
+ * error_mid_stream or malformed_chunk fault (others leave them alone), SPEC 6.6: the first
+ * `after` events (pings not counted) go out, then nothing, one error event, or one event that
+ * is not JSON; never the terminator. The caller closes the connection after the last piece.
+ * OCK_OK or OCK_ENOMEM. */
 int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *w,
-                            const struct mock_answer *a, struct mock_chunks *events);
+                            struct mock_chunks *events);
 
 /* What a stream fault means for a non-streaming reply. */
 struct mock_body_fault {
@@ -30,11 +32,10 @@ struct mock_body_fault {
   int truncate;        /* 1: the body is cut in half (not JSON any more) */
 };
 
-/* ock__fault_for_body maps a fault onto a non-streaming body of body_len bytes:
- * cut_stream drops the connection halfway, error_mid_stream becomes an error status
- * (the fault's, else 500 for OpenAI and 529 for Anthropic), malformed_chunk sends half the
- * body with status 200, drop_connection drops after its byte count. */
-void ock__fault_for_body(const struct mock_fault *f, enum mock_api api, size_t body_len,
-                         struct mock_body_fault *out);
+/* ock__fault_for_body maps a fault onto a non-streaming body of body_len bytes (SPEC 6.6):
+ * cut_stream drops the connection halfway, error_mid_stream becomes HTTP 500 (or the
+ * fault's status) with the error body, malformed_chunk sends half the body with status 200,
+ * drop_connection drops after its byte count. */
+void ock__fault_for_body(const struct mock_fault *f, size_t body_len, struct mock_body_fault *out);
 
 #endif

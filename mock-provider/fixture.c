@@ -79,15 +79,28 @@ static int check_keys(const cJSON *obj, const char *path, const char *const *all
   return OCK_OK;
 }
 
-/* is_name_safe: provider and tool names appear in URL paths, so they stay plain. */
+/* is_name_safe: provider and tool names appear in URL paths, so they stay plain
+ * (^[A-Za-z0-9_-]{1,64}$, SPEC 7.3). */
 static int is_name_safe(const char *s) {
-  for (; *s; s++) {
+  size_t n = 0;
+  for (; *s; s++, n++) {
     unsigned char c = (unsigned char)*s;
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '_' || c == '-' || c == '.'))
+          c == '_' || c == '-'))
       return 0;
   }
-  return 1;
+  return n >= 1 && n <= 64;
+}
+
+/* is_id_safe: a scenario id is ^[a-z0-9][a-z0-9-]{0,63}$ (SPEC 8.1). */
+static int is_id_safe(const char *s) {
+  size_t n = 0;
+  for (; s[n]; n++) {
+    unsigned char c = (unsigned char)s[n];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && n > 0)))
+      return 0;
+  }
+  return n >= 1 && n <= 64;
 }
 
 static int get_safe_name(const cJSON *obj, const char *path, const char *key, const char **out,
@@ -98,7 +111,7 @@ static int get_safe_name(const cJSON *obj, const char *path, const char *key, co
     char mp[OCK_JSON_PATH_MAX];
     ock_jpath_key(mp, sizeof mp, path, key);
     return ock_jerr_set(err, OCK_EINVAL, mp,
-                        "expected letters, digits, '_', '-' or '.' only (it is part of a URL), "
+                        "expected 1 to 64 letters, digits, '_' or '-' (it is part of a URL), "
                         "got \"%.80s\"",
                         s);
   }
@@ -156,7 +169,7 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
     TRY(ock_jget_enum(p, pp, "api", OCK_REQUIRED, apis, &api, err));
     mp->api = (enum mock_api)api;
     TRY(ock_jget_nonempty(p, pp, "model", OCK_REQUIRED, &mp->model, err));
-    mp->priority = i + 1;
+    mp->priority = 100;
     TRY(ock_jget_int(p, pp, "priority", OCK_OPTIONAL, -1000000, 1000000, &mp->priority, err));
     for (int j = 0; j < i; j++) {
       if (!strcmp(f->providers[j].name, mp->name)) {
@@ -165,20 +178,6 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
         return ock_jerr_set(err, OCK_EINVAL, np, "\"%s\" is already the name of providers[%d]",
                             mp->name, j);
       }
-    }
-    /* The first provider's ids hash the scenario id alone (SPEC "Deterministic ids"); the
-     * others add their name, so a fallback provider never repeats the first one's ids. */
-    if (i == 0) {
-      mp->hash = f->hash;
-    } else {
-      struct ock_buf b;
-      ock_buf_init(&b, 4096);
-      if (ock_buf_printf(&b, "%s/%s", f->id, mp->name)) {
-        ock_buf_free(&b);
-        return OCK_ENOMEM;
-      }
-      mp->hash = ock__fnv1a(b.data);
-      ock_buf_free(&b);
     }
     f->n_providers++;
   }
@@ -252,7 +251,7 @@ static int load_session(struct mock_fixture *f, struct ock_jerr *err) {
   if (trace) {
     f->trace_id = trace;
   } else {
-    snprintf(f->trace_buf, sizeof f->trace_buf, "trace-%08x", (unsigned)f->hash);
+    snprintf(f->trace_buf, sizeof f->trace_buf, "ock-%08x", (unsigned)f->hash);
     f->trace_id = f->trace_buf;
   }
   return OCK_OK;
@@ -373,18 +372,15 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
 
 static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct mock_turn *t,
                      struct ock_jerr *err) {
-  static const char *const keys[] = {"match",     "text",           "tool_calls", "finish_reason",
-                                     "stop_reason", "chunk_size",   "chunk_delay_ms",
-                                     "delay_ms",  "fault",          "usage",      NULL};
+  static const char *const keys[] = {"match",      "text",       "tool_calls",     "finish_reason",
+                                     "stop_reason", "chunk_size", "chunk_delay_ms", "delay_ms",
+                                     "fault",      NULL};
   static const char *const finishes[] = {"stop", "length", "tool_calls", "content_filter", NULL};
   static const char *const stops[] = {"end_turn",  "max_tokens", "stop_sequence",
                                       "tool_use",  "pause_turn", "refusal",
                                       "model_context_window_exceeded", NULL};
-  static const char *const usage_keys[] = {"input_tokens", "output_tokens", NULL};
   char sub[OCK_JSON_PATH_MAX];
   t->chunk_size = 8;
-  t->input_tokens = -1;
-  t->output_tokens = -1;
   TRY(ock_jcheck_object(o, path, err));
   TRY(check_keys(o, path, keys, err));
   const cJSON *match = cJSON_GetObjectItemCaseSensitive(o, "match");
@@ -416,16 +412,6 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
   TRY(ock_jget_int(o, path, "chunk_size", OCK_OPTIONAL, 1, 1000000, &t->chunk_size, err));
   TRY(ock_jget_int(o, path, "chunk_delay_ms", OCK_OPTIONAL, 0, 600000, &t->chunk_delay_ms, err));
   TRY(ock_jget_int(o, path, "delay_ms", OCK_OPTIONAL, 0, 600000, &t->delay_ms, err));
-  const cJSON *usage = NULL;
-  TRY(ock_jget_object(o, path, "usage", OCK_OPTIONAL, &usage, err));
-  if (usage) {
-    ock_jpath_key(sub, sizeof sub, path, "usage");
-    TRY(check_keys(usage, sub, usage_keys, err));
-    TRY(ock_jget_int(usage, sub, "input_tokens", OCK_OPTIONAL, 0, 100000000, &t->input_tokens,
-                     err));
-    TRY(ock_jget_int(usage, sub, "output_tokens", OCK_OPTIONAL, 0, 100000000, &t->output_tokens,
-                     err));
-  }
   const cJSON *fault = cJSON_GetObjectItemCaseSensitive(o, "fault");
   if (fault) {
     ock_jpath_key(sub, sizeof sub, path, "fault");
@@ -575,16 +561,13 @@ static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
   return OCK_OK;
 }
 
-static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *out,
+                        struct ock_jerr *err) {
   static const char *const ats[] = {"tool", "llm_request", "event", "after_execute", NULL};
   static const char *const tool_keys[] = {"at", "tool", "occurrence", NULL};
   static const char *const index_keys[] = {"at", "index", NULL};
   static const char *const event_keys[] = {"at", "event", "occurrence", NULL};
-  const char *path = "$.cancel";
-  const cJSON *c = NULL;
-  TRY(ock_jget_object(f->json, "$", "cancel", OCK_OPTIONAL, &c, err));
-  if (!c)
-    return OCK_OK;
+  TRY(ock_jcheck_object(c, path, err));
   int at = 0;
   TRY(ock_jget_enum(c, path, "at", OCK_REQUIRED, ats, &at, err));
   struct mock_cancel mc = {.at = (enum mock_cancel_at)(at + MOCK_CANCEL_TOOL), .n = 1};
@@ -602,9 +585,36 @@ static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
   default:
     TRY(check_keys(c, path, index_keys, err));
     TRY(ock_jget_int(c, path, "index", OCK_REQUIRED, 1, 1000000000, &mc.n, err));
+    if (mc.at == MOCK_CANCEL_AFTER_EXECUTE)
+      mc.name = "orchestrator:complete";
     break;
   }
-  f->cancel = mc;
+  *out = mc;
+  return OCK_OK;
+}
+
+static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(f->json, "cancel");
+  if (!c)
+    return OCK_OK;
+  if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+    return ock_jerr_set(err, OCK_ETYPE, "$.cancel", "expected a trigger object or an array of them, got %s",
+                        ock_json_type_name(c));
+  int n = cJSON_IsArray(c) ? cJSON_GetArraySize(c) : 1;
+  if (n == 0)
+    return OCK_OK;
+  f->cancels = calloc((size_t)n, sizeof *f->cancels);
+  if (!f->cancels)
+    return OCK_ENOMEM;
+  for (int i = 0; i < n; i++) {
+    char tp[OCK_JSON_PATH_MAX];
+    if (cJSON_IsArray(c))
+      ock_jpath_index(tp, sizeof tp, "$.cancel", i);
+    else
+      snprintf(tp, sizeof tp, "$.cancel");
+    TRY(load_trigger(cJSON_IsArray(c) ? cJSON_GetArrayItem(c, i) : c, tp, &f->cancels[i], err));
+    f->n_cancels++;
+  }
   return OCK_OK;
 }
 
@@ -659,6 +669,24 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
   return OCK_OK;
 }
 
+/* check_strings: an optional member that must be an array of strings. */
+static int check_strings(const cJSON *obj, const char *key, struct ock_jerr *err) {
+  const cJSON *arr = NULL;
+  TRY(ock_jget_array(obj, "$", key, OCK_OPTIONAL, &arr, err));
+  int i = 0;
+  const cJSON *v;
+  cJSON_ArrayForEach(v, arr) {
+    if (!cJSON_IsString(v)) {
+      char kp[OCK_JSON_PATH_MAX], ip[OCK_JSON_PATH_MAX];
+      ock_jpath_key(kp, sizeof kp, "$", key);
+      ock_jpath_index(ip, sizeof ip, kp, i);
+      return ock_jerr_set(err, OCK_ETYPE, ip, "expected a string, got %s", ock_json_type_name(v));
+    }
+    i++;
+  }
+  return OCK_OK;
+}
+
 static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
   static const char *const keys[] = {"ock_fixture", "id",      "title",  "proves",
                                      "requirements", "capabilities", "session", "script",
@@ -669,7 +697,17 @@ static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
   long long version = 0;
   TRY(ock_jget_int(f->json, "$", "ock_fixture", OCK_REQUIRED, 1, 1, &version, err));
   TRY(ock_jget_nonempty(f->json, "$", "id", OCK_REQUIRED, &f->id, err));
+  if (!is_id_safe(f->id))
+    return ock_jerr_set(err, OCK_EINVAL, "$.id",
+                        "expected 1 to 64 lower-case letters, digits or '-' (not first), got "
+                        "\"%.80s\"",
+                        f->id);
   f->hash = ock__fnv1a(f->id);
+  const char *s = NULL;
+  TRY(ock_jget_string(f->json, "$", "title", OCK_OPTIONAL, &s, err));
+  TRY(ock_jget_string(f->json, "$", "proves", OCK_OPTIONAL, &s, err));
+  TRY(check_strings(f->json, "requirements", err));
+  TRY(check_strings(f->json, "capabilities", err));
   TRY(load_session(f, err));
   TRY(load_script(f, err));
   TRY(load_tools(f, err));
@@ -720,6 +758,7 @@ void ock__fixture_free(struct mock_fixture *f) {
     free(f->tools[i].calls);
   free(f->tools);
   free(f->hooks);
+  free(f->cancels);
   free(f->randoms);
   cJSON_Delete(f->json);
   free(f);

@@ -48,7 +48,7 @@ enum mock_match {
   MOCK_MATCH_NEXT = 0,        /* no "match": the next unused such turn in order */
   MOCK_MATCH_POSITION,        /* the provider's N-th request (1-based) */
   MOCK_MATCH_LAST_CONTAINS,   /* the last message's text contains a string */
-  MOCK_MATCH_LAST_TOOL_CALL_ID /* the last tool result in the history answers this id */
+  MOCK_MATCH_LAST_TOOL_CALL_ID /* the last message is the result for this call id */
 };
 
 struct mock_turn {
@@ -62,8 +62,6 @@ struct mock_turn {
   long long chunk_size;   /* characters per streamed delta, >= 1 */
   long long chunk_delay_ms;
   long long delay_ms;     /* before the first byte */
-  long long input_tokens; /* usage to report; -1: derived from the request */
-  long long output_tokens;
   struct mock_fault fault;
 };
 
@@ -71,14 +69,13 @@ struct mock_provider {
   const char *name;
   enum mock_api api;
   const char *model;
-  long long priority;
-  uint32_t hash; /* seeds the provider's deterministic ids */
+  long long priority; /* default 100 */
   struct mock_turn *turns;
   size_t n_turns;
 };
 
 struct mock_tool_reply {
-  const cJSON *result; /* the ToolResult body; NULL: the default for the status */
+  const cJSON *result; /* the ToolResult body; NULL: the default for the status (SPEC 8.5) */
   long long delay_ms;
   int status;          /* HTTP status, 200 unless scripted */
 };
@@ -103,12 +100,12 @@ enum mock_cancel_at {
   MOCK_CANCEL_TOOL,
   MOCK_CANCEL_LLM_REQUEST,
   MOCK_CANCEL_EVENT,
-  MOCK_CANCEL_AFTER_EXECUTE /* the harness's business; the mock ignores it */
+  MOCK_CANCEL_AFTER_EXECUTE /* after the reply to the N-th orchestrator:complete event */
 };
 
 struct mock_cancel {
   enum mock_cancel_at at;
-  const char *name; /* the tool or event name */
+  const char *name; /* the tool or event name ("orchestrator:complete" for after_execute) */
   long long n;      /* occurrence (tool, event) or index (llm_request, after_execute), 1-based */
 };
 
@@ -126,7 +123,7 @@ struct mock_fixture {
   cJSON *json;   /* the owned copy */
   const char *id;
   uint32_t hash; /* fnv1a(id) */
-  const char *trace_id; /* the fixture's, or "trace-<hash>" in trace_buf */
+  const char *trace_id; /* the fixture's, or "ock-<hash>" in trace_buf */
   char trace_buf[32];
   const cJSON *session; /* $.session, validated */
   struct mock_provider *providers;
@@ -135,7 +132,8 @@ struct mock_fixture {
   size_t n_tools;
   struct mock_hook *hooks;
   size_t n_hooks;
-  struct mock_cancel cancel;
+  struct mock_cancel *cancels; /* "cancel": one trigger or an array; each fires once */
+  size_t n_cancels;
   struct mock_random *randoms;
   size_t n_randoms;
   int observe_only;

@@ -1,18 +1,19 @@
 /*
  * llm.c: the LLM endpoints: one request in, the scripted answer (or the right error) out.
  *
- * For each request, in this order: read the body as the real API would (model, messages,
- * max_tokens for Anthropic; a malformed request is a 400 in the provider's envelope); turn
- * the messages into the neutral history and validate it (validate.c); under the state lock
- * count the request, fire a cancel trigger, and decide the answer: the history's 400 (unless
- * observe-only), a seeded random fault, the scripted turn (with its fault), or "unmatched";
- * journal all of that in order; then, outside the lock, build the bytes through the
- * provider's wire (wire.h). The reply's journal entry is deferred until the reply really
- * starts, after the turn's delay.
+ * For each request, in this order: read the body (model and messages; a malformed request is
+ * a 400 in the provider's envelope); turn the messages into the neutral history and validate
+ * it (validate.c); under the state lock count the request, fire a cancel trigger, and decide
+ * the answer: the history's 400 (unless observe-only), a seeded random fault, the scripted
+ * turn (with its fault), or "unmatched"; journal all of that in order; then, outside the lock,
+ * build the bytes through the provider's wire (wire.h). The reply's journal entry is deferred
+ * until the reply has really gone out (or was abandoned: fault client_gone).
  *
- * Deterministic ids (SPEC "Deterministic ids"): for turn T of a provider whose hash is H
- * (fixture.c), tool calls are call_H_T_I / toolu_H_T_I, the reply id chatcmpl-H-T / msg_H_T,
- * "created" is 1700000000 + T, and the request-id header is req_H_N for the N-th LLM request.
+ * Deterministic ids (SPEC 6.6): with H the FNV-1a hash of the scenario id and T the 1-based
+ * number of the scripted turn played, counted over all providers, tool calls are call_H_T_I /
+ * toolu_H_T_I, the reply id chatcmpl-H-T / msg_H_T, "created" is 1700000000 + T, and the
+ * request id (header, and Anthropic's error body) is req_ock_H_S with S the journal seq of the
+ * request.
  */
 #include "state.h"
 
@@ -28,16 +29,16 @@
 
 /* One request, read. */
 struct llm_in {
-  cJSON *body;             /* owned */
-  const cJSON *messages;   /* in body */
-  const cJSON *system;     /* Anthropic's "system", or NULL */
-  const char *model;       /* in body */
+  cJSON *body;           /* owned */
+  const cJSON *messages; /* in body */
+  const cJSON *system;   /* Anthropic's "system", or NULL */
+  const char *model;     /* in body */
   int stream;
   int include_usage;
-  int tools_offered;
+  const cJSON *tools;    /* in body, or NULL */
   struct ock_history hist;
   int hist_ok;
-  char problem[900];       /* non-empty: the request is malformed (400) */
+  char problem[900];     /* non-empty: the request is malformed (400) */
 };
 
 enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED };
@@ -45,12 +46,14 @@ enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED
 /* What was decided under the lock. */
 struct llm_decision {
   enum llm_outcome outcome;
-  int turn;                      /* the turn index, or -1 */
+  int turn;                       /* the turn's index in the provider's script, or -1 */
+  unsigned long long reply_no;    /* T of the ids: 1-based over all played turns; 0: none */
   const struct mock_fault *fault; /* scripted or random; NULL: none */
-  int random_rule;               /* the random rule that fired, or -1 */
-  unsigned long long index;      /* the request's number over all providers */
-  char message[1400];            /* error text for INVALID, HISTORY, UNMATCHED */
-  char param[64];                /* OpenAI "param" for HISTORY */
+  int random_rule;                /* the random rule that fired, or -1 */
+  long long request_seq;          /* the journal seq of the llm_request entry */
+  char message[1400];             /* error text for INVALID, HISTORY, UNMATCHED */
+  char param[64];                 /* OpenAI "param" for HISTORY */
+  char code[64];                  /* OpenAI "code" for HISTORY ("" : null) */
 };
 
 static void read_request(const struct mock_request *rq, const struct mock_provider *p,
@@ -64,16 +67,12 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
     rc = ock_jcheck_object(in->body, path, &jerr);
   if (!rc)
     rc = ock_jget_nonempty(in->body, path, "model", OCK_REQUIRED, &in->model, &jerr);
-  const cJSON *messages = NULL;
   if (!rc)
-    rc = ock_jget_array(in->body, path, "messages", OCK_REQUIRED, &messages, &jerr);
-  in->messages = messages;
+    rc = ock_jget_array(in->body, path, "messages", OCK_REQUIRED, &in->messages, &jerr);
   if (!rc)
     rc = ock_jget_bool(in->body, path, "stream", OCK_OPTIONAL, &in->stream, &jerr);
-  const cJSON *tools = NULL;
   if (!rc)
-    rc = ock_jget_array(in->body, path, "tools", OCK_OPTIONAL, &tools, &jerr);
-  in->tools_offered = tools ? cJSON_GetArraySize(tools) : 0;
+    rc = ock_jget_array(in->body, path, "tools", OCK_OPTIONAL, &in->tools, &jerr);
   if (!rc && p->api == MOCK_API_OPENAI) {
     const cJSON *so = NULL;
     rc = ock_jget_object(in->body, path, "stream_options", OCK_OPTIONAL, &so, &jerr);
@@ -81,12 +80,8 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
       rc = ock_jget_bool(so, "$.stream_options", "include_usage", OCK_OPTIONAL,
                          &in->include_usage, &jerr);
   }
-  if (!rc && p->api == MOCK_API_ANTHROPIC) {
-    long long max_tokens = 0;
-    rc = ock_jget_int(in->body, path, "max_tokens", OCK_REQUIRED, 1, 100000000, &max_tokens,
-                      &jerr);
+  if (!rc && p->api == MOCK_API_ANTHROPIC)
     in->system = cJSON_GetObjectItemCaseSensitive(in->body, "system");
-  }
   if (!rc) {
     rc = p->api == MOCK_API_OPENAI
              ? ock_history_from_openai(in->messages, &in->hist, &jerr)
@@ -97,30 +92,69 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
-static cJSON *neutral_json(const struct ock_history *h) {
+/* tool_names: the names of the tools a request offers, in either wire's shape. */
+static cJSON *tool_names(const cJSON *tools) {
+  cJSON *names = cJSON_CreateArray();
+  const cJSON *t;
+  cJSON_ArrayForEach(t, tools) {
+    const char *name = ock_json_str(t, "name");
+    if (!name)
+      name = ock_json_str(cJSON_GetObjectItemCaseSensitive(t, "function"), "name");
+    cJSON_AddItemToArray(names, cJSON_CreateString(name ? name : ""));
+  }
+  return names;
+}
+
+/* result_block: for an Anthropic tool message, the index of its tool_result block. */
+static int result_block(const cJSON *raw, const struct ock_message *m) {
+  const cJSON *content =
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(raw, m->wire_index), "content");
+  int k = 0;
+  const cJSON *b;
+  cJSON_ArrayForEach(b, content) {
+    const char *type = ock_json_str(b, "type"), *id = ock_json_str(b, "tool_use_id");
+    if (type && !strcmp(type, "tool_result") && id && m->tool_call_id &&
+        !strcmp(id, m->tool_call_id))
+      return k;
+    k++;
+  }
+  return -1;
+}
+
+/* neutral_json: the history in the neutral form of SPEC 6.1. */
+static cJSON *neutral_json(const struct ock_history *h, const cJSON *raw, int anthropic) {
   cJSON *arr = cJSON_CreateArray();
   for (size_t i = 0; i < h->len; i++) {
     const struct ock_message *m = &h->items[i];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToArray(arr, o);
     cJSON_AddStringToObject(o, "role", ock_role_name(m->role));
-    if (m->content)
-      cJSON_AddStringToObject(o, "content", m->content);
-    else
-      cJSON_AddNullToObject(o, "content");
-    cJSON *calls = cJSON_AddArrayToObject(o, "tool_calls");
-    for (size_t c = 0; c < m->n_calls; c++) {
-      cJSON *x = cJSON_CreateObject();
-      cJSON_AddItemToArray(calls, x);
-      cJSON_AddStringToObject(x, "id", m->calls[c].id ? m->calls[c].id : "");
-      cJSON_AddStringToObject(x, "name", m->calls[c].name ? m->calls[c].name : "");
-      cJSON_AddStringToObject(x, "arguments", m->calls[c].arguments ? m->calls[c].arguments : "");
+    cJSON_AddStringToObject(o, "content", m->content ? m->content : "");
+    if (m->n_calls) {
+      cJSON *calls = cJSON_AddArrayToObject(o, "tool_calls");
+      for (size_t c = 0; c < m->n_calls; c++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddItemToArray(calls, x);
+        cJSON_AddStringToObject(x, "id", m->calls[c].id ? m->calls[c].id : "");
+        cJSON_AddStringToObject(x, "name", m->calls[c].name ? m->calls[c].name : "");
+        const char *args = m->calls[c].arguments ? m->calls[c].arguments : "";
+        cJSON *parsed = cJSON_Parse(args);
+        if (cJSON_IsObject(parsed)) {
+          cJSON_AddItemToObject(x, "arguments", parsed);
+        } else {
+          cJSON_Delete(parsed);
+          cJSON_AddStringToObject(x, "arguments", args);
+        }
+      }
     }
-    if (m->tool_call_id)
-      cJSON_AddStringToObject(o, "tool_call_id", m->tool_call_id);
-    else
-      cJSON_AddNullToObject(o, "tool_call_id");
+    if (m->role == OCK_ROLE_TOOL) {
+      cJSON_AddStringToObject(o, "tool_call_id", m->tool_call_id ? m->tool_call_id : "");
+      if (m->is_error)
+        cJSON_AddBoolToObject(o, "is_error", 1);
+    }
     cJSON_AddNumberToObject(o, "wire_index", m->wire_index);
+    if (anthropic && m->role == OCK_ROLE_TOOL)
+      cJSON_AddNumberToObject(o, "wire_block", result_block(raw, m));
   }
   return arr;
 }
@@ -128,6 +162,7 @@ static cJSON *neutral_json(const struct ock_history *h) {
 /* request_entry: the llm_request journal entry, without what the lock decides. */
 static cJSON *request_entry(const struct mock_request *rq, const struct mock_provider *p,
                             const struct llm_in *in) {
+  int anthropic = p->api == MOCK_API_ANTHROPIC;
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "provider", p->name);
   cJSON_AddStringToObject(e, "api", ock__api_name(p->api));
@@ -140,11 +175,13 @@ static cJSON *request_entry(const struct mock_request *rq, const struct mock_pro
     cJSON_AddNullToObject(e, "model");
   cJSON_AddItemToObject(e, "messages", in->messages ? cJSON_Duplicate(in->messages, 1)
                                                     : cJSON_CreateNull());
-  if (p->api == MOCK_API_ANTHROPIC)
+  if (anthropic)
     cJSON_AddItemToObject(e, "system",
                           in->system ? cJSON_Duplicate(in->system, 1) : cJSON_CreateNull());
-  cJSON_AddItemToObject(e, "neutral", in->hist_ok ? neutral_json(&in->hist) : cJSON_CreateNull());
-  cJSON_AddNumberToObject(e, "tools_offered", in->tools_offered);
+  cJSON_AddItemToObject(e, "neutral", in->hist_ok ? neutral_json(&in->hist, in->messages, anthropic)
+                                                  : cJSON_CreateNull());
+  cJSON_AddItemToObject(e, "tools", tool_names(in->tools));
+  cJSON_AddNumberToObject(e, "tools_offered", cJSON_GetArraySize(in->tools));
   /* The rest of the body, so the entry holds the whole request without repeating messages. */
   cJSON *params = cJSON_AddObjectToObject(e, "params");
   const cJSON *body = cJSON_IsObject(in->body) ? in->body : NULL;
@@ -159,81 +196,53 @@ static cJSON *request_entry(const struct mock_request *rq, const struct mock_pro
   return e;
 }
 
-static cJSON *finding_entry(const struct mock_provider *p, const struct mock_finding *f,
-                            const cJSON *raw, int answered_400) {
-  const struct mock_wire *w = ock__wire_for(p->api);
-  struct ock_buf text, param;
-  ock_buf_init(&text, 64 * 1024);
-  ock_buf_init(&param, 256);
-  if (f->blocking)
-    w->history_error(f, raw, &param, &text);
-  else
-    ock_buf_printf(&text,
-                   "the results of the parallel calls of messages[%d] are not in call order "
-                   "(first out of order: %s); the real APIs accept this, OCK-ORPHAN-005 does not",
-                   f->call_index, f->tool_call_id);
-  cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "provider", p->name);
-  cJSON_AddStringToObject(e, "shape", ock__shape_name(f->shape));
-  cJSON_AddNumberToObject(e, "message_index", f->message_index);
-  cJSON_AddStringToObject(e, "tool_call_id", f->tool_call_id);
-  cJSON_AddNumberToObject(e, "call_message_index", f->call_index);
-  cJSON_AddStringToObject(e, "message", text.data ? text.data : "");
-  cJSON_AddBoolToObject(e, "blocking", f->blocking);
-  cJSON_AddBoolToObject(e, "answered_400", answered_400);
-  ock_buf_free(&text);
-  ock_buf_free(&param);
-  return e;
-}
-
-static cJSON *fault_entry(const struct mock_provider *p, const struct mock_fault *f, int turn,
-                          int random_rule) {
-  cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "fault", ock__fault_kind_name(f->kind));
-  cJSON_AddStringToObject(e, "provider", p->name);
-  cJSON_AddNumberToObject(e, "turn", turn);
-  cJSON_AddBoolToObject(e, "random", random_rule >= 0);
-  if (random_rule >= 0)
-    cJSON_AddNumberToObject(e, "rule", random_rule);
+/* fault_json: {"kind", and the fault's parameters} as the journal shows a fault. */
+static cJSON *fault_json(const struct mock_fault *f) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "kind", ock__fault_kind_name(f->kind));
   if (f->kind == MOCK_FAULT_STATUS || f->status)
-    cJSON_AddNumberToObject(e, "status", f->status);
-  if (f->retry_after >= 0 && f->kind == MOCK_FAULT_STATUS)
-    cJSON_AddNumberToObject(e, "retry_after", f->retry_after);
-  if (f->retry_after_ms >= 0 && f->kind == MOCK_FAULT_STATUS)
-    cJSON_AddNumberToObject(e, "retry_after_ms", (double)f->retry_after_ms);
+    cJSON_AddNumberToObject(o, "status", f->status);
+  if (f->kind == MOCK_FAULT_STATUS && f->retry_after >= 0)
+    cJSON_AddNumberToObject(o, "retry_after", f->retry_after);
+  if (f->kind == MOCK_FAULT_STATUS && f->retry_after_ms >= 0)
+    cJSON_AddNumberToObject(o, "retry_after_ms", (double)f->retry_after_ms);
   if (f->kind == MOCK_FAULT_DROP_CONNECTION)
-    cJSON_AddNumberToObject(e, "after_bytes", (double)f->after);
+    cJSON_AddNumberToObject(o, "after_bytes", (double)f->after);
   else if (f->kind != MOCK_FAULT_STATUS)
-    cJSON_AddNumberToObject(e, "after_chunks", (double)f->after);
-  return e;
+    cJSON_AddNumberToObject(o, "after_chunks", (double)f->after);
+  if (f->message)
+    cJSON_AddStringToObject(o, "message", f->message);
+  return o;
 }
 
 /* decide runs under st->lock: counts, triggers, chooses, journals the arrival. */
 static void decide(struct mock_state *st, const struct mock_request *rq,
                    const struct mock_provider *p, struct llm_in *in,
-                   const struct mock_findings *findings, struct llm_decision *d,
+                   const struct mock_finding *finding, struct llm_decision *d,
                    struct mock_plan *plan) {
   const struct mock_fixture *fx = st->fx;
   size_t pi = (size_t)(p - fx->providers);
   d->turn = -1;
   d->random_rule = -1;
-  d->index = ++st->llm_requests;
+  unsigned long long index = ++st->llm_requests;
   unsigned long long position = ++st->provider_requests[pi];
-  const struct mock_finding *block = ock__findings_first_blocking(findings);
-  struct ock_buf why;
+  struct ock_buf why, param, code;
   ock_buf_init(&why, sizeof d->message - 1);
+  ock_buf_init(&param, sizeof d->param - 1);
+  ock_buf_init(&code, sizeof d->code - 1);
+  if (finding->shape != MOCK_SHAPE_NONE)
+    ock__wire_for(p->api)->history_error(finding, in->messages, &param, &code, &why);
+  char finding_text[sizeof d->message];
+  snprintf(finding_text, sizeof finding_text, "%s", why.data ? why.data : "");
 
   if (in->problem[0]) {
     d->outcome = OUT_INVALID;
     snprintf(d->message, sizeof d->message, "%s", in->problem);
-  } else if (block && !st->observe_only) {
+  } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only) {
     d->outcome = OUT_HISTORY;
-    struct ock_buf param;
-    ock_buf_init(&param, sizeof d->param - 1);
-    ock__wire_for(p->api)->history_error(block, in->messages, &param, &why);
-    snprintf(d->message, sizeof d->message, "%s", why.data ? why.data : "");
+    snprintf(d->message, sizeof d->message, "%s", finding_text);
     snprintf(d->param, sizeof d->param, "%s", param.data ? param.data : "");
-    ock_buf_free(&param);
+    snprintf(d->code, sizeof d->code, "%s", code.data ? code.data : "");
   } else {
     d->outcome = OUT_TURN;
     for (size_t i = 0; i < fx->n_randoms && d->random_rule < 0; i++) {
@@ -250,51 +259,73 @@ static void decide(struct mock_state *st, const struct mock_request *rq,
     if (d->outcome == OUT_TURN) {
       struct mock_match_input mi;
       ock__match_input_from(&in->hist, (long long)position, &mi);
+      ock_buf_reset(&why);
       d->turn = ock__script_pick(p, st->used[pi], &mi, &why);
       if (d->turn < 0) {
         d->outcome = OUT_UNMATCHED;
-        snprintf(d->message, sizeof d->message, "ock mock: unmatched request: %s",
-                 why.data ? why.data : "");
-      } else if (p->turns[d->turn].fault.kind != MOCK_FAULT_NONE) {
-        d->fault = &p->turns[d->turn].fault;
+        snprintf(d->message, sizeof d->message,
+                 "ock: no scripted turn matches this request (provider %s, request %llu)",
+                 p->name, position);
+      } else {
+        d->reply_no = ++st->replies;
+        if (p->turns[d->turn].fault.kind != MOCK_FAULT_NONE)
+          d->fault = &p->turns[d->turn].fault;
       }
     }
   }
-  ock_buf_free(&why);
 
   cJSON *req = request_entry(rq, p, in);
   cJSON_AddNumberToObject(req, "turn", d->turn);
-  cJSON_AddNumberToObject(req, "request_index", (double)d->index);
+  cJSON_AddNumberToObject(req, "request_index", (double)index);
   cJSON_AddNumberToObject(req, "position", (double)position);
-  ock__journal_append(st->journal, "llm_request", req);
-  if (fx->cancel.at == MOCK_CANCEL_LLM_REQUEST && (unsigned long long)fx->cancel.n == d->index)
-    ock__fire_cancel(st, plan);
-  for (size_t i = 0; i < findings->len; i++) {
-    const struct mock_finding *f = &findings->items[i];
-    ock__journal_append(st->journal, "finding",
-                        finding_entry(p, f, in->messages, d->outcome == OUT_HISTORY && f == block));
+  d->request_seq = ock__journal_append(st->journal, "llm_request", req);
+  ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, index, plan);
+  if (finding->shape != MOCK_SHAPE_NONE) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "provider", p->name);
+    cJSON_AddStringToObject(e, "shape", ock__shape_name(finding->shape));
+    cJSON_AddNumberToObject(e, "message_index", finding->message_index);
+    cJSON_AddStringToObject(e, "tool_call_id", finding->tool_call_id);
+    cJSON_AddStringToObject(e, "message", finding_text);
+    cJSON_AddNumberToObject(e, "request_seq", (double)d->request_seq);
+    cJSON_AddBoolToObject(e, "rejected", d->outcome == OUT_HISTORY);
+    ock__journal_append(st->journal, "finding", e);
   }
   if (d->outcome == OUT_UNMATCHED) {
     cJSON *u = cJSON_CreateObject();
     cJSON_AddStringToObject(u, "provider", p->name);
+    cJSON_AddStringToObject(u, "expected", why.data ? why.data : "");
     cJSON_AddNumberToObject(u, "position", (double)position);
-    cJSON_AddStringToObject(u, "expected", d->message);
+    cJSON_AddNumberToObject(u, "request_seq", (double)d->request_seq);
     ock__journal_append(st->journal, "unmatched", u);
   }
-  if (d->fault)
-    ock__journal_append(st->journal, "fault", fault_entry(p, d->fault, d->turn, d->random_rule));
+  if (d->fault) {
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddItemToObject(f, "fault", fault_json(d->fault));
+    cJSON_AddStringToObject(f, "provider", p->name);
+    cJSON_AddNumberToObject(f, "request_seq", (double)d->request_seq);
+    cJSON_AddNumberToObject(f, "turn", d->turn);
+    cJSON_AddBoolToObject(f, "random", d->random_rule >= 0);
+    if (d->random_rule >= 0)
+      cJSON_AddNumberToObject(f, "rule", d->random_rule);
+    ock__journal_append(st->journal, "fault", f);
+  }
+  ock_buf_free(&why);
+  ock_buf_free(&param);
+  ock_buf_free(&code);
 }
 
-/* reply_entry starts the llm_reply journal entry. */
+/* reply_entry starts the llm_reply journal entry; a is NULL when no answer was played. */
 static cJSON *reply_entry(const struct mock_provider *p, int status, const struct llm_decision *d,
                           const struct mock_answer *a, int stream) {
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "provider", p->name);
   cJSON_AddNumberToObject(e, "status", status);
   cJSON_AddNumberToObject(e, "turn", d->turn);
+  cJSON_AddNumberToObject(e, "request_seq", (double)d->request_seq);
   cJSON_AddBoolToObject(e, "stream", stream);
-  if (a && a->text)
-    cJSON_AddStringToObject(e, "text", a->text);
+  if (a)
+    cJSON_AddStringToObject(e, "text", a->text ? a->text : "");
   else
     cJSON_AddNullToObject(e, "text");
   cJSON *calls = cJSON_AddArrayToObject(e, "tool_calls");
@@ -310,9 +341,7 @@ static cJSON *reply_entry(const struct mock_provider *p, int status, const struc
   else
     cJSON_AddNullToObject(e, "finish_reason");
   if (d->fault)
-    cJSON_AddStringToObject(e, "fault", ock__fault_kind_name(d->fault->kind));
-  else
-    cJSON_AddNullToObject(e, "fault");
+    cJSON_AddItemToObject(e, "fault", fault_json(d->fault));
   if (d->outcome != OUT_TURN && d->outcome != OUT_RANDOM)
     cJSON_AddStringToObject(e, "error", d->message);
   return e;
@@ -340,13 +369,24 @@ static void record_sent(cJSON *e, const struct mock_plan *plan) {
     cJSON_AddStringToObject(e, "body", plan->body.n ? plan->body.items[0] : "");
 }
 
+/* gone_entry: the entry for a reply the client stopped reading (SPEC 8.4). */
+static cJSON *gone_entry(const cJSON *sent) {
+  cJSON *e = cJSON_Duplicate(sent, 1);
+  cJSON *scripted = cJSON_DetachItemFromObjectCaseSensitive(e, "fault");
+  if (scripted)
+    cJSON_AddItemToObject(e, "scripted_fault", scripted);
+  cJSON *f = cJSON_AddObjectToObject(e, "fault");
+  cJSON_AddStringToObject(f, "kind", "client_gone");
+  return e;
+}
+
 static int error_reply(const struct mock_provider *p, const char *request_id, int status,
-                       const char *message, const char *param, const struct mock_fault *f,
-                       struct mock_plan *plan) {
+                       const char *message, const char *param, const char *code,
+                       const struct mock_fault *f, struct mock_plan *plan) {
   const struct mock_wire *w = ock__wire_for(p->api);
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  int rc = w->error_body(status, message, param, request_id, &b);
+  int rc = w->error_body(status, message, param, code, request_id, &b);
   if (!rc)
     rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
   ock_buf_free(&b);
@@ -361,20 +401,20 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
   return rc;
 }
 
-/* answer_reply plays a scripted (or random-faulted) answer into the plan. */
+/* answer_reply plays an answer (scripted, or empty for a random fault) into the plan, with
+ * its fault (not a status fault: the caller sends those). */
 static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
-                        const struct llm_decision *d, const struct mock_answer *a,
-                        struct mock_plan *plan) {
+                        const char *request_id, const struct mock_fault *f,
+                        const struct mock_answer *a, struct mock_plan *plan) {
   const struct mock_wire *w = ock__wire_for(p->api);
-  const struct mock_fault *f = d->fault;
   int rc = OCK_OK;
-  if (f && f->kind == MOCK_FAULT_STATUS)
-    return OCK_OK; /* handled by the caller */
   if (in->stream) {
     plan->stream = 1;
     rc = w->events(a, &plan->body);
     if (!rc && f)
-      rc = ock__fault_apply_stream(f, w, a, &plan->body);
+      rc = ock__fault_apply_stream(f, w, &plan->body);
+    if (f && f->kind != MOCK_FAULT_STATUS)
+      plan->close = 1; /* a faulted stream ends the connection (SPEC 6.6) */
     if (f && f->kind == MOCK_FAULT_DROP_CONNECTION)
       plan->drop_after = f->after;
     plan->status = 200;
@@ -388,9 +428,11 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
   rc = w->body(a, &b);
   struct mock_body_fault bf = {0, -1, 0};
   if (f)
-    ock__fault_for_body(f, p->api, b.len, &bf);
+    ock__fault_for_body(f, b.len, &bf);
   if (!rc && bf.status) {
-    rc = error_reply(p, NULL, bf.status, f->message, NULL, NULL, plan);
+    rc = error_reply(p, request_id, bf.status,
+                     f->message ? f->message : "ock: scripted stream error", NULL, NULL, NULL,
+                     plan);
   } else if (!rc) {
     rc = ock__plan_bytes(plan, 200, "application/json", b.data, bf.truncate ? b.len / 2 : b.len);
     plan->drop_after = bf.drop_after;
@@ -399,115 +441,117 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
   return rc;
 }
 
+/* The answer's strings, built from the turn and the decision. */
+struct answer_ids {
+  char id[64];
+  char (*call_ids)[64];
+  struct mock_answer_call *calls;
+};
+
+static int build_answer(const struct mock_fixture *fx, const struct mock_provider *p,
+                        const struct mock_turn *t, const struct llm_in *in, size_t body_len,
+                        unsigned long long reply_no, struct answer_ids *ids,
+                        struct mock_answer *a) {
+  const struct mock_wire *w = ock__wire_for(p->api);
+  size_t n = t ? t->n_calls : 0;
+  ids->calls = calloc(n ? n : 1, sizeof *ids->calls);
+  ids->call_ids = calloc(n ? n : 1, sizeof *ids->call_ids);
+  if (!ids->calls || !ids->call_ids)
+    return OCK_ENOMEM;
+  size_t out_len = t && t->text ? strlen(t->text) : 0;
+  for (size_t i = 0; i < n; i++) {
+    snprintf(ids->call_ids[i], sizeof ids->call_ids[i], "%s%08x_%llu_%zu", w->call_prefix,
+             (unsigned)fx->hash, reply_no, i);
+    ids->calls[i].id = ids->call_ids[i];
+    ids->calls[i].name = t->calls[i].name;
+    ids->calls[i].arguments = t->calls[i].arguments;
+    ids->calls[i].raw = t->calls[i].raw;
+    out_len += strlen(t->calls[i].arguments);
+  }
+  if (p->api == MOCK_API_OPENAI)
+    snprintf(ids->id, sizeof ids->id, "chatcmpl-%08x-%llu", (unsigned)fx->hash, reply_no);
+  else
+    snprintf(ids->id, sizeof ids->id, "msg_%08x_%llu", (unsigned)fx->hash, reply_no);
+  memset(a, 0, sizeof *a);
+  a->id = ids->id;
+  a->model = in->model;
+  a->created = 1700000000LL + (long long)reply_no;
+  a->text = t ? t->text : NULL;
+  a->calls = ids->calls;
+  a->n_calls = n;
+  a->finish = t && t->finish ? t->finish : n ? w->finish_tools : w->finish_text;
+  a->input_tokens = (long long)(body_len / 4 + 1);
+  a->output_tokens = (long long)(out_len / 4 + 1);
+  a->chunk_size = t ? t->chunk_size : 8;
+  a->include_usage = in->include_usage;
+  return OCK_OK;
+}
+
 int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
                    const struct mock_provider *p, struct mock_plan *plan) {
   struct llm_in in;
   read_request(rq, p, &in);
-  struct mock_findings findings = {0};
+  struct mock_finding finding;
+  memset(&finding, 0, sizeof finding);
   int rc = OCK_OK;
-  if (!in.problem[0]) {
-    rc = ock__validate_history(&in.hist, &findings);
-  }
+  if (!in.problem[0])
+    rc = ock__validate_history(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   struct llm_decision d;
   memset(&d, 0, sizeof d);
   if (!rc) {
     pthread_mutex_lock(&st->lock);
-    decide(st, rq, p, &in, &findings, &d, plan);
+    decide(st, rq, p, &in, &finding, &d, plan);
     pthread_mutex_unlock(&st->lock);
   }
 
-  char request_id[48];
-  snprintf(request_id, sizeof request_id, "req_%08x_%llu", (unsigned)p->hash, d.index);
+  char request_id[64];
+  snprintf(request_id, sizeof request_id, "req_ock_%08x_%lld", (unsigned)st->fx->hash,
+           d.request_seq);
   const struct mock_turn *t = d.turn >= 0 ? &p->turns[d.turn] : NULL;
+  struct answer_ids ids = {0};
   struct mock_answer a;
-  memset(&a, 0, sizeof a);
-  struct mock_answer_call *calls = NULL;
-  char (*call_ids)[48] = NULL;
-  char answer_id[64];
   int answering = !rc && (d.outcome == OUT_TURN || d.outcome == OUT_RANDOM);
-  if (answering && t) {
-    const struct mock_wire *w = ock__wire_for(p->api);
-    calls = calloc(t->n_calls ? t->n_calls : 1, sizeof *calls);
-    call_ids = calloc(t->n_calls ? t->n_calls : 1, sizeof *call_ids);
-    if (!calls || !call_ids)
-      rc = OCK_ENOMEM;
-    for (size_t i = 0; !rc && i < t->n_calls; i++) {
-      snprintf(call_ids[i], sizeof call_ids[i], "%s%08x_%d_%zu", w->call_prefix, (unsigned)p->hash,
-               d.turn, i);
-      calls[i].id = call_ids[i];
-      calls[i].name = t->calls[i].name;
-      calls[i].arguments = t->calls[i].arguments;
-      calls[i].raw = t->calls[i].raw;
+  int played = answering && !(d.fault && d.fault->kind == MOCK_FAULT_STATUS);
+  if (answering) {
+    rc = build_answer(st->fx, p, t, &in, rq->body_len, d.reply_no, &ids, &a);
+    if (t) {
+      plan->delay_ms += t->delay_ms;
+      plan->chunk_delay_ms = t->chunk_delay_ms;
     }
-    if (p->api == MOCK_API_OPENAI)
-      snprintf(answer_id, sizeof answer_id, "chatcmpl-%08x-%d", (unsigned)p->hash, d.turn);
-    else
-      snprintf(answer_id, sizeof answer_id, "msg_%08x_%d", (unsigned)p->hash, d.turn);
-    a.id = answer_id;
-    a.model = in.model;
-    a.created = 1700000000LL + d.turn;
-    a.text = t->text;
-    a.calls = calls;
-    a.n_calls = t->n_calls;
-    a.finish = t->finish ? t->finish : t->n_calls ? w->finish_tools : w->finish_text;
-    size_t out_len = t->text ? strlen(t->text) : 0;
-    for (size_t i = 0; i < t->n_calls; i++)
-      out_len += strlen(t->calls[i].arguments);
-    a.input_tokens = t->input_tokens >= 0 ? t->input_tokens : (long long)(rq->body_len / 4 + 1);
-    a.output_tokens = t->output_tokens >= 0 ? t->output_tokens : (long long)(out_len / 4 + 1);
-    a.chunk_size = t->chunk_size;
-    a.include_usage = in.include_usage;
-    plan->delay_ms = t->delay_ms;
-    plan->chunk_delay_ms = t->chunk_delay_ms;
   }
-
   if (!rc) {
     switch (d.outcome) {
     case OUT_INVALID:
     case OUT_UNMATCHED:
-      rc = error_reply(p, request_id, 400, d.message, NULL, NULL, plan);
+      rc = error_reply(p, request_id, 400, d.message, NULL, NULL, NULL, plan);
       break;
     case OUT_HISTORY:
       rc = error_reply(p, request_id, 400, d.message,
-                       p->api == MOCK_API_OPENAI ? d.param : NULL, NULL, plan);
+                       p->api == MOCK_API_OPENAI ? d.param : NULL,
+                       p->api == MOCK_API_OPENAI && d.code[0] ? d.code : NULL, NULL, plan);
       break;
     case OUT_RANDOM:
     case OUT_TURN:
-      if (d.fault && d.fault->kind == MOCK_FAULT_STATUS) {
-        rc = error_reply(p, request_id, d.fault->status, d.fault->message, NULL, d.fault, plan);
-      } else if (t) {
-        rc = answer_reply(p, &in, &d, &a, plan);
-      } else {
-        /* A random stream fault needs an answer to cut: there is no turn, so use an empty
-         * one; the turn stays unused for the retry. */
-        const struct mock_wire *w = ock__wire_for(p->api);
-        snprintf(answer_id, sizeof answer_id, "%s%08x-r%llu",
-                 p->api == MOCK_API_OPENAI ? "chatcmpl-" : "msg_", (unsigned)p->hash, d.index);
-        a.id = answer_id;
-        a.model = in.model;
-        a.created = 1700000000LL;
-        a.finish = w->finish_text;
-        a.text = "";
-        a.input_tokens = (long long)(rq->body_len / 4 + 1);
-        a.output_tokens = 1;
-        a.chunk_size = 8;
-        a.include_usage = in.include_usage;
-        rc = answer_reply(p, &in, &d, &a, plan);
-      }
+      if (played)
+        rc = answer_reply(p, &in, request_id, d.fault, &a, plan);
+      else
+        rc = error_reply(p, request_id, d.fault->status, d.fault->message, NULL, NULL, d.fault,
+                         plan);
       break;
     }
   }
   if (!rc)
     rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, "%s", request_id);
+  if (!rc && plan->close)
+    rc = ock__plan_header(plan, "connection", "close");
   if (!rc) {
-    int answered = answering && (!d.fault || d.fault->kind != MOCK_FAULT_STATUS);
-    cJSON *e = reply_entry(p, plan->status, &d, answered ? &a : NULL, plan->stream);
+    cJSON *e = reply_entry(p, plan->status, &d, played ? &a : NULL, plan->stream);
     record_sent(e, plan);
-    ock__plan_defer(plan, "llm_reply", e);
+    ock__plan_defer(plan, "llm_reply", e, gone_entry(e));
   }
-  free(calls);
-  free(call_ids);
-  ock__findings_free(&findings);
+  free(ids.calls);
+  free(ids.call_ids);
+  ock__finding_clear(&finding);
   ock_history_free(&in.hist);
   cJSON_Delete(in.body);
   return rc;

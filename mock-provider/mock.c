@@ -33,6 +33,7 @@
 #define MOCK_HEADER_MEMORY ((size_t)64 * 1024) /* request line and headers must fit */
 #define MOCK_MAX_CONNECTIONS 512
 #define MOCK_DEFAULT_JOURNAL 200000
+#define MOCK_DRAIN_MAX ((unsigned long long)MOCK_MAX_BODY * 16) /* read and dropped up to this */
 
 struct ock_mock {
   struct mock_state *st;
@@ -45,25 +46,42 @@ struct ock_mock {
   char url[96];
 };
 
-/* One request while its body arrives. */
+/* One request while its body arrives, and what is left to do once its reply is out. */
 struct conn_req {
+  ock_mock *m;
   struct ock_buf body;
   int too_big;
-  int answered; /* a reply was queued before the body was read (413) */
+  int answered;        /* a reply was queued before the body was read (413) */
+  cJSON *cancel_after; /* owned: the after_execute cancel to fire when the reply is out */
 };
 
 /* One plan being played by the content reader. */
 struct player {
   ock_mock *m;
+  struct MHD_Connection *conn;
   struct mock_plan *plan;
-  size_t piece; /* the piece being sent */
-  size_t off;   /* bytes of it already sent */
+  size_t piece;  /* the piece being sent */
+  size_t off;    /* bytes of it already sent */
+  int journaled; /* the deferred entry (or the gone one) is in the journal */
 };
 
-/* sleep_ms sleeps in slices; returns 0 when the mock started stopping meanwhile. */
-static int sleep_ms(ock_mock *m, long long ms) {
+/* peer_gone: has the client closed its end? A read that would return end-of-file says so;
+ * pending bytes (a pipelined request) do not. */
+static int peer_gone(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *ci =
+      c ? MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD) : NULL;
+  if (!ci)
+    return 0;
+  char b;
+  ssize_t n = recv(ci->connect_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* sleep_ms sleeps in slices; returns 0 when the mock started stopping or the client went
+ * away meanwhile (then nobody waits for the reply any more). c may be NULL. */
+static int sleep_ms(ock_mock *m, struct MHD_Connection *c, long long ms) {
   while (ms > 0) {
-    if (atomic_load(&m->stopping))
+    if (atomic_load(&m->stopping) || peer_gone(c))
       return 0;
     long long step = ms < MOCK_SLICE_MS ? ms : MOCK_SLICE_MS;
     struct timespec ts = {.tv_sec = 0, .tv_nsec = step * 1000000L};
@@ -71,7 +89,7 @@ static int sleep_ms(ock_mock *m, long long ms) {
     }
     ms -= step;
   }
-  return !atomic_load(&m->stopping);
+  return !atomic_load(&m->stopping) && !peer_gone(c);
 }
 
 static void free_plan(struct mock_plan *plan) {
@@ -81,6 +99,25 @@ static void free_plan(struct mock_plan *plan) {
   free(plan);
 }
 
+/* journal_deferred adds the plan's entry for a reply that went out (gone = 0) or was abandoned
+ * (gone = 1), once. */
+static void journal_deferred(ock_mock *m, struct mock_plan *plan, int gone) {
+  cJSON *e = gone ? plan->deferred_gone : plan->deferred;
+  if (gone)
+    plan->deferred_gone = NULL;
+  else
+    plan->deferred = NULL;
+  if (e)
+    ock__journal_append(m->st->journal, plan->deferred_kind, e);
+  cJSON_Delete(plan->deferred);
+  cJSON_Delete(plan->deferred_gone);
+  plan->deferred = NULL;
+  plan->deferred_gone = NULL;
+}
+
+/* play hands MHD the plan's bytes, one piece (one HTTP chunk when streaming) at a time. The
+ * reply's journal entry goes in just before its last bytes, so it precedes anything the
+ * client does after reading them. */
 static ssize_t play(void *cls, uint64_t pos, char *buf, size_t max) {
   struct player *pl = cls;
   struct mock_plan *plan = pl->plan;
@@ -92,15 +129,26 @@ static ssize_t play(void *cls, uint64_t pos, char *buf, size_t max) {
     pl->piece++;
     pl->off = 0;
   }
-  if (pl->piece >= plan->body.n)
+  if (pl->piece >= plan->body.n) {
+    if (!pl->journaled)
+      journal_deferred(pl->m, plan, 0);
+    pl->journaled = 1;
     return MHD_CONTENT_READER_END_OF_STREAM;
-  if (pl->off == 0 && pl->piece > 0 && !sleep_ms(pl->m, plan->chunk_delay_ms))
+  }
+  if (pl->off == 0 && pl->piece > 0 && !sleep_ms(pl->m, pl->conn, plan->chunk_delay_ms))
     return MHD_CONTENT_READER_END_WITH_ERROR;
   size_t n = plan->body.lens[pl->piece] - pl->off;
   if (n > max)
     n = max;
-  if (plan->drop_after >= 0 && (uint64_t)n > (uint64_t)plan->drop_after - pos)
+  int last = pl->piece + 1 == plan->body.n && pl->off + n == plan->body.lens[pl->piece];
+  if (plan->drop_after >= 0 && (uint64_t)n >= (uint64_t)plan->drop_after - pos) {
     n = (size_t)((uint64_t)plan->drop_after - pos);
+    last = 1;
+  }
+  if (last && !pl->journaled) {
+    journal_deferred(pl->m, plan, 0);
+    pl->journaled = 1;
+  }
   memcpy(buf, plan->body.items[pl->piece] + pl->off, n);
   pl->off += n;
   return (ssize_t)n;
@@ -108,14 +156,18 @@ static ssize_t play(void *cls, uint64_t pos, char *buf, size_t max) {
 
 static void free_player(void *cls) {
   struct player *pl = cls;
+  if (!pl->journaled)
+    journal_deferred(pl->m, pl->plan, 1);
   free_plan(pl->plan);
   free(pl);
 }
 
-/* respond queues the plan; takes ownership of it. */
+/* respond queues the plan; takes ownership of it. Plans with a deferred journal entry are
+ * played through the content reader, so the entry can follow the bytes. */
 static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct mock_plan *plan) {
   struct MHD_Response *resp;
-  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0;
+  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0 ||
+               plan->deferred || plan->deferred_gone;
   if (played) {
     struct player *pl = calloc(1, sizeof *pl);
     if (!pl) {
@@ -123,6 +175,7 @@ static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct moc
       return MHD_NO;
     }
     pl->m = m;
+    pl->conn = c;
     pl->plan = plan;
     uint64_t size = plan->stream ? MHD_SIZE_UNKNOWN : (uint64_t)ock__chunks_total(&plan->body);
     resp = MHD_create_response_from_callback(size, 64 * 1024, play, pl, free_player);
@@ -175,14 +228,16 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
   }
   if (plan->cancel && m->opt.on_cancel)
     m->opt.on_cancel(m->opt.user);
-  int alive = sleep_ms(m, plan->delay_ms);
-  if (plan->deferred) {
-    if (!alive)
-      cJSON_AddBoolToObject(plan->deferred, "aborted", 1);
-    ock__journal_append(m->st->journal, plan->deferred_kind, plan->deferred);
-    plan->deferred = NULL;
+  cJSON_Delete(r->cancel_after);
+  r->cancel_after = plan->cancel_after;
+  plan->cancel_after = NULL;
+  if (!sleep_ms(m, c, plan->delay_ms)) {
+    journal_deferred(m, plan, 1);
+    free_plan(plan);
+    return MHD_NO;
   }
-  if (!alive) {
+  if (plan->drop_after == 0) { /* SPEC 6.6: closed before any response byte */
+    journal_deferred(m, plan, 0);
     free_plan(plan);
     return MHD_NO;
   }
@@ -200,6 +255,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     r = calloc(1, sizeof *r);
     if (!r)
       return MHD_NO;
+    r->m = m;
     ock_buf_init(&r->body, MOCK_MAX_BODY);
     *req_cls = r;
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
@@ -207,10 +263,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
       char *end = NULL;
       errno = 0;
       unsigned long long n = strtoull(cl, &end, 10);
-      if (errno || end == cl || n > MOCK_MAX_BODY) {
+      if (errno || end == cl || n > MOCK_MAX_BODY)
         r->too_big = 1;
+      /* Past the cap the body is read and dropped, so the client, still sending, gets its
+       * 413 instead of a reset; only an absurd length is refused before a byte is read. */
+      if (errno || end == cl || n > MOCK_DRAIN_MAX) {
         r->answered = 1;
-        return serve(m, c, url, method, r); /* 413 before reading a byte of the body */
+        return serve(m, c, url, method, r);
       }
     }
     return MHD_YES;
@@ -238,6 +297,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
   struct conn_req *r = *req_cls;
   if (!r)
     return;
+  if (r->cancel_after) { /* after_execute: the reply has gone out; now the SIGINT */
+    ock__journal_append(r->m->st->journal, "cancel", r->cancel_after);
+    r->cancel_after = NULL;
+    if (r->m->opt.on_cancel)
+      r->m->opt.on_cancel(r->m->opt.user);
+  }
   ock_buf_free(&r->body);
   free(r);
   *req_cls = NULL;

@@ -11,6 +11,7 @@
  */
 #include "wire.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,66 +195,56 @@ struct status_text {
   int status;
   const char *type;
   const char *code;
-  const char *message;
 };
 
+/* SPEC 6.6 "Error types by status"; other 4xx are invalid_request_error, other 5xx
+ * server_error, both with code null. */
 static const struct status_text STATUS_TEXTS[] = {
-    {400, "invalid_request_error", NULL, "Invalid request."},
-    {401, "invalid_request_error", "invalid_api_key",
-     "Incorrect API key provided. You can find your API key at "
-     "https://platform.openai.com/account/api-keys."},
-    {403, "invalid_request_error", "unsupported_country_region_territory",
-     "Country, region, or territory not supported"},
-    {404, "invalid_request_error", "model_not_found", "The model does not exist."},
-    {408, "timeout", NULL, "Request timed out."},
-    {409, "invalid_request_error", NULL, "Conflict."},
-    {413, "invalid_request_error", NULL, "Request too large."},
-    {422, "invalid_request_error", NULL, "Unprocessable entity."},
-    {429, "requests", "rate_limit_exceeded",
-     "Rate limit reached for requests. Please try again later."},
-    {500, "server_error", NULL,
-     "The server had an error while processing your request. Sorry about that!"},
-    {502, "server_error", NULL, "Bad gateway."},
-    {503, "server_error", NULL, "The server is overloaded or not ready yet."},
-    {504, "server_error", NULL, "Gateway timeout."},
-    {0, NULL, NULL, NULL}};
+    {401, "invalid_request_error", "invalid_api_key"},
+    {408, "timeout", NULL},
+    {429, "requests", "rate_limit_exceeded"},
+    {529, "server_error", "overloaded"},
+    {0, NULL, NULL}};
 
-static const struct status_text *status_text(int status) {
-  for (int i = 0; STATUS_TEXTS[i].status; i++)
+static cJSON *error_object(int status, const char *message, const char *param, const char *code) {
+  const struct status_text *t = NULL;
+  for (int i = 0; STATUS_TEXTS[i].status && !t; i++)
     if (STATUS_TEXTS[i].status == status)
-      return &STATUS_TEXTS[i];
-  return NULL;
-}
-
-static cJSON *error_object(int status, const char *message, const char *param) {
-  const struct status_text *t = status_text(status);
-  const char *type = t ? t->type : status >= 500 ? "server_error" : "invalid_request_error";
+      t = &STATUS_TEXTS[i];
+  char dflt[64];
+  snprintf(dflt, sizeof dflt, "ock: scripted HTTP %d", status);
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "message",
-                          message ? message : t ? t->message : "The request failed.");
-  cJSON_AddStringToObject(e, "type", type);
+  cJSON_AddStringToObject(e, "message", message ? message : dflt);
+  cJSON_AddStringToObject(e, "type", t ? t->type : status >= 500 ? "server_error"
+                                                                 : "invalid_request_error");
   if (param)
     cJSON_AddStringToObject(e, "param", param);
   else
     cJSON_AddNullToObject(e, "param");
-  if (t && t->code)
-    cJSON_AddStringToObject(e, "code", t->code);
+  if (!code && t)
+    code = t->code;
+  if (code)
+    cJSON_AddStringToObject(e, "code", code);
   else
     cJSON_AddNullToObject(e, "code");
   return e;
 }
 
-static int openai_error_body(int status, const char *message, const char *param,
+static int openai_error_body(int status, const char *message, const char *param, const char *code,
                              const char *request_id, struct ock_buf *out) {
   (void)request_id; /* OpenAI sends it as a header only */
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddItemToObject(o, "error", error_object(status, message, param));
+  cJSON_AddItemToObject(o, "error", error_object(status, message, param, code));
   return ock__print_to(out, o);
 }
 
 static int openai_error_event(int status, const char *message, struct ock_buf *out) {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddItemToObject(o, "error", error_object(status ? status : 500, message, NULL));
+  cJSON *e = error_object(status ? status : 500, message ? message : "ock: scripted stream error",
+                          NULL, NULL);
+  if (!status) /* the stream error of SPEC 6.6 has code null */
+    cJSON_ReplaceItemInObjectCaseSensitive(e, "code", cJSON_CreateNull());
+  cJSON_AddItemToObject(o, "error", e);
   int rc = ock_buf_puts(out, "data: ");
   if (!rc)
     rc = ock__print_to(out, o);
@@ -264,41 +255,50 @@ static int openai_error_event(int status, const char *message, struct ock_buf *o
   return rc;
 }
 
-static int openai_malformed_event(const struct mock_answer *a, struct ock_buf *out) {
-  return ock_buf_printf(out,
-                        "data: {\"id\":\"%s\",\"object\":\"chat.completion.chunk\",\"choices\":"
-                        "[{\"index\":0,\"delta\":{\"content\":\"unterminated\n\n",
-                        a->id);
+static int openai_malformed_event(struct ock_buf *out) {
+  return ock_buf_puts(out, "data: {\"ock\":\n\n");
 }
 
 static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
-                                struct ock_buf *param, struct ock_buf *out) {
+                                struct ock_buf *param, struct ock_buf *code,
+                                struct ock_buf *out) {
   (void)raw;
-  int missing_text = 0;
+  int rc = OCK_OK;
   switch (f->shape) {
   case MOCK_A01_UNMATCHED_TOOL_USE:
   case MOCK_A03_INTERLEAVED_USER_MSG:
   case MOCK_A04_INTERLEAVED_ASST_MSG:
   case MOCK_A07_PARALLEL_MISSING_RESULT:
-    missing_text = 1;
-    break;
-  case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
-    missing_text = !f->on_result;
-    break;
-  case MOCK_A06_WRONG_TOOL_CALL_ID:
-    missing_text = f->missing != NULL;
-    break;
-  case MOCK_A02_UNMATCHED_TOOL_RESULT:
-  case MOCK_A08_PARALLEL_WRONG_ORDER:
-    break;
-  }
-  if (missing_text) {
-    int rc = ock_buf_printf(param, "messages.[%d].role", f->call_index);
+    rc = ock_buf_printf(param, "messages.[%d].role", f->message_index);
     if (!rc)
-      rc = ock_buf_printf(out, "%s%s", ERR1, f->missing ? f->missing : f->tool_call_id);
+      rc = ock_buf_printf(out, "%s%s", ERR1, f->ids ? f->ids : "");
     return rc;
+  case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
+    if (f->on_result)
+      break;
+    rc = ock_buf_printf(param, "messages.[%d].tool_calls", f->message_index);
+    if (!rc)
+      rc = ock_buf_puts(code, "ock_duplicate_tool_call_id");
+    if (!rc)
+      rc = ock_buf_printf(out, "ock: tool_call_id '%s' is issued more than once in this "
+                               "conversation.",
+                          f->id);
+    return rc;
+  case MOCK_A08_PARALLEL_WRONG_ORDER:
+    rc = ock_buf_printf(param, "messages.[%d].tool_call_id", f->message_index);
+    if (!rc)
+      rc = ock_buf_puts(code, "ock_tool_result_order");
+    if (!rc)
+      rc = ock_buf_printf(out, "ock: tool messages must answer 'tool_calls' in order. Expected a "
+                               "response to '%s' at messages.[%d], found '%s'.",
+                          f->expected ? f->expected : "", f->message_index, f->id);
+    return rc;
+  case MOCK_A02_UNMATCHED_TOOL_RESULT:
+  case MOCK_A06_WRONG_TOOL_CALL_ID:
+  case MOCK_SHAPE_NONE:
+    break;
   }
-  int rc = ock_buf_printf(param, "messages.[%d].role", f->message_index);
+  rc = ock_buf_printf(param, "messages.[%d].role", f->message_index);
   return rc ? rc : ock_buf_puts(out, ERR2);
 }
 

@@ -18,7 +18,11 @@ void ock__plan_init(struct mock_plan *p) {
 void ock__plan_free(struct mock_plan *p) {
   ock__chunks_free(&p->body);
   cJSON_Delete(p->deferred);
+  cJSON_Delete(p->deferred_gone);
+  cJSON_Delete(p->cancel_after);
   p->deferred = NULL;
+  p->deferred_gone = NULL;
+  p->cancel_after = NULL;
 }
 
 int ock__plan_header(struct mock_plan *p, const char *name, const char *fmt, ...) {
@@ -53,8 +57,10 @@ int ock__plan_json(struct mock_plan *p, int status, cJSON *v) {
   return rc;
 }
 
-void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry) {
+void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry, cJSON *gone) {
   cJSON_Delete(p->deferred);
+  cJSON_Delete(p->deferred_gone);
   p->deferred = entry;
+  p->deferred_gone = gone;
   p->deferred_kind = kind;
 }

@@ -5,7 +5,8 @@
  * update the mock's state, journal what arrived, and fill a plan: status, headers, the body
  * as pieces (one per SSE event when streaming), how long to wait before the first byte and
  * between pieces, where to drop the connection, and the journal entry to add when the reply
- * really starts. mock.c then plays the plan over libmicrohttpd. Tests read plans directly.
+ * has really gone out (or another when it was abandoned). mock.c then plays the plan over
+ * libmicrohttpd.
  */
 #ifndef OCK_MOCK_PLAN_H
 #define OCK_MOCK_PLAN_H
@@ -30,10 +31,16 @@ struct mock_plan {
   int stream;              /* 1: chunked, each piece flushed on its own; 0: Content-Length */
   long long delay_ms;      /* before the first byte (the status line) */
   long long chunk_delay_ms; /* between pieces */
-  long long drop_after;    /* >= 0: close the connection after this many body bytes */
-  cJSON *deferred;         /* owned: appended to the journal when the reply starts */
+  long long drop_after;    /* >= 0: close the connection after this many body bytes (0:
+                              before the status line) */
+  int close;               /* close the connection after this reply */
+  cJSON *deferred;         /* owned: journaled as the reply's last bytes go out */
+  cJSON *deferred_gone;    /* owned: journaled instead when the reply is abandoned (the
+                              client went away, or the mock stopped) */
   const char *deferred_kind;
-  int cancel;              /* the fixture's cancel trigger fired on this request */
+  int cancel;              /* a cancel trigger fired on this request's arrival */
+  cJSON *cancel_after;     /* owned: a "cancel" entry to journal, and on_cancel to call, once
+                              this reply has gone out (after_execute) */
 };
 
 void ock__plan_init(struct mock_plan *p);
@@ -52,7 +59,8 @@ int ock__plan_json(struct mock_plan *p, int status, cJSON *v);
 int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, const char *data,
                     size_t len);
 
-/* ock__plan_defer sets the entry to journal when the reply starts (taken). */
-void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry);
+/* ock__plan_defer sets the entries to journal as the reply goes out, or when it is abandoned
+ * (both taken; gone may be NULL: then nothing is journaled for an abandoned reply). */
+void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry, cJSON *gone);
 
 #endif

@@ -40,8 +40,10 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
   st->tool_calls = calloc(fx->n_tools ? fx->n_tools : 1, sizeof *st->tool_calls);
   st->hook_counts = calloc(fx->n_hooks ? fx->n_hooks : 1, sizeof *st->hook_counts);
   st->random_counts = calloc(fx->n_randoms ? fx->n_randoms : 1, sizeof *st->random_counts);
+  st->cancel_counts = calloc(fx->n_cancels ? fx->n_cancels : 1, sizeof *st->cancel_counts);
+  st->cancel_fired = calloc(fx->n_cancels ? fx->n_cancels : 1, 1);
   int ok = st->provider_requests && st->used && st->tool_calls && st->hook_counts &&
-           st->random_counts;
+           st->random_counts && st->cancel_counts && st->cancel_fired;
   for (size_t i = 0; ok && i < fx->n_providers; i++) {
     st->used[i] = calloc(fx->providers[i].n_turns ? fx->providers[i].n_turns : 1, 1);
     ok = st->used[i] != NULL;
@@ -64,6 +66,8 @@ void ock__state_free(struct mock_state *st) {
   free(st->tool_calls);
   free(st->hook_counts);
   free(st->random_counts);
+  free(st->cancel_counts);
+  free(st->cancel_fired);
   ock__journal_free(st->journal);
   ock__fixture_free(st->fx);
   pthread_mutex_destroy(&st->lock);
@@ -77,31 +81,54 @@ cJSON *ock__headers_json(const struct mock_request *rq) {
   return h;
 }
 
-void ock__fire_cancel(struct mock_state *st, struct mock_plan *plan) {
-  if (st->cancel_fired)
-    return;
-  st->cancel_fired = 1;
-  plan->cancel = 1;
-  const struct mock_cancel *c = &st->fx->cancel;
+static cJSON *cancel_entry(const struct mock_cancel *c) {
+  static const char *const names[] = {"", "tool", "llm_request", "event", "after_execute"};
   cJSON *e = cJSON_CreateObject();
   cJSON *t = cJSON_AddObjectToObject(e, "trigger");
+  cJSON_AddStringToObject(t, "at", names[c->at]);
   switch (c->at) {
   case MOCK_CANCEL_TOOL:
-    cJSON_AddStringToObject(t, "at", "tool");
     cJSON_AddStringToObject(t, "tool", c->name);
     cJSON_AddNumberToObject(t, "occurrence", (double)c->n);
     break;
   case MOCK_CANCEL_EVENT:
-    cJSON_AddStringToObject(t, "at", "event");
     cJSON_AddStringToObject(t, "event", c->name);
     cJSON_AddNumberToObject(t, "occurrence", (double)c->n);
     break;
   default:
-    cJSON_AddStringToObject(t, "at", "llm_request");
     cJSON_AddNumberToObject(t, "index", (double)c->n);
     break;
   }
-  ock__journal_append(st->journal, "cancel", e);
+  return e;
+}
+
+void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const char *name,
+                            unsigned long long index, struct mock_plan *plan) {
+  for (size_t i = 0; i < st->fx->n_cancels; i++) {
+    const struct mock_cancel *c = &st->fx->cancels[i];
+    int event_kind = at == MOCK_CANCEL_EVENT &&
+                     (c->at == MOCK_CANCEL_EVENT || c->at == MOCK_CANCEL_AFTER_EXECUTE);
+    if (c->at != at && !event_kind)
+      continue;
+    unsigned long long n = index;
+    if (at != MOCK_CANCEL_LLM_REQUEST) {
+      if (strcmp(c->name, name))
+        continue;
+      n = ++st->cancel_counts[i];
+    }
+    if (st->cancel_fired[i] || n != (unsigned long long)c->n)
+      continue;
+    st->cancel_fired[i] = 1;
+    if (c->at == MOCK_CANCEL_AFTER_EXECUTE) {
+      cJSON_Delete(plan->cancel_after);
+      plan->cancel_after = cancel_entry(c);
+      continue;
+    }
+    ock__journal_append(st->journal, "cancel", cancel_entry(c));
+    if (!plan->cancel)
+      plan->delay_ms += MOCK_CANCEL_HOLD_MS;
+    plan->cancel = 1;
+  }
 }
 
 int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,

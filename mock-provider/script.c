@@ -16,12 +16,8 @@ void ock__match_input_from(const struct ock_history *h, long long position,
     const struct ock_message *last = &h->items[h->len - 1];
     in->last_text = last->content;
     in->last_role = ock_role_name(last->role);
-  }
-  for (size_t i = h->len; i > 0; i--) {
-    if (h->items[i - 1].role == OCK_ROLE_TOOL) {
-      in->last_tool_call_id = h->items[i - 1].tool_call_id;
-      break;
-    }
+    if (last->role == OCK_ROLE_TOOL)
+      in->last_tool_call_id = last->tool_call_id;
   }
 }
 
@@ -98,6 +94,6 @@ int ock__script_pick(const struct mock_provider *p, unsigned char *used,
   if (in->last_text)
     ock_buf_printf(why, " \"%.80s\"", in->last_text);
   if (in->last_tool_call_id)
-    ock_buf_printf(why, ", its last tool result answers \"%.100s\"", in->last_tool_call_id);
+    ock_buf_printf(why, ", the result for \"%.100s\"", in->last_tool_call_id);
   return -1;
 }

@@ -1,10 +1,10 @@
 /*
  * script.h: which scripted turn answers an LLM request.
  *
- * A provider's script is an ordered list of turns. A turn with a "match" answers the first
- * request it matches (by the provider's request position, the last message's text, or the
- * id the last tool result answers); the others answer, in order, the requests no match
- * claims. Each turn answers once: a faulted turn is used up too, so a retry gets the next.
+ * A provider's script is an ordered list of turns (SPEC 8.3). A turn with a "match" answers
+ * the first request it matches (by the provider's request position, the last message's text,
+ * or the call the last message, a tool result, answers); the others answer, in order, the
+ * requests no match claims. Each turn answers once: a faulted turn is used up too, so a retry gets the next.
  * When nothing fits, the caller gets a sentence that says which turn was expected and what
  * the request had instead. Pure: the used-flags live with the caller.
  */
@@ -20,7 +20,7 @@ struct mock_match_input {
   long long position;            /* this provider's request number, 1-based */
   const char *last_text;         /* the last message's text; NULL when it has none */
   const char *last_role;         /* the last message's role name; NULL for an empty history */
-  const char *last_tool_call_id; /* the id the last tool result in the history answers */
+  const char *last_tool_call_id; /* the last message's call id when it is a tool result */
 };
 
 /* ock__match_input_from reads the fields above from a neutral history (borrowed from h). */

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "ock/json.h"
 #include "ock/status.h"
 
 /* config: the defaults of BRIEF "session document", overridden by the fixture's members. */
@@ -57,8 +58,20 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
     cJSON_AddStringToObject(o, "model", p->model);
     cJSON_AddNumberToObject(o, "priority", (double)p->priority);
   }
-  const cJSON *tools = cJSON_GetObjectItemCaseSensitive(fx->session, "tools");
-  cJSON_AddItemToObject(doc, "tools", tools ? cJSON_Duplicate(tools, 1) : cJSON_CreateArray());
+  /* Tools with every member the session schema requires (SPEC 7.3). */
+  cJSON *tools = cJSON_AddArrayToObject(doc, "tools");
+  const cJSON *t;
+  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(fx->session, "tools")) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToArray(tools, o);
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(t, "input_schema");
+    cJSON_AddStringToObject(o, "name", ock_json_str(t, "name"));
+    cJSON_AddStringToObject(o, "description",
+                            ock_json_str(t, "description") ? ock_json_str(t, "description") : "");
+    cJSON_AddItemToObject(o, "input_schema",
+                          schema ? cJSON_Duplicate(schema, 1)
+                                 : cJSON_Parse("{\"type\":\"object\",\"properties\":{}}"));
+  }
 
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "path", rq->path);

@@ -33,9 +33,13 @@ struct mock_state {
   unsigned long long *tool_calls;        /* per session tool */
   unsigned long long *hook_counts;       /* per hook: matching events seen */
   unsigned long long *random_counts;     /* per random rule: candidates seen */
-  unsigned long long cancel_count;       /* arrivals of the cancel trigger's tool or event */
-  int cancel_fired;
+  unsigned long long *cancel_counts;     /* per cancel trigger: arrivals of its tool or event */
+  unsigned char *cancel_fired;           /* per cancel trigger */
+  unsigned long long replies;            /* scripted turns played so far, over all providers:
+                                            the <turn> of the deterministic ids (SPEC 6.6) */
 };
+
+#define MOCK_CANCEL_HOLD_MS 200 /* a reply held after its cancel trigger fired (SPEC 8.7) */
 
 /* One HTTP request as the router sees it. Everything is borrowed for the call. */
 struct mock_request {
@@ -73,8 +77,12 @@ int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, 
 /* ock__headers_json: {"x-ock-trace-id": value} or {} (caller owns). */
 cJSON *ock__headers_json(const struct mock_request *rq);
 
-/* ock__fire_cancel journals a "cancel" entry describing the trigger and marks the plan;
- * call with st->lock held. Fires at most once per mock. */
-void ock__fire_cancel(struct mock_state *st, struct mock_plan *plan);
+/* ock__cancel_on_arrival counts an arriving tool call (at MOCK_CANCEL_TOOL) or event
+ * (MOCK_CANCEL_EVENT, MOCK_CANCEL_AFTER_EXECUTE) named name against the fixture's cancel
+ * triggers, or matches an LLM request's run-wide index (MOCK_CANCEL_LLM_REQUEST, name NULL).
+ * A trigger that fires (once) is journaled now and marks the plan (held MOCK_CANCEL_HOLD_MS),
+ * except after_execute, which is put in plan->cancel_after. Call with st->lock held. */
+void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const char *name,
+                            unsigned long long index, struct mock_plan *plan);
 
 #endif

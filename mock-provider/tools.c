@@ -5,8 +5,9 @@
  * call of that tool (calls[i] for the (i+1)-th call, else the tool's default), with its
  * status and delay, or a seeded random failure. A tool the session does not list gets 404
  * and is journaled with known:false: the harness checks that a SUT never calls a tool the
- * model invented. tool_start is journaled on arrival, tool_end when the reply starts (after
- * the delay), so the journal shows how long the tool "ran".
+ * model invented. tool_start is journaled on arrival, tool_end as the reply goes out (after
+ * the delay; with "reply": null when the client had gone), so the journal shows how long the
+ * tool "ran".
  */
 #include "state.h"
 
@@ -27,27 +28,29 @@ static cJSON *failure(const char *type, const char *message) {
   return r;
 }
 
-/* default_result: what an unscripted call (or a status without a result) answers. */
-static cJSON *default_result(const char *name, int status) {
-  char msg[160];
-  if (status >= 400) {
-    snprintf(msg, sizeof msg, "tool %.80s failed with HTTP %d", name, status);
-    return failure("execution_failed", msg);
+/* default_result: what a call without a scripted result answers (SPEC 8.5). */
+static cJSON *default_result(int status) {
+  char msg[64];
+  if (status != 200) {
+    snprintf(msg, sizeof msg, "ock: scripted HTTP %d", status);
+    return failure("http_error", msg);
   }
-  snprintf(msg, sizeof msg, "%.80s: ok", name);
   cJSON *r = cJSON_CreateObject();
   cJSON_AddBoolToObject(r, "success", 1);
-  cJSON_AddStringToObject(r, "output", msg);
+  cJSON_AddStringToObject(r, "output", "ok");
   cJSON_AddNullToObject(r, "error");
   return r;
 }
 
+/* tool_end: the entry for a reply that went out (reply given) or was abandoned (NULL). */
 static cJSON *tool_end(const char *name, const char *id, int status, const cJSON *reply) {
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "name", name);
   cJSON_AddStringToObject(e, "tool_call_id", id);
   cJSON_AddNumberToObject(e, "status", status);
-  cJSON_AddItemToObject(e, "reply", cJSON_Duplicate(reply, 1));
+  cJSON_AddItemToObject(e, "reply", reply ? cJSON_Duplicate(reply, 1) : cJSON_CreateNull());
+  if (!reply)
+    cJSON_AddBoolToObject(e, "client_gone", 1);
   return e;
 }
 
@@ -88,7 +91,7 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
   ock__journal_append(st->journal, "tool_start", start);
   if (!t) {
     char msg[200];
-    snprintf(msg, sizeof msg, "tool '%.100s' not found: the session does not list it", name);
+    snprintf(msg, sizeof msg, "tool '%.100s' is not in this scenario", name);
     status = 404;
     reply = failure("not_found", msg);
   } else {
@@ -97,7 +100,7 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
         n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
     status = r->status;
     delay = r->delay_ms;
-    reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(name, status);
+    reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(status);
     for (size_t i = 0; i < fx->n_randoms; i++) {
       const struct mock_random *x = &fx->randoms[i];
       if (x->on != MOCK_RANDOM_TOOL || (x->target && strcmp(x->target, name)))
@@ -106,12 +109,14 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
       if (!ock__fault_roll(st->seed, i, k, x->probability))
         continue;
       char msg[160];
-      snprintf(msg, sizeof msg, "random fault: HTTP %d", x->status);
+      snprintf(msg, sizeof msg, "ock: random fault: HTTP %d", x->status);
       cJSON_Delete(reply);
-      reply = failure("execution_failed", msg);
+      reply = failure("http_error", msg);
       status = x->status;
       cJSON *f = cJSON_CreateObject();
-      cJSON_AddStringToObject(f, "fault", "tool_status");
+      cJSON *d = cJSON_AddObjectToObject(f, "fault");
+      cJSON_AddStringToObject(d, "kind", "status");
+      cJSON_AddNumberToObject(d, "status", x->status);
       cJSON_AddBoolToObject(f, "random", 1);
       cJSON_AddNumberToObject(f, "rule", (double)i);
       cJSON_AddStringToObject(f, "tool", name);
@@ -121,14 +126,12 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
       break;
     }
   }
-  const struct mock_cancel *c = &fx->cancel;
-  if (c->at == MOCK_CANCEL_TOOL && !strcmp(c->name, name) &&
-      ++st->cancel_count == (unsigned long long)c->n)
-    ock__fire_cancel(st, plan);
+  plan->delay_ms += delay;
+  ock__cancel_on_arrival(st, MOCK_CANCEL_TOOL, name, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
-  plan->delay_ms = delay;
-  ock__plan_defer(plan, "tool_end", tool_end(name, id, status, reply));
+  ock__plan_defer(plan, "tool_end", tool_end(name, id, status, reply),
+                  tool_end(name, id, status, NULL));
   rc = ock__plan_json(plan, status, reply);
   cJSON_Delete(body);
   return rc;

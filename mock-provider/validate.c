@@ -1,14 +1,18 @@
 /*
  * validate.c: pairs every tool call with its result the way the real APIs insist on.
  *
- * The rule both providers enforce: an assistant message with tool calls must be followed,
- * immediately, by exactly one result for each call; a result must answer a call of the
- * assistant message right before its block. The walk below reads each assistant message
- * with calls together with the run of tool results after it, and classifies every way that
- * pairing can fail into the eight shapes of validate.h. Each offending id is reported once,
- * under the shape that explains it best: a result that turns up late (after a user or an
- * assistant message) makes A03/A04 for its call, not also A02 for itself; a block with a
- * wrong id makes A06, not also A01 for the call the wrong result was meant for.
+ * SPEC 6.7 as a walk over the neutral messages that keeps the *open set*: the calls of the
+ * latest assistant message with tool calls that have no result yet, in call order.
+ *   1. An assistant message with calls: a repeated id is A05; otherwise its calls open.
+ *   2. A tool result: already answered A05; nothing open and never issued A02; not an open
+ *      id A06; open but not the first unanswered call A08; else the call is answered.
+ *   3. Anything else (or the end) while calls are open: A03 or A04 when a result for an open
+ *      id still comes later (after a user/system or an assistant message), else A07 when some
+ *      of several calls were answered, else A01.
+ *   4. Anthropic: a result outside the user message right after its calls counts as if a
+ *      user message came first (the neutral form already turns text placed before the
+ *      results into such a user message).
+ * Only the first problem is reported: it is the one the real API names in its 400.
  */
 #include "validate.h"
 
@@ -36,196 +40,197 @@ const char *ock__shape_name(enum mock_shape shape) {
     return "A07_PARALLEL_MISSING_RESULT";
   case MOCK_A08_PARALLEL_WRONG_ORDER:
     return "A08_PARALLEL_WRONG_ORDER";
+  case MOCK_SHAPE_NONE:
+    break;
   }
-  return "unknown";
+  return "";
 }
 
-static int add(struct mock_findings *out, enum mock_shape shape, int message_index,
-               const char *id, int on_result, int call_index, const char *missing) {
-  if (out->len >= MOCK_MAX_FINDINGS)
-    return OCK_OK;
-  if (out->len == out->cap) {
-    size_t cap = out->cap ? out->cap * 2 : 8;
-    struct mock_finding *p = realloc(out->items, cap * sizeof *p);
-    if (!p)
-      return OCK_ENOMEM;
-    out->items = p;
-    out->cap = cap;
-  }
-  struct mock_finding f = {.shape = shape,
-                           .message_index = message_index,
-                           .on_result = on_result,
-                           .call_index = call_index,
-                           .blocking = shape != MOCK_A08_PARALLEL_WRONG_ORDER};
-  f.tool_call_id = strdup(id ? id : "");
-  f.missing = missing && *missing ? strdup(missing) : NULL;
-  if (!f.tool_call_id || (missing && *missing && !f.missing)) {
-    free(f.tool_call_id);
-    free(f.missing);
-    return OCK_ENOMEM;
-  }
-  out->items[out->len++] = f;
-  return OCK_OK;
+void ock__finding_clear(struct mock_finding *f) {
+  free(f->tool_call_id);
+  free(f->id);
+  free(f->ids);
+  free(f->expected);
+  memset(f, 0, sizeof *f);
 }
 
-static int same_id(const char *a, const char *b) {
+static int same(const char *a, const char *b) {
   return a && b && !strcmp(a, b);
 }
 
-/* earlier_call: does a message before `before` carry a call with this id? */
-static int earlier_call(const struct ock_history *h, size_t before, const char *id) {
+static char *dup_or_empty(const char *s) {
+  return strdup(s ? s : "");
+}
+
+/* The walk's state. */
+struct walk {
+  const struct ock_history *h;
+  int anthropic;
+  long long call_msg;       /* index (in h) of the message whose calls are open; -1: none */
+  unsigned char *answered;  /* per call of call_msg */
+  size_t n_open;            /* calls of call_msg still unanswered */
+  struct mock_finding *out;
+};
+
+/* issued_before: does a message before `before` issue a call with this id? */
+static int issued_before(const struct ock_history *h, size_t before, const char *id) {
   for (size_t i = 0; i < before; i++)
     for (size_t c = 0; c < h->items[i].n_calls; c++)
-      if (same_id(h->items[i].calls[c].id, id))
+      if (same(h->items[i].calls[c].id, id))
         return 1;
   return 0;
 }
 
-/* earlier_result: was this id already answered by a claimed result before `before`? */
-static int earlier_result(const struct ock_history *h, const unsigned char *claimed,
-                          size_t before, const char *id) {
+/* answered_before: is there a result for id before `before` that was accepted? Results are
+ * accepted in order, so any earlier result with this id that did not stop the walk was. */
+static int answered_before(const struct ock_history *h, size_t before, const char *id) {
   for (size_t i = 0; i < before; i++)
-    if (claimed[i] && h->items[i].role == OCK_ROLE_TOOL && same_id(h->items[i].tool_call_id, id))
+    if (h->items[i].role == OCK_ROLE_TOOL && same(h->items[i].tool_call_id, id))
       return 1;
   return 0;
 }
 
-/* check_calls handles one assistant message with calls (index i) and its block of results.
- * answered[] has room for the message's calls. */
-static int check_calls(const struct ock_history *h, size_t i, unsigned char *claimed,
-                       int *answered, struct mock_findings *out) {
-  const struct ock_message *m = &h->items[i];
-  int rc;
+/* open_index: the position of id among the open calls, or -1. */
+static long long open_index(const struct walk *w, const char *id) {
+  if (w->call_msg < 0)
+    return -1;
+  const struct ock_message *m = &w->h->items[w->call_msg];
+  for (size_t c = 0; c < m->n_calls; c++)
+    if (!w->answered[c] && same(m->calls[c].id, id))
+      return (long long)c;
+  return -1;
+}
+
+static long long first_open(const struct walk *w) {
+  const struct ock_message *m = &w->h->items[w->call_msg];
+  for (size_t c = 0; c < m->n_calls; c++)
+    if (!w->answered[c])
+      return (long long)c;
+  return -1;
+}
+
+static int report(struct walk *w, enum mock_shape shape, int message_index, const char *first,
+                  const char *id, int on_result) {
+  struct mock_finding *f = w->out;
+  f->shape = shape;
+  f->message_index = message_index;
+  f->on_result = on_result;
+  f->tool_call_id = dup_or_empty(first);
+  f->id = dup_or_empty(id);
+  return f->tool_call_id && f->id ? OCK_OK : OCK_ENOMEM;
+}
+
+/* rule3: a message that is not a result (or the end, or Anthropic's implied user message)
+ * at index `at` while calls are open. `later_from` is where results may still come. */
+static int rule3(struct walk *w, int assistant, size_t later_from) {
+  const struct ock_history *h = w->h;
+  const struct ock_message *m = &h->items[w->call_msg];
+  struct ock_buf ids;
+  ock_buf_init(&ids, 1 << 20);
+  size_t n_answered = 0;
+  int later = 0;
   for (size_t c = 0; c < m->n_calls; c++) {
-    int dup = earlier_call(h, i, m->calls[c].id);
+    if (w->answered[c]) {
+      n_answered++;
+      continue;
+    }
+    if (ock_buf_printf(&ids, "%s%s", ids.len ? ", " : "", m->calls[c].id ? m->calls[c].id : "")) {
+      ock_buf_free(&ids);
+      return OCK_ENOMEM;
+    }
+    for (size_t k = later_from; k < h->len && !later; k++)
+      later = h->items[k].role == OCK_ROLE_TOOL && same(h->items[k].tool_call_id, m->calls[c].id);
+  }
+  enum mock_shape shape = later ? (assistant ? MOCK_A04_INTERLEAVED_ASST_MSG
+                                             : MOCK_A03_INTERLEAVED_USER_MSG)
+                          : m->n_calls >= 2 && n_answered ? MOCK_A07_PARALLEL_MISSING_RESULT
+                                                          : MOCK_A01_UNMATCHED_TOOL_USE;
+  const char *first = m->calls[first_open(w)].id;
+  int rc = report(w, shape, m->wire_index, first, first, 0);
+  if (!rc) {
+    w->out->ids = ock_buf_take(&ids);
+    rc = w->out->ids ? OCK_OK : OCK_ENOMEM;
+  }
+  ock_buf_free(&ids);
+  return rc;
+}
+
+/* on_result applies rule 2 (and rule 4) to the result at index i. Sets *stop when it found
+ * the problem. */
+static int on_result(struct walk *w, size_t i, int *stop) {
+  const struct ock_history *h = w->h;
+  const struct ock_message *r = &h->items[i];
+  const char *id = r->tool_call_id;
+  *stop = 1;
+  if (w->anthropic && w->n_open &&
+      r->wire_index != w->h->items[w->call_msg].wire_index + 1)
+    return rule3(w, 0, i);
+  if (answered_before(h, i, id))
+    return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, r->wire_index, id, id, 1);
+  if (!w->n_open)
+    return report(w, issued_before(h, i, id) ? MOCK_A05_DUPLICATE_TOOL_CALL_ID
+                                             : MOCK_A02_UNMATCHED_TOOL_RESULT,
+                  r->wire_index, id, id, 1);
+  long long pos = open_index(w, id);
+  if (pos < 0)
+    return report(w, MOCK_A06_WRONG_TOOL_CALL_ID, r->wire_index, id, id, 1);
+  long long due = first_open(w);
+  if (pos != due) {
+    const char *expected = h->items[w->call_msg].calls[due].id;
+    int rc = report(w, MOCK_A08_PARALLEL_WRONG_ORDER, r->wire_index, expected, id, 1);
+    if (!rc && !(w->out->expected = dup_or_empty(expected)))
+      rc = OCK_ENOMEM;
+    return rc;
+  }
+  w->answered[pos] = 1;
+  w->n_open--;
+  *stop = 0;
+  return OCK_OK;
+}
+
+/* on_calls applies rule 1 to the assistant message with calls at index i. */
+static int on_calls(struct walk *w, size_t i, int *stop) {
+  const struct ock_history *h = w->h;
+  const struct ock_message *m = &h->items[i];
+  for (size_t c = 0; c < m->n_calls; c++) {
+    int dup = issued_before(h, i, m->calls[c].id);
     for (size_t d = 0; d < c && !dup; d++)
-      dup = same_id(m->calls[d].id, m->calls[c].id);
-    if (dup && (rc = add(out, MOCK_A05_DUPLICATE_TOOL_CALL_ID, m->wire_index, m->calls[c].id, 0,
-                         m->wire_index, m->calls[c].id)))
-      return rc;
-  }
-  size_t j = i + 1;
-  while (j < h->len && h->items[j].role == OCK_ROLE_TOOL)
-    j++;
-  for (size_t c = 0; c < m->n_calls; c++)
-    answered[c] = 0;
-  int any_answered = 0, wrong = 0;
-  long long max_pos = -1;
-  size_t out_of_order = 0;
-  for (size_t k = i + 1; k < j; k++) {
-    const struct ock_message *r = &h->items[k];
-    if (claimed[k])
-      continue;
-    claimed[k] = 1;
-    long long pos = -1;
-    for (size_t c = 0; c < m->n_calls && pos < 0; c++)
-      if (same_id(m->calls[c].id, r->tool_call_id))
-        pos = (long long)c;
-    if (pos >= 0 && !answered[pos]) {
-      answered[pos] = 1;
-      any_answered = 1;
-      if (pos < max_pos && !out_of_order)
-        out_of_order = k;
-      if (pos > max_pos)
-        max_pos = pos;
-      continue;
+      dup = same(m->calls[d].id, m->calls[c].id);
+    if (dup) {
+      *stop = 1;
+      return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, m->wire_index, m->calls[c].id,
+                    m->calls[c].id, 0);
     }
-    if (pos >= 0 || earlier_result(h, claimed, i, r->tool_call_id)) {
-      rc = add(out, MOCK_A05_DUPLICATE_TOOL_CALL_ID, r->wire_index, r->tool_call_id, 1, -1, NULL);
-    } else {
-      /* An id of no call of this message: the result of a wrong id. (Its text needs the
-       * missing ids, filled in below once they are known.) */
-      wrong = 1;
-      rc = add(out, MOCK_A06_WRONG_TOOL_CALL_ID, r->wire_index, r->tool_call_id, 1,
-               m->wire_index, NULL);
-    }
-    if (rc)
-      return rc;
   }
+  free(w->answered);
+  w->answered = calloc(m->n_calls, 1);
+  if (!w->answered)
+    return OCK_ENOMEM;
+  w->call_msg = (long long)i;
+  w->n_open = m->n_calls;
+  return OCK_OK;
+}
 
-  struct ock_buf missing;
-  ock_buf_init(&missing, 64 * 1024);
-  for (size_t c = 0; c < m->n_calls; c++)
-    if (!answered[c])
-      ock_buf_printf(&missing, "%s%s", missing.len ? ", " : "", m->calls[c].id ? m->calls[c].id : "");
-  rc = OCK_OK;
-  if (wrong && missing.len) {
-    for (size_t f = 0; f < out->len; f++) {
-      struct mock_finding *x = &out->items[f];
-      if (x->shape == MOCK_A06_WRONG_TOOL_CALL_ID && x->call_index == m->wire_index && !x->missing)
-        x->missing = strdup(missing.data);
-    }
-  }
-  for (size_t c = 0; c < m->n_calls && !rc; c++) {
-    if (answered[c])
+int ock__validate_history(const struct ock_history *h, int anthropic, struct mock_finding *out) {
+  memset(out, 0, sizeof *out);
+  struct walk w = {.h = h, .anthropic = anthropic, .call_msg = -1, .out = out};
+  int rc = OCK_OK, stop = 0;
+  for (size_t i = 0; i <= h->len && !rc && !stop; i++) {
+    const struct ock_message *m = i < h->len ? &h->items[i] : NULL;
+    if (m && m->role == OCK_ROLE_TOOL) {
+      rc = on_result(&w, i, &stop);
       continue;
-    const char *id = m->calls[c].id;
-    size_t late = 0;
-    for (size_t k = j; k < h->len && !late; k++)
-      if (h->items[k].role == OCK_ROLE_TOOL && !claimed[k] && same_id(h->items[k].tool_call_id, id))
-        late = k;
-    if (late) {
-      claimed[late] = 1;
-      enum mock_shape shape = h->items[j].role == OCK_ROLE_ASSISTANT
-                                  ? MOCK_A04_INTERLEAVED_ASST_MSG
-                                  : MOCK_A03_INTERLEAVED_USER_MSG;
-      rc = add(out, shape, h->items[j].wire_index, id, 0, m->wire_index, missing.data);
-    } else if (!wrong) {
-      enum mock_shape shape = m->n_calls > 1 && any_answered ? MOCK_A07_PARALLEL_MISSING_RESULT
-                                                             : MOCK_A01_UNMATCHED_TOOL_USE;
-      rc = add(out, shape, m->wire_index, id, 0, m->wire_index, missing.data);
     }
+    if (w.n_open) {
+      rc = rule3(&w, m && m->role == OCK_ROLE_ASSISTANT, i + 1);
+      stop = 1;
+      continue;
+    }
+    if (m && m->role == OCK_ROLE_ASSISTANT && m->n_calls)
+      rc = on_calls(&w, i, &stop);
   }
-  if (!rc && !missing.len && out_of_order)
-    rc = add(out, MOCK_A08_PARALLEL_WRONG_ORDER, h->items[out_of_order].wire_index,
-             h->items[out_of_order].tool_call_id, 1, m->wire_index, NULL);
-  ock_buf_free(&missing);
+  free(w.answered);
+  if (rc)
+    ock__finding_clear(out);
   return rc;
-}
-
-int ock__validate_history(const struct ock_history *h, struct mock_findings *out) {
-  if (!h->len)
-    return OCK_OK;
-  size_t max_calls = 1;
-  for (size_t i = 0; i < h->len; i++)
-    if (h->items[i].n_calls > max_calls)
-      max_calls = h->items[i].n_calls;
-  unsigned char *claimed = calloc(h->len, 1);
-  int *answered = calloc(max_calls, sizeof *answered);
-  int rc = claimed && answered ? OCK_OK : OCK_ENOMEM;
-  for (size_t i = 0; i < h->len && !rc; i++) {
-    const struct ock_message *m = &h->items[i];
-    if (m->role == OCK_ROLE_ASSISTANT && m->n_calls) {
-      rc = check_calls(h, i, claimed, answered, out);
-    } else if (m->role == OCK_ROLE_TOOL && !claimed[i]) {
-      claimed[i] = 1;
-      int dup = earlier_result(h, claimed, i, m->tool_call_id);
-      rc = add(out, dup ? MOCK_A05_DUPLICATE_TOOL_CALL_ID : MOCK_A02_UNMATCHED_TOOL_RESULT,
-               m->wire_index, m->tool_call_id, 1, -1, NULL);
-    }
-  }
-  free(claimed);
-  free(answered);
-  return rc;
-}
-
-const struct mock_finding *ock__findings_first_blocking(const struct mock_findings *f) {
-  const struct mock_finding *best = NULL;
-  for (size_t i = 0; i < f->len; i++) {
-    const struct mock_finding *x = &f->items[i];
-    if (x->blocking && (!best || x->message_index < best->message_index))
-      best = x;
-  }
-  return best;
-}
-
-void ock__findings_free(struct mock_findings *f) {
-  for (size_t i = 0; i < f->len; i++) {
-    free(f->items[i].tool_call_id);
-    free(f->items[i].missing);
-  }
-  free(f->items);
-  f->items = NULL;
-  f->len = 0;
-  f->cap = 0;
 }

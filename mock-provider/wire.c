@@ -110,3 +110,7 @@ int ock__sse_event(struct mock_chunks *out, const char *name, const char *data, 
   ock_buf_free(&b);
   return rc;
 }
+
+int ock__is_ping(const char *piece) {
+  return !strncmp(piece, "event: ping\n", 12);
+}

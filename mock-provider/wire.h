@@ -71,23 +71,28 @@ struct mock_wire {
   /* events: the SSE events of a streamed reply, one piece per event, the stream's
    * terminator ([DONE] / message_stop) last. */
   int (*events)(const struct mock_answer *a, struct mock_chunks *out);
-  /* terminators: how many pieces at the end of events() are the terminator sequence a cut
-   * stream leaves out (OpenAI: the final [DONE]; Anthropic: message_stop). */
+  /* terminators: how many pieces at the end of events() are the terminator sequence a
+   * faulted stream leaves out (OpenAI: the final [DONE]; Anthropic: message_stop). */
   size_t terminators;
-  /* error_body: the provider's error envelope for an HTTP status. message NULL: the usual
-   * text for the status; param: OpenAI's "param" (may be NULL). */
-  int (*error_body)(int status, const char *message, const char *param, const char *request_id,
-                    struct ock_buf *out);
-  /* error_event: an in-stream error event (status picks the error type; 0: the provider's
-   * usual overload error). */
+  /* error_body: the provider's error envelope for an HTTP status (SPEC 6.6). message NULL:
+   * "ock: scripted HTTP <status>"; param, code: OpenAI's "param" and "code" (NULL: the
+   * status's usual code, else null); request_id: Anthropic's "request_id". */
+  int (*error_body)(int status, const char *message, const char *param, const char *code,
+                    const char *request_id, struct ock_buf *out);
+  /* error_event: an in-stream error event (status picks the error type; 0: OpenAI's
+   * server_error, Anthropic's overloaded_error). message NULL: "ock: scripted stream error". */
   int (*error_event)(int status, const char *message, struct ock_buf *out);
-  /* malformed_event: an event whose data is not JSON. */
-  int (*malformed_event)(const struct mock_answer *a, struct ock_buf *out);
-  /* history_error: the provider's 400 text for a finding; raw is the request's "messages".
-   * Fills *param with OpenAI's param (NULL for Anthropic). Appends to out. */
+  /* malformed_event: an event whose data is not JSON (`data: {"ock":`). */
+  int (*malformed_event)(struct ock_buf *out);
+  /* history_error: the provider's 400 message for a finding (SPEC 6.7); raw is the request's
+   * "messages". Appends OpenAI's param and code to param and code (nothing for Anthropic) and
+   * the message to out. */
   int (*history_error)(const struct mock_finding *f, const cJSON *raw, struct ock_buf *param,
-                       struct ock_buf *out);
+                       struct ock_buf *code, struct ock_buf *out);
 };
+
+/* ock__is_ping: the piece is an Anthropic ping event (faults do not count pings). */
+int ock__is_ping(const char *piece);
 
 extern const struct mock_wire ock__openai_wire;
 extern const struct mock_wire ock__anthropic_wire;

@@ -1,4 +1,5 @@
 /* test_anthropic_wire.c: Anthropic Messages bytes (mock-provider/anthropic_wire.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,9 +40,9 @@ static void test_text_stream_exact_bytes(void) {
       "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude\",\"content\":[],"
       "\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,"
       "\"output_tokens\":1}}}\n\n"
+      "event: ping\ndata: {\"type\":\"ping\"}\n\n"
       "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
       "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
-      "event: ping\ndata: {\"type\":\"ping\"}\n\n"
       "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
       "{\"type\":\"text_delta\",\"text\":\"Hello\"}}\n\n"
       "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
@@ -86,7 +87,7 @@ static void test_text_and_parallel_tools_stream(void) {
     cJSON_Delete(d);
   }
   OCK_ASSERT_STR_EQ(seq.data,
-                    "message_start,content_block_start,ping,content_block_delta,"
+                    "message_start,ping,content_block_start,content_block_delta,"
                     "content_block_delta,content_block_delta,content_block_stop,"
                     "content_block_start,content_block_delta,content_block_delta,"
                     "content_block_delta,content_block_delta,content_block_delta,"
@@ -143,16 +144,28 @@ static void test_body_tool_use_and_raw_arguments(void) {
 static void test_error_envelopes(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  OCK_ASSERT_OK(ock__anthropic_wire.error_body(529, NULL, NULL, "req_9", &b));
+  OCK_ASSERT_OK(ock__anthropic_wire.error_body(529, NULL, NULL, NULL, "req_9", &b));
   OCK_ASSERT_STR_EQ(b.data, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
-                            "\"message\":\"Overloaded\"},\"request_id\":\"req_9\"}");
-  ock_buf_reset(&b);
-  OCK_ASSERT_OK(ock__anthropic_wire.error_body(401, NULL, NULL, "req_9", &b));
-  OCK_ASSERT_CONTAINS(b.data, "\"type\":\"authentication_error\"");
+                            "\"message\":\"ock: scripted HTTP 529\"},\"request_id\":\"req_9\"}");
+  static const struct {
+    int status;
+    const char *type;
+  } table[] = {{400, "invalid_request_error"}, {401, "authentication_error"},
+               {403, "permission_error"},      {404, "not_found_error"},
+               {408, "timeout_error"},         {413, "request_too_large"},
+               {422, "invalid_request_error"}, {429, "rate_limit_error"},
+               {500, "api_error"},             {503, "api_error"}};
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "\"error\":{\"type\":\"%s\"", table[i].type);
+    ock_buf_reset(&b);
+    OCK_ASSERT_OK(ock__anthropic_wire.error_body(table[i].status, NULL, NULL, NULL, "r", &b));
+    OCK_ASSERT_CONTAINS(b.data, want);
+  }
   ock_buf_reset(&b);
   OCK_ASSERT_OK(ock__anthropic_wire.error_event(0, NULL, &b));
   OCK_ASSERT_STR_EQ(b.data, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
-                            "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n");
+                            "\"overloaded_error\",\"message\":\"ock: scripted stream error\"}}\n\n");
   ock_buf_free(&b);
 }
 

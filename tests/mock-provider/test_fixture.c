@@ -55,10 +55,12 @@ static void test_full_fixture_loads(void) {
   }
   OCK_ASSERT_STR_EQ(f->id, "s1");
   OCK_ASSERT_INT_EQ(f->n_providers, 2);
-  OCK_ASSERT_INT_EQ(f->providers[0].priority, 1);
+  OCK_ASSERT_INT_EQ(f->providers[0].priority, 100);
   OCK_ASSERT_INT_EQ(f->providers[1].priority, 5);
-  OCK_ASSERT_INT_EQ(f->providers[0].hash, ock__fnv1a("s1"));
-  OCK_ASSERT_INT_EQ(f->providers[1].hash, ock__fnv1a("s1/alt"));
+  OCK_ASSERT_INT_EQ(f->hash, ock__fnv1a("s1"));
+  /* the hashes of SPEC 6.6's and 8.9's examples */
+  OCK_ASSERT_INT_EQ(ock__fnv1a("tool-single-call"), 0xc273e4a5u);
+  OCK_ASSERT_INT_EQ(ock__fnv1a("tool-unknown-continue"), 0xf8396522u);
   const struct mock_turn *t0 = &f->providers[0].turns[0], *t1 = &f->providers[0].turns[1];
   OCK_ASSERT_INT_EQ(t0->n_calls, 2);
   OCK_ASSERT_STR_EQ(t0->calls[0].arguments, "{\"city\":\"Paris\"}");
@@ -76,13 +78,14 @@ static void test_full_fixture_loads(void) {
   OCK_ASSERT_INT_EQ(f->tools[0].calls[0].status, 500);
   OCK_ASSERT_INT_EQ(f->tools[0].calls[0].result != NULL, 1); /* inherited from the tool */
   OCK_ASSERT_INT_EQ(f->hooks[0].occurrence, 2);
-  OCK_ASSERT_INT_EQ(f->cancel.at, MOCK_CANCEL_TOOL);
-  OCK_ASSERT_INT_EQ(f->cancel.n, 1);
+  OCK_ASSERT_INT_EQ(f->n_cancels, 1);
+  OCK_ASSERT_INT_EQ(f->cancels[0].at, MOCK_CANCEL_TOOL);
+  OCK_ASSERT_INT_EQ(f->cancels[0].n, 1);
   OCK_ASSERT_INT_EQ(f->randoms[1].status, 500);
   OCK_ASSERT_INT_EQ(f->seed, 42);
   OCK_ASSERT_INT_EQ(f->observe_only, 1);
   char trace[32];
-  snprintf(trace, sizeof trace, "trace-%08x", (unsigned)ock__fnv1a("s1"));
+  snprintf(trace, sizeof trace, "ock-%08x", (unsigned)ock__fnv1a("s1"));
   OCK_ASSERT_STR_EQ(f->trace_id, trace);
   ock__fixture_free(f);
 }
@@ -127,7 +130,12 @@ static const struct bad_case BAD[] = {
      "$.cancel.index: required; expected an integer"},
     {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"providers\":[{\"name\":"
      "\"a b\",\"api\":\"openai\",\"model\":\"m\"}]}}",
-     "$.session.providers[0].name: expected letters, digits"},
+     "$.session.providers[0].name: expected 1 to 64 letters, digits, '_' or '-'"},
+    {"{\"ock_fixture\":1,\"id\":\"Bad_Id\"," BASE_SESSION "}", "$.id: expected 1 to 64 lower-case"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION ",\"cancel\":[{\"at\":\"event\"}]}",
+     "$.cancel[0].event: required"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION ",\"requirements\":[1]}",
+     "$.requirements[0]: expected a string, got number"},
     {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"config\":{\"max_iteration\":"
      "3}}}",
      "$.session.config.max_iteration: unknown member (a typo?)"},
@@ -147,7 +155,27 @@ static void test_errors_name_the_json_path(void) {
   }
 }
 
+static void test_cancel_triggers_object_or_array(void) {
+  cJSON *j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"c\"," BASE_SESSION ",\"cancel\":[{\"at\":"
+                         "\"llm_request\",\"index\":2},{\"at\":\"event\",\"event\":"
+                         "\"tool:pre\",\"occurrence\":3},{\"at\":\"after_execute\",\"index\":1}]}");
+  struct mock_fixture *f = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock__fixture_load(j, &f, &err));
+  cJSON_Delete(j);
+  if (!f)
+    return;
+  OCK_ASSERT_INT_EQ(f->n_cancels, 3);
+  OCK_ASSERT_INT_EQ(f->cancels[0].at, MOCK_CANCEL_LLM_REQUEST);
+  OCK_ASSERT_INT_EQ(f->cancels[0].n, 2);
+  OCK_ASSERT_STR_EQ(f->cancels[1].name, "tool:pre");
+  OCK_ASSERT_INT_EQ(f->cancels[1].n, 3);
+  OCK_ASSERT_STR_EQ(f->cancels[2].name, "orchestrator:complete");
+  ock__fixture_free(f);
+}
+
 static const struct ock_test tests[] = {
+    {"cancel_triggers_object_or_array", test_cancel_triggers_object_or_array},
     {"full_fixture_loads", test_full_fixture_loads},
     {"errors_name_the_json_path", test_errors_name_the_json_path},
     {NULL, NULL}};

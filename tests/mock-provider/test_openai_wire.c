@@ -150,19 +150,33 @@ static void test_body_text_and_calls_and_empty(void) {
 static void test_error_envelopes(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  OCK_ASSERT_OK(ock__openai_wire.error_body(429, NULL, NULL, "req_1", &b));
-  OCK_ASSERT_STR_EQ(b.data, "{\"error\":{\"message\":\"Rate limit reached for requests. Please try "
-                            "again later.\",\"type\":\"requests\",\"param\":null,\"code\":"
-                            "\"rate_limit_exceeded\"}}");
+  OCK_ASSERT_OK(ock__openai_wire.error_body(429, NULL, NULL, NULL, "req_1", &b));
+  OCK_ASSERT_STR_EQ(b.data, "{\"error\":{\"message\":\"ock: scripted HTTP 429\",\"type\":"
+                            "\"requests\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
   ock_buf_reset(&b);
-  OCK_ASSERT_OK(ock__openai_wire.error_body(400, "bad", "messages.[1].role", NULL, &b));
+  OCK_ASSERT_OK(ock__openai_wire.error_body(400, "bad", "messages.[1].role", NULL, NULL, &b));
   OCK_ASSERT_STR_EQ(b.data, "{\"error\":{\"message\":\"bad\",\"type\":\"invalid_request_error\","
                             "\"param\":\"messages.[1].role\",\"code\":null}}");
+  /* SPEC 6.6's table, status by status */
+  static const struct {
+    int status;
+    const char *type_and_code;
+  } table[] = {{401, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\""},
+               {403, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":null"},
+               {404, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":null"},
+               {408, "\"type\":\"timeout\",\"param\":null,\"code\":null"},
+               {500, "\"type\":\"server_error\",\"param\":null,\"code\":null"},
+               {503, "\"type\":\"server_error\",\"param\":null,\"code\":null"},
+               {529, "\"type\":\"server_error\",\"param\":null,\"code\":\"overloaded\""}};
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    ock_buf_reset(&b);
+    OCK_ASSERT_OK(ock__openai_wire.error_body(table[i].status, NULL, NULL, NULL, NULL, &b));
+    OCK_ASSERT_CONTAINS(b.data, table[i].type_and_code);
+  }
   ock_buf_reset(&b);
   OCK_ASSERT_OK(ock__openai_wire.error_event(0, NULL, &b));
-  OCK_ASSERT_STR_EQ(b.data, "data: {\"error\":{\"message\":\"The server had an error while "
-                            "processing your request. Sorry about that!\",\"type\":\"server_error\","
-                            "\"param\":null,\"code\":null}}\n\n");
+  OCK_ASSERT_STR_EQ(b.data, "data: {\"error\":{\"message\":\"ock: scripted stream error\",\"type\":"
+                            "\"server_error\",\"param\":null,\"code\":null}}\n\n");
   ock_buf_free(&b);
 }
 

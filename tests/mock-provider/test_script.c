@@ -46,7 +46,7 @@ static void test_order_and_explicit_matches(void) {
   OCK_ASSERT_STR_EQ(why.data,
                     "request 5 to provider \"main\" matches no scripted turn: expected "
                     "$.script.main[4] (match last_message_contains \"weather\"); the request's "
-                    "last message is user \"hi\", its last tool result answers \"call_9\"");
+                    "last message is user \"hi\", the result for \"call_9\"");
   ock_buf_reset(&why);
   in.last_text = "what is the weather?";
   OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), 4);
@@ -69,7 +69,15 @@ static void test_match_input_from_history(void) {
   OCK_ASSERT_INT_EQ(in.position, 7);
   OCK_ASSERT_STR_EQ(in.last_text, "injected");
   OCK_ASSERT_STR_EQ(in.last_role, "system");
+  OCK_ASSERT_INT_EQ(in.last_tool_call_id == NULL, 1); /* the last message is not a result */
+  ock_history_free(&h);
+  ock_history_init(&h);
+  ock_history_add_text(&h, OCK_ROLE_USER, "hi");
+  ock_history_add_assistant(&h, NULL, &call, 1);
+  ock_history_add_tool_result(&h, "call_1", "15 degrees", 0);
+  ock__match_input_from(&h, 2, &in);
   OCK_ASSERT_STR_EQ(in.last_tool_call_id, "call_1");
+  OCK_ASSERT_STR_EQ(in.last_text, "15 degrees");
   ock_history_free(&h);
 }
 

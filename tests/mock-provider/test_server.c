@@ -4,10 +4,12 @@
  * Every test starts its own mock on 127.0.0.1 port 0 and frees it.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -194,9 +196,8 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   parse_reply(anthropic, stream, r.body.data, &first);
   http_reply_free(&r);
   char want_id[64];
-  unsigned hash = anthropic ? ock__fnv1a("mock-tool-conversation/an")
-                            : ock__fnv1a("mock-tool-conversation");
-  snprintf(want_id, sizeof want_id, "%s%08x_0_0", anthropic ? "toolu_" : "call_", hash);
+  snprintf(want_id, sizeof want_id, "%s%08x_1_0", anthropic ? "toolu_" : "call_",
+           (unsigned)ock__fnv1a("mock-tool-conversation"));
   OCK_ASSERT_STR_EQ(first.text, "Let me check.");
   OCK_ASSERT_STR_EQ(first.id, want_id);
   OCK_ASSERT_STR_EQ(first.name, "get_weather");
@@ -244,7 +245,8 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   OCK_ASSERT_STR_EQ(ock_json_str(rep1, "text"), "Let me check.");
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(rep1, "tool_calls"), 0), "id"),
                     want_id);
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(rep1, "fault")), 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, "fault") == NULL, 1);
+  OCK_ASSERT_INT_EQ(ock_json_int(rep1, "request_seq", 0), 1);
   OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, stream ? "sse" : "body") != NULL, 1);
   OCK_ASSERT_INT_EQ(ock_json_bool(start, "known", 0), 1);
   OCK_ASSERT_STR_EQ(ock_json_str(start, "tool_call_id"), want_id);
@@ -284,7 +286,7 @@ static void broken_histories(int observe_only, int stream) {
     struct http_reply r;
     http_post(m, llm_path(b->anthropic), request_body(b->anthropic, stream, b->messages), NULL,
               &r);
-    int rejected = b->blocking && !observe_only;
+    int rejected = !observe_only;
     if (r.status != (rejected ? 400 : 200))
       ock_test_fail(__LINE__, __FILE__, "%s on %s (observe_only %d, stream %d): HTTP %ld, body %s",
                     b->shape, b->anthropic ? "anthropic" : "openai", observe_only, stream,
@@ -295,10 +297,18 @@ static void broken_histories(int observe_only, int stream) {
       const cJSON *err = cJSON_GetObjectItem(body, "error");
       OCK_ASSERT_STR_EQ(ock_json_str(err, "message"), b->text);
       OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
-      if (b->anthropic)
+      if (b->anthropic) {
+        char want[64];
+        snprintf(want, sizeof want, "req_ock_%08x_1", (unsigned)ock__fnv1a("mock-broken"));
         OCK_ASSERT_STR_EQ(ock_json_str(body, "type"), "error");
-      else
+        OCK_ASSERT_STR_EQ(ock_json_str(body, "request_id"), want);
+      } else {
         OCK_ASSERT_STR_EQ(ock_json_str(err, "param"), b->param);
+        if (b->code)
+          OCK_ASSERT_STR_EQ(ock_json_str(err, "code"), b->code);
+        else
+          OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "code")), 1);
+      }
     } else if (!stream) {
       OCK_ASSERT_STR_EQ(ock_json_str(body, "model"), b->anthropic ? "claude-test" : "gpt-test");
     }
@@ -309,9 +319,9 @@ static void broken_histories(int observe_only, int stream) {
     OCK_ASSERT_STR_EQ(ock_json_str(f, "shape"), b->shape);
     OCK_ASSERT_INT_EQ(ock_json_int(f, "message_index", -1), b->message_index);
     OCK_ASSERT_STR_EQ(ock_json_str(f, "tool_call_id"), b->tool_call_id);
-    OCK_ASSERT_INT_EQ(ock_json_bool(f, "answered_400", -1), rejected);
-    if (b->blocking)
-      OCK_ASSERT_STR_EQ(ock_json_str(f, "message"), b->text);
+    OCK_ASSERT_INT_EQ(ock_json_bool(f, "rejected", -1), rejected);
+    OCK_ASSERT_STR_EQ(ock_json_str(f, "message"), b->text);
+    OCK_ASSERT_INT_EQ(ock_json_int(f, "request_seq", 0), 1);
     OCK_ASSERT_INT_EQ(journal_count(m, "finding"), 1);
     cJSON *reply = journal_nth(m, "llm_reply", 0);
     OCK_ASSERT_INT_EQ(ock_json_int(reply, "status", 0), rejected ? 400 : 200);
@@ -372,11 +382,16 @@ static void rate_limited(int anthropic, int stream) {
   OCK_ASSERT_STR_EQ(p.text, "recovered");
   http_reply_free(&r);
   cJSON *f = journal_nth(m, "fault", 0);
-  OCK_ASSERT_STR_EQ(ock_json_str(f, "fault"), "status");
-  OCK_ASSERT_INT_EQ(ock_json_int(f, "status", 0), 429);
-  OCK_ASSERT_INT_EQ(ock_json_int(f, "retry_after_ms", 0), 1500);
+  const cJSON *fo = cJSON_GetObjectItem(f, "fault");
+  OCK_ASSERT_STR_EQ(ock_json_str(fo, "kind"), "status");
+  OCK_ASSERT_INT_EQ(ock_json_int(fo, "status", 0), 429);
+  OCK_ASSERT_INT_EQ(ock_json_int(fo, "retry_after", 0), 2);
+  OCK_ASSERT_INT_EQ(ock_json_int(fo, "retry_after_ms", 0), 1500);
+  OCK_ASSERT_STR_EQ(ock_json_str(f, "provider"), anthropic ? "an" : "oa");
+  OCK_ASSERT_INT_EQ(ock_json_int(f, "request_seq", 0), 1);
   cJSON *rep = journal_nth(m, "llm_reply", 0);
-  OCK_ASSERT_STR_EQ(ock_json_str(rep, "fault"), "status");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"), "status");
+  OCK_ASSERT_INT_EQ(ock_json_int(rep, "status", 0), 429);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "headers"), "retry-after"), "2");
   cJSON_Delete(rep);
   cJSON_Delete(f);
@@ -417,11 +432,13 @@ static void test_stream_cut_short(void) {
     OCK_ASSERT_INT_EQ(r.status, 200);
     struct parsed p;
     parse_reply(anthropic, 1, r.body.data, &p);
-    OCK_ASSERT_INT_EQ(p.n_events, 3);
+    OCK_ASSERT_INT_EQ(p.n_events, anthropic ? 4 : 3); /* three events, and Anthropic's ping */
     OCK_ASSERT_INT_EQ(p.terminated, 0); /* ...but without [DONE] / message_stop */
+    char h[64];
+    OCK_ASSERT_STR_EQ(reply_header(&r, "connection", h, sizeof h), "close");
     cJSON *rep = journal_nth(m, "llm_reply", 0);
-    OCK_ASSERT_STR_EQ(ock_json_str(rep, "fault"), "cut_stream");
-    OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(rep, "sse")), 3);
+    OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"), "cut_stream");
+    OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(rep, "sse")), anthropic ? 4 : 3);
     cJSON_Delete(rep);
     http_reply_free(&r);
     /* Not streaming, the same fault cuts the body halfway through. */
@@ -457,13 +474,28 @@ static void test_dropped_connection(void) {
       OCK_ASSERT_INT_EQ(r.status, 200);
       OCK_ASSERT_INT_EQ(r.body.len, 60);
       cJSON *rep = journal_nth(m, "llm_reply", 0);
-      OCK_ASSERT_STR_EQ(ock_json_str(rep, "fault"), "drop_connection");
+      OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"),
+                        "drop_connection");
       OCK_ASSERT_INT_EQ(ock_json_int(rep, "drop_after_bytes", 0), 60);
       cJSON_Delete(rep);
       http_reply_free(&r);
       ock_mock_free(m);
     }
   }
+  /* after_bytes 0: closed before any response byte */
+  ock_mock *m = mock_from(one_turn_fixture("{\"text\":\"x\",\"fault\":{\"kind\":"
+                                           "\"drop_connection\",\"after_bytes\":0}}"),
+                          NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, llm_path(0), request_body(0, 0, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL,
+            &r);
+  OCK_ASSERT_INT_EQ(r.curl_rc, CURLE_GOT_NOTHING);
+  OCK_ASSERT_INT_EQ(r.status, 0);
+  http_reply_free(&r);
+  OCK_ASSERT_INT_EQ(journal_count(m, "llm_reply"), 1);
+  ock_mock_free(m);
 }
 
 static void test_error_mid_stream_and_malformed_chunk(void) {
@@ -479,8 +511,11 @@ static void test_error_mid_stream_and_malformed_chunk(void) {
               request_body(anthropic, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
     OCK_ASSERT_INT_EQ(r.status, 200);
     OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "event: error\ndata: {\"type\":\"error\",\"error\":"
-                                                 "{\"type\":\"overloaded_error\""
-                                               : "data: {\"error\":{\"message\":");
+                                                 "{\"type\":\"overloaded_error\",\"message\":"
+                                                 "\"ock: scripted stream error\"}}\n\n"
+                                               : "data: {\"error\":{\"message\":\"ock: scripted "
+                                                 "stream error\",\"type\":\"server_error\",\"param\":"
+                                                 "null,\"code\":null}}\n\n");
     OCK_ASSERT_INT_EQ(strstr(r.body.data, anthropic ? "message_stop" : "[DONE]") == NULL, 1);
     http_reply_free(&r);
     ock_mock_free(m);
@@ -491,11 +526,21 @@ static void test_error_mid_stream_and_malformed_chunk(void) {
     http_post(m, llm_path(anthropic),
               request_body(anthropic, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
     cJSON *events = sse_split(r.body.data);
-    const char *bad = ock_json_str(cJSON_GetArrayItem(events, 2), "data");
-    cJSON *parsed = cJSON_Parse(bad);
-    OCK_ASSERT_INT_EQ(parsed == NULL, 1);
-    cJSON_Delete(parsed);
+    int n = cJSON_GetArraySize(events);
+    OCK_ASSERT_INT_EQ(n, anthropic ? 4 : 3); /* two events (and a ping), then the bad one */
+    OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(events, n - 1), "data"), "{\"ock\":");
     cJSON_Delete(events);
+    http_reply_free(&r);
+    ock_mock_free(m);
+
+    /* not streamed: an error_mid_stream is HTTP 500 with the error body */
+    m = mock_from(one_turn_fixture("{\"text\":\"abc\",\"fault\":{\"kind\":\"error_mid_stream\","
+                                   "\"after_chunks\":1}}"),
+                  NULL);
+    http_post(m, llm_path(anthropic),
+              request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 500);
+    OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "\"type\":\"api_error\"" : "\"type\":\"server_error\"");
     http_reply_free(&r);
     ock_mock_free(m);
   }
@@ -585,8 +630,8 @@ static void test_tools_by_call_unknown_and_slow(void) {
   http_post(m, "/ock/v1/tools/nope", "{\"tool_call_id\":\"c5\",\"input\":{}}", NULL, &r);
   OCK_ASSERT_INT_EQ(r.status, 404);
   OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":false,\"output\":null,\"error\":{\"type\":"
-                                 "\"not_found\",\"message\":\"tool 'nope' not found: the session "
-                                 "does not list it\"}}");
+                                 "\"not_found\",\"message\":\"tool 'nope' is not in this "
+                                 "scenario\"}}");
   http_reply_free(&r);
   /* the slow tool's start and end are 150 ms apart */
   cJSON *s = journal_nth(m, "tool_start", 3), *e = journal_nth(m, "tool_end", 3);
@@ -618,16 +663,18 @@ static void test_unmatched_request(void) {
     http_post(m, llm_path(anthropic),
               request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hello\"}]"), NULL, &r);
     OCK_ASSERT_INT_EQ(r.status, 400);
-    const char *want =
-        anthropic ? "request 1 to provider \\\"an\\\" matches no scripted turn: expected "
-                    "$.script.an[0] (match last_tool_call_id \\\"call_x\\\")"
-                  : "request 1 to provider \\\"oa\\\" matches no scripted turn: expected "
-                    "$.script.oa[0] (match last_tool_call_id \\\"call_x\\\")";
-    OCK_ASSERT_CONTAINS(r.body.data, want);
+    OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "ock: no scripted turn matches this request "
+                                                 "(provider an, request 1)"
+                                               : "ock: no scripted turn matches this request "
+                                                 "(provider oa, request 1)");
     OCK_ASSERT_CONTAINS(r.body.data, "\"type\":\"invalid_request_error\"");
     http_reply_free(&r);
+    /* the journal says which turn was expected, and what the request had */
     cJSON *u = journal_nth(m, "unmatched", 0);
     OCK_ASSERT_STR_EQ(ock_json_str(u, "provider"), anthropic ? "an" : "oa");
+    OCK_ASSERT_CONTAINS(ock_json_str(u, "expected"),
+                        anthropic ? "expected $.script.an[0] (match last_tool_call_id \"call_x\")"
+                                  : "expected $.script.oa[0] (match last_tool_call_id \"call_x\")");
     OCK_ASSERT_CONTAINS(ock_json_str(u, "expected"), "the request's last message is user \"hello\"");
     cJSON_Delete(u);
     cJSON *req = journal_nth(m, "llm_request", 0);
@@ -740,9 +787,10 @@ static void test_bad_input_gets_a_clear_4xx(void) {
   OCK_ASSERT_INT_EQ(r.status, 400);
   OCK_ASSERT_CONTAINS(r.body.data, "$.model: required");
   http_reply_free(&r);
-  http_post(m, "/p/an/v1/messages", "{\"model\":\"c\",\"messages\":[]}", NULL, &r);
+  http_post(m, "/p/an/v1/messages", "{\"model\":\"c\",\"messages\":{}}", NULL, &r);
   OCK_ASSERT_INT_EQ(r.status, 400);
-  OCK_ASSERT_CONTAINS(r.body.data, "$.max_tokens: required");
+  OCK_ASSERT_CONTAINS(r.body.data, "$.messages: expected an array, got object");
+  OCK_ASSERT_CONTAINS(r.body.data, "\"request_id\":\"req_ock_");
   http_reply_free(&r);
   http_post(m, "/p/oa/v1/chat/completions",
             "{\"model\":\"m\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}", NULL, &r);
@@ -779,7 +827,7 @@ static void test_bad_input_gets_a_clear_4xx(void) {
 }
 
 static void on_cancel(void *user) {
-  ++*(int *)user;
+  atomic_fetch_add((atomic_int *)user, 1);
 }
 
 struct stopper {
@@ -796,7 +844,7 @@ static void *stop_later(void *arg) {
 }
 
 static void test_cancel_trigger_and_prompt_stop(void) {
-  int cancels = 0;
+  atomic_int cancels = 0;
   struct ock_mock_options opt = {.on_cancel = on_cancel, .user = &cancels};
   ock_mock *m = mock_from("{\"ock_fixture\":1,\"id\":\"c\",\"session\":{\"prompts\":[],"
                           "\"providers\":[{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"m\"}]},"
@@ -829,7 +877,7 @@ static void test_cancel_trigger_and_prompt_stop(void) {
   cJSON_Delete(first);
   cJSON_Delete(second);
   cJSON *rep = journal_nth(m, "llm_reply", 0);
-  OCK_ASSERT_INT_EQ(ock_json_bool(rep, "aborted", 0), 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"), "client_gone");
   cJSON_Delete(rep);
   ock_mock_stop(m); /* idempotent */
   ock_mock_free(m);
@@ -896,6 +944,90 @@ static void test_default_endpoints_reach_the_first_provider_of_each_api(void) {
   cJSON *req = journal_nth(m, "llm_request", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(req, "provider"), "an");
   cJSON_Delete(req);
+  /* the tools a request offers are journaled by name, in either wire's shape */
+  http_post(m, "/v1/chat/completions",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"tools\":"
+            "[{\"type\":\"function\",\"function\":{\"name\":\"get_weather\"}}]}",
+            NULL, &r);
+  http_reply_free(&r);
+  http_post(m, "/v1/messages",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"tools\":"
+            "[{\"name\":\"get_time\",\"input_schema\":{}}]}",
+            NULL, &r);
+  http_reply_free(&r);
+  req = journal_nth(m, "llm_request", 1);
+  char *tools = cJSON_PrintUnformatted(cJSON_GetObjectItem(req, "tools"));
+  OCK_ASSERT_STR_EQ(tools, "[\"get_weather\"]");
+  free(tools);
+  cJSON_Delete(req);
+  req = journal_nth(m, "llm_request", 2);
+  tools = cJSON_PrintUnformatted(cJSON_GetObjectItem(req, "tools"));
+  OCK_ASSERT_STR_EQ(tools, "[\"get_time\"]");
+  free(tools);
+  cJSON_Delete(req);
+  ock_mock_free(m);
+}
+
+/* A client that gives up during a delay leaves a reply journaled as client_gone. */
+static void test_client_gone(void) {
+  ock_mock *m = mock_from(one_turn_fixture("{\"text\":\"late\",\"delay_ms\":600}"), NULL);
+  if (!m)
+    return;
+  CURL *c = curl_easy_init();
+  char url[256];
+  snprintf(url, sizeof url, "%s/v1/chat/completions", ock_mock_url(m));
+  struct curl_slist *hs = curl_slist_append(NULL, "Content-Type: application/json");
+  curl_easy_setopt(c, CURLOPT_URL, url);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, hs);
+  curl_easy_setopt(c, CURLOPT_POSTFIELDS, request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"));
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 150L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  OCK_ASSERT_INT_EQ(curl_easy_perform(c), CURLE_OPERATION_TIMEDOUT);
+  curl_slist_free_all(hs);
+  curl_easy_cleanup(c);
+  /* the mock notices when it tries to write, after the delay */
+  cJSON *rep = NULL;
+  for (int i = 0; i < 200 && !rep; i++) {
+    rep = journal_nth(m, "llm_reply", 0);
+    if (!rep)
+      usleep(10000);
+  }
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"), "client_gone");
+  cJSON_Delete(rep);
+  ock_mock_free(m);
+}
+
+static void test_cancel_triggers_on_events_and_after_execute(void) {
+  atomic_int cancels = 0;
+  struct ock_mock_options opt = {.on_cancel = on_cancel, .user = &cancels};
+  ock_mock *m = mock_from("{\"ock_fixture\":1,\"id\":\"c\",\"session\":{\"prompts\":[],"
+                          "\"providers\":[]},\"cancel\":[{\"at\":\"event\",\"event\":"
+                          "\"tool:pre\",\"occurrence\":2},{\"at\":\"after_execute\",\"index\":1}]}",
+                          &opt);
+  if (!m)
+    return;
+  struct http_reply r;
+  const char *pre = "{\"event\":\"tool:pre\",\"data\":{}}";
+  http_post(m, "/ock/v1/events", pre, NULL, &r);
+  OCK_ASSERT_INT_EQ(cancels, 0);
+  OCK_ASSERT_INT_EQ(r.seconds < 0.15, 1);
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/events", pre, NULL, &r);
+  OCK_ASSERT_INT_EQ(cancels, 1);
+  OCK_ASSERT_INT_EQ(r.seconds >= 0.19, 1); /* held 200 ms after the trigger fired */
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/events", pre, NULL, &r);
+  OCK_ASSERT_INT_EQ(cancels, 1); /* each trigger fires once */
+  http_reply_free(&r);
+  http_post(m, "/ock/v1/events", "{\"event\":\"orchestrator:complete\",\"data\":{}}", NULL, &r);
+  http_reply_free(&r);
+  for (int i = 0; i < 100 && atomic_load(&cancels) < 2; i++)
+    usleep(10000);
+  OCK_ASSERT_INT_EQ(cancels, 2);
+  cJSON *last = journal_nth(m, NULL, journal_count(m, NULL) - 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(last, "kind"), "cancel");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(last, "trigger"), "at"), "after_execute");
+  cJSON_Delete(last);
   ock_mock_free(m);
 }
 
@@ -931,6 +1063,9 @@ static const struct ock_test tests[] = {
     {"random_faults_are_seeded", test_random_faults_are_seeded},
     {"default_endpoints_reach_the_first_provider_of_each_api",
      test_default_endpoints_reach_the_first_provider_of_each_api},
+    {"client_gone", test_client_gone},
+    {"cancel_triggers_on_events_and_after_execute",
+     test_cancel_triggers_on_events_and_after_execute},
     {NULL, NULL}};
 
 const struct ock_suite mock_server_suite = {"mock_server", tests, suite_init, suite_cleanup};

@@ -1,5 +1,5 @@
-/* test_validate.c: the history validator (mock-provider/validate.c) and the providers' texts
- * for its findings (openai_wire.c, anthropic_wire.c). */
+/* test_validate.c: the history validator (mock-provider/validate.c, SPEC 6.7) and the
+ * providers' texts for its findings (openai_wire.c, anthropic_wire.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +9,8 @@
 #include "validate.h"
 #include "wire.h"
 
-/* findings_of converts wire messages to the neutral history and validates it. */
-static int findings_of(int anthropic, const char *messages, struct mock_findings *out) {
+/* finding_of converts wire messages to the neutral history and validates it. */
+static int finding_of(int anthropic, const char *messages, struct mock_finding *out) {
   cJSON *arr = cJSON_Parse(messages);
   struct ock_history h;
   ock_history_init(&h);
@@ -21,7 +21,7 @@ static int findings_of(int anthropic, const char *messages, struct mock_findings
     ock_test_fail(__LINE__, __FILE__, "%s: %s (in %s)", err.where, err.what, messages);
   memset(out, 0, sizeof *out);
   if (!rc)
-    rc = ock__validate_history(&h, out);
+    rc = ock__validate_history(&h, anthropic, out);
   ock_history_free(&h);
   cJSON_Delete(arr);
   return rc;
@@ -30,50 +30,45 @@ static int findings_of(int anthropic, const char *messages, struct mock_findings
 static void test_eight_shapes_both_wires(void) {
   for (int i = 0; BROKEN_HISTORIES[i].shape; i++) {
     const struct broken_history *b = &BROKEN_HISTORIES[i];
-    struct mock_findings f;
-    OCK_ASSERT_OK(findings_of(b->anthropic, b->messages, &f));
-    if (f.len != 1) {
-      ock_test_fail(__LINE__, __FILE__, "%s (%s): %zu findings, expected 1", b->shape,
-                    b->anthropic ? "anthropic" : "openai", f.len);
-      ock__findings_free(&f);
-      continue;
-    }
-    const struct mock_finding *x = &f.items[0];
-    OCK_ASSERT_STR_EQ(ock__shape_name(x->shape), b->shape);
-    OCK_ASSERT_INT_EQ(x->message_index, b->message_index);
-    OCK_ASSERT_STR_EQ(x->tool_call_id, b->tool_call_id);
-    OCK_ASSERT_INT_EQ(x->blocking, b->blocking);
-    OCK_ASSERT_INT_EQ(ock__findings_first_blocking(&f) != NULL, b->blocking);
-    if (b->blocking) {
-      const struct mock_wire *w = b->anthropic ? &ock__anthropic_wire : &ock__openai_wire;
-      struct ock_buf text, param;
-      ock_buf_init(&text, 1 << 16);
-      ock_buf_init(&param, 256);
-      cJSON *raw = cJSON_Parse(b->messages);
-      OCK_ASSERT_OK(w->history_error(x, raw, &param, &text));
-      OCK_ASSERT_STR_EQ(text.data, b->text);
-      if (b->param)
-        OCK_ASSERT_STR_EQ(param.data, b->param);
-      cJSON_Delete(raw);
-      ock_buf_free(&text);
-      ock_buf_free(&param);
-    }
-    ock__findings_free(&f);
+    struct mock_finding f;
+    OCK_ASSERT_OK(finding_of(b->anthropic, b->messages, &f));
+    OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), b->shape);
+    OCK_ASSERT_INT_EQ(f.message_index, b->message_index);
+    OCK_ASSERT_STR_EQ(f.tool_call_id, b->tool_call_id);
+    const struct mock_wire *w = b->anthropic ? &ock__anthropic_wire : &ock__openai_wire;
+    struct ock_buf text, param, code;
+    ock_buf_init(&text, 1 << 16);
+    ock_buf_init(&param, 256);
+    ock_buf_init(&code, 256);
+    cJSON *raw = cJSON_Parse(b->messages);
+    OCK_ASSERT_OK(w->history_error(&f, raw, &param, &code, &text));
+    OCK_ASSERT_STR_EQ(text.data, b->text);
+    if (b->param)
+      OCK_ASSERT_STR_EQ(param.data, b->param);
+    if (b->code)
+      OCK_ASSERT_STR_EQ(code.data, b->code);
+    else
+      OCK_ASSERT_INT_EQ(code.len, 0);
+    cJSON_Delete(raw);
+    ock_buf_free(&text);
+    ock_buf_free(&param);
+    ock_buf_free(&code);
+    ock__finding_clear(&f);
   }
 }
 
 static void expect_clean(int anthropic, const char *messages) {
-  struct mock_findings f;
-  OCK_ASSERT_OK(findings_of(anthropic, messages, &f));
-  if (f.len)
+  struct mock_finding f;
+  OCK_ASSERT_OK(finding_of(anthropic, messages, &f));
+  if (f.shape != MOCK_SHAPE_NONE)
     ock_test_fail(__LINE__, __FILE__, "%s: found %s at %d, expected nothing", messages,
-                  ock__shape_name(f.items[0].shape), f.items[0].message_index);
+                  ock__shape_name(f.shape), f.message_index);
   else
     CU_PASS("clean");
-  ock__findings_free(&f);
+  ock__finding_clear(&f);
 }
 
-static void test_valid_histories_have_no_findings(void) {
+static void test_valid_histories_have_no_finding(void) {
   expect_clean(0, "[]");
   expect_clean(0, "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"hi\"},"
                   "{\"role\":\"assistant\",\"content\":\"hello\"}]");
@@ -93,74 +88,104 @@ static void test_valid_histories_have_no_findings(void) {
                   "\"text\":\"and also\"}]}]");
 }
 
-static void test_interleaved_user_message_anthropic_separate_message(void) {
-  struct mock_findings f;
-  OCK_ASSERT_OK(findings_of(1,
-                            "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\","
-                            "\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"f\","
-                            "\"input\":{}}]},{\"role\":\"user\",\"content\":\"wait\"},{\"role\":"
-                            "\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\","
-                            "\"content\":\"ok\"}]}]",
-                            &f));
-  OCK_ASSERT_INT_EQ(f.len, 1);
-  if (f.len) {
-    OCK_ASSERT_STR_EQ(ock__shape_name(f.items[0].shape), "A03_INTERLEAVED_USER_MSG");
-    OCK_ASSERT_INT_EQ(f.items[0].message_index, 2);
-    OCK_ASSERT_INT_EQ(f.items[0].call_index, 1);
-  }
-  ock__findings_free(&f);
+static void expect_shape(int anthropic, const char *messages, const char *shape, int index,
+                         const char *id) {
+  struct mock_finding f;
+  OCK_ASSERT_OK(finding_of(anthropic, messages, &f));
+  OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), shape);
+  OCK_ASSERT_INT_EQ(f.message_index, index);
+  OCK_ASSERT_STR_EQ(f.tool_call_id, id);
+  ock__finding_clear(&f);
 }
 
-static void test_duplicate_call_ids_across_messages(void) {
-  struct mock_findings f;
-  OCK_ASSERT_OK(findings_of(0,
-                            "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\","
-                            "\"tool_calls\":[{\"id\":\"x\",\"type\":\"function\",\"function\":{"
-                            "\"name\":\"f\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\","
-                            "\"tool_call_id\":\"x\",\"content\":\"1\"},{\"role\":\"assistant\","
-                            "\"tool_calls\":[{\"id\":\"x\",\"type\":\"function\",\"function\":{"
-                            "\"name\":\"f\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\","
-                            "\"tool_call_id\":\"x\",\"content\":\"2\"}]",
-                            &f));
-  OCK_ASSERT_INT_EQ(f.len, 1);
-  if (f.len) {
-    OCK_ASSERT_STR_EQ(ock__shape_name(f.items[0].shape), "A05_DUPLICATE_TOOL_CALL_ID");
-    OCK_ASSERT_INT_EQ(f.items[0].message_index, 3);
-    OCK_ASSERT_INT_EQ(f.items[0].on_result, 0);
-  }
-  ock__findings_free(&f);
+#define AN_ASK "{\"role\":\"user\",\"content\":\"hi\"}"
+#define AN_T1T2                                                                                    \
+  "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"f\","    \
+  "\"input\":{}},{\"type\":\"tool_use\",\"id\":\"t2\",\"name\":\"f\",\"input\":{}}]}"
+#define AN_RESULT(id)                                                                              \
+  "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" id "\","        \
+  "\"content\":\"ok\"}]}"
+
+static void test_anthropic_rule_4(void) {
+  /* A separate user message before the results. */
+  expect_shape(1, "[" AN_ASK "," AN_T1T2 ",{\"role\":\"user\",\"content\":\"wait\"}," AN_RESULT("t1")
+                  "]",
+               "A03_INTERLEAVED_USER_MSG", 1, "t1");
+  /* Results split over two user messages: the second is not right after the calls. */
+  expect_shape(1, "[" AN_ASK "," AN_T1T2 "," AN_RESULT("t1") "," AN_RESULT("t2") "]",
+               "A03_INTERLEAVED_USER_MSG", 1, "t2");
+  /* On the OpenAI wire, results are separate messages anyway. */
+  expect_clean(0, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"tool_calls\":"
+                  "[{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":"
+                  "\"{}\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"a\",\"content\":\"1\"}]");
 }
 
-static void test_unanswered_call_at_the_end_and_several_findings(void) {
-  /* A result with no call first (index 1), then a call left open at the end (index 2). */
-  struct mock_findings f;
-  OCK_ASSERT_OK(findings_of(0,
-                            "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"tool\","
-                            "\"tool_call_id\":\"z\",\"content\":\"?\"},{\"role\":\"assistant\","
-                            "\"tool_calls\":[{\"id\":\"a\",\"type\":\"function\",\"function\":{"
-                            "\"name\":\"f\",\"arguments\":\"{}\"}},{\"id\":\"b\",\"type\":"
-                            "\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]",
-                            &f));
-  OCK_ASSERT_INT_EQ(f.len, 3);
-  if (f.len == 3) {
-    OCK_ASSERT_STR_EQ(ock__shape_name(f.items[0].shape), "A02_UNMATCHED_TOOL_RESULT");
-    OCK_ASSERT_STR_EQ(ock__shape_name(f.items[1].shape), "A01_UNMATCHED_TOOL_USE");
-    OCK_ASSERT_STR_EQ(f.items[1].tool_call_id, "a");
-    OCK_ASSERT_STR_EQ(f.items[2].tool_call_id, "b");
-    OCK_ASSERT_STR_EQ(f.items[2].missing, "a, b");
-    OCK_ASSERT_INT_EQ(ock__findings_first_blocking(&f)->message_index, 1);
-  }
-  ock__findings_free(&f);
+static void test_duplicate_ids_issued_twice(void) {
+  const char *twice = "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\","
+                      "\"tool_calls\":[{\"id\":\"x\",\"type\":\"function\",\"function\":{"
+                      "\"name\":\"f\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\","
+                      "\"tool_call_id\":\"x\",\"content\":\"1\"},{\"role\":\"assistant\","
+                      "\"tool_calls\":[{\"id\":\"x\",\"type\":\"function\",\"function\":{"
+                      "\"name\":\"f\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\","
+                      "\"tool_call_id\":\"x\",\"content\":\"2\"}]";
+  struct mock_finding f;
+  OCK_ASSERT_OK(finding_of(0, twice, &f));
+  OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), "A05_DUPLICATE_TOOL_CALL_ID");
+  OCK_ASSERT_INT_EQ(f.message_index, 3);
+  OCK_ASSERT_INT_EQ(f.on_result, 0);
+  struct ock_buf text, param, code;
+  ock_buf_init(&text, 4096);
+  ock_buf_init(&param, 256);
+  ock_buf_init(&code, 256);
+  ock__openai_wire.history_error(&f, NULL, &param, &code, &text);
+  OCK_ASSERT_STR_EQ(text.data, "ock: tool_call_id 'x' is issued more than once in this conversation.");
+  OCK_ASSERT_STR_EQ(param.data, "messages.[3].tool_calls");
+  OCK_ASSERT_STR_EQ(code.data, "ock_duplicate_tool_call_id");
+  ock_buf_free(&text);
+  ock_buf_free(&param);
+  ock_buf_free(&code);
+  ock__finding_clear(&f);
+  /* Repeated inside one Anthropic message: the block of the repeat is named. */
+  const char *inside = "[" AN_ASK ",{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\","
+                       "\"id\":\"t1\",\"name\":\"f\",\"input\":{}},{\"type\":\"tool_use\",\"id\":"
+                       "\"t1\",\"name\":\"f\",\"input\":{}}]}]";
+  OCK_ASSERT_OK(finding_of(1, inside, &f));
+  OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), "A05_DUPLICATE_TOOL_CALL_ID");
+  ock_buf_init(&text, 4096);
+  cJSON *raw = cJSON_Parse(inside);
+  ock__anthropic_wire.history_error(&f, raw, &param, &code, &text);
+  OCK_ASSERT_STR_EQ(text.data, "messages.1.content.1: ock: `tool_use` ids must be unique: t1.");
+  cJSON_Delete(raw);
+  ock_buf_free(&text);
+  ock__finding_clear(&f);
+}
+
+static void test_only_the_first_problem_counts(void) {
+  /* A result with no call first (index 1), then calls left open at the end: A02 wins. */
+  expect_shape(0, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"tool\",\"tool_call_id\":"
+                  "\"z\",\"content\":\"?\"},{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"a\","
+                  "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]",
+               "A02_UNMATCHED_TOOL_RESULT", 1, "z");
+  /* Two calls open at the end, none answered: A01 naming both. */
+  struct mock_finding f;
+  OCK_ASSERT_OK(finding_of(0,
+                           "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\","
+                           "\"tool_calls\":[{\"id\":\"a\",\"type\":\"function\",\"function\":{"
+                           "\"name\":\"f\",\"arguments\":\"{}\"}},{\"id\":\"b\",\"type\":"
+                           "\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]",
+                           &f));
+  OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), "A01_UNMATCHED_TOOL_USE");
+  OCK_ASSERT_STR_EQ(f.ids, "a, b");
+  OCK_ASSERT_STR_EQ(f.tool_call_id, "a");
+  ock__finding_clear(&f);
 }
 
 static const struct ock_test tests[] = {
     {"eight_shapes_both_wires", test_eight_shapes_both_wires},
-    {"valid_histories_have_no_findings", test_valid_histories_have_no_findings},
-    {"interleaved_user_message_anthropic_separate_message",
-     test_interleaved_user_message_anthropic_separate_message},
-    {"duplicate_call_ids_across_messages", test_duplicate_call_ids_across_messages},
-    {"unanswered_call_at_the_end_and_several_findings",
-     test_unanswered_call_at_the_end_and_several_findings},
+    {"valid_histories_have_no_finding", test_valid_histories_have_no_finding},
+    {"anthropic_rule_4", test_anthropic_rule_4},
+    {"duplicate_ids_issued_twice", test_duplicate_ids_issued_twice},
+    {"only_the_first_problem_counts", test_only_the_first_problem_counts},
     {NULL, NULL}};
 
 const struct ock_suite mock_validate_suite = {"mock_validate", tests, NULL, NULL};
