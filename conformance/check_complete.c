@@ -26,11 +26,16 @@ struct happened {
   int last_reply_ok; /* the last LLM reply succeeded */
   int last_reply_final; /* ... and carried no tool calls */
   int requests;
+  int wrapped_up; /* a max-iterations wrap-up request was made: status incomplete */
 };
 
 static void what_happened(const struct view *v, const struct view_exec *x, struct happened *h) {
   memset(h, 0, sizeof *h);
   for (size_t i = x->first; i < x->end; i++) {
+    if (is_kind(v->e[i], "llm_reply") && view_is_wrap_up(v, i)) {
+      h->wrapped_up = 1;
+      continue;
+    }
     const cJSON *e = v->e[i];
     if (is_kind(e, "cancel"))
       h->cancelled = 1;
@@ -81,6 +86,8 @@ void check_complete(struct grade_ctx *g) {
       const char *why = NULL;
       if (!strcmp(status, "cancelled") && !h.cancelled)
         why = "status cancelled, but no SIGINT was sent during this execute";
+      else if (!strcmp(status, "success") && h.wrapped_up)
+        why = "status success, but the loop hit max_iterations (a wrap-up request was made)";
       else if (!strcmp(status, "success") && !(h.last_reply_ok && h.last_reply_final))
         why = "status success, but the last LLM reply was not a final answer";
       else if (!strcmp(status, "success") && h.denied)
@@ -89,7 +96,8 @@ void check_complete(struct grade_ctx *g) {
                h.requests)
         why = "status error, but the execute ended with a final answer and no failure";
       else if (strcmp(status, "cancelled") && strcmp(status, "incomplete") && h.last_reply_final &&
-               !h.failed_reply && !h.denied && !h.cancelled && strcmp(status, "success"))
+               !h.failed_reply && !h.denied && !h.cancelled && !h.wrapped_up &&
+               strcmp(status, "success"))
         why = "the execute ended with a final answer, so status should be success";
       grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
                  "status matches what happened", "execute %d: %s", x->index,

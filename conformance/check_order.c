@@ -184,7 +184,11 @@ static void tools_announced(struct grade_ctx *g) {
     size_t post = find_tool_event(v, x->first, x->end, "tool:post", id);
     if (post == (size_t)-1)
       post = find_tool_event(v, x->first, x->end, "tool:error", id);
-    if (post != (size_t)-1)
+    const char *etype = post != (size_t)-1 && is_event(v->e[post], "tool:error")
+                            ? str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[post]), "error"), "type")
+                            : "";
+    /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
+    if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
       grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end,
                  entry_seq(v->e[post]), "tool:post or tool:error after the tool replied",
                  "%s for %s came %s the tool's reply", event_name(v->e[post]), id,

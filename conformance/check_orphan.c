@@ -102,7 +102,8 @@ static void calls_kept(struct grade_ctx *g) {
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, "tool_calls");
-    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || !cJSON_GetArraySize(calls))
+    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || !cJSON_GetArraySize(calls) ||
+        view_is_wrap_up(v, i))
       continue;
     size_t j = next_request(v, i);
     if (j == (size_t)-1)
@@ -135,7 +136,7 @@ static void context_left_valid(struct grade_ctx *g) {
     char what[200] = "valid";
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *reply = v->e[i];
-      if (!is_kind(reply, "llm_reply") || reply_failed(reply))
+      if (!is_kind(reply, "llm_reply") || reply_failed(reply) || view_is_wrap_up(v, i))
         continue;
       const cJSON *c;
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {

@@ -18,6 +18,7 @@ int cmd_list(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_fuzz(int argc, char **argv);
 
 /* check_event_log grades one event log read from f (name labels messages), printing
  * violations and a summary to out (NULL: silent). Returns the exit code of `ock check`. */

@@ -207,7 +207,9 @@ static void tool_event(ock_grammar *g, long seq, const char *name, const cJSON *
     } else if (c->step == STEP_CLOSED) {
       violate(g, seq, "OCK-ORDER-003", "%s for %s, which already had its tool:post or tool:error",
               name, id);
-    } else if (c->step != STEP_PRE && !(is_error && c->step == STEP_SELECTING)) {
+    } else if (c->step != STEP_PRE && !(is_error && c->step != STEP_CLOSED)) {
+      /* tool:error may close a call before its tool:pre: vetoed at tool:selecting, or
+       * cancelled after tool:selected (SPEC.md 3). tool:post may not. */
       violate(g, seq, "OCK-ORDER-003", "%s for %s before its tool:pre", name, id);
     }
     if (c)

@@ -25,6 +25,7 @@ static const char usage[] =
     "  check EVENTS.jsonl         grade a recorded event log offline (grammar, fields, pairing)\n"
     "  report merge A.json B.json... -o DIR   join the reports of shards\n"
     "  report render FILE.json -o DIR         write the other formats from a report.json\n"
+    "  fuzz --orchestrator CMD    random sessions against CMD, universal rules, shrunk failures\n"
     "  version                    print the kit and contract versions\n"
     "\n"
     "Exit codes: 0 pass, 1 a check failed, 2 usage or fixture error, 3 incomplete.\n";
@@ -74,6 +75,8 @@ int main(int argc, char **argv) {
     return cmd_check(argc - 1, argv + 1);
   if (!strcmp(cmd, "report"))
     return cmd_report(argc - 1, argv + 1);
+  if (!strcmp(cmd, "fuzz"))
+    return cmd_fuzz(argc - 1, argv + 1);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("ock %s (contract ock/1)\n", OCK_KIT_VERSION);
     return EXIT_PASS;

@@ -123,6 +123,18 @@ const cJSON *view_reply_of(const struct view *v, size_t i) {
   return NULL;
 }
 
+int view_is_wrap_up(const struct view *v, size_t i) {
+  while (i > 0 && !is_kind(v->e[i], "llm_request"))
+    i--;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(v->e[i], "neutral")) {
+    const char *c = ock_json_str(m, "content");
+    if (c && strstr(c, "orchestrator-loop-limit"))
+      return 1;
+  }
+  return 0;
+}
+
 int view_turns(const struct view *v, const struct view_exec *x) {
   int turns = 0;
   const cJSON *prev_reply = NULL;

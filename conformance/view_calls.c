@@ -59,7 +59,7 @@ size_t call_fates(const struct view *v, struct call_fate **out) {
   struct call_fate *fates = NULL;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    if (!is_kind(reply, "llm_reply") || reply_failed(reply))
+    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || view_is_wrap_up(v, i))
       continue;
     const cJSON *c;
     int idx = 0;

@@ -89,6 +89,9 @@ static void accepts_the_contract(void) {
                "prompt:submit custom:thing orchestrator:complete");
   expect_clean("prompt:submit provider:request provider:response tool:pre@a cancel:requested "
                "tool:error@a cancel:completed orchestrator:complete");
+  expect_clean("prompt:submit provider:request provider:response tool:selecting@a "
+               "tool:selected@a cancel:requested tool:error@a cancel:completed "
+               "orchestrator:complete");
 }
 
 static void names_what_breaks(void) {
@@ -111,6 +114,7 @@ static void names_what_breaks(void) {
   expect_violation("prompt:submit cancel:completed orchestrator:complete", "OCK-CANCEL-002", 2);
   expect_violation("prompt:submit cancel:requested orchestrator:complete", "OCK-CANCEL-002", 3);
   expect_violation("prompt:submit tool:selecting@a tool:pre@a", "OCK-HOOK-010", 3);
+  expect_violation("prompt:submit tool:selecting@a tool:selected@a tool:post@a", "OCK-ORDER-003", 4);
   expect_violation("prompt:submit provider:request provider:response execution:start",
                    "OCK-LIFECYCLE-001", 4);
   expect_violation("prompt:submit tool:pre orchestrator:complete", "OCK-TOOL-007", 2);
