@@ -495,7 +495,7 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   memset(&finding, 0, sizeof finding);
   int rc = OCK_OK;
   if (!in.problem[0])
-    rc = ock__validate_history(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
+    rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   struct llm_decision d;
   memset(&d, 0, sizeof d);
   if (!rc) {

@@ -211,7 +211,7 @@ static int on_calls(struct walk *w, size_t i, int *stop) {
   return OCK_OK;
 }
 
-int ock__validate_history(const struct ock_history *h, int anthropic, struct mock_finding *out) {
+int ock__validate_first(const struct ock_history *h, int anthropic, struct mock_finding *out) {
   memset(out, 0, sizeof *out);
   struct walk w = {.h = h, .anthropic = anthropic, .call_msg = -1, .out = out};
   int rc = OCK_OK, stop = 0;
@@ -233,4 +233,31 @@ int ock__validate_history(const struct ock_history *h, int anthropic, struct moc
   if (rc)
     ock__finding_clear(out);
   return rc;
+}
+
+int ock__validate_history(const struct ock_history *h, struct mock_findings *out) {
+  struct mock_finding f;
+  int rc = ock__validate_first(h, 0, &f);
+  if (rc || f.shape == MOCK_SHAPE_NONE)
+    return rc;
+  struct mock_finding *items = realloc(out->items, (out->len + 1) * sizeof *items);
+  if (!items) {
+    ock__finding_clear(&f);
+    return OCK_ENOMEM;
+  }
+  items[out->len++] = f;
+  out->items = items;
+  out->cap = out->len;
+  return OCK_OK;
+}
+
+const struct mock_finding *ock__findings_first_blocking(const struct mock_findings *f) {
+  return f->len ? &f->items[0] : NULL;
+}
+
+void ock__findings_free(struct mock_findings *f) {
+  for (size_t i = 0; i < f->len; i++)
+    ock__finding_clear(&f->items[i]);
+  free(f->items);
+  memset(f, 0, sizeof *f);
 }

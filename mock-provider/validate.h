@@ -45,12 +45,23 @@ struct mock_finding {
 /* ock__shape_name gives "A01_UNMATCHED_TOOL_USE" etc. ("" for MOCK_SHAPE_NONE). */
 const char *ock__shape_name(enum mock_shape shape);
 
-/* ock__validate_history finds the first problem of h (SPEC 6.7 rules 1 to 4; anthropic turns
+/* ock__validate_first finds the first problem of h (SPEC 6.7 rules 1 to 4; anthropic turns
  * on rule 4: results must sit in the user message right after their calls). *out is
  * overwritten; its shape is MOCK_SHAPE_NONE when there is none. OCK_OK or OCK_ENOMEM. */
-int ock__validate_history(const struct ock_history *h, int anthropic, struct mock_finding *out);
+int ock__validate_first(const struct ock_history *h, int anthropic, struct mock_finding *out);
 
 /* ock__finding_clear frees the strings; the finding is then empty (MOCK_SHAPE_NONE). */
 void ock__finding_clear(struct mock_finding *f);
+
+/* The list form, as fuzz/fuzz_validate.c calls it: OpenAI rules, the first problem as the
+ * only item (len 0 or 1); out starts zeroed, ock__findings_free empties it. */
+struct mock_findings {
+  struct mock_finding *items;
+  size_t len;
+  size_t cap;
+};
+int ock__validate_history(const struct ock_history *h, struct mock_findings *out);
+const struct mock_finding *ock__findings_first_blocking(const struct mock_findings *f);
+void ock__findings_free(struct mock_findings *f);
 
 #endif

@@ -21,7 +21,7 @@ static int finding_of(int anthropic, const char *messages, struct mock_finding *
     ock_test_fail(__LINE__, __FILE__, "%s: %s (in %s)", err.where, err.what, messages);
   memset(out, 0, sizeof *out);
   if (!rc)
-    rc = ock__validate_history(&h, anthropic, out);
+    rc = ock__validate_first(&h, anthropic, out);
   ock_history_free(&h);
   cJSON_Delete(arr);
   return rc;
@@ -180,7 +180,24 @@ static void test_only_the_first_problem_counts(void) {
   ock__finding_clear(&f);
 }
 
+static void test_list_form(void) {
+  cJSON *arr = cJSON_Parse(BROKEN_HISTORIES[0].messages);
+  struct ock_history h;
+  ock_history_init(&h);
+  OCK_ASSERT_OK(ock_history_from_openai(arr, &h, NULL));
+  struct mock_findings f = {0};
+  OCK_ASSERT_OK(ock__validate_history(&h, &f));
+  OCK_ASSERT_INT_EQ(f.len, 1);
+  OCK_ASSERT_STR_EQ(ock__shape_name(ock__findings_first_blocking(&f)->shape),
+                    "A01_UNMATCHED_TOOL_USE");
+  ock__findings_free(&f);
+  OCK_ASSERT_INT_EQ(ock__findings_first_blocking(&f) == NULL, 1);
+  ock_history_free(&h);
+  cJSON_Delete(arr);
+}
+
 static const struct ock_test tests[] = {
+    {"list_form", test_list_form},
     {"eight_shapes_both_wires", test_eight_shapes_both_wires},
     {"valid_histories_have_no_finding", test_valid_histories_have_no_finding},
     {"anthropic_rule_4", test_anthropic_rule_4},
