@@ -52,6 +52,7 @@ struct fuzz {
   _Atomic long first_failure; /* index of the lowest failing session, or count */
   _Atomic int harness_error;
   pthread_mutex_t lock;
+  char first_message[700]; /* the failure of session first_failure, as first seen */
 };
 
 static unsigned long long session_seed(unsigned long long seed, long i) {
@@ -110,9 +111,12 @@ static void *worker(void *arg) {
               session_seed(z->seed, i));
     }
     if (failed) {
-      long cur = atomic_load(&z->first_failure);
-      while (i < cur && !atomic_compare_exchange_weak(&z->first_failure, &cur, i))
-        ;
+      pthread_mutex_lock(&z->lock);
+      if (i < atomic_load(&z->first_failure)) {
+        atomic_store(&z->first_failure, i);
+        snprintf(z->first_message, sizeof z->first_message, "%s", ock_json_str(failed, "message"));
+      }
+      pthread_mutex_unlock(&z->lock);
       cJSON_Delete(failed);
     }
     cJSON_Delete(fx);
@@ -236,8 +240,23 @@ int cmd_fuzz(int argc, char **argv) {
     int error = 0;
     cJSON *failed = run_one(&z, fx, &error);
     if (!failed) {
-      printf("ock fuzz: session %ld (seed %llu) failed once but passed when run again: flaky\n",
-             f, seed);
+      printf("ock fuzz: session %ld (seed %llu) failed once and passed when run again (flaky):\n"
+             "  %s\n",
+             f, seed, z.first_message);
+      mkdirs(z.out_dir);
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%s.json", z.out_dir, ock_json_str(fx, "id"));
+      char *text = cJSON_Print(fx);
+      FILE *out = fopen(path, "w");
+      if (out && text) {
+        fprintf(out, "%s\n", text);
+        fclose(out);
+        printf("ock fuzz: fixture written to %s; hunt it with --repeat 50:\n"
+               "replay:   ock run --orchestrator '%s' --fixtures %s --case %s --repeat 50%s%s\n",
+               path, z.command, z.out_dir, ock_json_str(fx, "id"), caps_arg ? " --capabilities " : "",
+               caps_arg ? caps_arg : "");
+      }
+      free(text);
       code = EXIT_FAIL;
     } else {
       char req[64];
