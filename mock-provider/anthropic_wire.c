@@ -5,9 +5,10 @@
  * one ping (SPEC 6.5 puts it right after message_start; the real API sends pings anywhere),
  * then per content block content_block_start / content_block_delta... / content_block_stop
  * (text_delta for text; for tool_use an empty first input_json_delta, then the arguments in
- * fragments), message_delta with the stop_reason and cumulative usage, and message_stop. Every event has a named `event:` line whose name equals
- * the data's "type". Errors use {"type":"error","error":{type,message},"request_id"} and,
- * for broken histories, the API's own texts (ERR3, ERR4).
+ * fragments), message_delta with the stop_reason and cumulative usage, and message_stop. Every
+ * event has a named `event:` line whose name equals the data's "type". Errors use
+ * {"type":"error","error":{type,message},"request_id"} and, for broken histories, the API's own
+ * texts (ERR3, ERR4).
  */
 #include "wire.h"
 
@@ -191,8 +192,9 @@ struct status_text {
 /* SPEC 6.6 "Error types by status"; other 4xx are invalid_request_error, other 5xx
  * api_error. */
 static const struct status_text STATUS_TEXTS[] = {
-    {401, "authentication_error"}, {403, "permission_error"}, {404, "not_found_error"},
-    {408, "timeout_error"},        {413, "request_too_large"}, {429, "rate_limit_error"},
+    {401, "authentication_error"}, {403, "permission_error"},
+    {404, "not_found_error"},      {408, "timeout_error"},
+    {413, "request_too_large"},    {429, "rate_limit_error"},
     {529, "overloaded_error"},     {0, NULL}};
 
 static cJSON *error_envelope(int status, const char *message) {
@@ -273,8 +275,8 @@ static int anthropic_history_error(const struct mock_finding *f, const cJSON *ra
   case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
     if (f->on_result)
       break;
-    return ock_buf_printf(out, "messages.%d.content.%d: ock: `tool_use` ids must be unique: %s.",
-                          n, block_index(raw, n, "tool_use", "id", f->id), f->id);
+    return ock_buf_printf(out, "messages.%d.content.%d: ock: `tool_use` ids must be unique: %s.", n,
+                          block_index(raw, n, "tool_use", "id", f->id), f->id);
   case MOCK_A08_PARALLEL_WRONG_ORDER:
     return ock_buf_printf(out,
                           "messages.%d.content.%d: ock: `tool_result` blocks must follow the "

@@ -30,8 +30,7 @@ static int hook_matches(const struct mock_hook *h, const char *event, const cJSO
   return 1;
 }
 
-int ock__serve_event(struct mock_state *st, const struct mock_request *rq,
-                     struct mock_plan *plan) {
+int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan) {
   cJSON *body = NULL;
   struct ock_jerr jerr;
   const char *event = NULL;

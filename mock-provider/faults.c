@@ -25,8 +25,7 @@ int ock__fault_roll(unsigned long long seed, size_t rule, unsigned long long n, 
 
 /* cut_point: the piece index right after the n-th event that is not a ping, never past the
  * terminator. */
-static size_t cut_point(const struct mock_chunks *events, const struct mock_wire *w,
-                        long long n) {
+static size_t cut_point(const struct mock_chunks *events, const struct mock_wire *w, long long n) {
   size_t body = events->n > w->terminators ? events->n - w->terminators : 0;
   size_t i = 0;
   long long seen = 0;

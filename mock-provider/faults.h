@@ -27,9 +27,9 @@ int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *
 
 /* What a stream fault means for a non-streaming reply. */
 struct mock_body_fault {
-  int status;          /* 0: keep 200; else reply with this error status and envelope */
+  int status;           /* 0: keep 200; else reply with this error status and envelope */
   long long drop_after; /* >= 0: close the connection after this many body bytes */
-  int truncate;        /* 1: the body is cut in half (not JSON any more) */
+  int truncate;         /* 1: the body is cut in half (not JSON any more) */
 };
 
 /* ock__fault_for_body maps a fault onto a non-streaming body of body_len bytes (SPEC 6.6):

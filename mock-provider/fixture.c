@@ -85,8 +85,8 @@ static int is_name_safe(const char *s) {
   size_t n = 0;
   for (; *s; s++, n++) {
     unsigned char c = (unsigned char)*s;
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '_' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '-'))
       return 0;
   }
   return n >= 1 && n <= 64;
@@ -122,10 +122,10 @@ static int get_safe_name(const cJSON *obj, const char *path, const char *key, co
 /* ---- session ---------------------------------------------------------------------------- */
 
 static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err) {
-  static const char *const keys[] = {"max_iterations",   "parallel_tools",      "streaming",
-                                     "error_strategy",   "max_retries",         "retry_base_delay_ms",
-                                     "retry_max_delay_ms", "retry_jitter",      "tool_timeout_ms",
-                                     "request_timeout_ms", "mode",              NULL};
+  static const char *const keys[] = {"max_iterations",     "parallel_tools", "streaming",
+                                     "error_strategy",     "max_retries",    "retry_base_delay_ms",
+                                     "retry_max_delay_ms", "retry_jitter",   "tool_timeout_ms",
+                                     "request_timeout_ms", "mode",           NULL};
   static const char *const strategies[] = {"fail_fast", "continue", "retry", "fallback", NULL};
   static const char *const modes[] = {"basic", "streaming", "events", NULL};
   const long long big = 86400000LL;
@@ -263,8 +263,8 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
                       struct ock_jerr *err) {
   static const char *const kinds[] = {"status",          "cut_stream",      "error_mid_stream",
                                       "drop_connection", "malformed_chunk", NULL};
-  static const char *const status_keys[] = {"kind", "status", "retry_after", "retry_after_ms",
-                                            "message", NULL};
+  static const char *const status_keys[] = {"kind",           "status",  "retry_after",
+                                            "retry_after_ms", "message", NULL};
   static const char *const chunk_keys[] = {"kind", "after_chunks", NULL};
   static const char *const error_keys[] = {"kind", "after_chunks", "status", "message", NULL};
   static const char *const drop_keys[] = {"kind", "after_bytes", NULL};
@@ -280,8 +280,7 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
     TRY(ock_jget_int(o, path, "status", OCK_REQUIRED, 400, 599, &n, err));
     f.status = (int)n;
     TRY(ock_jget_number(o, path, "retry_after", OCK_OPTIONAL, 0, 86400, &f.retry_after, err));
-    TRY(ock_jget_int(o, path, "retry_after_ms", OCK_OPTIONAL, 0, 86400000, &f.retry_after_ms,
-                     err));
+    TRY(ock_jget_int(o, path, "retry_after_ms", OCK_OPTIONAL, 0, 86400000, &f.retry_after_ms, err));
     TRY(ock_jget_string(o, path, "message", OCK_OPTIONAL, &f.message, err));
     break;
   case MOCK_FAULT_ERROR_MID_STREAM:
@@ -310,8 +309,7 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
 
 /* ---- script ----------------------------------------------------------------------------- */
 
-static int load_match(const cJSON *o, const char *path, struct mock_turn *t,
-                      struct ock_jerr *err) {
+static int load_match(const cJSON *o, const char *path, struct mock_turn *t, struct ock_jerr *err) {
   static const char *const keys[] = {"position", "last_message_contains", "last_tool_call_id",
                                      NULL};
   TRY(ock_jcheck_object(o, path, err));
@@ -372,13 +370,18 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
 
 static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct mock_turn *t,
                      struct ock_jerr *err) {
-  static const char *const keys[] = {"match",      "text",       "tool_calls",     "finish_reason",
+  static const char *const keys[] = {"match",       "text",       "tool_calls",     "finish_reason",
                                      "stop_reason", "chunk_size", "chunk_delay_ms", "delay_ms",
-                                     "fault",      NULL};
+                                     "fault",       NULL};
   static const char *const finishes[] = {"stop", "length", "tool_calls", "content_filter", NULL};
-  static const char *const stops[] = {"end_turn",  "max_tokens", "stop_sequence",
-                                      "tool_use",  "pause_turn", "refusal",
-                                      "model_context_window_exceeded", NULL};
+  static const char *const stops[] = {"end_turn",
+                                      "max_tokens",
+                                      "stop_sequence",
+                                      "tool_use",
+                                      "pause_turn",
+                                      "refusal",
+                                      "model_context_window_exceeded",
+                                      NULL};
   char sub[OCK_JSON_PATH_MAX];
   t->chunk_size = 8;
   TRY(ock_jcheck_object(o, path, err));
@@ -434,8 +437,7 @@ static int load_script(struct mock_fixture *f, struct ock_jerr *err) {
       if (!strcmp(f->providers[i].name, turns->string))
         p = &f->providers[i];
     if (!p)
-      return ock_jerr_set(err, OCK_EINVAL, sp,
-                          "no provider of that name in $.session.providers");
+      return ock_jerr_set(err, OCK_EINVAL, sp, "no provider of that name in $.session.providers");
     if (!cJSON_IsArray(turns))
       return ock_jerr_set(err, OCK_ETYPE, sp, "expected an array of turns, got %s",
                           ock_json_type_name(turns));
@@ -514,10 +516,10 @@ static int load_tools(struct mock_fixture *f, struct ock_jerr *err) {
 }
 
 static int load_hook_reply(const cJSON *o, const char *path, struct ock_jerr *err) {
-  static const char *const keys[] = {"action",  "reason",    "data", "context_injection",
-                                     "context_injection_role", "ephemeral", NULL};
-  static const char *const actions[] = {"continue", "deny", "modify", "inject_context", "ask_user",
-                                        NULL};
+  static const char *const keys[] = {
+      "action", "reason", "data", "context_injection", "context_injection_role", "ephemeral", NULL};
+  static const char *const actions[] = {"continue",       "deny",     "modify",
+                                        "inject_context", "ask_user", NULL};
   static const char *const roles[] = {"system", "user", "assistant", NULL};
   int e = 0, b = 0;
   const char *s = NULL;
@@ -598,7 +600,8 @@ static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
   if (!c)
     return OCK_OK;
   if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
-    return ock_jerr_set(err, OCK_ETYPE, "$.cancel", "expected a trigger object or an array of them, got %s",
+    return ock_jerr_set(err, OCK_ETYPE, "$.cancel",
+                        "expected a trigger object or an array of them, got %s",
                         ock_json_type_name(c));
   int n = cJSON_IsArray(c) ? cJSON_GetArraySize(c) : 1;
   if (n == 0)
@@ -658,8 +661,7 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
       TRY(ock_jget_nonempty(r, rp, "tool", OCK_OPTIONAL, &mr->target, err));
       if (mr->target && !ock__fixture_tool(f, mr->target)) {
         ock_jpath_key(sub, sizeof sub, rp, "tool");
-        return ock_jerr_set(err, OCK_EINVAL, sub, "no tool \"%s\" in $.session.tools",
-                            mr->target);
+        return ock_jerr_set(err, OCK_EINVAL, sub, "no tool \"%s\" in $.session.tools", mr->target);
       }
       TRY(ock_jget_int(r, rp, "status", OCK_OPTIONAL, 400, 599, &st, err));
       mr->status = (int)st;
@@ -688,10 +690,10 @@ static int check_strings(const cJSON *obj, const char *key, struct ock_jerr *err
 }
 
 static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
-  static const char *const keys[] = {"ock_fixture", "id",      "title",  "proves",
-                                     "requirements", "capabilities", "session", "script",
-                                     "tools",       "hooks",   "cancel", "observe_only",
-                                     "seed",        "expect",  "random_faults", NULL};
+  static const char *const keys[] = {
+      "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
+      "session",     "script", "tools",         "hooks",  "cancel",       "observe_only",
+      "seed",        "expect", "random_faults", NULL};
   TRY(ock_jcheck_object(f->json, "$", err));
   TRY(check_keys(f->json, "$", keys, err));
   long long version = 0;

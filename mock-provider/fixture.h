@@ -30,11 +30,11 @@ enum mock_fault_kind {
 
 struct mock_fault {
   enum mock_fault_kind kind;
-  int status;              /* MOCK_FAULT_STATUS: 400..599 */
-  double retry_after;      /* seconds for the retry-after header; < 0: none */
+  int status;               /* MOCK_FAULT_STATUS: 400..599 */
+  double retry_after;       /* seconds for the retry-after header; < 0: none */
   long long retry_after_ms; /* retry-after-ms header; < 0: none */
-  const char *message;     /* NULL: the provider's usual text for the status */
-  long long after;         /* chunks (cut, error, malformed) or bytes (drop) sent first */
+  const char *message;      /* NULL: the provider's usual text for the status */
+  long long after;          /* chunks (cut, error, malformed) or bytes (drop) sent first */
 };
 
 struct mock_call {
@@ -45,9 +45,9 @@ struct mock_call {
 };
 
 enum mock_match {
-  MOCK_MATCH_NEXT = 0,        /* no "match": the next unused such turn in order */
-  MOCK_MATCH_POSITION,        /* the provider's N-th request (1-based) */
-  MOCK_MATCH_LAST_CONTAINS,   /* the last message's text contains a string */
+  MOCK_MATCH_NEXT = 0,         /* no "match": the next unused such turn in order */
+  MOCK_MATCH_POSITION,         /* the provider's N-th request (1-based) */
+  MOCK_MATCH_LAST_CONTAINS,    /* the last message's text contains a string */
   MOCK_MATCH_LAST_TOOL_CALL_ID /* the last message is the result for this call id */
 };
 
@@ -58,10 +58,10 @@ struct mock_turn {
   const char *text;       /* NULL: no text */
   struct mock_call *calls;
   size_t n_calls;
-  const char *finish;     /* finish_reason / stop_reason; NULL: derived from the content */
-  long long chunk_size;   /* characters per streamed delta, >= 1 */
+  const char *finish;   /* finish_reason / stop_reason; NULL: derived from the content */
+  long long chunk_size; /* characters per streamed delta, >= 1 */
   long long chunk_delay_ms;
-  long long delay_ms;     /* before the first byte */
+  long long delay_ms; /* before the first byte */
   struct mock_fault fault;
 };
 
@@ -77,13 +77,13 @@ struct mock_provider {
 struct mock_tool_reply {
   const cJSON *result; /* the ToolResult body; NULL: the default for the status (SPEC 8.5) */
   long long delay_ms;
-  int status;          /* HTTP status, 200 unless scripted */
+  int status; /* HTTP status, 200 unless scripted */
 };
 
 struct mock_tool {
   const char *name;
-  int scripted;                 /* 0: listed in the session only; default replies */
-  struct mock_tool_reply dflt;  /* every call not in calls[] */
+  int scripted;                  /* 0: listed in the session only; default replies */
+  struct mock_tool_reply dflt;   /* every call not in calls[] */
   struct mock_tool_reply *calls; /* calls[i] answers the (i+1)-th call */
   size_t n_calls;
 };
@@ -120,9 +120,9 @@ struct mock_random {
 };
 
 struct mock_fixture {
-  cJSON *json;   /* the owned copy */
+  cJSON *json; /* the owned copy */
   const char *id;
-  uint32_t hash; /* fnv1a(id) */
+  uint32_t hash;        /* fnv1a(id) */
   const char *trace_id; /* the fixture's, or "ock-<hash>" in trace_buf */
   char trace_buf[32];
   const cJSON *session; /* $.session, validated */

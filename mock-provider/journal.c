@@ -56,7 +56,8 @@ void ock__journal_reset_epoch(struct mock_journal *j) {
 static double elapsed_ms(const struct timespec *t0) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  double ms = (double)(now.tv_sec - t0->tv_sec) * 1000.0 + (double)(now.tv_nsec - t0->tv_nsec) / 1e6;
+  double ms =
+      (double)(now.tv_sec - t0->tv_sec) * 1000.0 + (double)(now.tv_nsec - t0->tv_nsec) / 1e6;
   /* Round to microseconds: the printed number stays short and still orders events. */
   return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
 }

@@ -35,10 +35,10 @@ struct llm_in {
   const char *model;     /* in body */
   int stream;
   int include_usage;
-  const cJSON *tools;    /* in body, or NULL */
+  const cJSON *tools; /* in body, or NULL */
   struct ock_history hist;
   int hist_ok;
-  char problem[900];     /* non-empty: the request is malformed (400) */
+  char problem[900]; /* non-empty: the request is malformed (400) */
 };
 
 enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED };
@@ -77,8 +77,8 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
     const cJSON *so = NULL;
     rc = ock_jget_object(in->body, path, "stream_options", OCK_OPTIONAL, &so, &jerr);
     if (!rc && so)
-      rc = ock_jget_bool(so, "$.stream_options", "include_usage", OCK_OPTIONAL,
-                         &in->include_usage, &jerr);
+      rc = ock_jget_bool(so, "$.stream_options", "include_usage", OCK_OPTIONAL, &in->include_usage,
+                         &jerr);
   }
   if (!rc && p->api == MOCK_API_ANTHROPIC)
     in->system = cJSON_GetObjectItemCaseSensitive(in->body, "system");
@@ -173,13 +173,14 @@ static cJSON *request_entry(const struct mock_request *rq, const struct mock_pro
     cJSON_AddStringToObject(e, "model", in->model);
   else
     cJSON_AddNullToObject(e, "model");
-  cJSON_AddItemToObject(e, "messages", in->messages ? cJSON_Duplicate(in->messages, 1)
-                                                    : cJSON_CreateNull());
+  cJSON_AddItemToObject(e, "messages",
+                        in->messages ? cJSON_Duplicate(in->messages, 1) : cJSON_CreateNull());
   if (anthropic)
     cJSON_AddItemToObject(e, "system",
                           in->system ? cJSON_Duplicate(in->system, 1) : cJSON_CreateNull());
-  cJSON_AddItemToObject(e, "neutral", in->hist_ok ? neutral_json(&in->hist, in->messages, anthropic)
-                                                  : cJSON_CreateNull());
+  cJSON_AddItemToObject(e, "neutral",
+                        in->hist_ok ? neutral_json(&in->hist, in->messages, anthropic)
+                                    : cJSON_CreateNull());
   cJSON_AddItemToObject(e, "tools", tool_names(in->tools));
   cJSON_AddNumberToObject(e, "tools_offered", cJSON_GetArraySize(in->tools));
   /* The rest of the body, so the entry holds the whole request without repeating messages. */
@@ -264,8 +265,8 @@ static void decide(struct mock_state *st, const struct mock_request *rq,
       if (d->turn < 0) {
         d->outcome = OUT_UNMATCHED;
         snprintf(d->message, sizeof d->message,
-                 "ock: no scripted turn matches this request (provider %s, request %llu)",
-                 p->name, position);
+                 "ock: no scripted turn matches this request (provider %s, request %llu)", p->name,
+                 position);
       } else {
         d->reply_no = ++st->replies;
         if (p->turns[d->turn].fault.kind != MOCK_FAULT_NONE)
@@ -361,8 +362,8 @@ static void record_sent(cJSON *e, const struct mock_plan *plan) {
       cJSON_AddItemToArray(sse, cJSON_CreateString(plan->body.items[i]));
     return;
   }
-  cJSON *parsed = plan->body.n ? cJSON_ParseWithLength(plan->body.items[0], plan->body.lens[0])
-                               : NULL;
+  cJSON *parsed =
+      plan->body.n ? cJSON_ParseWithLength(plan->body.items[0], plan->body.lens[0]) : NULL;
   if (parsed)
     cJSON_AddItemToObject(e, "body", parsed);
   else
@@ -430,9 +431,9 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
   if (f)
     ock__fault_for_body(f, b.len, &bf);
   if (!rc && bf.status) {
-    rc = error_reply(p, request_id, bf.status,
-                     f->message ? f->message : "ock: scripted stream error", NULL, NULL, NULL,
-                     plan);
+    rc =
+        error_reply(p, request_id, bf.status,
+                    f->message ? f->message : "ock: scripted stream error", NULL, NULL, NULL, plan);
   } else if (!rc) {
     rc = ock__plan_bytes(plan, 200, "application/json", b.data, bf.truncate ? b.len / 2 : b.len);
     plan->drop_after = bf.drop_after;
@@ -526,8 +527,7 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
       rc = error_reply(p, request_id, 400, d.message, NULL, NULL, NULL, plan);
       break;
     case OUT_HISTORY:
-      rc = error_reply(p, request_id, 400, d.message,
-                       p->api == MOCK_API_OPENAI ? d.param : NULL,
+      rc = error_reply(p, request_id, 400, d.message, p->api == MOCK_API_OPENAI ? d.param : NULL,
                        p->api == MOCK_API_OPENAI && d.code[0] ? d.code : NULL, NULL, plan);
       break;
     case OUT_RANDOM:

@@ -38,10 +38,10 @@
 struct ock_mock {
   struct mock_state *st;
   struct ock_mock_options opt;
-  char bind[64];           /* the address to bind, copied from the options */
+  char bind[64]; /* the address to bind, copied from the options */
   struct MHD_Daemon *daemon;
-  atomic_int stopping;     /* set first by ock_mock_stop; sleeps and streams watch it */
-  pthread_mutex_t life;    /* serialises start and stop */
+  atomic_int stopping;  /* set first by ock_mock_stop; sleeps and streams watch it */
+  pthread_mutex_t life; /* serialises start and stop */
   int port;
   char url[96];
 };
@@ -245,9 +245,8 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **req_cls) {
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **req_cls) {
   ock_mock *m = cls;
   struct conn_req *r = *req_cls;
   (void)version;
@@ -329,9 +328,8 @@ int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_m
   }
   int observe = o.observe_only || fx->observe_only;
   unsigned long long seed = o.seed ? o.seed : fx->seed;
-  rc = ock__state_new(fx, observe, seed, o.max_journal_entries ? o.max_journal_entries
-                                                                : MOCK_DEFAULT_JOURNAL,
-                      &m->st);
+  rc = ock__state_new(fx, observe, seed,
+                      o.max_journal_entries ? o.max_journal_entries : MOCK_DEFAULT_JOURNAL, &m->st);
   if (rc || pthread_mutex_init(&m->life, NULL)) {
     if (!rc)
       ock__state_free(m->st);
@@ -372,12 +370,12 @@ int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
     return ock_jerr_set(err, OCK_EINVAL, "bind_address",
                         "\"%s\" is not a numeric IPv4 or IPv6 address", m->bind);
   }
-  m->daemon = MHD_start_daemon(
-      flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m, MHD_OPTION_SOCK_ADDR,
-      (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
-      (unsigned int)MOCK_MAX_CONNECTIONS, MHD_OPTION_NOTIFY_COMPLETED, on_completed, m,
-      MHD_OPTION_END);
+  m->daemon = MHD_start_daemon(flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m,
+                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
+                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, MOCK_HEADER_MEMORY,
+                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MOCK_MAX_CONNECTIONS,
+                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, m, MHD_OPTION_END);
   if (!m->daemon) {
     pthread_mutex_unlock(&m->life);
     return ock_jerr_set(err, OCK_EIO, "ock_mock_start",

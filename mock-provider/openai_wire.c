@@ -199,12 +199,11 @@ struct status_text {
 
 /* SPEC 6.6 "Error types by status"; other 4xx are invalid_request_error, other 5xx
  * server_error, both with code null. */
-static const struct status_text STATUS_TEXTS[] = {
-    {401, "invalid_request_error", "invalid_api_key"},
-    {408, "timeout", NULL},
-    {429, "requests", "rate_limit_exceeded"},
-    {529, "server_error", "overloaded"},
-    {0, NULL, NULL}};
+static const struct status_text STATUS_TEXTS[] = {{401, "invalid_request_error", "invalid_api_key"},
+                                                  {408, "timeout", NULL},
+                                                  {429, "requests", "rate_limit_exceeded"},
+                                                  {529, "server_error", "overloaded"},
+                                                  {0, NULL, NULL}};
 
 static cJSON *error_object(int status, const char *message, const char *param, const char *code) {
   const struct status_text *t = NULL;
@@ -215,8 +214,10 @@ static cJSON *error_object(int status, const char *message, const char *param, c
   snprintf(dflt, sizeof dflt, "ock: scripted HTTP %d", status);
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "message", message ? message : dflt);
-  cJSON_AddStringToObject(e, "type", t ? t->type : status >= 500 ? "server_error"
-                                                                 : "invalid_request_error");
+  cJSON_AddStringToObject(e, "type",
+                          t               ? t->type
+                          : status >= 500 ? "server_error"
+                                          : "invalid_request_error");
   if (param)
     cJSON_AddStringToObject(e, "param", param);
   else
@@ -260,8 +261,7 @@ static int openai_malformed_event(struct ock_buf *out) {
 }
 
 static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
-                                struct ock_buf *param, struct ock_buf *code,
-                                struct ock_buf *out) {
+                                struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
   (void)raw;
   int rc = OCK_OK;
   switch (f->shape) {
@@ -280,8 +280,9 @@ static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
     if (!rc)
       rc = ock_buf_puts(code, "ock_duplicate_tool_call_id");
     if (!rc)
-      rc = ock_buf_printf(out, "ock: tool_call_id '%s' is issued more than once in this "
-                               "conversation.",
+      rc = ock_buf_printf(out,
+                          "ock: tool_call_id '%s' is issued more than once in this "
+                          "conversation.",
                           f->id);
     return rc;
   case MOCK_A08_PARALLEL_WRONG_ORDER:
@@ -289,8 +290,9 @@ static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
     if (!rc)
       rc = ock_buf_puts(code, "ock_tool_result_order");
     if (!rc)
-      rc = ock_buf_printf(out, "ock: tool messages must answer 'tool_calls' in order. Expected a "
-                               "response to '%s' at messages.[%d], found '%s'.",
+      rc = ock_buf_printf(out,
+                          "ock: tool messages must answer 'tool_calls' in order. Expected a "
+                          "response to '%s' at messages.[%d], found '%s'.",
                           f->expected ? f->expected : "", f->message_index, f->id);
     return rc;
   case MOCK_A02_UNMATCHED_TOOL_RESULT:

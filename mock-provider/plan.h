@@ -27,20 +27,20 @@ struct mock_plan {
   const char *content_type; /* static text */
   struct mock_header headers[MOCK_PLAN_HEADERS];
   size_t n_headers;
-  struct mock_chunks body; /* the body: one piece, or one per SSE event */
-  int stream;              /* 1: chunked, each piece flushed on its own; 0: Content-Length */
-  long long delay_ms;      /* before the first byte (the status line) */
+  struct mock_chunks body;  /* the body: one piece, or one per SSE event */
+  int stream;               /* 1: chunked, each piece flushed on its own; 0: Content-Length */
+  long long delay_ms;       /* before the first byte (the status line) */
   long long chunk_delay_ms; /* between pieces */
-  long long drop_after;    /* >= 0: close the connection after this many body bytes (0:
-                              before the status line) */
-  int close;               /* close the connection after this reply */
-  cJSON *deferred;         /* owned: journaled as the reply's last bytes go out */
-  cJSON *deferred_gone;    /* owned: journaled instead when the reply is abandoned (the
-                              client went away, or the mock stopped) */
+  long long drop_after;     /* >= 0: close the connection after this many body bytes (0:
+                               before the status line) */
+  int close;                /* close the connection after this reply */
+  cJSON *deferred;          /* owned: journaled as the reply's last bytes go out */
+  cJSON *deferred_gone;     /* owned: journaled instead when the reply is abandoned (the
+                               client went away, or the mock stopped) */
   const char *deferred_kind;
-  int cancel;              /* a cancel trigger fired on this request's arrival */
-  cJSON *cancel_after;     /* owned: a "cancel" entry to journal, and on_cancel to call, once
-                              this reply has gone out (after_execute) */
+  int cancel;          /* a cancel trigger fired on this request's arrival */
+  cJSON *cancel_after; /* owned: a "cancel" entry to journal, and on_cancel to call, once
+                          this reply has gone out (after_execute) */
 };
 
 void ock__plan_init(struct mock_plan *p);

@@ -4,9 +4,9 @@
  * A provider's script is an ordered list of turns (SPEC 8.3). A turn with a "match" answers
  * the first request it matches (by the provider's request position, the last message's text,
  * or the call the last message, a tool result, answers); the others answer, in order, the
- * requests no match claims. Each turn answers once: a faulted turn is used up too, so a retry gets the next.
- * When nothing fits, the caller gets a sentence that says which turn was expected and what
- * the request had instead. Pure: the used-flags live with the caller.
+ * requests no match claims. Each turn answers once: a faulted turn is used up too, so a retry gets
+ * the next. When nothing fits, the caller gets a sentence that says which turn was expected and
+ * what the request had instead. Pure: the used-flags live with the caller.
  */
 #ifndef OCK_MOCK_SCRIPT_H
 #define OCK_MOCK_SCRIPT_H

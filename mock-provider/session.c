@@ -40,8 +40,8 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   cJSON_AddStringToObject(doc, "protocol", "ock/1");
   cJSON_AddStringToObject(doc, "scenario", fx->id);
   cJSON_AddStringToObject(doc, "trace_id", fx->trace_id);
-  cJSON_AddItemToObject(doc, "prompts",
-                        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(fx->session, "prompts"), 1));
+  cJSON_AddItemToObject(
+      doc, "prompts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(fx->session, "prompts"), 1));
   cJSON_AddItemToObject(doc, "config",
                         config(cJSON_GetObjectItemCaseSensitive(fx->session, "config")));
   cJSON *providers = cJSON_AddArrayToObject(doc, "providers");

@@ -21,9 +21,9 @@
 #define MOCK_MAX_BODY ((size_t)8 << 20) /* request bodies past this get 413 */
 
 struct mock_state {
-  struct mock_fixture *fx; /* owned */
+  struct mock_fixture *fx;      /* owned */
   struct mock_journal *journal; /* owned */
-  pthread_mutex_t lock;    /* guards every member below */
+  pthread_mutex_t lock;         /* guards every member below */
   int observe_only;
   unsigned long long seed;
   char url[96];                          /* "http://127.0.0.1:PORT", set at start */
@@ -44,8 +44,8 @@ struct mock_state {
 /* One HTTP request as the router sees it. Everything is borrowed for the call. */
 struct mock_request {
   const char *method;
-  const char *path;     /* without the query */
-  const char *body;     /* NUL-terminated; "" when none */
+  const char *path; /* without the query */
+  const char *body; /* NUL-terminated; "" when none */
   size_t body_len;
   int body_too_big;     /* the body passed MOCK_MAX_BODY and was not kept */
   const char *trace_id; /* the X-OCK-Trace-Id header, or NULL */
@@ -63,8 +63,7 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
 /* The endpoint handlers ock__route calls (session.c, events.c, tools.c, llm.c). */
 int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
                        struct mock_plan *plan);
-int ock__serve_event(struct mock_state *st, const struct mock_request *rq,
-                     struct mock_plan *plan);
+int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan);
 int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
                     struct mock_plan *plan);
 int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,

@@ -69,8 +69,9 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
     rc = ock_jerr_set(&jerr, OCK_EMISSING, "$.input", "required; expected the tool's input");
   if (rc) {
     char msg[900];
-    snprintf(msg, sizeof msg, "a tool call must be {\"tool_call_id\": ID, \"input\": {...}}: %s: %s",
-             jerr.where, jerr.what);
+    snprintf(msg, sizeof msg,
+             "a tool call must be {\"tool_call_id\": ID, \"input\": {...}}: %s: %s", jerr.where,
+             jerr.what);
     cJSON_Delete(body);
     return ock__serve_http_error(st, rq, 400, "invalid_request", msg, plan);
   }
@@ -96,8 +97,7 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
     reply = failure("not_found", msg);
   } else {
     unsigned long long n = ++st->tool_calls[t - fx->tools];
-    const struct mock_tool_reply *r =
-        n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
+    const struct mock_tool_reply *r = n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
     status = r->status;
     delay = r->delay_ms;
     reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(status);

@@ -66,9 +66,9 @@ static char *dup_or_empty(const char *s) {
 struct walk {
   const struct ock_history *h;
   int anthropic;
-  long long call_msg;       /* index (in h) of the message whose calls are open; -1: none */
-  unsigned char *answered;  /* per call of call_msg */
-  size_t n_open;            /* calls of call_msg still unanswered */
+  long long call_msg;      /* index (in h) of the message whose calls are open; -1: none */
+  unsigned char *answered; /* per call of call_msg */
+  size_t n_open;           /* calls of call_msg still unanswered */
   struct mock_finding *out;
 };
 
@@ -141,10 +141,10 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
     for (size_t k = later_from; k < h->len && !later; k++)
       later = h->items[k].role == OCK_ROLE_TOOL && same(h->items[k].tool_call_id, m->calls[c].id);
   }
-  enum mock_shape shape = later ? (assistant ? MOCK_A04_INTERLEAVED_ASST_MSG
-                                             : MOCK_A03_INTERLEAVED_USER_MSG)
-                          : m->n_calls >= 2 && n_answered ? MOCK_A07_PARALLEL_MISSING_RESULT
-                                                          : MOCK_A01_UNMATCHED_TOOL_USE;
+  enum mock_shape shape =
+      later ? (assistant ? MOCK_A04_INTERLEAVED_ASST_MSG : MOCK_A03_INTERLEAVED_USER_MSG)
+      : m->n_calls >= 2 && n_answered ? MOCK_A07_PARALLEL_MISSING_RESULT
+                                      : MOCK_A01_UNMATCHED_TOOL_USE;
   const char *first = m->calls[first_open(w)].id;
   int rc = report(w, shape, m->wire_index, first, first, 0);
   if (!rc) {
@@ -162,14 +162,14 @@ static int on_result(struct walk *w, size_t i, int *stop) {
   const struct ock_message *r = &h->items[i];
   const char *id = r->tool_call_id;
   *stop = 1;
-  if (w->anthropic && w->n_open &&
-      r->wire_index != w->h->items[w->call_msg].wire_index + 1)
+  if (w->anthropic && w->n_open && r->wire_index != w->h->items[w->call_msg].wire_index + 1)
     return rule3(w, 0, i);
   if (answered_before(h, i, id))
     return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, r->wire_index, id, id, 1);
   if (!w->n_open)
-    return report(w, issued_before(h, i, id) ? MOCK_A05_DUPLICATE_TOOL_CALL_ID
-                                             : MOCK_A02_UNMATCHED_TOOL_RESULT,
+    return report(w,
+                  issued_before(h, i, id) ? MOCK_A05_DUPLICATE_TOOL_CALL_ID
+                                          : MOCK_A02_UNMATCHED_TOOL_RESULT,
                   r->wire_index, id, id, 1);
   long long pos = open_index(w, id);
   if (pos < 0)

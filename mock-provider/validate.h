@@ -31,15 +31,15 @@ enum mock_shape {
 
 /* The first problem of a history. Strings are owned; free with ock__finding_clear. */
 struct mock_finding {
-  enum mock_shape shape;     /* MOCK_SHAPE_NONE: the history is fine */
-  int message_index;         /* wire index of the message SPEC 6.7 names for the shape */
-  char *tool_call_id;        /* the first id the provider's text names */
-  char *id;                  /* the offending id: the result's (A02, A05, A06, A08) or the
-                                repeated call's (A05) */
-  char *ids;                 /* A01, A03, A04, A07: the open calls still unanswered, in call
-                                order, ", " joined */
-  char *expected;            /* A08: the call whose result was due */
-  int on_result;             /* the named message is a tool result (else an assistant message) */
+  enum mock_shape shape; /* MOCK_SHAPE_NONE: the history is fine */
+  int message_index;     /* wire index of the message SPEC 6.7 names for the shape */
+  char *tool_call_id;    /* the first id the provider's text names */
+  char *id;              /* the offending id: the result's (A02, A05, A06, A08) or the
+                            repeated call's (A05) */
+  char *ids;             /* A01, A03, A04, A07: the open calls still unanswered, in call
+                            order, ", " joined */
+  char *expected;        /* A08: the call whose result was due */
+  int on_result;         /* the named message is a tool result (else an assistant message) */
 };
 
 /* ock__shape_name gives "A01_UNMATCHED_TOOL_USE" etc. ("" for MOCK_SHAPE_NONE). */

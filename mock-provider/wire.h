@@ -38,7 +38,7 @@ void ock__chunks_truncate(struct mock_chunks *c, size_t n);
 size_t ock__chunks_total(const struct mock_chunks *c);
 
 struct mock_answer_call {
-  const char *id;        /* call_... / toolu_... */
+  const char *id; /* call_... / toolu_... */
   const char *name;
   const char *arguments; /* the wire's arguments text (may not be JSON when raw) */
   int raw;
@@ -46,24 +46,24 @@ struct mock_answer_call {
 
 /* One scripted answer, in neutral terms, with everything the bytes depend on decided. */
 struct mock_answer {
-  const char *id;     /* chatcmpl-... / msg_... */
-  const char *model;  /* echoed from the request, else the provider's */
-  long long created;  /* OpenAI "created" */
-  const char *text;   /* NULL or "": no text */
+  const char *id;    /* chatcmpl-... / msg_... */
+  const char *model; /* echoed from the request, else the provider's */
+  long long created; /* OpenAI "created" */
+  const char *text;  /* NULL or "": no text */
   const struct mock_answer_call *calls;
   size_t n_calls;
   const char *finish; /* finish_reason / stop_reason, resolved */
   long long input_tokens;
   long long output_tokens;
-  long long chunk_size;  /* characters per streamed delta */
-  int include_usage;     /* OpenAI stream_options.include_usage */
+  long long chunk_size; /* characters per streamed delta */
+  int include_usage;    /* OpenAI stream_options.include_usage */
 };
 
 struct mock_wire {
-  const char *name;            /* "openai" / "anthropic" */
-  const char *call_prefix;     /* "call_" / "toolu_" */
-  const char *finish_text;     /* the finish reason of a text answer: "stop" / "end_turn" */
-  const char *finish_tools;    /* ... of an answer with tool calls: "tool_calls" / "tool_use" */
+  const char *name;              /* "openai" / "anthropic" */
+  const char *call_prefix;       /* "call_" / "toolu_" */
+  const char *finish_text;       /* the finish reason of a text answer: "stop" / "end_turn" */
+  const char *finish_tools;      /* ... of an answer with tool calls: "tool_calls" / "tool_use" */
   const char *request_id_header; /* "x-request-id" / "request-id" */
 
   /* body: the non-streaming reply body. Appends to out. OCK_OK, OCK_ENOMEM, OCK_ETOOBIG. */

@@ -180,7 +180,9 @@ int journal_count(ock_mock *m, const char *kind) {
 char *journal_without_time(ock_mock *m) {
   cJSON *j = ock_mock_journal(m);
   cJSON *e;
-  cJSON_ArrayForEach(e, j) { cJSON_DeleteItemFromObjectCaseSensitive(e, "t_ms"); }
+  cJSON_ArrayForEach(e, j) {
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "t_ms");
+  }
   char *s = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
   return s;

@@ -12,11 +12,11 @@
 #include "ock/mock.h"
 
 struct http_reply {
-  int curl_rc;          /* CURLcode: 0, or e.g. 18 when the server cut the body short */
+  int curl_rc; /* CURLcode: 0, or e.g. 18 when the server cut the body short */
   long status;
-  struct ock_buf head;  /* status line and headers, raw */
-  struct ock_buf body;  /* the body as received */
-  double seconds;       /* total time */
+  struct ock_buf head; /* status line and headers, raw */
+  struct ock_buf body; /* the body as received */
+  double seconds;      /* total time */
 };
 
 /* fixture_load parses tests/mock-provider/fixtures/NAME; NULL (and a test failure) if it

@@ -14,9 +14,15 @@ static const struct mock_answer_call CALLS[] = {
 };
 
 static struct mock_answer answer(const char *text, size_t n_calls, const char *finish) {
-  struct mock_answer a = {.id = "msg_x_0", .model = "claude", .text = text, .calls = CALLS,
-                          .n_calls = n_calls, .finish = finish, .input_tokens = 10,
-                          .output_tokens = 3, .chunk_size = 5};
+  struct mock_answer a = {.id = "msg_x_0",
+                          .model = "claude",
+                          .text = text,
+                          .calls = CALLS,
+                          .n_calls = n_calls,
+                          .finish = finish,
+                          .input_tokens = 10,
+                          .output_tokens = 3,
+                          .chunk_size = 5};
   return a;
 }
 
@@ -86,14 +92,13 @@ static void test_text_and_parallel_tools_stream(void) {
     }
     cJSON_Delete(d);
   }
-  OCK_ASSERT_STR_EQ(seq.data,
-                    "message_start,ping,content_block_start,content_block_delta,"
-                    "content_block_delta,content_block_delta,content_block_stop,"
-                    "content_block_start,content_block_delta,content_block_delta,"
-                    "content_block_delta,content_block_delta,content_block_delta,"
-                    "content_block_stop,content_block_start,content_block_delta,"
-                    "content_block_delta,content_block_delta,content_block_delta,"
-                    "content_block_stop,message_delta,message_stop");
+  OCK_ASSERT_STR_EQ(seq.data, "message_start,ping,content_block_start,content_block_delta,"
+                              "content_block_delta,content_block_delta,content_block_stop,"
+                              "content_block_start,content_block_delta,content_block_delta,"
+                              "content_block_delta,content_block_delta,content_block_delta,"
+                              "content_block_stop,content_block_start,content_block_delta,"
+                              "content_block_delta,content_block_delta,content_block_delta,"
+                              "content_block_stop,message_delta,message_stop");
   OCK_ASSERT_STR_EQ(text.data, "Let me look.");
   OCK_ASSERT_STR_EQ(json0.data, "{\"city\":\"Paris\"}");
   OCK_ASSERT_STR_EQ(json1.data, "{\"tz\":\"CET\"}");
@@ -150,11 +155,16 @@ static void test_error_envelopes(void) {
   static const struct {
     int status;
     const char *type;
-  } table[] = {{400, "invalid_request_error"}, {401, "authentication_error"},
-               {403, "permission_error"},      {404, "not_found_error"},
-               {408, "timeout_error"},         {413, "request_too_large"},
-               {422, "invalid_request_error"}, {429, "rate_limit_error"},
-               {500, "api_error"},             {503, "api_error"}};
+  } table[] = {{400, "invalid_request_error"},
+               {401, "authentication_error"},
+               {403, "permission_error"},
+               {404, "not_found_error"},
+               {408, "timeout_error"},
+               {413, "request_too_large"},
+               {422, "invalid_request_error"},
+               {429, "rate_limit_error"},
+               {500, "api_error"},
+               {503, "api_error"}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     char want[64];
     snprintf(want, sizeof want, "\"error\":{\"type\":\"%s\"", table[i].type);
@@ -164,8 +174,9 @@ static void test_error_envelopes(void) {
   }
   ock_buf_reset(&b);
   OCK_ASSERT_OK(ock__anthropic_wire.error_event(0, NULL, &b));
-  OCK_ASSERT_STR_EQ(b.data, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
-                            "\"overloaded_error\",\"message\":\"ock: scripted stream error\"}}\n\n");
+  OCK_ASSERT_STR_EQ(b.data,
+                    "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+                    "\"overloaded_error\",\"message\":\"ock: scripted stream error\"}}\n\n");
   ock_buf_free(&b);
 }
 

@@ -43,7 +43,7 @@ static int spawn(const char *const *args, struct child *c) {
   if (pipe(out) || pipe(err))
     return -1;
   const char *argv[16] = {cli_path()};
-  for (int i = 0; args[i] && i < 14; i++)
+  for (int i = 0; i < 14 && args[i]; i++)
     argv[i + 1] = args[i];
   pid_t pid = fork();
   if (pid < 0)

@@ -20,8 +20,12 @@ static void test_roll_is_a_function_of_seed_rule_and_n(void) {
 }
 
 static struct mock_answer text_answer(void) {
-  struct mock_answer a = {.id = "chatcmpl-x-0", .model = "m", .text = "abcdefgh",
-                          .finish = "stop", .chunk_size = 2, .input_tokens = 1,
+  struct mock_answer a = {.id = "chatcmpl-x-0",
+                          .model = "m",
+                          .text = "abcdefgh",
+                          .finish = "stop",
+                          .chunk_size = 2,
+                          .input_tokens = 1,
                           .output_tokens = 1};
   return a;
 }

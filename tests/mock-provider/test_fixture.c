@@ -8,8 +8,8 @@
 #include "runner.h"
 
 #define BASE_SESSION                                                                               \
-  "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"main\",\"api\":\"openai\","      \
-  "\"model\":\"m\"},{\"name\":\"alt\",\"api\":\"anthropic\",\"model\":\"c\",\"priority\":5}],"   \
+  "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"main\",\"api\":\"openai\","        \
+  "\"model\":\"m\"},{\"name\":\"alt\",\"api\":\"anthropic\",\"model\":\"c\",\"priority\":5}],"     \
   "\"tools\":[{\"name\":\"get_weather\",\"description\":\"d\",\"input_schema\":{}}]}"
 
 /* load_error loads text and returns the formatted error ("" when it loaded). */

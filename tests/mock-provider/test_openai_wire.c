@@ -12,9 +12,16 @@ static const struct mock_answer_call CALLS[] = {
 };
 
 static struct mock_answer answer(const char *text, size_t n_calls, const char *finish) {
-  struct mock_answer a = {.id = "chatcmpl-x-0", .model = "m", .created = 1700000000,
-                          .text = text, .calls = CALLS, .n_calls = n_calls, .finish = finish,
-                          .input_tokens = 10, .output_tokens = 3, .chunk_size = 4};
+  struct mock_answer a = {.id = "chatcmpl-x-0",
+                          .model = "m",
+                          .created = 1700000000,
+                          .text = text,
+                          .calls = CALLS,
+                          .n_calls = n_calls,
+                          .finish = finish,
+                          .input_tokens = 10,
+                          .output_tokens = 3,
+                          .chunk_size = 4};
   return a;
 }
 
@@ -33,14 +40,17 @@ static void test_text_stream_exact_bytes(void) {
   ock__chunks_init(&c);
   OCK_ASSERT_OK(ock__openai_wire.events(&a, &c));
   char *all = joined(&c);
-#define HEAD "data: {\"id\":\"chatcmpl-x-0\",\"object\":\"chat.completion.chunk\",\"created\":" \
-             "1700000000,\"model\":\"m\",\"system_fingerprint\":null,\"choices\":[{\"index\":0,"
-  OCK_ASSERT_STR_EQ(all, HEAD "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
-                              "\"finish_reason\":null}]}\n\n"
-                         HEAD "\"delta\":{\"content\":\"Hi t\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n"
-                         HEAD "\"delta\":{\"content\":\"here\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n"
-                         HEAD "\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\n"
-                         "data: [DONE]\n\n");
+#define HEAD                                                                                       \
+  "data: {\"id\":\"chatcmpl-x-0\",\"object\":\"chat.completion.chunk\",\"created\":"               \
+  "1700000000,\"model\":\"m\",\"system_fingerprint\":null,\"choices\":[{\"index\":0,"
+  OCK_ASSERT_STR_EQ(
+      all,
+      HEAD "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
+           "\"finish_reason\":null}]}\n\n" HEAD
+           "\"delta\":{\"content\":\"Hi t\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n" HEAD
+           "\"delta\":{\"content\":\"here\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n" HEAD
+           "\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\n"
+           "data: [DONE]\n\n");
 #undef HEAD
   OCK_ASSERT_INT_EQ(c.n, 5);
   free(all);
@@ -131,14 +141,14 @@ static void test_body_text_and_calls_and_empty(void) {
   ock_buf_init(&b, 1 << 20);
   struct mock_answer a = answer("Hi", 1, "tool_calls");
   OCK_ASSERT_OK(ock__openai_wire.body(&a, &b));
-  OCK_ASSERT_STR_EQ(b.data,
-                    "{\"id\":\"chatcmpl-x-0\",\"object\":\"chat.completion\",\"created\":1700000000,"
-                    "\"model\":\"m\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-                    "\"content\":\"Hi\",\"refusal\":null,\"tool_calls\":[{\"id\":\"call_1\",\"type\":"
-                    "\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":"
-                    "\"{\\\"city\\\":\\\"Paris\\\"}\"}}]},\"logprobs\":null,\"finish_reason\":"
-                    "\"tool_calls\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,"
-                    "\"total_tokens\":13},\"system_fingerprint\":null}");
+  OCK_ASSERT_STR_EQ(
+      b.data, "{\"id\":\"chatcmpl-x-0\",\"object\":\"chat.completion\",\"created\":1700000000,"
+              "\"model\":\"m\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+              "\"content\":\"Hi\",\"refusal\":null,\"tool_calls\":[{\"id\":\"call_1\",\"type\":"
+              "\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":"
+              "\"{\\\"city\\\":\\\"Paris\\\"}\"}}]},\"logprobs\":null,\"finish_reason\":"
+              "\"tool_calls\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,"
+              "\"total_tokens\":13},\"system_fingerprint\":null}");
   ock_buf_reset(&b);
   a = answer(NULL, 0, "content_filter");
   OCK_ASSERT_OK(ock__openai_wire.body(&a, &b));
@@ -161,13 +171,14 @@ static void test_error_envelopes(void) {
   static const struct {
     int status;
     const char *type_and_code;
-  } table[] = {{401, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\""},
-               {403, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":null"},
-               {404, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":null"},
-               {408, "\"type\":\"timeout\",\"param\":null,\"code\":null"},
-               {500, "\"type\":\"server_error\",\"param\":null,\"code\":null"},
-               {503, "\"type\":\"server_error\",\"param\":null,\"code\":null"},
-               {529, "\"type\":\"server_error\",\"param\":null,\"code\":\"overloaded\""}};
+  } table[] = {
+      {401, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\""},
+      {403, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":null"},
+      {404, "\"type\":\"invalid_request_error\",\"param\":null,\"code\":null"},
+      {408, "\"type\":\"timeout\",\"param\":null,\"code\":null"},
+      {500, "\"type\":\"server_error\",\"param\":null,\"code\":null"},
+      {503, "\"type\":\"server_error\",\"param\":null,\"code\":null"},
+      {529, "\"type\":\"server_error\",\"param\":null,\"code\":\"overloaded\""}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     ock_buf_reset(&b);
     OCK_ASSERT_OK(ock__openai_wire.error_body(table[i].status, NULL, NULL, NULL, NULL, &b));
@@ -197,7 +208,8 @@ static void test_utf8_never_split(void) {
 static const struct ock_test tests[] = {
     {"text_stream_exact_bytes", test_text_stream_exact_bytes},
     {"parallel_tool_calls_stream_by_index", test_parallel_tool_calls_stream_by_index},
-    {"tool_calls_only_role_chunk_has_null_content", test_tool_calls_only_role_chunk_has_null_content},
+    {"tool_calls_only_role_chunk_has_null_content",
+     test_tool_calls_only_role_chunk_has_null_content},
     {"body_text_and_calls_and_empty", test_body_text_and_calls_and_empty},
     {"error_envelopes", test_error_envelopes},
     {"utf8_never_split", test_utf8_never_split},

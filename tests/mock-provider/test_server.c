@@ -24,7 +24,7 @@
 /* What a client makes of one reply, either wire, streamed or not. */
 struct parsed {
   char text[512];
-  char id[64];   /* the first tool call's id */
+  char id[64]; /* the first tool call's id */
   char name[64];
   char args[256];
   int n_calls;
@@ -159,12 +159,13 @@ static const char *request_body(int anthropic, int stream, const char *messages)
 static char *second_turn_messages(int anthropic, const struct parsed *first) {
   char *s = malloc(4096);
   if (anthropic)
-    snprintf(s, 4096,
-             "[{\"role\":\"user\",\"content\":\"What is the weather in Paris?\"},{\"role\":"
-             "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"},{\"type\":\"tool_use\","
-             "\"id\":\"%s\",\"name\":\"%s\",\"input\":%s}]},{\"role\":\"user\",\"content\":[{"
-             "\"type\":\"tool_result\",\"tool_use_id\":\"%s\",\"content\":\"15 degrees\"}]}]",
-             first->text, first->id, first->name, first->args, first->id);
+    snprintf(
+        s, 4096,
+        "[{\"role\":\"user\",\"content\":\"What is the weather in Paris?\"},{\"role\":"
+        "\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"%s\"},{\"type\":\"tool_use\","
+        "\"id\":\"%s\",\"name\":\"%s\",\"input\":%s}]},{\"role\":\"user\",\"content\":[{"
+        "\"type\":\"tool_result\",\"tool_use_id\":\"%s\",\"content\":\"15 degrees\"}]}]",
+        first->text, first->id, first->name, first->args, first->id);
   else {
     cJSON *args = cJSON_CreateString(first->args);
     char *quoted = cJSON_PrintUnformatted(args);
@@ -232,7 +233,9 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   struct ock_buf kinds;
   ock_buf_init(&kinds, 4096);
   const cJSON *e;
-  cJSON_ArrayForEach(e, j) { ock_buf_printf(&kinds, "%s%s", kinds.len ? "," : "", ock_json_str(e, "kind")); }
+  cJSON_ArrayForEach(e, j) {
+    ock_buf_printf(&kinds, "%s%s", kinds.len ? "," : "", ock_json_str(e, "kind"));
+  }
   OCK_ASSERT_STR_EQ(kinds.data, "llm_request,llm_reply,tool_start,tool_end,llm_request,llm_reply");
   const cJSON *req1 = cJSON_GetArrayItem(j, 0), *rep1 = cJSON_GetArrayItem(j, 1);
   const cJSON *start = cJSON_GetArrayItem(j, 2), *req2 = cJSON_GetArrayItem(j, 4);
@@ -241,10 +244,11 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   OCK_ASSERT_STR_EQ(ock_json_str(req1, "api"), anthropic ? "anthropic" : "openai");
   OCK_ASSERT_INT_EQ(ock_json_bool(req1, "stream", -1), stream);
   OCK_ASSERT_INT_EQ(ock_json_int(req1, "turn", -2), 0);
-  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(req1, "headers"), "x-ock-trace-id"), "trace-1");
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(req1, "headers"), "x-ock-trace-id"),
+                    "trace-1");
   OCK_ASSERT_STR_EQ(ock_json_str(rep1, "text"), "Let me check.");
-  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(rep1, "tool_calls"), 0), "id"),
-                    want_id);
+  OCK_ASSERT_STR_EQ(
+      ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(rep1, "tool_calls"), 0), "id"), want_id);
   OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, "fault") == NULL, 1);
   OCK_ASSERT_INT_EQ(ock_json_int(rep1, "request_seq", 0), 1);
   OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, stream ? "sse" : "body") != NULL, 1);
@@ -284,13 +288,12 @@ static void broken_histories(int observe_only, int stream) {
     if (!m)
       return;
     struct http_reply r;
-    http_post(m, llm_path(b->anthropic), request_body(b->anthropic, stream, b->messages), NULL,
-              &r);
+    http_post(m, llm_path(b->anthropic), request_body(b->anthropic, stream, b->messages), NULL, &r);
     int rejected = !observe_only;
     if (r.status != (rejected ? 400 : 200))
       ock_test_fail(__LINE__, __FILE__, "%s on %s (observe_only %d, stream %d): HTTP %ld, body %s",
-                    b->shape, b->anthropic ? "anthropic" : "openai", observe_only, stream,
-                    r.status, r.body.data);
+                    b->shape, b->anthropic ? "anthropic" : "openai", observe_only, stream, r.status,
+                    r.body.data);
     cJSON *body = cJSON_Parse(r.body.data);
     if (rejected) {
       /* The provider's own envelope and text. */
@@ -433,7 +436,7 @@ static void test_stream_cut_short(void) {
     struct parsed p;
     parse_reply(anthropic, 1, r.body.data, &p);
     OCK_ASSERT_INT_EQ(p.n_events, anthropic ? 4 : 3); /* three events, and Anthropic's ping */
-    OCK_ASSERT_INT_EQ(p.terminated, 0); /* ...but without [DONE] / message_stop */
+    OCK_ASSERT_INT_EQ(p.terminated, 0);               /* ...but without [DONE] / message_stop */
     char h[64];
     OCK_ASSERT_STR_EQ(reply_header(&r, "connection", h, sizeof h), "close");
     cJSON *rep = journal_nth(m, "llm_reply", 0);
@@ -474,8 +477,7 @@ static void test_dropped_connection(void) {
       OCK_ASSERT_INT_EQ(r.status, 200);
       OCK_ASSERT_INT_EQ(r.body.len, 60);
       cJSON *rep = journal_nth(m, "llm_reply", 0);
-      OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"),
-                        "drop_connection");
+      OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"), "drop_connection");
       OCK_ASSERT_INT_EQ(ock_json_int(rep, "drop_after_bytes", 0), 60);
       cJSON_Delete(rep);
       http_reply_free(&r);
@@ -510,12 +512,13 @@ static void test_error_mid_stream_and_malformed_chunk(void) {
     http_post(m, llm_path(anthropic),
               request_body(anthropic, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
     OCK_ASSERT_INT_EQ(r.status, 200);
-    OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "event: error\ndata: {\"type\":\"error\",\"error\":"
-                                                 "{\"type\":\"overloaded_error\",\"message\":"
-                                                 "\"ock: scripted stream error\"}}\n\n"
-                                               : "data: {\"error\":{\"message\":\"ock: scripted "
-                                                 "stream error\",\"type\":\"server_error\",\"param\":"
-                                                 "null,\"code\":null}}\n\n");
+    OCK_ASSERT_CONTAINS(r.body.data, anthropic
+                                         ? "event: error\ndata: {\"type\":\"error\",\"error\":"
+                                           "{\"type\":\"overloaded_error\",\"message\":"
+                                           "\"ock: scripted stream error\"}}\n\n"
+                                         : "data: {\"error\":{\"message\":\"ock: scripted "
+                                           "stream error\",\"type\":\"server_error\",\"param\":"
+                                           "null,\"code\":null}}\n\n");
     OCK_ASSERT_INT_EQ(strstr(r.body.data, anthropic ? "message_stop" : "[DONE]") == NULL, 1);
     http_reply_free(&r);
     ock_mock_free(m);
@@ -540,7 +543,8 @@ static void test_error_mid_stream_and_malformed_chunk(void) {
     http_post(m, llm_path(anthropic),
               request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
     OCK_ASSERT_INT_EQ(r.status, 500);
-    OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "\"type\":\"api_error\"" : "\"type\":\"server_error\"");
+    OCK_ASSERT_CONTAINS(r.body.data,
+                        anthropic ? "\"type\":\"api_error\"" : "\"type\":\"server_error\"");
     http_reply_free(&r);
     ock_mock_free(m);
   }
@@ -573,14 +577,14 @@ static void test_events_deny_and_continue(void) {
     return;
   struct http_reply r;
   http_post(m, "/ock/v1/events",
-            "{\"event\":\"tool:pre\",\"data\":{\"tool_name\":\"rm\",\"tool_call_id\":\"c1\"}}", NULL,
-            &r);
+            "{\"event\":\"tool:pre\",\"data\":{\"tool_name\":\"rm\",\"tool_call_id\":\"c1\"}}",
+            NULL, &r);
   OCK_ASSERT_INT_EQ(r.status, 200);
   OCK_ASSERT_STR_EQ(r.body.data, "{\"action\":\"deny\",\"reason\":\"rm is not allowed\"}");
   http_reply_free(&r);
   http_post(m, "/ock/v1/events",
-            "{\"event\":\"tool:pre\",\"data\":{\"tool_name\":\"ls\",\"tool_call_id\":\"c2\"}}", NULL,
-            &r);
+            "{\"event\":\"tool:pre\",\"data\":{\"tool_name\":\"ls\",\"tool_call_id\":\"c2\"}}",
+            NULL, &r);
   OCK_ASSERT_STR_EQ(r.body.data, "{\"action\":\"continue\"}");
   http_reply_free(&r);
   /* occurrence 2 of provider:request only */
@@ -675,7 +679,8 @@ static void test_unmatched_request(void) {
     OCK_ASSERT_CONTAINS(ock_json_str(u, "expected"),
                         anthropic ? "expected $.script.an[0] (match last_tool_call_id \"call_x\")"
                                   : "expected $.script.oa[0] (match last_tool_call_id \"call_x\")");
-    OCK_ASSERT_CONTAINS(ock_json_str(u, "expected"), "the request's last message is user \"hello\"");
+    OCK_ASSERT_CONTAINS(ock_json_str(u, "expected"),
+                        "the request's last message is user \"hello\"");
     cJSON_Delete(u);
     cJSON *req = journal_nth(m, "llm_request", 0);
     OCK_ASSERT_INT_EQ(ock_json_int(req, "turn", 0), -1);
@@ -707,8 +712,8 @@ static void play_sequence(ock_mock *m, struct ock_buf *replies) {
   };
   for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
     struct http_reply r;
-    const char *body = steps[i].body ? steps[i].body
-                                     : request_body(0, 1, BROKEN_HISTORIES[6].messages);
+    const char *body =
+        steps[i].body ? steps[i].body : request_body(0, 1, BROKEN_HISTORIES[6].messages);
     http_post(m, steps[i].path, body, "X-OCK-Trace-Id: t-1", &r);
     ock_buf_printf(replies, "== %s\n%s%s\n", steps[i].path, r.head.data, r.body.data);
     http_reply_free(&r);
@@ -859,8 +864,8 @@ static void test_cancel_trigger_and_prompt_stop(void) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   struct http_reply r;
-  http_post(m, "/v1/chat/completions", request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"),
-            NULL, &r);
+  http_post(m, "/v1/chat/completions",
+            request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"), NULL, &r);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   pthread_join(t, NULL);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -884,13 +889,14 @@ static void test_cancel_trigger_and_prompt_stop(void) {
 }
 
 static void test_random_faults_are_seeded(void) {
-  const char *fx = "{\"ock_fixture\":1,\"id\":\"r\",\"session\":{\"prompts\":[],\"providers\":["
-                   "{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"m\"}],\"tools\":[{\"name\":"
-                   "\"t\"}]},\"script\":{\"oa\":[{\"text\":\"a\"},{\"text\":\"b\"},{\"text\":\"c\"},"
-                   "{\"text\":\"d\"},{\"text\":\"e\"},{\"text\":\"f\"},{\"text\":\"g\"},{\"text\":"
-                   "\"h\"},{\"text\":\"i\"},{\"text\":\"j\"},{\"text\":\"k\"},{\"text\":\"l\"}]},"
-                   "\"random_faults\":[{\"on\":\"llm\",\"probability\":0.5,\"fault\":{\"status\":"
-                   "503}},{\"on\":\"tool\",\"probability\":0.5}]}";
+  const char *fx =
+      "{\"ock_fixture\":1,\"id\":\"r\",\"session\":{\"prompts\":[],\"providers\":["
+      "{\"name\":\"oa\",\"api\":\"openai\",\"model\":\"m\"}],\"tools\":[{\"name\":"
+      "\"t\"}]},\"script\":{\"oa\":[{\"text\":\"a\"},{\"text\":\"b\"},{\"text\":\"c\"},"
+      "{\"text\":\"d\"},{\"text\":\"e\"},{\"text\":\"f\"},{\"text\":\"g\"},{\"text\":"
+      "\"h\"},{\"text\":\"i\"},{\"text\":\"j\"},{\"text\":\"k\"},{\"text\":\"l\"}]},"
+      "\"random_faults\":[{\"on\":\"llm\",\"probability\":0.5,\"fault\":{\"status\":"
+      "503}},{\"on\":\"tool\",\"probability\":0.5}]}";
   char pattern[3][64];
   unsigned long long seeds[3] = {11, 11, 12};
   for (int run = 0; run < 3; run++) {
@@ -935,8 +941,8 @@ static void test_default_endpoints_reach_the_first_provider_of_each_api(void) {
   if (!m)
     return;
   struct http_reply r;
-  http_post(m, "/v1/messages", request_body(1, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"),
-            NULL, &r);
+  http_post(m, "/v1/messages", request_body(1, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"), NULL,
+            &r);
   OCK_ASSERT_INT_EQ(r.status, 200);
   char h[64];
   OCK_ASSERT_INT_EQ(reply_header(&r, "request-id", h, sizeof h) != NULL, 1);
@@ -979,7 +985,8 @@ static void test_client_gone(void) {
   struct curl_slist *hs = curl_slist_append(NULL, "Content-Type: application/json");
   curl_easy_setopt(c, CURLOPT_URL, url);
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, hs);
-  curl_easy_setopt(c, CURLOPT_POSTFIELDS, request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"));
+  curl_easy_setopt(c, CURLOPT_POSTFIELDS,
+                   request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 150L);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   OCK_ASSERT_INT_EQ(curl_easy_perform(c), CURLE_OPERATION_TIMEDOUT);

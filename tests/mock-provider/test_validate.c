@@ -72,14 +72,15 @@ static void test_valid_histories_have_no_finding(void) {
   expect_clean(0, "[]");
   expect_clean(0, "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"hi\"},"
                   "{\"role\":\"assistant\",\"content\":\"hello\"}]");
-  expect_clean(0, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"t\","
-                  "\"tool_calls\":[{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\","
-                  "\"arguments\":\"{}\"}},{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":"
-                  "\"f\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"a\",\"content\":"
-                  "\"1\"},{\"role\":\"tool\",\"tool_call_id\":\"b\",\"content\":\"2\"},{\"role\":"
-                  "\"user\",\"content\":\"more\"},{\"role\":\"assistant\",\"content\":null,\"tool_calls\":"
-                  "[{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":"
-                  "\"{}\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":\"3\"}]");
+  expect_clean(
+      0, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"t\","
+         "\"tool_calls\":[{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+         "\"arguments\":\"{}\"}},{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":"
+         "\"f\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"a\",\"content\":"
+         "\"1\"},{\"role\":\"tool\",\"tool_call_id\":\"b\",\"content\":\"2\"},{\"role\":"
+         "\"user\",\"content\":\"more\"},{\"role\":\"assistant\",\"content\":null,\"tool_calls\":"
+         "[{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":"
+         "\"{}\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":\"3\"}]");
   /* Anthropic: text after the results in the same user message is fine. */
   expect_clean(1, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":["
                   "{\"type\":\"text\",\"text\":\"let me\"},{\"type\":\"tool_use\",\"id\":\"t1\","
@@ -100,17 +101,17 @@ static void expect_shape(int anthropic, const char *messages, const char *shape,
 
 #define AN_ASK "{\"role\":\"user\",\"content\":\"hi\"}"
 #define AN_T1T2                                                                                    \
-  "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"f\","    \
+  "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"f\","      \
   "\"input\":{}},{\"type\":\"tool_use\",\"id\":\"t2\",\"name\":\"f\",\"input\":{}}]}"
 #define AN_RESULT(id)                                                                              \
-  "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" id "\","        \
+  "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" id "\","          \
   "\"content\":\"ok\"}]}"
 
 static void test_anthropic_rule_4(void) {
   /* A separate user message before the results. */
-  expect_shape(1, "[" AN_ASK "," AN_T1T2 ",{\"role\":\"user\",\"content\":\"wait\"}," AN_RESULT("t1")
-                  "]",
-               "A03_INTERLEAVED_USER_MSG", 1, "t1");
+  expect_shape(
+      1, "[" AN_ASK "," AN_T1T2 ",{\"role\":\"user\",\"content\":\"wait\"}," AN_RESULT("t1") "]",
+      "A03_INTERLEAVED_USER_MSG", 1, "t1");
   /* Results split over two user messages: the second is not right after the calls. */
   expect_shape(1, "[" AN_ASK "," AN_T1T2 "," AN_RESULT("t1") "," AN_RESULT("t2") "]",
                "A03_INTERLEAVED_USER_MSG", 1, "t2");
@@ -138,7 +139,8 @@ static void test_duplicate_ids_issued_twice(void) {
   ock_buf_init(&param, 256);
   ock_buf_init(&code, 256);
   ock__openai_wire.history_error(&f, NULL, &param, &code, &text);
-  OCK_ASSERT_STR_EQ(text.data, "ock: tool_call_id 'x' is issued more than once in this conversation.");
+  OCK_ASSERT_STR_EQ(text.data,
+                    "ock: tool_call_id 'x' is issued more than once in this conversation.");
   OCK_ASSERT_STR_EQ(param.data, "messages.[3].tool_calls");
   OCK_ASSERT_STR_EQ(code.data, "ock_duplicate_tool_call_id");
   ock_buf_free(&text);
@@ -162,9 +164,10 @@ static void test_duplicate_ids_issued_twice(void) {
 
 static void test_only_the_first_problem_counts(void) {
   /* A result with no call first (index 1), then calls left open at the end: A02 wins. */
-  expect_shape(0, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"tool\",\"tool_call_id\":"
-                  "\"z\",\"content\":\"?\"},{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"a\","
-                  "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]",
+  expect_shape(0,
+               "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"tool\",\"tool_call_id\":"
+               "\"z\",\"content\":\"?\"},{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"a\","
+               "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]",
                "A02_UNMATCHED_TOOL_RESULT", 1, "z");
   /* Two calls open at the end, none answered: A01 naming both. */
   struct mock_finding f;
