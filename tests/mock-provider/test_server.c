@@ -657,7 +657,8 @@ static void test_tools_by_call_unknown_and_slow(void) {
 }
 
 static void test_unmatched_request(void) {
-  for (int anthropic = 0; anthropic < 2; anthropic++) {
+  for (int run = 0; run < 4; run++) {
+    int anthropic = run & 1, stream = run >> 1;
     ock_mock *m = mock_from(one_turn_fixture("{\"match\":{\"last_tool_call_id\":\"call_x\"},"
                                              "\"text\":\"after x\"}"),
                             NULL);
@@ -665,7 +666,8 @@ static void test_unmatched_request(void) {
       return;
     struct http_reply r;
     http_post(m, llm_path(anthropic),
-              request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hello\"}]"), NULL, &r);
+              request_body(anthropic, stream, "[{\"role\":\"user\",\"content\":\"hello\"}]"), NULL,
+              &r);
     OCK_ASSERT_INT_EQ(r.status, 400);
     OCK_ASSERT_CONTAINS(r.body.data, anthropic ? "ock: no scripted turn matches this request "
                                                  "(provider an, request 1)"
@@ -1038,6 +1040,75 @@ static void test_cancel_triggers_on_events_and_after_execute(void) {
   ock_mock_free(m);
 }
 
+static void test_delays_before_and_between_chunks(void) {
+  ock_mock *m =
+      mock_from(one_turn_fixture("{\"text\":\"abcdefgh\",\"chunk_size\":2,\"delay_ms\":100,"
+                                 "\"chunk_delay_ms\":40}"),
+                NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, llm_path(0), request_body(0, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL,
+            &r);
+  /* role, 4 deltas, finish, [DONE]: 100 ms first, then 6 gaps of 40 ms */
+  OCK_ASSERT_INT_EQ(r.seconds >= 0.33, 1);
+  OCK_ASSERT_CONTAINS(r.body.data, "data: [DONE]");
+  http_reply_free(&r);
+  cJSON *req = journal_nth(m, "llm_request", 0), *rep = journal_nth(m, "llm_reply", 0);
+  OCK_ASSERT_INT_EQ(ock_json_num(rep, "t_ms", 0) - ock_json_num(req, "t_ms", 0) >= 320, 1);
+  cJSON_Delete(req);
+  cJSON_Delete(rep);
+  ock_mock_free(m);
+}
+
+struct caller {
+  ock_mock *m;
+  int index;
+  long status;
+};
+
+static void *call_tool(void *arg) {
+  struct caller *c = arg;
+  char body[96];
+  snprintf(body, sizeof body, "{\"tool_call_id\":\"c%d\",\"input\":{}}", c->index);
+  struct http_reply r;
+  http_post(c->m, "/ock/v1/tools/get_weather", body, NULL, &r);
+  c->status = r.status;
+  http_reply_free(&r);
+  return NULL;
+}
+
+static void test_parallel_tool_calls_keep_one_order(void) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  enum { N = 16 };
+  pthread_t t[N];
+  struct caller c[N];
+  for (int i = 0; i < N; i++) {
+    c[i] = (struct caller){m, i, 0};
+    pthread_create(&t[i], NULL, call_tool, &c[i]);
+  }
+  for (int i = 0; i < N; i++)
+    pthread_join(t[i], NULL);
+  for (int i = 0; i < N; i++)
+    OCK_ASSERT_INT_EQ(c[i].status, 200);
+  cJSON *j = ock_mock_journal(m);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(j), 2 * N);
+  long long seq = 0;
+  double t_ms = 0;
+  int ok = 1;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, j) {
+    ok &= ock_json_int(e, "seq", 0) == seq + 1 && ock_json_num(e, "t_ms", -1) >= t_ms;
+    seq = ock_json_int(e, "seq", 0);
+    t_ms = ock_json_num(e, "t_ms", 0);
+  }
+  OCK_ASSERT_INT_EQ(ok, 1); /* seq counts up by one, time never goes back */
+  cJSON_Delete(j);
+  ock_mock_free(m);
+}
+
 static int suite_init(void) {
   return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : 1;
 }
@@ -1071,6 +1142,8 @@ static const struct ock_test tests[] = {
     {"default_endpoints_reach_the_first_provider_of_each_api",
      test_default_endpoints_reach_the_first_provider_of_each_api},
     {"client_gone", test_client_gone},
+    {"delays_before_and_between_chunks", test_delays_before_and_between_chunks},
+    {"parallel_tool_calls_keep_one_order", test_parallel_tool_calls_keep_one_order},
     {"cancel_triggers_on_events_and_after_execute",
      test_cancel_triggers_on_events_and_after_execute},
     {NULL, NULL}};
