@@ -75,7 +75,8 @@ struct ock_orchestrator {
   struct ock_runtime rt;
   uint64_t rng; /* state of the default random source */
   ock_cancel cancel;
-  atomic_int running;   /* an execute is in progress: cancel takes effect */
+  atomic_int busy;  /* an execute is in progress (a second one is refused) */
+  atomic_int armed; /* cancellation takes effect: from prompt:submit to the end of the execute */
   unsigned long groups; /* responses with tool calls so far (parallel_group_id) */
 };
 
@@ -201,7 +202,8 @@ int ock_orchestrator_new(const struct ock_orchestrator_config *cfg, ock_orchestr
   o->rt.random = default_random;
   o->rt.user = o;
   atomic_init(&o->cancel.flag, 0);
-  atomic_init(&o->running, 0);
+  atomic_init(&o->busy, 0);
+  atomic_init(&o->armed, 0);
   *out = o;
   return OCK_OK;
 }
@@ -235,7 +237,7 @@ void ock_orchestrator_set_runtime(ock_orchestrator *o, const struct ock_runtime 
 
 void ock_orchestrator_cancel(ock_orchestrator *o) {
   /* Only lock-free atomics: this runs inside a signal handler. */
-  if (o && atomic_load(&o->running))
+  if (o && atomic_load(&o->armed))
     atomic_store(&o->cancel.flag, 1);
 }
 
@@ -1195,9 +1197,8 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
   if (!o || !context || !context->add_message || !context->messages_for_request || !out)
     return OCK_EINVAL;
   int idle = 0;
-  if (!atomic_compare_exchange_strong(&o->running, &idle, 1))
+  if (!atomic_compare_exchange_strong(&o->busy, &idle, 1))
     return OCK_ESTATE;
-  atomic_store(&o->cancel.flag, 0); /* a request from before this execute is not for it */
   memset(out, 0, sizeof *out);
 
   char generated[40];
@@ -1238,6 +1239,10 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
   cJSON *d = obj();
   put_str(d, "prompt", prompt ? prompt : "");
   struct ock_hook_result submit;
+  /* Armed only now, as late as possible: a SIGINT that arrives before this execute announced
+   * itself was meant for the gap between executes, and is ignored. */
+  atomic_store(&o->cancel.flag, 0);
+  atomic_store(&o->armed, 1);
   emit(&r, "prompt:submit", OCK_STAGE_INITIALIZE, d, &submit);
   d = obj();
   put_str(d, "prompt", prompt ? prompt : "");
@@ -1266,7 +1271,8 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
   free(r.failed);
   free(dense);
   free(specs);
-  atomic_store(&o->running, 0);
-  atomic_store(&o->cancel.flag, 0);
+  atomic_store(&o->armed, 0);
+  atomic_store(&o->cancel.flag, 0); /* a SIGINT from the end of this execute is not for the next */
+  atomic_store(&o->busy, 0);
   return OCK_OK;
 }

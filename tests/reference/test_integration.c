@@ -140,6 +140,11 @@ static void grade(const cJSON *fixture, const cJSON *journal, const struct sut_r
     OCK_ASSERT_INT_EQ(ock_json_int(starts, e->string, 0), e->valueint);
   }
   cJSON_Delete(starts);
+  /* every cancel trigger fired: a SIGINT that never came would test nothing */
+  const cJSON *cancel = cJSON_GetObjectItemCaseSensitive(fixture, "cancel");
+  int triggers = cJSON_IsArray(cancel) ? cJSON_GetArraySize(cancel) : cancel != NULL, fired = 0;
+  cJSON_ArrayForEach(e, journal) fired += !strcmp(ock_json_str(e, "kind"), "cancel");
+  OCK_ASSERT_INT_EQ(fired, triggers);
 }
 
 /* run_fixture runs the CLI against the mock serving fixtures/<name>.json and grades it. */
@@ -207,6 +212,10 @@ static void test_cancel(void) {
   run_fixture("ref-cancel");
 }
 
+static void test_cancel_points(void) {
+  run_fixture("ref-cancel-points");
+}
+
 static void test_limits(void) {
   run_fixture("ref-limits");
 }
@@ -224,6 +233,7 @@ static const struct ock_test tests[] = {{"openai_tools", test_openai_tools},
                                         {"openai_stream_retry", test_openai_stream_retry},
                                         {"fallback", test_fallback},
                                         {"cancel", test_cancel},
+                                        {"cancel_points", test_cancel_points},
                                         {"limits", test_limits},
                                         {"events_mode", test_events_mode},
                                         {"no_provider", test_no_provider},

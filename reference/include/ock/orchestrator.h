@@ -340,8 +340,9 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
                              const struct ock_hooks *hooks, struct ock_exec_result *out);
 
 /* ock_orchestrator_cancel requests cancellation of the running execute; it takes effect at
- * the next safe point (in-flight transfers are abandoned). Without a running execute it does
- * nothing. Async-signal-safe: a SIGINT handler may call it. */
+ * the next safe point (in-flight transfers are abandoned). It counts from the moment the
+ * execute posts prompt:submit until the execute returns; outside that it does nothing.
+ * Async-signal-safe: a SIGINT handler may call it. */
 void ock_orchestrator_cancel(ock_orchestrator *o);
 
 /* ---- collaborators over HTTP (libcurl) ----------------------------------------------------- */
