@@ -298,8 +298,9 @@ static int injects(const char *event) {
 }
 
 /* emit sends one event: data (owned, consumed) gets trace_id and stage, the hook registry sees
- * it, inject_context answers are queued. The answer goes to *hr when it is not NULL (the
- * caller then clears it). */
+ * it, and an inject_context answer is applied (SPEC.md 5.6): an ephemeral one waits for the
+ * next request, a kept one is stored at once unless the context cannot take it yet. The
+ * answer goes to *hr when it is not NULL (the caller then clears it). */
 static void emit(struct run *r, const char *name, enum ock_stage stage, cJSON *data,
                  struct ock_hook_result *hr) {
   struct ock_hook_result local;
@@ -612,8 +613,8 @@ static int call_provider(struct run *r, const struct ock_provider *p, int iterat
     struct stream_ctx s = {.r = r, .p = p, .iteration = iteration};
     return p->stream(p->self, &req, on_delta, &s, reply, err);
   }
-  if (!p->complete) {
-    err->kind = OCK_LLM_CONNECTION;
+  if (!p->complete) { /* a provider without complete: a caller's bug, never worth a retry */
+    err->kind = OCK_LLM_MALFORMED;
     snprintf(err->type, sizeof err->type, "unsupported");
     snprintf(err->message, sizeof err->message, "provider \"%s\" has no complete function",
              p->name);
