@@ -27,7 +27,9 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   const struct view_exec *x = &v->x[k];
   size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1)
+    /* A SIGINT after orchestrator:complete falls between executes: nothing to cancel. */
+    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 &&
+        (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq))
       fired = i;
     if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
       requested = i;

@@ -32,19 +32,21 @@ struct happened {
 static void what_happened(const struct view *v, const struct view_exec *x, struct happened *h) {
   memset(h, 0, sizeof *h);
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_kind(v->e[i], "llm_reply") && view_is_wrap_up(v, i)) {
+    if (is_kind(v->e[i], "llm_request") && view_is_wrap_up(v, i)) {
       h->wrapped_up = 1;
       continue;
     }
     const cJSON *e = v->e[i];
-    if (is_kind(e, "cancel"))
+    if (is_kind(e, "cancel") && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
       h->cancelled = 1;
     if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) &&
-        (!strcmp(event_action(e), "deny") || !strcmp(event_action(e), "ask_user")))
+        event_denied(e))
       h->denied = 1;
-    if (is_kind(e, "llm_request"))
-      h->requests++;
-    if (is_kind(e, "llm_reply")) {
+    if (!is_kind(e, "llm_request"))
+      continue;
+    h->requests++;
+    e = view_reply_of(v, i); /* the reply to this request, wherever it was journaled */
+    if (e) {
       int failed = reply_failed(e);
       h->failed_reply |= failed;
       h->last_reply_ok = !failed;

@@ -67,15 +67,40 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
   }
 }
 
+/* timing: every gap between consecutive LLM requests of one execute within [min, max] ms. */
+static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
+  const struct view *v = g->v;
+  const cJSON *between = cJSON_GetObjectItemCaseSensitive(t, "between_requests_ms");
+  if (!between)
+    return;
+  double lo = ock_json_num(between, "min", 0), hi = ock_json_num(between, "max", 1e12);
+  for (size_t k = 0; k < v->nx; k++) {
+    const cJSON *prev = NULL;
+    for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
+      if (!is_kind(v->e[i], "llm_request"))
+        continue;
+      if (prev) {
+        double gap = entry_time(v->e[i]) - entry_time(prev);
+        grade_emit(g, "expect.timing", req, gap >= lo && gap <= hi, entry_seq(v->e[i]),
+                   "the gap between LLM requests the scenario expects",
+                   "%.0f ms between requests %ld and %ld; expected %.0f..%.0f ms", gap,
+                   entry_seq(prev), entry_seq(v->e[i]), lo, hi);
+      }
+      prev = v->e[i];
+    }
+  }
+}
+
 void check_expect(struct grade_ctx *g) {
   const struct view *v = g->v;
   const cJSON *expect = cJSON_GetObjectItemCaseSensitive(v->fixture, "expect");
   if (!cJSON_IsObject(expect))
     return;
   const char *req = ock_json_str(expect, "requirement");
+  const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0);
+  if (!req && cJSON_IsString(first))
+    req = first->valuestring; /* the fixture's first requirement is what it proves first */
   if (!req)
-    req = str_field(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0), "");
-  if (!*req)
     req = "OCK-PROC-001";
 
   if (cJSON_HasObjectItem(expect, "exit_code")) {
@@ -126,6 +151,7 @@ void check_expect(struct grade_ctx *g) {
                "the tool input the scenario expects", "tool %s %s", it->string,
                !got ? "never ran" : cJSON_Compare(got, it, 1) ? "got it" : "got another input");
   }
+  timing(g, cJSON_GetObjectItemCaseSensitive(expect, "timing"), req);
   const cJSON *last = NULL;
   for (size_t i = 0; i < v->n; i++)
     if (is_kind(v->e[i], "llm_request"))

@@ -168,15 +168,14 @@ void check_hook(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) &&
-        !strcmp(event_action(e), "deny"))
+    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e))
       deny_prompt_or_request(g, i);
   }
   struct call_fate *fates = NULL;
   size_t n = call_fates(v, &fates);
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *f = &fates[i];
-    if (f->selecting && !strcmp(event_action(f->selecting), "deny"))
+    if (f->selecting && event_denied(f->selecting))
       deny_tool(g, f, f->selecting, "hook.selecting-deny", "OCK-HOOK-011");
     else if (f->pre && !strcmp(event_action(f->pre), "deny"))
       deny_tool(g, f, f->pre, "hook.deny-tool-pre", "OCK-HOOK-003");

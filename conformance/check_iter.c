@@ -51,9 +51,12 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
              "at most max_iterations turns, plus one wrap-up",
              "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
   const char *status = str_field(x->complete, "status");
-  grade_emit(g, "iter.status", "OCK-ITER-003", !strcmp(status, "incomplete"), x->complete_seq,
-             "status incomplete when the limit ended the loop", "execute %d: status %s", x->index,
-             *status ? status : "(none)");
+  /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
+  const cJSON *wrap_reply = turns == max + 1 ? view_reply_of(v, turn_req[max]) : NULL;
+  const char *want = wrap_reply && reply_failed(wrap_reply) ? "error" : "incomplete";
+  grade_emit(g, "iter.status", "OCK-ITER-003", !strcmp(status, want), x->complete_seq,
+             "status incomplete when the limit ended the loop (error if the wrap-up failed)",
+             "execute %d: status %s, expected %s", x->index, *status ? status : "(none)", want);
   if (turns == max + 1) {
     const cJSON *wrap = v->e[turn_req[max]];
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");

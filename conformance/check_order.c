@@ -69,7 +69,7 @@ static void run_grammar(struct grade_ctx *g) {
       continue;
     last = entry_seq(v->e[i]);
     ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]),
-                      !strcmp(event_action(v->e[i]), "deny"));
+                      event_denied(v->e[i]));
   }
   ock_grammar_end(gr, last);
   ock_grammar_free(gr);
@@ -122,7 +122,7 @@ static void requests_announced(struct grade_ctx *g) {
     int announced = 0, received = 0, any = 0;
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *e = v->e[i];
-      if (is_event(e, "provider:request") && strcmp(event_action(e), "deny"))
+      if (is_event(e, "provider:request") && !event_denied(e))
         announced++;
       if (is_kind(e, "llm_request")) {
         any = 1;

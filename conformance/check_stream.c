@@ -67,7 +67,7 @@ void check_stream(struct grade_ctx *g) {
       grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0),
                  entry_seq(e), "\"stream\": true when config.streaming", "request %ld: stream %s",
                  entry_seq(e), ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
-    if (is_event(e, "provider:request") && strcmp(event_action(e), "deny"))
+    if (is_event(e, "provider:request") && !event_denied(e))
       window(g, i);
     if (is_kind(e, "llm_reply") && broken_stream(e)) {
       size_t j = i + 1;

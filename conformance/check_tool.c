@@ -35,7 +35,8 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   const char *id = call_id(f), *name = call_name(f);
   long rseq = entry_seq(f->reply);
   int known = session_has_tool(v, name);
-  cJSON *args = cJSON_Parse(call_args(f));
+  /* Empty arguments mean {} (SPEC.md 5). */
+  cJSON *args = *call_args(f) ? cJSON_Parse(call_args(f)) : cJSON_CreateObject();
   int args_ok = cJSON_IsObject(args);
   int steered = denied_or_modified(f->pre) || denied_or_modified(f->selecting);
   int cancelled = cancel_in(v, f->x);
@@ -69,12 +70,12 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
     long status = (long)ock_json_int(f->end, "status", 200);
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(f->end, "reply");
     int success = ock_json_bool(result, "success", 1);
-    if (status >= 500) {
+    if (status < 200 || status >= 300) { /* any non-2xx reply of the endpoint (SPEC.md 7) */
       const char *t = fate_error_type(f);
       int ok = f->error && !f->post && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
       grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", ok,
                  f->error ? entry_seq(f->error) : entry_seq(f->end),
-                 "a failing tool endpoint: tool:error execution_failed or timeout",
+                 "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout",
                  "tool %s answered HTTP %ld: %s", id, status,
                  f->post ? "reported with tool:post" : !f->error ? "no tool:error" : t);
     } else if (!success) {

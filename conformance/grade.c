@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ock/json.h"
+#include "ock/utf8.h"
 
 static const char *const verdict_names[] = {"PASS", "SKIP", "WARN", "FAIL", "ERROR"};
 
@@ -113,6 +114,7 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
   va_start(ap, actual_fmt);
   vsnprintf(actual, sizeof actual, actual_fmt, ap);
   va_end(ap);
+  ock_utf8_scrub(actual); /* "%.60s" of a SUT string may have cut a character in two */
   enum verdict v = V_PASS;
   if (!ok)
     v = r->level == OCK_LEVEL_MUST || g->strict ? V_FAIL : V_WARN;
@@ -121,6 +123,7 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
     snprintf(message, sizeof message, "%s", r->text);
   else
     snprintf(message, sizeof message, "%s: %s", r->id, actual);
+  ock_utf8_scrub(message);
   record(g, check, r, v, seq, expected, actual, message);
 }
 

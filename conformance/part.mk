@@ -23,11 +23,11 @@ $(HOSTILE_BIN): $(call objs_of,tests/conformance/hostile_sut.c)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
-$(call objs_of,tests/conformance/test_hostile.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
+$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_cli.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
 TEST_BINS      += $(CONF_TEST_BIN)
 
-$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN)
+$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(REF_CLI)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 

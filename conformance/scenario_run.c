@@ -11,6 +11,7 @@
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
+#include "ock/utf8.h"
 #include "sut.h"
 #include "view.h"
 
@@ -86,7 +87,7 @@ static void finish(cJSON *r, cJSON *checks, const char *verdict, double ms, cons
   cJSON_AddItemToObject(r, "checks", checks);
 }
 
-static cJSON *process_json(const struct sut_result *p) {
+static cJSON *process_json(struct sut_result *p) {
   cJSON *o = cJSON_CreateObject();
   if (p->exit_code >= 0)
     cJSON_AddNumberToObject(o, "exit_code", p->exit_code);
@@ -99,6 +100,11 @@ static cJSON *process_json(const struct sut_result *p) {
   cJSON_AddBoolToObject(o, "timed_out", p->timed_out);
   cJSON_AddNumberToObject(o, "wall_ms", p->wall_ms);
   cJSON_AddNumberToObject(o, "sigints", p->interrupted);
+  /* A SUT may print any bytes; the report must stay valid UTF-8 (and JSON, XML, HTML). */
+  if (p->out)
+    ock_utf8_scrub(p->out);
+  if (p->err)
+    ock_utf8_scrub(p->err);
   cJSON_AddStringToObject(o, "stdout", p->out ? p->out : "");
   cJSON_AddStringToObject(o, "stderr", p->err ? p->err : "");
   cJSON_AddNumberToObject(o, "stdout_bytes", (double)p->out_total);
@@ -127,10 +133,13 @@ static void add_row(cJSON *rows, const cJSON *e, const char *lane, const char *l
   cJSON_AddNumberToObject(row, "seq", ock_json_num(e, "seq", 0));
   cJSON_AddNumberToObject(row, "t_ms", ock_json_num(e, "t_ms", 0));
   cJSON_AddStringToObject(row, "lane", lane);
-  cJSON_AddStringToObject(row, "label", label);
-  char d[DETAIL_MAX + 4];
+  char l[200], d[DETAIL_MAX + 4];
+  snprintf(l, sizeof l, "%s", label);
+  ock_utf8_scrub(l);
+  cJSON_AddStringToObject(row, "label", l);
   snprintf(d, sizeof d, "%.*s%s", DETAIL_MAX, detail ? detail : "",
            detail && strlen(detail) > DETAIL_MAX ? "..." : "");
+  ock_utf8_scrub(d); /* the cut may have split a character */
   cJSON_AddStringToObject(row, "detail", d);
   cJSON_AddBoolToObject(row, "failed", failed);
   cJSON_AddItemToArray(rows, row);

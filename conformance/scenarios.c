@@ -16,7 +16,7 @@
 static const char *const top_keys[] = {"ock_fixture", "id",    "title",  "proves",  "requirements",
                                        "capabilities", "session", "script", "tools",   "hooks",
                                        "cancel",      "observe_only", "seed", "expect", "random_faults",
-                                       "$comment",    NULL};
+                                       NULL};
 static const char *const expect_keys[] = {
     "exit_code",    "executes",     "events_present", "events_absent", "llm_requests",
     "tool_calls",   "tool_input",   "last_request_contains", "timing", "requirement",

@@ -114,13 +114,24 @@ const struct view_exec *view_exec_of(const struct view *v, size_t i) {
 }
 
 const cJSON *view_reply_of(const struct view *v, size_t i) {
-  for (size_t j = i + 1; j < v->n; j++) {
+  /* The mock names the request a reply answers (request_seq): a reply journaled late (the
+   * client had gone) still pairs with its own request. */
+  long seq = entry_seq(v->e[i]);
+  for (size_t j = i + 1; j < v->n; j++)
+    if (is_kind(v->e[j], "llm_reply") && ock_json_int(v->e[j], "request_seq", -2) == seq)
+      return v->e[j];
+  for (size_t j = i + 1; j < v->n; j++) { /* a journal without request_seq: by position */
     if (is_kind(v->e[j], "llm_request"))
       return NULL;
-    if (is_kind(v->e[j], "llm_reply"))
+    if (is_kind(v->e[j], "llm_reply") && !cJSON_HasObjectItem(v->e[j], "request_seq"))
       return v->e[j];
   }
   return NULL;
+}
+
+int event_denied(const cJSON *e) {
+  const char *a = event_action(e);
+  return !strcmp(a, "deny") || !strcmp(a, "ask_user"); /* no approval system under ock/1 */
 }
 
 int view_is_wrap_up(const struct view *v, size_t i) {

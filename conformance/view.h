@@ -52,6 +52,10 @@ const cJSON *event_data(const cJSON *e);
 const char *event_action(const cJSON *e);
 const cJSON *event_reply(const cJSON *e);
 
+/* event_denied: the mock replied deny, or ask_user (which ock/1, with no approval system,
+ * makes a deny: SPEC.md 5). */
+int event_denied(const cJSON *e);
+
 /* is_event: e is an event named name (name NULL: any event). */
 int is_event(const cJSON *e, const char *name);
 int is_kind(const cJSON *e, const char *kind);
@@ -70,7 +74,8 @@ const struct view_exec *view_exec_of(const struct view *v, size_t i);
  * (the request carries the reminder). Its tool calls are discarded by design (SPEC.md 5). */
 int view_is_wrap_up(const struct view *v, size_t i);
 
-/* view_reply_of: the llm_reply entry answering the llm_request at index i, or NULL. */
+/* view_reply_of: the llm_reply entry answering the llm_request at index i (by the mock's
+ * request_seq), or NULL. */
 const cJSON *view_reply_of(const struct view *v, size_t i);
 
 /* cfg_int / cfg_str / cfg_bool read the session config with SPEC.md's defaults applied by

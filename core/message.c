@@ -754,7 +754,7 @@ char *ock_tool_result_text(const cJSON *tr) {
     const char *msg = ock_json_str(error, "message");
     struct ock_buf b;
     ock_buf_init(&b, (size_t)1 << 30);
-    if (ock_buf_printf(&b, "Error: %s", msg ? msg : "tool failed")) {
+    if (ock_buf_printf(&b, "Error: %s", msg && *msg ? msg : "unknown error")) {
       ock_buf_free(&b);
       return NULL;
     }
@@ -762,7 +762,7 @@ char *ock_tool_result_text(const cJSON *tr) {
   }
   if (cJSON_IsString(output))
     return strdup(output->valuestring);
-  if (!output || cJSON_IsNull(output))
-    return strdup("");
+  if (!output)
+    return strdup("null"); /* absent output is null, and null is compact JSON too */
   return ock_json_print(output);
 }

@@ -188,7 +188,10 @@ static void tool_result_texts(void) {
       {"{\"success\":true,\"output\":{\"t\":15}}", "{\"t\":15}"},
       {"{\"success\":false,\"output\":null,\"error\":{\"type\":\"x\",\"message\":\"boom\"}}",
        "Error: boom"},
-      {"{\"success\":true,\"output\":null}", ""},
+      {"{\"success\":true,\"output\":null}", "null"},
+      {"{\"success\":true}", "null"},
+      {"{\"success\":false,\"error\":null}", "Error: unknown error"},
+      {"{\"success\":true,\"output\":[1,\"a\",true]}", "[1,\"a\",true]"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cJSON *tr = cJSON_Parse(cases[i][0]);

@@ -107,8 +107,9 @@ int ock_reply_to_openai(const struct ock_reply *r, const char *model, long long 
 int ock_reply_to_anthropic(const struct ock_reply *r, const char *model, cJSON **out);
 
 /* ock_tool_result_text renders a ToolResult {success, output, error} as the text a tool
- * message carries (SPEC.md, "Tool result text"): a string output as is, other output as
- * compact JSON, a failure as "Error: <error.message>". Caller frees. NULL when out of memory. */
+ * message carries (SPEC.md 5.11): a string output as is, any other output (absent = null) as
+ * compact JSON, a failure as "Error: <error.message>" ("Error: unknown error" without one).
+ * Caller frees. NULL when out of memory. */
 char *ock_tool_result_text(const cJSON *tool_result);
 
 #endif

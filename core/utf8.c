@@ -1,0 +1,49 @@
+/* utf8.c: the UTF-8 scrubber of utf8.h. */
+#include "ock/utf8.h"
+
+/* seq_len: the length of the well-formed sequence starting at p, or 0. */
+static size_t seq_len(const unsigned char *p) {
+  unsigned char c = p[0];
+  if (c < 0x80)
+    return 1;
+  size_t n;
+  unsigned lo = 0x80, hi = 0xBF; /* the allowed range of the second byte */
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0)
+      lo = 0xA0; /* no overlong forms */
+    if (c == 0xED)
+      hi = 0x9F; /* no surrogates */
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0)
+      lo = 0x90;
+    if (c == 0xF4)
+      hi = 0x8F; /* nothing past U+10FFFF */
+  } else {
+    return 0;
+  }
+  if (p[1] < lo || p[1] > hi)
+    return 0;
+  for (size_t i = 2; i < n; i++)
+    if (p[i] < 0x80 || p[i] > 0xBF)
+      return 0;
+  return n;
+}
+
+size_t ock_utf8_scrub(char *s) {
+  size_t replaced = 0;
+  unsigned char *p = (unsigned char *)s;
+  while (p && *p) {
+    size_t n = seq_len(p);
+    if (n) {
+      p += n;
+    } else {
+      *p++ = '?';
+      replaced++;
+    }
+  }
+  return replaced;
+}

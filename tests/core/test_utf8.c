@@ -1,0 +1,36 @@
+/* test_utf8.c: the scrubber keeps valid text and replaces exactly the bytes that are not. */
+#include "runner.h"
+
+#include "ock/utf8.h"
+
+static void keeps_valid_text(void) {
+  char s[] = "plain, Zürich, 日本語, emoji \xF0\x9F\x98\x80";
+  OCK_ASSERT_INT_EQ(ock_utf8_scrub(s), 0);
+  OCK_ASSERT_STR_EQ(s, "plain, Zürich, 日本語, emoji \xF0\x9F\x98\x80");
+}
+
+static void replaces_broken_bytes(void) {
+  static const struct {
+    const char *in, *out;
+    int replaced;
+  } cases[] = {
+      {"cut \xE6\x97", "cut ??", 2},             /* a character cut in two at the end */
+      {"a\xC3(b", "a?(b", 1},                    /* a lead byte without its continuation */
+      {"\xC0\xAF", "??", 2},                     /* an overlong '/' */
+      {"\xED\xA0\x80", "???", 3},                /* a surrogate */
+      {"\xF4\x90\x80\x80", "????", 4},           /* past U+10FFFF */
+      {"\xFF\xFE ok", "?? ok", 2},               /* bytes that never start a character */
+      {"\x80 lone continuation", "? lone continuation", 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char s[64];
+    snprintf(s, sizeof s, "%s", cases[i].in);
+    OCK_ASSERT_INT_EQ(ock_utf8_scrub(s), cases[i].replaced);
+    OCK_ASSERT_STR_EQ(s, cases[i].out);
+  }
+}
+
+static const struct ock_test tests[] = {{"keeps_valid_text", keeps_valid_text},
+                                        {"replaces_broken_bytes", replaces_broken_bytes},
+                                        {NULL, NULL}};
+const struct ock_suite suite_utf8 = {"utf8", tests, NULL, NULL};
