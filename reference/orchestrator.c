@@ -303,7 +303,7 @@ static int injects(const char *event) {
  * answer goes to *hr when it is not NULL (the caller then clears it). */
 static void emit(struct run *r, const char *name, enum ock_stage stage, cJSON *data,
                  struct ock_hook_result *hr) {
-  struct ock_hook_result local;
+  struct ock_hook_result local = {.action = OCK_HOOK_CONTINUE};
   struct ock_hook_result *res = hr ? hr : &local;
   ock_hook_result_init(res);
   r->stage = stage;

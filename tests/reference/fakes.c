@@ -461,6 +461,7 @@ void check_events(const cJSON *events, enum ock_exec_status status, int turn_cou
   ock_stage_for_status(ock_exec_status_name(status), &terminal);
   int open_request = 0, last_close_error = 0, seen_requested = 0, seen_prompt_complete = 0;
   struct tool_state tools[64];
+  memset(tools, 0, sizeof tools);
   int n_tools = 0;
   for (int i = 0; i < n; i++) {
     const cJSON *e = cJSON_GetArrayItem(events, i);
