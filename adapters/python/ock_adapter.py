@@ -1256,7 +1256,8 @@ def run(orchestrator: Any, url: str | None = None, config: dict | None = None, o
     """Run `orchestrator` (a class constructed with the session config, an instance, or a
     factory taking the config) for every prompt of the session at `url` (default $OCK_URL).
     `config` entries override the session's. Returns the exit status (0 after the last prompt;
-    2 when the session or the orchestrator cannot be set up)."""
+    2 when the session or the orchestrator cannot be set up). SIGINT stays ignored after it
+    returns, so that a late SIGINT cannot end the process with a non-zero status."""
     url = url or os.environ.get("OCK_URL")
     if not url:
         _log("OCK_URL is not set")
