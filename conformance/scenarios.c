@@ -143,6 +143,10 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int by_id(const void *a, const void *b) {
+  return strcmp(((const struct scenario *)a)->id, ((const struct scenario *)b)->id);
+}
+
 static int matches_any(const char *id, const char *const *globs) {
   for (size_t i = 0; globs && globs[i]; i++)
     if (!fnmatch(globs[i], id, 0))
@@ -212,6 +216,8 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
   free(names);
   if (rc)
     scenarios_free(out);
+  else /* by id, as reports and merges order them (file names sort "a-b.json" before "a.json") */
+    qsort(out->items, out->n, sizeof *out->items, by_id);
   return rc;
 }
 

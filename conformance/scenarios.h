@@ -28,7 +28,7 @@ struct scenario_set {
   size_t n;
 };
 
-/* scenarios_load reads every *.json in dir (sorted by file name), validates each against reg,
+/* scenarios_load reads every *.json in dir, validates each against reg (sorted by id),
  * and keeps those whose id matches one of include (NULL or empty: all) and none of exclude.
  * On a bad fixture it returns OCK_ETYPE/OCK_EMISSING/OCK_EJSON/OCK_EIO with errbuf holding
  * "FILE: JSON-PATH: what was expected". */

@@ -116,7 +116,17 @@ static void shards_merge_to_the_whole_run(void) {
   snprintf(path, sizeof path, "%s/merged/report.json", tmp);
   verdicts(path, merged, sizeof merged);
   CU_ASSERT_TRUE(strlen(whole) > 20);
-  OCK_ASSERT_STR_EQ(merged, whole);
+  /* Name the first line that differs: a whole report in a message is unreadable. */
+  const char *a = whole, *b = merged;
+  while (*a && *a == *b)
+    a++, b++;
+  while (a > whole && a[-1] != '\n')
+    a--, b--;
+  if (*a || *b)
+    ock_test_fail(__LINE__, __FILE__, "merged shards differ from the whole run at \"%.120s\" vs "
+                  "\"%.120s\"", b, a);
+  else
+    CU_PASS("merge equals whole");
 }
 
 /* peak_rss_of_check runs `ock check -` on a generated log of executes*5 events, piped in,
