@@ -120,9 +120,10 @@ static void shards_merge_to_the_whole_run(void) {
   const char *a = whole, *b = merged;
   while (*a && *a == *b)
     a++, b++;
+  int differ = *a != *b;
   while (a > whole && a[-1] != '\n')
     a--, b--;
-  if (*a || *b)
+  if (differ)
     ock_test_fail(__LINE__, __FILE__, "merged shards differ from the whole run at \"%.120s\" vs "
                   "\"%.120s\"", b, a);
   else
