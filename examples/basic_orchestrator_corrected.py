@@ -72,6 +72,7 @@ class _Run:
         self.cancel_requested = False
         self.open_request = None    # (provider, iteration) of a provider:request not yet closed
         self.pending = None         # (text, calls) of a reply with calls not yet stored
+        self.unstored_prompt = None # the valid prompt until it is stored (or denied)
         self.round = None           # the open tool round, see _ToolRound
         self.kept = []              # kept injections waiting for the tool round to close
         self.ephemeral = []         # injections for the next request only
@@ -131,6 +132,8 @@ class BasicOrchestrator:
         return run.response or ""
 
     async def _execute(self, run, prompt, context, providers, tools):
+        if providers and prompt.strip(BLANK):
+            run.unstored_prompt = prompt  # a cancel from here on still stores it (SPEC.md 5.10 step 5)
         reply = await self._emit("prompt:submit", {"prompt": prompt})
         # Invalid input first, whatever the reply (SPEC.md 5.2, 5.12): nothing is stored.
         if not providers:
@@ -140,8 +143,10 @@ class BasicOrchestrator:
             run.status, run.error = "error", {"type": "invalid_input", "message": "the prompt is empty"}
             return
         if is_deny(reply):
+            run.unstored_prompt = None
             await self._answer(run, "incomplete", f"Denied: {deny_reason(reply)}", reason="denied")
             return
+        run.unstored_prompt = None
         await context.add_message({"role": "user", "content": prompt})
         await self._apply_injection(run, reply)
 
@@ -359,6 +364,9 @@ class BasicOrchestrator:
         run.cancel_requested = True
         run.status = "cancelled"
         await self._emit("cancel:requested", {"orchestrator": ORCHESTRATOR, "turn_count": run.turn_count})
+        if run.unstored_prompt is not None:  # cancelled while prompt:submit was out
+            await self._context.add_message({"role": "user", "content": run.unstored_prompt})
+            run.unstored_prompt = None
         await self._close_open(run, "cancelled", "cancelled before it finished")
         for message in run.kept:
             await self._context.add_message(message)

@@ -101,7 +101,8 @@ class BasicOrchestrator:
 
                     # Execute tool
                     # DEFECT: arguments that are not a JSON object are sent to the tool anyway (OCK-TOOL-005).
-                    # DEFECT: an endpoint failure or timeout raises out of execute(): no tool:error, no result, no orchestrator:complete (OCK-TOOL-003, OCK-COMPLETE-001).
+                    # DEFECT: an endpoint failure raises out of execute(): no tool:error, no result, no orchestrator:complete (OCK-TOOL-003, OCK-COMPLETE-001).
+                    # DEFECT: no tool_timeout_ms: a slow tool is awaited as long as it takes, never ended with tool:error timeout (OCK-TOOL-003).
                     result = await tool.execute(call["input"])
 
                     # Emit post-execution
@@ -113,6 +114,7 @@ class BasicOrchestrator:
 
                     # Add result to context
                     # DEFECT: a failed ToolResult that carries output is fed back as that output, not "Error: <message>" (OCK-TOOL-002).
+                    # DEFECT: JSON output is fed back with json.dumps' spaced separators, not as compact JSON (OCK-TOOL-006).
                     await context.add_message({
                         "role": "tool",
                         "tool_call_id": call["id"],
