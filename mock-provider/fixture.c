@@ -157,8 +157,8 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
   f->providers = calloc((size_t)n, sizeof *f->providers);
   if (!f->providers)
     return OCK_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    const cJSON *p = cJSON_GetArrayItem(arr, i);
+  const cJSON *p = arr->child; /* walked along, not indexed: cJSON arrays are lists */
+  for (int i = 0; i < n; i++, p = p->next) {
     struct mock_provider *mp = &f->providers[i];
     char pp[OCK_JSON_PATH_MAX];
     ock_jpath_index(pp, sizeof pp, path, i);
@@ -193,8 +193,8 @@ static int load_session_tools(struct mock_fixture *f, const cJSON *arr, const ch
   f->tools = calloc((size_t)n, sizeof *f->tools);
   if (!f->tools)
     return OCK_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    const cJSON *t = cJSON_GetArrayItem(arr, i);
+  const cJSON *t = arr->child;
+  for (int i = 0; i < n; i++, t = t->next) {
     struct mock_tool *mt = &f->tools[i];
     char tp[OCK_JSON_PATH_MAX];
     ock_jpath_index(tp, sizeof tp, path, i);
@@ -339,8 +339,8 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
   t->calls = calloc((size_t)n, sizeof *t->calls);
   if (!t->calls)
     return OCK_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    const cJSON *c = cJSON_GetArrayItem(arr, i);
+  const cJSON *c = arr->child;
+  for (int i = 0; i < n; i++, c = c->next) {
     struct mock_call *mc = &t->calls[i];
     char cp[OCK_JSON_PATH_MAX];
     ock_jpath_index(cp, sizeof cp, path, i);
@@ -447,11 +447,12 @@ static int load_script(struct mock_fixture *f, struct ock_jerr *err) {
     p->turns = calloc((size_t)n, sizeof *p->turns);
     if (!p->turns)
       return OCK_ENOMEM;
-    for (int i = 0; i < n; i++) {
+    const cJSON *turn = turns->child;
+    for (int i = 0; i < n; i++, turn = turn->next) {
       char tp[OCK_JSON_PATH_MAX];
       ock_jpath_index(tp, sizeof tp, sp, i);
       p->n_turns++;
-      TRY(load_turn(cJSON_GetArrayItem(turns, i), tp, p->api, &p->turns[i], err));
+      TRY(load_turn(turn, tp, p->api, &p->turns[i], err));
     }
   }
   return OCK_OK;
@@ -500,8 +501,8 @@ static int load_tools(struct mock_fixture *f, struct ock_jerr *err) {
     mt->calls = calloc((size_t)n, sizeof *mt->calls);
     if (!mt->calls)
       return OCK_ENOMEM;
-    for (int i = 0; i < n; i++) {
-      const cJSON *c = cJSON_GetArrayItem(calls, i);
+    const cJSON *c = calls->child;
+    for (int i = 0; i < n; i++, c = c->next) {
       char cp[OCK_JSON_PATH_MAX], ap[OCK_JSON_PATH_MAX];
       ock_jpath_key(ap, sizeof ap, tp, "calls");
       ock_jpath_index(cp, sizeof cp, ap, i);
@@ -545,8 +546,8 @@ static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
   f->hooks = calloc((size_t)n, sizeof *f->hooks);
   if (!f->hooks)
     return OCK_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    const cJSON *h = cJSON_GetArrayItem(hooks, i);
+  const cJSON *h = hooks->child;
+  for (int i = 0; i < n; i++, h = h->next) {
     struct mock_hook *mh = &f->hooks[i];
     char hp[OCK_JSON_PATH_MAX], rp[OCK_JSON_PATH_MAX];
     ock_jpath_index(hp, sizeof hp, "$.hooks", i);
@@ -609,13 +610,14 @@ static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
   f->cancels = calloc((size_t)n, sizeof *f->cancels);
   if (!f->cancels)
     return OCK_ENOMEM;
-  for (int i = 0; i < n; i++) {
+  const cJSON *trigger = cJSON_IsArray(c) ? c->child : c;
+  for (int i = 0; i < n; i++, trigger = trigger->next) {
     char tp[OCK_JSON_PATH_MAX];
     if (cJSON_IsArray(c))
       ock_jpath_index(tp, sizeof tp, "$.cancel", i);
     else
       snprintf(tp, sizeof tp, "$.cancel");
-    TRY(load_trigger(cJSON_IsArray(c) ? cJSON_GetArrayItem(c, i) : c, tp, &f->cancels[i], err));
+    TRY(load_trigger(trigger, tp, &f->cancels[i], err));
     f->n_cancels++;
   }
   return OCK_OK;
@@ -633,8 +635,8 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
   f->randoms = calloc((size_t)n, sizeof *f->randoms);
   if (!f->randoms)
     return OCK_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    const cJSON *r = cJSON_GetArrayItem(arr, i);
+  const cJSON *r = arr->child;
+  for (int i = 0; i < n; i++, r = r->next) {
     struct mock_random *mr = &f->randoms[i];
     char rp[OCK_JSON_PATH_MAX], sub[OCK_JSON_PATH_MAX];
     ock_jpath_index(rp, sizeof rp, "$.random_faults", i);

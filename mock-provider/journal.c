@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "ock/status.h"
@@ -18,12 +19,14 @@ struct mock_journal {
   size_t len;
   size_t cap;
   size_t max;         /* keep at most this many */
-  size_t dropped;     /* appended past max */
+  size_t bytes;       /* the kept entries' estimated size */
+  size_t max_bytes;   /* keep at most this much */
+  size_t dropped;     /* appended past max or max_bytes */
   long long seq;      /* the last seq handed out */
   struct timespec t0; /* the epoch of t_ms */
 };
 
-int ock__journal_new(size_t max, struct mock_journal **out) {
+int ock__journal_new(size_t max, size_t max_bytes, struct mock_journal **out) {
   struct mock_journal *j = calloc(1, sizeof *j);
   if (!j)
     return OCK_ENOMEM;
@@ -32,6 +35,7 @@ int ock__journal_new(size_t max, struct mock_journal **out) {
     return OCK_ENOMEM;
   }
   j->max = max;
+  j->max_bytes = max_bytes;
   clock_gettime(CLOCK_MONOTONIC, &j->t0);
   *out = j;
   return OCK_OK;
@@ -82,6 +86,18 @@ static cJSON *framed(long long seq, double t_ms, const char *kind, cJSON *entry)
   return o;
 }
 
+/* estimate: about the bytes an entry holds (its strings and a little per node), so a SUT
+ * that sends 8 MiB bodies in a loop cannot grow the journal past its byte cap. */
+static size_t estimate(const cJSON *v) {
+  size_t n = 0;
+  for (; v; v = v->next) {
+    n += 48 + (v->string ? strlen(v->string) : 0) + (v->valuestring ? strlen(v->valuestring) : 0);
+    if (v->child)
+      n += estimate(v->child);
+  }
+  return n;
+}
+
 long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *entry) {
   pthread_mutex_lock(&j->lock);
   long long seq = ++j->seq;
@@ -90,7 +106,8 @@ long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *e
     pthread_mutex_unlock(&j->lock);
     return 0;
   }
-  if (j->len >= j->max) {
+  size_t size = estimate(o->child);
+  if (j->len >= j->max || size > j->max_bytes - j->bytes) {
     j->dropped++;
     cJSON_Delete(o);
     pthread_mutex_unlock(&j->lock);
@@ -108,6 +125,7 @@ long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *e
     j->cap = cap;
   }
   j->items[j->len++] = o;
+  j->bytes += size;
   pthread_mutex_unlock(&j->lock);
   return seq;
 }

@@ -3,9 +3,9 @@
  *
  * Each entry is a JSON object {"seq": N, "t_ms": T, "kind": K, ...}: seq counts from 1 in
  * append order, t_ms is monotonic milliseconds since the journal's epoch. Appends are
- * serialised by a mutex, so seq order is the order the mock decided things in. Past the
- * cap, entries still take a seq but are counted instead of kept. No I/O except
- * ock__journal_write, which prints to a FILE the caller owns.
+ * serialised by a mutex, so seq order is the order the mock decided things in. Past either
+ * cap (entries, estimated bytes), entries still take a seq but are counted instead of kept. No I/O
+ * except ock__journal_write, which prints to a FILE the caller owns.
  */
 #ifndef OCK_MOCK_JOURNAL_H
 #define OCK_MOCK_JOURNAL_H
@@ -17,9 +17,10 @@
 
 struct mock_journal;
 
-/* ock__journal_new makes an empty journal that keeps at most max entries; its epoch is now.
- * Returns OCK_OK or OCK_ENOMEM. Free with ock__journal_free (NULL is a no-op). */
-int ock__journal_new(size_t max, struct mock_journal **out);
+/* ock__journal_new makes an empty journal that keeps at most max entries and about
+ * max_bytes of them; its epoch is now. Returns OCK_OK or OCK_ENOMEM. Free with
+ * ock__journal_free (NULL is a no-op). */
+int ock__journal_new(size_t max, size_t max_bytes, struct mock_journal **out);
 void ock__journal_free(struct mock_journal *j);
 
 /* ock__journal_reset_epoch makes t_ms count from now. */
@@ -34,7 +35,7 @@ long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *e
  * NULL when out of memory. */
 cJSON *ock__journal_snapshot(struct mock_journal *j);
 
-/* ock__journal_dropped counts the entries not kept because of the cap. */
+/* ock__journal_dropped counts the entries not kept because of a cap. */
 size_t ock__journal_dropped(struct mock_journal *j);
 
 /* ock__journal_write prints the kept entries as JSONL. Returns OCK_OK, OCK_EIO, OCK_ENOMEM. */

@@ -105,10 +105,10 @@ static cJSON *tool_names(const cJSON *tools) {
   return names;
 }
 
-/* result_block: for an Anthropic tool message, the index of its tool_result block. */
-static int result_block(const cJSON *raw, const struct ock_message *m) {
-  const cJSON *content =
-      cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(raw, m->wire_index), "content");
+/* result_block: for an Anthropic tool message, the index of its tool_result block in its wire
+ * message (msg). */
+static int result_block(const cJSON *msg, const struct ock_message *m) {
+  const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
   int k = 0;
   const cJSON *b;
   cJSON_ArrayForEach(b, content) {
@@ -124,8 +124,14 @@ static int result_block(const cJSON *raw, const struct ock_message *m) {
 /* neutral_json: the history in the neutral form of SPEC 6.1. */
 static cJSON *neutral_json(const struct ock_history *h, const cJSON *raw, int anthropic) {
   cJSON *arr = cJSON_CreateArray();
+  const cJSON *wire = raw ? raw->child : NULL; /* raw[wire_index], walked along with h */
+  int wire_at = 0;
   for (size_t i = 0; i < h->len; i++) {
     const struct ock_message *m = &h->items[i];
+    while (wire && m->wire_index >= 0 && wire_at < m->wire_index) {
+      wire = wire->next;
+      wire_at++;
+    }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToArray(arr, o);
     cJSON_AddStringToObject(o, "role", ock_role_name(m->role));
@@ -154,7 +160,8 @@ static cJSON *neutral_json(const struct ock_history *h, const cJSON *raw, int an
     }
     cJSON_AddNumberToObject(o, "wire_index", m->wire_index);
     if (anthropic && m->role == OCK_ROLE_TOOL)
-      cJSON_AddNumberToObject(o, "wire_block", result_block(raw, m));
+      cJSON_AddNumberToObject(o, "wire_block",
+                              wire && wire_at == m->wire_index ? result_block(wire, m) : -1);
   }
   return arr;
 }
@@ -261,7 +268,7 @@ static void decide(struct mock_state *st, const struct mock_request *rq,
       struct mock_match_input mi;
       ock__match_input_from(&in->hist, (long long)position, &mi);
       ock_buf_reset(&why);
-      d->turn = ock__script_pick(p, st->used[pi], &mi, &why);
+      d->turn = ock__script_pick(p, &st->plays[pi], &mi, &why);
       if (d->turn < 0) {
         d->outcome = OUT_UNMATCHED;
         snprintf(d->message, sizeof d->message,

@@ -36,19 +36,17 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
   }
   size_t np = fx->n_providers ? fx->n_providers : 1;
   st->provider_requests = calloc(np, sizeof *st->provider_requests);
-  st->used = calloc(np, sizeof *st->used);
+  st->plays = calloc(np, sizeof *st->plays);
   st->tool_calls = calloc(fx->n_tools ? fx->n_tools : 1, sizeof *st->tool_calls);
   st->hook_counts = calloc(fx->n_hooks ? fx->n_hooks : 1, sizeof *st->hook_counts);
   st->random_counts = calloc(fx->n_randoms ? fx->n_randoms : 1, sizeof *st->random_counts);
   st->cancel_counts = calloc(fx->n_cancels ? fx->n_cancels : 1, sizeof *st->cancel_counts);
   st->cancel_fired = calloc(fx->n_cancels ? fx->n_cancels : 1, 1);
-  int ok = st->provider_requests && st->used && st->tool_calls && st->hook_counts &&
+  int ok = st->provider_requests && st->plays && st->tool_calls && st->hook_counts &&
            st->random_counts && st->cancel_counts && st->cancel_fired;
-  for (size_t i = 0; ok && i < fx->n_providers; i++) {
-    st->used[i] = calloc(fx->providers[i].n_turns ? fx->providers[i].n_turns : 1, 1);
-    ok = st->used[i] != NULL;
-  }
-  if (!ok || ock__journal_new(max_journal, &st->journal)) {
+  for (size_t i = 0; ok && i < fx->n_providers; i++)
+    ok = ock__play_init(&st->plays[i], &fx->providers[i]) == OCK_OK;
+  if (!ok || ock__journal_new(max_journal, MOCK_JOURNAL_BYTES, &st->journal)) {
     ock__state_free(st);
     return OCK_ENOMEM;
   }
@@ -59,9 +57,9 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
 void ock__state_free(struct mock_state *st) {
   if (!st)
     return;
-  for (size_t i = 0; st->used && i < st->fx->n_providers; i++)
-    free(st->used[i]);
-  free(st->used);
+  for (size_t i = 0; st->plays && i < st->fx->n_providers; i++)
+    ock__play_free(&st->plays[i]);
+  free(st->plays);
   free(st->provider_requests);
   free(st->tool_calls);
   free(st->hook_counts);

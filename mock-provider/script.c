@@ -6,7 +6,10 @@
  */
 #include "script.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "ock/status.h"
 
 void ock__match_input_from(const struct ock_history *h, long long position,
                            struct mock_match_input *in) {
@@ -54,38 +57,63 @@ static void describe_turn(const struct mock_provider *p, size_t i, struct ock_bu
   }
 }
 
-int ock__script_pick(const struct mock_provider *p, unsigned char *used,
+int ock__play_init(struct mock_play *pl, const struct mock_provider *p) {
+  memset(pl, 0, sizeof *pl);
+  size_t n = p->n_turns ? p->n_turns : 1;
+  pl->used = calloc(n, 1);
+  pl->matched = calloc(n, sizeof *pl->matched);
+  if (!pl->used || !pl->matched) {
+    ock__play_free(pl);
+    return OCK_ENOMEM;
+  }
+  for (size_t i = 0; i < p->n_turns; i++)
+    if (p->turns[i].match != MOCK_MATCH_NEXT)
+      pl->matched[pl->n_matched++] = i;
+  return OCK_OK;
+}
+
+void ock__play_free(struct mock_play *pl) {
+  free(pl->used);
+  free(pl->matched);
+  memset(pl, 0, sizeof *pl);
+}
+
+static int take(struct mock_play *pl, size_t i) {
+  pl->used[i] = 1;
+  pl->n_used++;
+  return (int)i;
+}
+
+int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
                      const struct mock_match_input *in, struct ock_buf *why) {
-  for (size_t i = 0; i < p->n_turns; i++) {
-    if (!used[i] && p->turns[i].match != MOCK_MATCH_NEXT && matches(&p->turns[i], in)) {
-      used[i] = 1;
-      return (int)i;
-    }
+  for (size_t k = 0; k < pl->n_matched; k++) {
+    size_t i = pl->matched[k];
+    if (!pl->used[i] && matches(&p->turns[i], in))
+      return take(pl, i);
   }
-  for (size_t i = 0; i < p->n_turns; i++) {
-    if (!used[i] && p->turns[i].match == MOCK_MATCH_NEXT) {
-      used[i] = 1;
-      return (int)i;
-    }
-  }
+  while (pl->next < p->n_turns &&
+         (pl->used[pl->next] || p->turns[pl->next].match != MOCK_MATCH_NEXT))
+    pl->next++;
+  if (pl->next < p->n_turns)
+    return take(pl, pl->next++);
+
   ock_buf_printf(why, "request %lld to provider \"%s\" matches no scripted turn: ", in->position,
                  p->name);
-  size_t unused = 0;
-  for (size_t i = 0; i < p->n_turns; i++)
-    unused += !used[i];
+  size_t unused = p->n_turns - pl->n_used;
   if (!p->n_turns) {
     ock_buf_printf(why, "$.script.%s has no turns", p->name);
   } else if (!unused) {
     ock_buf_printf(why, "all %zu turns of $.script.%s are used", p->n_turns, p->name);
   } else {
+    /* Only turns with a match are left unused: name them. */
     ock_buf_puts(why, "expected ");
     size_t shown = 0;
-    for (size_t i = 0; i < p->n_turns && shown < 3; i++) {
-      if (used[i])
+    for (size_t k = 0; k < pl->n_matched && shown < 3; k++) {
+      if (pl->used[pl->matched[k]])
         continue;
       if (shown++)
         ock_buf_puts(why, " or ");
-      describe_turn(p, i, why);
+      describe_turn(p, pl->matched[k], why);
     }
     if (unused > shown)
       ock_buf_printf(why, " (and %zu more)", unused - shown);

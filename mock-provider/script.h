@@ -27,9 +27,24 @@ struct mock_match_input {
 void ock__match_input_from(const struct ock_history *h, long long position,
                            struct mock_match_input *in);
 
-/* ock__script_pick chooses the turn for a request and marks it in used[] (one flag per turn
- * of p). Returns the turn's index, or -1 with the reason appended to why. */
-int ock__script_pick(const struct mock_provider *p, unsigned char *used,
+/* What a provider's script has played so far. A pick costs the number of turns with a
+ * "match", not the length of the script: long scripts (100k turns) stay fast. */
+struct mock_play {
+  unsigned char *used; /* per turn */
+  size_t n_used;
+  size_t next;     /* every turn without "match" before this index is used */
+  size_t *matched; /* the indices of the turns with a "match", in script order */
+  size_t n_matched;
+};
+
+/* ock__play_init sets up pl for p (pl's memory is the caller's; free with ock__play_free).
+ * Returns OCK_OK or OCK_ENOMEM. */
+int ock__play_init(struct mock_play *pl, const struct mock_provider *p);
+void ock__play_free(struct mock_play *pl);
+
+/* ock__script_pick chooses the turn for a request and marks it used. Returns the turn's
+ * index, or -1 with the reason appended to why. */
+int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
                      const struct mock_match_input *in, struct ock_buf *why);
 
 #endif

@@ -17,8 +17,10 @@
 #include "fixture.h"
 #include "journal.h"
 #include "plan.h"
+#include "script.h"
 
-#define MOCK_MAX_BODY ((size_t)8 << 20) /* request bodies past this get 413 */
+#define MOCK_MAX_BODY ((size_t)8 << 20)        /* request bodies past this get 413 */
+#define MOCK_JOURNAL_BYTES ((size_t)512 << 20) /* the journal keeps about this much */
 
 struct mock_state {
   struct mock_fixture *fx;      /* owned */
@@ -29,7 +31,7 @@ struct mock_state {
   char url[96];                          /* "http://127.0.0.1:PORT", set at start */
   unsigned long long llm_requests;       /* over all providers */
   unsigned long long *provider_requests; /* per provider */
-  unsigned char **used;                  /* per provider, per turn */
+  struct mock_play *plays;               /* per provider: its turns played */
   unsigned long long *tool_calls;        /* per session tool */
   unsigned long long *hook_counts;       /* per hook: matching events seen */
   unsigned long long *random_counts;     /* per random rule: candidates seen */

@@ -54,59 +54,92 @@ void ock__finding_clear(struct mock_finding *f) {
   memset(f, 0, sizeof *f);
 }
 
-static int same(const char *a, const char *b) {
-  return a && b && !strcmp(a, b);
-}
-
 static char *dup_or_empty(const char *s) {
   return strdup(s ? s : "");
 }
 
-/* The walk's state. */
+/* A hash map from call id to where it was issued: the walk looks ids up in O(1), so a hostile
+ * history of 100k messages costs linear time, not quadratic. Keys are borrowed from h. */
+struct idmap {
+  const char **keys;
+  size_t *msg; /* the index (in h) of the message that issued the id */
+  size_t *pos; /* the call's position in that message */
+  size_t cap;  /* a power of two, or 0 */
+  size_t len;
+};
+
+static size_t id_hash(const char *s) {
+  size_t h = 14695981039346656037ULL & (size_t)-1;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
+  return h;
+}
+
+/* idmap_find: the slot of id (-1 when absent). */
+static long long idmap_find(const struct idmap *m, const char *id) {
+  if (!m->cap)
+    return -1;
+  for (size_t i = id_hash(id) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i])
+      return -1;
+    if (!strcmp(m->keys[i], id))
+      return (long long)i;
+  }
+}
+
+static int idmap_put(struct idmap *m, const char *id, size_t msg, size_t pos) {
+  if ((m->len + 1) * 2 > m->cap) {
+    struct idmap bigger = {.cap = m->cap ? m->cap * 2 : 64};
+    bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
+    bigger.msg = calloc(bigger.cap, sizeof *bigger.msg);
+    bigger.pos = calloc(bigger.cap, sizeof *bigger.pos);
+    if (!bigger.keys || !bigger.msg || !bigger.pos) {
+      free(bigger.keys);
+      free(bigger.msg);
+      free(bigger.pos);
+      return OCK_ENOMEM;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i])
+        idmap_put(&bigger, m->keys[i], m->msg[i], m->pos[i]);
+    free(m->keys);
+    free(m->msg);
+    free(m->pos);
+    *m = bigger;
+  }
+  size_t i = id_hash(id) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], id))
+    i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i])
+    m->len++;
+  m->keys[i] = id;
+  m->msg[i] = msg;
+  m->pos[i] = pos;
+  return OCK_OK;
+}
+
+static void idmap_free(struct idmap *m) {
+  free(m->keys);
+  free(m->msg);
+  free(m->pos);
+  memset(m, 0, sizeof *m);
+}
+
+/* The walk's state. Results are accepted only in call order, so the answered calls of the
+ * open message are always its first `due` calls. */
 struct walk {
   const struct ock_history *h;
   int anthropic;
-  long long call_msg;      /* index (in h) of the message whose calls are open; -1: none */
-  unsigned char *answered; /* per call of call_msg */
-  size_t n_open;           /* calls of call_msg still unanswered */
+  long long call_msg;    /* index (in h) of the message whose calls are open; -1: none */
+  size_t due;            /* calls of call_msg answered so far; the next one is due */
+  size_t n_open;         /* calls of call_msg still unanswered */
+  struct idmap issued;   /* every call id issued so far */
+  struct idmap answered; /* every call id answered so far */
   struct mock_finding *out;
 };
 
-/* issued_before: does a message before `before` issue a call with this id? */
-static int issued_before(const struct ock_history *h, size_t before, const char *id) {
-  for (size_t i = 0; i < before; i++)
-    for (size_t c = 0; c < h->items[i].n_calls; c++)
-      if (same(h->items[i].calls[c].id, id))
-        return 1;
-  return 0;
-}
-
-/* answered_before: is there a result for id before `before` that was accepted? Results are
- * accepted in order, so any earlier result with this id that did not stop the walk was. */
-static int answered_before(const struct ock_history *h, size_t before, const char *id) {
-  for (size_t i = 0; i < before; i++)
-    if (h->items[i].role == OCK_ROLE_TOOL && same(h->items[i].tool_call_id, id))
-      return 1;
-  return 0;
-}
-
-/* open_index: the position of id among the open calls, or -1. */
-static long long open_index(const struct walk *w, const char *id) {
-  if (w->call_msg < 0)
-    return -1;
-  const struct ock_message *m = &w->h->items[w->call_msg];
-  for (size_t c = 0; c < m->n_calls; c++)
-    if (!w->answered[c] && same(m->calls[c].id, id))
-      return (long long)c;
-  return -1;
-}
-
-static long long first_open(const struct walk *w) {
-  const struct ock_message *m = &w->h->items[w->call_msg];
-  for (size_t c = 0; c < m->n_calls; c++)
-    if (!w->answered[c])
-      return (long long)c;
-  return -1;
+static const char *id_of(const char *id) {
+  return id ? id : "";
 }
 
 static int report(struct walk *w, enum mock_shape shape, int message_index, const char *first,
@@ -121,31 +154,32 @@ static int report(struct walk *w, enum mock_shape shape, int message_index, cons
 }
 
 /* rule3: a message that is not a result (or the end, or Anthropic's implied user message)
- * at index `at` while calls are open. `later_from` is where results may still come. */
+ * while calls are open. `later_from` is where results may still come. */
 static int rule3(struct walk *w, int assistant, size_t later_from) {
   const struct ock_history *h = w->h;
   const struct ock_message *m = &h->items[w->call_msg];
   struct ock_buf ids;
   ock_buf_init(&ids, 1 << 20);
-  size_t n_answered = 0;
-  int later = 0;
-  for (size_t c = 0; c < m->n_calls; c++) {
-    if (w->answered[c]) {
-      n_answered++;
-      continue;
-    }
-    if (ock_buf_printf(&ids, "%s%s", ids.len ? ", " : "", m->calls[c].id ? m->calls[c].id : "")) {
+  for (size_t c = w->due; c < m->n_calls; c++) {
+    if (ock_buf_printf(&ids, "%s%s", ids.len ? ", " : "", id_of(m->calls[c].id))) {
       ock_buf_free(&ids);
       return OCK_ENOMEM;
     }
-    for (size_t k = later_from; k < h->len && !later; k++)
-      later = h->items[k].role == OCK_ROLE_TOOL && same(h->items[k].tool_call_id, m->calls[c].id);
+  }
+  /* A result for an open call further on? (The walk stops here, so this runs once.) */
+  int later = 0;
+  for (size_t k = later_from; k < h->len && !later; k++) {
+    if (h->items[k].role != OCK_ROLE_TOOL)
+      continue;
+    long long slot = idmap_find(&w->issued, id_of(h->items[k].tool_call_id));
+    later =
+        slot >= 0 && w->issued.msg[slot] == (size_t)w->call_msg && w->issued.pos[slot] >= w->due;
   }
   enum mock_shape shape =
       later ? (assistant ? MOCK_A04_INTERLEAVED_ASST_MSG : MOCK_A03_INTERLEAVED_USER_MSG)
-      : m->n_calls >= 2 && n_answered ? MOCK_A07_PARALLEL_MISSING_RESULT
-                                      : MOCK_A01_UNMATCHED_TOOL_USE;
-  const char *first = m->calls[first_open(w)].id;
+      : m->n_calls >= 2 && w->due ? MOCK_A07_PARALLEL_MISSING_RESULT
+                                  : MOCK_A01_UNMATCHED_TOOL_USE;
+  const char *first = id_of(m->calls[w->due].id);
   int rc = report(w, shape, m->wire_index, first, first, 0);
   if (!rc) {
     w->out->ids = ock_buf_take(&ids);
@@ -160,53 +194,46 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
 static int on_result(struct walk *w, size_t i, int *stop) {
   const struct ock_history *h = w->h;
   const struct ock_message *r = &h->items[i];
-  const char *id = r->tool_call_id;
+  const char *id = id_of(r->tool_call_id);
   *stop = 1;
-  if (w->anthropic && w->n_open && r->wire_index != w->h->items[w->call_msg].wire_index + 1)
+  if (w->anthropic && w->n_open && r->wire_index != h->items[w->call_msg].wire_index + 1)
     return rule3(w, 0, i);
-  if (answered_before(h, i, id))
+  if (idmap_find(&w->answered, id) >= 0)
     return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, r->wire_index, id, id, 1);
+  long long slot = idmap_find(&w->issued, id);
   if (!w->n_open)
-    return report(w,
-                  issued_before(h, i, id) ? MOCK_A05_DUPLICATE_TOOL_CALL_ID
-                                          : MOCK_A02_UNMATCHED_TOOL_RESULT,
+    return report(w, slot >= 0 ? MOCK_A05_DUPLICATE_TOOL_CALL_ID : MOCK_A02_UNMATCHED_TOOL_RESULT,
                   r->wire_index, id, id, 1);
-  long long pos = open_index(w, id);
-  if (pos < 0)
+  if (slot < 0 || w->issued.msg[slot] != (size_t)w->call_msg)
     return report(w, MOCK_A06_WRONG_TOOL_CALL_ID, r->wire_index, id, id, 1);
-  long long due = first_open(w);
-  if (pos != due) {
-    const char *expected = h->items[w->call_msg].calls[due].id;
+  if (w->issued.pos[slot] != w->due) {
+    const char *expected = id_of(h->items[w->call_msg].calls[w->due].id);
     int rc = report(w, MOCK_A08_PARALLEL_WRONG_ORDER, r->wire_index, expected, id, 1);
     if (!rc && !(w->out->expected = dup_or_empty(expected)))
       rc = OCK_ENOMEM;
     return rc;
   }
-  w->answered[pos] = 1;
+  w->due++;
   w->n_open--;
   *stop = 0;
-  return OCK_OK;
+  return idmap_put(&w->answered, id, i, 0);
 }
 
 /* on_calls applies rule 1 to the assistant message with calls at index i. */
 static int on_calls(struct walk *w, size_t i, int *stop) {
-  const struct ock_history *h = w->h;
-  const struct ock_message *m = &h->items[i];
+  const struct ock_message *m = &w->h->items[i];
   for (size_t c = 0; c < m->n_calls; c++) {
-    int dup = issued_before(h, i, m->calls[c].id);
-    for (size_t d = 0; d < c && !dup; d++)
-      dup = same(m->calls[d].id, m->calls[c].id);
-    if (dup) {
+    const char *id = id_of(m->calls[c].id);
+    if (idmap_find(&w->issued, id) >= 0) { /* issued before, or earlier in this message */
       *stop = 1;
-      return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, m->wire_index, m->calls[c].id,
-                    m->calls[c].id, 0);
+      return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, m->wire_index, id, id, 0);
     }
+    int rc = idmap_put(&w->issued, id, i, c);
+    if (rc)
+      return rc;
   }
-  free(w->answered);
-  w->answered = calloc(m->n_calls, 1);
-  if (!w->answered)
-    return OCK_ENOMEM;
   w->call_msg = (long long)i;
+  w->due = 0;
   w->n_open = m->n_calls;
   return OCK_OK;
 }
@@ -229,7 +256,8 @@ int ock__validate_first(const struct ock_history *h, int anthropic, struct mock_
     if (m && m->role == OCK_ROLE_ASSISTANT && m->n_calls)
       rc = on_calls(&w, i, &stop);
   }
-  free(w.answered);
+  idmap_free(&w.issued);
+  idmap_free(&w.answered);
   if (rc)
     ock__finding_clear(out);
   return rc;

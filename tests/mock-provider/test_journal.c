@@ -9,7 +9,7 @@
 
 static void test_entries_are_framed_in_order(void) {
   struct mock_journal *j = NULL;
-  OCK_ASSERT_OK(ock__journal_new(10, &j));
+  OCK_ASSERT_OK(ock__journal_new(10, 1 << 20, &j));
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "path", "/ock/v1/session");
   OCK_ASSERT_INT_EQ(ock__journal_append(j, "session", e), 1);
@@ -31,7 +31,7 @@ static void test_entries_are_framed_in_order(void) {
 
 static void test_cap_counts_what_it_drops(void) {
   struct mock_journal *j = NULL;
-  OCK_ASSERT_OK(ock__journal_new(3, &j));
+  OCK_ASSERT_OK(ock__journal_new(3, 1 << 20, &j));
   for (int i = 0; i < 5; i++)
     ock__journal_append(j, "event", NULL);
   cJSON *snap = ock__journal_snapshot(j);
@@ -43,7 +43,7 @@ static void test_cap_counts_what_it_drops(void) {
 
 static void test_jsonl_one_entry_per_line(void) {
   struct mock_journal *j = NULL;
-  OCK_ASSERT_OK(ock__journal_new(10, &j));
+  OCK_ASSERT_OK(ock__journal_new(10, 1 << 20, &j));
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "text", "two\nlines");
   ock__journal_append(j, "event", e);
@@ -62,7 +62,26 @@ static void test_jsonl_one_entry_per_line(void) {
   ock__journal_free(j);
 }
 
+static void test_byte_cap(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(1000, 4096, &j));
+  char big[3000];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  for (int i = 0; i < 3; i++) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "body", big);
+    OCK_ASSERT_INT_EQ(ock__journal_append(j, "llm_request", e), i + 1);
+  }
+  cJSON *snap = ock__journal_snapshot(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(snap), 1);
+  OCK_ASSERT_INT_EQ(ock__journal_dropped(j), 2);
+  cJSON_Delete(snap);
+  ock__journal_free(j);
+}
+
 static const struct ock_test tests[] = {
+    {"byte_cap", test_byte_cap},
     {"entries_are_framed_in_order", test_entries_are_framed_in_order},
     {"cap_counts_what_it_drops", test_cap_counts_what_it_drops},
     {"jsonl_one_entry_per_line", test_jsonl_one_entry_per_line},

@@ -29,30 +29,32 @@ static void test_order_and_explicit_matches(void) {
   if (!f)
     return;
   const struct mock_provider *p = &f->providers[0];
-  unsigned char used[5] = {0};
+  struct mock_play used;
+  OCK_ASSERT_OK(ock__play_init(&used, p));
   struct ock_buf why;
   ock_buf_init(&why, 4096);
   struct mock_match_input in = {.position = 1, .last_text = "hi", .last_role = "user"};
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), 0);
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), 0);
   in.position = 2;
   in.last_tool_call_id = "call_9";
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), 1); /* the match wins over order */
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), 1); /* the match wins over order */
   in.position = 3;
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), 2); /* turn 1 is used up */
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), 2); /* turn 1 is used up */
   in.position = 4;
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), 3);
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), 3);
   in.position = 5;
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), -1);
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), -1);
   OCK_ASSERT_STR_EQ(why.data,
                     "request 5 to provider \"main\" matches no scripted turn: expected "
                     "$.script.main[4] (match last_message_contains \"weather\"); the request's "
                     "last message is user \"hi\", the result for \"call_9\"");
   ock_buf_reset(&why);
   in.last_text = "what is the weather?";
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), 4);
-  OCK_ASSERT_INT_EQ(ock__script_pick(p, used, &in, &why), -1);
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), 4);
+  OCK_ASSERT_INT_EQ(ock__script_pick(p, &used, &in, &why), -1);
   OCK_ASSERT_CONTAINS(why.data, "all 5 turns of $.script.main are used");
   ock_buf_free(&why);
+  ock__play_free(&used);
   ock__fixture_free(f);
 }
 
@@ -81,7 +83,49 @@ static void test_match_input_from_history(void) {
   ock_history_free(&h);
 }
 
+static void test_long_scripts_pick_in_constant_time(void) {
+  enum { N = 100000 };
+  struct ock_buf script;
+  ock_buf_init(&script, 1 << 24);
+  ock_buf_puts(&script, "[");
+  for (int i = 0; i < N; i++)
+    ock_buf_printf(&script, "%s{\"text\":\"t%d\"}", i ? "," : "", i);
+  ock_buf_puts(&script, "]");
+  struct mock_fixture *f = NULL;
+  struct ock_buf fx;
+  ock_buf_init(&fx, 1 << 24);
+  ock_buf_printf(
+      &fx,
+      "{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"providers\":[{"
+      "\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}]},\"script\":{\"main\":%s}}",
+      script.data);
+  cJSON *j = cJSON_Parse(fx.data);
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock__fixture_load(j, &f, &err));
+  cJSON_Delete(j);
+  ock_buf_free(&fx);
+  ock_buf_free(&script);
+  if (!f)
+    return;
+  struct mock_play pl;
+  OCK_ASSERT_OK(ock__play_init(&pl, &f->providers[0]));
+  struct ock_buf why;
+  ock_buf_init(&why, 4096);
+  struct mock_match_input in = {.last_role = "user"};
+  int in_order = 1;
+  for (int i = 0; i < N; i++) {
+    in.position = i + 1;
+    in_order &= ock__script_pick(&f->providers[0], &pl, &in, &why) == i;
+  }
+  OCK_ASSERT_INT_EQ(in_order, 1);
+  OCK_ASSERT_INT_EQ(ock__script_pick(&f->providers[0], &pl, &in, &why), -1);
+  ock_buf_free(&why);
+  ock__play_free(&pl);
+  ock__fixture_free(f);
+}
+
 static const struct ock_test tests[] = {
+    {"long_scripts_pick_in_constant_time", test_long_scripts_pick_in_constant_time},
     {"order_and_explicit_matches", test_order_and_explicit_matches},
     {"match_input_from_history", test_match_input_from_history},
     {NULL, NULL}};

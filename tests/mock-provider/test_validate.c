@@ -1,6 +1,8 @@
 /* test_validate.c: the history validator (mock-provider/validate.c, SPEC 6.7) and the
  * providers' texts for its findings (openai_wire.c, anthropic_wire.c). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "broken_histories.h"
@@ -199,7 +201,38 @@ static void test_list_form(void) {
   cJSON_Delete(arr);
 }
 
+static void test_long_histories_are_linear(void) {
+  /* 30000 rounds of call and result, then one orphan: found, and fast. */
+  enum { ROUNDS = 30000 };
+  struct ock_history h;
+  ock_history_init(&h);
+  ock_history_add_text(&h, OCK_ROLE_USER, "go");
+  char id[32];
+  for (int i = 0; i < ROUNDS; i++) {
+    snprintf(id, sizeof id, "call_%d", i);
+    struct ock_tool_call call = {id, "f", "{}"};
+    ock_history_add_assistant(&h, NULL, &call, 1);
+    ock_history_add_tool_result(&h, id, "ok", 0);
+  }
+  struct ock_tool_call orphan = {"call_last", "f", "{}"};
+  ock_history_add_assistant(&h, NULL, &orphan, 1);
+  for (size_t i = 0; i < h.len; i++)
+    h.items[i].wire_index = (int)i;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct mock_finding f;
+  OCK_ASSERT_OK(ock__validate_first(&h, 0, &f));
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), "A01_UNMATCHED_TOOL_USE");
+  OCK_ASSERT_INT_EQ(f.message_index, 2 * ROUNDS + 1);
+  OCK_ASSERT_INT_EQ(secs < 0.5, 1);
+  ock__finding_clear(&f);
+  ock_history_free(&h);
+}
+
 static const struct ock_test tests[] = {
+    {"long_histories_are_linear", test_long_histories_are_linear},
     {"list_form", test_list_form},
     {"eight_shapes_both_wires", test_eight_shapes_both_wires},
     {"valid_histories_have_no_finding", test_valid_histories_have_no_finding},

@@ -34,7 +34,8 @@ struct ock_mock_options {
   void (*on_cancel)(void *user); /* called (from a server thread) when the fixture's cancel
                                     trigger fires; may be NULL */
   void *user;                    /* passed to on_cancel; borrowed */
-  size_t max_journal_entries;    /* 0: default 200000; past it entries are counted, not kept */
+  size_t max_journal_entries;    /* 0: default 200000; past it entries are counted, not kept
+                                    (so are entries past 512 MiB of journal) */
 };
 
 /* ock_mock_new validates the fixture and makes a stopped mock.
@@ -64,7 +65,8 @@ int ock_mock_port(const ock_mock *m);
  * The caller frees it with cJSON_Delete. NULL only when out of memory. */
 cJSON *ock_mock_journal(ock_mock *m);
 
-/* ock_mock_journal_dropped counts entries past max_journal_entries that were not kept. */
+/* ock_mock_journal_dropped counts entries not kept (past max_journal_entries, or past the
+ * journal's 512 MiB); a harness should treat a non-zero count as an incomplete record. */
 size_t ock_mock_journal_dropped(ock_mock *m);
 
 /* ock_mock_write_journal writes the journal as JSONL (one compact entry per line) to f,
