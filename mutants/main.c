@@ -1,0 +1,231 @@
+/*
+ * main.c: ock-mutant, the reference orchestrator seen through one deliberate lie.
+ *
+ *   ock-mutant NAME -- CMD [ARG...]
+ *
+ * starts the proxy (proxy.h) in front of the mock at $OCK_URL, runs CMD as its child with
+ * OCK_URL, OPENAI_BASE_URL and ANTHROPIC_BASE_URL pointing at the proxy, and ends the way the
+ * child ended (after the mutation's exit hook). The child stays in the mutant's process group,
+ * so the harness's SIGINT to the group reaches it directly; the mutant itself ignores SIGINT
+ * unless its mutation says otherwise, and passes SIGTERM on. It leaves no thread or process
+ * behind.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "mutant.h"
+#include "proxy.h"
+
+extern char **environ;
+
+static const char usage[] =
+    "usage: ock-mutant NAME -- CMD [ARG...]\n"
+    "       ock-mutant --list\n"
+    "\n"
+    "Runs the orchestrator CMD behind a proxy that tells exactly one lie, the mutation NAME, so\n"
+    "that the conformance check of one requirement must fail (the mutant gate, make test).\n"
+    "The proxy serves on 127.0.0.1 and forwards everything to the mock at $OCK_URL; CMD gets\n"
+    "OCK_URL, OPENAI_BASE_URL and ANTHROPIC_BASE_URL pointing at the proxy. The mutant exits\n"
+    "as CMD did, unless its lie is about the exit.\n"
+    "\n"
+    "  --list    print the mutations: name, the requirement it breaks, its scenarios, the lie\n"
+    "            (NAME \"none\" tells no lie: the proxy alone, which must change nothing)\n"
+    "  --help    print this\n"
+    "\n"
+    "example, inside `ock run`:\n"
+    "  ock run --orchestrator \"exec build/bin/ock-mutant complete-twice -- "
+    "build/bin/ock-orchestrator\"\n";
+
+static volatile sig_atomic_t got_sigint, got_sigterm;
+
+static void on_signal(int sig) {
+  if (sig == SIGINT)
+    got_sigint = 1;
+  else
+    got_sigterm = 1;
+}
+
+static void list_mutations(void) {
+  printf("%-36s %-18s %-40s %s\n", "NAME", "BREAKS", "SCENARIOS", "THE LIE");
+  for (size_t i = 0; i < mutant_count(); i++) {
+    const struct mutation *m = mutant_at(i);
+    char buf[64];
+    printf("%-36s %-18s %-40s %s\n", m->name, m->requirement, mutant_cases(m, buf, sizeof buf),
+           m->what);
+  }
+  printf("%zu mutations\n", mutant_count());
+}
+
+/* child_env: the environment with the three URLs replaced. Strings are borrowed or owned by
+ * urls; free only the array. */
+static char **child_env(char urls[3][300], const char *self) {
+  static const char *const names[] = {"OCK_URL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"};
+  snprintf(urls[0], 300, "OCK_URL=%s", self);
+  snprintf(urls[1], 300, "OPENAI_BASE_URL=%s/v1", self);
+  snprintf(urls[2], 300, "ANTHROPIC_BASE_URL=%s", self);
+  size_t n = 0, k = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc(n + 4, sizeof *env);
+  if (!env)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    int replaced = 0;
+    for (int j = 0; j < 3; j++) {
+      size_t l = strlen(names[j]);
+      replaced |= !strncmp(environ[i], names[j], l) && environ[i][l] == '=';
+    }
+    if (!replaced)
+      env[k++] = environ[i];
+  }
+  for (int j = 0; j < 3; j++)
+    env[k++] = urls[j];
+  env[k] = NULL;
+  return env;
+}
+
+static int spawn_child(char **argv, char **env, pid_t *pid) {
+  posix_spawnattr_t attr;
+  sigset_t def, none;
+  sigemptyset(&def);
+  sigaddset(&def, SIGINT);
+  sigaddset(&def, SIGTERM);
+  sigaddset(&def, SIGPIPE);
+  sigemptyset(&none);
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setsigdefault(&attr, &def);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  int rc = posix_spawnp(pid, argv[0], NULL, &attr, argv, env);
+  posix_spawnattr_destroy(&attr);
+  return rc;
+}
+
+static void nap_ms(long ms) {
+  struct timespec ts = {0, ms * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* wait_child waits for the child, handling signals and stop requests meanwhile. Returns how it
+ * ended: an exit code, or -signal; *stopped is set when the proxy asked to stop it. */
+static int wait_child(pid_t pid, proxy *p, const struct mutation *mu, int *stopped) {
+  int status = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid)
+      break;
+    if (w < 0 && errno != EINTR)
+      return 127;
+    if (got_sigint) {
+      got_sigint = 0;
+      if (mu->dies_on_sigint) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        return -SIGINT;
+      }
+    }
+    if (got_sigterm) {
+      got_sigterm = 0;
+      kill(pid, SIGTERM);
+    }
+    if (!*stopped && proxy_stop_requested(p)) {
+      *stopped = 1;
+      kill(pid, SIGKILL);
+    }
+    nap_ms(5);
+  }
+  if (WIFSIGNALED(status))
+    return -WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+/* end_as ends the process with an exit code, or by the signal -ended. */
+static int end_as(int ended) {
+  if (ended >= 0)
+    return ended;
+  int sig = -ended;
+  struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core); /* a mutant's crash is a lie, not a bug worth a core */
+  signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+  raise(sig);
+  return 128 + sig;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (argc >= 2 && !strcmp(argv[1], "--list")) {
+    list_mutations();
+    return 0;
+  }
+  if (argc < 4 || strcmp(argv[2], "--")) {
+    fprintf(stderr, "ock-mutant: expected NAME -- CMD [ARG...]\n\n%s", usage);
+    return 2;
+  }
+  const struct mutation *mu = mutant_find(argv[1]);
+  if (!mu) {
+    fprintf(stderr, "ock-mutant: unknown mutation \"%s\" (ock-mutant --list shows the %zu there "
+                    "are)\n",
+            argv[1], mutant_count());
+    return 2;
+  }
+  const char *upstream = getenv("OCK_URL");
+  if (!upstream || !*upstream) {
+    fprintf(stderr, "ock-mutant: OCK_URL is not set: it must name the mock, e.g. "
+                    "http://127.0.0.1:8080 (ock run sets it)\n");
+    return 2;
+  }
+  if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+    fprintf(stderr, "ock-mutant: libcurl could not be initialised\n");
+    return 3;
+  }
+  struct sigaction sa = {0};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  proxy *p = NULL;
+  char err[512];
+  if (proxy_start(mu, upstream, &p, err, sizeof err)) {
+    fprintf(stderr, "ock-mutant: %s\n", err);
+    curl_global_cleanup();
+    return 3;
+  }
+  char urls[3][300];
+  char **env = child_env(urls, proxy_url(p));
+  pid_t pid = 0;
+  int rc = env ? spawn_child(argv + 3, env, &pid) : ENOMEM;
+  free(env);
+  if (rc) {
+    fprintf(stderr, "ock-mutant: cannot run \"%s\": %s\n", argv[3], strerror(rc));
+    proxy_free(p);
+    curl_global_cleanup();
+    return 127;
+  }
+  int stopped = 0;
+  int ended = wait_child(pid, p, mu, &stopped);
+  if (stopped)
+    ended = 0; /* the lie: the SUT stopped early, and says all is well */
+  if (ended != -SIGINT || !mu->dies_on_sigint)
+    ended = proxy_exit_status(p, ended);
+  proxy_free(p);
+  curl_global_cleanup();
+  return end_as(ended);
+}

@@ -1,0 +1,529 @@
+/*
+ * mut_events.c: the lies told in events (before the mock sees them) and in hook replies
+ * (before the SUT sees them). Each hook looks for its one situation and leaves every other
+ * message alone.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mut_hooks.h"
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+const char *mut_str(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+void mut_set_str(cJSON *o, const char *key, const char *value) {
+  if (!cJSON_IsObject(o))
+    return;
+  cJSON *s = cJSON_CreateString(value);
+  if (cJSON_HasObjectItem(o, key))
+    cJSON_ReplaceItemInObjectCaseSensitive(o, key, s);
+  else
+    cJSON_AddItemToObject(o, key, s);
+}
+
+const char *mut_event_name(const struct mutant_exchange *x) {
+  return mut_str(x->body, "event");
+}
+
+cJSON *mut_event_data(const struct mutant_exchange *x) {
+  cJSON *d = cJSON_GetObjectItemCaseSensitive(x->body, "data");
+  return cJSON_IsObject(d) ? d : NULL;
+}
+
+static int is(const struct mutant_exchange *x, const char *name) {
+  return !strcmp(mut_event_name(x), name);
+}
+
+static const char *data_str(const struct mutant_exchange *x, const char *key) {
+  return mut_str(mut_event_data(x), key);
+}
+
+static const char *error_type(const struct mutant_exchange *x) {
+  return mut_str(cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "error"), "type");
+}
+
+static void set_error_type(struct mutant_exchange *x, const char *type) {
+  mut_set_str(cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "error"), "type", type);
+}
+
+void mut_answer_continue(struct mutant_exchange *x) {
+  cJSON_Delete(x->answer);
+  x->answer = cJSON_CreateObject();
+  cJSON_AddStringToObject(x->answer, "action", "continue");
+}
+
+static void push(cJSON **list, cJSON *event) {
+  if (!event)
+    return;
+  if (!*list)
+    *list = cJSON_CreateArray();
+  cJSON_AddItemToArray(*list, event);
+}
+
+void mut_post_after(struct mutant_exchange *x, cJSON *event) {
+  push(&x->after, event);
+}
+
+void mut_post_before(struct mutant_exchange *x, cJSON *event) {
+  push(&x->before, event);
+}
+
+void mut_flush_held(struct mutant_state *s, struct mutant_exchange *x, int after) {
+  while (cJSON_GetArraySize(s->held) > 0)
+    push(after ? &x->after : &x->before, cJSON_DetachItemFromArray(s->held, 0));
+}
+
+/* event_named: a new event body {"event": name, "data": copy of data}. */
+static cJSON *event_named(const char *name, const cJSON *data) {
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "event", name);
+  cJSON_AddItemToObject(e, "data", data ? cJSON_Duplicate(data, 1) : cJSON_CreateObject());
+  return e;
+}
+
+/* reply_action: the action of the hook reply the mock sent, or "". */
+static const char *reply_action(const struct mutant_exchange *x) {
+  return mut_str(x->reply, "action");
+}
+
+/* neutralise: the SUT gets {"action":"continue"} instead of the mock's reply. */
+static void neutralise(struct mutant_exchange *x) {
+  cJSON_Delete(x->reply);
+  x->reply = cJSON_CreateObject();
+  cJSON_AddStringToObject(x->reply, "action", "continue");
+}
+
+/* ---- COMPLETE ------------------------------------------------------------------------------ */
+
+void mut_complete_dropped_on_error(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete") && !strcmp(data_str(x, "status"), "error"))
+    mut_answer_continue(x);
+}
+
+void mut_complete_twice(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete"))
+    mut_post_after(x, cJSON_Duplicate(x->body, 1));
+}
+
+void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "orchestrator:complete"))
+    return;
+  cJSON *late = event_named("ock-mutant:late", NULL);
+  cJSON *d = cJSON_GetObjectItemCaseSensitive(late, "data");
+  cJSON_AddStringToObject(d, "note", "an event after orchestrator:complete");
+  if (*data_str(x, "trace_id"))
+    cJSON_AddStringToObject(d, "trace_id", data_str(x, "trace_id"));
+  if (*data_str(x, "stage"))
+    cJSON_AddStringToObject(d, "stage", data_str(x, "stage"));
+  mut_post_after(x, late);
+}
+
+void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete"))
+    mut_set_str(mut_event_data(x), "orchestrator", "");
+}
+
+void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete"))
+    mut_set_str(mut_event_data(x), "status", "done");
+}
+
+void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *tc = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "turn_count");
+  if (is(x, "orchestrator:complete") && cJSON_IsNumber(tc))
+    cJSON_SetNumberValue(tc, tc->valuedouble + 1);
+}
+
+void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "orchestrator:complete") || strcmp(data_str(x, "status"), "incomplete"))
+    return;
+  mut_set_str(mut_event_data(x), "status", "success");
+  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "reason");
+}
+
+void mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete") && !strcmp(data_str(x, "status"), "error"))
+    cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "error");
+}
+
+/* ---- ORDER --------------------------------------------------------------------------------- */
+
+void mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, "prompt:submit") && s->executes == 0)
+    mut_post_before(x, event_named("execution:start", mut_event_data(x)));
+}
+
+void mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "provider:response"))
+    mut_answer_continue(x);
+}
+
+void mut_tool_post_twice(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "tool:post"))
+    mut_post_after(x, cJSON_Duplicate(x->body, 1));
+}
+
+void mut_prompt_complete_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "prompt:complete"))
+    mut_answer_continue(x);
+}
+
+/* hold keeps this event back (the SUT is told "continue" at once); any other event first
+ * lets the held ones go, so only the announced request or tool run overtakes them. */
+static void hold(struct mutant_state *s, struct mutant_exchange *x, const char *name) {
+  if (!is(x, name)) {
+    mut_flush_held(s, x, 0);
+    return;
+  }
+  if (cJSON_GetArraySize(s->held) >= MUTANT_MAX_HELD)
+    return;
+  cJSON_AddItemToArray(s->held, cJSON_Duplicate(x->body, 1));
+  mut_answer_continue(x);
+}
+
+void mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x) {
+  hold(s, x, "provider:request");
+}
+
+void mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x) {
+  hold(s, x, "tool:pre");
+}
+
+void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!is(x, "provider:response") || s->responses_in_execute > 0)
+    return;
+  cJSON *retry = event_named("provider:retry", NULL);
+  cJSON *d = cJSON_GetObjectItemCaseSensitive(retry, "data");
+  cJSON *from = mut_event_data(x);
+  cJSON_AddStringToObject(d, "provider", data_str(x, "provider"));
+  cJSON *it = cJSON_GetObjectItemCaseSensitive(from, "iteration");
+  cJSON_AddNumberToObject(d, "iteration", cJSON_IsNumber(it) ? it->valuedouble : 1);
+  cJSON_AddNumberToObject(d, "attempt", 2);
+  cJSON_AddNumberToObject(d, "delay_ms", 0);
+  cJSON *err = cJSON_AddObjectToObject(d, "error");
+  cJSON_AddStringToObject(err, "type", "http_error");
+  cJSON_AddStringToObject(err, "message", "mutant: a retry with no error before it");
+  if (*data_str(x, "trace_id"))
+    cJSON_AddStringToObject(d, "trace_id", data_str(x, "trace_id"));
+  if (*data_str(x, "stage"))
+    cJSON_AddStringToObject(d, "stage", data_str(x, "stage"));
+  mut_post_after(x, retry);
+}
+
+void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "provider:response"))
+    return;
+  char text[4096];
+  snprintf(text, sizeof text, "%s [mutant]", data_str(x, "content"));
+  mut_set_str(mut_event_data(x), "content", text);
+}
+
+/* ---- TOOL ---------------------------------------------------------------------------------- */
+
+void mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "tool:error") && !strcmp(error_type(x), "not_found"))
+    set_error_type(x, "execution_failed");
+}
+
+void mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = mut_event_data(x);
+  cJSON *result = cJSON_GetObjectItemCaseSensitive(d, "result");
+  if (!is(x, "tool:post") || !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "success")))
+    return;
+  const char *msg = mut_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
+  cJSON *err = cJSON_CreateObject();
+  cJSON_AddStringToObject(err, "type", "execution_failed");
+  cJSON_AddStringToObject(err, "message", *msg ? msg : "the tool failed");
+  cJSON_AddItemToObject(d, "error", err);
+  cJSON_DeleteItemFromObjectCaseSensitive(d, "result");
+  mut_set_str(x->body, "event", "tool:error");
+}
+
+void mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "tool:error") &&
+      (!strcmp(error_type(x), "execution_failed") || !strcmp(error_type(x), "timeout")))
+    set_error_type(x, "not_found");
+}
+
+void mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "tool:error") && !strcmp(error_type(x), "invalid_arguments"))
+    set_error_type(x, "execution_failed");
+}
+
+void mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "tool:pre"))
+    return;
+  char name[512];
+  snprintf(name, sizeof name, "%s_renamed", data_str(x, "tool_name"));
+  mut_set_str(mut_event_data(x), "tool_name", name);
+}
+
+/* ---- HOOK ---------------------------------------------------------------------------------- */
+
+/* ignore_reply: the SUT gets "continue" where the mock replied action to event name (NULL:
+ * any event). */
+static void ignore_reply(struct mutant_exchange *x, const char *name, const char *action) {
+  if ((!name || is(x, name)) && !strcmp(reply_action(x), action))
+    neutralise(x);
+}
+
+void mut_deny_submit_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, "prompt:submit", "deny");
+}
+
+void mut_deny_request_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, "provider:request", "deny");
+}
+
+void mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, "tool:pre", "deny");
+}
+
+void mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->reply, "ephemeral")))
+    ignore_reply(x, NULL, "inject_context");
+}
+
+void mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->reply, "ephemeral")))
+    ignore_reply(x, NULL, "inject_context");
+}
+
+void mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, "tool:pre", "modify");
+}
+
+void mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, NULL, "ask_user");
+}
+
+void mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "tool:selected"))
+    mut_answer_continue(x);
+}
+
+void mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, "tool:selecting", "deny");
+}
+
+void mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, "tool:selecting", "modify");
+}
+
+/* ---- ITER, STREAM, PARALLEL ---------------------------------------------------------------- */
+
+void mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "orchestrator:complete") || strcmp(data_str(x, "reason"), "max_iterations"))
+    return;
+  mut_set_str(mut_event_data(x), "status", "success");
+  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "reason");
+}
+
+void mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "provider:stream") || !*data_str(x, "delta"))
+    return;
+  char delta[4096];
+  snprintf(delta, sizeof delta, "%s~", data_str(x, "delta"));
+  mut_set_str(mut_event_data(x), "delta", delta);
+}
+
+void mut_stream_error_as_response(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!is(x, "provider:error") || !s->streaming)
+    return;
+  cJSON *d = mut_event_data(x);
+  mut_set_str(x->body, "event", "provider:response");
+  static const char *const gone[] = {"error", "retryable", "status_code", "attempt"};
+  for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+    cJSON_DeleteItemFromObjectCaseSensitive(d, gone[i]);
+  mut_set_str(d, "content", "");
+  cJSON_AddItemToObject(d, "tool_calls", cJSON_CreateArray());
+  mut_set_str(d, "finish_reason", "stop");
+}
+
+void mut_stream_events_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "provider:stream"))
+    mut_answer_continue(x);
+}
+
+void mut_group_id_per_call(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "tool:pre") && !is(x, "tool:post") && !is(x, "tool:error"))
+    return;
+  char id[1024];
+  snprintf(id, sizeof id, "%s:%s", data_str(x, "parallel_group_id"), data_str(x, "tool_call_id"));
+  mut_set_str(mut_event_data(x), "parallel_group_id", id);
+}
+
+/* ---- LIFECYCLE, TRACE ---------------------------------------------------------------------- */
+
+void mut_execution_end_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "execution:end"))
+    mut_answer_continue(x);
+}
+
+void mut_first_request_stage_route(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, "provider:request") && s->requests_in_execute == 0 && *data_str(x, "stage"))
+    mut_set_str(mut_event_data(x), "stage", "route");
+}
+
+void mut_resolve_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, "provider:response") && s->responses_in_execute == 0 && s->resolve)
+    mut_post_after(x, cJSON_Duplicate(s->resolve, 1));
+}
+
+void mut_terminal_stage_wrong(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "orchestrator:complete") || !*data_str(x, "stage"))
+    return;
+  const char *status = data_str(x, "status");
+  int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
+  mut_set_str(mut_event_data(x), "stage", returns ? "failed" : "complete");
+}
+
+void mut_resolve_reason_empty(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "provider:resolve"))
+    mut_set_str(mut_event_data(x), "reason", "");
+}
+
+void mut_routing_varies(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!is(x, "provider:resolve"))
+    return;
+  char reason[2048];
+  snprintf(reason, sizeof reason, "%s (execute %d)", data_str(x, "reason"), s->executes);
+  mut_set_str(mut_event_data(x), "reason", reason);
+}
+
+void mut_fallback_wrong(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = mut_event_data(x);
+  if (!is(x, "provider:resolve") || !d)
+    return;
+  cJSON *fb = cJSON_GetObjectItemCaseSensitive(d, "fallback");
+  if (cJSON_IsString(fb))
+    cJSON_ReplaceItemInObjectCaseSensitive(d, "fallback", cJSON_CreateNull());
+  else
+    mut_set_str(d, "fallback", data_str(x, "provider"));
+}
+
+void mut_trace_id_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "trace_id");
+}
+
+/* ---- ERROR, CANCEL, VALID, PROC ------------------------------------------------------------ */
+
+void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "provider:error"))
+    return;
+  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "retryable");
+  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "status_code");
+}
+
+void mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "provider:retry"))
+    mut_answer_continue(x);
+}
+
+void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = mut_event_data(x);
+  if (!is(x, "orchestrator:complete") || strcmp(data_str(x, "status"), "cancelled"))
+    return;
+  mut_set_str(d, "status", "error");
+  cJSON *err = cJSON_CreateObject();
+  cJSON_AddStringToObject(err, "type", "cancelled");
+  cJSON_AddStringToObject(err, "message", "interrupted");
+  cJSON_DeleteItemFromObjectCaseSensitive(d, "error");
+  cJSON_AddItemToObject(d, "error", err);
+}
+
+void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "cancel:requested"))
+    mut_answer_continue(x);
+}
+
+void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "cancel:requested"))
+    x->replay_after = 1;
+}
+
+void mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete") && !strcmp(error_type(x), "invalid_input"))
+    set_error_type(x, "bad_input");
+}
+
+void mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "orchestrator:complete") && !strcmp(error_type(x), "no_provider"))
+    set_error_type(x, "invalid_input");
+}
+
+void mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, "orchestrator:complete") &&
+      (!strcmp(error_type(x), "invalid_input") || !strcmp(error_type(x), "no_provider")))
+    s->stop = 1;
+}
+
+void mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, "prompt:submit"))
+    return;
+  size_t n = strlen(data_str(x, "prompt")) + 16;
+  char *p = malloc(n);
+  if (!p)
+    return;
+  snprintf(p, n, "%s (mutant)", data_str(x, "prompt"));
+  mut_set_str(mut_event_data(x), "prompt", p);
+  free(p);
+}
+
+void mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!is(x, "prompt:submit") || s->executes > 0)
+    return;
+  cJSON *bad = cJSON_CreateObject(); /* an event without its data object */
+  cJSON_AddStringToObject(bad, "event", "ock-mutant:no-data");
+  mut_post_after(x, bad);
+}

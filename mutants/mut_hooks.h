@@ -1,0 +1,120 @@
+/*
+ * mut_hooks.h: the hook functions of the mutation table (private to mutants/).
+ *
+ * mutations.c names them in its table; mut_events.c (events and hook replies), mut_traffic.c
+ * (LLM and tool requests and replies) and mut_process.c (the session document, the exit)
+ * define them. Each does one small rewrite; see the table for what each one is for.
+ */
+#ifndef OCK_MUTANTS_MUT_HOOKS_H
+#define OCK_MUTANTS_MUT_HOOKS_H
+
+#include "mutant.h"
+
+#define MUT_REMINDER                                                                              \
+  "<system-reminder source=\"orchestrator-loop-limit\">\nYou have reached the maximum number "   \
+  "of iterations for this turn. Please provide a response to the user now, summarizing your "    \
+  "progress and noting what remains to be done.\n</system-reminder>"
+#define MUT_REMINDER_MARK "orchestrator-loop-limit"
+#define MUT_CANCELLED_TEXT "The previous operation was cancelled."
+
+/* Helpers the hook files share (mut_events.c). */
+const char *mut_event_name(const struct mutant_exchange *x);
+cJSON *mut_event_data(const struct mutant_exchange *x);
+const char *mut_str(const cJSON *o, const char *key);
+void mut_set_str(cJSON *o, const char *key, const char *value);
+void mut_answer_continue(struct mutant_exchange *x);
+void mut_post_after(struct mutant_exchange *x, cJSON *event); /* takes event */
+void mut_post_before(struct mutant_exchange *x, cJSON *event); /* takes event */
+void mut_flush_held(struct mutant_state *s, struct mutant_exchange *x, int after);
+
+/* Events, before they are forwarded. */
+void mut_complete_dropped_on_error(struct mutant_state *s, struct mutant_exchange *x);
+void mut_complete_twice(struct mutant_state *s, struct mutant_exchange *x);
+void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x);
+void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x);
+void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);
+void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
+void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
+void mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x);
+void mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_tool_post_twice(struct mutant_state *s, struct mutant_exchange *x);
+void mut_prompt_complete_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x);
+void mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x);
+void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x);
+void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x);
+void mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x);
+void mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x);
+void mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x);
+void mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x);
+void mut_stream_error_as_response(struct mutant_state *s, struct mutant_exchange *x);
+void mut_stream_events_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_group_id_per_call(struct mutant_state *s, struct mutant_exchange *x);
+void mut_execution_end_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_first_request_stage_route(struct mutant_state *s, struct mutant_exchange *x);
+void mut_resolve_repeated(struct mutant_state *s, struct mutant_exchange *x);
+void mut_terminal_stage_wrong(struct mutant_state *s, struct mutant_exchange *x);
+void mut_resolve_reason_empty(struct mutant_state *s, struct mutant_exchange *x);
+void mut_routing_varies(struct mutant_state *s, struct mutant_exchange *x);
+void mut_fallback_wrong(struct mutant_state *s, struct mutant_exchange *x);
+void mut_trace_id_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x);
+void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x);
+void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x);
+void mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x);
+
+/* Hook replies, before the SUT sees them. */
+void mut_deny_submit_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_deny_request_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x);
+
+/* LLM requests and replies, tool requests and replies (mut_traffic.c). */
+void mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_result_wrong_id(struct mutant_state *s, struct mutant_exchange *x);
+void mut_message_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x);
+void mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x);
+void mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x);
+void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x);
+void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x);
+void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x);
+void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x);
+void mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x);
+void mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_stream_false(struct mutant_state *s, struct mutant_exchange *x);
+void mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x);
+void mut_closing_message_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_release_held(struct mutant_state *s, struct mutant_exchange *x);
+void mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchange *x);
+void mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x);
+void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exchange *x);
+
+/* The session document and the exit (mut_process.c). */
+void mut_max_iterations_raised(struct mutant_state *s, cJSON *doc);
+void mut_tools_serialized(struct mutant_state *s, cJSON *doc);
+void mut_backoff_zero(struct mutant_state *s, cJSON *doc);
+void mut_fallback_as_retry(struct mutant_state *s, cJSON *doc);
+void mut_fail_fast_continues(struct mutant_state *s, cJSON *doc);
+void mut_retry_budget_raised(struct mutant_state *s, cJSON *doc);
+int mut_exit_one(const struct mutant_state *s, int ended);
+int mut_exit_sigsegv(const struct mutant_state *s, int ended);
+
+#endif

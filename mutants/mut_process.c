@@ -1,0 +1,75 @@
+/*
+ * mut_process.c: the lies told in the session document (the SUT runs with a config the mock
+ * did not give) and at the process exit.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "mut_hooks.h"
+
+static cJSON *config_of(cJSON *doc) {
+  cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "config");
+  return cJSON_IsObject(c) ? c : NULL;
+}
+
+static void add_to_number(cJSON *config, const char *key, double delta) {
+  cJSON *v = cJSON_GetObjectItemCaseSensitive(config, key);
+  if (cJSON_IsNumber(v))
+    cJSON_SetNumberValue(v, v->valuedouble + delta);
+}
+
+static void set_number(cJSON *config, const char *key, double value) {
+  cJSON *v = cJSON_GetObjectItemCaseSensitive(config, key);
+  if (cJSON_IsNumber(v))
+    cJSON_SetNumberValue(v, value);
+}
+
+/* replace_strategy: config.error_strategy from -> to. */
+static void replace_strategy(cJSON *config, const char *from, const char *to) {
+  cJSON *v = cJSON_GetObjectItemCaseSensitive(config, "error_strategy");
+  if (cJSON_IsString(v) && !strcmp(v->valuestring, from))
+    cJSON_ReplaceItemInObjectCaseSensitive(config, "error_strategy", cJSON_CreateString(to));
+}
+
+void mut_max_iterations_raised(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  add_to_number(config_of(doc), "max_iterations", 1);
+}
+
+void mut_tools_serialized(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  cJSON *config = config_of(doc);
+  if (cJSON_HasObjectItem(config, "parallel_tools"))
+    cJSON_ReplaceItemInObjectCaseSensitive(config, "parallel_tools", cJSON_CreateFalse());
+}
+
+void mut_backoff_zero(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  set_number(config_of(doc), "retry_base_delay_ms", 0);
+}
+
+void mut_fallback_as_retry(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  replace_strategy(config_of(doc), "fallback", "retry");
+}
+
+void mut_fail_fast_continues(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  replace_strategy(config_of(doc), "fail_fast", "continue");
+}
+
+void mut_retry_budget_raised(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  add_to_number(config_of(doc), "max_retries", 1);
+}
+
+int mut_exit_one(const struct mutant_state *s, int ended) {
+  (void)s;
+  return ended == 0 ? 1 : ended;
+}
+
+int mut_exit_sigsegv(const struct mutant_state *s, int ended) {
+  (void)s;
+  (void)ended;
+  return -SIGSEGV;
+}

@@ -1,0 +1,125 @@
+/*
+ * mut_traffic.c: the lies told in LLM requests (the history the SUT sends), LLM replies (what
+ * the SUT is told the provider said), and tool requests and replies. History edits go
+ * through wire_edit.c, so each lie has the same shape on the OpenAI and Anthropic wires.
+ */
+#include <string.h>
+
+#include "mut_hooks.h"
+#include "wire_edit.h"
+
+void mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_drop_last_result(x->body, x->wire);
+}
+
+void mut_result_wrong_id(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_rename_last_result(x->body, x->wire, "_mutant");
+}
+
+void mut_message_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (wire_result_count(x->body, x->wire) > 0)
+    wire_split_call(x->body, x->wire, "(mutant) a user message between a call and its results");
+}
+
+void mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_duplicate_last_result(x->body, x->wire);
+}
+
+void mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_reverse_results(x->body, x->wire);
+}
+
+void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (wire_result_count(x->body, x->wire) > 0)
+    wire_rename_call(x->body, x->wire, "_m");
+}
+
+void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->executes >= 2 && s->llm_in_execute == 0)
+    wire_drop_last_result(x->body, x->wire);
+}
+
+void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_set_result_texts(x->body, x->wire, "(mutant) the tool's output is not here", 1);
+}
+
+void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
+  for (int i = 0; i < s->n_injections; i++)
+    wire_move_into_call(x->body, x->wire, s->injections[i]);
+}
+
+void mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_move_to_system(x->body, x->wire, MUT_REMINDER_MARK);
+}
+
+void mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->wrapped_up && wire_find_message(x->body, MUT_REMINDER_MARK) < 0)
+    wire_insert_user_first(x->body, MUT_REMINDER);
+}
+
+void mut_stream_false(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->body, "stream")))
+    return;
+  cJSON_ReplaceItemInObjectCaseSensitive(x->body, "stream", cJSON_CreateFalse());
+  cJSON_DeleteItemFromObjectCaseSensitive(x->body, "stream_options");
+}
+
+void mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  mutant_headers_remove(x->req_headers, "X-OCK-Trace-Id");
+}
+
+void mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->after_cancel && s->llm_in_execute == 0)
+    wire_set_result_texts(x->body, x->wire, "Error: cancelled", 0);
+}
+
+void mut_closing_message_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_drop_message(x->body, "assistant", MUT_CANCELLED_TEXT);
+}
+
+void mut_release_held(struct mutant_state *s, struct mutant_exchange *x) {
+  mut_flush_held(s, x, 1);
+}
+
+void mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  static const long permanent[] = {400, 401, 403, 404, 413, 422};
+  for (size_t i = 0; i < sizeof permanent / sizeof permanent[0]; i++)
+    if (x->status == permanent[i])
+      x->status = 503;
+}
+
+void mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  mutant_headers_remove(x->reply_headers, "retry-after");
+  mutant_headers_remove(x->reply_headers, "retry-after-ms");
+}
+
+void mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *input = cJSON_GetObjectItemCaseSensitive(x->body, "input");
+  if (cJSON_IsObject(input))
+    cJSON_AddTrueToObject(input, "ock_mutant");
+}
+
+void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *input = cJSON_GetObjectItemCaseSensitive(x->body, "input");
+  if (!s->streaming || !cJSON_IsObject(input))
+    return;
+  int n = cJSON_GetArraySize(input);
+  if (n > 0)
+    cJSON_DeleteItemFromArray(input, n - 1); /* the fragment that came last is lost */
+  else
+    cJSON_AddStringToObject(input, "ock_mutant", "a fragment from another call");
+}

@@ -1,0 +1,124 @@
+/*
+ * mutant.c: the shared parts of mutant.h: header lists, and the facts the hooks remember
+ * (which execute this is, what it has seen), kept current from the traffic itself.
+ */
+#include "mutant.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define REMINDER_MARK "orchestrator-loop-limit"
+
+int mutant_headers_add(struct mutant_headers *h, const char *name, const char *value) {
+  if (h->n >= MUTANT_MAX_HEADERS)
+    return -1;
+  char *n = strdup(name), *v = strdup(value ? value : "");
+  if (!n || !v) {
+    free(n);
+    free(v);
+    return -1;
+  }
+  h->name[h->n] = n;
+  h->value[h->n++] = v;
+  return 0;
+}
+
+const char *mutant_headers_get(const struct mutant_headers *h, const char *name) {
+  for (int i = 0; i < h->n; i++)
+    if (!strcasecmp(h->name[i], name))
+      return h->value[i];
+  return NULL;
+}
+
+int mutant_headers_remove(struct mutant_headers *h, const char *name) {
+  int removed = 0, k = 0;
+  for (int i = 0; i < h->n; i++) {
+    if (!strcasecmp(h->name[i], name)) {
+      free(h->name[i]);
+      free(h->value[i]);
+      removed++;
+      continue;
+    }
+    h->name[k] = h->name[i];
+    h->value[k++] = h->value[i];
+  }
+  h->n = k;
+  return removed;
+}
+
+void mutant_headers_free(struct mutant_headers *h) {
+  for (int i = 0; i < h->n; i++) {
+    free(h->name[i]);
+    free(h->value[i]);
+  }
+  h->n = 0;
+}
+
+void mutant_state_init(struct mutant_state *s) {
+  memset(s, 0, sizeof *s);
+  s->held = cJSON_CreateArray();
+}
+
+void mutant_state_free(struct mutant_state *s) {
+  cJSON_Delete(s->held);
+  cJSON_Delete(s->resolve);
+  for (int i = 0; i < s->n_injections; i++)
+    free(s->injections[i]);
+  memset(s, 0, sizeof *s);
+}
+
+static const char *str_of(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+void mutant_note_session(struct mutant_state *s, const cJSON *doc) {
+  const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
+  s->streaming = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, "streaming"));
+}
+
+void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply) {
+  const char *name = str_of(event, "event");
+  if (!strcmp(name, "prompt:submit")) {
+    s->executes++;
+    s->llm_in_execute = s->responses_in_execute = s->requests_in_execute = 0;
+    s->after_cancel = s->cancelled;
+    s->cancelled = 0;
+    cJSON_Delete(s->resolve);
+    s->resolve = NULL;
+  } else if (!strcmp(name, "cancel:requested")) {
+    s->cancelled = 1;
+  } else if (!strcmp(name, "provider:response")) {
+    s->responses_in_execute++;
+  } else if (!strcmp(name, "provider:request")) {
+    s->requests_in_execute++;
+  } else if (!strcmp(name, "provider:resolve")) {
+    cJSON_Delete(s->resolve);
+    s->resolve = cJSON_Duplicate(event, 1);
+  }
+  const char *text = str_of(reply, "context_injection");
+  if (!strcmp(str_of(reply, "action"), "inject_context") && *text &&
+      s->n_injections < MUTANT_MAX_INJECTIONS) {
+    for (int i = 0; i < s->n_injections; i++)
+      if (!strcmp(s->injections[i], text))
+        return;
+    char *copy = strdup(text);
+    if (copy)
+      s->injections[s->n_injections++] = copy;
+  }
+}
+
+/* carries_reminder: some message of the request holds the iteration-limit reminder. */
+static int carries_reminder(const cJSON *request) {
+  char *text = cJSON_PrintUnformatted(request);
+  int hit = text && strstr(text, REMINDER_MARK);
+  free(text);
+  return hit;
+}
+
+void mutant_note_llm(struct mutant_state *s, const cJSON *request) {
+  s->llm_in_execute++;
+  if (carries_reminder(request))
+    s->wrapped_up = 1;
+}

@@ -1,0 +1,42 @@
+/*
+ * proxy.h: the mutant's HTTP proxy: the SUT talks to it as if it were the mock.
+ *
+ * It listens on 127.0.0.1 (a free port; libmicrohttpd, one thread per connection), forwards
+ * every request to the real mock at the upstream URL (libcurl) and passes the reply back:
+ * status, body and headers, and the same kind of failure when the mock's reply was cut short.
+ * Along the way it lets its one mutation (mutant.h) rewrite what passes. The session document
+ * is rewritten so that each provider's base_url points at the proxy too: LLM traffic passes
+ * through it like everything else.
+ */
+#ifndef OCK_MUTANTS_PROXY_H
+#define OCK_MUTANTS_PROXY_H
+
+#include <stddef.h>
+
+#include "mutant.h"
+
+typedef struct proxy proxy;
+
+/* proxy_start binds 127.0.0.1:<free port> and serves in background threads.
+ * mu: the mutation (borrowed; static). upstream: "http://127.0.0.1:PORT" of the mock (copied).
+ * Returns OCK_OK and *out (free with proxy_free), OCK_EINVAL (an upstream URL that is too
+ * long), OCK_EIO (cannot serve; err says why), OCK_ENOMEM. */
+int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err,
+                size_t n);
+
+/* proxy_url: "http://127.0.0.1:PORT" (no trailing slash), owned by the proxy. */
+const char *proxy_url(const proxy *p);
+
+/* proxy_stop_requested: 1 once a hook asked for the SUT to be stopped (mutant_state.stop),
+ * after the exchange that asked was finished. Safe from any thread. */
+int proxy_stop_requested(proxy *p);
+
+/* proxy_exit_status applies the mutation's exit hook to how the SUT ended (an exit code >= 0
+ * or -signal); returns the same encoding. */
+int proxy_exit_status(proxy *p, int ended);
+
+/* proxy_free stops serving (in-flight upstream transfers are abandoned, connection threads
+ * joined), then frees. NULL is a no-op. */
+void proxy_free(proxy *p);
+
+#endif

@@ -1,0 +1,428 @@
+/*
+ * gate.c: running the mutant gate (see gate.h). Programs run without a shell (posix_spawn),
+ * their console output goes to files in the scratch directory, and all that is read back is
+ * JSON: the catalog and the reports.
+ */
+#include "gate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ock/json.h"
+
+#define ALL_CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"
+#define REPORT_MAX ((size_t)1 << 30)
+#define MAX_ARGS (2 * GATE_MAX_CASES + 32)
+
+extern char **environ;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *str_of(const cJSON *o, const char *key) {
+  const char *s = ock_json_str(o, key);
+  return s ? s : "";
+}
+
+/* append adds "sep text" to out unless text is there already; out stays NUL-terminated. */
+static void append(char *out, size_t n, const char *text) {
+  size_t len = strlen(out), tl = strlen(text);
+  const char *at = strstr(out, text);
+  if (at && (at == out || at[-1] == ' ') && (at[tl] == '\0' || at[tl] == ','))
+    return;
+  snprintf(out + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", text);
+}
+
+/* spawn starts argv with stdout and stderr into files; returns the pid or -1. */
+static pid_t spawn(char *const argv[], const char *out, const char *err) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc ? -1 : pid;
+}
+
+static int wait_exit(pid_t pid) {
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* ---- preparing ----------------------------------------------------------------------------- */
+
+static int program(char *out, size_t n, const char *root, const char *build, const char *name,
+                   char *err, size_t en) {
+  snprintf(out, n, "%s/%s/bin/%s", root, build, name);
+  if (access(out, X_OK)) {
+    snprintf(err, en, "%s is missing (build it first: make)", out);
+    return -1;
+  }
+  return 0;
+}
+
+static int names(const cJSON *scenario, const char *id) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(scenario, "requirements"))
+    if (cJSON_IsString(r) && !strcmp(r->valuestring, id))
+      return 1;
+  return 0;
+}
+
+int gate_scenarios_of(const struct gate *g, const char *id) {
+  int n = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) n +=
+      names(s, id);
+  return n;
+}
+
+/* expand fills gm->cases from the mutation's selectors, in catalog order. */
+static void expand(struct gate *g, struct gate_mutant *gm) {
+  char buf[64], sel[1024];
+  snprintf(sel, sizeof sel, "%s", mutant_cases(gm->m, buf, sizeof buf));
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) {
+    const char *id = str_of(s, "id");
+    int hit = 0;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", sel);
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, " ", &save); tok && !hit; tok = strtok_r(NULL, " ", &save))
+      hit = tok[0] == '@' ? names(s, tok + 1) : !fnmatch(tok, id, 0);
+    if (hit && gm->n_cases < GATE_MAX_CASES)
+      gm->cases[gm->n_cases++] = id;
+  }
+}
+
+static int selected(const char *only, const char *name) {
+  if (!only || !*only)
+    return 1;
+  size_t n = strlen(name);
+  for (const char *p = only; (p = strstr(p, name)); p += n)
+    if ((p == only || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+      return 1;
+  return 0;
+}
+
+int gate_prepare(struct gate *g, const char *root, const char *build, const char *only,
+                 char *err, size_t n) {
+  memset(g, 0, sizeof *g);
+  g->reference_exit = g->transparent_exit = -1;
+  char abs[PATH_MAX];
+  if (!realpath(root, abs)) {
+    snprintf(err, n, "%s: %s", root, strerror(errno));
+    return -1;
+  }
+  if (program(g->ock, sizeof g->ock, abs, build, "ock", err, n) ||
+      program(g->mutant, sizeof g->mutant, abs, build, "ock-mutant", err, n) ||
+      program(g->reference, sizeof g->reference, abs, build, "ock-orchestrator", err, n))
+    return -1;
+  snprintf(g->fixtures, sizeof g->fixtures, "%s/fixtures", abs);
+  snprintf(g->tmp, sizeof g->tmp, "/tmp/ock-gate-XXXXXX");
+  if (!mkdtemp(g->tmp)) {
+    snprintf(err, n, "cannot make a scratch directory in /tmp: %s", strerror(errno));
+    return -1;
+  }
+  struct ock_jerr je;
+  if (ock_registry_load_builtin(&g->reg, &je)) {
+    snprintf(err, n, "the built-in registry: %s: %s", je.where, je.what);
+    return -1;
+  }
+  char out[512], errf[512];
+  snprintf(out, sizeof out, "%s/catalog.json", g->tmp);
+  snprintf(errf, sizeof errf, "%s/catalog.err", g->tmp);
+  char *argv[] = {g->ock, "list", "scenarios", "--format", "json", "--fixtures", g->fixtures, NULL};
+  pid_t pid = spawn(argv, out, errf);
+  if (pid < 0 || wait_exit(pid) != 0 || ock_json_parse_file(out, REPORT_MAX, &g->catalog, &je)) {
+    snprintf(err, n, "`ock list scenarios` failed; see %s", errf);
+    return -1;
+  }
+  g->mut = calloc(mutant_count(), sizeof *g->mut);
+  if (!g->mut) {
+    snprintf(err, n, "out of memory");
+    return -1;
+  }
+  for (size_t i = 0; i < mutant_count(); i++) {
+    if (!selected(only, mutant_at(i)->name))
+      continue;
+    struct gate_mutant *gm = &g->mut[g->n++];
+    gm->m = mutant_at(i);
+    gm->exit_code = -1;
+    expand(g, gm);
+  }
+  return 0;
+}
+
+/* ---- running ------------------------------------------------------------------------------- */
+
+/* run_argv builds `ock run` for an orchestrator over cases (NULL-free list), output in dir. */
+static void run_argv(const struct gate *g, char *argv[MAX_ARGS], const char *orchestrator,
+                     const char *dir, const char *const *cases, int n_cases) {
+  int k = 0;
+  argv[k++] = (char *)g->ock;
+  argv[k++] = "run";
+  argv[k++] = "--orchestrator";
+  argv[k++] = (char *)orchestrator;
+  argv[k++] = "--capabilities";
+  argv[k++] = ALL_CAPABILITIES;
+  argv[k++] = "--fixtures";
+  argv[k++] = (char *)g->fixtures;
+  argv[k++] = "--strict";
+  argv[k++] = "--jobs";
+  argv[k++] = "2";
+  argv[k++] = "--format";
+  argv[k++] = "jsonl";
+  argv[k++] = "-o";
+  argv[k++] = (char *)dir;
+  for (int i = 0; i < n_cases && n_cases <= GATE_MAX_CASES; i++) {
+    argv[k++] = "--case";
+    argv[k++] = (char *)cases[i];
+  }
+  argv[k] = NULL;
+}
+
+static cJSON *read_report(const char *dir) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/report.json", dir);
+  cJSON *report = NULL;
+  struct ock_jerr je;
+  return ock_json_parse_file(path, REPORT_MAX, &report, &je) ? NULL : report;
+}
+
+void gate_run_reference(struct gate *g) {
+  const char *cases[GATE_MAX_CASES];
+  int n = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) {
+    const char *id = str_of(s, "id");
+    int used = 0;
+    for (size_t i = 0; i < g->n && !used; i++)
+      for (int c = 0; c < g->mut[i].n_cases && !used; c++)
+        used = !strcmp(g->mut[i].cases[c], id);
+    if (used && n < GATE_MAX_CASES)
+      cases[n++] = id;
+  }
+  if (!n)
+    return;
+  char dir[512], out[600], err[600], tdir[512], tout[600], terr[600], orch[3000];
+  snprintf(dir, sizeof dir, "%s/reference", g->tmp);
+  snprintf(out, sizeof out, "%s/reference.out", g->tmp);
+  snprintf(err, sizeof err, "%s/reference.err", g->tmp);
+  snprintf(tdir, sizeof tdir, "%s/none", g->tmp);
+  snprintf(tout, sizeof tout, "%s/none.out", g->tmp);
+  snprintf(terr, sizeof terr, "%s/none.err", g->tmp);
+  snprintf(orch, sizeof orch, "%s none -- %s", g->mutant, g->reference);
+  char *argv[MAX_ARGS], *targv[MAX_ARGS];
+  run_argv(g, argv, g->reference, dir, cases, n);
+  run_argv(g, targv, orch, tdir, cases, n);
+  double t0 = now_s();
+  pid_t pid = spawn(argv, out, err);
+  pid_t tpid = spawn(targv, tout, terr);
+  g->reference_exit = pid < 0 ? -1 : wait_exit(pid);
+  g->reference_seconds = now_s() - t0;
+  g->transparent_exit = tpid < 0 ? -1 : wait_exit(tpid);
+  g->reference_report = read_report(dir);
+  g->transparent_report = read_report(tdir);
+}
+
+static const cJSON *scenario_in(const cJSON *report, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios"))
+    if (!strcmp(str_of(s, "id"), id))
+      return s;
+  return NULL;
+}
+
+static int is_failure(const char *verdict) {
+  return !strcmp(verdict, "FAIL") || !strcmp(verdict, "ERROR");
+}
+
+/* reference_fails: the reference's report has a failing check of req in scenario id (a
+ * scenario it did not run counts as failing: nothing is proven there). */
+static int reference_fails(const struct gate *g, const char *id, const char *req) {
+  const cJSON *s = scenario_in(g->reference_report, id);
+  if (!s)
+    return 1;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks"))
+    if (!strcmp(str_of(c, "requirement"), req) && is_failure(str_of(c, "verdict")))
+      return 1;
+  return 0;
+}
+
+static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/report.json", dir);
+  cJSON *report = NULL;
+  struct ock_jerr je;
+  if (ock_json_parse_file(path, REPORT_MAX, &report, &je)) {
+    snprintf(gm->evidence, sizeof gm->evidence, "no report: %s: %s", je.where, je.what);
+    return;
+  }
+  const char *target = gm->m->requirement;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements"))
+    if (!strcmp(str_of(r, "id"), target))
+      snprintf(gm->verdict, sizeof gm->verdict, "%s", str_of(r, "verdict"));
+  const cJSON *s, *c;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
+    const char *sid = str_of(s, "id");
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      const char *req = str_of(c, "requirement");
+      if (strcmp(str_of(c, "verdict"), "FAIL"))
+        continue;
+      if (strcmp(req, target)) {
+        if (*req && g->reference_report && !reference_fails(g, sid, req))
+          append(gm->collateral, sizeof gm->collateral, req);
+        continue;
+      }
+      append(gm->failed_in, sizeof gm->failed_in, sid);
+      if (!*gm->evidence)
+        snprintf(gm->evidence, sizeof gm->evidence, "%s: %s: %.300s", sid, str_of(c, "id"),
+                 str_of(c, "actual"));
+      if (g->reference_report && !reference_fails(g, sid, target))
+        gm->proven = 1;
+    }
+  }
+  gm->caught = !strcmp(gm->verdict, "FAIL") && *gm->failed_in;
+  gm->proven &= gm->caught;
+  cJSON_Delete(report);
+}
+
+void gate_run_mutants(struct gate *g, int jobs) {
+  pid_t *pids = calloc(g->n, sizeof *pids);
+  double *started = calloc(g->n, sizeof *started);
+  if (!pids || !started) {
+    free(pids);
+    free(started);
+    return;
+  }
+  size_t next = 0, running = 0;
+  while (next < g->n || running) {
+    while (next < g->n && running < (size_t)jobs) {
+      struct gate_mutant *gm = &g->mut[next];
+      if (!gm->n_cases) {
+        next++;
+        continue;
+      }
+      char orch[3000], dir[512], out[600], err[600];
+      snprintf(orch, sizeof orch, "%s %s -- %s", g->mutant, gm->m->name, g->reference);
+      snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
+      snprintf(out, sizeof out, "%s/%s.out", g->tmp, gm->m->name);
+      snprintf(err, sizeof err, "%s/%s.err", g->tmp, gm->m->name);
+      char *argv[MAX_ARGS];
+      run_argv(g, argv, orch, dir, gm->cases, gm->n_cases);
+      started[next] = now_s();
+      pids[next] = spawn(argv, out, err);
+      if (pids[next] <= 0)
+        fprintf(stderr, "gate: cannot start ock run for %s: %s\n", gm->m->name, strerror(errno));
+      running += pids[next] > 0;
+      next++;
+    }
+    /* Poll each running pid: a stray waitpid(-1) elsewhere cannot confuse the pool. */
+    int reaped = 0;
+    for (size_t i = 0; i < g->n; i++) {
+      if (pids[i] <= 0)
+        continue;
+      int status = 0;
+      pid_t w = waitpid(pids[i], &status, WNOHANG);
+      if (w == 0 || (w < 0 && errno == EINTR))
+        continue;
+      struct gate_mutant *gm = &g->mut[i];
+      if (w < 0)
+        fprintf(stderr, "gate: lost track of %s (pid %d): %s\n", gm->m->name, (int)pids[i],
+                strerror(errno));
+      pids[i] = 0;
+      running--;
+      reaped = 1;
+      gm->seconds = now_s() - started[i];
+      gm->exit_code = w < 0               ? -1
+                      : WIFEXITED(status) ? WEXITSTATUS(status)
+                                          : 128 + WTERMSIG(status);
+      char dir[512];
+      snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
+      grade(g, gm, dir);
+    }
+    if (!reaped && running) {
+      struct timespec nap = {0, 20 * 1000000L};
+      nanosleep(&nap, NULL);
+    }
+  }
+  free(pids);
+  free(started);
+}
+
+int gate_reference_failures(const struct gate *g, char *out, size_t n) {
+  int failed = 0;
+  out[0] = '\0';
+  const cJSON *s, *c;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->reference_report, "scenarios")) {
+    if (!is_failure(str_of(s, "verdict")))
+      continue;
+    failed++;
+    char one[400] = "";
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) if (
+        is_failure(str_of(c, "verdict"))) append(one, sizeof one,
+                                                 *str_of(c, "requirement") ? str_of(c, "requirement")
+                                                                           : str_of(c, "id"));
+    size_t len = strlen(out);
+    snprintf(out + len, len < n ? n - len : 0, "%s  %s: %s", len ? "\n" : "", str_of(s, "id"), one);
+  }
+  return failed;
+}
+
+int gate_proxy_differences(const struct gate *g, char *out, size_t n) {
+  int differ = 0;
+  out[0] = '\0';
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->reference_report, "scenarios")) {
+    const char *id = str_of(s, "id"), *v = str_of(s, "verdict");
+    const cJSON *t = scenario_in(g->transparent_report, id);
+    const char *tv = t ? str_of(t, "verdict") : "(not run)";
+    if (is_failure(v) || !strcmp(v, tv))
+      continue;
+    differ++;
+    char first[300] = "";
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t, "checks")) if (
+        !*first && is_failure(str_of(c, "verdict"))) snprintf(first, sizeof first, ": %s %.200s",
+                                                               str_of(c, "id"), str_of(c, "actual"));
+    size_t len = strlen(out);
+    snprintf(out + len, len < n ? n - len : 0, "%s  %s: reference %s, through the proxy %s%s",
+             len ? "\n" : "", id, v, tv, first);
+  }
+  return differ;
+}
+
+void gate_free(struct gate *g, int keep) {
+  if (*g->tmp && !keep) {
+    char *argv[] = {"/bin/rm", "-rf", g->tmp, NULL};
+    pid_t pid = spawn(argv, "/dev/null", "/dev/null");
+    if (pid > 0)
+      wait_exit(pid);
+  }
+  cJSON_Delete(g->catalog);
+  cJSON_Delete(g->reference_report);
+  cJSON_Delete(g->transparent_report);
+  ock_registry_free(g->reg);
+  free(g->mut);
+  memset(g, 0, sizeof *g);
+}

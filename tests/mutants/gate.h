@@ -1,0 +1,83 @@
+/*
+ * gate.h: the mutant gate's machinery, for test_gate.c.
+ *
+ * The gate proves that every conformance check can fail. For each mutation of the table
+ * (mutants/mutations.c) it runs
+ *
+ *   ock run --orchestrator "ock-mutant NAME -- ock-orchestrator" --capabilities <all seven>
+ *           --case <its scenarios> --strict -o <tmp>/NAME --jobs 2 --format jsonl
+ *
+ * and reads <tmp>/NAME/report.json: the mutation is caught when its requirement's verdict is
+ * FAIL and a check of a scenario names it. It is proven when, in one of those scenarios, the
+ * reference orchestrator alone (one run over every scenario the mutations use) does not fail
+ * that requirement: then the failure is the lie's doing. The catalog of scenarios comes from
+ * `ock list scenarios --format json`.
+ */
+#ifndef OCK_TESTS_MUTANTS_GATE_H
+#define OCK_TESTS_MUTANTS_GATE_H
+
+#include <stddef.h>
+
+#include <cJSON.h>
+
+#include "mutant.h"
+#include "ock/registry.h"
+
+#define GATE_MAX_CASES 256
+
+struct gate_mutant {
+  const struct mutation *m;
+  const char *cases[GATE_MAX_CASES]; /* scenario ids, borrowed from the catalog */
+  int n_cases;
+  int exit_code;         /* of its ock run; -1 when it did not run */
+  char verdict[16];      /* the requirement's verdict in its report, "" when absent */
+  char failed_in[512];   /* the scenarios whose checks FAIL the requirement */
+  char evidence[512];    /* the first such check: "<check id>: <actual>" */
+  char collateral[1024]; /* other requirements its report fails */
+  int caught;            /* verdict FAIL, named by a check */
+  int proven;            /* caught in a scenario where the reference passes the requirement */
+  double seconds;
+};
+
+struct gate {
+  char ock[1024], mutant[1024], reference[1024], fixtures[1024]; /* absolute paths */
+  char tmp[256];         /* the run's scratch directory */
+  ock_registry *reg;
+  cJSON *catalog;        /* {"scenarios": [{id, requirements, ...}]} */
+  struct gate_mutant *mut;
+  size_t n;
+  cJSON *reference_report; /* the reference's report.json, or NULL */
+  int reference_exit;
+  double reference_seconds;
+  cJSON *transparent_report; /* the same scenarios through "ock-mutant none", or NULL */
+  int transparent_exit;
+};
+
+/* gate_prepare finds the programs under root/build, loads the registry and the catalog, and
+ * expands every mutation's scenarios. only: comma-separated mutation names, or NULL for all.
+ * Returns 0, or -1 with err saying what is missing. */
+int gate_prepare(struct gate *g, const char *root, const char *build, const char *only,
+                 char *err, size_t n);
+
+/* gate_scenarios_of: how many catalog scenarios name requirement id. */
+int gate_scenarios_of(const struct gate *g, const char *id);
+
+/* gate_run_reference runs the reference alone over the union of the mutations' scenarios, and
+ * at the same time the reference behind the proxy that tells no lie ("ock-mutant none"). */
+void gate_run_reference(struct gate *g);
+
+/* gate_proxy_differences writes "scenario: reference VERDICT, through the proxy VERDICT" for
+ * every scenario the reference passes and the lie-free proxy does not; returns how many. */
+int gate_proxy_differences(const struct gate *g, char *out, size_t n);
+
+/* gate_run_mutants runs every mutation, jobs at a time, and grades each. */
+void gate_run_mutants(struct gate *g, int jobs);
+
+/* gate_reference_failures writes "scenario: requirement, ..." for every FAIL or ERROR of the
+ * reference's report into out; returns how many scenarios failed. */
+int gate_reference_failures(const struct gate *g, char *out, size_t n);
+
+/* gate_free removes the scratch directory unless keep, and frees everything. */
+void gate_free(struct gate *g, int keep);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * test_gate.c: the mutant gate: every conformance check can fail.
+ *
+ * For every requirement of the registry there is a mutation (mutants/mutations.c) that must
+ * make it FAIL on the scenarios that exercise it, while the reference orchestrator alone passes
+ * them. The gate runs all of them (OCK_GATE_JOBS at a time, default 2) and prints one line per
+ * mutation, then the requirements nobody catches. OCK_GATE_ONLY=name,name runs only those
+ * mutations; OCK_GATE_KEEP=1 keeps the scratch directory with every report.
+ */
+#include "runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate.h"
+
+#ifndef OCK_BUILD_DIR
+#define OCK_BUILD_DIR "build"
+#endif
+
+static struct gate g;
+static int prepared, ran;
+static char prepare_error[1024];
+
+static int env_int(const char *name, int dflt) {
+  const char *v = getenv(name);
+  char *end;
+  long n = v ? strtol(v, &end, 10) : 0;
+  return v && *v && !*end && n > 0 && n < 64 ? (int)n : dflt;
+}
+
+static int gate_init(void) {
+  const char *root = getenv("OCK_ROOT");
+  if (gate_prepare(&g, root && *root ? root : ".", OCK_BUILD_DIR, getenv("OCK_GATE_ONLY"),
+                   prepare_error, sizeof prepare_error) == 0)
+    prepared = 1;
+  return 0;
+}
+
+static int gate_cleanup(void) {
+  if (prepared) {
+    int keep = env_int("OCK_GATE_KEEP", 0);
+    if (keep)
+      printf("\ngate: reports kept in %s\n", g.tmp);
+    gate_free(&g, keep);
+  }
+  prepared = ran = 0;
+  return 0;
+}
+
+/* run_all runs the reference and the mutations once, for the tests below. */
+static int run_all(void) {
+  if (!prepared) {
+    ock_test_fail(__LINE__, __FILE__, "the gate cannot run: %s", prepare_error);
+    return 0;
+  }
+  if (ran)
+    return 1;
+  ran = 1;
+  gate_run_reference(&g);
+  gate_run_mutants(&g, env_int("OCK_GATE_JOBS", 2));
+  printf("\n\ngate: the reference alone: exit %d in %.1f s; through the proxy without a lie: exit "
+         "%d\n",
+         g.reference_exit, g.reference_seconds, g.transparent_exit);
+  for (size_t i = 0; i < g.n; i++) {
+    const struct gate_mutant *m = &g.mut[i];
+    const char *what = !m->n_cases  ? "NO-SCENARIO"
+                       : m->proven  ? "CAUGHT"
+                       : m->caught  ? "UNPROVEN"
+                                    : "MISSED";
+    printf("  %-11s %-34s %-17s %2d scenario(s) %5.1f s", what, m->m->name, m->m->requirement,
+           m->n_cases, m->seconds);
+    if (m->proven && *m->collateral)
+      printf("  also: %.200s", m->collateral);
+    if (!m->proven && m->n_cases)
+      printf("  verdict %s%s%.300s", *m->verdict ? m->verdict : "(none)",
+             *m->evidence ? "; " : "", m->evidence);
+    printf("\n");
+  }
+  return 1;
+}
+
+/* Every requirement of the registry has a mutation, and every mutation names one. */
+static void table_covers_registry(void) {
+  ock_registry *reg = NULL;
+  struct ock_jerr je;
+  OCK_ASSERT_OK(ock_registry_load_builtin(&reg, &je));
+  for (size_t i = 0; reg && i < ock_registry_count(reg); i++) {
+    const char *id = ock_registry_at(reg, i)->id;
+    int n = 0;
+    for (size_t k = 0; k < mutant_count(); k++)
+      n += !strcmp(mutant_at(k)->requirement, id);
+    if (!n)
+      ock_test_fail(__LINE__, __FILE__, "%s has no mutation in mutants/mutations.c", id);
+  }
+  for (size_t k = 0; reg && k < mutant_count(); k++) {
+    const struct mutation *m = mutant_at(k);
+    if (!ock_registry_find(reg, m->requirement))
+      ock_test_fail(__LINE__, __FILE__, "mutation %s names %s, which is not in the registry",
+                    m->name, m->requirement);
+    for (size_t j = 0; j < k; j++)
+      if (!strcmp(mutant_at(j)->name, m->name))
+        ock_test_fail(__LINE__, __FILE__, "two mutations are named %s", m->name);
+  }
+  ock_registry_free(reg);
+}
+
+/* Every requirement has a scenario, and every mutation finds scenarios to run on. */
+static void every_requirement_has_a_scenario(void) {
+  if (!prepared) {
+    ock_test_fail(__LINE__, __FILE__, "the gate cannot run: %s", prepare_error);
+    return;
+  }
+  for (size_t i = 0; i < ock_registry_count(g.reg); i++) {
+    const char *id = ock_registry_at(g.reg, i)->id;
+    if (!gate_scenarios_of(&g, id))
+      ock_test_fail(__LINE__, __FILE__, "%s: no scenario in fixtures/ names it", id);
+  }
+  for (size_t i = 0; i < g.n; i++)
+    if (!g.mut[i].n_cases) {
+      char buf[64];
+      ock_test_fail(__LINE__, __FILE__, "mutation %s (%s): no scenario matches \"%s\"",
+                    g.mut[i].m->name, g.mut[i].m->requirement,
+                    mutant_cases(g.mut[i].m, buf, sizeof buf));
+    }
+}
+
+/* The reference alone passes every scenario the mutations use. */
+static void reference_passes(void) {
+  if (!run_all())
+    return;
+  if (!g.reference_report) {
+    ock_test_fail(__LINE__, __FILE__, "the reference run wrote no report (exit %d); see %s",
+                  g.reference_exit, g.tmp);
+    return;
+  }
+  char failures[8192];
+  int n = gate_reference_failures(&g, failures, sizeof failures);
+  if (n)
+    ock_test_fail(__LINE__, __FILE__, "the reference alone fails %d scenario(s):\n%s", n, failures);
+  OCK_ASSERT_INT_EQ(g.reference_exit, 0);
+}
+
+/* The proxy that tells no lie changes no verdict: what the mutants fail is their lie's doing. */
+static void proxy_is_transparent(void) {
+  if (!run_all())
+    return;
+  if (!g.transparent_report) {
+    ock_test_fail(__LINE__, __FILE__, "the run through \"ock-mutant none\" wrote no report (exit %d)",
+                  g.transparent_exit);
+    return;
+  }
+  char diff[8192];
+  int n = gate_proxy_differences(&g, diff, sizeof diff);
+  if (n)
+    ock_test_fail(__LINE__, __FILE__,
+                  "%d scenario(s) pass with the reference alone but not through the proxy:\n%s", n,
+                  diff);
+}
+
+/* Each mutation makes its requirement FAIL, in a scenario the reference passes. */
+static void every_mutation_is_caught(void) {
+  if (!run_all())
+    return;
+  for (size_t i = 0; i < g.n; i++) {
+    const struct gate_mutant *m = &g.mut[i];
+    if (!m->n_cases || m->proven)
+      continue;
+    if (m->caught)
+      ock_test_fail(__LINE__, __FILE__,
+                    "mutation %s: %s fails, but the reference fails it too in %s: not proven",
+                    m->m->name, m->m->requirement, m->failed_in);
+    else
+      ock_test_fail(__LINE__, __FILE__, "mutation %s is not caught: %s verdict %s (ock run exit %d)%s%s",
+                    m->m->name, m->m->requirement, *m->verdict ? m->verdict : "(absent)",
+                    m->exit_code, *m->evidence ? ": " : "", m->evidence);
+  }
+}
+
+/* Each requirement of the registry is caught by at least one of its mutations. */
+static void every_requirement_is_caught(void) {
+  if (!run_all())
+    return;
+  char missed[4096] = "";
+  int n = 0;
+  for (size_t i = 0; i < ock_registry_count(g.reg); i++) {
+    const char *id = ock_registry_at(g.reg, i)->id;
+    int tried = 0, caught = 0;
+    for (size_t k = 0; k < g.n; k++)
+      if (!strcmp(g.mut[k].m->requirement, id)) {
+        tried = 1;
+        caught |= g.mut[k].proven;
+      }
+    if (tried && !caught) {
+      size_t len = strlen(missed);
+      snprintf(missed + len, sizeof missed - len, "%s%s", n++ ? " " : "", id);
+    }
+  }
+  printf("gate: %zu mutations; requirements not caught: %d%s%s\n", g.n, n, n ? ": " : "", missed);
+  if (n)
+    ock_test_fail(__LINE__, __FILE__, "%d requirement(s) no mutation proves can fail: %s", n,
+                  missed);
+}
+
+static const struct ock_test tests[] = {
+    {"table_covers_registry", table_covers_registry},
+    {"every_requirement_has_a_scenario", every_requirement_has_a_scenario},
+    {"reference_passes", reference_passes},
+    {"proxy_is_transparent", proxy_is_transparent},
+    {"every_mutation_is_caught", every_mutation_is_caught},
+    {"every_requirement_is_caught", every_requirement_is_caught},
+    {NULL, NULL}};
+
+const struct ock_suite suite_gate = {"gate", tests, gate_init, gate_cleanup};
