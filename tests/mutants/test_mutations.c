@@ -1,3 +1,310 @@
+/* test_mutations.c: the table is well formed, the state follows the traffic, and the hooks
+ * tell their lie only where their situation occurs (no sockets: hooks do no I/O). */
 #include "runner.h"
-static const struct ock_test tests[] = {{NULL, NULL}};
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include "mutant.h"
+
+static cJSON *event(const char *name, const char *data_json) {
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "event", name);
+  cJSON_AddItemToObject(e, "data", cJSON_Parse(data_json));
+  return e;
+}
+
+/* An exchange for an event; free with done(). */
+static struct mutant_exchange exchange_of(cJSON *body, struct mutant_headers *h) {
+  struct mutant_exchange x = {.route = MUTANT_ROUTE_EVENT, .path = "/ock/v1/events", .body = body,
+                              .req_headers = h, .reply_headers = h};
+  return x;
+}
+
+static void done(struct mutant_exchange *x) {
+  cJSON_Delete(x->body);
+  cJSON_Delete(x->answer);
+  cJSON_Delete(x->before);
+  cJSON_Delete(x->after);
+  cJSON_Delete(x->reply);
+}
+
+static const struct mutation *need(const char *name) {
+  const struct mutation *m = mutant_find(name);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  return m;
+}
+
+static const char *data_str(const struct mutant_exchange *x, const char *key) {
+  const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(x->body, "data"), key);
+  return cJSON_IsString(v) ? v->valuestring : "(absent)";
+}
+
+static void table_is_well_formed(void) {
+  OCK_ASSERT_INT_EQ(mutant_count() >= 82, 1);
+  for (size_t i = 0; i < mutant_count(); i++) {
+    const struct mutation *m = mutant_at(i);
+    int hooks = !!m->session + !!m->event + !!m->event_reply + !!m->llm_request + !!m->llm_reply +
+                !!m->tool_request + !!m->tool_reply + !!m->exit + m->dies_on_sigint;
+    if (!m->name || !*m->name || !m->what || !*m->what || !m->requirement || hooks == 0)
+      ock_test_fail(__LINE__, __FILE__, "mutation %zu (%s) lacks a name, a lie or a hook", i,
+                    m->name ? m->name : "?");
+    OCK_ASSERT_INT_EQ(mutant_find(m->name) == m, 1);
+  }
+  OCK_ASSERT_INT_EQ(mutant_at(mutant_count()) == NULL, 1);
+  OCK_ASSERT_INT_EQ(mutant_find("no-such-mutation") == NULL, 1);
+  const struct mutation *none = need("none");
+  OCK_ASSERT_STR_EQ(none->requirement, "");
+  char buf[64];
+  OCK_ASSERT_STR_EQ(mutant_cases(need("complete-twice"), buf, sizeof buf), "@OCK-COMPLETE-001");
+}
+
+static void state_follows_traffic(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  cJSON *doc = cJSON_Parse("{\"config\":{\"streaming\":true}}");
+  mutant_note_session(&s, doc);
+  OCK_ASSERT_INT_EQ(s.streaming, 1);
+  cJSON *submit = event("prompt:submit", "{\"prompt\":\"p\"}");
+  cJSON *cancel = event("cancel:requested", "{}");
+  cJSON *resolve = event("provider:resolve", "{\"provider\":\"p\"}");
+  cJSON *post = event("tool:post", "{}");
+  cJSON *inject = cJSON_Parse("{\"action\":\"inject_context\",\"context_injection\":\"NOTE\"}");
+  mutant_note_event(&s, submit, NULL);
+  mutant_note_event(&s, resolve, NULL);
+  mutant_note_event(&s, post, inject);
+  mutant_note_event(&s, post, inject); /* the same text is kept once */
+  cJSON *req = cJSON_Parse("{\"messages\":[{\"role\":\"user\",\"content\":\"orchestrator-loop-limit\"}]}");
+  mutant_note_llm(&s, req);
+  OCK_ASSERT_INT_EQ(s.executes, 1);
+  OCK_ASSERT_INT_EQ(s.llm_in_execute, 1);
+  OCK_ASSERT_INT_EQ(s.wrapped_up, 1);
+  OCK_ASSERT_INT_EQ(s.n_injections, 1);
+  OCK_ASSERT_STR_EQ(s.injections[0], "NOTE");
+  OCK_ASSERT_INT_EQ(s.resolve != NULL, 1);
+  mutant_note_event(&s, cancel, NULL);
+  mutant_note_event(&s, submit, NULL);
+  OCK_ASSERT_INT_EQ(s.executes, 2);
+  OCK_ASSERT_INT_EQ(s.after_cancel, 1);
+  OCK_ASSERT_INT_EQ(s.llm_in_execute, 0);
+  OCK_ASSERT_INT_EQ(s.resolve == NULL, 1);
+  mutant_state_free(&s);
+  cJSON_Delete(doc);
+  cJSON_Delete(submit);
+  cJSON_Delete(cancel);
+  cJSON_Delete(resolve);
+  cJSON_Delete(post);
+  cJSON_Delete(inject);
+  cJSON_Delete(req);
+}
+
+static void complete_lies(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  struct mutant_headers h = {0};
+
+  struct mutant_exchange x = exchange_of(
+      event("orchestrator:complete", "{\"orchestrator\":\"o\",\"status\":\"error\",\"turn_count\":1,"
+                                     "\"error\":{\"type\":\"t\",\"message\":\"m\"}}"),
+      &h);
+  need("complete-dropped-on-error")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(x.answer != NULL, 1); /* not forwarded; the SUT is told continue */
+  need("error-object-dropped")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"), 0);
+  need("turn-count-plus-one")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "turn_count")->valueint,
+                    2);
+  need("complete-twice")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 1);
+  done(&x);
+
+  /* A success is left alone by the lies about errors. */
+  x = exchange_of(event("orchestrator:complete", "{\"status\":\"success\"}"), &h);
+  need("complete-dropped-on-error")->event(&s, &x);
+  need("incomplete-as-success")->event(&s, &x);
+  need("cancelled-as-error")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(x.answer == NULL, 1);
+  OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
+  done(&x);
+
+  x = exchange_of(event("orchestrator:complete", "{\"status\":\"incomplete\",\"reason\":\"denied\"}"),
+                  &h);
+  need("incomplete-as-success")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
+  OCK_ASSERT_STR_EQ(data_str(&x, "reason"), "(absent)");
+  done(&x);
+  mutant_state_free(&s);
+}
+
+static void held_events_overtaken(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  const struct mutation *m = need("provider-request-late");
+  struct mutant_exchange x = exchange_of(event("provider:request", "{\"provider\":\"p\"}"), &h);
+  m->event(&s, &x);
+  OCK_ASSERT_INT_EQ(x.answer != NULL, 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(s.held), 1);
+  done(&x);
+  struct mutant_exchange llm = {.route = MUTANT_ROUTE_LLM, .status = 200, .req_headers = &h,
+                                .reply_headers = &h};
+  m->llm_reply(&s, &llm); /* the LLM request is through: the event may follow it */
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(llm.after), 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(s.held), 0);
+  done(&llm);
+
+  /* Any other event lets held ones go first. */
+  m = need("tool-pre-late");
+  x = exchange_of(event("tool:pre", "{\"tool_call_id\":\"a\"}"), &h);
+  m->event(&s, &x);
+  done(&x);
+  x = exchange_of(event("tool:error", "{\"tool_call_id\":\"a\"}"), &h);
+  m->event(&s, &x);
+  OCK_ASSERT_INT_EQ(x.answer == NULL, 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.before), 1);
+  done(&x);
+  mutant_state_free(&s);
+}
+
+static void hook_replies_ignored(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  struct mutant_exchange x = exchange_of(event("tool:pre", "{}"), &h);
+  x.reply = cJSON_Parse("{\"action\":\"deny\",\"reason\":\"no\"}");
+  need("deny-submit-ignored")->event_reply(&s, &x); /* another event: untouched */
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.reply, "action")->valuestring, "deny");
+  need("deny-tool-pre-ignored")->event_reply(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.reply, "action")->valuestring, "continue");
+  done(&x);
+
+  x = exchange_of(event("tool:post", "{}"), &h);
+  x.reply = cJSON_Parse("{\"action\":\"inject_context\",\"context_injection\":\"N\","
+                        "\"ephemeral\":true}");
+  need("kept-injection-ignored")->event_reply(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.reply, "action")->valuestring, "inject_context");
+  need("ephemeral-injection-ignored")->event_reply(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.reply, "action")->valuestring, "continue");
+  done(&x);
+  mutant_state_free(&s);
+}
+
+static void stream_and_lifecycle_lies(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  struct mutant_exchange x = exchange_of(
+      event("provider:error", "{\"provider\":\"p\",\"error\":{\"type\":\"stream_error\"}}"), &h);
+  need("stream-error-as-response")->event(&s, &x); /* not streaming: no lie */
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.body, "event")->valuestring, "provider:error");
+  s.streaming = 1;
+  need("stream-error-as-response")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.body, "event")->valuestring, "provider:response");
+  OCK_ASSERT_STR_EQ(data_str(&x, "finish_reason"), "stop");
+  done(&x);
+
+  x = exchange_of(event("provider:request", "{\"stage\":\"plan\"}"), &h);
+  need("request-stage-route")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "stage"), "route");
+  done(&x);
+  s.requests_in_execute = 1; /* only the first request of an execute */
+  x = exchange_of(event("provider:request", "{\"stage\":\"plan\"}"), &h);
+  need("request-stage-route")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "stage"), "plan");
+  done(&x);
+
+  x = exchange_of(event("provider:resolve", "{\"provider\":\"p\",\"fallback\":null}"), &h);
+  need("fallback-wrong")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "fallback"), "p");
+  need("fallback-wrong")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "fallback")),
+                    1);
+  done(&x);
+  mutant_state_free(&s);
+}
+
+static void traffic_lies(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  mutant_headers_add(&h, "X-OCK-Trace-Id", "t");
+  mutant_headers_add(&h, "Retry-After", "1");
+  mutant_headers_add(&h, "retry-after-ms", "500");
+  struct mutant_exchange x = {.route = MUTANT_ROUTE_LLM, .wire = MUTANT_WIRE_OPENAI,
+                              .body = cJSON_Parse("{\"stream\":true,\"stream_options\":{},"
+                                                  "\"messages\":[]}"),
+                              .req_headers = &h, .reply_headers = &h, .status = 422};
+  need("stream-false")->llm_request(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_IsFalse(cJSON_GetObjectItem(x.body, "stream")), 1);
+  OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(x.body, "stream_options"), 0);
+  need("trace-header-dropped")->llm_request(&s, &x);
+  OCK_ASSERT_INT_EQ(mutant_headers_get(&h, "x-ock-trace-id") == NULL, 1);
+  need("retry-after-ignored")->llm_reply(&s, &x);
+  OCK_ASSERT_INT_EQ(h.n, 0);
+  need("non-retryable-retried")->llm_reply(&s, &x);
+  OCK_ASSERT_INT_EQ(x.status, 503);
+  done(&x);
+
+  struct mutant_exchange t = {.route = MUTANT_ROUTE_TOOL,
+                              .body = cJSON_Parse("{\"tool_call_id\":\"a\",\"input\":{\"x\":1,"
+                                                  "\"y\":2}}"),
+                              .req_headers = &h, .reply_headers = &h};
+  need("streamed-arguments-truncated")->tool_request(&s, &t); /* not streaming: no lie */
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(t.body, "input")), 2);
+  s.streaming = 1;
+  need("streamed-arguments-truncated")->tool_request(&s, &t);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(t.body, "input")), 1);
+  done(&t);
+  mutant_headers_free(&h);
+  mutant_state_free(&s);
+}
+
+static void session_and_exit_lies(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  cJSON *doc = cJSON_Parse("{\"config\":{\"max_iterations\":2,\"parallel_tools\":true,"
+                           "\"error_strategy\":\"fallback\",\"max_retries\":2,"
+                           "\"retry_base_delay_ms\":100}}");
+  need("max-iterations-raised")->session(&s, doc);
+  need("tools-serialized")->session(&s, doc);
+  need("backoff-zero")->session(&s, doc);
+  need("retry-budget-raised")->session(&s, doc);
+  need("fail-fast-continues")->session(&s, doc); /* fallback is not fail_fast: untouched */
+  need("fallback-as-retry")->session(&s, doc);
+  char *text = cJSON_PrintUnformatted(doc);
+  OCK_ASSERT_STR_EQ(text, "{\"config\":{\"max_iterations\":3,\"parallel_tools\":false,"
+                          "\"error_strategy\":\"retry\",\"max_retries\":3,"
+                          "\"retry_base_delay_ms\":0}}");
+  free(text);
+  cJSON_Delete(doc);
+  OCK_ASSERT_INT_EQ(need("exit-one")->exit(&s, 0), 1);
+  OCK_ASSERT_INT_EQ(need("exit-one")->exit(&s, 3), 3);
+  OCK_ASSERT_INT_EQ(need("sigsegv-at-exit")->exit(&s, 0), -SIGSEGV);
+  OCK_ASSERT_INT_EQ(need("dies-on-sigint")->dies_on_sigint, 1);
+  mutant_state_free(&s);
+}
+
+static void headers(void) {
+  struct mutant_headers h = {0};
+  for (int i = 0; i < MUTANT_MAX_HEADERS; i++)
+    OCK_ASSERT_INT_EQ(mutant_headers_add(&h, "X-A", "1"), 0);
+  OCK_ASSERT_INT_EQ(mutant_headers_add(&h, "X-B", "2"), -1); /* past the cap: dropped */
+  OCK_ASSERT_STR_EQ(mutant_headers_get(&h, "x-a"), "1");
+  OCK_ASSERT_INT_EQ(mutant_headers_remove(&h, "X-a"), MUTANT_MAX_HEADERS);
+  OCK_ASSERT_INT_EQ(h.n, 0);
+  mutant_headers_free(&h);
+}
+
+static const struct ock_test tests[] = {
+    {"table_is_well_formed", table_is_well_formed},
+    {"state_follows_traffic", state_follows_traffic},
+    {"complete_lies", complete_lies},
+    {"held_events_overtaken", held_events_overtaken},
+    {"hook_replies_ignored", hook_replies_ignored},
+    {"stream_and_lifecycle_lies", stream_and_lifecycle_lies},
+    {"traffic_lies", traffic_lies},
+    {"session_and_exit_lies", session_and_exit_lies},
+    {"headers", headers},
+    {NULL, NULL}};
+
 const struct ock_suite suite_mutations = {"mutations", tests, NULL, NULL};

@@ -1,3 +1,242 @@
+/* test_wire_edit.c: each history edit gives the same broken shape on the OpenAI and the
+ * Anthropic wire, and leaves a request without tool results alone. */
 #include "runner.h"
-static const struct ock_test tests[] = {{NULL, NULL}};
+
+#include <stdlib.h>
+
+#include "wire_edit.h"
+
+/* A conversation with one assistant message that calls a and b, both answered, then a kept
+ * injection; on each wire. */
+static const char openai_body[] =
+    "{\"model\":\"m\",\"messages\":["
+    "{\"role\":\"system\",\"content\":\"be brief\"},"
+    "{\"role\":\"user\",\"content\":\"q\"},"
+    "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+    "{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},"
+    "{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},"
+    "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"},"
+    "{\"role\":\"tool\",\"content\":\"Error: B failed\",\"tool_call_id\":\"b\"},"
+    "{\"role\":\"system\",\"content\":\"NOTE\"}]}";
+
+static const char anthropic_body[] =
+    "{\"model\":\"m\",\"system\":\"be brief\\n\\nNOTE\",\"messages\":["
+    "{\"role\":\"user\",\"content\":\"q\"},"
+    "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"t\"},"
+    "{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"f\",\"input\":{}},"
+    "{\"type\":\"tool_use\",\"id\":\"b\",\"name\":\"g\",\"input\":{}}]},"
+    "{\"role\":\"user\",\"content\":["
+    "{\"type\":\"tool_result\",\"tool_use_id\":\"a\",\"content\":\"A\"},"
+    "{\"type\":\"tool_result\",\"tool_use_id\":\"b\",\"content\":\"Error: B failed\"}]}]}";
+
+static cJSON *parse(const char *text) {
+  cJSON *b = cJSON_Parse(text);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+  return b;
+}
+
+/* messages_of prints the messages array compactly (caller frees). */
+static char *messages_of(const cJSON *body) {
+  return cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(body, "messages"));
+}
+
+static void expect_contains(const cJSON *body, const char *want) {
+  char *got = messages_of(body);
+  OCK_ASSERT_CONTAINS(got, want);
+  free(got);
+}
+
+static void expect_messages(const cJSON *body, const char *want) {
+  char *got = messages_of(body);
+  OCK_ASSERT_STR_EQ(got, want);
+  free(got);
+}
+
+static void drop_last_result(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_result_count(o, MUTANT_WIRE_OPENAI), 2);
+  OCK_ASSERT_INT_EQ(wire_drop_last_result(o, MUTANT_WIRE_OPENAI), 1);
+  OCK_ASSERT_INT_EQ(wire_result_count(o, MUTANT_WIRE_OPENAI), 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(o, "messages")), 5);
+  OCK_ASSERT_INT_EQ(wire_drop_last_result(a, MUTANT_WIRE_ANTHROPIC), 1);
+  OCK_ASSERT_INT_EQ(wire_drop_last_result(a, MUTANT_WIRE_ANTHROPIC), 1);
+  /* The results' user message became empty, so it went too. */
+  expect_messages(a, "[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":["
+                     "{\"type\":\"text\",\"text\":\"t\"},{\"type\":\"tool_use\",\"id\":\"a\","
+                     "\"name\":\"f\",\"input\":{}},{\"type\":\"tool_use\",\"id\":\"b\",\"name\":"
+                     "\"g\",\"input\":{}}]}]");
+  OCK_ASSERT_INT_EQ(wire_drop_last_result(a, MUTANT_WIRE_ANTHROPIC), 0);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void rename_and_duplicate(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_rename_last_result(o, MUTANT_WIRE_OPENAI, "_x"), 1);
+  expect_contains(o, "\"tool_call_id\":\"b_x\"");
+  OCK_ASSERT_INT_EQ(wire_rename_last_result(a, MUTANT_WIRE_ANTHROPIC, "_x"), 1);
+  expect_contains(a, "\"tool_use_id\":\"b_x\"");
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+
+  o = parse(openai_body);
+  a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_duplicate_last_result(o, MUTANT_WIRE_OPENAI), 1);
+  OCK_ASSERT_INT_EQ(wire_result_count(o, MUTANT_WIRE_OPENAI), 3);
+  /* The copy sits right after the original, before the injection. */
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 5),
+                                        "tool_call_id")
+                        ->valuestring,
+                    "b");
+  OCK_ASSERT_INT_EQ(wire_duplicate_last_result(a, MUTANT_WIRE_ANTHROPIC), 1);
+  OCK_ASSERT_INT_EQ(wire_result_count(a, MUTANT_WIRE_ANTHROPIC), 3);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void reverse_results(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_reverse_results(o, MUTANT_WIRE_OPENAI), 1);
+  cJSON *m = cJSON_GetObjectItem(o, "messages");
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 3), "tool_call_id")->valuestring, "b");
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 4), "tool_call_id")->valuestring, "a");
+  OCK_ASSERT_INT_EQ(wire_reverse_results(a, MUTANT_WIRE_ANTHROPIC), 1);
+  cJSON *blocks = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "messages"), 2),
+                                      "content");
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(blocks, 0), "tool_use_id")->valuestring,
+                    "b");
+  /* One result alone has no order to break. */
+  OCK_ASSERT_INT_EQ(wire_drop_last_result(o, MUTANT_WIRE_OPENAI), 1);
+  OCK_ASSERT_INT_EQ(wire_reverse_results(o, MUTANT_WIRE_OPENAI), 0);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void rename_call_consistently(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_rename_call(o, MUTANT_WIRE_OPENAI, "_m"), 1);
+  char *text = messages_of(o);
+  OCK_ASSERT_CONTAINS(text, "{\"id\":\"a_m\",\"type\":\"function\"");
+  OCK_ASSERT_CONTAINS(text, "\"tool_call_id\":\"a_m\"");
+  free(text);
+  OCK_ASSERT_INT_EQ(wire_rename_call(a, MUTANT_WIRE_ANTHROPIC, "_m"), 1);
+  text = messages_of(a);
+  OCK_ASSERT_CONTAINS(text, "\"type\":\"tool_use\",\"id\":\"a_m\"");
+  OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"a_m\"");
+  free(text);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void split_call(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_split_call(o, MUTANT_WIRE_OPENAI, "between"), 1);
+  cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 3);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(m, "role")->valuestring, "user");
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(m, "content")->valuestring, "between");
+  OCK_ASSERT_INT_EQ(wire_split_call(a, MUTANT_WIRE_ANTHROPIC, "between"), 1);
+  cJSON *first = cJSON_GetArrayItem(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "messages"), 2), "content"), 0);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(first, "type")->valuestring, "text");
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void result_texts(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_set_result_texts(o, MUTANT_WIRE_OPENAI, "gone", 1), 1);
+  char *text = messages_of(o);
+  OCK_ASSERT_CONTAINS(text, "{\"role\":\"tool\",\"content\":\"gone\",\"tool_call_id\":\"a\"}");
+  OCK_ASSERT_CONTAINS(text, "\"Error: B failed\""); /* failures keep their text */
+  free(text);
+  OCK_ASSERT_INT_EQ(wire_set_result_texts(a, MUTANT_WIRE_ANTHROPIC, "Error: cancelled", 0), 1);
+  text = messages_of(a);
+  OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"b\",\"content\":\"Error: cancelled\"");
+  free(text);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void injection_moved_into_call(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_find_message(o, "NOTE"), 5);
+  OCK_ASSERT_INT_EQ(wire_move_into_call(o, MUTANT_WIRE_OPENAI, "NOTE"), 1);
+  OCK_ASSERT_INT_EQ(wire_find_message(o, "NOTE"), 3); /* right after the call message */
+  OCK_ASSERT_INT_EQ(wire_move_into_call(o, MUTANT_WIRE_OPENAI, "NOTE"), 0);
+  /* Anthropic keeps system text in "system": it is taken out and put between. */
+  OCK_ASSERT_INT_EQ(wire_move_into_call(a, MUTANT_WIRE_ANTHROPIC, "NOTE"), 1);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(a, "system")->valuestring, "be brief\n\n");
+  char *text = messages_of(a);
+  OCK_ASSERT_CONTAINS(text, "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"NOTE\"},"
+                            "{\"type\":\"tool_result\"");
+  free(text);
+  OCK_ASSERT_INT_EQ(wire_move_into_call(a, MUTANT_WIRE_ANTHROPIC, "no such text"), 0);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void messages_dropped_and_inserted(void) {
+  cJSON *o = parse("{\"messages\":[{\"role\":\"system\",\"content\":\"s\"},"
+                   "{\"role\":\"user\",\"content\":\"q\"},"
+                   "{\"role\":\"assistant\",\"content\":\"The previous operation was cancelled.\"},"
+                   "{\"role\":\"user\",\"content\":\"next\"}]}");
+  OCK_ASSERT_INT_EQ(wire_drop_message(o, "assistant", "The previous operation was cancelled."), 1);
+  OCK_ASSERT_INT_EQ(wire_drop_message(o, "assistant", "The previous operation was cancelled."), 0);
+  OCK_ASSERT_INT_EQ(wire_insert_user_first(o, "R"), 1);
+  expect_messages(o, "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"R\"},"
+                     "{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"user\",\"content\":\"next\"}]");
+  cJSON_Delete(o);
+}
+
+static void reminder_to_system(void) {
+  cJSON *o = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},"
+                   "{\"role\":\"user\",\"content\":\"<system-reminder source=\\\"orchestrator-loop-"
+                   "limit\\\">x</system-reminder>\"}]}");
+  OCK_ASSERT_INT_EQ(wire_move_to_system(o, MUTANT_WIRE_OPENAI, "orchestrator-loop-limit"), 1);
+  OCK_ASSERT_STR_EQ(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 1), "role")
+          ->valuestring,
+      "system");
+  cJSON *a = parse("{\"system\":\"s\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"
+                   "\"tool_result\",\"tool_use_id\":\"a\",\"content\":\"A\"},{\"type\":\"text\","
+                   "\"text\":\"loop-limit reminder\"}]}]}");
+  OCK_ASSERT_INT_EQ(wire_move_to_system(a, MUTANT_WIRE_ANTHROPIC, "loop-limit"), 1);
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(a, "system")->valuestring, "s\n\nloop-limit reminder");
+  expect_messages(a, "[{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":"
+                     "\"a\",\"content\":\"A\"}]}]");
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void nothing_to_edit(void) {
+  cJSON *o = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}");
+  OCK_ASSERT_INT_EQ(wire_drop_last_result(o, MUTANT_WIRE_OPENAI), 0);
+  OCK_ASSERT_INT_EQ(wire_rename_last_result(o, MUTANT_WIRE_OPENAI, "_x"), 0);
+  OCK_ASSERT_INT_EQ(wire_duplicate_last_result(o, MUTANT_WIRE_OPENAI), 0);
+  OCK_ASSERT_INT_EQ(wire_reverse_results(o, MUTANT_WIRE_OPENAI), 0);
+  OCK_ASSERT_INT_EQ(wire_rename_call(o, MUTANT_WIRE_ANTHROPIC, "_m"), 0);
+  OCK_ASSERT_INT_EQ(wire_split_call(o, MUTANT_WIRE_OPENAI, "x"), 0);
+  OCK_ASSERT_INT_EQ(wire_set_result_texts(o, MUTANT_WIRE_OPENAI, "x", 0), 0);
+  OCK_ASSERT_INT_EQ(wire_move_to_system(o, MUTANT_WIRE_OPENAI, "absent"), 0);
+  expect_messages(o, "[{\"role\":\"user\",\"content\":\"q\"}]");
+  cJSON *none = parse("{\"model\":\"m\"}");
+  OCK_ASSERT_INT_EQ(wire_insert_user_first(none, "x"), 0);
+  OCK_ASSERT_INT_EQ(wire_find_message(none, "x"), -1);
+  cJSON_Delete(none);
+  cJSON_Delete(o);
+}
+
+static const struct ock_test tests[] = {
+    {"drop_last_result", drop_last_result},
+    {"rename_and_duplicate", rename_and_duplicate},
+    {"reverse_results", reverse_results},
+    {"rename_call_consistently", rename_call_consistently},
+    {"split_call", split_call},
+    {"result_texts", result_texts},
+    {"injection_moved_into_call", injection_moved_into_call},
+    {"messages_dropped_and_inserted", messages_dropped_and_inserted},
+    {"reminder_to_system", reminder_to_system},
+    {"nothing_to_edit", nothing_to_edit},
+    {NULL, NULL}};
+
 const struct ock_suite suite_wire_edit = {"wire_edit", tests, NULL, NULL};
