@@ -16,6 +16,7 @@
 #include "ock/status.h"
 
 #define MAX_SLOTS 256
+#define MAX_INDEX 1000000
 
 struct slot {
   int key; /* OpenAI tool_calls[].index, or the Anthropic block index */
@@ -173,6 +174,19 @@ static int add_call_fragment(ock__stream_map *m, size_t ordinal, const char *id,
   return emit(m, on_delta, user, &d, err);
 }
 
+/* block_index reads an "index" member as a small non-negative integer: the wires count blocks
+ * and calls from 0, and anything else (a fraction, 1e300, -1) is a malformed chunk. dflt is
+ * used when the member is absent; -1 means it is required. Returns the index or -1. */
+static int block_index(const cJSON *obj, int dflt) {
+  const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, "index");
+  if (!j)
+    return dflt;
+  if (!cJSON_IsNumber(j) || j->valuedouble < 0 || j->valuedouble > MAX_INDEX ||
+      j->valuedouble != (double)(int)j->valuedouble)
+    return -1;
+  return (int)j->valuedouble;
+}
+
 /* error_event reports an "error" object sent inside the stream (its own type goes into the
  * message: the error's type is the contract's "stream_error"). */
 static int error_event(ock__stream_map *m, const cJSON *error, struct ock_llm_error *err) {
@@ -218,10 +232,12 @@ static int openai_chunk(ock__stream_map *m, const cJSON *j, ock_delta_fn on_delt
       if (rc)
         return rc;
       const cJSON *fn = cJSON_GetObjectItemCaseSensitive(tc, "function");
-      int key = (int)ock_json_int(tc, "index", pos);
+      int key = block_index(tc, pos);
       pos++;
       size_t ord = 0;
-      rc = slot_for(m, key, 1, err, &ord);
+      rc = key < 0 ? fail(m, err, OCK_EPROTO, "stream_error",
+                          "malformed chunk: tool_calls[].index is not a small whole number")
+                   : slot_for(m, key, 1, err, &ord);
       if (!rc)
         rc = add_call_fragment(m, ord, ock_json_str(tc, "id"), ock_json_str(fn, "name"),
                                ock_json_str(fn, "arguments"), on_delta, user, err);
@@ -284,12 +300,10 @@ static int anthropic_event(ock__stream_map *m, const char *name, const cJSON *j,
     m->out_tokens = ock_json_int(usage, "output_tokens", m->out_tokens);
     return OCK_OK;
   }
-  const cJSON *jindex = cJSON_GetObjectItemCaseSensitive(j, "index");
-  if (!strcmp(type, "content_block_start") || !strcmp(type, "content_block_delta")) {
-    if (!cJSON_IsNumber(jindex))
-      return fail(m, err, OCK_EPROTO, "stream_error", "malformed chunk: %s without an index", type);
-  }
-  int index = jindex ? (int)jindex->valuedouble : 0;
+  int index = block_index(j, -1);
+  if ((!strcmp(type, "content_block_start") || !strcmp(type, "content_block_delta")) && index < 0)
+    return fail(m, err, OCK_EPROTO, "stream_error",
+                "malformed chunk: %s without an index that is a small whole number", type);
   if (!strcmp(type, "content_block_start")) {
     if (block_find(m, index))
       return fail(m, err, OCK_EPROTO, "stream_error",

@@ -126,6 +126,8 @@ static void test_openai_failures(void) {
       {"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {not json\n\n",
        "stream_error", "malformed chunk: not a JSON object: {not json"},
       {"data: {\"choices\":{}}\n\n", "stream_error", "malformed chunk: choices is object"},
+      {"data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":-1}]}}]}\n\n", "stream_error",
+       "tool_calls[].index is not a small whole number"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     struct collected c = {0};
@@ -224,6 +226,9 @@ static void test_anthropic_failures(void) {
        "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
        "stream_error", "the stream ended before message_stop"},
       {"event: content_block_start\ndata: [1,2]\n\n", "stream_error", "not a JSON object"},
+      {"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":7.7e112,"
+       "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+       "stream_error", "without an index that is a small whole number"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char sse[1024];
