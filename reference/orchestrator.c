@@ -241,8 +241,7 @@ void ock_orchestrator_cancel(ock_orchestrator *o) {
     atomic_store(&o->cancel.flag, 1);
 }
 
-/* ---- one execute ------------------------------------------------------------------------------
- */
+/* ---- one execute ----------------------------------------------------------------------------- */
 
 struct run {
   ock_orchestrator *o;
@@ -412,8 +411,7 @@ static void release_kept(struct run *r) {
   injections_clear(&r->kept);
 }
 
-/* ---- finishers: every execute ends in exactly one of these ------------------------------------
- */
+/* ---- finishers: every execute ends in exactly one of these ----------------------------------- */
 
 static void complete_event(struct run *r, enum ock_exec_status status, enum ock_stage stage) {
   cJSON *d = obj();
@@ -470,8 +468,7 @@ static void finish_cancel(struct run *r) {
   complete_event(r, OCK_EXEC_CANCELLED, OCK_STAGE_CANCELLED);
 }
 
-/* ---- routing ----------------------------------------------------------------------------------
- */
+/* ---- routing --------------------------------------------------------------------------------- */
 
 /* resolve announces the routing decision (provider:resolve) and switches to its target.
  * Returns 0 when no provider is left. */
@@ -489,8 +486,7 @@ static int resolve(struct run *r, const char *after) {
   return 1;
 }
 
-/* ---- one LLM turn -----------------------------------------------------------------------------
- */
+/* ---- one LLM turn ---------------------------------------------------------------------------- */
 
 enum turn_end { TURN_OK, TURN_DENIED, TURN_CANCELLED, TURN_FAILED };
 
@@ -732,8 +728,7 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup, stru
   }
 }
 
-/* ---- tools ------------------------------------------------------------------------------------
- */
+/* ---- tools ----------------------------------------------------------------------------------- */
 
 /* How one tool call ended; exactly one of these per call. */
 enum call_end {
@@ -1097,8 +1092,7 @@ static void answer_calls_cancelled(struct run *r, const struct ock_tool_call *ca
   }
 }
 
-/* ---- the loop ---------------------------------------------------------------------------------
- */
+/* ---- the loop -------------------------------------------------------------------------------- */
 
 static int blank(const char *s) {
   for (; s && *s; s++)

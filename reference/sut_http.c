@@ -64,8 +64,7 @@ int ock_http_get_json(const char *url, long timeout_ms, size_t max, cJSON **out,
   return rc;
 }
 
-/* ---- tools ------------------------------------------------------------------------------------
- */
+/* ---- tools ----------------------------------------------------------------------------------- */
 
 struct ock_http_tool {
   struct ock_tool iface;
@@ -171,8 +170,7 @@ const struct ock_tool *ock_http_tool_get(ock_http_tool *t) {
   return t ? &t->iface : NULL;
 }
 
-/* ---- hooks (events) ----------------------------------------------------------------------------
- */
+/* ---- hooks (events) -------------------------------------------------------------------------- */
 
 struct ock_http_hooks {
   struct ock_hooks iface;
