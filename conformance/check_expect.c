@@ -67,26 +67,34 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
   }
 }
 
-/* timing: every gap between consecutive LLM requests of one execute within [min, max] ms. */
+/* timing: for each pair of consecutive LLM requests of one execute whose earlier one failed,
+ * the gap from that failed reply to the next request lies in the expected range (SPEC.md 8.8);
+ * an array of ranges gives one per such pair, in order. */
 static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
   const struct view *v = g->v;
   const cJSON *between = cJSON_GetObjectItemCaseSensitive(t, "between_requests_ms");
   if (!between)
     return;
-  double lo = ock_json_num(between, "min", 0), hi = ock_json_num(between, "max", 1e12);
+  int pair = 0;
   for (size_t k = 0; k < v->nx; k++) {
-    const cJSON *prev = NULL;
+    const cJSON *failed = NULL;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
       if (!is_kind(v->e[i], "llm_request"))
         continue;
-      if (prev) {
-        double gap = entry_time(v->e[i]) - entry_time(prev);
-        grade_emit(g, "expect.timing", req, gap >= lo && gap <= hi, entry_seq(v->e[i]),
-                   "the gap between LLM requests the scenario expects",
-                   "%.0f ms between requests %ld and %ld; expected %.0f..%.0f ms", gap,
-                   entry_seq(prev), entry_seq(v->e[i]), lo, hi);
+      if (failed) {
+        const cJSON *range = cJSON_IsArray(between) ? cJSON_GetArrayItem(between, pair) : between;
+        pair++;
+        if (range) {
+          double lo = ock_json_num(range, "min", 0), hi = ock_json_num(range, "max", 1e12);
+          double gap = entry_time(v->e[i]) - entry_time(failed);
+          grade_emit(g, "expect.timing", req, gap >= lo && gap <= hi, entry_seq(v->e[i]),
+                     "the delay before the retry the scenario expects",
+                     "%.0f ms from the failed reply %ld to request %ld; expected %.0f..%.0f ms",
+                     gap, entry_seq(failed), entry_seq(v->e[i]), lo, hi);
+        }
       }
-      prev = v->e[i];
+      const cJSON *reply = view_reply_of(v, i);
+      failed = reply && reply_failed(reply) ? reply : NULL;
     }
   }
 }

@@ -8,7 +8,7 @@
 #include "ock/json.h"
 #include "ock/utf8.h"
 
-static const char *const verdict_names[] = {"PASS", "SKIP", "WARN", "FAIL", "ERROR"};
+static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
 
 const char *verdict_name(enum verdict v) {
   return (unsigned)v <= V_ERROR ? verdict_names[v] : "ERROR";

@@ -17,7 +17,8 @@
 #include "ock/registry.h"
 #include "view.h"
 
-enum verdict { V_PASS = 0, V_SKIP = 1, V_WARN = 2, V_FAIL = 3, V_ERROR = 4 };
+/* In order of severity: a PASS outranks a SKIP (SKIP only when nothing applied). */
+enum verdict { V_SKIP = 0, V_PASS = 1, V_WARN = 2, V_FAIL = 3, V_ERROR = 4 };
 
 const char *verdict_name(enum verdict v);
 int verdict_parse(const char *name, enum verdict *out);

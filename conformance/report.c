@@ -34,7 +34,7 @@ const struct ock_report_writer *ock_report_writer_find(const char *name) {
 }
 
 int ock_verdict_severity(const char *verdict) {
-  static const char *const order[] = {"PASS", "SKIP", "WARN", "FAIL", "ERROR"};
+  static const char *const order[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
   if (!verdict || !strcmp(verdict, "UNTESTED"))
     return -1;
   for (int i = 0; i < 5; i++)

@@ -106,8 +106,9 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg);
  * Returns OCK_OK, OCK_EINVAL, OCK_ETYPE, OCK_EMISSING or OCK_ENOMEM. */
 int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err);
 
-/* ock_verdict_severity ranks a verdict: PASS 0, SKIP 1, WARN 2, FAIL 3, ERROR 4; UNTESTED
- * and NULL -1; any other string 4, so an unknown verdict is never taken for a pass. */
+/* ock_verdict_severity ranks a verdict: SKIP 0, PASS 1, WARN 2, FAIL 3, ERROR 4; UNTESTED
+ * and NULL -1; any other string 4, so an unknown verdict is never taken for a pass. A PASS
+ * outranks a SKIP: what applied somewhere and held is a pass, SKIP only when nothing applied. */
 int ock_verdict_severity(const char *verdict);
 
 /* ock_report_time_ms parses an RFC 3339 UTC timestamp ("2026-11-21T10:00:09Z", optional

@@ -587,7 +587,7 @@ static void scenarios(struct doc *d) {
     int total = 0, passed = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
       total++;
-      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 0;
+      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1;
     }
     const char *v = ock_json_str(s, "verdict");
     putf(d, "<tr class=\"r-%s\"><td class=\"mono\"><a href=\"#sc-%d\">", verdict_class(v), i++);

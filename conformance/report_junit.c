@@ -51,9 +51,9 @@ enum outcome { PASSED, PASSED_WARN, FAILED, ERRORED, SKIPPED };
 static enum outcome outcome_of(const char *verdict, int strict) {
   switch (ock_verdict_severity(verdict)) {
   case 0:
-    return PASSED;
-  case 1:
     return SKIPPED;
+  case 1:
+    return PASSED;
   case 2:
     return strict ? FAILED : PASSED_WARN;
   case 3:

@@ -126,7 +126,7 @@ static void string_list(struct doc *d, const cJSON *array) {
 
 static void requirements(struct doc *d, const cJSON *report) {
   const cJSON *r;
-  int bad = 0, by[6] = {0}; /* PASS SKIP WARN FAIL ERROR UNTESTED */
+  int bad = 0, by[6] = {0}; /* SKIP PASS WARN FAIL ERROR UNTESTED */
   cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
     int sev = ock_verdict_severity(ock_json_str(r, "verdict"));
     by[sev < 0 ? 5 : sev]++;
@@ -155,14 +155,14 @@ static void requirements(struct doc *d, const cJSON *report) {
   if (!bad)
     put(d, "Every requirement that was tested passed or was skipped.\n");
   putf(d, "\nRequirements: %d passed, %d warned, %d failed, %d error, %d skipped, %d untested.\n\n",
-       by[0], by[2], by[3], by[4], by[1], by[5]);
+       by[1], by[2], by[3], by[4], by[0], by[5]);
 }
 
 /* scenario_note: why a scenario did not pass, in one cell. */
 static void scenario_note(struct doc *d, const cJSON *s) {
   const char *verdict = ock_json_str(s, "verdict");
   int sev = ock_verdict_severity(verdict);
-  if (sev <= 0)
+  if (sev == 1 || sev < 0) /* PASS, or no verdict: nothing to say */
     return;
   if (ock_json_str(s, "skip_reason")) {
     md(d, ock_json_str(s, "skip_reason"), CELL_LIMIT);
@@ -199,7 +199,7 @@ static void scenarios(struct doc *d, const cJSON *report) {
     int total = 0, passed = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
       total++;
-      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 0;
+      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1;
     }
     put(d, "| ");
     md(d, ock_json_str(s, "id"), CELL_LIMIT);

@@ -13,7 +13,7 @@
 
 #include "ock/status.h"
 
-static const char *const verdict_names[] = {"PASS", "SKIP", "WARN", "FAIL", "ERROR"};
+static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
 static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
 
 /* One requirement of the catalogue while its aggregate is being built. */
@@ -245,15 +245,15 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg) {
       z.oom = 1;
     for (int l = 0; l < 3; l++) {
       if (!strcmp(a->level, level_names[l])) {
-        levels_total[l]++;
-        passed[l] += a->worst == 0;
+        levels_total[l] += a->worst >= 1; /* SKIP and UNTESTED were not graded */
+        passed[l] += a->worst == 1;
       }
     }
   }
   if (!z.oom) {
     cJSON_AddNumberToObject(counts, "total", total);
     for (int v = 0; v < 5; v++) {
-      static const int order[5] = {0, 3, 2, 1, 4}; /* PASS FAIL WARN SKIP ERROR */
+      static const int order[5] = {1, 3, 2, 0, 4}; /* PASS FAIL WARN SKIP ERROR */
       if (!cJSON_AddNumberToObject(counts, verdict_names[order[v]], by_verdict[order[v]]))
         z.oom = 1;
     }
@@ -280,7 +280,7 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg) {
   if (by_verdict[3] || (strict && by_verdict[2])) {
     verdict = "FAIL";
     exit_code = 1;
-  } else if (by_verdict[4] || total == by_verdict[1]) {
+  } else if (by_verdict[4] || total == by_verdict[0]) { /* an ERROR, or nothing but SKIP */
     verdict = "INCOMPLETE";
     exit_code = 3;
   }

@@ -89,9 +89,9 @@ int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *re
   if (!rc)
     rc = ock_jget_nonempty(fx, "$", "id", OCK_REQUIRED, &id, &err);
   if (!rc)
-    rc = ock_jget_string(fx, "$", "title", OCK_OPTIONAL, &s, &err);
-  if (!rc)
-    rc = ock_jget_string(fx, "$", "proves", OCK_OPTIONAL, &s, &err);
+    rc = ock_jget_nonempty(fx, "$", "title", OCK_REQUIRED, &s, &err);
+  if (!rc) /* every scenario says in one line what it proves */
+    rc = ock_jget_nonempty(fx, "$", "proves", OCK_REQUIRED, &s, &err);
   if (!rc)
     rc = check_string_array(fx, "requirements", 1, path, &err);
   if (!rc)
@@ -195,6 +195,12 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
     }
     rc = scenarios_validate(fx, path, reg, errbuf, n);
     const char *id = ock_json_str(fx, "id");
+    size_t stem = strlen(names[i]) - 5; /* without ".json" */
+    if (!rc && (strlen(id) != stem || strncmp(id, names[i], stem))) {
+      snprintf(errbuf, n, "%s: $.id: \"%s\" differs from the file name; they must be equal", path,
+               id);
+      rc = OCK_ETYPE;
+    }
     for (size_t k = 0; !rc && k < out->n; k++)
       if (!strcmp(out->items[k].id, id)) {
         snprintf(errbuf, n, "%s: $.id: \"%s\" is also the id of %s", path, id, out->items[k].path);

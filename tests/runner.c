@@ -6,14 +6,21 @@
 
 #include <CUnit/Basic.h>
 
+/* CUnit keeps each failure message's pointer until the run ends: they live here and are
+ * freed after the registry is cleaned up. */
+#define MAX_KEPT 4096
+static char *kept_messages[MAX_KEPT];
+static size_t n_kept;
+
 void ock_test_fail(int line, const char *file, const char *fmt, ...) {
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  /* CUnit keeps the pointer until the run ends, so the message must outlive this call. */
-  char *kept = strdup(msg);
+  char *kept = n_kept < MAX_KEPT ? strdup(msg) : NULL;
+  if (kept)
+    kept_messages[n_kept++] = kept;
   CU_assertImplementation(CU_FALSE, (unsigned)line, kept ? kept : "assertion failed", file, "",
                           CU_FALSE);
 }
@@ -50,6 +57,9 @@ int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) 
   unsigned ran = CU_get_number_of_tests_run();
   unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
   CU_cleanup_registry();
+  for (size_t i = 0; i < n_kept; i++)
+    free(kept_messages[i]);
+  n_kept = 0;
   if (ran == 0) {
     fprintf(stderr, "no test ran%s%s\n", only ? " for " : "", only ? only : "");
     return 1;

@@ -1,6 +1,7 @@
 /*
  * hostile.c: orchestrators that attack the harness instead of doing their job, one per mode.
- * `hostile MODE` reads OCK_URL like a real SUT and then misbehaves. The hostile matrix test
+ * `hostile_sut MODE [TAG]` reads OCK_URL like a real SUT and then misbehaves (TAG is ignored:
+ * it lets a test find the processes of its own run). The hostile matrix test
  * (test_hostile.c) runs ock against each and expects a clear verdict, the reports written and
  * no process left behind. Every loop here is bounded: the harness's timeout ends the rest.
  */

@@ -48,7 +48,8 @@ static char *slurp(const char *path) {
 static void bad_fixture_exits_2_naming_it(void) {
   char cmd[1024];
   snprintf(cmd, sizeof cmd,
-           "mkdir -p %s/bad && printf '%%s' '{\"ock_fixture\":1,\"id\":\"bad\",\"requirements\":"
+           "mkdir -p %s/bad && printf '%%s' '{\"ock_fixture\":1,\"id\":\"bad\",\"title\":\"t\","
+           "\"proves\":\"p\",\"requirements\":"
            "[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\","
            "\"api\":\"openai\",\"model\":\"x\",\"priority\":\"high\"}]},\"script\":{\"m\":[]}}' "
            "> %s/bad/bad.json && %s/bin/ock run --orchestrator true --fixtures %s/bad -o %s/bad-out "
@@ -185,7 +186,15 @@ static void check_streams_in_flat_memory(void) {
   char path[256];
   snprintf(path, sizeof path, "%s/check.out", tmp);
   OCK_ASSERT_CONTAINS(slurp(path), "1000000 event(s), 200000 execute(s), 0 violation(s)");
-  /* Flat: a hundred times the events may not cost more than a little, and stays small. */
+  /* Flat: a hundred times the events may not cost more than a little, and stays small.
+   * (Under AddressSanitizer freed memory sits in a quarantine of up to 256 MB, so RSS says
+   * nothing there; the counts above are still checked.) */
+#if defined(__SANITIZE_ADDRESS__)
+  CU_PASS("memory not measured under AddressSanitizer");
+  (void)small;
+  (void)big;
+  return;
+#endif
   if (small < 0 || big > small + 2048 || big > 20 * 1024)
     ock_test_fail(__LINE__, __FILE__, "peak RSS %ld KiB at 10^4 events, %ld KiB at 10^6", small,
                   big);

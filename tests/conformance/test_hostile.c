@@ -30,9 +30,13 @@ static int teardown(void) {
   return system(cmd) ? 1 : 0;
 }
 
+/* leftovers: a process of this test run is still alive. Every hostile process carries this
+ * run's unique directory as an argument (other checkouts may run the same test meanwhile);
+ * the [h] keeps pgrep from matching its own command line. */
 static int leftovers(void) {
-  /* [h]ostile_sut keeps pgrep from matching its own command line */
-  return system("pgrep -f '[h]ostile_sut' >/dev/null") == 0;
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "pgrep -f '[h]ostile_sut .* %s' >/dev/null", out_dir);
+  return system(cmd) == 0;
 }
 
 /* run_mode runs ock against `hostile_sut MODE` and checks the outcome. expect_signal: the
@@ -42,10 +46,11 @@ static void run_mode(const char *mode, double timeout, const char *expect_signal
   char dir[128], cmd[1024], path[256];
   snprintf(dir, sizeof dir, "%s/%s", out_dir, mode);
   snprintf(cmd, sizeof cmd,
-           "%s/bin/ock run --orchestrator '%s/tests/hostile_sut %s' --fixtures %s "
+           "%s/bin/ock run --orchestrator '%s/tests/hostile_sut %s %s' --fixtures %s "
            "--case text-answer --case tool-single-call --jobs 2 --timeout %g -o %s "
            "--format jsonl >%s.out 2>&1",
-           OCK_BIN_DIR, OCK_BIN_DIR, mode, ock_test_path("fixtures"), timeout, dir, dir);
+           OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("fixtures"), timeout, dir,
+           dir);
   int status = system(cmd);
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code != 1)
@@ -82,8 +87,16 @@ static void run_mode(const char *mode, double timeout, const char *expect_signal
   OCK_ASSERT_INT_EQ(leftovers(), 0);
 }
 
+/* Under AddressSanitizer the hostile program is instrumented too, and ASan turns its SIGSEGV
+ * into a report and an abort. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SEGV_SIGNAL "SIGABRT"
+#else
+#define SEGV_SIGNAL "SIGSEGV"
+#endif
+
 static void crashes(void) {
-  run_mode("segv", 10, "SIGSEGV", 0);
+  run_mode("segv", 10, SEGV_SIGNAL, 0);
   run_mode("abort", 10, "SIGABRT", 0);
 }
 

@@ -72,7 +72,7 @@ static void one_bad(const char *name, const char *text, const char *where, const
 }
 
 #define GOOD_SESSION                                                                               \
-  "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\",\"api\":\"openai\","           \
+  "\"title\":\"t\",\"proves\":\"p\",\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\",\"api\":\"openai\","           \
   "\"model\":\"x\"}]},\"script\":{\"m\":[{\"text\":\"ok\"}]}"
 
 static void bad_fixtures_are_named(void) {
@@ -81,11 +81,13 @@ static void bad_fixtures_are_named(void) {
   one_bad("typo", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"promts\":[]," GOOD_SESSION "}",
           "$.promts", "unknown member");
   one_bad("syntax", "{\"id\":\"a\",\n\"requirements\": [,]}", "line 2", "not valid JSON");
+  one_bad("no-proves", "{\"id\":\"no-proves\",\"title\":\"t\",\"requirements\":[\"OCK-COMPLETE-001\"]}",
+          "$.proves", "required");
   one_bad("caps", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"capabilities\":[\"telepathy\"]," GOOD_SESSION "}",
           "$.capabilities[0]", "telepathy");
   one_bad("expect", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"executes\":[{\"status\":\"fine\"}]}," GOOD_SESSION "}",
           "$.expect.executes[0].status", "\"success\"");
-  one_bad("mock-part", "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
+  one_bad("mock-part", "{\"ock_fixture\":1,\"id\":\"a\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
           "\"providers\":[{\"name\":\"m\",\"api\":\"gpt\",\"model\":\"x\"}]},\"script\":{\"m\":[]}}",
           "$.session.providers[0].api", "openai");
 }
