@@ -4,7 +4,7 @@
 # nothing but `make`. As root it runs apt-get; otherwise it names the packages.
 set -eu
 
-PACKAGES="${OCK_PACKAGES:-gcc make pkg-config libcjson-dev libcurl4-openssl-dev libcunit1-dev libmicrohttpd-dev lcov valgrind curl}"
+PACKAGES="${OCK_PACKAGES:-gcc make pkg-config libcjson-dev libcurl4-openssl-dev libcunit1-dev libmicrohttpd-dev lcov valgrind curl python3}"
 
 missing=""
 for p in $PACKAGES; do
