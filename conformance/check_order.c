@@ -114,6 +114,26 @@ static void prompt_complete_presence(struct grade_ctx *g) {
   }
 }
 
+static const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+/* never_sent: the provider:request at index i was closed by a cancelled provider:error before
+ * any LLM request arrived: cancellation caught it before it was sent (SPEC.md 5.10). */
+static int never_sent(const struct view *v, size_t i, size_t end) {
+  for (size_t j = i + 1; j < end; j++) {
+    const cJSON *e = v->e[j];
+    if (is_kind(e, "llm_request") || is_event(e, "provider:response") || is_event(e, "provider:request"))
+      return 0;
+    if (is_event(e, "provider:error")) {
+      const char *t = str_field(cJSON_GetObjectItemCaseSensitive(event_data(e), "error"), "type");
+      return !strcmp(t, "cancelled");
+    }
+  }
+  return 0;
+}
+
 /* Every LLM request the mock received was announced by a provider:request first. */
 static void requests_announced(struct grade_ctx *g) {
   const struct view *v = g->v;
@@ -122,7 +142,7 @@ static void requests_announced(struct grade_ctx *g) {
     int announced = 0, received = 0, any = 0;
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *e = v->e[i];
-      if (is_event(e, "provider:request") && !event_denied(e))
+      if (is_event(e, "provider:request") && !event_denied(e) && !never_sent(v, i, x->end))
         announced++;
       if (is_kind(e, "llm_request")) {
         any = 1;
@@ -144,11 +164,6 @@ static void requests_announced(struct grade_ctx *g) {
     if (is_kind(v->e[i], "llm_request"))
       grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(v->e[i]),
                  "LLM requests only inside an execute", "an LLM request before any prompt:submit");
-}
-
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
 }
 
 /* find_event finds the first event named name with data.tool_call_id == id in [from, to). */

@@ -344,8 +344,9 @@ int ock_history_from_openai(const cJSON *messages, struct ock_history *out, stru
       rc = m.calls ? OCK_OK : OCK_ENOMEM;
       char tp[OCK_JSON_PATH_MAX], fp[OCK_JSON_PATH_MAX];
       ock_jpath_key(tp, sizeof tp, path, "tool_calls");
-      for (int c = 0; !rc && c < n; c++) {
-        const cJSON *tc = cJSON_GetArrayItem(calls, c), *fn = NULL;
+      const cJSON *tc = calls->child;
+      for (int c = 0; !rc && c < n && tc; c++, tc = tc->next) {
+        const cJSON *fn = NULL;
         const char *id = NULL, *name = NULL, *args = NULL;
         char ip[OCK_JSON_PATH_MAX];
         ock_jpath_index(ip, sizeof ip, tp, c);
@@ -451,8 +452,8 @@ int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
     struct ock_buf text;
     ock_buf_init(&text, (size_t)1 << 30);
     int nblocks = cJSON_GetArraySize(content);
-    for (int b = 0; !rc && b < nblocks; b++) {
-      const cJSON *blk = cJSON_GetArrayItem(content, b);
+    const cJSON *blk = content->child; /* walked in step with b: GetArrayItem(b) would be O(b) */
+    for (int b = 0; !rc && blk; b++, blk = blk->next) {
       char bp[OCK_JSON_PATH_MAX];
       ock_jpath_index(bp, sizeof bp, cp, b);
       const char *type = NULL;
@@ -472,8 +473,16 @@ int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
         rc = ock_jget_string(blk, bp, "id", OCK_REQUIRED, &id, err);
         if (!rc)
           rc = ock_jget_string(blk, bp, "name", OCK_REQUIRED, &name, err);
-        if (!rc)
-          rc = ock_jget_object(blk, bp, "input", OCK_REQUIRED, &input, err);
+        /* input is an object; the mock sends the raw text as a string when the model's
+         * arguments were not a JSON object (SPEC.md 6.5), and that is what the call carries. */
+        input = cJSON_GetObjectItemCaseSensitive(blk, "input");
+        if (!rc && !cJSON_IsObject(input) && !cJSON_IsString(input)) {
+          char ip[OCK_JSON_PATH_MAX];
+          ock_jpath_key(ip, sizeof ip, bp, "input");
+          rc = ock_jerr_set(err, input ? OCK_ETYPE : OCK_EMISSING, ip,
+                            "expected an object (or the raw arguments as a string), got %s",
+                            ock_json_type_name(input));
+        }
         if (!rc) {
           struct ock_tool_call *calls = realloc(m.calls, (m.n_calls + 1) * sizeof *calls);
           if (!calls) {
@@ -484,7 +493,7 @@ int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
           struct ock_tool_call *tc = &m.calls[m.n_calls++];
           tc->id = strdup(id);
           tc->name = strdup(name);
-          tc->arguments = ock_json_print(input);
+          tc->arguments = cJSON_IsString(input) ? strdup(input->valuestring) : ock_json_print(input);
           if (!tc->id || !tc->name || !tc->arguments)
             rc = OCK_ENOMEM;
         }

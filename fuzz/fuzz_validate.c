@@ -2,6 +2,7 @@
  * shapes); first byte picks the wire. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ock/message.h"
 #include "validate.h"
@@ -18,10 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int rc = data[0] & 1 ? ock_history_from_anthropic(NULL, v, &h, &err)
                        : ock_history_from_openai(v, &h, &err);
   if (!rc) {
-    struct mock_findings f = {0};
-    ock__validate_history(&h, &f);
-    ock__findings_first_blocking(&f);
-    ock__findings_free(&f);
+    struct mock_finding f;
+    memset(&f, 0, sizeof f);
+    ock__validate_first(&h, data[0] & 1, &f);
+    ock__finding_clear(&f);
   }
   ock_history_free(&h);
   cJSON_Delete(v);

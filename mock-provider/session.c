@@ -76,6 +76,8 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "path", rq->path);
   cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
+  /* The trace id served (the fixture's, or the derived default): what TRACE checks compare to. */
+  cJSON_AddStringToObject(e, "trace_id", fx->trace_id);
   ock__journal_append(st->journal, "session", e);
   return ock__plan_json(plan, 200, doc);
 }

@@ -126,52 +126,6 @@ static void transfer_error(int rc, const char *why, int got_bytes, struct ock_ll
     set_error(err, OCK_LLM_CONNECTION, 0, "connection_error", why);
 }
 
-/* raw_inputs: Anthropic sends a tool call whose arguments are not a JSON object as
- * "input": "<raw text>" (SPEC.md 6.5), which core's reply reader rejects as malformed. This
- * swaps each such input for {} before reading and returns the raw texts in call order (NULL
- * for calls with a real object), so read_anthropic can put them back as invalid arguments.
- * Caller frees the array. */
-static char **raw_inputs(cJSON *body, size_t *n) {
-  cJSON *content = cJSON_GetObjectItemCaseSensitive(body, "content");
-  size_t calls = 0;
-  const cJSON *b;
-  cJSON_ArrayForEach(b, content) calls +=
-      !strcmp(ock_json_str(b, "type") ? ock_json_str(b, "type") : "", "tool_use");
-  char **raw = calloc(calls ? calls : 1, sizeof *raw);
-  size_t i = 0;
-  cJSON *blk;
-  cJSON_ArrayForEach(blk, content) {
-    const char *type = ock_json_str(blk, "type");
-    if (!raw || !type || strcmp(type, "tool_use"))
-      continue;
-    cJSON *input = cJSON_GetObjectItemCaseSensitive(blk, "input");
-    if (cJSON_IsString(input)) {
-      raw[i] = strdup(input->valuestring);
-      cJSON_ReplaceItemInObjectCaseSensitive(blk, "input", cJSON_CreateObject());
-    }
-    i++;
-  }
-  *n = raw ? calls : 0;
-  return raw;
-}
-
-/* read_anthropic reads a non-streamed Anthropic reply, raw-text inputs included. */
-static int read_anthropic(cJSON *body, struct ock_reply *r, struct ock_jerr *jerr) {
-  size_t n = 0;
-  char **raw = raw_inputs(body, &n);
-  int rc = ock_reply_from_anthropic(body, r, jerr);
-  for (size_t i = 0; i < n; i++) {
-    if (!rc && raw[i] && i < r->msg.n_calls) {
-      free(r->msg.calls[i].arguments);
-      r->msg.calls[i].arguments = raw[i];
-      raw[i] = NULL;
-    }
-    free(raw[i]);
-  }
-  free(raw);
-  return rc;
-}
-
 /* One streamed exchange: bytes -> SSE events -> deltas. */
 struct streaming {
   ock__sse *sse;
@@ -273,7 +227,7 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
     ock_reply_init(&r);
     if (!rc)
       rc = p->wire == OCK_WIRE_OPENAI ? ock_reply_from_openai(j, &r, &jerr)
-                                      : read_anthropic(j, &r, &jerr);
+                                      : ock_reply_from_anthropic(j, &r, &jerr);
     cJSON_Delete(j);
     if (rc) {
       char msg[700];

@@ -113,6 +113,18 @@ static void anthropic_text_before_results_stays_first(void) {
   ock_history_free(&h);
 }
 
+static void anthropic_raw_string_input_is_the_arguments(void) {
+  cJSON *wire = cJSON_Parse("[{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\","
+                            "\"id\":\"toolu_1\",\"name\":\"t\",\"input\":\"{not json\"}]}]");
+  struct ock_history h;
+  struct ock_jerr err;
+  ock_history_init(&h);
+  OCK_ASSERT_OK(ock_history_from_anthropic(NULL, wire, &h, &err));
+  OCK_ASSERT_STR_EQ(h.items[0].calls[0].arguments, "{not json");
+  cJSON_Delete(wire);
+  ock_history_free(&h);
+}
+
 static void bad_wire_names_the_path(void) {
   struct ock_history h;
   struct ock_jerr err;
@@ -129,7 +141,7 @@ static void bad_wire_names_the_path(void) {
   cJSON_Delete(wire);
   ock_history_free(&h);
   wire = cJSON_Parse("[{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\","
-                     "\"name\":\"n\",\"input\":\"not an object\"}]}]");
+                     "\"name\":\"n\",\"input\":[1]}]}]");
   OCK_ASSERT_INT_EQ(ock_history_from_anthropic(NULL, wire, &h, &err), OCK_ETYPE);
   OCK_ASSERT_STR_EQ(err.where, "$.messages[0].content[0].input");
   cJSON_Delete(wire);
@@ -206,6 +218,7 @@ static const struct ock_test tests[] = {
     {"openai_round_trip", openai_round_trip},
     {"anthropic_round_trip_groups_results", anthropic_round_trip_groups_results},
     {"anthropic_text_before_results_stays_first", anthropic_text_before_results_stays_first},
+    {"anthropic_raw_string_input_is_the_arguments", anthropic_raw_string_input_is_the_arguments},
     {"bad_wire_names_the_path", bad_wire_names_the_path},
     {"replies_round_trip_on_both_wires", replies_round_trip_on_both_wires},
     {"reply_shape_errors", reply_shape_errors},

@@ -77,8 +77,10 @@ int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **ou
 /* From the wire (what a provider, or the mock, receives). Appends to out; on failure out may
  * hold the messages read so far and err names the JSON path (e.g. "$.messages[3].content").
  * Anthropic: `system` may be NULL, a string, or an array of text blocks; a user message with
- * tool_result blocks becomes one tool message per block (then a user message for any text
- * blocks), all with the wire index of that user message. */
+ * tool_result blocks becomes one tool message per block and a user message for text blocks, in
+ * the wire's order (text before a tool_result stays before it: the validator judges that
+ * order), all with the wire index of that user message. A tool_use input may be an object or,
+ * for arguments that were not a JSON object, the raw text as a string. */
 int ock_history_from_openai(const cJSON *messages, struct ock_history *out, struct ock_jerr *err);
 int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
                                struct ock_history *out, struct ock_jerr *err);
