@@ -43,8 +43,9 @@ static const char usage[] =
     "  --help    print this\n"
     "\n"
     "example, inside `ock run`:\n"
-    "  ock run --orchestrator \"exec build/bin/ock-mutant complete-twice -- "
-    "build/bin/ock-orchestrator\"\n";
+    "  ock run --orchestrator \"build/bin/ock-mutant complete-twice -- "
+    "build/bin/ock-orchestrator\" \\\n"
+    "          --capabilities core --case text-answer\n";
 
 static volatile sig_atomic_t got_sigint, got_sigterm;
 
@@ -180,8 +181,9 @@ int main(int argc, char **argv) {
   }
   const struct mutation *mu = mutant_find(argv[1]);
   if (!mu) {
-    fprintf(stderr, "ock-mutant: unknown mutation \"%s\" (ock-mutant --list shows the %zu there "
-                    "are)\n",
+    fprintf(stderr,
+            "ock-mutant: unknown mutation \"%s\" (ock-mutant --list shows the %zu there "
+            "are)\n",
             argv[1], mutant_count());
     return 2;
   }

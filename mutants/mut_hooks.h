@@ -10,9 +10,9 @@
 
 #include "mutant.h"
 
-#define MUT_REMINDER                                                                              \
-  "<system-reminder source=\"orchestrator-loop-limit\">\nYou have reached the maximum number "   \
-  "of iterations for this turn. Please provide a response to the user now, summarizing your "    \
+#define MUT_REMINDER                                                                               \
+  "<system-reminder source=\"orchestrator-loop-limit\">\nYou have reached the maximum number "     \
+  "of iterations for this turn. Please provide a response to the user now, summarizing your "      \
   "progress and noting what remains to be done.\n</system-reminder>"
 #define MUT_REMINDER_MARK "orchestrator-loop-limit"
 #define MUT_CANCELLED_TEXT "The previous operation was cancelled."
@@ -23,7 +23,7 @@ cJSON *mut_event_data(const struct mutant_exchange *x);
 const char *mut_str(const cJSON *o, const char *key);
 void mut_set_str(cJSON *o, const char *key, const char *value);
 void mut_answer_continue(struct mutant_exchange *x);
-void mut_post_after(struct mutant_exchange *x, cJSON *event); /* takes event */
+void mut_post_after(struct mutant_exchange *x, cJSON *event);  /* takes event */
 void mut_post_before(struct mutant_exchange *x, cJSON *event); /* takes event */
 void mut_flush_held(struct mutant_state *s, struct mutant_exchange *x, int after);
 

@@ -54,37 +54,37 @@ void mutant_headers_free(struct mutant_headers *h);
 /* One request and, once forwarded, its reply. The proxy owns every member. */
 struct mutant_exchange {
   enum mutant_route route;
-  enum mutant_wire wire;  /* for MUTANT_ROUTE_LLM */
-  const char *path;       /* the request path, e.g. "/ock/v1/tools/get_weather" */
-  cJSON *body;            /* the request body when it is JSON, else NULL; hooks edit it */
+  enum mutant_wire wire; /* for MUTANT_ROUTE_LLM */
+  const char *path;      /* the request path, e.g. "/ock/v1/tools/get_weather" */
+  cJSON *body;           /* the request body when it is JSON, else NULL; hooks edit it */
   struct mutant_headers *req_headers;
   /* Set by request hooks. */
-  cJSON *answer;          /* when set, the request is not forwarded: the SUT gets 200 and this */
-  cJSON *before;          /* event bodies to POST upstream before the request is forwarded */
-  cJSON *after;           /* event bodies to POST upstream once the reply is back */
-  int replay_after;       /* send the last forwarded tool or LLM request upstream once more */
+  cJSON *answer;    /* when set, the request is not forwarded: the SUT gets 200 and this */
+  cJSON *before;    /* event bodies to POST upstream before the request is forwarded */
+  cJSON *after;     /* event bodies to POST upstream once the reply is back */
+  int replay_after; /* send the last forwarded tool or LLM request upstream once more */
   /* The reply, for reply hooks. */
-  long status;            /* HTTP status; 0 when no reply came (connection failed) */
-  cJSON *reply;           /* the reply body when it is JSON, else NULL; hooks edit it */
+  long status;  /* HTTP status; 0 when no reply came (connection failed) */
+  cJSON *reply; /* the reply body when it is JSON, else NULL; hooks edit it */
   struct mutant_headers *reply_headers;
 };
 
 /* What the hooks remember across requests. Guarded by the proxy's lock. */
 struct mutant_state {
-  int streaming;           /* the session's config.streaming */
-  int executes;            /* prompt:submit events seen */
-  int llm_in_execute;      /* LLM requests since the last prompt:submit */
+  int streaming;            /* the session's config.streaming */
+  int executes;             /* prompt:submit events seen */
+  int llm_in_execute;       /* LLM requests since the last prompt:submit */
   int responses_in_execute; /* provider:response events since the last prompt:submit */
-  int requests_in_execute; /* provider:request events since the last prompt:submit */
-  int cancelled;           /* the current execute saw cancel:requested */
-  int after_cancel;        /* the previous execute was cancelled */
-  int wrapped_up;          /* an LLM request carried the iteration-limit reminder */
-  int done_once;           /* a one-shot mutation already acted */
-  cJSON *held;             /* event bodies held back (an array), forwarded later */
-  cJSON *resolve;          /* the last provider:resolve body of this execute */
+  int requests_in_execute;  /* provider:request events since the last prompt:submit */
+  int cancelled;            /* the current execute saw cancel:requested */
+  int after_cancel;         /* the previous execute was cancelled */
+  int wrapped_up;           /* an LLM request carried the iteration-limit reminder */
+  int done_once;            /* a one-shot mutation already acted */
+  cJSON *held;              /* event bodies held back (an array), forwarded later */
+  cJSON *resolve;           /* the last provider:resolve body of this execute */
   char *injections[MUTANT_MAX_INJECTIONS]; /* context_injection texts the mock replied */
   int n_injections;
-  int stop;                /* a hook asks the process to stop the SUT now and exit 0 */
+  int stop; /* a hook asks the process to stop the SUT now and exit 0 */
 };
 
 /* mutant_state_init / mutant_state_free: an empty state; free releases what hooks kept. */
@@ -106,12 +106,12 @@ typedef int (*mutant_exit_fn)(const struct mutant_state *s, int ended);
 
 /* One mutation: one lie aimed at one requirement. Unused hooks are NULL. */
 struct mutation {
-  const char *name;        /* "complete-twice": the command-line name */
-  const char *requirement; /* "OCK-COMPLETE-001": what it must make FAIL */
-  const char *cases;       /* the scenarios that show it: space-separated id globs and
-                              "@OCK-..." (every scenario naming that requirement);
-                              NULL means "@<requirement>" */
-  const char *what;        /* one line: the lie */
+  const char *name;            /* "complete-twice": the command-line name */
+  const char *requirement;     /* "OCK-COMPLETE-001": what it must make FAIL */
+  const char *cases;           /* the scenarios that show it: space-separated id globs and
+                                  "@OCK-..." (every scenario naming that requirement);
+                                  NULL means "@<requirement>" */
+  const char *what;            /* one line: the lie */
   mutant_session_fn session;   /* rewrites the session document */
   mutant_hook_fn event;        /* an event, before it is forwarded */
   mutant_hook_fn event_reply;  /* the HookResult, before the SUT sees it */

@@ -24,6 +24,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -45,7 +46,7 @@ struct proxy {
   atomic_int stop_requested;
   pthread_mutex_t workers_lock; /* guards workers */
   pthread_cond_t workers_done;
-  int workers;                  /* streaming transfers still running (detached threads) */
+  int workers; /* streaming transfers still running (detached threads) */
   /* The last tool or LLM request forwarded, for a replay (mutant_exchange.replay_after). */
   char *last_url;
   char *last_body;
@@ -72,10 +73,18 @@ struct partial {
 };
 
 /* Hop-by-hop and framing headers: each side of the proxy makes its own. */
-static const char *const own_headers[] = {"host",       "content-length", "connection",
-                                          "keep-alive", "transfer-encoding", "expect",
-                                          "te",         "upgrade",        "accept-encoding",
-                                          "proxy-connection", "date",     NULL};
+static const char *const own_headers[] = {"host",
+                                          "content-length",
+                                          "connection",
+                                          "keep-alive",
+                                          "transfer-encoding",
+                                          "expect",
+                                          "te",
+                                          "upgrade",
+                                          "accept-encoding",
+                                          "proxy-connection",
+                                          "date",
+                                          NULL};
 
 static int is_own_header(const char *name) {
   for (int i = 0; own_headers[i]; i++)
@@ -136,8 +145,13 @@ static void post_extra(proxy *p, const char *path, const char *body, size_t len,
   char url[1024];
   snprintf(url, sizeof url, "%s%s", p->upstream, path);
   struct watch w = {p, -1};
-  struct upstream_request rq = {.method = "POST", .url = url, .body = body, .body_len = len,
-                                .headers = h, .timeout_ms = 60000, .keep_going = keep_going,
+  struct upstream_request rq = {.method = "POST",
+                                .url = url,
+                                .body = body,
+                                .body_len = len,
+                                .headers = h,
+                                .timeout_ms = 60000,
+                                .keep_going = keep_going,
                                 .user = &w};
   struct upstream_reply r;
   upstream_reply_init(&r);
@@ -204,17 +218,17 @@ struct pipe {
   proxy *p;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  int refs;              /* the worker and the reader (or serve() until it hands over) */
-  int fd;                /* the SUT's socket */
+  int refs; /* the worker and the reader (or serve() until it hands over) */
+  int fd;   /* the SUT's socket */
   struct upstream_request rq;
-  char *url, *body;      /* owned copies for the worker */
+  char *url, *body; /* owned copies for the worker */
   size_t body_len;
   struct mutant_headers req_headers;
   struct upstream_reply up;
-  struct ock_buf data;   /* the body so far */
-  int head;              /* status and headers are in (up.status, up.headers) */
-  int finished;          /* the transfer is over */
-  int reader_gone;       /* the SUT's side is closed: abandon the transfer */
+  struct ock_buf data; /* the body so far */
+  int head;            /* status and headers are in (up.status, up.headers) */
+  int finished;        /* the transfer is over */
+  int reader_gone;     /* the SUT's side is closed: abandon the transfer */
 };
 
 static void pipe_release(struct pipe *pp) {
@@ -298,10 +312,15 @@ static struct pipe *pipe_start(proxy *p, int fd, const char *url, const char *bo
   pp->body_len = len;
   for (int i = 0; i < h->n; i++)
     mutant_headers_add(&pp->req_headers, h->name[i], h->value[i]);
-  pp->rq = (struct upstream_request){.method = "POST", .url = pp->url, .body = pp->body,
-                                     .body_len = len, .headers = &pp->req_headers,
-                                     .keep_going = pipe_keep_going, .on_head = pipe_head,
-                                     .on_data = pipe_data, .user = pp};
+  pp->rq = (struct upstream_request){.method = "POST",
+                                     .url = pp->url,
+                                     .body = pp->body,
+                                     .body_len = len,
+                                     .headers = &pp->req_headers,
+                                     .keep_going = pipe_keep_going,
+                                     .on_head = pipe_head,
+                                     .on_data = pipe_data,
+                                     .user = pp};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -463,8 +482,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, long status,
 
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *what) {
   char body[512];
-  int n = snprintf(body, sizeof body, "{\"error\":{\"type\":\"ock_mutant\",\"message\":\"%s\"}}",
-                   what);
+  int n =
+      snprintf(body, sizeof body, "{\"error\":{\"type\":\"ock_mutant\",\"message\":\"%s\"}}", what);
   struct mutant_headers h = {0};
   mutant_headers_add(&h, "Content-Type", "application/json");
   enum MHD_Result ret = send_reply(c, status, &h, body, (size_t)n, 0);
@@ -472,7 +491,8 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
   return ret;
 }
 
-/* ---- one request ------------------------------------------------------------------------------ */
+/* ---- one request ------------------------------------------------------------------------------
+ */
 
 static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key,
                                       const char *value) {
@@ -484,15 +504,15 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
 
 /* request_hook / reply_hook: the mutation's hook for this route, or NULL. */
 static mutant_hook_fn request_hook(const struct mutation *mu, enum mutant_route r) {
-  return r == MUTANT_ROUTE_EVENT ? mu->event
-         : r == MUTANT_ROUTE_LLM ? mu->llm_request
+  return r == MUTANT_ROUTE_EVENT  ? mu->event
+         : r == MUTANT_ROUTE_LLM  ? mu->llm_request
          : r == MUTANT_ROUTE_TOOL ? mu->tool_request
                                   : NULL;
 }
 
 static mutant_hook_fn reply_hook(const struct mutation *mu, enum mutant_route r) {
-  return r == MUTANT_ROUTE_EVENT ? mu->event_reply
-         : r == MUTANT_ROUTE_LLM ? mu->llm_reply
+  return r == MUTANT_ROUTE_EVENT  ? mu->event_reply
+         : r == MUTANT_ROUTE_LLM  ? mu->llm_reply
          : r == MUTANT_ROUTE_TOOL ? mu->tool_reply
                                   : NULL;
 }
@@ -534,7 +554,8 @@ static int after_reply(proxy *p, struct mutant_exchange *x, mutant_hook_fn after
 static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mutant_exchange *x,
                                   const char *full, const char *body, size_t len,
                                   mutant_hook_fn after) {
-  const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  const union MHD_ConnectionInfo *ci =
+      MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
   struct pipe *pp = pipe_start(p, ci ? ci->connect_fd : -1, full, body, len, x->req_headers);
   if (!pp)
     return send_error(c, 502, "the proxy could not start the transfer");
@@ -553,6 +574,7 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
   } else {
     ret = send_pipe(c, pp, x->status, &h);
   }
+  x->reply_headers = NULL; /* h ends here */
   mutant_headers_free(&h);
   return ret;
 }
@@ -606,8 +628,13 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     struct watch w = {p, ci ? ci->connect_fd : -1};
-    struct upstream_request rq = {.method = method, .url = full, .body = body, .body_len = len,
-                                  .headers = &reqh, .keep_going = keep_going, .user = &w};
+    struct upstream_request rq = {.method = method,
+                                  .url = full,
+                                  .body = body,
+                                  .body_len = len,
+                                  .headers = &reqh,
+                                  .keep_going = keep_going,
+                                  .user = &w};
     if (upstream_exchange(&rq, &up) && !atomic_load(&p->stopping))
       fprintf(stderr, "ock-mutant: %s\n", up.error);
     cut = !up.complete;
@@ -638,9 +665,8 @@ done:
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **req_cls) {
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **req_cls) {
   (void)version;
   proxy *p = cls;
   struct conn_req *r = *req_cls;
@@ -674,10 +700,19 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
   *req_cls = NULL;
 }
 
-/* ---- life ------------------------------------------------------------------------------------- */
+/* ---- life -------------------------------------------------------------------------------------
+ */
 
-int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err,
-                size_t n) {
+/* proxy_discard frees a proxy whose daemon never started. */
+static void proxy_discard(proxy *p) {
+  pthread_cond_destroy(&p->workers_done);
+  pthread_mutex_destroy(&p->workers_lock);
+  mutant_state_free(&p->st);
+  pthread_mutex_destroy(&p->lock);
+  free(p);
+}
+
+int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err, size_t n) {
   size_t ul = strlen(upstream);
   while (ul && upstream[ul - 1] == '/')
     ul--;
@@ -696,25 +731,31 @@ int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, ch
   pthread_mutex_init(&p->workers_lock, NULL);
   pthread_cond_init(&p->workers_done, NULL);
   mutant_state_init(&p->st);
+  /* Bind first, so the URL is known (and written) before any connection thread exists. */
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
   sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  p->daemon = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL,
-      NULL, on_request, p, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, PROXY_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
-      (unsigned int)PROXY_MAX_CONNECTIONS, MHD_OPTION_NOTIFY_COMPLETED, on_completed, p,
-      MHD_OPTION_END);
-  if (!p->daemon) {
-    snprintf(err, n, "cannot serve on 127.0.0.1: %s", strerror(errno));
-    pthread_cond_destroy(&p->workers_done);
-    pthread_mutex_destroy(&p->workers_lock);
-    mutant_state_free(&p->st);
-    pthread_mutex_destroy(&p->lock);
-    free(p);
+  socklen_t sl = sizeof sa;
+  if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) || listen(fd, 128) ||
+      getsockname(fd, (struct sockaddr *)&sa, &sl)) {
+    snprintf(err, n, "cannot listen on 127.0.0.1: %s", strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    proxy_discard(p);
     return OCK_EIO;
   }
-  const union MHD_DaemonInfo *info = MHD_get_daemon_info(p->daemon, MHD_DAEMON_INFO_BIND_PORT);
-  snprintf(p->url, sizeof p->url, "http://127.0.0.1:%u", info ? (unsigned)info->port : 0u);
+  snprintf(p->url, sizeof p->url, "http://127.0.0.1:%u", (unsigned)ntohs(sa.sin_port));
+  p->daemon = MHD_start_daemon(
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL, NULL,
+      on_request, p, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+      PROXY_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROXY_MAX_CONNECTIONS,
+      MHD_OPTION_NOTIFY_COMPLETED, on_completed, p, MHD_OPTION_END);
+  if (!p->daemon) {
+    snprintf(err, n, "cannot serve on %s: %s", p->url, strerror(errno));
+    close(fd);
+    proxy_discard(p);
+    return OCK_EIO;
+  }
   *out = p;
   return OCK_OK;
 }

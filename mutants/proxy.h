@@ -21,8 +21,7 @@ typedef struct proxy proxy;
  * mu: the mutation (borrowed; static). upstream: "http://127.0.0.1:PORT" of the mock (copied).
  * Returns OCK_OK and *out (free with proxy_free), OCK_EINVAL (an upstream URL that is too
  * long), OCK_EIO (cannot serve; err says why), OCK_ENOMEM. */
-int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err,
-                size_t n);
+int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err, size_t n);
 
 /* proxy_url: "http://127.0.0.1:PORT" (no trailing slash), owned by the proxy. */
 const char *proxy_url(const proxy *p);

@@ -15,9 +15,9 @@
 #include "ock/buf.h"
 
 struct upstream_request {
-  const char *method;                   /* "GET", "POST", ... */
-  const char *url;                      /* absolute */
-  const char *body;                     /* may be NULL (no body) */
+  const char *method; /* "GET", "POST", ... */
+  const char *url;    /* absolute */
+  const char *body;   /* may be NULL (no body) */
   size_t body_len;
   const struct mutant_headers *headers; /* sent as given; may be NULL */
   long timeout_ms;                      /* 0: none */
@@ -31,11 +31,11 @@ struct upstream_request {
 };
 
 struct upstream_reply {
-  long status;                  /* the HTTP status; 0 when no status line arrived */
+  long status;                   /* the HTTP status; 0 when no status line arrived */
   struct mutant_headers headers; /* the reply's headers (of the last status line) */
-  struct ock_buf body;          /* what arrived of the body, capped at MUTANT_MAX_BODY */
-  int complete;                 /* 1 when the whole reply arrived */
-  char error[256];              /* why not, for a message on stderr */
+  struct ock_buf body;           /* what arrived of the body, capped at MUTANT_MAX_BODY */
+  int complete;                  /* 1 when the whole reply arrived */
+  char error[256];               /* why not, for a message on stderr */
 };
 
 /* upstream_reply_init prepares an empty reply; upstream_reply_free releases it. */

@@ -177,13 +177,13 @@ int wire_reverse_results(cJSON *body, enum mutant_wire w) {
 static cJSON *calls_of(cJSON *msg, enum mutant_wire w) {
   if (strcmp(str_of(msg, "role"), "assistant"))
     return NULL;
-  cJSON *a = cJSON_GetObjectItemCaseSensitive(msg, w == MUTANT_WIRE_ANTHROPIC ? "content"
-                                                                             : "tool_calls");
+  cJSON *a =
+      cJSON_GetObjectItemCaseSensitive(msg, w == MUTANT_WIRE_ANTHROPIC ? "content" : "tool_calls");
   if (!cJSON_IsArray(a))
     return NULL;
   cJSON *c;
-  cJSON_ArrayForEach(c, a) if (w == MUTANT_WIRE_OPENAI || !strcmp(str_of(c, "type"), "tool_use"))
-      return a;
+  cJSON_ArrayForEach(c, a) if (w == MUTANT_WIRE_OPENAI ||
+                               !strcmp(str_of(c, "type"), "tool_use")) return a;
   return NULL;
 }
 

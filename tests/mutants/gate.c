@@ -80,9 +80,9 @@ static int program(char *out, size_t n, const char *root, const char *build, con
 
 static int names(const cJSON *scenario, const char *id) {
   const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(scenario, "requirements"))
-    if (cJSON_IsString(r) && !strcmp(r->valuestring, id))
-      return 1;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
+                            scenario, "requirements")) if (cJSON_IsString(r) &&
+                                                           !strcmp(r->valuestring, id)) return 1;
   return 0;
 }
 
@@ -122,8 +122,8 @@ static int selected(const char *only, const char *name) {
   return 0;
 }
 
-int gate_prepare(struct gate *g, const char *root, const char *build, const char *only,
-                 char *err, size_t n) {
+int gate_prepare(struct gate *g, const char *root, const char *build, const char *only, char *err,
+                 size_t n) {
   memset(g, 0, sizeof *g);
   g->reference_exit = g->transparent_exit = -1;
   char abs[PATH_MAX];
@@ -245,9 +245,8 @@ void gate_run_reference(struct gate *g) {
 
 static const cJSON *scenario_in(const cJSON *report, const char *id) {
   const cJSON *s;
-  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios"))
-    if (!strcmp(str_of(s, "id"), id))
-      return s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
+                            report, "scenarios")) if (!strcmp(str_of(s, "id"), id)) return s;
   return NULL;
 }
 
@@ -262,9 +261,9 @@ static int reference_fails(const struct gate *g, const char *id, const char *req
   if (!s)
     return 1;
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks"))
-    if (!strcmp(str_of(c, "requirement"), req) && is_failure(str_of(c, "verdict")))
-      return 1;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
+                            s, "checks")) if (!strcmp(str_of(c, "requirement"), req) &&
+                                              is_failure(str_of(c, "verdict"))) return 1;
   return 0;
 }
 
@@ -279,8 +278,8 @@ static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
   }
   const char *target = gm->m->requirement;
   const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements"))
-    if (!strcmp(str_of(r, "id"), target))
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
+                            report, "requirements")) if (!strcmp(str_of(r, "id"), target))
       snprintf(gm->verdict, sizeof gm->verdict, "%s", str_of(r, "verdict"));
   const cJSON *s, *c;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
@@ -354,9 +353,7 @@ void gate_run_mutants(struct gate *g, int jobs) {
       running--;
       reaped = 1;
       gm->seconds = now_s() - started[i];
-      gm->exit_code = w < 0               ? -1
-                      : WIFEXITED(status) ? WEXITSTATUS(status)
-                                          : 128 + WTERMSIG(status);
+      gm->exit_code = w < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       char dir[512];
       snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
       grade(g, gm, dir);
@@ -379,10 +376,10 @@ int gate_reference_failures(const struct gate *g, char *out, size_t n) {
       continue;
     failed++;
     char one[400] = "";
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) if (
-        is_failure(str_of(c, "verdict"))) append(one, sizeof one,
-                                                 *str_of(c, "requirement") ? str_of(c, "requirement")
-                                                                           : str_of(c, "id"));
+    cJSON_ArrayForEach(
+        c, cJSON_GetObjectItemCaseSensitive(s, "checks")) if (is_failure(str_of(c, "verdict")))
+        append(one, sizeof one,
+               *str_of(c, "requirement") ? str_of(c, "requirement") : str_of(c, "id"));
     size_t len = strlen(out);
     snprintf(out + len, len < n ? n - len : 0, "%s  %s: %s", len ? "\n" : "", str_of(s, "id"), one);
   }
@@ -402,9 +399,9 @@ int gate_proxy_differences(const struct gate *g, char *out, size_t n) {
     differ++;
     char first[300] = "";
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t, "checks")) if (
-        !*first && is_failure(str_of(c, "verdict"))) snprintf(first, sizeof first, ": %s %.200s",
-                                                               str_of(c, "id"), str_of(c, "actual"));
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
+                              t, "checks")) if (!*first && is_failure(str_of(c, "verdict")))
+        snprintf(first, sizeof first, ": %s %.200s", str_of(c, "id"), str_of(c, "actual"));
     size_t len = strlen(out);
     snprintf(out + len, len < n ? n - len : 0, "%s  %s: reference %s, through the proxy %s%s",
              len ? "\n" : "", id, v, tv, first);

@@ -41,9 +41,9 @@ struct gate_mutant {
 
 struct gate {
   char ock[1024], mutant[1024], reference[1024], fixtures[1024]; /* absolute paths */
-  char tmp[256];         /* the run's scratch directory */
+  char tmp[256];                                                 /* the run's scratch directory */
   ock_registry *reg;
-  cJSON *catalog;        /* {"scenarios": [{id, requirements, ...}]} */
+  cJSON *catalog; /* {"scenarios": [{id, requirements, ...}]} */
   struct gate_mutant *mut;
   size_t n;
   cJSON *reference_report; /* the reference's report.json, or NULL */
@@ -56,8 +56,8 @@ struct gate {
 /* gate_prepare finds the programs under root/build, loads the registry and the catalog, and
  * expands every mutation's scenarios. only: comma-separated mutation names, or NULL for all.
  * Returns 0, or -1 with err saying what is missing. */
-int gate_prepare(struct gate *g, const char *root, const char *build, const char *only,
-                 char *err, size_t n);
+int gate_prepare(struct gate *g, const char *root, const char *build, const char *only, char *err,
+                 size_t n);
 
 /* gate_scenarios_of: how many catalog scenarios name requirement id. */
 int gate_scenarios_of(const struct gate *g, const char *id);

@@ -64,17 +64,17 @@ static int run_all(void) {
          g.reference_exit, g.reference_seconds, g.transparent_exit);
   for (size_t i = 0; i < g.n; i++) {
     const struct gate_mutant *m = &g.mut[i];
-    const char *what = !m->n_cases  ? "NO-SCENARIO"
-                       : m->proven  ? "CAUGHT"
-                       : m->caught  ? "UNPROVEN"
-                                    : "MISSED";
+    const char *what = !m->n_cases ? "NO-SCENARIO"
+                       : m->proven ? "CAUGHT"
+                       : m->caught ? "UNPROVEN"
+                                   : "MISSED";
     printf("  %-11s %-34s %-17s %2d scenario(s) %5.1f s", what, m->m->name, m->m->requirement,
            m->n_cases, m->seconds);
     if (m->proven && *m->collateral)
       printf("  also: %.200s", m->collateral);
     if (!m->proven && m->n_cases)
-      printf("  verdict %s%s%.300s", *m->verdict ? m->verdict : "(none)",
-             *m->evidence ? "; " : "", m->evidence);
+      printf("  verdict %s%s%.300s", *m->verdict ? m->verdict : "(none)", *m->evidence ? "; " : "",
+             m->evidence);
     printf("\n");
   }
   return 1;
@@ -146,7 +146,8 @@ static void proxy_is_transparent(void) {
   if (!run_all())
     return;
   if (!g.transparent_report) {
-    ock_test_fail(__LINE__, __FILE__, "the run through \"ock-mutant none\" wrote no report (exit %d)",
+    ock_test_fail(__LINE__, __FILE__,
+                  "the run through \"ock-mutant none\" wrote no report (exit %d)",
                   g.transparent_exit);
     return;
   }
@@ -171,9 +172,10 @@ static void every_mutation_is_caught(void) {
                     "mutation %s: %s fails, but the reference fails it too in %s: not proven",
                     m->m->name, m->m->requirement, m->failed_in);
     else
-      ock_test_fail(__LINE__, __FILE__, "mutation %s is not caught: %s verdict %s (ock run exit %d)%s%s",
-                    m->m->name, m->m->requirement, *m->verdict ? m->verdict : "(absent)",
-                    m->exit_code, *m->evidence ? ": " : "", m->evidence);
+      ock_test_fail(__LINE__, __FILE__,
+                    "mutation %s is not caught: %s verdict %s (ock run exit %d)%s%s", m->m->name,
+                    m->m->requirement, *m->verdict ? m->verdict : "(absent)", m->exit_code,
+                    *m->evidence ? ": " : "", m->evidence);
   }
 }
 

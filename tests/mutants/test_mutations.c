@@ -16,8 +16,11 @@ static cJSON *event(const char *name, const char *data_json) {
 
 /* An exchange for an event; free with done(). */
 static struct mutant_exchange exchange_of(cJSON *body, struct mutant_headers *h) {
-  struct mutant_exchange x = {.route = MUTANT_ROUTE_EVENT, .path = "/ock/v1/events", .body = body,
-                              .req_headers = h, .reply_headers = h};
+  struct mutant_exchange x = {.route = MUTANT_ROUTE_EVENT,
+                              .path = "/ock/v1/events",
+                              .body = body,
+                              .req_headers = h,
+                              .reply_headers = h};
   return x;
 }
 
@@ -74,7 +77,8 @@ static void state_follows_traffic(void) {
   mutant_note_event(&s, resolve, NULL);
   mutant_note_event(&s, post, inject);
   mutant_note_event(&s, post, inject); /* the same text is kept once */
-  cJSON *req = cJSON_Parse("{\"messages\":[{\"role\":\"user\",\"content\":\"orchestrator-loop-limit\"}]}");
+  cJSON *req =
+      cJSON_Parse("{\"messages\":[{\"role\":\"user\",\"content\":\"orchestrator-loop-limit\"}]}");
   mutant_note_llm(&s, req);
   OCK_ASSERT_INT_EQ(s.executes, 1);
   OCK_ASSERT_INT_EQ(s.llm_in_execute, 1);
@@ -103,17 +107,18 @@ static void complete_lies(void) {
   mutant_state_init(&s);
   struct mutant_headers h = {0};
 
-  struct mutant_exchange x = exchange_of(
-      event("orchestrator:complete", "{\"orchestrator\":\"o\",\"status\":\"error\",\"turn_count\":1,"
-                                     "\"error\":{\"type\":\"t\",\"message\":\"m\"}}"),
-      &h);
+  struct mutant_exchange x =
+      exchange_of(event("orchestrator:complete",
+                        "{\"orchestrator\":\"o\",\"status\":\"error\",\"turn_count\":1,"
+                        "\"error\":{\"type\":\"t\",\"message\":\"m\"}}"),
+                  &h);
   need("complete-dropped-on-error")->event(&s, &x);
   OCK_ASSERT_INT_EQ(x.answer != NULL, 1); /* not forwarded; the SUT is told continue */
   need("error-object-dropped")->event(&s, &x);
   OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"), 0);
   need("turn-count-plus-one")->event(&s, &x);
-  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "turn_count")->valueint,
-                    2);
+  OCK_ASSERT_INT_EQ(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "turn_count")->valueint, 2);
   need("complete-twice")->event(&s, &x);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 1);
   done(&x);
@@ -127,8 +132,8 @@ static void complete_lies(void) {
   OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
   done(&x);
 
-  x = exchange_of(event("orchestrator:complete", "{\"status\":\"incomplete\",\"reason\":\"denied\"}"),
-                  &h);
+  x = exchange_of(
+      event("orchestrator:complete", "{\"status\":\"incomplete\",\"reason\":\"denied\"}"), &h);
   need("incomplete-as-success")->event(&s, &x);
   OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
   OCK_ASSERT_STR_EQ(data_str(&x, "reason"), "(absent)");
@@ -146,8 +151,8 @@ static void held_events_overtaken(void) {
   OCK_ASSERT_INT_EQ(x.answer != NULL, 1);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(s.held), 1);
   done(&x);
-  struct mutant_exchange llm = {.route = MUTANT_ROUTE_LLM, .status = 200, .req_headers = &h,
-                                .reply_headers = &h};
+  struct mutant_exchange llm = {
+      .route = MUTANT_ROUTE_LLM, .status = 200, .req_headers = &h, .reply_headers = &h};
   m->llm_reply(&s, &llm); /* the LLM request is through: the event may follow it */
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(llm.after), 1);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(s.held), 0);
@@ -217,8 +222,8 @@ static void stream_and_lifecycle_lies(void) {
   need("fallback-wrong")->event(&s, &x);
   OCK_ASSERT_STR_EQ(data_str(&x, "fallback"), "p");
   need("fallback-wrong")->event(&s, &x);
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "fallback")),
-                    1);
+  OCK_ASSERT_INT_EQ(
+      cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "fallback")), 1);
   done(&x);
   mutant_state_free(&s);
 }
@@ -230,10 +235,13 @@ static void traffic_lies(void) {
   mutant_headers_add(&h, "X-OCK-Trace-Id", "t");
   mutant_headers_add(&h, "Retry-After", "1");
   mutant_headers_add(&h, "retry-after-ms", "500");
-  struct mutant_exchange x = {.route = MUTANT_ROUTE_LLM, .wire = MUTANT_WIRE_OPENAI,
+  struct mutant_exchange x = {.route = MUTANT_ROUTE_LLM,
+                              .wire = MUTANT_WIRE_OPENAI,
                               .body = cJSON_Parse("{\"stream\":true,\"stream_options\":{},"
                                                   "\"messages\":[]}"),
-                              .req_headers = &h, .reply_headers = &h, .status = 422};
+                              .req_headers = &h,
+                              .reply_headers = &h,
+                              .status = 422};
   need("stream-false")->llm_request(&s, &x);
   OCK_ASSERT_INT_EQ(cJSON_IsFalse(cJSON_GetObjectItem(x.body, "stream")), 1);
   OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(x.body, "stream_options"), 0);
@@ -248,7 +256,8 @@ static void traffic_lies(void) {
   struct mutant_exchange t = {.route = MUTANT_ROUTE_TOOL,
                               .body = cJSON_Parse("{\"tool_call_id\":\"a\",\"input\":{\"x\":1,"
                                                   "\"y\":2}}"),
-                              .req_headers = &h, .reply_headers = &h};
+                              .req_headers = &h,
+                              .reply_headers = &h};
   need("streamed-arguments-truncated")->tool_request(&s, &t); /* not streaming: no lie */
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(t.body, "input")), 2);
   s.streaming = 1;
@@ -295,16 +304,15 @@ static void headers(void) {
   mutant_headers_free(&h);
 }
 
-static const struct ock_test tests[] = {
-    {"table_is_well_formed", table_is_well_formed},
-    {"state_follows_traffic", state_follows_traffic},
-    {"complete_lies", complete_lies},
-    {"held_events_overtaken", held_events_overtaken},
-    {"hook_replies_ignored", hook_replies_ignored},
-    {"stream_and_lifecycle_lies", stream_and_lifecycle_lies},
-    {"traffic_lies", traffic_lies},
-    {"session_and_exit_lies", session_and_exit_lies},
-    {"headers", headers},
-    {NULL, NULL}};
+static const struct ock_test tests[] = {{"table_is_well_formed", table_is_well_formed},
+                                        {"state_follows_traffic", state_follows_traffic},
+                                        {"complete_lies", complete_lies},
+                                        {"held_events_overtaken", held_events_overtaken},
+                                        {"hook_replies_ignored", hook_replies_ignored},
+                                        {"stream_and_lifecycle_lies", stream_and_lifecycle_lies},
+                                        {"traffic_lies", traffic_lies},
+                                        {"session_and_exit_lies", session_and_exit_lies},
+                                        {"headers", headers},
+                                        {NULL, NULL}};
 
 const struct ock_suite suite_mutations = {"mutations", tests, NULL, NULL};

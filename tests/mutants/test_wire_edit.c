@@ -84,10 +84,10 @@ static void rename_and_duplicate(void) {
   OCK_ASSERT_INT_EQ(wire_duplicate_last_result(o, MUTANT_WIRE_OPENAI), 1);
   OCK_ASSERT_INT_EQ(wire_result_count(o, MUTANT_WIRE_OPENAI), 3);
   /* The copy sits right after the original, before the injection. */
-  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 5),
-                                        "tool_call_id")
-                        ->valuestring,
-                    "b");
+  OCK_ASSERT_STR_EQ(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 5), "tool_call_id")
+          ->valuestring,
+      "b");
   OCK_ASSERT_INT_EQ(wire_duplicate_last_result(a, MUTANT_WIRE_ANTHROPIC), 1);
   OCK_ASSERT_INT_EQ(wire_result_count(a, MUTANT_WIRE_ANTHROPIC), 3);
   cJSON_Delete(o);
@@ -98,11 +98,13 @@ static void reverse_results(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_INT_EQ(wire_reverse_results(o, MUTANT_WIRE_OPENAI), 1);
   cJSON *m = cJSON_GetObjectItem(o, "messages");
-  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 3), "tool_call_id")->valuestring, "b");
-  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 4), "tool_call_id")->valuestring, "a");
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 3), "tool_call_id")->valuestring,
+                    "b");
+  OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 4), "tool_call_id")->valuestring,
+                    "a");
   OCK_ASSERT_INT_EQ(wire_reverse_results(a, MUTANT_WIRE_ANTHROPIC), 1);
-  cJSON *blocks = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "messages"), 2),
-                                      "content");
+  cJSON *blocks =
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "messages"), 2), "content");
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(blocks, 0), "tool_use_id")->valuestring,
                     "b");
   /* One result alone has no order to break. */
@@ -183,8 +185,9 @@ static void messages_dropped_and_inserted(void) {
   OCK_ASSERT_INT_EQ(wire_drop_message(o, "assistant", "The previous operation was cancelled."), 1);
   OCK_ASSERT_INT_EQ(wire_drop_message(o, "assistant", "The previous operation was cancelled."), 0);
   OCK_ASSERT_INT_EQ(wire_insert_user_first(o, "R"), 1);
-  expect_messages(o, "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"R\"},"
-                     "{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"user\",\"content\":\"next\"}]");
+  expect_messages(
+      o, "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"R\"},"
+         "{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"user\",\"content\":\"next\"}]");
   cJSON_Delete(o);
 }
 
