@@ -202,10 +202,216 @@ static void check_streams_in_flat_memory(void) {
     CU_PASS("flat memory");
 }
 
+
+/* out_of runs cmd with its stdout and stderr into DIR/name.out and returns (exit code, text). */
+static int out_of(const char *cmd, const char *name, char *text, size_t n) {
+  char full[4096], path[256];
+  snprintf(path, sizeof path, "%s/%s.out", tmp, name);
+  snprintf(full, sizeof full, "%s >%s 2>&1", cmd, path);
+  int code = sh(full);
+  FILE *f = fopen(path, "r");
+  text[0] = '\0';
+  if (f) {
+    text[fread(text, 1, n - 1, f)] = '\0';
+    fclose(f);
+  }
+  return code;
+}
+
+static void usage_errors_are_explained(void) {
+  static const struct {
+    const char *args, *says;
+    int code;
+  } cases[] = {
+      {"", "usage: ock COMMAND", 2},
+      {"--help", "run --orchestrator CMD", 0},
+      {"version", "contract ock/1", 0},
+      {"frobnicate", "unknown command", 2},
+      {"run --help", "--expected-failures FILE", 0},
+      {"run", "--orchestrator CMD is required", 2},
+      {"run --orchestrator true --level sometimes", "--level: expected must, should or may", 2},
+      {"run --orchestrator true --shard 3/2", "--shard: expected I/N", 2},
+      {"run --orchestrator true --jobs 0", "--jobs: expected a number", 2},
+      {"run --orchestrator true --capabilities telepathy", "unknown capability \"telepathy\"", 2},
+      {"run --orchestrator true --timeout x", "--timeout: expected seconds", 2},
+      {"run --orchestrator true --format xml", "--format: expected human or jsonl", 2},
+      {"run --orchestrator true --expected-failures /nonexistent/x", "/nonexistent/x", 2},
+      {"run --orchestrator true --manifest /nonexistent/m.json", "/nonexistent/m.json", 2},
+      {"run --orchestrator true extra", "unexpected argument", 2},
+      {"list --help", "--requirement ID", 0},
+      {"list nothing", "expected scenarios or requirements", 2},
+      {"explain", "usage: ock explain ID", 2},
+      {"explain OCK-NOPE-001", "no requirement", 2},
+      {"check", "usage: ock check", 2},
+      {"check /nonexistent/log", "cannot open", 2},
+      {"check --help", "--quiet prints nothing", 0},
+      {"report", "usage: ock report merge", 2},
+      {"report render /nonexistent/r.json", "/nonexistent/r.json", 2},
+      {"fuzz --help", "ock fuzz --orchestrator CMD", 0},
+      {"fuzz", "usage: ock fuzz", 2},
+      {"fuzz --orchestrator true --count x", "not a number", 2},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char cmd[1024], text[1 << 14];
+    snprintf(cmd, sizeof cmd, "cd %s && %s/bin/ock %s -o %s/usage-out", tmp, OCK_ROOT_BIN,
+             cases[i].args, tmp);
+    if (!strncmp(cases[i].args, "list", 4) || !strncmp(cases[i].args, "explain", 7) ||
+        !strncmp(cases[i].args, "check", 5) || !strncmp(cases[i].args, "version", 7) ||
+        !strncmp(cases[i].args, "fuzz", 4) || !strcmp(cases[i].args, "") ||
+        !strcmp(cases[i].args, "--help") || !strncmp(cases[i].args, "frob", 4))
+      snprintf(cmd, sizeof cmd, "cd %s && %s/bin/ock %s", tmp, OCK_ROOT_BIN, cases[i].args);
+    int code = out_of(cmd, "usage", text, sizeof text);
+    if (code != cases[i].code || !strstr(text, cases[i].says))
+      ock_test_fail(__LINE__, __FILE__, "ock %s: exit %d (expected %d), output \"%.200s\"",
+                    cases[i].args, code, cases[i].code, text);
+    else
+      CU_PASS(cases[i].args);
+  }
+}
+
+static void list_and_explain(void) {
+  char cmd[1024], text[1 << 16];
+  snprintf(cmd, sizeof cmd, "%s/bin/ock list --fixtures %s", OCK_ROOT_BIN, ock_test_path("fixtures"));
+  OCK_ASSERT_INT_EQ(out_of(cmd, "list", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "tool-unknown");
+  OCK_ASSERT_CONTAINS(text, "OCK-ORPHAN-001     MUST   core");
+  snprintf(cmd, sizeof cmd, "%s/bin/ock list requirements --group cancel --level must --format json",
+           OCK_ROOT_BIN);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "list-json", text, sizeof text), 0);
+  cJSON *j = cJSON_Parse(text);
+  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(j, "requirements"), *r;
+  CU_ASSERT_TRUE(cJSON_GetArraySize(reqs) >= 3);
+  cJSON_ArrayForEach(r, reqs) {
+    OCK_ASSERT_INT_EQ(strncmp(ock_json_str(r, "id"), "OCK-CANCEL-", 11), 0);
+    OCK_ASSERT_STR_EQ(ock_json_str(r, "level"), "MUST");
+  }
+  cJSON_Delete(j);
+  snprintf(cmd, sizeof cmd, "%s/bin/ock list scenarios --fixtures %s --requirement OCK-HOOK-011",
+           OCK_ROOT_BIN, ock_test_path("fixtures"));
+  OCK_ASSERT_INT_EQ(out_of(cmd, "list-req", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "hook-selecting-deny");
+  OCK_ASSERT_INT_EQ(strstr(text, "text-answer ") == NULL, 1);
+  snprintf(cmd, sizeof cmd, "%s/bin/ock explain OCK-COMPLETE-001 --fixtures %s", OCK_ROOT_BIN,
+           ock_test_path("fixtures"));
+  OCK_ASSERT_INT_EQ(out_of(cmd, "explain", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "OCK-COMPLETE-001  (MUST, capability core, group COMPLETE)");
+  OCK_ASSERT_CONTAINS(text, "What the check looks at:");
+  OCK_ASSERT_CONTAINS(text, "Typical cause and fix:");
+  OCK_ASSERT_CONTAINS(text, "text-answer");
+}
+
+static void baseline_excuses_and_goes_stale(void) {
+  char cmd[2048], text[1 << 14], path[256];
+  /* false fails text-answer (it never runs the prompt); listing it excuses the failures. */
+  snprintf(path, sizeof path, "%s/baseline.txt", tmp);
+  FILE *f = fopen(path, "w");
+  fputs("# known failures\ntext-answer\n- tool-single-call:OCK-PROC-002\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer "
+           "--expected-failures %s -o %s/base1",
+           OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "base1", text, sizeof text), 0);
+  /* The reference passes text-answer: the same entry is now stale and fails the run. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --fixtures %s --case text-answer "
+           "--expected-failures %s -o %s/base2",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "base2", text, sizeof text), 1);
+  snprintf(path, sizeof path, "%s/base2/report.json", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "remove the stale entry");
+  /* A manifest gives the name, the capabilities and the baseline at once; --repeat runs twice. */
+  snprintf(path, sizeof path, "%s/manifest.json", tmp);
+  f = fopen(path, "w");
+  fputs("{\"name\":\"ref\",\"capabilities\":[\"streaming\"],\"expected_failures\":[]}", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --fixtures %s --case stream-text "
+           "--manifest %s --repeat 2 --format human -o %s/man",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "man", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "stream-text#2");
+  snprintf(path, sizeof path, "%s/man/report.json", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "\"name\":\t\"ref\"");
+}
+
+static void check_reports_violations(void) {
+  char path[256], cmd[1024], text[1 << 14];
+  snprintf(path, sizeof path, "%s/bad.jsonl", tmp);
+  FILE *f = fopen(path, "w");
+  fputs("{\"event\":\"prompt:submit\",\"data\":{\"prompt\":\"x\"}}\n"
+        "not json\n"
+        "{\"event\":\"tool:post\",\"data\":{\"tool_call_id\":\"a\"}}\n"
+        "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"\",\"turn_count\":-1,"
+        "\"status\":\"done\"}}\n"
+        "{\"kind\":\"llm_request\"}\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s/bin/ock check %s", OCK_ROOT_BIN, path);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-bad", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "line 2: OCK-PROC-005: not a JSON object");
+  OCK_ASSERT_CONTAINS(text, "line 3: OCK-ORDER-003");
+  OCK_ASSERT_CONTAINS(text, "OCK-COMPLETE-003");
+  OCK_ASSERT_CONTAINS(text, "OCK-COMPLETE-004");
+  OCK_ASSERT_CONTAINS(text, "OCK-COMPLETE-005");
+  snprintf(cmd, sizeof cmd, "%s/bin/ock check --quiet %s", OCK_ROOT_BIN, path);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-quiet", text, sizeof text), 1);
+  OCK_ASSERT_STR_EQ(text, "");
+}
+
+static void fuzz_finds_shrinks_and_replays(void) {
+  char cmd[2048], text[1 << 15];
+  /* The reference meets the universal rules in every session. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock fuzz --orchestrator %s/bin/ock-orchestrator --capabilities "
+           "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation --count 40 "
+           "--seed 11 --jobs 2 -o %s/fz-ref",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fz-ref", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "40 sessions, no rule broken");
+  /* A SUT that exits at once breaks them at once: a seed, a shrunk fixture, a replay line. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock fuzz --orchestrator 'sh -c \"exit 3\"' --count 5 --seed 3 -o %s/fz-bad",
+           OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fz-bad", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "FAIL in session 0, seed ");
+  OCK_ASSERT_CONTAINS(text, "replay:   ock run");
+  const char *id = strstr(text, "--case fuzz-");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(id);
+  char fixture[64];
+  snprintf(fixture, sizeof fixture, "%.21s", id + 7);
+  /* Shrunk: one prompt, one turn. */
+  char path[256];
+  snprintf(path, sizeof path, "%s/fz-bad/%s.json", tmp, fixture);
+  cJSON *fx = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_json_parse_file(path, 1 << 20, &fx, &err));
+  const cJSON *session = cJSON_GetObjectItemCaseSensitive(fx, "session");
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(session, "prompts")), 1);
+  OCK_ASSERT_INT_EQ(
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fx, "script"), "main")),
+      1);
+  const char *req = ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(fx, "requirements"), 0), "");
+  (void)req;
+  cJSON_Delete(fx);
+  /* The replay fails the same way. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator 'sh -c \"exit 3\"' --fixtures %s/fz-bad --case %s "
+           "-o %s/fz-replay --capabilities core,streaming,parallel,scheduling,lifecycle,resilience,"
+           "cancellation",
+           OCK_ROOT_BIN, tmp, fixture, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fz-replay", text, sizeof text), 1);
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
     {"shards_merge_to_the_whole_run", shards_merge_to_the_whole_run},
     {"check_streams_in_flat_memory", check_streams_in_flat_memory},
+    {"usage_errors_are_explained", usage_errors_are_explained},
+    {"list_and_explain", list_and_explain},
+    {"baseline_excuses_and_goes_stale", baseline_excuses_and_goes_stale},
+    {"check_reports_violations", check_reports_violations},
+    {"fuzz_finds_shrinks_and_replays", fuzz_finds_shrinks_and_replays},
     {NULL, NULL}};
 const struct ock_suite suite_cli = {"cli", tests, setup, teardown};
