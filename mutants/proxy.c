@@ -98,6 +98,8 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* classify names a request by its path. libmicrohttpd hands over the path without its query
+ * string, and the proxy forwards the path alone: ock/1 has no query parameters. */
 static enum mutant_route classify(const char *method, const char *url, enum mutant_wire *wire) {
   *wire = MUTANT_WIRE_NONE;
   if (!strcmp(method, "GET") && !strcmp(url, "/ock/v1/session"))
@@ -128,7 +130,7 @@ static int client_gone(int fd) {
   struct pollfd pfd = {fd, POLLIN, 0};
   if (poll(&pfd, 1, 0) <= 0)
     return 0;
-  if (pfd.revents & (POLLHUP | POLLERR))
+  if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
     return 1;
   char c;
   return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
