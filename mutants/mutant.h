@@ -109,8 +109,9 @@ struct mutation {
   const char *name;            /* "complete-twice": the command-line name */
   const char *requirement;     /* "OCK-COMPLETE-001": what it must make FAIL */
   const char *cases;           /* the scenarios that show it: space-separated id globs and
-                                  "@OCK-..." (every scenario naming that requirement);
-                                  NULL means "@<requirement>" */
+                                  "@OCK-..." (every scenario naming that requirement), each
+                                  may start with "!" to leave those out; NULL means
+                                  "@<requirement>" */
   const char *what;            /* one line: the lie */
   mutant_session_fn session;   /* rewrites the session document */
   mutant_hook_fn event;        /* an event, before it is forwarded */

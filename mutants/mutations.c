@@ -4,9 +4,10 @@
  *
  * Each row: the command-line name, the requirement the lie must make FAIL, the scenarios that
  * show it ("@OCK-X-NNN" = every scenario naming that requirement; a glob matches scenario
- * ids; NULL = "@" + the requirement itself), one line saying what the lie is, and the hook(s)
- * that tell it. A lie is as small as it can be: it breaks its rule and as little else as the
- * rule allows. The hooks live in mut_events.c, mut_traffic.c and mut_process.c.
+ * ids; "!" before either leaves those out; NULL = "@" + the requirement itself), one line
+ * saying what the lie is, and the hook(s) that tell it. A lie is as small as it can be: it breaks
+ * its rule and as little else as the rule allows. The hooks live in mut_events.c, mut_traffic.c and
+ * mut_process.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,7 @@ static const struct mutation table[] = {
      .event = mut_prompt_complete_dropped},
     {.name = "provider-request-late",
      .requirement = "OCK-ORDER-005",
+     .cases = "@OCK-ORDER-005 !hook-*", /* a held event's scripted hook reply is lost */
      .what = "provider:request reaches the mock only after the LLM request it announces",
      .event = mut_provider_request_held,
      .llm_reply = mut_release_held},

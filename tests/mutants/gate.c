@@ -94,21 +94,30 @@ int gate_scenarios_of(const struct gate *g, const char *id) {
   return n;
 }
 
-/* expand fills gm->cases from the mutation's selectors, in catalog order. */
+/* matches: scenario s is selected by one selector ("@OCK-X-NNN" or an id glob). */
+static int matches(const cJSON *s, const char *sel) {
+  return sel[0] == '@' ? names(s, sel + 1) : !fnmatch(sel, str_of(s, "id"), 0);
+}
+
+/* expand fills gm->cases from the mutation's selectors, in catalog order: a scenario any
+ * selector matches and no "!selector" does. */
 static void expand(struct gate *g, struct gate_mutant *gm) {
   char buf[64], sel[1024];
   snprintf(sel, sizeof sel, "%s", mutant_cases(gm->m, buf, sizeof buf));
   const cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) {
-    const char *id = str_of(s, "id");
-    int hit = 0;
+    int hit = 0, out = 0;
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", sel);
     char *save = NULL;
-    for (char *tok = strtok_r(copy, " ", &save); tok && !hit; tok = strtok_r(NULL, " ", &save))
-      hit = tok[0] == '@' ? names(s, tok + 1) : !fnmatch(tok, id, 0);
-    if (hit && gm->n_cases < GATE_MAX_CASES)
-      gm->cases[gm->n_cases++] = id;
+    for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+      if (tok[0] == '!')
+        out |= matches(s, tok + 1);
+      else
+        hit |= matches(s, tok);
+    }
+    if (hit && !out && gm->n_cases < GATE_MAX_CASES)
+      gm->cases[gm->n_cases++] = str_of(s, "id");
   }
 }
 
