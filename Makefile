@@ -60,6 +60,7 @@ include tests/part.mk
 -include mock-provider/part.mk
 -include reference/part.mk
 -include conformance/part.mk
+-include mutants/part.mk
 include fuzz/part.mk
 include install.mk
 

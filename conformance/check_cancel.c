@@ -56,9 +56,9 @@ static void one_execute(struct grade_ctx *g, size_t k) {
     grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
                late != (size_t)-1 ? entry_seq(v->e[late]) : entry_seq(v->e[requested]),
                "nothing new starts after cancel:requested", "%s",
-               late == (size_t)-1 ? "nothing started"
-                                  : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
-                                                                        : "a tool was started");
+               late == (size_t)-1                   ? "nothing started"
+               : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
+                                                    : "a tool was started");
   }
   if (k + 1 >= v->nx)
     return;
@@ -71,12 +71,12 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   for (size_t i = 0; i < n; i++) {
     if (f[i].x != x || !f[i].end || entry_seq(f[i].end) > entry_seq(v->e[fired]))
       continue;
-    const cJSON *out = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(f[i].end, "reply"), "output");
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(f[i].end, "reply"), "output");
     const char *text = request_result_text(next, call_id(&f[i]));
     if (cJSON_IsString(out) && *out->valuestring)
-      grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003",
-                 text && strstr(text, out->valuestring), entry_seq(next),
-                 "results of tools that finished before the cancel are kept",
+      grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text && strstr(text, out->valuestring),
+                 entry_seq(next), "results of tools that finished before the cancel are kept",
                  "call %s: result in the next request \"%.60s\"", call_id(&f[i]),
                  text ? text : "(missing)");
   }

@@ -20,10 +20,10 @@ static int status_known(const char *s) {
 
 /* What the journal shows about one execute. */
 struct happened {
-  int cancelled;     /* the harness sent SIGINT during it */
-  int denied;        /* a hook denied prompt:submit or provider:request */
-  int failed_reply;  /* some LLM reply failed */
-  int last_reply_ok; /* the last LLM reply succeeded */
+  int cancelled;        /* the harness sent SIGINT during it */
+  int denied;           /* a hook denied prompt:submit or provider:request */
+  int failed_reply;     /* some LLM reply failed */
+  int last_reply_ok;    /* the last LLM reply succeeded */
   int last_reply_final; /* ... and carried no tool calls */
   int requests;
   int wrapped_up; /* a max-iterations wrap-up request was made: status incomplete */
@@ -39,8 +39,7 @@ static void what_happened(const struct view *v, const struct view_exec *x, struc
     const cJSON *e = v->e[i];
     if (is_kind(e, "cancel") && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
       h->cancelled = 1;
-    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) &&
-        event_denied(e))
+    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e))
       h->denied = 1;
     if (!is_kind(e, "llm_request"))
       continue;
@@ -75,11 +74,13 @@ void check_complete(struct grade_ctx *g) {
 
     const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
     int turns = view_turns(v, x);
-    int is_int = cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
+    int is_int =
+        cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
     grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
                is_int && (int)tc->valuedouble == turns, seq,
-               "turn_count equals the LLM turns the mock served", "execute %d: turn_count %s%.0f, the mock served %d turn(s)",
-               x->index, is_int ? "" : "(not a non-negative integer) ",
+               "turn_count equals the LLM turns the mock served",
+               "execute %d: turn_count %s%.0f, the mock served %d turn(s)", x->index,
+               is_int ? "" : "(not a non-negative integer) ",
                cJSON_IsNumber(tc) ? tc->valuedouble : -1.0, turns);
 
     struct happened h;
@@ -102,8 +103,7 @@ void check_complete(struct grade_ctx *g) {
                strcmp(status, "success"))
         why = "the execute ended with a final answer, so status should be success";
       grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
-                 "status matches what happened", "execute %d: %s", x->index,
-                 why ? why : status);
+                 "status matches what happened", "execute %d: %s", x->index, why ? why : status);
     }
     if (status && !strcmp(status, "error")) {
       const cJSON *err = cJSON_GetObjectItemCaseSensitive(c, "error");

@@ -13,8 +13,8 @@
 #include "ock/json.h"
 #include "view_calls.h"
 
-#define TIMING_EARLY_MS 50.0  /* a retry may come this much early (clock and scheduling noise) */
-#define TIMING_LATE_MS 500.0  /* ... and this much late before it counts as not honoured */
+#define TIMING_EARLY_MS 50.0 /* a retry may come this much early (clock and scheduling noise) */
+#define TIMING_LATE_MS 500.0 /* ... and this much late before it counts as not honoured */
 
 static const char *str_field(const cJSON *o, const char *k) {
   const char *s = ock_json_str(o, k);
@@ -59,8 +59,8 @@ static double retry_after_ms(const struct view *v, const cJSON *reply) {
 static const char *next_provider(const struct view *v, const char *failed) {
   double fp = 0;
   const cJSON *p;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers"))
-    if (!strcmp(str_field(p, "name"), failed))
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
+                            v->session, "providers")) if (!strcmp(str_field(p, "name"), failed))
       fp = ock_json_num(p, "priority", 100);
   const char *best = NULL;
   double bp = 0;
@@ -99,12 +99,16 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
   const cJSON *d = event_data(err);
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "error");
   int ok = err && *str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
-           ock_json_str(e, "message") && cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(d, "retryable")) &&
+           ock_json_str(e, "message") &&
+           cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(d, "retryable")) &&
            cJSON_HasObjectItem(d, "status_code");
-  grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok, err ? entry_seq(err) : entry_seq(v->e[i]),
+  grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok,
+             err ? entry_seq(err) : entry_seq(v->e[i]),
              "provider:error {provider, error:{type,message}, retryable, status_code}",
              "failed reply %ld: %s", entry_seq(reply),
-             !err ? "no provider:error" : ok ? "reported" : "provider:error lacks fields");
+             !err ? "no provider:error"
+             : ok ? "reported"
+                  : "provider:error lacks fields");
 }
 
 /* one_failure judges what the SUT did after the request at entry index i failed. */
@@ -133,11 +137,12 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
     const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
     int ok = next && !strcmp(next_prov, provider) && ev;
     grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
-               "a retryable error is retried after a provider:retry",
-               "attempt %d failed (%s); %s", attempt,
-               fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
-               !next ? "no retry" : strcmp(next_prov, provider) ? "the retry went elsewhere"
-                                  : ev ? "retried" : "retried without provider:retry");
+               "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s",
+               attempt, fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
+               !next                         ? "no retry"
+               : strcmp(next_prov, provider) ? "the retry went elsewhere"
+               : ev                          ? "retried"
+                                             : "retried without provider:retry");
     if (ok) {
       double gap = entry_time(next) - entry_time(reply);
       double ra = retry_after_ms(v, reply);
@@ -176,15 +181,16 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
     grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
                "the next provider by priority takes the turn, announced by provider:resolve",
                "%s failed for good; %s", provider,
-               !next ? "no further request"
+               !next                         ? "no further request"
                : strcmp(next_prov, fallback) ? "the next request went to another provider"
                : res                         ? "fell back"
                                              : "fell back without provider:resolve");
   }
   if (!next && !(can_retry || fallback)) {
     const char *status = str_field(x->complete, "status");
-    grade_emit(g, "error.provider-error", "OCK-ERROR-001", !strcmp(status, "error") || !strcmp(status, "cancelled"),
-               x->complete_seq, "an unrecovered provider error ends the execute with status error",
+    grade_emit(g, "error.provider-error", "OCK-ERROR-001",
+               !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
+               "an unrecovered provider error ends the execute with status error",
                "execute %d: status %s", x->index, *status ? status : "(none)");
   }
 }
@@ -206,7 +212,8 @@ static void fail_fast(struct grade_ctx *g) {
     int stopped = !next || j >= f[i].x->end;
     const char *status = str_field(f[i].x->complete, "status");
     grade_emit(g, "error.fail-fast", "OCK-ERROR-007", stopped && !strcmp(status, "error"),
-               entry_seq(f[i].error), "fail_fast: a tool failure ends the execute with status error",
+               entry_seq(f[i].error),
+               "fail_fast: a tool failure ends the execute with status error",
                "tool %s failed (%s); %s, status %s", call_id(&f[i]), t,
                stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
     break;

@@ -25,9 +25,9 @@ static int count_events(const struct view *v, const char *name, long *seq) {
 
 static int history_contains(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
-    if (strstr(str_field(m, "content"), text))
-      return 1;
+  cJSON_ArrayForEach(
+      m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
+                                                                          text)) return 1;
   return 0;
 }
 
@@ -42,8 +42,9 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
     long seq = x ? x->complete_seq : -1;
     const char *status = ock_json_str(want, "status");
     if (status)
-      grade_emit(g, "expect.status", "OCK-COMPLETE-006", c && !strcmp(str_field(c, "status"), status),
-                 seq, "status as the scenario expects", "execute %d: status %s, expected %s", k,
+      grade_emit(g, "expect.status", "OCK-COMPLETE-006",
+                 c && !strcmp(str_field(c, "status"), status), seq,
+                 "status as the scenario expects", "execute %d: status %s, expected %s", k,
                  c ? str_field(c, "status") : "(no orchestrator:complete)", status);
     if (cJSON_HasObjectItem(want, "turn_count")) {
       long long t = ock_json_int(want, "turn_count", -1);
@@ -54,15 +55,16 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
     }
     const char *reason = ock_json_str(want, "reason");
     if (reason)
-      grade_emit(g, "expect.reason", "OCK-COMPLETE-006", c && !strcmp(str_field(c, "reason"), reason),
-                 seq, "reason as the scenario expects", "execute %d: reason \"%s\", expected \"%s\"",
-                 k, c ? str_field(c, "reason") : "", reason);
+      grade_emit(g, "expect.reason", "OCK-COMPLETE-006",
+                 c && !strcmp(str_field(c, "reason"), reason), seq,
+                 "reason as the scenario expects", "execute %d: reason \"%s\", expected \"%s\"", k,
+                 c ? str_field(c, "reason") : "", reason);
     const char *etype = ock_json_str(want, "error_type");
     if (etype) {
       const char *got = str_field(cJSON_GetObjectItemCaseSensitive(c, "error"), "type");
       grade_emit(g, "expect.error-type", "OCK-COMPLETE-007", c && !strcmp(got, etype), seq,
-                 "error.type as the scenario expects", "execute %d: error.type \"%s\", expected \"%s\"",
-                 k, got, etype);
+                 "error.type as the scenario expects",
+                 "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);
     }
   }
 }
@@ -105,7 +107,8 @@ void check_expect(struct grade_ctx *g) {
   if (!cJSON_IsObject(expect))
     return;
   const char *req = ock_json_str(expect, "requirement");
-  const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0);
+  const cJSON *first =
+      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0);
   if (!req && cJSON_IsString(first))
     req = first->valuestring; /* the fixture's first requirement is what it proves first */
   if (!req)
@@ -113,8 +116,9 @@ void check_expect(struct grade_ctx *g) {
 
   if (cJSON_HasObjectItem(expect, "exit_code")) {
     long long want = ock_json_int(expect, "exit_code", 0);
-    grade_emit(g, "expect.exit-code", "OCK-PROC-002", v->proc->exit_code == want && !v->proc->timed_out,
-               -1, "exit code as the scenario expects", "exit code %d, expected %lld",
+    grade_emit(g, "expect.exit-code", "OCK-PROC-002",
+               v->proc->exit_code == want && !v->proc->timed_out, -1,
+               "exit code as the scenario expects", "exit code %d, expected %lld",
                v->proc->exit_code, want);
   }
   executes(g, cJSON_GetObjectItemCaseSensitive(expect, "executes"));
@@ -128,8 +132,9 @@ void check_expect(struct grade_ctx *g) {
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "events_absent")) {
     long seq = -1;
     int n = cJSON_IsString(it) ? count_events(v, it->valuestring, &seq) : 0;
-    grade_emit(g, "expect.events-absent", req, n == 0, seq, "the scenario's forbidden events are absent",
-               "%s: %d", cJSON_IsString(it) ? it->valuestring : "?", n);
+    grade_emit(g, "expect.events-absent", req, n == 0, seq,
+               "the scenario's forbidden events are absent", "%s: %d",
+               cJSON_IsString(it) ? it->valuestring : "?", n);
   }
   if (cJSON_HasObjectItem(expect, "llm_requests")) {
     int n = 0;
@@ -157,7 +162,9 @@ void check_expect(struct grade_ctx *g) {
       }
     grade_emit(g, "expect.tool-input", req, got && cJSON_Compare(got, it, 1), seq,
                "the tool input the scenario expects", "tool %s %s", it->string,
-               !got ? "never ran" : cJSON_Compare(got, it, 1) ? "got it" : "got another input");
+               !got                        ? "never ran"
+               : cJSON_Compare(got, it, 1) ? "got it"
+                                           : "got another input");
   }
   timing(g, cJSON_GetObjectItemCaseSensitive(expect, "timing"), req);
   const cJSON *last = NULL;

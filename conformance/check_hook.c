@@ -35,7 +35,8 @@ static int splits_a_call(const cJSON *request, int m) {
   int n = cJSON_GetArraySize(hist);
   for (int a = 0; a < m; a++) {
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(hist, a), "tool_calls")) {
+    cJSON_ArrayForEach(
+        c, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(hist, a), "tool_calls")) {
       for (int r = m + 1; r < n; r++) {
         const cJSON *res = cJSON_GetArrayItem(hist, r);
         if (!strcmp(str_field(res, "role"), "tool") &&
@@ -54,6 +55,8 @@ static int requests_between(const struct view *v, size_t from, size_t to) {
   return n;
 }
 
+/* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
+ * provider:request; an ask_user is also reported under OCK-HOOK-008. */
 static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
@@ -63,10 +66,16 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
   const char *status = str_field(x->complete, "status");
   if (is_event(e, "prompt:submit")) {
     int sent = requests_between(v, i, x->end);
-    grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", !sent && !strcmp(status, "incomplete"),
-               entry_seq(e), "deny on prompt:submit: no LLM request, status incomplete",
+    int ok = !sent && !strcmp(status, "incomplete");
+    grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
+               "deny on prompt:submit: no LLM request, status incomplete",
                "execute %d: %d LLM request(s), status %s", x->index, sent,
                *status ? status : "(none)");
+    if (!strcmp(event_action(e), "ask_user"))
+      grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
+                 "ask_user, with no approval system, is a deny",
+                 "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
+                 *status ? status : "(none)");
     return;
   }
   size_t stop = x->end;
@@ -76,19 +85,27 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
       break;
     }
   int sent = requests_between(v, i, stop);
-  grade_emit(g, "hook.deny-request", "OCK-HOOK-002", !sent && !strcmp(status, "incomplete"),
-             entry_seq(e), "deny on provider:request: that request is not sent, status incomplete",
+  int ok = !sent && !strcmp(status, "incomplete");
+  grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, entry_seq(e),
+             "deny on provider:request: that request is not sent, status incomplete",
              "execute %d: %d request(s) sent after the deny, status %s", x->index, sent,
              *status ? status : "(none)");
+  if (!strcmp(event_action(e), "ask_user"))
+    grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
+               "ask_user, with no approval system, is a deny",
+               "ask_user on provider:request: %d request(s) sent, status %s", sent,
+               *status ? status : "(none)");
 }
 
 static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSON *denied_at,
                       const char *check, const char *req) {
   int ok = !f->start && f->error && !strcmp(fate_error_type(f), "denied");
   grade_emit(g, check, req, ok, entry_seq(denied_at),
-             "a denied call is not run and gets tool:error denied",
-             "call %s (%s) denied at %s: %s", call_id(f), call_name(f), event_name(denied_at),
-             f->start ? "the tool ran anyway" : !f->error ? "no tool:error" : fate_error_type(f));
+             "a denied call is not run and gets tool:error denied", "call %s (%s) denied at %s: %s",
+             call_id(f), call_name(f), event_name(denied_at),
+             f->start    ? "the tool ran anyway"
+             : !f->error ? "no tool:error"
+                         : fate_error_type(f));
 }
 
 static void injections(struct grade_ctx *g) {
@@ -113,10 +130,10 @@ static void injections(struct grade_ctx *g) {
                "injection from %s (seq %ld) %s request %ld", event_name(e), entry_seq(e),
                at >= 0 ? "is in" : "is missing from", entry_seq(next));
     if (at >= 0)
-      grade_emit(g, "hook.inject-placement", "OCK-HOOK-007", !splits_a_call(next, at),
-                 entry_seq(next), "never between a tool call and its results",
-                 "injected message at messages[%d] %s", at,
-                 splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
+      grade_emit(
+          g, "hook.inject-placement", "OCK-HOOK-007", !splits_a_call(next, at), entry_seq(next),
+          "never between a tool call and its results", "injected message at messages[%d] %s", at,
+          splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
     for (size_t k = j + 1; k < v->n; k++) {
       if (!is_kind(v->e[k], "llm_request"))
         continue;
@@ -135,9 +152,8 @@ static void injections(struct grade_ctx *g) {
 
 static void modifications(struct grade_ctx *g, const struct call_fate *f) {
   if (f->pre && !strcmp(event_action(f->pre), "modify") && f->start) {
-    const cJSON *want =
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(event_reply(f->pre), "data"),
-                                         "tool_input");
+    const cJSON *want = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(event_reply(f->pre), "data"), "tool_input");
     if (want) {
       int same = cJSON_Compare(want, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1);
       grade_emit(g, "hook.modify-tool-pre", "OCK-HOOK-006", same, entry_seq(f->start),

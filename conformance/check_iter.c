@@ -17,9 +17,9 @@ static const char *str_field(const cJSON *o, const char *k) {
 
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
-    if (strstr(str_field(m, "content"), REMINDER_MARK))
-      return 1;
+  cJSON_ArrayForEach(
+      m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
+                                                                          REMINDER_MARK)) return 1;
   return 0;
 }
 
@@ -61,12 +61,14 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
     const cJSON *wrap = v->e[turn_req[max]];
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
     const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-    int ok = !strcmp(str_field(last, "role"), "user") && strstr(str_field(last, "content"), REMINDER_MARK) &&
+    int ok = !strcmp(str_field(last, "role"), "user") &&
+             strstr(str_field(last, "content"), REMINDER_MARK) &&
              ock_json_int(wrap, "tools_offered", 0) == 0;
     grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
                "one wrap-up request: the reminder as the last, user message; no tools",
                "last message role %s%s; %lld tools offered", str_field(last, "role"),
-               strstr(str_field(last, "content"), REMINDER_MARK) ? " with the reminder" : " without the reminder",
+               strstr(str_field(last, "content"), REMINDER_MARK) ? " with the reminder"
+                                                                 : " without the reminder",
                ock_json_int(wrap, "tools_offered", 0));
     for (size_t i = turn_req[max] + 1; i < v->n; i++)
       if (is_kind(v->e[i], "llm_request")) {

@@ -47,8 +47,9 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
                next_event(v, end_i, x->end) == complete_i &&
                !strcmp(str_field(event_data(v->e[end_i]), "status"), exec_end_status(status));
   grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
-             x->complete_seq, "execution:start right after prompt:submit; execution:end with the "
-                              "matching status right before orchestrator:complete",
+             x->complete_seq,
+             "execution:start right after prompt:submit; execution:end with the "
+             "matching status right before orchestrator:complete",
              "execute %d: execution:start %s; execution:end %s", x->index,
              start_ok ? "in place" : "missing or misplaced",
              end_i == (size_t)-1 ? "missing"
@@ -59,7 +60,8 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
 static void stages(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   const char *status = str_field(x->complete, "status");
-  enum ock_stage terminal = OCK_STAGE_COUNT, prev = OCK_STAGE_COUNT, seen_terminal = OCK_STAGE_COUNT;
+  enum ock_stage terminal = OCK_STAGE_COUNT, prev = OCK_STAGE_COUNT,
+                 seen_terminal = OCK_STAGE_COUNT;
   int have_terminal = ock_stage_for_status(status, &terminal) == 0;
   int stage_bad = 0, trans_bad = 0, terminal_bad = 0, any = 0;
   for (size_t i = x->first; i < x->end; i++) {
@@ -87,10 +89,11 @@ static void stages(struct grade_ctx *g, const struct view_exec *x) {
       ok = !strcmp(def->stage, got);
     if (!ok && !stage_bad++)
       grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
-                 "every event carries the stage SPEC.md maps it to", "%s has stage %s (expected %s)",
-                 event_name(e), got, strcmp(def->stage, "terminal") ? def->stage
-                                     : have_terminal              ? ock_stage_name(terminal)
-                                                                  : "terminal");
+                 "every event carries the stage SPEC.md maps it to",
+                 "%s has stage %s (expected %s)", event_name(e), got,
+                 strcmp(def->stage, "terminal") ? def->stage
+                 : have_terminal                ? ock_stage_name(terminal)
+                                                : "terminal");
     if (prev != OCK_STAGE_COUNT && !ock_stage_transition_allowed(prev, s) && !trans_bad++)
       grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, entry_seq(e),
                  "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s", x->index,

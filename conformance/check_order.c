@@ -19,11 +19,13 @@ static const struct {
      "each provider:request closed by one provider:response or provider:error"},
     {"OCK-ORDER-003", "order.tool-pairing",
      "tool:pre then exactly one tool:post or tool:error per tool_call_id"},
-    {"OCK-ORDER-004", "order.prompt-complete", "prompt:complete once, after all provider and tool events"},
+    {"OCK-ORDER-004", "order.prompt-complete",
+     "prompt:complete once, after all provider and tool events"},
     {"OCK-ORDER-007", "order.grammar", "the event sequence follows SPEC.md's grammar"},
     {"OCK-COMPLETE-001", "complete.once", "exactly one orchestrator:complete per execute"},
     {"OCK-COMPLETE-002", "complete.last", "nothing after orchestrator:complete"},
-    {"OCK-LIFECYCLE-001", "lifecycle.execution-events", "execution:start/end placed as SPEC.md says"},
+    {"OCK-LIFECYCLE-001", "lifecycle.execution-events",
+     "execution:start/end placed as SPEC.md says"},
     {"OCK-CANCEL-002", "cancel.events", "cancel:requested then cancel:completed, once each"},
     {"OCK-HOOK-010", "hook.selecting-order", "tool:selecting, tool:selected, tool:pre per call"},
     {"OCK-TOOL-007", "tool.event-fields", "tool events carry tool_call_id and tool_name"},
@@ -68,8 +70,7 @@ static void run_grammar(struct grade_ctx *g) {
     if (!is_kind(v->e[i], "event"))
       continue;
     last = entry_seq(v->e[i]);
-    ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]),
-                      event_denied(v->e[i]));
+    ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_denied(v->e[i]));
   }
   ock_grammar_end(gr, last);
   ock_grammar_free(gr);
@@ -124,7 +125,8 @@ static const char *str_field(const cJSON *o, const char *k) {
 static int never_sent(const struct view *v, size_t i, size_t end) {
   for (size_t j = i + 1; j < end; j++) {
     const cJSON *e = v->e[j];
-    if (is_kind(e, "llm_request") || is_event(e, "provider:response") || is_event(e, "provider:request"))
+    if (is_kind(e, "llm_request") || is_event(e, "provider:response") ||
+        is_event(e, "provider:request"))
       return 0;
     if (is_event(e, "provider:error")) {
       const char *t = str_field(cJSON_GetObjectItemCaseSensitive(event_data(e), "error"), "type");
@@ -199,13 +201,14 @@ static void tools_announced(struct grade_ctx *g) {
     size_t post = find_tool_event(v, x->first, x->end, "tool:post", id);
     if (post == (size_t)-1)
       post = find_tool_event(v, x->first, x->end, "tool:error", id);
-    const char *etype = post != (size_t)-1 && is_event(v->e[post], "tool:error")
-                            ? str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[post]), "error"), "type")
-                            : "";
+    const char *etype =
+        post != (size_t)-1 && is_event(v->e[post], "tool:error")
+            ? str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[post]), "error"), "type")
+            : "";
     /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
     if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
-      grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end,
-                 entry_seq(v->e[post]), "tool:post or tool:error after the tool replied",
+      grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end, entry_seq(v->e[post]),
+                 "tool:post or tool:error after the tool replied",
                  "%s for %s came %s the tool's reply", event_name(v->e[post]), id,
                  post > end ? "after" : "before");
   }

@@ -57,8 +57,9 @@ void check_parallel(struct grade_ctx *g) {
       grade_emit(g, "parallel.group-id", "OCK-PARALLEL-001", same, entry_seq(f[a].reply),
                  "one parallel_group_id per response, shared by its calls, unique to it",
                  "reply %ld: %s", entry_seq(f[a].reply),
-                 same ? "one id" : group ? "ids differ or repeat across responses"
-                                         : "no parallel_group_id");
+                 same    ? "one id"
+                 : group ? "ids differ or repeat across responses"
+                         : "no parallel_group_id");
     if (b - a >= 2 && cfg_bool(v, "parallel_tools", 1)) {
       double first_end = -1, last_start = -1, first_start = -1;
       int all_ran = 1;
@@ -83,7 +84,8 @@ void check_parallel(struct grade_ctx *g) {
     }
     if (b - a >= 2) {
       size_t j;
-      const cJSON *next = next_request_after(v, f[b - 1].end ? f[b - 1].reply_index : f[a].reply_index, &j);
+      const cJSON *next =
+          next_request_after(v, f[b - 1].end ? f[b - 1].reply_index : f[a].reply_index, &j);
       if (next) {
         int prev = -1, ordered = 1, all = 1;
         for (size_t i = a; i < b; i++) {

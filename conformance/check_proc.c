@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "ock/events.h"
 #include "ock/json.h"
 
 static int cancel_fired(const struct view *v) {
@@ -40,14 +41,15 @@ void check_proc(struct grade_ctx *g) {
     grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
                "timed out after %.0f ms and was killed", p->wall_ms);
   else if (p->signal)
-    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
-               "ended by %s", sut_signal_name(p->signal));
+    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout", "ended by %s",
+               sut_signal_name(p->signal));
   else
     grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1, "exit 0 within the timeout",
                "exit code %d", p->exit_code);
   if (!p->timed_out)
     grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
-               "not killed by a signal", "%s", p->signal ? sut_signal_name(p->signal) : "no signal");
+               "not killed by a signal", "%s",
+               p->signal ? sut_signal_name(p->signal) : "no signal");
 
   if (cancel_fired(v)) {
     int survived = p->signal != SIGINT && !p->timed_out && (int)v->nx == want;
@@ -56,6 +58,26 @@ void check_proc(struct grade_ctx *g) {
                "%s; %zu of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
                v->nx, want);
   }
+
+  /* Every event the kit knows carries its required fields (SPEC.md 4), and with lifecycle
+   * declared also trace_id and stage. */
+  int lifecycle = grade_declared(g, "lifecycle");
+  int fields_bad = 0;
+  for (size_t i = 0; i < v->n && !fields_bad; i++) {
+    if (!is_kind(v->e[i], "event"))
+      continue;
+    char missing[256];
+    if (ock_event_missing_fields(g->reg, event_name(v->e[i]), event_data(v->e[i]), lifecycle,
+                                 missing, sizeof missing)) {
+      fields_bad = 1;
+      grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, entry_seq(v->e[i]),
+                 "every event carries the fields SPEC.md 4 requires", "%s lacks %s",
+                 event_name(v->e[i]), missing);
+    }
+  }
+  if (v->nx && !fields_bad)
+    grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1,
+               "every event carries the fields SPEC.md 4 requires", "as expected");
 
   int bad = 0;
   long bad_seq = -1;

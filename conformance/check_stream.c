@@ -47,8 +47,9 @@ static void window(struct grade_ctx *g, size_t start) {
   if (close != (size_t)-1 && streamed && is_event(v->e[close], "provider:response")) {
     const char *content = str_field(event_data(v->e[close]), "content");
     if (n_stream)
-      grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002", !strcmp(text.data ? text.data : "", content),
-                 entry_seq(v->e[close]), "the provider:stream deltas add up to the response",
+      grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
+                 !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
+                 "the provider:stream deltas add up to the response",
                  "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
     if (*content)
       grade_emit(g, "stream.events", "OCK-STREAM-005", n_stream > 0, entry_seq(v->e[close]),
@@ -77,11 +78,12 @@ void check_stream(struct grade_ctx *g) {
       int ok = j < v->n && is_event(v->e[j], "provider:error");
       /* No call of a broken reply may run. */
       const cJSON *c;
-      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls"))
-        for (size_t k = i + 1; k < v->n; k++)
-          if (is_kind(v->e[k], "tool_start") &&
-              !strcmp(str_field(v->e[k], "tool_call_id"), str_field(c, "id")))
-            ok = 0;
+      cJSON_ArrayForEach(
+          c, cJSON_GetObjectItemCaseSensitive(
+                 e, "tool_calls")) for (size_t k = i + 1; k < v->n;
+                                        k++) if (is_kind(v->e[k], "tool_start") &&
+                                                 !strcmp(str_field(v->e[k], "tool_call_id"),
+                                                         str_field(c, "id"))) ok = 0;
       grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, entry_seq(e),
                  "a broken stream is a provider:error; nothing of it is run",
                  "reply %ld was broken (%s); the SUT %s", entry_seq(e),

@@ -44,10 +44,12 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   if (!known) {
     int ok = !f->start && f->error && !strcmp(fate_error_type(f), "not_found");
     grade_emit(g, "tool.unknown", "OCK-TOOL-001", ok,
-               f->error ? entry_seq(f->error) : f->start ? entry_seq(f->start) : rseq,
+               f->error   ? entry_seq(f->error)
+               : f->start ? entry_seq(f->start)
+                          : rseq,
                "unknown tool: tool:error not_found, the endpoint never called",
                "call %s to unknown tool \"%.40s\": %s", id, name,
-               f->start ? "the tool endpoint was called"
+               f->start    ? "the tool endpoint was called"
                : !f->error ? "no tool:error"
                            : fate_error_type(f));
   } else if (!args_ok) {
@@ -56,7 +58,9 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                f->error ? entry_seq(f->error) : rseq,
                "arguments that are not a JSON object: not run, tool:error invalid_arguments",
                "call %s with arguments \"%.40s\": %s", id, call_args(f),
-               f->start ? "the tool was run" : !f->error ? "no tool:error" : fate_error_type(f));
+               f->start    ? "the tool was run"
+               : !f->error ? "no tool:error"
+                           : fate_error_type(f));
   } else if (f->start && !steered) {
     const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
     int same = cJSON_Compare(input, args, 1);
@@ -77,7 +81,9 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                  f->error ? entry_seq(f->error) : entry_seq(f->end),
                  "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout",
                  "tool %s answered HTTP %ld: %s", id, status,
-                 f->post ? "reported with tool:post" : !f->error ? "no tool:error" : t);
+                 f->post     ? "reported with tool:post"
+                 : !f->error ? "no tool:error"
+                             : t);
     } else if (!success) {
       const char *strategy = cfg_str(v, "error_strategy", "continue");
       int goes_on = !strcmp(strategy, "fail_fast") || cancelled || later_request_in_execute(v, f);
@@ -86,7 +92,9 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                  f->post ? entry_seq(f->post) : entry_seq(f->end),
                  "success:false: tool:post with the result, and the loop goes on",
                  "tool %s returned success:false: %s%s", id,
-                 f->post ? "tool:post" : f->error ? "tool:error" : "no event",
+                 f->post    ? "tool:post"
+                 : f->error ? "tool:error"
+                            : "no event",
                  goes_on ? "" : ", and no further LLM request");
     } else {
       const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");
@@ -96,8 +104,7 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
       if (cJSON_IsString(out) && *out->valuestring && text)
         grade_emit(g, "tool.result-content", "OCK-TOOL-006", strstr(text, out->valuestring) != NULL,
                    entry_seq(req), "the tool result sent back contains the tool's output",
-                   "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring,
-                   text);
+                   "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring, text);
     }
   }
 

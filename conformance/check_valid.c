@@ -18,7 +18,8 @@ static int blank(const char *s) {
 
 void check_valid(struct grade_ctx *g) {
   const struct view *v = g->v;
-  int no_provider = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0;
+  int no_provider =
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     int empty = x->prompt && blank(x->prompt);

@@ -70,8 +70,9 @@ static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
   for (int i = 0; s && statuses[i]; i++)
     ok |= !strcmp(s, statuses[i]);
   if (!ok)
-    report(t, line, "OCK-COMPLETE-004", "orchestrator:complete status is not success, incomplete, "
-                                        "cancelled or error");
+    report(t, line, "OCK-COMPLETE-004",
+           "orchestrator:complete status is not success, incomplete, "
+           "cancelled or error");
   const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "turn_count");
   if (!cJSON_IsNumber(tc) || tc->valuedouble < 0 || tc->valuedouble != floor(tc->valuedouble))
     report(t, line, "OCK-COMPLETE-005", "turn_count is not a non-negative integer");

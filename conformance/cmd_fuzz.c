@@ -71,11 +71,16 @@ static int universal(const char *req) {
 /* run_one runs fx; returns the first universal check that failed (a new object the caller
  * deletes), or NULL. *error is set when the session could not be graded. */
 static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
-  struct scenario sc = {.path = "(generated)", .fixture = (cJSON *)fx,
-                        .id = ock_json_str(fx, "id"), .title = ock_json_str(fx, "title"),
+  struct scenario sc = {.path = "(generated)",
+                        .fixture = (cJSON *)fx,
+                        .id = ock_json_str(fx, "id"),
+                        .title = ock_json_str(fx, "title"),
                         .proves = ock_json_str(fx, "proves")};
-  struct run_config cfg = {.command = z->command, .declared = z->declared,
-                           .timeout_s = z->timeout_s, .time_scale = 1, .output_cap = 16384,
+  struct run_config cfg = {.command = z->command,
+                           .declared = z->declared,
+                           .timeout_s = z->timeout_s,
+                           .time_scale = 1,
+                           .output_cap = 16384,
                            .level = OCK_LEVEL_MUST};
   cJSON *result = NULL;
   *error = 0;
@@ -169,13 +174,19 @@ static void mkdirs(const char *dir) {
 }
 
 int cmd_fuzz(int argc, char **argv) {
-  static const struct option longs[] = {
-      {"orchestrator", required_argument, 0, 'c'}, {"capabilities", required_argument, 0, 'C'},
-      {"seed", required_argument, 0, 's'},         {"count", required_argument, 0, 'n'},
-      {"jobs", required_argument, 0, 'j'},         {"timeout", required_argument, 0, 't'},
-      {"help", no_argument, 0, 'h'},               {0, 0, 0, 0}};
+  static const struct option longs[] = {{"orchestrator", required_argument, 0, 'c'},
+                                        {"capabilities", required_argument, 0, 'C'},
+                                        {"seed", required_argument, 0, 's'},
+                                        {"count", required_argument, 0, 'n'},
+                                        {"jobs", required_argument, 0, 'j'},
+                                        {"timeout", required_argument, 0, 't'},
+                                        {"help", no_argument, 0, 'h'},
+                                        {0, 0, 0, 0}};
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  struct fuzz z = {.seed = 1, .count = 100, .jobs = cpus > 0 ? (int)cpus : 1, .timeout_s = 20,
+  struct fuzz z = {.seed = 1,
+                   .count = 100,
+                   .jobs = cpus > 0 ? (int)cpus : 1,
+                   .timeout_s = 20,
                    .out_dir = "reports/fuzz"};
   char caps[1024] = "";
   const char *caps_arg = NULL; /* as given, for the replay line */
@@ -186,7 +197,9 @@ int cmd_fuzz(int argc, char **argv) {
     char *end = NULL;
     errno = 0;
     switch (c) {
-    case 'c': z.command = optarg; break;
+    case 'c':
+      z.command = optarg;
+      break;
     case 'C':
       caps_arg = optarg;
       snprintf(caps, sizeof caps, "%s", optarg);
@@ -199,13 +212,27 @@ int cmd_fuzz(int argc, char **argv) {
           z.declared[nd++] = tok;
         }
       break;
-    case 's': z.seed = strtoull(optarg, &end, 10); break;
-    case 'n': z.count = strtol(optarg, &end, 10); break;
-    case 'j': z.jobs = (int)strtol(optarg, &end, 10); break;
-    case 't': z.timeout_s = strtod(optarg, &end); break;
-    case 'o': z.out_dir = optarg; break;
-    case 'h': fputs(usage, stdout); return EXIT_PASS;
-    default: fputs(usage, stderr); return EXIT_USAGE;
+    case 's':
+      z.seed = strtoull(optarg, &end, 10);
+      break;
+    case 'n':
+      z.count = strtol(optarg, &end, 10);
+      break;
+    case 'j':
+      z.jobs = (int)strtol(optarg, &end, 10);
+      break;
+    case 't':
+      z.timeout_s = strtod(optarg, &end);
+      break;
+    case 'o':
+      z.out_dir = optarg;
+      break;
+    case 'h':
+      fputs(usage, stdout);
+      return EXIT_PASS;
+    default:
+      fputs(usage, stderr);
+      return EXIT_USAGE;
     }
     if (end && (*end || errno)) {
       fprintf(stderr, "ock fuzz: not a number: \"%s\"\n", optarg);
@@ -253,8 +280,8 @@ int cmd_fuzz(int argc, char **argv) {
         fclose(out);
         printf("ock fuzz: fixture written to %s; hunt it with --repeat 50:\n"
                "replay:   ock run --orchestrator '%s' --fixtures %s --case %s --repeat 50%s%s\n",
-               path, z.command, z.out_dir, ock_json_str(fx, "id"), caps_arg ? " --capabilities " : "",
-               caps_arg ? caps_arg : "");
+               path, z.command, z.out_dir, ock_json_str(fx, "id"),
+               caps_arg ? " --capabilities " : "", caps_arg ? caps_arg : "");
       }
       free(text);
       code = EXIT_FAIL;

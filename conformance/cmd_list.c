@@ -19,7 +19,8 @@ static const char list_usage[] =
     "Lists the scenarios (id, requirements, what it proves) and the requirements (id, level,\n"
     "capability, text). With no argument, both.\n"
     "\n"
-    "  --fixtures DIR       the scenarios (default: $OCK_FIXTURES, the installed ones, or ./fixtures)\n"
+    "  --fixtures DIR       the scenarios (default: $OCK_FIXTURES, the installed ones, or "
+    "./fixtures)\n"
     "  --group G            only requirements of group G (COMPLETE, ORDER, ORPHAN, ...)\n"
     "  --capability C       only requirements and scenarios of capability C\n"
     "  --level L            only requirements of level L (must, should, may)\n"
@@ -81,7 +82,8 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
       cJSON_AddStringToObject(o, "file", sc->path);
       cJSON_AddStringToObject(o, "proves", sc->proves ? sc->proves : "");
       cJSON_AddItemToObject(o, "requirements", cJSON_Duplicate(reqs, 1));
-      cJSON_AddItemToObject(o, "capabilities", caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateArray());
+      cJSON_AddItemToObject(o, "capabilities",
+                            caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateArray());
       cJSON_AddItemToArray(json, o);
     } else {
       char *r = ock_json_print(reqs);
@@ -94,24 +96,43 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
 }
 
 int cmd_list(int argc, char **argv) {
-  static const struct option longs[] = {
-      {"fixtures", required_argument, 0, 'f'}, {"group", required_argument, 0, 'g'},
-      {"capability", required_argument, 0, 'c'}, {"level", required_argument, 0, 'l'},
-      {"requirement", required_argument, 0, 'r'}, {"format", required_argument, 0, 'F'},
-      {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  static const struct option longs[] = {{"fixtures", required_argument, 0, 'f'},
+                                        {"group", required_argument, 0, 'g'},
+                                        {"capability", required_argument, 0, 'c'},
+                                        {"level", required_argument, 0, 'l'},
+                                        {"requirement", required_argument, 0, 'r'},
+                                        {"format", required_argument, 0, 'F'},
+                                        {"help", no_argument, 0, 'h'},
+                                        {0, 0, 0, 0}};
   struct filter f = {.format = "human"};
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
     switch (c) {
-    case 'f': f.fixtures = optarg; break;
-    case 'g': f.group = optarg; break;
-    case 'c': f.capability = optarg; break;
-    case 'l': f.level = optarg; break;
-    case 'r': f.requirement = optarg; break;
-    case 'F': f.format = optarg; break;
-    case 'h': fputs(list_usage, stdout); return EXIT_PASS;
-    default: fputs(list_usage, stderr); return EXIT_USAGE;
+    case 'f':
+      f.fixtures = optarg;
+      break;
+    case 'g':
+      f.group = optarg;
+      break;
+    case 'c':
+      f.capability = optarg;
+      break;
+    case 'l':
+      f.level = optarg;
+      break;
+    case 'r':
+      f.requirement = optarg;
+      break;
+    case 'F':
+      f.format = optarg;
+      break;
+    case 'h':
+      fputs(list_usage, stdout);
+      return EXIT_PASS;
+    default:
+      fputs(list_usage, stderr);
+      return EXIT_USAGE;
     }
   }
   const char *what = optind < argc ? argv[optind] : "all";
@@ -178,7 +199,8 @@ int cmd_explain(int argc, char **argv) {
   printf("What the check looks at:\n  %s\n\n", r->checked_by);
   if (r->fix && *r->fix)
     printf("Typical cause and fix:\n  %s\n\n", r->fix);
-  const char *fixtures = argc > 3 && !strcmp(argv[2], "--fixtures") ? argv[3] : default_fixtures_dir();
+  const char *fixtures =
+      argc > 3 && !strcmp(argv[2], "--fixtures") ? argv[3] : default_fixtures_dir();
   struct scenario_set set;
   char err[1200];
   if (!scenarios_load(fixtures, reg, NULL, NULL, &set, err, sizeof err)) {

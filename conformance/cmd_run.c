@@ -39,21 +39,26 @@ static const char usage[] =
     "                           scheduling, lifecycle, resilience, cancellation (core is implied)\n"
     "  --manifest FILE          JSON {name, capabilities, expected_failures} instead\n"
     "  --name NAME              the orchestrator's name in the reports\n"
-    "  --fixtures DIR           the scenarios (default: $OCK_FIXTURES, the installed ones, or ./fixtures)\n"
+    "  --fixtures DIR           the scenarios (default: $OCK_FIXTURES, the installed ones, or "
+    "./fixtures)\n"
     "  --case GLOB              run only scenarios whose id matches (repeatable)\n"
     "  --exclude GLOB           never start scenarios whose id matches (repeatable)\n"
     "  --level must|should|may  the highest requirement level graded (default should)\n"
     "  --strict                 SHOULD failures fail the run\n"
     "  --jobs N                 scenarios in parallel, each with its own mock (default: CPUs)\n"
     "  --shard I/N              run the I-th of N shards (merge them with `ock report merge`)\n"
-    "  --timeout S              seconds per scenario before the SUT's group is killed (default 30)\n"
+    "  --timeout S              seconds per scenario before the SUT's group is killed (default "
+    "30)\n"
     "  --time-scale X           multiply every time budget, for slow machines (default 1)\n"
     "  --repeat N               run each scenario N times (flake hunting)\n"
     "  --seed N                 seed for random faults (default 0: the fixtures' own)\n"
-    "  --expected-failures FILE baseline: lines \"scenario\" or \"scenario:ID\" (ID: a requirement\n"
+    "  --expected-failures FILE baseline: lines \"scenario\" or \"scenario:ID\" (ID: a "
+    "requirement\n"
     "                           or a check); listed failures pass, listed passes fail as stale\n"
-    "  --observe-only           the mock answers broken histories normally (findings still graded)\n"
-    "  --journals               also write each scenario's mock journal (JSONL) under DIR/journals\n"
+    "  --observe-only           the mock answers broken histories normally (findings still "
+    "graded)\n"
+    "  --journals               also write each scenario's mock journal (JSONL) under "
+    "DIR/journals\n"
     "  -o DIR                   report directory (default reports/latest)\n"
     "  --format human|jsonl     console output (default human)\n"
     "\n"
@@ -143,7 +148,8 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
 static int load_baseline(struct run_opts *o, char *err, size_t n) {
   FILE *f = fopen(o->baseline, "r");
   if (!f) {
-    snprintf(err, n, "%s: cannot open the expected-failures file: %s", o->baseline, strerror(errno));
+    snprintf(err, n, "%s: cannot open the expected-failures file: %s", o->baseline,
+             strerror(errno));
     return OCK_EIO;
   }
   size_t cap = 1 << 20, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
@@ -165,41 +171,72 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
 }
 
 static int parse_options(int argc, char **argv, struct run_opts *o, char *err, size_t n) {
-  static const struct option longs[] = {
-      {"orchestrator", required_argument, 0, 'c'}, {"capabilities", required_argument, 0, 'C'},
-      {"manifest", required_argument, 0, 'm'},     {"name", required_argument, 0, 'N'},
-      {"fixtures", required_argument, 0, 'f'},     {"case", required_argument, 0, 'k'},
-      {"exclude", required_argument, 0, 'x'},      {"level", required_argument, 0, 'l'},
-      {"strict", no_argument, 0, 's'},             {"jobs", required_argument, 0, 'j'},
-      {"shard", required_argument, 0, 'S'},        {"timeout", required_argument, 0, 't'},
-      {"time-scale", required_argument, 0, 'T'},   {"repeat", required_argument, 0, 'r'},
-      {"seed", required_argument, 0, 'e'},         {"expected-failures", required_argument, 0, 'E'},
-      {"observe-only", no_argument, 0, 'O'},       {"journals", no_argument, 0, 'J'},
-      {"format", required_argument, 0, 'F'},       {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+  static const struct option longs[] = {{"orchestrator", required_argument, 0, 'c'},
+                                        {"capabilities", required_argument, 0, 'C'},
+                                        {"manifest", required_argument, 0, 'm'},
+                                        {"name", required_argument, 0, 'N'},
+                                        {"fixtures", required_argument, 0, 'f'},
+                                        {"case", required_argument, 0, 'k'},
+                                        {"exclude", required_argument, 0, 'x'},
+                                        {"level", required_argument, 0, 'l'},
+                                        {"strict", no_argument, 0, 's'},
+                                        {"jobs", required_argument, 0, 'j'},
+                                        {"shard", required_argument, 0, 'S'},
+                                        {"timeout", required_argument, 0, 't'},
+                                        {"time-scale", required_argument, 0, 'T'},
+                                        {"repeat", required_argument, 0, 'r'},
+                                        {"seed", required_argument, 0, 'e'},
+                                        {"expected-failures", required_argument, 0, 'E'},
+                                        {"observe-only", no_argument, 0, 'O'},
+                                        {"journals", no_argument, 0, 'J'},
+                                        {"format", required_argument, 0, 'F'},
+                                        {"help", no_argument, 0, 'h'},
+                                        {0, 0, 0, 0}};
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  *o = (struct run_opts){.out_dir = "reports/latest", .format = "human", .level = OCK_LEVEL_SHOULD,
-                         .jobs = cpus > 0 ? (int)cpus : 1, .shard_i = 1, .shard_n = 1,
-                         .repeat = 1, .timeout_s = 30, .time_scale = 1};
+  *o = (struct run_opts){.out_dir = "reports/latest",
+                         .format = "human",
+                         .level = OCK_LEVEL_SHOULD,
+                         .jobs = cpus > 0 ? (int)cpus : 1,
+                         .shard_i = 1,
+                         .shard_n = 1,
+                         .repeat = 1,
+                         .timeout_s = 30,
+                         .time_scale = 1};
   optind = 1;
   int c;
   double v;
   while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
     switch (c) {
-    case 'c': o->orchestrator = optarg; break;
-    case 'C': split_into(&o->caps, optarg); break;
-    case 'm': o->manifest = optarg; break;
-    case 'N': o->name = optarg; break;
-    case 'f': o->fixtures = optarg; break;
-    case 'k': list_add(&o->cases, optarg); break;
-    case 'x': list_add(&o->excludes, optarg); break;
+    case 'c':
+      o->orchestrator = optarg;
+      break;
+    case 'C':
+      split_into(&o->caps, optarg);
+      break;
+    case 'm':
+      o->manifest = optarg;
+      break;
+    case 'N':
+      o->name = optarg;
+      break;
+    case 'f':
+      o->fixtures = optarg;
+      break;
+    case 'k':
+      list_add(&o->cases, optarg);
+      break;
+    case 'x':
+      list_add(&o->excludes, optarg);
+      break;
     case 'l':
       if (ock_level_parse(optarg, &o->level)) {
         snprintf(err, n, "--level: expected must, should or may, got \"%s\"", optarg);
         return -1;
       }
       break;
-    case 's': o->strict = 1; break;
+    case 's':
+      o->strict = 1;
+      break;
     case 'j':
       if (parse_number(optarg, 1, 256, &v)) {
         snprintf(err, n, "--jobs: expected a number from 1 to 256, got \"%s\"", optarg);
@@ -240,10 +277,18 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       }
       o->seed = (unsigned long long)v;
       break;
-    case 'E': o->baseline = optarg; break;
-    case 'O': o->observe_only = 1; break;
-    case 'J': o->journals = 1; break;
-    case 'o': o->out_dir = optarg; break;
+    case 'E':
+      o->baseline = optarg;
+      break;
+    case 'O':
+      o->observe_only = 1;
+      break;
+    case 'J':
+      o->journals = 1;
+      break;
+    case 'o':
+      o->out_dir = optarg;
+      break;
     case 'F':
       if (strcmp(optarg, "human") && strcmp(optarg, "jsonl")) {
         snprintf(err, n, "--format: expected human or jsonl, got \"%s\"", optarg);
@@ -251,8 +296,11 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       }
       o->format = optarg;
       break;
-    case 'h': return 1;
-    default: snprintf(err, n, "unknown option (see ock run --help)"); return -1;
+    case 'h':
+      return 1;
+    default:
+      snprintf(err, n, "unknown option (see ock run --help)");
+      return -1;
     }
   }
   if (optind < argc) {
@@ -265,8 +313,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
   }
   for (int i = 0; i < o->caps.n; i++)
     if (!ock_capability_known(o->caps.items[i])) {
-      snprintf(err, n, "--capabilities: unknown capability \"%s\"; expected core, streaming, "
-                       "parallel, scheduling, lifecycle, resilience, cancellation",
+      snprintf(err, n,
+               "--capabilities: unknown capability \"%s\"; expected core, streaming, "
+               "parallel, scheduling, lifecycle, resilience, cancellation",
                o->caps.items[i]);
       return -1;
     }
@@ -318,11 +367,13 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
       continue;
     const char *req = e[sl] == ':' && ock_registry_find(reg, e + sl + 1) ? e + sl + 1 : NULL;
     if (!req)
-      req = ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(result, "requirements"), 0), "");
+      req = ock_json_str(
+          cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(result, "requirements"), 0), "");
     const struct ock_requirement *r = ock_registry_find(reg, req);
     cJSON *s = cJSON_CreateObject();
     char msg[400];
-    snprintf(msg, sizeof msg, "\"%s\" is in the expected failures but did not fail: remove the stale entry", e);
+    snprintf(msg, sizeof msg,
+             "\"%s\" is in the expected failures but did not fail: remove the stale entry", e);
     cJSON_AddStringToObject(s, "id", "baseline.stale");
     cJSON_AddStringToObject(s, "requirement", r ? r->id : "OCK-PROC-001");
     cJSON_AddStringToObject(s, "level", "MUST");
@@ -432,7 +483,8 @@ static void *worker(void *arg) {
   }
 }
 
-/* ---- the report ------------------------------------------------------------------------------- */
+/* ---- the report -------------------------------------------------------------------------------
+ */
 
 /* iso_now writes the current UTC time as RFC 3339 with milliseconds. */
 static void iso_now(char *out, size_t n) {
@@ -474,8 +526,10 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
     cJSON_InsertItemInArray(caps, 0, cJSON_CreateString("core"));
   cJSON_AddItemToObject(orch, "capabilities", caps);
   cJSON *opt = cJSON_AddObjectToObject(r, "options");
-  cJSON_AddStringToObject(opt, "level", o->level == OCK_LEVEL_MUST ? "must"
-                                        : o->level == OCK_LEVEL_SHOULD ? "should" : "may");
+  cJSON_AddStringToObject(opt, "level",
+                          o->level == OCK_LEVEL_MUST     ? "must"
+                          : o->level == OCK_LEVEL_SHOULD ? "should"
+                                                         : "may");
   cJSON_AddBoolToObject(opt, "strict", o->strict);
   cJSON_AddNumberToObject(opt, "jobs", o->jobs);
   char shard[32];
@@ -493,13 +547,14 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
 
 static void print_summary(const struct run_opts *o, const cJSON *report, const char *dir) {
   FILE *f = strcmp(o->format, "jsonl") ? stdout : stderr;
-  const cJSON *levels = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(report, "summary"), "levels");
+  const cJSON *levels = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(report, "summary"), "levels");
   fprintf(f, "\n");
   static const char *const names[] = {"MUST", "SHOULD", "MAY"};
   for (int i = 0; i < 3; i++) {
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, names[i]);
-    fprintf(f, "%s %lld/%lld%s", names[i], ock_json_int(l, "passed", 0), ock_json_int(l, "total", 0),
-            i < 2 ? "   " : "\n");
+    fprintf(f, "%s %lld/%lld%s", names[i], ock_json_int(l, "passed", 0),
+            ock_json_int(l, "total", 0), i < 2 ? "   " : "\n");
   }
   const cJSON *r;
   int shown = 0;
@@ -551,7 +606,8 @@ int cmd_run(int argc, char **argv) {
   if (!pr && o.baseline)
     pr = load_baseline(&o, err, sizeof err) ? -1 : 0;
   struct scenario_set set = {0};
-  if (!pr && scenarios_load(o.fixtures, reg, o.cases.items, o.excludes.items, &set, err, sizeof err))
+  if (!pr &&
+      scenarios_load(o.fixtures, reg, o.cases.items, o.excludes.items, &set, err, sizeof err))
     pr = -1;
   if (pr < 0) {
     fprintf(stderr, "ock: %s\n", err);
@@ -586,7 +642,10 @@ int cmd_run(int argc, char **argv) {
   sa.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &sa, &old_pipe);
 
-  struct pool p = {.o = &o, .set = &set, .reg = reg, .total = set.n * (size_t)o.repeat,
+  struct pool p = {.o = &o,
+                   .set = &set,
+                   .reg = reg,
+                   .total = set.n * (size_t)o.repeat,
                    .color = !strcmp(o.format, "human") && use_color(stdout)};
   const char *declared[MAX_LIST + 2];
   int nd = 0;
@@ -594,10 +653,15 @@ int cmd_run(int argc, char **argv) {
   for (int i = 0; i < o.caps.n; i++)
     declared[nd++] = o.caps.items[i];
   declared[nd] = NULL;
-  p.cfg = (struct run_config){.command = o.orchestrator, .declared = declared,
-                              .timeout_s = o.timeout_s, .time_scale = o.time_scale,
-                              .output_cap = 64 * 1024, .seed = o.seed, .level = o.level,
-                              .strict = o.strict, .observe_only = o.observe_only,
+  p.cfg = (struct run_config){.command = o.orchestrator,
+                              .declared = declared,
+                              .timeout_s = o.timeout_s,
+                              .time_scale = o.time_scale,
+                              .output_cap = 64 * 1024,
+                              .seed = o.seed,
+                              .level = o.level,
+                              .strict = o.strict,
+                              .observe_only = o.observe_only,
                               .journal_dir = o.journals ? journal_dir : NULL,
                               .abort_flag = &interrupted};
   p.results = calloc(p.total + 1, sizeof *p.results);
@@ -623,7 +687,8 @@ int cmd_run(int argc, char **argv) {
   long long a = 0, b = 0;
   ock_report_time_ms(started, &a);
   ock_report_time_ms(finished, &b);
-  cJSON_ReplaceItemInObjectCaseSensitive(report, "duration_ms", cJSON_CreateNumber((double)(b - a)));
+  cJSON_ReplaceItemInObjectCaseSensitive(report, "duration_ms",
+                                         cJSON_CreateNumber((double)(b - a)));
   if (interrupted)
     cJSON_AddBoolToObject(report, "interrupted", 1);
   int code = write_reports(report, reg, o.out_dir, interrupted ? EXIT_INCOMPLETE : 0);

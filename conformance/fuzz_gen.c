@@ -5,12 +5,13 @@
 #include <string.h>
 
 const char *const fuzz_universal_requirements[] = {
-    "OCK-COMPLETE-001", "OCK-COMPLETE-002", "OCK-COMPLETE-003", "OCK-COMPLETE-004",
-    "OCK-COMPLETE-005", "OCK-ORDER-001",    "OCK-ORDER-002",    "OCK-ORDER-003",
-    "OCK-ORDER-004",    "OCK-ORDER-007",    "OCK-ORPHAN-001",   "OCK-ORPHAN-002",
-    "OCK-ORPHAN-003",   "OCK-ORPHAN-004",   "OCK-ORPHAN-005",   "OCK-ORPHAN-006",
-    "OCK-ORPHAN-007",   "OCK-PROC-001",     "OCK-PROC-002",     "OCK-PROC-003",
-    NULL};
+    "OCK-COMPLETE-001", "OCK-COMPLETE-002", "OCK-COMPLETE-003",
+    "OCK-COMPLETE-004", "OCK-COMPLETE-005", "OCK-ORDER-001",
+    "OCK-ORDER-002",    "OCK-ORDER-003",    "OCK-ORDER-004",
+    "OCK-ORDER-007",    "OCK-ORPHAN-001",   "OCK-ORPHAN-002",
+    "OCK-ORPHAN-003",   "OCK-ORPHAN-004",   "OCK-ORPHAN-005",
+    "OCK-ORPHAN-006",   "OCK-ORPHAN-007",   "OCK-PROC-001",
+    "OCK-PROC-002",     "OCK-PROC-003",     NULL};
 
 /* splitmix64: small, well-mixed, and the same on every machine. */
 static unsigned long long next(unsigned long long *s) {
@@ -38,7 +39,8 @@ static int declared(const char *const *caps, const char *cap) {
 static const char *const prompt_pool[] = {"What is the weather in Paris?",
                                           "Summarise the report, then list the risks.",
                                           "Wie spät ist es in Zürich? Antworte kurz.",
-                                          "Compare A and B using the tools.", "日本語で答えてください。",
+                                          "Compare A and B using the tools.",
+                                          "日本語で答えてください。",
                                           "Look it up and tell me."};
 
 static cJSON *tool_call(unsigned long long *s, int known_only) {
@@ -134,7 +136,8 @@ cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
   cJSON *prompts = cJSON_AddArrayToObject(session, "prompts");
   int n_prompts = 1 + pick(&s, 3);
   for (int i = 0; i < n_prompts; i++)
-    cJSON_AddItemToArray(prompts, cJSON_CreateString(chance(&s, 8) ? "" : prompt_pool[pick(&s, 6)]));
+    cJSON_AddItemToArray(prompts,
+                         cJSON_CreateString(chance(&s, 8) ? "" : prompt_pool[pick(&s, 6)]));
   cJSON *config = cJSON_AddObjectToObject(session, "config");
   cJSON_AddNumberToObject(config, "max_iterations", 2 + pick(&s, 3));
   cJSON_AddBoolToObject(config, "parallel_tools", chance(&s, 50));
@@ -214,7 +217,8 @@ int fuzz_shrink_step(const cJSON *fx, int k, cJSON **out) {
   int n_turns = cJSON_GetArraySize(turns);
   cJSON *c = cJSON_Duplicate(fx, 1);
   cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "session");
-  cJSON *ct = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "script"), "main");
+  cJSON *ct =
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "script"), "main");
   if (k < n_prompts) {
     if (n_prompts > 1) {
       cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(cs, "prompts"), k);

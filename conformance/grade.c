@@ -128,17 +128,17 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
 }
 
 void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
-  static const struct ock_requirement unknown = {"OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "",
-                                                 ""};
+  static const struct ock_requirement unknown = {
+      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "", ""};
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
   record(g, check, r ? r : &unknown, V_ERROR, -1, "the check runs", why, why);
 }
 
 void grade_scenario(struct grade_ctx *g) {
   static void (*const groups[])(struct grade_ctx *) = {
-      check_proc,   check_complete, check_order,     check_orphan, check_tool,
-      check_hook,   check_iter,     check_stream,    check_parallel, check_lifecycle,
-      check_error,  check_cancel,   check_valid,     check_expect,   NULL};
+      check_proc,  check_complete, check_order,  check_orphan,   check_tool,
+      check_hook,  check_iter,     check_stream, check_parallel, check_lifecycle,
+      check_error, check_cancel,   check_valid,  check_expect,   NULL};
   for (int i = 0; groups[i]; i++)
     groups[i](g);
 }

@@ -117,11 +117,13 @@ static struct call *add_call(ock_grammar *g, long seq, const char *id, enum call
     g->calls = p;
     g->cap_calls = cap;
   }
-  char *copy = strdup(id);
-  if (!copy)
+  struct call *c = &g->calls[g->n_calls];
+  c->id = strdup(id);
+  if (!c->id)
     return NULL;
-  g->calls[g->n_calls] = (struct call){copy, step};
-  return &g->calls[g->n_calls++];
+  c->step = step;
+  g->n_calls++;
+  return c;
 }
 
 static size_t open_calls(const ock_grammar *g) {
@@ -222,12 +224,25 @@ static int is_tool_event(const char *name) {
          !strcmp(name, "tool:selecting") || !strcmp(name, "tool:selected");
 }
 
-static const char *const known_events[] = {
-    "prompt:submit",    "execution:start",  "provider:resolve", "provider:request",
-    "provider:stream",  "provider:response", "provider:error",  "provider:retry",
-    "tool:selecting",   "tool:selected",    "tool:pre",         "tool:post",
-    "tool:error",       "prompt:complete",  "cancel:requested", "cancel:completed",
-    "execution:end",    "orchestrator:complete", NULL};
+static const char *const known_events[] = {"prompt:submit",
+                                           "execution:start",
+                                           "provider:resolve",
+                                           "provider:request",
+                                           "provider:stream",
+                                           "provider:response",
+                                           "provider:error",
+                                           "provider:retry",
+                                           "tool:selecting",
+                                           "tool:selected",
+                                           "tool:pre",
+                                           "tool:post",
+                                           "tool:error",
+                                           "prompt:complete",
+                                           "cancel:requested",
+                                           "cancel:completed",
+                                           "execution:end",
+                                           "orchestrator:complete",
+                                           NULL};
 
 static int is_known(const char *name) {
   for (int i = 0; known_events[i]; i++)
@@ -245,8 +260,7 @@ static void check_body_phase(ock_grammar *g, long seq, const char *name) {
   g->phase = PH_BODY;
 }
 
-void ock_grammar_event(ock_grammar *g, long seq, const char *name, const cJSON *data,
-                       int denied) {
+void ock_grammar_event(ock_grammar *g, long seq, const char *name, const cJSON *data, int denied) {
   if (!name)
     return;
   if (!strcmp(name, "prompt:submit")) {

@@ -22,11 +22,11 @@ typedef void (*ock_violation_fn)(void *user, const struct ock_violation *v);
 
 /* Facts about one finished execute, passed to the on_execute callback. */
 struct ock_execute_summary {
-  int index;            /* 1-based */
-  long first_seq;       /* its prompt:submit */
-  long complete_seq;    /* its orchestrator:complete, or -1 */
-  int n_complete;       /* orchestrator:complete events seen in it */
-  int n_requests;       /* provider:request events */
+  int index;             /* 1-based */
+  long first_seq;        /* its prompt:submit */
+  long complete_seq;     /* its orchestrator:complete, or -1 */
+  int n_complete;        /* orchestrator:complete events seen in it */
+  int n_requests;        /* provider:request events */
   int n_denied_requests; /* provider:request events the caller marked denied */
   int saw_prompt_complete;
   int saw_cancel_requested;

@@ -69,8 +69,9 @@ static cJSON *base_result(const struct scenario *sc) {
   cJSON_AddStringToObject(r, "title", sc->title ? sc->title : sc->id);
   cJSON_AddStringToObject(r, "proves", sc->proves ? sc->proves : "");
   cJSON_AddStringToObject(r, "file", sc->path);
-  cJSON_AddItemToObject(r, "requirements",
-                        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
+  cJSON_AddItemToObject(
+      r, "requirements",
+      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
   const cJSON *caps = scenario_capabilities(sc);
   cJSON_AddItemToObject(r, "capabilities", caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateArray());
   return r;
@@ -120,9 +121,9 @@ static int failing_seq(const cJSON *checks, long seq) {
     const char *v = ock_json_str(c, "verdict");
     if (!v || (strcmp(v, "FAIL") && strcmp(v, "WARN") && strcmp(v, "ERROR")))
       continue;
-    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(c, "evidence"))
-      if (cJSON_IsNumber(ev) && (long)ev->valuedouble == seq)
-        return 1;
+    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(
+                               c, "evidence")) if (cJSON_IsNumber(ev) &&
+                                                   (long)ev->valuedouble == seq) return 1;
   }
   return 0;
 }
@@ -185,7 +186,8 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
     } else if (!strcmp(kind, "tool_start") || !strcmp(kind, "tool_end")) {
       snprintf(label, sizeof label, "%s %s", kind[5] == 's' ? "tool" : "tool done",
                s_or(e, "name", "?"));
-      detail = ock_json_print(cJSON_GetObjectItemCaseSensitive(e, kind[5] == 's' ? "input" : "reply"));
+      detail =
+          ock_json_print(cJSON_GetObjectItemCaseSensitive(e, kind[5] == 's' ? "input" : "reply"));
       add_row(rows, e, "tool", label, detail, failed);
     } else if (!strcmp(kind, "cancel")) {
       add_row(rows, e, "harness", "SIGINT", s_or(e, "trigger", ""), failed);
@@ -245,8 +247,10 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   }
 
   struct cancel_target target = {0};
-  struct ock_mock_options mo = {.observe_only = cfg->observe_only, .seed = cfg->seed,
-                                .on_cancel = on_cancel, .user = &target};
+  struct ock_mock_options mo = {.observe_only = cfg->observe_only,
+                                .seed = cfg->seed,
+                                .on_cancel = on_cancel,
+                                .user = &target};
   ock_mock *m = NULL;
   struct ock_jerr err;
   int rc = ock_mock_new(sc->fixture, &mo, &m, &err);
@@ -275,9 +279,11 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   add_env(env, &ne, "OPENAI_API_KEY", "ock-dummy-key");
   add_env(env, &ne, "ANTHROPIC_BASE_URL", url);
   add_env(env, &ne, "ANTHROPIC_API_KEY", "ock-dummy-key");
-  struct sut_spec spec = {.command = cfg->command, .env = (const char *const *)env,
+  struct sut_spec spec = {.command = cfg->command,
+                          .env = (const char *const *)env,
                           .timeout_s = cfg->timeout_s * (cfg->time_scale > 0 ? cfg->time_scale : 1),
-                          .output_cap = cfg->output_cap, .abort_flag = cfg->abort_flag};
+                          .output_cap = cfg->output_cap,
+                          .abort_flag = cfg->abort_flag};
   sut *s = NULL;
   struct sut_result proc;
   memset(&proc, 0, sizeof proc);
@@ -300,8 +306,11 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   size_t dropped = ock_mock_journal_dropped(m);
 
   struct view v;
-  struct grade_ctx g = {.reg = reg, .declared = cfg->declared, .level = cfg->level,
-                        .strict = cfg->strict, .checks = checks};
+  struct grade_ctx g = {.reg = reg,
+                        .declared = cfg->declared,
+                        .level = cfg->level,
+                        .strict = cfg->strict,
+                        .checks = checks};
   if (journal && !view_build(&v, sc->fixture, journal, &proc)) {
     g.v = &v;
     grade_scenario(&g);

@@ -24,7 +24,7 @@ struct run_config {
   enum ock_level level;
   int strict;
   int observe_only;
-  const char *journal_dir;     /* when set, each scenario's journal is written there as JSONL */
+  const char *journal_dir; /* when set, each scenario's journal is written there as JSONL */
   volatile sig_atomic_t *abort_flag; /* set by ock's own SIGINT: stop waiting, kill the SUT */
 };
 

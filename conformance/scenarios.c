@@ -13,13 +13,13 @@
 
 #define FIXTURE_MAX_BYTES ((size_t)4 << 20)
 
-static const char *const top_keys[] = {"ock_fixture", "id",    "title",  "proves",  "requirements",
-                                       "capabilities", "session", "script", "tools",   "hooks",
-                                       "cancel",      "observe_only", "seed", "expect", "random_faults",
-                                       NULL};
+static const char *const top_keys[] = {
+    "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
+    "session",     "script", "tools",         "hooks",  "cancel",       "observe_only",
+    "seed",        "expect", "random_faults", NULL};
 static const char *const expect_keys[] = {
-    "exit_code",    "executes",     "events_present", "events_absent", "llm_requests",
-    "tool_calls",   "tool_input",   "last_request_contains", "timing", "requirement",
+    "exit_code",  "executes",   "events_present",        "events_absent", "llm_requests",
+    "tool_calls", "tool_input", "last_request_contains", "timing",        "requirement",
     NULL};
 static const char *const execute_keys[] = {"status", "turn_count", "reason", "error_type", NULL};
 
@@ -155,8 +155,7 @@ static int matches_any(const char *id, const char *const *globs) {
 }
 
 int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
-                   const char *const *exclude, struct scenario_set *out, char *errbuf,
-                   size_t n) {
+                   const char *const *exclude, struct scenario_set *out, char *errbuf, size_t n) {
   memset(out, 0, sizeof *out);
   DIR *d = opendir(dir);
   if (!d) {

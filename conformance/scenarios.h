@@ -33,8 +33,7 @@ struct scenario_set {
  * On a bad fixture it returns OCK_ETYPE/OCK_EMISSING/OCK_EJSON/OCK_EIO with errbuf holding
  * "FILE: JSON-PATH: what was expected". */
 int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
-                   const char *const *exclude, struct scenario_set *out, char *errbuf,
-                   size_t n);
+                   const char *const *exclude, struct scenario_set *out, char *errbuf, size_t n);
 
 /* scenarios_validate validates one parsed fixture (borrowed); file names it in errors. */
 int scenarios_validate(const cJSON *fixture, const char *file, const ock_registry *reg,

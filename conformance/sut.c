@@ -112,16 +112,27 @@ static double now_ms(void) {
 const char *sut_signal_name(int sig) {
   static _Thread_local char other[16];
   switch (sig) {
-  case SIGSEGV: return "SIGSEGV";
-  case SIGABRT: return "SIGABRT";
-  case SIGKILL: return "SIGKILL";
-  case SIGTERM: return "SIGTERM";
-  case SIGINT: return "SIGINT";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGILL: return "SIGILL";
-  case SIGPIPE: return "SIGPIPE";
-  default: snprintf(other, sizeof other, "SIG%d", sig); return other;
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGKILL:
+    return "SIGKILL";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGINT:
+    return "SIGINT";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGPIPE:
+    return "SIGPIPE";
+  default:
+    snprintf(other, sizeof other, "SIG%d", sig);
+    return other;
   }
 }
 
@@ -161,7 +172,7 @@ static char **build_env(const char *const *extra) {
 /* simple_command: no shell syntax beyond words and quotes, so `exec` can replace the shell and
  * the SUT's own exit status or signal reaches the harness (dash does not exec by itself). */
 static int simple_command(const char *cmd) {
-  return !strpbrk(cmd, ";&|<>()`$\n\\*?[#~{}");
+  return !strpbrk(cmd, ";&|<>()`$\n\\*?[#~{}") && strncmp(cmd, "exec ", 5);
 }
 
 int sut_start(const struct sut_spec *spec, sut **out) {

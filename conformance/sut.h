@@ -15,24 +15,25 @@
 #include <sys/types.h>
 
 struct sut_spec {
-  const char *command;          /* passed to /bin/sh -c */
-  const char *const *env;       /* "NAME=VALUE" strings added (replacing inherited ones); NULL-terminated */
-  double timeout_s;             /* wall-clock limit */
-  size_t output_cap;            /* bytes kept of stdout and of stderr each */
+  const char *command; /* passed to /bin/sh -c */
+  const char *const
+      *env;          /* "NAME=VALUE" strings added (replacing inherited ones); NULL-terminated */
+  double timeout_s;  /* wall-clock limit */
+  size_t output_cap; /* bytes kept of stdout and of stderr each */
   volatile sig_atomic_t *abort_flag; /* when set to non-zero: stop waiting, kill the group */
 };
 
 struct sut_result {
-  int exit_code;        /* when it exited; -1 otherwise */
-  int signal;           /* the signal that ended it, or 0 */
-  int timed_out;        /* killed at the timeout */
-  int spawn_failed;     /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
-  char *out;            /* kept stdout, NUL-terminated; owned (sut_result_clear) */
-  size_t out_total;     /* bytes it wrote to stdout in all */
+  int exit_code;    /* when it exited; -1 otherwise */
+  int signal;       /* the signal that ended it, or 0 */
+  int timed_out;    /* killed at the timeout */
+  int spawn_failed; /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
+  char *out;        /* kept stdout, NUL-terminated; owned (sut_result_clear) */
+  size_t out_total; /* bytes it wrote to stdout in all */
   char *err;
   size_t err_total;
-  double wall_ms;       /* from start to exit (or kill) */
-  int interrupted;      /* SIGINTs sent to it */
+  double wall_ms;  /* from start to exit (or kill) */
+  int interrupted; /* SIGINTs sent to it */
 };
 
 typedef struct sut sut;

@@ -16,12 +16,12 @@
 #include "sut.h"
 
 struct view_exec {
-  int index;           /* 1-based */
-  size_t first;        /* entry index of its prompt:submit */
-  size_t end;          /* one past its last entry (the next prompt:submit, or the journal's end) */
+  int index;    /* 1-based */
+  size_t first; /* entry index of its prompt:submit */
+  size_t end;   /* one past its last entry (the next prompt:submit, or the journal's end) */
   const cJSON *complete; /* data of its first orchestrator:complete, or NULL */
-  long complete_seq;   /* seq of that event, or -1 */
-  const char *prompt;  /* the session prompt this execute should run, or NULL past the last */
+  long complete_seq;     /* seq of that event, or -1 */
+  const char *prompt;    /* the session prompt this execute should run, or NULL past the last */
 };
 
 struct view {
@@ -30,7 +30,7 @@ struct view {
   const cJSON *config;  /* fixture.session.config (may be NULL) */
   const cJSON **e;      /* journal entries in order */
   size_t n;
-  struct view_exec *x;  /* the executes */
+  struct view_exec *x; /* the executes */
   size_t nx;
   const struct sut_result *proc; /* the SUT's process outcome */
 };

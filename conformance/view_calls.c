@@ -37,7 +37,7 @@ static void collect(const struct view *v, struct call_fate *f) {
       if (strcmp(str_field(event_data(e), "tool_call_id"), id))
         continue;
       const char *n = event_name(e);
-      const cJSON **slot = !strcmp(n, "tool:selecting") ? &f->selecting
+      const cJSON **slot = !strcmp(n, "tool:selecting")  ? &f->selecting
                            : !strcmp(n, "tool:selected") ? &f->selected
                            : !strcmp(n, "tool:pre")      ? &f->pre
                            : !strcmp(n, "tool:post")     ? &f->post
@@ -101,8 +101,9 @@ const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_ou
 
 const char *request_result_text(const cJSON *request, const char *id) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
-    if (!strcmp(str_field(m, "role"), "tool") && !strcmp(str_field(m, "tool_call_id"), id))
-      return str_field(m, "content");
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(
+                            request, "neutral")) if (!strcmp(str_field(m, "role"), "tool") &&
+                                                     !strcmp(str_field(m, "tool_call_id"),
+                                                             id)) return str_field(m, "content");
   return NULL;
 }

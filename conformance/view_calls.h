@@ -11,11 +11,11 @@
 #include "view.h"
 
 struct call_fate {
-  const cJSON *call;    /* {id, name, arguments} from the llm_reply */
-  const cJSON *reply;   /* that llm_reply entry */
-  size_t reply_index;   /* its entry index */
+  const cJSON *call;  /* {id, name, arguments} from the llm_reply */
+  const cJSON *reply; /* that llm_reply entry */
+  size_t reply_index; /* its entry index */
   const struct view_exec *x;
-  int call_index;       /* position in the reply's tool_calls */
+  int call_index;                                         /* position in the reply's tool_calls */
   const cJSON *selecting, *selected, *pre, *post, *error; /* event entries, or NULL */
   const cJSON *start, *end;                               /* tool endpoint entries, or NULL */
   size_t start_index;

@@ -91,8 +91,8 @@ int ock_json_parse_file(const char *path, size_t max, cJSON **out, struct ock_je
   fclose(f);
   if (rc) {
     ock_buf_free(&b);
-    return ock_jerr_set(err, rc, path, rc == OCK_ETOOBIG ? "file larger than %zu bytes" : "read failed",
-                        max);
+    return ock_jerr_set(err, rc, path,
+                        rc == OCK_ETOOBIG ? "file larger than %zu bytes" : "read failed", max);
   }
   rc = ock_json_parse(b.data ? b.data : "", b.len, out, err);
   ock_buf_free(&b);
@@ -267,7 +267,8 @@ int ock_jcheck_keys(const cJSON *obj, const char *path, const char *const *allow
     if (!ok) {
       char mp[OCK_JSON_PATH_MAX];
       ock_jpath_key(mp, sizeof mp, path, m->string ? m->string : "?");
-      return ock_jerr_set(err, OCK_ETYPE, mp, "unknown member (a typo?); allowed here: see SPEC.md");
+      return ock_jerr_set(err, OCK_ETYPE, mp,
+                          "unknown member (a typo?); allowed here: see SPEC.md");
     }
   }
   return OCK_OK;

@@ -68,8 +68,8 @@ void ock_history_free(struct ock_history *h) {
 }
 
 int ock_message_copy(const struct ock_message *src, struct ock_message *dst) {
-  struct ock_message m = {.role = src->role, .is_error = src->is_error,
-                          .wire_index = src->wire_index};
+  struct ock_message m = {
+      .role = src->role, .is_error = src->is_error, .wire_index = src->wire_index};
   m.content = dup_or_null(src->content);
   m.tool_call_id = dup_or_null(src->tool_call_id);
   int bad = (src->content && !m.content) || (src->tool_call_id && !m.tool_call_id);
@@ -140,16 +140,20 @@ int ock_history_add_text(struct ock_history *h, enum ock_role role, const char *
 
 int ock_history_add_assistant(struct ock_history *h, const char *text,
                               const struct ock_tool_call *calls, size_t n_calls) {
-  struct ock_message m = {.role = OCK_ROLE_ASSISTANT, .content = (char *)text,
-                          .calls = (struct ock_tool_call *)calls, .n_calls = n_calls,
+  struct ock_message m = {.role = OCK_ROLE_ASSISTANT,
+                          .content = (char *)text,
+                          .calls = (struct ock_tool_call *)calls,
+                          .n_calls = n_calls,
                           .wire_index = -1};
   return ock_history_append_message(h, &m);
 }
 
-int ock_history_add_tool_result(struct ock_history *h, const char *tool_call_id,
-                                const char *text, int is_error) {
-  struct ock_message m = {.role = OCK_ROLE_TOOL, .content = (char *)text,
-                          .tool_call_id = (char *)tool_call_id, .is_error = is_error,
+int ock_history_add_tool_result(struct ock_history *h, const char *tool_call_id, const char *text,
+                                int is_error) {
+  struct ock_message m = {.role = OCK_ROLE_TOOL,
+                          .content = (char *)text,
+                          .tool_call_id = (char *)tool_call_id,
+                          .is_error = is_error,
                           .wire_index = -1};
   return ock_history_append_message(h, &m);
 }
@@ -216,7 +220,8 @@ int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **ou
   for (size_t i = 0; ok && i < h->len; i++) {
     const struct ock_message *m = &h->items[i];
     if (m->role == OCK_ROLE_SYSTEM) {
-      ok = !(sys.len && ock_buf_puts(&sys, "\n\n")) && !ock_buf_puts(&sys, m->content ? m->content : "");
+      ok = !(sys.len && ock_buf_puts(&sys, "\n\n")) &&
+           !ock_buf_puts(&sys, m->content ? m->content : "");
       continue;
     }
     if (m->role == OCK_ROLE_TOOL) {
@@ -282,7 +287,8 @@ static int openai_text(const cJSON *content, const char *path, char **out, struc
     return *out ? OCK_OK : OCK_ENOMEM;
   }
   if (!cJSON_IsArray(content))
-    return ock_jerr_set(err, OCK_ETYPE, path, "expected a string, null or an array of parts, got %s",
+    return ock_jerr_set(err, OCK_ETYPE, path,
+                        "expected a string, null or an array of parts, got %s",
                         ock_json_type_name(content));
   struct ock_buf b;
   ock_buf_init(&b, (size_t)1 << 30);
@@ -325,7 +331,8 @@ int ock_history_from_openai(const cJSON *messages, struct ock_history *out, stru
       ock_jpath_key(rp, sizeof rp, path, "role");
       rc = ock_jerr_set(err, OCK_ETYPE, rp,
                         "expected one of \"system\", \"developer\", \"user\", \"assistant\", "
-                        "\"tool\", got \"%.40s\"", role);
+                        "\"tool\", got \"%.40s\"",
+                        role);
     }
     ock_jpath_key(cp, sizeof cp, path, "content");
     if (!rc)
@@ -401,8 +408,8 @@ static int anthropic_result_text(const cJSON *content, const char *path, char **
   return openai_text(content, path, out, err);
 }
 
-int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
-                               struct ock_history *out, struct ock_jerr *err) {
+int ock_history_from_anthropic(const cJSON *system, const cJSON *messages, struct ock_history *out,
+                               struct ock_jerr *err) {
   int rc = anthropic_system(system, out, err);
   if (rc)
     return rc;
@@ -493,15 +500,16 @@ int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
           struct ock_tool_call *tc = &m.calls[m.n_calls++];
           tc->id = strdup(id);
           tc->name = strdup(name);
-          tc->arguments = cJSON_IsString(input) ? strdup(input->valuestring) : ock_json_print(input);
+          tc->arguments =
+              cJSON_IsString(input) ? strdup(input->valuestring) : ock_json_print(input);
           if (!tc->id || !tc->name || !tc->arguments)
             rc = OCK_ENOMEM;
         }
       } else if (!strcmp(type, "tool_result") && is_user) {
         /* Text seen before a tool_result in the same message stays first, as the wire has it. */
         if (text.len) {
-          struct ock_message u = {.role = OCK_ROLE_USER, .content = ock_buf_take(&text),
-                                  .wire_index = wire};
+          struct ock_message u = {
+              .role = OCK_ROLE_USER, .content = ock_buf_take(&text), .wire_index = wire};
           rc = u.content ? push(out, &u) : OCK_ENOMEM;
           if (rc)
             ock_message_clear(&u);
@@ -685,7 +693,8 @@ int ock_reply_to_openai(const struct ock_reply *r, const char *model, long long 
   cJSON *body = cJSON_CreateObject();
   cJSON *choices = body ? cJSON_AddArrayToObject(body, "choices") : NULL;
   cJSON *choice = cJSON_CreateObject();
-  const char *finish = r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_calls" : "stop");
+  const char *finish =
+      r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_calls" : "stop");
   cJSON *usage = cJSON_CreateObject();
   long long in = r->input_tokens < 0 ? 0 : r->input_tokens;
   long long outt = r->output_tokens < 0 ? 0 : r->output_tokens;
@@ -732,14 +741,17 @@ int ock_reply_to_anthropic(const struct ock_reply *r, const char *model, cJSON *
     cJSON *in = ok ? tool_input(r->msg.calls[c].arguments) : NULL;
     ok = in && cJSON_AddItemToObject(b, "input", in);
   }
-  const char *stop = r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_use" : "end_turn");
+  const char *stop =
+      r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_use" : "end_turn");
   cJSON *usage = ok ? cJSON_CreateObject() : NULL;
   ok = ok && usage && add_str(body, "id", r->id) && add_str(body, "type", "message") &&
        add_str(body, "role", "assistant") && add_str(body, "model", model) &&
        add_str(body, "stop_reason", stop) && cJSON_AddNullToObject(body, "stop_sequence") &&
        cJSON_AddItemToObject(body, "usage", usage) &&
-       cJSON_AddNumberToObject(usage, "input_tokens", (double)(r->input_tokens < 0 ? 0 : r->input_tokens)) &&
-       cJSON_AddNumberToObject(usage, "output_tokens", (double)(r->output_tokens < 0 ? 0 : r->output_tokens));
+       cJSON_AddNumberToObject(usage, "input_tokens",
+                               (double)(r->input_tokens < 0 ? 0 : r->input_tokens)) &&
+       cJSON_AddNumberToObject(usage, "output_tokens",
+                               (double)(r->output_tokens < 0 ? 0 : r->output_tokens));
   if (!ok) {
     if (usage && !cJSON_GetObjectItem(body, "usage"))
       cJSON_Delete(usage);

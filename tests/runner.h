@@ -39,8 +39,8 @@ void ock_test_fail(int line, const char *file, const char *fmt, ...)
   do {                                                                                             \
     long long a_ = (long long)(actual), e_ = (long long)(expected);                                \
     if (a_ != e_)                                                                                  \
-      ock_test_fail(__LINE__, __FILE__, "%s is %lld, expected %lld (%s)", #actual, a_, e_,        \
-                    #expected);                                                                \
+      ock_test_fail(__LINE__, __FILE__, "%s is %lld, expected %lld (%s)", #actual, a_, e_,         \
+                    #expected);                                                                    \
     else                                                                                           \
       CU_PASS(#actual);                                                                            \
   } while (0)

@@ -92,7 +92,8 @@ static void bad_bodies(CURL *c) {
   post(c, "/ock/v1/events", "text/plain", "{\"event\":\"prompt:submit\",\"data\":{}}", 35);
   post(c, "/ock/v1/events", "application/json", "{\"event\":\"prompt:sub", 20);
   post(c, "/ock/v1/events", "application/json", "[1,2,3]", 7);
-  post(c, "/v1/chat/completions", "application/json", "{\"model\":\"m\",\"messages\":[{\"role\":", 33);
+  post(c, "/v1/chat/completions", "application/json",
+       "{\"model\":\"m\",\"messages\":[{\"role\":", 33);
   post(c, "/ock/v1/tools/get_weather", "application/json", "{\"input\":", 9);
 }
 

@@ -6,9 +6,16 @@ extern const struct ock_suite suite_escape, suite_report, suite_report_golden;
 extern const struct ock_suite suite_hostile, suite_cli, suite_examples;
 
 int main(int argc, char **argv) {
-  const struct ock_suite *const suites[] = {&suite_grammar, &suite_sut, &suite_checks, &suite_scenarios,
-                                            &suite_escape,  &suite_report, &suite_report_golden,
-                                            &suite_hostile, &suite_cli, &suite_examples,
+  const struct ock_suite *const suites[] = {&suite_grammar,
+                                            &suite_sut,
+                                            &suite_checks,
+                                            &suite_scenarios,
+                                            &suite_escape,
+                                            &suite_report,
+                                            &suite_report_golden,
+                                            &suite_hostile,
+                                            &suite_cli,
+                                            &suite_examples,
                                             NULL};
   return ock_test_main(suites, argc, argv);
 }

@@ -58,8 +58,12 @@ static cJSON *grade(const char *journal_text, const char *const *caps, int stric
   struct view v;
   cJSON *checks = cJSON_CreateArray();
   view_build(&v, fx, journal, &proc);
-  struct grade_ctx g = {.v = &v, .reg = reg, .declared = caps, .level = OCK_LEVEL_SHOULD,
-                        .strict = strict, .checks = checks};
+  struct grade_ctx g = {.v = &v,
+                        .reg = reg,
+                        .declared = caps,
+                        .level = OCK_LEVEL_SHOULD,
+                        .strict = strict,
+                        .checks = checks};
   grade_scenario(&g);
   view_free(&v);
   cJSON_Delete(journal);
@@ -69,7 +73,8 @@ static cJSON *grade(const char *journal_text, const char *const *caps, int stric
 
 static const char *verdict_of(const cJSON *checks, const char *id) {
   const cJSON *c;
-  cJSON_ArrayForEach(c, checks) if (!strcmp(ock_json_str(c, "id"), id)) return ock_json_str(c, "verdict");
+  cJSON_ArrayForEach(c, checks) if (!strcmp(ock_json_str(c, "id"), id)) return ock_json_str(
+      c, "verdict");
   return "(not run)";
 }
 
@@ -80,24 +85,36 @@ static const char *verdict_of(const cJSON *checks, const char *id) {
 #define EV(name, data) "{\"kind\":\"event\",\"event\":\"" name "\",\"data\":" data "}"
 #define EVR(name, data, reply)                                                                     \
   "{\"kind\":\"event\",\"event\":\"" name "\",\"data\":" data ",\"reply\":" reply "}"
-#define REQ(hist) "{\"kind\":\"llm_request\",\"provider\":\"main\",\"stream\":false,\"neutral\":" hist "}"
-#define REPLY_TEXT(t) "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"" t "\",\"tool_calls\":[],\"fault\":null}"
+#define REQ(hist)                                                                                  \
+  "{\"kind\":\"llm_request\",\"provider\":\"main\",\"stream\":false,\"neutral\":" hist "}"
+#define REPLY_TEXT(t)                                                                              \
+  "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"" t                     \
+  "\",\"tool_calls\":[],\"fault\":null}"
 #define REPLY_CALL(id, name, args)                                                                 \
-  "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"\",\"tool_calls\":[{\"id\":\"" id \
-  "\",\"name\":\"" name "\",\"arguments\":\"" args "\"}],\"fault\":null}"
-#define REPLY_ERR(status) "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":" status ",\"turn\":0,\"tool_calls\":[],\"fault\":null}"
+  "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"\",\"tool_calls\":[{"   \
+  "\"id\":\"" id "\",\"name\":\"" name "\",\"arguments\":\"" args "\"}],\"fault\":null}"
+#define REPLY_ERR(status)                                                                          \
+  "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":" status                               \
+  ",\"turn\":0,\"tool_calls\":[],\"fault\":null}"
 #define USER "[{\"role\":\"user\",\"content\":\"hi\"}]"
 #define COMPLETE(turns, status)                                                                    \
-  EV("orchestrator:complete", "{\"orchestrator\":\"x\",\"turn_count\":" turns ",\"status\":\"" status "\"}")
+  EV("orchestrator:complete",                                                                      \
+     "{\"orchestrator\":\"x\",\"turn_count\":" turns ",\"status\":\"" status "\"}")
 
 static const char *const no_caps[] = {NULL};
 
 static void a_correct_text_turn_passes(void) {
-  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
-                   EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
-                   EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","
-                   EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("1", "success") "]",
-                   no_caps, 0);
+  cJSON *c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(
+          USER) "," REPLY_TEXT("Hello") "," EV("provider:response",
+                                               "{\"content\":\"Hello\",\"tool_calls\":"
+                                               "[]}") "," EV("prompt:complete",
+                                                             "{\"response\":"
+                                                             "\"Hello\"}") "," COMPLETE("1",
+                                                                                        "succes"
+                                                                                        "s") "]",
+      no_caps, 0);
   EXPECT(c, "complete.once", "PASS");
   EXPECT(c, "complete.turn-count", "PASS");
   EXPECT(c, "complete.status-matches", "PASS");
@@ -110,29 +127,38 @@ static void a_correct_text_turn_passes(void) {
 }
 
 static void missing_complete_fails(void) {
-  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
-                   EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
-                   EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") "]",
-                   no_caps, 0);
+  cJSON *c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(
+          USER) "," REPLY_TEXT("Hello") "," EV("provider:response",
+                                               "{\"content\":\"Hello\",\"tool_calls\":[]}") "]",
+      no_caps, 0);
   EXPECT(c, "complete.once", "FAIL");
   cJSON_Delete(c);
 }
 
 static void wrong_turn_count_fails(void) {
-  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
-                   EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
-                   EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","
-                   EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("0", "success") "]",
-                   no_caps, 0);
+  cJSON *c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(
+          USER) "," REPLY_TEXT("Hello") "," EV("provider:response",
+                                               "{\"content\":\"Hello\",\"tool_calls\":"
+                                               "[]}") "," EV("prompt:complete",
+                                                             "{\"response\":"
+                                                             "\"Hello\"}") "," COMPLETE("0",
+                                                                                        "succes"
+                                                                                        "s") "]",
+      no_caps, 0);
   EXPECT(c, "complete.turn-count", "FAIL");
   cJSON_Delete(c);
 }
 
 static void unannounced_request_fails(void) {
-  cJSON *c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," REQ(USER) ","
-                   REPLY_TEXT("Hello") "," EV("prompt:complete", "{\"response\":\"Hello\"}") ","
-                   COMPLETE("1", "success") "]",
-                   no_caps, 0);
+  cJSON *c =
+      grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," REQ(USER) "," REPLY_TEXT(
+                "Hello") "," EV("prompt:complete",
+                                "{\"response\":\"Hello\"}") "," COMPLETE("1", "success") "]",
+            no_caps, 0);
   EXPECT(c, "order.request-before-llm", "FAIL");
   cJSON_Delete(c);
 }
@@ -141,20 +167,113 @@ static void unannounced_request_fails(void) {
  * cross-check both fail. */
 static void dropped_result_fails(void) {
   cJSON *c = grade(
-      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
-      REQ(USER) "," REPLY_CALL("call_1", "get", "{}") ","
-      EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","
-      EV("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}") ","
-      "{\"kind\":\"tool_start\",\"name\":\"get\",\"tool_call_id\":\"call_1\",\"input\":{}},"
-      "{\"kind\":\"tool_end\",\"name\":\"get\",\"tool_call_id\":\"call_1\",\"status\":200,"
-      "\"reply\":{\"success\":true,\"output\":\"v\"}},"
-      EV("tool:post", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}") ","
-      EV("provider:request", "{}") ","
-      REQ("[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"tool_calls\":"
-          "[{\"id\":\"call_1\",\"name\":\"get\"}]}]") ","
-      "{\"kind\":\"finding\",\"shape\":\"A01_UNMATCHED_TOOL_USE\",\"message_index\":1,"
-      "\"tool_call_id\":\"call_1\",\"message\":\"no result\"},"
-      REPLY_ERR("400") "," EV("provider:error", "{}") "," COMPLETE("2", "error") "]",
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_CALL(
+          "call_1", "get",
+          "{}") "," EV("provider:response",
+                       "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]"
+                       "}") "," EV("tool:pre",
+                                   "{\"tool_call_id\":\"call_1\",\"tool_"
+                                   "name\":\"get\"}") ","
+                                                      "{\"kind\":\"tool_"
+                                                      "start\",\"name\":"
+                                                      "\"get\",\"tool_call_"
+                                                      "id\":\"call_1\","
+                                                      "\"input\":{}},"
+                                                      "{\"kind\":\"tool_end\","
+                                                      "\"name\":\"get\","
+                                                      "\"tool_call_id\":"
+                                                      "\"call_1\",\"status\":"
+                                                      "200,"
+                                                      "\"reply\":{\"success\":"
+                                                      "true,\"output\":\"v\"}}"
+                                                      "," EV(
+                                                          "tool:post",
+                                                          "{\""
+                                                          "too"
+                                                          "l_"
+                                                          "cal"
+                                                          "l_"
+                                                          "id"
+                                                          "\":"
+                                                          "\"c"
+                                                          "all"
+                                                          "_1"
+                                                          "\","
+                                                          "\"t"
+                                                          "ool"
+                                                          "_na"
+                                                          "me"
+                                                          "\":"
+                                                          "\"g"
+                                                          "et"
+                                                          "\""
+                                                          "}") "," EV("provider:request",
+                                                                      "{}") "," REQ("[{\"role\":"
+                                                                                    "\"user\","
+                                                                                    "\"content\""
+                                                                                    ":\"hi\"}"
+                                                                                    ",{\"role\":"
+                                                                                    "\"assistant"
+                                                                                    "\","
+                                                                                    "\"tool_"
+                                                                                    "calls\":"
+                                                                                    "[{\"id\":"
+                                                                                    "\"call_"
+                                                                                    "1\","
+                                                                                    "\"name\":"
+                                                                                    "\"get\"}]}"
+                                                                                    "]") ","
+                                                                                         "{\"k"
+                                                                                         "ind"
+                                                                                         "\":"
+                                                                                         "\"fi"
+                                                                                         "ndin"
+                                                                                         "g\","
+                                                                                         "\"sh"
+                                                                                         "ape"
+                                                                                         "\":"
+                                                                                         "\"A0"
+                                                                                         "1_"
+                                                                                         "UNMA"
+                                                                                         "TCHE"
+                                                                                         "D_"
+                                                                                         "TOOL"
+                                                                                         "_USE"
+                                                                                         "\","
+                                                                                         "\"me"
+                                                                                         "ssag"
+                                                                                         "e_"
+                                                                                         "inde"
+                                                                                         "x\":"
+                                                                                         "1,"
+                                                                                         "\"to"
+                                                                                         "ol_"
+                                                                                         "call"
+                                                                                         "_id"
+                                                                                         "\":"
+                                                                                         "\"ca"
+                                                                                         "ll_"
+                                                                                         "1\","
+                                                                                         "\"me"
+                                                                                         "ssag"
+                                                                                         "e\":"
+                                                                                         "\"no"
+                                                                                         " res"
+                                                                                         "ult"
+                                                                                         "\"}"
+                                                                                         "," REPLY_ERR("400") "," EV(
+                                                                                             "pr"
+                                                                                             "ov"
+                                                                                             "id"
+                                                                                             "er"
+                                                                                             ":e"
+                                                                                             "rr"
+                                                                                             "o"
+                                                                                             "r",
+                                                                                             "{"
+                                                                                             "}") "," COMPLETE("2",
+                                                                                                               "error") "]",
       no_caps, 0);
   EXPECT(c, "orphan.result-for-every-call", "FAIL");
   EXPECT(c, "orphan.call-kept", "FAIL");
@@ -165,13 +284,23 @@ static void dropped_result_fails(void) {
 
 static void unknown_tool_run_fails(void) {
   cJSON *c = grade(
-      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
-      REQ(USER) "," REPLY_CALL("call_1", "nope", "{}") ","
-      EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","
-      EV("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"nope\"}") ","
-      "{\"kind\":\"tool_start\",\"name\":\"nope\",\"tool_call_id\":\"call_1\",\"input\":{},\"known\":false},"
-      EV("tool:post", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"nope\"}") ","
-      COMPLETE("1", "incomplete") "]",
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_CALL(
+          "call_1", "nope",
+          "{}") "," EV("provider:response",
+                       "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]"
+                       "}") "," EV("tool:pre",
+                                   "{\"tool_call_id\":\"call_1\",\"tool_name\":"
+                                   "\"nope\"}") ","
+                                                "{\"kind\":\"tool_start\","
+                                                "\"name\":\"nope\",\"tool_call_"
+                                                "id\":\"call_1\",\"input\":{},"
+                                                "\"known\":false}," EV(
+                                                    "tool:post",
+                                                    "{\"tool_call_id\":\"call_"
+                                                    "1\",\"tool_name\":"
+                                                    "\"nope\"}") "," COMPLETE("1",
+                                                                              "incomplete") "]",
       no_caps, 0);
   EXPECT(c, "tool.unknown", "FAIL");
   cJSON_Delete(c);
@@ -179,14 +308,27 @@ static void unknown_tool_run_fails(void) {
 
 static void ignored_deny_fails(void) {
   cJSON *c = grade(
-      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
-      REQ(USER) "," REPLY_CALL("call_1", "get", "{}") ","
-      EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","
-      EVR("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}",
-          "{\"action\":\"deny\",\"reason\":\"no\"}") ","
-      "{\"kind\":\"tool_start\",\"name\":\"get\",\"tool_call_id\":\"call_1\",\"input\":{}},"
-      EV("tool:post", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"get\"}") ","
-      COMPLETE("1", "incomplete") "]",
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_CALL(
+          "call_1", "get",
+          "{}") "," EV("provider:response",
+                       "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_"
+                       "1\"}]}") "," EVR("tool:pre",
+                                         "{\"tool_call_id\":\"call_1\","
+                                         "\"tool_name\":\"get\"}",
+                                         "{\"action\":\"deny\",\"reason\":"
+                                         "\"no\"}") ","
+                                                    "{\"kind\":\"tool_"
+                                                    "start\",\"name\":"
+                                                    "\"get\",\"tool_call_"
+                                                    "id\":\"call_1\","
+                                                    "\"input\":{}}," EV(
+                                                        "tool:post",
+                                                        "{\"tool_call_"
+                                                        "id\":\"call_1\","
+                                                        "\"tool_name\":"
+                                                        "\"get\"}") "," COMPLETE("1",
+                                                                                 "incomplete") "]",
       no_caps, 0);
   EXPECT(c, "hook.deny-tool-pre", "FAIL");
   cJSON_Delete(c);
@@ -195,16 +337,31 @@ static void ignored_deny_fails(void) {
 static void retry_without_backoff_fails(void) {
   /* 429 at t=20, retried at t=21 (1 ms later; the backoff asks ~100 ms). */
   cJSON *c = grade(
-      "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
-      REQ(USER) ",{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":429,\"turn\":0,"
-      "\"tool_calls\":[],\"fault\":null,\"t_ms\":20},"
-      EV("provider:error", "{\"provider\":\"main\",\"error\":{\"type\":\"rate_limit\",\"message\":\"m\"},"
-                           "\"retryable\":true,\"status_code\":429}") ","
-      "{\"kind\":\"event\",\"event\":\"provider:retry\",\"data\":{\"delay_ms\":0},\"t_ms\":20.5},"
-      "{\"kind\":\"event\",\"event\":\"provider:request\",\"data\":{},\"t_ms\":20.7},"
-      "{\"kind\":\"llm_request\",\"provider\":\"main\",\"neutral\":" USER ",\"t_ms\":21},"
-      REPLY_TEXT("ok") "," EV("provider:response", "{\"content\":\"ok\",\"tool_calls\":[]}") ","
-      EV("prompt:complete", "{\"response\":\"ok\"}") "," COMPLETE("1", "success") "]",
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(
+          USER) ",{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":429,\"turn\":0,"
+                "\"tool_calls\":[],\"fault\":null,\"t_ms\":20}," EV(
+                    "provider:error",
+                    "{\"provider\":\"main\",\"error\":{\"type\":\"rate_limit\",\"message\":\"m\"},"
+                    "\"retryable\":true,\"status_code\":429}") ","
+                                                               "{\"kind\":\"event\",\"event\":"
+                                                               "\"provider:retry\",\"data\":{"
+                                                               "\"delay_ms\":0},\"t_ms\":20.5},"
+                                                               "{\"kind\":\"event\",\"event\":"
+                                                               "\"provider:request\",\"data\":{},"
+                                                               "\"t_ms\":20.7},"
+                                                               "{\"kind\":\"llm_request\","
+                                                               "\"provider\":\"main\","
+                                                               "\"neutral\":" USER
+                                                               ",\"t_ms\":21}," REPLY_TEXT("ok") "," EV(
+                                                                   "provider:response",
+                                                                   "{\"content\":\"ok\",\"tool_"
+                                                                   "calls\":[]}") "," EV("prompt:"
+                                                                                         "complete",
+                                                                                         "{\"respon"
+                                                                                         "se\":"
+                                                                                         "\"ok\"}") "," COMPLETE("1",
+                                                                                                                 "success") "]",
       (const char *const[]){"resilience", NULL}, 0);
   EXPECT(c, "error.retry", "PASS");
   EXPECT(c, "error.backoff", "FAIL");
@@ -212,20 +369,31 @@ static void retry_without_backoff_fails(void) {
   EXPECT(c, "complete.turn-count", "PASS");
   cJSON_Delete(c);
   /* Without the capability the same journal is not graded for it. */
-  c = grade("[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") ","
-            REQ(USER) "," REPLY_ERR("429") "," EV("provider:request", "{}") "," REQ(USER) ","
-            REPLY_TEXT("ok") "," COMPLETE("1", "success") "]",
-            no_caps, 0);
+  c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_ERR(
+          "429") "," EV("provider:request",
+                        "{}") "," REQ(USER) "," REPLY_TEXT("ok") "," COMPLETE("1", "success") "]",
+      no_caps, 0);
   EXPECT(c, "error.retry", "SKIP");
   cJSON_Delete(c);
 }
 
 static void should_is_warn_unless_strict(void) {
-  const char *j = "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","
-                  "{\"kind\":\"http_error\",\"path\":\"/ock/v1/events\"},"
-                  EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
-                  EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","
-                  EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("1", "success") "]";
+  const char *j = "[" SESSION "," EV(
+      "prompt:submit",
+      "{\"prompt\":\"hi\"}") ","
+                             "{\"kind\":\"http_error\",\"path\":\"/ock/v1/"
+                             "events\"}," EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT(
+                                 "Hello") "," EV("provider:response",
+                                                 "{\"content\":\"Hello\",\"tool_"
+                                                 "calls\":[]}") "," EV("prompt:"
+                                                                       "complete",
+                                                                       "{\"respons"
+                                                                       "e\":"
+                                                                       "\"Hello\""
+                                                                       "}") "," COMPLETE("1",
+                                                                                         "success") "]";
   cJSON *c = grade(j, no_caps, 0);
   EXPECT(c, "proc.events-well-formed", "WARN");
   cJSON_Delete(c);
@@ -237,16 +405,50 @@ static void should_is_warn_unless_strict(void) {
 static void lifecycle_stages_are_checked(void) {
   const char *const caps[] = {"lifecycle", NULL};
 #define T "\"trace_id\":\"tr\""
-  cJSON *c = grade(
-      "[{\"kind\":\"session\",\"trace_id\":\"tr\"}," EV("prompt:submit", "{\"prompt\":\"hi\"," T ",\"stage\":\"initialize\"}") ","
-      EV("execution:start", "{\"prompt\":\"hi\"," T ",\"stage\":\"initialize\"}") ","
-      EV("provider:resolve", "{\"provider\":\"main\",\"reason\":\"lowest priority\",\"fallback\":null," T ",\"stage\":\"route\"}") ","
-      EV("provider:request", "{" T ",\"stage\":\"plan\"}") "," REQ(USER) "," REPLY_TEXT("Hello") ","
-      EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]," T ",\"stage\":\"plan\"}") ","
-      EV("prompt:complete", "{\"response\":\"Hello\"," T ",\"stage\":\"aggregate\"}") ","
-      EV("execution:end", "{\"response\":\"Hello\",\"status\":\"completed\"," T ",\"stage\":\"complete\"}") ","
-      EV("orchestrator:complete", "{\"orchestrator\":\"x\",\"turn_count\":1,\"status\":\"success\"," T ",\"stage\":\"execute\"}") "]",
-      caps, 0);
+  cJSON
+      *c = grade("[{\"kind\":\"session\",\"trace_id\":\"tr\"}," EV(
+                     "prompt:submit",
+                     "{\"prompt\":"
+                     "\"hi\"," T ",\""
+                     "sta"
+                     "ge"
+                     "\":"
+                     "\"i"
+                     "nit"
+                     "ial"
+                     "ize"
+                     "\""
+                     "}") "," EV("execution:start",
+                                 "{\"prompt\":\"hi\"," T
+                                 ",\"stage\":\"initialize\"}") "," EV("provider:resolve",
+                                                                      "{\"provider\":\"main\","
+                                                                      "\"reason\":"
+                                                                      "\"lowest "
+                                                                      "priority\",\"fallback\":"
+                                                                      "null," T
+                                                                      ",\"stage\":\"route\"}") "," EV("provide"
+                                                                                                      "r:"
+                                                                                                      "reques"
+                                                                                                      "t",
+                                                                                                      "{" T
+                                                                                                      ",\"stag"
+                                                                                                      "e\":"
+                                                                                                      "\"plan"
+                                                                                                      "\"}") "," REQ(USER) "," REPLY_TEXT("Hello") "," EV("provider:"
+                                                                                                                                                          "response",
+                                                                                                                                                          "{\"conten"
+                                                                                                                                                          "t\":"
+                                                                                                                                                          "\"Hello\""
+                                                                                                                                                          ",\"tool_"
+                                                                                                                                                          "calls\":["
+                                                                                                                                                          "]," T
+                                                                                                                                                          ",\"stage"
+                                                                                                                                                          "\":"
+                                                                                                                                                          "\"plan\""
+                                                                                                                                                          "}") "," EV("prompt:complete", "{\"response\":\"Hello\"," T ",\"stage\":\"aggregate\"}") "," EV("execution:end", "{\"response\":\"Hello\",\"status\":\"completed\"," T ",\"stage\":\"complete\"}") "," EV("orchestrator:complete",
+                                                                                                                                                                                                                                                                                                                                                                    "{\"orchestrator\":\"x\",\"turn_count\":1,\"status\":\"success\"," T
+                                                                                                                                                                                                                                                                                                                                                                    ",\"stage\":\"execute\"}") "]",
+                 caps, 0);
   EXPECT(c, "lifecycle.execution-events", "PASS");
   EXPECT(c, "lifecycle.resolve", "PASS");
   EXPECT(c, "lifecycle.stage", "FAIL"); /* orchestrator:complete must carry "complete" */

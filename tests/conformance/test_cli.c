@@ -47,14 +47,15 @@ static char *slurp(const char *path) {
 
 static void bad_fixture_exits_2_naming_it(void) {
   char cmd[1024];
-  snprintf(cmd, sizeof cmd,
-           "mkdir -p %s/bad && printf '%%s' '{\"ock_fixture\":1,\"id\":\"bad\",\"title\":\"t\","
-           "\"proves\":\"p\",\"requirements\":"
-           "[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\","
-           "\"api\":\"openai\",\"model\":\"x\",\"priority\":\"high\"}]},\"script\":{\"m\":[]}}' "
-           "> %s/bad/bad.json && %s/bin/ock run --orchestrator true --fixtures %s/bad -o %s/bad-out "
-           "2> %s/bad.err",
-           tmp, tmp, OCK_BIN_DIR, tmp, tmp, tmp);
+  snprintf(
+      cmd, sizeof cmd,
+      "mkdir -p %s/bad && printf '%%s' '{\"ock_fixture\":1,\"id\":\"bad\",\"title\":\"t\","
+      "\"proves\":\"p\",\"requirements\":"
+      "[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\","
+      "\"api\":\"openai\",\"model\":\"x\",\"priority\":\"high\"}]},\"script\":{\"m\":[]}}' "
+      "> %s/bad/bad.json && %s/bin/ock run --orchestrator true --fixtures %s/bad -o %s/bad-out "
+      "2> %s/bad.err",
+      tmp, tmp, OCK_BIN_DIR, tmp, tmp, tmp);
   OCK_ASSERT_INT_EQ(sh(cmd), 2);
   char path[256];
   snprintf(path, sizeof path, "%s/bad.err", tmp);
@@ -86,9 +87,8 @@ static void verdicts(const char *report, char *out, size_t n) {
     return;
   size_t used = 0;
   const cJSON *sc;
-  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) used +=
-      (size_t)snprintf(out + used, n - used, "%s %s\n", ock_json_str(sc, "id"),
-                       ock_json_str(sc, "verdict"));
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) used += (size_t)snprintf(
+      out + used, n - used, "%s %s\n", ock_json_str(sc, "id"), ock_json_str(sc, "verdict"));
   char *levels = ock_json_print(
       cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "summary"), "levels"));
   snprintf(out + used, n - used, "%s %s", levels, ock_json_str(r, "verdict"));
@@ -98,9 +98,10 @@ static void verdicts(const char *report, char *out, size_t n) {
 
 static void shards_merge_to_the_whole_run(void) {
   char cmd[2048];
-  const char *base = OCK_BIN_DIR "/bin/ock run --orchestrator " OCK_BIN_DIR
-                     "/bin/ock-orchestrator --capabilities core,streaming,parallel,scheduling,"
-                     "lifecycle,resilience,cancellation --format jsonl --jobs 2";
+  const char *base =
+      OCK_BIN_DIR "/bin/ock run --orchestrator " OCK_BIN_DIR
+                  "/bin/ock-orchestrator --capabilities core,streaming,parallel,scheduling,"
+                  "lifecycle,resilience,cancellation --format jsonl --jobs 2";
   snprintf(cmd, sizeof cmd,
            "%s --fixtures %s -o %s/whole >/dev/null 2>&1; "
            "%s --fixtures %s --shard 1/2 -o %s/s1 >/dev/null 2>&1; "
@@ -125,8 +126,10 @@ static void shards_merge_to_the_whole_run(void) {
   while (a > whole && a[-1] != '\n')
     a--, b--;
   if (differ)
-    ock_test_fail(__LINE__, __FILE__, "merged shards differ from the whole run at \"%.120s\" vs "
-                  "\"%.120s\"", b, a);
+    ock_test_fail(__LINE__, __FILE__,
+                  "merged shards differ from the whole run at \"%.120s\" vs "
+                  "\"%.120s\"",
+                  b, a);
   else
     CU_PASS("merge equals whole");
 }
@@ -138,14 +141,21 @@ static long peak_rss_of_check(int executes, int *exit_code) {
   if (pipe(fd))
     return -1;
   char gen[2048];
-  snprintf(gen, sizeof gen,
-           "awk 'BEGIN{for(e=0;e<%d;e++){"
-           "print \"{\\\"event\\\":\\\"prompt:submit\\\",\\\"data\\\":{\\\"prompt\\\":\\\"hello\\\"}}\";"
-           "print \"{\\\"event\\\":\\\"provider:request\\\",\\\"data\\\":{\\\"provider\\\":\\\"main\\\"}}\";"
-           "print \"{\\\"event\\\":\\\"provider:response\\\",\\\"data\\\":{\\\"content\\\":\\\"hi\\\",\\\"tool_calls\\\":[]}}\";"
-           "print \"{\\\"event\\\":\\\"prompt:complete\\\",\\\"data\\\":{\\\"response\\\":\\\"hi\\\"}}\";"
-           "print \"{\\\"event\\\":\\\"orchestrator:complete\\\",\\\"data\\\":{\\\"orchestrator\\\":\\\"x\\\",\\\"turn_count\\\":1,\\\"status\\\":\\\"success\\\"}}\"}}'",
-           executes);
+  snprintf(
+      gen, sizeof gen,
+      "awk 'BEGIN{for(e=0;e<%d;e++){"
+      "print \"{\\\"event\\\":\\\"prompt:submit\\\",\\\"data\\\":{\\\"prompt\\\":\\\"hello\\\"}}\";"
+      "print "
+      "\"{\\\"event\\\":\\\"provider:request\\\",\\\"data\\\":{\\\"provider\\\":\\\"main\\\"}}\";"
+      "print "
+      "\"{\\\"event\\\":\\\"provider:response\\\",\\\"data\\\":{\\\"content\\\":\\\"hi\\\","
+      "\\\"tool_calls\\\":[]}}\";"
+      "print "
+      "\"{\\\"event\\\":\\\"prompt:complete\\\",\\\"data\\\":{\\\"response\\\":\\\"hi\\\"}}\";"
+      "print "
+      "\"{\\\"event\\\":\\\"orchestrator:complete\\\",\\\"data\\\":{\\\"orchestrator\\\":\\\"x\\\","
+      "\\\"turn_count\\\":1,\\\"status\\\":\\\"success\\\"}}\"}}'",
+      executes);
   pid_t writer = fork();
   if (writer == 0) {
     dup2(fd[1], 1);
@@ -179,8 +189,8 @@ static long peak_rss_of_check(int executes, int *exit_code) {
 
 static void check_streams_in_flat_memory(void) {
   int code_small = -1, code_big = -1;
-  long small = peak_rss_of_check(2000, &code_small);  /* 10,000 events */
-  long big = peak_rss_of_check(200000, &code_big);    /* 1,000,000 events */
+  long small = peak_rss_of_check(2000, &code_small); /* 10,000 events */
+  long big = peak_rss_of_check(200000, &code_big);   /* 1,000,000 events */
   OCK_ASSERT_INT_EQ(code_small, 0);
   OCK_ASSERT_INT_EQ(code_big, 0);
   char path[256];
@@ -201,7 +211,6 @@ static void check_streams_in_flat_memory(void) {
   else
     CU_PASS("flat memory");
 }
-
 
 /* out_of runs cmd with its stdout and stderr into DIR/name.out and returns (exit code, text). */
 static int out_of(const char *cmd, const char *name, char *text, size_t n) {
@@ -271,12 +280,13 @@ static void usage_errors_are_explained(void) {
 
 static void list_and_explain(void) {
   char cmd[1024], text[1 << 16];
-  snprintf(cmd, sizeof cmd, "%s/bin/ock list --fixtures %s", OCK_ROOT_BIN, ock_test_path("fixtures"));
+  snprintf(cmd, sizeof cmd, "%s/bin/ock list --fixtures %s", OCK_ROOT_BIN,
+           ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(out_of(cmd, "list", text, sizeof text), 0);
   OCK_ASSERT_CONTAINS(text, "tool-unknown");
   OCK_ASSERT_CONTAINS(text, "OCK-ORPHAN-001     MUST   core");
-  snprintf(cmd, sizeof cmd, "%s/bin/ock list requirements --group cancel --level must --format json",
-           OCK_ROOT_BIN);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock list requirements --group cancel --level must --format json", OCK_ROOT_BIN);
   OCK_ASSERT_INT_EQ(out_of(cmd, "list-json", text, sizeof text), 0);
   cJSON *j = cJSON_Parse(text);
   const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(j, "requirements"), *r;
@@ -388,10 +398,11 @@ static void fuzz_finds_shrinks_and_replays(void) {
   OCK_ASSERT_OK(ock_json_parse_file(path, 1 << 20, &fx, &err));
   const cJSON *session = cJSON_GetObjectItemCaseSensitive(fx, "session");
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(session, "prompts")), 1);
-  OCK_ASSERT_INT_EQ(
-      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fx, "script"), "main")),
-      1);
-  const char *req = ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(fx, "requirements"), 0), "");
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                        cJSON_GetObjectItemCaseSensitive(fx, "script"), "main")),
+                    1);
+  const char *req =
+      ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(fx, "requirements"), 0), "");
   (void)req;
   cJSON_Delete(fx);
   /* The replay fails the same way. */

@@ -90,8 +90,8 @@ static void faithful_port_fails_where_the_example_is_wrong(void) {
 
 static void corrected_port_passes(void) {
   int code = -1;
-  cJSON *r = run_example("basic_orchestrator_corrected.py", "core,cancellation", "", "corrected",
-                         &code);
+  cJSON *r =
+      run_example("basic_orchestrator_corrected.py", "core,cancellation", "", "corrected", &code);
   OCK_ASSERT_INT_EQ(code, 0);
   OCK_ASSERT_STR_EQ(ock_json_str(r, "verdict"), "PASS");
   OCK_ASSERT_STR_EQ(verdict_of(r, "OCK-TOOL-001"), "PASS");
@@ -101,7 +101,8 @@ static void corrected_port_passes(void) {
 
 static void adapter_unit_tests(void) {
   char cmd[512];
-  snprintf(cmd, sizeof cmd, "cd %s && python3 -m unittest discover -s tests/adapters >%s/ut.out 2>&1",
+  snprintf(cmd, sizeof cmd,
+           "cd %s && python3 -m unittest discover -s tests/adapters >%s/ut.out 2>&1",
            ock_test_path(""), tmp);
   int code = sh(cmd);
   if (code) {
@@ -111,10 +112,9 @@ static void adapter_unit_tests(void) {
   OCK_ASSERT_INT_EQ(code, 0);
 }
 
-static const struct ock_test tests[] = {
-    {"faithful_port_fails_where_the_example_is_wrong",
-     faithful_port_fails_where_the_example_is_wrong},
-    {"corrected_port_passes", corrected_port_passes},
-    {"adapter_unit_tests", adapter_unit_tests},
-    {NULL, NULL}};
+static const struct ock_test tests[] = {{"faithful_port_fails_where_the_example_is_wrong",
+                                         faithful_port_fails_where_the_example_is_wrong},
+                                        {"corrected_port_passes", corrected_port_passes},
+                                        {"adapter_unit_tests", adapter_unit_tests},
+                                        {NULL, NULL}};
 const struct ock_suite suite_examples = {"examples", tests, setup, teardown};

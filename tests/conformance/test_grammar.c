@@ -97,7 +97,8 @@ static void accepts_the_contract(void) {
 static void names_what_breaks(void) {
   expect_violation("provider:request", "OCK-ORDER-001", 1);
   expect_violation("prompt:submit provider:request provider:response", "OCK-COMPLETE-001", -1);
-  expect_violation("prompt:submit orchestrator:complete orchestrator:complete", "OCK-COMPLETE-001", 3);
+  expect_violation("prompt:submit orchestrator:complete orchestrator:complete", "OCK-COMPLETE-001",
+                   3);
   expect_violation("prompt:submit orchestrator:complete tool:pre@a", "OCK-COMPLETE-002", 3);
   expect_violation("prompt:submit provider:request provider:request", "OCK-ORDER-002", 3);
   expect_violation("prompt:submit provider:stream", "OCK-ORDER-002", 2);
@@ -114,7 +115,8 @@ static void names_what_breaks(void) {
   expect_violation("prompt:submit cancel:completed orchestrator:complete", "OCK-CANCEL-002", 2);
   expect_violation("prompt:submit cancel:requested orchestrator:complete", "OCK-CANCEL-002", 3);
   expect_violation("prompt:submit tool:selecting@a tool:pre@a", "OCK-HOOK-010", 3);
-  expect_violation("prompt:submit tool:selecting@a tool:selected@a tool:post@a", "OCK-ORDER-003", 4);
+  expect_violation("prompt:submit tool:selecting@a tool:selected@a tool:post@a", "OCK-ORDER-003",
+                   4);
   expect_violation("prompt:submit provider:request provider:response execution:start",
                    "OCK-LIFECYCLE-001", 4);
   expect_violation("prompt:submit tool:pre orchestrator:complete", "OCK-TOOL-007", 2);

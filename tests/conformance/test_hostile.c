@@ -49,8 +49,7 @@ static void run_mode(const char *mode, double timeout, const char *expect_signal
            "%s/bin/ock run --orchestrator '%s/tests/hostile_sut %s %s' --fixtures %s "
            "--case text-answer --case tool-single-call --jobs 2 --timeout %g -o %s "
            "--format jsonl >%s.out 2>&1",
-           OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("fixtures"), timeout, dir,
-           dir);
+           OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("fixtures"), timeout, dir, dir);
   int status = system(cmd);
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code != 1)

@@ -42,7 +42,7 @@ static void every_requirement_has_a_scenario(void) {
     for (size_t k = 0; k < set.n && !found; k++) {
       const cJSON *r;
       cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(set.items[k].fixture, "requirements"))
-        found |= cJSON_IsString(r) && !strcmp(r->valuestring, id);
+          found |= cJSON_IsString(r) && !strcmp(r->valuestring, id);
     }
     if (!found)
       ock_test_fail(__LINE__, __FILE__, "%s has no scenario in fixtures/", id);
@@ -72,24 +72,34 @@ static void one_bad(const char *name, const char *text, const char *where, const
 }
 
 #define GOOD_SESSION                                                                               \
-  "\"title\":\"t\",\"proves\":\"p\",\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\",\"api\":\"openai\","           \
+  "\"title\":\"t\",\"proves\":\"p\",\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":"   \
+  "\"m\",\"api\":\"openai\","                                                                      \
   "\"model\":\"x\"}]},\"script\":{\"m\":[{\"text\":\"ok\"}]}"
 
 static void bad_fixtures_are_named(void) {
   one_bad("unknown-req", "{\"id\":\"a\",\"requirements\":[\"OCK-NOPE-001\"]," GOOD_SESSION "}",
           "$.requirements[0]", "unknown requirement");
-  one_bad("typo", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"promts\":[]," GOOD_SESSION "}",
+  one_bad("typo",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"promts\":[]," GOOD_SESSION "}",
           "$.promts", "unknown member");
   one_bad("syntax", "{\"id\":\"a\",\n\"requirements\": [,]}", "line 2", "not valid JSON");
-  one_bad("no-proves", "{\"id\":\"no-proves\",\"title\":\"t\",\"requirements\":[\"OCK-COMPLETE-001\"]}",
+  one_bad("no-proves",
+          "{\"id\":\"no-proves\",\"title\":\"t\",\"requirements\":[\"OCK-COMPLETE-001\"]}",
           "$.proves", "required");
-  one_bad("caps", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"capabilities\":[\"telepathy\"]," GOOD_SESSION "}",
+  one_bad("caps",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"capabilities\":[\"telepathy\"]"
+          "," GOOD_SESSION "}",
           "$.capabilities[0]", "telepathy");
-  one_bad("expect", "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"executes\":[{\"status\":\"fine\"}]}," GOOD_SESSION "}",
+  one_bad("expect",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"executes\":[{"
+          "\"status\":\"fine\"}]}," GOOD_SESSION "}",
           "$.expect.executes[0].status", "\"success\"");
-  one_bad("mock-part", "{\"ock_fixture\":1,\"id\":\"a\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
-          "\"providers\":[{\"name\":\"m\",\"api\":\"gpt\",\"model\":\"x\"}]},\"script\":{\"m\":[]}}",
-          "$.session.providers[0].api", "openai");
+  one_bad(
+      "mock-part",
+      "{\"ock_fixture\":1,\"id\":\"a\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":[\"OCK-"
+      "COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
+      "\"providers\":[{\"name\":\"m\",\"api\":\"gpt\",\"model\":\"x\"}]},\"script\":{\"m\":[]}}",
+      "$.session.providers[0].api", "openai");
 }
 
 static void shards_partition_the_selection(void) {

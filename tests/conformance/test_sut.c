@@ -81,8 +81,8 @@ static void children_die_with_the_sut(void) {
 
 static void interrupt_reaches_the_sut(void) {
   static const char *const env[] = {NULL};
-  struct sut_spec spec = {.command = "trap 'exit 7' INT; sleep 5 & wait", .env = env,
-                          .timeout_s = 5, .output_cap = 64};
+  struct sut_spec spec = {
+      .command = "trap 'exit 7' INT; sleep 5 & wait", .env = env, .timeout_s = 5, .output_cap = 64};
   sut *s = NULL;
   OCK_ASSERT_OK(sut_start(&spec, &s));
   usleep(200 * 1000);

@@ -5,7 +5,7 @@ extern const struct ock_suite suite_buf, suite_json, suite_message, suite_regist
     suite_utf8;
 
 int main(int argc, char **argv) {
-  const struct ock_suite *const suites[] = {&suite_buf,      &suite_json,   &suite_message,
-                                            &suite_registry, &suite_events, &suite_utf8, NULL};
+  const struct ock_suite *const suites[] = {
+      &suite_buf, &suite_json, &suite_message, &suite_registry, &suite_events, &suite_utf8, NULL};
   return ock_test_main(suites, argc, argv);
 }

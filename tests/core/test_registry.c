@@ -130,9 +130,9 @@ static void spec_and_registry_agree(void) {
 }
 
 static void every_group_is_covered(void) {
-  static const char *const groups[] = {"COMPLETE", "ORDER",     "ORPHAN", "TOOL",  "HOOK",
-                                       "ITER",     "STREAM",    "PARALLEL", "LIFECYCLE",
-                                       "TRACE",    "ERROR",     "VALID",  "PROC",  NULL};
+  static const char *const groups[] = {"COMPLETE", "ORDER",  "ORPHAN",   "TOOL",      "HOOK",
+                                       "ITER",     "STREAM", "PARALLEL", "LIFECYCLE", "TRACE",
+                                       "ERROR",    "VALID",  "PROC",     NULL};
   for (int g = 0; groups[g]; g++) {
     int found = 0;
     for (size_t k = 0; k < ock_registry_count(reg) && !found; k++)
@@ -203,11 +203,10 @@ static void bad_registries_are_named(void) {
   }
 }
 
-static const struct ock_test tests[] = {
-    {"spec_and_registry_agree", spec_and_registry_agree},
-    {"every_group_is_covered", every_group_is_covered},
-    {"builtin_copy_is_the_file", builtin_copy_is_the_file},
-    {"events_have_stages", events_have_stages},
-    {"bad_registries_are_named", bad_registries_are_named},
-    {NULL, NULL}};
+static const struct ock_test tests[] = {{"spec_and_registry_agree", spec_and_registry_agree},
+                                        {"every_group_is_covered", every_group_is_covered},
+                                        {"builtin_copy_is_the_file", builtin_copy_is_the_file},
+                                        {"events_have_stages", events_have_stages},
+                                        {"bad_registries_are_named", bad_registries_are_named},
+                                        {NULL, NULL}};
 const struct ock_suite suite_registry = {"registry", tests, setup, teardown};

@@ -14,12 +14,12 @@ static void replaces_broken_bytes(void) {
     const char *in, *out;
     int replaced;
   } cases[] = {
-      {"cut \xE6\x97", "cut ??", 2},             /* a character cut in two at the end */
-      {"a\xC3(b", "a?(b", 1},                    /* a lead byte without its continuation */
-      {"\xC0\xAF", "??", 2},                     /* an overlong '/' */
-      {"\xED\xA0\x80", "???", 3},                /* a surrogate */
-      {"\xF4\x90\x80\x80", "????", 4},           /* past U+10FFFF */
-      {"\xFF\xFE ok", "?? ok", 2},               /* bytes that never start a character */
+      {"cut \xE6\x97", "cut ??", 2},   /* a character cut in two at the end */
+      {"a\xC3(b", "a?(b", 1},          /* a lead byte without its continuation */
+      {"\xC0\xAF", "??", 2},           /* an overlong '/' */
+      {"\xED\xA0\x80", "???", 3},      /* a surrogate */
+      {"\xF4\x90\x80\x80", "????", 4}, /* past U+10FFFF */
+      {"\xFF\xFE ok", "?? ok", 2},     /* bytes that never start a character */
       {"\x80 lone continuation", "? lone continuation", 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

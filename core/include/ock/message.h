@@ -59,8 +59,8 @@ int ock_history_copy(const struct ock_history *src, struct ock_history *dst);
 int ock_history_add_text(struct ock_history *h, enum ock_role role, const char *text);
 int ock_history_add_assistant(struct ock_history *h, const char *text,
                               const struct ock_tool_call *calls, size_t n_calls);
-int ock_history_add_tool_result(struct ock_history *h, const char *tool_call_id,
-                                const char *text, int is_error);
+int ock_history_add_tool_result(struct ock_history *h, const char *tool_call_id, const char *text,
+                                int is_error);
 /* ock_history_append_message appends a deep copy of m. */
 int ock_history_append_message(struct ock_history *h, const struct ock_message *m);
 
@@ -82,14 +82,14 @@ int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **ou
  * order), all with the wire index of that user message. A tool_use input may be an object or,
  * for arguments that were not a JSON object, the raw text as a string. */
 int ock_history_from_openai(const cJSON *messages, struct ock_history *out, struct ock_jerr *err);
-int ock_history_from_anthropic(const cJSON *system, const cJSON *messages,
-                               struct ock_history *out, struct ock_jerr *err);
+int ock_history_from_anthropic(const cJSON *system, const cJSON *messages, struct ock_history *out,
+                               struct ock_jerr *err);
 
 /* One non-streaming provider reply, neutral. */
 struct ock_reply {
   struct ock_message msg; /* role assistant: text and/or tool calls */
   char *id;               /* chatcmpl-... or msg_...; NULL if absent */
-  char *finish_reason;    /* as the wire says it: "stop", "tool_calls", "end_turn", "tool_use", ... */
+  char *finish_reason; /* as the wire says it: "stop", "tool_calls", "end_turn", "tool_use", ... */
   long long input_tokens; /* usage; -1 when absent */
   long long output_tokens;
 };

@@ -26,8 +26,8 @@ extern const char *const ock_capabilities[]; /* NULL-terminated */
 int ock_capability_known(const char *name);
 
 struct ock_requirement {
-  const char *id;         /* "OCK-COMPLETE-001" */
-  const char *group;      /* "COMPLETE" */
+  const char *id;    /* "OCK-COMPLETE-001" */
+  const char *group; /* "COMPLETE" */
   enum ock_level level;
   const char *capability; /* "core", "streaming", ... */
   const char *text;       /* the one testable sentence */
@@ -36,9 +36,9 @@ struct ock_requirement {
 };
 
 struct ock_event_def {
-  const char *name;       /* "tool:pre" */
-  const char *stage;      /* a stage name, "terminal" or "current" (see events.h) */
-  const char *capability; /* the capability that requires the event */
+  const char *name;            /* "tool:pre" */
+  const char *stage;           /* a stage name, "terminal" or "current" (see events.h) */
+  const char *capability;      /* the capability that requires the event */
   const char *const *required; /* NULL-terminated field names */
   const char *const *optional; /* NULL-terminated field names */
 };
