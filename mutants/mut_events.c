@@ -143,7 +143,7 @@ void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x) 
   (void)s;
   cJSON *tc = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "turn_count");
   if (is(x, "orchestrator:complete") && cJSON_IsNumber(tc))
-    cJSON_SetNumberValue(tc, tc->valuedouble + 1);
+    cJSON_SetNumberHelper(tc, tc->valuedouble + 1);
 }
 
 void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x) {

@@ -15,13 +15,13 @@ static cJSON *config_of(cJSON *doc) {
 static void add_to_number(cJSON *config, const char *key, double delta) {
   cJSON *v = cJSON_GetObjectItemCaseSensitive(config, key);
   if (cJSON_IsNumber(v))
-    cJSON_SetNumberValue(v, v->valuedouble + delta);
+    cJSON_SetNumberHelper(v, v->valuedouble + delta);
 }
 
 static void set_number(cJSON *config, const char *key, double value) {
   cJSON *v = cJSON_GetObjectItemCaseSensitive(config, key);
   if (cJSON_IsNumber(v))
-    cJSON_SetNumberValue(v, value);
+    cJSON_SetNumberHelper(v, value);
 }
 
 /* replace_strategy: config.error_strategy from -> to. */
