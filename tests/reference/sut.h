@@ -18,7 +18,8 @@ struct sut_run {
   char err[65536]; /* stderr, truncated */
 };
 
-/* sut_valgrind: 1 when valgrind is on PATH and OCK_VALGRIND is not "0". */
+/* sut_valgrind: 1 when valgrind is on PATH and OCK_VALGRIND is not "0" (never in an ASan
+ * build, which checks memory itself). */
 int sut_valgrind(void);
 
 /* sut_start forks the CLI with argv (NULL-terminated, without the program) and the given
