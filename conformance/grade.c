@@ -136,9 +136,10 @@ void grade_error(struct grade_ctx *g, const char *check, const char *req, const 
 
 void grade_scenario(struct grade_ctx *g) {
   static void (*const groups[])(struct grade_ctx *) = {
-      check_proc,  check_complete, check_order,  check_orphan,   check_tool,
-      check_hook,  check_iter,     check_stream, check_parallel, check_lifecycle,
-      check_error, check_cancel,   check_valid,  check_expect,   NULL};
+      check_proc,     check_complete,  check_order,      check_orphan,
+      check_tool,     check_hook,      check_iter,       check_stream,
+      check_parallel, check_lifecycle, check_error,      check_cancel,
+      check_valid,    check_expect,    check_capability, NULL};
   for (int i = 0; groups[i]; i++)
     groups[i](g);
 }

@@ -66,5 +66,6 @@ void check_cancel(struct grade_ctx *g);
 void check_valid(struct grade_ctx *g);
 void check_proc(struct grade_ctx *g);
 void check_expect(struct grade_ctx *g);
+void check_capability(struct grade_ctx *g);
 
 #endif

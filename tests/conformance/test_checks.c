@@ -457,6 +457,31 @@ static void lifecycle_stages_are_checked(void) {
 #undef T
 }
 
+static void undeclared_capability_is_a_warning(void) {
+  const char *j =
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) "," EV(
+          "provider:stream",
+          "{\"delta\":\"He\"}") "," REPLY_TEXT("Hello") "," EV("provider:response",
+                                                               "{\"content\":\"Hello\",\"tool_"
+                                                               "calls\":[]}") "," EV("prompt:"
+                                                                                     "complete",
+                                                                                     "{\"respon"
+                                                                                     "se\":"
+                                                                                     "\"Hello\""
+                                                                                     "}") "," COMPLETE("1",
+                                                                                                       "success") "]";
+  cJSON *c = grade(j, no_caps, 0);
+  EXPECT(c, "capability.streaming", "WARN");
+  cJSON_Delete(c);
+  c = grade(j, no_caps, 1);
+  EXPECT(c, "capability.streaming", "FAIL");
+  cJSON_Delete(c);
+  c = grade(j, (const char *const[]){"streaming", NULL}, 0);
+  EXPECT(c, "capability.streaming", "(not run)");
+  cJSON_Delete(c);
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -468,5 +493,6 @@ static const struct ock_test tests[] = {
     {"retry_without_backoff_fails", retry_without_backoff_fails},
     {"should_is_warn_unless_strict", should_is_warn_unless_strict},
     {"lifecycle_stages_are_checked", lifecycle_stages_are_checked},
+    {"undeclared_capability_is_a_warning", undeclared_capability_is_a_warning},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
