@@ -246,7 +246,9 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
     }
   }
 
-  struct cancel_target target = {0};
+  struct cancel_target target;
+  atomic_init(&target.s, NULL);
+  atomic_init(&target.pending, 0);
   struct ock_mock_options mo = {.observe_only = cfg->observe_only,
                                 .seed = cfg->seed,
                                 .on_cancel = on_cancel,
