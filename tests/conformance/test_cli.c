@@ -96,12 +96,14 @@ static void verdicts(const char *report, char *out, size_t n) {
   cJSON_Delete(r);
 }
 
+/* The reference against the whole catalog, whole and in two shards: it passes everything, and
+ * the merged shards equal the whole run. */
 static void shards_merge_to_the_whole_run(void) {
   char cmd[2048];
   const char *base =
       OCK_BIN_DIR "/bin/ock run --orchestrator " OCK_BIN_DIR
                   "/bin/ock-orchestrator --capabilities core,streaming,parallel,scheduling,"
-                  "lifecycle,resilience,cancellation --format jsonl --jobs 2";
+                  "lifecycle,resilience,cancellation --format jsonl --jobs 2 --strict";
   snprintf(cmd, sizeof cmd,
            "%s --fixtures %s -o %s/whole >/dev/null 2>&1; "
            "%s --fixtures %s --shard 1/2 -o %s/s1 >/dev/null 2>&1; "
@@ -114,6 +116,22 @@ static void shards_merge_to_the_whole_run(void) {
   static char whole[1 << 16], merged[1 << 16];
   char path[256];
   snprintf(path, sizeof path, "%s/whole/report.json", tmp);
+  /* The reference passes every scenario, every MUST and every SHOULD (--strict). */
+  cJSON *w = NULL;
+  struct ock_jerr err;
+  if (ock_json_parse_file(path, 256 << 20, &w, &err) == 0) {
+    OCK_ASSERT_STR_EQ(ock_json_str(w, "verdict"), "PASS");
+    OCK_ASSERT_INT_EQ(ock_json_int(w, "exit_code", -1), 0);
+    const cJSON *sc;
+    cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(w, "scenarios")) {
+      if (strcmp(ock_json_str(sc, "verdict"), "PASS"))
+        ock_test_fail(__LINE__, __FILE__, "the reference: %s is %s", ock_json_str(sc, "id"),
+                      ock_json_str(sc, "verdict"));
+    }
+    cJSON_Delete(w);
+  } else {
+    ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
+  }
   verdicts(path, whole, sizeof whole);
   snprintf(path, sizeof path, "%s/merged/report.json", tmp);
   verdicts(path, merged, sizeof merged);
