@@ -265,10 +265,17 @@ int ock_jcheck_keys(const cJSON *obj, const char *path, const char *const *allow
     for (int i = 0; allowed[i] && !ok; i++)
       ok = m->string && !strcmp(m->string, allowed[i]);
     if (!ok) {
+      char list[400] = ""; /* the allowed names, so the fix is in the message */
+      size_t used = 0;
+      for (int i = 0; allowed[i] && used < sizeof list; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", allowed[i]);
+        if (w < 0)
+          break;
+        used += (size_t)w;
+      }
       char mp[OCK_JSON_PATH_MAX];
       ock_jpath_key(mp, sizeof mp, path, m->string ? m->string : "?");
-      return ock_jerr_set(err, OCK_ETYPE, mp,
-                          "unknown member (a typo?); allowed here: see SPEC.md");
+      return ock_jerr_set(err, OCK_ETYPE, mp, "unknown member (a typo?); allowed here: %s", list);
     }
   }
   return OCK_OK;

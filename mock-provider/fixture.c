@@ -54,31 +54,6 @@ const char *ock__fault_kind_name(enum mock_fault_kind kind) {
   return "none";
 }
 
-/* check_keys rejects members not in allowed, and lists the allowed ones in the message. */
-static int check_keys(const cJSON *obj, const char *path, const char *const *allowed,
-                      struct ock_jerr *err) {
-  const cJSON *m;
-  cJSON_ArrayForEach(m, obj) {
-    int ok = 0;
-    for (int i = 0; allowed[i] && !ok; i++)
-      ok = m->string && !strcmp(m->string, allowed[i]);
-    if (ok)
-      continue;
-    char list[400] = "";
-    size_t used = 0;
-    for (int i = 0; allowed[i] && used < sizeof list; i++) {
-      int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", allowed[i]);
-      if (w < 0)
-        break;
-      used += (size_t)w;
-    }
-    char mp[OCK_JSON_PATH_MAX];
-    ock_jpath_key(mp, sizeof mp, path, m->string ? m->string : "?");
-    return ock_jerr_set(err, OCK_EINVAL, mp, "unknown member (a typo?); allowed here: %s", list);
-  }
-  return OCK_OK;
-}
-
 /* is_name_safe: provider and tool names appear in URL paths, so they stay plain
  * (^[A-Za-z0-9_-]{1,64}$, SPEC 7.3). */
 static int is_name_safe(const char *s) {
@@ -132,7 +107,7 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
   long long n;
   int b, e;
   double d;
-  TRY(check_keys(cfg, path, keys, err));
+  TRY(ock_jcheck_keys(cfg, path, keys, err));
   TRY(ock_jget_int(cfg, path, "max_iterations", OCK_OPTIONAL, -1000000, 1000000, &n, err));
   TRY(ock_jget_bool(cfg, path, "parallel_tools", OCK_OPTIONAL, &b, err));
   TRY(ock_jget_bool(cfg, path, "streaming", OCK_OPTIONAL, &b, err));
@@ -163,7 +138,7 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
     char pp[OCK_JSON_PATH_MAX];
     ock_jpath_index(pp, sizeof pp, path, i);
     TRY(ock_jcheck_object(p, pp, err));
-    TRY(check_keys(p, pp, keys, err));
+    TRY(ock_jcheck_keys(p, pp, keys, err));
     TRY(get_safe_name(p, pp, "name", &mp->name, err));
     int api = 0;
     TRY(ock_jget_enum(p, pp, "api", OCK_REQUIRED, apis, &api, err));
@@ -199,7 +174,7 @@ static int load_session_tools(struct mock_fixture *f, const cJSON *arr, const ch
     char tp[OCK_JSON_PATH_MAX];
     ock_jpath_index(tp, sizeof tp, path, i);
     TRY(ock_jcheck_object(t, tp, err));
-    TRY(check_keys(t, tp, keys, err));
+    TRY(ock_jcheck_keys(t, tp, keys, err));
     TRY(get_safe_name(t, tp, "name", &mt->name, err));
     const char *desc = NULL;
     const cJSON *schema = NULL;
@@ -225,7 +200,7 @@ static int load_session(struct mock_fixture *f, struct ock_jerr *err) {
   const cJSON *s = NULL, *prompts = NULL, *cfg = NULL, *providers = NULL, *tools = NULL;
   TRY(ock_jget_object(f->json, "$", "session", OCK_REQUIRED, &s, err));
   f->session = s;
-  TRY(check_keys(s, path, keys, err));
+  TRY(ock_jcheck_keys(s, path, keys, err));
   TRY(ock_jget_array(s, path, "prompts", OCK_REQUIRED, &prompts, err));
   int i = 0;
   const cJSON *p;
@@ -276,7 +251,7 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
   long long n = 0;
   switch (f.kind) {
   case MOCK_FAULT_STATUS:
-    TRY(check_keys(o, path, status_keys, err));
+    TRY(ock_jcheck_keys(o, path, status_keys, err));
     TRY(ock_jget_int(o, path, "status", OCK_REQUIRED, 400, 599, &n, err));
     f.status = (int)n;
     TRY(ock_jget_number(o, path, "retry_after", OCK_OPTIONAL, 0, 86400, &f.retry_after, err));
@@ -284,7 +259,7 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
     TRY(ock_jget_string(o, path, "message", OCK_OPTIONAL, &f.message, err));
     break;
   case MOCK_FAULT_ERROR_MID_STREAM:
-    TRY(check_keys(o, path, error_keys, err));
+    TRY(ock_jcheck_keys(o, path, error_keys, err));
     TRY(ock_jget_int(o, path, "after_chunks", OCK_REQUIRED, 0, 1000000, &f.after, err));
     n = 0;
     TRY(ock_jget_int(o, path, "status", OCK_OPTIONAL, 400, 599, &n, err));
@@ -293,11 +268,11 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
     break;
   case MOCK_FAULT_CUT_STREAM:
   case MOCK_FAULT_MALFORMED_CHUNK:
-    TRY(check_keys(o, path, chunk_keys, err));
+    TRY(ock_jcheck_keys(o, path, chunk_keys, err));
     TRY(ock_jget_int(o, path, "after_chunks", OCK_REQUIRED, 0, 1000000, &f.after, err));
     break;
   case MOCK_FAULT_DROP_CONNECTION:
-    TRY(check_keys(o, path, drop_keys, err));
+    TRY(ock_jcheck_keys(o, path, drop_keys, err));
     TRY(ock_jget_int(o, path, "after_bytes", OCK_REQUIRED, 0, 1LL << 40, &f.after, err));
     break;
   case MOCK_FAULT_NONE:
@@ -313,7 +288,7 @@ static int load_match(const cJSON *o, const char *path, struct mock_turn *t, str
   static const char *const keys[] = {"position", "last_message_contains", "last_tool_call_id",
                                      NULL};
   TRY(ock_jcheck_object(o, path, err));
-  TRY(check_keys(o, path, keys, err));
+  TRY(ock_jcheck_keys(o, path, keys, err));
   if (cJSON_GetArraySize(o) != 1)
     return ock_jerr_set(err, OCK_EINVAL, path,
                         "expected exactly one of position, last_message_contains, "
@@ -345,7 +320,7 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
     char cp[OCK_JSON_PATH_MAX];
     ock_jpath_index(cp, sizeof cp, path, i);
     TRY(ock_jcheck_object(c, cp, err));
-    TRY(check_keys(c, cp, keys, err));
+    TRY(ock_jcheck_keys(c, cp, keys, err));
     t->n_calls++; /* counted now so ock__fixture_free frees what follows */
     TRY(ock_jget_nonempty(c, cp, "name", OCK_REQUIRED, &mc->name, err));
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "arguments");
@@ -385,7 +360,7 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
   char sub[OCK_JSON_PATH_MAX];
   t->chunk_size = 8;
   TRY(ock_jcheck_object(o, path, err));
-  TRY(check_keys(o, path, keys, err));
+  TRY(ock_jcheck_keys(o, path, keys, err));
   const cJSON *match = cJSON_GetObjectItemCaseSensitive(o, "match");
   if (match) {
     ock_jpath_key(sub, sizeof sub, path, "match");
@@ -490,7 +465,7 @@ static int load_tools(struct mock_fixture *f, struct ock_jerr *err) {
                           "no tool of that name in $.session.tools (a tool the session does not "
                           "list always gets 404)");
     TRY(ock_jcheck_object(t, tp, err));
-    TRY(check_keys(t, tp, keys, err));
+    TRY(ock_jcheck_keys(t, tp, keys, err));
     mt->scripted = 1;
     TRY(load_tool_reply(t, tp, &mt->dflt, err));
     const cJSON *calls = NULL;
@@ -507,7 +482,7 @@ static int load_tools(struct mock_fixture *f, struct ock_jerr *err) {
       ock_jpath_key(ap, sizeof ap, tp, "calls");
       ock_jpath_index(cp, sizeof cp, ap, i);
       TRY(ock_jcheck_object(c, cp, err));
-      TRY(check_keys(c, cp, call_keys, err));
+      TRY(ock_jcheck_keys(c, cp, call_keys, err));
       mt->calls[i] = mt->dflt; /* a call entry inherits what it does not say */
       TRY(load_tool_reply(c, cp, &mt->calls[i], err));
       mt->n_calls++;
@@ -526,7 +501,7 @@ static int load_hook_reply(const cJSON *o, const char *path, struct ock_jerr *er
   const char *s = NULL;
   const cJSON *d = NULL;
   TRY(ock_jcheck_object(o, path, err));
-  TRY(check_keys(o, path, keys, err));
+  TRY(ock_jcheck_keys(o, path, keys, err));
   TRY(ock_jget_enum(o, path, "action", OCK_REQUIRED, actions, &e, err));
   TRY(ock_jget_string(o, path, "reason", OCK_OPTIONAL, &s, err));
   TRY(ock_jget_object(o, path, "data", OCK_OPTIONAL, &d, err));
@@ -552,7 +527,7 @@ static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
     char hp[OCK_JSON_PATH_MAX], rp[OCK_JSON_PATH_MAX];
     ock_jpath_index(hp, sizeof hp, "$.hooks", i);
     TRY(ock_jcheck_object(h, hp, err));
-    TRY(check_keys(h, hp, keys, err));
+    TRY(ock_jcheck_keys(h, hp, keys, err));
     TRY(ock_jget_nonempty(h, hp, "event", OCK_REQUIRED, &mh->event, err));
     TRY(ock_jget_int(h, hp, "occurrence", OCK_OPTIONAL, 1, 1000000000, &mh->occurrence, err));
     TRY(ock_jget_object(h, hp, "match", OCK_OPTIONAL, &mh->match, err));
@@ -576,17 +551,17 @@ static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *ou
   struct mock_cancel mc = {.at = (enum mock_cancel_at)(at + MOCK_CANCEL_TOOL), .n = 1};
   switch (mc.at) {
   case MOCK_CANCEL_TOOL:
-    TRY(check_keys(c, path, tool_keys, err));
+    TRY(ock_jcheck_keys(c, path, tool_keys, err));
     TRY(ock_jget_nonempty(c, path, "tool", OCK_REQUIRED, &mc.name, err));
     TRY(ock_jget_int(c, path, "occurrence", OCK_OPTIONAL, 1, 1000000000, &mc.n, err));
     break;
   case MOCK_CANCEL_EVENT:
-    TRY(check_keys(c, path, event_keys, err));
+    TRY(ock_jcheck_keys(c, path, event_keys, err));
     TRY(ock_jget_nonempty(c, path, "event", OCK_REQUIRED, &mc.name, err));
     TRY(ock_jget_int(c, path, "occurrence", OCK_OPTIONAL, 1, 1000000000, &mc.n, err));
     break;
   default:
-    TRY(check_keys(c, path, index_keys, err));
+    TRY(ock_jcheck_keys(c, path, index_keys, err));
     TRY(ock_jget_int(c, path, "index", OCK_REQUIRED, 1, 1000000000, &mc.n, err));
     if (mc.at == MOCK_CANCEL_AFTER_EXECUTE)
       mc.name = "orchestrator:complete";
@@ -646,7 +621,7 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
     mr->on = (enum mock_random_on)on;
     TRY(ock_jget_number(r, rp, "probability", OCK_REQUIRED, 0, 1, &mr->probability, err));
     if (mr->on == MOCK_RANDOM_LLM) {
-      TRY(check_keys(r, rp, llm_keys, err));
+      TRY(ock_jcheck_keys(r, rp, llm_keys, err));
       TRY(ock_jget_nonempty(r, rp, "provider", OCK_OPTIONAL, &mr->target, err));
       if (mr->target && !ock__fixture_provider(f, mr->target)) {
         ock_jpath_key(sub, sizeof sub, rp, "provider");
@@ -659,7 +634,7 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
       TRY(load_fault(fault, sub, &mr->fault, err));
     } else {
       long long st = 500;
-      TRY(check_keys(r, rp, tool_keys, err));
+      TRY(ock_jcheck_keys(r, rp, tool_keys, err));
       TRY(ock_jget_nonempty(r, rp, "tool", OCK_OPTIONAL, &mr->target, err));
       if (mr->target && !ock__fixture_tool(f, mr->target)) {
         ock_jpath_key(sub, sizeof sub, rp, "tool");
@@ -697,7 +672,7 @@ static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
       "session",     "script", "tools",         "hooks",  "cancel",       "observe_only",
       "seed",        "expect", "random_faults", NULL};
   TRY(ock_jcheck_object(f->json, "$", err));
-  TRY(check_keys(f->json, "$", keys, err));
+  TRY(ock_jcheck_keys(f->json, "$", keys, err));
   long long version = 0;
   TRY(ock_jget_int(f->json, "$", "ock_fixture", OCK_REQUIRED, 1, 1, &version, err));
   TRY(ock_jget_nonempty(f->json, "$", "id", OCK_REQUIRED, &f->id, err));

@@ -71,7 +71,8 @@ int ock_jget_enum(const cJSON *obj, const char *path, const char *key, enum ock_
 int ock_jcheck_object(const cJSON *value, const char *path, struct ock_jerr *err);
 
 /* ock_jcheck_keys: every member of obj must be one of the NULL-terminated allowed names, so a
- * typo in a fixture ("promts") is an error, not a silent default. */
+ * typo in a fixture ("promts") is an error, not a silent default; the message lists the
+ * allowed names. */
 int ock_jcheck_keys(const cJSON *obj, const char *path, const char *const *allowed,
                     struct ock_jerr *err);
 
