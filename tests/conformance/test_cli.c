@@ -343,6 +343,7 @@ static void baseline_excuses_and_goes_stale(void) {
   /* The reference passes text-answer: the same entry is now stale and fails the run. */
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --fixtures %s --case text-answer "
+           "--capabilities core,streaming,parallel,scheduling,lifecycle,resilience,cancellation "
            "--expected-failures %s -o %s/base2",
            OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
   OCK_ASSERT_INT_EQ(out_of(cmd, "base2", text, sizeof text), 1);
