@@ -1,0 +1,889 @@
+#!/usr/bin/env python3
+"""bench.py: OCK's benchmarks, each part side by side with what a user would otherwise pick.
+
+`make bench` runs this after building the kit and bench/deps.sh. It measures, in one run, the
+six items of bench/README.md, prints one table with each ratio next to its bar, and rewrites the
+generated block of bench/RESULTS.md (the table, the machine, the exact commands).
+
+Every server it starts binds 127.0.0.1 on a free port and is stopped when this script ends,
+however it ends (try/finally, SIGINT/SIGTERM handlers, atexit). Every load is bounded in count
+and in time. Stdlib only (Python 3.9+).
+"""
+
+import argparse
+import atexit
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import select
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+MOCK_LLM_MAIN = os.path.join(BENCH, ".cache/npm/node_modules/@dwmkerr/mock-llm/dist/main.js")
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+MEASURE = MEASURE_DIR = None  # build/bench/measure and build/bench, set in main()
+
+COMMANDS = []  # every measured command, as run, for RESULTS.md
+ROWS = []  # the table
+NOTES = []  # one line per thing a reader must know about this run
+
+
+# ----------------------------------------------------------------------------------------------
+# processes: every one we start is registered and stopped at exit, whatever happens
+
+
+class Procs:
+    def __init__(self):
+        self.live = []
+
+    def start(self, argv, stop_signal=signal.SIGTERM, **kw):
+        p = subprocess.Popen(argv, start_new_session=True, **kw)
+        p.stop_signal = stop_signal
+        self.live.append(p)
+        return p
+
+    def stop(self, p, timeout=30):
+        """Stop p with its own signal, then SIGKILL its whole group after timeout."""
+        if p.poll() is None:
+            try:
+                p.send_signal(p.stop_signal)
+                p.wait(timeout=timeout)
+            except (subprocess.TimeoutExpired, ProcessLookupError):
+                pass
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+        if p in self.live:
+            self.live.remove(p)
+        return p.returncode
+
+    def stop_all(self):
+        for p in list(self.live):
+            self.stop(p, timeout=5)
+
+
+PROCS = Procs()
+atexit.register(PROCS.stop_all)
+
+
+def on_signal(signum, _frame):
+    PROCS.stop_all()
+    sys.stderr.write("bench: stopped by signal %d; every server it started is stopped\n" % signum)
+    os._exit(130)
+
+
+signal.signal(signal.SIGINT, on_signal)
+signal.signal(signal.SIGTERM, on_signal)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_http(url, timeout=60):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("%s did not answer within %d s" % (url, timeout))
+
+
+def rss_kb(pid):
+    """(VmRSS, VmHWM) of a live process, in KiB."""
+    vals = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                k, v = line.split(":")
+                vals[k] = int(v.split()[0])
+    return vals.get("VmRSS", 0), vals.get("VmHWM", 0)
+
+
+def run_measured(argv, env=None, timeout=600, stdout=subprocess.DEVNULL, note=True):
+    """Run argv to its end under bench's `measure` (measure.c says why not os.wait4 here):
+    wall (s), user+sys CPU (s), peak RSS (KiB), exit code and the end of stderr."""
+    if note:
+        COMMANDS.append(" ".join(shlex.quote(a) for a in argv))
+    out = os.path.join(MEASURE_DIR, "measure-%d.json" % os.getpid())
+    p = subprocess.Popen([MEASURE, "-o", out, "--"] + list(argv), env=env, stdout=stdout,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise RuntimeError("%s: killed after %d s" % (argv[0], timeout))
+    with open(out) as f:
+        m = json.load(f)
+    os.remove(out)
+    return {"wall": m["wall_us"] / 1e6, "cpu": (m["user_us"] + m["sys_us"]) / 1e6,
+            "user": m["user_us"] / 1e6, "sys": m["sys_us"] / 1e6, "maxrss_kb": m["maxrss_kb"],
+            "rc": m["exit"] if not m["signal"] else -m["signal"],
+            "stderr": err.decode(errors="replace")[-4000:]}
+
+
+def slope(xs, ys):
+    """Least-squares slope of ys over xs."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+
+
+def loglog_exponent(xs, ys):
+    return slope([math.log(x) for x in xs], [math.log(y) for y in ys])
+
+
+# ----------------------------------------------------------------------------------------------
+# the table
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    if abs(v) >= 100:
+        s = "{:,.0f}".format(v)
+    elif abs(v) >= 10:
+        s = "{:.1f}".format(v)
+    else:
+        s = "{:.2f}".format(v)
+    return s + unit
+
+
+def row(item, what, ours, theirs, ratio, bar, ok):
+    """ok: True (bar met), False (missed), None (no bar: information)."""
+    ROWS.append({"item": item, "what": what, "ours": ours, "theirs": theirs, "ratio": ratio,
+                 "bar": bar, "ok": ok})
+    verdict = {True: "met", False: "MISSED", None: ""}[ok]
+    print("  %-44s %16s  vs %-22s %10s  bar %-16s %s" % (what, ours, theirs, ratio, bar, verdict),
+          flush=True)
+
+
+def table_md():
+    out = ["| # | measure | OCK | compared with | ratio | bar | |",
+           "|---|---|---|---|---|---|---|"]
+    for r in ROWS:
+        verdict = {True: "met", False: "**missed**", None: ""}[r["ok"]]
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            r["item"], r["what"], r["ours"], r["theirs"], r["ratio"], r["bar"], verdict))
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------------------------
+# the servers
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build)
+        self.bin = os.path.join(self.build, "bin")
+        self.work = os.path.join(self.build, "bench", "run")
+        os.makedirs(self.work, exist_ok=True)
+        self.mock = os.path.join(self.bin, "ock-mock-provider")
+        self.ock = os.path.join(self.bin, "ock")
+        self.ref = os.path.join(self.bin, "ock-orchestrator")
+        self.min_sut = os.path.join(self.build, "bench", "min_sut")
+        self.spawn_floor = os.path.join(self.build, "bench", "spawn_floor")
+        self.request = os.path.join(BENCH, "request.json")
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    # -- the mock ---------------------------------------------------------------------------
+
+    def start_mock(self, fixture, journal=None):
+        argv = [self.mock, "--fixture", fixture]
+        if journal:
+            argv += ["--journal", journal]
+        p = PROCS.start(argv, stop_signal=signal.SIGINT, stdout=subprocess.PIPE,
+                        stderr=open(self.path("mock.stderr"), "w"))
+        ready, _, _ = select.select([p.stdout], [], [], 120)
+        line = p.stdout.readline().decode().strip() if ready else ""
+        if not line.startswith("http://127.0.0.1:"):
+            PROCS.stop(p)
+            raise RuntimeError("the mock did not start on %s: %s" % (
+                fixture, open(self.path("mock.stderr")).read()[-500:]))
+        return p, line
+
+    def fixture(self, name, providers, turns, turn, tools=None, prompts=None, config=None):
+        """A fixture whose P providers m0..m{P-1} each have the same T turns."""
+        fx = {"ock_fixture": 1, "id": name, "title": "bench: " + name,
+              "proves": "nothing: a benchmark load", "requirements": ["OCK-COMPLETE-001"],
+              "session": {"prompts": prompts or ["What is the weather in Paris?"],
+                          "providers": [{"name": "m%d" % i, "api": "openai", "model": "gpt-ock"}
+                                        for i in range(providers)]},
+              "script": {"m%d" % i: [turn] * turns for i in range(providers)}}
+        if tools:
+            fx["session"]["tools"] = tools
+        if config:
+            fx["session"]["config"] = config
+        path = self.path(name + ".json")
+        with open(path, "w") as f:
+            json.dump(fx, f, separators=(",", ":"))
+        return path
+
+    # -- wrk ----------------------------------------------------------------------------------
+
+    def wrk(self, url, body, providers, limit, duration, warm=False):
+        argv = ["wrk", "-t2", "-c16", "-d%ds" % duration, "--latency",
+                "-s", os.path.join(BENCH, "wrk_chat.lua"), url, "--", body,
+                str(providers), str(limit)]
+        if not warm:
+            COMMANDS.append(" ".join(shlex.quote(a) for a in argv))
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=duration + 60).stdout
+        m = re.search(r"RESULT (.*)", out)
+        if not m:
+            raise RuntimeError("wrk printed no RESULT line:\n" + out[-800:])
+        r = {k: int(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+        r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
+        if not warm and r["requests"] >= 2 * limit - 64:
+            # A thread that stopped on its count still waits out -d: the rate would be wrong.
+            raise RuntimeError("wrk reached its request bound (%d): the fixture is too small for "
+                               "this machine; raise the turns" % (2 * limit))
+        return r
+
+    # -- nginx ----------------------------------------------------------------------------------
+
+    def start_nginx(self, body, content_type):
+        d = self.path("nginx")
+        os.makedirs(d, exist_ok=True)
+        port = free_port()
+        if "'" in body or "\\" in body:
+            raise RuntimeError("the static reply must not contain ' or \\ for nginx's return")
+        conf = """worker_processes 2;
+daemon off;
+master_process on;
+pid {d}/nginx.pid;
+error_log {d}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {d}/body;
+  proxy_temp_path {d}/proxy;
+  fastcgi_temp_path {d}/fastcgi;
+  uwsgi_temp_path {d}/uwsgi;
+  scgi_temp_path {d}/scgi;
+  keepalive_requests 100000000;
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{
+      default_type {ct};
+      return 200 '{body}';
+    }}
+  }}
+}}
+""".format(d=d, port=port, ct=content_type, body=body)
+        with open(os.path.join(d, "nginx.conf"), "w") as f:
+            f.write(conf)
+        p = PROCS.start([NGINX, "-p", d, "-c", os.path.join(d, "nginx.conf")],
+                        stop_signal=signal.SIGQUIT, stdout=subprocess.DEVNULL,
+                        stderr=open(os.path.join(d, "stderr"), "w"))
+        url = "http://127.0.0.1:%d" % port
+        wait_http(url + "/health")
+        return p, url
+
+    # -- mock-llm -------------------------------------------------------------------------------
+
+    def start_mock_llm(self, content, chunk_size=50, interval_ms=50):
+        if not os.path.exists(MOCK_LLM_MAIN):
+            raise RuntimeError("mock-llm is not installed (bash bench/deps.sh)")
+        yaml = ("streaming:\n  chunkSize: %d\n  chunkIntervalMs: %d\nrules:\n"
+                "  - path: \"/v1/chat/completions\"\n    method: \"POST\"\n    match: \"@\"\n"
+                "    response:\n      status: 200\n      content: '%s'\n"
+                % (chunk_size, interval_ms, content.replace("'", "''")))
+        cfg = self.path("mock-llm.yaml")
+        with open(cfg, "w") as f:
+            f.write(yaml)
+        port = free_port()
+        env = dict(os.environ, HOST="127.0.0.1", PORT=str(port))
+        # mock-llm logs every request on stdout: /dev/null is the cheapest place for it.
+        p = PROCS.start(["node", MOCK_LLM_MAIN, "--config", cfg], env=env,
+                        stdout=subprocess.DEVNULL, stderr=open(self.path("mock-llm.stderr"), "w"))
+        url = "http://127.0.0.1:%d" % port
+        wait_http(url + "/health")
+        return p, url
+
+    # ==========================================================================================
+    # 1. mock provider throughput
+
+    def reply_bytes(self, turn):
+        """The mock's exact reply to bench/request.json for one scripted turn."""
+        fx = self.fixture("bench-reply", 1, 1, turn)
+        p, url = self.start_mock(fx)
+        try:
+            req = urllib.request.Request(url + "/p/m0/v1/chat/completions",
+                                         data=open(self.request, "rb").read(),
+                                         headers={"Content-Type": "application/json"})
+            return urllib.request.urlopen(req, timeout=10).read().decode()
+        finally:
+            PROCS.stop(p)
+
+    def item1(self):
+        a = self.args
+        print("1. mock provider: non-streamed chat completion under wrk -t2 -c16", flush=True)
+        turn = {"text": "It is 15 degrees in Paris, with light rain: take an umbrella."}
+        body = self.reply_bytes(turn)
+        providers, turns = a.providers, a.turns
+        fx = self.fixture("bench-chat", providers, turns, turn)
+        capacity = providers * turns
+        warm_n = 2000
+        limit = (capacity - warm_n - 1000) // 2  # per wrk thread; in-flight requests fit the margin
+        res = {"mock": [], "mock-llm": [], "nginx": []}
+        for rnd in range(a.rounds):
+            p, url = self.start_nginx(body, "application/json")
+            try:
+                self.wrk(url, self.request, providers, 10 ** 9, 1, warm=True)
+                res["nginx"].append(self.wrk(url, self.request, providers, 10 ** 9, a.duration))
+            finally:
+                PROCS.stop(p)
+            p, url = self.start_mock_llm(body)
+            try:
+                self.wrk(url, self.request, providers, 10 ** 9, 1, warm=True)
+                res["mock-llm"].append(self.wrk(url, self.request, providers, 10 ** 9, a.duration))
+            finally:
+                PROCS.stop(p)
+            journal = self.path("journal-item1.jsonl")
+            p, url = self.start_mock(fx, journal)
+            try:
+                self.wrk(url, self.request, providers, warm_n // 2, 2, warm=True)
+                r = self.wrk(url, self.request, providers, limit, a.duration)
+                r["rss_kb"], r["hwm_kb"] = rss_kb(p.pid)
+                res["mock"].append(r)
+            finally:
+                PROCS.stop(p)
+                os.path.exists(journal) and os.remove(journal)
+            if r["status_errors"]:
+                raise RuntimeError("the mock answered %d requests with an error status (turns "
+                                   "ran out?)" % r["status_errors"])
+            print("   round %d: mock %.0f req/s, mock-llm %.0f req/s, nginx %.0f req/s" % (
+                rnd + 1, res["mock"][-1]["rps"], res["mock-llm"][-1]["rps"],
+                res["nginx"][-1]["rps"]), flush=True)
+        med = {k: statistics.median(r["rps"] for r in v) for k, v in res.items()}
+        p99 = {k: statistics.median(r["p99_us"] for r in v) / 1000 for k, v in res.items()}
+        self.item1_res = res
+        row(1, "mock req/s (journal + history on)", fmt(med["mock"]),
+            "mock-llm " + fmt(med["mock-llm"]), fmt(med["mock"] / med["mock-llm"], "x"),
+            ">= 10x", med["mock"] / med["mock-llm"] >= 10)
+        row(1, "mock req/s vs a static reply", fmt(med["mock"]), "nginx " + fmt(med["nginx"]),
+            fmt(med["mock"] / med["nginx"], "x"), ">= 0.4x", med["mock"] / med["nginx"] >= 0.4)
+        row(1, "mock p99 latency", fmt(p99["mock"], " ms"),
+            "mock-llm %s, nginx %s" % (fmt(p99["mock-llm"], " ms"), fmt(p99["nginx"], " ms")),
+            "-", "< 1 ms", p99["mock"] < 1.0)
+        NOTES.append("Item 1: %d rounds of %d s per server, median shown; mock fixture %d "
+                     "providers x %d turns (each turn answers once), reply %d bytes, request "
+                     "bench/request.json (%d bytes)." % (
+                         a.rounds, a.duration, providers, turns, len(body),
+                         os.path.getsize(self.request)))
+
+    # ==========================================================================================
+    # 2. mock streaming
+
+    def item2(self):
+        a = self.args
+        print("2. mock provider: a streamed reply of 500 chunks", flush=True)
+        chunk, n_chunks = 4, 500
+        words = ("It is fifteen degrees in Paris with light rain, so take an umbrella. " * 40)
+        text = words[:chunk * n_chunks]
+        turn = {"text": text, "chunk_size": chunk}
+        req = json.load(open(self.request))
+        req["stream"] = True
+        body_file = self.path("request-stream.json")
+        with open(body_file, "w") as f:
+            json.dump(req, f, separators=(",", ":"))
+        providers, turns = 20, a.stream_turns // 20
+        fx = self.fixture("bench-stream", providers, turns, turn)
+        capacity = providers * turns
+        limit = (capacity - 200) // 2
+
+        def count_chunks(url):
+            r = urllib.request.Request(url + "/p/m0/v1/chat/completions",
+                                       data=open(body_file, "rb").read(),
+                                       headers={"Content-Type": "application/json"})
+            data = urllib.request.urlopen(r, timeout=60).read().decode()
+            return sum(1 for ln in data.split("\n") if ln.startswith("data: ") and "[DONE]" not in ln
+                       and '"content":"' in ln and '"content":""' not in ln)
+
+        res = {}
+        p, url = self.start_mock(fx)
+        try:
+            got = count_chunks(url)
+            res["mock"] = self.wrk(url, body_file, providers, limit, a.duration)
+            res["mock"]["chunks"] = got
+        finally:
+            PROCS.stop(p)
+        content = json.dumps({"id": "chatcmpl-bench", "object": "chat.completion",
+                              "created": 1700000000, "model": "gpt-ock",
+                              "choices": [{"index": 0, "message": {"role": "assistant",
+                                                                   "content": text},
+                                           "finish_reason": "stop"}]}, separators=(",", ":"))
+        p, url = self.start_mock_llm(content, chunk_size=chunk, interval_ms=0)
+        try:
+            got = count_chunks(url)
+            res["mock-llm"] = self.wrk(url, body_file, providers, 10 ** 9, a.duration)
+            res["mock-llm"]["chunks"] = got
+        finally:
+            PROCS.stop(p)
+        for k, r in res.items():
+            if r["chunks"] != n_chunks:
+                raise RuntimeError("%s sent %d text chunks, not %d" % (k, r["chunks"], n_chunks))
+            r["cps"] = r["rps"] * r["chunks"]
+        m, o = res["mock"], res["mock-llm"]
+        row(2, "SSE chunks/s, 16 streams of 500 chunks", fmt(m["cps"]), "mock-llm " + fmt(o["cps"]),
+            fmt(m["cps"] / o["cps"], "x"), "(none)", None)
+        row(2, "one 500-chunk stream, p50", fmt(m["p50_us"] / 1000, " ms"),
+            "mock-llm " + fmt(o["p50_us"] / 1000, " ms"),
+            fmt(o["p50_us"] / max(m["p50_us"], 1), "x"), "(none)", None)
+        NOTES.append("Item 2: %d-character text, chunk_size %d (mock) and chunkSize %d, "
+                     "chunkIntervalMs 0 (mock-llm, which still waits one timer tick per chunk)."
+                     % (len(text), chunk, chunk))
+
+    # ==========================================================================================
+    # 3. harness overhead
+
+    def item3(self):
+        a = self.args
+        n = a.repeat
+        print("3. harness: %d one-turn scenarios with a minimal SUT; the full suite" % n, flush=True)
+        times = self.path("sut-times.txt")
+        if os.path.exists(times):
+            os.remove(times)
+        out = self.path("report-min")
+        sut = "%s --times %s" % (shlex.quote(self.min_sut), shlex.quote(times))
+        r = run_measured([self.ock, "run", "--orchestrator", sut, "--capabilities", "core",
+                          "--fixtures", os.path.join(ROOT, "fixtures"), "--case", "text-answer",
+                          "--repeat",
+                          str(n), "--jobs", "1", "-o", out])
+        if r["rc"] != 0:
+            raise RuntimeError("ock run with the minimal SUT exited %d: %s" % (r["rc"],
+                                                                              r["stderr"][-500:]))
+        sut_us = [int(x) for x in open(times).read().split()]
+        if len(sut_us) != n:
+            raise RuntimeError("the minimal SUT ran %d times, not %d" % (len(sut_us), n))
+        overhead_ms = (r["wall"] * 1e6 - sum(sut_us)) / n / 1000
+
+        fx = os.path.join(ROOT, "fixtures", "text-answer.json")
+        p, url = self.start_mock(fx)
+        try:
+            env = dict(os.environ, OCK_URL=url)
+            COMMANDS.append("OCK_URL=<mock> %s %d '%s --floor'" % (self.spawn_floor, n,
+                                                                   self.min_sut))
+            fl = subprocess.run([self.spawn_floor, str(n), "%s --floor" % shlex.quote(self.min_sut)],
+                                env=env, capture_output=True, text=True, timeout=300)
+            if fl.returncode:
+                raise RuntimeError("spawn_floor: " + fl.stderr)
+            floor = json.loads(fl.stdout)
+        finally:
+            PROCS.stop(p)
+        floor_ms = floor["median_us"] / 1000
+        row(3, "harness's own time per scenario", fmt(overhead_ms, " ms"),
+            "floor (spawn + 1 HTTP) " + fmt(floor_ms, " ms"),
+            fmt(overhead_ms / floor_ms, "x floor"), "< 5 ms", overhead_ms < 5)
+        NOTES.append("Item 3: `ock run --repeat %d --jobs 1` on fixtures/text-answer.json took "
+                     "%.2f s wall; the minimal SUT's own time (main to exit, summed) %.2f s; "
+                     "the floor is the median of %d spawns of `min_sut --floor` through /bin/sh."
+                     % (n, r["wall"], sum(sut_us) / 1e6, n))
+
+        caps = subprocess.run([self.ref, "--capabilities"], capture_output=True,
+                              text=True).stdout.strip()
+        delays, n_fx = scripted_delays(os.path.join(ROOT, "fixtures"))
+        for jobs in (1, 2):
+            r = run_measured([self.ock, "run", "--orchestrator", self.ref, "--capabilities", caps,
+                              "--name", "ock-orchestrator", "--fixtures",
+                              os.path.join(ROOT, "fixtures"), "--jobs", str(jobs), "-o",
+                              self.path("report-suite-%d" % jobs)], timeout=900)
+            verdict = {0: "pass", 1: "a check failed", 2: "usage error", 3: "incomplete"}.get(
+                r["rc"], "exit %d" % r["rc"])
+            row(3, "full suite (%d scenarios), --jobs %d" % (n_fx, jobs), fmt(r["wall"], " s"),
+                "scripted delays " + fmt(delays, " s"), "+" + fmt(r["wall"] - delays, " s"),
+                "<= delays + 3 s", r["wall"] <= delays + 3)
+            NOTES.append("Item 3: the suite at --jobs %d: verdict %s (exit %d)." % (
+                jobs, verdict, r["rc"]))
+
+    # ==========================================================================================
+    # 4. ock check
+
+    def item4(self):
+        a = self.args
+        sizes = [10 ** k for k in range(3, 7)]
+        if a.quick:
+            sizes = [10 ** k for k in range(3, 6)]
+        print("4. ock check on generated logs of %s events" % ", ".join(map(str, sizes)), flush=True)
+        res = {}
+        for n in sizes:
+            log = self.path("events-%d.jsonl" % n)
+            events, size = write_event_log(log, n)
+            subprocess.run(["cat", log], stdout=subprocess.DEVNULL)  # same page cache for both
+            runs = [run_measured([self.ock, "check", "--quiet", log], note=(i == 0))
+                    for i in range(3 if n < 10 ** 6 else 1)]
+            best = min(runs, key=lambda x: x["wall"])
+            if best["rc"] != 0:
+                raise RuntimeError("ock check found violations in the generated log: "
+                                   + best["stderr"][-300:])
+            res[n] = dict(best, events=events, bytes=size)
+        big = max(sizes)
+        log = self.path("events-%d.jsonl" % big)
+        jq = run_measured(["jq", "-c", ".", log])
+        if jq["rc"]:
+            raise RuntimeError("jq failed: " + jq["stderr"][-300:])
+        ev = res[big]["events"]
+        ours, theirs = ev / res[big]["wall"], ev / jq["wall"]
+        res["jq"] = dict(jq, events=ev)
+        self.item4_res = res
+        row(4, "ock check events/s (%s events, %d MB)" % (fmt(ev), res[big]["bytes"] // 10 ** 6),
+            fmt(ours), "jq -c . " + fmt(theirs), fmt(ours / theirs, "x"), ">= 5x",
+            ours / theirs >= 5)
+        rss = [res[n]["maxrss_kb"] / 1024 for n in sizes]
+        flat = max(rss[1:]) - min(rss[1:])
+        row(4, "ock check peak RSS, 10^4 .. 10^%d events" % round(math.log10(big)),
+            " .. ".join(fmt(x, "") for x in rss[1:]) + " MB", "jq " + fmt(jq["maxrss_kb"] / 1024,
+                                                                          " MB"),
+            "-", "< 20 MB, flat", max(rss) < 20 and flat < 2)
+
+    # ==========================================================================================
+    # 5. reference orchestrator vs the Python example
+
+    def run_sut(self, argv, turns):
+        """One SUT run against a fresh mock with a `turns`-turn tool loop: rusage and checks."""
+        tools = [{"name": "get_weather", "description": "Current weather for a city",
+                  "input_schema": {"type": "object", "properties": {"city": {"type": "string"}},
+                                   "required": ["city"]}}]
+        fx = self.path("bench-loop-%d.json" % turns)
+        if not os.path.exists(fx):
+            self.fixture("bench-loop-%d" % turns, 1, 0, {}, tools=tools,
+                         config={"max_iterations": turns + 1, "parallel_tools": False})
+            spec = json.load(open(fx))
+            spec["script"] = {"m0": [{"tool_calls": [{"name": "get_weather",
+                                                      "arguments": {"city": "Paris"}}]}] * turns
+                              + [{"text": "It is 15 degrees in Paris."}]}
+            with open(fx, "w") as f:
+                json.dump(spec, f)
+        journal = self.path("journal-loop.jsonl")
+        p, url = self.start_mock(fx, journal)
+        try:
+            env = dict(os.environ, OCK_URL=url, OCK_SCENARIO="bench-loop-%d" % turns,
+                       OPENAI_BASE_URL=url + "/v1", OPENAI_API_KEY="ock-dummy-key",
+                       ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY="ock-dummy-key")
+            r = run_measured(argv, env=env, note=False, timeout=300)
+        finally:
+            PROCS.stop(p)
+        kinds = [json.loads(line).get("kind") for line in open(journal)]
+        llm = sum(1 for k in kinds if k == "llm_request")
+        if r["rc"] != 0 or llm != turns + 1:
+            raise RuntimeError("%s: exit %d, %d LLM requests (want %d): %s" % (
+                argv[-1], r["rc"], llm, turns + 1, r["stderr"][-400:]))
+        return r
+
+    def item5(self):
+        a = self.args
+        lo, hi = 10, a.loop_turns
+        print("5. reference orchestrator vs the Python example: %d- and %d-turn tool loops" % (
+            lo + 1, hi + 1), flush=True)
+        adapter = os.path.join(ROOT, "adapters", "python", "ock_adapter.py")
+        example = os.path.join(ROOT, "examples", "basic_orchestrator_corrected.py")
+        suts = {"ref": [self.ref]}
+        if os.path.exists(adapter) and os.path.exists(example):
+            suts["python"] = [sys.executable, adapter, example]
+        else:
+            NOTES.append("Item 5: adapters/python/ock_adapter.py or "
+                         "examples/basic_orchestrator_corrected.py is missing: no Python side.")
+        res = {}
+        for name, argv in suts.items():
+            COMMANDS.append("OCK_URL=<mock> ... " + " ".join(shlex.quote(x) for x in argv))
+            for turns in (lo, hi):
+                runs = [self.run_sut(argv, turns) for _ in range(a.rounds)]
+                res[(name, turns)] = {
+                    "cpu": statistics.median(x["cpu"] for x in runs),
+                    "maxrss_kb": max(x["maxrss_kb"] for x in runs),
+                    "wall": statistics.median(x["wall"] for x in runs)}
+        self.item5_res = res
+
+        def per_turn(name):
+            a_, b_ = res[(name, lo)], res[(name, hi)]
+            marginal = (b_["cpu"] - a_["cpu"]) / (hi - lo)
+            return marginal, b_["cpu"] / (hi + 1)
+
+        ref_m, ref_t = per_turn("ref")
+        ref_rss = res[("ref", hi)]["maxrss_kb"] / 1024
+        if "python" in suts:
+            py_m, py_t = per_turn("python")
+            row(5, "CPU per LLM turn (marginal, %d..%d turns)" % (lo + 1, hi + 1),
+                fmt(ref_m * 1000, " ms"), "Python " + fmt(py_m * 1000, " ms"),
+                fmt(py_m / ref_m, "x less"), ">= 10x less", py_m / ref_m >= 10)
+            row(5, "CPU per LLM turn (whole run / %d turns)" % (hi + 1), fmt(ref_t * 1000, " ms"),
+                "Python " + fmt(py_t * 1000, " ms"), fmt(py_t / ref_t, "x less"), "(info)", None)
+            theirs = "Python " + fmt(res[("python", hi)]["maxrss_kb"] / 1024, " MB")
+        else:
+            row(5, "CPU per LLM turn (marginal)", fmt(ref_m * 1000, " ms"), "Python: missing",
+                "-", ">= 10x less", None)
+            theirs = "Python: missing"
+        row(5, "reference peak RSS (%d turns)" % (hi + 1), fmt(ref_rss, " MB"), theirs, "-",
+            "< 8 MB", ref_rss < 8)
+
+    # ==========================================================================================
+    # 6. scale
+
+    def item6(self):
+        a = self.args
+        print("6. scale: mock journal, harness, ock check", flush=True)
+        turn = {"text": "It is 15 degrees in Paris, with light rain: take an umbrella."}
+        providers, turns = a.providers, a.turns
+        fx = self.path("bench-chat.json")
+        if not os.path.exists(fx):
+            self.fixture("bench-chat", providers, turns, turn)
+        # wrk always runs its full -d (a thread stopped by count still waits for it), so the
+        # request count is set by the duration; points past the journal's cap are left out.
+        durations = [1, 2, 4] if a.quick else [1, 3, 6]
+        capacity = providers * turns
+        xs, ys = [], []
+        for d in durations:
+            p, url = self.start_mock(fx)
+            try:
+                base, _ = rss_kb(p.pid)
+                r = self.wrk(url, self.request, providers, (capacity - 1000) // 2, d)
+                time.sleep(0.2)
+                now, _ = rss_kb(p.pid)
+            finally:
+                PROCS.stop(p)
+            if r["status_errors"]:
+                raise RuntimeError("the mock ran out of turns at %d requests" % r["requests"])
+            if r["requests"] < 95000:
+                xs.append(r["requests"])
+                ys.append(now - base)
+        if len(xs) < 2:
+            raise RuntimeError("too few points under the journal cap")
+        per_req = slope(xs, ys)
+        row(6, "mock memory per request (journal on)", fmt(per_req, " KB"),
+            "%s requests: +%s MB" % (fmt(xs[-1]), fmt(ys[-1] / 1024)), "-", "linear", None)
+        NOTES.append("Item 6: the mock keeps at most 200,000 journal entries (2 per request: "
+                     "llm_request and llm_reply), so its journal stops growing near 100,000 "
+                     "requests at about %.0f MB." % (per_req * 100000 / 1024))
+
+        times = self.path("sut-times-6.txt")
+        sut = "%s --times %s" % (shlex.quote(self.min_sut), shlex.quote(times))
+        ns = [10, 100, 1000] if not a.quick else [10, 100, 300]
+        rss = []
+        for n in ns:
+            r = run_measured([self.ock, "run", "--orchestrator", sut, "--capabilities", "core",
+                              "--fixtures", os.path.join(ROOT, "fixtures"), "--case", "text-answer",
+                              "--repeat", str(n), "--jobs", "2", "-o", self.path("report-6")],
+                             timeout=900)
+            if r["rc"]:
+                raise RuntimeError("ock run --repeat %d exited %d" % (n, r["rc"]))
+            rss.append(r["maxrss_kb"])
+        s = slope(ns, rss)
+        row(6, "harness peak RSS per scenario", fmt(s, " KB"),
+            "%s scenarios: %s MB" % (ns[-1], fmt(rss[-1] / 1024)),
+            fmt(s * 1000 / 1024, " MB/1000"), "linear", None)
+
+        res = getattr(self, "item4_res", None)
+        if res:
+            sizes = sorted(k for k in res if isinstance(k, int))
+            big = [n for n in sizes if n >= 10 ** 4]
+            e = loglog_exponent([res[n]["events"] for n in big], [res[n]["wall"] for n in big])
+            ms = slope([res[n]["events"] for n in big], [res[n]["maxrss_kb"] for n in big])
+            row(6, "ock check time growth, 10^4..10^%d" % round(math.log10(sizes[-1])),
+                "t ~ n^%.2f" % e, "%s us/event" % fmt(res[sizes[-1]]["wall"] / res[sizes[-1]][
+                    "events"] * 1e6), "-", "linear (exp. ~1)", e < 1.15)
+            row(6, "ock check memory growth", fmt(ms * 1000, " B/1000 ev"),
+                "%s MB at 10^%d" % (fmt(res[sizes[-1]]["maxrss_kb"] / 1024),
+                                    round(math.log10(sizes[-1]))), "-", "flat", ms * 1000 < 100)
+
+
+# ----------------------------------------------------------------------------------------------
+# data
+
+
+def scripted_delays(fixtures_dir):
+    """Seconds every scenario must wait by its script, summed over the suite (a lower bound):
+    turn delay_ms, chunk_delay_ms between the chunks of a streamed turn, tool delays, and the
+    retry-after of faults."""
+    total, n = 0.0, 0
+    for name in sorted(os.listdir(fixtures_dir)):
+        if not name.endswith(".json"):
+            continue
+        n += 1
+        fx = json.load(open(os.path.join(fixtures_dir, name)))
+        streaming = fx.get("session", {}).get("config", {}).get("streaming", False)
+        ms = 0
+        for turns in fx.get("script", {}).values():
+            for t in turns:
+                ms += t.get("delay_ms", 0)
+                if streaming and t.get("chunk_delay_ms"):
+                    size = max(1, t.get("chunk_size", 8))
+                    chunks = math.ceil(len(t.get("text", "")) / size) + 2
+                    for c in t.get("tool_calls", []):
+                        chunks += 1 + math.ceil(len(json.dumps(c.get("arguments", {}))) / size)
+                    after = t.get("fault", {}).get("after_chunks")
+                    if after is not None:
+                        chunks = min(chunks, after)
+                    ms += t["chunk_delay_ms"] * max(0, chunks - 1)
+                fault = t.get("fault", {})
+                ms += fault.get("retry_after", 0) * 1000 + fault.get("retry_after_ms", 0)
+        expect_calls = fx.get("expect", {}).get("tool_calls", {})
+        for tname, tool in fx.get("tools", {}).items():
+            calls = tool.get("calls", [])
+            called = expect_calls.get(tname, len(calls))
+            for i in range(called):
+                ms += (calls[i] if i < len(calls) else {}).get("delay_ms", tool.get("delay_ms", 0))
+        total += ms / 1000
+    return total, n
+
+
+def write_event_log(path, n):
+    """A legal log of about n events (whole executes of 9 events: one tool round, then the
+    answer), about 190 bytes an event. Returns (events, bytes)."""
+    tmpl = [
+        ('prompt:submit', '{"prompt":"What is the weather in Paris today, and should I take an umbrella? (%(i)d)",%(tr)s,"stage":"initialize"}'),
+        ('provider:request', '{"provider":"primary","model":"gpt-ock","iteration":1,"attempt":1,%(tr)s,"stage":"plan"}'),
+        ('provider:response', '{"provider":"primary","iteration":1,"content":"","tool_calls":[{"id":"call_%(i)08x_1_0","name":"get_weather","arguments":{"city":"Paris"}}],"finish_reason":"tool_calls","usage":{"input_tokens":21,"output_tokens":9},%(tr)s,"stage":"plan"}'),
+        ('tool:pre', '{"tool_call_id":"call_%(i)08x_1_0","tool_name":"get_weather","tool_input":{"city":"Paris"},"parallel_group_id":"pg-%(i)d",%(tr)s,"stage":"execute"}'),
+        ('tool:post', '{"tool_call_id":"call_%(i)08x_1_0","tool_name":"get_weather","result":{"success":true,"output":"15 degrees","error":null},"tool_input":{"city":"Paris"},"parallel_group_id":"pg-%(i)d",%(tr)s,"stage":"execute"}'),
+        ('provider:request', '{"provider":"primary","model":"gpt-ock","iteration":2,"attempt":1,%(tr)s,"stage":"plan"}'),
+        ('provider:response', '{"provider":"primary","iteration":2,"content":"It is 15 degrees in Paris with light rain: take an umbrella.","tool_calls":[],"finish_reason":"stop","usage":{"input_tokens":52,"output_tokens":7},%(tr)s,"stage":"plan"}'),
+        ('prompt:complete', '{"response":"It is 15 degrees in Paris with light rain: take an umbrella.",%(tr)s,"stage":"aggregate"}'),
+        ('orchestrator:complete', '{"orchestrator":"bench-orchestrator","turn_count":2,"status":"success",%(tr)s,"stage":"complete"}'),
+    ]
+    block = "".join('{"event":"%s","data":%s}\n' % (e, d) for e, d in tmpl)
+    executes = max(1, round(n / len(tmpl)))
+    with open(path, "w") as f:
+        for i in range(executes):
+            f.write(block % {"i": i, "tr": '"trace_id":"ock-c273e4a5"'})
+    return executes * len(tmpl), os.path.getsize(path)
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = 0
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) // 1024 // 1024
+    debian = open("/etc/debian_version").read().strip() if os.path.exists(
+        "/etc/debian_version") else "?"
+
+    def version(argv):
+        try:
+            r = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+            return (r.stdout + r.stderr).strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.SubprocessError):
+            return "missing"
+
+    load = os.getloadavg()
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    pkg = os.path.join(os.path.dirname(os.path.dirname(MOCK_LLM_MAIN)), "package.json")
+    mock_llm = json.load(open(pkg))["version"] if os.path.exists(pkg) else "missing"
+    return [
+        "%s, %d CPUs, %d GiB, Linux %s, Debian %s; load average before the run %.2f %.2f %.2f" % (
+            cpu, os.cpu_count(), mem, platform.release(), debian, *load),
+        "commit %s%s; %s; nginx %s; node %s, @dwmkerr/mock-llm %s; %s; Python %s" % (
+            commit or "?", " (with local changes)" if dirty else "",
+            version(["wrk", "-v"]).split(" [")[0], version([NGINX, "-v"]).split("/")[-1],
+            version(["node", "--version"]), mock_llm, version(["jq", "--version"]),
+            platform.python_version()),
+    ]
+
+
+def write_results(path, text):
+    begin, end = "<!-- bench:generated:begin -->", "<!-- bench:generated:end -->"
+    old = open(path).read() if os.path.exists(path) else begin + "\n" + end + "\n"
+    if begin not in old or end not in old:
+        old = old.rstrip("\n") + "\n\n" + begin + "\n" + end + "\n"
+    head, rest = old.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + text.rstrip("\n") + "\n" + end + tail)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--only", default="1,2,3,4,5,6", help="items to run, e.g. 1,4")
+    ap.add_argument("--quick", action="store_true", help="smaller sizes, one round")
+    ap.add_argument("--no-write", action="store_true", help="do not rewrite bench/RESULTS.md")
+    ap.add_argument("--results", default=os.path.join(BENCH, "RESULTS.md"))
+    args = ap.parse_args()
+    args.rounds = 1 if args.quick else 3
+    args.duration = 2 if args.quick else 5
+    args.providers, args.turns = (100, 1000) if args.quick else (250, 1000)
+    args.stream_turns = 2000 if args.quick else 6000
+    args.repeat = 50 if args.quick else 200
+    args.loop_turns = 30 if args.quick else 60
+    items = [int(x) for x in args.only.split(",") if x.strip()]
+
+    b = Bench(args)
+    global MEASURE, MEASURE_DIR
+    MEASURE_DIR = os.path.join(b.build, "bench")
+    MEASURE = os.path.join(MEASURE_DIR, "measure")
+    for tool in (b.mock, b.ock, b.ref, b.min_sut, b.spawn_floor, MEASURE):
+        if not os.access(tool, os.X_OK):
+            sys.exit("bench: %s is missing: run `make bench` (it builds everything first)" % tool)
+    info = machine()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    print("OCK bench, %s\n%s" % (started.strftime("%Y-%m-%d %H:%M UTC"), "\n".join(info)))
+    failed = []
+    for i in items:
+        t_item = time.monotonic()
+        try:
+            getattr(b, "item%d" % i)()
+            print("   (item %d took %.0f s)" % (i, time.monotonic() - t_item), flush=True)
+        except Exception as e:  # one broken item must not hide the others
+            failed.append(i)
+            row(i, "could not run", str(e).splitlines()[0][:120] if str(e) else repr(e), "-", "-",
+                "-", False)
+    took = (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds()
+    table = table_md()
+    print("\n" + table + "\n")
+    for n in NOTES:
+        print("- " + n)
+    text = "\n".join([
+        "Run of %s (%d s), `make bench%s`:" % (started.strftime("%Y-%m-%d %H:%M UTC"), took,
+                                               " BENCH_FLAGS=\"%s\"" % " ".join(sys.argv[3:])
+                                               if len(sys.argv) > 3 else ""),
+        "", "- machine: " + info[0], "- software: " + info[1], "", table, ""]
+        + ["- " + n for n in NOTES]
+        + ["", "<details><summary>the exact commands measured</summary>", "", "```"]
+        + COMMANDS + ["```", "", "</details>"])
+    with open(os.path.join(b.build, "bench", "results.json"), "w") as f:
+        json.dump({"rows": ROWS, "notes": NOTES, "commands": COMMANDS, "machine": info}, f,
+                  indent=1)
+    if not args.no_write and set(items) == {1, 2, 3, 4, 5, 6} and not args.quick:
+        write_results(args.results, text)
+        print("bench: wrote the table into %s" % os.path.relpath(args.results))
+    if failed:
+        sys.exit("bench: item(s) %s could not run" % ",".join(map(str, failed)))
+
+
+if __name__ == "__main__":
+    main()
