@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ock/json.h"
 #include "ock/mock.h"
@@ -185,6 +186,17 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
   for (size_t i = 0; !rc && i < count; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    /* A fixture is a regular file of the directory given: a symbolic link could make the
+     * harness read anything on the machine. */
+    struct stat st;
+    if (lstat(path, &st) || !S_ISREG(st.st_mode)) {
+      snprintf(errbuf, n,
+               "%s: not a regular file (a symbolic link?); fixtures must be plain files "
+               "in %s",
+               path, dir);
+      rc = OCK_EIO;
+      break;
+    }
     struct ock_jerr err;
     cJSON *fx = NULL;
     rc = ock_json_parse_file(path, FIXTURE_MAX_BYTES, &fx, &err);

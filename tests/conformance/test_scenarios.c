@@ -102,6 +102,16 @@ static void bad_fixtures_are_named(void) {
       "$.session.providers[0].api", "openai");
 }
 
+static void symlinked_fixture_is_refused(void) {
+  char dir[128], cmd[400], err[1200] = "";
+  snprintf(dir, sizeof dir, "%s/links", tmpdir);
+  snprintf(cmd, sizeof cmd, "mkdir -p %s && ln -sf /etc/hostname %s/outside.json", dir, dir);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  struct scenario_set set;
+  CU_ASSERT_TRUE(scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err) != OCK_OK);
+  OCK_ASSERT_CONTAINS(err, "outside.json: not a regular file");
+}
+
 static void shards_partition_the_selection(void) {
   struct scenario_set all, s1, s2;
   char err[1200];
@@ -136,5 +146,6 @@ static const struct ock_test tests[] = {
     {"every_requirement_has_a_scenario", every_requirement_has_a_scenario},
     {"bad_fixtures_are_named", bad_fixtures_are_named},
     {"shards_partition_the_selection", shards_partition_the_selection},
+    {"symlinked_fixture_is_refused", symlinked_fixture_is_refused},
     {NULL, NULL}};
 const struct ock_suite suite_scenarios = {"scenarios", tests, setup, teardown};
