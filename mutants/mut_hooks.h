@@ -29,6 +29,7 @@ void mut_flush_held(struct mutant_state *s, struct mutant_exchange *x, int after
 
 /* Events, before they are forwarded. */
 void mut_complete_dropped_on_error(struct mutant_state *s, struct mutant_exchange *x);
+void mut_complete_never(struct mutant_state *s, struct mutant_exchange *x);
 void mut_complete_twice(struct mutant_state *s, struct mutant_exchange *x);
 void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x);
 void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x);
