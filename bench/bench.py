@@ -151,6 +151,14 @@ def slope(xs, ys):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
 
 
+def linear(xs, ys, tolerance=0.25):
+    """Whether ys grow linearly in xs: the slopes of the first and the last segment agree
+    within tolerance (a slope near zero, flat, counts as linear too)."""
+    s1 = (ys[1] - ys[0]) / (xs[1] - xs[0])
+    s2 = (ys[-1] - ys[-2]) / (xs[-1] - xs[-2])
+    return abs(s1 - s2) <= tolerance * max(abs(s1), abs(s2)) or max(abs(s1), abs(s2)) < 1e-3
+
+
 def loglog_exponent(xs, ys):
     return slope([math.log(x) for x in xs], [math.log(y) for y in ys])
 
@@ -244,6 +252,8 @@ class Bench:
         path = self.path(name + ".json")
         with open(path, "w") as f:
             json.dump(fx, f, separators=(",", ":"))
+        if os.path.getsize(path) > 16 << 20:
+            raise RuntimeError("%s is larger than the 16 MiB ock-mock-provider reads" % path)
         return path
 
     # -- wrk ----------------------------------------------------------------------------------
@@ -345,7 +355,7 @@ http {{
     def item1(self):
         a = self.args
         print("1. mock provider: non-streamed chat completion under wrk -t2 -c16", flush=True)
-        turn = {"text": "It is 15 degrees in Paris, with light rain: take an umbrella."}
+        turn = {"text": "It is 15 degrees in Paris."}
         body = self.reply_bytes(turn)
         providers, turns = a.providers, a.turns
         fx = self.fixture("bench-chat", providers, turns, turn)
@@ -393,8 +403,8 @@ http {{
         row(1, "mock p99 latency", fmt(p99["mock"], " ms"),
             "mock-llm %s, nginx %s" % (fmt(p99["mock-llm"], " ms"), fmt(p99["nginx"], " ms")),
             "-", "< 1 ms", p99["mock"] < 1.0)
-        NOTES.append("Item 1: %d rounds of %d s per server, median shown; mock fixture %d "
-                     "providers x %d turns (each turn answers once), reply %d bytes, request "
+        NOTES.append("Item 1: %d rounds of %d s per server, median shown; mock fixture: %d "
+                     "provider, %d turns (each turn answers once), reply %d bytes, request "
                      "bench/request.json (%d bytes)." % (
                          a.rounds, a.duration, providers, turns, len(body),
                          os.path.getsize(self.request)))
@@ -502,6 +512,13 @@ http {{
         row(3, "harness's own time per scenario", fmt(overhead_ms, " ms"),
             "floor (spawn + 1 HTTP) " + fmt(floor_ms, " ms"),
             fmt(overhead_ms / floor_ms, "x floor"), "< 5 ms", overhead_ms < 5)
+        # Where the time goes: the SUT's exit as the harness sees it, against its last event.
+        rep = json.load(open(os.path.join(out, "report.json")))["scenarios"]
+        gaps = [x["process"]["wall_ms"] - x["timeline"][-1]["t_ms"] for x in rep if x["timeline"]]
+        slow = [g for g in gaps if g >= 10]
+        excess = (sum(gaps) - len(gaps) * min(gaps)) / n
+        row(3, "  of which: waiting to see the SUT exit", fmt(excess, " ms"),
+            "%d of %d scenarios waited >= 10 ms" % (len(slow), len(gaps)), "-", "(info)", None)
         NOTES.append("Item 3: `ock run --repeat %d --jobs 1` on fixtures/text-answer.json took "
                      "%.2f s wall; the minimal SUT's own time (main to exit, summed) %.2f s; "
                      "the floor is the median of %d spawns of `min_sut --floor` through /bin/sh."
@@ -649,7 +666,7 @@ http {{
     def item6(self):
         a = self.args
         print("6. scale: mock journal, harness, ock check", flush=True)
-        turn = {"text": "It is 15 degrees in Paris, with light rain: take an umbrella."}
+        turn = {"text": "It is 15 degrees in Paris."}
         providers, turns = a.providers, a.turns
         fx = self.path("bench-chat.json")
         if not os.path.exists(fx):
@@ -677,7 +694,8 @@ http {{
             raise RuntimeError("too few points under the journal cap")
         per_req = slope(xs, ys)
         row(6, "mock memory per request (journal on)", fmt(per_req, " KB"),
-            "%s requests: +%s MB" % (fmt(xs[-1]), fmt(ys[-1] / 1024)), "-", "linear", None)
+            "%s requests: +%s MB" % (fmt(xs[-1]), fmt(ys[-1] / 1024)), "-", "linear",
+            linear(xs, ys))
         NOTES.append("Item 6: the mock keeps at most 200,000 journal entries (2 per request: "
                      "llm_request and llm_reply), so its journal stops growing near 100,000 "
                      "requests at about %.0f MB." % (per_req * 100000 / 1024))
@@ -697,7 +715,7 @@ http {{
         s = slope(ns, rss)
         row(6, "harness peak RSS per scenario", fmt(s, " KB"),
             "%s scenarios: %s MB" % (ns[-1], fmt(rss[-1] / 1024)),
-            fmt(s * 1000 / 1024, " MB/1000"), "linear", None)
+            fmt(s * 1000 / 1024, " MB/1000"), "linear", linear(ns, rss))
 
         res = getattr(self, "item4_res", None)
         if res:
@@ -717,39 +735,79 @@ http {{
 # data
 
 
+RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
+
+
+def fixture_delay_ms(fx):
+    """Milliseconds one scenario must wait by its fixture, as a lower bound: turn delay_ms (up
+    to request_timeout_ms); chunk_delay_ms between the chunks of a streamed turn; tool delays
+    (up to tool_timeout_ms), the longest of a response's calls when they run in parallel, their
+    sum otherwise; before each retry of a faulted turn under error_strategy retry or fallback,
+    the scripted Retry-After or else the smallest backoff SPEC.md 5.7 allows,
+    d0 * (1 - retry_jitter). A scenario with cancel triggers counts nothing: the cancellation
+    cuts its scripted waits short, and the SUT abandons the reply the mock holds back."""
+    if fx.get("cancel"):
+        return 0.0
+    cfg = fx.get("session", {}).get("config", {})
+    streaming = cfg.get("streaming", False)
+    parallel = cfg.get("parallel_tools", True)
+    strategy = cfg.get("error_strategy", "continue")
+    base, cap = cfg.get("retry_base_delay_ms", 1000), cfg.get("retry_max_delay_ms", 60000)
+    jitter, budget = cfg.get("retry_jitter", 0.1), cfg.get("max_retries", 2)
+    tool_timeout = cfg.get("tool_timeout_ms", 30000)
+    request_timeout = cfg.get("request_timeout_ms", 60000)
+    tools = fx.get("tools", {})
+    called = {}  # tool name -> calls so far
+
+    def tool_wait(name):
+        i = called.get(name, 0)
+        called[name] = i + 1
+        tool = tools.get(name, {})
+        calls = tool.get("calls", [])
+        return min((calls[i] if i < len(calls) else {}).get("delay_ms", tool.get("delay_ms", 0)),
+                   tool_timeout)
+
+    ms = 0.0
+    for turns in fx.get("script", {}).values():
+        n = 0  # retries so far in the current turn of this provider
+        for t in turns:
+            ms += min(t.get("delay_ms", 0), request_timeout)
+            if streaming and t.get("chunk_delay_ms"):
+                size = max(1, t.get("chunk_size", 8))
+                chunks = math.ceil(len(t.get("text", "")) / size) + 2
+                for c in t.get("tool_calls", []):
+                    chunks += 1 + math.ceil(len(json.dumps(c.get("arguments", {}))) / size)
+                after = t.get("fault", {}).get("after_chunks")
+                if after is not None:
+                    chunks = min(chunks, after)
+                ms += t["chunk_delay_ms"] * max(0, chunks - 1)
+            fault = t.get("fault")
+            if not fault:
+                waits = [tool_wait(c["name"]) for c in t.get("tool_calls", []) if c["name"] in tools]
+                ms += (max(waits) if parallel else sum(waits)) if waits else 0
+                n = 0
+                continue
+            kind = fault.get("kind", "status")
+            retryable = (fault.get("status") in RETRYABLE_STATUS if kind == "status"
+                         else kind != "malformed_chunk" or streaming)
+            if strategy not in ("retry", "fallback") or not retryable or n >= budget:
+                n = 0
+                continue
+            n += 1
+            if "retry_after_ms" in fault or "retry_after" in fault:
+                ms += min(fault.get("retry_after_ms", fault.get("retry_after", 0) * 1000), cap)
+            else:
+                ms += min(base * 2 ** (n - 1), cap) * (1 - jitter)
+    return ms
+
+
 def scripted_delays(fixtures_dir):
-    """Seconds every scenario must wait by its script, summed over the suite (a lower bound):
-    turn delay_ms, chunk_delay_ms between the chunks of a streamed turn, tool delays, and the
-    retry-after of faults."""
+    """(seconds of scripted waiting summed over the suite, number of scenarios)."""
     total, n = 0.0, 0
     for name in sorted(os.listdir(fixtures_dir)):
-        if not name.endswith(".json"):
-            continue
-        n += 1
-        fx = json.load(open(os.path.join(fixtures_dir, name)))
-        streaming = fx.get("session", {}).get("config", {}).get("streaming", False)
-        ms = 0
-        for turns in fx.get("script", {}).values():
-            for t in turns:
-                ms += t.get("delay_ms", 0)
-                if streaming and t.get("chunk_delay_ms"):
-                    size = max(1, t.get("chunk_size", 8))
-                    chunks = math.ceil(len(t.get("text", "")) / size) + 2
-                    for c in t.get("tool_calls", []):
-                        chunks += 1 + math.ceil(len(json.dumps(c.get("arguments", {}))) / size)
-                    after = t.get("fault", {}).get("after_chunks")
-                    if after is not None:
-                        chunks = min(chunks, after)
-                    ms += t["chunk_delay_ms"] * max(0, chunks - 1)
-                fault = t.get("fault", {})
-                ms += fault.get("retry_after", 0) * 1000 + fault.get("retry_after_ms", 0)
-        expect_calls = fx.get("expect", {}).get("tool_calls", {})
-        for tname, tool in fx.get("tools", {}).items():
-            calls = tool.get("calls", [])
-            called = expect_calls.get(tname, len(calls))
-            for i in range(called):
-                ms += (calls[i] if i < len(calls) else {}).get("delay_ms", tool.get("delay_ms", 0))
-        total += ms / 1000
+        if name.endswith(".json"):
+            n += 1
+            total += fixture_delay_ms(json.load(open(os.path.join(fixtures_dir, name)))) / 1000
     return total, n
 
 
@@ -836,7 +894,7 @@ def main():
     args = ap.parse_args()
     args.rounds = 1 if args.quick else 3
     args.duration = 2 if args.quick else 5
-    args.providers, args.turns = (100, 1000) if args.quick else (250, 1000)
+    args.providers, args.turns = (1, 100000) if args.quick else (1, 250000)
     args.stream_turns = 2000 if args.quick else 6000
     args.repeat = 50 if args.quick else 200
     args.loop_turns = 30 if args.quick else 60
