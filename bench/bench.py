@@ -121,11 +121,19 @@ def rss_kb(pid):
     return vals.get("VmRSS", 0), vals.get("VmHWM", 0)
 
 
+def note_command(argv):
+    """Record a measured command for RESULTS.md: paths relative to the repository, ports out."""
+    text = " ".join(a if re.match(r"^[A-Z_]+=", a) else shlex.quote(a) for a in argv)
+    text = text.replace(ROOT + "/", "").replace(sys.executable, "python3")
+    text = re.sub(r"http://127\.0\.0\.1:\d+", "$URL", text)
+    COMMANDS.append(text)
+
+
 def run_measured(argv, env=None, timeout=600, stdout=subprocess.DEVNULL, note=True):
     """Run argv to its end under bench's `measure` (measure.c says why not os.wait4 here):
     wall (s), user+sys CPU (s), peak RSS (KiB), exit code and the end of stderr."""
     if note:
-        COMMANDS.append(" ".join(shlex.quote(a) for a in argv))
+        note_command(argv)
     out = os.path.join(MEASURE_DIR, "measure-%d.json" % os.getpid())
     p = subprocess.Popen([MEASURE, "-o", out, "--"] + list(argv), env=env, stdout=stdout,
                          stderr=subprocess.PIPE, start_new_session=True)
@@ -263,7 +271,7 @@ class Bench:
                 "-s", os.path.join(BENCH, "wrk_chat.lua"), url, "--", body,
                 str(providers), str(limit)]
         if not warm:
-            COMMANDS.append(" ".join(shlex.quote(a) for a in argv))
+            note_command(argv)
         out = subprocess.run(argv, capture_output=True, text=True, timeout=duration + 60).stdout
         m = re.search(r"RESULT (.*)", out)
         if not m:
@@ -424,7 +432,7 @@ http {{
         body_file = self.path("request-stream.json")
         with open(body_file, "w") as f:
             json.dump(req, f, separators=(",", ":"))
-        providers, turns = 20, a.stream_turns // 20
+        providers, turns = 1, a.stream_turns
         fx = self.fixture("bench-stream", providers, turns, turn)
         capacity = providers * turns
         limit = (capacity - 200) // 2
@@ -499,8 +507,7 @@ http {{
         p, url = self.start_mock(fx)
         try:
             env = dict(os.environ, OCK_URL=url)
-            COMMANDS.append("OCK_URL=<mock> %s %d '%s --floor'" % (self.spawn_floor, n,
-                                                                   self.min_sut))
+            note_command(["OCK_URL=$URL", self.spawn_floor, str(n), self.min_sut + " --floor"])
             fl = subprocess.run([self.spawn_floor, str(n), "%s --floor" % shlex.quote(self.min_sut)],
                                 env=env, capture_output=True, text=True, timeout=300)
             if fl.returncode:
@@ -629,7 +636,7 @@ http {{
                          "examples/basic_orchestrator_corrected.py is missing: no Python side.")
         res = {}
         for name, argv in suts.items():
-            COMMANDS.append("OCK_URL=<mock> ... " + " ".join(shlex.quote(x) for x in argv))
+            note_command(["OCK_URL=$URL", "OPENAI_BASE_URL=$URL/v1", "..."] + argv)
             for turns in (lo, hi):
                 runs = [self.run_sut(argv, turns) for _ in range(a.rounds)]
                 res[(name, turns)] = {
@@ -696,9 +703,9 @@ http {{
         row(6, "mock memory per request (journal on)", fmt(per_req, " KB"),
             "%s requests: +%s MB" % (fmt(xs[-1]), fmt(ys[-1] / 1024)), "-", "linear",
             linear(xs, ys))
-        NOTES.append("Item 6: the mock keeps at most 200,000 journal entries (2 per request: "
-                     "llm_request and llm_reply), so its journal stops growing near 100,000 "
-                     "requests at about %.0f MB." % (per_req * 100000 / 1024))
+        NOTES.append("Item 6: mock memory per request is the slope of the mock's resident memory "
+                     "over the requests it served (%s), below its journal caps (200,000 entries, "
+                     "about 512 MiB by its own estimate)." % ", ".join(fmt(x) for x in xs))
 
         times = self.path("sut-times-6.txt")
         sut = "%s --times %s" % (shlex.quote(self.min_sut), shlex.quote(times))
@@ -873,6 +880,14 @@ def machine():
     ]
 
 
+def dedupe(lines):
+    """Each distinct line once, in first-seen order, with how many times it ran."""
+    counts = {}
+    for line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    return [line + ("    # x%d" % n if n > 1 else "") for line, n in counts.items()]
+
+
 def write_results(path, text):
     begin, end = "<!-- bench:generated:begin -->", "<!-- bench:generated:end -->"
     old = open(path).read() if os.path.exists(path) else begin + "\n" + end + "\n"
@@ -931,8 +946,9 @@ def main():
                                                if len(sys.argv) > 3 else ""),
         "", "- machine: " + info[0], "- software: " + info[1], "", table, ""]
         + ["- " + n for n in NOTES]
-        + ["", "<details><summary>the exact commands measured</summary>", "", "```"]
-        + COMMANDS + ["```", "", "</details>"])
+        + ["", "<details><summary>the exact commands measured ($URL: the server under test; "
+           "each mock, nginx and mock-llm on its own free port)</summary>", "", "```"]
+        + dedupe(COMMANDS) + ["```", "", "</details>"])
     with open(os.path.join(b.build, "bench", "results.json"), "w") as f:
         json.dump({"rows": ROWS, "notes": NOTES, "commands": COMMANDS, "machine": info}, f,
                   indent=1)
