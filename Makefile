@@ -101,7 +101,7 @@ coverage:
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (any finding
 # aborts the test that caused it), in its own build tree.
 check-asan:
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 OCK_TIME_SCALE=3 \
 	  $(MAKE) BUILD=$(BUILD)/asan SANITIZE=address,undefined OPT="-O1 -g" test
 
 # Every test binary under valgrind memcheck: leaks and invalid accesses fail the target.

@@ -49,7 +49,9 @@ static const char usage[] =
     "  --shard I/N              run the I-th of N shards (merge them with `ock report merge`)\n"
     "  --timeout S              seconds per scenario before the SUT's group is killed (default "
     "30)\n"
-    "  --time-scale X           multiply every time budget, for slow machines (default 1)\n"
+    "  --time-scale X           multiply the timeout and the late tolerance of timing checks, for\n"
+    "                           slow machines and sanitizer builds (default 1, or "
+    "$OCK_TIME_SCALE)\n"
     "  --repeat N               run each scenario N times (flake hunting)\n"
     "  --seed N                 seed for random faults (default 0: the fixtures' own)\n"
     "  --expected-failures FILE baseline: lines \"scenario\" or \"scenario:ID\" (ID: a "
@@ -193,6 +195,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *scale_env = getenv("OCK_TIME_SCALE");
+  double scale = scale_env ? strtod(scale_env, NULL) : 1;
   *o = (struct run_opts){.out_dir = "reports/latest",
                          .format = "human",
                          .level = OCK_LEVEL_SHOULD,
@@ -201,7 +205,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
                          .shard_n = 1,
                          .repeat = 1,
                          .timeout_s = 30,
-                         .time_scale = 1};
+                         .time_scale = scale > 0 ? scale : 1};
   optind = 1;
   int c;
   double v;

@@ -29,6 +29,7 @@ struct grade_ctx {
   const char *const *declared; /* the SUT's capabilities, NULL-terminated */
   enum ock_level level;        /* the highest level graded (MUST < SHOULD < MAY) */
   int strict;                  /* SHOULD failures FAIL */
+  double time_scale;           /* --time-scale: widens the late tolerance of timing checks */
   cJSON *checks;               /* the scenario's checks array (owned by the caller) */
 };
 

@@ -312,6 +312,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
                         .declared = cfg->declared,
                         .level = cfg->level,
                         .strict = cfg->strict,
+                        .time_scale = cfg->time_scale > 0 ? cfg->time_scale : 1,
                         .checks = checks};
   if (journal && !view_build(&v, sc->fixture, journal, &proc)) {
     g.v = &v;
