@@ -10,11 +10,6 @@
 #include "ock/json.h"
 #include "view_calls.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++)
     if (is_kind(v->e[i], "llm_request"))

@@ -21,11 +21,6 @@ static double late_scale(const struct grade_ctx *g) {
   return g->time_scale > 1 ? g->time_scale : 1;
 }
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 static const char *fault_kind(const cJSON *reply) {
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
   return cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");

@@ -8,11 +8,6 @@
 #include "grade.h"
 #include "ock/json.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 static int count_events(const struct view *v, const char *name, long *seq) {
   int n = 0;
   for (size_t i = 0; i < v->n; i++)

@@ -11,11 +11,6 @@
 #include "ock/json.h"
 #include "view_calls.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 /* message_index_containing: the index in the request's neutral history of the first message
  * whose content contains text, or -1. */
 static int message_index_containing(const cJSON *request, const char *text) {

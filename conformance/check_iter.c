@@ -10,11 +10,6 @@
 
 #define REMINDER_MARK "orchestrator-loop-limit"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
   cJSON_ArrayForEach(

@@ -10,11 +10,6 @@
 #include "ock/events.h"
 #include "ock/json.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 /* next_event / prev_event: the index of the neighbouring event entry within [lo, hi). */
 static size_t next_event(const struct view *v, size_t i, size_t hi) {
   for (size_t j = i + 1; j < hi; j++)

@@ -115,11 +115,6 @@ static void prompt_complete_presence(struct grade_ctx *g) {
   }
 }
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 /* never_sent: the provider:request at index i was closed by a cancelled provider:error before
  * any LLM request arrived: cancellation caught it before it was sent (SPEC.md 5.10). */
 static int never_sent(const struct view *v, size_t i, size_t end) {

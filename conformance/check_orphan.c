@@ -24,11 +24,6 @@ static const struct {
 };
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 /* history_has_calls: the request's neutral history holds an assistant message with calls. */
 static int history_has_calls(const cJSON *request) {
   const cJSON *m;

@@ -10,11 +10,6 @@
 #include "ock/json.h"
 #include "view_calls.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 static const char *group_of(const struct call_fate *f) {
   const cJSON *e = f->pre ? f->pre : f->post ? f->post : f->error;
   return e ? ock_json_str(event_data(e), "parallel_group_id") : NULL;

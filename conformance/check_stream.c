@@ -11,11 +11,6 @@
 #include "ock/json.h"
 #include "view_calls.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 static int broken_stream(const cJSON *reply) {
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
   const char *k = cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");

@@ -7,6 +7,11 @@
 #include "ock/json.h"
 #include "ock/status.h"
 
+const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
 const char *entry_kind(const cJSON *e) {
   const char *k = ock_json_str(e, "kind");
   return k ? k : "";

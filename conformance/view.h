@@ -41,6 +41,9 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
                const struct sut_result *proc);
 void view_free(struct view *v);
 
+/* str_field: the string member k of o, or "" when it is absent or not a string (never NULL). */
+const char *str_field(const cJSON *o, const char *k);
+
 /* Entry accessors. */
 const char *entry_kind(const cJSON *e);
 long entry_seq(const cJSON *e);

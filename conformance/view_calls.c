@@ -6,11 +6,6 @@
 
 #include "ock/json.h"
 
-static const char *str_field(const cJSON *o, const char *k) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : "";
-}
-
 const char *call_id(const struct call_fate *f) {
   return str_field(f->call, "id");
 }
