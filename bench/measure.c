@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
   pid_t pid = fork();
   if (pid < 0) {
     perror("measure: fork");
+    fclose(out);
     return 125;
   }
   if (pid == 0) {
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
   while (wait4(pid, &status, 0, &ru) < 0) {
     if (errno != EINTR) {
       perror("measure: wait4");
+      fclose(out);
       return 125;
     }
   }
