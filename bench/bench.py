@@ -733,9 +733,12 @@ http {{
             big = [n for n in sizes if n >= 10 ** 4]
             e = loglog_exponent([res[n]["events"] for n in big], [res[n]["wall"] for n in big])
             ms = slope([res[n]["events"] for n in big], [res[n]["maxrss_kb"] for n in big])
+            walls = ", ".join("10^%d: %s" % (round(math.log10(n)), fmt(res[n]["wall"] * 1000, " ms"))
+                              for n in sizes)
             row(6, "ock check time growth, 10^4..10^%d" % round(math.log10(sizes[-1])),
-                "t ~ n^%.2f" % e, "%s us/event" % fmt(res[sizes[-1]]["wall"] / res[sizes[-1]][
-                    "events"] * 1e6), "-", "linear (exp. ~1)", e < 1.15)
+                "t ~ n^%.2f" % e, walls, "%s us/event" % fmt(
+                    res[sizes[-1]]["wall"] / res[sizes[-1]]["events"] * 1e6), "linear (exp. ~1)",
+                e < 1.15)
             row(6, "ock check memory growth", fmt(ms * 1000, " B/1000 ev"),
                 "%s MB at 10^%d" % (fmt(res[sizes[-1]]["maxrss_kb"] / 1024),
                                     round(math.log10(sizes[-1]))), "-", "flat", ms * 1000 < 100)
