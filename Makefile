@@ -61,6 +61,7 @@ include tests/part.mk
 -include reference/part.mk
 -include conformance/part.mk
 -include mutants/part.mk
+-include bench/part.mk
 include fuzz/part.mk
 include install.mk
 
