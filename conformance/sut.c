@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,42 +50,41 @@ static void live_remove(pid_t pid) {
   pthread_mutex_unlock(&live_lock);
 }
 
-/* parent_of reads the parent pid of pid from /proc; -1 when it cannot. */
-static pid_t parent_of(const char *pid) {
-  char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%s/stat", pid);
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return -1;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  const char *close = strrchr(buf, ')'); /* the command name may hold spaces and parens */
-  int ppid;
-  char state;
-  if (!close || sscanf(close + 1, " %c %d", &state, &ppid) != 2)
-    return -1;
-  return ppid;
+/* kill_if_orphan kills and reaps child pid when it is not a live SUT. Under live_lock. */
+static void kill_if_orphan(pid_t pid) {
+  for (size_t i = 0; i < n_live; i++)
+    if (live[i] == pid)
+      return;
+  kill(pid, SIGKILL);
+  waitpid(pid, NULL, 0);
 }
 
-/* reap_orphans kills and reaps every child of the harness that is not a live SUT. */
+/* reap_orphans kills and reaps every child of the harness that is not a live SUT. The children
+ * are read from /proc/self/task/<tid>/children (each thread's own), not by scanning every
+ * process of the machine. */
 static void reap_orphans(void) {
-  pid_t self = getpid();
-  DIR *d = opendir("/proc");
+  DIR *d = opendir("/proc/self/task");
   if (!d)
     return;
   pthread_mutex_lock(&live_lock);
   struct dirent *de;
   while ((de = readdir(d))) {
-    if (de->d_name[0] < '1' || de->d_name[0] > '9' || parent_of(de->d_name) != self)
+    if (de->d_name[0] < '1' || de->d_name[0] > '9')
       continue;
-    pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
-    int is_live = 0;
-    for (size_t i = 0; i < n_live && !is_live; i++)
-      is_live = live[i] == pid;
-    if (!is_live) {
-      kill(pid, SIGKILL);
-      waitpid(pid, NULL, 0);
+    char path[128], buf[4096];
+    snprintf(path, sizeof path, "/proc/self/task/%s/children", de->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    for (char *p = buf, *end; *p; p = end) {
+      long pid = strtol(p, &end, 10);
+      if (end == p)
+        break;
+      if (pid > 0)
+        kill_if_orphan((pid_t)pid);
     }
   }
   pthread_mutex_unlock(&live_lock);
@@ -94,6 +94,7 @@ static void reap_orphans(void) {
 struct sut {
   _Atomic pid_t pgid; /* 0 once the group is gone */
   pid_t pid;
+  int pidfd; /* readable when the SUT exits (pidfd_open), or -1 on an older kernel */
   int out_fd, err_fd;
   double timeout_s;
   size_t cap;
@@ -233,6 +234,7 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   fcntl(po[0], F_SETFL, O_NONBLOCK);
   fcntl(pe[0], F_SETFL, O_NONBLOCK);
   s->pid = pid;
+  s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
   atomic_store(&s->pgid, pid);
   s->out_fd = po[0];
   s->err_fd = pe[0];
@@ -285,9 +287,12 @@ int sut_wait(sut *s, struct sut_result *r) {
   double deadline = s->started + s->timeout_s * 1000.0;
   double grace_end = 0; /* after exit: how long to wait for the pipes to drain */
   while (out_open || err_open || !exited) {
-    struct pollfd p[2] = {{out_open ? s->out_fd : -1, POLLIN, 0},
-                          {err_open ? s->err_fd : -1, POLLIN, 0}};
-    poll(p, 2, 20);
+    /* The pidfd wakes the poll when the SUT exits, so its end is seen at once even after its
+     * pipes closed; without one (an old kernel) the poll times out every 20 ms. */
+    struct pollfd p[3] = {{out_open ? s->out_fd : -1, POLLIN, 0},
+                          {err_open ? s->err_fd : -1, POLLIN, 0},
+                          {!exited ? s->pidfd : -1, POLLIN, 0}};
+    poll(p, 3, 20);
     if (out_open && p[0].revents)
       out_open = drain(s->out_fd, &out, &r->out_total);
     if (err_open && p[1].revents)
@@ -335,6 +340,8 @@ void sut_free(sut *s) {
   }
   close(s->out_fd);
   close(s->err_fd);
+  if (s->pidfd >= 0)
+    close(s->pidfd);
   free(s);
 }
 

@@ -5,9 +5,10 @@
  * members equal given values ("match"), and optionally only on the N-th such event
  * ("occurrence", counted per hook). The first hook that applies wins; otherwise the reply is
  * {"action":"continue"}. The event and the reply are journaled together, so the harness sees
- * exactly which deny or injection the SUT was given. Events also drive two cancel triggers:
- * "event" (before the reply) and "after_execute" (once the reply to the N-th
- * orchestrator:complete has gone out).
+ * exactly which deny or injection the SUT was given. Events also drive two cancel triggers,
+ * both fired before the reply, which is then held a moment so the SIGINT lands first: "event"
+ * and "after_execute" (the N-th orchestrator:complete: the SIGINT falls after that execute,
+ * before the next one can begin).
  */
 #include "state.h"
 

@@ -51,8 +51,7 @@ struct conn_req {
   ock_mock *m;
   struct ock_buf body;
   int too_big;
-  int answered;        /* a reply was queued before the body was read (413) */
-  cJSON *cancel_after; /* owned: the after_execute cancel to fire when the reply is out */
+  int answered; /* a reply was queued before the body was read (413) */
 };
 
 /* One plan being played by the content reader. */
@@ -228,9 +227,6 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
   }
   if (plan->cancel && m->opt.on_cancel)
     m->opt.on_cancel(m->opt.user);
-  cJSON_Delete(r->cancel_after);
-  r->cancel_after = plan->cancel_after;
-  plan->cancel_after = NULL;
   if (!sleep_ms(m, c, plan->delay_ms)) {
     journal_deferred(m, plan, 1);
     free_plan(plan);
@@ -296,12 +292,6 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
   struct conn_req *r = *req_cls;
   if (!r)
     return;
-  if (r->cancel_after) { /* after_execute: the reply has gone out; now the SIGINT */
-    ock__journal_append(r->m->st->journal, "cancel", r->cancel_after);
-    r->cancel_after = NULL;
-    if (r->m->opt.on_cancel)
-      r->m->opt.on_cancel(r->m->opt.user);
-  }
   ock_buf_free(&r->body);
   free(r);
   *req_cls = NULL;

@@ -19,10 +19,8 @@ void ock__plan_free(struct mock_plan *p) {
   ock__chunks_free(&p->body);
   cJSON_Delete(p->deferred);
   cJSON_Delete(p->deferred_gone);
-  cJSON_Delete(p->cancel_after);
   p->deferred = NULL;
   p->deferred_gone = NULL;
-  p->cancel_after = NULL;
 }
 
 int ock__plan_header(struct mock_plan *p, const char *name, const char *fmt, ...) {

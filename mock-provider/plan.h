@@ -38,9 +38,7 @@ struct mock_plan {
   cJSON *deferred_gone;     /* owned: journaled instead when the reply is abandoned (the
                                client went away, or the mock stopped) */
   const char *deferred_kind;
-  int cancel;          /* a cancel trigger fired on this request's arrival */
-  cJSON *cancel_after; /* owned: a "cancel" entry to journal, and on_cancel to call, once
-                          this reply has gone out (after_execute) */
+  int cancel; /* a cancel trigger fired on this request's arrival */
 };
 
 void ock__plan_init(struct mock_plan *p);

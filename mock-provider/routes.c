@@ -117,11 +117,6 @@ void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const
     if (st->cancel_fired[i] || n != (unsigned long long)c->n)
       continue;
     st->cancel_fired[i] = 1;
-    if (c->at == MOCK_CANCEL_AFTER_EXECUTE) {
-      cJSON_Delete(plan->cancel_after);
-      plan->cancel_after = cancel_entry(c);
-      continue;
-    }
     ock__journal_append(st->journal, "cancel", cancel_entry(c));
     if (!plan->cancel)
       plan->delay_ms += MOCK_CANCEL_HOLD_MS;

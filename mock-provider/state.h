@@ -81,8 +81,8 @@ cJSON *ock__headers_json(const struct mock_request *rq);
 /* ock__cancel_on_arrival counts an arriving tool call (at MOCK_CANCEL_TOOL) or event
  * (MOCK_CANCEL_EVENT, MOCK_CANCEL_AFTER_EXECUTE) named name against the fixture's cancel
  * triggers, or matches an LLM request's run-wide index (MOCK_CANCEL_LLM_REQUEST, name NULL).
- * A trigger that fires (once) is journaled now and marks the plan (held MOCK_CANCEL_HOLD_MS),
- * except after_execute, which is put in plan->cancel_after. Call with st->lock held. */
+ * A trigger that fires (once) is journaled now and marks the plan, whose reply is then held
+ * MOCK_CANCEL_HOLD_MS so the SIGINT arrives first. Call with st->lock held. */
 void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const char *name,
                             unsigned long long index, struct mock_plan *plan);
 

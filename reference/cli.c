@@ -28,7 +28,6 @@
 #define EXIT_ENV 3
 #define SESSION_MAX ((size_t)16 << 20)
 #define SESSION_TIMEOUT_MS 30000L
-#define SETTLE_MS 100 /* the quiet gap between two executes, see settle() */
 
 static const char usage[] =
     "usage: ock-orchestrator [options]\n"
@@ -216,17 +215,6 @@ static int world_build(struct world *w, const struct ock__session *s, const char
   return rc;
 }
 
-/* settle waits SETTLE_MS between two executes. A SIGINT is "between executes" only if there is
- * such a time: without a gap, a Ctrl-C pressed (or a harness's SIGINT sent) just as an answer
- * ends would land in the next prompt's first moments and cancel it. In the gap the handler
- * finds no execute armed and the signal is ignored; a signal cuts nanosleep short, so it is
- * resumed for the rest. */
-static void settle(void) {
-  struct timespec left = {.tv_sec = 0, .tv_nsec = SETTLE_MS * 1000000L};
-  while (nanosleep(&left, &left) == -1 && errno == EINTR)
-    ;
-}
-
 int main(int argc, char **argv) {
   struct options opt = {0};
   int code = parse_args(argc, argv, &opt);
@@ -297,8 +285,6 @@ int main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
 
   for (size_t i = 0; i < s->n_prompts; i++) {
-    if (i > 0)
-      settle();
     struct ock_exec_result res;
     ock_exec_context *exec = NULL;
     cJSON *index = cJSON_CreateNumber((double)i + 1);
