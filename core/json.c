@@ -112,39 +112,58 @@ void ock_jpath_index(char *out, size_t n, const char *path, int i) {
   snprintf(out, n, "%s[%d]", path ? path : "$", i);
 }
 
-/* member finds key in obj; fills mpath with its path. NULL when absent. */
-static const cJSON *member(const cJSON *obj, const char *path, const char *key, char *mpath,
-                           size_t n) {
-  ock_jpath_key(mpath, n, path, key);
-  return cJSON_GetObjectItemCaseSensitive(obj, key);
+/* Where a member is: its object's path and its key. The full path is only formatted for an
+ * error, so a lookup that succeeds costs no snprintf. */
+struct where {
+  const char *path;
+  const char *key; /* NULL: the value at path itself */
+};
+
+static int fail_at(struct ock_jerr *err, int code, const struct where *w, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail_at(struct ock_jerr *err, int code, const struct where *w, const char *fmt, ...) {
+  if (!err)
+    return code;
+  char mp[OCK_JSON_PATH_MAX], msg[400];
+  if (w->key)
+    ock_jpath_key(mp, sizeof mp, w->path, w->key);
+  else
+    snprintf(mp, sizeof mp, "%s", w->path ? w->path : "$");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return ock_jerr_set(err, code, mp, "%s", msg);
 }
 
-static int absent(enum ock_jneed need, const char *mpath, const char *expected,
+static int absent(enum ock_jneed need, const struct where *w, const char *expected,
                   struct ock_jerr *err) {
   if (need == OCK_REQUIRED)
-    return ock_jerr_set(err, OCK_EMISSING, mpath, "required; expected %s", expected);
+    return fail_at(err, OCK_EMISSING, w, "required; expected %s", expected);
   return OCK_OK;
 }
 
-static int wrong(const cJSON *v, const char *mpath, const char *expected, struct ock_jerr *err) {
-  return ock_jerr_set(err, OCK_ETYPE, mpath, "expected %s, got %s", expected,
-                      ock_json_type_name(v));
+static int wrong(const cJSON *v, const struct where *w, const char *expected,
+                 struct ock_jerr *err) {
+  return fail_at(err, OCK_ETYPE, w, "expected %s, got %s", expected, ock_json_type_name(v));
 }
 
 int ock_jcheck_object(const cJSON *value, const char *path, struct ock_jerr *err) {
+  const struct where w = {path, NULL};
   if (!cJSON_IsObject(value))
-    return wrong(value, path, "an object", err);
+    return wrong(value, &w, "an object", err);
   return OCK_OK;
 }
 
 int ock_jget_string(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                     const char **out, struct ock_jerr *err) {
-  char mp[OCK_JSON_PATH_MAX];
-  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  const struct where w = {path, key};
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v)
-    return absent(need, mp, "a string", err);
+    return absent(need, &w, "a string", err);
   if (!cJSON_IsString(v))
-    return wrong(v, mp, "a string", err);
+    return wrong(v, &w, "a string", err);
   *out = v->valuestring;
   return OCK_OK;
 }
@@ -166,68 +185,68 @@ int ock_jget_nonempty(const cJSON *obj, const char *path, const char *key, enum 
 
 int ock_jget_int(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                  long long lo, long long hi, long long *out, struct ock_jerr *err) {
-  char mp[OCK_JSON_PATH_MAX];
-  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  const struct where w = {path, key};
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v)
-    return absent(need, mp, "an integer", err);
+    return absent(need, &w, "an integer", err);
   double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
   if (!cJSON_IsNumber(v) || d != floor(d))
-    return ock_jerr_set(err, OCK_ETYPE, mp, "expected an integer, got %s",
-                        cJSON_IsNumber(v) ? "a fraction" : ock_json_type_name(v));
+    return fail_at(err, OCK_ETYPE, &w, "expected an integer, got %s",
+                   cJSON_IsNumber(v) ? "a fraction" : ock_json_type_name(v));
   if (!(d >= (double)lo && d <= (double)hi))
-    return ock_jerr_set(err, OCK_ETYPE, mp, "expected an integer from %lld to %lld, got %.0f", lo,
-                        hi, d);
+    return fail_at(err, OCK_ETYPE, &w, "expected an integer from %lld to %lld, got %.0f", lo, hi,
+                   d);
   *out = (long long)d;
   return OCK_OK;
 }
 
 int ock_jget_number(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                     double lo, double hi, double *out, struct ock_jerr *err) {
-  char mp[OCK_JSON_PATH_MAX];
-  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  const struct where w = {path, key};
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v)
-    return absent(need, mp, "a number", err);
+    return absent(need, &w, "a number", err);
   if (!cJSON_IsNumber(v))
-    return wrong(v, mp, "a number", err);
+    return wrong(v, &w, "a number", err);
   if (v->valuedouble < lo || v->valuedouble > hi)
-    return ock_jerr_set(err, OCK_ETYPE, mp, "expected a number from %g to %g, got %g", lo, hi,
-                        v->valuedouble);
+    return fail_at(err, OCK_ETYPE, &w, "expected a number from %g to %g, got %g", lo, hi,
+                   v->valuedouble);
   *out = v->valuedouble;
   return OCK_OK;
 }
 
 int ock_jget_bool(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                   int *out, struct ock_jerr *err) {
-  char mp[OCK_JSON_PATH_MAX];
-  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  const struct where w = {path, key};
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v)
-    return absent(need, mp, "true or false", err);
+    return absent(need, &w, "true or false", err);
   if (!cJSON_IsBool(v))
-    return wrong(v, mp, "true or false", err);
+    return wrong(v, &w, "true or false", err);
   *out = cJSON_IsTrue(v);
   return OCK_OK;
 }
 
 int ock_jget_object(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                     const cJSON **out, struct ock_jerr *err) {
-  char mp[OCK_JSON_PATH_MAX];
-  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  const struct where w = {path, key};
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v)
-    return absent(need, mp, "an object", err);
+    return absent(need, &w, "an object", err);
   if (!cJSON_IsObject(v))
-    return wrong(v, mp, "an object", err);
+    return wrong(v, &w, "an object", err);
   *out = v;
   return OCK_OK;
 }
 
 int ock_jget_array(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                    const cJSON **out, struct ock_jerr *err) {
-  char mp[OCK_JSON_PATH_MAX];
-  const cJSON *v = member(obj, path, key, mp, sizeof mp);
+  const struct where w = {path, key};
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v)
-    return absent(need, mp, "an array", err);
+    return absent(need, &w, "an array", err);
   if (!cJSON_IsArray(v))
-    return wrong(v, mp, "an array", err);
+    return wrong(v, &w, "an array", err);
   *out = v;
   return OCK_OK;
 }
