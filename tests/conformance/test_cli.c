@@ -223,7 +223,10 @@ static void check_streams_in_flat_memory(void) {
   (void)big;
   return;
 #endif
-  if (small < 0 || big > small + 2048 || big > 20 * 1024)
+  /* Under valgrind the child's peak includes the valgrind image it was forked from before exec:
+   * flatness is what can be checked there, not the 20 MB bound. */
+  long bound = getenv("OCK_UNDER_VALGRIND") ? big : 20 * 1024;
+  if (small < 0 || big > small + 2048 || big > bound)
     ock_test_fail(__LINE__, __FILE__, "peak RSS %ld KiB at 10^4 events, %ld KiB at 10^6", small,
                   big);
   else
