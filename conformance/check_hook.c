@@ -71,6 +71,15 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
                  "ask_user, with no approval system, is a deny",
                  "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
                  *status ? status : "(none)");
+    /* The denied prompt never entered the conversation: the next prompt's request shows it. */
+    const cJSON *next = next_first_request(v, x);
+    const char *prompt = str_field(event_data(e), "prompt");
+    if (next && *prompt)
+      grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
+                 !history_has_user_text(next, prompt), entry_seq(next),
+                 "a denied prompt is not stored in the context",
+                 "the denied prompt of execute %d %s in the next request", x->index,
+                 history_has_user_text(next, prompt) ? "is" : "is not");
     return;
   }
   size_t stop = x->end;

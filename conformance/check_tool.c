@@ -70,6 +70,28 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                cJSON_IsObject(input) ? "(different object)" : "(not an object)");
   }
 
+  /* A tool that did not answer within tool_timeout_ms is a timeout; one that did is not. */
+  /* (A call abandoned on cancellation is the CANCEL checks' to judge.) */
+  if (f->start && !(f->error && !strcmp(fate_error_type(f), "cancelled"))) {
+    double limit = (double)cfg_int(v, "tool_timeout_ms", 30000);
+    /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
+    int answered = f->end && !ock_json_bool(f->end, "client_gone", 0);
+    double took = answered ? entry_time(f->end) - entry_time(f->start) : -1;
+    int said_timeout = f->error && !strcmp(fate_error_type(f), "timeout");
+    if (took < 0 || took > limit + 200)
+      grade_emit(g, "tool.timeout", "OCK-TOOL-003", said_timeout,
+                 f->error ? entry_seq(f->error) : entry_seq(f->start),
+                 "a tool that does not answer within tool_timeout_ms: tool:error timeout",
+                 "tool %s %s (tool_timeout_ms %.0f): %s", id,
+                 took < 0 ? "never answered" : "answered late", limit,
+                 said_timeout ? "reported as timeout" : "not reported as timeout");
+    else if (said_timeout && took < limit - 50)
+      grade_emit(g, "tool.timeout", "OCK-TOOL-003", 0, entry_seq(f->error),
+                 "timeout only when the tool took longer than tool_timeout_ms",
+                 "tool %s answered in %.0f ms, under tool_timeout_ms %.0f, yet reported timeout",
+                 id, took, limit);
+  }
+
   if (f->end && f->start) {
     long status = (long)ock_json_int(f->end, "status", 200);
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(f->end, "reply");

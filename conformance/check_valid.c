@@ -38,6 +38,13 @@ void check_valid(struct grade_ctx *g) {
                "status error, error.type as SPEC.md says, no LLM request",
                "execute %d: status %s, error.type %s, %d LLM request(s)", x->index,
                status ? status : "(none)", type ? type : "(none)", sent);
+    /* Nothing of an invalid execute is stored: the next request carries no such prompt. */
+    const cJSON *next = next_first_request(v, x);
+    if (next && empty)
+      grade_emit(g, "valid.not-stored", req, !history_has_user_text(next, x->prompt),
+                 entry_seq(next), "an invalid prompt is not stored in the context",
+                 "the blank prompt of execute %d %s in the next request", x->index,
+                 history_has_user_text(next, x->prompt) ? "is" : "is not");
     if (k + 1 < (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts")))
       grade_emit(g, "valid.next-prompt", "OCK-VALID-003", k + 1 < v->nx, x->complete_seq,
                  "the next prompt still runs", "%zu of the prompts ran", v->nx);

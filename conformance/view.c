@@ -179,6 +179,26 @@ int cfg_bool(const struct view *v, const char *key, int dflt) {
   return ock_json_bool(v->config, key, dflt);
 }
 
+const cJSON *next_first_request(const struct view *v, const struct view_exec *x) {
+  for (size_t k = 0; k + 1 < v->nx; k++) {
+    if (&v->x[k] != x)
+      continue;
+    for (size_t i = v->x[k + 1].first; i < v->x[k + 1].end; i++)
+      if (is_kind(v->e[i], "llm_request"))
+        return v->e[i];
+  }
+  return NULL;
+}
+
+int history_has_user_text(const cJSON *request, const char *text) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), text))
+      return 1;
+  }
+  return 0;
+}
+
 int session_has_tool(const struct view *v, const char *name) {
   const cJSON *t;
   cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->session, "tools")) {

@@ -87,6 +87,13 @@ long long cfg_int(const struct view *v, const char *key, long long dflt);
 const char *cfg_str(const struct view *v, const char *key, const char *dflt);
 int cfg_bool(const struct view *v, const char *key, int dflt);
 
+/* next_first_request: the first llm_request of the execute after x, or NULL. */
+const cJSON *next_first_request(const struct view *v, const struct view_exec *x);
+
+/* history_has_user_text: the request's neutral history holds a user message whose content
+ * equals text. */
+int history_has_user_text(const cJSON *request, const char *text);
+
 /* session_has_tool: the session offers a tool of that name. */
 int session_has_tool(const struct view *v, const char *name);
 

@@ -51,8 +51,10 @@ struct graded {
 };
 
 /* grade runs every check on the journal with the given capabilities and strictness. */
-static cJSON *grade(const char *journal_text, const char *const *caps, int strict) {
-  cJSON *fx = cJSON_Parse(fixture_text);
+/* grade_with runs every check on the journal of a scenario of the given fixture text. */
+static cJSON *grade_with(const char *fixture, const char *journal_text, const char *const *caps,
+                         int strict) {
+  cJSON *fx = cJSON_Parse(fixture);
   cJSON *journal = number(journal_text);
   struct sut_result proc = {.exit_code = 0};
   struct view v;
@@ -69,6 +71,10 @@ static cJSON *grade(const char *journal_text, const char *const *caps, int stric
   cJSON_Delete(journal);
   cJSON_Delete(fx);
   return checks;
+}
+
+static cJSON *grade(const char *journal_text, const char *const *caps, int strict) {
+  return grade_with(fixture_text, journal_text, caps, strict);
 }
 
 static const char *verdict_of(const cJSON *checks, const char *id) {
@@ -482,6 +488,79 @@ static void undeclared_capability_is_a_warning(void) {
   cJSON_Delete(c);
 }
 
+/* Two prompts, a short tool timeout: what a denied or blank prompt leaves, and timeouts. */
+static const char *two_prompts =
+    "{\"id\":\"t\",\"requirements\":[\"OCK-HOOK-001\"],\"session\":{\"prompts\":[\"secret\",\"hi\"]"
+    ","
+    "\"config\":{\"tool_timeout_ms\":200},\"providers\":[{\"name\":\"main\",\"api\":\"openai\","
+    "\"model\":\"m\"}],\"tools\":[{\"name\":\"get\"}]},\"script\":{\"main\":[]}}";
+
+static void denied_prompt_left_in_context_fails(void) {
+  cJSON *c =
+      grade_with(
+          two_prompts,
+          "[" SESSION "," EVR("prompt:submit", "{\"prompt\":\"secret\"}", "{\"action\":\"deny\"}") "," EV("prompt:complete", "{\"response\":\"Denied\"}") "," COMPLETE(
+              "0",
+              "incomplete") "," EV("prompt:submit",
+                                   "{\"prompt\":\"hi\"}") "," EV("provider:request",
+                                                                 "{}") "," REQ("[{\"role\":"
+                                                                               "\"user\","
+                                                                               "\"content\":"
+                                                                               "\"secret\"},{"
+                                                                               "\"role\":\"user\","
+                                                                               "\"content\":\"hi\"}"
+                                                                               "]") "," REPLY_TEXT("Hello") "," EV("provider:"
+                                                                                                                   "response",
+                                                                                                                   "{\"content"
+                                                                                                                   "\":"
+                                                                                                                   "\"Hello\","
+                                                                                                                   "\"tool_"
+                                                                                                                   "calls\":[]"
+                                                                                                                   "}") "," EV("prompt:complete",
+                                                                                                                               "{\"response\":\"Hello\"}") "," COMPLETE("1",
+                                                                                                                                                                        "success") "]",
+          no_caps, 0);
+  EXPECT(c, "hook.deny-submit", "PASS");
+  EXPECT(c, "hook.deny-submit-not-stored", "FAIL");
+  cJSON_Delete(c);
+}
+
+static void tool_timeout_not_reported_fails(void) {
+  /* The tool never answered within tool_timeout_ms (200), and the SUT called it a success. */
+  const char *j =
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"secret\"}") "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_CALL(
+          "call_1", "get",
+          "{}") "," EV("provider:response",
+                       "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]"
+                       "}") "," EV("tool:pre",
+                                   "{\"tool_call_id\":\"call_1\",\"tool_"
+                                   "name\":\"get\"}") ","
+                                                      "{\"kind\":\"tool_"
+                                                      "start\",\"name\":"
+                                                      "\"get\",\"tool_call_"
+                                                      "id\":\"call_1\","
+                                                      "\"input\":{},\"t_ms\":"
+                                                      "100},"
+                                                      "{\"kind\":\"tool_end\","
+                                                      "\"name\":\"get\","
+                                                      "\"tool_call_id\":"
+                                                      "\"call_1\",\"status\":"
+                                                      "200,"
+                                                      "\"reply\":{\"success\":"
+                                                      "true,\"output\":\"v\"},"
+                                                      "\"t_ms\":900}," EV(
+                                                          "tool:post",
+                                                          "{\"tool_call_id\":"
+                                                          "\"call_1\",\"tool_"
+                                                          "name\":\"get\"}") "," COMPLETE("1",
+                                                                                          "incomple"
+                                                                                          "te") "]";
+  cJSON *c = grade_with(two_prompts, j, no_caps, 0);
+  EXPECT(c, "tool.timeout", "FAIL");
+  cJSON_Delete(c);
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -494,5 +573,7 @@ static const struct ock_test tests[] = {
     {"should_is_warn_unless_strict", should_is_warn_unless_strict},
     {"lifecycle_stages_are_checked", lifecycle_stages_are_checked},
     {"undeclared_capability_is_a_warning", undeclared_capability_is_a_warning},
+    {"denied_prompt_left_in_context_fails", denied_prompt_left_in_context_fails},
+    {"tool_timeout_not_reported_fails", tool_timeout_not_reported_fails},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
