@@ -107,6 +107,9 @@ static const char *verdict_of(const cJSON *checks, const char *id) {
   EV("orchestrator:complete",                                                                      \
      "{\"orchestrator\":\"x\",\"turn_count\":" turns ",\"status\":\"" status "\"}")
 
+/* The journals below are laid out by hand, one entry per line; clang-format would reflow
+ * the string pieces differently on every pass. */
+/* clang-format off */
 static const char *const no_caps[] = {NULL};
 
 static void a_correct_text_turn_passes(void) {
@@ -560,6 +563,8 @@ static void tool_timeout_not_reported_fails(void) {
   EXPECT(c, "tool.timeout", "FAIL");
   cJSON_Delete(c);
 }
+
+/* clang-format on */
 
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
