@@ -142,6 +142,9 @@ static int wait_child(pid_t pid, proxy *p, const struct mutation *mu, int *stopp
     if (!*stopped && proxy_stop_requested(p)) {
       *stopped = 1;
       kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      proxy_child_gone(p);
+      break;
     }
     nap_ms(5);
   }

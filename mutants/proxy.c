@@ -44,6 +44,7 @@ struct proxy {
   struct mutant_state st;
   atomic_int stopping;
   atomic_int stop_requested;
+  atomic_int child_gone;        /* the SUT was stopped (proxy_child_gone) */
   pthread_mutex_t workers_lock; /* guards workers */
   pthread_cond_t workers_done;
   int workers; /* streaming transfers still running (detached threads) */
@@ -527,6 +528,8 @@ static void free_exchange(struct mutant_exchange *x) {
   cJSON_Delete(x->reply);
 }
 
+static void await_stop(proxy *p);
+
 /* after_reply runs the reply hook and keeps the state's facts current; returns 1 when a hook
  * asked for the SUT to be stopped. */
 static int after_reply(proxy *p, struct mutant_exchange *x, mutant_hook_fn after, int cut,
@@ -567,8 +570,10 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
     mutant_headers_add(&h, pp->up.headers.name[i], pp->up.headers.value[i]);
   x->status = pp->up.status;
   x->reply_headers = &h;
-  if (after_reply(p, x, after, x->status == 0, NULL))
+  if (after_reply(p, x, after, x->status == 0, NULL)) {
     atomic_store(&p->stop_requested, 1);
+    await_stop(p);
+  }
   enum MHD_Result ret;
   if (x->status == 0) {
     free_pipe(pp); /* no reply came: the SUT sees the connection close, as from the mock */
@@ -645,8 +650,10 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
       x.reply = cJSON_ParseWithLength(up.body.data ? up.body.data : "", up.body.len);
   }
   x.reply_headers = &up.headers;
-  if (after_reply(p, &x, after, cut, sent_event))
+  if (after_reply(p, &x, after, cut, sent_event)) {
     atomic_store(&p->stop_requested, 1);
+    await_stop(p);
+  }
 
   int reprint = x.reply && (answered || after || x.route == MUTANT_ROUTE_SESSION);
   char *text = reprint ? cJSON_PrintUnformatted(x.reply) : NULL;
@@ -768,6 +775,17 @@ const char *proxy_url(const proxy *p) {
 
 int proxy_stop_requested(proxy *p) {
   return atomic_load(&p->stop_requested);
+}
+
+void proxy_child_gone(proxy *p) {
+  atomic_store(&p->child_gone, 1);
+}
+
+/* await_stop holds the reply that asked for the stop until the SUT is gone (2 s at most), so it
+ * cannot act on the reply first, e.g. start its next prompt. */
+static void await_stop(proxy *p) {
+  for (int i = 0; i < 1000 && !atomic_load(&p->child_gone) && !atomic_load(&p->stopping); i++)
+    usleep(2000);
 }
 
 int proxy_exit_status(proxy *p, int ended) {

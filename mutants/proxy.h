@@ -26,9 +26,13 @@ int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, ch
 /* proxy_url: "http://127.0.0.1:PORT" (no trailing slash), owned by the proxy. */
 const char *proxy_url(const proxy *p);
 
-/* proxy_stop_requested: 1 once a hook asked for the SUT to be stopped (mutant_state.stop),
- * after the exchange that asked was finished. Safe from any thread. */
+/* proxy_stop_requested: 1 once a hook asked for the SUT to be stopped (mutant_state.stop); the
+ * reply of the exchange that asked is held until proxy_child_gone. Safe from any thread. */
 int proxy_stop_requested(proxy *p);
+
+/* proxy_child_gone tells the proxy the SUT was stopped, releasing the reply that asked for it.
+ * Safe from any thread. */
+void proxy_child_gone(proxy *p);
 
 /* proxy_exit_status applies the mutation's exit hook to how the SUT ended (an exit code >= 0
  * or -signal); returns the same encoding. */
