@@ -2,7 +2,7 @@
 # It builds the kit and the bench's own helpers, installs what the comparisons need
 # (bench/deps.sh: wrk, nginx, jq, Node and @dwmkerr/mock-llm under bench/.cache), runs the six
 # measurements side by side and prints one table; bench/RESULTS.md keeps the latest one.
-# Until the top Makefile has `-include bench/part.mk`: make -f Makefile -f bench/part.mk bench
+# The top Makefile includes this file.
 #   BENCH_FLAGS="--quick"          smaller sizes, one round (a minute or two)
 #   BENCH_FLAGS="--only 1,4"       some items only
 #   BENCH_FLAGS="--no-write"       leave bench/RESULTS.md alone
