@@ -43,6 +43,27 @@ int ock_verdict_severity(const char *verdict) {
   return 4;
 }
 
+int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_open,
+                     const char *strong_close) {
+  const cJSON *summary = cJSON_GetObjectItemCaseSensitive(report, "summary");
+  const cJSON *levels = cJSON_GetObjectItemCaseSensitive(summary, "levels");
+  const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
+  static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
+  static const char *const verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR"};
+  int rc = OCK_OK;
+  for (int i = 0; i < 3 && !rc; i++) {
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, level_names[i]);
+    rc = ock_buf_printf(b, " · %s%s %lld/%lld%s", strong_open, level_names[i],
+                        ock_json_int(l, "passed", 0), ock_json_int(l, "total", 0), strong_close);
+  }
+  if (!rc)
+    rc = ock_buf_printf(b, " · %lld scenarios:", ock_json_int(counts, "total", 0));
+  for (int i = 0; i < 5 && !rc; i++)
+    rc = ock_buf_printf(b, "%s %lld %s", i ? "," : "", ock_json_int(counts, verdicts[i], 0),
+                        verdicts[i]);
+  return rc;
+}
+
 /* digits reads exactly n decimal digits. */
 static int digits(const char **p, int n, int *out) {
   int v = 0;

@@ -20,6 +20,7 @@
 
 #include <cJSON.h>
 
+#include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/registry.h"
 
@@ -114,5 +115,12 @@ int ock_verdict_severity(const char *verdict);
 /* ock_report_time_ms parses an RFC 3339 UTC timestamp ("2026-11-21T10:00:09Z", optional
  * fraction, "Z" or "+hh:mm") into milliseconds since 1970. Returns OCK_OK or OCK_EINVAL. */
 int ock_report_time_ms(const char *text, long long *out);
+
+/* ock_report_tally appends the run's counts as the HTML and Markdown headlines show them:
+ * " · MUST 3/4 · SHOULD 1/1 · MAY 0/0 · 9 scenarios: 7 PASS, 1 FAIL, 0 WARN, 1 SKIP, 0 ERROR",
+ * each level wrapped in strong_open and strong_close (say "<b>" and "</b>", or ""). Only numbers
+ * and fixed names are written, never a report string. Returns ock_buf's codes. */
+int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_open,
+                     const char *strong_close);
 
 #endif

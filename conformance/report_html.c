@@ -149,7 +149,6 @@ static void header(struct doc *d) {
   const cJSON *r = d->report;
   const char *verdict = ock_json_str(r, "verdict");
   const cJSON *summary = cJSON_GetObjectItemCaseSensitive(r, "summary");
-  const cJSON *levels = cJSON_GetObjectItemCaseSensitive(summary, "levels");
   const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
   const cJSON *orch = cJSON_GetObjectItemCaseSensitive(r, "orchestrator");
   const cJSON *kit = cJSON_GetObjectItemCaseSensitive(r, "kit");
@@ -158,16 +157,8 @@ static void header(struct doc *d) {
   badge(d, verdict);
   put(d, "</h1>\n<p class=\"headline\">");
   putf(d, "exit code %lld", ock_json_int(r, "exit_code", -1));
-  static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
-  for (int i = 0; i < 3; i++) {
-    const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, level_names[i]);
-    putf(d, " · <b>%s %lld/%lld</b>", level_names[i], ock_json_int(l, "passed", 0),
-         ock_json_int(l, "total", 0));
-  }
-  putf(d, " · %lld scenarios:", ock_json_int(counts, "total", 0));
-  static const char *const verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR"};
-  for (int i = 0; i < 5; i++)
-    putf(d, "%s %lld %s", i ? "," : "", ock_json_int(counts, verdicts[i], 0), verdicts[i]);
+  if (!d->rc)
+    d->rc = ock_report_tally(&d->b, r, "<b>", "</b>");
   put(d, " · ");
   duration(d, ock_json_num(r, "duration_ms", 0));
   put(d, "</p>\n");

@@ -52,23 +52,14 @@ static void duration(struct doc *d, double ms) {
 static void headline(struct doc *d, const cJSON *report) {
   const char *verdict = ock_json_str(report, "verdict");
   const cJSON *summary = cJSON_GetObjectItemCaseSensitive(report, "summary");
-  const cJSON *levels = cJSON_GetObjectItemCaseSensitive(summary, "levels");
   const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
   put(d, "## OCK conformance: ");
   md(d, verdict ? verdict : "?", 0);
   put(d, "\n\n**");
   md(d, verdict ? verdict : "?", 0);
   putf(d, "** (exit code %lld)", ock_json_int(report, "exit_code", -1));
-  static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
-  for (int i = 0; i < 3; i++) {
-    const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, level_names[i]);
-    putf(d, " · %s %lld/%lld", level_names[i], ock_json_int(l, "passed", 0),
-         ock_json_int(l, "total", 0));
-  }
-  putf(d, " · %lld scenarios:", ock_json_int(counts, "total", 0));
-  static const char *const verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR"};
-  for (int i = 0; i < 5; i++)
-    putf(d, "%s %lld %s", i ? "," : "", ock_json_int(counts, verdicts[i], 0), verdicts[i]);
+  if (!d->rc)
+    d->rc = ock_report_tally(&d->b, report, "", "");
   put(d, " · ");
   duration(d, ock_json_num(report, "duration_ms", 0));
   put(d, "\n\n");
