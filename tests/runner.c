@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <CUnit/Basic.h>
 
@@ -30,6 +32,22 @@ const char *ock_test_path(const char *rel) {
   const char *root = getenv("OCK_ROOT");
   snprintf(buf, sizeof buf, "%s/%s", root && *root ? root : ".", rel);
   return buf;
+}
+
+int ock_test_sh(const char *cmd) {
+  int status = system(cmd);
+  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int ock_test_tmpdir(char dir[64], const char *name) {
+  snprintf(dir, 64, "/tmp/ock-%s-XXXXXX", name);
+  return mkdtemp(dir) ? 0 : 1;
+}
+
+int ock_test_rmdir(const char *dir) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return ock_test_sh(cmd) == 0 ? 0 : 1;
 }
 
 int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) {

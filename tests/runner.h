@@ -32,6 +32,15 @@ int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv);
 /* ock_test_path joins the source root (OCK_ROOT, else ".") and rel into a static buffer. */
 const char *ock_test_path(const char *rel);
 
+/* ock_test_sh runs cmd through /bin/sh and returns its exit code (-1 if it did not exit). */
+int ock_test_sh(const char *cmd);
+
+/* ock_test_tmpdir creates a fresh directory /tmp/ock-NAME-XXXXXX into dir (64 bytes);
+ * ock_test_rmdir removes it and everything in it. Both return 0 on success, 1 otherwise (a
+ * suite's init and cleanup can return them as they are). */
+int ock_test_tmpdir(char dir[64], const char *name);
+int ock_test_rmdir(const char *dir);
+
 void ock_test_fail(int line, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

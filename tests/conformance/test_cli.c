@@ -19,19 +19,11 @@
 static char tmp[64];
 
 static int setup(void) {
-  snprintf(tmp, sizeof tmp, "/tmp/ock-cli-XXXXXX");
-  return mkdtemp(tmp) ? 0 : 1;
+  return ock_test_tmpdir(tmp, "cli");
 }
 
 static int teardown(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-  return system(cmd) ? 1 : 0;
-}
-
-static int sh(const char *cmd) {
-  int status = system(cmd);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return ock_test_rmdir(tmp);
 }
 
 static char *slurp(const char *path) {
@@ -56,7 +48,7 @@ static void bad_fixture_exits_2_naming_it(void) {
       "> %s/bad/bad.json && %s/bin/ock run --orchestrator true --fixtures %s/bad -o %s/bad-out "
       "2> %s/bad.err",
       tmp, tmp, OCK_BIN_DIR, tmp, tmp, tmp);
-  OCK_ASSERT_INT_EQ(sh(cmd), 2);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
   char path[256];
   snprintf(path, sizeof path, "%s/bad.err", tmp);
   const char *err = slurp(path);
@@ -72,7 +64,7 @@ static void a_sut_that_exits_is_graded(void) {
            "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer -o %s/false "
            ">/dev/null 2>&1",
            OCK_BIN_DIR, ock_test_path("fixtures"), tmp);
-  OCK_ASSERT_INT_EQ(sh(cmd), 1);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 1);
   char path[256];
   snprintf(path, sizeof path, "%s/false/junit.xml", tmp);
   OCK_ASSERT_CONTAINS(slurp(path), "OCK-PROC-002");
@@ -111,7 +103,7 @@ static void shards_merge_to_the_whole_run(void) {
            "%s/bin/ock report merge %s/s1/report.json %s/s2/report.json -o %s/merged >/dev/null",
            base, ock_test_path("fixtures"), tmp, base, ock_test_path("fixtures"), tmp, base,
            ock_test_path("fixtures"), tmp, OCK_BIN_DIR, tmp, tmp, tmp);
-  int code = sh(cmd);
+  int code = ock_test_sh(cmd);
   CU_ASSERT_TRUE(code == 0 || code == 1);
   static char whole[1 << 16], merged[1 << 16];
   char path[256];
@@ -238,7 +230,7 @@ static int out_of(const char *cmd, const char *name, char *text, size_t n) {
   char full[4096], path[256];
   snprintf(path, sizeof path, "%s/%s.out", tmp, name);
   snprintf(full, sizeof full, "%s >%s 2>&1", cmd, path);
-  int code = sh(full);
+  int code = ock_test_sh(full);
   FILE *f = fopen(path, "r");
   text[0] = '\0';
   if (f) {

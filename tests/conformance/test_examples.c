@@ -8,7 +8,6 @@
 #include "runner.h"
 
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ock/json.h"
@@ -20,19 +19,11 @@
 static char tmp[64];
 
 static int setup(void) {
-  snprintf(tmp, sizeof tmp, "/tmp/ock-examples-XXXXXX");
-  return mkdtemp(tmp) ? 0 : 1;
+  return ock_test_tmpdir(tmp, "examples");
 }
 
 static int teardown(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-  return system(cmd) ? 1 : 0;
-}
-
-static int sh(const char *cmd) {
-  int status = system(cmd);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return ock_test_rmdir(tmp);
 }
 
 static const char *verdict_of(const cJSON *report, const char *req) {
@@ -53,7 +44,7 @@ static cJSON *run_example(const char *file, const char *caps, const char *cases,
            "examples/%s' --capabilities %s %s --jobs 2 --fixtures fixtures -o %s/%s "
            "--format jsonl >%s/%s.out 2>&1",
            ock_test_path(""), OCK_ROOT_BIN, file, caps, cases, tmp, out, tmp, out);
-  *code = sh(cmd);
+  *code = ock_test_sh(cmd);
   snprintf(path, sizeof path, "%s/%s/report.json", tmp, out);
   cJSON *report = NULL;
   struct ock_jerr err;
@@ -76,7 +67,7 @@ static void faithful_port_fails_where_the_example_is_wrong(void) {
   char cmd[512], path[256];
   snprintf(cmd, sizeof cmd, "%s/bin/ock explain OCK-TOOL-001 > %s/explain.txt 2>&1", OCK_ROOT_BIN,
            tmp);
-  OCK_ASSERT_INT_EQ(sh(cmd), 0);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
   snprintf(path, sizeof path, "%s/explain.txt", tmp);
   FILE *f = fopen(path, "r");
   char text[8192] = "";
@@ -104,10 +95,10 @@ static void adapter_unit_tests(void) {
   snprintf(cmd, sizeof cmd,
            "cd %s && python3 -m unittest discover -s tests/adapters >%s/ut.out 2>&1",
            ock_test_path(""), tmp);
-  int code = sh(cmd);
+  int code = ock_test_sh(cmd);
   if (code) {
     snprintf(cmd, sizeof cmd, "tail -20 %s/ut.out", tmp);
-    sh(cmd);
+    ock_test_sh(cmd);
   }
   OCK_ASSERT_INT_EQ(code, 0);
 }

@@ -8,7 +8,6 @@
 #include "runner.h"
 
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ock/json.h"
@@ -20,14 +19,11 @@
 static char out_dir[64];
 
 static int setup(void) {
-  snprintf(out_dir, sizeof out_dir, "/tmp/ock-hostile-XXXXXX");
-  return mkdtemp(out_dir) ? 0 : 1;
+  return ock_test_tmpdir(out_dir, "hostile");
 }
 
 static int teardown(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", out_dir);
-  return system(cmd) ? 1 : 0;
+  return ock_test_rmdir(out_dir);
 }
 
 /* leftovers: a process of this test run is still alive. Every hostile process carries this
@@ -50,8 +46,7 @@ static void run_mode(const char *mode, double timeout, const char *expect_signal
            "--case text-answer --case tool-single-call --jobs 2 --timeout %g -o %s "
            "--format jsonl >%s.out 2>&1",
            OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("fixtures"), timeout, dir, dir);
-  int status = system(cmd);
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  int code = ock_test_sh(cmd);
   if (code != 1)
     ock_test_fail(__LINE__, __FILE__, "mode %s: ock exited %d, expected 1 (graded FAIL)", mode,
                   code);

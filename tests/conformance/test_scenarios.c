@@ -17,15 +17,12 @@ static char tmpdir[64];
 
 static int setup(void) {
   struct ock_jerr err;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/ock-scn-XXXXXX");
-  return ock_registry_load_builtin(&reg, &err) || !mkdtemp(tmpdir) ? 1 : 0;
+  return ock_registry_load_builtin(&reg, &err) || ock_test_tmpdir(tmpdir, "scn");
 }
 
 static int teardown(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   ock_registry_free(reg);
-  return system(cmd) ? 1 : 0;
+  return ock_test_rmdir(tmpdir);
 }
 
 static void every_requirement_has_a_scenario(void) {
