@@ -127,10 +127,13 @@ static int exchange(struct conn *c, const char *method, const char *path, const 
       die("recv");
     len += (size_t)r;
   }
-  int status = atoi(c->buf + 9);
+  char *end = NULL;
+  long status = strtol(c->buf + 9, &end, 10); /* "HTTP/1.1 200 OK" */
+  if (end == c->buf + 9 || status < 100 || status > 599)
+    die("reply without an HTTP status");
   memmove(c->buf, c->buf + body_at, (size_t)want);
   c->buf[want] = '\0';
-  return status;
+  return (int)status;
 }
 
 /* post_event sends {"event": name, "data": data}; consumes data. */
