@@ -34,6 +34,27 @@ const char *ock_test_path(const char *rel) {
   return buf;
 }
 
+char *ock_test_read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t len = 0, cap = 8192;
+  char *text = malloc(cap);
+  while (text) {
+    len += fread(text + len, 1, cap - len - 1, f);
+    if (len < cap - 1)
+      break; /* end of file, or a read error */
+    char *grown = realloc(text, cap *= 2);
+    if (!grown)
+      free(text);
+    text = grown;
+  }
+  fclose(f);
+  if (text)
+    text[len] = '\0';
+  return text;
+}
+
 int ock_test_sh(const char *cmd) {
   int status = system(cmd);
   return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -32,6 +32,10 @@ int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv);
 /* ock_test_path joins the source root (OCK_ROOT, else ".") and rel into a static buffer. */
 const char *ock_test_path(const char *rel);
 
+/* ock_test_read_file returns the whole file, NUL-terminated (caller frees), or NULL when it
+ * cannot be read. */
+char *ock_test_read_file(const char *path);
+
 /* ock_test_sh runs cmd through /bin/sh and returns its exit code (-1 if it did not exit). */
 int ock_test_sh(const char *cmd);
 

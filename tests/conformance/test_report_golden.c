@@ -51,21 +51,6 @@ static char *render(const struct ock_report_writer *w, const cJSON *report, int 
   return text;
 }
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  struct ock_buf b;
-  ock_buf_init(&b, 1 << 26);
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    if (ock_buf_append(&b, chunk, n))
-      break;
-  fclose(f);
-  return ock_buf_take(&b);
-}
-
 static void check_golden(const char *writer) {
   const struct ock_report_writer *w = ock_report_writer_find(writer);
   cJSON *report = load_sample();
@@ -85,7 +70,7 @@ static void check_golden(const char *writer) {
       fclose(f);
     fprintf(stderr, "\nupdated %s\n", rel);
   }
-  char *want = read_file(path);
+  char *want = ock_test_read_file(path);
   if (!want) {
     ock_test_fail(__LINE__, __FILE__,
                   "%s is missing; create it with OCK_UPDATE_GOLDEN=1 and review it", rel);

@@ -7,29 +7,13 @@
 
 #include <stdlib.h>
 
-#include "ock/buf.h"
 #include "ock/registry.h"
 #include "ock/status.h"
 
 static ock_registry *reg;
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  struct ock_buf b;
-  ock_buf_init(&b, 1 << 24);
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    if (ock_buf_append(&b, chunk, n))
-      break;
-  fclose(f);
-  return ock_buf_take(&b);
-}
-
 static int setup(void) {
-  char *text = read_file(ock_test_path("conformance/requirements.json"));
+  char *text = ock_test_read_file(ock_test_path("conformance/requirements.json"));
   struct ock_jerr err;
   int rc = text ? ock_registry_load(text, strlen(text), &reg, &err) : -1;
   if (rc)
@@ -94,7 +78,7 @@ static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
 }
 
 static void spec_and_registry_agree(void) {
-  char *text = read_file(ock_test_path("SPEC.md"));
+  char *text = ock_test_read_file(ock_test_path("SPEC.md"));
   CU_ASSERT_PTR_NOT_NULL_FATAL(text);
   static struct spec_req reqs[1000];
   size_t n = parse_spec(text, reqs, 1000);
