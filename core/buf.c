@@ -32,6 +32,10 @@ static int reserve(struct ock_buf *b, size_t n) {
   return OCK_OK;
 }
 
+int ock_buf_reserve(struct ock_buf *b, size_t n) {
+  return reserve(b, n);
+}
+
 int ock_buf_append(struct ock_buf *b, const void *p, size_t n) {
   int rc = reserve(b, n);
   if (rc)

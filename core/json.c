@@ -322,7 +322,3 @@ int ock_json_bool(const cJSON *obj, const char *key, int dflt) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   return cJSON_IsBool(v) ? cJSON_IsTrue(v) : dflt;
 }
-
-char *ock_json_print(const cJSON *value) {
-  return cJSON_PrintUnformatted(value);
-}

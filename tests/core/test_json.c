@@ -1,7 +1,11 @@
 /* test_json.c: getters report the JSON path and what was expected. */
 #include "runner.h"
 
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ock/json.h"
 #include "ock/status.h"
@@ -129,7 +133,99 @@ static void huge_numbers_are_absent(void) {
   cJSON_Delete(o);
 }
 
+/* same_as_cjson: ock_json_print must print exactly what cJSON_PrintUnformatted prints. */
+static void same_as_cjson(const cJSON *v, const char *what) {
+  char *ours = ock_json_print(v);
+  char *theirs = cJSON_PrintUnformatted(v);
+  if (!ours || !theirs || strcmp(ours, theirs))
+    ock_test_fail(__LINE__, __FILE__, "%s: ock_json_print gave \"%.200s\", cJSON \"%.200s\"", what,
+                  ours ? ours : "(null)", theirs ? theirs : "(null)");
+  else
+    CU_PASS(what);
+  free(ours);
+  cJSON_free(theirs);
+}
+
+static void print_matches_cjson_byte_for_byte(void) {
+  static const double numbers[] = {0,
+                                   -0.0,
+                                   1,
+                                   -1,
+                                   1.5,
+                                   0.1,
+                                   1e300,
+                                   -1e-300,
+                                   3e9,
+                                   -3e9,
+                                   2147483647.0,
+                                   1.0 / 3,
+                                   12.345,
+                                   1700000001,
+                                   9007199254740993.0,
+                                   -2147483648.0};
+  cJSON *a = cJSON_CreateArray();
+  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(numbers[i]));
+  cJSON_AddItemToArray(a, cJSON_CreateNumber(NAN));
+  cJSON_AddItemToArray(a, cJSON_CreateNumber(INFINITY));
+  char all[160];
+  size_t n = 0;
+  for (int c = 1; c < 128; c++)
+    all[n++] = (char)c;
+  memcpy(all + n, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff", 10); /* UTF-8, and a stray byte */
+  all[n + 10] = '\0';
+  cJSON_AddItemToArray(a, cJSON_CreateString(all));
+  cJSON_AddItemToArray(a, cJSON_CreateString(""));
+  cJSON_AddItemToArray(a, cJSON_CreateRaw("{\"raw\": [1, 2]}"));
+  cJSON_AddItemToArray(a, cJSON_CreateBool(1));
+  cJSON_AddItemToArray(a, cJSON_CreateBool(0));
+  cJSON_AddItemToArray(a, cJSON_CreateNull());
+  cJSON_AddItemToArray(a, cJSON_CreateObject());
+  cJSON_AddItemToArray(a, cJSON_CreateArray());
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, all, "a key with every byte");
+  cJSON_AddItemReferenceToObject(o, "ref", a);
+  same_as_cjson(a, "scalars, strings and containers");
+  same_as_cjson(o, "escaped keys and a reference");
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+  /* Every fixture of the catalog, as parsed: real nesting, real text. */
+  const char *dir = ock_test_path("fixtures");
+  DIR *d = opendir(dir);
+  OCK_ASSERT_INT_EQ(d != NULL, 1);
+  int files = 0;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
+      continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    char *text = ock_test_read_file(path);
+    cJSON *v = text ? cJSON_Parse(text) : NULL;
+    OCK_ASSERT_INT_EQ(v != NULL, 1);
+    same_as_cjson(v, e->d_name);
+    cJSON_Delete(v);
+    free(text);
+    files++;
+  }
+  if (d)
+    closedir(d);
+  OCK_ASSERT_INT_EQ(files >= 100, 1);
+}
+
+static void print_of_nothing_is_null(void) {
+  OCK_ASSERT_INT_EQ(ock_json_print(NULL) == NULL, 1);
+  cJSON *raw = cJSON_CreateRaw("1");
+  cJSON_free(raw->valuestring);
+  raw->valuestring = NULL; /* cJSON refuses to print a raw value without text; so do we */
+  OCK_ASSERT_INT_EQ(ock_json_print(raw) == NULL, 1);
+  OCK_ASSERT_INT_EQ(cJSON_PrintUnformatted(raw) == NULL, 1);
+  cJSON_Delete(raw);
+}
+
 static const struct ock_test tests[] = {
+    {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},
+    {"print_of_nothing_is_null", print_of_nothing_is_null},
     {"huge_numbers_are_absent", huge_numbers_are_absent},
     {"string_ok_and_missing", string_ok_and_missing},
     {"wrong_type_names_both", wrong_type_names_both},

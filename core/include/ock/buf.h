@@ -22,6 +22,10 @@ struct ock_buf {
 /* ock_buf_init sets an empty buffer that may hold at most max bytes. Allocates nothing. */
 void ock_buf_init(struct ock_buf *b, size_t max);
 
+/* ock_buf_reserve makes room for n more bytes and the NUL after them, so a writer may fill
+ * data[len .. len+n), then set len and the NUL itself. Same returns as ock_buf_append. */
+int ock_buf_reserve(struct ock_buf *b, size_t n);
+
 /* ock_buf_append copies n bytes. Returns OCK_OK, OCK_ETOOBIG past the cap, or OCK_ENOMEM. */
 int ock_buf_append(struct ock_buf *b, const void *p, size_t n);
 

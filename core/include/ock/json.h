@@ -15,6 +15,8 @@
 
 #include <cJSON.h>
 
+#include "ock/buf.h"
+
 #define OCK_JSON_PATH_MAX 256
 
 /* What went wrong, and where. `where` is a JSON path, optionally prefixed by "file: ". */
@@ -83,7 +85,13 @@ long long ock_json_int(const cJSON *obj, const char *key, long long dflt);
 double ock_json_num(const cJSON *obj, const char *key, double dflt);
 int ock_json_bool(const cJSON *obj, const char *key, int dflt);
 
-/* ock_json_print prints compactly; caller frees with free(). NULL when out of memory. */
+/* ock_json_write appends the compact text of value (the bytes cJSON_PrintUnformatted prints)
+ * to out (json_write.c). Returns OCK_OK, ock_buf_append's error, or OCK_EINVAL for a value
+ * cJSON would not print either. */
+int ock_json_write(struct ock_buf *out, const cJSON *value);
+
+/* ock_json_print prints compactly, like ock_json_write; caller frees with free(). NULL when out
+ * of memory, or value is NULL or unprintable. */
 char *ock_json_print(const cJSON *value);
 
 /* ock_json_type_name names a value's JSON type ("string", "object", "missing" for NULL). */
