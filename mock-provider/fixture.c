@@ -332,7 +332,7 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
       char ap[OCK_JSON_PATH_MAX];
       ock_jpath_key(ap, sizeof ap, cp, "arguments");
       TRY(ock_jcheck_object(args, ap, err));
-      mc->arguments = cJSON_PrintUnformatted(args);
+      mc->arguments = ock_json_print(args);
     } else {
       mc->arguments = strdup(raw ? raw : "{}");
       mc->raw = raw != NULL;

@@ -2,7 +2,11 @@
  * journal.c: the append-only, capped, thread-safe journal (see journal.h).
  *
  * The harness trusts this record more than anything the SUT says about itself, so it must
- * never lose order: one mutex around seq assignment and storage, nothing clever.
+ * never lose order: one mutex around seq assignment and storage, nothing clever. Each entry is
+ * kept as its compact JSON line, one allocation (a tree of the same entry costs six times the
+ * memory and most of a busy mock's allocator time); it is parsed back only when a snapshot is
+ * asked for, once per scenario. The entry is printed before the lock is taken; under it, only
+ * the seq and the time are written in front of it.
  */
 #include "journal.h"
 
@@ -11,15 +15,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "ock/json.h"
 #include "ock/status.h"
+
+#define FRAME_MAX 96 /* {"seq":N,"t_ms":T,"kind":" without the kind */
 
 struct mock_journal {
   pthread_mutex_t lock;
-  cJSON **items; /* kept entries, in seq order */
+  char **lines; /* kept entries, in seq order: compact JSON, no newline */
   size_t len;
   size_t cap;
   size_t max;         /* keep at most this many */
-  size_t bytes;       /* the kept entries' estimated size */
+  size_t bytes;       /* the kept entries' memory, about */
   size_t max_bytes;   /* keep at most this much */
   size_t dropped;     /* appended past max or max_bytes */
   long long seq;      /* the last seq handed out */
@@ -45,8 +52,8 @@ void ock__journal_free(struct mock_journal *j) {
   if (!j)
     return;
   for (size_t i = 0; i < j->len; i++)
-    cJSON_Delete(j->items[i]);
-  free(j->items);
+    free(j->lines[i]);
+  free(j->lines);
   pthread_mutex_destroy(&j->lock);
   free(j);
 }
@@ -66,65 +73,81 @@ static double elapsed_ms(const struct timespec *t0) {
   return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
 }
 
-/* framed builds {"seq","t_ms","kind", then entry's members}; consumes entry. */
-static cJSON *framed(long long seq, double t_ms, const char *kind, cJSON *entry) {
-  cJSON *o = cJSON_CreateObject();
-  if (!o || !cJSON_AddNumberToObject(o, "seq", (double)seq) ||
-      !cJSON_AddNumberToObject(o, "t_ms", t_ms) || !cJSON_AddStringToObject(o, "kind", kind)) {
-    cJSON_Delete(o);
-    cJSON_Delete(entry);
-    return NULL;
-  }
-  while (entry && entry->child) {
-    cJSON *m = cJSON_DetachItemViaPointer(entry, entry->child);
-    const char *key = m->string;
-    m->string = NULL;
-    cJSON_AddItemToObject(o, key, m);
-    cJSON_free((void *)key);
-  }
-  cJSON_Delete(entry);
-  return o;
+/* frame writes {"seq":S,"t_ms":T,"kind":" into out (FRAME_MAX bytes); returns its length. The
+ * number is printed as cJSON prints it, so a line reads back to the same value. */
+static size_t frame(char *out, long long seq, double t_ms) {
+  char t[40];
+  snprintf(t, sizeof t, "%.15g", t_ms);
+  if (strtod(t, NULL) != t_ms)
+    snprintf(t, sizeof t, "%.17g", t_ms);
+  return (size_t)snprintf(out, FRAME_MAX, "{\"seq\":%lld,\"t_ms\":%s,\"kind\":\"", seq, t);
 }
 
-/* estimate: about the bytes an entry holds (its strings and a little per node), so a SUT
- * that sends 8 MiB bodies in a loop cannot grow the journal past its byte cap. */
-static size_t estimate(const cJSON *v) {
-  size_t n = 0;
-  for (; v; v = v->next) {
-    n += 48 + (v->string ? strlen(v->string) : 0) + (v->valuestring ? strlen(v->valuestring) : 0);
-    if (v->child)
-      n += estimate(v->child);
-  }
-  return n;
+/* grow makes room for one more line; caller holds the lock. */
+static int grow(struct mock_journal *j) {
+  if (j->len < j->cap)
+    return OCK_OK;
+  size_t cap = j->cap ? j->cap * 2 : 256;
+  char **p = realloc(j->lines, cap * sizeof *p);
+  if (!p)
+    return OCK_ENOMEM;
+  j->lines = p;
+  j->cap = cap;
+  return OCK_OK;
 }
 
 long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *entry) {
+  struct ock_buf text;
+  ock_buf_init(&text, (size_t)-1 / 2);
+  int failed = entry && ock_json_write(&text, entry);
+  cJSON_Delete(entry);
+  long long seq = failed ? 0 : ock__journal_append_text(j, kind, text.data, NULL);
+  ock_buf_free(&text);
+  return seq;
+}
+
+long long ock__journal_append_text(struct mock_journal *j, const char *kind, const char *object,
+                                   const char *tail) {
+  /* The members follow the frame: ..."kind":"K",members,tail} or ..."kind":"K"}. */
+  const char *members = object && object[0] == '{' && object[1] != '}' ? object + 1 : "}";
+  size_t kind_len = strlen(kind);
+  size_t members_len = strlen(members); /* with its closing brace */
+  size_t tail_len = tail ? strlen(tail) : 0;
+  char *line = malloc(FRAME_MAX + kind_len + members_len + tail_len + 4);
+  if (!line)
+    return 0;
+  size_t n = 0;
   pthread_mutex_lock(&j->lock);
   long long seq = ++j->seq;
-  cJSON *o = framed(seq, elapsed_ms(&j->t0), kind, entry);
-  if (!o) {
+  if (grow(j)) {
     pthread_mutex_unlock(&j->lock);
+    free(line);
     return 0;
   }
-  size_t size = estimate(o->child);
+  n = frame(line, seq, elapsed_ms(&j->t0));
+  memcpy(line + n, kind, kind_len);
+  n += kind_len;
+  line[n++] = '"';
+  if (members[0] != '}') {
+    line[n++] = ',';
+    memcpy(line + n, members, members_len - 1);
+    n += members_len - 1;
+  }
+  if (tail_len) {
+    line[n++] = ',';
+    memcpy(line + n, tail, tail_len);
+    n += tail_len;
+  }
+  line[n++] = '}';
+  line[n] = '\0';
+  size_t size = n + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
   if (j->len >= j->max || size > j->max_bytes - j->bytes) {
     j->dropped++;
-    cJSON_Delete(o);
     pthread_mutex_unlock(&j->lock);
+    free(line);
     return seq;
   }
-  if (j->len == j->cap) {
-    size_t cap = j->cap ? j->cap * 2 : 256;
-    cJSON **p = realloc(j->items, cap * sizeof *p);
-    if (!p) {
-      cJSON_Delete(o);
-      pthread_mutex_unlock(&j->lock);
-      return 0;
-    }
-    j->items = p;
-    j->cap = cap;
-  }
-  j->items[j->len++] = o;
+  j->lines[j->len++] = line;
   j->bytes += size;
   pthread_mutex_unlock(&j->lock);
   return seq;
@@ -136,9 +159,9 @@ cJSON *ock__journal_snapshot(struct mock_journal *j) {
     return NULL;
   pthread_mutex_lock(&j->lock);
   for (size_t i = 0; i < j->len; i++) {
-    cJSON *copy = cJSON_Duplicate(j->items[i], 1);
-    if (!copy || !cJSON_AddItemToArray(arr, copy)) {
-      cJSON_Delete(copy);
+    cJSON *e = cJSON_Parse(j->lines[i]);
+    if (!e || !cJSON_AddItemToArray(arr, e)) {
+      cJSON_Delete(e);
       cJSON_Delete(arr);
       arr = NULL;
       break;
@@ -146,6 +169,19 @@ cJSON *ock__journal_snapshot(struct mock_journal *j) {
   }
   pthread_mutex_unlock(&j->lock);
   return arr;
+}
+
+int ock__journal_array_text(struct mock_journal *j, struct ock_buf *out) {
+  pthread_mutex_lock(&j->lock);
+  int rc = ock_buf_append(out, "[", 1);
+  for (size_t i = 0; i < j->len && !rc; i++) {
+    if (i)
+      rc = ock_buf_append(out, ",", 1);
+    if (!rc)
+      rc = ock_buf_puts(out, j->lines[i]);
+  }
+  pthread_mutex_unlock(&j->lock);
+  return rc ? rc : ock_buf_append(out, "]", 1);
 }
 
 size_t ock__journal_dropped(struct mock_journal *j) {
@@ -158,16 +194,9 @@ size_t ock__journal_dropped(struct mock_journal *j) {
 int ock__journal_write(struct mock_journal *j, FILE *f) {
   int rc = OCK_OK;
   pthread_mutex_lock(&j->lock);
-  for (size_t i = 0; i < j->len && !rc; i++) {
-    char *line = cJSON_PrintUnformatted(j->items[i]);
-    if (!line) {
-      rc = OCK_ENOMEM;
-      break;
-    }
-    if (fputs(line, f) == EOF || fputc('\n', f) == EOF)
+  for (size_t i = 0; i < j->len && !rc; i++)
+    if (fputs(j->lines[i], f) == EOF || fputc('\n', f) == EOF)
       rc = OCK_EIO;
-    cJSON_free(line);
-  }
   pthread_mutex_unlock(&j->lock);
   if (!rc && fflush(f))
     rc = OCK_EIO;

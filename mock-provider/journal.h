@@ -4,7 +4,7 @@
  * Each entry is a JSON object {"seq": N, "t_ms": T, "kind": K, ...}: seq counts from 1 in
  * append order, t_ms is monotonic milliseconds since the journal's epoch. Appends are
  * serialised by a mutex, so seq order is the order the mock decided things in. Past either
- * cap (entries, estimated bytes), entries still take a seq but are counted instead of kept. No I/O
+ * cap (entries, bytes kept), entries still take a seq but are counted instead of kept. No I/O
  * except ock__journal_write, which prints to a FILE the caller owns.
  */
 #ifndef OCK_MOCK_JOURNAL_H
@@ -14,6 +14,8 @@
 #include <stdio.h>
 
 #include <cJSON.h>
+
+#include "ock/buf.h"
 
 struct mock_journal;
 
@@ -31,9 +33,20 @@ void ock__journal_reset_epoch(struct mock_journal *j);
  * then freed). NULL entry stands for an empty object. */
 long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *entry);
 
+/* ock__journal_append_text is ock__journal_append of an entry already printed: object is a
+ * compact JSON object ("{...}", or NULL for {}), and tail, when not NULL, more members
+ * ("\"a\":1,\"b\":2") to put after its own. Both are copied. Printing before the caller takes
+ * its own locks keeps them short. */
+long long ock__journal_append_text(struct mock_journal *j, const char *kind, const char *object,
+                                   const char *tail);
+
 /* ock__journal_snapshot: a deep copy of the kept entries as an array (caller cJSON_Deletes);
  * NULL when out of memory. */
 cJSON *ock__journal_snapshot(struct mock_journal *j);
+
+/* ock__journal_array_text appends the kept entries to out as one JSON array (the text the
+ * snapshot would print). Returns OCK_OK, or ock_buf_append's error. */
+int ock__journal_array_text(struct mock_journal *j, struct ock_buf *out);
 
 /* ock__journal_dropped counts the entries not kept because of a cap. */
 size_t ock__journal_dropped(struct mock_journal *j);

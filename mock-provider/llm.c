@@ -166,7 +166,18 @@ static cJSON *neutral_json(const struct ock_history *h, const cJSON *raw, int an
   return arr;
 }
 
-/* request_entry: the llm_request journal entry, without what the lock decides. */
+/* add_reference adds v under key without copying it (NULL: null). The entry is printed by
+ * ock__journal_append while the request's tree is still alive, and its references never
+ * free what they point at. */
+static void add_reference(cJSON *o, const char *key, const cJSON *v) {
+  if (v)
+    cJSON_AddItemReferenceToObject(o, key, (cJSON *)v); /* cJSON's API has no const here */
+  else
+    cJSON_AddNullToObject(o, key);
+}
+
+/* request_entry: the llm_request journal entry, without what the lock decides (decide()
+ * adds turn, request_index and position after its members). */
 static cJSON *request_entry(const struct mock_request *rq, const struct mock_provider *p,
                             const struct llm_in *in) {
   int anthropic = p->api == MOCK_API_ANTHROPIC;
@@ -180,11 +191,9 @@ static cJSON *request_entry(const struct mock_request *rq, const struct mock_pro
     cJSON_AddStringToObject(e, "model", in->model);
   else
     cJSON_AddNullToObject(e, "model");
-  cJSON_AddItemToObject(e, "messages",
-                        in->messages ? cJSON_Duplicate(in->messages, 1) : cJSON_CreateNull());
+  add_reference(e, "messages", in->messages);
   if (anthropic)
-    cJSON_AddItemToObject(e, "system",
-                          in->system ? cJSON_Duplicate(in->system, 1) : cJSON_CreateNull());
+    add_reference(e, "system", in->system);
   cJSON_AddItemToObject(e, "neutral",
                         in->hist_ok ? neutral_json(&in->hist, in->messages, anthropic)
                                     : cJSON_CreateNull());
@@ -196,7 +205,7 @@ static cJSON *request_entry(const struct mock_request *rq, const struct mock_pro
   const cJSON *m;
   cJSON_ArrayForEach(m, body) {
     if (strcmp(m->string, "messages") && strcmp(m->string, "system"))
-      cJSON_AddItemToObject(params, m->string, cJSON_Duplicate(m, 1));
+      add_reference(params, m->string, m);
   }
   cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
   if (in->problem[0])
@@ -224,10 +233,9 @@ static cJSON *fault_json(const struct mock_fault *f) {
 }
 
 /* decide runs under st->lock: counts, triggers, chooses, journals the arrival. */
-static void decide(struct mock_state *st, const struct mock_request *rq,
-                   const struct mock_provider *p, struct llm_in *in,
-                   const struct mock_finding *finding, struct llm_decision *d,
-                   struct mock_plan *plan) {
+static void decide(struct mock_state *st, const struct mock_provider *p, struct llm_in *in,
+                   const char *request_text, const struct mock_finding *finding,
+                   struct llm_decision *d, struct mock_plan *plan) {
   const struct mock_fixture *fx = st->fx;
   size_t pi = (size_t)(p - fx->providers);
   d->turn = -1;
@@ -282,11 +290,10 @@ static void decide(struct mock_state *st, const struct mock_request *rq,
     }
   }
 
-  cJSON *req = request_entry(rq, p, in);
-  cJSON_AddNumberToObject(req, "turn", d->turn);
-  cJSON_AddNumberToObject(req, "request_index", (double)index);
-  cJSON_AddNumberToObject(req, "position", (double)position);
-  d->request_seq = ock__journal_append(st->journal, "llm_request", req);
+  char decided[128];
+  snprintf(decided, sizeof decided, "\"turn\":%d,\"request_index\":%llu,\"position\":%llu", d->turn,
+           index, position);
+  d->request_seq = ock__journal_append_text(st->journal, "llm_request", request_text, decided);
   ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, index, plan);
   if (finding->shape != MOCK_SHAPE_NONE) {
     cJSON *e = cJSON_CreateObject();
@@ -369,6 +376,10 @@ static void record_sent(cJSON *e, const struct mock_plan *plan) {
       cJSON_AddItemToArray(sse, cJSON_CreateString(plan->body.items[i]));
     return;
   }
+  if (plan->body_json && plan->body.n) { /* printed by the mock: no need to parse it back */
+    cJSON_AddRawToObject(e, "body", plan->body.items[0]);
+    return;
+  }
   cJSON *parsed =
       plan->body.n ? cJSON_ParseWithLength(plan->body.items[0], plan->body.lens[0]) : NULL;
   if (parsed)
@@ -397,6 +408,7 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
   int rc = w->error_body(status, message, param, code, request_id, &b);
   if (!rc)
     rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
+  plan->body_json = 1;
   ock_buf_free(&b);
   if (!rc && f && f->kind == MOCK_FAULT_STATUS && f->retry_after >= 0) {
     if (f->retry_after == (double)(long long)f->retry_after)
@@ -443,6 +455,7 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
                     f->message ? f->message : "ock: scripted stream error", NULL, NULL, NULL, plan);
   } else if (!rc) {
     rc = ock__plan_bytes(plan, 200, "application/json", b.data, bf.truncate ? b.len / 2 : b.len);
+    plan->body_json = !bf.truncate;
     plan->drop_after = bf.drop_after;
   }
   ock_buf_free(&b);
@@ -506,11 +519,19 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
     rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   struct llm_decision d;
   memset(&d, 0, sizeof d);
+  char *request_text = NULL; /* printed here, so the lock below is not held for it */
+  if (!rc) {
+    cJSON *req = request_entry(rq, p, &in);
+    request_text = ock_json_print(req);
+    cJSON_Delete(req);
+    rc = request_text ? OCK_OK : OCK_ENOMEM;
+  }
   if (!rc) {
     pthread_mutex_lock(&st->lock);
-    decide(st, rq, p, &in, &finding, &d, plan);
+    decide(st, p, &in, request_text, &finding, &d, plan);
     pthread_mutex_unlock(&st->lock);
   }
+  free(request_text);
 
   char request_id[64];
   snprintf(request_id, sizeof request_id, "req_ock_%08x_%lld", (unsigned)st->fx->hash,
@@ -554,7 +575,7 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   if (!rc) {
     cJSON *e = reply_entry(p, plan->status, &d, played ? &a : NULL, plan->stream);
     record_sent(e, plan);
-    ock__plan_defer(plan, "llm_reply", e, gone_entry(e));
+    ock__plan_defer(plan, "llm_reply", e, gone_entry);
   }
   free(ids.calls);
   free(ids.call_ids);

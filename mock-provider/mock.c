@@ -101,16 +101,15 @@ static void free_plan(struct mock_plan *plan) {
 /* journal_deferred adds the plan's entry for a reply that went out (gone = 0) or was abandoned
  * (gone = 1), once. */
 static void journal_deferred(ock_mock *m, struct mock_plan *plan, int gone) {
-  cJSON *e = gone ? plan->deferred_gone : plan->deferred;
-  if (gone)
-    plan->deferred_gone = NULL;
-  else
-    plan->deferred = NULL;
+  cJSON *e = plan->deferred;
+  plan->deferred = NULL;
+  if (e && gone) {
+    cJSON *sent = e;
+    e = plan->deferred_gone ? plan->deferred_gone(sent) : NULL;
+    cJSON_Delete(sent);
+  }
   if (e)
     ock__journal_append(m->st->journal, plan->deferred_kind, e);
-  cJSON_Delete(plan->deferred);
-  cJSON_Delete(plan->deferred_gone);
-  plan->deferred = NULL;
   plan->deferred_gone = NULL;
 }
 
@@ -165,8 +164,7 @@ static void free_player(void *cls) {
  * played through the content reader, so the entry can follow the bytes. */
 static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct mock_plan *plan) {
   struct MHD_Response *resp;
-  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0 ||
-               plan->deferred || plan->deferred_gone;
+  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0 || plan->deferred;
   if (played) {
     struct player *pl = calloc(1, sizeof *pl);
     if (!pl) {

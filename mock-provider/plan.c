@@ -3,8 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ock/json.h"
 #include "ock/status.h"
 
 void ock__plan_init(struct mock_plan *p) {
@@ -18,7 +20,6 @@ void ock__plan_init(struct mock_plan *p) {
 void ock__plan_free(struct mock_plan *p) {
   ock__chunks_free(&p->body);
   cJSON_Delete(p->deferred);
-  cJSON_Delete(p->deferred_gone);
   p->deferred = NULL;
   p->deferred_gone = NULL;
 }
@@ -39,6 +40,7 @@ int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, c
                     size_t len) {
   p->status = status;
   p->content_type = content_type;
+  p->body_json = 0;
   ock__chunks_truncate(&p->body, 0);
   return ock__chunks_push(&p->body, data, len);
 }
@@ -46,18 +48,19 @@ int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, c
 int ock__plan_json(struct mock_plan *p, int status, cJSON *v) {
   if (!v)
     return OCK_ENOMEM;
-  char *s = cJSON_PrintUnformatted(v);
+  char *s = ock_json_print(v);
   cJSON_Delete(v);
   if (!s)
     return OCK_ENOMEM;
   int rc = ock__plan_bytes(p, status, "application/json", s, strlen(s));
-  cJSON_free(s);
+  p->body_json = 1;
+  free(s);
   return rc;
 }
 
-void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry, cJSON *gone) {
+void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry,
+                     cJSON *(*gone)(const cJSON *sent)) {
   cJSON_Delete(p->deferred);
-  cJSON_Delete(p->deferred_gone);
   p->deferred = entry;
   p->deferred_gone = gone;
   p->deferred_kind = kind;

@@ -28,6 +28,7 @@ struct mock_plan {
   struct mock_header headers[MOCK_PLAN_HEADERS];
   size_t n_headers;
   struct mock_chunks body;  /* the body: one piece, or one per SSE event */
+  int body_json;            /* 1: the one piece is a whole JSON document the mock printed */
   int stream;               /* 1: chunked, each piece flushed on its own; 0: Content-Length */
   long long delay_ms;       /* before the first byte (the status line) */
   long long chunk_delay_ms; /* between pieces */
@@ -35,8 +36,8 @@ struct mock_plan {
                                before the status line) */
   int close;                /* close the connection after this reply */
   cJSON *deferred;          /* owned: journaled as the reply's last bytes go out */
-  cJSON *deferred_gone;     /* owned: journaled instead when the reply is abandoned (the
-                               client went away, or the mock stopped) */
+  cJSON *(*deferred_gone)(const cJSON *sent); /* makes the entry journaled instead when the
+                               reply is abandoned (the client went away, or the mock stopped) */
   const char *deferred_kind;
   int cancel; /* a cancel trigger fired on this request's arrival */
 };
@@ -57,8 +58,10 @@ int ock__plan_json(struct mock_plan *p, int status, cJSON *v);
 int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, const char *data,
                     size_t len);
 
-/* ock__plan_defer sets the entries to journal as the reply goes out, or when it is abandoned
- * (both taken; gone may be NULL: then nothing is journaled for an abandoned reply). */
-void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry, cJSON *gone);
+/* ock__plan_defer sets the entry to journal as the reply goes out (taken), and how to make
+ * from it the entry to journal if the reply is abandoned (gone may be NULL: then nothing is
+ * journaled for an abandoned reply). Most replies go out, so gone runs only when needed. */
+void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry,
+                     cJSON *(*gone)(const cJSON *sent));
 
 #endif

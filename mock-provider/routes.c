@@ -14,6 +14,7 @@
  */
 #include "state.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,8 +195,13 @@ static int llm_route(struct mock_state *st, const struct mock_request *rq, enum 
 }
 
 static int journal_reply(struct mock_state *st, struct mock_plan *plan) {
-  cJSON *j = ock__journal_snapshot(st->journal);
-  return ock__plan_json(plan, 200, j);
+  struct ock_buf b;
+  ock_buf_init(&b, SIZE_MAX);
+  int rc = ock__journal_array_text(st->journal, &b);
+  if (!rc)
+    rc = ock__plan_bytes(plan, 200, "application/json", b.data, b.len);
+  ock_buf_free(&b);
+  return rc;
 }
 
 int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan) {

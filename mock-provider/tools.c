@@ -42,15 +42,21 @@ static cJSON *default_result(int status) {
   return r;
 }
 
-/* tool_end: the entry for a reply that went out (reply given) or was abandoned (NULL). */
+/* tool_end: the entry for a reply that went out. */
 static cJSON *tool_end(const char *name, const char *id, int status, const cJSON *reply) {
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "name", name);
   cJSON_AddStringToObject(e, "tool_call_id", id);
   cJSON_AddNumberToObject(e, "status", status);
   cJSON_AddItemToObject(e, "reply", reply ? cJSON_Duplicate(reply, 1) : cJSON_CreateNull());
-  if (!reply)
-    cJSON_AddBoolToObject(e, "client_gone", 1);
+  return e;
+}
+
+/* tool_gone: the entry for a reply that was abandoned: no reply, client_gone. */
+static cJSON *tool_gone(const cJSON *sent) {
+  cJSON *e = cJSON_Duplicate(sent, 1);
+  cJSON_ReplaceItemInObjectCaseSensitive(e, "reply", cJSON_CreateNull());
+  cJSON_AddBoolToObject(e, "client_gone", 1);
   return e;
 }
 
@@ -130,8 +136,7 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
   ock__cancel_on_arrival(st, MOCK_CANCEL_TOOL, name, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
-  ock__plan_defer(plan, "tool_end", tool_end(name, id, status, reply),
-                  tool_end(name, id, status, NULL));
+  ock__plan_defer(plan, "tool_end", tool_end(name, id, status, reply), tool_gone);
   rc = ock__plan_json(plan, status, reply);
   cJSON_Delete(body);
   return rc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/json.h"
 #include "ock/status.h"
 
 void ock__chunks_init(struct mock_chunks *c) {
@@ -86,12 +87,12 @@ size_t ock__utf8_prefix(const char *s, size_t len, long long chars) {
 int ock__print_to(struct ock_buf *out, cJSON *v) {
   if (!v)
     return OCK_ENOMEM;
-  char *s = cJSON_PrintUnformatted(v);
+  char *s = ock_json_print(v);
   cJSON_Delete(v);
   if (!s)
     return OCK_ENOMEM;
   int rc = ock_buf_puts(out, s);
-  cJSON_free(s);
+  free(s);
   return rc;
 }
 
