@@ -64,23 +64,28 @@ void ock__journal_reset_epoch(struct mock_journal *j) {
   pthread_mutex_unlock(&j->lock);
 }
 
-static double elapsed_ms(const struct timespec *t0) {
+/* elapsed_us: whole microseconds since t0 (t_ms is printed from it: short, and still ordering
+ * entries). */
+static long long elapsed_us(const struct timespec *t0) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  double ms =
-      (double)(now.tv_sec - t0->tv_sec) * 1000.0 + (double)(now.tv_nsec - t0->tv_nsec) / 1e6;
-  /* Round to microseconds: the printed number stays short and still orders events. */
-  return (double)(long long)(ms * 1000.0 + 0.5) / 1000.0;
+  long long ns = (long long)(now.tv_sec - t0->tv_sec) * 1000000000LL + (now.tv_nsec - t0->tv_nsec);
+  return (ns + 500) / 1000;
 }
 
-/* frame writes {"seq":S,"t_ms":T,"kind":" into out (FRAME_MAX bytes); returns its length. The
- * number is printed as cJSON prints it, so a line reads back to the same value. */
-static size_t frame(char *out, long long seq, double t_ms) {
-  char t[40];
-  snprintf(t, sizeof t, "%.15g", t_ms);
-  if (strtod(t, NULL) != t_ms)
-    snprintf(t, sizeof t, "%.17g", t_ms);
-  return (size_t)snprintf(out, FRAME_MAX, "{\"seq\":%lld,\"t_ms\":%s,\"kind\":\"", seq, t);
+/* frame writes {"seq":S,"t_ms":T,"kind":" into out (FRAME_MAX bytes); returns its length. T is
+ * whole microseconds printed as milliseconds with up to three decimals, the digits cJSON's
+ * "%1.15g" gives for such a number, without printf's floating-point path. */
+static size_t frame(char *out, long long seq, long long t_us) {
+  char frac[5] = "";
+  int us = (int)(t_us % 1000);
+  if (us) {
+    snprintf(frac, sizeof frac, ".%03d", us);
+    for (int i = 3; frac[i] == '0'; i--)
+      frac[i] = '\0';
+  }
+  return (size_t)snprintf(out, FRAME_MAX, "{\"seq\":%lld,\"t_ms\":%lld%s,\"kind\":\"", seq,
+                          t_us / 1000, frac);
 }
 
 /* grow makes room for one more line; caller holds the lock. */
@@ -124,7 +129,7 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
     free(line);
     return 0;
   }
-  n = frame(line, seq, elapsed_ms(&j->t0));
+  n = frame(line, seq, elapsed_us(&j->t0));
   memcpy(line + n, kind, kind_len);
   n += kind_len;
   line[n++] = '"';
