@@ -749,6 +749,7 @@ http {{
 
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
+CANCEL_HOLD_MS = 200  # mock-provider/state.h MOCK_CANCEL_HOLD_MS, SPEC.md 8.7
 
 
 def fixture_delay_ms(fx):
@@ -756,11 +757,16 @@ def fixture_delay_ms(fx):
     to request_timeout_ms); chunk_delay_ms between the chunks of a streamed turn; tool delays
     (up to tool_timeout_ms), the longest of a response's calls when they run in parallel, their
     sum otherwise; before each retry of a faulted turn under error_strategy retry or fallback,
-    the scripted Retry-After or else the smallest backoff SPEC.md 5.7 allows,
-    d0 * (1 - retry_jitter). A scenario with cancel triggers counts nothing: the cancellation
-    cuts its scripted waits short, and the SUT abandons the reply the mock holds back."""
-    if fx.get("cancel"):
-        return 0.0
+    the scripted Retry-After or else the mean of the backoff SPEC.md 5.7 makes every SUT draw
+    (d0 with uniform jitter, clamped to the cap). A scenario with cancel triggers counts only
+    the 200 ms hold of SPEC.md 8.7 for each trigger on an event: the SUT waits for that reply to
+    its own event; its other waits are cut short by the cancellation, and it abandons the LLM or
+    tool reply the mock holds back."""
+    cancels = fx.get("cancel")
+    if cancels:
+        cancels = cancels if isinstance(cancels, list) else [cancels]
+        return float(CANCEL_HOLD_MS * sum(c.get("at") in ("event", "after_execute")
+                                          for c in cancels))
     cfg = fx.get("session", {}).get("config", {})
     streaming = cfg.get("streaming", False)
     parallel = cfg.get("parallel_tools", True)
@@ -810,8 +816,19 @@ def fixture_delay_ms(fx):
             if "retry_after_ms" in fault or "retry_after" in fault:
                 ms += min(fault.get("retry_after_ms", fault.get("retry_after", 0) * 1000), cap)
             else:
-                ms += min(base * 2 ** (n - 1), cap) * (1 - jitter)
+                ms += mean_backoff_ms(min(base * 2 ** (n - 1), cap), jitter, cap)
     return ms
+
+
+def mean_backoff_ms(d0, jitter, cap):
+    """The mean of clamp(d0 + uniform(-jitter * d0, +jitter * d0), 0, cap) (SPEC.md 5.7)."""
+    lo, hi = max(0.0, d0 * (1 - jitter)), d0 * (1 + jitter)
+    if hi <= cap or hi == lo:
+        return min(d0, cap)
+    if lo >= cap:
+        return float(cap)
+    below = (cap * cap - lo * lo) / 2  # the part of the range under the cap, integrated
+    return (below + cap * (hi - cap)) / (hi - lo)
 
 
 def scripted_delays(fixtures_dir):
