@@ -55,6 +55,13 @@ static const char usage[] =
     "exit status: 0 after the last prompt (whatever each execute ended with); 2 for a bad\n"
     "option; 3 when OCK_URL is unset or the session cannot be fetched or is invalid.\n";
 
+/* http_done frees the main thread's libcurl handles (closing its kept connections), then
+ * libcurl itself: every exit after curl_global_init goes through here. */
+static void http_done(void) {
+  ock_http_thread_cleanup();
+  curl_global_cleanup();
+}
+
 static ock_orchestrator *volatile g_orch; /* the SIGINT handler's target */
 
 static void on_sigint(int sig) {
@@ -253,7 +260,7 @@ int main(int argc, char **argv) {
   int rc = ock_http_get_json(url, SESSION_TIMEOUT_MS, SESSION_MAX, &doc, &err);
   if (rc) {
     fprintf(stderr, "ock-orchestrator: cannot fetch the session: %s: %s\n", err.where, err.what);
-    curl_global_cleanup();
+    http_done();
     return EXIT_ENV;
   }
   rc = ock__session_parse(doc, &defaults, &s, &err);
@@ -261,7 +268,7 @@ int main(int argc, char **argv) {
   if (rc) {
     fprintf(stderr, "ock-orchestrator: the session from %s is invalid: %s: %s\n", url, err.where,
             err.what);
-    curl_global_cleanup();
+    http_done();
     return EXIT_ENV;
   }
 
@@ -271,7 +278,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ock-orchestrator: cannot set up: %s\n", ock_strerror(rc));
     world_free(&w, s);
     ock__session_free(s);
-    curl_global_cleanup();
+    http_done();
     return EXIT_ENV;
   }
 
@@ -313,6 +320,6 @@ int main(int argc, char **argv) {
   g_orch = NULL;
   world_free(&w, s);
   ock__session_free(s);
-  curl_global_cleanup();
+  http_done();
   return 0;
 }

@@ -3,10 +3,31 @@
  *
  * Bytes that libcurl hands to the write callback go to a staging buffer; the driving loop
  * passes them to on_data after each curl_multi_perform, so no user code runs inside libcurl.
+ *
+ * Each thread keeps its easy and multi handles from one exchange to the next (a pthread key
+ * frees them when the thread exits, ock_http_thread_cleanup before that), so the multi
+ * handle's connection cache keeps a connection to $OCK_URL open: the events and tool calls
+ * of a turn, five of its six exchanges, skip the connect, the handshake and the multi
+ * handle's wake-up socketpair. An exchange started inside another one (a stream's on_data
+ * posting an event) takes a second pair, kept the same way.
+ *
+ * Only requests with keep_alive set may use that cache, because libcurl 7.88 replays a
+ * request on a new connection, without a word, when a *reused* connection closes before
+ * any response byte ("Connection died, retrying a fresh connect"; no option turns this off
+ * before CURLOPT_FORBID_RETRY_ON_REUSE in 8.16). A provider that read the request and then
+ * dropped the connection (the mock's drop_connection with N = 0, SPEC.md 6.6) would see it
+ * twice and the orchestrator would never see the error. So an LLM request goes on a
+ * connection of its own (CURLOPT_FRESH_CONNECT), closed after it (CURLOPT_FORBID_REUSE):
+ * libcurl never replays on a fresh connection. With reuse, the fixtures
+ * error-drop-connection and retry-connection-drop fail. The ock/1 endpoints answer every
+ * request they read, so a replay there can only repeat one the server never read (a kept
+ * connection closed by the server's idle timeout just as the request left).
  */
 #include "http.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,6 +42,76 @@ struct xfer {
   struct ock_buf staged; /* 2xx body bytes not yet passed to on_data */
   int toobig;
 };
+
+/* A pair of handles of one thread; the easy handle is in the multi handle only during an
+ * exchange. */
+struct handles {
+  CURL *easy;
+  CURLM *multi;         /* holds the kept connections */
+  int busy;             /* an exchange is running on this pair */
+  struct handles *next; /* the pair for an exchange started inside this one's */
+};
+
+static pthread_key_t handles_key;
+static pthread_once_t handles_once = PTHREAD_ONCE_INIT;
+static int handles_key_ok;
+
+static void handles_free(void *p) {
+  for (struct handles *h = p, *next; h; h = next) {
+    next = h->next;
+    curl_multi_cleanup(h->multi); /* closes the kept connections */
+    curl_easy_cleanup(h->easy);
+    free(h);
+  }
+}
+
+static void handles_key_create(void) {
+  handles_key_ok = pthread_key_create(&handles_key, handles_free) == 0;
+}
+
+static struct handles *handles_new(void) {
+  struct handles *h = calloc(1, sizeof *h);
+  if (!h)
+    return NULL;
+  h->easy = curl_easy_init();
+  h->multi = curl_multi_init();
+  if (!h->easy || !h->multi) {
+    handles_free(h);
+    return NULL;
+  }
+  return h;
+}
+
+/* handles_take returns a pair of the calling thread's that no running exchange uses, marked
+ * busy, made when there is none; NULL when out of memory. */
+static struct handles *handles_take(void) {
+  pthread_once(&handles_once, handles_key_create);
+  if (!handles_key_ok)
+    return NULL;
+  struct handles *head = pthread_getspecific(handles_key);
+  struct handles **at = &head;
+  while (*at && (*at)->busy)
+    at = &(*at)->next;
+  if (!*at) {
+    *at = handles_new();
+    if (!*at)
+      return NULL;
+    if (*at == head && pthread_setspecific(handles_key, head)) {
+      handles_free(head);
+      return NULL;
+    }
+  }
+  (*at)->busy = 1;
+  return *at;
+}
+
+void ock_http_thread_cleanup(void) {
+  pthread_once(&handles_once, handles_key_create);
+  if (!handles_key_ok)
+    return;
+  handles_free(pthread_getspecific(handles_key));
+  pthread_setspecific(handles_key, NULL);
+}
 
 void ock__http_response_init(struct ock__http_response *r, size_t max_body) {
   memset(r, 0, sizeof *r);
@@ -91,9 +182,14 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
                        size_t why_len) {
   struct xfer x = {.rq = rq, .rs = rs};
   char errbuf[CURL_ERROR_SIZE] = "";
+  struct handles *th = handles_take();
+  if (!th) {
+    snprintf(why, why_len, "cannot initialise libcurl");
+    return OCK_ENOMEM;
+  }
   ock_buf_init(&x.staged, rq->max_body);
-  x.easy = curl_easy_init();
-  CURLM *multi = curl_multi_init();
+  x.easy = th->easy;
+  CURLM *multi = th->multi;
   struct curl_slist *hdrs = NULL;
   for (size_t i = 0; rq->headers && rq->headers[i]; i++) {
     struct curl_slist *h = curl_slist_append(hdrs, rq->headers[i]);
@@ -107,11 +203,6 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
       hdrs = h;
   }
   int rc = OCK_OK;
-  if (!x.easy || !multi) {
-    snprintf(why, why_len, "cannot initialise libcurl");
-    rc = OCK_ENOMEM;
-    goto done;
-  }
   curl_easy_setopt(x.easy, CURLOPT_URL, rq->url);
   curl_easy_setopt(x.easy, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(x.easy, CURLOPT_ERRORBUFFER, errbuf);
@@ -124,6 +215,10 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
   curl_easy_setopt(x.easy, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(x.easy, CURLOPT_XFERINFODATA, &x);
   curl_easy_setopt(x.easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  if (!rq->keep_alive) { /* see the top of this file */
+    curl_easy_setopt(x.easy, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(x.easy, CURLOPT_FORBID_REUSE, 1L);
+  }
   if (rq->timeout_ms > 0)
     curl_easy_setopt(x.easy, CURLOPT_TIMEOUT_MS, rq->timeout_ms);
   if (!strcmp(rq->method, "POST")) {
@@ -132,7 +227,11 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
     curl_easy_setopt(x.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                      (curl_off_t)(rq->body ? rq->body_len : 0));
   }
-  curl_multi_add_handle(multi, x.easy);
+  if (curl_multi_add_handle(multi, x.easy) != CURLM_OK) {
+    snprintf(why, why_len, "cannot initialise libcurl");
+    rc = OCK_ENOMEM;
+    goto done;
+  }
   int running = 1;
   while (running) {
     if (curl_multi_perform(multi, &running) != CURLM_OK) {
@@ -174,10 +273,11 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
     snprintf(why, why_len, "the response passed %zu bytes", rq->max_body);
   else if (rc == OCK_ECANCELLED)
     snprintf(why, why_len, "abandoned on cancellation");
+  /* An unfinished transfer's connection is closed here; a finished one's stays cached. */
   curl_multi_remove_handle(multi, x.easy);
 done:
-  curl_multi_cleanup(multi);
-  curl_easy_cleanup(x.easy);
+  curl_easy_reset(x.easy); /* no option may point into this frame after it */
+  th->busy = 0;
   curl_slist_free_all(hdrs);
   ock_buf_free(&x.staged);
   return rc;

@@ -42,8 +42,12 @@ static char *join_url(const char *root, const char *path, const char *name) {
 int ock_http_get_json(const char *url, long timeout_ms, size_t max, cJSON **out,
                       struct ock_jerr *err) {
   const char *headers[] = {"Accept: application/json", NULL};
-  struct ock__http_request rq = {
-      .method = "GET", .url = url, .headers = headers, .timeout_ms = timeout_ms, .max_body = max};
+  struct ock__http_request rq = {.method = "GET",
+                                 .url = url,
+                                 .headers = headers,
+                                 .timeout_ms = timeout_ms,
+                                 .max_body = max,
+                                 .keep_alive = 1};
   struct ock__http_response rs;
   ock__http_response_init(&rs, max);
   char why[512] = "";
@@ -101,7 +105,8 @@ static int tool_execute(void *self, const char *tool_call_id, const cJSON *input
                                  .headers = headers,
                                  .timeout_ms = env ? env->timeout_ms : 0,
                                  .cancel = env ? env->cancel : NULL,
-                                 .max_body = MAX_TOOL_REPLY};
+                                 .max_body = MAX_TOOL_REPLY,
+                                 .keep_alive = 1};
   struct ock__http_response rs;
   ock__http_response_init(&rs, MAX_TOOL_REPLY);
   char why[512] = "";
@@ -195,7 +200,8 @@ static int hooks_emit(void *self, const char *name, const cJSON *data,
                                  .body_len = strlen(body),
                                  .headers = headers,
                                  .timeout_ms = h->timeout_ms,
-                                 .max_body = MAX_HOOK_REPLY};
+                                 .max_body = MAX_HOOK_REPLY,
+                                 .keep_alive = 1};
   struct ock__http_response rs;
   ock__http_response_init(&rs, MAX_HOOK_REPLY);
   char why[512] = "";

@@ -375,6 +375,13 @@ int ock_http_hooks_new(const char *root, long timeout_ms, ock_http_hooks **out);
 void ock_http_hooks_free(ock_http_hooks *h);
 const struct ock_hooks *ock_http_hooks_get(ock_http_hooks *h); /* owned by h */
 
+/* The HTTP collaborators and ock_http_get_json keep each thread's libcurl handles, and its
+ * open connections to the ock/1 endpoints, from one request to the next; a thread's are freed
+ * when it exits. ock_http_thread_cleanup frees the calling thread's now (a later request makes
+ * new ones); never from inside a request's callback. Call it on the main thread before
+ * curl_global_cleanup(). */
+void ock_http_thread_cleanup(void);
+
 /* ock_http_get_json fetches url (GET, at most max bytes, timeout_ms) and parses it.
  * Returns OCK_OK (*out owned by the caller), OCK_EIO (unreachable), OCK_EHTTP (status
  * >= 400), OCK_ETIMEDOUT, OCK_ETOOBIG or OCK_EJSON; err says which, with the URL. */
