@@ -15,6 +15,12 @@
 
 #include "ock/orchestrator.h"
 
+/* round_ms rounds a non-negative delay to whole milliseconds. lround would do, but it is the
+ * reference's only use of libm, and mapping libm costs the CLI ~0.3 MB of resident memory. */
+static long round_ms(double d) {
+  return (long)(d + 0.5);
+}
+
 int ock_llm_error_retryable(const struct ock_llm_error *e) {
   if (!e)
     return 0;
@@ -63,7 +69,7 @@ long ock__backoff_delay_ms(int n, long base_ms, long cap_ms, double jitter, doub
     d = 0;
   if (d > (double)cap_ms)
     d = (double)cap_ms;
-  return lround(d);
+  return round_ms(d);
 }
 
 /* number parses a whole header value as a non-negative decimal number; -1 if it is not. */
@@ -87,10 +93,10 @@ static double number(const char *s) {
 long ock__retry_after_ms(const char *retry_after_ms, const char *retry_after) {
   double ms = number(retry_after_ms);
   if (ms >= 0)
-    return ms > 1e12 ? (long)1e12 : lround(ms);
+    return ms > 1e12 ? (long)1e12 : round_ms(ms);
   double s = number(retry_after);
   if (s >= 0)
-    return s > 1e9 ? (long)1e12 : lround(s * 1000.0);
+    return s > 1e9 ? (long)1e12 : round_ms(s * 1000.0);
   return -1;
 }
 
