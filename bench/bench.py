@@ -669,6 +669,16 @@ http {{
             theirs = "Python: missing"
         row(5, "reference peak RSS (%d turns)" % (hi + 1), fmt(ref_rss, " MB"), theirs, "-",
             "< 8 MB", ref_rss < 8)
+        # The floor under that RSS: a program that only initialises and cleans up Debian's
+        # libcurl (bench/curl_floor.c). At or above the bar, the bar is libcurl's, not the loop's.
+        curl_floor = os.path.join(self.build, "bench", "curl_floor")
+        runs = [run_measured([curl_floor], note=(i == 0)) for i in range(a.rounds)]
+        if any(x["rc"] for x in runs):
+            raise RuntimeError("%s failed: %s" % (curl_floor, runs[0]["stderr"][-300:]))
+        floor = max(x["maxrss_kb"] for x in runs) / 1024
+        row(5, "reference peak RSS over libcurl's floor", fmt(ref_rss, " MB"),
+            "floor: a C program linking Debian's libcurl " + fmt(floor, " MB"),
+            "+" + fmt(ref_rss - floor, " MB"), "(info)", None)
 
     # ==========================================================================================
     # 6. scale

@@ -7,7 +7,8 @@
 #   BENCH_FLAGS="--only 1,4"       some items only
 #   BENCH_FLAGS="--no-write"       leave bench/RESULTS.md alone
 BENCH_DIR   := $(BUILD)/bench
-BENCH_TOOLS := $(BENCH_DIR)/min_sut $(BENCH_DIR)/spawn_floor $(BENCH_DIR)/measure
+BENCH_TOOLS := $(BENCH_DIR)/min_sut $(BENCH_DIR)/spawn_floor $(BENCH_DIR)/measure \
+               $(BENCH_DIR)/curl_floor
 BENCH_FLAGS ?=
 
 # Linked with cJSON only: the minimal SUT's start-up cost is part of what item 3 measures.
@@ -15,6 +16,11 @@ BENCH_FLAGS ?=
 $(BENCH_DIR)/%: $(BUILD)/obj/bench/%.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $$(pkg-config --libs libcjson)
+
+# Linked with Debian's libcurl, as ock-orchestrator is: item 5's RSS floor.
+$(BENCH_DIR)/curl_floor: $(BUILD)/obj/bench/curl_floor.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $$(pkg-config --libs libcurl)
 
 .PHONY: bench bench-deps
 bench-deps:
