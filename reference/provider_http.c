@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "http.h"
+#include "ock/json.h"
 #include "ock/status.h"
 #include "retry.h"
 #include "sse.h"
@@ -88,7 +89,7 @@ static char *request_body(const struct ock_http_provider *p, const struct ock_ll
   if (req->n_tools)
     cJSON_AddItemToObject(body, "tools", tools_json(p->wire, req));
   cJSON_AddBoolToObject(body, "stream", req->stream);
-  char *text = cJSON_PrintUnformatted(body);
+  char *text = ock_json_print(body);
   cJSON_Delete(body);
   free(system);
   return text;

@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 
 #include "http.h"
+#include "ock/json.h"
 #include "ock/status.h"
 
 #define MAX_TOOL_REPLY ((size_t)8 << 20)
@@ -88,7 +89,7 @@ static int tool_execute(void *self, const char *tool_call_id, const cJSON *input
   cJSON *req = cJSON_CreateObject();
   cJSON_AddStringToObject(req, "tool_call_id", tool_call_id ? tool_call_id : "");
   cJSON_AddItemToObject(req, "input", input ? cJSON_Duplicate(input, 1) : cJSON_CreateObject());
-  char *body = cJSON_PrintUnformatted(req);
+  char *body = ock_json_print(req);
   cJSON_Delete(req);
   if (!body) {
     snprintf(detail, detail_len, "out of memory");
@@ -189,7 +190,7 @@ static int hooks_emit(void *self, const char *name, const cJSON *data,
   cJSON *ev = cJSON_CreateObject();
   cJSON_AddStringToObject(ev, "event", name);
   cJSON_AddItemToObject(ev, "data", data ? cJSON_Duplicate(data, 1) : cJSON_CreateObject());
-  char *body = cJSON_PrintUnformatted(ev);
+  char *body = ock_json_print(ev);
   cJSON_Delete(ev);
   if (!body)
     return OCK_ENOMEM;
