@@ -184,6 +184,18 @@ int ock_json_write(struct ock_buf *out, const cJSON *v) {
   return OCK_OK;
 }
 
+int ock_json_write_string(struct ock_buf *out, const char *s) {
+  if (!s)
+    return ock_buf_append(out, "null", 4);
+  int rc = ock_buf_reserve(out, string_size(s));
+  if (rc)
+    return rc;
+  char *end = emit_string(out->data + out->len, s);
+  out->len = (size_t)(end - out->data);
+  out->data[out->len] = '\0';
+  return OCK_OK;
+}
+
 char *ock_json_print(const cJSON *value) {
   struct ock_buf b;
   ock_buf_init(&b, SIZE_MAX / 2);

@@ -165,39 +165,53 @@ static int add_str(cJSON *obj, const char *key, const char *s) {
   return s ? cJSON_AddStringToObject(obj, key, s) != NULL : cJSON_AddNullToObject(obj, key) != NULL;
 }
 
-int ock_history_to_openai(const struct ock_history *h, cJSON **out) {
-  cJSON *arr = cJSON_CreateArray();
-  int ok = arr != NULL;
-  for (size_t i = 0; ok && i < h->len; i++) {
+/* put appends a fixed piece of JSON text; str a JSON string (NULL: null). Both return 0 on
+ * success, so a message is written as one chain of ||. */
+static int put(struct ock_buf *b, const char *text) {
+  return ock_buf_puts(b, text);
+}
+
+static int str(struct ock_buf *b, const char *s) {
+  return ock_json_write_string(b, s);
+}
+
+int ock_history_write_openai(const struct ock_history *h, struct ock_buf *out) {
+  int rc = put(out, "[");
+  for (size_t i = 0; !rc && i < h->len; i++) {
     const struct ock_message *m = &h->items[i];
-    cJSON *o = cJSON_CreateObject();
-    ok = o && cJSON_AddItemToArray(arr, o) && add_str(o, "role", ock_role_name(m->role));
-    if (!ok)
+    rc = (i && put(out, ",")) || put(out, "{\"role\":") || str(out, ock_role_name(m->role)) ||
+         put(out, ",\"content\":");
+    if (rc)
       break;
     if (m->role == OCK_ROLE_ASSISTANT && m->n_calls) {
-      ok = add_str(o, "content", m->content);
-      cJSON *calls = ok ? cJSON_AddArrayToObject(o, "tool_calls") : NULL;
-      ok = calls != NULL;
-      for (size_t c = 0; ok && c < m->n_calls; c++) {
-        cJSON *tc = cJSON_CreateObject();
-        cJSON *fn = cJSON_CreateObject();
-        ok = tc && fn && cJSON_AddItemToArray(calls, tc) && add_str(tc, "id", m->calls[c].id) &&
-             add_str(tc, "type", "function") && cJSON_AddItemToObject(tc, "function", fn) &&
-             add_str(fn, "name", m->calls[c].name) &&
-             add_str(fn, "arguments", m->calls[c].arguments ? m->calls[c].arguments : "{}");
-        if (!ok && fn && !(tc && cJSON_GetObjectItem(tc, "function")))
-          cJSON_Delete(fn);
+      rc = str(out, m->content) || put(out, ",\"tool_calls\":[");
+      for (size_t c = 0; !rc && c < m->n_calls; c++) {
+        const struct ock_tool_call *tc = &m->calls[c];
+        rc = (c && put(out, ",")) || put(out, "{\"id\":") || str(out, tc->id) ||
+             put(out, ",\"type\":\"function\",\"function\":{\"name\":") || str(out, tc->name) ||
+             put(out, ",\"arguments\":") || str(out, tc->arguments ? tc->arguments : "{}") ||
+             put(out, "}}");
       }
+      rc = rc || put(out, "]");
     } else {
-      ok = add_str(o, "content", m->content ? m->content : "");
-      if (ok && m->role == OCK_ROLE_TOOL)
-        ok = add_str(o, "tool_call_id", m->tool_call_id);
+      rc = str(out, m->content ? m->content : "");
+      if (!rc && m->role == OCK_ROLE_TOOL)
+        rc = put(out, ",\"tool_call_id\":") || str(out, m->tool_call_id);
     }
+    rc = rc || put(out, "}");
   }
-  if (!ok) {
-    cJSON_Delete(arr);
+  rc = rc || put(out, "]");
+  return rc ? OCK_ENOMEM : OCK_OK;
+}
+
+int ock_history_to_openai(const struct ock_history *h, cJSON **out) {
+  struct ock_buf text;
+  ock_buf_init(&text, (size_t)-1 / 2);
+  int rc = ock_history_write_openai(h, &text);
+  cJSON *arr = rc ? NULL : cJSON_ParseWithLength(text.data, text.len);
+  ock_buf_free(&text);
+  if (!arr)
     return OCK_ENOMEM;
-  }
   *out = arr;
   return OCK_OK;
 }

@@ -68,15 +68,28 @@ static cJSON *tools_json(enum ock_wire wire, const struct ock_llm_request *req) 
   return arr;
 }
 
+/* openai_messages: the history as a raw JSON value, written straight from the messages: the
+ * whole history goes out on every turn, and a tree of it per turn was most of the reference's
+ * cost per turn. */
+static int openai_messages(const struct ock_history *h, cJSON **out) {
+  struct ock_buf text;
+  ock_buf_init(&text, (size_t)-1 / 2);
+  int rc = ock_history_write_openai(h, &text);
+  *out = rc ? NULL : cJSON_CreateRaw(text.data);
+  ock_buf_free(&text);
+  return rc ? rc : *out ? OCK_OK : OCK_ENOMEM;
+}
+
 /* request_body prints the JSON body; caller frees. */
 static char *request_body(const struct ock_http_provider *p, const struct ock_llm_request *req) {
   cJSON *body = cJSON_CreateObject();
   cJSON *msgs = NULL;
   char *system = NULL;
-  int rc = p->wire == OCK_WIRE_OPENAI ? ock_history_to_openai(req->messages, &msgs)
+  int rc = p->wire == OCK_WIRE_OPENAI ? openai_messages(req->messages, &msgs)
                                       : ock_history_to_anthropic(req->messages, &msgs, &system);
   if (rc || !body) {
     cJSON_Delete(body);
+    cJSON_Delete(msgs);
     return NULL;
   }
   cJSON_AddStringToObject(body, "model", p->model);

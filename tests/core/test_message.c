@@ -214,7 +214,46 @@ static void tool_result_texts(void) {
   }
 }
 
+/* The text the reference sends is what the former cJSON tree of the history printed, byte for
+ * byte (the expected string was printed by that tree): escapes, a null content beside tool
+ * calls, missing arguments sent as {}. */
+static void openai_text_is_the_tree_text(void) {
+  struct ock_tool_call calls[2] = {{"call_1", "get_weather", "{\"city\":\"Paris\"}"},
+                                   {"call_2", "get_time", NULL}};
+  struct ock_history h;
+  ock_history_init(&h);
+  ock_history_add_text(&h, OCK_ROLE_SYSTEM, "be brief\n\"quoted\"\t\x01");
+  ock_history_add_text(&h, OCK_ROLE_USER, "weather and time? \xc3\xa9");
+  ock_history_add_assistant(&h, NULL, calls, 2);
+  ock_history_add_tool_result(&h, "call_1", "15 C", 0);
+  ock_history_add_tool_result(&h, "call_2", "Error: no clock", 1);
+  ock_history_add_text(&h, OCK_ROLE_ASSISTANT, "15 C, time unknown");
+  struct ock_buf text;
+  ock_buf_init(&text, 1 << 20);
+  OCK_ASSERT_OK(ock_history_write_openai(&h, &text));
+  OCK_ASSERT_STR_EQ(
+      text.data,
+      "[{\"role\":\"system\",\"content\":\"be "
+      "brief\\n\\\"quoted\\\"\\t\\u0001\"},{\"role\":\"user\",\"content\":\"weather and time? "
+      "é\"},{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\",\"type\":"
+      "\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":"
+      "\\\"Paris\\\"}\"}},{\"id\":\"call_2\",\"type\":\"function\",\"function\":{\"name\":\"get_"
+      "time\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\",\"content\":\"15 "
+      "C\",\"tool_call_id\":\"call_1\"},{\"role\":\"tool\",\"content\":\"Error: no "
+      "clock\",\"tool_call_id\":\"call_2\"},{\"role\":\"assistant\",\"content\":\"15 C, time "
+      "unknown\"}]");
+  cJSON *tree = NULL;
+  OCK_ASSERT_OK(ock_history_to_openai(&h, &tree));
+  char *printed = ock_json_print(tree);
+  OCK_ASSERT_STR_EQ(printed, text.data);
+  free(printed);
+  cJSON_Delete(tree);
+  ock_buf_free(&text);
+  ock_history_free(&h);
+}
+
 static const struct ock_test tests[] = {
+    {"openai_text_is_the_tree_text", openai_text_is_the_tree_text},
     {"openai_round_trip", openai_round_trip},
     {"anthropic_round_trip_groups_results", anthropic_round_trip_groups_results},
     {"anthropic_text_before_results_stays_first", anthropic_text_before_results_stays_first},

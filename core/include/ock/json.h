@@ -90,6 +90,9 @@ int ock_json_bool(const cJSON *obj, const char *key, int dflt);
  * cJSON would not print either. */
 int ock_json_write(struct ock_buf *out, const cJSON *value);
 
+/* ock_json_write_string appends s as a JSON string (NULL: null). Same returns. */
+int ock_json_write_string(struct ock_buf *out, const char *s);
+
 /* ock_json_print prints compactly, like ock_json_write; caller frees with free(). NULL when out
  * of memory, or value is NULL or unprintable. */
 char *ock_json_print(const cJSON *value);

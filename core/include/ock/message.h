@@ -72,6 +72,10 @@ int ock_message_copy(const struct ock_message *src, struct ock_message *dst);
  * NULL when there is none); consecutive tool results become one user message of tool_result
  * blocks; tool-call arguments that are not a JSON object are sent as an empty input {}. */
 int ock_history_to_openai(const struct ock_history *h, cJSON **out);
+/* ock_history_write_openai appends the same messages array as JSON text (what
+ * ock_history_to_openai's tree prints as), without building the tree: the reference sends the
+ * whole history on every turn. Returns OCK_OK or OCK_ENOMEM. */
+int ock_history_write_openai(const struct ock_history *h, struct ock_buf *out);
 int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system);
 
 /* From the wire (what a provider, or the mock, receives). Appends to out; on failure out may
