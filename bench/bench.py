@@ -545,7 +545,8 @@ http {{
             verdict = {0: "pass", 1: "a check failed", 2: "usage error", 3: "incomplete"}.get(
                 r["rc"], "exit %d" % r["rc"])
             row(3, "full suite (%d scenarios), --jobs %d" % (n_fx, jobs), fmt(r["wall"], " s"),
-                "scripted delays " + fmt(delays, " s"), "+" + fmt(r["wall"] - delays, " s"),
+                "scripted delays " + fmt(delays, " s"),
+                ("+" if r["wall"] >= delays else "-") + fmt(abs(r["wall"] - delays), " s"),
                 "<= delays + 3 s", r["wall"] <= delays + 3)
             NOTES.append("Item 3: the suite at --jobs %d: verdict %s (exit %d)." % (
                 jobs, verdict, r["rc"]))
