@@ -160,11 +160,16 @@ static void free_player(void *cls) {
   free(pl);
 }
 
-/* respond queues the plan; takes ownership of it. Plans with a deferred journal entry are
- * played through the content reader, so the entry can follow the bytes. */
+/* respond queues the plan; takes ownership of it. Streams, slow pieces and drops are played
+ * through the content reader, so their journal entry follows their bytes, or says they were
+ * abandoned. Any other reply leaves in one piece right away (header and body in one write):
+ * its entry goes in now, before its first byte, so it still precedes anything the client does
+ * after reading it. */
 static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct mock_plan *plan) {
   struct MHD_Response *resp;
-  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0 || plan->deferred;
+  int played = plan->stream || plan->drop_after >= 0 || plan->chunk_delay_ms > 0;
+  if (!played)
+    journal_deferred(m, plan, 0);
   if (played) {
     struct player *pl = calloc(1, sizeof *pl);
     if (!pl) {
