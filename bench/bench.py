@@ -719,7 +719,7 @@ http {{
             linear(xs, ys))
         NOTES.append("Item 6: mock memory per request is the slope of the mock's resident memory "
                      "over the requests it served (%s), below its journal caps (200,000 entries, "
-                     "about 512 MiB by its own estimate)." % ", ".join(fmt(x) for x in xs))
+                     "512 MiB of journal lines)." % ", ".join(fmt(x) for x in xs))
 
         times = self.path("sut-times-6.txt")
         sut = "%s --times %s" % (shlex.quote(self.min_sut), shlex.quote(times))
