@@ -1,23 +1,38 @@
 /* fuzz_message.c: any JSON as provider messages and replies on both wires; what reads must
- * convert back without loss of validity. */
+ * convert back without loss of validity. And ock_json_print must print exactly what cJSON
+ * prints, for any value (a difference aborts, so the fuzzer reports it). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "ock/json.h"
 #include "ock/message.h"
+
+static void same_print(const cJSON *v) {
+  char *ours = ock_json_print(v);
+  char *theirs = cJSON_PrintUnformatted(v);
+  if ((ours == NULL) != (theirs == NULL) || (ours && strcmp(ours, theirs)))
+    abort();
+  free(ours);
+  cJSON_free(theirs);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cJSON *v = cJSON_ParseWithLength((const char *)data, size);
   if (!v)
     return 0;
+  same_print(v);
   struct ock_history h;
   struct ock_jerr err;
   ock_history_init(&h);
   if (!ock_history_from_openai(v, &h, &err)) {
     cJSON *back = NULL;
     char *sys = NULL;
-    if (!ock_history_to_openai(&h, &back))
+    if (!ock_history_to_openai(&h, &back)) {
+      same_print(back);
       cJSON_Delete(back);
+    }
     if (!ock_history_to_anthropic(&h, &back, &sys)) {
       cJSON_Delete(back);
       free(sys);
