@@ -169,6 +169,13 @@ static char *emit(char *out, const cJSON *v) {
   }
 }
 
+/* ended_at: what was emitted into out's reserved room ends at end. */
+static int ended_at(struct ock_buf *out, const char *end) {
+  out->len = (size_t)(end - out->data);
+  out->data[out->len] = '\0';
+  return OCK_OK;
+}
+
 int ock_json_write(struct ock_buf *out, const cJSON *v) {
   if (!v)
     return OCK_OK; /* cJSON prints nothing for no value */
@@ -178,10 +185,7 @@ int ock_json_write(struct ock_buf *out, const cJSON *v) {
   int rc = ock_buf_reserve(out, n);
   if (rc)
     return rc;
-  char *end = emit(out->data + out->len, v);
-  out->len = (size_t)(end - out->data);
-  out->data[out->len] = '\0';
-  return OCK_OK;
+  return ended_at(out, emit(out->data + out->len, v));
 }
 
 int ock_json_write_string(struct ock_buf *out, const char *s) {
@@ -190,10 +194,7 @@ int ock_json_write_string(struct ock_buf *out, const char *s) {
   int rc = ock_buf_reserve(out, string_size(s));
   if (rc)
     return rc;
-  char *end = emit_string(out->data + out->len, s);
-  out->len = (size_t)(end - out->data);
-  out->data[out->len] = '\0';
-  return OCK_OK;
+  return ended_at(out, emit_string(out->data + out->len, s));
 }
 
 char *ock_json_print(const cJSON *value) {
