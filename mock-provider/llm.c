@@ -166,9 +166,9 @@ static cJSON *neutral_json(const struct ock_history *h, const cJSON *raw, int an
   return arr;
 }
 
-/* add_reference adds v under key without copying it (NULL: null). The entry is printed by
- * ock__journal_append while the request's tree is still alive, and its references never
- * free what they point at. */
+/* add_reference adds v under key without copying it (NULL: null). The entry is printed
+ * (ock__serve_llm) while the request's tree is still alive, and its references never free
+ * what they point at. */
 static void add_reference(cJSON *o, const char *key, const cJSON *v) {
   if (v)
     cJSON_AddItemReferenceToObject(o, key, (cJSON *)v); /* cJSON's API has no const here */
