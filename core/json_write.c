@@ -62,26 +62,29 @@ static size_t size(const cJSON *v) {
   }
 }
 
+/* emit_int writes v in decimal. */
+static char *emit_int(char *out, long long v) {
+  char digits[24];
+  size_t n = sizeof digits;
+  unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+  do {
+    digits[--n] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0)
+    digits[--n] = '-';
+  memcpy(out, digits + n, sizeof digits - n);
+  return out + (sizeof digits - n);
+}
+
 /* emit_number prints as cJSON 1.7 does: "%1.15g", or "%1.17g" when that does not read back as
  * the same number by cJSON's comparison (relative, within DBL_EPSILON). Whole numbers below
  * 10^15 print the same digits either way. */
 static char *emit_number(char *out, double d) {
   if (isnan(d) || isinf(d))
     return memcpy(out, "null", 4), out + 4;
-  if (d == floor(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d))) {
-    char digits[24];
-    size_t n = sizeof digits;
-    long long v = (long long)d;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-      digits[--n] = (char)('0' + u % 10);
-      u /= 10;
-    } while (u);
-    if (v < 0)
-      digits[--n] = '-';
-    memcpy(out, digits + n, sizeof digits - n);
-    return out + (sizeof digits - n);
-  }
+  if (d == floor(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d)))
+    return emit_int(out, (long long)d);
   char t[NUMBER_MAX + 8];
   int n = snprintf(t, sizeof t, "%1.15g", d);
   double back = strtod(t, NULL);
@@ -195,6 +198,11 @@ int ock_json_write_string(struct ock_buf *out, const char *s) {
   if (rc)
     return rc;
   return ended_at(out, emit_string(out->data + out->len, s));
+}
+
+int ock_json_write_int(struct ock_buf *out, long long v) {
+  int rc = ock_buf_reserve(out, 24);
+  return rc ? rc : ended_at(out, emit_int(out->data + out->len, v));
 }
 
 char *ock_json_print(const cJSON *value) {

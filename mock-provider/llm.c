@@ -158,10 +158,10 @@ static int neutral_text(const struct ock_history *h, const cJSON *raw, int anthr
       rc = ock_buf_puts(out, ",\"tool_call_id\":") ||
            ock_json_write_string(out, m->tool_call_id ? m->tool_call_id : "") ||
            (m->is_error && ock_buf_puts(out, ",\"is_error\":true"));
-    rc = rc || ock_buf_printf(out, ",\"wire_index\":%d", m->wire_index);
+    rc = rc || ock_buf_puts(out, ",\"wire_index\":") || ock_json_write_int(out, m->wire_index);
     if (!rc && anthropic && m->role == OCK_ROLE_TOOL)
-      rc = ock_buf_printf(out, ",\"wire_block\":%d",
-                          wire && wire_at == m->wire_index ? result_block(wire, m) : -1);
+      rc = ock_buf_puts(out, ",\"wire_block\":") ||
+           ock_json_write_int(out, wire && wire_at == m->wire_index ? result_block(wire, m) : -1);
     rc = rc || ock_buf_puts(out, "}");
   }
   return rc || ock_buf_puts(out, "]") ? OCK_ENOMEM : OCK_OK;

@@ -87,12 +87,8 @@ size_t ock__utf8_prefix(const char *s, size_t len, long long chars) {
 int ock__print_to(struct ock_buf *out, cJSON *v) {
   if (!v)
     return OCK_ENOMEM;
-  char *s = ock_json_print(v);
+  int rc = ock_json_write(out, v);
   cJSON_Delete(v);
-  if (!s)
-    return OCK_ENOMEM;
-  int rc = ock_buf_puts(out, s);
-  free(s);
   return rc;
 }
 

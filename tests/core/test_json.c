@@ -2,6 +2,7 @@
 #include "runner.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +224,18 @@ static void print_of_nothing_is_null(void) {
   cJSON_Delete(raw);
 }
 
+static void write_int_prints_decimal(void) {
+  struct ock_buf b;
+  ock_buf_init(&b, 1024);
+  const long long v[] = {0, -1, 7, 1234567890123LL, LLONG_MIN, LLONG_MAX};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    OCK_ASSERT_OK(ock_buf_puts(&b, i ? "," : "") || ock_json_write_int(&b, v[i]));
+  OCK_ASSERT_STR_EQ(b.data, "0,-1,7,1234567890123,-9223372036854775808,9223372036854775807");
+  ock_buf_free(&b);
+}
+
 static const struct ock_test tests[] = {
+    {"write_int_prints_decimal", write_int_prints_decimal},
     {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},
     {"print_of_nothing_is_null", print_of_nothing_is_null},
     {"huge_numbers_are_absent", huge_numbers_are_absent},

@@ -93,6 +93,9 @@ int ock_json_write(struct ock_buf *out, const cJSON *value);
 /* ock_json_write_string appends s as a JSON string (NULL: null). Same returns. */
 int ock_json_write_string(struct ock_buf *out, const char *s);
 
+/* ock_json_write_int appends v in decimal. Same returns. */
+int ock_json_write_int(struct ock_buf *out, long long v);
+
 /* ock_json_print prints compactly, like ock_json_write; caller frees with free(). NULL when out
  * of memory, or value is NULL or unprintable. */
 char *ock_json_print(const cJSON *value);
