@@ -104,12 +104,39 @@ int ock_json_parse_file(const char *path, size_t max, cJSON **out, struct ock_je
   return rc;
 }
 
+/* join writes the k parts one after the other into out (n bytes), cut as snprintf would cut
+ * them. The parsers build a path for every message they read, so this stays off printf. */
+static void join(char *out, size_t n, const char *const *parts, size_t k) {
+  size_t at = 0;
+  for (size_t i = 0; i < k && n; i++) {
+    size_t len = strlen(parts[i]);
+    if (len > n - 1 - at)
+      len = n - 1 - at;
+    memcpy(out + at, parts[i], len);
+    at += len;
+  }
+  if (n)
+    out[at] = '\0';
+}
+
 void ock_jpath_key(char *out, size_t n, const char *path, const char *key) {
-  snprintf(out, n, "%s.%s", path ? path : "$", key);
+  const char *parts[] = {path ? path : "$", ".", key};
+  join(out, n, parts, 3);
 }
 
 void ock_jpath_index(char *out, size_t n, const char *path, int i) {
-  snprintf(out, n, "%s[%d]", path ? path : "$", i);
+  char digits[16];
+  char *d = digits + sizeof digits;
+  unsigned int u = i < 0 ? 0u - (unsigned int)i : (unsigned int)i;
+  *--d = '\0';
+  do {
+    *--d = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (i < 0)
+    *--d = '-';
+  const char *parts[] = {path ? path : "$", "[", d, "]"};
+  join(out, n, parts, 4);
 }
 
 /* Where a member is: its object's path and its key. The full path is only formatted for an

@@ -234,7 +234,25 @@ static void write_int_prints_decimal(void) {
   ock_buf_free(&b);
 }
 
+/* The paths are built without printf; they must read, and be cut, exactly as snprintf would. */
+static void paths_read_and_cut_like_snprintf(void) {
+  char got[32], want[32];
+  for (size_t n = 1; n <= sizeof got; n++) {
+    ock_jpath_key(got, n, "$.messages[12]", "tool_calls");
+    snprintf(want, n, "%s.%s", "$.messages[12]", "tool_calls");
+    OCK_ASSERT_STR_EQ(got, want);
+    ock_jpath_index(got, n, "$.messages", -2147483647 - 1);
+    snprintf(want, n, "%s[%d]", "$.messages", -2147483647 - 1);
+    OCK_ASSERT_STR_EQ(got, want);
+  }
+  ock_jpath_index(got, sizeof got, NULL, 0);
+  OCK_ASSERT_STR_EQ(got, "$[0]");
+  ock_jpath_key(got, sizeof got, NULL, "a");
+  OCK_ASSERT_STR_EQ(got, "$.a");
+}
+
 static const struct ock_test tests[] = {
+    {"paths_read_and_cut_like_snprintf", paths_read_and_cut_like_snprintf},
     {"write_int_prints_decimal", write_int_prints_decimal},
     {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},
     {"print_of_nothing_is_null", print_of_nothing_is_null},
