@@ -18,7 +18,7 @@
 #include "ock/json.h"
 #include "ock/status.h"
 
-#define FRAME_MAX 96 /* {"seq":N,"t_ms":T,"kind":" without the kind */
+#define FRAME_MAX 96 /* {"seq":N,"t_ms":T,"kind":"" without the kind */
 
 struct mock_journal {
   pthread_mutex_t lock;
@@ -73,19 +73,23 @@ static long long elapsed_us(const struct timespec *t0) {
   return (ns + 500) / 1000;
 }
 
-/* frame writes {"seq":S,"t_ms":T,"kind":" into out (FRAME_MAX bytes); returns its length. T is
- * whole microseconds printed as milliseconds with up to three decimals, the digits cJSON's
- * "%1.15g" gives for such a number, without printf's floating-point path. */
-static size_t frame(char *out, long long seq, long long t_us) {
-  char frac[5] = "";
-  int us = (int)(t_us % 1000);
-  if (us) {
-    snprintf(frac, sizeof frac, ".%03d", us);
-    for (int i = 3; frac[i] == '0'; i--)
-      frac[i] = '\0';
-  }
-  return (size_t)snprintf(out, FRAME_MAX, "{\"seq\":%lld,\"t_ms\":%lld%s,\"kind\":\"", seq,
-                          t_us / 1000, frac);
+/* frame appends {"seq":S,"t_ms":T,"kind":"K" to line, which has the room. T is whole
+ * microseconds printed as milliseconds with up to three decimals: the digits cJSON's "%1.15g"
+ * gives for such a number, without printf. */
+static void frame(struct ock_buf *line, long long seq, long long t_us, const char *kind) {
+  char frac[5] = {'.', (char)('0' + t_us % 1000 / 100), (char)('0' + t_us % 100 / 10),
+                  (char)('0' + t_us % 10), '\0'};
+  for (int i = 3; i > 0 && frac[i] == '0'; i--)
+    frac[i] = '\0';
+  ock_buf_puts(line, "{\"seq\":");
+  ock_json_write_int(line, seq);
+  ock_buf_puts(line, ",\"t_ms\":");
+  ock_json_write_int(line, t_us / 1000);
+  if (frac[1])
+    ock_buf_puts(line, frac);
+  ock_buf_puts(line, ",\"kind\":\"");
+  ock_buf_puts(line, kind);
+  ock_buf_puts(line, "\"");
 }
 
 /* grow makes room for one more line; caller holds the lock. */
@@ -115,44 +119,38 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
                                    const char *tail) {
   /* The members follow the frame: ..."kind":"K",members,tail} or ..."kind":"K"}. */
   const char *members = object && object[0] == '{' && object[1] != '}' ? object + 1 : "}";
-  size_t kind_len = strlen(kind);
-  size_t members_len = strlen(members); /* with its closing brace */
+  size_t members_len = strlen(members) - 1; /* without its closing brace */
   size_t tail_len = tail ? strlen(tail) : 0;
-  char *line = malloc(FRAME_MAX + kind_len + members_len + tail_len + 4);
-  if (!line)
+  struct ock_buf line;
+  ock_buf_init(&line, (size_t)-1 / 2);
+  /* All the room now, so nothing below allocates while the lock is held. */
+  if (ock_buf_reserve(&line, FRAME_MAX + strlen(kind) + members_len + tail_len + 4))
     return 0;
-  size_t n = 0;
   pthread_mutex_lock(&j->lock);
   long long seq = ++j->seq;
   if (grow(j)) {
     pthread_mutex_unlock(&j->lock);
-    free(line);
+    ock_buf_free(&line);
     return 0;
   }
-  n = frame(line, seq, elapsed_us(&j->t0));
-  memcpy(line + n, kind, kind_len);
-  n += kind_len;
-  line[n++] = '"';
-  if (members[0] != '}') {
-    line[n++] = ',';
-    memcpy(line + n, members, members_len - 1);
-    n += members_len - 1;
+  frame(&line, seq, elapsed_us(&j->t0), kind);
+  if (members_len) {
+    ock_buf_puts(&line, ",");
+    ock_buf_append(&line, members, members_len);
   }
   if (tail_len) {
-    line[n++] = ',';
-    memcpy(line + n, tail, tail_len);
-    n += tail_len;
+    ock_buf_puts(&line, ",");
+    ock_buf_append(&line, tail, tail_len);
   }
-  line[n++] = '}';
-  line[n] = '\0';
-  size_t size = n + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
+  ock_buf_puts(&line, "}");
+  size_t size = line.len + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
   if (j->len >= j->max || size > j->max_bytes - j->bytes) {
     j->dropped++;
     pthread_mutex_unlock(&j->lock);
-    free(line);
+    ock_buf_free(&line);
     return seq;
   }
-  j->lines[j->len++] = line;
+  j->lines[j->len++] = ock_buf_take(&line);
   j->bytes += size;
   pthread_mutex_unlock(&j->lock);
   return seq;
