@@ -143,14 +143,19 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
     ock_buf_append(&line, tail, tail_len);
   }
   ock_buf_puts(&line, "}");
-  size_t size = line.len + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
+  size_t line_len = line.len;
+  size_t size = line_len + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
   if (j->len >= j->max || size > j->max_bytes - j->bytes) {
     j->dropped++;
     pthread_mutex_unlock(&j->lock);
     ock_buf_free(&line);
     return seq;
   }
-  j->lines[j->len++] = ock_buf_take(&line);
+  char *kept = ock_buf_take(&line);
+  char *fit = realloc(kept, line_len + 1); /* the buffer grew by doubling: keep only the line */
+  if (fit)
+    kept = fit;
+  j->lines[j->len++] = kept;
   j->bytes += size;
   pthread_mutex_unlock(&j->lock);
   return seq;
