@@ -278,6 +278,19 @@ int ock_jget_array(const cJSON *obj, const char *path, const char *key, enum ock
   return OCK_OK;
 }
 
+/* name_list writes the NULL-ended names as "a, b, c" into out (n bytes, cut to fit), each
+ * between quote marks (quote: "" for none). For error messages only. */
+static void name_list(char *out, size_t n, const char *const *names, const char *quote) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int i = 0; names[i] && used < n; i++) {
+    int w = snprintf(out + used, n - used, "%s%s%s%s", i ? ", " : "", quote, names[i], quote);
+    if (w < 0)
+      break;
+    used += (size_t)w;
+  }
+}
+
 int ock_jget_enum(const cJSON *obj, const char *path, const char *key, enum ock_jneed need,
                   const char *const *choices, int *out, struct ock_jerr *err) {
   const char *s = NULL;
@@ -290,14 +303,8 @@ int ock_jget_enum(const cJSON *obj, const char *path, const char *key, enum ock_
       return OCK_OK;
     }
   }
-  char list[256] = "";
-  size_t used = 0;
-  for (int i = 0; choices[i] && used < sizeof list; i++) {
-    int w = snprintf(list + used, sizeof list - used, "%s\"%s\"", i ? ", " : "", choices[i]);
-    if (w < 0)
-      break;
-    used += (size_t)w;
-  }
+  char list[256];
+  name_list(list, sizeof list, choices, "\"");
   char mp[OCK_JSON_PATH_MAX];
   ock_jpath_key(mp, sizeof mp, path, key);
   return ock_jerr_set(err, OCK_ETYPE, mp, "expected one of %s, got \"%.80s\"", list, s);
@@ -311,14 +318,8 @@ int ock_jcheck_keys(const cJSON *obj, const char *path, const char *const *allow
     for (int i = 0; allowed[i] && !ok; i++)
       ok = m->string && !strcmp(m->string, allowed[i]);
     if (!ok) {
-      char list[400] = ""; /* the allowed names, so the fix is in the message */
-      size_t used = 0;
-      for (int i = 0; allowed[i] && used < sizeof list; i++) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", allowed[i]);
-        if (w < 0)
-          break;
-        used += (size_t)w;
-      }
+      char list[400]; /* the allowed names, so the fix is in the message */
+      name_list(list, sizeof list, allowed, "");
       char mp[OCK_JSON_PATH_MAX];
       ock_jpath_key(mp, sizeof mp, path, m->string ? m->string : "?");
       return ock_jerr_set(err, OCK_ETYPE, mp, "unknown member (a typo?); allowed here: %s", list);
