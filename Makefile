@@ -25,13 +25,16 @@ SANITIZE ?=
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 
-INCLUDES := -Icore/include -Imock-provider/include -Ireference/include -Iconformance -Itests
+INCLUDES := -I$(BUILD)/gen/include -Icore/include -Imock-provider/include -Ireference/include -Iconformance -Itests
 CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PKG_CFLAGS) \
              $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer) $(FUZZ_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
 DEPS_STAMP := $(BUILD)/.deps-ok
+# The event names as a C X-macro, generated from the registry (core/part.mk): every object
+# waits for it, so a renamed event is a compile error, never a silent mismatch.
+EVENT_MAP_H := $(BUILD)/gen/include/ock/event_map.h
 # V=1 shows every compiler command.
 Q := $(if $(V),,@)
 BINS      :=
@@ -48,7 +51,7 @@ $(DEPS_STAMP): scripts/deps.sh
 deps: $(DEPS_STAMP)
 
 # One object rule for every part; -MMD keeps header dependencies honest.
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP) $(EVENT_MAP_H)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
 
@@ -114,7 +117,7 @@ valgrind: all
 	done; exit $$status
 
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
-lint: | $(DEPS_STAMP)
+lint: | $(DEPS_STAMP) $(EVENT_MAP_H)
 	@command -v clang-format >/dev/null || { echo "lint: clang-format is missing (apt-get install clang-format)"; exit 1; }
 	@command -v cppcheck >/dev/null || { echo "lint: cppcheck is missing (apt-get install cppcheck)"; exit 1; }
 	clang-format --dry-run --Werror $(C_SOURCES)

@@ -1,13 +1,13 @@
 /*
- * check_order.c: ORDER, the event grammar (grammar.c) over the journal's events, plus the
- * events checked against reality: provider:request before each LLM request the mock received,
+ * check_order.c: ORDER, the event grammar (core's ock/grammar.h) over the journal's events, plus
+ * the events checked against reality: provider:request before each LLM request the mock received,
  * tool:pre before each tool run, provider:response equal to what the mock sent.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "grade.h"
-#include "grammar.h"
+#include "ock/grammar.h"
 #include "ock/json.h"
 
 /* The check that reports violations of each requirement the grammar can name. */
@@ -37,17 +37,22 @@ struct run {
   int violated[N_GRAMMAR_CHECKS];
 };
 
-static void on_violation(void *user, const struct ock_violation *viol) {
+/* Every rejection fails OCK-ORDER-007, the grammar as a whole (its evidence is the rejected
+ * entry), and also the requirement whose own sentence names the broken rule. */
+static void on_violation(void *user, const struct ock_grammar_violation *viol) {
   struct run *r = user;
+  int charged = 0;
   for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
-    if (!strcmp(grammar_checks[i].requirement, viol->requirement)) {
+    if (!strcmp(grammar_checks[i].requirement, viol->requirement) ||
+        !strcmp(grammar_checks[i].requirement, "OCK-ORDER-007")) {
       r->violated[i] = 1;
-      grade_emit(r->g, grammar_checks[i].check, viol->requirement, 0, viol->seq,
+      charged |= !strcmp(grammar_checks[i].requirement, viol->requirement);
+      grade_emit(r->g, grammar_checks[i].check, grammar_checks[i].requirement, 0, viol->seq,
                  grammar_checks[i].expected, "execute %d: %s", viol->execute, viol->message);
-      return;
     }
   }
-  grade_error(r->g, "order.grammar", viol->requirement, viol->message);
+  if (!charged)
+    grade_error(r->g, "order.grammar", viol->requirement, viol->message);
 }
 
 static int saw_event(const struct view *v, const char *name) {
@@ -61,7 +66,7 @@ static void run_grammar(struct grade_ctx *g) {
   const struct view *v = g->v;
   struct run r = {.g = g};
   ock_grammar *gr = NULL;
-  if (ock_grammar_new(on_violation, NULL, &r, &gr)) {
+  if (ock_grammar_new(on_violation, &r, &gr)) {
     grade_error(g, "order.grammar", "OCK-ORDER-007", "out of memory");
     return;
   }
@@ -70,7 +75,7 @@ static void run_grammar(struct grade_ctx *g) {
     if (!is_kind(v->e[i], "event"))
       continue;
     last = entry_seq(v->e[i]);
-    ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_denied(v->e[i]));
+    ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_action(v->e[i]));
   }
   ock_grammar_end(gr, last);
   ock_grammar_free(gr);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "grammar.h"
+#include "ock/grammar.h"
 #include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/status.h"
@@ -56,7 +56,7 @@ static void report(struct tally *t, long line, const char *req, const char *msg)
     fprintf(t->out, "line %ld: %s: %s\n", line, req, msg);
 }
 
-static void on_violation(void *user, const struct ock_violation *v) {
+static void on_violation(void *user, const struct ock_grammar_violation *v) {
   report(user, v->seq, v->requirement, v->message);
 }
 
@@ -100,7 +100,7 @@ static int read_line(FILE *f, struct ock_buf *b, int *too_long) {
 int check_event_log(FILE *f, const char *name, FILE *out) {
   struct tally t = {.out = out};
   ock_grammar *g = NULL;
-  if (ock_grammar_new(on_violation, NULL, &t, &g))
+  if (ock_grammar_new(on_violation, &t, &g))
     return EXIT_INCOMPLETE;
   struct ock_buf line;
   ock_buf_init(&line, LINE_MAX_BYTES);
@@ -131,7 +131,7 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
     }
     events++;
     const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
-    ock_grammar_event(g, lineno, ev, data, action && !strcmp(action, "deny"));
+    ock_grammar_event(g, lineno, ev, data, action);
     if (!strcmp(ev, "orchestrator:complete"))
       check_complete_fields(&t, lineno, data);
     cJSON_Delete(o);

@@ -9,7 +9,7 @@ BINS      += $(OCK_BIN)
 
 $(CONF_LIB): $(call objs_of,$(CONF_SRCS))
 	@mkdir -p $(@D)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(OCK_BIN): $(call objs_of,conformance/main.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)
@@ -29,7 +29,7 @@ $(call objs_of,tests/conformance/test_examples.c tests/conformance/test_cli.c): 
 CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
 TEST_BINS      += $(CONF_TEST_BIN)
 
-$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(REF_CLI)
+$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMAR_EXAMPLES_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(REF_CLI)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 

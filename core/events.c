@@ -29,6 +29,28 @@ int ock_stage_parse(const char *name, enum ock_stage *out) {
   return OCK_EINVAL;
 }
 
+static const char *const event_names[OCK_EVENT_KNOWN] = {
+#define OCK_EVENT_NAME(ident, name) name,
+    OCK_EVENT_MAP(OCK_EVENT_NAME)
+#undef OCK_EVENT_NAME
+};
+
+enum ock_event ock_event_parse(const char *name) {
+  for (int i = 0; name && i < OCK_EVENT_KNOWN; i++)
+    if (!strcmp(name, event_names[i]))
+      return (enum ock_event)i;
+  return OCK_EVENT_CUSTOM;
+}
+
+const char *ock_event_name(enum ock_event e) {
+  return (unsigned)e < OCK_EVENT_KNOWN ? event_names[e] : "custom";
+}
+
+int ock_event_is_tool(enum ock_event e) {
+  return e == OCK_EVENT_TOOL_SELECTING || e == OCK_EVENT_TOOL_SELECTED || e == OCK_EVENT_TOOL_PRE ||
+         e == OCK_EVENT_TOOL_POST || e == OCK_EVENT_TOOL_ERROR;
+}
+
 int ock_stage_is_terminal(enum ock_stage s) {
   return s == OCK_STAGE_COMPLETE || s == OCK_STAGE_FAILED || s == OCK_STAGE_CANCELLED;
 }

@@ -9,10 +9,21 @@ $(CORE_GEN): conformance/requirements.json scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh ock__registry_json $< > $@
 
+# The event X-macro (see core/gen/event_map.c), made by a build tool compiled on its own rule:
+# the pattern rule for objects waits for the header this tool writes.
+EVENT_MAP_GEN := $(BUILD)/tools/ock-gen-event-map
+$(EVENT_MAP_GEN): core/gen/event_map.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(STD) $(WARN) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+$(EVENT_MAP_H): conformance/requirements.json $(EVENT_MAP_GEN)
+	@mkdir -p $(@D)
+	$(EVENT_MAP_GEN) $< > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/obj/gen/registry_data.o: $(CORE_GEN) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(CORE_LIB): $(call objs_of,$(CORE_SRCS)) $(BUILD)/obj/gen/registry_data.o
 	@mkdir -p $(@D)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^

@@ -9,7 +9,7 @@ BINS      += $(MOCK_BIN)
 
 $(MOCK_LIB): $(call objs_of,$(MOCK_SRCS))
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(MOCK_BIN): $(call objs_of,mock-provider/cli.c) $(MOCK_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)

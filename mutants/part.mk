@@ -14,7 +14,7 @@ BINS        += $(MUTANT_BIN)
 
 $(MUTANT_LIB): $(call objs_of,$(MUTANT_SRCS))
 	@mkdir -p $(@D)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(MUTANT_BIN): $(call objs_of,mutants/main.c) $(MUTANT_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)

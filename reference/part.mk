@@ -14,7 +14,7 @@ BINS         += $(REF_CLI)
 
 $(REF_LIB): $(call objs_of,$(REF_LIB_SRCS))
 	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(REF_CLI): $(call objs_of,reference/cli.c) $(REF_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)

@@ -5,6 +5,9 @@ CORE_TEST_SRCS   := $(wildcard tests/core/*.c)
 CORE_TEST_BIN    := $(BUILD)/tests/test-core
 TEST_BINS        += $(CORE_TEST_BIN)
 
-$(CORE_TEST_BIN): $(call objs_of,$(CORE_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(CORE_LIB)
+# SPEC.md 3.4's notation for event sequences, for the grammar tests of core and conformance.
+GRAMMAR_EXAMPLES_OBJS := $(call objs_of,tests/grammar_examples.c)
+
+$(CORE_TEST_BIN): $(call objs_of,$(CORE_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMAR_EXAMPLES_OBJS) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)

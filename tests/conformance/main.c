@@ -1,12 +1,12 @@
 /* main.c: the harness's tests. */
 #include "runner.h"
 
-extern const struct ock_suite suite_grammar, suite_sut, suite_checks, suite_scenarios;
+extern const struct ock_suite suite_grammar_check, suite_sut, suite_checks, suite_scenarios;
 extern const struct ock_suite suite_escape, suite_report, suite_report_golden;
 extern const struct ock_suite suite_hostile, suite_cli, suite_examples;
 
 int main(int argc, char **argv) {
-  const struct ock_suite *const suites[] = {&suite_grammar,
+  const struct ock_suite *const suites[] = {&suite_grammar_check,
                                             &suite_sut,
                                             &suite_checks,
                                             &suite_scenarios,

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "ock/events.h"
+#include "ock/grammar.h"
 #include "ock/registry.h"
 #include "ock/status.h"
 #include "runner.h"
@@ -385,11 +386,6 @@ static void check_fields(const char *name, const cJSON *d, enum ock_stage st, en
   }
 }
 
-struct tool_state {
-  char id[64];
-  int state; /* 0 none, 1 selecting, 2 selected, 3 pre, 4 closed */
-};
-
 /* count_in: events named name in the array. */
 static int count_in(const cJSON *events, const char *name) {
   int n = 0;
@@ -419,6 +415,18 @@ static const char *names_in(const cJSON *events) {
     len += (size_t)k;
   }
   return buf;
+}
+
+struct grammar_seen {
+  const cJSON *events;
+  int violations;
+};
+
+static void on_grammar_violation(void *user, const struct ock_grammar_violation *v) {
+  struct grammar_seen *seen = user;
+  seen->violations++;
+  ock_test_fail(__LINE__, __FILE__, "event %ld: %s: %s (%s)", v->seq, v->requirement, v->message,
+                names_in(seen->events));
 }
 
 void check_events(const cJSON *events, enum ock_exec_status status, int turn_count,
@@ -456,18 +464,19 @@ void check_events(const cJSON *events, enum ock_exec_status status, int turn_cou
     OCK_ASSERT_INT_EQ(count_in(events, "cancel:completed"), 0);
   }
 
-  /* stages, trace IDs, the request grammar, the tool grammar */
+  /* stages and trace IDs; the order through the contract's own automaton (core/grammar.c) */
   enum ock_stage prev = OCK_STAGE_INITIALIZE, terminal;
   ock_stage_for_status(ock_exec_status_name(status), &terminal);
-  int open_request = 0, last_close_error = 0, seen_requested = 0, seen_prompt_complete = 0;
-  struct tool_state tools[64];
-  memset(tools, 0, sizeof tools);
-  int n_tools = 0;
+  struct grammar_seen seen = {.events = events};
+  ock_grammar *grammar = NULL;
+  OCK_ASSERT_INT_EQ(ock_grammar_new(on_grammar_violation, &seen, &grammar), OCK_OK);
   for (int i = 0; i < n; i++) {
     const cJSON *e = cJSON_GetArrayItem(events, i);
     const char *name = ock_json_str(e, "event");
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, "data");
     const char *reply = ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "reply"), "action");
+    if (grammar)
+      ock_grammar_event(grammar, i, name, d, reply);
     OCK_ASSERT_STR_EQ(ock_json_str(d, "trace_id"), trace_id);
     enum ock_stage st;
     if (ock_stage_parse(ock_json_str(d, "stage"), &st)) {
@@ -482,69 +491,11 @@ void check_events(const cJSON *events, enum ock_exec_status status, int turn_cou
       ock_test_fail(__LINE__, __FILE__, "event %d (%s): terminal stage %s, expected %s", i, name,
                     ock_stage_name(st), ock_stage_name(terminal));
     prev = st;
-    if (seen_prompt_complete && strcmp(name, "execution:end") &&
-        strcmp(name, "orchestrator:complete"))
-      ock_test_fail(__LINE__, __FILE__, "event %d (%s) after prompt:complete", i, name);
-    if (!strcmp(name, "prompt:complete"))
-      seen_prompt_complete = 1;
-    if (!strcmp(name, "cancel:requested"))
-      seen_requested++;
-    if (!strcmp(name, "cancel:completed") && !seen_requested)
-      ock_test_fail(__LINE__, __FILE__, "cancel:completed without cancel:requested");
-    if (!strcmp(name, "provider:stream")) {
-      if (!open_request)
-        ock_test_fail(__LINE__, __FILE__, "event %d: provider:stream outside a request", i);
-      continue;
-    }
-    if (open_request && strcmp(name, "provider:response") && strcmp(name, "provider:error") &&
-        strcmp(name, "cancel:requested"))
-      ock_test_fail(__LINE__, __FILE__, "event %d (%s) inside an open request (%s)", i, name,
-                    names_in(events));
-    if (!strcmp(name, "provider:request")) {
-      /* A denied request never goes out: the denial closes it. */
-      open_request = !(reply && (!strcmp(reply, "deny") || !strcmp(reply, "ask_user")));
-      for (int t = 0; t < n_tools; t++)
-        if (tools[t].state != 4)
-          ock_test_fail(__LINE__, __FILE__, "provider:request while call %s is open", tools[t].id);
-    } else if (!strcmp(name, "provider:response") || !strcmp(name, "provider:error")) {
-      if (!open_request)
-        ock_test_fail(__LINE__, __FILE__, "event %d: %s without a request", i, name);
-      open_request = 0;
-      last_close_error = !strcmp(name, "provider:error");
-    } else if (!strcmp(name, "provider:retry")) {
-      if (!last_close_error)
-        ock_test_fail(__LINE__, __FILE__, "provider:retry not after a provider:error");
-    } else if (!strncmp(name, "tool:", 5)) {
-      const char *id = ock_json_str(d, "tool_call_id");
-      int t = 0;
-      while (t < n_tools && strcmp(tools[t].id, id ? id : ""))
-        t++;
-      if (t == n_tools && n_tools < 64) {
-        snprintf(tools[n_tools].id, sizeof tools[n_tools].id, "%s", id ? id : "");
-        tools[n_tools++].state = 0;
-      }
-      int s = tools[t].state, next = -1;
-      if (!strcmp(name, "tool:selecting") && s == 0)
-        next = 1;
-      else if (!strcmp(name, "tool:selected") && s == 1)
-        next = 2;
-      else if (!strcmp(name, "tool:pre") && (s == 0 || s == 2))
-        next = 3;
-      else if (!strcmp(name, "tool:post") && s == 3)
-        next = 4;
-      else if (!strcmp(name, "tool:error") && s >= 1 && s <= 3)
-        next = 4;
-      if (next < 0)
-        ock_test_fail(__LINE__, __FILE__, "event %d: %s for call %s in state %d (%s)", i, name,
-                      id ? id : "?", s, names_in(events));
-      else
-        tools[t].state = next;
-    }
   }
-  OCK_ASSERT_INT_EQ(open_request, 0);
-  for (int t = 0; t < n_tools; t++)
-    if (tools[t].state != 4)
-      ock_test_fail(__LINE__, __FILE__, "call %s never closed", tools[t].id);
+  if (grammar)
+    ock_grammar_end(grammar, n);
+  ock_grammar_free(grammar);
+  OCK_ASSERT_INT_EQ(seen.violations, 0);
 }
 
 void check_contract(struct world *w, enum ock_exec_status status, int turn_count) {

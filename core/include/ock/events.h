@@ -14,7 +14,30 @@
 
 #include <cJSON.h>
 
+#include "ock/event_map.h"
 #include "ock/registry.h"
+
+/* The events of the contract, typed once: OCK_EVENT_MAP is generated from the registry's
+ * "events" array (core/gen/event_map.c), so OCK_EVENT_TOOL_PRE exists exactly while the
+ * registry has "tool:pre". Any other name is OCK_EVENT_CUSTOM (SPEC.md 3.1). */
+enum ock_event {
+#define OCK_EVENT_ENUM(ident, name) OCK_EVENT_##ident,
+  OCK_EVENT_MAP(OCK_EVENT_ENUM)
+#undef OCK_EVENT_ENUM
+      OCK_EVENT_CUSTOM,
+  OCK_EVENT_KNOWN = OCK_EVENT_CUSTOM /* how many known events there are */
+};
+
+/* ock_event_parse: the known event with this wire name, or OCK_EVENT_CUSTOM (also for NULL). */
+enum ock_event ock_event_parse(const char *name);
+
+/* ock_event_name: the wire name of a known event; "custom" for OCK_EVENT_CUSTOM or a value out
+ * of range. Static storage. */
+const char *ock_event_name(enum ock_event e);
+
+/* ock_event_is_tool: one of tool:selecting, tool:selected, tool:pre, tool:post, tool:error
+ * (the events read together with their tool_call_id). */
+int ock_event_is_tool(enum ock_event e);
 
 enum ock_stage {
   OCK_STAGE_INITIALIZE,
