@@ -184,6 +184,22 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
   }
 }
 
+/* selection_steps: in scenarios with config.mode events, a call that ran (tool:pre) went
+ * through tool:selecting and tool:selected first (OCK-HOOK-010). The grammar accepts a
+ * tool:pre straight after tool:selecting, so the missing step is this check's to see. */
+static void selection_steps(struct grade_ctx *g, const struct call_fate *f) {
+  if (!f->pre || strcmp(str_field(g->v->config, "mode"), "events"))
+    return;
+  long pre = entry_seq(f->pre);
+  long selecting = f->selecting ? entry_seq(f->selecting) : -1;
+  long selected = f->selected ? entry_seq(f->selected) : -1;
+  int ok = selecting >= 0 && selecting < selected && selected < pre;
+  grade_emit(g, "hook.selecting-order", "OCK-HOOK-010", ok, pre,
+             "tool:selecting, then tool:selected, then tool:pre",
+             "call %s: tool:selecting at %ld, tool:selected at %ld, tool:pre at %ld (-1: none)",
+             call_id(f), selecting, selected, pre);
+}
+
 void check_hook(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
@@ -202,6 +218,7 @@ void check_hook(struct grade_ctx *g) {
     else if (f->pre && !strcmp(event_action(f->pre), "ask_user"))
       deny_tool(g, f, f->pre, "hook.ask-user", "OCK-HOOK-008");
     modifications(g, f);
+    selection_steps(g, f);
   }
   free(fates);
   injections(g);
