@@ -56,6 +56,36 @@ struct llm_decision {
   char code[64];                  /* OpenAI "code" for HISTORY ("" : null) */
 };
 
+/* anthropic_input_not_object: the Messages API rejects an assistant tool_use block whose
+ * input is not an object (a string of raw arguments, an array, null) with this 400 text, and
+ * the mock must accept nothing the real API rejects (SPEC.md 6.5). Returns 1 and writes the
+ * text into problem for the first such block. */
+static int anthropic_input_not_object(const cJSON *messages, char *problem, size_t n) {
+  int i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, messages) {
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
+    int b = 0;
+    const cJSON *blk;
+    if (!cJSON_IsArray(content))
+      content = NULL;
+    cJSON_ArrayForEach(blk, content) {
+      const char *type = ock_json_str(blk, "type");
+      if (type && !strcmp(type, "tool_use") &&
+          !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(blk, "input"))) {
+        snprintf(problem, n,
+                 "messages.%d.content.%d.tool_use.input: Input should be a valid "
+                 "dictionary",
+                 i, b);
+        return 1;
+      }
+      b++;
+    }
+    i++;
+  }
+  return 0;
+}
+
 static void read_request(const struct mock_request *rq, const struct mock_provider *p,
                          struct llm_in *in) {
   struct ock_jerr jerr;
@@ -80,8 +110,11 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
       rc = ock_jget_bool(so, "$.stream_options", "include_usage", OCK_OPTIONAL, &in->include_usage,
                          &jerr);
   }
-  if (!rc && p->api == MOCK_API_ANTHROPIC)
+  if (!rc && p->api == MOCK_API_ANTHROPIC) {
     in->system = cJSON_GetObjectItemCaseSensitive(in->body, "system");
+    if (anthropic_input_not_object(in->messages, in->problem, sizeof in->problem))
+      return;
+  }
   if (!rc) {
     rc = p->api == MOCK_API_OPENAI
              ? ock_history_from_openai(in->messages, &in->hist, &jerr)
@@ -265,7 +298,10 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
   if (in->problem[0]) {
     d->outcome = OUT_INVALID;
     snprintf(d->message, sizeof d->message, "%s", in->problem);
-  } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only) {
+  } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only &&
+             finding->shape != MOCK_A08_PARALLEL_WRONG_ORDER) {
+    /* Results out of call order are journaled but answered: both real APIs accept them
+     * (SPEC.md 6.7). Every other shape is a 400 there, so it is one here. */
     d->outcome = OUT_HISTORY;
     snprintf(d->message, sizeof d->message, "%s", finding_text);
     snprintf(d->param, sizeof d->param, "%s", param.data ? param.data : "");
