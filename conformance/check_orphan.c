@@ -52,6 +52,12 @@ static int history_has_result_id(const cJSON *request, const char *id) {
   return 0;
 }
 
+/* rejected_by_providers: a finding whose shape the real APIs answer with HTTP 400; results out
+ * of call order (A08) are accepted there, so they are OCK-ORPHAN-005's alone (SPEC.md 6.7). */
+static int rejected_by_providers(const cJSON *finding) {
+  return strcmp(str_field(finding, "shape"), "A08_PARALLEL_WRONG_ORDER") != 0;
+}
+
 static void validator_findings(struct grade_ctx *g) {
   const struct view *v = g->v;
   int seen[N_SHAPES] = {0};
@@ -145,7 +151,7 @@ static void context_left_valid(struct grade_ctx *g) {
       }
     }
     for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], "llm_request") && !bad; i++)
-      if (is_kind(v->e[i], "finding")) {
+      if (is_kind(v->e[i], "finding") && rejected_by_providers(v->e[i])) {
         bad = 1;
         snprintf(what, sizeof what, "%s", str_field(v->e[i], "shape"));
       }

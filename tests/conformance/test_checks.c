@@ -388,6 +388,28 @@ static void retry_without_backoff_fails(void) {
   cJSON_Delete(c);
 }
 
+/* Results out of call order are accepted by the real APIs: the A08 finding is a WARN of
+ * OCK-ORPHAN-005 only, and the next execute's history still counts as valid (OCK-ORPHAN-007). */
+static void results_out_of_order_are_a_should(void) {
+  const char *j = "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}")
+      "," REQ(USER) "," REPLY_TEXT("a") "," EV("provider:response", "{\"content\":\"a\",\"tool_calls\":[]}")
+      "," EV("prompt:complete", "{\"response\":\"a\"}") "," COMPLETE("1", "success")
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}")
+      "," REQ(USER)
+      ",{\"kind\":\"finding\",\"shape\":\"A08_PARALLEL_WRONG_ORDER\",\"message_index\":2,"
+      "\"tool_call_id\":\"call_2\",\"message\":\"out of order\"}"
+      "," REPLY_TEXT("b") "," EV("provider:response", "{\"content\":\"b\",\"tool_calls\":[]}")
+      "," EV("prompt:complete", "{\"response\":\"b\"}") "," COMPLETE("1", "success") "]";
+  cJSON *c = grade(j, no_caps, 0);
+  EXPECT(c, "orphan.call-order", "WARN");
+  EXPECT(c, "orphan.context-valid", "PASS");
+  cJSON_Delete(c);
+  c = grade(j, no_caps, 1);
+  EXPECT(c, "orphan.call-order", "FAIL");
+  cJSON_Delete(c);
+}
+
 static void should_is_warn_unless_strict(void) {
   const char *j = "[" SESSION "," EV(
       "prompt:submit",
@@ -576,6 +598,7 @@ static const struct ock_test tests[] = {
     {"ignored_deny_fails", ignored_deny_fails},
     {"retry_without_backoff_fails", retry_without_backoff_fails},
     {"should_is_warn_unless_strict", should_is_warn_unless_strict},
+    {"results_out_of_order_are_a_should", results_out_of_order_are_a_should},
     {"lifecycle_stages_are_checked", lifecycle_stages_are_checked},
     {"undeclared_capability_is_a_warning", undeclared_capability_is_a_warning},
     {"denied_prompt_left_in_context_fails", denied_prompt_left_in_context_fails},
