@@ -122,6 +122,10 @@ struct mutation {
   mutant_hook_fn tool_reply;   /* a tool reply, before the SUT sees it */
   mutant_exit_fn exit;         /* the process exit */
   int dies_on_sigint;          /* SIGINT ends the mutant (and its SUT) instead of being ignored */
+  int seals_cut_streams;       /* a streamed LLM reply the mock cut short reaches the SUT with the
+                                  wire's terminator added, as if it had ended normally */
+  int drops_bad_stream_events; /* also leave out of a stream every event whose data is not JSON
+                                  or is an error, as a parser that skips what it cannot read */
 };
 
 /* The table (mutations.c). */

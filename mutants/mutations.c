@@ -236,6 +236,18 @@ static const struct mutation table[] = {
      .requirement = "OCK-STREAM-004",
      .what = "a broken stream is reported as an empty provider:response",
      .event = mut_stream_error_as_response},
+    {.name = "cut-stream-sealed",
+     .requirement = "OCK-STREAM-004",
+     .cases = "stream-fault-*-cut-* stream-fault-*-no-terminator-* stream-cut anthropic-stream-cut",
+     .what = "a stream the provider cut short is taken as complete (the SUT sees the wire's own "
+             "ending added)",
+     .seals_cut_streams = 1},
+    {.name = "bad-stream-events-skipped",
+     .requirement = "OCK-STREAM-004",
+     .cases = "stream-fault-* stream-error-mid-stream "
+              "stream-malformed-chunk",
+     .what = "error events and malformed chunks are skipped and the stream taken as complete",
+     .drops_bad_stream_events = 1},
     {.name = "stream-events-dropped",
      .requirement = "OCK-STREAM-005",
      .what = "provider:stream is never sent",

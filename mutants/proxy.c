@@ -29,6 +29,7 @@
 #include <microhttpd.h>
 
 #include "ock/buf.h"
+#include "ock/json.h"
 #include "ock/status.h"
 #include "upstream.h"
 
@@ -228,11 +229,73 @@ struct pipe {
   size_t body_len;
   struct mutant_headers req_headers;
   struct upstream_reply up;
-  struct ock_buf data; /* the body so far */
-  int head;            /* status and headers are in (up.status, up.headers) */
-  int finished;        /* the transfer is over */
-  int reader_gone;     /* the SUT's side is closed: abandon the transfer */
+  struct ock_buf data;    /* the body so far */
+  int head;               /* status and headers are in (up.status, up.headers) */
+  int finished;           /* the transfer is over */
+  int reader_gone;        /* the SUT's side is closed: abandon the transfer */
+  const char *seal;       /* bytes to add to a stream cut short, then end it normally; NULL: none */
+  int lenient;            /* -1 undecided; 1: drop bad events (mutation.drops_bad_stream_events) */
+  struct ock_buf pending; /* with lenient: bytes of an event not complete yet */
 };
+
+/* good_event: an SSE event (its text up to the blank line) whose data is [DONE] or a JSON
+ * object that is not an error. */
+static int good_event(const char *ev, size_t len) {
+  const char *data = NULL;
+  for (size_t i = 0; i + 6 <= len && !data; i++)
+    if ((i == 0 || ev[i - 1] == '\n') && !memcmp(ev + i, "data: ", 6))
+      data = ev + i + 6;
+  if (!data)
+    return 1; /* comments, bare event lines: passed on */
+  size_t dl = (size_t)(ev + len - data);
+  while (dl && (data[dl - 1] == '\n' || data[dl - 1] == '\r'))
+    dl--;
+  if (dl == 6 && !memcmp(data, "[DONE]", 6))
+    return 1;
+  cJSON *j = cJSON_ParseWithLength(data, dl);
+  const char *type = ock_json_str(j, "type");
+  int ok =
+      cJSON_IsObject(j) && !cJSON_HasObjectItem(j, "error") && !(type && !strcmp(type, "error"));
+  cJSON_Delete(j);
+  return ok;
+}
+
+/* lenient_append: moves the complete events of pending that are good into data. */
+static int lenient_append(struct pipe *pp, const char *bytes, size_t len) {
+  if (ock_buf_append(&pp->pending, bytes, len))
+    return -1;
+  size_t start = 0;
+  for (size_t i = 0; i + 1 < pp->pending.len; i++) {
+    if (pp->pending.data[i] != '\n' || pp->pending.data[i + 1] != '\n')
+      continue;
+    size_t end = i + 2;
+    if (good_event(pp->pending.data + start, end - start) &&
+        ock_buf_append(&pp->data, pp->pending.data + start, end - start))
+      return -1;
+    start = end;
+    i = end - 1;
+  }
+  memmove(pp->pending.data, pp->pending.data + start, pp->pending.len - start);
+  pp->pending.len -= start;
+  return 0;
+}
+
+/* ends_sealed: the stream so far carries its wire's terminator and arrived whole. */
+static int ends_sealed(const struct pipe *pp) {
+  const char *mark = strstr(pp->seal, "message_stop") ? "\"message_stop\"" : "[DONE]";
+  size_t m = strlen(mark);
+  for (size_t i = 0; pp->up.complete && i + m <= pp->data.len; i++)
+    if (!memcmp(pp->data.data + i, mark, m))
+      return 1;
+  return 0;
+}
+
+/* The terminator of each wire's stream (SPEC.md 6.4, 6.5), for mutations.seals_cut_streams. */
+static const char *stream_terminator(enum mutant_wire w) {
+  return w == MUTANT_WIRE_ANTHROPIC
+             ? "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+             : "\n\ndata: [DONE]\n\n";
+}
 
 static void pipe_release(struct pipe *pp) {
   pthread_mutex_lock(&pp->mu);
@@ -242,6 +305,7 @@ static void pipe_release(struct pipe *pp) {
     return;
   upstream_reply_free(&pp->up);
   ock_buf_free(&pp->data);
+  ock_buf_free(&pp->pending);
   mutant_headers_free(&pp->req_headers);
   free(pp->url);
   free(pp->body);
@@ -272,7 +336,12 @@ static int pipe_head(void *user, long status, const struct mutant_headers *h) {
 static int pipe_data(void *user, const char *data, size_t len) {
   struct pipe *pp = user;
   pthread_mutex_lock(&pp->mu);
-  int rc = pp->reader_gone || ock_buf_append(&pp->data, data, len);
+  if (pp->lenient < 0) {
+    const char *type = mutant_headers_get(&pp->up.headers, "content-type");
+    pp->lenient = pp->p->mu->drops_bad_stream_events && type && strstr(type, "text/event-stream");
+  }
+  int rc = pp->reader_gone ||
+           (pp->lenient ? lenient_append(pp, data, len) : ock_buf_append(&pp->data, data, len));
   pthread_cond_broadcast(&pp->cv);
   pthread_mutex_unlock(&pp->mu);
   return rc;
@@ -308,6 +377,8 @@ static struct pipe *pipe_start(proxy *p, int fd, const char *url, const char *bo
   pthread_cond_init(&pp->cv, NULL);
   upstream_reply_init(&pp->up);
   ock_buf_init(&pp->data, MUTANT_MAX_BODY);
+  ock_buf_init(&pp->pending, MUTANT_MAX_BODY);
+  pp->lenient = -1;
   pp->url = strdup(url);
   pp->body = malloc(len + 1);
   if (pp->body && len)
@@ -367,6 +438,14 @@ static ssize_t play_pipe(void *cls, uint64_t pos, char *buf, size_t max) {
       memcpy(buf, pp->data.data + pos, n);
       pthread_mutex_unlock(&pp->mu);
       return (ssize_t)n;
+    }
+    if (pp->finished && pp->seal && pp->data.len && !ends_sealed(pp)) {
+      /* The lie: the cut, at the transport or before the terminator, is hidden behind the
+       * wire's normal ending. */
+      int sealed = ock_buf_puts(&pp->data, pp->seal) == OCK_OK;
+      pp->seal = NULL;
+      pp->up.complete = sealed;
+      continue;
     }
     if (pp->finished) {
       int whole = pp->up.complete;
@@ -565,6 +644,13 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
   if (!pp)
     return send_error(c, 502, "the proxy could not start the transfer");
   pipe_wait_head(pp);
+  const char *type = mutant_headers_get(&pp->up.headers, "content-type");
+  if ((p->mu->seals_cut_streams || p->mu->drops_bad_stream_events) && type &&
+      strstr(type, "text/event-stream")) {
+    pthread_mutex_lock(&pp->mu);
+    pp->seal = stream_terminator(x->wire);
+    pthread_mutex_unlock(&pp->mu);
+  }
   struct mutant_headers h = {0};
   for (int i = 0; i < pp->up.headers.n; i++)
     mutant_headers_add(&h, pp->up.headers.name[i], pp->up.headers.value[i]);

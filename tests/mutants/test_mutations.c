@@ -48,7 +48,8 @@ static void table_is_well_formed(void) {
   for (size_t i = 0; i < mutant_count(); i++) {
     const struct mutation *m = mutant_at(i);
     int hooks = !!m->session + !!m->event + !!m->event_reply + !!m->llm_request + !!m->llm_reply +
-                !!m->tool_request + !!m->tool_reply + !!m->exit + m->dies_on_sigint;
+                !!m->tool_request + !!m->tool_reply + !!m->exit + m->dies_on_sigint +
+                m->seals_cut_streams + m->drops_bad_stream_events;
     if (!m->name || !*m->name || !m->what || !*m->what || !m->requirement || hooks == 0)
       ock_test_fail(__LINE__, __FILE__, "mutation %zu (%s) lacks a name, a lie or a hook", i,
                     m->name ? m->name : "?");
