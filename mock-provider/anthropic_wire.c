@@ -39,6 +39,14 @@ static cJSON *tool_input(const struct mock_answer_call *c) {
   return cJSON_CreateString(c->arguments);
 }
 
+/* add_stop_sequence: the sequence the reply stopped on, or null as the API sends it. */
+static void add_stop_sequence(cJSON *o, const struct mock_answer *a) {
+  if (a->stop_sequence)
+    cJSON_AddStringToObject(o, "stop_sequence", a->stop_sequence);
+  else
+    cJSON_AddNullToObject(o, "stop_sequence");
+}
+
 static int has_text(const struct mock_answer *a) {
   return a->text && *a->text;
 }
@@ -65,7 +73,7 @@ static int anthropic_body(const struct mock_answer *a, struct ock_buf *out) {
     cJSON_AddItemToObject(b, "input", tool_input(&a->calls[i]));
   }
   cJSON_AddStringToObject(o, "stop_reason", a->finish);
-  cJSON_AddNullToObject(o, "stop_sequence");
+  add_stop_sequence(o, a);
   cJSON *u = cJSON_AddObjectToObject(o, "usage");
   cJSON_AddNumberToObject(u, "input_tokens", (double)a->input_tokens);
   cJSON_AddNumberToObject(u, "output_tokens", (double)a->output_tokens);
@@ -170,7 +178,7 @@ static int anthropic_events(const struct mock_answer *a, struct mock_chunks *out
     cJSON_AddStringToObject(d, "type", "message_delta");
     cJSON *delta = cJSON_AddObjectToObject(d, "delta");
     cJSON_AddStringToObject(delta, "stop_reason", a->finish);
-    cJSON_AddNullToObject(delta, "stop_sequence");
+    add_stop_sequence(delta, a);
     cJSON *du = cJSON_AddObjectToObject(d, "usage");
     cJSON_AddNumberToObject(du, "input_tokens", (double)a->input_tokens);
     cJSON_AddNumberToObject(du, "output_tokens", (double)a->output_tokens);
@@ -275,8 +283,9 @@ static int anthropic_history_error(const struct mock_finding *f, const cJSON *ra
   case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
     if (f->on_result)
       break;
-    return ock_buf_printf(out, "messages.%d.content.%d: ock: `tool_use` ids must be unique: %s.", n,
-                          block_index(raw, n, "tool_use", "id", f->id), f->id);
+    /* the Messages API's own text; it names the block, not the id */
+    return ock_buf_printf(out, "messages.%d.content.%d: `tool_use` ids must be unique", n,
+                          block_index(raw, n, "tool_use", "id", f->id));
   case MOCK_A08_PARALLEL_WRONG_ORDER:
     return ock_buf_printf(out,
                           "messages.%d.content.%d: ock: `tool_result` blocks must follow the "

@@ -343,11 +343,41 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
   return OCK_OK;
 }
 
+/* load_stop_sequence: Anthropic names the sequence it stopped on in "stop_sequence"; a turn
+ * that stops on one says which, and "stop_reason" "stop_sequence" goes with it. */
+static int load_stop_sequence(const cJSON *o, const char *path, enum mock_api api,
+                              struct mock_turn *t, struct ock_jerr *err) {
+  char sub[OCK_JSON_PATH_MAX];
+  ock_jpath_key(sub, sizeof sub, path, "stop_sequence");
+  int has = cJSON_GetObjectItemCaseSensitive(o, "stop_sequence") != NULL;
+  if (has && api != MOCK_API_ANTHROPIC)
+    return ock_jerr_set(err, OCK_EINVAL, sub,
+                        "stop_sequence is an Anthropic field; this "
+                        "provider speaks %s",
+                        ock__api_name(api));
+  if (has)
+    TRY(ock_jget_nonempty(o, path, "stop_sequence", OCK_REQUIRED, &t->stop_sequence, err));
+  if (has && t->finish && strcmp(t->finish, "stop_sequence"))
+    return ock_jerr_set(err, OCK_EINVAL, sub,
+                        "a stop_sequence goes with stop_reason "
+                        "\"stop_sequence\", not \"%s\"",
+                        t->finish);
+  if (has)
+    t->finish = "stop_sequence";
+  if (!has && t->finish && !strcmp(t->finish, "stop_sequence")) {
+    ock_jpath_key(sub, sizeof sub, path, "stop_reason");
+    return ock_jerr_set(err, OCK_EMISSING, sub,
+                        "stop_reason \"stop_sequence\" needs "
+                        "\"stop_sequence\": the sequence the reply stopped on");
+  }
+  return OCK_OK;
+}
+
 static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct mock_turn *t,
                      struct ock_jerr *err) {
-  static const char *const keys[] = {"match",       "text",       "tool_calls",     "finish_reason",
-                                     "stop_reason", "chunk_size", "chunk_delay_ms", "delay_ms",
-                                     "fault",       NULL};
+  static const char *const keys[] = {
+      "match",          "text",     "tool_calls", "finish_reason", "stop_reason", "chunk_size",
+      "chunk_delay_ms", "delay_ms", "fault",      "stop_sequence", NULL};
   static const char *const finishes[] = {"stop", "length", "tool_calls", "content_filter", NULL};
   static const char *const stops[] = {"end_turn",
                                       "max_tokens",
@@ -387,6 +417,7 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
     TRY(ock_jget_enum(o, path, key, OCK_REQUIRED, choices, &e, err));
     t->finish = choices[e];
   }
+  TRY(load_stop_sequence(o, path, api, t, err));
   TRY(ock_jget_int(o, path, "chunk_size", OCK_OPTIONAL, 1, 1000000, &t->chunk_size, err));
   TRY(ock_jget_int(o, path, "chunk_delay_ms", OCK_OPTIONAL, 0, 600000, &t->chunk_delay_ms, err));
   TRY(ock_jget_int(o, path, "delay_ms", OCK_OPTIONAL, 0, 600000, &t->delay_ms, err));

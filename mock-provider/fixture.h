@@ -58,8 +58,9 @@ struct mock_turn {
   const char *text;       /* NULL: no text */
   struct mock_call *calls;
   size_t n_calls;
-  const char *finish;   /* finish_reason / stop_reason; NULL: derived from the content */
-  long long chunk_size; /* characters per streamed delta, >= 1 */
+  const char *finish;        /* finish_reason / stop_reason; NULL: derived from the content */
+  const char *stop_sequence; /* Anthropic: the sequence a stop_sequence stop names; NULL: none */
+  long long chunk_size;      /* characters per streamed delta, >= 1 */
   long long chunk_delay_ms;
   long long delay_ms; /* before the first byte */
   struct mock_fault fault;

@@ -548,6 +548,7 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
   a->calls = ids->calls;
   a->n_calls = n;
   a->finish = t && t->finish ? t->finish : n ? w->finish_tools : w->finish_text;
+  a->stop_sequence = t ? t->stop_sequence : NULL;
   a->input_tokens = (long long)(body_len / 4 + 1);
   a->output_tokens = (long long)(out_len / 4 + 1);
   a->chunk_size = t ? t->chunk_size : 8;

@@ -52,7 +52,8 @@ struct mock_answer {
   const char *text;  /* NULL or "": no text */
   const struct mock_answer_call *calls;
   size_t n_calls;
-  const char *finish; /* finish_reason / stop_reason, resolved */
+  const char *finish;        /* finish_reason / stop_reason, resolved */
+  const char *stop_sequence; /* Anthropic "stop_sequence": the sequence it stopped on, or NULL */
   long long input_tokens;
   long long output_tokens;
   long long chunk_size; /* characters per streamed delta */

@@ -180,7 +180,28 @@ static void test_error_envelopes(void) {
   ock_buf_free(&b);
 }
 
+/* A reply that stopped on a sequence names it, as the Messages API does; otherwise null. */
+static void test_stop_sequence_named(void) {
+  struct mock_answer a = answer("Hello", 0, "stop_sequence");
+  a.stop_sequence = "###";
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  OCK_ASSERT_OK(ock__anthropic_wire.body(&a, &b));
+  OCK_ASSERT_CONTAINS(b.data, "\"stop_reason\":\"stop_sequence\",\"stop_sequence\":\"###\"");
+  ock_buf_free(&b);
+  struct mock_chunks c;
+  ock__chunks_init(&c);
+  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  int named = 0;
+  for (size_t i = 0; i < c.n; i++)
+    named |=
+        strstr(c.items[i], "\"stop_reason\":\"stop_sequence\",\"stop_sequence\":\"###\"") != NULL;
+  OCK_ASSERT_INT_EQ(named, 1);
+  ock__chunks_free(&c);
+}
+
 static const struct ock_test tests[] = {
+    {"stop_sequence_named", test_stop_sequence_named},
     {"text_stream_exact_bytes", test_text_stream_exact_bytes},
     {"text_and_parallel_tools_stream", test_text_and_parallel_tools_stream},
     {"empty_content_stream_and_body", test_empty_content_stream_and_body},

@@ -96,6 +96,13 @@ struct bad_case {
 };
 
 static const struct bad_case BAD[] = {
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"alt\":[{\"stop_reason\":\"stop_sequence\"}]}}",
+     "$.script.alt[0].stop_reason: stop_reason \"stop_sequence\" needs \"stop_sequence\""},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"stop_sequence\":\"END\"}]}}",
+     "$.script.main[0].stop_sequence: stop_sequence is an Anthropic field; this provider speaks "
+     "openai"},
     {"{\"ock_fixture\":1,\"id\":\"s\"}", "$.session: required; expected an object"},
     {"{\"ock_fixture\":2,\"id\":\"s\"," BASE_SESSION "}",
      "$.ock_fixture: expected an integer from 1 to 1, got 2"},

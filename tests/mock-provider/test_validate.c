@@ -158,7 +158,7 @@ static void test_duplicate_ids_issued_twice(void) {
   ock_buf_init(&text, 4096);
   cJSON *raw = cJSON_Parse(inside);
   ock__anthropic_wire.history_error(&f, raw, &param, &code, &text);
-  OCK_ASSERT_STR_EQ(text.data, "messages.1.content.1: ock: `tool_use` ids must be unique: t1.");
+  OCK_ASSERT_STR_EQ(text.data, "messages.1.content.1: `tool_use` ids must be unique");
   cJSON_Delete(raw);
   ock_buf_free(&text);
   ock__finding_clear(&f);
