@@ -3,9 +3,11 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ock/grammar.h"
+#include "runner.h"
 
 static const struct {
   const char *shorthand, *name;
@@ -159,6 +161,18 @@ int grammar_spec_examples(const char *spec, struct grammar_example *out, int max
       n++;
     }
   }
+  return n;
+}
+
+int grammar_read_spec_examples(struct grammar_example *out, int max, char *err, size_t en) {
+  const char *path = ock_test_path("SPEC.md");
+  char *spec = ock_test_read_file(path);
+  if (!spec) {
+    snprintf(err, en, "cannot read %s", path);
+    return -1;
+  }
+  int n = grammar_spec_examples(spec, out, max, err, en);
+  free(spec);
   return n;
 }
 

@@ -41,6 +41,10 @@ int grammar_example_parse(const char *text, struct grammar_example *out, char *e
 int grammar_spec_examples(const char *spec, struct grammar_example *out, int max, char *err,
                           size_t en);
 
+/* grammar_read_spec_examples: grammar_spec_examples over the project's SPEC.md (found through
+ * OCK_ROOT, as every test finds its files). */
+int grammar_read_spec_examples(struct grammar_example *out, int max, char *err, size_t en);
+
 /* grammar_feed runs ex through a fresh automaton; returns the 0-based index of the first
  * rejected symbol, n when only the end of input was rejected, or -1 when all was accepted. */
 int grammar_feed(const struct grammar_example *ex);

@@ -11,15 +11,9 @@
 #include "ock/grammar.h"
 
 static void spec_examples(void) {
-  char *spec = ock_test_read_file(ock_test_path("SPEC.md"));
-  if (!spec) {
-    ock_test_fail(__LINE__, __FILE__, "cannot read %s", ock_test_path("SPEC.md"));
-    return;
-  }
   static struct grammar_example ex[96];
   char err[300];
-  int n = grammar_spec_examples(spec, ex, 96, err, sizeof err);
-  free(spec);
+  int n = grammar_read_spec_examples(ex, 96, err, sizeof err);
   if (n < 0) {
     ock_test_fail(__LINE__, __FILE__, "%s", err);
     return;

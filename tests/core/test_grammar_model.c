@@ -445,15 +445,9 @@ static void automaton_agrees_with_the_table(void) {
  * nothing. */
 static void table_reads_spec_examples(void) {
   build_alphabet();
-  char *spec = ock_test_read_file(ock_test_path("SPEC.md"));
-  if (!spec) {
-    ock_test_fail(__LINE__, __FILE__, "cannot read %s", ock_test_path("SPEC.md"));
-    return;
-  }
   static struct grammar_example ex[96];
   char err[300];
-  int n = grammar_spec_examples(spec, ex, 96, err, sizeof err);
-  free(spec);
+  int n = grammar_read_spec_examples(ex, 96, err, sizeof err);
   if (n < 0) {
     ock_test_fail(__LINE__, __FILE__, "%s", err);
     return;
