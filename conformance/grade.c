@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checklist.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
 
@@ -80,8 +81,29 @@ static void record(struct grade_ctx *g, const char *check, const struct ock_requ
     cJSON_AddItemToArray(ev, cJSON_CreateNumber((double)seq));
 }
 
+/* listed: check is a row of the checklist (checklist.c) with requirement req; otherwise it
+ * records an ERROR that says so and returns 0. */
+static int listed(struct grade_ctx *g, const char *check, const char *req) {
+  const struct check_entry *c = checklist_find(check);
+  char why[300];
+  if (!c)
+    snprintf(why, sizeof why,
+             "check id %.60s is not in the checklist (conformance/checklist.c): add its row",
+             check);
+  else if (c->requirement && strcmp(c->requirement, req))
+    snprintf(why, sizeof why,
+             "check id %.60s reports under %.40s, but its checklist row says %.40s", check, req,
+             c->requirement);
+  else
+    return 1;
+  grade_error(g, check, req, why);
+  return 0;
+}
+
 int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  if (!listed(g, check, req))
+    return 0;
   if (!r) {
     grade_error(g, check, req, "the check names a requirement the registry does not have");
     return 0;
@@ -101,6 +123,8 @@ int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
 void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
                 const char *expected, const char *actual_fmt, ...) {
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  if (!listed(g, check, req))
+    return;
   if (!r) {
     grade_error(g, check, req, "the check names a requirement the registry does not have");
     return;

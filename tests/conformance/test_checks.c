@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "checklist.h"
 #include "grade.h"
 #include "ock/json.h"
 #include "view.h"
@@ -588,6 +589,33 @@ static void tool_timeout_not_reported_fails(void) {
 
 /* clang-format on */
 
+/* A check id outside the checklist, or under another requirement than its row's, is an ERROR:
+ * the table the gate proves cannot fall out of step with what the checks report. */
+static void unlisted_check_id_is_an_error(void) {
+  cJSON *checks = cJSON_CreateArray();
+  struct grade_ctx g = {.reg = reg, .level = OCK_LEVEL_SHOULD, .checks = checks};
+  grade_emit(&g, "proc.no-such-check", "OCK-PROC-001", 1, -1, "x", "fine");
+  grade_emit(&g, "proc.session", "OCK-PROC-002", 1, -1, "x", "fine");
+  grade_emit(&g, "proc.exit", "OCK-PROC-002", 1, -1, "x", "fine");
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.no-such-check"), "ERROR");
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.session"), "ERROR");
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.exit"), "PASS");
+  cJSON_Delete(checks);
+}
+
+/* Every row of the checklist is unique and names a requirement of the registry. */
+static void checklist_rows_are_sound(void) {
+  OCK_ASSERT_INT_EQ(checklist_count() > 90, 1);
+  for (size_t i = 0; i < checklist_count(); i++) {
+    const struct check_entry *c = checklist_at(i);
+    if (c->requirement && !ock_registry_find(reg, c->requirement))
+      ock_test_fail(__LINE__, __FILE__, "checklist row %s names %s, not in the registry", c->id,
+                    c->requirement);
+    if (checklist_find(c->id) != c)
+      ock_test_fail(__LINE__, __FILE__, "checklist row %s appears twice", c->id);
+  }
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -603,5 +631,7 @@ static const struct ock_test tests[] = {
     {"undeclared_capability_is_a_warning", undeclared_capability_is_a_warning},
     {"denied_prompt_left_in_context_fails", denied_prompt_left_in_context_fails},
     {"tool_timeout_not_reported_fails", tool_timeout_not_reported_fails},
+    {"unlisted_check_id_is_an_error", unlisted_check_id_is_an_error},
+    {"checklist_rows_are_sound", checklist_rows_are_sound},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
