@@ -28,7 +28,8 @@ $(call objs_of,$(MUTANT_TEST_SRCS)): CFLAGS += -Imutants
 # The gate runs the programs it was built next to.
 $(call objs_of,tests/mutants/test_gate.c): CFLAGS += -DOCK_BUILD_DIR='"$(BUILD)"'
 
+# The gate reads the checklist (conformance/checklist.c) from libockconf.a.
 $(MUTANT_TEST_BIN): $(call objs_of,$(MUTANT_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(MUTANT_LIB) \
-                    $(CORE_LIB) | $(MUTANT_BIN) $(OCK_BIN) $(REF_CLI)
+                    $(CONF_LIB) $(CORE_LIB) | $(MUTANT_BIN) $(OCK_BIN) $(REF_CLI)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)

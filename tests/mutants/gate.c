@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checklist.h"
 #include "ock/json.h"
 
 #define ALL_CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"
@@ -165,7 +166,8 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
     return -1;
   }
   g->mut = calloc(mutant_count(), sizeof *g->mut);
-  if (!g->mut) {
+  g->checks = calloc(checklist_count(), sizeof *g->checks);
+  if (!g->mut || !g->checks) {
     snprintf(err, n, "out of memory");
     return -1;
   }
@@ -176,6 +178,11 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
     gm->m = mutant_at(i);
     gm->exit_code = -1;
     expand(g, gm);
+  }
+  for (size_t i = 0; i < checklist_count(); i++) {
+    struct gate_check *c = &g->checks[g->n_checks++];
+    c->id = checklist_at(i)->id;
+    c->harness = checklist_at(i)->kind == CHECK_HARNESS;
   }
   return 0;
 }
@@ -276,6 +283,35 @@ static int reference_fails(const struct gate *g, const char *id, const char *req
   return 0;
 }
 
+/* reference_fails_check: the reference's report has check id FAIL or ERROR in scenario sid
+ * (a scenario it did not run counts as failing). */
+static int reference_fails_check(const struct gate *g, const char *sid, const char *id) {
+  const cJSON *s = scenario_in(g->reference_report, sid);
+  if (!s)
+    return 1;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
+                            s, "checks")) if (!strcmp(str_of(c, "id"), id) &&
+                                              is_failure(str_of(c, "verdict"))) return 1;
+  return 0;
+}
+
+/* prove_check: mutation name made check id FAIL in scenario sid; it proves the id unless the
+ * reference fails it there too. */
+static void prove_check(struct gate *g, const struct gate_mutant *gm, const char *sid,
+                        const char *id) {
+  size_t at = (size_t)(gm - g->mut) + 1;
+  for (size_t i = 0; i < g->n_checks; i++) {
+    struct gate_check *c = &g->checks[i];
+    if (strcmp(c->id, id) || (c->by_at && c->by_at <= at) || !g->reference_report ||
+        reference_fails_check(g, sid, id))
+      continue;
+    c->by_at = at;
+    snprintf(c->by, sizeof c->by, "%s", gm->m->name);
+    snprintf(c->scenario, sizeof c->scenario, "%s", sid);
+  }
+}
+
 static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
   char path[600];
   snprintf(path, sizeof path, "%s/report.json", dir);
@@ -297,6 +333,7 @@ static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
       const char *req = str_of(c, "requirement");
       if (strcmp(str_of(c, "verdict"), "FAIL"))
         continue;
+      prove_check(g, gm, sid, str_of(c, "id"));
       if (strcmp(req, target)) {
         if (*req && g->reference_report && !reference_fails(g, sid, req))
           append(gm->collateral, sizeof gm->collateral, req);
@@ -418,6 +455,18 @@ int gate_proxy_differences(const struct gate *g, char *out, size_t n) {
   return differ;
 }
 
+int gate_checks_unproven(const struct gate *g, char *out, size_t n) {
+  int missed = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < g->n_checks; i++)
+    if (!g->checks[i].harness && !*g->checks[i].by) {
+      missed++;
+      size_t len = strlen(out);
+      snprintf(out + len, len < n ? n - len : 0, "%s%s", len ? " " : "", g->checks[i].id);
+    }
+  return missed;
+}
+
 void gate_free(struct gate *g, int keep) {
   if (*g->tmp && !keep) {
     char *argv[] = {"/bin/rm", "-rf", g->tmp, NULL};
@@ -430,5 +479,6 @@ void gate_free(struct gate *g, int keep) {
   cJSON_Delete(g->transparent_report);
   ock_registry_free(g->reg);
   free(g->mut);
+  free(g->checks);
   memset(g, 0, sizeof *g);
 }

@@ -12,6 +12,10 @@
  * reference orchestrator alone (one run over every scenario the mutations use) does not fail
  * that requirement: then the failure is the lie's doing. The catalog of scenarios comes from
  * `ock list scenarios --format json`.
+ *
+ * The same runs prove each check id of the checklist (conformance/checklist.c): a check id is
+ * proven when some mutation's report has it FAIL in a scenario where the reference's report
+ * does not fail it (the target requirement's checks and the collateral ones alike).
  */
 #ifndef OCK_TESTS_MUTANTS_GATE_H
 #define OCK_TESTS_MUTANTS_GATE_H
@@ -39,6 +43,15 @@ struct gate_mutant {
   double seconds;
 };
 
+/* One check id of the checklist and the first mutation that proves it can FAIL. */
+struct gate_check {
+  const char *id;     /* borrowed from the checklist */
+  int harness;        /* reports only harness failures (ERROR): nothing to prove */
+  char by[64];        /* the mutation that proves it (the first in table order), "" when none */
+  size_t by_at;       /* that mutation's place in the table, plus one; 0 when none */
+  char scenario[128]; /* where */
+};
+
 struct gate {
   char ock[1024], mutant[1024], reference[1024], fixtures[1024]; /* absolute paths */
   char tmp[256];                                                 /* the run's scratch directory */
@@ -51,6 +64,8 @@ struct gate {
   double reference_seconds;
   cJSON *transparent_report; /* the same scenarios through "ock-mutant none", or NULL */
   int transparent_exit;
+  struct gate_check *checks; /* one per row of the checklist */
+  size_t n_checks;
 };
 
 /* gate_prepare finds the programs under root/build, loads the registry and the catalog, and
@@ -76,6 +91,10 @@ void gate_run_mutants(struct gate *g, int jobs);
 /* gate_reference_failures writes "scenario: requirement, ..." for every FAIL or ERROR of the
  * reference's report into out; returns how many scenarios failed. */
 int gate_reference_failures(const struct gate *g, char *out, size_t n);
+
+/* gate_checks_unproven writes the ids of the checklist that no mutation proves, space-separated,
+ * into out; returns how many (harness rows excepted). */
+int gate_checks_unproven(const struct gate *g, char *out, size_t n);
 
 /* gate_free removes the scratch directory unless keep, and frees everything. */
 void gate_free(struct gate *g, int keep);

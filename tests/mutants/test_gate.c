@@ -4,8 +4,10 @@
  * For every requirement of the registry there is a mutation (mutants/mutations.c) that must
  * make it FAIL on the scenarios that exercise it, while the reference orchestrator alone passes
  * them. The gate runs all of them (OCK_GATE_JOBS at a time, default 2) and prints one line per
- * mutation, then the requirements nobody catches. OCK_GATE_ONLY=name,name runs only those
- * mutations; OCK_GATE_KEEP=1 keeps the scratch directory with every report.
+ * mutation, then the requirements nobody catches, then one line per check id of the checklist
+ * (conformance/checklist.c) with the mutation that proves it can FAIL. OCK_GATE_ONLY=name,name
+ * runs only those mutations (and does not require every check id proven); OCK_GATE_KEEP=1 keeps
+ * the scratch directory with every report.
  */
 #include "runner.h"
 
@@ -204,6 +206,43 @@ static void every_requirement_is_caught(void) {
                   missed);
 }
 
+/* Each check id of the checklist FAILs under some mutation, in a scenario where the reference
+ * alone does not fail it: no check id that cannot fail. */
+static void every_check_is_proven(void) {
+  if (!run_all())
+    return;
+  const char *only = getenv("OCK_GATE_ONLY");
+  int partial = only && *only; /* a part of the gate proves a part: list only what it proved */
+  printf("gate: check ids\n");
+  for (size_t i = 0; i < g.n_checks; i++) {
+    const struct gate_check *c = &g.checks[i];
+    if (partial && !*c->by)
+      continue;
+    printf("  %-8s %-32s %s%s%s\n",
+           c->harness ? "HARNESS"
+           : *c->by   ? "CAUGHT"
+                      : "MISSED",
+           c->id, c->harness ? "(reports harness failures only)" : c->by, *c->by ? " in " : "",
+           c->scenario);
+  }
+  char missed[4096];
+  int n = gate_checks_unproven(&g, missed, sizeof missed);
+  size_t proven = 0;
+  for (size_t i = 0; i < g.n_checks; i++)
+    proven += *g.checks[i].by != '\0';
+  if (partial)
+    printf("gate: %zu check ids; proven by the mutations run: %zu (OCK_GATE_ONLY: the rest not "
+           "required)\n",
+           g.n_checks, proven);
+  else
+    printf("gate: %zu check ids; not proven: %d%s%s\n", g.n_checks, n, n ? ": " : "", missed);
+  if (n && !partial)
+    ock_test_fail(__LINE__, __FILE__,
+                  "%d check id(s) no mutation makes FAIL (add a mutation to mutants/mutations.c, "
+                  "or fix the check): %s",
+                  n, missed);
+}
+
 static const struct ock_test tests[] = {
     {"table_covers_registry", table_covers_registry},
     {"every_requirement_has_a_scenario", every_requirement_has_a_scenario},
@@ -211,6 +250,7 @@ static const struct ock_test tests[] = {
     {"proxy_is_transparent", proxy_is_transparent},
     {"every_mutation_is_caught", every_mutation_is_caught},
     {"every_requirement_is_caught", every_requirement_is_caught},
+    {"every_check_is_proven", every_check_is_proven},
     {NULL, NULL}};
 
 const struct ock_suite suite_gate = {"gate", tests, gate_init, gate_cleanup};
