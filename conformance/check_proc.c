@@ -1,5 +1,6 @@
 /* check_proc.c: PROC, the SUT as a process: it runs every prompt, exits 0, survives SIGINT. */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "grade.h"
@@ -19,12 +20,25 @@ void check_proc(struct grade_ctx *g) {
   const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
   int want = cJSON_GetArraySize(prompts);
 
-  int fetched = 0;
-  for (size_t i = 0; i < v->n && !fetched; i++)
-    fetched = is_kind(v->e[i], "session");
-  grade_emit(g, "proc.session", "OCK-PROC-001", fetched, -1,
-             "GET /ock/v1/session before anything else", "%s",
-             fetched ? "fetched" : "the session document was never fetched");
+  /* The session is fetched before the first event (SPEC.md, OCK-PROC-001). */
+  long fetched = -1, first_event = -1;
+  for (size_t i = 0; i < v->n && fetched < 0; i++) {
+    if (is_kind(v->e[i], "session"))
+      fetched = entry_seq(v->e[i]);
+    else if (is_kind(v->e[i], "event") && first_event < 0)
+      first_event = entry_seq(v->e[i]);
+  }
+  char seen[120];
+  if (fetched < 0)
+    snprintf(seen, sizeof seen, "the session document was never fetched");
+  else if (first_event >= 0)
+    snprintf(seen, sizeof seen, "event seq %ld came before the session fetch (seq %ld)",
+             first_event, fetched);
+  else
+    snprintf(seen, sizeof seen, "fetched (seq %ld) before the first event", fetched);
+  grade_emit(g, "proc.session", "OCK-PROC-001", fetched >= 0 && first_event < 0,
+             first_event >= 0 ? first_event : fetched, "GET /ock/v1/session before the first event",
+             "%s", seen);
   grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
              v->nx ? v->x[v->nx - 1].complete_seq : -1, "one execute (prompt:submit) per prompt",
              "%d prompts, %zu executes", want, v->nx);

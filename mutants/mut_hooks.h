@@ -107,6 +107,8 @@ void mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchan
 void mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x);
 void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exchange *x);
+void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x); /* an event hook */
+void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x);
 
 /* The session document and the exit (mut_process.c). */
 void mut_max_iterations_raised(struct mutant_state *s, cJSON *doc);
@@ -115,6 +117,7 @@ void mut_backoff_zero(struct mutant_state *s, cJSON *doc);
 void mut_fallback_as_retry(struct mutant_state *s, cJSON *doc);
 void mut_fail_fast_continues(struct mutant_state *s, cJSON *doc);
 void mut_retry_budget_raised(struct mutant_state *s, cJSON *doc);
+void mut_event_before_session(struct mutant_state *s, struct mutant_exchange *x);
 int mut_exit_one(const struct mutant_state *s, int ended);
 int mut_exit_sigsegv(const struct mutant_state *s, int ended);
 

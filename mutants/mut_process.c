@@ -63,6 +63,17 @@ void mut_retry_budget_raised(struct mutant_state *s, cJSON *doc) {
   add_to_number(config_of(doc), "max_retries", 1);
 }
 
+/* The first session fetch goes upstream only after an event: the SUT posts before it knows
+ * its session. */
+void mut_event_before_session(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once++)
+    return;
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "event", "execution:start");
+  cJSON_AddItemToObject(e, "data", cJSON_CreateObject());
+  mut_post_before(x, e);
+}
+
 int mut_exit_one(const struct mutant_state *s, int ended) {
   (void)s;
   return ended == 0 ? 1 : ended;

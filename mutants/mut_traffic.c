@@ -3,6 +3,8 @@
  * the SUT is told the provider said), and tool requests and replies. History edits go
  * through wire_edit.c, so each lie has the same shape on the OpenAI and Anthropic wires.
  */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mut_hooks.h"
@@ -122,4 +124,25 @@ void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exch
     cJSON_DeleteItemFromArray(input, n - 1); /* the fragment that came last is lost */
   else
     cJSON_AddStringToObject(input, "ock_mutant", "a fragment from another call");
+}
+
+/* blank-prompt-stored: the SUT refuses a blank prompt but keeps it in the context; the event
+ * hook remembers the prompt, the next LLM request carries it as the first user message. */
+void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
+  if (strcmp(mut_event_name(x), "prompt:submit"))
+    return;
+  const char *prompt = mut_str(mut_event_data(x), "prompt");
+  for (const char *p = prompt; *p; p++)
+    if (!isspace((unsigned char)*p))
+      return;
+  free(s->kept);
+  s->kept = strdup(prompt);
+}
+
+void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->kept)
+    return;
+  wire_insert_user_first(x->body, s->kept);
+  free(s->kept);
+  s->kept = NULL;
 }

@@ -63,6 +63,7 @@ void mutant_state_init(struct mutant_state *s) {
 void mutant_state_free(struct mutant_state *s) {
   cJSON_Delete(s->held);
   cJSON_Delete(s->resolve);
+  free(s->kept);
   for (int i = 0; i < s->n_injections; i++)
     free(s->injections[i]);
   memset(s, 0, sizeof *s);

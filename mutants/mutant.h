@@ -84,7 +84,8 @@ struct mutant_state {
   cJSON *resolve;           /* the last provider:resolve body of this execute */
   char *injections[MUTANT_MAX_INJECTIONS]; /* context_injection texts the mock replied */
   int n_injections;
-  int stop; /* a hook asks the process to stop the SUT now and exit 0 */
+  int stop;   /* a hook asks the process to stop the SUT now and exit 0 */
+  char *kept; /* a text one hook keeps for a later one (malloc'd; freed with the state) */
 };
 
 /* mutant_state_init / mutant_state_free: an empty state; free releases what hooks kept. */
@@ -106,21 +107,23 @@ typedef int (*mutant_exit_fn)(const struct mutant_state *s, int ended);
 
 /* One mutation: one lie aimed at one requirement. Unused hooks are NULL. */
 struct mutation {
-  const char *name;            /* "complete-twice": the command-line name */
-  const char *requirement;     /* "OCK-COMPLETE-001": what it must make FAIL */
-  const char *cases;           /* the scenarios that show it: space-separated id globs and
-                                  "@OCK-..." (every scenario naming that requirement), each
-                                  may start with "!" to leave those out; NULL means
-                                  "@<requirement>" */
-  const char *what;            /* one line: the lie */
-  mutant_session_fn session;   /* rewrites the session document */
-  mutant_hook_fn event;        /* an event, before it is forwarded */
-  mutant_hook_fn event_reply;  /* the HookResult, before the SUT sees it */
-  mutant_hook_fn llm_request;  /* an LLM request, before it is forwarded */
-  mutant_hook_fn llm_reply;    /* an LLM reply, before the SUT sees it */
-  mutant_hook_fn tool_request; /* a tool request, before it is forwarded */
-  mutant_hook_fn tool_reply;   /* a tool reply, before the SUT sees it */
-  mutant_exit_fn exit;         /* the process exit */
+  const char *name;               /* "complete-twice": the command-line name */
+  const char *requirement;        /* "OCK-COMPLETE-001": what it must make FAIL */
+  const char *cases;              /* the scenarios that show it: space-separated id globs and
+                                     "@OCK-..." (every scenario naming that requirement), each
+                                     may start with "!" to leave those out; NULL means
+                                     "@<requirement>" */
+  const char *what;               /* one line: the lie */
+  mutant_session_fn session;      /* rewrites the session document */
+  mutant_hook_fn session_request; /* the session fetch, before it is forwarded (body NULL):
+                                     may ask for events before it */
+  mutant_hook_fn event;           /* an event, before it is forwarded */
+  mutant_hook_fn event_reply;     /* the HookResult, before the SUT sees it */
+  mutant_hook_fn llm_request;     /* an LLM request, before it is forwarded */
+  mutant_hook_fn llm_reply;       /* an LLM reply, before the SUT sees it */
+  mutant_hook_fn tool_request;    /* a tool request, before it is forwarded */
+  mutant_hook_fn tool_reply;      /* a tool reply, before the SUT sees it */
+  mutant_exit_fn exit;            /* the process exit */
   int dies_on_sigint;          /* SIGINT ends the mutant (and its SUT) instead of being ignored */
   int seals_cut_streams;       /* a streamed LLM reply the mock cut short reaches the SUT with the
                                   wire's terminator added, as if it had ended normally */

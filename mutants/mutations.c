@@ -367,6 +367,11 @@ static const struct mutation table[] = {
      .requirement = "OCK-VALID-001",
      .what = "an empty prompt ends with error.type bad_input",
      .event = mut_invalid_input_mislabelled},
+    {.name = "blank-prompt-stored",
+     .requirement = "OCK-VALID-001",
+     .what = "a blank prompt is refused but stored: the next request carries it",
+     .event = mut_blank_prompt_kept,
+     .llm_request = mut_blank_prompt_stored},
     {.name = "no-provider-mislabelled",
      .requirement = "OCK-VALID-002",
      .what = "a session without providers ends with error.type invalid_input",
@@ -377,6 +382,11 @@ static const struct mutation table[] = {
      .event = mut_stop_after_invalid},
 
     /* PROC */
+    {.name = "event-before-session",
+     .requirement = "OCK-PROC-001",
+     .cases = "text-answer",
+     .what = "an event is posted before the session document is fetched",
+     .session_request = mut_event_before_session},
     {.name = "prompt-altered",
      .requirement = "OCK-PROC-001",
      .what = "prompt:submit carries another prompt than the session's",

@@ -687,7 +687,9 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
   if (x.route != MUTANT_ROUTE_SESSION && x.route != MUTANT_ROUTE_OTHER && r->body.len)
     x.body = cJSON_ParseWithLength(raw, r->body.len);
   cJSON *sent_event = x.route == MUTANT_ROUTE_EVENT && x.body ? cJSON_Duplicate(x.body, 1) : NULL;
-  mutant_hook_fn before = x.body ? request_hook(p->mu, x.route) : NULL;
+  mutant_hook_fn before = x.route == MUTANT_ROUTE_SESSION ? p->mu->session_request
+                          : x.body                        ? request_hook(p->mu, x.route)
+                                                          : NULL;
   mutant_hook_fn after = reply_hook(p->mu, x.route);
 
   pthread_mutex_lock(&p->lock);

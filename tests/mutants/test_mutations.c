@@ -47,9 +47,9 @@ static void table_is_well_formed(void) {
   OCK_ASSERT_INT_EQ(mutant_count() >= 82, 1);
   for (size_t i = 0; i < mutant_count(); i++) {
     const struct mutation *m = mutant_at(i);
-    int hooks = !!m->session + !!m->event + !!m->event_reply + !!m->llm_request + !!m->llm_reply +
-                !!m->tool_request + !!m->tool_reply + !!m->exit + m->dies_on_sigint +
-                m->seals_cut_streams + m->drops_bad_stream_events;
+    int hooks = !!m->session + !!m->session_request + !!m->event + !!m->event_reply +
+                !!m->llm_request + !!m->llm_reply + !!m->tool_request + !!m->tool_reply +
+                !!m->exit + m->dies_on_sigint + m->seals_cut_streams + m->drops_bad_stream_events;
     if (!m->name || !*m->name || !m->what || !*m->what || !m->requirement || hooks == 0)
       ock_test_fail(__LINE__, __FILE__, "mutation %zu (%s) lacks a name, a lie or a hook", i,
                     m->name ? m->name : "?");
@@ -305,15 +305,57 @@ static void headers(void) {
   mutant_headers_free(&h);
 }
 
-static const struct ock_test tests[] = {{"table_is_well_formed", table_is_well_formed},
-                                        {"state_follows_traffic", state_follows_traffic},
-                                        {"complete_lies", complete_lies},
-                                        {"held_events_overtaken", held_events_overtaken},
-                                        {"hook_replies_ignored", hook_replies_ignored},
-                                        {"stream_and_lifecycle_lies", stream_and_lifecycle_lies},
-                                        {"traffic_lies", traffic_lies},
-                                        {"session_and_exit_lies", session_and_exit_lies},
-                                        {"headers", headers},
-                                        {NULL, NULL}};
+/* event-before-session posts one event ahead of the first session fetch only; blank-prompt-stored
+ * puts a blank prompt into the next LLM request only, once. */
+static void session_and_blank_prompt_lies(void) {
+  struct mutant_state s;
+  mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  struct mutant_exchange x = {.route = MUTANT_ROUTE_SESSION, .path = "/ock/v1/session"};
+  need("event-before-session")->session_request(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.before), 1);
+  done(&x);
+  x = (struct mutant_exchange){.route = MUTANT_ROUTE_SESSION, .path = "/ock/v1/session"};
+  need("event-before-session")->session_request(&s, &x);
+  OCK_ASSERT_INT_EQ(x.before == NULL, 1);
+  done(&x);
+  mutant_state_free(&s);
+
+  mutant_state_init(&s);
+  const struct mutation *m = need("blank-prompt-stored");
+  x = exchange_of(event("prompt:submit", "{\"prompt\":\"real\"}"), &h);
+  m->event(&s, &x);
+  OCK_ASSERT_INT_EQ(s.kept == NULL, 1); /* a prompt with text is not the lie's */
+  done(&x);
+  x = exchange_of(event("prompt:submit", "{\"prompt\":\"  \"}"), &h);
+  m->event(&s, &x);
+  done(&x);
+  const char *history = "{\"messages\":[{\"role\":\"user\",\"content\":\"next\"}]}";
+  for (int round = 0; round < 2; round++) {
+    x = (struct mutant_exchange){
+        .route = MUTANT_ROUTE_LLM, .wire = MUTANT_WIRE_OPENAI, .body = cJSON_Parse(history)};
+    m->llm_request(&s, &x);
+    const cJSON *msgs = cJSON_GetObjectItem(x.body, "messages");
+    OCK_ASSERT_INT_EQ(cJSON_GetArraySize(msgs), round == 0 ? 2 : 1);
+    if (round == 0)
+      OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(msgs, 0), "content")->valuestring,
+                        "  ");
+    done(&x);
+  }
+  mutant_state_free(&s);
+}
+
+static const struct ock_test tests[] = {
+    {"table_is_well_formed", table_is_well_formed},
+    {"state_follows_traffic", state_follows_traffic},
+    {"complete_lies", complete_lies},
+    {"held_events_overtaken", held_events_overtaken},
+    {"hook_replies_ignored", hook_replies_ignored},
+    {"stream_and_lifecycle_lies", stream_and_lifecycle_lies},
+    {"traffic_lies", traffic_lies},
+    {"session_and_exit_lies", session_and_exit_lies},
+    {"headers", headers},
+    {"session_and_blank_prompt_lies", session_and_blank_prompt_lies},
+    {NULL, NULL}};
 
 const struct ock_suite suite_mutations = {"mutations", tests, NULL, NULL};
