@@ -1,7 +1,7 @@
 /*
  * check_iter.c: ITER, max_iterations: at most that many tool-loop turns, then one wrap-up
  * request that carries the reminder (role user, no tools) and is never stored; status
- * incomplete.
+ * incomplete; the wrap-up reply's tool calls discarded (not run, no tool events, not stored).
  */
 #include <string.h>
 
@@ -16,6 +16,50 @@ static int carries_reminder(const cJSON *request) {
       m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
                                                                           REMINDER_MARK)) return 1;
   return 0;
+}
+
+/* history_holds_call: request's neutral history has an assistant tool call with that id. */
+static int history_holds_call(const cJSON *request, const char *id) {
+  const cJSON *m, *c;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
+                                m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
+  return 0;
+}
+
+/* wrap_up_calls_discarded: no entry after the wrap-up request at index w runs, announces or
+ * stores a tool call of its reply (SPEC.md 5.5, OCK-ITER-005). */
+static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec *x, size_t w) {
+  const struct view *v = g->v;
+  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(view_reply_of(v, w), "tool_calls");
+  if (cJSON_GetArraySize(calls) == 0)
+    return;
+  const cJSON *call;
+  cJSON_ArrayForEach(call, calls) {
+    const char *id = str_field(call, "id");
+    if (!*id)
+      continue;
+    for (size_t i = w + 1; i < v->n; i++) {
+      const cJSON *e = v->e[i];
+      const char *what = NULL;
+      if (is_kind(e, "event") && !strncmp(event_name(e), "tool:", 5) &&
+          !strcmp(str_field(event_data(e), "tool_call_id"), id))
+        what = event_name(e);
+      else if (is_kind(e, "tool_start") && !strcmp(str_field(e, "tool_call_id"), id))
+        what = "the tool run";
+      else if (is_kind(e, "llm_request") && history_holds_call(e, id))
+        what = "a later request's history";
+      if (what) {
+        grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, entry_seq(e),
+                   "the wrap-up reply's tool calls are not run, announced or stored",
+                   "execute %d: wrap-up call %.60s (%.60s) appears in %s", x->index, id,
+                   str_field(call, "name"), what);
+        return;
+      }
+    }
+  }
+  grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 1, entry_seq(v->e[w]),
+             "the wrap-up reply's tool calls are not run, announced or stored", "as expected");
 }
 
 static void one_execute(struct grade_ctx *g, const struct view_exec *x, long long max) {
@@ -65,6 +109,7 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
                strstr(str_field(last, "content"), REMINDER_MARK) ? " with the reminder"
                                                                  : " without the reminder",
                ock_json_int(wrap, "tools_offered", 0));
+    wrap_up_calls_discarded(g, x, turn_req[max]);
     for (size_t i = turn_req[max] + 1; i < v->n; i++)
       if (is_kind(v->e[i], "llm_request")) {
         grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !carries_reminder(v->e[i]),

@@ -55,6 +55,7 @@ static const struct check_entry table[] = {
     {"iter.reminder-not-stored", "OCK-ITER-004", CHECK_GRADES},
     {"iter.status", "OCK-ITER-003", CHECK_GRADES},
     {"iter.wrap-up", "OCK-ITER-002", CHECK_GRADES},
+    {"iter.wrap-up-calls-discarded", "OCK-ITER-005", CHECK_GRADES},
     {"lifecycle.execution-events", "OCK-LIFECYCLE-001", CHECK_GRADES},
     {"lifecycle.resolve", "OCK-LIFECYCLE-005", CHECK_GRADES},
     {"lifecycle.routing-deterministic", "OCK-LIFECYCLE-006", CHECK_GRADES},

@@ -107,6 +107,8 @@ void mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchan
 void mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x);
 void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exchange *x);
+void mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x);
+void mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *x); /* event */
 void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x); /* an event hook */
 void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x);
 

@@ -146,3 +146,31 @@ void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) 
   free(s->kept);
   s->kept = NULL;
 }
+
+/* wrap-up-call-announced: the wrap-up reply's tool call gets a tool:pre, as if it were to run.
+ * The LLM hook marks the wrap-up request before it goes out (done_once 1), so the event hook
+ * knows the provider:response that answers it; it acts once (done_once 2). */
+void mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->done_once && wire_find_message(x->body, MUT_REMINDER_MARK) >= 0)
+    s->done_once = 1;
+}
+
+void mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once != 1 || strcmp(mut_event_name(x), "provider:response"))
+    return;
+  const cJSON *data = mut_event_data(x);
+  const cJSON *call = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(data, "tool_calls"), 0);
+  if (!call)
+    return;
+  s->done_once = 2;
+  cJSON *pre = cJSON_CreateObject();
+  cJSON_AddStringToObject(pre, "event", "tool:pre");
+  cJSON *d = cJSON_AddObjectToObject(pre, "data");
+  cJSON_AddStringToObject(d, "tool_call_id", mut_str(call, "id"));
+  cJSON_AddStringToObject(d, "tool_name", mut_str(call, "name"));
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(call, "arguments");
+  cJSON_AddItemToObject(d, "input", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
+  if (*mut_str(data, "trace_id"))
+    cJSON_AddStringToObject(d, "trace_id", mut_str(data, "trace_id"));
+  mut_post_after(x, pre);
+}

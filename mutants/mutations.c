@@ -218,6 +218,11 @@ static const struct mutation table[] = {
      .requirement = "OCK-ITER-004",
      .what = "the wrap-up reminder stays in the context after the wrap-up request",
      .llm_request = mut_reminder_stored},
+    {.name = "wrap-up-call-announced",
+     .requirement = "OCK-ITER-005",
+     .what = "the wrap-up reply's tool call gets a tool:pre",
+     .event = mut_wrap_up_call_announced,
+     .llm_request = mut_wrap_up_sent},
 
     /* STREAM */
     {.name = "stream-false",

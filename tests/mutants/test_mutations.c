@@ -343,6 +343,29 @@ static void session_and_blank_prompt_lies(void) {
     done(&x);
   }
   mutant_state_free(&s);
+
+  /* wrap-up-call-announced acts on the provider:response after the wrap-up request only. */
+  mutant_state_init(&s);
+  m = need("wrap-up-call-announced");
+  const char *response = "{\"tool_calls\":[{\"id\":\"c9\",\"name\":\"get\",\"arguments\":{}}]}";
+  x = exchange_of(event("provider:response", response), &h);
+  m->event(&s, &x);
+  OCK_ASSERT_INT_EQ(x.after == NULL, 1); /* no wrap-up yet */
+  done(&x);
+  x = (struct mutant_exchange){.route = MUTANT_ROUTE_LLM,
+                               .wire = MUTANT_WIRE_OPENAI,
+                               .body =
+                                   cJSON_Parse("{\"messages\":[{\"role\":\"user\",\"content\":\"<x "
+                                               "source=orchestrator-loop-limit>\"}]}")};
+  m->llm_request(&s, &x);
+  done(&x);
+  x = exchange_of(event("provider:response", response), &h);
+  m->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 1);
+  const cJSON *pre_data = cJSON_GetObjectItem(cJSON_GetArrayItem(x.after, 0), "data");
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(pre_data, "tool_call_id")), "c9");
+  done(&x);
+  mutant_state_free(&s);
 }
 
 static const struct ock_test tests[] = {
