@@ -9,6 +9,18 @@
 #include "ock/json.h"
 
 #define REMINDER_MARK "orchestrator-loop-limit"
+/* The reminder of SPEC.md 5.5, exactly. */
+#define REMINDER_TEXT                                                                              \
+  "<system-reminder source=\"orchestrator-loop-limit\">\nYou have reached the maximum number "     \
+  "of iterations for this turn. Please provide a response to the user now, summarizing your "      \
+  "progress and noting what remains to be done.\n</system-reminder>"
+
+/* ends_with_reminder: text is the reminder, or ends with it (merged into the user message that
+ * carries the tool results, as SPEC.md 5.5 allows on the Anthropic wire). */
+static int ends_with_reminder(const char *text) {
+  size_t n = strlen(text), k = strlen(REMINDER_TEXT);
+  return n >= k && !strcmp(text + n - k, REMINDER_TEXT);
+}
 
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
@@ -93,21 +105,30 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
   const cJSON *wrap_reply = turns == max + 1 ? view_reply_of(v, turn_req[max]) : NULL;
   const char *want = wrap_reply && reply_failed(wrap_reply) ? "error" : "incomplete";
-  grade_emit(g, "iter.status", "OCK-ITER-003", !strcmp(status, want), x->complete_seq,
-             "status incomplete when the limit ended the loop (error if the wrap-up failed)",
-             "execute %d: status %s, expected %s", x->index, *status ? status : "(none)", want);
+  /* Reason max_iterations with incomplete, and turn_count max_iterations + 1 (SPEC.md 5.5). */
+  const char *reason = str_field(x->complete, "reason");
+  long long counted = ock_json_int(x->complete, "turn_count", -1);
+  int status_ok = !strcmp(status, want) &&
+                  (strcmp(want, "incomplete") || !strcmp(reason, "max_iterations")) &&
+                  (turns != max + 1 || counted == max + 1);
+  grade_emit(g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
+             "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
+             "limit ended the loop (status error if the wrap-up failed)",
+             "execute %d: status %s (expected %s), reason \"%.40s\", turn_count %lld", x->index,
+             *status ? status : "(none)", want, reason, counted);
   if (turns == max + 1) {
     const cJSON *wrap = v->e[turn_req[max]];
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
     const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
     int ok = !strcmp(str_field(last, "role"), "user") &&
-             strstr(str_field(last, "content"), REMINDER_MARK) &&
+             ends_with_reminder(str_field(last, "content")) &&
              ock_json_int(wrap, "tools_offered", 0) == 0;
     grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
                "one wrap-up request: the reminder as the last, user message; no tools",
                "last message role %s%s; %lld tools offered", str_field(last, "role"),
-               strstr(str_field(last, "content"), REMINDER_MARK) ? " with the reminder"
-                                                                 : " without the reminder",
+               ends_with_reminder(str_field(last, "content"))      ? " ending with the reminder"
+               : strstr(str_field(last, "content"), REMINDER_MARK) ? " with an altered reminder"
+                                                                   : " without the reminder",
                ock_json_int(wrap, "tools_offered", 0));
     wrap_up_calls_discarded(g, x, turn_req[max]);
     for (size_t i = turn_req[max] + 1; i < v->n; i++)

@@ -45,8 +45,18 @@ void check_valid(struct grade_ctx *g) {
                  entry_seq(next), "an invalid prompt is not stored in the context",
                  "the blank prompt of execute %d %s in the next request", x->index,
                  history_has_user_text(next, x->prompt) ? "is" : "is not");
-    if (k + 1 < (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts")))
-      grade_emit(g, "valid.next-prompt", "OCK-VALID-003", k + 1 < v->nx, x->complete_seq,
-                 "the next prompt still runs", "%zu of the prompts ran", v->nx);
+    if (k + 1 >=
+        (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts")))
+      continue;
+    /* After invalid input the next prompt runs: its prompt:submit, and (when it can reach a
+     * provider) at least one LLM request. */
+    const struct view_exec *nx = k + 1 < v->nx ? &v->x[k + 1] : NULL;
+    int asks = nx && !no_provider && nx->prompt && !blank(nx->prompt);
+    int requests = 0;
+    for (size_t i = nx ? nx->first : 0; nx && i < nx->end; i++)
+      requests += is_kind(v->e[i], "llm_request");
+    grade_emit(g, "valid.next-prompt", "OCK-VALID-003", nx && (!asks || requests > 0),
+               x->complete_seq, "the next prompt still runs and reaches the provider",
+               "%zu of the prompts ran; the next one made %d LLM request(s)", v->nx, requests);
   }
 }
