@@ -95,6 +95,13 @@ int gate_scenarios_of(const struct gate *g, const char *id) {
   return n;
 }
 
+int gate_scenarios_known(const struct gate *g, const char *id) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
+                            g->catalog, "scenarios")) if (!strcmp(str_of(s, "id"), id)) return 1;
+  return 0;
+}
+
 /* matches: scenario s is selected by one selector ("@OCK-X-NNN" or an id glob). */
 static int matches(const cJSON *s, const char *sel) {
   return sel[0] == '@' ? names(s, sel + 1) : !fnmatch(sel, str_of(s, "id"), 0);
@@ -167,7 +174,8 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
   }
   g->mut = calloc(mutant_count(), sizeof *g->mut);
   g->checks = calloc(checklist_count(), sizeof *g->checks);
-  if (!g->mut || !g->checks) {
+  g->proofs = cJSON_CreateObject();
+  if (!g->mut || !g->checks || !g->proofs) {
     snprintf(err, n, "out of memory");
     return -1;
   }
@@ -301,6 +309,16 @@ static int reference_fails_check(const struct gate *g, const char *sid, const ch
 static void prove_check(struct gate *g, const struct gate_mutant *gm, const char *sid,
                         const char *id) {
   size_t at = (size_t)(gm - g->mut) + 1;
+  if (g->reference_report && !reference_fails_check(g, sid, id)) {
+    cJSON *in = cJSON_GetObjectItemCaseSensitive(g->proofs, sid);
+    if (!in)
+      in = cJSON_AddObjectToObject(g->proofs, sid);
+    cJSON *by = cJSON_GetObjectItemCaseSensitive(in, id);
+    if (!by)
+      cJSON_AddNumberToObject(in, id, (double)at);
+    else if (by->valuedouble > (double)at)
+      cJSON_SetNumberValue(by, (double)at);
+  }
   for (size_t i = 0; i < g->n_checks; i++) {
     struct gate_check *c = &g->checks[i];
     if (strcmp(c->id, id) || (c->by_at && c->by_at <= at) || !g->reference_report ||
@@ -455,6 +473,14 @@ int gate_proxy_differences(const struct gate *g, char *out, size_t n) {
   return differ;
 }
 
+const char *gate_proven_in(const struct gate *g, const char *sid, const char *id) {
+  const cJSON *by =
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(g->proofs, sid), id);
+  if (!cJSON_IsNumber(by) || by->valueint < 1 || (size_t)by->valueint > g->n)
+    return NULL;
+  return g->mut[by->valueint - 1].m->name;
+}
+
 int gate_checks_unproven(const struct gate *g, char *out, size_t n) {
   int missed = 0;
   out[0] = '\0';
@@ -477,6 +503,7 @@ void gate_free(struct gate *g, int keep) {
   cJSON_Delete(g->catalog);
   cJSON_Delete(g->reference_report);
   cJSON_Delete(g->transparent_report);
+  cJSON_Delete(g->proofs);
   ock_registry_free(g->reg);
   free(g->mut);
   free(g->checks);

@@ -66,6 +66,7 @@ struct gate {
   int transparent_exit;
   struct gate_check *checks; /* one per row of the checklist */
   size_t n_checks;
+  cJSON *proofs; /* {scenario: {check id: the first mutation (table order) proving it there}} */
 };
 
 /* gate_prepare finds the programs under root/build, loads the registry and the catalog, and
@@ -76,6 +77,9 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
 
 /* gate_scenarios_of: how many catalog scenarios name requirement id. */
 int gate_scenarios_of(const struct gate *g, const char *id);
+
+/* gate_scenarios_known: the catalog holds a scenario with that id. */
+int gate_scenarios_known(const struct gate *g, const char *id);
 
 /* gate_run_reference runs the reference alone over the union of the mutations' scenarios, and
  * at the same time the reference behind the proxy that tells no lie ("ock-mutant none"). */
@@ -95,6 +99,10 @@ int gate_reference_failures(const struct gate *g, char *out, size_t n);
 /* gate_checks_unproven writes the ids of the checklist that no mutation proves, space-separated,
  * into out; returns how many (harness rows excepted). */
 int gate_checks_unproven(const struct gate *g, char *out, size_t n);
+
+/* gate_proven_in: the mutation that made check id FAIL in scenario sid where the reference
+ * passes it, or NULL when none did. Borrowed from g. */
+const char *gate_proven_in(const struct gate *g, const char *sid, const char *id);
 
 /* gate_free removes the scratch directory unless keep, and frees everything. */
 void gate_free(struct gate *g, int keep);

@@ -11,10 +11,14 @@
  */
 #include "runner.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "checklist.h"
 #include "gate.h"
+#include "ock/json.h"
+#include "proves.h"
 
 #ifndef OCK_BUILD_DIR
 #define OCK_BUILD_DIR "build"
@@ -243,6 +247,54 @@ static void every_check_is_proven(void) {
                   n, missed);
 }
 
+/* Every fixture has a row in proves.c, and every check id of the row FAILs under some mutation
+ * in that scenario, where the reference passes it: the fixture's claim is backed by a check
+ * that can fail there. */
+static void every_fixture_claim_is_proven(void) {
+  if (!run_all())
+    return;
+  const char *only = getenv("OCK_GATE_ONLY");
+  int partial = only && *only;
+  int rows = 0, unbacked = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g.catalog, "scenarios")) {
+    const char *sid = ock_json_str(s, "id");
+    const struct proves_row *row = sid ? proves_find(sid) : NULL;
+    if (!row) {
+      ock_test_fail(__LINE__, __FILE__,
+                    "fixture %s has no row in tests/mutants/proves.c: name the check ids that "
+                    "back its proves sentence",
+                    sid ? sid : "(no id)");
+      continue;
+    }
+    rows++;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", row->checks);
+    char *save = NULL;
+    for (char *id = strtok_r(copy, " ", &save); id; id = strtok_r(NULL, " ", &save)) {
+      if (!checklist_find(id)) {
+        ock_test_fail(__LINE__, __FILE__, "proves.c: %s names %s, which is not a check id", sid,
+                      id);
+        continue;
+      }
+      if (!partial && !gate_proven_in(&g, sid, id)) {
+        unbacked++;
+        ock_test_fail(__LINE__, __FILE__,
+                      "fixture %s: no mutation makes %s FAIL there (add one to "
+                      "mutants/mutations.c, or widen one's scenarios)",
+                      sid, id);
+      }
+    }
+  }
+  for (size_t i = 0; i < proves_count(); i++)
+    if (!gate_scenarios_known(&g, proves_at(i)->fixture))
+      ock_test_fail(__LINE__, __FILE__, "proves.c names %s, which is not a fixture",
+                    proves_at(i)->fixture);
+  printf("gate: fixtures with their claims' check ids: %d; check ids no mutation proves there: "
+         "%d%s\n",
+         rows, unbacked, partial ? " (OCK_GATE_ONLY: not required)" : "");
+}
+
 static const struct ock_test tests[] = {
     {"table_covers_registry", table_covers_registry},
     {"every_requirement_has_a_scenario", every_requirement_has_a_scenario},
@@ -251,6 +303,7 @@ static const struct ock_test tests[] = {
     {"every_mutation_is_caught", every_mutation_is_caught},
     {"every_requirement_is_caught", every_requirement_is_caught},
     {"every_check_is_proven", every_check_is_proven},
+    {"every_fixture_claim_is_proven", every_fixture_claim_is_proven},
     {NULL, NULL}};
 
 const struct ock_suite suite_gate = {"gate", tests, gate_init, gate_cleanup};
