@@ -4,6 +4,7 @@
  * (and later ones when kept) and never between a tool call and its results; modify is applied
  * by value; ask_user, with no approval system, is a deny.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,28 @@ static int requests_between(const struct view *v, size_t from, size_t to) {
   return n;
 }
 
+/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
+ * prompt:complete "Denied: <reason>" (reply.reason, "no reason given", or for ask_user "No
+ * approval system available"). Writes what was seen into seen. */
+static int denied_as_spec(const struct view *v, const struct view_exec *x, const cJSON *e,
+                          char *seen, size_t n) {
+  const char *why = str_field(event_reply(e), "reason");
+  if (!strcmp(event_action(e), "ask_user"))
+    why = "No approval system available";
+  else if (!*why)
+    why = "no reason given";
+  char want[300];
+  snprintf(want, sizeof want, "Denied: %s", why);
+  const char *response = NULL;
+  for (size_t i = x->first; i < x->end && !response; i++)
+    if (is_event(v->e[i], "prompt:complete"))
+      response = str_field(event_data(v->e[i]), "response");
+  const char *reason = str_field(x->complete, "reason");
+  snprintf(seen, n, "reason \"%.40s\", prompt:complete \"%.80s\" (expected \"%.80s\")", reason,
+           response ? response : "(none)", want);
+  return !strcmp(reason, "denied") && response && !strcmp(response, want);
+}
+
 /* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
  * provider:request; an ask_user is also reported under OCK-HOOK-008. */
 static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
@@ -61,11 +84,13 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
   const char *status = str_field(x->complete, "status");
   if (is_event(e, "prompt:submit")) {
     int sent = requests_between(v, i, x->end);
-    int ok = !sent && !strcmp(status, "incomplete");
+    char seen[400];
+    int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(v, x, e, seen, sizeof seen);
     grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
-               "deny on prompt:submit: no LLM request, status incomplete",
-               "execute %d: %d LLM request(s), status %s", x->index, sent,
-               *status ? status : "(none)");
+               "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
+               "prompt:complete \"Denied: <reason>\"",
+               "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
+               *status ? status : "(none)", seen);
     if (!strcmp(event_action(e), "ask_user"))
       grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
                  "ask_user, with no approval system, is a deny",
@@ -89,11 +114,13 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
       break;
     }
   int sent = requests_between(v, i, stop);
-  int ok = !sent && !strcmp(status, "incomplete");
+  char seen[400];
+  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(v, x, e, seen, sizeof seen);
   grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, entry_seq(e),
-             "deny on provider:request: that request is not sent, status incomplete",
-             "execute %d: %d request(s) sent after the deny, status %s", x->index, sent,
-             *status ? status : "(none)");
+             "deny on provider:request: that request is not sent, status incomplete, reason "
+             "denied, prompt:complete \"Denied: <reason>\"",
+             "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
+             *status ? status : "(none)", seen);
   if (!strcmp(event_action(e), "ask_user"))
     grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
                "ask_user, with no approval system, is a deny",

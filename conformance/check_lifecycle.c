@@ -214,10 +214,11 @@ static void trace(struct grade_ctx *g) {
                    "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
                    event_name(e), got);
     }
-    if (is_kind(e, "llm_request")) {
+    if (is_kind(e, "llm_request") || is_kind(e, "tool_start")) {
       const char *h = str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
       grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), entry_seq(e),
-                 "LLM requests carry X-OCK-Trace-Id", "header \"%.60s\"", h);
+                 "LLM and tool endpoint requests carry X-OCK-Trace-Id", "%s %ld: header \"%.60s\"",
+                 entry_kind(e), entry_seq(e), h);
     }
   }
   if (any && !bad)

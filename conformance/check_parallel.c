@@ -36,12 +36,14 @@ void check_parallel(struct grade_ctx *g) {
       b++;
     const char *group = group_of(&f[a]);
     int same = group && *group;
+    /* Every tool:pre, tool:post and tool:error of the response's calls carries that id; a call
+     * fail_fast skipped has no events (SPEC.md 5): it carries no id to compare. */
     for (size_t i = a; i < b && same; i++) {
-      const char *gi = group_of(&f[i]);
-      /* A call fail_fast skipped has no events (SPEC.md 5): it carries no id to compare. */
-      if (!f[i].pre && !f[i].post && !f[i].error)
-        continue;
-      same = gi && !strcmp(gi, group);
+      const cJSON *events[] = {f[i].pre, f[i].post, f[i].error};
+      for (size_t k = 0; k < sizeof events / sizeof events[0] && same; k++) {
+        const char *gi = events[k] ? ock_json_str(event_data(events[k]), "parallel_group_id") : "";
+        same = !events[k] || (gi && !strcmp(gi, group));
+      }
     }
     for (size_t i = 0; i < n && same; i++) {
       const char *gi = group_of(&f[i]);

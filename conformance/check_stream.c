@@ -71,19 +71,25 @@ void check_stream(struct grade_ctx *g) {
              !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
         j++;
       int ok = j < v->n && is_event(v->e[j], "provider:error");
-      /* No call of a broken reply may run. */
+      /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
       const cJSON *c;
-      cJSON_ArrayForEach(
-          c, cJSON_GetObjectItemCaseSensitive(
-                 e, "tool_calls")) for (size_t k = i + 1; k < v->n;
-                                        k++) if (is_kind(v->e[k], "tool_start") &&
-                                                 !strcmp(str_field(v->e[k], "tool_call_id"),
-                                                         str_field(c, "id"))) ok = 0;
+      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
+        for (size_t k = i + 1; k < v->n; k++) {
+          const cJSON *later = v->e[k];
+          if (is_kind(later, "tool_start") &&
+              !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
+            ok = 0;
+          if (is_event(later, "tool:pre") &&
+              !strcmp(str_field(event_data(later), "tool_call_id"), str_field(c, "id")))
+            ok = 0;
+        }
+      }
       grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, entry_seq(e),
                  "a broken stream is a provider:error; nothing of it is run",
                  "reply %ld was broken (%s); the SUT %s", entry_seq(e),
                  ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
-                 ok ? "reported provider:error" : "treated it as a response or ran its tools");
+                 ok ? "reported provider:error"
+                    : "treated it as a response, or ran or announced its tools");
     }
   }
   struct call_fate *fates = NULL;

@@ -525,9 +525,7 @@ static void denied_prompt_left_in_context_fails(void) {
   cJSON *c =
       grade_with(
           two_prompts,
-          "[" SESSION "," EVR("prompt:submit", "{\"prompt\":\"secret\"}", "{\"action\":\"deny\"}") "," EV("prompt:complete", "{\"response\":\"Denied\"}") "," COMPLETE(
-              "0",
-              "incomplete") "," EV("prompt:submit",
+          "[" SESSION "," EVR("prompt:submit", "{\"prompt\":\"secret\"}", "{\"action\":\"deny\"}") "," EV("prompt:complete", "{\"response\":\"Denied: no reason given\"}") "," EV("orchestrator:complete", "{\"orchestrator\":\"x\",\"turn_count\":0,\"status\":\"incomplete\",\"reason\":\"denied\"}") "," EV("prompt:submit",
                                    "{\"prompt\":\"hi\"}") "," EV("provider:request",
                                                                  "{}") "," REQ("[{\"role\":"
                                                                                "\"user\","
