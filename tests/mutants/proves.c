@@ -81,7 +81,7 @@ static const struct proves_row table[] = {
     {"error-fail-fast-parallel",
      "error.fail-fast expect.last-request expect.llm-requests orphan.call-order "
      "orphan.context-valid parallel.group-id parallel.result-order"},
-    {"error-fail-fast-soft-failures", "expect.last-request expect.status hook.deny-tool-pre "
+    {"error-fail-fast-soft-failures", "expect.last-request hook.deny-tool-pre "
                                       "orphan.call-order tool.failure-result tool.unknown"},
     {"error-fail-fast-tool",
      "complete.error-object complete.last complete.once error.fail-fast expect.error-type "
@@ -185,7 +185,7 @@ static const struct proves_row table[] = {
      "expect.last-request order.grammar order.tool-pairing order.tool-pre-before-run "
      "orphan.call-order orphan.result-for-every-call parallel.group-id parallel.overlap "
      "parallel.result-order tool.input"},
-    {"parallel-two-rounds", "expect.tool-calls orphan.call-kept orphan.call-order "
+    {"parallel-two-rounds", "orphan.call-kept orphan.call-order "
                             "parallel.group-id parallel.overlap parallel.result-order"},
     {"retry-400-not-retried", "complete.error-object error.no-retry error.provider-error "
                               "expect.events-absent expect.llm-requests expect.status"},
