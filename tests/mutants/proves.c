@@ -81,8 +81,8 @@ static const struct proves_row table[] = {
     {"error-fail-fast-parallel",
      "error.fail-fast expect.last-request expect.llm-requests orphan.call-order "
      "orphan.context-valid parallel.group-id parallel.result-order"},
-    {"error-fail-fast-soft-failures", "expect.last-request hook.deny-tool-pre "
-                                      "orphan.call-order tool.failure-result tool.unknown"},
+    {"error-fail-fast-soft-failures",
+     "expect.last-request hook.deny-tool-pre orphan.call-order tool.failure-result tool.unknown"},
     {"error-fail-fast-tool",
      "complete.error-object complete.last complete.once error.fail-fast expect.error-type "
      "expect.last-request expect.llm-requests expect.tool-calls order.grammar "
@@ -185,8 +185,8 @@ static const struct proves_row table[] = {
      "expect.last-request order.grammar order.tool-pairing order.tool-pre-before-run "
      "orphan.call-order orphan.result-for-every-call parallel.group-id parallel.overlap "
      "parallel.result-order tool.input"},
-    {"parallel-two-rounds", "orphan.call-kept orphan.call-order "
-                            "parallel.group-id parallel.overlap parallel.result-order"},
+    {"parallel-two-rounds",
+     "orphan.call-kept orphan.call-order parallel.group-id parallel.overlap parallel.result-order"},
     {"retry-400-not-retried", "complete.error-object error.no-retry error.provider-error "
                               "expect.events-absent expect.llm-requests expect.status"},
     {"retry-401-not-retried", "complete.error-object error.no-retry error.provider-error "
@@ -219,6 +219,78 @@ static const struct proves_row table[] = {
      "error.provider-error expect.status order.prompt-complete stream.fault-is-error"},
     {"stream-error-mid-stream",
      "error.provider-error expect.status order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-anthropic-cut-in-arguments-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-anthropic-cut-in-arguments-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-anthropic-cut-in-text-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-anthropic-cut-in-text-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-anthropic-drop-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-anthropic-drop-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-anthropic-error-event-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-anthropic-error-event-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-anthropic-malformed-after-call-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-anthropic-malformed-after-call-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-anthropic-no-terminator-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "expect.tool-calls order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-anthropic-no-terminator-retry",
+     "complete.turn-count error.retry expect.tool-calls expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-openai-cut-in-arguments-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-openai-cut-in-arguments-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-openai-cut-in-text-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-openai-cut-in-text-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-openai-drop-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-openai-drop-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-openai-error-event-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-openai-error-event-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-openai-malformed-after-call-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-openai-malformed-after-call-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-openai-no-terminator-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "expect.tool-calls order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-openai-no-terminator-retry",
+     "complete.turn-count error.retry expect.tool-calls expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
     {"stream-malformed-chunk",
      "error.provider-error expect.status order.prompt-complete stream.fault-is-error"},
     {"stream-text", "expect.events-present order.request-closed order.response-matches "
