@@ -58,7 +58,7 @@ static const struct proves_row table[] = {
      "order.request-closed proc.sigint"},
     {"cancel-during-parallel-tools",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
-     "complete.turn-count expect.last-request expect.llm-requests expect.tool-calls "
+     "complete.turn-count expect.last-request expect.llm-requests "
      "expect.turn-count orphan.call-order orphan.context-valid parallel.group-id"},
     {"cancel-during-stream",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status expect.last-request "
