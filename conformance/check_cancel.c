@@ -21,15 +21,34 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   const struct view *v = g->v;
   const struct view_exec *x = &v->x[k];
   size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
+  size_t answered = (size_t)-1, late_sigint = (size_t)-1;
   for (size_t i = x->first; i < x->end; i++) {
-    /* A SIGINT after orchestrator:complete falls between executes: nothing to cancel. */
-    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 &&
-        (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq))
-      fired = i;
+    if (is_event(v->e[i], "prompt:complete") && answered == (size_t)-1)
+      answered = i;
+    /* A SIGINT after orchestrator:complete falls between executes, and one after prompt:complete
+     * finds the answer delivered: nothing is left to cancel (SPEC.md 5.10). */
+    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 && late_sigint == (size_t)-1 &&
+        (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
+      if (answered == (size_t)-1)
+        fired = i;
+      else
+        late_sigint = i;
+    }
     if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
       requested = i;
     if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
       completed = i;
+  }
+  if (late_sigint != (size_t)-1 && fired == (size_t)-1) {
+    const char *status = str_field(x->complete, "status");
+    grade_emit(
+        g, "cancel.after-answer-ignored", "OCK-PROC-004",
+        requested == (size_t)-1 && strcmp(status, "cancelled"),
+        requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
+        "a SIGINT after prompt:complete is ignored: no cancel:requested, status not cancelled",
+        "execute %d: SIGINT after prompt:complete; %s, status %s", x->index,
+        requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
+        *status ? status : "(no orchestrator:complete)");
   }
   if (fired == (size_t)-1)
     return;

@@ -483,6 +483,15 @@ void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON_AddItemToObject(d, "error", err);
 }
 
+/* The first execute that delivered its answer reports status cancelled, as a SUT does that
+ * still honours a SIGINT after prompt:complete. */
+void mut_answered_then_cancelled(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once || !is(x, "orchestrator:complete") || strcmp(data_str(x, "status"), "success"))
+    return;
+  s->done_once = 1;
+  mut_set_str(mut_event_data(x), "status", "cancelled");
+}
+
 void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "cancel:requested"))
