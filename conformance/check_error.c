@@ -13,14 +13,6 @@
 #include "ock/json.h"
 #include "view_calls.h"
 
-#define TIMING_EARLY_MS 50.0 /* a retry may come this much early (clock and scheduling noise) */
-#define TIMING_LATE_MS 500.0 /* ... and this much late before it counts as not honoured */
-
-/* late_scale: slow machines and sanitizer builds wake late; --time-scale widens the window. */
-static double late_scale(const struct grade_ctx *g) {
-  return g->time_scale > 1 ? g->time_scale : 1;
-}
-
 static const char *fault_kind(const cJSON *reply) {
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
   return cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");
@@ -150,7 +142,7 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
       if (ra >= 0) {
         double want = ra < cap ? ra : cap;
         grade_emit(g, "error.retry-after", "OCK-ERROR-005",
-                   gap >= want - TIMING_EARLY_MS && gap <= want + TIMING_LATE_MS * late_scale(g),
+                   gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + grade_late_ms(g),
                    entry_seq(next), "the retry waits the Retry-After the provider sent",
                    "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
       } else {
@@ -160,7 +152,7 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
         double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
         double said = ock_json_num(event_data(ev), "delay_ms", -1);
         int ok_said = said >= lo - 1 && said <= hi + 1;
-        int ok_gap = gap >= lo - TIMING_EARLY_MS && gap <= hi + TIMING_LATE_MS * late_scale(g);
+        int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
         grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
                    "exponential backoff with jitter, clamped to the cap",
                    "retry %d: delay_ms %.0f, waited %.0f ms; allowed %.0f..%.0f ms", attempt, said,

@@ -33,6 +33,14 @@ struct grade_ctx {
   cJSON *checks;               /* the scenario's checks array (owned by the caller) */
 };
 
+/* The timing tolerances of SPEC.md 9.4: a measured delay may come this much early (clock and
+ * scheduling noise) and GRADE_TIMING_LATE_MS x --time-scale late. */
+#define GRADE_TIMING_EARLY_MS 50.0
+#define GRADE_TIMING_LATE_MS 500.0
+
+/* grade_late_ms: the late tolerance of timing checks under this run's --time-scale. */
+double grade_late_ms(const struct grade_ctx *g);
+
 /* grade_declared: the SUT declared capability cap. */
 int grade_declared(const struct grade_ctx *g, const char *cap);
 

@@ -53,8 +53,8 @@ struct graded {
 
 /* grade runs every check on the journal with the given capabilities and strictness. */
 /* grade_with runs every check on the journal of a scenario of the given fixture text. */
-static cJSON *grade_with(const char *fixture, const char *journal_text, const char *const *caps,
-                         int strict) {
+static cJSON *grade_scaled(const char *fixture, const char *journal_text, const char *const *caps,
+                           int strict, double time_scale) {
   cJSON *fx = cJSON_Parse(fixture);
   cJSON *journal = number(journal_text);
   struct sut_result proc = {.exit_code = 0};
@@ -66,12 +66,18 @@ static cJSON *grade_with(const char *fixture, const char *journal_text, const ch
                         .declared = caps,
                         .level = OCK_LEVEL_SHOULD,
                         .strict = strict,
+                        .time_scale = time_scale,
                         .checks = checks};
   grade_scenario(&g);
   view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
   return checks;
+}
+
+static cJSON *grade_with(const char *fixture, const char *journal_text, const char *const *caps,
+                         int strict) {
+  return grade_scaled(fixture, journal_text, caps, strict, 1);
 }
 
 static cJSON *grade(const char *journal_text, const char *const *caps, int strict) {
@@ -614,6 +620,50 @@ static void checklist_rows_are_sound(void) {
   }
 }
 
+/* A retry 690 ms after the failed reply, in a scenario that expects 100..300 ms. */
+static const char *const resilience[] = {"resilience", NULL};
+static const char *timing_fixture =
+    "{\"id\":\"t\",\"requirements\":[\"OCK-ERROR-004\"],\"session\":{\"prompts\":[\"hi\"],"
+    "\"config\":{\"error_strategy\":\"retry\",\"retry_base_delay_ms\":200},"
+    "\"providers\":[{\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}]},"
+    "\"script\":{\"main\":[]},"
+    "\"expect\":{\"timing\":{\"between_requests_ms\":{\"min\":100,\"max\":300}}}}";
+static const char *timing_journal = "[{\"kind\":\"session\",\"t_ms\":0}," EV(
+    "prompt:submit", "{\"prompt\":\"hi\"}") ","
+                                            "{\"kind\":\"llm_request\",\"provider\":\"main\","
+                                            "\"neutral\":[],\"t_ms\":0},"
+                                            "{\"kind\":\"llm_reply\",\"provider\":\"main\","
+                                            "\"status\":503,\"turn\":0,\"t_ms\":10},"
+                                            "{\"kind\":\"llm_request\",\"provider\":\"main\","
+                                            "\"neutral\":[],\"t_ms\":700},"
+                                            "{\"kind\":\"llm_reply\",\"provider\":\"main\","
+                                            "\"status\":200,\"text\":\"ok\","
+                                            "\"t_ms\":710}," COMPLETE("1", "success") "]";
+
+static void expect_timing_widens_with_time_scale(void) {
+  cJSON *c = grade_scaled(timing_fixture, timing_journal, resilience, 0, 1);
+  EXPECT(c, "expect.timing", "FAIL"); /* 690 ms against a max of 300 ms */
+  cJSON_Delete(c);
+  c = grade_scaled(timing_fixture, timing_journal, resilience, 0, 2);
+  EXPECT(c, "expect.timing", "PASS"); /* the late bound grows by 500 ms x (2 - 1) */
+  cJSON_Delete(c);
+  c = grade_scaled(
+      timing_fixture,
+      "[{\"kind\":\"session\",\"t_ms\":0}," EV(
+          "prompt:submit",
+          "{\"prompt\":\"hi\"}") ","
+                                 "{\"kind\":\"llm_request\",\"provider\":\"main\",\"neutral\":[],"
+                                 "\"t_ms\":0},"
+                                 "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":503,"
+                                 "\"turn\":0,"
+                                 "\"t_ms\":10},"
+                                 "{\"kind\":\"llm_request\",\"provider\":\"main\",\"neutral\":[],"
+                                 "\"t_ms\":50}," COMPLETE("1", "error") "]",
+      resilience, 0, 10);
+  EXPECT(c, "expect.timing", "FAIL"); /* 40 ms: early is early at any scale */
+  cJSON_Delete(c);
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -631,5 +681,6 @@ static const struct ock_test tests[] = {
     {"tool_timeout_not_reported_fails", tool_timeout_not_reported_fails},
     {"unlisted_check_id_is_an_error", unlisted_check_id_is_an_error},
     {"checklist_rows_are_sound", checklist_rows_are_sound},
+    {"expect_timing_widens_with_time_scale", expect_timing_widens_with_time_scale},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
