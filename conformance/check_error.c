@@ -83,6 +83,14 @@ static const cJSON *event_between(const struct view *v, size_t from, size_t to, 
   return NULL;
 }
 
+/* sigint_after: the harness sent a SIGINT after entry i and before the window's end. */
+static int sigint_after(const struct view *v, const struct view_exec *x, size_t i) {
+  for (size_t k = i + 1; k < x->end && k < v->n; k++)
+    if (is_kind(v->e[k], "cancel"))
+      return 1;
+  return 0;
+}
+
 /* reported: the failure of the request at entry index i (reply: its reply) was reported with a
  * provider:error before the next request (entry until). */
 static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t until) {
@@ -125,6 +133,33 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
                next ? entry_seq(next) : entry_seq(reply), "a non-retryable error is not retried",
                "HTTP %lld from %s was %s", ock_json_int(reply, "status", 0), provider,
                next && !strcmp(next_prov, provider) ? "retried" : "not retried");
+  /* A SIGINT before the retry or fallback request went out pre-empts it (SPEC.md 5.7): the
+   * execute must then end cancelled, and no request follows. */
+  if ((can_retry || fallback) && !next && sigint_after(v, x, i)) {
+    const char *status = str_field(x->complete, "status");
+    grade_emit(g, can_retry ? "error.retry" : "error.fallback",
+               can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
+               x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
+               "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
+               *status ? status : "(none)");
+    return;
+  }
+  /* A retry announced but kept from going out by a deny on its provider:request is a retry
+   * made: the hook's decision ends the execute (OCK-HOOK-002), not the SUT's. */
+  size_t denied = (size_t)-1;
+  for (size_t k = i + 1; !next && k < x->end && denied == (size_t)-1; k++)
+    if (is_event(v->e[k], "provider:request") && event_denied(v->e[k]))
+      denied = k;
+  if (can_retry && denied != (size_t)-1) {
+    const cJSON *ev = event_between(v, i + 1, denied, "provider:retry");
+    const char *to = str_field(event_data(v->e[denied]), "provider");
+    grade_emit(g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider),
+               entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
+               "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
+               *to ? to : "(no provider)",
+               ev ? "after a provider:retry" : "with no provider:retry");
+    return;
+  }
   if (can_retry) {
     const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
     int ok = next && !strcmp(next_prov, provider) && ev;
