@@ -199,14 +199,20 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
     if (tool) {
       const char *ran = f->start ? str_field(f->start, "name") : "";
       const cJSON *sel = event_data(f->selected);
-      int ok = f->start && !strcmp(ran, tool) && f->selected &&
-               !strcmp(str_field(sel, "source"), "scheduler") &&
+      /* A tool the session lacks is not run: step 4 of SPEC.md 5.8 makes it not_found. */
+      int exists = session_has_tool(g->v, tool);
+      int ok = (exists ? f->start && !strcmp(ran, tool)
+                       : !f->start && !strcmp(fate_error_type(f), "not_found")) &&
+               f->selected && !strcmp(str_field(sel, "source"), "scheduler") &&
                !strcmp(str_field(sel, "original_tool"), call_name(f));
       grade_emit(g, "hook.selecting-modify", "OCK-HOOK-012", ok,
                  f->start ? entry_seq(f->start) : entry_seq(f->selecting),
-                 "modify on tool:selecting runs data.tool; tool:selected names the scheduler",
-                 "call %s: asked for %s, ran \"%s\", tool:selected source \"%s\"", call_id(f), tool,
-                 f->start ? ran : "(nothing)", str_field(sel, "source"));
+                 "modify on tool:selecting runs data.tool (not_found when the session lacks it); "
+                 "tool:selected names the scheduler",
+                 "call %s: asked for %s%s, ran \"%s\"%s%s, tool:selected source \"%s\"", call_id(f),
+                 tool, exists ? "" : " (not in the session)", f->start ? ran : "(nothing)",
+                 f->error ? ", tool:error " : "", f->error ? fate_error_type(f) : "",
+                 str_field(sel, "source"));
     }
   }
 }

@@ -30,18 +30,40 @@ static int later_request_in_execute(const struct view *v, const struct call_fate
   return next_request_after(v, f->reply_index, &j) && f->x && j < f->x->end;
 }
 
+/* modified: the data.<key> a modify reply to event carried, or NULL. */
+static const cJSON *modified(const cJSON *event, const char *key) {
+  if (!event || strcmp(event_action(event), "modify"))
+    return NULL;
+  return cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(event_reply(event), "data"), key);
+}
+
 static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   const struct view *v = g->v;
   const char *id = call_id(f), *name = call_name(f);
   long rseq = entry_seq(f->reply);
+  /* The name and input are judged after the hooks changed them (SPEC.md 5.8 steps 2 and 3
+   * come before the checks of steps 4 and 5). */
+  const cJSON *new_name = modified(f->selecting, "tool");
+  if (cJSON_IsString(new_name))
+    name = new_name->valuestring;
   int known = session_has_tool(v, name);
   /* Empty arguments mean {} (SPEC.md 5). */
   cJSON *args = *call_args(f) ? cJSON_Parse(call_args(f)) : cJSON_CreateObject();
-  int args_ok = cJSON_IsObject(args);
+  const cJSON *sent = args, *m;
+  if ((m = modified(f->selecting, "tool_input")) != NULL)
+    sent = m;
+  if ((m = modified(f->pre, "tool_input")) != NULL)
+    sent = m;
+  int args_ok = cJSON_IsObject(sent);
   int steered = denied_or_modified(f->pre) || denied_or_modified(f->selecting);
   int cancelled = cancel_in(v, f->x);
+  /* A veto (steps 2 and 3) comes before the name and input are looked at. */
+  int vetoed = (f->selecting && event_denied(f->selecting)) || (f->pre && event_denied(f->pre));
 
-  if (!known) {
+  if (vetoed) {
+    /* judged by the HOOK checks */
+  } else if (!known) {
     int ok = !f->start && f->error && !strcmp(fate_error_type(f), "not_found");
     grade_emit(g, "tool.unknown", "OCK-TOOL-001", ok,
                f->error   ? entry_seq(f->error)
@@ -57,10 +79,25 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
     grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
                f->error ? entry_seq(f->error) : rseq,
                "arguments that are not a JSON object: not run, tool:error invalid_arguments",
-               "call %s with arguments \"%.40s\": %s", id, call_args(f),
+               "call %s with %s \"%.40s\": %s", id,
+               sent == args ? "arguments" : "an sent after a modify of", call_args(f),
                f->start    ? "the tool was run"
                : !f->error ? "no tool:error"
                            : fate_error_type(f));
+  } else if (sent != args && !cJSON_IsObject(args) && !cancelled) {
+    /* A modify replaced arguments that were not an object with an object: step 5 finds an
+     * object, so the tool runs with it (SPEC.md 5.8). */
+    const cJSON *got = f->start ? cJSON_GetObjectItemCaseSensitive(f->start, "input") : NULL;
+    int ok = got && cJSON_Compare(got, sent, 1);
+    grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
+               f->start   ? entry_seq(f->start)
+               : f->error ? entry_seq(f->error)
+                          : rseq,
+               "arguments a modify replaced with an object: the tool runs with that object",
+               "call %s with arguments \"%.40s\": %s", id, call_args(f),
+               got        ? (ok ? "run with the modified input" : "run with another input")
+               : f->error ? fate_error_type(f)
+                          : "not run");
   } else if (f->start && !steered) {
     const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
     int same = cJSON_Compare(input, args, 1);
