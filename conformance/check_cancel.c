@@ -3,6 +3,7 @@
  * cancel:requested and cancel:completed, starts nothing new once the cancel is noticed, keeps
  * the results of tools that finished, and leaves a context that ends with an assistant message.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,38 +18,59 @@ static const cJSON *first_request_of(const struct view *v, const struct view_exe
   return NULL;
 }
 
+/* refused: the execute may send no LLM request at all: its prompt:submit was denied, its prompt
+ * is empty or white space, or the session has no provider. It ends as the deny or the input
+ * validation says, whatever SIGINT arrives meanwhile (SPEC.md 5.10). */
+static int refused(const struct view *v, const struct view_exec *x) {
+  int blank = x->prompt != NULL;
+  for (const char *p = x->prompt ? x->prompt : ""; *p && blank; p++)
+    blank = isspace((unsigned char)*p) != 0;
+  if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
+    return 1;
+  for (size_t i = x->first; i < x->end; i++)
+    if (is_event(v->e[i], "prompt:submit"))
+      return event_denied(v->e[i]);
+  return 0;
+}
+
 static void one_execute(struct grade_ctx *g, size_t k) {
   const struct view *v = g->v;
   const struct view_exec *x = &v->x[k];
   size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
-  size_t answered = (size_t)-1, late_sigint = (size_t)-1;
+  size_t answered = (size_t)-1, ignored = (size_t)-1;
+  int refused_execute = refused(v, x);
   for (size_t i = x->first; i < x->end; i++) {
     if (is_event(v->e[i], "prompt:complete") && answered == (size_t)-1)
       answered = i;
-    /* A SIGINT after orchestrator:complete falls between executes, and one after prompt:complete
-     * finds the answer delivered: nothing is left to cancel (SPEC.md 5.10). */
-    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 && late_sigint == (size_t)-1 &&
+    /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
+     * finds the answer delivered, and one in a refused execute finds no work: nothing is left
+     * to cancel (SPEC.md 5.10). */
+    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 && ignored == (size_t)-1 &&
         (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
-      if (answered == (size_t)-1)
+      if (answered == (size_t)-1 && !refused_execute)
         fired = i;
       else
-        late_sigint = i;
+        ignored = i;
     }
     if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
       requested = i;
     if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
       completed = i;
   }
-  if (late_sigint != (size_t)-1 && fired == (size_t)-1) {
+  if (ignored != (size_t)-1) {
     const char *status = str_field(x->complete, "status");
-    grade_emit(
-        g, "cancel.after-answer-ignored", "OCK-PROC-004",
-        requested == (size_t)-1 && strcmp(status, "cancelled"),
-        requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
-        "a SIGINT after prompt:complete is ignored: no cancel:requested, status not cancelled",
-        "execute %d: SIGINT after prompt:complete; %s, status %s", x->index,
-        requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
-        *status ? status : "(no orchestrator:complete)");
+    const char *when = answered != (size_t)-1 && answered < ignored ? "after prompt:complete"
+                       : refused_execute ? "in an execute that sends no request"
+                                         : "late";
+    grade_emit(g, "cancel.ignored", "OCK-PROC-004",
+               requested == (size_t)-1 && strcmp(status, "cancelled"),
+               requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
+               "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
+               "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
+               "cancelled",
+               "execute %d: SIGINT %s; %s, status %s", x->index, when,
+               requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
+               *status ? status : "(no orchestrator:complete)");
   }
   if (fired == (size_t)-1)
     return;

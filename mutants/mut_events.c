@@ -483,10 +483,11 @@ void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON_AddItemToObject(d, "error", err);
 }
 
-/* The first execute that delivered its answer reports status cancelled, as a SUT does that
- * still honours a SIGINT after prompt:complete. */
-void mut_answered_then_cancelled(struct mutant_state *s, struct mutant_exchange *x) {
-  if (s->done_once || !is(x, "orchestrator:complete") || strcmp(data_str(x, "status"), "success"))
+/* The first execute reports status cancelled, as a SUT does that honours a SIGINT after
+ * prompt:complete, or while a denied or empty prompt is announced. */
+void mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once || !is(x, "orchestrator:complete") ||
+      !strcmp(data_str(x, "status"), "cancelled"))
     return;
   s->done_once = 1;
   mut_set_str(mut_event_data(x), "status", "cancelled");

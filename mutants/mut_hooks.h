@@ -67,7 +67,7 @@ void mut_trace_id_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x);
 void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x);
-void mut_answered_then_cancelled(struct mutant_state *s, struct mutant_exchange *x);
+void mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x);
 void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
 void mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
