@@ -238,6 +238,8 @@ static void responses_match(struct grade_ctx *g) {
       j++;
     if (j >= v->n || !is_kind(v->e[j], "event"))
       continue; /* a later check (grammar, complete) reports a missing close */
+    if (reply_abandoned(v, i))
+      continue; /* cancellation discards the reply, however complete (SPEC.md 5.10) */
     if (is_event(v->e[j], "provider:error")) {
       grade_emit(g, "order.response-matches", "OCK-ORDER-008", 0, entry_seq(v->e[j]),
                  "a successful reply is reported with provider:response",

@@ -112,6 +112,18 @@ static void calls_kept(struct grade_ctx *g) {
     if (j == (size_t)-1)
       continue;
     const cJSON *c;
+    if (reply_abandoned(v, i)) {
+      /* A reply abandoned on cancellation is discarded: none of its calls is stored. */
+      cJSON_ArrayForEach(c, calls) {
+        const char *id = str_field(c, "id");
+        int stored = history_has_call_id(v->e[j], id);
+        grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", !stored, entry_seq(v->e[j]),
+                   "the calls of a reply abandoned on cancellation are not stored",
+                   "call %s from abandoned reply %ld is %s in request %ld", id, entry_seq(reply),
+                   stored ? "stored" : "absent", entry_seq(v->e[j]));
+      }
+      continue;
+    }
     cJSON_ArrayForEach(c, calls) {
       const char *id = str_field(c, "id");
       int kept = history_has_call_id(v->e[j], id) && history_has_result_id(v->e[j], id);

@@ -208,3 +208,18 @@ int session_has_tool(const struct view *v, const char *name) {
   }
   return 0;
 }
+
+int reply_abandoned(const struct view *v, size_t i) {
+  size_t j = i + 1;
+  while (j < v->n && !is_event(v->e[j], "provider:response") &&
+         !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+    j++;
+  if (j >= v->n || !is_event(v->e[j], "provider:error") ||
+      strcmp(str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[j]), "error"), "type"),
+             "cancelled"))
+    return 0;
+  for (size_t k = j; k-- > 0 && !is_event(v->e[k], "prompt:submit");)
+    if (is_kind(v->e[k], "cancel"))
+      return 1;
+  return 0;
+}

@@ -97,4 +97,10 @@ int history_has_user_text(const cJSON *request, const char *text);
 /* session_has_tool: the session offers a tool of that name. */
 int session_has_tool(const struct view *v, const char *name);
 
+/* reply_abandoned: the llm_reply at entry index i was closed by a provider:error of type
+ * cancelled after the harness's SIGINT in the same execute: the SUT abandoned the request as
+ * SPEC.md 5.10 step 3 says, even if the mock had finished sending (a stream that ended during
+ * the cancel hold). Its reply is then not reported or stored. */
+int reply_abandoned(const struct view *v, size_t i);
+
 #endif

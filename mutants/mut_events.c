@@ -242,6 +242,13 @@ void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange
   mut_set_str(mut_event_data(x), "content", text);
 }
 
+/* A SUT that closes an abandoned request as a broken stream: the reply it received looks failed. */
+void mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "provider:error") && !strcmp(error_type(x), "cancelled"))
+    set_error_type(x, "stream_error");
+}
+
 /* ---- TOOL ---------------------------------------------------------------------------------- */
 
 void mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {

@@ -45,6 +45,7 @@ void mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x
 void mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x);
 void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x);
 void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x);
+void mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x);
 void mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x);

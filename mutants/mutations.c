@@ -93,6 +93,11 @@ static const struct mutation table[] = {
      .requirement = "OCK-ORDER-008",
      .what = "provider:response content differs from what the provider sent",
      .event = mut_response_content_changed},
+    {.name = "abandoned-request-as-failure",
+     .requirement = "OCK-ORDER-008",
+     .cases = "cancel-stream-finishes-during-hold",
+     .what = "a request abandoned on cancellation is reported as a failed stream, not cancelled",
+     .event = mut_abandoned_as_failure},
 
     /* ORPHAN */
     {.name = "result-dropped",
