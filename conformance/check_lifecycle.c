@@ -10,10 +10,12 @@
 #include "ock/events.h"
 #include "ock/json.h"
 
-/* next_event / prev_event: the index of the neighbouring event entry within [lo, hi). */
-static size_t next_event(const struct view *v, size_t i, size_t hi) {
+/* next_event: the index of the next known event entry after i, below hi. Custom events inside
+ * an execute are ignored (SPEC.md 3.1), so they may stand anywhere between known ones. */
+static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
+  const struct view *v = g->v;
   for (size_t j = i + 1; j < hi; j++)
-    if (is_kind(v->e[j], "event"))
+    if (is_kind(v->e[j], "event") && ock_registry_event(g->reg, event_name(v->e[j])))
       return j;
   return (size_t)-1;
 }
@@ -28,7 +30,7 @@ static const char *exec_end_status(const char *status) {
 
 static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
-  size_t after = next_event(v, x->first, x->end);
+  size_t after = next_event(g, x->first, x->end);
   int start_ok = after != (size_t)-1 && is_event(v->e[after], "execution:start");
   size_t end_i = (size_t)-1, complete_i = (size_t)-1;
   for (size_t i = x->first; i < x->end; i++) {
@@ -39,7 +41,7 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
   }
   const char *status = str_field(x->complete, "status");
   int end_ok = end_i != (size_t)-1 && complete_i != (size_t)-1 &&
-               next_event(v, end_i, x->end) == complete_i &&
+               next_event(g, end_i, x->end) == complete_i &&
                !strcmp(str_field(event_data(v->e[end_i]), "status"), exec_end_status(status));
   grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
              x->complete_seq,

@@ -664,6 +664,56 @@ static void expect_timing_widens_with_time_scale(void) {
   cJSON_Delete(c);
 }
 
+/* clang-format off */
+/* An execute with custom events around execution:start and execution:end; START is spliced in
+ * where execution:start belongs. */
+#define CUSTOM_JOURNAL(START)                                                          \
+  "[" SESSION ","                                                                      \
+  EV("prompt:submit", "{\"prompt\":\"hi\"}") ","                                       \
+  EV("custom:audit", "{\"who\":\"me\"}") ","                                           \
+  START                                                                                \
+  EV("provider:request", "{}") ","                                                     \
+  REQ(USER) "," REPLY_TEXT("Hello") ","                                                \
+  EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}") ","            \
+  EV("prompt:complete", "{\"response\":\"Hello\"}") ","                                \
+  EV("execution:end", "{\"response\":\"Hello\",\"status\":\"completed\"}") ","        \
+  EV("custom:metrics", "{}") ","                                                       \
+  COMPLETE("1", "success") "]"
+/* clang-format on */
+
+/* OCK-LIFECYCLE-001 looks at known events only (SPEC.md 3.1): custom events may stand between
+ * prompt:submit and execution:start, and between execution:end and orchestrator:complete. */
+/* lifecycle_verdict runs check_lifecycle alone on the journal: the grammar (check_order) reports
+ * misplacement under the same check id, and this test is about check_lifecycle's own reading. */
+static const char *lifecycle_verdict(const char *journal_text, char *out, size_t n) {
+  static const char *const caps[] = {"lifecycle", NULL};
+  cJSON *fx = cJSON_Parse(fixture_text);
+  cJSON *journal = number(journal_text);
+  struct sut_result proc = {.exit_code = 0};
+  struct view v;
+  cJSON *checks = cJSON_CreateArray();
+  view_build(&v, fx, journal, &proc);
+  struct grade_ctx g = {
+      .v = &v, .reg = reg, .declared = caps, .level = OCK_LEVEL_SHOULD, .checks = checks};
+  check_lifecycle(&g);
+  snprintf(out, n, "%s", verdict_of(checks, "lifecycle.execution-events"));
+  view_free(&v);
+  cJSON_Delete(journal);
+  cJSON_Delete(fx);
+  cJSON_Delete(checks);
+  return out;
+}
+
+static void custom_events_do_not_displace_execution_events(void) {
+  char got[16];
+  OCK_ASSERT_STR_EQ(
+      lifecycle_verdict(CUSTOM_JOURNAL(EV("execution:start", "{\"prompt\":\"hi\"}") ","), got,
+                        sizeof got),
+      "PASS");
+  /* No execution:start: the custom event is no stand-in for it. */
+  OCK_ASSERT_STR_EQ(lifecycle_verdict(CUSTOM_JOURNAL(""), got, sizeof got), "FAIL");
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -682,5 +732,7 @@ static const struct ock_test tests[] = {
     {"unlisted_check_id_is_an_error", unlisted_check_id_is_an_error},
     {"checklist_rows_are_sound", checklist_rows_are_sound},
     {"expect_timing_widens_with_time_scale", expect_timing_widens_with_time_scale},
+    {"custom_events_do_not_displace_execution_events",
+     custom_events_do_not_displace_execution_events},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
