@@ -222,6 +222,37 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   }
 }
 
+#define SKIPPED_TEXT "Error: skipped: an earlier tool call failed (fail_fast)"
+
+/* skipped_calls: once the failure `failed` is known, no other call of its response starts, and
+ * each call that never started has the skipped result (SPEC.md 5.7, a SHOULD). */
+static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t n,
+                          const struct call_fate *failed) {
+  const struct view *v = g->v;
+  long known = entry_seq(failed->error);
+  size_t j;
+  const cJSON *next = next_request_after(v, failed->reply_index, &j);
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *c = &f[i];
+    if (c == failed || c->reply_index != failed->reply_index)
+      continue;
+    if (c->start && entry_seq(c->start) > known) {
+      grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, entry_seq(c->start),
+                 "fail_fast: no call of the response starts once a tool failure is known",
+                 "call %s started at %ld, after the failure of %s at %ld", call_id(c),
+                 entry_seq(c->start), call_id(failed), known);
+      continue;
+    }
+    if (c->start || c->selecting || c->pre || c->post || c->error || !next)
+      continue;
+    const char *text = request_result_text(next, call_id(c));
+    grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text && !strcmp(text, SKIPPED_TEXT),
+               entry_seq(next), "a call fail_fast did not start has the skipped result text",
+               "call %s was not started; its result text \"%.80s\"", call_id(c),
+               text ? text : "(missing)");
+  }
+}
+
 static void fail_fast(struct grade_ctx *g) {
   const struct view *v = g->v;
   if (strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast"))
@@ -243,6 +274,7 @@ static void fail_fast(struct grade_ctx *g) {
                "fail_fast: a tool failure ends the execute with status error",
                "tool %s failed (%s); %s, status %s", call_id(&f[i]), t,
                stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
+    skipped_calls(g, f, n, &f[i]);
     break;
   }
   free(f);

@@ -345,6 +345,11 @@ static const struct mutation table[] = {
      .requirement = "OCK-ERROR-007",
      .what = "the SUT runs error_strategy continue where the session says fail_fast",
      .session = mut_fail_fast_continues},
+    {.name = "fail-fast-runs-the-rest",
+     .requirement = "OCK-ERROR-009",
+     .what = "the SUT runs error_strategy continue where the session says fail_fast, so the calls "
+             "after a failure still start",
+     .session = mut_fail_fast_continues},
     {.name = "retry-budget-raised",
      .requirement = "OCK-ERROR-008",
      .what = "the SUT runs with max_retries one higher than the session's",
