@@ -134,7 +134,15 @@ class BasicOrchestrator:
     async def _execute(self, run, prompt, context, providers, tools):
         if providers and prompt.strip(BLANK):
             run.unstored_prompt = prompt  # a cancel from here on still stores it (SPEC.md 5.10 step 5)
-        reply = await self._emit("prompt:submit", {"prompt": prompt})
+        try:
+            reply = await self._emit("prompt:submit", {"prompt": prompt})
+        except asyncio.CancelledError:
+            # SPEC.md 5.10: a SIGINT in an execute that sends no request by decision (no provider,
+            # a blank prompt, a denied prompt:submit) is ignored; the refusal decides the end.
+            reply = self._last_reply
+            if providers and prompt.strip(BLANK) and not (reply is not None and is_deny(reply)):
+                raise
+            asyncio.current_task().uncancel()
         # Invalid input first, whatever the reply (SPEC.md 5.2, 5.12): nothing is stored.
         if not providers:
             run.status, run.error = "error", {"type": "no_provider", "message": "the session has no provider"}
@@ -388,6 +396,7 @@ class BasicOrchestrator:
                 reply = await task
             except Exception:
                 reply = None
+            self._last_reply = reply  # the reply the cancellation interrupted, for _execute
             if run is not None and event == "provider:request" and reply is not None and is_deny(reply):
                 run.open_request = None  # denied: that request never opened
             raise
