@@ -39,11 +39,15 @@ int grade_declared(const struct grade_ctx *g, const char *cap) {
   return 0;
 }
 
-static cJSON *find_check(const struct grade_ctx *g, const char *check) {
+/* find_check: the entry of check charged to requirement req. One check id that proves several
+ * requirements (an expect clause, SPEC.md 8.8) keeps one entry per requirement, so each
+ * failure stays charged to the requirement it proves. */
+static cJSON *find_check(const struct grade_ctx *g, const char *check, const char *req) {
   cJSON *c;
   cJSON_ArrayForEach(c, g->checks) {
     const char *id = ock_json_str(c, "id");
-    if (id && !strcmp(id, check))
+    const char *of = ock_json_str(c, "requirement");
+    if (id && !strcmp(id, check) && of && !strcmp(of, req))
       return c;
   }
   return NULL;
@@ -59,7 +63,7 @@ static enum verdict current(const cJSON *c) {
 static void record(struct grade_ctx *g, const char *check, const struct ock_requirement *r,
                    enum verdict v, long seq, const char *expected, const char *actual,
                    const char *message) {
-  cJSON *c = find_check(g, check);
+  cJSON *c = find_check(g, check, r->id);
   if (!c) {
     c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "id", check);
@@ -120,7 +124,7 @@ int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
     snprintf(why, sizeof why, "not graded: level %s (use --level)", ock_level_name(r->level));
   else
     return 1;
-  if (!find_check(g, check))
+  if (!find_check(g, check, r->id))
     record(g, check, r, V_SKIP, -1, r->text, why, why);
   return 0;
 }

@@ -47,7 +47,109 @@ static int check_string_array(const cJSON *o, const char *key, int required, cha
   return OCK_OK;
 }
 
-static int validate_expect(const cJSON *expect, struct ock_jerr *err) {
+/* check_requirement: an expect clause's own "requirement" (SPEC.md 8.8), when present, is a
+ * registry ID. */
+static int check_requirement(const cJSON *o, const char *path, const ock_registry *reg,
+                             struct ock_jerr *err) {
+  const char *id = NULL;
+  char p[OCK_JSON_PATH_MAX];
+  int rc = ock_jget_string(o, path, "requirement", OCK_OPTIONAL, &id, err);
+  if (rc || !id || ock_registry_find(reg, id))
+    return rc;
+  ock_jpath_key(p, sizeof p, path, "requirement");
+  return ock_jerr_set(err, OCK_ETYPE, p, "unknown requirement \"%.60s\" (see `ock list`)", id);
+}
+
+/* check_list_clause: events_* and last_request_contains: each element a string, or an object
+ * {key: string, "requirement": ID}. */
+static int check_list_clause(const cJSON *expect, const char *clause, const char *key,
+                             const ock_registry *reg, struct ock_jerr *err) {
+  const cJSON *a = NULL, *it;
+  int rc = ock_jget_array(expect, "$.expect", clause, OCK_OPTIONAL, &a, err);
+  int i = 0;
+  cJSON_ArrayForEach(it, a) {
+    char base[64], p[OCK_JSON_PATH_MAX];
+    const char *allowed[] = {key, "requirement", NULL};
+    const char *text = NULL;
+    snprintf(base, sizeof base, "$.expect.%s", clause);
+    ock_jpath_index(p, sizeof p, base, i++);
+    if (rc || cJSON_IsString(it))
+      continue;
+    if (!cJSON_IsObject(it))
+      return ock_jerr_set(err, OCK_ETYPE, p,
+                          "expected a string or {\"%s\", \"requirement\"}, got %s", key,
+                          ock_json_type_name(it));
+    rc = ock_jcheck_keys(it, p, allowed, err);
+    if (!rc)
+      rc = ock_jget_string(it, p, key, OCK_REQUIRED, &text, err);
+    if (!rc)
+      rc = check_requirement(it, p, reg, err);
+  }
+  return rc;
+}
+
+/* check_count: an integer >= 0, or {"count": N, "requirement": ID}. */
+static int check_count(const cJSON *value, const char *path, const ock_registry *reg,
+                       struct ock_jerr *err) {
+  static const char *const allowed[] = {"count", "requirement", NULL};
+  long long n;
+  if (cJSON_IsNumber(value)) {
+    if (value->valuedouble < 0 || value->valuedouble != (double)(long long)value->valuedouble)
+      return ock_jerr_set(err, OCK_ETYPE, path, "expected an integer >= 0");
+    return OCK_OK;
+  }
+  if (!cJSON_IsObject(value))
+    return ock_jerr_set(err, OCK_ETYPE, path,
+                        "expected an integer or {\"count\", \"requirement\"}, got %s",
+                        ock_json_type_name(value));
+  int rc = ock_jcheck_keys(value, path, allowed, err);
+  if (!rc)
+    rc = ock_jget_int(value, path, "count", OCK_REQUIRED, 0, 1000000, &n, err);
+  if (!rc)
+    rc = check_requirement(value, path, reg, err);
+  return rc;
+}
+
+static int validate_clauses(const cJSON *expect, const ock_registry *reg, struct ock_jerr *err) {
+  int rc = check_list_clause(expect, "events_present", "event", reg, err);
+  if (!rc)
+    rc = check_list_clause(expect, "events_absent", "event", reg, err);
+  if (!rc)
+    rc = check_list_clause(expect, "last_request_contains", "text", reg, err);
+  const cJSON *llm = cJSON_GetObjectItemCaseSensitive(expect, "llm_requests");
+  if (!rc && llm)
+    rc = check_count(llm, "$.expect.llm_requests", reg, err);
+  const cJSON *o = NULL, *it;
+  if (!rc)
+    rc = ock_jget_object(expect, "$.expect", "tool_calls", OCK_OPTIONAL, &o, err);
+  cJSON_ArrayForEach(it, o) {
+    char p[OCK_JSON_PATH_MAX];
+    ock_jpath_key(p, sizeof p, "$.expect.tool_calls", it->string);
+    if (!rc)
+      rc = strcmp(it->string, "requirement")
+               ? check_count(it, p, reg, err)
+               : check_requirement(o, "$.expect.tool_calls", reg, err);
+  }
+  o = NULL;
+  if (!rc)
+    rc = ock_jget_object(expect, "$.expect", "tool_input", OCK_OPTIONAL, &o, err);
+  if (!rc && o)
+    rc = check_requirement(o, "$.expect.tool_input", reg, err);
+  o = NULL;
+  if (!rc)
+    rc = ock_jget_object(expect, "$.expect", "timing", OCK_OPTIONAL, &o, err);
+  if (!rc && o) {
+    static const char *const timing_keys[] = {"between_requests_ms", "requirement", NULL};
+    rc = ock_jcheck_keys(o, "$.expect.timing", timing_keys, err);
+    if (!rc)
+      rc = check_requirement(o, "$.expect.timing", reg, err);
+  }
+  if (!rc)
+    rc = check_requirement(expect, "$.expect", reg, err);
+  return rc;
+}
+
+static int validate_expect(const cJSON *expect, const ock_registry *reg, struct ock_jerr *err) {
   int rc = ock_jcheck_object(expect, "$.expect", err);
   if (!rc)
     rc = ock_jcheck_keys(expect, "$.expect", expect_keys, err);
@@ -74,7 +176,7 @@ static int validate_expect(const cJSON *expect, struct ock_jerr *err) {
   if (!rc)
     rc = ock_jget_int(expect, "$.expect", "exit_code", OCK_OPTIONAL, 0, 255, &v, err);
   if (!rc)
-    rc = ock_jget_int(expect, "$.expect", "llm_requests", OCK_OPTIONAL, 0, 1000000, &v, err);
+    rc = validate_clauses(expect, reg, err);
   return rc;
 }
 
@@ -128,7 +230,7 @@ int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *re
   }
   rc = ock_jget_object(fx, "$", "expect", OCK_OPTIONAL, &expect, &err);
   if (!rc && expect)
-    rc = validate_expect(expect, &err);
+    rc = validate_expect(expect, reg, &err);
   if (rc)
     return fail(errbuf, n, file, &err, rc);
   /* The mock validates the members it plays: session, script, tools, hooks, cancel. */

@@ -714,6 +714,50 @@ static void custom_events_do_not_displace_execution_events(void) {
   OCK_ASSERT_STR_EQ(lifecycle_verdict(CUSTOM_JOURNAL(""), got, sizeof got), "FAIL");
 }
 
+/* verdict_for: the verdict of check id charged to requirement req. */
+static const char *verdict_for(const cJSON *checks, const char *id, const char *req) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, checks) {
+    if (!strcmp(ock_json_str(c, "id"), id) && !strcmp(ock_json_str(c, "requirement"), req))
+      return ock_json_str(c, "verdict");
+  }
+  return "(not run)";
+}
+
+/* Each expect clause is charged to the requirement it proves (SPEC.md 8.8), not to the
+ * fixture's first requirement: a tool's output text to OCK-TOOL-006, the fail_fast skipped text
+ * to OCK-ERROR-009, a count that names its requirement to that one. */
+static void expect_clauses_are_charged_to_what_they_prove(void) {
+  const char *fixture =
+      "{\"id\":\"t\",\"requirements\":[\"OCK-ORPHAN-005\"],\"session\":{\"prompts\":[\"hi\"],"
+      "\"providers\":[{\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}],"
+      "\"tools\":[{\"name\":\"get\"}]},\"script\":{\"main\":[]},"
+      "\"tools\":{\"get\":{\"result\":{\"success\":true,\"output\":\"Paris: 15 degrees\"}}},"
+      "\"expect\":{\"last_request_contains\":[\"Paris: 15 degrees\","
+      "\"Error: skipped: an earlier tool call failed (fail_fast)\",\"hi\"],"
+      "\"tool_calls\":{\"get\":{\"count\":1,\"requirement\":\"OCK-TOOL-004\"}}}}";
+  const char *journal =
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(
+          USER) "," REPLY_TEXT("ok") "," EV("provider:response",
+                                            "{\"content\":\"ok\",\"tool_"
+                                            "calls\":[]}") "," EV("prompt:"
+                                                                  "complet"
+                                                                  "e",
+                                                                  "{\"resp"
+                                                                  "onse\":"
+                                                                  "\"ok\""
+                                                                  "}") "," COMPLETE("1",
+                                                                                    "success") "]";
+  cJSON *c = grade_with(fixture, journal, no_caps, 1);
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-TOOL-006"), "FAIL");
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-ERROR-009"), "FAIL");
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-ORPHAN-005"), "PASS"); /* "hi" */
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.tool-calls", "OCK-TOOL-004"), "FAIL");
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.tool-calls", "OCK-ORPHAN-005"), "(not run)");
+  cJSON_Delete(c);
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -732,6 +776,8 @@ static const struct ock_test tests[] = {
     {"unlisted_check_id_is_an_error", unlisted_check_id_is_an_error},
     {"checklist_rows_are_sound", checklist_rows_are_sound},
     {"expect_timing_widens_with_time_scale", expect_timing_widens_with_time_scale},
+    {"expect_clauses_are_charged_to_what_they_prove",
+     expect_clauses_are_charged_to_what_they_prove},
     {"custom_events_do_not_displace_execution_events",
      custom_events_do_not_displace_execution_events},
     {NULL, NULL}};

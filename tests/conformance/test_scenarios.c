@@ -91,6 +91,24 @@ static void bad_fixtures_are_named(void) {
           "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"executes\":[{"
           "\"status\":\"fine\"}]}," GOOD_SESSION "}",
           "$.expect.executes[0].status", "\"success\"");
+  /* A clause's own requirement (SPEC.md 8.8) must be a registry ID, in each of its forms. */
+  one_bad("clause-req",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"tool_calls\":{"
+          "\"get\":{\"count\":0,\"requirement\":\"OCK-NOPE-009\"}}}," GOOD_SESSION "}",
+          "$.expect.tool_calls.get.requirement", "unknown requirement");
+  one_bad("element-req",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "\"last_request_contains\":[\"ok\",{\"text\":\"x\",\"requirement\":\"TOOL-6\"}]}"
+          "," GOOD_SESSION "}",
+          "$.expect.last_request_contains[1].requirement", "unknown requirement");
+  one_bad("element-shape",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "\"events_absent\":[{\"name\":\"tool:post\"}]}," GOOD_SESSION "}",
+          "$.expect.events_absent[0]", "unknown member");
+  one_bad("count-shape",
+          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "\"llm_requests\":\"two\"}," GOOD_SESSION "}",
+          "$.expect.llm_requests", "expected an integer");
   one_bad(
       "mock-part",
       "{\"ock_fixture\":1,\"id\":\"a\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":[\"OCK-"
