@@ -758,6 +758,75 @@ static void expect_clauses_are_charged_to_what_they_prove(void) {
   cJSON_Delete(c);
 }
 
+/* clang-format off */
+/* A tool round of two calls; START_B and END_A are spliced in to order the endpoint calls. */
+#define TWO_CALLS(ORDER)                                                                        \
+  "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","                                 \
+  EV("provider:request", "{}") "," REQ(USER) ","                                               \
+  "{\"kind\":\"llm_reply\",\"provider\":\"main\",\"status\":200,\"text\":\"\",\"fault\":null,"     \
+  "\"tool_calls\":[{\"id\":\"a\",\"name\":\"get\",\"arguments\":\"{}\"},"                        \
+  "{\"id\":\"b\",\"name\":\"get\",\"arguments\":\"{}\"}]},"                                     \
+  EV("tool:pre", "{\"tool_call_id\":\"a\",\"tool_name\":\"get\"}") ","                           \
+  EV("tool:pre", "{\"tool_call_id\":\"b\",\"tool_name\":\"get\"}") "," ORDER ","                 \
+  EV("tool:post", "{\"tool_call_id\":\"a\",\"tool_name\":\"get\"}") ","                          \
+  EV("tool:post", "{\"tool_call_id\":\"b\",\"tool_name\":\"get\"}") "," COMPLETE("1", "error") "]"
+#define START(id) "{\"kind\":\"tool_start\",\"name\":\"get\",\"tool_call_id\":\"" id "\",\"input\":{}}"
+#define END(id, gone)                                                                          \
+  "{\"kind\":\"tool_end\",\"name\":\"get\",\"tool_call_id\":\"" id "\",\"status\":200,"           \
+  "\"client_gone\":" gone ",\"reply\":{\"success\":true,\"output\":\"v\"}}"
+/* clang-format on */
+
+/* SPEC.md 1.3: undeclared capabilities are recognised by behaviour, not only by event names. */
+static void undeclared_capability_by_behaviour(void) {
+  cJSON *c = grade(TWO_CALLS(START("a") "," START("b") "," END("a", "false") "," END("b", "false")),
+                   no_caps, 0);
+  EXPECT(c, "capability.parallel", "WARN"); /* b started before a ended */
+  cJSON_Delete(c);
+  c = grade(TWO_CALLS(START("a") "," END("a", "false") "," START("b") "," END("b", "false")),
+            no_caps, 0);
+  EXPECT(c, "capability.parallel", "(not run)"); /* one after the other */
+  cJSON_Delete(c);
+  c = grade(TWO_CALLS(START("a") "," START("b") "," END("a", "true") "," END("b", "false")),
+            no_caps, 0);
+  EXPECT(c, "capability.parallel", "(not run)"); /* a was given up (timeout) before b started */
+  cJSON_Delete(c);
+
+  /* A stage or trace_id field shows lifecycle. */
+  c = grade("[" SESSION
+            "," EV("prompt:submit",
+                   "{\"prompt\":\"hi\",\"stage\":\"initialize\"}") "," COMPLETE("0", "error") "]",
+            no_caps, 0);
+  EXPECT(c, "capability.lifecycle", "WARN");
+  cJSON_Delete(c);
+
+  /* A request after a faulted reply in one execute is a retry; a cancelled status shows
+   * cancellation. */
+  const char *retried =
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_ERR(
+          "503") "," EV("provider:error",
+                        "{}") "," EV("provider:request",
+                                     "{}") "," REQ(USER) "," REPLY_TEXT("ok") "," COMPLETE("1",
+                                                                                           "cancell"
+                                                                                           "ed") "]";
+  c = grade(retried, no_caps, 0);
+  EXPECT(c, "capability.resilience", "WARN");
+  EXPECT(c, "capability.cancellation", "WARN");
+  cJSON_Delete(c);
+  c = grade(retried, (const char *const[]){"resilience", "cancellation", NULL}, 0);
+  EXPECT(c, "capability.resilience", "(not run)");
+  EXPECT(c, "capability.cancellation", "(not run)");
+  cJSON_Delete(c);
+  /* A provider error that ends the execute is no retry. */
+  c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(
+          USER) "," REPLY_ERR("503") "," EV("provider:error", "{}") "," COMPLETE("1", "error") "]",
+      no_caps, 0);
+  EXPECT(c, "capability.resilience", "(not run)");
+  cJSON_Delete(c);
+}
+
 static const struct ock_test tests[] = {
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
@@ -778,6 +847,7 @@ static const struct ock_test tests[] = {
     {"expect_timing_widens_with_time_scale", expect_timing_widens_with_time_scale},
     {"expect_clauses_are_charged_to_what_they_prove",
      expect_clauses_are_charged_to_what_they_prove},
+    {"undeclared_capability_by_behaviour", undeclared_capability_by_behaviour},
     {"custom_events_do_not_displace_execution_events",
      custom_events_do_not_displace_execution_events},
     {NULL, NULL}};
