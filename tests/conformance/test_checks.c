@@ -710,6 +710,15 @@ static void custom_events_do_not_displace_execution_events(void) {
       lifecycle_verdict(CUSTOM_JOURNAL(EV("execution:start", "{\"prompt\":\"hi\"}") ","), got,
                         sizeof got),
       "PASS");
+  /* Graded whole (the grammar drops custom events too, SPEC.md 3.1): nothing fails. */
+  const char *const caps[] = {"lifecycle", NULL};
+  cJSON *c = grade(CUSTOM_JOURNAL(EV("execution:start", "{\"prompt\":\"hi\"}") ","), caps, 0);
+  const cJSON *check;
+  cJSON_ArrayForEach(check, c) {
+    if (!strcmp(ock_json_str(check, "requirement"), "OCK-LIFECYCLE-001"))
+      OCK_ASSERT_STR_EQ(ock_json_str(check, "verdict"), "PASS");
+  }
+  cJSON_Delete(c);
   /* No execution:start: the custom event is no stand-in for it. */
   OCK_ASSERT_STR_EQ(lifecycle_verdict(CUSTOM_JOURNAL(""), got, sizeof got), "FAIL");
 }
