@@ -9,6 +9,7 @@
 static const struct check_entry table[] = {
     {"cancel.closing-message", "OCK-CANCEL-005", CHECK_GRADES},
     {"cancel.events", "OCK-CANCEL-002", CHECK_GRADES},
+    {"cancel.ignored", "OCK-PROC-004", CHECK_GRADES},
     {"cancel.no-new-work", "OCK-CANCEL-004", CHECK_GRADES},
     {"cancel.results-kept", "OCK-CANCEL-003", CHECK_GRADES},
     {"cancel.status", "OCK-CANCEL-001", CHECK_GRADES},
@@ -21,6 +22,7 @@ static const struct check_entry table[] = {
     {"complete.turn-count", "OCK-COMPLETE-005", CHECK_GRADES},
     {"error.backoff", "OCK-ERROR-004", CHECK_GRADES},
     {"error.fail-fast", "OCK-ERROR-007", CHECK_GRADES},
+    {"error.fail-fast-unstarted", "OCK-ERROR-009", CHECK_GRADES},
     {"error.fallback", "OCK-ERROR-006", CHECK_GRADES},
     {"error.no-retry", "OCK-ERROR-003", CHECK_GRADES},
     {"error.provider-error", "OCK-ERROR-001", CHECK_GRADES},
