@@ -44,6 +44,7 @@ static const struct proves_row table[] = {
      "orphan.results-adjacent tool.input tool.result-content"},
     {"anthropic-unknown-tool", "expect.last-request orphan.call-order orphan.context-valid "
                                "orphan.result-for-every-call orphan.results-adjacent tool.unknown"},
+    {"cancel-after-prompt-complete", "cancel.ignored expect.status"},
     {"cancel-before-first-request",
      "cancel.closing-message cancel.events cancel.status complete.turn-count expect.last-request "
      "expect.llm-requests expect.turn-count proc.sigint"},
@@ -52,6 +53,8 @@ static const struct proves_row table[] = {
     {"cancel-between-turns",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
      "expect.last-request expect.llm-requests orphan.context-valid proc.sigint"},
+    {"cancel-during-denied-prompt", "cancel.ignored hook.deny-submit"},
+    {"cancel-during-empty-prompt", "cancel.ignored valid.empty-prompt"},
     {"cancel-during-llm",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status complete.status "
      "complete.turn-count expect.last-request expect.llm-requests expect.turn-count order.grammar "
@@ -60,6 +63,7 @@ static const struct proves_row table[] = {
      "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
      "complete.turn-count expect.last-request expect.llm-requests "
      "expect.turn-count orphan.call-order orphan.context-valid parallel.group-id"},
+    {"cancel-during-retry-backoff", "cancel.status error.retry"},
     {"cancel-during-stream",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status expect.last-request "
      "expect.llm-requests proc.sigint stream.requested"},
@@ -67,6 +71,7 @@ static const struct proves_row table[] = {
      "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
      "complete.last complete.once expect.events-present expect.last-request expect.llm-requests "
      "order.grammar orphan.context-valid proc.sigint proc.signal"},
+    {"cancel-stream-finishes-during-hold", "cancel.status order.response-matches"},
     {"error-400-continue",
      "complete.error-object complete.turn-count error.provider-error expect.turn-count"},
     {"error-500-fail-fast",
@@ -135,6 +140,7 @@ static const struct proves_row table[] = {
     {"hook-inject-prompt-submit", "expect.last-request hook.inject-kept"},
     {"hook-modify-tool-pre", "expect.tool-input hook.modify-tool-pre order.tool-pairing "
                              "orphan.call-kept tool.event-fields"},
+    {"hook-modify-tool-pre-repairs-arguments", "expect.tool-input tool.invalid-arguments"},
     {"hook-selecting-deny",
      "expect.last-request expect.tool-calls hook.selecting-deny hook.selecting-order order.grammar "
      "order.tool-pairing orphan.result-for-every-call"},
@@ -143,6 +149,7 @@ static const struct proves_row table[] = {
     {"hook-selecting-modify",
      "expect.last-request expect.tool-calls expect.tool-input hook.selecting-modify "
      "hook.selecting-order order.tool-pairing orphan.call-kept"},
+    {"hook-selecting-modify-unknown-tool", "hook.selecting-modify tool.unknown"},
     {"iter-answer-on-last-turn", "complete.turn-count expect.turn-count order.request-before-llm"},
     {"iter-max-iterations",
      "complete.last complete.once complete.turn-count expect.last-request expect.llm-requests "
@@ -207,6 +214,7 @@ static const struct proves_row table[] = {
      "complete.error-object complete.orchestrator complete.turn-count error.provider-error "
      "error.retry error.retry-count expect.llm-requests expect.turn-count"},
     {"retry-malformed-reply-not-retried", "error.provider-error expect.status"},
+    {"retry-request-denied", "error.retry hook.deny-request"},
     {"retry-stream-cut", "complete.turn-count error.retry expect.turn-count "
                          "orphan.result-for-every-call stream.fault-is-error"},
     {"retry-stream-error-event", "complete.turn-count error.retry expect.turn-count "
