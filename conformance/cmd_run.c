@@ -23,6 +23,7 @@
 #include "report.h"
 #include "scenario_run.h"
 #include "scenarios.h"
+#include "sut.h"
 
 #define MAX_LIST 256
 
@@ -65,7 +66,8 @@ static const char usage[] =
     "  --format human|jsonl     console output (default human)\n"
     "\n"
     "Exit: 0 every scored check passed, 1 a check failed, 2 usage or fixture error, 3 incomplete\n"
-    "(a scenario could not be graded, nothing ran, or the run was interrupted).\n";
+    "(a scenario could not be graded, nothing ran, or the run was interrupted by SIGINT, SIGTERM\n"
+    "or SIGHUP: every SUT is killed, the reports are written, cut-short scenarios are ERROR).\n";
 
 struct list {
   const char *items[MAX_LIST + 1];
@@ -90,17 +92,20 @@ struct run_opts {
   struct list caps, cases, excludes, expected;
   enum ock_level level;
   int strict, jobs, shard_i, shard_n, repeat, observe_only, journals;
+  int out_named; /* -o was given: error reports may go there */
   double timeout_s, time_scale;
   unsigned long long seed;
   cJSON *manifest_json; /* owns the strings of a manifest's lists */
   char *baseline_text;  /* owns the strings of the baseline file */
 };
 
+/* The signal that interrupted the run (SIGINT, SIGTERM or SIGHUP), or 0. All three end the
+ * run the same way: every SUT group killed, the partial reports written, exit 3. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig) {
-  (void)sig;
-  interrupted = 1;
+static void on_interrupt(int sig) {
+  if (!interrupted)
+    interrupted = sig;
 }
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -209,6 +214,15 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
   optind = 1;
   int c;
   double v;
+  /* On a bad option, parsing goes on so that -o is known wherever it stands: the error report
+   * goes to the directory the user named, or nowhere. The first error is the one reported. */
+  int bad = 0;
+#define USAGE_ERROR(...)                                                                           \
+  do {                                                                                             \
+    if (!bad)                                                                                      \
+      snprintf(err, n, __VA_ARGS__);                                                               \
+    bad = 1;                                                                                       \
+  } while (0)
   while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
     switch (c) {
     case 'c':
@@ -234,8 +248,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       break;
     case 'l':
       if (ock_level_parse(optarg, &o->level)) {
-        snprintf(err, n, "--level: expected must, should or may, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--level: expected must, should or may, got \"%s\"", optarg);
       }
       break;
     case 's':
@@ -243,41 +256,38 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       break;
     case 'j':
       if (parse_number(optarg, 1, 256, &v)) {
-        snprintf(err, n, "--jobs: expected a number from 1 to 256, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--jobs: expected a number from 1 to 256, got \"%s\"", optarg);
+        break;
       }
       o->jobs = (int)v;
       break;
     case 'S':
       if (sscanf(optarg, "%d/%d", &o->shard_i, &o->shard_n) != 2 || o->shard_n < 1 ||
           o->shard_i < 1 || o->shard_i > o->shard_n) {
-        snprintf(err, n, "--shard: expected I/N with 1 <= I <= N, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--shard: expected I/N with 1 <= I <= N, got \"%s\"", optarg);
       }
       break;
     case 't':
       if (parse_number(optarg, 0.1, 86400, &o->timeout_s)) {
-        snprintf(err, n, "--timeout: expected seconds from 0.1 to 86400, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--timeout: expected seconds from 0.1 to 86400, got \"%s\"", optarg);
       }
       break;
     case 'T':
       if (parse_number(optarg, 0.01, 1000, &o->time_scale)) {
-        snprintf(err, n, "--time-scale: expected a factor from 0.01 to 1000, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--time-scale: expected a factor from 0.01 to 1000, got \"%s\"", optarg);
       }
       break;
     case 'r':
       if (parse_number(optarg, 1, 10000, &v)) {
-        snprintf(err, n, "--repeat: expected a number from 1 to 10000, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--repeat: expected a number from 1 to 10000, got \"%s\"", optarg);
+        break;
       }
       o->repeat = (int)v;
       break;
     case 'e':
       if (parse_number(optarg, 0, 1.8e19, &v)) {
-        snprintf(err, n, "--seed: expected a non-negative integer, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--seed: expected a non-negative integer, got \"%s\"", optarg);
+        break;
       }
       o->seed = (unsigned long long)v;
       break;
@@ -292,21 +302,25 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       break;
     case 'o':
       o->out_dir = optarg;
+      o->out_named = 1;
       break;
     case 'F':
       if (strcmp(optarg, "human") && strcmp(optarg, "jsonl")) {
-        snprintf(err, n, "--format: expected human or jsonl, got \"%s\"", optarg);
-        return -1;
+        USAGE_ERROR("--format: expected human or jsonl, got \"%s\"", optarg);
+        break;
       }
       o->format = optarg;
       break;
     case 'h':
       return 1;
     default:
-      snprintf(err, n, "unknown option (see ock run --help)");
-      return -1;
+      USAGE_ERROR("unknown option (see ock run --help)");
+      break;
     }
   }
+#undef USAGE_ERROR
+  if (bad)
+    return -1;
   if (optind < argc) {
     snprintf(err, n, "unexpected argument \"%s\" (see ock run --help)", argv[optind]);
     return -1;
@@ -325,6 +339,55 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
     }
   if (!o->fixtures)
     o->fixtures = default_fixtures_dir();
+  return 0;
+}
+
+/* check_out_dir: the report directory can be created or written, before anything runs.
+ * Returns 0, or -1 with the reason in err. */
+static int check_out_dir(const char *dir, char *err, size_t n) {
+  static const char *const kernel[] = {"/proc", "/sys", "/dev", NULL};
+  if (!*dir) {
+    snprintf(err, n, "-o: expected a directory for the reports, got an empty string");
+    return -1;
+  }
+  for (int i = 0; kernel[i]; i++) {
+    size_t l = strlen(kernel[i]);
+    if (!strncmp(dir, kernel[i], l) && (!dir[l] || dir[l] == '/')) {
+      snprintf(err, n, "-o %s: reports cannot go under %s; name an ordinary directory", dir,
+               kernel[i]);
+      return -1;
+    }
+  }
+  /* The nearest part of the path that exists must be a directory we may write into. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s", dir);
+  struct stat st;
+  for (;;) {
+    if (!stat(path, &st))
+      break;
+    char *slash = strrchr(path, '/');
+    if (errno != ENOENT || !slash) {
+      if (errno == ENOENT) /* a relative path whose first part does not exist: the cwd */
+        snprintf(path, sizeof path, ".");
+      else {
+        snprintf(err, n, "-o %s: %s: %s", dir, path, strerror(errno));
+        return -1;
+      }
+      continue;
+    }
+    if (slash == path)
+      slash[1] = '\0';
+    else
+      *slash = '\0';
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    snprintf(err, n, "-o %s: %s exists and is not a directory", dir, path);
+    return -1;
+  }
+  if (access(path, W_OK | X_OK)) {
+    snprintf(err, n, "-o %s: cannot write into %s: %s", dir, path, strerror(errno));
+    return -1;
+  }
   return 0;
 }
 
@@ -428,6 +491,7 @@ static void print_progress(struct pool *p, const cJSON *r) {
     cJSON_AddStringToObject(line, "scenario", ock_json_str(r, "id"));
     cJSON_AddStringToObject(line, "verdict", verdict);
     cJSON_AddBoolToObject(line, "timed_out", timed_out);
+    cJSON_AddBoolToObject(line, "interrupted", ock_json_bool(r, "interrupted", 0));
     cJSON_AddNumberToObject(line, "duration_ms", ock_json_num(r, "duration_ms", 0));
     cJSON *failed = cJSON_AddArrayToObject(line, "failed");
     const cJSON *c;
@@ -447,7 +511,10 @@ static void print_progress(struct pool *p, const cJSON *r) {
     const cJSON *c;
     const char *shown[4] = {0};
     int n = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
+    int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */
+    if (cut)
+      printf("  interrupted, not graded");
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(cut ? NULL : r, "checks")) {
       const char *v = ock_json_str(c, "verdict"), *req = ock_json_str(c, "requirement");
       int dup = 0;
       for (int i = 0; i < n; i++)
@@ -570,6 +637,12 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
       fprintf(f, "\nNot met:\n");
     fprintf(f, "  %-5s %-18s %s\n", v, ock_json_str(r, "id"), ock_json_str(r, "text"));
   }
+  const char *sig = ock_json_str(report, "interrupt_signal");
+  if (sig)
+    fprintf(f,
+            "\nThe run was interrupted (%s): %d scenario run(s) finished or were cut short "
+            "(ERROR, interrupted); the rest did not start. The reports are partial.\n",
+            sig, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(report, "scenarios")));
   fprintf(f, "\nverdict %s; reports: %s/report.json, junit.xml, summary.md, report.html\n",
           ock_json_str(report, "verdict"), dir);
 }
@@ -605,20 +678,28 @@ int cmd_run(int argc, char **argv) {
   }
   char started[32];
   iso_now(started, sizeof started);
+  if (!pr && check_out_dir(o.out_dir, err, sizeof err))
+    pr = -1;
   if (!pr && o.manifest)
     pr = load_manifest(&o, err, sizeof err) ? -1 : 0;
   if (!pr && o.baseline)
     pr = load_baseline(&o, err, sizeof err) ? -1 : 0;
+  int usage_error = pr < 0; /* a fixture error below still writes its report */
   struct scenario_set set = {0};
   if (!pr &&
       scenarios_load(o.fixtures, reg, o.cases.items, o.excludes.items, &set, err, sizeof err))
     pr = -1;
   if (pr < 0) {
     fprintf(stderr, "ock: %s\n", err);
-    cJSON *report = new_report(&o, started, reg);
-    cJSON_AddStringToObject(report, "error", err);
-    write_reports(report, reg, o.out_dir, EXIT_USAGE);
-    cJSON_Delete(report);
+    char why[200];
+    /* A usage error names no directory unless -o did, and that one must be usable: the
+     * reports of an earlier run are never overwritten by a mistyped command line. */
+    if (!usage_error || (o.out_named && !check_out_dir(o.out_dir, why, sizeof why))) {
+      cJSON *report = new_report(&o, started, reg);
+      cJSON_AddStringToObject(report, "error", err);
+      write_reports(report, reg, o.out_dir, EXIT_USAGE);
+      cJSON_Delete(report);
+    }
     cJSON_Delete(o.manifest_json);
     free(o.baseline_text);
     ock_registry_free(reg);
@@ -640,9 +721,11 @@ int cmd_run(int argc, char **argv) {
     mkdir(cmd, 0755);
   }
 
-  struct sigaction sa = {0}, old_int, old_pipe;
-  sa.sa_handler = on_sigint;
+  struct sigaction sa = {0}, old_int, old_term, old_hup, old_pipe;
+  sa.sa_handler = on_interrupt;
   sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  sigaction(SIGHUP, &sa, &old_hup);
   sa.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &sa, &old_pipe);
 
@@ -693,14 +776,18 @@ int cmd_run(int argc, char **argv) {
   ock_report_time_ms(finished, &b);
   cJSON_ReplaceItemInObjectCaseSensitive(report, "duration_ms",
                                          cJSON_CreateNumber((double)(b - a)));
-  if (interrupted)
+  if (interrupted) {
     cJSON_AddBoolToObject(report, "interrupted", 1);
+    cJSON_AddStringToObject(report, "interrupt_signal", sut_signal_name(interrupted));
+  }
   int code = write_reports(report, reg, o.out_dir, interrupted ? EXIT_INCOMPLETE : 0);
   print_summary(&o, report, o.out_dir);
   if (!p.total)
     fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
 
   sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  sigaction(SIGHUP, &old_hup, NULL);
   sigaction(SIGPIPE, &old_pipe, NULL);
   pthread_mutex_destroy(&p.lock);
   free(p.results);

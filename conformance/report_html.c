@@ -162,7 +162,13 @@ static void header(struct doc *d) {
   put(d, " · ");
   duration(d, ock_json_num(r, "duration_ms", 0));
   put(d, "</p>\n");
-  if (verdict && !strcmp(verdict, "INCOMPLETE")) {
+  if (ock_json_bool(r, "interrupted", 0)) {
+    put(d, "<p class=\"note\">The run was interrupted (");
+    text(d, ock_json_str(r, "interrupt_signal") ? ock_json_str(r, "interrupt_signal") : "SIGINT");
+    put(d, "): the scenarios it cut short are ERROR (interrupted), not failures of the "
+           "orchestrator, and scenarios that had not started are missing. This report is "
+           "partial.</p>\n");
+  } else if (verdict && !strcmp(verdict, "INCOMPLETE")) {
     long long errors = ock_json_int(counts, "ERROR", 0);
     if (errors)
       putf(d,

@@ -64,7 +64,16 @@ static void headline(struct doc *d, const cJSON *report) {
   duration(d, ock_json_num(report, "duration_ms", 0));
   put(d, "\n\n");
 
-  if (verdict && !strcmp(verdict, "INCOMPLETE")) {
+  if (ock_json_bool(report, "interrupted", 0)) {
+    put(d, "**The run was interrupted** (");
+    md(d,
+       ock_json_str(report, "interrupt_signal") ? ock_json_str(report, "interrupt_signal")
+                                                : "SIGINT",
+       0);
+    put(d, "): the scenarios it cut short are ERROR (interrupted), not failures of the "
+           "orchestrator, and scenarios that had not started are missing. This report is "
+           "partial.\n\n");
+  } else if (verdict && !strcmp(verdict, "INCOMPLETE")) {
     long long errors = ock_json_int(counts, "ERROR", 0);
     if (errors)
       putf(d,

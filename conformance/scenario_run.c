@@ -314,7 +314,15 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
                         .strict = cfg->strict,
                         .time_scale = cfg->time_scale > 0 ? cfg->time_scale : 1,
                         .checks = checks};
-  if (journal && !view_build(&v, sc->fixture, journal, &proc)) {
+  if (proc.aborted) {
+    /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
+    char why[200];
+    int sig = cfg->abort_flag ? (int)*cfg->abort_flag : 0;
+    snprintf(why, sizeof why,
+             "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
+             sig > 1 ? sut_signal_name(sig) : "an interrupt");
+    grade_error(&g, "harness.interrupted", "OCK-PROC-001", why);
+  } else if (journal && !view_build(&v, sc->fixture, journal, &proc)) {
     g.v = &v;
     grade_scenario(&g);
     view_free(&v);
@@ -330,6 +338,8 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   }
   finish(r, checks, scenario_verdict(checks), now_ms() - t0, NULL);
   cJSON_AddBoolToObject(r, "timed_out", proc.timed_out);
+  if (proc.aborted)
+    cJSON_AddBoolToObject(r, "interrupted", 1);
   cJSON_AddItemToObject(r, "process", process_json(&proc));
   cJSON_AddItemToObject(r, "timeline", scenario_timeline(journal, checks, TIMELINE_MAX));
   cJSON_Delete(journal);

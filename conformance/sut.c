@@ -123,6 +123,8 @@ const char *sut_signal_name(int sig) {
     return "SIGTERM";
   case SIGINT:
     return "SIGINT";
+  case SIGHUP:
+    return "SIGHUP";
   case SIGBUS:
     return "SIGBUS";
   case SIGFPE:
@@ -306,6 +308,7 @@ int sut_wait(sut *s, struct sut_result *r) {
     double t = now_ms();
     if (!exited && (t >= deadline || (s->abort_flag && *s->abort_flag))) {
       r->timed_out = t >= deadline;
+      r->aborted = !r->timed_out;
       kill_group(s);
       waitpid(s->pid, &status, 0);
       exited = 1;
@@ -320,7 +323,7 @@ int sut_wait(sut *s, struct sut_result *r) {
   reap_orphans();
   if (WIFEXITED(status) && !r->timed_out)
     r->exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status) && !r->timed_out)
+  if (WIFSIGNALED(status) && !r->timed_out && !r->aborted)
     r->signal = WTERMSIG(status);
   r->spawn_failed = r->exit_code == 127 && !r->out_total;
   r->interrupted = atomic_load(&s->interrupts);

@@ -27,6 +27,7 @@ struct sut_result {
   int exit_code;    /* when it exited; -1 otherwise */
   int signal;       /* the signal that ended it, or 0 */
   int timed_out;    /* killed at the timeout */
+  int aborted;      /* killed because the abort flag was set (ock itself was interrupted) */
   int spawn_failed; /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
   char *out;        /* kept stdout, NUL-terminated; owned (sut_result_clear) */
   size_t out_total; /* bytes it wrote to stdout in all */

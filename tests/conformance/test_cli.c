@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,17 @@
 #endif
 
 static char tmp[64];
+
+/* ASSERT_LACKS: haystack is readable and does not contain needle. */
+#define ASSERT_LACKS(haystack, needle)                                                             \
+  do {                                                                                             \
+    const char *h_ = (haystack), *n_ = (needle);                                                   \
+    if (!h_ || strstr(h_, n_))                                                                     \
+      ock_test_fail(__LINE__, __FILE__, "%s is \"%.300s\", expected it not to contain \"%s\"",     \
+                    #haystack, h_ ? h_ : "(null)", n_);                                            \
+    else                                                                                           \
+      CU_PASS(#haystack);                                                                          \
+  } while (0)
 
 static int setup(void) {
   return ock_test_tmpdir(tmp, "cli");
@@ -428,6 +440,75 @@ static void fuzz_finds_shrinks_and_replays(void) {
   OCK_ASSERT_INT_EQ(out_of(cmd, "fz-replay", text, sizeof text), 1);
 }
 
+/* interrupted_runs_end_cleanly sends SIGTERM, SIGHUP and SIGINT to a running `ock run` whose SUT
+ * sleeps: each ends with exit 3, no process of the SUT's group left, the cut-short scenario
+ * ERROR (interrupted) and never a failure, and the console and summary.md say so. */
+static void interrupted_runs_end_cleanly(void) {
+  static const char *const sigs[] = {"TERM", "HUP", "INT"};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    char cmd[2048], d[128], path[256], text[1 << 14];
+    snprintf(d, sizeof d, "%s/int-%s", tmp, sigs[i]);
+    snprintf(cmd, sizeof cmd,
+             "(mkdir -p %s && { %s/bin/ock run --orchestrator 'echo $$ > %s/pgid; sleep 60' "
+             "--fixtures %s --case text-answer --timeout 120 -o %s/out & } ; ock=$!; "
+             "for n in $(seq 200); do [ -s %s/pgid ] && break; sleep 0.05; done; "
+             "kill -%s $ock; wait $ock; code=$?; sleep 0.2; "
+             "pgrep -g \"$(cat %s/pgid)\" >/dev/null && exit 99; exit $code)",
+             d, OCK_ROOT_BIN, d, ock_test_path("fixtures"), d, d, sigs[i], d);
+    int code = out_of(cmd, sigs[i], text, sizeof text);
+    if (code != 3)
+      ock_test_fail(__LINE__, __FILE__, "SIG%s: exit %d (expected 3; 99: the SUT survived): %.300s",
+                    sigs[i], code, text);
+    OCK_ASSERT_CONTAINS(text, "interrupted, not graded");
+    OCK_ASSERT_CONTAINS(text, "The run was interrupted (SIG");
+    snprintf(path, sizeof path, "%s/out/summary.md", d);
+    OCK_ASSERT_CONTAINS(slurp(path), "The run was interrupted");
+    snprintf(path, sizeof path, "%s/out/report.json", d);
+    const char *report = slurp(path);
+    OCK_ASSERT_CONTAINS(report, "harness.interrupted");
+    OCK_ASSERT_CONTAINS(report, "\"interrupted\":\ttrue");
+    ASSERT_LACKS(report, "SIGKILL");
+    snprintf(path, sizeof path, "%s/out/junit.xml", d);
+    const char *junit = slurp(path);
+    OCK_ASSERT_CONTAINS(junit, "<error");
+    ASSERT_LACKS(junit, "<failure");
+  }
+}
+
+/* reports_go_only_where_named: a usage error writes its report to the -o directory wherever -o
+ * stands, and nowhere (not reports/latest) without one; an unusable -o is refused up front. */
+static void reports_go_only_where_named(void) {
+  char cmd[2048], text[1 << 14], path[256];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/cwd && cd %s/cwd && touch afile && %s/bin/ock run --orchestrator true "
+           "--jobs 0 -o named",
+           tmp, tmp, OCK_ROOT_BIN);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "o-named", text, sizeof text), 2);
+  snprintf(path, sizeof path, "%s/cwd/named/report.json", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "--jobs: expected a number");
+  snprintf(cmd, sizeof cmd, "cd %s/cwd && %s/bin/ock run --orchestrator true --jobs 0", tmp,
+           OCK_ROOT_BIN);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "o-none", text, sizeof text), 2);
+  snprintf(path, sizeof path, "%s/cwd/reports", tmp);
+  OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
+  static const struct {
+    const char *o, *says;
+  } bad[] = {{"''", "got an empty string"},
+             {"/proc/self/ock", "cannot go under /proc"},
+             {"afile", "exists and is not a directory"},
+             {"afile/sub", "Not a directory"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    snprintf(cmd, sizeof cmd, "cd %s/cwd && %s/bin/ock run --orchestrator true --case x -o %s", tmp,
+             OCK_ROOT_BIN, bad[i].o);
+    OCK_ASSERT_INT_EQ(out_of(cmd, "o-bad", text, sizeof text), 2);
+    OCK_ASSERT_CONTAINS(text, bad[i].says);
+  }
+  snprintf(path, sizeof path, "%s/cwd/afile", tmp);
+  struct stat st;
+  OCK_ASSERT_INT_EQ(stat(path, &st), 0);
+  OCK_ASSERT_INT_EQ(st.st_size, 0);
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
@@ -440,5 +521,7 @@ static const struct ock_test tests[] = {
     {"baseline_excuses_and_goes_stale", baseline_excuses_and_goes_stale},
     {"check_reports_violations", check_reports_violations},
     {"fuzz_finds_shrinks_and_replays", fuzz_finds_shrinks_and_replays},
+    {"interrupted_runs_end_cleanly", interrupted_runs_end_cleanly},
+    {"reports_go_only_where_named", reports_go_only_where_named},
     {NULL, NULL}};
 const struct ock_suite suite_cli = {"cli", tests, setup, teardown};
