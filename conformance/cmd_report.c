@@ -18,7 +18,8 @@ static const char usage[] =
     "merge joins shard reports of one run (`ock run --shard I/N`) into one: the same document an\n"
     "unsharded run writes. render writes all four formats from a report.json. DIR defaults to\n"
     "reports/latest. The exit code is the joined run's: 0 pass, 1 fail, 3 incomplete; 2 when a\n"
-    "report cannot be read or the shards do not belong together.\n";
+    "report cannot be read or the shards do not belong together; 3, writing nothing, when a\n"
+    "shard of the set is missing (merge 1/3 and 2/3 without 3/3).\n";
 
 int cmd_report(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -46,6 +47,21 @@ int cmd_report(int argc, char **argv) {
     if ((rc = ock_report_read(files[i], &reports[i], &err)))
       fprintf(stderr, "ock report: %s: %s\n", err.where, err.what);
   cJSON *out = NULL;
+  char missing[600];
+  int gap = !rc && merge ? ock_report_shards_missing((const cJSON *const *)reports, n, missing,
+                                                     sizeof missing)
+                         : 0;
+  if (gap) {
+    /* A merge of part of the shards would look like a whole run that passed. */
+    if (gap > 0)
+      fprintf(stderr,
+              "ock report merge: the set of shards is incomplete: missing %s; merge every "
+              "shard of the run\n",
+              missing);
+    else
+      fprintf(stderr, "ock report merge: %s\n", missing);
+    rc = 1;
+  }
   if (!rc && merge) {
     rc = ock_report_merge((const cJSON *const *)reports, n, &out, &err);
     if (rc)
@@ -54,7 +70,7 @@ int cmd_report(int argc, char **argv) {
     out = reports[0];
     reports[0] = NULL;
   }
-  int code = EXIT_USAGE;
+  int code = gap > 0 ? EXIT_INCOMPLETE : EXIT_USAGE;
   if (!rc) {
     char msg[600];
     if (ock_report_write_all(out, dir, msg, sizeof msg)) {

@@ -107,6 +107,14 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg);
  * Returns OCK_OK, OCK_EINVAL, OCK_ETYPE, OCK_EMISSING or OCK_ENOMEM. */
 int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err);
 
+/* ock_report_shards_missing checks that n shard reports (borrowed) are a whole set: each
+ * options.shard is "I/N" with the same N, no I twice, and every I from 1 to N present. On a
+ * gap it writes the missing shards ("2/3, 3/3") into missing (n_missing bytes) and returns the
+ * number missing; 0 for a whole set. Returns -1 with the reason in missing when the shards name
+ * different N, the same I twice, or a shard label that is not "I/N". */
+int ock_report_shards_missing(const cJSON *const *reports, size_t n, char *missing,
+                              size_t n_missing);
+
 /* ock_verdict_severity ranks a verdict: SKIP 0, PASS 1, WARN 2, FAIL 3, ERROR 4; UNTESTED
  * and NULL -1; any other string 4, so an unknown verdict is never taken for a pass. A PASS
  * outranks a SKIP: what applied somewhere and held is a pass, SKIP only when nothing applied. */

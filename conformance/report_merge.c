@@ -488,3 +488,63 @@ int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct 
   *out = m;
   return OCK_OK;
 }
+
+/* parse_shard reads "I/N" with 1 <= I <= N <= 100000; returns 0 or -1. */
+static int parse_shard(const char *label, long *i, long *total) {
+  char *end;
+  if (!label || *label < '1' || *label > '9')
+    return -1;
+  *i = strtol(label, &end, 10);
+  if (*end != '/' || end[1] < '1' || end[1] > '9')
+    return -1;
+  *total = strtol(end + 1, &end, 10);
+  return *end || *total > 100000 || *i > *total ? -1 : 0;
+}
+
+int ock_report_shards_missing(const cJSON *const *reports, size_t n, char *missing,
+                              size_t n_missing) {
+  long total = 0;
+  unsigned char *seen = NULL;
+  missing[0] = '\0';
+  for (size_t k = 0; k < n; k++) {
+    const char *label =
+        ock_json_str(cJSON_GetObjectItemCaseSensitive(reports[k], "options"), "shard");
+    long i, t;
+    if (parse_shard(label, &i, &t)) {
+      snprintf(missing, n_missing, "report %zu: options.shard is \"%s\", expected I/N", k + 1,
+               label ? label : "(none)");
+      free(seen);
+      return -1;
+    }
+    if (!total) {
+      total = t;
+      seen = calloc((size_t)total + 1, 1);
+      if (!seen) {
+        snprintf(missing, n_missing, "out of memory");
+        return -1;
+      }
+    }
+    if (t != total || seen[i]) {
+      snprintf(missing, n_missing,
+               t != total ? "report %zu is shard %s, but report 1 is one of %ld shards"
+                          : "report %zu is shard %s, which is already given",
+               k + 1, label, total);
+      free(seen);
+      return -1;
+    }
+    seen[i] = 1;
+  }
+  int count = 0;
+  size_t used = 0;
+  for (long i = 1; i <= total; i++) {
+    if (seen[i])
+      continue;
+    count++;
+    int w = snprintf(missing + used, used < n_missing ? n_missing - used : 0, "%s%ld/%ld",
+                     count > 1 ? ", " : "", i, total);
+    if (w > 0)
+      used += (size_t)w;
+  }
+  free(seen);
+  return count;
+}

@@ -19,6 +19,8 @@
 
 static char tmp[64];
 
+static int out_of(const char *cmd, const char *name, char *text, size_t n);
+
 /* ASSERT_LACKS: haystack is readable and does not contain needle. */
 #define ASSERT_LACKS(haystack, needle)                                                             \
   do {                                                                                             \
@@ -154,6 +156,20 @@ static void shards_merge_to_the_whole_run(void) {
                   b, a);
   else
     CU_PASS("merge equals whole");
+  /* Part of the set is refused, naming what is missing, and writes nothing; a shard twice is
+   * not a set. */
+  char text[4096];
+  snprintf(cmd, sizeof cmd, "%s/bin/ock report merge %s/s1/report.json -o %s/part", OCK_BIN_DIR,
+           tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "merge-part", text, sizeof text), 3);
+  OCK_ASSERT_CONTAINS(text, "missing 2/2");
+  snprintf(path, sizeof path, "%s/part", tmp);
+  OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock report merge %s/s2/report.json %s/s2/report.json -o %s/part", OCK_BIN_DIR,
+           tmp, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "merge-twice", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "shard 2/2, which is already given");
 }
 
 /* peak_rss_of_check runs `ock check -` on a generated log of executes*5 events, piped in,
