@@ -14,6 +14,7 @@
 #include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/status.h"
+#include "ock/utf8.h"
 
 #define LINE_MAX_BYTES ((size_t)16 << 20)
 #define PRINT_MAX 50
@@ -27,7 +28,11 @@ static const char usage[] =
     "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
     "in the history) need `ock run`. --quiet prints nothing: the exit code tells.\n"
     "\n"
-    "Exit: 0 no violation, 1 violations found, 2 the file cannot be read.\n";
+    "Every line must be one event: a NUL byte, content after the object, a line that is not an\n"
+    "event, invalid UTF-8 or a missing \"data\" is a finding; a line over 16 MiB stops the\n"
+    "reading.\n"
+    "\n"
+    "Exit: 0 no violation, 1 violations found, 2 the file cannot be read, 3 no event found.\n";
 
 struct tally {
   const char *ids[128];
@@ -78,23 +83,59 @@ static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
     report(t, line, "OCK-COMPLETE-005", "turn_count is not a non-negative integer");
 }
 
-/* read_line reads one line into b (cleared first). Returns 1 for a line, 0 at EOF; a line
- * longer than the cap is consumed and *too_long set. */
-static int read_line(FILE *f, struct ock_buf *b, int *too_long) {
-  char chunk[65536];
+/* read_line reads one line into b (cleared first), at its real length: NUL bytes are kept and
+ * counted in b->len, the newline is not kept. Returns 1 for a line, 0 at EOF, -1 for a line
+ * longer than the cap (then reading stops: a file such as /dev/zero has no end of line). */
+static int read_line(FILE *f, struct ock_buf *b) {
+  char chunk[4096];
+  size_t n = 0;
+  int c = EOF, any = 0;
   ock_buf_reset(b);
-  *too_long = 0;
-  int any = 0;
-  while (fgets(chunk, sizeof chunk, f)) {
+  while ((c = getc_unlocked(f)) != EOF && c != '\n') {
     any = 1;
-    size_t len = strlen(chunk);
-    int end = len && chunk[len - 1] == '\n';
-    if (!*too_long && ock_buf_append(b, chunk, len))
-      *too_long = 1;
-    if (end)
-      break;
+    chunk[n++] = (char)c;
+    if (n == sizeof chunk) {
+      if (ock_buf_append(b, chunk, n))
+        return -1;
+      n = 0;
+    }
   }
-  return any;
+  if (n && ock_buf_append(b, chunk, n))
+    return -1;
+  return any || c == '\n';
+}
+
+/* line_problem: what keeps one line from being read as exactly one event, or NULL. The line
+ * (len bytes) is made valid UTF-8 in place, as reports need it; *o gets the parsed object,
+ * kept when only the trailing content is wrong (the first object is still graded). */
+static const char *line_problem(char *text, size_t len, cJSON **o, char *why, size_t n) {
+  *o = NULL;
+  const char *nul = memchr(text, '\0', len);
+  if (nul) {
+    snprintf(why, n, "a NUL byte at column %zu; the line is skipped", (size_t)(nul - text) + 1);
+    return why;
+  }
+  size_t bad = ock_utf8_scrub(text);
+  const char *end = NULL;
+  *o = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!*o) {
+    snprintf(why, n, "not a JSON object%s", bad ? " (and invalid UTF-8)" : "");
+    return why;
+  }
+  while (end && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r'))
+    end++;
+  if (end && end < text + len) {
+    snprintf(why, n,
+             "content after the JSON object at column %zu (one event per line); only the "
+             "first object is graded",
+             (size_t)(end - text) + 1);
+    return why;
+  }
+  if (bad) {
+    snprintf(why, n, "%zu byte(s) of invalid UTF-8, replaced with '?'", bad);
+    return why;
+  }
+  return NULL;
 }
 
 int check_event_log(FILE *f, const char *name, FILE *out) {
@@ -105,27 +146,35 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
   struct ock_buf line;
   ock_buf_init(&line, LINE_MAX_BYTES);
   long lineno = 0, events = 0;
-  int too_long;
-  while (read_line(f, &line, &too_long)) {
+  int got;
+  while ((got = read_line(f, &line)) != 0) {
     lineno++;
-    if (too_long) {
-      report(&t, lineno, "OCK-PROC-005", "line longer than 16 MiB; skipped");
-      continue;
+    if (got < 0) {
+      report(&t, lineno, "OCK-PROC-005", "line longer than 16 MiB; reading stopped here");
+      break;
     }
-    if (line.len <= 1)
+    size_t len = line.len;
+    while (len && (line.data[len - 1] == '\r' || line.data[len - 1] == ' '))
+      len--;
+    if (!len)
       continue;
-    cJSON *o = cJSON_ParseWithLength(line.data, line.len);
+    char why[200];
+    cJSON *o = NULL;
+    const char *problem = line_problem(line.data, len, &o, why, sizeof why);
+    if (problem)
+      report(&t, lineno, "OCK-PROC-005", problem);
     const char *kind = ock_json_str(o, "kind");
     const char *ev = ock_json_str(o, "event");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
     if (!o || (kind && strcmp(kind, "event"))) {
-      if (!o)
-        report(&t, lineno, "OCK-PROC-005", "not a JSON object");
-      cJSON_Delete(o);
+      cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
       continue;
     }
-    if (!ev || (data && !cJSON_IsObject(data))) {
-      report(&t, lineno, "OCK-PROC-005", "expected {\"event\": NAME, \"data\": {...}}");
+    if (!ev || !cJSON_IsObject(data)) {
+      report(&t, lineno, "OCK-PROC-005",
+             !ev     ? "not an event: expected {\"event\": NAME, \"data\": {...}}"
+             : !data ? "an event without \"data\": expected {\"event\": NAME, \"data\": {...}}"
+                     : "\"data\" is not an object: expected {\"event\": NAME, \"data\": {...}}");
       cJSON_Delete(o);
       continue;
     }

@@ -327,6 +327,14 @@ int sut_wait(sut *s, struct sut_result *r) {
     r->signal = WTERMSIG(status);
   r->spawn_failed = r->exit_code == 127 && !r->out_total;
   r->interrupted = atomic_load(&s->interrupts);
+  /* A NUL byte would end the kept text as a C string and hide what follows it (a crash's
+   * message after a binary dump): each becomes '?', as invalid UTF-8 does in the reports. */
+  for (size_t i = 0; i < out.len; i++)
+    if (!out.data[i])
+      out.data[i] = '?';
+  for (size_t i = 0; i < err.len; i++)
+    if (!err.data[i])
+      err.data[i] = '?';
   r->out = ock_buf_take(&out);
   r->err = ock_buf_take(&err);
   return OCK_OK;

@@ -29,7 +29,7 @@ struct sut_result {
   int timed_out;    /* killed at the timeout */
   int aborted;      /* killed because the abort flag was set (ock itself was interrupted) */
   int spawn_failed; /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
-  char *out;        /* kept stdout, NUL-terminated; owned (sut_result_clear) */
+  char *out; /* kept stdout, NUL-terminated, its own NUL bytes as '?'; owned (sut_result_clear) */
   size_t out_total; /* bytes it wrote to stdout in all */
   char *err;
   size_t err_total;

@@ -295,6 +295,7 @@ static void usage_errors_are_explained(void) {
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
       {"check --help", "--quiet prints nothing", 0},
+      {"check --help", "3 no event found", 0},
       {"report", "usage: ock report merge", 2},
       {"report render /nonexistent/r.json", "/nonexistent/r.json", 2},
       {"fuzz --help", "ock fuzz --orchestrator CMD", 0},
@@ -525,6 +526,29 @@ static void reports_go_only_where_named(void) {
   OCK_ASSERT_INT_EQ(st.st_size, 0);
 }
 
+/* check_reads_lines_at_their_length: a NUL byte, a second object, invalid UTF-8, a missing
+ * data and a line that is not an event are each a finding on their line, and /dev/zero stops
+ * at the line cap instead of spinning. */
+static void check_reads_lines_at_their_length(void) {
+  char cmd[2048], text[1 << 14];
+  snprintf(cmd, sizeof cmd,
+           "printf '{\"event\":\"prompt:submit\",\"data\":{\"prompt\":\"hi\"}}\\000x\\n"
+           "{\"event\":\"prompt:submit\",\"data\":{\"prompt\":\"hi\"}} {\"event\":\"tool:pre\","
+           "\"data\":{}}\\n{\"event\":\"a\\377\",\"data\":{}}\\n{\"event\":\"y\"}\\n[1]\\n' > "
+           "%s/hostile.jsonl && %s/bin/ock check %s/hostile.jsonl",
+           tmp, OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-lines", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: a NUL byte at column 49");
+  OCK_ASSERT_CONTAINS(text, "line 2: OCK-PROC-005: content after the JSON object at column 50");
+  OCK_ASSERT_CONTAINS(text, "line 3: OCK-PROC-005: 1 byte(s) of invalid UTF-8");
+  OCK_ASSERT_CONTAINS(text, "line 4: OCK-PROC-005: an event without \"data\"");
+  OCK_ASSERT_CONTAINS(text, "line 5: OCK-PROC-005: not an event");
+  OCK_ASSERT_CONTAINS(text, "5 line(s), 2 event(s)");
+  snprintf(cmd, sizeof cmd, "timeout 60 %s/bin/ock check /dev/zero", OCK_ROOT_BIN);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-zero", text, sizeof text), 3);
+  OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: line longer than 16 MiB; reading stopped");
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
@@ -539,5 +563,6 @@ static const struct ock_test tests[] = {
     {"fuzz_finds_shrinks_and_replays", fuzz_finds_shrinks_and_replays},
     {"interrupted_runs_end_cleanly", interrupted_runs_end_cleanly},
     {"reports_go_only_where_named", reports_go_only_where_named},
+    {"check_reads_lines_at_their_length", check_reads_lines_at_their_length},
     {NULL, NULL}};
 const struct ock_suite suite_cli = {"cli", tests, setup, teardown};

@@ -33,6 +33,16 @@ static void exit_code_and_output(void) {
   sut_result_clear(&r);
 }
 
+/* A NUL byte in the SUT's output does not hide what follows it. */
+static void output_past_a_nul_is_kept(void) {
+  struct sut_result r =
+      run("printf 'dump\\000\\001then the cause\\n' >&2; printf 'a\\000b'", 5, 1024);
+  OCK_ASSERT_STR_EQ(r.err, "dump?\001then the cause\n");
+  OCK_ASSERT_STR_EQ(r.out, "a?b");
+  OCK_ASSERT_INT_EQ(r.err_total, 21);
+  sut_result_clear(&r);
+}
+
 static void signal_is_reported(void) {
   struct sut_result r = run("kill -SEGV $$; sleep 1", 5, 1024);
   OCK_ASSERT_INT_EQ(r.signal, SIGSEGV);
@@ -97,6 +107,7 @@ static void interrupt_reaches_the_sut(void) {
 
 static const struct ock_test tests[] = {
     {"exit_code_and_output", exit_code_and_output},
+    {"output_past_a_nul_is_kept", output_past_a_nul_is_kept},
     {"signal_is_reported", signal_is_reported},
     {"output_is_capped_and_counted", output_is_capped_and_counted},
     {"timeout_kills_the_group", timeout_kills_the_group},
