@@ -194,8 +194,8 @@ int cmd_fuzz(int argc, char **argv) {
   z.declared[nd++] = "core";
   optind = 1;
   while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
-    char *end = NULL;
-    errno = 0;
+    const char *bad = NULL;
+    double v = 0;
     switch (c) {
     case 'c':
       z.command = optarg;
@@ -213,16 +213,21 @@ int cmd_fuzz(int argc, char **argv) {
         }
       break;
     case 's':
-      z.seed = strtoull(optarg, &end, 10);
+      bad = cli_number(optarg, 0, 1.8e19, 1, &v) ? "--seed: expected a non-negative integer" : NULL;
+      z.seed = (unsigned long long)v;
       break;
     case 'n':
-      z.count = strtol(optarg, &end, 10);
+      bad = cli_number(optarg, 1, 1e9, 1, &v) ? "--count: expected a number from 1 to 1e9" : NULL;
+      z.count = (long)v;
       break;
     case 'j':
-      z.jobs = (int)strtol(optarg, &end, 10);
+      bad = cli_number(optarg, 1, 64, 1, &v) ? "--jobs: expected a number from 1 to 64" : NULL;
+      z.jobs = (int)v;
       break;
     case 't':
-      z.timeout_s = strtod(optarg, &end);
+      bad = cli_number(optarg, 0.1, 86400, 0, &v) ? "--timeout: expected seconds from 0.1 to 86400"
+                                                  : NULL;
+      z.timeout_s = v;
       break;
     case 'o':
       z.out_dir = optarg;
@@ -234,8 +239,8 @@ int cmd_fuzz(int argc, char **argv) {
       fputs(usage, stderr);
       return EXIT_USAGE;
     }
-    if (end && (*end || errno)) {
-      fprintf(stderr, "ock fuzz: not a number: \"%s\"\n", optarg);
+    if (bad) {
+      fprintf(stderr, "ock fuzz: %s, got \"%s\" (not a number in range)\n", bad, optarg);
       return EXIT_USAGE;
     }
   }

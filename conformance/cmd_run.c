@@ -110,13 +110,19 @@ static void on_interrupt(int sig) {
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-static int parse_number(const char *s, double lo, double hi, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || *end || v < lo || v > hi)
+/* parse_shard reads "I/N" with 1 <= I <= N <= 100000, each part a cli_number. */
+static int parse_shard(const char *s, int *i, int *n) {
+  char part[32];
+  const char *slash = strchr(s, '/');
+  double a, b;
+  if (!slash || (size_t)(slash - s) >= sizeof part)
     return -1;
-  *out = v;
+  memcpy(part, s, (size_t)(slash - s));
+  part[slash - s] = '\0';
+  if (cli_number(part, 1, 100000, 1, &a) || cli_number(slash + 1, 1, 100000, 1, &b) || a > b)
+    return -1;
+  *i = (int)a;
+  *n = (int)b;
   return 0;
 }
 
@@ -201,7 +207,6 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
                                         {0, 0, 0, 0}};
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   const char *scale_env = getenv("OCK_TIME_SCALE");
-  double scale = scale_env ? strtod(scale_env, NULL) : 1;
   *o = (struct run_opts){.out_dir = "reports/latest",
                          .format = "human",
                          .level = OCK_LEVEL_SHOULD,
@@ -210,13 +215,17 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
                          .shard_n = 1,
                          .repeat = 1,
                          .timeout_s = 30,
-                         .time_scale = scale > 0 ? scale : 1};
+                         .time_scale = 1};
   optind = 1;
   int c;
   double v;
   /* On a bad option, parsing goes on so that -o is known wherever it stands: the error report
    * goes to the directory the user named, or nowhere. The first error is the one reported. */
   int bad = 0;
+  if (scale_env && cli_number(scale_env, 0.01, 1000, 0, &o->time_scale)) {
+    snprintf(err, n, "OCK_TIME_SCALE: expected a factor from 0.01 to 1000, got \"%s\"", scale_env);
+    bad = 1;
+  }
 #define USAGE_ERROR(...)                                                                           \
   do {                                                                                             \
     if (!bad)                                                                                      \
@@ -255,37 +264,36 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       o->strict = 1;
       break;
     case 'j':
-      if (parse_number(optarg, 1, 256, &v)) {
+      if (cli_number(optarg, 1, 256, 1, &v)) {
         USAGE_ERROR("--jobs: expected a number from 1 to 256, got \"%s\"", optarg);
         break;
       }
       o->jobs = (int)v;
       break;
     case 'S':
-      if (sscanf(optarg, "%d/%d", &o->shard_i, &o->shard_n) != 2 || o->shard_n < 1 ||
-          o->shard_i < 1 || o->shard_i > o->shard_n) {
+      if (parse_shard(optarg, &o->shard_i, &o->shard_n)) {
         USAGE_ERROR("--shard: expected I/N with 1 <= I <= N, got \"%s\"", optarg);
       }
       break;
     case 't':
-      if (parse_number(optarg, 0.1, 86400, &o->timeout_s)) {
+      if (cli_number(optarg, 0.1, 86400, 0, &o->timeout_s)) {
         USAGE_ERROR("--timeout: expected seconds from 0.1 to 86400, got \"%s\"", optarg);
       }
       break;
     case 'T':
-      if (parse_number(optarg, 0.01, 1000, &o->time_scale)) {
+      if (cli_number(optarg, 0.01, 1000, 0, &o->time_scale)) {
         USAGE_ERROR("--time-scale: expected a factor from 0.01 to 1000, got \"%s\"", optarg);
       }
       break;
     case 'r':
-      if (parse_number(optarg, 1, 10000, &v)) {
+      if (cli_number(optarg, 1, 10000, 1, &v)) {
         USAGE_ERROR("--repeat: expected a number from 1 to 10000, got \"%s\"", optarg);
         break;
       }
       o->repeat = (int)v;
       break;
     case 'e':
-      if (parse_number(optarg, 0, 1.8e19, &v)) {
+      if (cli_number(optarg, 0, 1.8e19, 1, &v)) {
         USAGE_ERROR("--seed: expected a non-negative integer, got \"%s\"", optarg);
         break;
       }

@@ -284,6 +284,12 @@ static void usage_errors_are_explained(void) {
       {"run --orchestrator true --jobs 0", "--jobs: expected a number", 2},
       {"run --orchestrator true --capabilities telepathy", "unknown capability \"telepathy\"", 2},
       {"run --orchestrator true --timeout x", "--timeout: expected seconds", 2},
+      {"run --orchestrator true --timeout nan", "--timeout: expected seconds", 2},
+      {"run --orchestrator true --time-scale nan", "--time-scale: expected a factor", 2},
+      {"run --orchestrator true --shard 2/2x", "--shard: expected I/N", 2},
+      {"run --orchestrator true --jobs 2x", "--jobs: expected a number", 2},
+      {"run --orchestrator true --repeat 1.5", "--repeat: expected a number", 2},
+      {"fuzz --orchestrator true --timeout nan", "--timeout: expected seconds", 2},
       {"run --orchestrator true --format xml", "--format: expected human or jsonl", 2},
       {"run --orchestrator true --expected-failures /nonexistent/x", "/nonexistent/x", 2},
       {"run --orchestrator true --manifest /nonexistent/m.json", "/nonexistent/m.json", 2},
@@ -318,6 +324,16 @@ static void usage_errors_are_explained(void) {
     else
       CU_PASS(cases[i].args);
   }
+}
+
+/* A bad OCK_TIME_SCALE is a usage error naming the variable, not a silent default. */
+static void time_scale_variable_is_checked(void) {
+  char cmd[1024], text[4096];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && OCK_TIME_SCALE=garbage %s/bin/ock run --orchestrator true -o %s/ts", tmp,
+           OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "ts", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "OCK_TIME_SCALE: expected a factor from 0.01 to 1000, got \"garbage\"");
 }
 
 static void list_and_explain(void) {
@@ -557,6 +573,7 @@ static const struct ock_test tests[] = {
     {"check_streams_in_flat_memory", check_streams_in_flat_memory},
     {"shards_merge_to_the_whole_run", shards_merge_to_the_whole_run},
     {"usage_errors_are_explained", usage_errors_are_explained},
+    {"time_scale_variable_is_checked", time_scale_variable_is_checked},
     {"list_and_explain", list_and_explain},
     {"baseline_excuses_and_goes_stale", baseline_excuses_and_goes_stale},
     {"check_reports_violations", check_reports_violations},
