@@ -146,6 +146,27 @@ int cmd_list(int argc, char **argv) {
   struct ock_jerr je;
   if (ock_registry_load_builtin(&reg, &je))
     return EXIT_INCOMPLETE;
+  /* A filter that can match nothing is a typo: say so instead of listing nothing. */
+  int group_known = !f.group;
+  for (size_t i = 0; !group_known && i < ock_registry_count(reg); i++)
+    group_known = !strcasecmp(f.group, ock_registry_at(reg, i)->group);
+  const char *bad = NULL, *got = NULL;
+  if (!group_known)
+    bad = "--group: no requirement has the group", got = f.group;
+  else if (f.capability && !ock_capability_known(f.capability))
+    bad = "--capability: expected core, streaming, parallel, scheduling, lifecycle, "
+          "resilience or cancellation, got",
+    got = f.capability;
+  else if (f.level && strcasecmp(f.level, "must") && strcasecmp(f.level, "should") &&
+           strcasecmp(f.level, "may"))
+    bad = "--level: expected must, should or may, got", got = f.level;
+  else if (strcmp(f.format, "human") && strcmp(f.format, "json"))
+    bad = "--format: expected human or json, got", got = f.format;
+  if (bad) {
+    fprintf(stderr, "ock list: %s \"%s\"\n", bad, got);
+    ock_registry_free(reg);
+    return EXIT_USAGE;
+  }
   int json = !strcmp(f.format, "json");
   cJSON *out = json ? cJSON_CreateObject() : NULL;
   int rc = EXIT_PASS;

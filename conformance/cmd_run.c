@@ -333,8 +333,8 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
     snprintf(err, n, "unexpected argument \"%s\" (see ock run --help)", argv[optind]);
     return -1;
   }
-  if (!o->orchestrator) {
-    snprintf(err, n, "--orchestrator CMD is required (see ock run --help)");
+  if (!o->orchestrator || !*o->orchestrator) {
+    snprintf(err, n, "--orchestrator CMD is required and not empty (see ock run --help)");
     return -1;
   }
   for (int i = 0; i < o->caps.n; i++)
@@ -655,6 +655,33 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
           ock_json_str(report, "verdict"), dir);
 }
 
+/* command_not_found: every scenario that ran ended with the shell's 127 at once, printing
+ * nothing on stdout: the command is missing, not a non-conforming orchestrator. Writes the
+ * shell's message into why. */
+static int command_not_found(const cJSON *scenarios, char *why, size_t n) {
+  const cJSON *sc;
+  const char *err = NULL;
+  int ran = 0;
+  cJSON_ArrayForEach(sc, scenarios) {
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(sc, "process");
+    if (!p)
+      continue; /* skipped */
+    if (ock_json_int(p, "exit_code", -1) != 127 || ock_json_num(p, "stdout_bytes", 1) > 0 ||
+        ock_json_num(p, "wall_ms", 1e9) > 5000)
+      return 0;
+    ran++;
+    err = ock_json_str(p, "stderr");
+  }
+  if (!ran)
+    return 0;
+  size_t len = err ? strcspn(err, "\n") : 0;
+  snprintf(why, n,
+           "--orchestrator: the command exited at once with status 127 (not found) in every "
+           "scenario%s%.*s",
+           len ? ": " : "", (int)(len < 400 ? len : 400), err ? err : "");
+  return 1;
+}
+
 /* write_reports fills the aggregates and writes the four files; returns the exit code. */
 static int write_reports(cJSON *report, const ock_registry *reg, const char *dir, int forced_exit) {
   ock_report_summarize(report, reg);
@@ -784,11 +811,20 @@ int cmd_run(int argc, char **argv) {
   ock_report_time_ms(finished, &b);
   cJSON_ReplaceItemInObjectCaseSensitive(report, "duration_ms",
                                          cJSON_CreateNumber((double)(b - a)));
+  char not_found[700];
+  int missing = !interrupted && command_not_found(scen, not_found, sizeof not_found);
+  if (missing) {
+    fprintf(stderr, "ock: %s\n", not_found);
+    cJSON_AddStringToObject(report, "error", not_found);
+  }
   if (interrupted) {
     cJSON_AddBoolToObject(report, "interrupted", 1);
     cJSON_AddStringToObject(report, "interrupt_signal", sut_signal_name(interrupted));
   }
-  int code = write_reports(report, reg, o.out_dir, interrupted ? EXIT_INCOMPLETE : 0);
+  int code = write_reports(report, reg, o.out_dir,
+                           missing       ? EXIT_USAGE
+                           : interrupted ? EXIT_INCOMPLETE
+                                         : 0);
   print_summary(&o, report, o.out_dir);
   if (!p.total)
     fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
