@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "ock/grammar.h"
 #include "ock/buf.h"
 #include "ock/json.h"
@@ -57,8 +58,9 @@ static void count(struct tally *t, const char *req) {
 
 static void report(struct tally *t, long line, const char *req, const char *msg) {
   count(t, req);
+  char safe[1024]; /* event names and data come from the SUT: no escape sequence gets through */
   if (t->out && t->total <= PRINT_MAX)
-    fprintf(t->out, "line %ld: %s: %s\n", line, req, msg);
+    fprintf(t->out, "line %ld: %s: %s\n", line, req, ock_escape_terminal(safe, sizeof safe, msg));
 }
 
 static void on_violation(void *user, const struct ock_grammar_violation *v) {

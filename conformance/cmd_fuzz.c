@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "fuzz_gen.h"
 #include "ock/json.h"
 #include "ock/registry.h"
@@ -272,9 +273,10 @@ int cmd_fuzz(int argc, char **argv) {
     int error = 0;
     cJSON *failed = run_one(&z, fx, &error);
     if (!failed) {
+      char safe_first[1024];
       printf("ock fuzz: session %ld (seed %llu) failed once and passed when run again (flaky):\n"
              "  %s\n",
-             f, seed, z.first_message);
+             f, seed, ock_escape_terminal(safe_first, sizeof safe_first, z.first_message));
       mkdirs(z.out_dir);
       char path[4096];
       snprintf(path, sizeof path, "%s/%s.json", z.out_dir, ock_json_str(fx, "id"));
@@ -293,8 +295,9 @@ int cmd_fuzz(int argc, char **argv) {
     } else {
       char req[64];
       snprintf(req, sizeof req, "%s", ock_json_str(failed, "requirement"));
+      char safe[1024]; /* the message quotes the SUT's events */
       printf("ock fuzz: FAIL in session %ld, seed %llu: %s\n  %s\n", f, seed, req,
-             ock_json_str(failed, "message"));
+             ock_escape_terminal(safe, sizeof safe, ock_json_str(failed, "message")));
       int runs = 0;
       fx = shrink(&z, fx, req, &runs);
       cJSON *reqs = cJSON_CreateArray();

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "grade.h"
 #include "ock/json.h"
 #include "ock/registry.h"
@@ -814,7 +815,8 @@ int cmd_run(int argc, char **argv) {
   char not_found[700];
   int missing = !interrupted && command_not_found(scen, not_found, sizeof not_found);
   if (missing) {
-    fprintf(stderr, "ock: %s\n", not_found);
+    char safe[800]; /* it quotes the SUT's stderr */
+    fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, not_found));
     cJSON_AddStringToObject(report, "error", not_found);
   }
   if (interrupted) {

@@ -7,6 +7,7 @@
  */
 #include "escape.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ock/status.h"
@@ -147,4 +148,44 @@ int ock_escape_xml(struct ock_buf *out, const char *s, size_t limit, unsigned fl
 
 int ock_escape_markdown(struct ock_buf *out, const char *s, size_t limit) {
   return escape(out, s, limit, MARKDOWN, OCK_ESC_ONELINE);
+}
+
+char *ock_escape_terminal(char *out, size_t n, const char *s) {
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  size_t used = 0, left = strlen((const char *)p);
+  if (n < 4) {
+    if (n)
+      out[0] = '\0';
+    return out;
+  }
+  while (left) {
+    unsigned cp = 0;
+    size_t k = utf8_next(p, left, &cp);
+    char piece[8];
+    size_t len;
+    if (!k) {
+      snprintf(piece, sizeof piece, "\\x%02x", *p);
+      len = 4, k = 1;
+    } else if (cp < 0x20 || cp == 0x7F) {
+      snprintf(piece, sizeof piece, "\\x%02x", cp);
+      len = 4;
+    } else if (cp >= 0x80 && cp <= 0x9F) {
+      snprintf(piece, sizeof piece, "\\u%04x", cp);
+      len = 6;
+    } else {
+      memcpy(piece, p, k);
+      len = k;
+    }
+    if (used + len + 4 > n) { /* room for "..." and the NUL */
+      memcpy(out + used, "...", 3);
+      used += 3;
+      break;
+    }
+    memcpy(out + used, piece, len);
+    used += len;
+    p += k;
+    left -= k;
+  }
+  out[used] = '\0';
+  return out;
 }

@@ -45,6 +45,13 @@ int ock_escape_xml(struct ock_buf *out, const char *s, size_t limit, unsigned fl
  * &amp; &lt; &gt; (so no HTML gets through), and tab, LF and CR become spaces. */
 int ock_escape_markdown(struct ock_buf *out, const char *s, size_t limit);
 
+/* ock_escape_terminal writes s into out (n bytes, always NUL-terminated) as text safe to print
+ * on a terminal or in a CI log: control characters (C0 but none kept, DEL, and C1 U+0080 to
+ * U+009F, which start escape sequences such as clear-screen or a window title) become \xNN or
+ * \u00NN, and bytes that are not UTF-8 become \xNN, so the bytes stay readable. Text that does
+ * not fit ends with "...". Returns out. */
+char *ock_escape_terminal(char *out, size_t n, const char *s);
+
 /* ock_utf8_valid: 1 when the n bytes at s are valid UTF-8 by the rules above (no replacement
  * would be needed for bad encoding), else 0. Control characters do not make it invalid. */
 int ock_utf8_valid(const char *s, size_t n);

@@ -567,6 +567,14 @@ static void check_reads_lines_at_their_length(void) {
   OCK_ASSERT_CONTAINS(text, "line 4: OCK-PROC-005: an event without \"data\"");
   OCK_ASSERT_CONTAINS(text, "line 5: OCK-PROC-005: not an event");
   OCK_ASSERT_CONTAINS(text, "5 line(s), 2 event(s)");
+  /* An event name that would clear the screen and set the window title is shown escaped. */
+  snprintf(cmd, sizeof cmd,
+           "printf '{\"event\":\"\\\\u001b]0;pwned\\\\u0007\\\\u001b[2J\",\"data\":{}}\\n' > "
+           "%s/esc.jsonl && %s/bin/ock check %s/esc.jsonl",
+           tmp, OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-esc", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "\\x1b]0;pwned\\x07\\x1b[2J");
+  ASSERT_LACKS(text, "\033");
   snprintf(cmd, sizeof cmd, "timeout 60 %s/bin/ock check /dev/zero", OCK_ROOT_BIN);
   OCK_ASSERT_INT_EQ(out_of(cmd, "check-zero", text, sizeof text), 3);
   OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: line longer than 16 MiB; reading stopped");

@@ -194,19 +194,36 @@ static void test_random_byte_soup(void) {
   free(in);
 }
 
-static const struct ock_test tests[] = {{"xml_script_tag", test_xml_script_tag},
-                                        {"xml_quotes_and_amp", test_xml_quotes_and_amp},
-                                        {"xml_cdata_end", test_xml_cdata_end},
-                                        {"xml_control_bytes", test_xml_control_bytes},
-                                        {"xml_invalid_utf8", test_xml_invalid_utf8},
-                                        {"limit_counts_characters", test_limit_counts_characters},
-                                        {"null_and_empty", test_null_and_empty},
-                                        {"markdown_table_breakers", test_markdown_table_breakers},
-                                        {"markdown_no_html", test_markdown_no_html},
-                                        {"failure_leaves_buffer", test_failure_leaves_buffer},
-                                        {"utf8_valid", test_utf8_valid},
-                                        {"every_byte_value", test_every_byte_value},
-                                        {"random_byte_soup", test_random_byte_soup},
-                                        {NULL, NULL}};
+/* Terminal text: escape sequences (C0 and C1), DEL and bad bytes become visible \x / \u
+ * escapes; ordinary UTF-8 is kept; a cut ends with "...". */
+static void test_terminal_escapes_controls(void) {
+  char out[64];
+  OCK_ASSERT_STR_EQ(ock_escape_terminal(out, sizeof out, "a\033]0;t\007\033[2Jz"),
+                    "a\\x1b]0;t\\x07\\x1b[2Jz");
+  OCK_ASSERT_STR_EQ(ock_escape_terminal(out, sizeof out,
+                                        "\xc2\x9b"
+                                        "31m\x7f\xff"),
+                    "\\u009b31m\\x7f\\xff");
+  OCK_ASSERT_STR_EQ(ock_escape_terminal(out, sizeof out, "caf\xc3\xa9\n"), "caf\xc3\xa9\\x0a");
+  OCK_ASSERT_STR_EQ(ock_escape_terminal(out, 10, "abcdefghijkl"), "abcdef...");
+  OCK_ASSERT_STR_EQ(ock_escape_terminal(out, sizeof out, NULL), "");
+}
+
+static const struct ock_test tests[] = {
+    {"terminal_escapes_controls", test_terminal_escapes_controls},
+    {"xml_script_tag", test_xml_script_tag},
+    {"xml_quotes_and_amp", test_xml_quotes_and_amp},
+    {"xml_cdata_end", test_xml_cdata_end},
+    {"xml_control_bytes", test_xml_control_bytes},
+    {"xml_invalid_utf8", test_xml_invalid_utf8},
+    {"limit_counts_characters", test_limit_counts_characters},
+    {"null_and_empty", test_null_and_empty},
+    {"markdown_table_breakers", test_markdown_table_breakers},
+    {"markdown_no_html", test_markdown_no_html},
+    {"failure_leaves_buffer", test_failure_leaves_buffer},
+    {"utf8_valid", test_utf8_valid},
+    {"every_byte_value", test_every_byte_value},
+    {"random_byte_soup", test_random_byte_soup},
+    {NULL, NULL}};
 
 const struct ock_suite suite_escape = {"escape", tests, NULL, NULL};
