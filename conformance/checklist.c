@@ -111,6 +111,7 @@ static const struct check_entry table[] = {
     {"valid.next-prompt", "OCK-VALID-003", CHECK_GRADES},
     {"valid.no-provider", "OCK-VALID-002", CHECK_GRADES},
     {"valid.not-stored", "OCK-VALID-001", CHECK_GRADES},
+    {"harness.interrupted", "OCK-PROC-001", CHECK_HARNESS},
     {"harness.journal", "OCK-PROC-001", CHECK_HARNESS},
     {"harness.journal-cap", "OCK-PROC-005", CHECK_HARNESS},
     {"harness.mock", "OCK-PROC-001", CHECK_HARNESS},
