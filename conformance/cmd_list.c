@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "checklist.h"
 #include "cli.h"
 #include "ock/json.h"
 #include "ock/registry.h"
@@ -198,10 +199,12 @@ int cmd_list(int argc, char **argv) {
 
 int cmd_explain(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    printf("usage: ock explain ID\n\nPrints a requirement of the contract (e.g. OCK-ORPHAN-001):\n"
-           "its level and capability, the sentence, what the check looks at, and a typical\n"
-           "cause and fix. The scenarios of ./fixtures (or --fixtures DIR) that exercise it are\n"
-           "listed too.\n");
+    printf(
+        "usage: ock explain ID\n\nPrints a requirement of the contract (e.g. OCK-ORPHAN-001, or\n"
+        "a check id such as proc.exit for the requirement it grades):\n"
+        "its level and capability, the sentence, what the check looks at, and a typical\n"
+        "cause and fix. The scenarios of ./fixtures (or --fixtures DIR) that exercise it are\n"
+        "listed too.\n");
     return argc < 2 ? EXIT_USAGE : EXIT_PASS;
   }
   ock_registry *reg = NULL;
@@ -210,8 +213,19 @@ int cmd_explain(int argc, char **argv) {
     return EXIT_INCOMPLETE;
   const char *id = argv[1];
   const struct ock_requirement *r = ock_registry_find(reg, id);
+  /* A check id (as report lines and JUnit name them) explains the requirement it grades. */
+  const struct check_entry *check = r ? NULL : checklist_find(id);
+  if (check && check->requirement && (r = ock_registry_find(reg, check->requirement)) != NULL) {
+    printf("check %s reports under %s%s\n\n", check->id, r->id,
+           check->kind == CHECK_HARNESS ? " (an ERROR of the harness, not a finding on the SUT)"
+                                        : "");
+    id = r->id;
+  }
   if (!r) {
-    fprintf(stderr, "ock explain: no requirement \"%s\"; `ock list requirements` lists them\n", id);
+    fprintf(stderr,
+            "ock explain: no requirement or check \"%s\"; `ock list requirements` lists the "
+            "requirements\n",
+            id);
     ock_registry_free(reg);
     return EXIT_USAGE;
   }

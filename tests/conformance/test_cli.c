@@ -305,6 +305,8 @@ static void usage_errors_are_explained(void) {
       {"list --level sometimes", "--level: expected must, should or may", 2},
       {"explain", "usage: ock explain ID", 2},
       {"explain OCK-NOPE-001", "no requirement", 2},
+      {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
+      {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
       {"check --help", "--quiet prints nothing", 0},
