@@ -39,7 +39,9 @@ static const char usage[] =
     "  --orchestrator CMD       the system under test (required)\n"
     "  --capabilities LIST      what it supports, comma-separated: core, streaming, parallel,\n"
     "                           scheduling, lifecycle, resilience, cancellation (core is implied)\n"
-    "  --manifest FILE          JSON {name, capabilities, expected_failures} instead\n"
+    "  --wires LIST             the provider wires it speaks: openai, anthropic (default both);\n"
+    "                           a scenario on another wire is SKIP\n"
+    "  --manifest FILE          JSON {name, capabilities, wires, expected_failures} instead\n"
     "  --name NAME              the orchestrator's name in the reports\n"
     "  --fixtures DIR           the scenarios (default: $OCK_FIXTURES, the installed ones, or "
     "./fixtures)\n"
@@ -90,7 +92,7 @@ static void split_into(struct list *l, char *s) {
 
 struct run_opts {
   const char *orchestrator, *name, *fixtures, *out_dir, *format, *manifest, *baseline;
-  struct list caps, cases, excludes, expected;
+  struct list caps, cases, excludes, expected, wires;
   enum ock_level level;
   int strict, jobs, shard_i, shard_n, repeat, observe_only, journals;
   int out_named; /* -o was given: error reports may go there */
@@ -127,6 +129,11 @@ static int parse_shard(const char *s, int *i, int *n) {
   return 0;
 }
 
+/* wire_known: one of the two provider wires a SUT may declare (SPEC.md 7.9). */
+static int wire_known(const char *w) {
+  return !strcmp(w, "openai") || !strcmp(w, "anthropic");
+}
+
 static int load_manifest(struct run_opts *o, char *err, size_t n) {
   struct ock_jerr je;
   int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
@@ -140,6 +147,18 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
     rc = ock_jget_array(o->manifest_json, "$", "capabilities", OCK_OPTIONAL, &caps, &je);
   if (!rc)
     rc = ock_jget_array(o->manifest_json, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
+  const cJSON *wires = NULL;
+  if (!rc)
+    rc = ock_jget_array(o->manifest_json, "$", "wires", OCK_OPTIONAL, &wires, &je);
+  int w = 0;
+  cJSON_ArrayForEach(it, wires) {
+    char p[OCK_JSON_PATH_MAX];
+    ock_jpath_index(p, sizeof p, "$.wires", w++);
+    if (!rc && (!cJSON_IsString(it) || !wire_known(it->valuestring)))
+      rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected \"openai\" or \"anthropic\"");
+    if (!rc && !o->wires.n)
+      list_add(&o->wires, it->valuestring);
+  }
   int i = 0;
   cJSON_ArrayForEach(it, caps) {
     char p[OCK_JSON_PATH_MAX];
@@ -188,6 +207,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
   static const struct option longs[] = {{"orchestrator", required_argument, 0, 'c'},
                                         {"capabilities", required_argument, 0, 'C'},
                                         {"manifest", required_argument, 0, 'm'},
+                                        {"wires", required_argument, 0, 'W'},
                                         {"name", required_argument, 0, 'N'},
                                         {"fixtures", required_argument, 0, 'f'},
                                         {"case", required_argument, 0, 'k'},
@@ -243,6 +263,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       break;
     case 'm':
       o->manifest = optarg;
+      break;
+    case 'W':
+      split_into(&o->wires, optarg);
       break;
     case 'N':
       o->name = optarg;
@@ -344,6 +367,12 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
                "--capabilities: unknown capability \"%s\"; expected core, streaming, "
                "parallel, scheduling, lifecycle, resilience, cancellation",
                o->caps.items[i]);
+      return -1;
+    }
+  for (int i = 0; i < o->wires.n; i++)
+    if (!wire_known(o->wires.items[i])) {
+      snprintf(err, n, "--wires: unknown wire \"%s\"; expected openai, anthropic",
+               o->wires.items[i]);
       return -1;
     }
   if (!o->fixtures)
@@ -605,6 +634,12 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
   if (!has_core)
     cJSON_InsertItemInArray(caps, 0, cJSON_CreateString("core"));
   cJSON_AddItemToObject(orch, "capabilities", caps);
+  cJSON *wires = o->wires.n ? string_array(&o->wires) : cJSON_CreateArray();
+  if (!o->wires.n) {
+    cJSON_AddItemToArray(wires, cJSON_CreateString("openai"));
+    cJSON_AddItemToArray(wires, cJSON_CreateString("anthropic"));
+  }
+  cJSON_AddItemToObject(orch, "wires", wires);
   cJSON *opt = cJSON_AddObjectToObject(r, "options");
   cJSON_AddStringToObject(opt, "level",
                           o->level == OCK_LEVEL_MUST     ? "must"
@@ -776,8 +811,13 @@ int cmd_run(int argc, char **argv) {
   for (int i = 0; i < o.caps.n; i++)
     declared[nd++] = o.caps.items[i];
   declared[nd] = NULL;
+  const char *wires[MAX_LIST + 1];
+  for (int i = 0; i < o.wires.n; i++)
+    wires[i] = o.wires.items[i];
+  wires[o.wires.n] = NULL;
   p.cfg = (struct run_config){.command = o.orchestrator,
                               .declared = declared,
+                              .wires = o.wires.n ? wires : NULL,
                               .timeout_s = o.timeout_s,
                               .time_scale = o.time_scale,
                               .output_cap = 64 * 1024,

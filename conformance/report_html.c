@@ -185,6 +185,10 @@ static void header(struct doc *d) {
   meta_row(d, "Command", ock_json_str(orch, "command"));
   put(d, "<tr><th>Capabilities</th><td>");
   string_list(d, cJSON_GetObjectItemCaseSensitive(orch, "capabilities"), ", ");
+  if (cJSON_GetObjectItemCaseSensitive(orch, "wires")) {
+    put(d, "</td></tr>\n<tr><th>Wires</th><td>");
+    string_list(d, cJSON_GetObjectItemCaseSensitive(orch, "wires"), ", ");
+  }
   put(d, "</td></tr>\n<tr><th>Kit</th><td>");
   text(d, ock_json_str(kit, "name"));
   put(d, " ");

@@ -94,6 +94,13 @@ static void headline(struct doc *d, const cJSON *report) {
     md(d, ock_json_str(orch, "command"), CELL_LIMIT);
     put(d, ")");
   }
+  const cJSON *wire;
+  int first_wire = 1;
+  cJSON_ArrayForEach(wire, cJSON_GetObjectItemCaseSensitive(orch, "wires")) {
+    put(d, first_wire ? " · wires " : ", ");
+    md(d, cJSON_IsString(wire) ? wire->valuestring : "?", CELL_LIMIT);
+    first_wire = 0;
+  }
   put(d, " · contract ");
   md(d, ock_json_str(report, "contract_version"), 0);
   put(d, " · ");

@@ -63,6 +63,22 @@ static int declared(const struct run_config *cfg, const char *cap) {
   return 0;
 }
 
+/* undeclared_wire: the api of the first session provider on a wire the SUT did not declare, or
+ * NULL when it speaks every wire the scenario uses. */
+static const char *undeclared_wire(const struct run_config *cfg, const struct scenario *sc) {
+  const cJSON *session = cJSON_GetObjectItemCaseSensitive(sc->fixture, "session");
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(session, "providers")) {
+    const char *api = ock_json_str(p, "api");
+    int spoken = !cfg->wires || !api;
+    for (size_t i = 0; !spoken && cfg->wires[i]; i++)
+      spoken = !strcmp(cfg->wires[i], api);
+    if (!spoken)
+      return api;
+  }
+  return NULL;
+}
+
 static cJSON *base_result(const struct scenario *sc) {
   cJSON *r = cJSON_CreateObject();
   cJSON_AddStringToObject(r, "id", sc->id);
@@ -244,6 +260,16 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
       *out = r;
       return OCK_OK;
     }
+  }
+
+  const char *wire = undeclared_wire(cfg, sc);
+  if (wire) {
+    char why[120];
+    snprintf(why, sizeof why, "wire %s not declared", wire);
+    finish(r, checks, "SKIP", 0, why);
+    cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
+    *out = r;
+    return OCK_OK;
   }
 
   struct cancel_target target;

@@ -17,6 +17,7 @@
 struct run_config {
   const char *command;         /* the SUT, run by /bin/sh -c */
   const char *const *declared; /* the SUT's capabilities, NULL-terminated */
+  const char *const *wires;    /* the provider wires it speaks, NULL-terminated; NULL: both */
   double timeout_s;            /* per scenario, before --time-scale */
   double time_scale;           /* multiplies every time budget */
   size_t output_cap;           /* bytes of stdout/stderr kept */
@@ -29,7 +30,8 @@ struct run_config {
 };
 
 /* scenario_run runs sc and returns its result object (*out, caller frees). A scenario that
- * needs a capability the SUT did not declare is not run: verdict SKIP. A harness failure
+ * needs a capability the SUT did not declare, or a provider on a wire it did not declare, is not
+ * run: verdict SKIP. A harness failure
  * (the mock would not start) is verdict ERROR, never a pass. Returns OCK_OK or OCK_ENOMEM. */
 int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
                  cJSON **out);

@@ -84,6 +84,52 @@ static void a_sut_that_exits_is_graded(void) {
   OCK_ASSERT_CONTAINS(slurp(path), "OCK-PROC-002");
 }
 
+/* A SUT declares the wires it speaks: a scenario on another wire is SKIP with the reason, the
+ * others run, the report names the wires, and an unknown wire is a usage error. */
+static void wires_are_declared(void) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --wires openai --capabilities "
+           "streaming,parallel,scheduling,lifecycle,resilience,cancellation --fixtures %s "
+           "--case text-answer --case anthropic-text -o %s/wires >/dev/null 2>&1",
+           OCK_BIN_DIR, OCK_BIN_DIR, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  char path[256];
+  snprintf(path, sizeof path, "%s/wires/report.json", tmp);
+  cJSON *r = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_INT_EQ(ock_json_parse_file(path, 64 << 20, &r, &err), 0);
+  const cJSON *sc;
+  int skipped = 0, passed = 0;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) {
+    if (!strcmp(ock_json_str(sc, "id"), "anthropic-text")) {
+      OCK_ASSERT_STR_EQ(ock_json_str(sc, "verdict"), "SKIP");
+      OCK_ASSERT_STR_EQ(ock_json_str(sc, "skip_reason"), "wire anthropic not declared");
+      skipped = 1;
+    } else {
+      OCK_ASSERT_STR_EQ(ock_json_str(sc, "verdict"), "PASS");
+      passed = 1;
+    }
+  }
+  OCK_ASSERT_INT_EQ(skipped + passed, 2);
+  char *wires = ock_json_print(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(r, "orchestrator"), "wires"));
+  OCK_ASSERT_STR_EQ(wires, "[\"openai\"]");
+  free(wires);
+  cJSON_Delete(r);
+  snprintf(path, sizeof path, "%s/wires/summary.md", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "wires openai");
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator true --wires openai,grpc --fixtures %s 2>&1 | "
+           "grep -q 'unknown wire \"grpc\"'; exit $?",
+           OCK_BIN_DIR, ock_test_path("fixtures"));
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator true --wires grpc --fixtures %s >/dev/null 2>&1",
+           OCK_BIN_DIR, ock_test_path("fixtures"));
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
+}
+
 /* verdicts prints "id verdict" per scenario and the level counts of a report, sorted. */
 static void verdicts(const char *report, char *out, size_t n) {
   cJSON *r = NULL;
@@ -598,5 +644,6 @@ static const struct ock_test tests[] = {
     {"interrupted_runs_end_cleanly", interrupted_runs_end_cleanly},
     {"reports_go_only_where_named", reports_go_only_where_named},
     {"check_reads_lines_at_their_length", check_reads_lines_at_their_length},
+    {"wires_are_declared", wires_are_declared},
     {NULL, NULL}};
 const struct ock_suite suite_cli = {"cli", tests, setup, teardown};
