@@ -139,6 +139,18 @@ void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_excha
     mut_set_str(mut_event_data(x), "orchestrator", "");
 }
 
+void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "prompt:complete"))
+    mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
+}
+
+void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "execution:end"))
+    mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
+}
+
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "orchestrator:complete"))

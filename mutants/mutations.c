@@ -56,6 +56,15 @@ static const struct mutation table[] = {
      .cases = "@OCK-COMPLETE-007 @OCK-VALID-001 @OCK-ERROR-001",
      .what = "orchestrator:complete with status error has no error object",
      .event = mut_error_object_dropped},
+    {.name = "response-rewritten",
+     .requirement = "OCK-COMPLETE-008",
+     .what = "prompt:complete carries a response the provider never sent",
+     .event = mut_response_rewritten},
+    {.name = "end-response-rewritten",
+     .requirement = "OCK-COMPLETE-008",
+     .cases = "lifecycle-*",
+     .what = "execution:end carries a response the provider never sent, also on cancel and error",
+     .event = mut_end_response_rewritten},
 
     /* ORDER */
     {.name = "event-before-submit",
