@@ -97,6 +97,7 @@ void mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x);
 void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x);
 void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x);
+void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x);
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x);
 void mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x);
 void mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x);

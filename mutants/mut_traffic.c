@@ -52,6 +52,11 @@ void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x)
   wire_set_result_texts(x->body, x->wire, "(mutant) the tool's output is not here", 1);
 }
 
+void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_suffix_error_results(x->body, x->wire, " (mutant)");
+}
+
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
   for (int i = 0; i < s->n_injections; i++)
     wire_move_into_call(x->body, x->wire, s->injections[i]);

@@ -266,6 +266,20 @@ int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int
   return changed;
 }
 
+int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffix) {
+  struct ref r[MAX_REFS];
+  int n = collect(body, w, r, MAX_REFS), changed = 0;
+  char buf[4096], text[4096 + 64];
+  for (int i = 0; i < n; i++) {
+    if (strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))
+      continue;
+    snprintf(text, sizeof text, "%s%s", buf, suffix);
+    set_string(r[i].item, "content", text);
+    changed = 1;
+  }
+  return changed;
+}
+
 const char *wire_text_of(const cJSON *message, char *buf, size_t n) {
   size_t len = 0;
   buf[0] = '\0';

@@ -44,6 +44,10 @@ int wire_split_call(cJSON *body, enum mutant_wire w, const char *text);
  * results whose text starts with "Error:" are kept. */
 int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int only_success);
 
+/* wire_suffix_error_results appends suffix to the text of every tool result whose text starts
+ * with "Error: " (texts longer than 4 KiB are cut there first). */
+int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffix);
+
 /* wire_find_message: the index in messages of the first message whose text contains needle,
  * or -1. */
 int wire_find_message(const cJSON *body, const char *needle);

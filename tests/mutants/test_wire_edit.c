@@ -159,6 +159,21 @@ static void result_texts(void) {
   cJSON_Delete(a);
 }
 
+static void error_results_suffixed(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_suffix_error_results(o, MUTANT_WIRE_OPENAI, " (m)"), 1);
+  char *text = messages_of(o);
+  OCK_ASSERT_CONTAINS(text, "\"Error: B failed (m)\"");
+  OCK_ASSERT_CONTAINS(text, "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"}");
+  free(text);
+  OCK_ASSERT_INT_EQ(wire_suffix_error_results(a, MUTANT_WIRE_ANTHROPIC, " (m)"), 1);
+  text = messages_of(a);
+  OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"b\",\"content\":\"Error: B failed (m)\"");
+  free(text);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
 static void injection_moved_into_call(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_INT_EQ(wire_find_message(o, "NOTE"), 5);
@@ -236,6 +251,7 @@ static const struct ock_test tests[] = {
     {"rename_call_consistently", rename_call_consistently},
     {"split_call", split_call},
     {"result_texts", result_texts},
+    {"error_results_suffixed", error_results_suffixed},
     {"injection_moved_into_call", injection_moved_into_call},
     {"messages_dropped_and_inserted", messages_dropped_and_inserted},
     {"reminder_to_system", reminder_to_system},
