@@ -2,7 +2,8 @@
  * check_orphan.c: ORPHAN, no tool call without its result. The mock's validator judges every
  * request's history as the real APIs do (findings A01..A08 in the journal); on top of that the
  * harness checks what only it can see: the assistant message the mock sent is still there in
- * the next request, and the history an execute leaves behind is valid for the next prompt.
+ * the next request, with the model's own calls (names, order, arguments), and the history an
+ * execute leaves behind is valid for the next prompt.
  */
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,68 @@ static size_t next_request(const struct view *v, size_t i) {
   return (size_t)-1;
 }
 
+/* arguments_value: a call's arguments as a JSON value: a text is parsed ("" is {}, SPEC.md 5),
+ * an object or other value is copied. NULL when the text is not JSON. Caller frees. */
+static cJSON *arguments_value(const cJSON *args) {
+  if (!cJSON_IsString(args))
+    return args ? cJSON_Duplicate(args, 1) : NULL;
+  return *args->valuestring ? cJSON_Parse(args->valuestring) : cJSON_CreateObject();
+}
+
+/* stored_call: the tool call with that id in the request's neutral history, and its position
+ * among its message's calls; NULL when absent. */
+static const cJSON *stored_call(const cJSON *request, const char *id, int *position) {
+  const cJSON *m, *c;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    int k = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) {
+      if (!strcmp(str_field(c, "id"), id)) {
+        *position = k;
+        return c;
+      }
+      k++;
+    }
+  }
+  return NULL;
+}
+
+/* same_place: the stored call has the model's name at the model's position among its
+ * message's calls. Writes what differs into why. */
+static int same_place(const cJSON *sent, int sent_pos, const cJSON *kept, int kept_pos, char *why,
+                      size_t n) {
+  if (strcmp(str_field(sent, "name"), str_field(kept, "name"))) {
+    snprintf(why, n, "name \"%.40s\" stored as \"%.40s\"", str_field(sent, "name"),
+             str_field(kept, "name"));
+    return 0;
+  }
+  if (sent_pos != kept_pos) {
+    snprintf(why, n, "call %d of the reply stored as call %d", sent_pos + 1, kept_pos + 1);
+    return 0;
+  }
+  return 1;
+}
+
+/* same_arguments: the stored call's arguments equal the model's by JSON value; arguments that
+ * are not JSON: the same text, or not compared when the wire stores an object (Anthropic's
+ * tool_use input must be one). Writes what differs into why. */
+static int same_arguments(const cJSON *sent, const cJSON *kept, char *why, size_t n) {
+  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(sent, "arguments");
+  const cJSON *ka = cJSON_GetObjectItemCaseSensitive(kept, "arguments");
+  cJSON *want = arguments_value(sa), *got = arguments_value(ka);
+  int ok = want ? got && cJSON_Compare(want, got, 1)
+                : !cJSON_IsString(ka) ||
+                      (cJSON_IsString(sa) && !strcmp(sa->valuestring, ka->valuestring));
+  if (!ok) {
+    char *g = cJSON_PrintUnformatted(ka);
+    snprintf(why, n, "arguments %.80s stored as %.80s", cJSON_IsString(sa) ? sa->valuestring : "?",
+             g ? g : "(missing)");
+    cJSON_free(g);
+  }
+  cJSON_Delete(want);
+  cJSON_Delete(got);
+  return ok;
+}
+
 /* The assistant message with the tool calls the mock sent is kept in the next request. */
 static void calls_kept(struct grade_ctx *g) {
   const struct view *v = g->v;
@@ -112,6 +175,7 @@ static void calls_kept(struct grade_ctx *g) {
     if (j == (size_t)-1)
       continue;
     const cJSON *c;
+    int pos = 0;
     cJSON_ArrayForEach(c, calls) {
       const char *id = str_field(c, "id");
       int kept = history_has_call_id(v->e[j], id) && history_has_result_id(v->e[j], id);
@@ -119,6 +183,21 @@ static void calls_kept(struct grade_ctx *g) {
                  "the next request carries the call the mock sent and its result",
                  "call %s from reply %ld is %s in request %ld", id, entry_seq(reply),
                  kept ? "answered" : "missing (with its result)", entry_seq(v->e[j]));
+      int kept_pos = -1;
+      const cJSON *stored = kept ? stored_call(v->e[j], id, &kept_pos) : NULL;
+      char why[240] = "the same";
+      if (stored) {
+        grade_emit(g, "orphan.call-unchanged", "OCK-ORPHAN-006",
+                   same_place(c, pos, stored, kept_pos, why, sizeof why), entry_seq(v->e[j]),
+                   "the stored call has the model's name, at the model's position",
+                   "call %s in request %ld: %s", id, entry_seq(v->e[j]), why);
+        snprintf(why, sizeof why, "the same");
+        grade_emit(g, "orphan.call-arguments", "OCK-ORPHAN-008",
+                   same_arguments(c, stored, why, sizeof why), entry_seq(v->e[j]),
+                   "the stored call has the model's arguments, equal by JSON value",
+                   "call %s in request %ld: %s", id, entry_seq(v->e[j]), why);
+      }
+      pos++;
     }
   }
 }

@@ -95,6 +95,8 @@ void mut_message_between_call_and_results(struct mutant_state *s, struct mutant_
 void mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x);
 void mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x);
 void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x);
+void mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x);
+void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x);
 void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x);
 void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x);

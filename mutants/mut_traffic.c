@@ -42,6 +42,18 @@ void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
     wire_rename_call(x->body, x->wire, "_m");
 }
 
+void mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (wire_result_count(x->body, x->wire) > 0)
+    wire_alter_call_arguments(x->body, x->wire);
+}
+
+void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (wire_result_count(x->body, x->wire) > 0)
+    wire_rename_call_tool(x->body, x->wire, "_mutant");
+}
+
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
     wire_drop_last_result(x->body, x->wire);

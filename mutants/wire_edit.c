@@ -221,6 +221,48 @@ int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix) {
   return 1;
 }
 
+int wire_alter_call_arguments(cJSON *body, enum mutant_wire w) {
+  int a = last_call_message(body, w);
+  if (a < 0)
+    return 0;
+  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
+  cJSON *call = NULL, *c;
+  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
+  if (w == MUTANT_WIRE_ANTHROPIC) {
+    cJSON *input = cJSON_GetObjectItemCaseSensitive(call, "input");
+    if (!cJSON_IsObject(input))
+      return 0;
+    cJSON_AddTrueToObject(input, "ock_mutant");
+    return 1;
+  }
+  cJSON *fn = cJSON_GetObjectItemCaseSensitive(call, "function");
+  const char *text = str_of(fn, "arguments");
+  cJSON *args = *text ? cJSON_Parse(text) : cJSON_CreateObject();
+  char *printed = NULL;
+  if (cJSON_IsObject(args) && cJSON_AddTrueToObject(args, "ock_mutant"))
+    printed = cJSON_PrintUnformatted(args);
+  if (printed)
+    set_string(fn, "arguments", printed);
+  cJSON_free(printed);
+  cJSON_Delete(args);
+  return printed != NULL;
+}
+
+int wire_rename_call_tool(cJSON *body, enum mutant_wire w, const char *suffix) {
+  int a = last_call_message(body, w);
+  if (a < 0)
+    return 0;
+  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
+  cJSON *call = NULL, *c;
+  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
+  cJSON *holder =
+      w == MUTANT_WIRE_ANTHROPIC ? call : cJSON_GetObjectItemCaseSensitive(call, "function");
+  char renamed[512];
+  snprintf(renamed, sizeof renamed, "%s%s", str_of(holder, "name"), suffix);
+  set_string(holder, "name", renamed);
+  return 1;
+}
+
 static cJSON *user_message(const char *text) {
   cJSON *m = cJSON_CreateObject();
   if (!m)

@@ -36,6 +36,15 @@ int wire_reverse_results(cJSON *body, enum mutant_wire w);
  * with calls, and to the id of its result, so the history stays consistent. */
 int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix);
 
+/* wire_alter_call_arguments adds the member "ock_mutant": true to the arguments of the first
+ * call of the last assistant message with calls (OpenAI: the arguments text, re-printed; a text
+ * that is not a JSON object is left alone). */
+int wire_alter_call_arguments(cJSON *body, enum mutant_wire w);
+
+/* wire_rename_call_tool appends suffix to the tool name of the first call of the last
+ * assistant message with calls (its result is left alone). */
+int wire_rename_call_tool(cJSON *body, enum mutant_wire w, const char *suffix);
+
 /* wire_split_call puts a user message with text between the last assistant message with calls
  * and its results (Anthropic: a text block before the results in their user message). */
 int wire_split_call(cJSON *body, enum mutant_wire w, const char *text);
