@@ -21,7 +21,11 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   const struct view *v = g->v;
   const struct view_exec *x = &v->x[k];
   size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
+  int n_requested = 0, n_completed = 0, n_signals = 0;
   for (size_t i = x->first; i < x->end; i++) {
+    n_requested += is_event(v->e[i], "cancel:requested");
+    n_completed += is_event(v->e[i], "cancel:completed");
+    n_signals += is_kind(v->e[i], "cancel");
     /* A SIGINT after orchestrator:complete falls between executes: nothing to cancel. */
     if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 &&
         (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq))
@@ -43,6 +47,11 @@ static void one_execute(struct grade_ctx *g, size_t k) {
              "execute %d: cancel:requested %s, cancel:completed %s", x->index,
              requested == (size_t)-1 ? "missing" : "present",
              completed == (size_t)-1 ? "missing" : "present");
+  /* However many SIGINTs arrive, the execute is cancelled once (SPEC.md 5.10). */
+  grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
+             x->complete_seq, "at most one cancel:requested and one cancel:completed per execute",
+             "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
+             n_signals, n_requested, n_completed);
   if (requested != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = requested + 1; i < x->end && late == (size_t)-1; i++)

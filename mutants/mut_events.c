@@ -501,6 +501,12 @@ void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange
     mut_answer_continue(x);
 }
 
+void mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "cancel:requested"))
+    mut_post_after(x, cJSON_Duplicate(x->body, 1));
+}
+
 void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "cancel:requested"))

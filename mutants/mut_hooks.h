@@ -70,6 +70,7 @@ void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exc
 void mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x);
 void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
 void mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
