@@ -129,7 +129,30 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
              cJSON_IsString(r) ? "\"" : "", what);
 }
 
+/* One orchestrator name per run: every event that carries data.orchestrator (cancel:*,
+ * orchestrator:complete) carries the name the first of them did (SPEC.md 4.3.18). */
+static void check_same_name(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const char *first = NULL;
+  long first_seq = -1;
+  for (size_t i = 0; i < v->n; i++) {
+    const char *name = ock_json_str(event_data(v->e[i]), "orchestrator");
+    if (!is_kind(v->e[i], "event") || !name || !*name)
+      continue; /* a missing or empty name is complete.orchestrator's to report */
+    if (!first) {
+      first = name;
+      first_seq = entry_seq(v->e[i]);
+      continue;
+    }
+    grade_emit(g, "complete.same-orchestrator", "OCK-COMPLETE-009", !strcmp(name, first),
+               entry_seq(v->e[i]), "the same orchestrator name in every event of the run",
+               "%s carries \"%.40s\", seq %ld carried \"%.40s\"", event_name(v->e[i]), name,
+               first_seq, first);
+  }
+}
+
 void check_complete(struct grade_ctx *g) {
+  check_same_name(g);
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];

@@ -151,6 +151,15 @@ void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *
     mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
 }
 
+void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->executes < 2 && !is(x, "cancel:completed"))
+    return;
+  char name[256];
+  snprintf(name, sizeof name, "%s-%d", data_str(x, "orchestrator"), s->executes);
+  if (*data_str(x, "orchestrator"))
+    mut_set_str(mut_event_data(x), "orchestrator", name);
+}
+
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "orchestrator:complete"))

@@ -35,6 +35,7 @@ void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x)
 void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x);
 void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x);
+void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x);
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);
 void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
