@@ -160,6 +160,33 @@ void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange
     mut_set_str(mut_event_data(x), "orchestrator", name);
 }
 
+void mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *d = mut_event_data(x);
+  if (!s->retrying && is(x, "provider:error") && cJSON_HasObjectItem(d, "retryable"))
+    cJSON_ReplaceItemInObjectCaseSensitive(d, "retryable", cJSON_CreateFalse());
+}
+
+void mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *it = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "iteration");
+  if (is(x, "provider:request") && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)
+    cJSON_SetNumberValue(it, s->max_iterations);
+}
+
+void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x) {
+  static char last[256];
+  static int last_execute = -1;
+  if (!is(x, "provider:request"))
+    return;
+  if (s->executes != last_execute)
+    last[0] = '\0';
+  last_execute = s->executes;
+  cJSON *at = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "attempt");
+  const char *provider = data_str(x, "provider");
+  if (last[0] && strcmp(last, provider) && cJSON_IsNumber(at))
+    cJSON_SetNumberValue(at, 1);
+  snprintf(last, sizeof last, "%s", provider);
+}
+
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "orchestrator:complete"))

@@ -36,6 +36,9 @@ void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_excha
 void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x);
+void mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x);
+void mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x);
+void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x);
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);
 void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);

@@ -72,6 +72,8 @@ struct mutant_exchange {
 /* What the hooks remember across requests. Guarded by the proxy's lock. */
 struct mutant_state {
   int streaming;            /* the session's config.streaming */
+  int retrying;             /* config.error_strategy is retry or fallback */
+  int max_iterations;       /* config.max_iterations (10 when absent) */
   int executes;             /* prompt:submit events seen */
   int llm_in_execute;       /* LLM requests since the last prompt:submit */
   int responses_in_execute; /* provider:response events since the last prompt:submit */
