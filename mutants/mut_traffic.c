@@ -4,6 +4,7 @@
  * through wire_edit.c, so each lie has the same shape on the OpenAI and Anthropic wires.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,37 @@ void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x) 
   (void)s;
   if (wire_result_count(x->body, x->wire) > 0)
     wire_rename_call_tool(x->body, x->wire, "_mutant");
+}
+
+/* path_provider: the provider name in an LLM path "/p/<name>/...", into buf ("" when none). */
+static const char *path_provider(const char *path, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (strncmp(path, "/p/", 3))
+    return buf;
+  const char *end = strchr(path + 3, '/');
+  size_t len = end ? (size_t)(end - path - 3) : strlen(path + 3);
+  if (len < n) {
+    memcpy(buf, path + 3, len);
+    buf[len] = '\0';
+  }
+  return buf;
+}
+
+void mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x) {
+  static char first[128];
+  char now[128];
+  path_provider(x->path, now, sizeof now);
+  if (s->llm_in_execute == 0) {
+    snprintf(first, sizeof first, "%s", now);
+    return;
+  }
+  /* A later turn (a response came back since) that another provider serves goes back to the
+   * execute's first provider, as if its failure were forgotten after the turn. */
+  if (s->responses_in_execute == 0 || !*first || !*now || !strcmp(first, now))
+    return;
+  const char *rest = x->path + 3 + strlen(now);
+  snprintf(x->path_buf, sizeof x->path_buf, "/p/%s%s", first, rest);
+  x->path = x->path_buf;
 }
 
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {

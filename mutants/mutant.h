@@ -55,8 +55,10 @@ void mutant_headers_free(struct mutant_headers *h);
 struct mutant_exchange {
   enum mutant_route route;
   enum mutant_wire wire; /* for MUTANT_ROUTE_LLM */
-  const char *path;      /* the request path, e.g. "/ock/v1/tools/get_weather" */
-  cJSON *body;           /* the request body when it is JSON, else NULL; hooks edit it */
+  const char *path;      /* the request path, e.g. "/ock/v1/tools/get_weather"; a request hook
+                            may point it at path_buf to send the request elsewhere */
+  char path_buf[256];
+  cJSON *body; /* the request body when it is JSON, else NULL; hooks edit it */
   struct mutant_headers *req_headers;
   /* Set by request hooks. */
   cJSON *answer;    /* when set, the request is not forwarded: the SUT gets 200 and this */
