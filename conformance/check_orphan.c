@@ -241,7 +241,63 @@ static void context_left_valid(struct grade_ctx *g) {
   }
 }
 
+/* The final answer is stored as the model said it: after an execute that ended with a final
+ * answer (status success, or the wrap-up reply under incomplete max_iterations), the assistant
+ * message nearest before the next prompt in the next execute's first request has exactly the
+ * reply's text; an empty reply stores no assistant message (SPEC.md 5.5, 5.14). */
+static void final_stored(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k + 1 < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const char *status = str_field(x->complete, "status");
+    if (strcmp(status, "success") && !(!strcmp(status, "incomplete") &&
+                                       !strcmp(str_field(x->complete, "reason"), "max_iterations")))
+      continue;
+    const cJSON *last = NULL;
+    for (size_t i = x->first; i < x->end; i++)
+      if (is_kind(v->e[i], "llm_request"))
+        last = view_reply_of(v, i);
+    const cJSON *next = next_first_request(v, x);
+    const char *prompt = v->x[k + 1].prompt;
+    if (!last || reply_failed(last) || !next || !prompt)
+      continue;
+    const char *text = str_field(last, "text");
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+    int user = -1, i = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, hist) {
+      if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), prompt))
+        user = i;
+      i++;
+    }
+    if (user < 0)
+      continue; /* the prompt itself is missing: PROC and HOOK checks report it */
+    const cJSON *assistant = NULL;
+    for (int j = user - 1; j >= 0 && !assistant; j--)
+      if (!strcmp(str_field(cJSON_GetArrayItem(hist, j), "role"), "assistant"))
+        assistant = cJSON_GetArrayItem(hist, j);
+    int calls = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(assistant, "tool_calls"));
+    int ok;
+    if (*text)
+      ok = assistant && !calls && !strcmp(str_field(assistant, "content"), text);
+    else
+      ok = !assistant || calls || *str_field(assistant, "content");
+    grade_emit(
+        g, "orphan.final-stored", "OCK-ORPHAN-009", ok, entry_seq(next),
+        *text ? "the final answer is stored as an assistant message with its exact text"
+              : "an empty final reply stores no assistant message",
+        "execute %d answered \"%.60s\"; the assistant message before the next prompt: %s%.60s%s",
+        x->index, text,
+        !assistant ? "none"
+        : calls    ? "one with tool calls"
+                   : "\"",
+        assistant && !calls ? str_field(assistant, "content") : "",
+        assistant && !calls ? "\"" : "");
+  }
+}
+
 void check_orphan(struct grade_ctx *g) {
+  final_stored(g);
   validator_findings(g);
   calls_kept(g);
   context_left_valid(g);

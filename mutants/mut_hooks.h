@@ -103,6 +103,8 @@ void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x);
 void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x);
+void mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x);
+void mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x);
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x);
 void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x);
 void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x);

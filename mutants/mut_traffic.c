@@ -86,6 +86,43 @@ void mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x) {
   x->path = x->path_buf;
 }
 
+/* last_user_index: the index of the last user message of the request, or -1. */
+static int last_user_index(const cJSON *messages) {
+  int found = -1, i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, messages) {
+    if (!strcmp(mut_str(m, "role"), "user"))
+      found = i;
+    i++;
+  }
+  return found;
+}
+
+void mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  int u = last_user_index(msgs);
+  cJSON *before = u > 0 ? cJSON_GetArrayItem(msgs, u - 1) : NULL;
+  if (s->executes < 2 || s->llm_in_execute > 0 || strcmp(mut_str(before, "role"), "assistant"))
+    return;
+  cJSON *content = cJSON_GetObjectItemCaseSensitive(before, "content");
+  cJSON *block = NULL, *b;
+  if (cJSON_IsArray(content))
+    cJSON_ArrayForEach(b, content) if (!block && !strcmp(mut_str(b, "type"), "text")) block = b;
+  cJSON *holder = cJSON_IsString(content) ? before : block;
+  const char *key = cJSON_IsString(content) ? "content" : "text";
+  const char *text = mut_str(holder, key);
+  if (!*text)
+    return;
+  char changed[4096];
+  snprintf(changed, sizeof changed, "%s (mutant)", text);
+  mut_set_str(holder, key, changed);
+}
+
+void mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->executes >= 2 && s->llm_in_execute == 0)
+    wire_insert_assistant_before_prompt(x->body, "");
+}
+
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
     wire_drop_last_result(x->body, x->wire);

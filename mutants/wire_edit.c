@@ -437,6 +437,25 @@ int wire_drop_message(cJSON *body, const char *role, const char *text) {
   return changed;
 }
 
+int wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
+  cJSON *msgs = messages_of(body);
+  int u = -1, i = 0;
+  cJSON *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(str_of(m, "role"), "user"))
+      u = i;
+    i++;
+  }
+  if (u < 1 || !strcmp(str_of(cJSON_GetArrayItem(msgs, u - 1), "role"), "assistant"))
+    return 0;
+  cJSON *a = cJSON_CreateObject();
+  if (!a)
+    return 0;
+  cJSON_AddStringToObject(a, "role", "assistant");
+  cJSON_AddStringToObject(a, "content", text);
+  return insert_at(msgs, u, a);
+}
+
 int wire_insert_user_first(cJSON *body, const char *text) {
   cJSON *msgs = messages_of(body);
   if (!msgs)

@@ -74,6 +74,11 @@ int wire_drop_message(cJSON *body, const char *role, const char *text);
  * leading system messages. */
 int wire_insert_user_first(cJSON *body, const char *text);
 
+/* wire_insert_assistant_before_prompt inserts an assistant message with text directly before
+ * the last user message, unless an assistant message is already there or that user message is
+ * the first message. */
+int wire_insert_assistant_before_prompt(cJSON *body, const char *text);
+
 /* wire_move_to_system moves the text that contains needle out of the messages: OpenAI turns
  * its message's role into "system"; Anthropic moves it to the top-level "system" field. */
 int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle);

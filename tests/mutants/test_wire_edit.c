@@ -192,6 +192,16 @@ static void call_name_and_arguments_altered(void) {
   cJSON_Delete(a);
 }
 
+static void assistant_before_prompt(void) {
+  cJSON *o = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"a\"},"
+                   "{\"role\":\"user\",\"content\":\"b\"}]}");
+  OCK_ASSERT_INT_EQ(wire_insert_assistant_before_prompt(o, ""), 1);
+  expect_messages(o, "[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\","
+                     "\"content\":\"\"},{\"role\":\"user\",\"content\":\"b\"}]");
+  OCK_ASSERT_INT_EQ(wire_insert_assistant_before_prompt(o, ""), 0); /* one is there already */
+  cJSON_Delete(o);
+}
+
 static void injection_moved_into_call(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_INT_EQ(wire_find_message(o, "NOTE"), 5);
@@ -271,6 +281,7 @@ static const struct ock_test tests[] = {
     {"result_texts", result_texts},
     {"error_results_suffixed", error_results_suffixed},
     {"call_name_and_arguments_altered", call_name_and_arguments_altered},
+    {"assistant_before_prompt", assistant_before_prompt},
     {"injection_moved_into_call", injection_moved_into_call},
     {"messages_dropped_and_inserted", messages_dropped_and_inserted},
     {"reminder_to_system", reminder_to_system},
