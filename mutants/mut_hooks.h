@@ -127,6 +127,7 @@ void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x);
 
 /* The session document and the exit (mut_process.c). */
 void mut_max_iterations_raised(struct mutant_state *s, cJSON *doc);
+void mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc);
 void mut_tools_serialized(struct mutant_state *s, cJSON *doc);
 void mut_backoff_zero(struct mutant_state *s, cJSON *doc);
 void mut_fallback_as_retry(struct mutant_state *s, cJSON *doc);
