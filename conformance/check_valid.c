@@ -44,7 +44,7 @@ void check_valid(struct grade_ctx *g) {
     /* After invalid input the next prompt runs: its prompt:submit, and (when it can reach a
      * provider) at least one LLM request. */
     const struct view_exec *nx = k + 1 < v->nx ? &v->x[k + 1] : NULL;
-    int asks = nx && !no_provider && nx->prompt && !blank(nx->prompt);
+    int asks = nx && !no_provider && nx->prompt && !ock_utf8_is_blank(nx->prompt);
     int requests = 0;
     for (size_t i = nx ? nx->first : 0; nx && i < nx->end; i++)
       requests += is_kind(v->e[i], "llm_request");
