@@ -276,7 +276,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
     const char *best;
     int ok = is_best_provider(v, provider, failed, n_failed, &best);
     if (n_failed > 0 || !ok)
-      grade_emit(g, "error.fallback-sticks", "OCK-ERROR-010", ok, entry_seq(v->e[i]),
+      grade_emit(g, "error.fallback-sticks", "OCK-ERROR-011", ok, entry_seq(v->e[i]),
                  "the best provider by priority that has not failed for good in the execute",
                  "execute %d: request to %s; %d provider(s) failed for good, expected %s", x->index,
                  provider, n_failed, best ? best : "(none left)");
@@ -328,7 +328,7 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
     int ok = cJSON_IsNumber(it) && cJSON_IsNumber(at) && it->valuedouble == (double)iteration &&
              at->valuedouble == (double)attempt;
-    grade_emit(g, "error.numbering", "OCK-ERROR-009", ok, entry_seq(e),
+    grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, entry_seq(e),
                "iteration is the turn number, attempt counts the tries of the turn",
                "execute %d: %s iteration %.0f attempt %.0f, expected %ld and %ld", x->index,
                event_name(e), cJSON_IsNumber(it) ? it->valuedouble : -1.0,
