@@ -9,6 +9,7 @@
 
 #include "grade.h"
 #include "ock/json.h"
+#include "ock/utf8.h"
 #include "view_calls.h"
 
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
@@ -22,9 +23,7 @@ static const cJSON *first_request_of(const struct view *v, const struct view_exe
  * is empty or white space, or the session has no provider. It ends as the deny or the input
  * validation says, whatever SIGINT arrives meanwhile (SPEC.md 5.10). */
 static int refused(const struct view *v, const struct view_exec *x) {
-  int blank = x->prompt != NULL;
-  for (const char *p = x->prompt ? x->prompt : ""; *p && blank; p++)
-    blank = isspace((unsigned char)*p) != 0;
+  int blank = x->prompt && ock_utf8_is_blank(x->prompt);
   if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
     return 1;
   for (size_t i = x->first; i < x->end; i++)
@@ -39,7 +38,11 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
   size_t answered = (size_t)-1, ignored = (size_t)-1;
   int refused_execute = refused(v, x);
+  int n_requested = 0, n_completed = 0, n_signals = 0;
   for (size_t i = x->first; i < x->end; i++) {
+    n_requested += is_event(v->e[i], "cancel:requested");
+    n_completed += is_event(v->e[i], "cancel:completed");
+    n_signals += is_kind(v->e[i], "cancel");
     if (is_event(v->e[i], "prompt:complete") && answered == (size_t)-1)
       answered = i;
     /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
@@ -84,6 +87,11 @@ static void one_execute(struct grade_ctx *g, size_t k) {
              "execute %d: cancel:requested %s, cancel:completed %s", x->index,
              requested == (size_t)-1 ? "missing" : "present",
              completed == (size_t)-1 ? "missing" : "present");
+  /* However many SIGINTs arrive, the execute is cancelled once (SPEC.md 5.10). */
+  grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
+             x->complete_seq, "at most one cancel:requested and one cancel:completed per execute",
+             "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
+             n_signals, n_requested, n_completed);
   if (requested != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = requested + 1; i < x->end && late == (size_t)-1; i++)

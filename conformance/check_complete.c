@@ -1,13 +1,18 @@
 /*
  * check_complete.c: COMPLETE, the orchestrator:complete event: once per execute, last, with
  * its fields, a turn_count equal to the turns the mock served, and a status that matches what
- * the journal shows happened.
+ * the journal shows happened; the response prompt:complete and execution:end carry is the text
+ * the mock really sent last, or the deny text the hook reply asked for.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "grade.h"
 #include "ock/json.h"
+
+/* The longest deny text compared; a longer hook reason is not judged. */
+#define OCK_DENIED_CAP 4096
 
 static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
 
@@ -55,7 +60,99 @@ static void what_happened(const struct view *v, const struct view_exec *x, struc
   }
 }
 
+/* expected_response: the execute's response as SPEC.md 5.4/5.6 define it, from what the mock
+ * saw: "Denied: <reason>" after a denied prompt:submit or provider:request, else the text of the
+ * last LLM reply the mock sent (the final answer or the wrap-up text). A deny text is written
+ * into buf; a reply text is borrowed from the journal. NULL when the journal shows no response
+ * (no reply reached the SUT) or the deny text does not fit. */
+static const char *expected_response(const struct view *v, const struct view_exec *x, char *buf,
+                                     size_t n) {
+  const cJSON *last = NULL;
+  for (size_t i = x->first; i < x->end; i++) {
+    const cJSON *e = v->e[i];
+    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e)) {
+      const char *r = ock_json_str(event_reply(e), "reason");
+      if (!strcmp(event_action(e), "ask_user"))
+        r = "No approval system available";
+      else if (!r || !*r)
+        r = "no reason given";
+      int len = snprintf(buf, n, "Denied: %s", r);
+      return len >= 0 && (size_t)len < n ? buf : NULL;
+    }
+    if (is_kind(e, "llm_request"))
+      last = view_reply_of(v, i);
+  }
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(last, "text");
+  return last && !reply_failed(last) && cJSON_IsString(text) ? text->valuestring : NULL;
+}
+
+/* The response carried by prompt:complete and execution:end against what the mock sent. */
+static void check_response(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  const cJSON *pc = NULL, *end = NULL;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (is_event(v->e[i], "prompt:complete") && !pc)
+      pc = v->e[i];
+    if (is_event(v->e[i], "execution:end") && !end)
+      end = v->e[i];
+  }
+  char want[OCK_DENIED_CAP];
+  const char *expect = expected_response(v, x, want, sizeof want);
+  const char *said = pc ? ock_json_str(event_data(pc), "response") : NULL;
+  if (pc && expect)
+    grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
+               entry_seq(pc), "prompt:complete data.response is the text the mock sent last",
+               "execute %d: response \"%.60s\"%s, expected \"%.60s\"", x->index,
+               said ? said : "(not a string)", said && strlen(said) > 60 ? "..." : "", expect);
+  if (!end)
+    return;
+  const char *status = str_field(x->complete, "status");
+  const cJSON *r = cJSON_GetObjectItemCaseSensitive(event_data(end), "response");
+  int ok;
+  const char *what;
+  if (!strcmp(status, "cancelled") || !strcmp(status, "error")) {
+    ok = cJSON_IsNull(r);
+    what = "null";
+  } else if (said) {
+    ok = cJSON_IsString(r) && !strcmp(r->valuestring, said);
+    what = said;
+  } else
+    return; /* no prompt:complete to compare with: ORDER-004 reports it */
+  grade_emit(g, "complete.end-response", "OCK-COMPLETE-008", ok, entry_seq(end),
+             "execution:end data.response is prompt:complete's response (null on cancelled or "
+             "error)",
+             "execute %d (status %s): execution:end response %.60s%s%s, expected %.60s", x->index,
+             *status ? status : "none", cJSON_IsString(r) ? "\"" : "",
+             cJSON_IsString(r) ? r->valuestring
+             : cJSON_IsNull(r) ? "null"
+                               : "(missing or not a string)",
+             cJSON_IsString(r) ? "\"" : "", what);
+}
+
+/* One orchestrator name per run: every event that carries data.orchestrator (cancel:*,
+ * orchestrator:complete) carries the name the first of them did (SPEC.md 4.3.18). */
+static void check_same_name(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const char *first = NULL;
+  long first_seq = -1;
+  for (size_t i = 0; i < v->n; i++) {
+    const char *name = ock_json_str(event_data(v->e[i]), "orchestrator");
+    if (!is_kind(v->e[i], "event") || !name || !*name)
+      continue; /* a missing or empty name is complete.orchestrator's to report */
+    if (!first) {
+      first = name;
+      first_seq = entry_seq(v->e[i]);
+      continue;
+    }
+    grade_emit(g, "complete.same-orchestrator", "OCK-COMPLETE-009", !strcmp(name, first),
+               entry_seq(v->e[i]), "the same orchestrator name in every event of the run",
+               "%s carries \"%.40s\", seq %ld carried \"%.40s\"", event_name(v->e[i]), name,
+               first_seq, first);
+  }
+}
+
 void check_complete(struct grade_ctx *g) {
+  check_same_name(g);
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
@@ -82,6 +179,8 @@ void check_complete(struct grade_ctx *g) {
                "execute %d: turn_count %s%.0f, the mock served %d turn(s)", x->index,
                is_int ? "" : "(not a non-negative integer) ",
                cJSON_IsNumber(tc) ? tc->valuedouble : -1.0, turns);
+
+    check_response(g, x);
 
     struct happened h;
     what_happened(v, x, &h);

@@ -109,6 +109,20 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
              !err ? "no provider:error"
              : ok ? "reported"
                   : "provider:error lacks fields");
+  /* retryable is a property of the error (SPEC.md 4.3.7, 5.7), not of the strategy or of the
+   * retries left: the same fault carries the same value under every strategy. */
+  const cJSON *r = cJSON_GetObjectItemCaseSensitive(d, "retryable");
+  if (err && cJSON_IsBool(r)) {
+    int cancelled = !strcmp(ock_json_str(e, "type") ? ock_json_str(e, "type") : "", "cancelled");
+    int want = !cancelled && retryable(reply);
+    grade_emit(g, "error.retryable-value", "OCK-ERROR-001", cJSON_IsTrue(r) == want, entry_seq(err),
+               "provider:error retryable as SPEC.md 5.7 classifies the fault",
+               "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s", entry_seq(reply),
+               fault_kind(reply) ? fault_kind(reply) : "HTTP ",
+               fault_kind(reply) ? "" : str_field(reply, "status"),
+               cfg_str(v, "error_strategy", "continue"), cJSON_IsTrue(r) ? "true" : "false",
+               want ? "true" : "false");
+  }
 }
 
 /* one_failure judges what the SUT did after the request at entry index i failed. */
@@ -280,10 +294,113 @@ static void fail_fast(struct grade_ctx *g) {
   free(f);
 }
 
+/* is_best_provider: name is the first of the session providers by (priority, list order) that
+ * is not in failed; *best is set to that provider (NULL when none is left). */
+static int is_best_provider(const struct view *v, const char *name, const char **failed,
+                            int n_failed, const char **best) {
+  const cJSON *p;
+  double bp = 0;
+  *best = NULL;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
+    const char *pn = str_field(p, "name");
+    int out = 0;
+    for (int k = 0; k < n_failed; k++)
+      out |= !strcmp(failed[k], pn);
+    double pr = ock_json_num(p, "priority", 100);
+    if (!out && (!*best || pr < bp)) {
+      *best = pn;
+      bp = pr;
+    }
+  }
+  return *best && name ? !strcmp(*best, name) : 0;
+}
+
+#define MAX_FAILED_PROVIDERS 16
+
+/* later_turns: under fallback, a provider that failed for good (a non-retryable fault, or its
+ * retry budget of the turn spent) is not used again in the execute; every request goes to the
+ * best provider by priority among those that have not failed (SPEC.md 5.7, 5.9). */
+static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  if (strcmp(cfg_str(v, "error_strategy", "continue"), "fallback"))
+    return;
+  long long max_retries = cfg_int(v, "max_retries", 2);
+  const char *failed[MAX_FAILED_PROVIDERS];
+  int n_failed = 0, failures_in_turn = 0;
+  const char *turn_provider = NULL;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!is_kind(v->e[i], "llm_request"))
+      continue;
+    const char *provider = str_field(v->e[i], "provider");
+    const char *best;
+    int ok = is_best_provider(v, provider, failed, n_failed, &best);
+    if (n_failed > 0 || !ok)
+      grade_emit(g, "error.fallback-sticks", "OCK-ERROR-011", ok, entry_seq(v->e[i]),
+                 "the best provider by priority that has not failed for good in the execute",
+                 "execute %d: request to %s; %d provider(s) failed for good, expected %s", x->index,
+                 provider, n_failed, best ? best : "(none left)");
+    const cJSON *reply = view_reply_of(v, i);
+    if (!reply || !reply_failed(reply)) {
+      failures_in_turn = 0;
+      turn_provider = NULL;
+      continue;
+    }
+    if (!turn_provider || strcmp(turn_provider, provider))
+      failures_in_turn = 0;
+    turn_provider = provider;
+    failures_in_turn++;
+    if ((!retryable(reply) || failures_in_turn > max_retries) && n_failed < MAX_FAILED_PROVIDERS) {
+      failed[n_failed++] = provider;
+      failures_in_turn = 0;
+      turn_provider = NULL;
+    }
+  }
+}
+
+/* numbering: provider:request and provider:error carry iteration, the turn number of the
+ * execute (the wrap-up request is max_iterations + 1), and attempt, 1 for a turn's first
+ * request and one more after each failed one (a retry or a fallback), as the mock saw them. */
+static void numbering(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  long iteration = 0, attempt = 0;
+  int last_failed = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "llm_request")) {
+      last_failed = reply_failed(view_reply_of(v, i));
+      continue;
+    }
+    int request = is_event(e, "provider:request");
+    if (!request && !is_event(e, "provider:error"))
+      continue;
+    if (request) {
+      if (last_failed && iteration > 0) {
+        attempt++;
+      } else {
+        iteration++;
+        attempt = 1;
+      }
+      last_failed = 1; /* until its reply is seen: a denied request has none */
+    }
+    const cJSON *d = event_data(e);
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(d, "iteration");
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
+    int ok = cJSON_IsNumber(it) && cJSON_IsNumber(at) && it->valuedouble == (double)iteration &&
+             at->valuedouble == (double)attempt;
+    grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, entry_seq(e),
+               "iteration is the turn number, attempt counts the tries of the turn",
+               "execute %d: %s iteration %.0f attempt %.0f, expected %ld and %ld", x->index,
+               event_name(e), cJSON_IsNumber(it) ? it->valuedouble : -1.0,
+               cJSON_IsNumber(at) ? at->valuedouble : -1.0, iteration, attempt);
+  }
+}
+
 void check_error(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
+    numbering(g, x);
+    later_turns(g, x);
     int attempt = 0;
     const cJSON *prev = NULL;
     for (size_t i = x->first; i < x->end; i++) {

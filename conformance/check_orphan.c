@@ -2,7 +2,8 @@
  * check_orphan.c: ORPHAN, no tool call without its result. The mock's validator judges every
  * request's history as the real APIs do (findings A01..A08 in the journal); on top of that the
  * harness checks what only it can see: the assistant message the mock sent is still there in
- * the next request, and the history an execute leaves behind is valid for the next prompt.
+ * the next request, with the model's own calls (names, order, arguments), and the history an
+ * execute leaves behind is valid for the next prompt.
  */
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,68 @@ static size_t next_request(const struct view *v, size_t i) {
   return (size_t)-1;
 }
 
+/* arguments_value: a call's arguments as a JSON value: a text is parsed ("" is {}, SPEC.md 5),
+ * an object or other value is copied. NULL when the text is not JSON. Caller frees. */
+static cJSON *arguments_value(const cJSON *args) {
+  if (!cJSON_IsString(args))
+    return args ? cJSON_Duplicate(args, 1) : NULL;
+  return *args->valuestring ? cJSON_Parse(args->valuestring) : cJSON_CreateObject();
+}
+
+/* stored_call: the tool call with that id in the request's neutral history, and its position
+ * among its message's calls; NULL when absent. */
+static const cJSON *stored_call(const cJSON *request, const char *id, int *position) {
+  const cJSON *m, *c;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    int k = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) {
+      if (!strcmp(str_field(c, "id"), id)) {
+        *position = k;
+        return c;
+      }
+      k++;
+    }
+  }
+  return NULL;
+}
+
+/* same_place: the stored call has the model's name at the model's position among its
+ * message's calls. Writes what differs into why. */
+static int same_place(const cJSON *sent, int sent_pos, const cJSON *kept, int kept_pos, char *why,
+                      size_t n) {
+  if (strcmp(str_field(sent, "name"), str_field(kept, "name"))) {
+    snprintf(why, n, "name \"%.40s\" stored as \"%.40s\"", str_field(sent, "name"),
+             str_field(kept, "name"));
+    return 0;
+  }
+  if (sent_pos != kept_pos) {
+    snprintf(why, n, "call %d of the reply stored as call %d", sent_pos + 1, kept_pos + 1);
+    return 0;
+  }
+  return 1;
+}
+
+/* same_arguments: the stored call's arguments equal the model's by JSON value; arguments that
+ * are not JSON: the same text, or not compared when the wire stores an object (Anthropic's
+ * tool_use input must be one). Writes what differs into why. */
+static int same_arguments(const cJSON *sent, const cJSON *kept, char *why, size_t n) {
+  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(sent, "arguments");
+  const cJSON *ka = cJSON_GetObjectItemCaseSensitive(kept, "arguments");
+  cJSON *want = arguments_value(sa), *got = arguments_value(ka);
+  int ok = want ? got && cJSON_Compare(want, got, 1)
+                : !cJSON_IsString(ka) ||
+                      (cJSON_IsString(sa) && !strcmp(sa->valuestring, ka->valuestring));
+  if (!ok) {
+    char *g = cJSON_PrintUnformatted(ka);
+    snprintf(why, n, "arguments %.80s stored as %.80s", cJSON_IsString(sa) ? sa->valuestring : "?",
+             g ? g : "(missing)");
+    cJSON_free(g);
+  }
+  cJSON_Delete(want);
+  cJSON_Delete(got);
+  return ok;
+}
+
 /* The assistant message with the tool calls the mock sent is kept in the next request. */
 static void calls_kept(struct grade_ctx *g) {
   const struct view *v = g->v;
@@ -124,6 +187,7 @@ static void calls_kept(struct grade_ctx *g) {
       }
       continue;
     }
+    int pos = 0;
     cJSON_ArrayForEach(c, calls) {
       const char *id = str_field(c, "id");
       int kept = history_has_call_id(v->e[j], id) && history_has_result_id(v->e[j], id);
@@ -131,6 +195,21 @@ static void calls_kept(struct grade_ctx *g) {
                  "the next request carries the call the mock sent and its result",
                  "call %s from reply %ld is %s in request %ld", id, entry_seq(reply),
                  kept ? "answered" : "missing (with its result)", entry_seq(v->e[j]));
+      int kept_pos = -1;
+      const cJSON *stored = kept ? stored_call(v->e[j], id, &kept_pos) : NULL;
+      char why[240] = "the same";
+      if (stored) {
+        grade_emit(g, "orphan.call-unchanged", "OCK-ORPHAN-006",
+                   same_place(c, pos, stored, kept_pos, why, sizeof why), entry_seq(v->e[j]),
+                   "the stored call has the model's name, at the model's position",
+                   "call %s in request %ld: %s", id, entry_seq(v->e[j]), why);
+        snprintf(why, sizeof why, "the same");
+        grade_emit(g, "orphan.call-arguments", "OCK-ORPHAN-008",
+                   same_arguments(c, stored, why, sizeof why), entry_seq(v->e[j]),
+                   "the stored call has the model's arguments, equal by JSON value",
+                   "call %s in request %ld: %s", id, entry_seq(v->e[j]), why);
+      }
+      pos++;
     }
   }
 }
@@ -174,7 +253,63 @@ static void context_left_valid(struct grade_ctx *g) {
   }
 }
 
+/* The final answer is stored as the model said it: after an execute that ended with a final
+ * answer (status success, or the wrap-up reply under incomplete max_iterations), the assistant
+ * message nearest before the next prompt in the next execute's first request has exactly the
+ * reply's text; an empty reply stores no assistant message (SPEC.md 5.5, 5.14). */
+static void final_stored(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k + 1 < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const char *status = str_field(x->complete, "status");
+    if (strcmp(status, "success") && !(!strcmp(status, "incomplete") &&
+                                       !strcmp(str_field(x->complete, "reason"), "max_iterations")))
+      continue;
+    const cJSON *last = NULL;
+    for (size_t i = x->first; i < x->end; i++)
+      if (is_kind(v->e[i], "llm_request"))
+        last = view_reply_of(v, i);
+    const cJSON *next = next_first_request(v, x);
+    const char *prompt = v->x[k + 1].prompt;
+    if (!last || reply_failed(last) || !next || !prompt)
+      continue;
+    const char *text = str_field(last, "text");
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+    int user = -1, i = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, hist) {
+      if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), prompt))
+        user = i;
+      i++;
+    }
+    if (user < 0)
+      continue; /* the prompt itself is missing: PROC and HOOK checks report it */
+    const cJSON *assistant = NULL;
+    for (int j = user - 1; j >= 0 && !assistant; j--)
+      if (!strcmp(str_field(cJSON_GetArrayItem(hist, j), "role"), "assistant"))
+        assistant = cJSON_GetArrayItem(hist, j);
+    int calls = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(assistant, "tool_calls"));
+    int ok;
+    if (*text)
+      ok = assistant && !calls && !strcmp(str_field(assistant, "content"), text);
+    else
+      ok = !assistant || calls || *str_field(assistant, "content");
+    grade_emit(
+        g, "orphan.final-stored", "OCK-ORPHAN-009", ok, entry_seq(next),
+        *text ? "the final answer is stored as an assistant message with its exact text"
+              : "an empty final reply stores no assistant message",
+        "execute %d answered \"%.60s\"; the assistant message before the next prompt: %s%.60s%s",
+        x->index, text,
+        !assistant ? "none"
+        : calls    ? "one with tool calls"
+                   : "\"",
+        assistant && !calls ? str_field(assistant, "content") : "",
+        assistant && !calls ? "\"" : "");
+  }
+}
+
 void check_orphan(struct grade_ctx *g) {
+  final_stored(g);
   validator_findings(g);
   calls_kept(g);
   context_left_valid(g);

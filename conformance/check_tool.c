@@ -3,6 +3,7 @@
  * not JSON, failing tools and failing tool endpoints all become results and the loop goes on;
  * the tool receives exactly the model's arguments; the result text carries the tool's output.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,25 @@ static const cJSON *modified(const cJSON *event, const char *key) {
     return NULL;
   return cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(event_reply(event), "data"), key);
+}
+
+/* The cap of a failure text compared; a longer error.message is not judged. */
+#define OCK_FAILURE_TEXT_CAP 4096
+
+/* failure_text: the result text fed back for a ToolResult with success false is exactly
+ * "Error: <error.message>", or "Error: unknown error" without a message (SPEC.md 5.11). */
+static void failure_text(struct grade_ctx *g, const struct call_fate *f, const cJSON *result) {
+  const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
+  char want[OCK_FAILURE_TEXT_CAP];
+  int len = snprintf(want, sizeof want, "Error: %s", msg && *msg ? msg : "unknown error");
+  size_t j;
+  const cJSON *req = next_request_after(g->v, f->start_index, &j);
+  const char *text = req ? request_result_text(req, call_id(f)) : NULL;
+  if (len < 0 || (size_t)len >= sizeof want || !text)
+    return; /* no later request carries it: the fail_fast and cancel checks judge that path */
+  grade_emit(g, "tool.failure-text", "OCK-TOOL-002", !strcmp(text, want), entry_seq(req),
+             "the result text fed back for success:false is \"Error: <error.message>\"",
+             "call %s: result text \"%.80s\", expected \"%.80s\"", call_id(f), text, want);
 }
 
 static void one_call(struct grade_ctx *g, const struct call_fate *f) {
@@ -155,6 +175,7 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                  : f->error ? "tool:error"
                             : "no event",
                  goes_on ? "" : ", and no further LLM request");
+      failure_text(g, f, result);
     } else {
       const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");
       size_t j;

@@ -3,18 +3,11 @@
  * no provider end the execute with status error and the right error.type, send nothing to a
  * provider, and do not stop the next prompt.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "grade.h"
 #include "ock/json.h"
-
-static int blank(const char *s) {
-  for (; s && *s; s++)
-    if (!isspace((unsigned char)*s))
-      return 0;
-  return 1;
-}
+#include "ock/utf8.h"
 
 void check_valid(struct grade_ctx *g) {
   const struct view *v = g->v;
@@ -22,7 +15,7 @@ void check_valid(struct grade_ctx *g) {
       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    int empty = x->prompt && blank(x->prompt);
+    int empty = x->prompt && ock_utf8_is_blank(x->prompt);
     if (!empty && !no_provider)
       continue;
     const char *want_type = empty ? "invalid_input" : "no_provider";
@@ -51,7 +44,7 @@ void check_valid(struct grade_ctx *g) {
     /* After invalid input the next prompt runs: its prompt:submit, and (when it can reach a
      * provider) at least one LLM request. */
     const struct view_exec *nx = k + 1 < v->nx ? &v->x[k + 1] : NULL;
-    int asks = nx && !no_provider && nx->prompt && !blank(nx->prompt);
+    int asks = nx && !no_provider && nx->prompt && !ock_utf8_is_blank(nx->prompt);
     int requests = 0;
     for (size_t i = nx ? nx->first : 0; nx && i < nx->end; i++)
       requests += is_kind(v->e[i], "llm_request");

@@ -1,4 +1,4 @@
-/* utf8.c: the UTF-8 scrubber of utf8.h. */
+/* utf8.c: the UTF-8 scrubber and the white-space test of utf8.h. */
 #include "ock/utf8.h"
 
 /* seq_len: the length of the well-formed sequence starting at p, or 0. */
@@ -46,4 +46,27 @@ size_t ock_utf8_scrub(char *s) {
     }
   }
   return replaced;
+}
+
+/* is_space_code: the code point has the Unicode White_Space property. */
+static int is_space_code(unsigned long c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
+}
+
+int ock_utf8_is_blank(const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  while (p && *p) {
+    size_t n = seq_len(p);
+    if (n == 0)
+      return 0;
+    unsigned long c = n == 1 ? p[0] : (unsigned long)(p[0] & (0x7F >> n));
+    for (size_t i = 1; i < n; i++)
+      c = (c << 6) | (p[i] & 0x3F);
+    if (!is_space_code(c))
+      return 0;
+    p += n;
+  }
+  return 1;
 }

@@ -32,7 +32,11 @@ REMINDER = (
 )
 CANCELLED_MESSAGE = "The previous operation was cancelled."
 FAIL_FAST_TYPES = ("execution_failed", "timeout", "invalid_arguments")
-BLANK = " \t\r\n\v\f"  # SPEC.md 5.12: what an empty prompt may consist of
+# SPEC.md 5.12: what an empty prompt may consist of, the Unicode White_Space characters
+BLANK = (
+    " \t\r\n\v\f\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def compact(value):

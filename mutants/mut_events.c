@@ -139,6 +139,54 @@ void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_excha
     mut_set_str(mut_event_data(x), "orchestrator", "");
 }
 
+void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "prompt:complete"))
+    mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
+}
+
+void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "execution:end"))
+    mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
+}
+
+void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->executes < 2 && !is(x, "cancel:completed"))
+    return;
+  char name[256];
+  snprintf(name, sizeof name, "%s-%d", data_str(x, "orchestrator"), s->executes);
+  if (*data_str(x, "orchestrator"))
+    mut_set_str(mut_event_data(x), "orchestrator", name);
+}
+
+void mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *d = mut_event_data(x);
+  if (!s->retrying && is(x, "provider:error") && cJSON_HasObjectItem(d, "retryable"))
+    cJSON_ReplaceItemInObjectCaseSensitive(d, "retryable", cJSON_CreateFalse());
+}
+
+void mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *it = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "iteration");
+  if (is(x, "provider:request") && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)
+    cJSON_SetNumberValue(it, s->max_iterations);
+}
+
+void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x) {
+  static char last[256];
+  static int last_execute = -1;
+  if (!is(x, "provider:request"))
+    return;
+  if (s->executes != last_execute)
+    last[0] = '\0';
+  last_execute = s->executes;
+  cJSON *at = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "attempt");
+  const char *provider = data_str(x, "provider");
+  if (last[0] && strcmp(last, provider) && cJSON_IsNumber(at))
+    cJSON_SetNumberValue(at, 1);
+  snprintf(last, sizeof last, "%s", provider);
+}
+
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "orchestrator:complete"))
@@ -504,6 +552,12 @@ void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange
   (void)s;
   if (is(x, "cancel:requested"))
     mut_answer_continue(x);
+}
+
+void mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, "cancel:requested"))
+    mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
 void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mut_hooks.h"
+#include "ock/utf8.h"
 
 static cJSON *config_of(cJSON *doc) {
   cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "config");
@@ -29,6 +30,23 @@ static void replace_strategy(cJSON *config, const char *from, const char *to) {
   cJSON *v = cJSON_GetObjectItemCaseSensitive(config, "error_strategy");
   if (cJSON_IsString(v) && !strcmp(v->valuestring, from))
     cJSON_ReplaceItemInObjectCaseSensitive(config, "error_strategy", cJSON_CreateString(to));
+}
+
+/* ascii_blank: only the ASCII white space of C's isspace, as a loop that forgot Unicode sees. */
+static int ascii_blank(const char *s) {
+  for (; *s; s++)
+    if (!strchr(" \t\r\n\v\f", *s))
+      return 0;
+  return 1;
+}
+
+void mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "prompts")) {
+    if (cJSON_IsString(p) && ock_utf8_is_blank(p->valuestring) && !ascii_blank(p->valuestring))
+      cJSON_SetValuestring(p, "(mutant) a prompt of non-ASCII white space taken as text");
+  }
 }
 
 void mut_max_iterations_raised(struct mutant_state *s, cJSON *doc) {

@@ -4,6 +4,7 @@
  * through wire_edit.c, so each lie has the same shape on the OpenAI and Anthropic wires.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,86 @@ void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
     wire_rename_call(x->body, x->wire, "_m");
 }
 
+void mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (wire_result_count(x->body, x->wire) > 0)
+    wire_alter_call_arguments(x->body, x->wire);
+}
+
+void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (wire_result_count(x->body, x->wire) > 0)
+    wire_rename_call_tool(x->body, x->wire, "_mutant");
+}
+
+/* path_provider: the provider name in an LLM path "/p/<name>/...", into buf ("" when none). */
+static const char *path_provider(const char *path, char *buf, size_t n) {
+  buf[0] = '\0';
+  if (strncmp(path, "/p/", 3))
+    return buf;
+  const char *end = strchr(path + 3, '/');
+  size_t len = end ? (size_t)(end - path - 3) : strlen(path + 3);
+  if (len < n) {
+    memcpy(buf, path + 3, len);
+    buf[len] = '\0';
+  }
+  return buf;
+}
+
+void mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x) {
+  static char first[128];
+  char now[128];
+  path_provider(x->path, now, sizeof now);
+  if (s->llm_in_execute == 0) {
+    snprintf(first, sizeof first, "%s", now);
+    return;
+  }
+  /* A later turn (a response came back since) that another provider serves goes back to the
+   * execute's first provider, as if its failure were forgotten after the turn. */
+  if (s->responses_in_execute == 0 || !*first || !*now || !strcmp(first, now))
+    return;
+  const char *rest = x->path + 3 + strlen(now);
+  snprintf(x->path_buf, sizeof x->path_buf, "/p/%s%s", first, rest);
+  x->path = x->path_buf;
+}
+
+/* last_user_index: the index of the last user message of the request, or -1. */
+static int last_user_index(const cJSON *messages) {
+  int found = -1, i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, messages) {
+    if (!strcmp(mut_str(m, "role"), "user"))
+      found = i;
+    i++;
+  }
+  return found;
+}
+
+void mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  int u = last_user_index(msgs);
+  cJSON *before = u > 0 ? cJSON_GetArrayItem(msgs, u - 1) : NULL;
+  if (s->executes < 2 || s->llm_in_execute > 0 || strcmp(mut_str(before, "role"), "assistant"))
+    return;
+  cJSON *content = cJSON_GetObjectItemCaseSensitive(before, "content");
+  cJSON *block = NULL, *b;
+  if (cJSON_IsArray(content))
+    cJSON_ArrayForEach(b, content) if (!block && !strcmp(mut_str(b, "type"), "text")) block = b;
+  cJSON *holder = cJSON_IsString(content) ? before : block;
+  const char *key = cJSON_IsString(content) ? "content" : "text";
+  const char *text = mut_str(holder, key);
+  if (!*text)
+    return;
+  char changed[4096];
+  snprintf(changed, sizeof changed, "%s (mutant)", text);
+  mut_set_str(holder, key, changed);
+}
+
+void mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->executes >= 2 && s->llm_in_execute == 0)
+    wire_insert_assistant_before_prompt(x->body, "");
+}
+
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
     wire_drop_last_result(x->body, x->wire);
@@ -50,6 +131,11 @@ void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) 
 void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   wire_set_result_texts(x->body, x->wire, "(mutant) the tool's output is not here", 1);
+}
+
+void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_suffix_error_results(x->body, x->wire, " (mutant)");
 }
 
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {

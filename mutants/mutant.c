@@ -77,6 +77,11 @@ static const char *str_of(const cJSON *o, const char *key) {
 void mutant_note_session(struct mutant_state *s, const cJSON *doc) {
   const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
   s->streaming = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, "streaming"));
+  const cJSON *strategy = cJSON_GetObjectItemCaseSensitive(config, "error_strategy");
+  s->retrying = cJSON_IsString(strategy) && (!strcmp(strategy->valuestring, "retry") ||
+                                             !strcmp(strategy->valuestring, "fallback"));
+  const cJSON *max = cJSON_GetObjectItemCaseSensitive(config, "max_iterations");
+  s->max_iterations = cJSON_IsNumber(max) ? max->valueint : 10;
 }
 
 void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply) {

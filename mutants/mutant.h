@@ -55,8 +55,10 @@ void mutant_headers_free(struct mutant_headers *h);
 struct mutant_exchange {
   enum mutant_route route;
   enum mutant_wire wire; /* for MUTANT_ROUTE_LLM */
-  const char *path;      /* the request path, e.g. "/ock/v1/tools/get_weather" */
-  cJSON *body;           /* the request body when it is JSON, else NULL; hooks edit it */
+  const char *path;      /* the request path, e.g. "/ock/v1/tools/get_weather"; a request hook
+                            may point it at path_buf to send the request elsewhere */
+  char path_buf[256];
+  cJSON *body; /* the request body when it is JSON, else NULL; hooks edit it */
   struct mutant_headers *req_headers;
   /* Set by request hooks. */
   cJSON *answer;    /* when set, the request is not forwarded: the SUT gets 200 and this */
@@ -72,6 +74,8 @@ struct mutant_exchange {
 /* What the hooks remember across requests. Guarded by the proxy's lock. */
 struct mutant_state {
   int streaming;            /* the session's config.streaming */
+  int retrying;             /* config.error_strategy is retry or fallback */
+  int max_iterations;       /* config.max_iterations (10 when absent) */
   int executes;             /* prompt:submit events seen */
   int llm_in_execute;       /* LLM requests since the last prompt:submit */
   int responses_in_execute; /* provider:response events since the last prompt:submit */

@@ -713,9 +713,9 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
     const char *body = edited ? edited : raw;
     size_t len = edited ? strlen(edited) : r->body.len;
     char full[1024];
-    snprintf(full, sizeof full, "%s%s", p->upstream, url);
+    snprintf(full, sizeof full, "%s%s", p->upstream, x.path);
     if (x.route == MUTANT_ROUTE_LLM || x.route == MUTANT_ROUTE_TOOL)
-      remember(p, url, body, len, &reqh);
+      remember(p, x.path, body, len, &reqh);
     if (x.route == MUTANT_ROUTE_LLM) {
       ret = stream_llm(p, c, &x, full, body, len, after);
       goto done;

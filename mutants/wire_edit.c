@@ -221,6 +221,48 @@ int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix) {
   return 1;
 }
 
+int wire_alter_call_arguments(cJSON *body, enum mutant_wire w) {
+  int a = last_call_message(body, w);
+  if (a < 0)
+    return 0;
+  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
+  cJSON *call = NULL, *c;
+  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
+  if (w == MUTANT_WIRE_ANTHROPIC) {
+    cJSON *input = cJSON_GetObjectItemCaseSensitive(call, "input");
+    if (!cJSON_IsObject(input))
+      return 0;
+    cJSON_AddTrueToObject(input, "ock_mutant");
+    return 1;
+  }
+  cJSON *fn = cJSON_GetObjectItemCaseSensitive(call, "function");
+  const char *text = str_of(fn, "arguments");
+  cJSON *args = *text ? cJSON_Parse(text) : cJSON_CreateObject();
+  char *printed = NULL;
+  if (cJSON_IsObject(args) && cJSON_AddTrueToObject(args, "ock_mutant"))
+    printed = cJSON_PrintUnformatted(args);
+  if (printed)
+    set_string(fn, "arguments", printed);
+  cJSON_free(printed);
+  cJSON_Delete(args);
+  return printed != NULL;
+}
+
+int wire_rename_call_tool(cJSON *body, enum mutant_wire w, const char *suffix) {
+  int a = last_call_message(body, w);
+  if (a < 0)
+    return 0;
+  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
+  cJSON *call = NULL, *c;
+  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
+  cJSON *holder =
+      w == MUTANT_WIRE_ANTHROPIC ? call : cJSON_GetObjectItemCaseSensitive(call, "function");
+  char renamed[512];
+  snprintf(renamed, sizeof renamed, "%s%s", str_of(holder, "name"), suffix);
+  set_string(holder, "name", renamed);
+  return 1;
+}
+
 static cJSON *user_message(const char *text) {
   cJSON *m = cJSON_CreateObject();
   if (!m)
@@ -260,6 +302,20 @@ int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int
   for (int i = 0; i < n; i++) {
     if (only_success && !strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error:", 6))
       continue;
+    set_string(r[i].item, "content", text);
+    changed = 1;
+  }
+  return changed;
+}
+
+int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffix) {
+  struct ref r[MAX_REFS];
+  int n = collect(body, w, r, MAX_REFS), changed = 0;
+  char buf[4096], text[4096 + 64];
+  for (int i = 0; i < n; i++) {
+    if (strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))
+      continue;
+    snprintf(text, sizeof text, "%s%s", buf, suffix);
     set_string(r[i].item, "content", text);
     changed = 1;
   }
@@ -379,6 +435,25 @@ int wire_drop_message(cJSON *body, const char *role, const char *text) {
     }
   }
   return changed;
+}
+
+int wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
+  cJSON *msgs = messages_of(body);
+  int u = -1, i = 0;
+  cJSON *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(str_of(m, "role"), "user"))
+      u = i;
+    i++;
+  }
+  if (u < 1 || !strcmp(str_of(cJSON_GetArrayItem(msgs, u - 1), "role"), "assistant"))
+    return 0;
+  cJSON *a = cJSON_CreateObject();
+  if (!a)
+    return 0;
+  cJSON_AddStringToObject(a, "role", "assistant");
+  cJSON_AddStringToObject(a, "content", text);
+  return insert_at(msgs, u, a);
 }
 
 int wire_insert_user_first(cJSON *body, const char *text) {

@@ -36,6 +36,15 @@ int wire_reverse_results(cJSON *body, enum mutant_wire w);
  * with calls, and to the id of its result, so the history stays consistent. */
 int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix);
 
+/* wire_alter_call_arguments adds the member "ock_mutant": true to the arguments of the first
+ * call of the last assistant message with calls (OpenAI: the arguments text, re-printed; a text
+ * that is not a JSON object is left alone). */
+int wire_alter_call_arguments(cJSON *body, enum mutant_wire w);
+
+/* wire_rename_call_tool appends suffix to the tool name of the first call of the last
+ * assistant message with calls (its result is left alone). */
+int wire_rename_call_tool(cJSON *body, enum mutant_wire w, const char *suffix);
+
 /* wire_split_call puts a user message with text between the last assistant message with calls
  * and its results (Anthropic: a text block before the results in their user message). */
 int wire_split_call(cJSON *body, enum mutant_wire w, const char *text);
@@ -43,6 +52,10 @@ int wire_split_call(cJSON *body, enum mutant_wire w, const char *text);
 /* wire_set_result_texts replaces the text of every tool result with text; when only_success,
  * results whose text starts with "Error:" are kept. */
 int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int only_success);
+
+/* wire_suffix_error_results appends suffix to the text of every tool result whose text starts
+ * with "Error: " (texts longer than 4 KiB are cut there first). */
+int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffix);
 
 /* wire_find_message: the index in messages of the first message whose text contains needle,
  * or -1. */
@@ -60,6 +73,11 @@ int wire_drop_message(cJSON *body, const char *role, const char *text);
 /* wire_insert_user_first inserts a user message with text as the first message after any
  * leading system messages. */
 int wire_insert_user_first(cJSON *body, const char *text);
+
+/* wire_insert_assistant_before_prompt inserts an assistant message with text directly before
+ * the last user message, unless an assistant message is already there or that user message is
+ * the first message. */
+int wire_insert_assistant_before_prompt(cJSON *body, const char *text);
 
 /* wire_move_to_system moves the text that contains needle out of the messages: OpenAI turns
  * its message's role into "system"; Anthropic moves it to the top-level "system" field. */

@@ -25,7 +25,6 @@
  */
 #include "ock/orchestrator.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -37,6 +36,7 @@
 
 #include "ock/events.h"
 #include "ock/status.h"
+#include "ock/utf8.h"
 #include "retry.h"
 
 #define DEFAULT_NAME "ock-reference"
@@ -1094,13 +1094,6 @@ static void answer_calls_cancelled(struct run *r, const struct ock_tool_call *ca
 
 /* ---- the loop -------------------------------------------------------------------------------- */
 
-static int blank(const char *s) {
-  for (; s && *s; s++)
-    if (!isspace((unsigned char)*s))
-      return 0;
-  return 1;
-}
-
 static void run_loop(struct run *r, const char *prompt) {
   store_text(r, OCK_ROLE_USER, prompt);
   release_kept(r); /* a prompt:submit injection goes after the prompt */
@@ -1245,7 +1238,7 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
 
   if (!r.failed || !dense || !specs) {
     finish_error(&r, "internal_error", "out of memory");
-  } else if (blank(prompt)) {
+  } else if (ock_utf8_is_blank(prompt)) {
     finish_error(&r, "invalid_input", "the prompt is empty or only whitespace; nothing was sent");
   } else if (first.target < 0) {
     finish_error(&r, "no_provider",

@@ -591,6 +591,39 @@ static void tool_timeout_not_reported_fails(void) {
   cJSON_Delete(c);
 }
 
+/* The response prompt:complete and execution:end carry is the reply text the mock sent. */
+static void response_value_compared(void) {
+  const char *const lifecycle[] = {"lifecycle", NULL};
+  cJSON *c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}")
+      "," EV("provider:request", "{\"iteration\":1,\"attempt\":1}")
+      "," REQ(USER)
+      "," REPLY_TEXT("Hello")
+      "," EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}")
+      "," EV("prompt:complete", "{\"response\":\"Hell\"}")
+      "," EV("execution:end", "{\"response\":\"Hello\",\"status\":\"completed\"}")
+      "," COMPLETE("1", "success") "]",
+      lifecycle, 0);
+  EXPECT(c, "complete.response", "FAIL");     /* "Hell" is not what the mock sent */
+  EXPECT(c, "complete.end-response", "FAIL"); /* and execution:end disagrees with it */
+  EXPECT(c, "error.numbering", "PASS");
+  cJSON_Delete(c);
+  c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}")
+      "," EV("provider:request", "{\"iteration\":0,\"attempt\":1}")
+      "," REQ(USER)
+      "," REPLY_TEXT("Hello")
+      "," EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}")
+      "," EV("prompt:complete", "{\"response\":\"Hello\"}")
+      "," COMPLETE("1", "success") "]",
+      no_caps, 0);
+  EXPECT(c, "complete.response", "PASS");
+  EXPECT(c, "error.numbering", "FAIL"); /* iterations count from 1 */
+  cJSON_Delete(c);
+}
+
 /* clang-format on */
 
 /* A check id outside the checklist, or under another requirement than its row's, is an ERROR:
@@ -837,6 +870,7 @@ static void undeclared_capability_by_behaviour(void) {
 }
 
 static const struct ock_test tests[] = {
+    {"response_value_compared", response_value_compared},
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
     {"wrong_turn_count_fails", wrong_turn_count_fails},

@@ -30,7 +30,19 @@ static void replaces_broken_bytes(void) {
   }
 }
 
+static void tells_white_space(void) {
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(""), 1);
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(NULL), 1);
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(" \t\r\n\v\f"), 1);
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xC2\xA0\xE3\x80\x80"), 1); /* U+00A0, U+3000 */
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xE2\x80\x80\xE2\x80\x8A\xE2\x80\xAF\xC2\x85"), 1);
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xE2\x80\x8B"), 0); /* U+200B is not White_Space */
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(" \xC2\xA0x"), 0);
+  OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xA0"), 0); /* a lone byte, not U+00A0 */
+}
+
 static const struct ock_test tests[] = {{"keeps_valid_text", keeps_valid_text},
                                         {"replaces_broken_bytes", replaces_broken_bytes},
+                                        {"tells_white_space", tells_white_space},
                                         {NULL, NULL}};
 const struct ock_suite suite_utf8 = {"utf8", tests, NULL, NULL};

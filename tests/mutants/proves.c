@@ -67,11 +67,14 @@ static const struct proves_row table[] = {
     {"cancel-during-stream",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status expect.last-request "
      "expect.llm-requests proc.sigint stream.requested"},
+    {"cancel-during-streamed-tool",
+     "cancel.closing-message cancel.results-kept orphan.call-arguments"},
     {"cancel-during-tool",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
      "complete.last complete.once expect.events-present expect.last-request expect.llm-requests "
      "order.grammar orphan.context-valid proc.sigint proc.signal"},
     {"cancel-stream-finishes-during-hold", "cancel.status order.response-matches"},
+    {"cancel-second-sigint", "cancel.events cancel.once"},
     {"error-400-continue",
      "complete.error-object complete.turn-count error.provider-error expect.turn-count"},
     {"error-500-fail-fast",
@@ -101,6 +104,7 @@ static const struct proves_row table[] = {
     {"fallback-cross-wire",
      "complete.turn-count error.fallback expect.last-request expect.llm-requests expect.turn-count "
      "orphan.call-kept orphan.result-for-every-call"},
+    {"fallback-later-turns", "error.fallback-sticks"},
     {"fallback-non-retryable", "complete.turn-count error.fallback error.no-retry "
                                "expect.events-absent expect.llm-requests expect.turn-count"},
     {"fallback-second-provider",
@@ -364,6 +368,7 @@ static const struct proves_row table[] = {
      "order.prompt-complete valid.empty-prompt valid.next-prompt valid.not-stored"},
     {"valid-no-provider", "complete.error-object expect.error-type expect.exit-code proc.exit "
                           "proc.prompt-order valid.no-provider"},
+    {"valid-unicode-space-prompt", "valid.empty-prompt"},
     {"valid-whitespace-prompt",
      "complete.error-object expect.error-type expect.llm-requests proc.executes proc.prompt-order "
      "valid.empty-prompt valid.next-prompt valid.not-stored"},

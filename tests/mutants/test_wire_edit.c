@@ -159,6 +159,49 @@ static void result_texts(void) {
   cJSON_Delete(a);
 }
 
+static void error_results_suffixed(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_suffix_error_results(o, MUTANT_WIRE_OPENAI, " (m)"), 1);
+  char *text = messages_of(o);
+  OCK_ASSERT_CONTAINS(text, "\"Error: B failed (m)\"");
+  OCK_ASSERT_CONTAINS(text, "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"}");
+  free(text);
+  OCK_ASSERT_INT_EQ(wire_suffix_error_results(a, MUTANT_WIRE_ANTHROPIC, " (m)"), 1);
+  text = messages_of(a);
+  OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"b\",\"content\":\"Error: B failed (m)\"");
+  free(text);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void call_name_and_arguments_altered(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_rename_call_tool(o, MUTANT_WIRE_OPENAI, "_m"), 1);
+  OCK_ASSERT_INT_EQ(wire_alter_call_arguments(o, MUTANT_WIRE_OPENAI), 1);
+  char *text = messages_of(o);
+  OCK_ASSERT_CONTAINS(text, "\"name\":\"f_m\",\"arguments\":\"{\\\"ock_mutant\\\":true}\"");
+  OCK_ASSERT_CONTAINS(text, "\"name\":\"g\",\"arguments\":\"{}\""); /* the second call stays */
+  free(text);
+  OCK_ASSERT_INT_EQ(wire_rename_call_tool(a, MUTANT_WIRE_ANTHROPIC, "_m"), 1);
+  OCK_ASSERT_INT_EQ(wire_alter_call_arguments(a, MUTANT_WIRE_ANTHROPIC), 1);
+  text = messages_of(a);
+  OCK_ASSERT_CONTAINS(text, "\"id\":\"a\",\"name\":\"f_m\",\"input\":{\"ock_mutant\":true}");
+  OCK_ASSERT_CONTAINS(text, "\"id\":\"b\",\"name\":\"g\",\"input\":{}");
+  free(text);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
+static void assistant_before_prompt(void) {
+  cJSON *o = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"a\"},"
+                   "{\"role\":\"user\",\"content\":\"b\"}]}");
+  OCK_ASSERT_INT_EQ(wire_insert_assistant_before_prompt(o, ""), 1);
+  expect_messages(o, "[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\","
+                     "\"content\":\"\"},{\"role\":\"user\",\"content\":\"b\"}]");
+  OCK_ASSERT_INT_EQ(wire_insert_assistant_before_prompt(o, ""), 0); /* one is there already */
+  cJSON_Delete(o);
+}
+
 static void injection_moved_into_call(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_INT_EQ(wire_find_message(o, "NOTE"), 5);
@@ -236,6 +279,9 @@ static const struct ock_test tests[] = {
     {"rename_call_consistently", rename_call_consistently},
     {"split_call", split_call},
     {"result_texts", result_texts},
+    {"error_results_suffixed", error_results_suffixed},
+    {"call_name_and_arguments_altered", call_name_and_arguments_altered},
+    {"assistant_before_prompt", assistant_before_prompt},
     {"injection_moved_into_call", injection_moved_into_call},
     {"messages_dropped_and_inserted", messages_dropped_and_inserted},
     {"reminder_to_system", reminder_to_system},
