@@ -345,8 +345,8 @@ static void usage_errors_are_explained(void) {
       {"run --orchestrator true --manifest /nonexistent/m.json", "/nonexistent/m.json", 2},
       {"run --orchestrator true extra", "unexpected argument", 2},
       {"run --orchestrator ''", "--orchestrator CMD is required and not empty", 2},
-      {"run --orchestrator ock-no-such-orchestrator --case text-answer --fixtures " OCK_ROOT_BIN
-       "/../fixtures",
+      {"run --orchestrator ock-no-such-orchestrator --case text-answer --fixtures "
+       "\"$OCK_ROOT/fixtures\"",
        "ock-no-such-orchestrator: not found", 2},
       {"list --help", "--requirement ID", 0},
       {"list nothing", "expected scenarios or requirements", 2},
