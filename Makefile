@@ -8,6 +8,8 @@
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make clean
 #   make install     PREFIX=/usr/local DESTDIR= (see install.mk)
+#   make test-frameworks  the JavaScript adapter, the official SDKs against the mock, the framework
+#                   bridges (Node 20+, npm and the registry; not part of make test; frameworks.mk)
 #
 # Each part keeps its own rules in <part>/part.mk and appends to BINS, LIBS and TEST_BINS.
 # Missing Debian packages are installed by scripts/deps.sh before anything is compiled.
@@ -67,6 +69,7 @@ include tests/part.mk
 -include bench/part.mk
 include fuzz/part.mk
 include install.mk
+include frameworks.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
 

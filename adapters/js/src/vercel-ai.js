@@ -1,0 +1,285 @@
+// The Vercel AI SDK bridge: runs `generateText` (or `streamText` when the session streams) with
+// the session's tools and a step limit, and reports what the framework does as ock/1 events.
+//
+// Where the events come from:
+// - prompt:submit, prompt:complete, orchestrator:complete: around the generateText/streamText call.
+// - provider:request: the language-model middleware's transformParams, before the request is
+//   built, so its reply can deny the request (the call is aborted with an error) or inject an
+//   ephemeral message into it.
+// - provider:stream, provider:response, provider:error: wrapGenerate / wrapStream, from what the
+//   model returned (the wire's finish_reason is read from the raw reply).
+// - tool:pre, tool:post, tool:error: the tool wrappers, at the moment the framework runs a tool
+//   (deny and modify applied there).
+//
+// What the framework does not do, the bridge does not do either; manifests/vercel-ai.json says what
+// it cannot apply, and make test-frameworks grades the rest. The framework's own retries are off
+// (maxRetries 0): it retries without a hook, so a provider:retry could only be reported after the
+// wait it announces.
+import { generateText, streamText, stepCountIs, jsonSchema, tool, wrapLanguageModel } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { denies, ToolCallError, RETRYABLE_STATUS } from './client.js';
+
+export const ORCHESTRATOR = 'vercel-ai-bridge';
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function denyReason(result) {
+  if (result.action === 'ask_user') return 'No approval system available';
+  return typeof result.reason === 'string' && result.reason !== '' ? result.reason : 'no reason given';
+}
+
+function parseArguments(raw) {
+  if (typeof raw !== 'string') return raw;
+  try {
+    const v = JSON.parse(raw);
+    return isObject(v) ? v : raw;
+  } catch {
+    return raw;
+  }
+}
+
+/** SPEC.md 5.11: the text of a ToolResult. */
+export function resultText(result) {
+  if (result.success === false) {
+    const msg = result.error?.message;
+    return `Error: ${typeof msg === 'string' && msg !== '' ? msg : 'unknown error'}`;
+  }
+  if (typeof result.output === 'string') return result.output;
+  return JSON.stringify(result.output ?? null);
+}
+
+function injection(result) {
+  if (result.action !== 'inject_context') return null;
+  if (typeof result.context_injection !== 'string' || result.context_injection === '') return null;
+  return { role: result.context_injection_role || 'system', text: result.context_injection, ephemeral: result.ephemeral };
+}
+
+function promptMessage({ role, text }) {
+  return role === 'system' ? { role: 'system', content: text } : { role, content: [{ type: 'text', text }] };
+}
+
+class Denied extends Error {
+  constructor(reason) {
+    super(`Denied: ${reason}`);
+    this.name = 'OckDenied';
+    this.reason = reason;
+  }
+}
+
+function providerError(e) {
+  const status = Number.isInteger(e?.statusCode) ? e.statusCode : null;
+  let type = 'connection_error';
+  if (status !== null) type = 'http_error';
+  else if (e?.name === 'AbortError' || e?.name === 'ResponseAborted') type = 'cancelled';
+  else if (/JSON|parse|Invalid|validation/i.test(e?.name ?? '') || /JSON/.test(e?.message ?? '')) type = 'malformed_response';
+  const message = status !== null ? `HTTP ${status}: ${e.message}` : String(e?.message || e?.name || 'provider error');
+  return { error: { type, message }, retryable: status !== null ? RETRYABLE_STATUS.includes(status) : type === 'connection_error', status_code: status };
+}
+
+/** The language model of the session's first provider (lowest priority number, then order). */
+export function sessionModel(session, client) {
+  const providers = [...session.providers].sort((a, b) => (a.priority ?? 100) - (b.priority ?? 100));
+  const p = providers[0];
+  if (!p) return null;
+  const common = { apiKey: process.env.OPENAI_API_KEY || 'ock-dummy-key', fetch: client.tracedFetch() };
+  if (p.api === 'openai') return { provider: p, model: createOpenAI({ ...common, baseURL: p.base_url }).chat(p.model) };
+  return {
+    provider: p,
+    model: createAnthropic({ ...common, apiKey: process.env.ANTHROPIC_API_KEY || 'ock-dummy-key', baseURL: `${p.base_url}/v1` })(p.model),
+  };
+}
+
+/**
+ * One execute: the events of SPEC.md section 4 around one generateText/streamText call.
+ * `state` carries what lives across executes: the message history and the response counter.
+ */
+export async function executeVercelAi({ prompt, client, session, signal }, state) {
+  const config = session.config;
+  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, stepMessages: [] };
+  const complete = (status, extra = {}) =>
+    client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
+
+  const submit = await client.emit('prompt:submit', { prompt });
+  if (denies(submit)) {
+    await client.emit('prompt:complete', { response: `Denied: ${denyReason(submit)}` });
+    return complete('incomplete', { reason: 'denied' });
+  }
+  const chosen = sessionModel(session, client);
+  if (prompt.trim() === '' || !chosen) {
+    const error = prompt.trim() === '' ? { type: 'invalid_input', message: 'the prompt is empty' } : { type: 'no_provider', message: 'the session has no provider' };
+    return complete('error', { error });
+  }
+  const { provider, model } = chosen;
+  const messages = [...state.history, { role: 'user', content: prompt }];
+  const injected = injection(submit);
+  if (injected && !injected.ephemeral) messages.push({ role: injected.role, content: injected.text });
+  if (injected && injected.ephemeral) run.ephemeral.push(injected);
+
+  const middleware = {
+    middlewareVersion: 'v2',
+    transformParams: async ({ type, params }) => {
+      run.iteration += 1;
+      const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration: run.iteration, attempt: 1 });
+      if (denies(reply)) throw new Denied(denyReason(reply));
+      const inj = injection(reply);
+      if (inj && inj.ephemeral) run.ephemeral.push(inj);
+      const extra = run.ephemeral.splice(0).map(promptMessage);
+      return { ...params, prompt: [...params.prompt, ...extra], includeRawChunks: type === 'stream' ? true : params.includeRawChunks };
+    },
+    wrapGenerate: async ({ doGenerate }) => {
+      const iteration = run.iteration;
+      let result;
+      try {
+        result = await doGenerate();
+      } catch (e) {
+        run.turns += 1;
+        await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        throw e;
+      }
+      run.turns += 1;
+      const body = result.response?.body;
+      const wire = provider.api === 'openai' ? body?.choices?.[0]?.finish_reason : body?.stop_reason;
+      const content = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+      const calls = result.content.filter((c) => c.type === 'tool-call').map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: parseArguments(c.input) }));
+      await client.emit('provider:response', {
+        provider: provider.name, iteration, content, tool_calls: calls, finish_reason: wire ?? result.finishReason,
+        usage: { input_tokens: result.usage?.inputTokens, output_tokens: result.usage?.outputTokens },
+      });
+      run.groups += 1;
+      return result;
+    },
+    wrapStream: async ({ doStream }) => {
+      const iteration = run.iteration;
+      let res;
+      try {
+        res = await doStream();
+      } catch (e) {
+        run.turns += 1;
+        await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        throw e;
+      }
+      run.turns += 1;
+      let text = '';
+      let wire = null;
+      const calls = [];
+      let closed = false;
+      const report = new TransformStream({
+        async transform(part, controller) {
+          if (part.type === 'raw') {
+            const v = part.rawValue;
+            const fr = provider.api === 'openai' ? v?.choices?.[0]?.finish_reason : v?.delta?.stop_reason;
+            if (typeof fr === 'string') wire = fr;
+            return; // asked for by the bridge, not by the caller
+          }
+          if (part.type === 'text-delta') {
+            text += part.delta;
+            await client.emit('provider:stream', { provider: provider.name, iteration, delta: part.delta });
+          } else if (part.type === 'tool-call') {
+            calls.push({ id: part.toolCallId, name: part.toolName, arguments: parseArguments(part.input) });
+          } else if (part.type === 'error' && !closed) {
+            closed = true;
+            await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(part.error) });
+          } else if (part.type === 'finish' && !closed) {
+            closed = true;
+            await client.emit('provider:response', {
+              provider: provider.name, iteration, content: text, tool_calls: calls, finish_reason: wire ?? part.finishReason,
+              usage: { input_tokens: part.usage?.inputTokens, output_tokens: part.usage?.outputTokens },
+            });
+            run.groups += 1;
+          }
+          controller.enqueue(part);
+        },
+        async flush() {
+          if (!closed) {
+            closed = true;
+            await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, error: { type: 'stream_error', message: 'the stream ended without a finish part' }, retryable: true, status_code: null });
+          }
+        },
+      });
+      return { ...res, stream: res.stream.pipeThrough(report) };
+    },
+  };
+
+  const tools = {};
+  for (const spec of session.tools) {
+    tools[spec.name] = tool({
+      description: spec.description,
+      inputSchema: jsonSchema(spec.input_schema),
+      execute: async (input, { toolCallId, abortSignal }) => {
+        const group = `pg-${state.executes}-${run.groups}`;
+        const base = { tool_call_id: toolCallId, tool_name: spec.name, parallel_group_id: group };
+        const pre = await client.emit('tool:pre', { ...base, tool_input: input });
+        if (denies(pre)) {
+          await client.emit('tool:error', { ...base, error: { type: 'denied', message: denyReason(pre) }, tool_input: input });
+          return `Error: denied: ${denyReason(pre)}`;
+        }
+        let sent = input;
+        if (pre.action === 'modify' && isObject(pre.data?.tool_input)) sent = pre.data.tool_input;
+        let result;
+        try {
+          result = await client.callTool(spec.name, toolCallId, sent, { signal: abortSignal, timeoutMs: config.tool_timeout_ms });
+        } catch (e) {
+          const type = e instanceof ToolCallError ? e.type : 'execution_failed';
+          await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: sent });
+          return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
+        }
+        const post = await client.emit('tool:post', { ...base, result, tool_input: sent });
+        const inj = injection(post);
+        if (inj && inj.ephemeral) run.ephemeral.push(inj);
+        return resultText(result);
+      },
+    });
+  }
+
+  const options = {
+    model: wrapLanguageModel({ model, middleware }),
+    messages,
+    tools,
+    stopWhen: stepCountIs(config.max_iterations),
+    maxRetries: 0,
+    abortSignal: signal,
+    // The messages of the steps that finished, kept when a later step fails (SPEC.md 5.7).
+    onStepFinish: (step) => { run.stepMessages = step.response.messages; },
+  };
+  try {
+    let steps;
+    let response;
+    let finalText;
+    if (config.streaming) {
+      let streamError = null;
+      const result = streamText({ ...options, onError: ({ error }) => { streamError ??= error; } });
+      await result.consumeStream();
+      if (streamError) throw streamError;
+      steps = await result.steps;
+      response = await result.response;
+      finalText = await result.text;
+    } else {
+      const result = await generateText(options);
+      steps = result.steps;
+      response = result.response;
+      finalText = result.text;
+    }
+    state.history = [...messages, ...response.messages];
+    await client.emit('prompt:complete', { response: finalText });
+    const last = steps.at(-1);
+    if (last && last.finishReason === 'tool-calls') return complete('incomplete', { reason: 'max_iterations' });
+    return complete('success');
+  } catch (e) {
+    if (e instanceof Denied || e?.cause instanceof Denied) {
+      const d = e instanceof Denied ? e : e.cause;
+      state.history = [...messages, ...run.stepMessages]; // what the context already holds stays
+      await client.emit('prompt:complete', { response: `Denied: ${d.reason}` });
+      return complete('incomplete', { reason: 'denied' });
+    }
+    state.history = [...messages, ...run.stepMessages];
+    if (signal.aborted) return complete('cancelled');
+    const { error } = providerError(e);
+    return complete('error', { error });
+  } finally {
+    state.executes += 1;
+  }
+}
+
+/** A fresh cross-execute state for executeVercelAi. */
+export const newState = () => ({ history: [], executes: 0 });

@@ -1,0 +1,46 @@
+# frameworks.mk: `make test-frameworks`, the JavaScript side of the kit. Not part of `make test`:
+# it needs Node 20 or later, npm and the npm registry.
+#
+#   make test-frameworks   install the pinned frameworks and official SDKs into build/frameworks,
+#                          run the adapter's own tests, drive the standalone mock with the official
+#                          openai and @anthropic-ai/sdk clients, then run `ock run` for each bridge
+#                          with its manifest (its honest capabilities) against its committed
+#                          expected-failures baseline (tests/frameworks/expected/<bridge>.txt; a
+#                          new failure or a stale entry fails). Reports: build/frameworks/reports/.
+#
+# The versions are pinned by tests/frameworks/package.json and its package-lock.json (npm ci);
+# the cache is rebuilt when either changes. adapters/js is installed into it the way a user does
+# (`npm install ./adapters/js`, copied rather than linked so that it finds the frameworks there).
+# Scenarios that need a capability a bridge does not declare are left out with --exclude
+# (tests/frameworks/undeclared.mjs says why: skipped ones turn ERROR under a baseline).
+FW_CACHE := $(BUILD)/frameworks
+FW_STAMP := $(FW_CACHE)/.installed
+FW_ADAPTER_SRCS := adapters/js/package.json $(wildcard adapters/js/src/*.js adapters/js/bin/*.js)
+
+FW_BRIDGES := vercel-ai
+
+.PHONY: test-frameworks frameworks-cache
+frameworks-cache: $(FW_STAMP)
+
+$(FW_STAMP): tests/frameworks/package.json tests/frameworks/package-lock.json $(FW_ADAPTER_SRCS) frameworks.mk
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "make test-frameworks: needs node (20 or later) and npm on PATH" >&2; exit 2; }
+	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { echo "make test-frameworks: needs Node 20 or later, found $$(node --version)" >&2; exit 2; }
+	@rm -rf $(FW_CACHE) && mkdir -p $(FW_CACHE)
+	cp tests/frameworks/package.json tests/frameworks/package-lock.json $(FW_CACHE)/
+	cd $(FW_CACHE) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(FW_CACHE) && npm install --no-save --install-links --no-audit --no-fund --loglevel=error "$(CURDIR)/adapters/js"
+	@touch $@
+
+test-frameworks: all $(FW_STAMP)
+	@echo "== adapters/js (node --test)"
+	cd adapters/js && node --test test/*.test.js
+	@echo "== official SDKs against ock-mock-provider (node --test)"
+	OCK_FRAMEWORKS_CACHE="$(CURDIR)/$(FW_CACHE)" node --test --test-concurrency=1 tests/frameworks/*.test.mjs
+	@status=0; for b in $(FW_BRIDGES); do \
+	  echo "== bridge $$b (ock run, baseline tests/frameworks/expected/$$b.txt)"; \
+	  skip=$$(node tests/frameworks/undeclared.mjs adapters/js/manifests/$$b.json | sed 's/^/--exclude /') || exit 2; \
+	  $(OCK_BIN) run --orchestrator "node $(FW_CACHE)/node_modules/ock-adapter/bin/ock-$$b.js" \
+	    --manifest adapters/js/manifests/$$b.json --expected-failures tests/frameworks/expected/$$b.txt \
+	    $$skip -o $(FW_CACHE)/reports/$$b || status=1; \
+	done; exit $$status
+	@echo "make test-frameworks: passed"
