@@ -439,6 +439,12 @@ static void baseline_excuses_and_goes_stale(void) {
            "--expected-failures %s -o %s/base1",
            OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
   OCK_ASSERT_INT_EQ(out_of(cmd, "base1", text, sizeof text), 0);
+  /* A scenario skipped for an undeclared capability stays SKIP under a baseline. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer "
+           "--case cancel-during-tool --expected-failures %s -o %s/base-skip",
+           OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "base-skip", text, sizeof text), 0);
   /* The reference passes text-answer: the same entry is now stale and fails the run. */
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --fixtures %s --case text-answer "
