@@ -202,13 +202,25 @@ static int last_call_message(const cJSON *body, enum mutant_wire w) {
   return found;
 }
 
+/* first_stored_call: the first call of the last assistant message with calls (its index in
+ * *at), or NULL when there is none. */
+static cJSON *first_stored_call(cJSON *body, enum mutant_wire w, int *at) {
+  *at = last_call_message(body, w);
+  if (*at < 0)
+    return NULL;
+  cJSON *c;
+  cJSON_ArrayForEach(c, calls_of(cJSON_GetArrayItem(messages_of(body), *at), w)) {
+    if (is_call(c, w))
+      return c;
+  }
+  return NULL;
+}
+
 int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix) {
-  int a = last_call_message(body, w);
-  if (a < 0)
+  int a;
+  cJSON *call = first_stored_call(body, w, &a);
+  if (!call)
     return 0;
-  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
-  cJSON *call = NULL, *c;
-  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
   char old[512], renamed[512];
   snprintf(old, sizeof old, "%s", str_of(call, "id"));
   snprintf(renamed, sizeof renamed, "%s%s", old, suffix);
@@ -222,12 +234,10 @@ int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix) {
 }
 
 int wire_alter_call_arguments(cJSON *body, enum mutant_wire w) {
-  int a = last_call_message(body, w);
-  if (a < 0)
+  int a;
+  cJSON *call = first_stored_call(body, w, &a);
+  if (!call)
     return 0;
-  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
-  cJSON *call = NULL, *c;
-  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
   if (w == MUTANT_WIRE_ANTHROPIC) {
     cJSON *input = cJSON_GetObjectItemCaseSensitive(call, "input");
     if (!cJSON_IsObject(input))
@@ -249,12 +259,10 @@ int wire_alter_call_arguments(cJSON *body, enum mutant_wire w) {
 }
 
 int wire_rename_call_tool(cJSON *body, enum mutant_wire w, const char *suffix) {
-  int a = last_call_message(body, w);
-  if (a < 0)
+  int a;
+  cJSON *call = first_stored_call(body, w, &a);
+  if (!call)
     return 0;
-  cJSON *calls = calls_of(cJSON_GetArrayItem(messages_of(body), a), w);
-  cJSON *call = NULL, *c;
-  cJSON_ArrayForEach(c, calls) if (!call && is_call(c, w)) call = c;
   cJSON *holder =
       w == MUTANT_WIRE_ANTHROPIC ? call : cJSON_GetObjectItemCaseSensitive(call, "function");
   char renamed[512];
