@@ -47,9 +47,17 @@ static void run_mode(const char *mode, double timeout, const char *expect_signal
            "--format jsonl >%s.out 2>&1",
            OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("fixtures"), timeout, dir, dir);
   int code = ock_test_sh(cmd);
-  if (code != 1)
-    ock_test_fail(__LINE__, __FILE__, "mode %s: ock exited %d, expected 1 (graded FAIL)", mode,
-                  code);
+  if (code != 1) {
+    /* ock's own console (a sanitizer's report among it) is the evidence: show its end */
+    snprintf(path, sizeof path, "%s.out", dir);
+    char *out = ock_test_read_file(path);
+    size_t len = out ? strlen(out) : 0;
+    ock_test_fail(__LINE__, __FILE__,
+                  "mode %s: ock exited %d, expected 1 (graded FAIL); its "
+                  "output ends: %s",
+                  mode, code, out ? out + (len > 1500 ? len - 1500 : 0) : "");
+    free(out);
+  }
   static const char *const files[] = {"report.json", "junit.xml", "summary.md", "report.html"};
   for (int i = 0; i < 4; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
