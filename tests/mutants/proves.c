@@ -355,8 +355,11 @@ static const struct proves_row table[] = {
      "tool.event-fields tool.input tool.result-content"},
     {"tool-slow", "complete.turn-count expect.last-request expect.turn-count "
                   "order.tool-pre-before-run tool.input tool.result-content"},
-    {"tool-timeout", "complete.turn-count expect.turn-count order.tool-post-after-run "
-                     "order.tool-pre-before-run tool.timeout"},
+    /* order.tool-post-after-run is proven here only when the mutant's late tool:error lands
+     * after the timed-out tool's tool_end, which a loaded sanitizer build does not always
+     * give; other scenarios prove that check id. */
+    {"tool-timeout", "complete.turn-count expect.turn-count order.tool-pre-before-run "
+                     "tool.timeout"},
     {"tool-two-prompts",
      "complete.turn-count expect.last-request expect.llm-requests expect.tool-calls "
      "expect.turn-count orphan.call-kept orphan.context-valid orphan.no-duplicates tool.input"},
