@@ -182,7 +182,7 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
         if (range) {
           double lo = ock_json_num(range, "min", 0), hi = ock_json_num(range, "max", 1e12);
           /* The fixture's max holds at --time-scale 1; a slower machine gets the extra late
-           * tolerance OCK-ERROR-004 gets (SPEC.md 9.4), the min never moves. */
+           * tolerance OCK-ERROR-004 is given (SPEC.md 9.4), the min never moves. */
           hi += grade_late_ms(g) - GRADE_TIMING_LATE_MS;
           double gap = entry_time(v->e[i]) - entry_time(failed);
           grade_emit(g, "expect.timing", req, gap >= lo && gap <= hi, entry_seq(v->e[i]),
