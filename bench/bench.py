@@ -264,9 +264,28 @@ class Bench:
             raise RuntimeError("%s is larger than the 16 MiB ock-mock-provider reads" % path)
         return path
 
+    def sized_fixture(self, name, turn, rate, seconds):
+        """A one-provider fixture with enough turns for `seconds` of load at `rate` req/s (an
+        upper bound: nginx's rate on this machine), with a 30% margin. Returns (path, turns,
+        seconds): when the turns would not fit the 16 MiB ock-mock-provider reads, the fixture is
+        the largest that fits and `seconds` is cut to what it can serve."""
+        turns = int(rate * seconds * 1.3) + 4000
+        path = self.fixture(name + "-probe", 1, 1000, turn)
+        per_turn = os.path.getsize(path) / 1000.0
+        os.remove(path)
+        fit = int((15.5 * (1 << 20)) / per_turn)
+        if turns > fit:
+            turns = fit
+            seconds = max(1, int((turns - 4000) / (rate * 1.3)))
+            NOTES.append("%s: %d turns is the most a 16 MiB fixture holds; at %s req/s that is "
+                         "%d s of load" % (name, turns, fmt(rate), seconds))
+        return self.fixture(name, 1, turns, turn), turns, seconds
+
     # -- wrk ----------------------------------------------------------------------------------
 
-    def wrk(self, url, body, providers, limit, duration, warm=False):
+    def wrk(self, url, body, providers, limit, duration, warm=False, bounded=False):
+        """One wrk load. `limit` bounds each thread's requests; reaching it is an error (the
+        rate would include the idle rest of -d) unless `bounded`, where only the count matters."""
         argv = ["wrk", "-t2", "-c16", "-d%ds" % duration, "--latency",
                 "-s", os.path.join(BENCH, "wrk_chat.lua"), url, "--", body,
                 str(providers), str(limit)]
@@ -278,7 +297,7 @@ class Bench:
             raise RuntimeError("wrk printed no RESULT line:\n" + out[-800:])
         r = {k: int(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
         r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
-        if not warm and r["requests"] >= 2 * limit - 64:
+        if not warm and not bounded and r["requests"] >= 2 * limit - 64:
             # A thread that stopped on its count still waits out -d: the rate would be wrong.
             raise RuntimeError("wrk reached its request bound (%d): the fixture is too small for "
                                "this machine; raise the turns" % (2 * limit))
@@ -365,30 +384,37 @@ http {{
         print("1. mock provider: non-streamed chat completion under wrk -t2 -c16", flush=True)
         turn = {"text": "It is 15 degrees in Paris."}
         body = self.reply_bytes(turn)
-        providers, turns = a.providers, a.turns
-        fx = self.fixture("bench-chat", providers, turns, turn)
-        capacity = providers * turns
+        # The mock's fixture is sized from this machine's rate: nginx's, an upper bound on the
+        # mock's, measured here first (a fixed size ran out on fast machines).
+        p, url = self.start_nginx(body, "application/json")
+        try:
+            self.wrk(url, self.request, 1, 10 ** 9, 1, warm=True)
+            ceiling = self.wrk(url, self.request, 1, 10 ** 9, 1, warm=True)["rps"]
+        finally:
+            PROCS.stop(p)
         warm_n = 2000
-        limit = (capacity - warm_n - 1000) // 2  # per wrk thread; in-flight requests fit the margin
+        fx, turns, duration = self.sized_fixture("bench-chat", turn, ceiling, a.duration)
+        providers = 1
+        limit = (turns - warm_n - 1000) // 2  # per wrk thread; in-flight requests fit the margin
         res = {"mock": [], "mock-llm": [], "nginx": []}
         for rnd in range(a.rounds):
             p, url = self.start_nginx(body, "application/json")
             try:
                 self.wrk(url, self.request, providers, 10 ** 9, 1, warm=True)
-                res["nginx"].append(self.wrk(url, self.request, providers, 10 ** 9, a.duration))
+                res["nginx"].append(self.wrk(url, self.request, providers, 10 ** 9, duration))
             finally:
                 PROCS.stop(p)
             p, url = self.start_mock_llm(body)
             try:
                 self.wrk(url, self.request, providers, 10 ** 9, 1, warm=True)
-                res["mock-llm"].append(self.wrk(url, self.request, providers, 10 ** 9, a.duration))
+                res["mock-llm"].append(self.wrk(url, self.request, providers, 10 ** 9, duration))
             finally:
                 PROCS.stop(p)
             journal = self.path("journal-item1.jsonl")
             p, url = self.start_mock(fx, journal)
             try:
                 self.wrk(url, self.request, providers, warm_n // 2, 2, warm=True)
-                r = self.wrk(url, self.request, providers, limit, a.duration)
+                r = self.wrk(url, self.request, providers, limit, duration)
                 r["rss_kb"], r["hwm_kb"] = rss_kb(p.pid)
                 res["mock"].append(r)
             finally:
@@ -409,15 +435,19 @@ http {{
         row(1, "mock req/s (journal + history on)", fmt(med["mock"]),
             "mock-llm " + fmt(med["mock-llm"]), fmt(vs_llm, "x"), ">= 10x", vs_llm >= 10)
         row(1, "mock req/s vs a static reply", fmt(med["mock"]), "nginx " + fmt(med["nginx"]),
-            fmt(vs_ngx, "x"), ">= 0.4x", vs_ngx >= 0.4)
+            fmt(vs_ngx, "x"), ">= 0.6x", vs_ngx >= 0.6)
+        # p99 against nginx's own p99 in the same rounds: with wrk on the same two cores, an
+        # absolute bar measures the machine's load, not the mock.
+        p99_ratio = statistics.median(m["p99_us"] / max(o["p99_us"], 1)
+                                      for m, o in zip(res["mock"], res["nginx"]))
         row(1, "mock p99 latency", fmt(p99["mock"], " ms"),
             "mock-llm %s, nginx %s" % (fmt(p99["mock-llm"], " ms"), fmt(p99["nginx"], " ms")),
-            "-", "< 1 ms", p99["mock"] < 1.0)
+            fmt(p99_ratio, "x nginx"), "<= 1.5x nginx", p99_ratio <= 1.5)
         NOTES.append("Item 1: %d rounds of %d s per server; medians, and ratios as the median of each "
                      "round's ratio; mock fixture: %d "
                      "provider, %d turns (each turn answers once), reply %d bytes, request "
                      "bench/request.json (%d bytes)." % (
-                         a.rounds, a.duration, providers, turns, len(body),
+                         a.rounds, duration, providers, turns, len(body),
                          os.path.getsize(self.request)))
 
     # ==========================================================================================
@@ -669,9 +699,9 @@ http {{
                 "-", ">= 10x less", None)
             theirs = "Python: missing"
         row(5, "reference peak RSS (%d turns)" % (hi + 1), fmt(ref_rss, " MB"), theirs, "-",
-            "< 8 MB", ref_rss < 8)
-        # The floor under that RSS: a program that only initialises and cleans up Debian's
-        # libcurl (bench/curl_floor.c). At or above the bar, the bar is libcurl's, not the loop's.
+            "(info)", None)
+        # The bar is over the floor: a program that only initialises and cleans up Debian's
+        # libcurl (bench/curl_floor.c) already takes more than an absolute 8 MB would leave.
         curl_floor = os.path.join(self.build, "bench", "curl_floor")
         runs = [run_measured([curl_floor], note=(i == 0)) for i in range(a.rounds)]
         if any(x["rc"] for x in runs):
@@ -679,7 +709,7 @@ http {{
         floor = max(x["maxrss_kb"] for x in runs) / 1024
         row(5, "reference peak RSS over libcurl's floor", fmt(ref_rss, " MB"),
             "floor: a C program linking Debian's libcurl " + fmt(floor, " MB"),
-            "+" + fmt(ref_rss - floor, " MB"), "(info)", None)
+            "+" + fmt(ref_rss - floor, " MB"), "<= +1 MB", ref_rss - floor <= 1.0)
 
     # ==========================================================================================
     # 6. scale
@@ -688,20 +718,28 @@ http {{
         a = self.args
         print("6. scale: mock journal, harness, ock check", flush=True)
         turn = {"text": "It is 15 degrees in Paris."}
-        providers, turns = a.providers, a.turns
-        fx = self.path("bench-chat.json")
-        if not os.path.exists(fx):
-            self.fixture("bench-chat", providers, turns, turn)
-        # wrk always runs its full -d (a thread stopped by count still waits for it), so the
-        # request count is set by the duration; points past the journal's cap are left out.
-        durations = [1, 2, 4] if a.quick else [1, 3, 6]
-        capacity = providers * turns
+        # Count-bounded loads of about 20k, 45k and 90k requests (below the journal's cap), each
+        # given the time this machine needs for it at the mock's measured rate (a fixed duration
+        # ran out of turns on fast machines and measured too few points on slow ones).
+        counts = [10000, 20000, 40000] if a.quick else [20000, 45000, 90000]
+        turns = counts[-1] + 10000
+        fx = self.fixture("bench-scale", 1, turns, turn)
+        res1 = getattr(self, "item1_res", None)
+        if res1:
+            rate = statistics.median(r["rps"] for r in res1["mock"])
+        else:
+            p, url = self.start_mock(fx)
+            try:
+                rate = self.wrk(url, self.request, 1, 2500, 1, warm=True)["rps"]
+            finally:
+                PROCS.stop(p)
         xs, ys = [], []
-        for d in durations:
+        for n in counts:
+            d = int(math.ceil(n / max(rate, 1.0) * 1.5)) + 1
             p, url = self.start_mock(fx)
             try:
                 base, _ = rss_kb(p.pid)
-                r = self.wrk(url, self.request, providers, (capacity - 1000) // 2, d)
+                r = self.wrk(url, self.request, 1, n // 2, d, bounded=True)
                 time.sleep(0.2)
                 now, _ = rss_kb(p.pid)
             finally:
@@ -943,7 +981,6 @@ def main():
     args = ap.parse_args()
     args.rounds = 1 if args.quick else 3
     args.duration = 2 if args.quick else 5
-    args.providers, args.turns = (1, 100000) if args.quick else (1, 250000)
     args.stream_turns = 2000 if args.quick else 6000
     args.repeat = 50 if args.quick else 200
     args.loop_turns = 30 if args.quick else 60
