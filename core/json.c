@@ -104,6 +104,63 @@ int ock_json_parse_file(const char *path, size_t max, cJSON **out, struct ock_je
   return rc;
 }
 
+static int by_key(const void *a, const void *b) {
+  return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* unique_members checks one object's member names: sorted copies of the member pointers, so an
+ * object of a million members costs n log n, not n squared. */
+static int unique_members(const cJSON *obj, const char *path, struct ock_jerr *err) {
+  size_t n = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) n++;
+  if (n < 2)
+    return OCK_OK;
+  const cJSON **members = malloc(n * sizeof *members);
+  if (!members)
+    return ock_jerr_set(err, OCK_ENOMEM, path, "out of memory checking member names");
+  size_t i = 0;
+  cJSON_ArrayForEach(m, obj) members[i++] = m;
+  qsort(members, n, sizeof *members, by_key);
+  const char *dup = NULL;
+  for (i = 1; i < n && !dup; i++)
+    if (!strcmp(members[i - 1]->string, members[i]->string))
+      dup = members[i]->string;
+  int rc = OCK_OK;
+  if (dup) {
+    char mp[OCK_JSON_PATH_MAX];
+    ock_jpath_key(mp, sizeof mp, path, dup);
+    rc = ock_jerr_set(err, OCK_ETYPE, mp,
+                      "duplicate key: a member name appears once per object (JSON readers "
+                      "disagree on which value wins)");
+  }
+  free(members);
+  return rc;
+}
+
+int ock_json_check_unique_keys(const cJSON *value, const char *path, struct ock_jerr *err) {
+  if (!cJSON_IsObject(value) && !cJSON_IsArray(value))
+    return OCK_OK;
+  if (cJSON_IsObject(value)) {
+    int rc = unique_members(value, path, err);
+    if (rc)
+      return rc;
+  }
+  const cJSON *m;
+  int i = 0;
+  cJSON_ArrayForEach(m, value) {
+    char mp[OCK_JSON_PATH_MAX];
+    if (cJSON_IsObject(value))
+      ock_jpath_key(mp, sizeof mp, path, m->string);
+    else
+      ock_jpath_index(mp, sizeof mp, path, i++);
+    int rc = ock_json_check_unique_keys(m, mp, err);
+    if (rc)
+      return rc;
+  }
+  return OCK_OK;
+}
+
 /* join writes the k parts one after the other into out (n bytes), cut as snprintf would cut
  * them. The parsers build a path for every message they read, so this stays off printf. */
 static void join(char *out, size_t n, const char *const *parts, size_t k) {

@@ -110,6 +110,44 @@ static void parse_file_names_the_file(void) {
       OCK_ETOOBIG);
 }
 
+/* A key given twice in one object is found at any depth, named by its path; the same key in
+ * two different objects is not a duplicate. */
+static void duplicate_keys_are_found(void) {
+  static const struct {
+    const char *text, *where;
+  } cases[] = {
+      {"{\"a\":1,\"b\":2,\"a\":3}", "$.a"},
+      {"{\"s\":{\"c\":{\"x\":1,\"y\":2,\"x\":1}}}", "$.s.c.x"},
+      {"{\"l\":[{\"k\":1},{\"k\":1,\"k\":2}]}", "$.l[1].k"},
+      {"[[{\"\":1,\"\":2}]]", "$[0][0]."},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cJSON *v = cJSON_Parse(cases[i].text);
+    struct ock_jerr err;
+    OCK_ASSERT_INT_EQ(ock_json_check_unique_keys(v, "$", &err), OCK_ETYPE);
+    OCK_ASSERT_STR_EQ(err.where, cases[i].where);
+    OCK_ASSERT_CONTAINS(err.what, "duplicate key");
+    cJSON_Delete(v);
+  }
+  cJSON *v = cJSON_Parse("{\"a\":{\"k\":1},\"b\":{\"k\":1},\"l\":[{\"k\":1},{\"k\":2}],"
+                         "\"A\":1}");
+  OCK_ASSERT_OK(ock_json_check_unique_keys(v, "$", NULL));
+  cJSON_Delete(v);
+  /* Many members: sorted, not compared pairwise; the repeated one is still found. */
+  cJSON *big = cJSON_CreateObject();
+  for (int i = 0; i < 100000; i++) {
+    char key[16];
+    snprintf(key, sizeof key, "k%d", i);
+    cJSON_AddNumberToObject(big, key, i);
+  }
+  OCK_ASSERT_OK(ock_json_check_unique_keys(big, "$", NULL));
+  cJSON_AddNumberToObject(big, "k77777", 0);
+  struct ock_jerr err;
+  OCK_ASSERT_INT_EQ(ock_json_check_unique_keys(big, "$", &err), OCK_ETYPE);
+  OCK_ASSERT_STR_EQ(err.where, "$.k77777");
+  cJSON_Delete(big);
+}
+
 static void deep_nesting_is_an_error_not_a_crash(void) {
   size_t depth = 10000;
   char *text = malloc(depth * 2 + 1);
@@ -252,6 +290,7 @@ static void paths_read_and_cut_like_snprintf(void) {
 }
 
 static const struct ock_test tests[] = {
+    {"duplicate_keys_are_found", duplicate_keys_are_found},
     {"paths_read_and_cut_like_snprintf", paths_read_and_cut_like_snprintf},
     {"write_int_prints_decimal", write_int_prints_decimal},
     {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},

@@ -43,6 +43,12 @@ int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *e
  * Returns OCK_OK, OCK_EIO (unreadable), OCK_ETOOBIG, or OCK_EJSON. */
 int ock_json_parse_file(const char *path, size_t max, cJSON **out, struct ock_jerr *err);
 
+/* ock_json_check_unique_keys: no object within value (path: its JSON path) has two members of
+ * the same name. cJSON keeps both members of `{"a":1,"a":2}` and lookups see only the first,
+ * so in a document a person wrote (a fixture, a manifest) the second would be silently
+ * ignored. Returns OCK_OK, or OCK_ETYPE naming the repeated key's path, or OCK_ENOMEM. */
+int ock_json_check_unique_keys(const cJSON *value, const char *path, struct ock_jerr *err);
+
 /* Path building: out = "<path>.<key>" or "<path>[<i>]"; always NUL-terminated (truncated). */
 void ock_jpath_key(char *out, size_t n, const char *path, const char *key);
 void ock_jpath_index(char *out, size_t n, const char *path, int i);
