@@ -173,12 +173,16 @@ void check_complete(struct grade_ctx *g) {
     int turns = view_turns(v, x);
     int is_int =
         cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
+    char shown[64]; /* what was sent: never a placeholder number for an absent value */
+    if (cJSON_IsNumber(tc))
+      snprintf(shown, sizeof shown, "%g%s", tc->valuedouble,
+               is_int ? "" : " (not a non-negative integer)");
+    else
+      snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
     grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
                is_int && (int)tc->valuedouble == turns, seq,
                "turn_count equals the LLM turns the mock served",
-               "execute %d: turn_count %s%.0f, the mock served %d turn(s)", x->index,
-               is_int ? "" : "(not a non-negative integer) ",
-               cJSON_IsNumber(tc) ? tc->valuedouble : -1.0, turns);
+               "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
 
     check_response(g, x);
 

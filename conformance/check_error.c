@@ -6,6 +6,7 @@
  * failure ends the execute with status error.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,9 +203,12 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
         double said = ock_json_num(event_data(ev), "delay_ms", -1);
         int ok_said = said >= lo - 1 && said <= hi + 1;
         int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
+        char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(event_data(ev), "delay_ms")))
+          snprintf(saids, sizeof saids, "%.0f", said);
         grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
                    "exponential backoff with jitter, clamped to the cap",
-                   "retry %d: delay_ms %.0f, waited %.0f ms; allowed %.0f..%.0f ms", attempt, said,
+                   "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids,
                    gap, lo, hi);
       }
     }
@@ -387,11 +391,17 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
     int ok = cJSON_IsNumber(it) && cJSON_IsNumber(at) && it->valuedouble == (double)iteration &&
              at->valuedouble == (double)attempt;
+    char its[32], ats[32]; /* an absent number says so, not -1 */
+    snprintf(its, sizeof its, "missing");
+    snprintf(ats, sizeof ats, "missing");
+    if (cJSON_IsNumber(it))
+      snprintf(its, sizeof its, "%g", it->valuedouble);
+    if (cJSON_IsNumber(at))
+      snprintf(ats, sizeof ats, "%g", at->valuedouble);
     grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, entry_seq(e),
                "iteration is the turn number, attempt counts the tries of the turn",
-               "execute %d: %s iteration %.0f attempt %.0f, expected %ld and %ld", x->index,
-               event_name(e), cJSON_IsNumber(it) ? it->valuedouble : -1.0,
-               cJSON_IsNumber(at) ? at->valuedouble : -1.0, iteration, attempt);
+               "execute %d: %s iteration %s attempt %s, expected %ld and %ld", x->index,
+               event_name(e), its, ats, iteration, attempt);
   }
 }
 

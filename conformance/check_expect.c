@@ -5,6 +5,7 @@
  * first listed one is taken. A clause, an element of a list clause or a tool of tool_calls may
  * name its requirement itself ("requirement"); that wins.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "grade.h"
@@ -141,10 +142,19 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
                  c ? str_field(c, "status") : "(no orchestrator:complete)", status);
     if (cJSON_HasObjectItem(want, "turn_count")) {
       long long t = ock_json_int(want, "turn_count", -1);
+      const cJSON *got = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
+      char shown[64];
+      if (cJSON_IsNumber(got))
+        snprintf(shown, sizeof shown, "turn_count %g", got->valuedouble);
+      else
+        snprintf(shown, sizeof shown, "%s",
+                 !c    ? "no orchestrator:complete"
+                 : got ? "turn_count not a number"
+                       : "no turn_count");
       grade_emit(g, "expect.turn-count", charged(v, "executes.turn_count", NULL, NULL, NULL),
                  c && ock_json_int(c, "turn_count", -2) == t, seq,
-                 "turn_count as the scenario expects", "execute %d: turn_count %lld, expected %lld",
-                 k, c ? ock_json_int(c, "turn_count", -1) : -1, t);
+                 "turn_count as the scenario expects", "execute %d: %s, expected %lld", k, shown,
+                 t);
     }
     const char *reason = ock_json_str(want, "reason");
     if (reason)

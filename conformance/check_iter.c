@@ -3,6 +3,7 @@
  * request that carries the reminder (role user, no tools) and is never stored; status
  * incomplete; the wrap-up reply's tool calls discarded (not run, no tool events, not stored).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "grade.h"
@@ -108,14 +109,20 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   /* Reason max_iterations with incomplete, and turn_count max_iterations + 1 (SPEC.md 5.5). */
   const char *reason = str_field(x->complete, "reason");
   long long counted = ock_json_int(x->complete, "turn_count", -1);
+  char shown[48]; /* an absent turn_count says so, not -1 */
+  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x->complete, "turn_count")))
+    snprintf(shown, sizeof shown, "%g", ock_json_num(x->complete, "turn_count", 0));
+  else
+    snprintf(shown, sizeof shown, "missing");
   int status_ok = !strcmp(status, want) &&
                   (strcmp(want, "incomplete") || !strcmp(reason, "max_iterations")) &&
                   (turns != max + 1 || counted == max + 1);
   grade_emit(g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
              "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
              "limit ended the loop (status error if the wrap-up failed)",
-             "execute %d: status %s (expected %s), reason \"%.40s\", turn_count %lld", x->index,
-             *status ? status : "(none)", want, reason, counted);
+             "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
+             *status ? status : "(none)", want, *reason ? "\"" : "", *reason ? reason : "(none)",
+             *reason ? "\"" : "", shown);
   if (turns == max + 1) {
     const cJSON *wrap = v->e[turn_req[max]];
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");

@@ -869,7 +869,44 @@ static void undeclared_capability_by_behaviour(void) {
   cJSON_Delete(c);
 }
 
+/* An absent value is named in a failure's message ("turn_count missing"), never shown as an
+ * internal placeholder such as -1 or (null). */
+static void absent_values_are_named(void) {
+  /* clang-format off */
+  cJSON *c = grade(
+      "[" SESSION
+      "," EV("prompt:submit", "{\"prompt\":\"hi\"}")
+      "," EV("provider:request", "{}")
+      "," REQ(USER)
+      "," REPLY_TEXT("Hello")
+      "," EV("provider:response", "{\"content\":\"Hello\",\"tool_calls\":[]}")
+      "," EV("prompt:complete", "{\"response\":\"Hello\"}")
+      "," EV("orchestrator:complete", "{\"orchestrator\":\"x\",\"status\":\"success\"}") "]",
+      no_caps, 0);
+  /* clang-format on */
+  EXPECT(c, "complete.turn-count", "FAIL");
+  EXPECT(c, "error.numbering", "FAIL");
+  const cJSON *k;
+  int named = 0;
+  cJSON_ArrayForEach(k, c) {
+    const char *id = ock_json_str(k, "id"), *msg = ock_json_str(k, "message");
+    if (!strcmp(id, "complete.turn-count")) {
+      OCK_ASSERT_CONTAINS(msg, "turn_count missing, the mock served 1 turn(s)");
+      named++;
+    }
+    if (!strcmp(id, "error.numbering")) {
+      OCK_ASSERT_CONTAINS(msg, "iteration missing attempt missing");
+      named++;
+    }
+    if (strstr(msg, " -1") || strstr(msg, "(null)") || strstr(msg, "[-1]"))
+      ock_test_fail(__LINE__, __FILE__, "check %s says \"%s\": a placeholder reached it", id, msg);
+  }
+  OCK_ASSERT_INT_EQ(named, 2);
+  cJSON_Delete(c);
+}
+
 static const struct ock_test tests[] = {
+    {"absent_values_are_named", absent_values_are_named},
     {"response_value_compared", response_value_compared},
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
