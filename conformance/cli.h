@@ -7,6 +7,7 @@
 #ifndef OCK_CLI_H
 #define OCK_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define OCK_KIT_VERSION "0.1.0"
@@ -27,6 +28,12 @@ int check_event_log(FILE *f, const char *name, FILE *out);
 /* default_fixtures_dir: $OCK_FIXTURES, else the installed share/ock/fixtures next to the
  * binary, else "fixtures" (the source tree). Static storage. */
 const char *default_fixtures_dir(void);
+
+/* cli_fixtures_missing: when dir is default_fixtures_dir()'s answer and not a directory,
+ * writes into err (n bytes) every place that was tried and how to name the scenarios
+ * (--fixtures, OCK_FIXTURES), and returns -1; else 0 (a directory named by --fixtures is
+ * reported by the loader). */
+int cli_fixtures_missing(const char *dir, char *err, size_t n);
 
 /* cli_number is the one number parser of every option and variable: s must be a whole decimal
  * number (an integer when integer is set) from lo to hi; "nan", "inf", "", "2x" and " 2" are

@@ -10,6 +10,7 @@
 
 #include "checklist.h"
 #include "cli.h"
+#include "escape.h"
 #include "ock/json.h"
 #include "ock/registry.h"
 #include "scenarios.h"
@@ -63,9 +64,10 @@ static int list_requirements(const ock_registry *reg, const struct filter *f, cJ
 
 static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON *json) {
   struct scenario_set set;
-  char err[1200];
-  if (scenarios_load(f->fixtures, reg, NULL, NULL, &set, err, sizeof err)) {
-    fprintf(stderr, "ock: %s\n", err);
+  char err[1200], safe[4 * sizeof err];
+  if (cli_fixtures_missing(f->fixtures, err, sizeof err) ||
+      scenarios_load(f->fixtures, reg, NULL, NULL, &set, err, sizeof err)) {
+    fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
     return -1;
   }
   int shown = 0;

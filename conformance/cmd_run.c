@@ -4,6 +4,7 @@
  * every exit path (also on a fixture error and on Ctrl-C).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checklist.h"
 #include "cli.h"
 #include "escape.h"
 #include "grade.h"
@@ -27,6 +29,7 @@
 #include "sut.h"
 
 #define MAX_LIST 256
+#define CAUSE_WIDTH 160 /* bytes of a FAIL line's cause on the console */
 
 static const char usage[] =
     "usage: ock run --orchestrator CMD [options]\n"
@@ -134,17 +137,50 @@ static int wire_known(const char *w) {
   return !strcmp(w, "openai") || !strcmp(w, "anthropic");
 }
 
+/* same_set: a and b hold the same names, in any order, ignoring implied (NULL: none). */
+static int same_set(const struct list *a, const struct list *b, const char *implied) {
+  for (int k = 0; k < 2; k++) {
+    const struct list *x = k ? b : a, *y = k ? a : b;
+    for (int i = 0; i < x->n; i++) {
+      int found = implied && !strcmp(x->items[i], implied);
+      for (int j = 0; j < y->n && !found; j++)
+        found = !strcmp(x->items[i], y->items[j]);
+      if (!found)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* join_list writes the names of l as "a,b" into out (n bytes), or "(none)". */
+static void join_list(char *out, size_t n, const struct list *l) {
+  size_t used = 0;
+  snprintf(out, n, "%s", l->n ? "" : "(none)");
+  for (int i = 0; i < l->n && used < n; i++) {
+    int w = snprintf(out + used, n - used, "%s%s", i ? "," : "", l->items[i]);
+    if (w < 0)
+      break;
+    used += (size_t)w;
+  }
+}
+
+/* load_manifest reads the manifest of SPEC.md 7.9. Its name and capabilities are required; a
+ * --capabilities or --wires given with it must say the same (it is a usage error when they
+ * differ: which one the user meant cannot be known). */
 static int load_manifest(struct run_opts *o, char *err, size_t n) {
   struct ock_jerr je;
   int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
   const cJSON *caps = NULL, *xf = NULL, *it;
   const char *name = NULL;
+  struct list mcaps = {0}, mwires = {0};
   if (!rc)
     rc = ock_jcheck_object(o->manifest_json, "$", &je);
   if (!rc)
-    rc = ock_jget_string(o->manifest_json, "$", "name", OCK_OPTIONAL, &name, &je);
+    rc = ock_json_check_unique_keys(o->manifest_json, "$", &je);
   if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "capabilities", OCK_OPTIONAL, &caps, &je);
+    rc = ock_jget_nonempty(o->manifest_json, "$", "name", OCK_REQUIRED, &name, &je);
+  if (!rc)
+    rc = ock_jget_array(o->manifest_json, "$", "capabilities", OCK_REQUIRED, &caps, &je);
   if (!rc)
     rc = ock_jget_array(o->manifest_json, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
   const cJSON *wires = NULL;
@@ -156,8 +192,8 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
     ock_jpath_index(p, sizeof p, "$.wires", w++);
     if (!rc && (!cJSON_IsString(it) || !wire_known(it->valuestring)))
       rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected \"openai\" or \"anthropic\"");
-    if (!rc && !o->wires.n)
-      list_add(&o->wires, it->valuestring);
+    if (!rc)
+      list_add(&mwires, it->valuestring);
   }
   int i = 0;
   cJSON_ArrayForEach(it, caps) {
@@ -166,14 +202,46 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
     if (!rc && (!cJSON_IsString(it) || !ock_capability_known(it->valuestring)))
       rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected a known capability name");
     if (!rc)
-      list_add(&o->caps, it->valuestring);
+      list_add(&mcaps, it->valuestring);
   }
-  cJSON_ArrayForEach(it, xf) if (!rc && cJSON_IsString(it)) list_add(&o->expected, it->valuestring);
+  i = 0;
+  cJSON_ArrayForEach(it, xf) {
+    char p[OCK_JSON_PATH_MAX];
+    ock_jpath_index(p, sizeof p, "$.expected_failures", i++);
+    if (!rc && !cJSON_IsString(it))
+      rc = ock_jerr_set(&je, OCK_ETYPE, p,
+                        "expected a string \"scenario\" or \"scenario:ID\", got %s",
+                        ock_json_type_name(it));
+    if (!rc)
+      list_add(&o->expected, it->valuestring);
+  }
   if (rc) {
     snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
     return rc;
   }
-  if (name && !o->name)
+  static const struct {
+    const char *option, *member, *implied;
+    size_t field;
+  } both[] = {{"--capabilities", "capabilities", "core", offsetof(struct run_opts, caps)},
+              {"--wires", "wires", NULL, offsetof(struct run_opts, wires)}};
+  for (size_t k = 0; k < 2; k++) {
+    struct list *given = (struct list *)((char *)o + both[k].field);
+    const struct list *m = k ? &mwires : &mcaps;
+    /* A manifest without wires leaves them to --wires (or the default, both). */
+    if (given->n && (k == 0 || wires) && !same_set(given, m, both[k].implied)) {
+      char a[400], b[400];
+      join_list(a, sizeof a, given);
+      join_list(b, sizeof b, m);
+      snprintf(err, n,
+               "%s %s differs from the %s of the manifest %s (%s); give the list once, in the "
+               "manifest or on the command line",
+               both[k].option, a, both[k].member, o->manifest, b);
+      return OCK_ETYPE;
+    }
+    if (!given->n)
+      *given = *m;
+  }
+  if (!o->name)
     o->name = name;
   return OCK_OK;
 }
@@ -201,6 +269,34 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
       list_add(&o->expected, line);
   }
   return OCK_OK;
+}
+
+/* baseline_unknown: each expected-failures entry names a scenario of the fixtures and, after
+ * a colon, a requirement or check id. An entry that names nothing could never match: it is a
+ * usage error naming it (SPEC.md 9.3), not a "stale" entry. Returns 0, or -1 with err. */
+static int baseline_unknown(const struct run_opts *o, const struct scenario_set *all,
+                            const ock_registry *reg, char *err, size_t n) {
+  for (int i = 0; i < o->expected.n; i++) {
+    const char *e = o->expected.items[i], *colon = strchr(e, ':');
+    char id[512];
+    size_t len = colon ? (size_t)(colon - e) : strlen(e);
+    snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), e);
+    if (!scenarios_find(all, id)) {
+      snprintf(err, n,
+               "expected failures: the entry \"%.300s\" names no scenario of %s (see ock list "
+               "scenarios)",
+               e, o->fixtures);
+      return -1;
+    }
+    if (colon && !ock_registry_find(reg, colon + 1) && !checklist_find(colon + 1)) {
+      snprintf(err, n,
+               "expected failures: the entry \"%.300s\" names no requirement or check id after "
+               "the colon (see ock list requirements, ock explain ID)",
+               e);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 static int parse_options(int argc, char **argv, struct run_opts *o, char *err, size_t n) {
@@ -538,6 +634,9 @@ static void print_progress(struct pool *p, const cJSON *r) {
       const char *v = ock_json_str(c, "verdict");
       if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR") || !strcmp(v, "WARN")))
         cJSON_AddItemToArray(failed, cJSON_CreateString(ock_json_str(c, "requirement")));
+      if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && !cJSON_HasObjectItem(line, "cause") &&
+          ock_json_str(c, "message"))
+        cJSON_AddStringToObject(line, "cause", ock_json_str(c, "message"));
     }
     char *text = ock_json_print(line);
     printf("%s\n", text);
@@ -547,7 +646,7 @@ static void print_progress(struct pool *p, const cJSON *r) {
     printf("[%3zu/%zu] %s%-7s%s %6.2fs  %s", p->done, p->total, paint(p, verdict),
            timed_out ? "TIMEOUT" : verdict, p->color ? "\033[0m" : "",
            ock_json_num(r, "duration_ms", 0) / 1000.0, ock_json_str(r, "id"));
-    const cJSON *c;
+    const cJSON *c, *first = NULL;
     const char *shown[4] = {0};
     int n = 0;
     int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */
@@ -558,12 +657,22 @@ static void print_progress(struct pool *p, const cJSON *r) {
       int dup = 0;
       for (int i = 0; i < n; i++)
         dup |= !strcmp(shown[i], req);
+      if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && !first)
+        first = c;
       if (v && req && !dup && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && n < 4) {
         printf("%s%s", n ? ", " : "  ", n < 3 ? req : "...");
         shown[n++] = req;
       }
     }
     printf("\n");
+    /* The cause on a line of its own: the first failing check's message, which quotes what the
+     * SUT sent, so escaped (no escape sequence reaches the terminal) and cut to one line. */
+    const char *cause = ock_json_str(first, "message");
+    if (cause && *cause) {
+      char id[80], text[CAUSE_WIDTH + 1];
+      printf("          %s: %s\n", ock_escape_terminal(id, sizeof id, ock_json_str(first, "id")),
+             ock_escape_terminal(text, sizeof text, cause));
+    }
   }
   fflush(stdout);
 }
@@ -756,13 +865,22 @@ int cmd_run(int argc, char **argv) {
     pr = load_manifest(&o, err, sizeof err) ? -1 : 0;
   if (!pr && o.baseline)
     pr = load_baseline(&o, err, sizeof err) ? -1 : 0;
+  if (!pr && cli_fixtures_missing(o.fixtures, err, sizeof err))
+    pr = -1;
   int usage_error = pr < 0; /* a fixture error below still writes its report */
   struct scenario_set set = {0};
-  if (!pr &&
-      scenarios_load(o.fixtures, reg, o.cases.items, o.excludes.items, &set, err, sizeof err))
+  /* All of them first: a baseline entry may name a scenario --case leaves out. */
+  if (!pr && scenarios_load(o.fixtures, reg, NULL, NULL, &set, err, sizeof err))
     pr = -1;
+  if (!pr && baseline_unknown(&o, &set, reg, err, sizeof err)) {
+    pr = -1;
+    usage_error = 1;
+  }
+  if (!pr)
+    scenarios_select(&set, o.cases.items, o.excludes.items);
   if (pr < 0) {
-    fprintf(stderr, "ock: %s\n", err);
+    char safe[4 * sizeof err]; /* it may quote a fixture or a manifest */
+    fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
     char why[200];
     /* A usage error names no directory unless -o did, and that one must be usable: the
      * reports of an earlier run are never overwritten by a mistyped command line. */

@@ -23,7 +23,8 @@ static const char usage[] =
     "commands:\n"
     "  run --orchestrator CMD     run the scenarios against CMD and write the reports\n"
     "  list [scenarios|requirements]  what the kit checks (filterable; see ock list --help)\n"
-    "  explain ID                 a requirement: its text, level, what the check looks at, a fix\n"
+    "  explain ID                 a requirement (or the one a check id such as proc.exit\n"
+    "                             grades): its text, level, what the check looks at, a fix\n"
     "  check EVENTS.jsonl         grade a recorded event log offline (grammar, fields, pairing)\n"
     "  report merge A.json B.json... -o DIR   join the reports of shards\n"
     "  report render FILE.json -o DIR         write the other formats from a report.json\n"
@@ -70,6 +71,35 @@ const char *default_fixtures_dir(void) {
     }
   }
   return "fixtures";
+}
+
+int cli_fixtures_missing(const char *dir, char *err, size_t n) {
+  struct stat st;
+  if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+    return 0;
+  if (strcmp(dir, default_fixtures_dir())) /* named by --fixtures: the loader says why */
+    return 0;
+  const char *env = getenv("OCK_FIXTURES");
+  char exe[PATH_MAX], cwd[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[len > 0 ? len : 0] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = '\0';
+  if (!getcwd(cwd, sizeof cwd))
+    snprintf(cwd, sizeof cwd, ".");
+  if (env && *env)
+    snprintf(err, n,
+             "no fixtures: OCK_FIXTURES is %s, which is not a directory; set it (or give "
+             "--fixtures DIR) to the scenarios, share/ock/fixtures of an installed kit",
+             env);
+  else
+    snprintf(err, n,
+             "no fixtures found: OCK_FIXTURES is not set, and none of %s/../share/ock/fixtures, "
+             "%s/../../fixtures, %s/fixtures is a directory; give the scenarios with --fixtures "
+             "DIR or OCK_FIXTURES=DIR",
+             exe, exe, cwd);
+  return -1;
 }
 
 int main(int argc, char **argv) {

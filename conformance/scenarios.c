@@ -180,6 +180,28 @@ static int validate_expect(const cJSON *expect, const ock_registry *reg, struct 
   return rc;
 }
 
+/* check_config: the session config's values that the mock takes by type but SPEC.md forbids
+ * (sections 5.5 and 7.4): max_iterations below 1, and mode "streaming" without streaming true.
+ * Runs after ock_mock_new, so the types are already known good. */
+static int check_config(const cJSON *fx, struct ock_jerr *err) {
+  static const char at[] = "$.session.config";
+  const cJSON *cfg =
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fx, "session"), "config");
+  const cJSON *max = cJSON_GetObjectItemCaseSensitive(cfg, "max_iterations");
+  if (cJSON_IsNumber(max) && max->valuedouble < 1)
+    return ock_jerr_set(err, OCK_ETYPE, "$.session.config.max_iterations",
+                        "expected an integer >= 1 (the turns that offer tools, SPEC.md 5.5), "
+                        "got %.0f",
+                        max->valuedouble);
+  const char *mode = ock_json_str(cfg, "mode");
+  if (mode && !strcmp(mode, "streaming") && !ock_json_bool(cfg, "streaming", 0))
+    return ock_jerr_set(err, OCK_ETYPE, "$.session.config.mode",
+                        "mode \"streaming\" needs \"streaming\": true in %s, got %s", at,
+                        cJSON_GetObjectItemCaseSensitive(cfg, "streaming") ? "false"
+                                                                           : "no streaming member");
+  return OCK_OK;
+}
+
 int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg, char *errbuf,
                        size_t n) {
   struct ock_jerr err;
@@ -187,6 +209,8 @@ int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *re
   const cJSON *reqs = NULL, *caps = NULL, *expect = NULL;
   char path[OCK_JSON_PATH_MAX];
   int rc = ock_jcheck_object(fx, "$", &err);
+  if (!rc) /* cJSON keeps both members of a repeated key, and lookups see only the first */
+    rc = ock_json_check_unique_keys(fx, "$", &err);
   if (!rc)
     rc = ock_jcheck_keys(fx, "$", top_keys, &err);
   if (!rc)
@@ -237,6 +261,8 @@ int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *re
   ock_mock *m = NULL;
   rc = ock_mock_new(fx, NULL, &m, &err);
   ock_mock_free(m);
+  if (!rc)
+    rc = check_config(fx, &err);
   if (rc)
     return fail(errbuf, n, file, &err, rc);
   return OCK_OK;
@@ -338,6 +364,28 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
   else /* by id, as reports and merges order them (file names sort "a-b.json" before "a.json") */
     qsort(out->items, out->n, sizeof *out->items, by_id);
   return rc;
+}
+
+void scenarios_select(struct scenario_set *s, const char *const *include,
+                      const char *const *exclude) {
+  size_t k = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    if ((!include || !include[0] || matches_any(s->items[i].id, include)) &&
+        !matches_any(s->items[i].id, exclude)) {
+      s->items[k++] = s->items[i];
+    } else {
+      free(s->items[i].path);
+      cJSON_Delete(s->items[i].fixture);
+    }
+  }
+  s->n = k;
+}
+
+int scenarios_find(const struct scenario_set *s, const char *id) {
+  for (size_t i = 0; i < s->n; i++)
+    if (!strcmp(s->items[i].id, id))
+      return 1;
+  return 0;
 }
 
 void scenarios_shard(struct scenario_set *s, int index, int count) {

@@ -39,6 +39,14 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
 int scenarios_validate(const cJSON *fixture, const char *file, const ock_registry *reg,
                        char *errbuf, size_t n);
 
+/* scenarios_select keeps the scenarios whose id matches one of include (NULL or empty: all)
+ * and none of exclude, in order, as scenarios_load does; the others are freed. */
+void scenarios_select(struct scenario_set *s, const char *const *include,
+                      const char *const *exclude);
+
+/* scenarios_find: 1 when the set holds a scenario of that id, else 0. */
+int scenarios_find(const struct scenario_set *s, const char *id);
+
 /* scenarios_shard keeps the scenarios of shard index (1-based) of count, by position. */
 void scenarios_shard(struct scenario_set *s, int index, int count);
 

@@ -149,6 +149,29 @@ static void slowloris(void) {
   }
 }
 
+/* terminal_escapes fetches the session like a real SUT, then sends an event whose name and a
+ * tool_call_id carry clear-screen, window-title and colour sequences, and prints them too: the
+ * console of `ock run` must show them escaped. */
+static void terminal_escapes(CURL *c) {
+  char full[512];
+  snprintf(full, sizeof full, "%s/ock/v1/session", url());
+  curl_easy_setopt(c, CURLOPT_URL, full);
+  curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
+  curl_easy_perform(c);
+  static const char name[] = "{\"event\":\"\\u001b[2J\\u001b]0;owned\\u0007\",\"data\":{}}";
+  static const char call[] = "{\"event\":\"tool:pre\",\"data\":{\"tool_call_id\":"
+                             "\"\\u001b[31mred\\u001b[0m\",\"tool_name\":\"\\u001b[2J\"}}";
+  static const char submit[] = "{\"event\":\"prompt:submit\",\"data\":{\"prompt\":"
+                               "\"\\u001b]0;owned\\u0007\\u001b[2J\"}}";
+  post(c, "/ock/v1/events", "application/json", submit, strlen(submit));
+  post(c, "/ock/v1/events", "application/json", name, strlen(name));
+  post(c, "/ock/v1/events", "application/json", call, strlen(call));
+  fputs("\033[2J\033]0;owned\007\033[31mred\n", stdout);
+  fputs("\033[2J\033]0;owned\007\033[31mred\n", stderr);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   signal(SIGPIPE, SIG_IGN);
@@ -191,6 +214,8 @@ int main(int argc, char **argv) {
     huge_ids(c);
   else if (!strcmp(mode, "slowloris"))
     slowloris();
+  else if (!strcmp(mode, "terminal"))
+    terminal_escapes(c);
   else {
     fprintf(stderr, "hostile: unknown mode \"%s\"\n", mode);
     return 2;

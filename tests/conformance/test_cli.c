@@ -131,6 +131,235 @@ static void wires_are_declared(void) {
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
 }
 
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+/* Values SPEC.md forbids though their type is right, and a key given twice in one object, are
+ * fixture errors: exit 2 naming the file, the JSON path and what was expected. */
+static void fixture_values_and_duplicate_keys_are_errors(void) {
+  static const char head[] =
+      "{\"ock_fixture\":1,\"id\":\"f\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":"
+      "[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],\"config\":{";
+  static const char tail[] = "},\"providers\":[{\"name\":\"m\",\"api\":\"openai\",\"model\":"
+                             "\"x\",\"priority\":1}]},\"script\":{\"m\":[{\"text\":\"ok\"}]}%s}";
+  static const struct {
+    const char *config, *top, *path, *says;
+  } cases[] = {
+      {"\"max_iterations\":0", "", "$.session.config.max_iterations: ", "expected an integer >= 1"},
+      {"\"max_iterations\":-2", "", "$.session.config.max_iterations: ", "got -2"},
+      {"\"mode\":\"streaming\",\"streaming\":false", "",
+       "$.session.config.mode: ", "needs \"streaming\": true in $.session.config, got false"},
+      {"\"mode\":\"streaming\"", "", "$.session.config.mode: ", "got no streaming member"},
+      {"\"streaming\":true,\"streaming\":false", "",
+       "$.session.config.streaming: ", "duplicate key"},
+      {"", ",\"title\":\"again\"", "$.title: ", "duplicate key"},
+      {"", ",\"expect\":{\"executes\":[{\"status\":\"success\",\"status\":\"error\"}]}",
+       "$.expect.executes[0].status: ", "duplicate key"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char dir[128], path[192], text[2048], cmd[1024], out[8192], t[512];
+    snprintf(dir, sizeof dir, "%s/fxv%zu", tmp, i);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/f.json", dir);
+    snprintf(t, sizeof t, tail, cases[i].top);
+    snprintf(text, sizeof text, "%s%s%s", head, cases[i].config, t);
+    write_text(path, text);
+    snprintf(cmd, sizeof cmd, "%s/bin/ock run --orchestrator true --fixtures %s -o %s/out",
+             OCK_ROOT_BIN, dir, dir);
+    int code = out_of(cmd, "fxv", out, sizeof out);
+    char want[256];
+    snprintf(want, sizeof want, "%s: %s", path, cases[i].path);
+    if (code != 2 || !strstr(out, want) || !strstr(out, cases[i].says))
+      ock_test_fail(__LINE__, __FILE__, "fixture %zu: exit %d (expected 2), output \"%.300s\"", i,
+                    code, out);
+    else
+      CU_PASS(cases[i].says);
+  }
+  /* The same members with allowed values load. */
+  char dir[128], path[192], text[2048], cmd[512], out[8192], t[512];
+  snprintf(dir, sizeof dir, "%s/fxv-good", tmp);
+  mkdir(dir, 0755);
+  snprintf(path, sizeof path, "%s/f.json", dir);
+  snprintf(t, sizeof t, tail, "");
+  snprintf(text, sizeof text, "%s%s%s", head,
+           "\"max_iterations\":1,\"mode\":\"streaming\",\"streaming\":true", t);
+  write_text(path, text);
+  snprintf(cmd, sizeof cmd, "%s/bin/ock list scenarios --fixtures %s", OCK_ROOT_BIN, dir);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fxv-good", out, sizeof out), 0);
+}
+
+/* SPEC.md 7.9 and 9.3: a manifest without its name, with an entry that is not a string, or
+ * contradicted by --capabilities or --wires, and a baseline entry that names nothing, are
+ * usage errors (exit 2) that say which. */
+static void manifest_and_baseline_errors(void) {
+  static const struct {
+    const char *manifest, *args, *says;
+    int code;
+  } cases[] = {
+      {"{\"capabilities\":[\"core\"]}", "", "$.name: required", 2},
+      {"{\"name\":\"n\"}", "", "$.capabilities: required", 2},
+      {"{\"name\":\"n\",\"capabilities\":[],\"expected_failures\":[\"text-answer\",7]}", "",
+       "$.expected_failures[1]: expected a string", 2},
+      {"{\"name\":\"n\",\"name\":\"m\",\"capabilities\":[]}", "", "$.name: duplicate key", 2},
+      {"{\"name\":\"n\",\"capabilities\":[\"streaming\"]}", "--capabilities streaming,parallel",
+       "--capabilities streaming,parallel differs from the capabilities of the manifest", 2},
+      {"{\"name\":\"n\",\"capabilities\":[],\"wires\":[\"openai\"]}", "--wires anthropic",
+       "--wires anthropic differs from the wires of the manifest", 2},
+      {"{\"name\":\"n\",\"capabilities\":[],\"expected_failures\":[\"no-such-scenario\"]}", "",
+       "the entry \"no-such-scenario\" names no scenario", 2},
+      {"{\"name\":\"n\",\"capabilities\":[],\"expected_failures\":[\"text-answer:OCK-NOPE-1\"]}",
+       "", "the entry \"text-answer:OCK-NOPE-1\" names no requirement or check id", 2},
+      /* The same lists, core implied, in any order; entries that name a scenario --case leaves
+       * out and a check id: the run goes on (true fails text-answer). */
+      {"{\"name\":\"n\",\"capabilities\":[\"core\",\"streaming\"],\"wires\":[\"openai\"],"
+       "\"expected_failures\":[\"tool-single-call\",\"stream-text:proc.exit\"]}",
+       "--capabilities streaming --wires openai", "[  1/1] FAIL", 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char path[192], cmd[2048], out[8192];
+    snprintf(path, sizeof path, "%s/manifest%zu.json", tmp, i);
+    write_text(path, cases[i].manifest);
+    snprintf(cmd, sizeof cmd,
+             "%s/bin/ock run --orchestrator true --fixtures %s --case text-answer --manifest %s "
+             "%s -o %s/manifest-out",
+             OCK_ROOT_BIN, ock_test_path("fixtures"), path, cases[i].args, tmp);
+    int code = out_of(cmd, "manifest", out, sizeof out);
+    if (code != cases[i].code || !strstr(out, cases[i].says))
+      ock_test_fail(__LINE__, __FILE__, "manifest %s %s: exit %d (expected %d), output \"%.300s\"",
+                    cases[i].manifest, cases[i].args, code, cases[i].code, out);
+    else
+      CU_PASS(cases[i].says);
+  }
+  /* The baseline file's entries are checked the same way. */
+  char path[192], cmd[2048], out[8192];
+  snprintf(path, sizeof path, "%s/unknown-baseline.txt", tmp);
+  write_text(path, "text-answer\nno-such-scenario:OCK-PROC-002\n");
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator true --fixtures %s --case text-answer "
+           "--expected-failures %s -o %s/baseline-out",
+           OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "baseline-unknown", out, sizeof out), 2);
+  OCK_ASSERT_CONTAINS(out, "\"no-such-scenario:OCK-PROC-002\" names no scenario");
+}
+
+/* The console of `ock run`: a FAIL line is followed by its cause (the first failing check's
+ * message), and what the SUT sent reaches the terminal escaped: no clear-screen, window-title
+ * or colour sequence gets through. */
+static void console_shows_causes_escaped(void) {
+  char cmd[2048], out[1 << 14];
+  snprintf(cmd, sizeof cmd,
+           "NO_COLOR=1 %s/bin/ock run --orchestrator '%s/tests/hostile_sut terminal' --fixtures "
+           "%s --case text-answer -o %s/terminal",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "terminal", out, sizeof out), 1);
+  ASSERT_LACKS(out, "\033");
+  ASSERT_LACKS(out, "\007");
+  OCK_ASSERT_CONTAINS(out, "FAIL");
+  OCK_ASSERT_CONTAINS(out, "text-answer  OCK-PROC-001");
+  OCK_ASSERT_CONTAINS(out, "\n          proc.prompt-order: OCK-PROC-001: execute 1 submitted "
+                           "\"\\x1b]0;owned\\x07\\x1b[2J\"\n");
+  /* jsonl carries the cause as JSON (escaped by JSON itself). */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer --format jsonl "
+           "-o %s/cause-jsonl 2>/dev/null",
+           OCK_ROOT_BIN, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "cause-jsonl", out, sizeof out), 1);
+  cJSON *line = cJSON_Parse(out);
+  OCK_ASSERT_STR_EQ(ock_json_str(line, "cause"),
+                    "OCK-PROC-001: the session document was never fetched");
+  cJSON_Delete(line);
+  /* A passing scenario has no cause line. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --fixtures %s --case "
+           "text-answer -o %s/cause-pass",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "cause-pass", out, sizeof out), 0);
+  ASSERT_LACKS(out, "\n          ");
+}
+
+/* Every option each --help lists appears in man/ock.1, so the two cannot drift apart. */
+static void help_options_are_in_the_man_page(void) {
+  static const char *const commands[] = {"--help",         "run --help",   "list --help",
+                                         "explain --help", "check --help", "report --help",
+                                         "fuzz --help"};
+  char man[1 << 16];
+  FILE *f = fopen(ock_test_path("man/ock.1"), "r");
+  OCK_ASSERT_INT_EQ(f != NULL, 1);
+  if (!f)
+    return;
+  size_t n = fread(man, 1, sizeof man - 1, f), k = 0;
+  fclose(f);
+  for (size_t i = 0; i < n; i++) /* roff writes a minus sign as \- */
+    if (!(man[i] == '\\' && i + 1 < n && man[i + 1] == '-'))
+      man[k++] = man[i];
+  man[k] = '\0';
+  int options = 0;
+  for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+    char cmd[512], help[1 << 14];
+    snprintf(cmd, sizeof cmd, "%s/bin/ock %s", OCK_ROOT_BIN, commands[c]);
+    out_of(cmd, "help", help, sizeof help);
+    for (const char *p = help; *p; p++) {
+      int starts = *p == '-' && (p == help || strchr(" \t\n[(", p[-1])) &&
+                   (p[1] == '-' ? p[2] >= 'a' && p[2] <= 'z' : p[1] >= 'a' && p[1] <= 'z');
+      if (!starts)
+        continue;
+      size_t len = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
+      char opt[64];
+      snprintf(opt, sizeof opt, "%.*s", (int)(len < 63 ? len : 63), p);
+      /* Found as a whole word in the man page. */
+      int found = 0;
+      for (const char *m = strstr(man, opt); m && !found; m = strstr(m + 1, opt))
+        found = !strchr("-abcdefghijklmnopqrstuvwxyz", m[len]) &&
+                (m == man || !strchr("-abcdefghijklmnopqrstuvwxyz", m[-1]));
+      if (!found)
+        ock_test_fail(__LINE__, __FILE__, "ock %s lists %s, man/ock.1 does not", commands[c], opt);
+      else
+        options++;
+      p += len - 1;
+    }
+  }
+  OCK_ASSERT_INT_EQ(options > 40, 1);
+  /* Sections the help text cannot list. */
+  static const char *const covers[] = {"ock fuzz",    "ock explain",    "CHECK-ID",
+                                       "EXIT STATUS", "no event found", "OCK_FIXTURES"};
+  for (size_t i = 0; i < sizeof covers / sizeof covers[0]; i++)
+    OCK_ASSERT_CONTAINS(man, covers[i]);
+}
+
+/* A binary that finds no fixtures names every place it looked and how to name them. */
+static void missing_fixtures_name_the_places_tried(void) {
+  char cmd[1024], out[8192];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/lonely/bin %s/lonely/cwd && cp %s/bin/ock %s/lonely/bin/ock && cd "
+           "%s/lonely/cwd && env -u OCK_FIXTURES %s/lonely/bin/ock run --orchestrator true -o "
+           "%s/lonely/out",
+           tmp, tmp, OCK_ROOT_BIN, tmp, tmp, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "lonely", out, sizeof out), 2);
+  char want[512];
+  snprintf(want, sizeof want, "%s/lonely/bin/../share/ock/fixtures", tmp);
+  OCK_ASSERT_CONTAINS(out, want);
+  snprintf(want, sizeof want, "%s/lonely/bin/../../fixtures", tmp);
+  OCK_ASSERT_CONTAINS(out, want);
+  OCK_ASSERT_CONTAINS(out, "/lonely/cwd/fixtures");
+  OCK_ASSERT_CONTAINS(out, "OCK_FIXTURES is not set");
+  OCK_ASSERT_CONTAINS(out, "--fixtures DIR or OCK_FIXTURES=DIR");
+  snprintf(cmd, sizeof cmd,
+           "cd %s/lonely/cwd && env -u OCK_FIXTURES %s/lonely/bin/ock list scenarios", tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "lonely-list", out, sizeof out), 2);
+  OCK_ASSERT_CONTAINS(out, "--fixtures DIR or OCK_FIXTURES=DIR");
+  snprintf(cmd, sizeof cmd,
+           "cd %s/lonely/cwd && OCK_FIXTURES=%s/lonely/none %s/lonely/bin/ock run "
+           "--orchestrator true",
+           tmp, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "lonely-env", out, sizeof out), 2);
+  OCK_ASSERT_CONTAINS(out, "/lonely/none, which is not a directory");
+}
+
 /* verdicts prints "id verdict" per scenario and the level counts of a report, sorted. */
 static void verdicts(const char *report, char *out, size_t n) {
   cJSON *r = NULL;
@@ -655,5 +884,10 @@ static const struct ock_test tests[] = {
     {"reports_go_only_where_named", reports_go_only_where_named},
     {"check_reads_lines_at_their_length", check_reads_lines_at_their_length},
     {"wires_are_declared", wires_are_declared},
+    {"fixture_values_and_duplicate_keys_are_errors", fixture_values_and_duplicate_keys_are_errors},
+    {"manifest_and_baseline_errors", manifest_and_baseline_errors},
+    {"console_shows_causes_escaped", console_shows_causes_escaped},
+    {"help_options_are_in_the_man_page", help_options_are_in_the_man_page},
+    {"missing_fixtures_name_the_places_tried", missing_fixtures_name_the_places_tried},
     {NULL, NULL}};
 const struct ock_suite suite_cli = {"cli", tests, setup, teardown};
