@@ -482,7 +482,9 @@ static void failures(struct doc *d) {
   }
   put(d, "<section id=\"failures\">\n<h2>Failures</h2>\n");
   if (!in) {
-    put(d, "<p class=\"note\">No scenario failed or errored.</p>\n</section>\n");
+    put(d, cJSON_GetArraySize(scen) ? "<p class=\"note\">No scenario failed or errored.</p>\n"
+                                    : "<p class=\"note\">No scenario ran.</p>\n");
+    put(d, "</section>\n");
     return;
   }
   putf(d,

@@ -529,6 +529,7 @@ static void test_exit2_run_in_every_format(void) {
                 "<section id=\"failures\">", __LINE__);
   assert_before(html, escaped, "<section id=\"failures\">", __LINE__);
   OCK_ASSERT_INT_EQ(strstr(html, "Incomplete: no scenario ran") == NULL, 1);
+  OCK_ASSERT_CONTAINS(html, "<h2>Failures</h2>\n<p class=\"note\">No scenario ran.</p>");
   free(html);
   /* report.json: the exit code and the reason. */
   char *json = render(&ock_report_writer_json, report, &rc);
