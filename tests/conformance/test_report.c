@@ -852,6 +852,21 @@ static void test_exit2_run_writes_every_format(void) {
   }
   for (int i = 0; i < 4; i++)
     free(text[i]);
+  /* A usage error once -o is known: the same, with the option's message. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator true --timeout nan -o %s/usage 2>/dev/null", OCK_BIN_DIR,
+           dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
+  char path[128];
+  snprintf(path, sizeof path, "%s/usage/junit.xml", dir);
+  char *xml = ock_test_read_file(path);
+  OCK_ASSERT_CONTAINS(xml, "errors=\"1\"");
+  OCK_ASSERT_CONTAINS(xml, "--timeout: expected seconds");
+  free(xml);
+  snprintf(path, sizeof path, "%s/usage/summary.md", dir);
+  char *md = ock_test_read_file(path);
+  OCK_ASSERT_CONTAINS(md, "**The run did not grade the orchestrator** (exit code 2");
+  free(md);
   ock_test_rmdir(dir);
 }
 
