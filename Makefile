@@ -78,6 +78,7 @@ test: all
 	@status=0; for t in $(TEST_BINS); do \
 	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || status=1; \
 	done; \
+	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || status=1; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all test binaries passed"; fi; \
 	exit $$status
 

@@ -26,6 +26,7 @@ $(HOSTILE_BIN): $(call objs_of,tests/conformance/hostile_sut.c)
 $(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_cli.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 # The examples test runs from the source root, so it needs the binaries' absolute path.
 $(call objs_of,tests/conformance/test_examples.c tests/conformance/test_cli.c): CFLAGS += -DOCK_ROOT_BIN='"$(abspath $(BUILD))"'
+$(call objs_of,tests/conformance/test_report.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
 TEST_BINS      += $(CONF_TEST_BIN)
 

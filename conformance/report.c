@@ -282,6 +282,8 @@ int ock_report_validate(const cJSON *rep, struct ock_jerr *err) {
   if (!rc)
     rc = ock_jget_int(rep, root, "exit_code", OCK_REQUIRED, 0, 255, &v, err);
   if (!rc)
+    rc = ock_jget_string(rep, root, "error", OCK_OPTIONAL, &s, err);
+  if (!rc)
     rc = ock_jget_object(rep, root, "summary", OCK_REQUIRED, &o, err);
   if (!rc)
     rc = validate_array_of(rep, root, "requirements", OCK_REQUIRED, validate_requirement, err);

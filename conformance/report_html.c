@@ -6,12 +6,14 @@
  * meta tag forbids scripts as a second line of defence; the first is that every string from
  * the report goes through ock_escape_xml, in text, in attributes and in SVG <text>/<title>.
  *
- * Layout: a headline (run verdict, exit code, MUST/SHOULD/MAY x/y), the run's metadata, the
- * requirement matrix (groups x verdicts, then every requirement with its verdict, text, first
- * failure and links to its scenarios), then one collapsible section per scenario (open when it
- * failed or errored) with its checks (expected vs actual), a sequence diagram of its timeline
- * and the SUT process's exit and output. Anchors use indexes (#req-3, #sc-7), never report
- * strings, so an id cannot break out of an attribute or collide.
+ * Layout, failures first: a headline (run verdict, exit code, MUST/SHOULD/MAY x/y, and why a
+ * run did not grade when it did not), then the failing checks (scenario, requirement, check,
+ * cause) with a crashed SUT's exit status and stderr tail, so the first screen says what broke;
+ * then the run's metadata, the requirement matrix (groups x verdicts, then every requirement
+ * with its verdict, text, first failure and links to its scenarios), then one collapsible
+ * section per scenario (open when it failed or errored) with its checks (expected vs actual), a
+ * sequence diagram of its timeline and the SUT process's exit and output. Anchors use indexes
+ * (#req-3, #sc-7), never report strings, so an id cannot break out of an attribute or collide.
  */
 #include "report.h"
 
@@ -21,6 +23,7 @@
 
 #include "escape.h"
 #include "ock/status.h"
+#include "sut.h"
 
 struct doc {
   struct ock_buf b;
@@ -123,7 +126,11 @@ static const char style[] =
     "svg.seq text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fill:#1f2328}"
     "svg.seq text.t,svg.seq text.d{fill:#57606a}svg.seq g.bad text{fill:#a40e26}"
     "svg.seq text.h{font-weight:600}\n"
-    "footer{color:#57606a;font-size:12px;margin-top:32px}\n";
+    "footer{color:#57606a;font-size:12px;margin-top:32px}\n"
+    ".runerr{border:2px solid #cf222e;background:#ffebe9;border-radius:6px;padding:8px 12px;"
+    "margin:8px 0}.runerr pre{background:#fff;max-height:12em}\n"
+    "table.fails td{font-size:13px}tr.crash td{background:#ffebe9}pre.tail{max-height:12em;"
+    "margin:4px 0 2px}\n";
 
 static void meta_row(struct doc *d, const char *name, const char *value) {
   if (!value)
@@ -145,13 +152,26 @@ static void string_list(struct doc *d, const cJSON *array, const char *sep) {
   }
 }
 
+/* run_error: a run that ended before grading (a usage or fixture error, exit 2, or a command
+ * that was not found) says so first, with the reason, so nobody reads its empty or all-ERROR
+ * tables as a verdict on the orchestrator. */
+static void run_error(struct doc *d) {
+  const char *why = ock_json_str(d->report, "error");
+  if (!why)
+    return;
+  putf(d,
+       "<div class=\"runerr\" id=\"run-error\"><b>The run did not grade the orchestrator</b> "
+       "(exit code %lld: usage or fixture error). Fix this and run again:\n<pre>",
+       ock_json_int(d->report, "exit_code", -1));
+  text(d, why);
+  put(d, "</pre></div>\n");
+}
+
 static void header(struct doc *d) {
   const cJSON *r = d->report;
   const char *verdict = ock_json_str(r, "verdict");
   const cJSON *summary = cJSON_GetObjectItemCaseSensitive(r, "summary");
   const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
-  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(r, "orchestrator");
-  const cJSON *kit = cJSON_GetObjectItemCaseSensitive(r, "kit");
 
   put(d, "<header>\n<h1>OCK conformance report ");
   badge(d, verdict);
@@ -168,7 +188,7 @@ static void header(struct doc *d) {
     put(d, "): the scenarios it cut short are ERROR (interrupted), not failures of the "
            "orchestrator, and scenarios that had not started are missing. This report is "
            "partial.</p>\n");
-  } else if (verdict && !strcmp(verdict, "INCOMPLETE")) {
+  } else if (verdict && !strcmp(verdict, "INCOMPLETE") && !ock_json_str(r, "error")) {
     long long errors = ock_json_int(counts, "ERROR", 0);
     if (errors)
       putf(d,
@@ -180,7 +200,16 @@ static void header(struct doc *d) {
              "skipped).</p>\n");
   }
 
-  put(d, "<table class=\"meta\">\n");
+  run_error(d);
+  put(d, "</header>\n");
+}
+
+/* run_meta: the run's metadata (who, what, when, how), below the failures. */
+static void run_meta(struct doc *d) {
+  const cJSON *r = d->report;
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(r, "orchestrator");
+  const cJSON *kit = cJSON_GetObjectItemCaseSensitive(r, "kit");
+  put(d, "<section id=\"run\">\n<h2>Run</h2>\n<table class=\"meta\">\n");
   meta_row(d, "Orchestrator", ock_json_str(orch, "name"));
   meta_row(d, "Command", ock_json_str(orch, "command"));
   put(d, "<tr><th>Capabilities</th><td>");
@@ -205,7 +234,7 @@ static void header(struct doc *d) {
     put(d, "</td></tr>\n");
     free(opts);
   }
-  put(d, "</table>\n</header>\n");
+  put(d, "</table>\n</section>\n");
 }
 
 static const char *const req_verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR", "UNTESTED"};
@@ -305,6 +334,207 @@ static void requirements(struct doc *d) {
   put(d, "</table>\n</section>\n");
 }
 
+/* ---- failures first ---- */
+
+#define FAILS_MAX 40    /* failing checks listed above the matrix; every one is also below */
+#define CAUSE_CHARS 240 /* characters of a cause in that list; the whole is in its title */
+#define TAILS_MAX 3     /* crashed scenarios whose stderr tail the list shows */
+#define TAIL_LINES 8    /* the lines of that tail, at most TAIL_BYTES bytes */
+#define TAIL_BYTES 1200
+
+/* utf8_chars: the code points in s, as ock_escape_xml counts them for its limit. */
+static size_t utf8_chars(const char *s) {
+  size_t n = 0;
+  for (; s && *s; s++)
+    n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+/* cut_text: s, cut at limit characters; a cut string keeps its whole text in a title
+ * attribute, so nothing is lost to a person who points at it. */
+static void cut_text(struct doc *d, const char *s, size_t limit) {
+  if (utf8_chars(s) <= limit) {
+    text(d, s);
+    return;
+  }
+  put(d, "<span title=\"");
+  esc(d, s, 0, OCK_ESC_ATTR);
+  put(d, "\">");
+  esc(d, s, limit, OCK_ESC_TEXT);
+  put(d, "</span>");
+}
+
+/* ended_badly: the SUT process did not end on its own with exit code 0: a signal, a non-zero
+ * exit code (127: the shell did not find the command) or the harness's timeout. */
+static int ended_badly(const cJSON *p) {
+  const cJSON *code = cJSON_GetObjectItemCaseSensitive(p, "exit_code");
+  return cJSON_IsObject(p) && (ock_json_str(p, "signal") || ock_json_bool(p, "timed_out", 0) ||
+                               (cJSON_IsNumber(code) && code->valuedouble != 0));
+}
+
+/* exit_status: how the SUT process ended, in words. */
+static void exit_status(struct doc *d, const cJSON *p) {
+  const cJSON *code = cJSON_GetObjectItemCaseSensitive(p, "exit_code");
+  if (ock_json_str(p, "signal")) {
+    put(d, "killed by ");
+    text(d, ock_json_str(p, "signal"));
+  } else if (cJSON_IsNumber(code)) {
+    long long c = (long long)code->valuedouble;
+    putf(d, "exit code %lld", c);
+    if (c == 127)
+      put(d, " (the shell did not find the command)");
+    else if (c == 126)
+      put(d, " (the shell could not execute the command)");
+    else if (c > 128 && c < 128 + 65)
+      putf(d, " (128 + %lld: a process under the shell was killed by %s)", c - 128,
+           sut_signal_name((int)(c - 128)));
+  } else {
+    put(d, "no exit status");
+  }
+  if (ock_json_bool(p, "timed_out", 0))
+    put(d, " · timed out");
+}
+
+/* stderr_tail: the last lines of the SUT's stderr, where a crash says why. */
+static void stderr_tail(struct doc *d, const cJSON *p) {
+  const char *err = ock_json_str(p, "stderr");
+  size_t len = err ? strlen(err) : 0;
+  while (len && (err[len - 1] == '\n' || err[len - 1] == '\r'))
+    len--;
+  if (!len) {
+    put(d, "<div class=\"note\">stderr was empty.</div>");
+    return;
+  }
+  size_t start = len > TAIL_BYTES ? len - TAIL_BYTES : 0;
+  int lines = 0;
+  for (size_t i = len; i > start; i--)
+    if (err[i - 1] == '\n' && ++lines == TAIL_LINES) {
+      start = i;
+      break;
+    }
+  while (start < len && ((unsigned char)err[start] & 0xC0) == 0x80)
+    start++; /* never begin inside a character */
+  char *tail = strndup(err + start, len - start);
+  if (!tail) {
+    d->rc = d->rc ? d->rc : OCK_ENOMEM;
+    return;
+  }
+  long long total = ock_json_int(p, "stderr_bytes", (long long)strlen(err));
+  putf(d, "<div class=\"note\">%s of stderr (%lld bytes in all%s):</div><pre class=\"tail\">",
+       start ? "the end" : "all", total,
+       total > (long long)strlen(err) ? "; the report keeps the first part" : "");
+  text(d, tail);
+  put(d, "</pre>");
+  free(tail);
+}
+
+/* failure_row: one failing check (or, with check NULL, a scenario that failed without one). */
+static void failure_row(struct doc *d, const cJSON *s, const cJSON *check) {
+  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(d->report, "requirements");
+  const char *v = ock_json_str(check ? check : s, "verdict");
+  const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "requirements"), 0);
+  const char *rid = check                   ? ock_json_str(check, "requirement")
+                    : cJSON_IsString(first) ? first->valuestring
+                                            : NULL;
+  putf(d, "<tr class=\"r-%s\"><td>", verdict_class(v));
+  scenario_link(d, ock_json_str(s, "id"));
+  put(d, "</td><td class=\"mono\">");
+  int ri = index_of(reqs, rid);
+  if (ri >= 0)
+    putf(d, "<a href=\"#req-%d\">", ri);
+  text(d, rid);
+  put(d, ri >= 0 ? "</a>" : "");
+  put(d, "</td><td class=\"mono\">");
+  text(d, check ? ock_json_str(check, "id") : "(scenario)");
+  put(d, "</td><td>");
+  badge(d, v);
+  put(d, "</td><td>");
+  const char *cause = NULL;
+  if (check) {
+    cause = ock_json_str(check, "message");
+    if (!cause || !*cause)
+      cause = ock_json_str(check, "actual");
+  } else {
+    cause = ock_json_str(s, "skip_reason");
+  }
+  if (cause && *cause)
+    cut_text(d, cause, CAUSE_CHARS);
+  else
+    put(d, check ? "(no message)" : "the scenario could not be graded");
+  put(d, "</td></tr>\n");
+}
+
+/* failures: above everything else, what failed and why: every FAIL and ERROR check (and WARN
+ * under --strict) with its scenario, requirement and cause, and for a SUT that crashed, its
+ * exit status and the end of its stderr. */
+static void failures(struct doc *d) {
+  const cJSON *scen = cJSON_GetObjectItemCaseSensitive(d->report, "scenarios"), *s, *c;
+  int strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(d->report, "options"), "strict", 0);
+  int floor = strict ? 2 : 3; /* the least severe check verdict listed */
+  int checks = 0, in = 0;
+  cJSON_ArrayForEach(s, scen) {
+    if (ock_verdict_severity(ock_json_str(s, "verdict")) < 3)
+      continue;
+    in++;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      checks += ock_verdict_severity(ock_json_str(c, "verdict")) >= floor;
+    }
+  }
+  put(d, "<section id=\"failures\">\n<h2>Failures</h2>\n");
+  if (!in) {
+    put(d, cJSON_GetArraySize(scen) ? "<p class=\"note\">No scenario failed or errored.</p>\n"
+                                    : "<p class=\"note\">No scenario ran.</p>\n");
+    put(d, "</section>\n");
+    return;
+  }
+  putf(d,
+       "<p class=\"note\">%d failing check%s in %d scenario%s; the details are under "
+       "<a href=\"#scenarios\">Scenarios</a>.</p>\n",
+       checks, checks == 1 ? "" : "s", in, in == 1 ? "" : "s");
+  put(d, "<table class=\"fails\">\n<tr><th>Scenario</th><th>Requirement</th><th>Check</th>"
+         "<th>Verdict</th><th>Cause</th></tr>\n");
+  int rows = 0, tails = 0, left = 0;
+  cJSON_ArrayForEach(s, scen) {
+    if (ock_verdict_severity(ock_json_str(s, "verdict")) < 3)
+      continue;
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
+    int listed = 0;
+    if (rows < FAILS_MAX && ended_badly(p)) {
+      put(d, "<tr class=\"crash\"><td>");
+      scenario_link(d, ock_json_str(s, "id"));
+      put(d, "</td><td colspan=\"4\"><b>SUT process: ");
+      exit_status(d, p);
+      put(d, "</b>");
+      if (tails++ < TAILS_MAX)
+        stderr_tail(d, p);
+      put(d, "</td></tr>\n");
+    }
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      if (ock_verdict_severity(ock_json_str(c, "verdict")) < floor)
+        continue;
+      listed++;
+      if (rows < FAILS_MAX) {
+        failure_row(d, s, c);
+        rows++;
+      } else {
+        left++;
+      }
+    }
+    if (!listed && rows < FAILS_MAX) {
+      failure_row(d, s, NULL);
+      rows++;
+    }
+  }
+  put(d, "</table>\n");
+  if (left)
+    putf(d,
+         "<p class=\"note\">… and %d more failing check%s, listed under "
+         "<a href=\"#requirements\">Requirements</a> and <a href=\"#scenarios\">Scenarios</a>."
+         "</p>\n",
+         left, left == 1 ? "" : "s");
+  put(d, "</section>\n");
+}
+
 /* ---- the sequence diagram ---- */
 
 #define LANES 5
@@ -314,8 +544,10 @@ static void requirements(struct doc *d) {
 #define SVG_W 1320
 #define HEAD_H 34
 #define ROW_H 22
-#define MAX_ROWS 400 /* a streamed reply can have thousands of entries; the rest is in JSON */
-#define LABEL_CHARS 20
+#define MAX_ROWS 400   /* a streamed reply can have thousands of entries; the rest is in JSON */
+#define LABEL_CHARS 48 /* at most, and never more than fit before the detail column */
+#define CHAR_W10 73    /* tenths of a pixel: the advance of one 12px monospace character */
+#define LABEL_GAP 8    /* pixels kept free before the detail column */
 #define DETAIL_CHARS 44
 
 static const char *const lane_names[LANES] = {"harness", "sut", "llm", "tool", "fault"};
@@ -335,7 +567,22 @@ static int lane_of(const char *lane) {
   return -1;
 }
 
-static void timeline_row(struct doc *d, const cJSON *e, int row) {
+/* is_reply: a row that answers the SUT (the mock's reply to a request, a tool's result): its
+ * arrow points back to the SUT. The harness writes these label prefixes (scenario_run.c); the
+ * names after them may come from the SUT. */
+static int is_reply(int k, const char *label) {
+  return label &&
+         ((k == 2 && !strncmp(label, "reply", 5)) || (k == 3 && !strncmp(label, "tool done", 9)));
+}
+
+/* label_budget: how many characters of a label starting at x fit before the detail column. */
+static size_t label_budget(int x) {
+  int room = DETAIL_X - LABEL_GAP - x;
+  size_t n = room > 0 ? (size_t)(room * 10 / CHAR_W10) : 1;
+  return n < LABEL_CHARS ? (n ? n : 1) : LABEL_CHARS;
+}
+
+static void timeline_row(struct doc *d, const cJSON *e, int row, int diagram) {
   const char *lane = ock_json_str(e, "lane"), *label = ock_json_str(e, "label");
   const char *detail = ock_json_str(e, "detail");
   int k = lane_of(lane), failed = ock_json_bool(e, "failed", 0);
@@ -344,6 +591,7 @@ static void timeline_row(struct doc *d, const cJSON *e, int row) {
   int y = HEAD_H + 16 + row * ROW_H, x = lane_x(k);
   const char *color = failed ? FAILED_COLOR : lane_colors[k];
 
+  /* The title holds the whole label and detail: what the row shows may be cut. */
   put(d, failed ? "<g class=\"bad\">" : "<g>");
   putf(d, "<title>#%lld %.1f ms · ", ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
   esc(d, lane, 0, OCK_ESC_ONELINE);
@@ -362,23 +610,30 @@ static void timeline_row(struct doc *d, const cJSON *e, int row) {
   putf(d, "<text class=\"t\" x=\"4\" y=\"%d\">#%lld %.1f ms</text>", y + 4,
        ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
 
-  /* An arrow shows who acts on whom: the SUT calls the LLM and the tools; the harness acts on
-   * the SUT. SUT events and injected faults are points on their own lane. */
+  /* An arrow shows who acts on whom: the SUT calls the LLM and the tools, and their replies
+   * come back to it; the harness acts on the SUT. SUT events and injected faults are points
+   * on their own lane. */
   int from = -1, to = -1;
   if (known && (k == 2 || k == 3)) {
     from = lane_x(1);
     to = x;
+    if (is_reply(k, label)) {
+      from = x;
+      to = lane_x(1);
+    }
   } else if (k == 0) {
     from = x;
     to = lane_x(1);
   }
   int label_x = x + 9, label_y = y + 4;
   if (from >= 0) {
+    int dir = to > from ? 1 : -1;
     putf(d,
          "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\"/>"
          "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"%s\"/>",
-         from, y, to - 7, y, color, to - 1, y, to - 8, y - 4, to - 8, y + 4, color);
-    label_x = from + 10;
+         from, y, to - 7 * dir, y, color, to - dir, y, to - 8 * dir, y - 4, to - 8 * dir, y + 4,
+         color);
+    label_x = (from < to ? from : to) + 10;
     label_y = y - 4;
   }
   if (k == 4)
@@ -386,13 +641,19 @@ static void timeline_row(struct doc *d, const cJSON *e, int row) {
          y + 6, x - 6, y, color);
   else
     putf(d, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>", x, y, color);
-  putf(d, "<text x=\"%d\" y=\"%d\">", label_x, label_y);
+  /* The budget keeps a label out of the detail column in the usual fonts; the clip keeps it
+   * out whatever the glyphs' width (wide characters, a fallback font). */
+  size_t budget = label_budget(label_x);
+  putf(d, "<text x=\"%d\" y=\"%d\" clip-path=\"url(#lc-%d)\">", label_x, label_y, diagram);
   if (!known) {
+    size_t prefix = (utf8_chars(lane) > 12 ? 13 : utf8_chars(lane)) + 3; /* "[lane] " */
     put(d, "[");
     esc(d, lane, 12, OCK_ESC_ONELINE);
     put(d, "] ");
+    budget = budget > prefix ? budget - prefix : 1;
   }
-  esc(d, label, LABEL_CHARS, OCK_ESC_ONELINE);
+  /* A cut label ends in "…", which takes one of the budget's characters. */
+  esc(d, label, utf8_chars(label) <= budget ? 0 : budget > 1 ? budget - 1 : 1, OCK_ESC_ONELINE);
   put(d, "</text>");
   if (detail) {
     putf(d, "<text class=\"d\" x=\"%d\" y=\"%d\">", DETAIL_X, y + 4);
@@ -402,7 +663,7 @@ static void timeline_row(struct doc *d, const cJSON *e, int row) {
   put(d, "</g>\n");
 }
 
-static void sequence_diagram(struct doc *d, const cJSON *scenario) {
+static void sequence_diagram(struct doc *d, const cJSON *scenario, int diagram) {
   const cJSON *timeline = cJSON_GetObjectItemCaseSensitive(scenario, "timeline"), *e;
   int n = cJSON_GetArraySize(timeline);
   put(d, "<h4>Sequence</h4>\n");
@@ -417,6 +678,8 @@ static void sequence_diagram(struct doc *d, const cJSON *scenario) {
        "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
        "aria-label=\"sequence diagram\">\n",
        SVG_W, height, SVG_W, height);
+  putf(d, "<clipPath id=\"lc-%d\"><rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/></clipPath>",
+       diagram, DETAIL_X - LABEL_GAP / 2, height);
   putf(d, "<text class=\"h\" x=\"4\" y=\"20\">#seq time</text>");
   for (int k = 0; k < LANES; k++) {
     int x = lane_x(k);
@@ -434,7 +697,7 @@ static void sequence_diagram(struct doc *d, const cJSON *scenario) {
   cJSON_ArrayForEach(e, timeline) {
     if (row == rows)
       break;
-    timeline_row(d, e, row++);
+    timeline_row(d, e, row++, diagram);
   }
   if (n > rows)
     putf(d,
@@ -569,7 +832,7 @@ static void scenario_section(struct doc *d, const cJSON *s, int i) {
     put(d, "</p>\n");
   }
   checks_table(d, s);
-  sequence_diagram(d, s);
+  sequence_diagram(d, s, i);
   process(d, s);
   put(d, "</div>\n</details>\n");
 }
@@ -624,8 +887,11 @@ static int write_html(const cJSON *report, FILE *out) {
   put(&d, style);
   put(&d, "</style>\n</head>\n<body>\n");
   header(&d);
-  put(&d, "<main>\n<p class=\"note\"><a href=\"#requirements\">Requirements</a> · "
+  put(&d, "<main>\n<p class=\"note\"><a href=\"#failures\">Failures</a> · "
+          "<a href=\"#run\">Run</a> · <a href=\"#requirements\">Requirements</a> · "
           "<a href=\"#scenarios\">Scenarios</a></p>\n");
+  failures(&d);
+  run_meta(&d);
   requirements(&d);
   scenarios(&d);
   const cJSON *kit = cJSON_GetObjectItemCaseSensitive(report, "kit");

@@ -9,7 +9,9 @@
  * only under --strict (it fails the run only then), else a passing testcase with a note in
  * its <system-out>. When a scenario's verdict is worse than every one of its checks (it could
  * not run, or has no checks), an extra testcase named "scenario" carries that verdict, so the
- * counts never hide a scenario that did not pass. Every string goes through ock_escape_xml.
+ * counts never hide a scenario that did not pass. A run that did not grade (exit code 2, the
+ * report's "error") is one <error> testcase, never an empty, green document. Every string goes
+ * through ock_escape_xml.
  */
 #include "report.h"
 
@@ -324,6 +326,25 @@ static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
   put(d, "  </testsuite>\n");
 }
 
+/* run_error_suite: a run that did not grade (a usage or fixture error, exit 2) is one <error>
+ * testcase carrying the reason, so CI shows it red instead of an empty, green suite. */
+static void run_error_suite(struct doc *d) {
+  const char *why = ock_json_str(d->report, "error");
+  if (!why)
+    return;
+  long long code = ock_json_int(d->report, "exit_code", -1);
+  put(d, "  <testsuite name=\"ock\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
+         "time=\"0\">\n    <testcase classname=\"ock\" name=\"run\" time=\"0\">\n"
+         "      <error message=\"");
+  esc(d, why, OCK_ESC_ATTR);
+  putf(d,
+       "\" type=\"exit code %lld\">The run did not grade the orchestrator (exit code %lld: "
+       "usage or fixture error): ",
+       code, code);
+  esc(d, why, OCK_ESC_TEXT);
+  put(d, "</error>\n    </testcase>\n  </testsuite>\n");
+}
+
 static int write_junit(const cJSON *report, FILE *out) {
   struct doc d = {.rc = OCK_OK, .report = report};
   struct ock_buf tmp;
@@ -332,6 +353,8 @@ static int write_junit(const cJSON *report, FILE *out) {
   d.strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
   const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios"), *s;
   struct counts all = {0};
+  if (ock_json_str(report, "error")) /* the run's own error testcase */
+    count(&all, ERRORED);
   cJSON_ArrayForEach(s, scenarios) {
     struct counts c = scenario_counts(s, d.strict);
     all.tests += c.tests;
@@ -349,6 +372,7 @@ static int write_junit(const cJSON *report, FILE *out) {
        all.failures, all.errors, all.skipped);
   seconds(&d, report);
   put(&d, "\">\n");
+  run_error_suite(&d);
   cJSON_ArrayForEach(s, scenarios) {
     testsuite(&d, s, &tmp);
   }

@@ -64,7 +64,14 @@ static void headline(struct doc *d, const cJSON *report) {
   duration(d, ock_json_num(report, "duration_ms", 0));
   put(d, "\n\n");
 
-  if (ock_json_bool(report, "interrupted", 0)) {
+  if (ock_json_str(report, "error")) {
+    putf(d,
+         "**The run did not grade the orchestrator** (exit code %lld: usage or fixture error). "
+         "Fix this and run again:\n\n> ",
+         ock_json_int(report, "exit_code", -1));
+    md(d, ock_json_str(report, "error"), 0);
+    put(d, "\n\n");
+  } else if (ock_json_bool(report, "interrupted", 0)) {
     put(d, "**The run was interrupted** (");
     md(d,
        ock_json_str(report, "interrupt_signal") ? ock_json_str(report, "interrupt_signal")
@@ -159,7 +166,9 @@ static void requirements(struct doc *d, const cJSON *report) {
     md(d, ock_json_str(r, "message"), CELL_LIMIT);
     put(d, " |\n");
   }
-  if (!bad)
+  if (!bad && by[5] == cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(report, "requirements")))
+    put(d, "No requirement was tested.\n");
+  else if (!bad)
     put(d, "Every requirement that was tested passed or was skipped.\n");
   putf(d, "\nRequirements: %d passed, %d warned, %d failed, %d error, %d skipped, %d untested.\n\n",
        by[1], by[2], by[3], by[4], by[0], by[5]);

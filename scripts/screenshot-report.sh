@@ -50,7 +50,7 @@ trap 'rm -rf "$profile"' EXIT INT TERM
 
 # Chromium writes the PNG itself; its own chatter goes to a log shown only on failure.
 log=$profile/chromium.log
-if ! "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+if ! "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \
   --disable-default-apps --hide-scrollbars --user-data-dir="$profile" \
   --screenshot="$abs_out" --window-size="$width,$height" "file://$abs_report" >"$log" 2>&1; then

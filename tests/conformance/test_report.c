@@ -16,6 +16,10 @@
 
 #define SAMPLE "tests/conformance/golden/sample-report.json"
 
+#ifndef OCK_BIN_DIR
+#define OCK_BIN_DIR "build"
+#endif
+
 static cJSON *load_json(const char *rel) {
   cJSON *j = NULL;
   struct ock_jerr err;
@@ -773,6 +777,14 @@ static void test_schema_matches_reports(void) {
   cJSON_ReplaceItemInObjectCaseSensitive(tl, "lane", cJSON_CreateString("moon"));
   OCK_ASSERT_INT_EQ(schema_check(&c, schema, sample, "$"), 0);
   OCK_ASSERT_CONTAINS(c.error, "$.scenarios[1].timeline[0].lane");
+  cJSON *wrong = load_json(SAMPLE);
+  cJSON_AddNumberToObject(wrong, "error", 2);
+  OCK_ASSERT_INT_EQ(schema_check(&c, schema, wrong, "$"), 0);
+  OCK_ASSERT_CONTAINS(c.error, "$.error: wrong type");
+  struct ock_jerr werr;
+  OCK_ASSERT_INT_EQ(ock_report_validate(wrong, &werr), OCK_ETYPE);
+  OCK_ASSERT_STR_EQ(werr.where, "$.error");
+  cJSON_Delete(wrong);
   cJSON_Delete(merged);
   cJSON_Delete(sample);
   cJSON_Delete(schema);
@@ -799,6 +811,65 @@ static void test_schema_and_validator_agree_on_required(void) {
   cJSON_Delete(schema);
 }
 
+/* A real `ock run` that stops at a fixture error (exit 2) says so in all four files: the
+ * reason, not an empty green run. */
+static void test_exit2_run_writes_every_format(void) {
+  char dir[64];
+  if (ock_test_tmpdir(dir, "exit2")) {
+    ock_test_fail(__LINE__, __FILE__, "cannot create a temporary directory");
+    return;
+  }
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/fx && printf '{\"ock_fixture\": 1,' > %s/fx/broken.json && "
+           "%s/bin/ock run --orchestrator true --fixtures %s/fx -o %s/out 2>/dev/null",
+           dir, dir, OCK_BIN_DIR, dir, dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
+  static const char *const files[] = {"report.json", "junit.xml", "summary.md", "report.html"};
+  char *text[4];
+  for (int i = 0; i < 4; i++) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/out/%s", dir, files[i]);
+    text[i] = ock_test_read_file(path);
+    if (!text[i])
+      ock_test_fail(__LINE__, __FILE__, "ock run wrote no %s", path);
+  }
+  if (text[0] && text[1] && text[2] && text[3]) {
+    cJSON *report = cJSON_Parse(text[0]);
+    OCK_ASSERT_INT_EQ(ock_json_int(report, "exit_code", -1), 2);
+    OCK_ASSERT_CONTAINS(ock_json_str(report, "error"), "fx/broken.json");
+    cJSON *schema = load_json("reports/report.schema.json");
+    assert_schema_valid(schema, report, __LINE__);
+    cJSON_Delete(schema);
+    cJSON_Delete(report);
+    OCK_ASSERT_CONTAINS(text[1], "errors=\"1\"");
+    OCK_ASSERT_CONTAINS(text[1], "<testcase classname=\"ock\" name=\"run\"");
+    OCK_ASSERT_CONTAINS(text[1], "fx/broken.json");
+    OCK_ASSERT_CONTAINS(text[2], "**The run did not grade the orchestrator** (exit code 2");
+    OCK_ASSERT_CONTAINS(text[2], "fx/broken.json");
+    OCK_ASSERT_CONTAINS(text[3], "<div class=\"runerr\" id=\"run-error\">");
+    OCK_ASSERT_CONTAINS(text[3], "fx/broken.json");
+  }
+  for (int i = 0; i < 4; i++)
+    free(text[i]);
+  /* A usage error once -o is known: the same, with the option's message. */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator true --timeout nan -o %s/usage 2>/dev/null", OCK_BIN_DIR,
+           dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
+  char path[128];
+  snprintf(path, sizeof path, "%s/usage/junit.xml", dir);
+  char *xml = ock_test_read_file(path);
+  OCK_ASSERT_CONTAINS(xml, "errors=\"1\"");
+  OCK_ASSERT_CONTAINS(xml, "--timeout: expected seconds");
+  free(xml);
+  snprintf(path, sizeof path, "%s/usage/summary.md", dir);
+  char *md = ock_test_read_file(path);
+  OCK_ASSERT_CONTAINS(md, "**The run did not grade the orchestrator** (exit code 2");
+  free(md);
+  ock_test_rmdir(dir);
+}
+
 static const struct ock_test tests[] = {
     {"summarize_sample_is_consistent", test_summarize_sample_is_consistent},
     {"summarize_fail_in_must_warn_in_should", test_summarize_fail_in_must_warn_in_should},
@@ -823,6 +894,7 @@ static const struct ock_test tests[] = {
     {"writer_table", test_writer_table},
     {"schema_matches_reports", test_schema_matches_reports},
     {"schema_and_validator_agree_on_required", test_schema_and_validator_agree_on_required},
+    {"exit2_run_writes_every_format", test_exit2_run_writes_every_format},
     {NULL, NULL}};
 
 const struct ock_suite suite_report = {"report", tests, NULL, NULL};

@@ -130,10 +130,10 @@ static void assert_only_tags(const char *text, const char *const *allowed, int l
 
 static void test_html_shows_payloads_as_text(void) {
   static const char *const tags[] = {
-      "!DOCTYPE", "html", "head", "meta",    "title",   "style",   "body",   "header", "h1",
-      "h2",       "h3",   "h4",   "p",       "span",    "b",       "table",  "tr",     "th",
-      "td",       "a",    "main", "section", "details", "summary", "div",    "pre",    "svg",
-      "text",     "line", "rect", "polygon", "circle",  "g",       "footer", NULL};
+      "!DOCTYPE", "html", "head", "meta",    "title",   "style",   "body",   "header",   "h1",
+      "h2",       "h3",   "h4",   "p",       "span",    "b",       "table",  "tr",       "th",
+      "td",       "a",    "main", "section", "details", "summary", "div",    "pre",      "svg",
+      "text",     "line", "rect", "polygon", "circle",  "g",       "footer", "clipPath", NULL};
   cJSON *report = load_sample();
   int rc;
   char *html = render(&ock_report_writer_html, report, &rc);
@@ -311,6 +311,244 @@ static void test_long_timeline_is_capped(void) {
   cJSON_Delete(report);
 }
 
+/* before: needle a occurs in text, and before needle b (which must occur too). */
+static void assert_before(const char *text, const char *a, const char *b, int line) {
+  const char *pa = text ? strstr(text, a) : NULL, *pb = text ? strstr(text, b) : NULL;
+  if (!pa || !pb || pa > pb)
+    ock_test_fail(line, __FILE__, "expected \"%.80s\" (%s) before \"%.80s\" (%s)", a,
+                  pa ? "found" : "missing", b, pb ? "found" : "missing");
+  else
+    CU_PASS("before");
+}
+
+static void test_html_failures_first(void) {
+  cJSON *report = load_sample();
+  int rc;
+  char *html = render(&ock_report_writer_html, report, &rc);
+  OCK_ASSERT_OK(rc);
+  /* Above the run's metadata and the matrix: each failing check with its scenario,
+   * requirement, check id and cause, and the crashed SUT's exit status and stderr. */
+  const char *row = "<td class=\"mono\"><a href=\"#req-7\">OCK-PROC-003</a></td><td "
+                    "class=\"mono\">proc.signal</td><td><span class=\"v v-FAIL\">FAIL</span></td>"
+                    "<td>the SUT crashed (SIGSEGV)</td>";
+  assert_before(html, "<section id=\"failures\">", "<section id=\"run\">", __LINE__);
+  assert_before(html, row, "<section id=\"run\">", __LINE__);
+  assert_before(html,
+                "href=\"#sc-1\">injection-payloads</a></td><td class=\"mono\"><a "
+                "href=\"#req-0\">OCK-COMPLETE-001</a></td><td class=\"mono\">complete.once",
+                "<section id=\"requirements\">", __LINE__);
+  assert_before(html, "<b>SUT process: killed by SIGSEGV</b>", "<section id=\"run\">", __LINE__);
+  assert_before(html, "<pre class=\"tail\">Segmentation fault &lt;/pre&gt;&lt;img src=x",
+                "<section id=\"run\">", __LINE__);
+  /* An ERROR scenario is listed with its cause; the WARN and PASS ones are not. */
+  assert_before(html,
+                "cancel.status</td><td><span class=\"v v-ERROR\">ERROR</span></td><td>the "
+                "scenario could not be graded",
+                "<section id=\"run\">", __LINE__);
+  OCK_ASSERT_CONTAINS(html, "3 failing checks in 2 scenarios");
+  char *fails = strstr(html, "<section id=\"failures\">"),
+       *end = strstr(html, "<section id=\"run\">");
+  if (fails && end) {
+    *end = '\0';
+    OCK_ASSERT_INT_EQ(strstr(fails, "tool.result_text") == NULL, 1);
+    OCK_ASSERT_INT_EQ(strstr(fails, "tool-single-call") == NULL, 1);
+  }
+  free(html);
+
+  /* A shell's 139 and a long stderr: the status in words, the last lines only, escaped; a long
+   * cause is cut with the whole in a title attribute. */
+  cJSON *s = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), 1);
+  cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
+  cJSON_ReplaceItemInObjectCaseSensitive(p, "signal", cJSON_CreateNull());
+  cJSON_ReplaceItemInObjectCaseSensitive(p, "exit_code", cJSON_CreateNumber(139));
+  struct ock_buf err;
+  ock_buf_init(&err, 1 << 20);
+  for (int i = 1; i <= 30; i++)
+    OCK_ASSERT_OK(ock_buf_printf(&err, "line %d of the log\n", i));
+  OCK_ASSERT_OK(ock_buf_puts(&err, "Segmentation fault <b>core dumped</b>\n"));
+  cJSON_ReplaceItemInObjectCaseSensitive(p, "stderr", cJSON_CreateString(err.data));
+  cJSON_ReplaceItemInObjectCaseSensitive(p, "stderr_bytes", cJSON_CreateNumber((double)err.len));
+  ock_buf_free(&err);
+  cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "checks"), 1);
+  char longmsg[600];
+  memset(longmsg, 'x', sizeof longmsg - 8);
+  memcpy(longmsg + sizeof longmsg - 8, "<end>\"", 7);
+  cJSON_ReplaceItemInObjectCaseSensitive(c, "message", cJSON_CreateString(longmsg));
+  html = render(&ock_report_writer_html, report, &rc);
+  OCK_ASSERT_OK(rc);
+  assert_before(html,
+                "<b>SUT process: exit code 139 (128 + 11: a process under the shell was "
+                "killed by SIGSEGV)</b>",
+                "<section id=\"run\">", __LINE__);
+  assert_before(html, "line 24 of the log\nline 25", "<section id=\"run\">", __LINE__);
+  assert_before(html, "line 30 of the log\nSegmentation fault &lt;b&gt;core dumped&lt;/b&gt;</pre>",
+                "<section id=\"run\">", __LINE__);
+  fails = strstr(html, "<section id=\"failures\">");
+  end = strstr(html, "<section id=\"run\">");
+  if (fails && end) {
+    *end = '\0';
+    OCK_ASSERT_INT_EQ(strstr(fails, "line 23 of the log") == NULL, 1);
+    OCK_ASSERT_CONTAINS(fails, "<span title=\"xxxx");
+    OCK_ASSERT_CONTAINS(fails, "xxx&lt;end&gt;&quot;\">xxxx"); /* the whole, in the title */
+    OCK_ASSERT_INT_EQ(strstr(fails, "&lt;end&gt;&quot;</td>") == NULL, 1);
+  }
+  free(html);
+
+  /* A run where nothing failed says so in the same place. */
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
+    cJSON_ReplaceItemInObjectCaseSensitive((cJSON *)sc, "verdict", cJSON_CreateString("PASS"));
+  }
+  html = render(&ock_report_writer_html, report, &rc);
+  assert_before(html, "No scenario failed or errored.", "<section id=\"run\">", __LINE__);
+  free(html);
+  cJSON_Delete(report);
+}
+
+/* The HTML entities count as one character each. */
+static size_t shown_chars(const char *s, size_t n) {
+  size_t chars = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '&') {
+      const char *semi = memchr(s + i, ';', n - i);
+      i = semi ? (size_t)(semi - s) : n;
+    } else if (((unsigned char)s[i] & 0xC0) == 0x80) {
+      continue;
+    }
+    chars++;
+  }
+  return chars;
+}
+
+static void test_html_diagram_arrows_and_labels(void) {
+  cJSON *report = load_sample();
+  int rc;
+  char *html = render(&ock_report_writer_html, report, &rc);
+  OCK_ASSERT_OK(rc);
+  /* tool-result-text: the request goes from the SUT (x 385) to the LLM (x 555), its reply comes
+   * back with the arrowhead at the SUT; the same for a tool and its result. */
+  OCK_ASSERT_CONTAINS(html, "<line x1=\"385\" y1=\"72\" x2=\"548\" y2=\"72\"");
+  OCK_ASSERT_CONTAINS(html, "<line x1=\"555\" y1=\"94\" x2=\"392\" y2=\"94\" stroke=\"#1a7f37\" "
+                            "stroke-width=\"1.5\"/><polygon points=\"386,94 393,90 393,98\"");
+  OCK_ASSERT_CONTAINS(html, "<line x1=\"385\" y1=\"160\" x2=\"718\" y2=\"160\"");
+  OCK_ASSERT_CONTAINS(html, "<line x1=\"725\" y1=\"182\" x2=\"392\" y2=\"182\"");
+  free(html);
+
+  /* Long labels on every lane and on an unknown one: no label reaches the detail column (at
+   * x 995, minus a gap), each is clipped before it whatever its glyphs, and a cut label keeps
+   * its whole text in the row's title. */
+  static const char *const lanes[] = {"harness", "sut",   "llm",
+                                      "tool",    "fault", "a-lane-of-the-moon"};
+  static const char *const prefixes[] = {"", "", "reply ", "tool done ", "", ""};
+  cJSON *s = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), 4);
+  cJSON *tl = cJSON_CreateArray();
+  for (int i = 0; i < 12; i++) {
+    char label[200];
+    snprintf(label, sizeof label,
+             "%s%s-label-that-goes-on-and-on-%d-and-on-and-on-past-every-lane<>", prefixes[i % 6],
+             i < 6 ? "a" : "\xe5\x90\x8d", i);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddNumberToObject(e, "seq", i + 1);
+    cJSON_AddNumberToObject(e, "t_ms", i);
+    cJSON_AddStringToObject(e, "lane", lanes[i % 6]);
+    cJSON_AddStringToObject(e, "label", label);
+    cJSON_AddStringToObject(e, "detail", "d");
+    cJSON_AddItemToArray(tl, e);
+  }
+  cJSON_ReplaceItemInObjectCaseSensitive(s, "timeline", tl);
+  html = render(&ock_report_writer_html, report, &rc);
+  OCK_ASSERT_OK(rc);
+  int labels = 0;
+  for (const char *t = strstr(html, "<text x=\""); t; t = strstr(t + 1, "<text x=\"")) {
+    int x = (int)strtol(t + 9, NULL, 10);
+    const char *open = strchr(t, '>'), *close = strstr(t, "</text>");
+    if (!open || !close)
+      break;
+    OCK_ASSERT_CONTAINS(t, "clip-path=\"url(#lc-");
+    size_t chars = shown_chars(open + 1, (size_t)(close - open - 1));
+    if (x + (double)chars * 7.3 > 995 - 8 + 0.01)
+      ock_test_fail(__LINE__, __FILE__,
+                    "label at x %d with %zu characters reaches the detail "
+                    "column: %.*s",
+                    x, chars, (int)(close - open - 1), open + 1);
+    labels++;
+  }
+  OCK_ASSERT_INT_EQ(labels >= 12, 1);
+  OCK_ASSERT_CONTAINS(html, "<clipPath id=\"lc-4\"><rect x=\"0\" y=\"0\" width=\"991\"");
+  OCK_ASSERT_CONTAINS(html, "· fault · a-label-that-goes-on-and-on-4-and-on-and-on-past-every-lane"
+                            "&lt;&gt; · d</title>");
+  OCK_ASSERT_CONTAINS(html, "<text x=\"904\" y=\"142\" clip-path=\"url(#lc-4)\">a-label-th"
+                            "\xe2\x80\xa6</text>");
+  free(html);
+  cJSON_Delete(report);
+}
+
+/* exit2_report: the sample as `ock run` leaves it after a fixture error: no scenario, the
+ * reason in "error", exit code 2. */
+static cJSON *exit2_report(void) {
+  cJSON *report = load_sample();
+  cJSON_ReplaceItemInObjectCaseSensitive(report, "scenarios", cJSON_CreateArray());
+  OCK_ASSERT_OK(ock_report_summarize(report, NULL));
+  cJSON_ReplaceItemInObjectCaseSensitive(report, "exit_code", cJSON_CreateNumber(2));
+  cJSON_ReplaceItemInObjectCaseSensitive(report, "verdict", cJSON_CreateString("INCOMPLETE"));
+  cJSON_AddStringToObject(report, "error",
+                          "fixtures/x.json: $.session.providers[0].priority: expected one of "
+                          "\"primary\", got \"<b>high</b>\"");
+  return report;
+}
+
+static void test_exit2_run_in_every_format(void) {
+  cJSON *report = exit2_report();
+  int rc;
+  const char *escaped = "fixtures/x.json: $.session.providers[0].priority: expected one of "
+                        "&quot;primary&quot;, got &quot;&lt;b&gt;high&lt;/b&gt;&quot;";
+  /* junit.xml: one <error> testcase, not an empty green suite. */
+  char *xml = render(&ock_report_writer_junit, report, &rc);
+  OCK_ASSERT_OK(rc);
+  OCK_ASSERT_CONTAINS(xml, "tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\"");
+  OCK_ASSERT_CONTAINS(xml, "<testcase classname=\"ock\" name=\"run\" time=\"0\">\n      <error "
+                           "message=\"fixtures/x.json: $.session.providers[0].priority");
+  OCK_ASSERT_CONTAINS(xml, "type=\"exit code 2\">The run did not grade the orchestrator");
+  OCK_ASSERT_CONTAINS(xml, escaped);
+  OCK_ASSERT_INT_EQ(strstr(xml, "<b>") == NULL, 1);
+  free(xml);
+  /* summary.md and report.html: why the run did not grade, first. */
+  char *md = render(&ock_report_writer_markdown, report, &rc);
+  OCK_ASSERT_OK(rc);
+  OCK_ASSERT_CONTAINS(md, "**The run did not grade the orchestrator** (exit code 2: usage or "
+                          "fixture error)");
+  OCK_ASSERT_CONTAINS(md, "got \"&lt;b&gt;high&lt;/b&gt;\"");
+  OCK_ASSERT_CONTAINS(md, "No requirement was tested.");
+  OCK_ASSERT_INT_EQ(strstr(md, "no scenario ran (none selected") == NULL, 1);
+  free(md);
+  char *html = render(&ock_report_writer_html, report, &rc);
+  OCK_ASSERT_OK(rc);
+  assert_before(html,
+                "<div class=\"runerr\" id=\"run-error\"><b>The run did not grade the "
+                "orchestrator</b> (exit code 2: usage or fixture error)",
+                "<section id=\"failures\">", __LINE__);
+  assert_before(html, escaped, "<section id=\"failures\">", __LINE__);
+  OCK_ASSERT_INT_EQ(strstr(html, "Incomplete: no scenario ran") == NULL, 1);
+  OCK_ASSERT_CONTAINS(html, "<h2>Failures</h2>\n<p class=\"note\">No scenario ran.</p>");
+  free(html);
+  /* report.json: the exit code and the reason. */
+  char *json = render(&ock_report_writer_json, report, &rc);
+  OCK_ASSERT_OK(rc);
+  cJSON *back = cJSON_Parse(json);
+  OCK_ASSERT_INT_EQ(ock_json_int(back, "exit_code", -1), 2);
+  OCK_ASSERT_STR_EQ(ock_json_str(back, "error"), ock_json_str(report, "error"));
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_report_validate(back, &err));
+  cJSON_Delete(back);
+  free(json);
+  /* Without the error, none of it. */
+  cJSON_DeleteItemFromObjectCaseSensitive(report, "error");
+  xml = render(&ock_report_writer_junit, report, &rc);
+  OCK_ASSERT_CONTAINS(xml, "tests=\"0\" failures=\"0\" errors=\"0\"");
+  free(xml);
+  cJSON_Delete(report);
+}
+
 static const struct ock_test tests[] = {
     {"golden_json", test_golden_json},
     {"golden_junit", test_golden_junit},
@@ -324,6 +562,9 @@ static const struct ock_test tests[] = {
     {"invalid_utf8_is_replaced", test_invalid_utf8_is_replaced},
     {"writers_survive_malformed_reports", test_writers_survive_malformed_reports},
     {"long_timeline_is_capped", test_long_timeline_is_capped},
+    {"html_failures_first", test_html_failures_first},
+    {"html_diagram_arrows_and_labels", test_html_diagram_arrows_and_labels},
+    {"exit2_run_in_every_format", test_exit2_run_in_every_format},
     {NULL, NULL}};
 
 const struct ock_suite suite_report_golden = {"report_golden", tests, NULL, NULL};
