@@ -10,6 +10,7 @@
 
 #include "grade.h"
 #include "ock/json.h"
+#include "sut.h"
 
 #define MAX_CANDIDATES 4
 
@@ -223,10 +224,19 @@ void check_expect(struct grade_ctx *g) {
 
   if (cJSON_HasObjectItem(expect, "exit_code")) {
     long long want = ock_json_int(expect, "exit_code", 0);
-    grade_emit(g, "expect.exit-code", charged(v, "exit_code", NULL, NULL, NULL),
-               v->proc->exit_code == want && !v->proc->timed_out, -1,
-               "exit code as the scenario expects", "exit code %d, expected %lld",
-               v->proc->exit_code, want);
+    const struct sut_result *p = v->proc;
+    const char *req_x = charged(v, "exit_code", NULL, NULL, NULL);
+    const char *spec = "exit code as the scenario expects";
+    /* A process ended by a signal or the timeout has no exit code: say how it ended. */
+    if (p->timed_out)
+      grade_emit(g, "expect.exit-code", req_x, 0, -1, spec,
+                 "timed out and was killed, expected exit code %lld", want);
+    else if (p->signal)
+      grade_emit(g, "expect.exit-code", req_x, 0, -1, spec, "ended by %s, expected exit code %lld",
+                 sut_signal_name(p->signal), want);
+    else
+      grade_emit(g, "expect.exit-code", req_x, p->exit_code == want, -1, spec,
+                 "exit code %d, expected %lld", p->exit_code, want);
   }
   executes(g, cJSON_GetObjectItemCaseSensitive(expect, "executes"));
   const cJSON *it;

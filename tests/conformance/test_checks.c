@@ -5,6 +5,8 @@
  */
 #include "runner.h"
 
+#include <signal.h>
+
 #include <stdlib.h>
 
 #include "checklist.h"
@@ -905,8 +907,41 @@ static void absent_values_are_named(void) {
   cJSON_Delete(c);
 }
 
+/* A process ended by a signal has no exit code: expect.exit-code says how it ended. */
+static void signalled_exit_is_named(void) {
+  cJSON *fx = cJSON_Parse(
+      "{\"ock_fixture\":1,\"id\":\"t\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":"
+      "[\"OCK-PROC-002\"],\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"main\","
+      "\"api\":\"openai\",\"model\":\"m\"}]},\"script\":{\"main\":[]},"
+      "\"expect\":{\"exit_code\":0}}");
+  cJSON *journal = number("[" SESSION "]");
+  struct sut_result proc = {.exit_code = -1, .signal = SIGSEGV};
+  struct view v;
+  cJSON *checks = cJSON_CreateArray();
+  view_build(&v, fx, journal, &proc);
+  struct grade_ctx g = {
+      .v = &v, .reg = reg, .declared = no_caps, .level = OCK_LEVEL_SHOULD, .checks = checks};
+  grade_scenario(&g);
+  const cJSON *k;
+  int seen = 0;
+  cJSON_ArrayForEach(k, checks) {
+    if (strcmp(ock_json_str(k, "id"), "expect.exit-code"))
+      continue;
+    seen++;
+    OCK_ASSERT_STR_EQ(ock_json_str(k, "verdict"), "FAIL");
+    OCK_ASSERT_STR_EQ(ock_json_str(k, "message"),
+                      "OCK-PROC-002: ended by SIGSEGV, expected exit code 0");
+  }
+  OCK_ASSERT_INT_EQ(seen, 1);
+  view_free(&v);
+  cJSON_Delete(journal);
+  cJSON_Delete(fx);
+  cJSON_Delete(checks);
+}
+
 static const struct ock_test tests[] = {
     {"absent_values_are_named", absent_values_are_named},
+    {"signalled_exit_is_named", signalled_exit_is_named},
     {"response_value_compared", response_value_compared},
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
     {"missing_complete_fails", missing_complete_fails},
