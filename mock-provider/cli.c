@@ -106,6 +106,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ock-mock-provider: %s\n", msg);
     return 2;
   }
+  /* A key given twice: cJSON keeps both and every lookup sees the first (SPEC.md 8). */
+  if (ock_json_check_unique_keys(fixture, "$", &err)) {
+    ock_jerr_format(&err, msg, sizeof msg);
+    fprintf(stderr, "ock-mock-provider: %s: %s\n", fixture_path, msg);
+    cJSON_Delete(fixture);
+    return 2;
+  }
   FILE *journal = NULL;
   if (journal_path && !(journal = fopen(journal_path, "w"))) {
     fprintf(stderr, "ock-mock-provider: --journal %s: %s\n", journal_path, strerror(errno));

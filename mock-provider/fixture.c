@@ -108,7 +108,7 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
   int b, e;
   double d;
   TRY(ock_jcheck_keys(cfg, path, keys, err));
-  TRY(ock_jget_int(cfg, path, "max_iterations", OCK_OPTIONAL, -1000000, 1000000, &n, err));
+  TRY(ock_jget_int(cfg, path, "max_iterations", OCK_OPTIONAL, 1, 1000000, &n, err));
   TRY(ock_jget_bool(cfg, path, "parallel_tools", OCK_OPTIONAL, &b, err));
   TRY(ock_jget_bool(cfg, path, "streaming", OCK_OPTIONAL, &b, err));
   TRY(ock_jget_enum(cfg, path, "error_strategy", OCK_OPTIONAL, strategies, &e, err));
@@ -119,6 +119,14 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
   TRY(ock_jget_int(cfg, path, "tool_timeout_ms", OCK_OPTIONAL, 1, big, &n, err));
   TRY(ock_jget_int(cfg, path, "request_timeout_ms", OCK_OPTIONAL, 1, big, &n, err));
   TRY(ock_jget_enum(cfg, path, "mode", OCK_OPTIONAL, modes, &e, err));
+  /* SPEC.md 7.4: mode streaming streams, so it needs streaming true. */
+  const char *mode = ock_json_str(cfg, "mode");
+  const cJSON *streaming = cJSON_GetObjectItemCaseSensitive(cfg, "streaming");
+  if (mode && !strcmp(mode, "streaming") && !cJSON_IsTrue(streaming)) {
+    char at[OCK_JSON_PATH_MAX];
+    ock_jpath_key(at, sizeof at, path, "streaming");
+    return ock_jerr_set(err, OCK_ETYPE, at, "expected true when mode is \"streaming\"");
+  }
   return OCK_OK;
 }
 

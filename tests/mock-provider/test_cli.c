@@ -196,6 +196,25 @@ static void test_fixture_errors_exit_2_with_the_path(void) {
   ock_buf_free(&err);
   unlink(fixture);
 
+  /* A key given twice is an error too: cJSON would keep both and read the first. */
+  char twice[] = "/tmp/ock-mock-fixture-XXXXXX";
+  fd = mkstemp(twice);
+  const char *dup = "{\"ock_fixture\":1,\"id\":\"x\",\"id\":\"y\",\"session\":{\"prompts\":[]}}";
+  if (fd < 0 || write(fd, dup, strlen(dup)) != (ssize_t)strlen(dup)) {
+    ock_test_fail(__LINE__, __FILE__, "cannot write a temporary fixture");
+    return;
+  }
+  close(fd);
+  const char *dup_args[] = {"--fixture", twice, NULL};
+  if (spawn(dup_args, &c))
+    return;
+  ock_buf_init(&err, 1 << 16);
+  read_all(c.err, &err);
+  OCK_ASSERT_INT_EQ(finish(&c, 0), 2);
+  OCK_ASSERT_CONTAINS(err.data, "$.id: duplicate key");
+  ock_buf_free(&err);
+  unlink(twice);
+
   const char *none[] = {"--port", "x", NULL};
   if (spawn(none, &c))
     return;

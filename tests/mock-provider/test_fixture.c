@@ -146,6 +146,12 @@ static const struct bad_case BAD[] = {
     {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"config\":{\"max_iteration\":"
      "3}}}",
      "$.session.config.max_iteration: unknown member (a typo?)"},
+    {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"config\":{\"max_iterations\":"
+     "0}}}",
+     "$.session.config.max_iterations: expected an integer from 1 to 1000000, got 0"},
+    {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"config\":{\"mode\":"
+     "\"streaming\",\"streaming\":false}}}",
+     "$.session.config.streaming: expected true when mode is \"streaming\""},
     {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
      ",\"random_faults\":[{\"on\":\"llm\",\"probability\":1.5,\"fault\":{\"status\":500}}]}",
      "$.random_faults[0].probability: expected a number from 0 to 1, got 1.5"},
