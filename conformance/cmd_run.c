@@ -44,7 +44,8 @@ static const char usage[] =
     "                           scheduling, lifecycle, resilience, cancellation (core is implied)\n"
     "  --wires LIST             the provider wires it speaks: openai, anthropic (default both);\n"
     "                           a scenario on another wire is SKIP\n"
-    "  --manifest FILE          JSON {name, capabilities, wires, expected_failures} instead\n"
+    "  --manifest FILE          JSON {name, capabilities, wires, expected_failures, framework,\n"
+    "                           emulated} instead\n"
     "  --name NAME              the orchestrator's name in the reports\n"
     "  --fixtures DIR           the scenarios (default: $OCK_FIXTURES, the installed ones, or "
     "./fixtures)\n"
@@ -95,7 +96,10 @@ static void split_into(struct list *l, char *s) {
 
 struct run_opts {
   const char *orchestrator, *name, *fixtures, *out_dir, *format, *manifest, *baseline;
+  const char *framework; /* the manifest's framework, or NULL */
   struct list caps, cases, excludes, expected, wires;
+  struct list emulated; /* the manifest's emulated policies: done by the SUT's bridge */
+  int has_emulated;     /* the manifest has an emulated member */
   enum ock_level level;
   int strict, jobs, shard_i, shard_n, repeat, observe_only, journals;
   int out_named; /* -o was given: error reports may go there */
@@ -203,6 +207,22 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
       rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected a known capability name");
     if (!rc)
       list_add(&mcaps, it->valuestring);
+  }
+  if (!rc)
+    rc = ock_jget_nonempty(o->manifest_json, "$", "framework", OCK_OPTIONAL, &o->framework, &je);
+  const cJSON *emulated = NULL;
+  if (!rc)
+    rc = ock_jget_array(o->manifest_json, "$", "emulated", OCK_OPTIONAL, &emulated, &je);
+  o->has_emulated = emulated != NULL;
+  i = 0;
+  cJSON_ArrayForEach(it, emulated) {
+    char p[OCK_JSON_PATH_MAX];
+    ock_jpath_index(p, sizeof p, "$.emulated", i++);
+    if (!rc && (!cJSON_IsString(it) || !it->valuestring[0]))
+      rc = ock_jerr_set(&je, OCK_ETYPE, p,
+                        "expected a non-empty string naming a policy the bridge emulates");
+    if (!rc)
+      list_add(&o->emulated, it->valuestring);
   }
   i = 0;
   cJSON_ArrayForEach(it, xf) {
@@ -750,6 +770,10 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
     cJSON_AddItemToArray(wires, cJSON_CreateString("anthropic"));
   }
   cJSON_AddItemToObject(orch, "wires", wires);
+  if (o->framework)
+    cJSON_AddStringToObject(orch, "framework", o->framework);
+  if (o->has_emulated)
+    cJSON_AddItemToObject(orch, "emulated", string_array(&o->emulated));
   cJSON *opt = cJSON_AddObjectToObject(r, "options");
   cJSON_AddStringToObject(opt, "level",
                           o->level == OCK_LEVEL_MUST     ? "must"

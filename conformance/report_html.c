@@ -218,6 +218,18 @@ static void run_meta(struct doc *d) {
     put(d, "</td></tr>\n<tr><th>Wires</th><td>");
     string_list(d, cJSON_GetObjectItemCaseSensitive(orch, "wires"), ", ");
   }
+  if (ock_json_str(orch, "framework")) {
+    put(d, "</td></tr>\n<tr><th>Framework</th><td>");
+    text(d, ock_json_str(orch, "framework"));
+  }
+  const cJSON *emulated = cJSON_GetObjectItemCaseSensitive(orch, "emulated");
+  if (emulated) {
+    put(d, "</td></tr>\n<tr><th>Emulated by the bridge</th><td>");
+    if (cJSON_GetArraySize(emulated) > 0)
+      string_list(d, emulated, ", ");
+    else
+      put(d, "nothing: every policy graded is the framework's own");
+  }
   put(d, "</td></tr>\n<tr><th>Kit</th><td>");
   text(d, ock_json_str(kit, "name"));
   put(d, " ");

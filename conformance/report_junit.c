@@ -315,6 +315,14 @@ static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
   property(d, "skip_reason", ock_json_str(s, "skip_reason"));
   if (ock_json_bool(s, "expected_failure", 0))
     property(d, "expected_failure", "true");
+  /* What the SUT's bridge does in the framework's place (its manifest's emulated): a reader of
+   * any one test suite must be able to tell the framework's behaviour from the bridge's. */
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(d->report, "orchestrator");
+  const cJSON *emulated = cJSON_GetObjectItemCaseSensitive(orch, "emulated");
+  if (cJSON_GetArraySize(emulated) > 0) {
+    join_strings(d, emulated, tmp);
+    property(d, "emulated", tmp->data);
+  }
   put(d, "    </properties>\n");
   const cJSON *k;
   cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(s, "checks")) {

@@ -108,6 +108,17 @@ static void headline(struct doc *d, const cJSON *report) {
     md(d, cJSON_IsString(wire) ? wire->valuestring : "?", CELL_LIMIT);
     first_wire = 0;
   }
+  if (ock_json_str(orch, "framework")) {
+    put(d, " · framework ");
+    md(d, ock_json_str(orch, "framework"), CELL_LIMIT);
+  }
+  const cJSON *emulated = cJSON_GetObjectItemCaseSensitive(orch, "emulated"), *policy;
+  int first_policy = 1;
+  cJSON_ArrayForEach(policy, emulated) {
+    put(d, first_policy ? " · **emulated by the bridge**, not the framework: " : ", ");
+    md(d, cJSON_IsString(policy) ? policy->valuestring : "?", CELL_LIMIT);
+    first_policy = 0;
+  }
   put(d, " · contract ");
   md(d, ock_json_str(report, "contract_version"), 0);
   put(d, " · ");

@@ -180,28 +180,6 @@ static int validate_expect(const cJSON *expect, const ock_registry *reg, struct 
   return rc;
 }
 
-/* check_config: the session config's values that the mock takes by type but SPEC.md forbids
- * (sections 5.5 and 7.4): max_iterations below 1, and mode "streaming" without streaming true.
- * Runs after ock_mock_new, so the types are already known good. */
-static int check_config(const cJSON *fx, struct ock_jerr *err) {
-  static const char at[] = "$.session.config";
-  const cJSON *cfg =
-      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fx, "session"), "config");
-  const cJSON *max = cJSON_GetObjectItemCaseSensitive(cfg, "max_iterations");
-  if (cJSON_IsNumber(max) && max->valuedouble < 1)
-    return ock_jerr_set(err, OCK_ETYPE, "$.session.config.max_iterations",
-                        "expected an integer >= 1 (the turns that offer tools, SPEC.md 5.5), "
-                        "got %.0f",
-                        max->valuedouble);
-  const char *mode = ock_json_str(cfg, "mode");
-  if (mode && !strcmp(mode, "streaming") && !ock_json_bool(cfg, "streaming", 0))
-    return ock_jerr_set(err, OCK_ETYPE, "$.session.config.mode",
-                        "mode \"streaming\" needs \"streaming\": true in %s, got %s", at,
-                        cJSON_GetObjectItemCaseSensitive(cfg, "streaming") ? "false"
-                                                                           : "no streaming member");
-  return OCK_OK;
-}
-
 int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg, char *errbuf,
                        size_t n) {
   struct ock_jerr err;
@@ -261,8 +239,6 @@ int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *re
   ock_mock *m = NULL;
   rc = ock_mock_new(fx, NULL, &m, &err);
   ock_mock_free(m);
-  if (!rc)
-    rc = check_config(fx, &err);
   if (rc)
     return fail(errbuf, n, file, &err, rc);
   return OCK_OK;

@@ -124,8 +124,10 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
   const cJSON *streaming = cJSON_GetObjectItemCaseSensitive(cfg, "streaming");
   if (mode && !strcmp(mode, "streaming") && !cJSON_IsTrue(streaming)) {
     char at[OCK_JSON_PATH_MAX];
-    ock_jpath_key(at, sizeof at, path, "streaming");
-    return ock_jerr_set(err, OCK_ETYPE, at, "expected true when mode is \"streaming\"");
+    ock_jpath_key(at, sizeof at, path, "mode");
+    return ock_jerr_set(err, OCK_ETYPE, at,
+                        "mode \"streaming\" needs \"streaming\": true in %s, got %s", path,
+                        streaming ? "false" : "no streaming member");
   }
   return OCK_OK;
 }

@@ -150,7 +150,8 @@ static void fixture_values_and_duplicate_keys_are_errors(void) {
   static const struct {
     const char *config, *top, *path, *says;
   } cases[] = {
-      {"\"max_iterations\":0", "", "$.session.config.max_iterations: ", "expected an integer >= 1"},
+      {"\"max_iterations\":0", "",
+       "$.session.config.max_iterations: ", "expected an integer from 1 to"},
       {"\"max_iterations\":-2", "", "$.session.config.max_iterations: ", "got -2"},
       {"\"mode\":\"streaming\",\"streaming\":false", "",
        "$.session.config.mode: ", "needs \"streaming\": true in $.session.config, got false"},
@@ -196,6 +197,50 @@ static void fixture_values_and_duplicate_keys_are_errors(void) {
 /* SPEC.md 7.9 and 9.3: a manifest without its name, with an entry that is not a string, or
  * contradicted by --capabilities or --wires, and a baseline entry that names nothing, are
  * usage errors (exit 2) that say which. */
+/* A manifest's framework and emulated policies reach every report (SPEC.md 7.9): a reader of
+ * any of them can tell the framework's behaviour from what the bridge does in its place. */
+static void manifest_emulated_reaches_every_report(void) {
+  char path[192], cmd[2048], out[8192];
+  snprintf(path, sizeof path, "%s/manifest-emulated.json", tmp);
+  write_text(path, "{\"name\":\"bridge\",\"capabilities\":[\"core\"],\"framework\":\"fw-1.2\","
+                   "\"emulated\":[\"wrap-up\",\"fail_fast\"]}");
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator true --fixtures %s --case text-answer --manifest %s "
+           "-o %s/emulated-out",
+           OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "emulated", out, sizeof out), 1);
+  static const struct {
+    const char *file, *says[2];
+  } want[] = {
+      {"report.json", {"\"framework\":\"fw-1.2\"", "\"emulated\":[\"wrap-up\",\"fail_fast\"]"}},
+      {"summary.md",
+       {"framework fw-1.2", "**emulated by the bridge**, not the framework: wrap-up, fail\\_fast"}},
+      {"report.html", {"<th>Framework</th><td>fw-1.2", "Emulated by the bridge</th><td>wrap-up, "}},
+      {"junit.xml", {"<property name=\"emulated\" value=\"wrap-up, fail_fast\"", NULL}},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    char file[256];
+    snprintf(file, sizeof file, "%s/emulated-out/%s", tmp, want[i].file);
+    char *text = ock_test_read_file(file);
+    if (!text) {
+      ock_test_fail(__LINE__, __FILE__, "%s was not written", file);
+      continue;
+    }
+    char *flat = text; /* report.json is pretty-printed: compare it without white space */
+    if (!strcmp(want[i].file, "report.json")) {
+      size_t w = 0;
+      for (size_t r = 0; text[r]; r++)
+        if (text[r] != ' ' && text[r] != '\n' && text[r] != '\t')
+          text[w++] = text[r];
+      text[w] = '\0';
+    }
+    for (int k = 0; k < 2; k++)
+      if (want[i].says[k])
+        OCK_ASSERT_CONTAINS(flat, want[i].says[k]);
+    free(text);
+  }
+}
+
 static void manifest_and_baseline_errors(void) {
   static const struct {
     const char *manifest, *args, *says;
@@ -210,6 +255,9 @@ static void manifest_and_baseline_errors(void) {
        "--capabilities streaming,parallel differs from the capabilities of the manifest", 2},
       {"{\"name\":\"n\",\"capabilities\":[],\"wires\":[\"openai\"]}", "--wires anthropic",
        "--wires anthropic differs from the wires of the manifest", 2},
+      {"{\"name\":\"n\",\"capabilities\":[],\"emulated\":[\"wrap-up\",3]}", "",
+       "$.emulated[1]: expected a non-empty string", 2},
+      {"{\"name\":\"n\",\"capabilities\":[],\"framework\":\"\"}", "", "$.framework:", 2},
       {"{\"name\":\"n\",\"capabilities\":[],\"expected_failures\":[\"no-such-scenario\"]}", "",
        "the entry \"no-such-scenario\" names no scenario", 2},
       {"{\"name\":\"n\",\"capabilities\":[],\"expected_failures\":[\"text-answer:OCK-NOPE-1\"]}",
@@ -886,6 +934,7 @@ static const struct ock_test tests[] = {
     {"wires_are_declared", wires_are_declared},
     {"fixture_values_and_duplicate_keys_are_errors", fixture_values_and_duplicate_keys_are_errors},
     {"manifest_and_baseline_errors", manifest_and_baseline_errors},
+    {"manifest_emulated_reaches_every_report", manifest_emulated_reaches_every_report},
     {"console_shows_causes_escaped", console_shows_causes_escaped},
     {"help_options_are_in_the_man_page", help_options_are_in_the_man_page},
     {"missing_fixtures_name_the_places_tried", missing_fixtures_name_the_places_tried},

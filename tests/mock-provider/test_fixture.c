@@ -151,7 +151,8 @@ static const struct bad_case BAD[] = {
      "$.session.config.max_iterations: expected an integer from 1 to 1000000, got 0"},
     {"{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"config\":{\"mode\":"
      "\"streaming\",\"streaming\":false}}}",
-     "$.session.config.streaming: expected true when mode is \"streaming\""},
+     "$.session.config.mode: mode \"streaming\" needs \"streaming\": true in $.session.config, got "
+     "false"},
     {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
      ",\"random_faults\":[{\"on\":\"llm\",\"probability\":1.5,\"fault\":{\"status\":500}}]}",
      "$.random_faults[0].probability: expected a number from 0 to 1, got 1.5"},
