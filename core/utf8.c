@@ -48,6 +48,26 @@ size_t ock_utf8_scrub(char *s) {
   return replaced;
 }
 
+size_t ock_utf8_check(const char *s, size_t len) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < len) {
+    if (p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    /* seq_len reads up to four bytes and stops at a NUL: give it a padded copy at the end. */
+    unsigned char seq[5] = {0};
+    for (size_t k = 0; k < 4 && i + k < len; k++)
+      seq[k] = p[i + k];
+    size_t n = seq_len(seq);
+    if (!n)
+      return i;
+    i += n;
+  }
+  return len;
+}
+
 /* is_space_code: the code point has the Unicode White_Space property. */
 static int is_space_code(unsigned long c) {
   return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||

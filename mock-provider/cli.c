@@ -25,13 +25,18 @@
 
 static void usage(FILE *f) {
   fputs("usage: ock-mock-provider --fixture FILE [--port N] [--journal FILE] [--observe-only]\n"
-        "                         [--seed N] [--bind ADDR]\n"
+        "                         [--seed N] [--bind ADDR] [--request-timeout-ms N]\n"
         "  --fixture FILE   the scenario fixture (JSON) to serve\n"
         "  --port N         the port to listen on (default 0: a free port)\n"
         "  --journal FILE   write the journal as JSONL to FILE on exit\n"
         "  --observe-only   journal broken histories but answer them normally\n"
         "  --seed N         seed for random faults (default: the fixture's)\n"
         "  --bind ADDR      listen on ADDR instead of 127.0.0.1 (prints a warning)\n"
+        "  --request-timeout-ms N\n"
+        "                   the time a request's headers and body may take to arrive, from the\n"
+        "                   connection's start or the previous reply (default 30000); past it\n"
+        "                   the connection is closed. At most 512 connections are served at\n"
+        "                   once: past that a request gets 503.\n"
         "Prints the URL, then serves until SIGINT or SIGTERM.\n",
         f);
 }
@@ -75,6 +80,14 @@ int main(int argc, char **argv) {
         return 2;
       }
       opt.port = (int)n;
+      i++;
+    } else if (!strcmp(a, "--request-timeout-ms") && v) {
+      if (parse_ull(v, 86400000, &n) || n == 0) {
+        fprintf(stderr,
+                "ock-mock-provider: --request-timeout-ms: expected 1 to 86400000, got \"%s\"\n", v);
+        return 2;
+      }
+      opt.request_timeout_ms = (unsigned)n;
       i++;
     } else if (!strcmp(a, "--seed") && v) {
       if (parse_ull(v, ~0ULL, &n)) {

@@ -16,22 +16,25 @@
 #include <netinet/in.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include <microhttpd.h>
 
 #include "fixture.h"
+#include "guard.h"
 #include "ock/buf.h"
 #include "ock/status.h"
+#include "ock/utf8.h"
 #include "state.h"
 
 #define MOCK_SLICE_MS 10
 #define MOCK_IDLE_TIMEOUT_S 30
 #define MOCK_HEADER_MEMORY ((size_t)64 * 1024) /* request line and headers must fit */
-#define MOCK_MAX_CONNECTIONS 512
 #define MOCK_DEFAULT_JOURNAL 200000
 #define MOCK_DRAIN_MAX ((unsigned long long)MOCK_MAX_BODY * 16) /* read and dropped up to this */
 
@@ -40,8 +43,9 @@ struct ock_mock {
   struct ock_mock_options opt;
   char bind[64]; /* the address to bind, copied from the options */
   struct MHD_Daemon *daemon;
-  atomic_int stopping;  /* set first by ock_mock_stop; sleeps and streams watch it */
-  pthread_mutex_t life; /* serialises start and stop */
+  struct mock_guard *guard; /* connection cap and request deadline, while started */
+  atomic_int stopping;      /* set first by ock_mock_stop; sleeps and streams watch it */
+  pthread_mutex_t life;     /* serialises start and stop */
   int port;
   char url[96];
 };
@@ -210,19 +214,37 @@ static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct moc
 /* serve routes a complete request and queues the reply. */
 static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *url,
                              const char *method, struct conn_req *r) {
+  /* The path (percent-decoded) and the trace header reach the journal: '?' for every byte
+   * that is not UTF-8, so the journal is always valid JSON text. */
+  const char *trace_id = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-OCK-Trace-Id");
+  char *path = strdup(url), *trace = trace_id ? strdup(trace_id) : NULL;
+  if (!path || (trace_id && !trace)) {
+    free(path);
+    free(trace);
+    return MHD_NO;
+  }
+  ock_utf8_scrub(path);
+  if (trace)
+    ock_utf8_scrub(trace);
   struct mock_request rq = {
       .method = method,
-      .path = url,
+      .path = path,
       .body = r->body.data ? r->body.data : "",
       .body_len = r->body.len,
       .body_too_big = r->too_big,
-      .trace_id = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-OCK-Trace-Id"),
+      .trace_id = trace,
   };
   struct mock_plan *plan = malloc(sizeof *plan);
-  if (!plan)
+  if (!plan) {
+    free(path);
+    free(trace);
     return MHD_NO;
+  }
   ock__plan_init(plan);
-  if (ock__route(m->st, &rq, plan)) {
+  int routed = ock__route(m->st, &rq, plan); /* the plan keeps copies, not rq's strings */
+  free(path);
+  free(trace);
+  if (routed) {
     ock__plan_free(plan);
     ock__plan_init(plan);
     static const char oom[] = "{\"error\":{\"type\":\"internal\",\"message\":\"out of memory\"}}";
@@ -246,6 +268,60 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
   return respond(m, c, plan);
 }
 
+#define OCK_STR_(x) #x
+#define OCK_STR(x) OCK_STR_(x)
+
+/* watch_of: the guard's watch of the connection (guard.h), or NULL. */
+static struct mock_watch *watch_of(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info ? info->socket_context : NULL;
+}
+
+/* refuse queues an error before the body is read, in the envelope both wires' clients parse
+ * ({"error":{"type","message"}}), and closes the connection after it. */
+static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const char *type,
+                              const char *message) {
+  char body[512];
+  int n = snprintf(body, sizeof body, "{\"error\":{\"type\":\"%s\",\"message\":\"%s\"}}", type,
+                   message);
+  struct MHD_Response *resp =
+      MHD_create_response_from_buffer((size_t)n, body, MHD_RESPMEM_MUST_COPY);
+  if (!resp)
+    return MHD_NO;
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  enum MHD_Result ret = MHD_queue_response(c, status, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
+struct lengths {
+  const char *first;
+  int conflict;
+};
+
+static enum MHD_Result each_length(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value) {
+  struct lengths *l = cls;
+  (void)kind;
+  if (!key || strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+    return MHD_YES;
+  if (!l->first)
+    l->first = value ? value : "";
+  else if (strcmp(l->first, value ? value : ""))
+    l->conflict = 1;
+  return MHD_YES;
+}
+
+/* content_lengths_conflict: two Content-Length headers that differ (RFC 9112 6.3 makes that an
+ * unrecoverable framing error; identical repeats are allowed). */
+static int content_lengths_conflict(struct MHD_Connection *c) {
+  struct lengths l = {0};
+  MHD_get_connection_values(c, MHD_HEADER_KIND, each_length, &l);
+  return l.conflict;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls) {
@@ -259,6 +335,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     r->m = m;
     ock_buf_init(&r->body, MOCK_MAX_BODY);
     *req_cls = r;
+    if (ock__guard_open_count(m->guard) > MOCK_MAX_CONNECTIONS) {
+      r->answered = 1;
+      return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded",
+                    "ock-mock-provider serves at most " OCK_STR(
+                        MOCK_MAX_CONNECTIONS) " connections at once, and that many are open; retry "
+                                              "when one closes");
+    }
+    if (content_lengths_conflict(c)) {
+      r->answered = 1;
+      return refuse(c, MHD_HTTP_BAD_REQUEST, "invalid_request_error",
+                    "the request has two Content-Length headers with different values");
+    }
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     if (cl) {
       char *end = NULL;
@@ -287,14 +375,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     *upload_data_size = 0;
     return MHD_YES;
   }
+  ock__guard_read(watch_of(c));
   return serve(m, c, url, method, r);
+}
+
+/* on_connection: every connection is watched by the guard from its start to its close. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe) {
+  ock_mock *m = cls;
+  if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    *socket_context = ock__guard_open(m->guard, info ? info->connect_fd : -1);
+  } else {
+    ock__guard_close(m->guard, *socket_context);
+    *socket_context = NULL;
+  }
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
                          enum MHD_RequestTerminationCode toe) {
   (void)cls;
-  (void)c;
   (void)toe;
+  ock__guard_replied(watch_of(c));
   struct conn_req *r = *req_cls;
   if (!r)
     return;
@@ -366,13 +469,20 @@ int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
     return ock_jerr_set(err, OCK_EINVAL, "bind_address",
                         "\"%s\" is not a numeric IPv4 or IPv6 address", m->bind);
   }
-  m->daemon = MHD_start_daemon(flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m,
-                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
-                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, MOCK_HEADER_MEMORY,
-                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MOCK_MAX_CONNECTIONS,
-                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, m, MHD_OPTION_END);
+  if (ock__guard_new(m->opt.request_timeout_ms, &m->guard)) {
+    pthread_mutex_unlock(&m->life);
+    return ock_jerr_set(err, OCK_ENOMEM, "ock_mock_start", "out of memory");
+  }
+  m->daemon = MHD_start_daemon(
+      flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m, MHD_OPTION_SOCK_ADDR,
+      (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
+      (unsigned int)(MOCK_MAX_CONNECTIONS + MOCK_OVERFLOW_CONNECTIONS),
+      MHD_OPTION_NOTIFY_CONNECTION, on_connection, m, MHD_OPTION_NOTIFY_COMPLETED, on_completed, m,
+      MHD_OPTION_END);
   if (!m->daemon) {
+    ock__guard_free(m->guard);
+    m->guard = NULL;
     pthread_mutex_unlock(&m->life);
     return ock_jerr_set(err, OCK_EIO, "ock_mock_start",
                         "cannot serve on %s port %d (in use, or not an address of this host)",
@@ -418,6 +528,8 @@ void ock_mock_stop(ock_mock *m) {
     MHD_stop_daemon(m->daemon);
     m->daemon = NULL;
   }
+  ock__guard_free(m->guard); /* after the daemon: its connections have all closed */
+  m->guard = NULL;
   pthread_mutex_unlock(&m->life);
 }
 

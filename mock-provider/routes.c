@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ock/status.h"
+#include "ock/utf8.h"
 
 int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
                    size_t max_journal, struct mock_state **out) {
@@ -213,6 +214,17 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
     char msg[160];
     snprintf(msg, sizeof msg, "request body larger than %zu bytes (8 MiB)", MOCK_MAX_BODY);
     return ock__serve_http_error(st, rq, 413, "request_too_large", msg, plan);
+  }
+  /* JSON text is UTF-8 (RFC 8259 8.1) and the real APIs refuse other bytes; so the mock
+   * answers 400 and journals only where the first bad byte is, never the bytes. */
+  size_t bad = ock_utf8_check(rq->body, rq->body_len);
+  if (bad < rq->body_len) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "the request body is not valid UTF-8: byte 0x%02X at offset %zu (JSON text must be "
+             "UTF-8)",
+             (unsigned char)rq->body[bad], bad);
+    return ock__serve_http_error(st, rq, 400, "invalid_request_error", msg, plan);
   }
   if (!strcmp(path, "/ock/v1/session"))
     return method_is(rq, "GET") ? ock__serve_session(st, rq, plan)

@@ -41,7 +41,17 @@ static void tells_white_space(void) {
   OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xA0"), 0); /* a lone byte, not U+00A0 */
 }
 
-static const struct ock_test tests[] = {{"keeps_valid_text", keeps_valid_text},
+static void finds_the_first_bad_byte(void) {
+  OCK_ASSERT_INT_EQ((int)ock_utf8_check("caf\xC3\xA9", 5), 5);
+  OCK_ASSERT_INT_EQ((int)ock_utf8_check("caf\xE9!", 5), 3);
+  OCK_ASSERT_INT_EQ((int)ock_utf8_check("a\0b", 3), 3);         /* NUL is text */
+  OCK_ASSERT_INT_EQ((int)ock_utf8_check("ab\xE6\x97", 4), 2);   /* cut at the end */
+  OCK_ASSERT_INT_EQ((int)ock_utf8_check("\xED\xA0\x80", 3), 0); /* a surrogate */
+  OCK_ASSERT_INT_EQ((int)ock_utf8_check("\xE6\x97\xA5", 2), 0); /* the length is the end */
+}
+
+static const struct ock_test tests[] = {{"finds_the_first_bad_byte", finds_the_first_bad_byte},
+                                        {"keeps_valid_text", keeps_valid_text},
                                         {"replaces_broken_bytes", replaces_broken_bytes},
                                         {"tells_white_space", tells_white_space},
                                         {NULL, NULL}};

@@ -10,6 +10,7 @@ extern const struct ock_suite mock_faults_suite;
 extern const struct ock_suite mock_journal_suite;
 extern const struct ock_suite mock_server_suite;
 extern const struct ock_suite mock_cli_suite;
+extern const struct ock_suite mock_guard_suite;
 
 int main(int argc, char **argv) {
   static const struct ock_suite *const suites[] = {&mock_fixture_suite,
@@ -21,6 +22,7 @@ int main(int argc, char **argv) {
                                                    &mock_journal_suite,
                                                    &mock_server_suite,
                                                    &mock_cli_suite,
+                                                   &mock_guard_suite,
                                                    NULL};
   return ock_test_main(suites, argc, argv);
 }

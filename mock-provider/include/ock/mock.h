@@ -36,6 +36,9 @@ struct ock_mock_options {
   void *user;                    /* passed to on_cancel; borrowed */
   size_t max_journal_entries;    /* 0: default 200000; past it entries are counted, not kept
                                     (so are entries past 512 MiB of journal) */
+  unsigned request_timeout_ms;   /* 0: default 30000; the time a request's headers and body
+                                    may take, from the connection's start or the previous
+                                    reply; past it the connection is closed */
 };
 
 /* ock_mock_new validates the fixture and makes a stopped mock.
