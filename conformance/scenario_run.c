@@ -299,9 +299,12 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   const char *url = ock_mock_url(m);
   char v1[600];
   snprintf(v1, sizeof v1, "%s/v1", url);
-  char *env[8] = {0};
+  char *env[12] = {0};
   size_t ne = 0;
+  char mcp[600];
+  snprintf(mcp, sizeof mcp, "%s/mcp", url);
   add_env(env, &ne, "OCK_URL", url);
+  add_env(env, &ne, "OCK_MCP_URL", mcp);
   add_env(env, &ne, "OCK_SCENARIO", sc->id);
   add_env(env, &ne, "OPENAI_BASE_URL", v1);
   add_env(env, &ne, "OPENAI_API_KEY", "ock-dummy-key");

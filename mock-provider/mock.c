@@ -211,6 +211,10 @@ static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct moc
   return ret;
 }
 
+static const char *request_header(void *conn, const char *name) {
+  return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
 /* serve routes a complete request and queues the reply. */
 static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *url,
                              const char *method, struct conn_req *r) {
@@ -233,6 +237,8 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
       .body_len = r->body.len,
       .body_too_big = r->too_big,
       .trace_id = trace,
+      .header = request_header,
+      .conn = c,
   };
   struct mock_plan *plan = malloc(sizeof *plan);
   if (!plan) {

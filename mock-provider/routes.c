@@ -10,6 +10,7 @@
  *   POST /v1/chat/completions, /v1/messages the first provider of that api
  *   GET  /ock/v1/journal                    the journal so far (for teams using the CLI;
  *                                           not journaled itself)
+ *   POST /mcp (and DELETE)                  the scenario's tools over MCP (mcp.c)
  * Anything else is a 404 or 405 with a message that names what exists.
  */
 #include "state.h"
@@ -234,6 +235,8 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
   if (!strcmp(path, "/ock/v1/events"))
     return method_is(rq, "POST") ? ock__serve_event(st, rq, plan)
                                  : wrong_method(st, rq, "POST", plan);
+  if (!strcmp(path, "/mcp"))
+    return ock__serve_mcp(st, rq, plan);
   if (tool && *tool && !strchr(tool, '/'))
     return method_is(rq, "POST") ? ock__serve_tool(st, rq, tool, plan)
                                  : wrong_method(st, rq, "POST", plan);
@@ -253,7 +256,7 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
   char msg[300];
   snprintf(msg, sizeof msg,
            "no endpoint at %.120s; this mock serves /ock/v1/session, /ock/v1/events, "
-           "/ock/v1/tools/NAME, /p/PROVIDER/v1/chat/completions, /p/PROVIDER/v1/messages, "
+           "/ock/v1/tools/NAME, /mcp, /p/PROVIDER/v1/chat/completions, /p/PROVIDER/v1/messages, "
            "/v1/chat/completions, /v1/messages",
            path);
   return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);

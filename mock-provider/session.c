@@ -40,6 +40,9 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   cJSON_AddStringToObject(doc, "protocol", "ock/1");
   cJSON_AddStringToObject(doc, "scenario", fx->id);
   cJSON_AddStringToObject(doc, "trace_id", fx->trace_id);
+  char mcp[128];
+  snprintf(mcp, sizeof mcp, "%s/mcp", st->url);
+  cJSON_AddStringToObject(doc, "mcp_url", mcp); /* the same tools over MCP (mcp.c) */
   cJSON_AddItemToObject(
       doc, "prompts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(fx->session, "prompts"), 1));
   cJSON_AddItemToObject(doc, "config",

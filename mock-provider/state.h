@@ -16,6 +16,7 @@
 
 #include "fixture.h"
 #include "journal.h"
+#include "mcp.h"
 #include "plan.h"
 #include "script.h"
 
@@ -39,6 +40,8 @@ struct mock_state {
   unsigned char *cancel_fired;           /* per cancel trigger */
   unsigned long long replies;            /* scripted turns played so far, over all providers:
                                             the <turn> of the deterministic ids (SPEC 6.6) */
+  struct mock_mcp_session mcp[MOCK_MCP_SESSIONS]; /* the MCP sessions opened so far (mcp.c) */
+  size_t n_mcp;
 };
 
 #define MOCK_CANCEL_HOLD_MS 200 /* a reply held after its cancel trigger fired (SPEC 8.7) */
@@ -51,6 +54,11 @@ struct mock_request {
   size_t body_len;
   int body_too_big;     /* the body passed MOCK_MAX_BODY and was not kept */
   const char *trace_id; /* the X-OCK-Trace-Id header, or NULL */
+  /* header(conn, name): any request header (name case-insensitive), or NULL; header may be
+   * NULL when the request has no headers to ask for. The bytes are the client's, not checked
+   * as UTF-8: scrub them before they reach the journal. */
+  const char *(*header)(void *conn, const char *name);
+  void *conn;
 };
 
 /* ock__state_new takes ownership of fx (also on failure). Returns OCK_OK or OCK_ENOMEM. */
@@ -62,7 +70,7 @@ void ock__state_free(struct mock_state *st); /* NULL is a no-op */
  * or OCK_ENOMEM when even an error reply could not be built. */
 int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan);
 
-/* The endpoint handlers ock__route calls (session.c, events.c, tools.c, llm.c). */
+/* The endpoint handlers ock__route calls (session.c, events.c, tools.c, llm.c, mcp.c). */
 int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
                        struct mock_plan *plan);
 int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan);
@@ -70,6 +78,28 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
                     struct mock_plan *plan);
 int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
                    const struct mock_provider *p, struct mock_plan *plan);
+int ock__serve_mcp(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan);
+
+/* One call of a scripted tool, through either door (POST /ock/v1/tools/{name}, or tools/call
+ * over MCP). The caller fills name, input, id (NULL: journaled as null), extra (members added
+ * to the tool_start and tool_end entries, or NULL; the caller owns it) and resolve (or NULL),
+ * which runs under st->lock just before tool_start is journaled and may set id (pointing into
+ * id_buf) and add to extra. ock__tool_call fills known, status and reply (the ToolResult; the
+ * caller owns it), adds the tool's delay to the plan and defers its tool_end entry. */
+struct mock_tool_call {
+  const char *name;
+  const cJSON *input;
+  const char *id;
+  cJSON *extra;
+  void (*resolve)(struct mock_state *st, struct mock_tool_call *c);
+  void *user; /* for resolve */
+  char id_buf[MOCK_MCP_ID_MAX + 1];
+  int known;
+  int status;
+  cJSON *reply;
+};
+int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct mock_tool_call *c,
+                   struct mock_plan *plan);
 
 /* ock__serve_http_error journals an http_error and replies {"error":{"type","message"}}. */
 int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,

@@ -7,7 +7,8 @@
  * and is journaled with known:false: the harness checks that a SUT never calls a tool the
  * model invented. tool_start is journaled on arrival, tool_end as the reply goes out (after
  * the delay; with "reply": null when the client had gone), so the journal shows how long the
- * tool "ran".
+ * tool "ran". ock__tool_call is the part shared with tools/call over MCP (mcp.c): the same
+ * scripted result, status, delay, random fault and journal entries for either door.
  */
 #include "state.h"
 
@@ -46,7 +47,7 @@ static cJSON *default_result(int status) {
 static cJSON *tool_end(const char *name, const char *id, int status, const cJSON *reply) {
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "name", name);
-  cJSON_AddStringToObject(e, "tool_call_id", id);
+  cJSON_AddItemToObject(e, "tool_call_id", id ? cJSON_CreateString(id) : cJSON_CreateNull());
   cJSON_AddNumberToObject(e, "status", status);
   cJSON_AddItemToObject(e, "reply", reply ? cJSON_Duplicate(reply, 1) : cJSON_CreateNull());
   return e;
@@ -60,41 +61,38 @@ static cJSON *tool_gone(const cJSON *sent) {
   return e;
 }
 
-int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
-                    struct mock_plan *plan) {
-  cJSON *body = NULL;
-  struct ock_jerr jerr;
-  const char *id = NULL;
-  int rc = ock_json_parse(rq->body, rq->body_len, &body, &jerr);
-  if (!rc)
-    rc = ock_jcheck_object(body, "$", &jerr);
-  if (!rc)
-    rc = ock_jget_string(body, "$", "tool_call_id", OCK_REQUIRED, &id, &jerr);
-  const cJSON *input = body ? cJSON_GetObjectItemCaseSensitive(body, "input") : NULL;
-  if (!rc && !input)
-    rc = ock_jerr_set(&jerr, OCK_EMISSING, "$.input", "required; expected the tool's input");
-  if (rc) {
-    char msg[900];
-    snprintf(msg, sizeof msg,
-             "a tool call must be {\"tool_call_id\": ID, \"input\": {...}}: %s: %s", jerr.where,
-             jerr.what);
-    cJSON_Delete(body);
-    return ock__serve_http_error(st, rq, 400, "invalid_request", msg, plan);
+/* add_extra copies the members of extra (may be NULL) to the end of e. */
+static void add_extra(cJSON *e, const cJSON *extra) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, extra) {
+    cJSON_AddItemToObject(e, m->string, cJSON_Duplicate(m, 1));
   }
+}
 
+static cJSON *id_json(const char *id) {
+  return id ? cJSON_CreateString(id) : cJSON_CreateNull();
+}
+
+int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct mock_tool_call *c,
+                   struct mock_plan *plan) {
   const struct mock_fixture *fx = st->fx;
+  const char *name = c->name;
   const struct mock_tool *t = ock__fixture_tool(fx, name);
   cJSON *reply = NULL;
   int status = 200;
   long long delay = 0;
 
   pthread_mutex_lock(&st->lock);
+  if (c->resolve)
+    c->resolve(st, c);
+  const char *id = c->id;
   cJSON *start = cJSON_CreateObject();
   cJSON_AddStringToObject(start, "name", name);
-  cJSON_AddStringToObject(start, "tool_call_id", id);
-  cJSON_AddItemToObject(start, "input", cJSON_Duplicate(input, 1));
+  cJSON_AddItemToObject(start, "tool_call_id", id_json(id));
+  cJSON_AddItemToObject(start, "input", cJSON_Duplicate(c->input, 1));
   cJSON_AddBoolToObject(start, "known", t != NULL);
   cJSON_AddItemToObject(start, "headers", ock__headers_json(rq));
+  add_extra(start, c->extra);
   ock__journal_append(st->journal, "tool_start", start);
   if (!t) {
     char msg[200];
@@ -126,7 +124,7 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
       cJSON_AddBoolToObject(f, "random", 1);
       cJSON_AddNumberToObject(f, "rule", (double)i);
       cJSON_AddStringToObject(f, "tool", name);
-      cJSON_AddStringToObject(f, "tool_call_id", id);
+      cJSON_AddItemToObject(f, "tool_call_id", id_json(id));
       cJSON_AddNumberToObject(f, "status", status);
       ock__journal_append(st->journal, "fault", f);
       break;
@@ -136,8 +134,40 @@ int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const 
   ock__cancel_on_arrival(st, MOCK_CANCEL_TOOL, name, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
-  ock__plan_defer(plan, "tool_end", tool_end(name, id, status, reply), tool_gone);
-  rc = ock__plan_json(plan, status, reply);
+  cJSON *end = tool_end(name, id, status, reply);
+  add_extra(end, c->extra);
+  ock__plan_defer(plan, "tool_end", end, tool_gone);
+  c->known = t != NULL;
+  c->status = status;
+  c->reply = reply;
+  return reply ? OCK_OK : OCK_ENOMEM;
+}
+
+int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
+                    struct mock_plan *plan) {
+  cJSON *body = NULL;
+  struct ock_jerr jerr;
+  const char *id = NULL;
+  int rc = ock_json_parse(rq->body, rq->body_len, &body, &jerr);
+  if (!rc)
+    rc = ock_jcheck_object(body, "$", &jerr);
+  if (!rc)
+    rc = ock_jget_string(body, "$", "tool_call_id", OCK_REQUIRED, &id, &jerr);
+  const cJSON *input = body ? cJSON_GetObjectItemCaseSensitive(body, "input") : NULL;
+  if (!rc && !input)
+    rc = ock_jerr_set(&jerr, OCK_EMISSING, "$.input", "required; expected the tool's input");
+  if (rc) {
+    char msg[900];
+    snprintf(msg, sizeof msg,
+             "a tool call must be {\"tool_call_id\": ID, \"input\": {...}}: %s: %s", jerr.where,
+             jerr.what);
+    cJSON_Delete(body);
+    return ock__serve_http_error(st, rq, 400, "invalid_request", msg, plan);
+  }
+  struct mock_tool_call c = {.name = name, .id = id, .input = input};
+  rc = ock__tool_call(st, rq, &c, plan);
+  if (!rc)
+    rc = ock__plan_json(plan, c.status, c.reply);
   cJSON_Delete(body);
   return rc;
 }

@@ -85,6 +85,22 @@ static void a_sut_that_exits_is_graded(void) {
   OCK_ASSERT_CONTAINS(slurp(path), "OCK-PROC-002");
 }
 
+/* The SUT finds the scenario's tools over MCP at OCK_MCP_URL, $OCK_URL/mcp (SPEC.md 7.1). */
+static void the_sut_gets_the_mcp_url(void) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator 'echo \"$OCK_URL/mcp $OCK_MCP_URL\" > %s/mcp-env' "
+           "--fixtures %s --case text-answer -o %s/mcp-out >/dev/null 2>&1",
+           OCK_BIN_DIR, tmp, ock_test_path("fixtures"), tmp);
+  ock_test_sh(cmd);
+  char path[256], a[200] = "", b[200] = "";
+  snprintf(path, sizeof path, "%s/mcp-env", tmp);
+  const char *env = slurp(path);
+  OCK_ASSERT_INT_EQ(env && sscanf(env, "%199s %199s", a, b) == 2, 1);
+  OCK_ASSERT_CONTAINS(a, "http://127.0.0.1:");
+  OCK_ASSERT_STR_EQ(b, a);
+}
+
 /* A SUT declares the wires it speaks: a scenario on another wire is SKIP with the reason, the
  * others run, the report names the wires, and an unknown wire is a usage error. */
 static void wires_are_declared(void) {
@@ -918,6 +934,7 @@ static void check_reads_lines_at_their_length(void) {
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
+    {"the_sut_gets_the_mcp_url", the_sut_gets_the_mcp_url},
     /* Before the whole-catalog run: the checker is forked from this process and its peak RSS
      * includes ours, which parsing that run's report would raise. */
     {"check_streams_in_flat_memory", check_streams_in_flat_memory},

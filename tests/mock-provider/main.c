@@ -11,6 +11,7 @@ extern const struct ock_suite mock_journal_suite;
 extern const struct ock_suite mock_server_suite;
 extern const struct ock_suite mock_cli_suite;
 extern const struct ock_suite mock_guard_suite;
+extern const struct ock_suite mock_mcp_suite;
 
 int main(int argc, char **argv) {
   static const struct ock_suite *const suites[] = {&mock_fixture_suite,
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
                                                    &mock_server_suite,
                                                    &mock_cli_suite,
                                                    &mock_guard_suite,
+                                                   &mock_mcp_suite,
                                                    NULL};
   return ock_test_main(suites, argc, argv);
 }
