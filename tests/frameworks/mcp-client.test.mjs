@@ -6,12 +6,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMock, importCached, cachedVersion, alive, ROOT } from './harness.mjs';
+import { startMock, importCached, alive, ROOT } from './harness.mjs';
 
 const { Client } = await importCached('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = await importCached('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { LATEST_PROTOCOL_VERSION } = await importCached('@modelcontextprotocol/sdk/types.js');
 
+// The SDK's exports map hides its package.json from require(): read the installed one.
+const SDK_VERSION = JSON.parse(readFileSync(join(process.env.OCK_FRAMEWORKS_CACHE, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')).version;
+const PINNED = JSON.parse(readFileSync(join(ROOT, 'tests/frameworks/package.json'), 'utf8')).dependencies['@modelcontextprotocol/sdk'];
 const FIXTURE = 'tests/frameworks/fixtures/mcp-tools.json';
 const fixture = JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8'));
 let mock;
@@ -36,7 +39,8 @@ after(async () => {
   assert.equal(alive(mock.pid), false, 'no mock process is left');
 });
 
-test(`connects with @modelcontextprotocol/sdk ${cachedVersion('@modelcontextprotocol/sdk')}: version, session, capabilities`, async () => {
+test(`connects with @modelcontextprotocol/sdk ${SDK_VERSION}: version, session, capabilities`, async () => {
+  assert.equal(SDK_VERSION, PINNED, 'the pinned client is the one tested');
   assert.match(transport.sessionId, /^ock-[0-9a-f]{32}$/);
   assert.equal(transport.protocolVersion, LATEST_PROTOCOL_VERSION);
   assert.deepEqual(client.getServerCapabilities(), { tools: {} });
