@@ -179,6 +179,38 @@ cJSON *ock__journal_snapshot(struct mock_journal *j) {
   return arr;
 }
 
+/* kind_is: does a kept line (which starts {"seq":N,"t_ms":T,"kind":"K") have kind K? */
+static int kind_is(const char *line, const char *kind) {
+  const char *k = strstr(line, ",\"kind\":\"");
+  if (!k || k - line > FRAME_MAX)
+    return 0;
+  k += 9;
+  size_t n = strlen(kind);
+  return !strncmp(k, kind, n) && k[n] == '"';
+}
+
+cJSON *ock__journal_select(struct mock_journal *j, const char *const *kinds) {
+  cJSON *arr = cJSON_CreateArray();
+  if (!arr)
+    return NULL;
+  pthread_mutex_lock(&j->lock);
+  for (size_t i = 0; i < j->len && arr; i++) {
+    int wanted = 0;
+    for (size_t k = 0; kinds[k] && !wanted; k++)
+      wanted = kind_is(j->lines[i], kinds[k]);
+    if (!wanted)
+      continue;
+    cJSON *e = cJSON_Parse(j->lines[i]);
+    if (!e || !cJSON_AddItemToArray(arr, e)) {
+      cJSON_Delete(e);
+      cJSON_Delete(arr);
+      arr = NULL;
+    }
+  }
+  pthread_mutex_unlock(&j->lock);
+  return arr;
+}
+
 int ock__journal_array_text(struct mock_journal *j, struct ock_buf *out) {
   pthread_mutex_lock(&j->lock);
   int rc = ock_buf_append(out, "[", 1);

@@ -44,6 +44,11 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
  * NULL when out of memory. */
 cJSON *ock__journal_snapshot(struct mock_journal *j);
 
+/* ock__journal_select: deep copies of the kept entries whose kind is one of kinds (a
+ * NULL-terminated list), in seq order; NULL when out of memory. Only those entries are parsed,
+ * so a handler can look back at a few kinds without the cost of a whole snapshot. */
+cJSON *ock__journal_select(struct mock_journal *j, const char *const *kinds);
+
 /* ock__journal_array_text appends the kept entries to out as one JSON array (the text the
  * snapshot would print). Returns OCK_OK, or ock_buf_append's error. */
 int ock__journal_array_text(struct mock_journal *j, struct ock_buf *out);

@@ -216,7 +216,8 @@ static int taken(const cJSON *entries, const char *id) {
  * has taken. No match leaves the id NULL and journals unrequested_tool_call. */
 static void infer_id(struct mock_state *st, struct mock_tool_call *c) {
   cJSON_AddBoolToObject(c->extra, "tool_call_id_inferred", 1);
-  cJSON *all = ock__journal_snapshot(st->journal);
+  static const char *const kinds[] = {"llm_reply", "tool_start", NULL};
+  cJSON *all = ock__journal_select(st->journal, kinds);
   const cJSON *latest = NULL, *e;
   cJSON_ArrayForEach(e, all) {
     const char *k = ock_json_str(e, "kind");

@@ -80,11 +80,34 @@ static void test_byte_cap(void) {
   ock__journal_free(j);
 }
 
+/* select parses only the kinds asked for, exactly: not a kind that starts with the same text,
+ * nor one a member's value spells. */
+static void test_select_by_kind(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(10, 1 << 20, &j));
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "note", ",\"kind\":\"tool_start\"");
+  ock__journal_append(j, "event", e);
+  ock__journal_append(j, "tool_start", NULL);
+  ock__journal_append(j, "tool_starts", NULL);
+  ock__journal_append(j, "llm_reply", NULL);
+  ock__journal_append(j, "tool_start", NULL);
+  static const char *const kinds[] = {"tool_start", "llm_reply", NULL};
+  cJSON *got = ock__journal_select(j, kinds);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(got), 3);
+  static const long long seqs[] = {2, 4, 5};
+  for (int i = 0; i < 3; i++)
+    OCK_ASSERT_INT_EQ(ock_json_int(cJSON_GetArrayItem(got, i), "seq", 0), seqs[i]);
+  cJSON_Delete(got);
+  ock__journal_free(j);
+}
+
 static const struct ock_test tests[] = {
     {"byte_cap", test_byte_cap},
     {"entries_are_framed_in_order", test_entries_are_framed_in_order},
     {"cap_counts_what_it_drops", test_cap_counts_what_it_drops},
     {"jsonl_one_entry_per_line", test_jsonl_one_entry_per_line},
+    {"select_by_kind", test_select_by_kind},
     {NULL, NULL}};
 
 const struct ock_suite mock_journal_suite = {"mock_journal", tests, NULL, NULL};
