@@ -209,6 +209,9 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
       add_row(rows, e, "harness", "SIGINT", s_or(e, "trigger", ""), failed);
     } else if (!strcmp(kind, "session")) {
       add_row(rows, e, "sut", "GET session", "", failed);
+    } else if (!strcmp(kind, "mcp_session")) {
+      add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
+              s_or(e, "protocol_version", ""), failed);
     } else {
       snprintf(label, sizeof label, "%s %s", kind, s_or(e, "shape", s_or(e, "kind_detail", "")));
       detail = ock_json_print(e);

@@ -13,6 +13,7 @@
 #include "ock/status.h"
 #include "report.h"
 #include "runner.h"
+#include "scenario_run.h"
 
 #define SAMPLE "tests/conformance/golden/sample-report.json"
 
@@ -870,6 +871,29 @@ static void test_exit2_run_writes_every_format(void) {
   ock_test_rmdir(dir);
 }
 
+/* MCP sessions are the SUT's doing, shown in its lane; a call no reply asked for is a fault. */
+static void timeline_lanes_of_mcp_entries(void) {
+  cJSON *journal =
+      cJSON_Parse("[{\"seq\":1,\"kind\":\"mcp_session\",\"session_id\":\"ock-1\","
+                  "\"protocol_version\":\"2025-11-25\"},"
+                  "{\"seq\":2,\"kind\":\"unrequested_tool_call\",\"name\":\"t\"},"
+                  "{\"seq\":3,\"kind\":\"mcp_session\",\"session_id\":\"ock-1\",\"closed\":true}]");
+  cJSON *rows = scenario_timeline(journal, NULL, 10);
+  static const char *const want[][3] = {{"sut", "MCP session", "2025-11-25"},
+                                        {"fault", "unrequested_tool_call ", NULL},
+                                        {"sut", "MCP session ended", ""}};
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(rows), 3);
+  for (int i = 0; i < 3; i++) {
+    const cJSON *r = cJSON_GetArrayItem(rows, i);
+    OCK_ASSERT_STR_EQ(ock_json_str(r, "lane"), want[i][0]);
+    OCK_ASSERT_STR_EQ(ock_json_str(r, "label"), want[i][1]);
+    if (want[i][2])
+      OCK_ASSERT_STR_EQ(ock_json_str(r, "detail"), want[i][2]);
+  }
+  cJSON_Delete(rows);
+  cJSON_Delete(journal);
+}
+
 static const struct ock_test tests[] = {
     {"summarize_sample_is_consistent", test_summarize_sample_is_consistent},
     {"summarize_fail_in_must_warn_in_should", test_summarize_fail_in_must_warn_in_should},
@@ -895,6 +919,7 @@ static const struct ock_test tests[] = {
     {"schema_matches_reports", test_schema_matches_reports},
     {"schema_and_validator_agree_on_required", test_schema_and_validator_agree_on_required},
     {"exit2_run_writes_every_format", test_exit2_run_writes_every_format},
+    {"timeline_lanes_of_mcp_entries", timeline_lanes_of_mcp_entries},
     {NULL, NULL}};
 
 const struct ock_suite suite_report = {"report", tests, NULL, NULL};
