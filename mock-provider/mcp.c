@@ -20,6 +20,7 @@
  */
 #include "state.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,15 +132,14 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
             id, RPC_INVALID_PARAMS,
             "initialize: params.protocolVersion is required (a string such as \"2025-11-25\")"));
   const char *version = supported(asked) ? asked : versions[0];
-  char sid[40];
+  char sid[sizeof st->mcp[0].id];
+  new_session_id(sid, sizeof sid, (unsigned long long)(uintptr_t)plan);
   pthread_mutex_lock(&st->lock);
   int full = st->n_mcp >= MOCK_MCP_SESSIONS;
   if (!full) {
-    struct mock_mcp_session *s = &st->mcp[st->n_mcp];
-    new_session_id(s->id, sizeof s->id, st->n_mcp);
+    struct mock_mcp_session *s = &st->mcp[st->n_mcp++];
+    snprintf(s->id, sizeof s->id, "%s", sid);
     snprintf(s->version, sizeof s->version, "%s", version);
-    snprintf(sid, sizeof sid, "%s", s->id);
-    st->n_mcp++;
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "session_id", sid);
     cJSON_AddStringToObject(e, "protocol_version", version);
@@ -150,11 +150,12 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
     ock__journal_append(st->journal, "mcp_session", e);
   }
   pthread_mutex_unlock(&st->lock);
-  if (full)
-    return ock__plan_json(
-        plan, 200,
-        rpc_error(id, RPC_INTERNAL,
-                  "initialize: this mock serves at most 64 MCP sessions per run"));
+  if (full) {
+    char msg[120];
+    snprintf(msg, sizeof msg, "initialize: this mock serves at most %d MCP sessions per run",
+             MOCK_MCP_SESSIONS);
+    return ock__plan_json(plan, 200, rpc_error(id, RPC_INTERNAL, msg));
+  }
   cJSON *r = cJSON_CreateObject();
   cJSON_AddStringToObject(r, "protocolVersion", version);
   cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");

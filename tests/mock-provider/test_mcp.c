@@ -224,6 +224,33 @@ static void test_session_ids_and_version_header(void) {
   ock_mock_free(m);
 }
 
+/* Sessions are kept for the run (an ended one is still answered 404): past the cap,
+ * initialize is refused with a JSON-RPC error and no session id, and the others still work. */
+static void test_session_cap(void) {
+  ock_mock *m = mock_from("hooks.json", NULL);
+  if (!m)
+    return;
+  char first[100], sid[100];
+  open_session(m, "2025-11-25", first, sizeof first);
+  for (int i = 1; i < 64; i++)
+    open_session(m, "2025-11-25", sid, sizeof sid);
+  OCK_ASSERT_INT_EQ(strlen(sid), 36);
+  struct http_reply r;
+  mcp_send(m, "POST",
+           "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+           "\"protocolVersion\":\"2025-11-25\"}}",
+           NULL, NULL, &r);
+  OCK_ASSERT_INT_EQ(rpc_code(r.body.data), -32603);
+  OCK_ASSERT_CONTAINS(r.body.data, "at most 64 MCP sessions");
+  OCK_ASSERT_INT_EQ(reply_header(&r, "Mcp-Session-Id", sid, sizeof sid) == NULL, 1);
+  http_reply_free(&r);
+  mcp_send(m, "POST", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", first, NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 200);
+  http_reply_free(&r);
+  OCK_ASSERT_INT_EQ(journal_count(m, "mcp_session"), 64);
+  ock_mock_free(m);
+}
+
 static void test_notifications_and_responses_get_202(void) {
   ock_mock *m = mock_from("hooks.json", NULL);
   if (!m)
@@ -489,6 +516,7 @@ static int suite_cleanup(void) {
 static const struct ock_test tests[] = {
     {"initialize_negotiates_the_version", test_initialize_negotiates_the_version},
     {"session_ids_and_version_header", test_session_ids_and_version_header},
+    {"session_cap", test_session_cap},
     {"notifications_and_responses_get_202", test_notifications_and_responses_get_202},
     {"json_rpc_errors", test_json_rpc_errors},
     {"tools_list_is_the_sessions_tools", test_tools_list_is_the_sessions_tools},
