@@ -92,14 +92,21 @@ static void one_execute(struct grade_ctx *g, size_t k) {
              x->complete_seq, "at most one cancel:requested and one cancel:completed per execute",
              "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
              n_signals, n_requested, n_completed);
-  if (requested != (size_t)-1) {
+  /* A black-box SUT posts no cancel:requested: the SIGINT itself is the mark, and work that
+   * starts more than the late tolerance after it is new work (SPEC.md 9.7). */
+  size_t mark = v->traffic ? fired : requested;
+  double after = v->traffic ? entry_time(v->e[fired]) + grade_late_ms(g) : -1;
+  if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
-    for (size_t i = requested + 1; i < x->end && late == (size_t)-1; i++)
-      if (is_kind(v->e[i], "llm_request") || is_kind(v->e[i], "tool_start"))
+    for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
+      if ((is_kind(v->e[i], "llm_request") || is_kind(v->e[i], "tool_start")) &&
+          entry_time(v->e[i]) > after)
         late = i;
     grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
-               late != (size_t)-1 ? entry_seq(v->e[late]) : entry_seq(v->e[requested]),
-               "nothing new starts after cancel:requested", "%s",
+               late != (size_t)-1 ? entry_seq(v->e[late]) : entry_seq(v->e[mark]),
+               v->traffic ? "nothing new starts after the SIGINT"
+                          : "nothing new starts after cancel:requested",
+               "%s",
                late == (size_t)-1                   ? "nothing started"
                : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
                                                     : "a tool was started");

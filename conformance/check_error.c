@@ -151,6 +151,8 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   /* A SIGINT before the retry or fallback request went out pre-empts it (SPEC.md 5.7): the
    * execute must then end cancelled, and no request follows. */
   if ((can_retry || fallback) && !next && sigint_after(v, x, i)) {
+    if (v->traffic)
+      return; /* the status that says cancelled is an event */
     const char *status = str_field(x->complete, "status");
     grade_emit(g, can_retry ? "error.retry" : "error.fallback",
                can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
@@ -177,13 +179,15 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   }
   if (can_retry) {
     const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
-    int ok = next && !strcmp(next_prov, provider) && ev;
+    /* A black-box SUT announces nothing: the retry itself is what the traffic shows. */
+    int announced = ev || v->traffic;
+    int ok = next && !strcmp(next_prov, provider) && announced;
     grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
                "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s",
                attempt, fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
                !next                         ? "no retry"
                : strcmp(next_prov, provider) ? "the retry went elsewhere"
-               : ev                          ? "retried"
+               : announced                   ? "retried"
                                              : "retried without provider:retry");
     if (ok) {
       double gap = entry_time(next) - entry_time(reply);
@@ -201,7 +205,7 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
         double nominal = fmin(base * pow(2, attempt - 1), cap);
         double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
         double said = ock_json_num(event_data(ev), "delay_ms", -1);
-        int ok_said = said >= lo - 1 && said <= hi + 1;
+        int ok_said = v->traffic || (said >= lo - 1 && said <= hi + 1);
         int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
         char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
         if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(event_data(ev), "delay_ms")))
@@ -221,14 +225,15 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   }
   if (fallback && !can_retry) {
     const cJSON *res = next ? event_between(v, i + 1, j, "provider:resolve") : NULL;
-    int ok = next && !strcmp(next_prov, fallback) && res &&
-             !strcmp(str_field(event_data(res), "provider"), fallback);
+    int announced =
+        v->traffic || (res && !strcmp(str_field(event_data(res), "provider"), fallback));
+    int ok = next && !strcmp(next_prov, fallback) && announced;
     grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
                "the next provider by priority takes the turn, announced by provider:resolve",
                "%s failed for good; %s", provider,
                !next                         ? "no further request"
                : strcmp(next_prov, fallback) ? "the next request went to another provider"
-               : res                         ? "fell back"
+               : announced                   ? "fell back"
                                              : "fell back without provider:resolve");
   }
   if (!next && !(can_retry || fallback)) {

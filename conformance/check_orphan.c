@@ -174,6 +174,10 @@ static void calls_kept(struct grade_ctx *g) {
     size_t j = next_request(v, i);
     if (j == (size_t)-1)
       continue;
+    /* Without events, whether a reply that came after the SIGINT was abandoned is not seen:
+     * both fates are allowed, and orphan.context-valid still judges the next history. */
+    if (v->traffic && view_after_cancel(v, i))
+      continue;
     const cJSON *c;
     if (reply_abandoned(v, i)) {
       /* A reply abandoned on cancellation is discarded: none of its calls is stored. */
@@ -249,7 +253,10 @@ static void context_left_valid(struct grade_ctx *g) {
     grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, entry_seq(v->e[j]),
                "the next prompt's first request has a valid history",
                "after execute %d (status %s): %s", x->index,
-               x->complete ? str_field(x->complete, "status") : "none", what);
+               x->complete  ? str_field(x->complete, "status")
+               : v->traffic ? "not posted: black-box"
+                            : "none",
+               what);
   }
 }
 
@@ -262,13 +269,22 @@ static void final_stored(struct grade_ctx *g) {
   for (size_t k = 0; k + 1 < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     const char *status = str_field(x->complete, "status");
+    const cJSON *last = NULL;
+    size_t last_at = 0;
+    for (size_t i = x->first; i < x->end; i++)
+      if (is_kind(v->e[i], "llm_request")) {
+        last = view_reply_of(v, i);
+        last_at = i;
+      }
+    /* Without events (a black-box run) the traffic shows a final answer: the execute's last
+     * reply succeeded with no tool calls, and no SIGINT came before it. */
+    if (v->traffic && last && !reply_failed(last) &&
+        !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last, "tool_calls")) &&
+        !view_after_cancel(v, last_at))
+      status = "success";
     if (strcmp(status, "success") && !(!strcmp(status, "incomplete") &&
                                        !strcmp(str_field(x->complete, "reason"), "max_iterations")))
       continue;
-    const cJSON *last = NULL;
-    for (size_t i = x->first; i < x->end; i++)
-      if (is_kind(v->e[i], "llm_request"))
-        last = view_reply_of(v, i);
     const cJSON *next = next_first_request(v, x);
     const char *prompt = v->x[k + 1].prompt;
     if (!last || reply_failed(last) || !next || !prompt)

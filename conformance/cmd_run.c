@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blackbox.h"
 #include "checklist.h"
 #include "cli.h"
 #include "escape.h"
@@ -69,6 +70,8 @@ static const char usage[] =
     "graded)\n"
     "  --journals               also write each scenario's mock journal (JSONL) under "
     "DIR/journals\n"
+    "  --blackbox               the SUT posts no events and reads no session: prompts on stdin,\n"
+    "                           one a line; graded from the traffic (SPEC.md 9.7)\n"
     "  -o DIR                   report directory (default reports/latest)\n"
     "  --format human|jsonl     console output (default human)\n"
     "\n"
@@ -102,6 +105,7 @@ struct run_opts {
   int has_emulated;     /* the manifest has an emulated member */
   enum ock_level level;
   int strict, jobs, shard_i, shard_n, repeat, observe_only, journals;
+  int blackbox;
   int out_named; /* -o was given: error reports may go there */
   double timeout_s, time_scale;
   unsigned long long seed;
@@ -339,6 +343,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
                                         {"expected-failures", required_argument, 0, 'E'},
                                         {"observe-only", no_argument, 0, 'O'},
                                         {"journals", no_argument, 0, 'J'},
+                                        {"blackbox", no_argument, 0, 'B'},
                                         {"format", required_argument, 0, 'F'},
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
@@ -447,6 +452,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
       break;
     case 'J':
       o->journals = 1;
+      break;
+    case 'B':
+      o->blackbox = 1;
       break;
     case 'o':
       o->out_dir = optarg;
@@ -754,6 +762,9 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
   cJSON_AddStringToObject(r, "started_at", started);
   cJSON_AddStringToObject(r, "finished_at", started);
   cJSON_AddNumberToObject(r, "duration_ms", 0);
+  cJSON_AddStringToObject(r, "tier", o->blackbox ? "blackbox" : "instrumented");
+  if (o->blackbox)
+    cJSON_AddItemToObject(r, "blackbox_coverage", blackbox_coverage(reg));
   cJSON *orch = cJSON_AddObjectToObject(r, "orchestrator");
   cJSON_AddStringToObject(orch, "command", o->orchestrator ? o->orchestrator : "");
   cJSON_AddStringToObject(orch, "name", o->name ? o->name : o->orchestrator ? o->orchestrator : "");
@@ -780,6 +791,7 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
                           : o->level == OCK_LEVEL_SHOULD ? "should"
                                                          : "may");
   cJSON_AddBoolToObject(opt, "strict", o->strict);
+  cJSON_AddBoolToObject(opt, "blackbox", o->blackbox);
   cJSON_AddNumberToObject(opt, "jobs", o->jobs);
   char shard[32];
   snprintf(shard, sizeof shard, "%d/%d", o->shard_i, o->shard_n);
@@ -968,6 +980,7 @@ int cmd_run(int argc, char **argv) {
                               .level = o.level,
                               .strict = o.strict,
                               .observe_only = o.observe_only,
+                              .blackbox = o.blackbox,
                               .journal_dir = o.journals ? journal_dir : NULL,
                               .abort_flag = &interrupted};
   p.results = calloc(p.total + 1, sizeof *p.results);
@@ -975,6 +988,9 @@ int cmd_run(int argc, char **argv) {
   if (!strcmp(o.format, "human"))
     printf("ock %s: %zu scenario(s) against %s, %d job(s)\n", OCK_KIT_VERSION, p.total,
            o.orchestrator, o.jobs);
+  if (!strcmp(o.format, "human"))
+    printf("tier: %s\n",
+           o.blackbox ? "blackbox (graded from the traffic; SPEC.md 9.7)" : "instrumented");
   int jobs = o.jobs < (int)p.total ? o.jobs : (int)p.total;
   pthread_t threads[256];
   for (int i = 0; i < jobs; i++)

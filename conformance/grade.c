@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blackbox.h"
 #include "checklist.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
@@ -118,7 +119,11 @@ int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
     return 0;
   }
   char why[160];
-  if (!grade_declared(g, r->capability))
+  if (g->blackbox && !blackbox_graded(check, r))
+    snprintf(why, sizeof why,
+             "%s: the traffic of a black-box run does not decide this check (SPEC.md 9.7)",
+             BLACKBOX_REASON);
+  else if (!grade_declared(g, r->capability))
     snprintf(why, sizeof why, "not applicable: capability %s not declared", r->capability);
   else if (r->level > g->level)
     snprintf(why, sizeof why, "not graded: level %s (use --level)", ock_level_name(r->level));
@@ -138,7 +143,8 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
     grade_error(g, check, req, "the check names a requirement the registry does not have");
     return;
   }
-  if (!grade_declared(g, r->capability) || r->level > g->level) {
+  if (!grade_declared(g, r->capability) || r->level > g->level ||
+      (g->blackbox && !blackbox_graded(check, r))) {
     grade_applies(g, check, req);
     return;
   }
@@ -162,7 +168,7 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
 
 void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
   static const struct ock_requirement unknown = {
-      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "", ""};
+      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "", "", 0};
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
   record(g, check, r ? r : &unknown, V_ERROR, -1, "the check runs", why, why);
 }

@@ -31,6 +31,7 @@ struct grade_ctx {
   int strict;                  /* SHOULD failures FAIL */
   double time_scale;           /* --time-scale: widens the late tolerance of timing checks */
   cJSON *checks;               /* the scenario's checks array (owned by the caller) */
+  int blackbox; /* a black-box run: checks the traffic cannot decide are SKIP (blackbox.h) */
 };
 
 /* The timing tolerances of SPEC.md 9.4: a measured delay may come this much early (clock and

@@ -17,20 +17,26 @@ $(OCK_BIN): $(call objs_of,conformance/main.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LI
 
 CONF_TEST_SRCS := $(wildcard tests/conformance/test_*.c tests/conformance/main.c)
 HOSTILE_BIN    := $(BUILD)/tests/hostile_sut
+BLACKBOX_SUT   := $(BUILD)/tests/blackbox_sut
 
 # hostile_sut: orchestrators that attack the harness, for the hostile matrix test.
 $(HOSTILE_BIN): $(call objs_of,tests/conformance/hostile_sut.c)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
-$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_cli.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
+# blackbox_sut: a plain agent with no events, graded by `ock run --blackbox` (test_blackbox.c).
+$(BLACKBOX_SUT): $(call objs_of,tests/conformance/blackbox_sut.c)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_blackbox.c tests/conformance/test_cli.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 # The examples test runs from the source root, so it needs the binaries' absolute path.
 $(call objs_of,tests/conformance/test_examples.c tests/conformance/test_cli.c): CFLAGS += -DOCK_ROOT_BIN='"$(abspath $(BUILD))"'
 $(call objs_of,tests/conformance/test_report.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
 TEST_BINS      += $(CONF_TEST_BIN)
 
-$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMAR_EXAMPLES_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(REF_CLI)
+$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMAR_EXAMPLES_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(BLACKBOX_SUT) $(REF_CLI)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "blackbox.h"
 #include "grade.h"
 #include "ock/json.h"
 #include "ock/mock.h"
@@ -266,10 +267,11 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   }
 
   const char *wire = undeclared_wire(cfg, sc);
-  if (wire) {
-    char why[120];
-    snprintf(why, sizeof why, "wire %s not declared", wire);
-    finish(r, checks, "SKIP", 0, why);
+  char why_skip[120];
+  if (wire || (cfg->blackbox && blackbox_scenario_skip(sc->fixture, why_skip, sizeof why_skip))) {
+    if (wire)
+      snprintf(why_skip, sizeof why_skip, "wire %s not declared", wire);
+    finish(r, checks, "SKIP", 0, why_skip);
     cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
     *out = r;
     return OCK_OK;
@@ -313,7 +315,13 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   add_env(env, &ne, "OPENAI_API_KEY", "ock-dummy-key");
   add_env(env, &ne, "ANTHROPIC_BASE_URL", url);
   add_env(env, &ne, "ANTHROPIC_API_KEY", "ock-dummy-key");
+  /* A black-box SUT reads the prompts on stdin (SPEC.md 9.7). */
+  char *input = cfg->blackbox
+                    ? blackbox_input(cJSON_GetObjectItemCaseSensitive(
+                          cJSON_GetObjectItemCaseSensitive(sc->fixture, "session"), "prompts"))
+                    : NULL;
   struct sut_spec spec = {.command = cfg->command,
+                          .input = input,
                           .env = (const char *const *)env,
                           .timeout_s = cfg->timeout_s * (cfg->time_scale > 0 ? cfg->time_scale : 1),
                           .output_cap = cfg->output_cap,
@@ -322,7 +330,8 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   struct sut_result proc;
   memset(&proc, 0, sizeof proc);
   proc.exit_code = -1;
-  rc = sut_start(&spec, &s);
+  rc = cfg->blackbox && !input ? OCK_ENOMEM : sut_start(&spec, &s);
+  free(input);
   if (!rc) {
     atomic_store(&target.s, s);
     if (atomic_load(&target.pending))
@@ -345,7 +354,8 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
                         .level = cfg->level,
                         .strict = cfg->strict,
                         .time_scale = cfg->time_scale > 0 ? cfg->time_scale : 1,
-                        .checks = checks};
+                        .checks = checks,
+                        .blackbox = cfg->blackbox};
   if (proc.aborted) {
     /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
     char why[200];
@@ -354,7 +364,8 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
              "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
              sig > 1 ? sut_signal_name(sig) : "an interrupt");
     grade_error(&g, "harness.interrupted", "OCK-PROC-001", why);
-  } else if (journal && !view_build(&v, sc->fixture, journal, &proc)) {
+  } else if (journal && !(cfg->blackbox ? view_build_traffic(&v, sc->fixture, journal, &proc)
+                                        : view_build(&v, sc->fixture, journal, &proc))) {
     g.v = &v;
     grade_scenario(&g);
     view_free(&v);

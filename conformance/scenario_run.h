@@ -25,6 +25,7 @@ struct run_config {
   enum ock_level level;
   int strict;
   int observe_only;
+  int blackbox;            /* the SUT posts no events: prompts on stdin, graded from the traffic */
   const char *journal_dir; /* when set, each scenario's journal is written there as JSONL */
   volatile sig_atomic_t *abort_flag; /* set by ock's own SIGINT: stop waiting, kill the SUT */
 };

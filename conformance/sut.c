@@ -96,6 +96,9 @@ struct sut {
   pid_t pid;
   int pidfd; /* readable when the SUT exits (pidfd_open), or -1 on an older kernel */
   int out_fd, err_fd;
+  int in_fd;   /* the write end of the SUT's stdin, or -1 (stdin is /dev/null) */
+  char *input; /* what is left to write to it (owned) */
+  size_t input_len, input_off;
   double timeout_s;
   size_t cap;
   volatile sig_atomic_t *abort_flag;
@@ -178,16 +181,39 @@ static int simple_command(const char *cmd) {
   return !strpbrk(cmd, ";&|<>()`$\n\\*?[#~{}") && strncmp(cmd, "exec ", 5);
 }
 
+/* stdin_pipe: a pipe for the SUT's stdin whose write end no other SUT inherits: it is made
+ * close-on-exec under live_lock, which every fork holds. */
+static int stdin_pipe(int p[2]) {
+  pthread_mutex_lock(&live_lock);
+  int rc = pipe(p);
+  if (!rc)
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+  pthread_mutex_unlock(&live_lock);
+  return rc;
+}
+
 int sut_start(const struct sut_spec *spec, sut **out) {
   sut *s = calloc(1, sizeof *s);
   char **env = build_env(spec->env);
-  int po[2] = {-1, -1}, pe[2] = {-1, -1};
+  int po[2] = {-1, -1}, pe[2] = {-1, -1}, pi[2] = {-1, -1};
   if (!s || !env) {
     free(s);
     free(env);
     return OCK_ENOMEM;
   }
-  if (pipe(po) || pipe(pe)) {
+  s->in_fd = -1;
+  if (spec->input) {
+    s->input_len = strlen(spec->input);
+    s->input = malloc(s->input_len + 1);
+    if (!s->input) {
+      free(s);
+      free(env);
+      return OCK_ENOMEM;
+    }
+    memcpy(s->input, spec->input, s->input_len + 1);
+  }
+  if (pipe(po) || pipe(pe) || (spec->input && stdin_pipe(pi))) {
+    free(s->input);
     free(s);
     free(env);
     return OCK_EIO;
@@ -195,6 +221,7 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   size_t len = strlen(spec->command) + 8;
   char *line = malloc(len);
   if (!line) {
+    free(s->input);
     free(s);
     free(env);
     return OCK_ENOMEM;
@@ -210,6 +237,9 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   pthread_mutex_unlock(&live_lock);
   if (pid < 0) {
     close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
+    if (pi[0] >= 0)
+      close(pi[0]), close(pi[1]);
+    free(s->input);
     free(s);
     free(env);
     free(line);
@@ -217,9 +247,11 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   }
   if (pid == 0) {
     setpgid(0, 0);
-    int devnull = open("/dev/null", O_RDONLY);
+    int devnull = pi[0] >= 0 ? pi[0] : open("/dev/null", O_RDONLY);
     if (devnull >= 0)
       dup2(devnull, 0);
+    if (pi[0] >= 0)
+      close(pi[0]), close(pi[1]);
     dup2(po[1], 1);
     dup2(pe[1], 2);
     close(po[0]), close(pe[0]), close(po[1]), close(pe[1]);
@@ -231,6 +263,11 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   setpgid(pid, pid); /* also here, so the group exists before anyone signals it */
   close(po[1]);
   close(pe[1]);
+  if (pi[0] >= 0) {
+    close(pi[0]);
+    s->in_fd = pi[1];
+    fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
+  }
   free(env);
   free(line);
   fcntl(po[0], F_SETFL, O_NONBLOCK);
@@ -259,6 +296,25 @@ static void kill_group(sut *s) {
   pid_t g = atomic_exchange(&s->pgid, 0);
   if (g > 0)
     kill(-g, SIGKILL);
+}
+
+/* feed writes what the pipe takes of the SUT's input; at its end (or when the SUT stopped
+ * reading) it closes the pipe, which is the SUT's end of input. SIGPIPE is ignored by ock run. */
+static void feed(sut *s) {
+  while (s->in_fd >= 0 && s->input_off < s->input_len) {
+    ssize_t n = write(s->in_fd, s->input + s->input_off, s->input_len - s->input_off);
+    if (n > 0) {
+      s->input_off += (size_t)n;
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+      return;
+    break; /* EPIPE: the SUT closed its stdin */
+  }
+  if (s->in_fd >= 0) {
+    close(s->in_fd);
+    s->in_fd = -1;
+  }
 }
 
 /* drain reads what is available from fd into b (kept up to its cap) and counts it in total.
@@ -291,10 +347,13 @@ int sut_wait(sut *s, struct sut_result *r) {
   while (out_open || err_open || !exited) {
     /* The pidfd wakes the poll when the SUT exits, so its end is seen at once even after its
      * pipes closed; without one (an old kernel) the poll times out every 20 ms. */
-    struct pollfd p[3] = {{out_open ? s->out_fd : -1, POLLIN, 0},
+    struct pollfd p[4] = {{out_open ? s->out_fd : -1, POLLIN, 0},
                           {err_open ? s->err_fd : -1, POLLIN, 0},
-                          {!exited ? s->pidfd : -1, POLLIN, 0}};
-    poll(p, 3, 20);
+                          {!exited ? s->pidfd : -1, POLLIN, 0},
+                          {!exited ? s->in_fd : -1, POLLOUT, 0}};
+    poll(p, 4, 20);
+    if (p[3].revents)
+      feed(s);
     if (out_open && p[0].revents)
       out_open = drain(s->out_fd, &out, &r->out_total);
     if (err_open && p[1].revents)
@@ -351,6 +410,9 @@ void sut_free(sut *s) {
   }
   close(s->out_fd);
   close(s->err_fd);
+  if (s->in_fd >= 0)
+    close(s->in_fd);
+  free(s->input);
   if (s->pidfd >= 0)
     close(s->pidfd);
   free(s);

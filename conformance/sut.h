@@ -3,9 +3,10 @@
  *
  * The SUT runs as `/bin/sh -c COMMAND` (the command is the user's, documented as a shell
  * command; no fixture data is ever put into it) in its own process group, with stdin from
- * /dev/null, the ock/1 variables added to its environment, and stdout/stderr kept up to a cap
- * (the rest is counted, not kept). At the timeout, and after the SUT exits, the whole group is
- * killed, so no process it forked outlives the scenario.
+ * /dev/null (or, for a black-box run, a pipe that carries the given input, then end of input), the
+ * ock/1 variables added to its environment, and stdout/stderr kept up to a cap (the rest is
+ * counted, not kept). At the timeout, and after the SUT exits, the whole group is killed, so no
+ * process it forked outlives the scenario.
  */
 #ifndef OCK_SUT_H
 #define OCK_SUT_H
@@ -21,6 +22,7 @@ struct sut_spec {
   double timeout_s;  /* wall-clock limit */
   size_t output_cap; /* bytes kept of stdout and of stderr each */
   volatile sig_atomic_t *abort_flag; /* when set to non-zero: stop waiting, kill the group */
+  const char *input; /* when set: written to the SUT's stdin, which is then closed */
 };
 
 struct sut_result {

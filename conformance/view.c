@@ -66,6 +66,83 @@ int reply_failed(const cJSON *reply) {
   return fault && !cJSON_IsNull(fault);
 }
 
+/* view_init: the fields both builders share, and room for n entries and executes. */
+static int view_init(struct view *v, const cJSON *fixture, const cJSON *journal,
+                     const struct sut_result *proc) {
+  memset(v, 0, sizeof *v);
+  v->fixture = fixture;
+  v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
+  v->config = cJSON_GetObjectItemCaseSensitive(v->session, "config");
+  v->proc = proc;
+  size_t n = (size_t)cJSON_GetArraySize(journal);
+  v->e = calloc(n + 1, sizeof *v->e);
+  v->x = calloc(n + 1, sizeof *v->x);
+  if (!v->e || !v->x) {
+    view_free(v);
+    return OCK_ENOMEM;
+  }
+  return OCK_OK;
+}
+
+const char *last_user_text(const cJSON *request) {
+  const char *text = NULL;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (!strcmp(str_field(m, "role"), "user"))
+      text = ock_json_str(m, "content");
+  }
+  return text;
+}
+
+int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
+                       const struct sut_result *proc) {
+  if (view_init(v, fixture, journal, proc))
+    return OCK_ENOMEM;
+  v->traffic = 1;
+  size_t n = (size_t)cJSON_GetArraySize(journal);
+  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
+  int n_prompts = cJSON_GetArraySize(prompts), next = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, journal) {
+    size_t i = v->n++;
+    v->e[i] = it;
+    if (!is_kind(it, "llm_request"))
+      continue;
+    const char *said = last_user_text(it);
+    /* Only the next prompt opens an execute; a blank prompt before it (one the SUT must
+     * refuse without a request, SPEC.md 5.12) is passed over when the prompt after it opens. */
+    for (int p = next; said && p < n_prompts; p++) {
+      const cJSON *want = cJSON_GetArrayItem(prompts, p);
+      if (!cJSON_IsString(want))
+        break;
+      if (strcmp(want->valuestring, said)) {
+        if (want->valuestring[strspn(want->valuestring, " \t\r\n")])
+          break;
+        continue;
+      }
+      if (v->nx)
+        v->x[v->nx - 1].end = i;
+      struct view_exec *x = &v->x[v->nx++];
+      x->index = p + 1;
+      x->first = i;
+      x->end = n;
+      x->complete_seq = -1;
+      x->prompt = want->valuestring;
+      next = p + 1;
+      break;
+    }
+  }
+  return OCK_OK;
+}
+
+int view_after_cancel(const struct view *v, size_t i) {
+  const struct view_exec *x = view_exec_of(v, i);
+  for (size_t k = x ? x->first : 0; k < i && k < v->n; k++)
+    if (is_kind(v->e[k], "cancel"))
+      return 1;
+  return 0;
+}
+
 int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
                const struct sut_result *proc) {
   memset(v, 0, sizeof *v);

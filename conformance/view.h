@@ -33,6 +33,7 @@ struct view {
   struct view_exec *x; /* the executes */
   size_t nx;
   const struct sut_result *proc; /* the SUT's process outcome */
+  int traffic; /* the executes were found in the LLM traffic (view_build_traffic): no events */
 };
 
 /* view_build indexes journal (a JSON array) for fixture; borrows both. Returns OCK_OK or
@@ -40,6 +41,21 @@ struct view {
 int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
                const struct sut_result *proc);
 void view_free(struct view *v);
+
+/* view_build_traffic indexes a black-box run, whose SUT posts no events: the executes are found
+ * in the LLM traffic. The llm_request whose last user message equals the next session prompt
+ * (in order) opens that prompt's execute, which ends where the next one opens (SPEC.md 9.7).
+ * An execute that sent no LLM request is not seen; index stays the prompt's position, so a
+ * view may skip one. complete is NULL in every execute. Returns OCK_OK or OCK_ENOMEM. */
+int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
+                       const struct sut_result *proc);
+
+/* last_user_text: the content of the last user message in the request's neutral history, or
+ * NULL when it has none. */
+const char *last_user_text(const cJSON *request);
+
+/* view_after_cancel: the harness's SIGINT came before entry index i in i's execute. */
+int view_after_cancel(const struct view *v, size_t i);
 
 /* str_field: the string member k of o, or "" when it is absent or not a string (never NULL). */
 const char *str_field(const cJSON *o, const char *k);

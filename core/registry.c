@@ -81,6 +81,9 @@ static int load_requirement(const cJSON *o, const char *path, struct ock_require
   r->fix = "";
   if (!rc)
     rc = ock_jget_string(o, path, "fix", OCK_OPTIONAL, &r->fix, err);
+  r->blackbox = 0;
+  if (!rc)
+    rc = ock_jget_bool(o, path, "blackbox", OCK_OPTIONAL, &r->blackbox, err);
   if (rc)
     return rc;
   char mp[OCK_JSON_PATH_MAX];

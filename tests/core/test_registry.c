@@ -33,6 +33,7 @@ struct spec_req {
   char level[16];
   char capability[32];
   int has_checked_by;
+  int blackbox; /* "- **Black-box:** yes" */
 };
 
 /* field_value: if line is "- **<name>:** value", copy value (trimmed) and return 1. */
@@ -70,6 +71,9 @@ static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
     char dummy[8];
     field_value(line, "Level", cur->level, sizeof cur->level);
     field_value(line, "Capability", cur->capability, sizeof cur->capability);
+    char tier[16] = "";
+    if (field_value(line, "Black-box", tier, sizeof tier))
+      cur->blackbox = !strcmp(tier, "yes") ? 1 : -1; /* anything else is a typo */
     if (!strncmp(line, "- **Checked by:** ", 18) && strlen(line) > 20)
       cur->has_checked_by = 1;
     (void)dummy;
@@ -96,6 +100,13 @@ static void spec_and_registry_agree(void) {
     if (strcmp(reqs[i].capability, r->capability))
       ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md capability \"%s\", registry \"%s\"",
                     reqs[i].id, reqs[i].capability, r->capability);
+    if (reqs[i].blackbox != r->blackbox)
+      ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md black-box %s, registry \"blackbox\": %s",
+                    reqs[i].id,
+                    reqs[i].blackbox > 0 ? "yes"
+                    : reqs[i].blackbox   ? "(not yes)"
+                                         : "(none)",
+                    r->blackbox ? "true" : "false");
     if (!reqs[i].has_checked_by)
       ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md has no \"Checked by\" line", reqs[i].id);
     for (size_t j = 0; j < i; j++)

@@ -33,6 +33,7 @@ struct ock_requirement {
   const char *text;       /* the one testable sentence */
   const char *checked_by; /* the journal facts the check uses */
   const char *fix;        /* a typical cause and fix, for `ock explain` */
+  int blackbox;           /* graded from the traffic alone by `ock run --blackbox` (SPEC.md 9.9) */
 };
 
 struct ock_event_def {

@@ -1,0 +1,167 @@
+/*
+ * test_blackbox.c: the black-box tier (`ock run --blackbox`, SPEC.md 9.7). A plain agent with
+ * no events (blackbox_sut.c) PASSes; its variant that drops a failing tool's result FAILs on
+ * OCK-ORPHAN-001; event checks are SKIP with the reason black-box; the check list and the
+ * registry's "blackbox" field agree; the prompts reach stdin escaped as SPEC.md says.
+ */
+#include "runner.h"
+
+#include <stdlib.h>
+
+#include "blackbox.h"
+#include "checklist.h"
+#include "ock/json.h"
+#include "ock/registry.h"
+
+#ifndef OCK_BIN_DIR
+#define OCK_BIN_DIR "build"
+#endif
+
+static char out_dir[64];
+
+static int setup(void) {
+  return ock_test_tmpdir(out_dir, "blackbox");
+}
+
+static int teardown(void) {
+  return ock_test_rmdir(out_dir);
+}
+
+/* Every listed check is a row of the checklist, charged (when its row names one) to a
+ * requirement marked "blackbox": true; every such requirement has a listed check. */
+static void list_and_registry_agree(void) {
+  ock_registry *reg = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_registry_load_builtin(&reg, &err));
+  CU_ASSERT_TRUE(blackbox_check_count() > 0);
+  for (size_t i = 0; i < blackbox_check_count(); i++) {
+    const struct check_entry *c = checklist_find(blackbox_check_at(i));
+    if (!c) {
+      ock_test_fail(__LINE__, __FILE__, "%s is not in the checklist", blackbox_check_at(i));
+      continue;
+    }
+    const struct ock_requirement *r =
+        c->requirement ? ock_registry_find(reg, c->requirement) : NULL;
+    if (c->requirement && (!r || !r->blackbox))
+      ock_test_fail(__LINE__, __FILE__, "%s is graded black-box, but %s is not \"blackbox\": true",
+                    c->id, c->requirement);
+  }
+  for (size_t k = 0; k < ock_registry_count(reg); k++) {
+    const struct ock_requirement *r = ock_registry_at(reg, k);
+    int graded = 0;
+    for (size_t i = 0; i < checklist_count() && r->blackbox && !graded; i++) {
+      const struct check_entry *c = checklist_at(i);
+      graded = c->requirement && !strcmp(c->requirement, r->id) && blackbox_check_listed(c->id);
+    }
+    if (r->blackbox && !graded)
+      ock_test_fail(__LINE__, __FILE__, "%s is \"blackbox\": true, but no listed check grades it",
+                    r->id);
+  }
+  cJSON *cov = blackbox_coverage(reg);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cov, "graded")) +
+                        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cov, "not_graded")),
+                    ock_registry_count(reg));
+  cJSON_Delete(cov);
+  ock_registry_free(reg);
+}
+
+static void prompts_are_escaped_one_a_line(void) {
+  cJSON *prompts = cJSON_Parse("[\"two\\nlines\", \"a \\\\ and \\\\n\", \"\"]");
+  char *in = blackbox_input(prompts);
+  OCK_ASSERT_STR_EQ(in, "two\\nlines\na \\\\ and \\\\n\n\n");
+  free(in);
+  cJSON_Delete(prompts);
+}
+
+static void event_scenarios_are_skipped(void) {
+  static const char *const files[] = {"fixtures/anthropic-deny-tool-pre.json",
+                                      "fixtures/tool-single-call.json", NULL};
+  char why[120];
+  for (int i = 0; files[i]; i++) {
+    cJSON *fx = NULL;
+    struct ock_jerr err;
+    OCK_ASSERT_OK(ock_json_parse_file(ock_test_path(files[i]), 1 << 20, &fx, &err));
+    CU_ASSERT_TRUE(blackbox_scenario_skip(fx, why, sizeof why));
+    OCK_ASSERT_CONTAINS(why, BLACKBOX_REASON ": ");
+    cJSON_Delete(fx);
+  }
+  cJSON *fx = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_json_parse_file(
+      ock_test_path("tests/conformance/blackbox/blackbox-tool-failure.json"), 1 << 20, &fx, &err));
+  OCK_ASSERT_INT_EQ(blackbox_scenario_skip(fx, why, sizeof why), 0);
+  cJSON_Delete(fx);
+}
+
+/* check_verdict: the verdict of check id in the run's only scenario, or "" when absent. */
+static const char *check_verdict(const cJSON *report, const char *id, const char **message) {
+  const cJSON *c;
+  cJSON_ArrayForEach(
+      c,
+      cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), 0), "checks")) {
+    if (!strcmp(ock_json_str(c, "id") ? ock_json_str(c, "id") : "", id)) {
+      *message = ock_json_str(c, "message");
+      return ock_json_str(c, "verdict");
+    }
+  }
+  *message = "";
+  return "";
+}
+
+/* run_agent grades blackbox_sut MODE with --blackbox and returns report.json (caller frees). */
+static cJSON *run_agent(const char *mode, int want_exit) {
+  char cmd[1024], path[256];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --blackbox --orchestrator '%s/tests/blackbox_sut %s %s' --fixtures %s "
+           "-o %s/%s --format jsonl >%s/%s.out 2>&1",
+           OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("tests/conformance/blackbox"),
+           out_dir, mode, out_dir, mode);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), want_exit);
+  snprintf(path, sizeof path, "%s/%s/report.json", out_dir, mode);
+  cJSON *report = NULL;
+  struct ock_jerr err;
+  if (ock_json_parse_file(path, 16 << 20, &report, &err))
+    ock_test_fail(__LINE__, __FILE__, "%s: report.json unreadable: %s", mode, err.what);
+  return report;
+}
+
+static void plain_agent_passes(void) {
+  cJSON *report = run_agent("plain", 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_STR_EQ(ock_json_str(report, "tier"), "blackbox");
+  OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "PASS");
+  const char *msg;
+  /* Both executes were found in the traffic, so the escaped prompts reached the agent whole. */
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.context-valid", &msg), "PASS");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.final-stored", &msg), "PASS");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.result-for-every-call", &msg), "PASS");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "tool.input", &msg), "PASS");
+  /* Event checks are not guessed: SKIP, with the reason. */
+  OCK_ASSERT_STR_EQ(check_verdict(report, "complete.once", &msg), "SKIP");
+  OCK_ASSERT_CONTAINS(msg, BLACKBOX_REASON ": ");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "proc.session", &msg), "SKIP");
+  OCK_ASSERT_CONTAINS(msg, BLACKBOX_REASON ": ");
+  cJSON_Delete(report);
+}
+
+static void dropped_result_is_an_orphan(void) {
+  cJSON *report = run_agent("drop-failed", 1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "FAIL");
+  const char *msg;
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.result-for-every-call", &msg), "FAIL");
+  OCK_ASSERT_CONTAINS(msg, "OCK-ORPHAN-001");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.context-valid", &msg), "FAIL");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "complete.once", &msg), "SKIP");
+  cJSON_Delete(report);
+}
+
+static const struct ock_test tests[] = {
+    {"list_and_registry_agree", list_and_registry_agree},
+    {"prompts_are_escaped_one_a_line", prompts_are_escaped_one_a_line},
+    {"event_scenarios_are_skipped", event_scenarios_are_skipped},
+    {"plain_agent_passes", plain_agent_passes},
+    {"dropped_result_is_an_orphan", dropped_result_is_an_orphan},
+    {NULL, NULL}};
+const struct ock_suite suite_blackbox = {"blackbox", tests, setup, teardown};
