@@ -235,6 +235,12 @@ static void run_meta(struct doc *d) {
   put(d, " ");
   text(d, ock_json_str(kit, "version"));
   put(d, "</td></tr>\n");
+  if (ock_json_str(r, "tier"))
+    meta_row(d, "Tier",
+             !strcmp(ock_json_str(r, "tier"), "blackbox")
+                 ? "blackbox: graded from the traffic; a PASS covers only the "
+                   "requirements listed under blackbox_coverage in report.json"
+                 : ock_json_str(r, "tier"));
   meta_row(d, "Contract", ock_json_str(r, "contract_version"));
   meta_row(d, "Started", ock_json_str(r, "started_at"));
   meta_row(d, "Finished", ock_json_str(r, "finished_at"));

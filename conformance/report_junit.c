@@ -323,6 +323,8 @@ static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
     join_strings(d, emulated, tmp);
     property(d, "emulated", tmp->data);
   }
+  if (ock_json_str(d->report, "tier")) /* blackbox or instrumented (SPEC.md 9.7) */
+    property(d, "tier", ock_json_str(d->report, "tier"));
   put(d, "    </properties>\n");
   const cJSON *k;
   cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(s, "checks")) {

@@ -128,6 +128,10 @@ static void headline(struct doc *d, const cJSON *report) {
   put(d, " · level ");
   md(d, ock_json_str(opts, "level"), 0);
   putf(d, " · strict %s", ock_json_bool(opts, "strict", 0) ? "on" : "off");
+  if (ock_json_str(report, "tier")) {
+    put(d, " · tier ");
+    md(d, ock_json_str(report, "tier"), 0);
+  }
   if (ock_json_str(opts, "shard")) {
     put(d, " · shard ");
     md(d, ock_json_str(opts, "shard"), 0);
@@ -147,6 +151,18 @@ static void string_list(struct doc *d, const cJSON *array) {
     md(d, e->valuestring, CELL_LIMIT);
     first = 0;
   }
+}
+
+/* coverage: under the black-box tier, which requirements a PASS does and does not cover. */
+static void coverage(struct doc *d, const cJSON *report) {
+  const cJSON *cov = cJSON_GetObjectItemCaseSensitive(report, "blackbox_coverage");
+  if (!cov)
+    return;
+  put(d, "Black-box tier (SPEC.md 9.7): graded from the traffic alone. A PASS covers ");
+  string_list(d, cJSON_GetObjectItemCaseSensitive(cov, "graded"));
+  put(d, ".\n\nNot covered (they need events; run the instrumented tier): ");
+  string_list(d, cJSON_GetObjectItemCaseSensitive(cov, "not_graded"));
+  put(d, ".\n\n");
 }
 
 static void requirements(struct doc *d, const cJSON *report) {
@@ -246,6 +262,7 @@ static int write_markdown(const cJSON *report, FILE *out) {
   struct doc d = {.rc = OCK_OK};
   ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
   headline(&d, report);
+  coverage(&d, report);
   requirements(&d, report);
   scenarios(&d, report);
   put(&d, "\nDetails: report.html (expected and actual per check, event timelines, process "

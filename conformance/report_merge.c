@@ -334,9 +334,9 @@ static int same_member(const cJSON *first, const cJSON *r, const char *object, c
 }
 
 static int check_shards(const cJSON *const *reports, size_t n, struct ock_jerr *err) {
-  static const char *const agree[][2] = {{NULL, "schema_version"}, {NULL, "contract_version"},
-                                         {"kit", "version"},       {NULL, "seed"},
-                                         {"options", "level"},     {"options", "strict"}};
+  static const char *const agree[][2] = {
+      {NULL, "schema_version"}, {NULL, "contract_version"}, {"kit", "version"}, {NULL, "seed"},
+      {"options", "level"},     {"options", "strict"},      {NULL, "tier"}};
   for (size_t i = 0; i < n; i++) {
     struct ock_jerr verr;
     if (!reports[i])
