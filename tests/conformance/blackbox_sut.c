@@ -6,8 +6,9 @@
  * prompt until the model calls no tool. It speaks the OpenAI wire at $OPENAI_BASE_URL and posts
  * no event. It takes its tool definitions from the session document and runs the tools at the
  * tools endpoint; the grading reads neither, only the traffic. With drop-failed it leaves the
- * result of a failing tool call out of the history: the orphan the black-box tier must catch.
- * TAG is ignored (it lets a test find the processes of its own run).
+ * result of a failing tool call out of the history: the orphan the black-box tier must catch;
+ * with forget-answer it keeps no final answer in the history (OCK-ORPHAN-009). TAG is ignored (it
+ * lets a test find the processes of its own run).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,7 @@ static void decode(char *s) {
 
 int main(int argc, char **argv) {
   int drop_failed = argc > 1 && !strcmp(argv[1], "drop-failed");
+  int forget_answer = argc > 1 && !strcmp(argv[1], "forget-answer");
   const char *base = getenv("OCK_URL"), *llm = getenv("OPENAI_BASE_URL");
   if (!base || !llm) {
     fprintf(stderr, "blackbox_sut: OCK_URL and OPENAI_BASE_URL must be set\n");
@@ -159,15 +161,18 @@ int main(int argc, char **argv) {
         cJSON_Delete(reply);
         break;
       }
-      cJSON *kept = cJSON_Duplicate(msg, 1);
-      cJSON_AddItemToArray(messages, kept);
-      const cJSON *calls = cJSON_GetObjectItemCaseSensitive(kept, "tool_calls");
+      const cJSON *calls = cJSON_GetObjectItemCaseSensitive(msg, "tool_calls");
       if (!cJSON_GetArraySize(calls)) {
-        const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(kept, "content"));
+        const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
         printf("%s\n", text ? text : "");
+        if (!forget_answer)
+          cJSON_AddItemToArray(messages, cJSON_Duplicate(msg, 1));
         cJSON_Delete(reply);
         break;
       }
+      cJSON *kept = cJSON_Duplicate(msg, 1);
+      cJSON_AddItemToArray(messages, kept);
+      calls = cJSON_GetObjectItemCaseSensitive(kept, "tool_calls");
       const cJSON *tc;
       cJSON_ArrayForEach(tc, calls) {
         int failed = 0;

@@ -12,6 +12,7 @@
 #include "checklist.h"
 #include "ock/json.h"
 #include "ock/registry.h"
+#include "view.h"
 
 #ifndef OCK_BIN_DIR
 #define OCK_BIN_DIR "build"
@@ -71,6 +72,37 @@ static void prompts_are_escaped_one_a_line(void) {
   OCK_ASSERT_STR_EQ(in, "two\\nlines\na \\\\ and \\\\n\n\n");
   free(in);
   cJSON_Delete(prompts);
+}
+
+/* The request whose last user message is the next prompt opens its execute: the first
+ * prompt's second request does not, a blank prompt is passed over, and a rewritten prompt opens
+ * nothing. */
+static void executes_are_found_in_the_traffic(void) {
+  cJSON *fx = cJSON_Parse("{\"session\": {\"prompts\": [\"a\", \" \", \"b\", \"c\"]}}");
+  cJSON *journal = cJSON_Parse(
+      "[{\"kind\":\"llm_request\",\"seq\":1,\"neutral\":[{\"role\":\"user\",\"content\":\"a\"}]},"
+      " {\"kind\":\"llm_reply\",\"seq\":2},"
+      " {\"kind\":\"llm_request\",\"seq\":3,\"neutral\":[{\"role\":\"user\",\"content\":\"a\"},"
+      "   {\"role\":\"assistant\",\"content\":\"\"},{\"role\":\"tool\",\"content\":\"b\"}]},"
+      " {\"kind\":\"llm_request\",\"seq\":4,\"neutral\":[{\"role\":\"user\",\"content\":\"b\"}]},"
+      " {\"kind\":\"llm_request\",\"seq\":5,\"neutral\":[{\"role\":\"user\",\"content\":\"Q: "
+      "c\"}]}]");
+  struct sut_result proc = {.exit_code = 0};
+  struct view v;
+  OCK_ASSERT_OK(view_build_traffic(&v, fx, journal, &proc));
+  OCK_ASSERT_INT_EQ(v.traffic, 1);
+  OCK_ASSERT_INT_EQ(v.nx, 2);
+  OCK_ASSERT_INT_EQ(v.x[0].index, 1);
+  OCK_ASSERT_INT_EQ(v.x[0].first, 0);
+  OCK_ASSERT_INT_EQ(v.x[0].end, 3);
+  OCK_ASSERT_STR_EQ(v.x[0].prompt, "a");
+  OCK_ASSERT_INT_EQ(v.x[1].index, 3);
+  OCK_ASSERT_INT_EQ(v.x[1].first, 3);
+  OCK_ASSERT_INT_EQ(v.x[1].end, 5);
+  CU_ASSERT_PTR_NULL(v.x[1].complete);
+  view_free(&v);
+  cJSON_Delete(journal);
+  cJSON_Delete(fx);
 }
 
 static void event_scenarios_are_skipped(void) {
@@ -157,11 +189,23 @@ static void dropped_result_is_an_orphan(void) {
   cJSON_Delete(report);
 }
 
+static void forgotten_answer_is_seen(void) {
+  cJSON *report = run_agent("forget-answer", 1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  const char *msg;
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.final-stored", &msg), "FAIL");
+  OCK_ASSERT_CONTAINS(msg, "OCK-ORPHAN-009");
+  OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.result-for-every-call", &msg), "PASS");
+  cJSON_Delete(report);
+}
+
 static const struct ock_test tests[] = {
     {"list_and_registry_agree", list_and_registry_agree},
     {"prompts_are_escaped_one_a_line", prompts_are_escaped_one_a_line},
+    {"executes_are_found_in_the_traffic", executes_are_found_in_the_traffic},
     {"event_scenarios_are_skipped", event_scenarios_are_skipped},
     {"plain_agent_passes", plain_agent_passes},
     {"dropped_result_is_an_orphan", dropped_result_is_an_orphan},
+    {"forgotten_answer_is_seen", forgotten_answer_is_seen},
     {NULL, NULL}};
 const struct ock_suite suite_blackbox = {"blackbox", tests, setup, teardown};
