@@ -60,6 +60,21 @@ int blackbox_graded(const char *check, const struct ock_requirement *r) {
   return r && r->blackbox && blackbox_check_listed(check);
 }
 
+/* event_timed_cancel: a cancel trigger (one object or a list) fires on an event, which a
+ * black-box SUT never posts. */
+static int event_timed_cancel(const cJSON *cancel) {
+  if (cJSON_IsObject(cancel)) {
+    const char *at = ock_json_str(cancel, "at");
+    return at && (!strcmp(at, "event") || !strcmp(at, "after_execute"));
+  }
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cancel) {
+    if (event_timed_cancel(c))
+      return 1;
+  }
+  return 0;
+}
+
 int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
   const cJSON *expect = cJSON_GetObjectItemCaseSensitive(fixture, "expect");
   const cJSON *cap;
@@ -69,7 +84,9 @@ int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
       return 1;
     }
   }
-  if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(fixture, "hooks")) > 0)
+  if (event_timed_cancel(cJSON_GetObjectItemCaseSensitive(fixture, "cancel")))
+    snprintf(why, n, "%s: the scenario's SIGINT is timed by an event", BLACKBOX_REASON);
+  else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(fixture, "hooks")) > 0)
     snprintf(why, n, "%s: the scenario scripts hook replies to events", BLACKBOX_REASON);
   else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(expect, "events_present")) > 0 ||
            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(expect, "events_absent")) > 0)

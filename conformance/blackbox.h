@@ -29,7 +29,8 @@ const char *blackbox_check_at(size_t i); /* NULL past the end */
 int blackbox_graded(const char *check, const struct ock_requirement *r);
 
 /* blackbox_scenario_skip: why fixture cannot be graded black-box (it scripts hook replies,
- * needs the lifecycle capability, or expects events), written to why; 0 when it can. */
+ * needs the lifecycle capability, expects events, or times its SIGINT by an event), written to
+ * why; 0 when it can. */
 int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n);
 
 /* blackbox_input: the session's prompts as the SUT's standard input, one line each, a
