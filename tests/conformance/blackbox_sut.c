@@ -7,18 +7,24 @@
  * no event. It takes its tool definitions from the session document and runs the tools at the
  * tools endpoint; the grading reads neither, only the traffic. With drop-failed it leaves the
  * result of a failing tool call out of the history: the orphan the black-box tier must catch;
- * with forget-answer it keeps no final answer in the history (OCK-ORPHAN-009). TAG is ignored (it
+ * with forget-answer it keeps no final answer in the history (OCK-ORPHAN-009). A failed LLM
+ * request (429, 5xx, no answer) is retried twice, after the Retry-After the provider sent or an
+ * exponential backoff from 100 ms (the resilience fixtures' config); with no-wait at once, which
+ * the retry timing checks must catch. TAG is ignored (it
  * lets a test find the processes of its own run).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include <cJSON.h>
 #include <curl/curl.h>
 
 #define BODY_MAX (4 << 20)
 #define TURNS_MAX 10
+#define RETRIES 2
 
 struct body {
   char *data;
@@ -40,6 +46,21 @@ static size_t keep(void *p, size_t size, size_t n, void *user) {
   return add;
 }
 
+/* retry_after_ms: the delay the last reply's Retry-After headers asked for, or -1. */
+static double retry_after_ms = -1;
+
+static size_t header(char *line, size_t size, size_t n, void *user) {
+  (void)user;
+  size_t len = size * n;
+  char h[128];
+  snprintf(h, sizeof h, "%.*s", (int)(len < sizeof h - 1 ? len : sizeof h - 1), line);
+  if (!strncasecmp(h, "retry-after-ms:", 15))
+    retry_after_ms = strtod(h + 15, NULL);
+  else if (!strncasecmp(h, "retry-after:", 12) && retry_after_ms < 0)
+    retry_after_ms = strtod(h + 12, NULL) * 1000.0;
+  return len;
+}
+
 /* call sends body (NULL: a GET) to url; returns the reply parsed (NULL if it is not JSON) and
  * its HTTP status in *status (0 when the request failed). */
 static cJSON *call(CURL *c, const char *url, const cJSON *body, long *status) {
@@ -55,6 +76,8 @@ static cJSON *call(CURL *c, const char *url, const cJSON *body, long *status) {
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &got);
   curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, header);
+  retry_after_ms = -1;
   *status = 0;
   if (curl_easy_perform(c) == CURLE_OK)
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
@@ -128,6 +151,7 @@ static void decode(char *s) {
 int main(int argc, char **argv) {
   int drop_failed = argc > 1 && !strcmp(argv[1], "drop-failed");
   int forget_answer = argc > 1 && !strcmp(argv[1], "forget-answer");
+  int no_wait = argc > 1 && !strcmp(argv[1], "no-wait");
   const char *base = getenv("OCK_URL"), *llm = getenv("OPENAI_BASE_URL");
   if (!base || !llm) {
     fprintf(stderr, "blackbox_sut: OCK_URL and OPENAI_BASE_URL must be set\n");
@@ -153,6 +177,14 @@ int main(int argc, char **argv) {
         cJSON_AddItemReferenceToObject(req, "tools", tools);
       long status;
       cJSON *reply = call(c, url, req, &status);
+      for (int retry = 1; retry <= RETRIES && (status == 0 || status == 429 || status >= 500);
+           retry++) {
+        double ms = retry_after_ms >= 0 ? retry_after_ms : 100.0 * (1 << (retry - 1));
+        if (!no_wait)
+          usleep((useconds_t)((ms < 2000 ? ms : 2000) * 1000));
+        cJSON_Delete(reply);
+        reply = call(c, url, req, &status);
+      }
       cJSON_Delete(req);
       cJSON *msg = cJSON_GetObjectItemCaseSensitive(
           cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(reply, "choices"), 0), "message");

@@ -126,13 +126,16 @@ static void event_scenarios_are_skipped(void) {
   cJSON_Delete(fx);
 }
 
-/* check_verdict: the verdict of check id in the run's only scenario, or "" when absent. */
-static const char *check_verdict(const cJSON *report, const char *id, const char **message) {
-  const cJSON *c;
-  cJSON_ArrayForEach(
-      c,
-      cJSON_GetObjectItemCaseSensitive(
-          cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), 0), "checks")) {
+/* scenario_check_verdict: the verdict of check id in scenario sid (NULL: the first), or ""
+ * when absent. */
+static const char *scenario_check_verdict(const cJSON *report, const char *sid, const char *id,
+                                          const char **message) {
+  const cJSON *sc, *c, *checks = NULL;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
+    if (!checks && (!sid || !strcmp(ock_json_str(sc, "id") ? ock_json_str(sc, "id") : "", sid)))
+      checks = cJSON_GetObjectItemCaseSensitive(sc, "checks");
+  }
+  cJSON_ArrayForEach(c, checks) {
     if (!strcmp(ock_json_str(c, "id") ? ock_json_str(c, "id") : "", id)) {
       *message = ock_json_str(c, "message");
       return ock_json_str(c, "verdict");
@@ -142,14 +145,18 @@ static const char *check_verdict(const cJSON *report, const char *id, const char
   return "";
 }
 
-/* run_agent grades blackbox_sut MODE with --blackbox and returns report.json (caller frees). */
-static cJSON *run_agent(const char *mode, int want_exit) {
-  char cmd[1024], path[256];
+static const char *check_verdict(const cJSON *report, const char *id, const char **message) {
+  return scenario_check_verdict(report, NULL, id, message);
+}
+
+/* run_agent_on grades blackbox_sut MODE with --blackbox on the scenarios args selects and
+ * returns report.json (caller frees). */
+static cJSON *run_agent_on(const char *mode, const char *args, int want_exit) {
+  char cmd[2048], path[256];
   snprintf(cmd, sizeof cmd,
-           "%s/bin/ock run --blackbox --orchestrator '%s/tests/blackbox_sut %s %s' --fixtures %s "
+           "%s/bin/ock run --blackbox --orchestrator '%s/tests/blackbox_sut %s %s' %s "
            "-o %s/%s --format jsonl >%s/%s.out 2>&1",
-           OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, ock_test_path("tests/conformance/blackbox"),
-           out_dir, mode, out_dir, mode);
+           OCK_BIN_DIR, OCK_BIN_DIR, mode, out_dir, args, out_dir, mode, out_dir, mode);
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), want_exit);
   snprintf(path, sizeof path, "%s/%s/report.json", out_dir, mode);
   cJSON *report = NULL;
@@ -157,6 +164,34 @@ static cJSON *run_agent(const char *mode, int want_exit) {
   if (ock_json_parse_file(path, 16 << 20, &report, &err))
     ock_test_fail(__LINE__, __FILE__, "%s: report.json unreadable: %s", mode, err.what);
   return report;
+}
+
+static cJSON *run_agent(const char *mode, int want_exit) {
+  char args[600];
+  snprintf(args, sizeof args, "--fixtures %s", ock_test_path("tests/conformance/blackbox"));
+  return run_agent_on(mode, args, want_exit);
+}
+
+/* Retries are graded from the requests themselves: waiting as Retry-After and the backoff say
+ * passes, retrying at once fails both. */
+static void retry_timing_from_the_traffic(void) {
+  static const char *const modes[] = {"plain", "no-wait"};
+  char args[700];
+  snprintf(args, sizeof args,
+           "--fixtures %s --capabilities core,resilience --case retry-backoff "
+           "--case retry-429-retry-after-seconds",
+           ock_test_path("fixtures"));
+  for (int i = 0; i < 2; i++) {
+    const char *want = i ? "FAIL" : "PASS", *msg;
+    cJSON *report = run_agent_on(modes[i], args, i ? 1 : 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+    OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "retry-backoff", "error.retry", &msg), "PASS");
+    OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "retry-backoff", "error.backoff", &msg), want);
+    OCK_ASSERT_STR_EQ(
+        scenario_check_verdict(report, "retry-429-retry-after-seconds", "error.retry-after", &msg),
+        want);
+    cJSON_Delete(report);
+  }
 }
 
 static void plain_agent_passes(void) {
@@ -208,5 +243,6 @@ static const struct ock_test tests[] = {
     {"plain_agent_passes", plain_agent_passes},
     {"dropped_result_is_an_orphan", dropped_result_is_an_orphan},
     {"forgotten_answer_is_seen", forgotten_answer_is_seen},
+    {"retry_timing_from_the_traffic", retry_timing_from_the_traffic},
     {NULL, NULL}};
 const struct ock_suite suite_blackbox = {"blackbox", tests, setup, teardown};
