@@ -7,6 +7,9 @@
 #                          with its manifest (its honest capabilities) against its committed
 #                          expected-failures baseline (tests/frameworks/expected/<bridge>.txt; a
 #                          new failure or a stale entry fails). Reports: build/frameworks/reports/.
+#                          blackbox-agent.test.mjs grades examples/blackbox-agent (openai + MCP
+#                          client, no OCK code) with `ock run --blackbox`: PASS, and its
+#                          --drop-failed-results variant FAIL on OCK-ORPHAN-001.
 #
 # The versions are pinned by tests/frameworks/package.json and its package-lock.json (npm ci);
 # the cache is rebuilt when either changes. adapters/js is installed into it the way a user does
