@@ -926,6 +926,7 @@ int cmd_run(int argc, char **argv) {
       write_reports(report, reg, o.out_dir, EXIT_USAGE);
       cJSON_Delete(report);
     }
+    scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
     cJSON_Delete(o.manifest_json);
     free(o.baseline_text);
     ock_registry_free(reg);
