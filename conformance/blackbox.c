@@ -1,4 +1,4 @@
-/* blackbox.c: what a black-box run grades and what its SUT gets (see blackbox.h). */
+/* blackbox.c: what a black-box run grades, and what its SUT is given (blackbox.h). */
 #include "blackbox.h"
 
 #include <stdio.h>
