@@ -75,12 +75,12 @@ all: $(LIBS) $(BINS) $(TEST_BINS)
 
 # Every test binary runs even if an earlier one failed; the target fails if any did.
 test: all
-	@status=0; for t in $(TEST_BINS); do \
-	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || status=1; \
+	@failed=; for t in $(TEST_BINS); do \
+	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
 	done; \
-	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || status=1; \
-	if [ $$status -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all test binaries passed"; fi; \
-	exit $$status
+	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || failed="$$failed tests/report/screenshots.sh"; \
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
+	echo "make test: all test binaries passed"
 
 # The parts whose line coverage must reach COVERAGE_MIN percent.
 COVERAGE_GATED ?= reference mock-provider conformance

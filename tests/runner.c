@@ -71,6 +71,16 @@ int ock_test_rmdir(const char *dir) {
   return ock_test_sh(cmd) == 0 ? 0 : 1;
 }
 
+/* print_failures: each failed assertion again in one line after the summary, so the tail of a
+ * long CI log names what failed without scrolling back through the run. */
+static void print_failures(const char *program) {
+  for (CU_pFailureRecord f = CU_get_failure_list(); f; f = f->pNext)
+    fprintf(stderr, "%s: FAILED %s:%s %s:%u: %s\n", program, f->pSuite ? f->pSuite->pName : "?",
+            f->pTest ? f->pTest->pName : "(suite setup or cleanup)",
+            f->strFileName ? f->strFileName : "?", f->uiLineNumber,
+            f->strCondition ? f->strCondition : "");
+}
+
 int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) {
   const char *only = argc > 1 ? argv[1] : NULL;
   if (CU_initialize_registry() != CUE_SUCCESS)
@@ -95,6 +105,7 @@ int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) 
   CU_basic_run_tests();
   unsigned ran = CU_get_number_of_tests_run();
   unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+  print_failures(argv[0]);
   CU_cleanup_registry();
   for (size_t i = 0; i < n_kept; i++)
     free(kept_messages[i]);
