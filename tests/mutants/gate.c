@@ -362,7 +362,7 @@ static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
         continue;
       prove_check(g, gm, sid, str_of(c, "id"));
       if (strcmp(req, target)) {
-        if (*req && gate_lists(gm->m->also, req)) { /* proven like the target */
+        if (*req && gate_lists(gm->m->proves_too, req)) { /* proven like the target */
           if (g->reference_report && !reference_fails(g, sid, req))
             append(gm->proven_also, sizeof gm->proven_also, req);
           continue;

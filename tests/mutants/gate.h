@@ -40,7 +40,7 @@ struct gate_mutant {
   char collateral[1024]; /* other requirements its report fails */
   int caught;            /* verdict FAIL, named by a check */
   int proven;            /* caught in a scenario where the reference passes the requirement */
-  char proven_also[512]; /* the requirements of m->also proven the same way, ", "-separated */
+  char proven_also[512]; /* the requirements of m->proves_too proven alike, ", "-separated */
   double seconds;
 };
 

@@ -97,7 +97,7 @@ static void table_covers_registry(void) {
     const char *id = ock_registry_at(reg, i)->id;
     int n = 0;
     for (size_t k = 0; k < mutant_count(); k++)
-      n += !strcmp(mutant_at(k)->requirement, id) || gate_lists(mutant_at(k)->also, id);
+      n += !strcmp(mutant_at(k)->requirement, id) || gate_lists(mutant_at(k)->proves_too, id);
     if (!n)
       ock_test_fail(__LINE__, __FILE__, "%s has no mutation in mutants/mutations.c", id);
   }
@@ -107,12 +107,13 @@ static void table_covers_registry(void) {
       ock_test_fail(__LINE__, __FILE__, "mutation %s names %s, which is not in the registry",
                     m->name, m->requirement);
     char words[512];
-    snprintf(words, sizeof words, "%s", m->also ? m->also : "");
+    snprintf(words, sizeof words, "%s", m->proves_too ? m->proves_too : "");
     char *save = NULL;
     for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
       if (!ock_registry_find(reg, w))
         ock_test_fail(__LINE__, __FILE__,
-                      "mutation %s names %s in also, which is not in the registry", m->name, w);
+                      "mutation %s names %s in proves_too, which is not in the registry", m->name,
+                      w);
     for (size_t j = 0; j < k; j++)
       if (!strcmp(mutant_at(j)->name, m->name))
         ock_test_fail(__LINE__, __FILE__, "two mutations are named %s", m->name);
@@ -181,14 +182,15 @@ static void every_mutation_is_caught(void) {
   for (size_t i = 0; i < g.n; i++) {
     const struct gate_mutant *m = &g.mut[i];
     char words[512];
-    snprintf(words, sizeof words, "%s", m->m->also && m->n_cases ? m->m->also : "");
+    snprintf(words, sizeof words, "%s", m->m->proves_too && m->n_cases ? m->m->proves_too : "");
     char *save = NULL;
     for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
       if (!gate_lists(m->proven_also, w))
-        ock_test_fail(__LINE__, __FILE__,
-                      "mutation %s does not prove %s (of its also): no FAIL of it in a scenario "
-                      "the reference passes",
-                      m->m->name, w);
+        ock_test_fail(
+            __LINE__, __FILE__,
+            "mutation %s does not prove %s (of its proves_too): no FAIL of it in a scenario "
+            "the reference passes",
+            m->m->name, w);
     if (!m->n_cases || m->proven)
       continue;
     if (m->caught)
@@ -216,7 +218,7 @@ static void every_requirement_is_caught(void) {
       if (!strcmp(g.mut[k].m->requirement, id)) {
         tried = 1;
         caught |= g.mut[k].proven;
-      } else if (gate_lists(g.mut[k].m->also, id)) {
+      } else if (gate_lists(g.mut[k].m->proves_too, id)) {
         tried = 1;
         caught |= gate_lists(g.mut[k].proven_also, id);
       }
