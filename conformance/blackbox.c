@@ -38,6 +38,11 @@ static const char *const traffic_checks[] = {
     "proc.sigint",
     "proc.signal",
     "stream.requested",
+    "text.endpoint-failure",
+    "text.invalid-arguments",
+    "text.reminder",
+    "text.tool-failure",
+    "text.unknown-tool",
     "tool.input",
 };
 

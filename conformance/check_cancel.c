@@ -2,6 +2,8 @@
  * check_cancel.c: CANCEL, SIGINT during an execute: it ends with status cancelled after
  * cancel:requested and cancel:completed, starts nothing new once the cancel is noticed, keeps
  * the results of tools that finished, and leaves a context that ends with an assistant message.
+ * The words of a cancelled call's result and of that closing message (OCK-TEXT-007, OCK-TEXT-010,
+ * SHOULD) are judged apart, so other words fail no MUST.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -11,6 +13,9 @@
 #include "ock/json.h"
 #include "ock/utf8.h"
 #include "view_calls.h"
+
+#define CANCELLED_RESULT "Error: cancelled"                     /* SPEC.md 5.10 step 4 */
+#define CLOSING_MESSAGE "The previous operation was cancelled." /* SPEC.md 5.10 step 5 */
 
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++)
@@ -131,6 +136,21 @@ static void one_execute(struct grade_ctx *g, size_t k) {
                  "call %s: result in the next request \"%.60s\"", call_id(&f[i]),
                  text ? text : "(missing)");
   }
+  /* Every other call the SUT took up gets a result, in the words of OCK-TEXT-007 when it has
+   * no real one. (A call of a reply the SUT abandoned unreported was never taken up.) */
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *c = &f[i];
+    if (c->x != x || (c->end && entry_seq(c->end) <= entry_seq(v->e[fired])) ||
+        !(c->selecting || c->pre || c->error || c->start))
+      continue;
+    const char *text = request_result_text(next, call_id(c));
+    grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text != NULL, entry_seq(next),
+               "every other call of a cancelled execute gets a result",
+               "call %s (%.40s), not finished before the cancel: %s", call_id(c), call_name(c),
+               text ? "it has a result" : "no result for it in the next LLM request");
+    if (!strcmp(fate_error_type(c), "cancelled"))
+      text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
+  }
   free(f);
   const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
   int last_user = -1, i = 0;
@@ -141,11 +161,16 @@ static void one_execute(struct grade_ctx *g, size_t k) {
     i++;
   }
   const cJSON *before = last_user > 0 ? cJSON_GetArrayItem(hist, last_user - 1) : NULL;
-  grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005",
-             before && !strcmp(str_field(before, "role"), "assistant"), entry_seq(next),
+  int closed = before && !strcmp(str_field(before, "role"), "assistant");
+  grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005", closed, entry_seq(next),
              "the context ends with an assistant message after a cancelled execute",
              "the message before the next prompt is %s",
              before ? str_field(before, "role") : "missing");
+  if (closed)
+    grade_emit(g, "text.closing-message", "OCK-TEXT-010",
+               !strcmp(str_field(before, "content"), CLOSING_MESSAGE), entry_seq(next),
+               "the closing message is \"" CLOSING_MESSAGE "\"", "the closing message is \"%.80s\"",
+               str_field(before, "content"));
 }
 
 void check_cancel(struct grade_ctx *g) {

@@ -2,7 +2,7 @@
  * check_complete.c: COMPLETE, the orchestrator:complete event: once per execute, last, with
  * its fields, a turn_count equal to the turns the mock served, and a status that matches what
  * the journal shows happened; the response prompt:complete and execution:end carry is the text
- * the mock really sent last, or the deny text the hook reply asked for.
+ * the mock really sent last, or after a deny a non-empty text (its wording is OCK-TEXT-009's).
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,9 +10,6 @@
 
 #include "grade.h"
 #include "ock/json.h"
-
-/* The longest deny text compared; a longer hook reason is not judged. */
-#define OCK_DENIED_CAP 4096
 
 static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
 
@@ -61,23 +58,19 @@ static void what_happened(const struct view *v, const struct view_exec *x, struc
 }
 
 /* expected_response: the execute's response as SPEC.md 5.4/5.6 define it, from what the mock
- * saw: "Denied: <reason>" after a denied prompt:submit or provider:request, else the text of the
- * last LLM reply the mock sent (the final answer or the wrap-up text). A deny text is written
- * into buf; a reply text is borrowed from the journal. NULL when the journal shows no response
- * (no reply reached the SUT) or the deny text does not fit. */
-static const char *expected_response(const struct view *v, const struct view_exec *x, char *buf,
-                                     size_t n) {
+ * saw: the text of the last LLM reply the mock sent (the final answer or the wrap-up text),
+ * borrowed from the journal. After a denied prompt:submit or provider:request it sets *denied
+ * and returns NULL: any non-empty text reports the denial (its wording, "Denied: <reason>", is
+ * OCK-TEXT-009's, judged with the deny). NULL too when the journal shows no response (no reply
+ * reached the SUT). */
+static const char *expected_response(const struct view *v, const struct view_exec *x, int *denied) {
   const cJSON *last = NULL;
+  *denied = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
     if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e)) {
-      const char *r = ock_json_str(event_reply(e), "reason");
-      if (!strcmp(event_action(e), "ask_user"))
-        r = "No approval system available";
-      else if (!r || !*r)
-        r = "no reason given";
-      int len = snprintf(buf, n, "Denied: %s", r);
-      return len >= 0 && (size_t)len < n ? buf : NULL;
+      *denied = 1;
+      return NULL;
     }
     if (is_kind(e, "llm_request"))
       last = view_reply_of(v, i);
@@ -96,10 +89,15 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
     if (is_event(v->e[i], "execution:end") && !end)
       end = v->e[i];
   }
-  char want[OCK_DENIED_CAP];
-  const char *expect = expected_response(v, x, want, sizeof want);
+  int denied;
+  const char *expect = expected_response(v, x, &denied);
   const char *said = pc ? ock_json_str(event_data(pc), "response") : NULL;
-  if (pc && expect)
+  if (pc && denied)
+    grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && *said, entry_seq(pc),
+               "after a deny, prompt:complete data.response is a non-empty text",
+               "execute %d: response %s%.60s%s after a deny", x->index, said ? "\"" : "",
+               said ? said : "(not a string)", said ? "\"" : "");
+  else if (pc && expect)
     grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
                entry_seq(pc), "prompt:complete data.response is the text the mock sent last",
                "execute %d: response \"%.60s\"%s, expected \"%.60s\"", x->index,

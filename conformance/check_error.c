@@ -248,7 +248,8 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
 #define SKIPPED_TEXT "Error: skipped: an earlier tool call failed (fail_fast)"
 
 /* skipped_calls: once the failure `failed` is known, no other call of its response starts, and
- * each call that never started has the skipped result (SPEC.md 5.7, a SHOULD). */
+ * each call that never started has a result (SPEC.md 5.7, a SHOULD), in the words of
+ * OCK-TEXT-008 (judged apart, so other words fail only the text). */
 static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t n,
                           const struct call_fate *failed) {
   const struct view *v = g->v;
@@ -269,10 +270,10 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
     if (c->start || c->selecting || c->pre || c->post || c->error || !next)
       continue;
     const char *text = request_result_text(next, call_id(c));
-    grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text && !strcmp(text, SKIPPED_TEXT),
-               entry_seq(next), "a call fail_fast did not start has the skipped result text",
-               "call %s was not started; its result text \"%.80s\"", call_id(c),
-               text ? text : "(missing)");
+    grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text != NULL, entry_seq(next),
+               "a call fail_fast did not start has a result", "call %s was not started; %s",
+               call_id(c), text ? "it has a result" : "no result for it in the next LLM request");
+    text_of_result(g, "text.skipped", "OCK-TEXT-008", c, SKIPPED_TEXT, 0);
   }
 }
 

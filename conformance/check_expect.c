@@ -27,14 +27,16 @@ static const struct clause_rule {
     {"executes.error_type", NULL, {"OCK-COMPLETE-007"}},
     {"timing", NULL, {"OCK-ERROR-005", "OCK-ERROR-004"}},
     {"tool_input", NULL, {"OCK-HOOK-006", "OCK-HOOK-012", "OCK-STREAM-003", "OCK-TOOL-004"}},
-    /* The result texts of SPEC.md 5.11, by their fixed prefixes. */
-    {"last_request_contains", "Error: skipped: ", {"OCK-ERROR-009"}},
-    {"last_request_contains", "Error: cancelled", {"OCK-CANCEL-003"}},
-    {"last_request_contains", "The previous operation was cancelled.", {"OCK-CANCEL-005"}},
-    {"last_request_contains", "Error: denied: No approval system available", {"OCK-HOOK-008"}},
-    {"last_request_contains", "Error: denied: ", {"OCK-HOOK-003", "OCK-HOOK-011"}},
-    {"last_request_contains", "Error: tool '", {"OCK-TOOL-001"}},
-    {"last_request_contains", "Error: invalid arguments: ", {"OCK-TOOL-005"}},
+    /* The texts of SPEC.md 5.10 and 5.11, by their fixed prefixes: each its TEXT requirement
+     * (SPEC.md 2.15), so a SUT that words them otherwise fails only a SHOULD. */
+    {"last_request_contains", "Error: skipped: ", {"OCK-TEXT-008"}},
+    {"last_request_contains", "Error: cancelled", {"OCK-TEXT-007"}},
+    {"last_request_contains", "The previous operation was cancelled.", {"OCK-TEXT-010"}},
+    {"last_request_contains", "Error: denied: ", {"OCK-TEXT-005"}},
+    {"last_request_contains", "Error: tool '", {"OCK-TEXT-001"}},
+    {"last_request_contains", "Error: invalid arguments: ", {"OCK-TEXT-004"}},
+    {"last_request_contains", "Error: unknown error", {"OCK-TEXT-002"}},
+    {"last_request_contains", "Error: ", {"OCK-TEXT-003"}},
 };
 
 /* fixture_lists: the fixture names requirement id. */
@@ -78,7 +80,7 @@ static const char *charged(const struct view *v, const char *clause, const char 
   if (text && !strcmp(clause, "last_request_contains")) {
     int kind = tool_output_text(v, text);
     if (kind)
-      return kind == 1 ? "OCK-TOOL-006" : "OCK-TOOL-002";
+      return kind == 1 ? "OCK-TOOL-006" : "OCK-TEXT-002";
   }
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
     const struct clause_rule *r = &rules[i];

@@ -2,7 +2,9 @@
  * check_hook.c: HOOK, what the SUT does with the HookResult the mock replied to an event:
  * deny stops the prompt, the request or the tool; inject_context shows up in the next request
  * (and later ones when kept) and never between a tool call and its results; modify is applied
- * by value; ask_user, with no approval system, is a deny.
+ * by value; ask_user, with no approval system, is a deny. The texts a deny leaves, the response
+ * "Denied: <reason>" and the result "Error: denied: <reason>" (OCK-TEXT-009, OCK-TEXT-005,
+ * SHOULD), are judged here under their own requirements, so other words fail no MUST.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,26 +53,41 @@ static int requests_between(const struct view *v, size_t from, size_t to) {
   return n;
 }
 
-/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
- * prompt:complete "Denied: <reason>" (reply.reason, "no reason given", or for ask_user "No
- * approval system available"). Writes what was seen into seen. */
-static int denied_as_spec(const struct view *v, const struct view_exec *x, const cJSON *e,
-                          char *seen, size_t n) {
+/* The cap of a deny text compared. */
+#define OCK_DENY_TEXT_CAP 4096
+
+/* deny_reason: the <reason> of SPEC.md 5.6 for the deny (or ask_user) reply to event e. */
+static const char *deny_reason(const cJSON *e) {
   const char *why = str_field(event_reply(e), "reason");
   if (!strcmp(event_action(e), "ask_user"))
-    why = "No approval system available";
-  else if (!*why)
-    why = "no reason given";
-  char want[300];
-  snprintf(want, sizeof want, "Denied: %s", why);
-  const char *response = NULL;
-  for (size_t i = x->first; i < x->end && !response; i++)
+    return "No approval system available";
+  return *why ? why : "no reason given";
+}
+
+/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
+ * a prompt:complete whose response, a non-empty string, reports the denial; the exact text
+ * "Denied: <reason>" is OCK-TEXT-009's, judged here too. Writes what was seen into seen. */
+static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
+                          char *seen, size_t n) {
+  const struct view *v = g->v;
+  char want[OCK_DENY_TEXT_CAP];
+  int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
+  const cJSON *pc = NULL;
+  for (size_t i = x->first; i < x->end && !pc; i++)
     if (is_event(v->e[i], "prompt:complete"))
-      response = str_field(event_data(v->e[i]), "response");
+      pc = v->e[i];
+  const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
   const char *reason = str_field(x->complete, "reason");
-  snprintf(seen, n, "reason \"%.40s\", prompt:complete \"%.80s\" (expected \"%.80s\")", reason,
-           response ? response : "(none)", want);
-  return !strcmp(reason, "denied") && response && !strcmp(response, want);
+  snprintf(seen, n, "reason \"%.40s\", prompt:complete %s%.80s%s", reason, response ? "\"" : "",
+           response ? response
+           : pc     ? "without a string response"
+                    : "(none)",
+           response ? "\"" : "");
+  if (response && len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
+    grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want), entry_seq(pc),
+               "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
+               "execute %d: response \"%.80s\", expected \"%.80s\"", x->index, response, want);
+  return !strcmp(reason, "denied") && response && *response;
 }
 
 /* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
@@ -85,10 +102,10 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
   if (is_event(e, "prompt:submit")) {
     int sent = requests_between(v, i, x->end);
     char seen[400];
-    int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(v, x, e, seen, sizeof seen);
+    int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, seen, sizeof seen);
     grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
                "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
-               "prompt:complete \"Denied: <reason>\"",
+               "prompt:complete with a response",
                "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
                *status ? status : "(none)", seen);
     if (!strcmp(event_action(e), "ask_user"))
@@ -115,10 +132,10 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
     }
   int sent = requests_between(v, i, stop);
   char seen[400];
-  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(v, x, e, seen, sizeof seen);
+  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, seen, sizeof seen);
   grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, entry_seq(e),
              "deny on provider:request: that request is not sent, status incomplete, reason "
-             "denied, prompt:complete \"Denied: <reason>\"",
+             "denied, prompt:complete with a response",
              "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
              *status ? status : "(none)", seen);
   if (!strcmp(event_action(e), "ask_user"))
@@ -128,15 +145,24 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
                *status ? status : "(none)");
 }
 
+/* deny_tool: a call denied (or vetoed) at denied_at is not run, gets tool:error denied and a
+ * result, and the loop goes on (SPEC.md 5.6); its text is OCK-TEXT-005's. */
 static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSON *denied_at,
                       const char *check, const char *req) {
-  int ok = !f->start && f->error && !strcmp(fate_error_type(f), "denied");
-  grade_emit(g, check, req, ok, entry_seq(denied_at),
-             "a denied call is not run and gets tool:error denied", "call %s (%s) denied at %s: %s",
-             call_id(f), call_name(f), event_name(denied_at),
+  const char *owed = call_not_fed_back(g->v, f, 1);
+  int typed = f->error && !strcmp(fate_error_type(f), "denied");
+  grade_emit(g, check, req, !f->start && typed && !owed, entry_seq(denied_at),
+             "a denied call is not run, gets tool:error denied and a result, and the loop goes on",
+             "call %s (%s) denied at %s: %s", call_id(f), call_name(f), event_name(denied_at),
              f->start    ? "the tool ran anyway"
              : !f->error ? "no tool:error"
-                         : fate_error_type(f));
+             : !typed    ? fate_error_type(f)
+             : owed      ? owed
+                         : "denied, answered");
+  char want[OCK_DENY_TEXT_CAP];
+  int len = snprintf(want, sizeof want, "Error: denied: %s", deny_reason(denied_at));
+  if (len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
+    text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);
 }
 
 static void injections(struct grade_ctx *g) {

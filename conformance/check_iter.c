@@ -2,6 +2,8 @@
  * check_iter.c: ITER, max_iterations: at most that many tool-loop turns, then one wrap-up
  * request that carries the reminder (role user, no tools) and is never stored; status
  * incomplete; the wrap-up reply's tool calls discarded (not run, no tool events, not stored).
+ * The reminder's exact text (OCK-TEXT-006, SHOULD) is judged apart from the request's shape
+ * (OCK-ITER-002): a reminder in other words fails only the text.
  */
 #include <stdio.h>
 #include <string.h>
@@ -127,16 +129,21 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
     const cJSON *wrap = v->e[turn_req[max]];
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
     const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-    int ok = !strcmp(str_field(last, "role"), "user") &&
-             ends_with_reminder(str_field(last, "content")) &&
-             ock_json_int(wrap, "tools_offered", 0) == 0;
+    int ok =
+        !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, "tools_offered", 0) == 0;
     grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
-               "one wrap-up request: the reminder as the last, user message; no tools",
-               "last message role %s%s; %lld tools offered", str_field(last, "role"),
-               ends_with_reminder(str_field(last, "content"))      ? " ending with the reminder"
-               : strstr(str_field(last, "content"), REMINDER_MARK) ? " with an altered reminder"
-                                                                   : " without the reminder",
+               "one wrap-up request: a user message last; no tools",
+               "last message role %s; %lld tools offered", str_field(last, "role"),
                ock_json_int(wrap, "tools_offered", 0));
+    const char *content = str_field(last, "content");
+    grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content), entry_seq(wrap),
+               "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
+               "last message (role %s) %s: \"%s%.80s\"", str_field(last, "role"),
+               ends_with_reminder(content)      ? "ends with the reminder"
+               : strstr(content, REMINDER_MARK) ? "carries an altered reminder"
+                                                : "does not carry the reminder",
+               strlen(content) > 80 ? "..." : "",
+               strlen(content) > 80 ? content + strlen(content) - 80 : content);
     wrap_up_calls_discarded(g, x, turn_req[max]);
     for (size_t i = turn_req[max] + 1; i < v->n; i++)
       if (is_kind(v->e[i], "llm_request")) {

@@ -2,6 +2,8 @@
  * check_tool.c: TOOL, what the SUT does with each tool call: unknown names, arguments that are
  * not JSON, failing tools and failing tool endpoints all become results and the loop goes on;
  * the tool receives exactly the model's arguments; the result text carries the tool's output.
+ * The exact wording of those results (OCK-TEXT-001 to -004, SHOULD) is judged here too, under
+ * its own requirement, so a result in other words fails no MUST.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +27,6 @@ static int cancel_in(const struct view *v, const struct view_exec *x) {
   return 0;
 }
 
-/* later_request_in_execute: the loop went on after entry i. */
-static int later_request_in_execute(const struct view *v, const struct call_fate *f) {
-  size_t j;
-  return next_request_after(v, f->reply_index, &j) && f->x && j < f->x->end;
-}
-
 /* modified: the data.<key> a modify reply to event carried, or NULL. */
 static const cJSON *modified(const cJSON *event, const char *key) {
   if (!event || strcmp(event_action(event), "modify"))
@@ -39,23 +35,32 @@ static const cJSON *modified(const cJSON *event, const char *key) {
       cJSON_GetObjectItemCaseSensitive(event_reply(event), "data"), key);
 }
 
-/* The cap of a failure text compared; a longer error.message is not judged. */
-#define OCK_FAILURE_TEXT_CAP 4096
+/* The cap of a result text compared; a longer error.message or tool name is not judged. */
+#define OCK_RESULT_TEXT_CAP 4096
 
 /* failure_text: the result text fed back for a ToolResult with success false is exactly
- * "Error: <error.message>", or "Error: unknown error" without a message (SPEC.md 5.11). */
+ * "Error: <error.message>", or "Error: unknown error" without a message (SPEC.md 5.11,
+ * OCK-TEXT-002). */
 static void failure_text(struct grade_ctx *g, const struct call_fate *f, const cJSON *result) {
   const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
-  char want[OCK_FAILURE_TEXT_CAP];
+  char want[OCK_RESULT_TEXT_CAP];
   int len = snprintf(want, sizeof want, "Error: %s", msg && *msg ? msg : "unknown error");
+  if (len >= 0 && (size_t)len < sizeof want)
+    text_of_result(g, "text.tool-failure", "OCK-TEXT-002", f, want, 0);
+}
+
+/* unknown_text: "Error: tool '<name>' not found" (SPEC.md 5.11, OCK-TEXT-001), <name> the
+ * model's name for the call, or the one a tool:selecting modify gave it. */
+static void unknown_text(struct grade_ctx *g, const struct call_fate *f, const char *name) {
+  char want[OCK_RESULT_TEXT_CAP];
   size_t j;
-  const cJSON *req = next_request_after(g->v, f->start_index, &j);
-  const char *text = req ? request_result_text(req, call_id(f)) : NULL;
-  if (len < 0 || (size_t)len >= sizeof want || !text)
-    return; /* no later request carries it: the fail_fast and cancel checks judge that path */
-  grade_emit(g, "tool.failure-text", "OCK-TOOL-002", !strcmp(text, want), entry_seq(req),
-             "the result text fed back for success:false is \"Error: <error.message>\"",
-             "call %s: result text \"%.80s\", expected \"%.80s\"", call_id(f), text, want);
+  const cJSON *next = next_request_after(g->v, f->reply_index, &j);
+  const char *text = next ? request_result_text(next, call_id(f)) : NULL;
+  int len = snprintf(want, sizeof want, "Error: tool '%s' not found", name);
+  if (text && strcmp(name, call_name(f)) && strcmp(text, want))
+    len = snprintf(want, sizeof want, "Error: tool '%s' not found", call_name(f));
+  if (len >= 0 && (size_t)len < sizeof want)
+    text_of_result(g, "text.unknown-tool", "OCK-TEXT-001", f, want, 0);
 }
 
 static void one_call(struct grade_ctx *g, const struct call_fate *f) {
@@ -84,26 +89,37 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   if (vetoed) {
     /* judged by the HOOK checks */
   } else if (!known) {
-    int ok = !f->start && f->error && !strcmp(fate_error_type(f), "not_found");
-    grade_emit(g, "tool.unknown", "OCK-TOOL-001", ok,
+    /* The loop goes on: not_found is no fail_fast failure (SPEC.md 5.7). */
+    const char *owed = call_not_fed_back(v, f, 1);
+    int typed = f->error && !strcmp(fate_error_type(f), "not_found");
+    grade_emit(g, "tool.unknown", "OCK-TOOL-001", !f->start && typed && !owed,
                f->error   ? entry_seq(f->error)
                : f->start ? entry_seq(f->start)
                           : rseq,
-               "unknown tool: tool:error not_found, the endpoint never called",
+               "unknown tool: tool:error not_found, the endpoint never called, a result, the "
+               "loop goes on",
                "call %s to unknown tool \"%.40s\": %s", id, name,
                f->start    ? "the tool endpoint was called"
                : !f->error ? "no tool:error"
-                           : fate_error_type(f));
+               : !typed    ? fate_error_type(f)
+               : owed      ? owed
+                           : "not_found, answered");
+    unknown_text(g, f, name);
   } else if (!args_ok) {
-    int ok = !f->start && f->error && !strcmp(fate_error_type(f), "invalid_arguments");
-    grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
+    const char *owed = call_not_fed_back(v, f, 0);
+    int typed = f->error && !strcmp(fate_error_type(f), "invalid_arguments");
+    grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", !f->start && typed && !owed,
                f->error ? entry_seq(f->error) : rseq,
-               "arguments that are not a JSON object: not run, tool:error invalid_arguments",
+               "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
+               "result",
                "call %s with %s \"%.40s\": %s", id,
                sent == args ? "arguments" : "an sent after a modify of", call_args(f),
                f->start    ? "the tool was run"
                : !f->error ? "no tool:error"
-                           : fate_error_type(f));
+               : !typed    ? fate_error_type(f)
+               : owed      ? owed
+                           : "invalid_arguments, answered");
+    text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f, "Error: invalid arguments: ", 1);
   } else if (sent != args && !cJSON_IsObject(args) && !cancelled) {
     /* A modify replaced arguments that were not an object with an object: step 5 finds an
      * object, so the tool runs with it (SPEC.md 5.8). */
@@ -135,14 +151,20 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
     int answered = f->end && !ock_json_bool(f->end, "client_gone", 0);
     double took = answered ? entry_time(f->end) - entry_time(f->start) : -1;
     int said_timeout = f->error && !strcmp(fate_error_type(f), "timeout");
-    if (took < 0 || took > limit + 200)
-      grade_emit(g, "tool.timeout", "OCK-TOOL-003", said_timeout,
+    if (took < 0 || took > limit + 200) {
+      const char *owed = call_not_fed_back(v, f, 0);
+      grade_emit(g, "tool.timeout", "OCK-TOOL-003", said_timeout && !owed,
                  f->error ? entry_seq(f->error) : entry_seq(f->start),
-                 "a tool that does not answer within tool_timeout_ms: tool:error timeout",
+                 "a tool that does not answer within tool_timeout_ms: tool:error timeout, a "
+                 "result",
                  "tool %s %s (tool_timeout_ms %.0f): %s", id,
                  took < 0 ? "never answered" : "answered late", limit,
-                 said_timeout ? "reported as timeout" : "not reported as timeout");
-    else if (said_timeout && took < limit - 50)
+                 !said_timeout ? "not reported as timeout"
+                 : owed        ? owed
+                               : "reported as timeout, answered");
+      if (!cancelled)
+        text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+    } else if (said_timeout && took < limit - 50)
       grade_emit(g, "tool.timeout", "OCK-TOOL-003", 0, entry_seq(f->error),
                  "timeout only when the tool took longer than tool_timeout_ms",
                  "tool %s answered in %.0f ms, under tool_timeout_ms %.0f, yet reported timeout",
@@ -155,26 +177,34 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
     int success = ock_json_bool(result, "success", 1);
     if (status < 200 || status >= 300) { /* any non-2xx reply of the endpoint (SPEC.md 7) */
       const char *t = fate_error_type(f);
-      int ok = f->error && !f->post && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
-      grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", ok,
+      const char *owed = call_not_fed_back(v, f, 0);
+      int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
+      grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
                  f->error ? entry_seq(f->error) : entry_seq(f->end),
-                 "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout",
+                 "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
+                 "result",
                  "tool %s answered HTTP %ld: %s", id, status,
                  f->post     ? "reported with tool:post"
                  : !f->error ? "no tool:error"
+                 : !typed    ? t
+                 : owed      ? owed
                              : t);
+      if (!cancelled)
+        text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
     } else if (!success) {
-      const char *strategy = cfg_str(v, "error_strategy", "continue");
-      int goes_on = !strcmp(strategy, "fail_fast") || cancelled || later_request_in_execute(v, f);
-      int ok = f->post && !f->error && goes_on;
+      /* Under fail_fast another call of the response may fail and end the execute. */
+      int goes_on = strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast") != 0;
+      const char *owed = call_not_fed_back(v, f, goes_on);
+      int ok = f->post && !f->error && !owed;
       grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
                  f->post ? entry_seq(f->post) : entry_seq(f->end),
-                 "success:false: tool:post with the result, and the loop goes on",
-                 "tool %s returned success:false: %s%s", id,
+                 "success:false: tool:post with the result, a result fed back, and the loop goes "
+                 "on",
+                 "tool %s returned success:false: %s%s%s", id,
                  f->post    ? "tool:post"
                  : f->error ? "tool:error"
                             : "no event",
-                 goes_on ? "" : ", and no further LLM request");
+                 owed ? "; " : "", owed ? owed : "");
       failure_text(g, f, result);
     } else {
       const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");

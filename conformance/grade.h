@@ -78,4 +78,12 @@ void check_proc(struct grade_ctx *g);
 void check_expect(struct grade_ctx *g);
 void check_capability(struct grade_ctx *g);
 
+struct call_fate;
+/* text_of_result grades the tool result text of call f, as the first LLM request after its
+ * reply carries it, against want: equal, or when prefix_only, starting with it (check_text.c,
+ * a TEXT requirement of SPEC.md 2.15). Emits nothing when no such request carries a result for
+ * the call: whether one is owed is the MUST checks' to judge. */
+void text_of_result(struct grade_ctx *g, const char *check, const char *req,
+                    const struct call_fate *f, const char *want, int prefix_only);
+
 #endif

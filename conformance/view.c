@@ -221,8 +221,29 @@ int event_denied(const cJSON *e) {
 int view_is_wrap_up(const struct view *v, size_t i) {
   while (i > 0 && !is_kind(v->e[i], "llm_request"))
     i--;
+  const cJSON *request = v->e[i];
+  const struct view_exec *x = view_exec_of(v, i);
+  if (!x || !is_kind(request, "llm_request"))
+    return 0;
+  /* The turn of the request within its execute (SPEC.md 5.1), counted as view_turns does. */
+  int turn = 0, have_prev = 0;
+  const cJSON *prev_reply = NULL;
+  for (size_t k = x->first; k <= i; k++) {
+    if (!is_kind(v->e[k], "llm_request"))
+      continue;
+    if (!have_prev || !reply_failed(prev_reply))
+      turn++;
+    have_prev = 1;
+    prev_reply = view_reply_of(v, k);
+  }
+  if (turn != cfg_int(v, "max_iterations", 10) + 1)
+    return 0;
+  /* A request of that turn that still offers tools is the loop going on past the limit
+   * (OCK-ITER-001), not a wrap-up; the reminder's words are not looked at (OCK-TEXT-006). */
+  if (ock_json_int(request, "tools_offered", 0) == 0)
+    return 1;
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(v->e[i], "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
     const char *c = ock_json_str(m, "content");
     if (c && strstr(c, "orchestrator-loop-limit"))
       return 1;

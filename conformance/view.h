@@ -89,8 +89,9 @@ int view_turns(const struct view *v, const struct view_exec *x);
 /* view_exec_of: the execute that entry index i belongs to, or NULL before the first. */
 const struct view_exec *view_exec_of(const struct view *v, size_t i);
 
-/* view_is_wrap_up: the llm_reply at entry index i answers the max-iterations wrap-up request
- * (the request carries the reminder). Its tool calls are discarded by design (SPEC.md 5). */
+/* view_is_wrap_up: the llm_reply at entry index i answers the max-iterations wrap-up request:
+ * the request of turn max_iterations + 1 of its execute that offers no tools (or carries the
+ * reminder, whatever else it offers). Its tool calls are discarded by design (SPEC.md 5.5). */
 int view_is_wrap_up(const struct view *v, size_t i);
 
 /* view_reply_of: the llm_reply entry answering the llm_request at index i (by the mock's

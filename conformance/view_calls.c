@@ -102,3 +102,19 @@ const char *request_result_text(const cJSON *request, const char *id) {
                                                              id)) return str_field(m, "content");
   return NULL;
 }
+
+const char *call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on) {
+  size_t j = 0;
+  const cJSON *next = next_request_after(v, f->reply_index, &j);
+  const char *status = f->x ? str_field(f->x->complete, "status") : "";
+  int may_stop = !strcmp(status, "cancelled") || !strcmp(status, "error");
+  for (size_t i = f->x ? f->x->first : 0; f->x && i < f->x->end && !may_stop; i++)
+    may_stop = is_kind(v->e[i], "cancel");
+  if (!next)
+    return goes_on && !may_stop ? "no later LLM request: the loop stopped" : NULL;
+  if (!request_result_text(next, call_id(f)))
+    return "no tool result for it in the next LLM request";
+  if (goes_on && !may_stop && f->x && j >= f->x->end)
+    return "the loop stopped: the next LLM request belongs to a later execute";
+  return NULL;
+}

@@ -40,4 +40,12 @@ const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_ou
  * NULL when the history has none. */
 const char *request_result_text(const cJSON *request, const char *id);
 
+/* call_not_fed_back judges what every call is owed whatever its result says (SPEC.md 5.8): a
+ * tool result in the first LLM request after the reply that issued it, and, when goes_on, that
+ * request in the same execute; an execute that ended cancelled or error (or holds a SIGINT) need
+ * not go on, and when no request follows it nothing is owed. Returns NULL when that holds, else a
+ * static phrase saying what is missing. The wording of the result is not judged here: that is
+ * the TEXT requirements' (SPEC.md 2.15). */
+const char *call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on);
+
 #endif

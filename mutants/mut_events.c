@@ -145,6 +145,18 @@ void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
     mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
 }
 
+/* The response after a deny in other words (OCK-TEXT-009); prompt:complete and execution:end
+ * keep carrying the same text, so only the wording differs. */
+void mut_other_deny_response(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  const char *r = data_str(x, "response");
+  if ((!is(x, "prompt:complete") && !is(x, "execution:end")) || strncmp(r, "Denied: ", 8))
+    return;
+  char text[4200];
+  snprintf(text, sizeof text, "Refused by a hook (%.4096s).", r + 8);
+  mut_set_str(mut_event_data(x), "response", text);
+}
+
 void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, "execution:end"))

@@ -138,6 +138,46 @@ void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x)
   wire_suffix_error_results(x->body, x->wire, " (mutant)");
 }
 
+/* The wrap-up reminder in other words: no mark of SPEC.md 5.5 in it. */
+#define OTHER_REMINDER                                                                             \
+  "[loop limit] No more tools this turn: answer the user now with what you have found so far."
+
+/* other_words: each text of SPEC.md 5.10, 5.11 and 5.5 in other English, what a framework with
+ * its own wording sends; NULL for any other text. */
+static const char *other_words(enum wire_text_kind kind, const char *t, char *buf, size_t n) {
+  if (kind == WIRE_TEXT_RESULT) {
+    const char *end;
+    if (!strncmp(t, "Error: tool '", 13) && (end = strstr(t + 13, "' not found")) != NULL)
+      snprintf(buf, n, "There is no tool called %.*s.", (int)(end - (t + 13)), t + 13);
+    else if (!strncmp(t, "Error: denied: ", 15))
+      snprintf(buf, n, "A hook refused this call (%s).", t + 15);
+    else if (!strncmp(t, "Error: invalid arguments: ", 26))
+      snprintf(buf, n, "The arguments could not be read: %s", t + 26);
+    else if (!strcmp(t, "Error: cancelled"))
+      return "Stopped: the user cancelled the run.";
+    else if (!strncmp(t, "Error: skipped: ", 16))
+      return "Not run, because another call of this turn failed first.";
+    else if (!strncmp(t, "Error: ", 7))
+      snprintf(buf, n, "The tool failed: %s", t + 7);
+    else
+      return NULL;
+    return buf;
+  }
+  const char *at = kind == WIRE_TEXT_USER ? strstr(t, MUT_REMINDER) : NULL;
+  if (at) {
+    snprintf(buf, n, "%.*s%s%s", (int)(at - t), t, OTHER_REMINDER, at + strlen(MUT_REMINDER));
+    return buf;
+  }
+  if (kind == WIRE_TEXT_ASSISTANT && !strcmp(t, MUT_CANCELLED_TEXT))
+    return "(The run above was stopped at the user's request.)";
+  return NULL;
+}
+
+void mut_other_texts(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  wire_map_texts(x->body, x->wire, other_words);
+}
+
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
   for (int i = 0; i < s->n_injections; i++)
     wire_move_into_call(x->body, x->wire, s->injections[i]);

@@ -113,6 +113,9 @@ typedef int (*mutant_exit_fn)(const struct mutant_state *s, int ended);
 struct mutation {
   const char *name;               /* "complete-twice": the command-line name */
   const char *requirement;        /* "OCK-COMPLETE-001": what it must make FAIL */
+  const char *proves_too;         /* NULL, or further requirements it must make FAIL, each
+                                     proven like requirement, space-separated (one lie that
+                                     breaks a family of requirements, e.g. the TEXT group) */
   const char *cases;              /* the scenarios that show it: space-separated id globs and
                                      "@OCK-..." (every scenario naming that requirement), each
                                      may start with "!" to leave those out; NULL means

@@ -170,7 +170,7 @@ static const struct mutation table[] = {
      .what = "a ToolResult with success false is reported as tool:error, not tool:post",
      .event = mut_failed_result_as_error},
     {.name = "failure-text-changed",
-     .requirement = "OCK-TOOL-002",
+     .requirement = "OCK-TEXT-002",
      .what = "the result text fed back for success:false is not \"Error: <error.message>\"",
      .llm_request = mut_failure_text_changed},
     {.name = "endpoint-failure-mislabelled",
@@ -431,6 +431,18 @@ static const struct mutation table[] = {
      .requirement = "OCK-CANCEL-005",
      .what = "the closing assistant message of a cancelled execute is left out",
      .llm_request = mut_closing_message_dropped},
+
+    /* TEXT */
+    {.name = "other-texts",
+     .requirement = "OCK-TEXT-001",
+     .proves_too = "OCK-TEXT-002 OCK-TEXT-003 OCK-TEXT-004 OCK-TEXT-005 OCK-TEXT-006 OCK-TEXT-007 "
+                   "OCK-TEXT-008 OCK-TEXT-009 OCK-TEXT-010",
+     .cases = "@OCK-TEXT-001 @OCK-TEXT-002 @OCK-TEXT-003 @OCK-TEXT-004 @OCK-TEXT-005 "
+              "@OCK-TEXT-006 @OCK-TEXT-007 @OCK-TEXT-008 @OCK-TEXT-009 @OCK-TEXT-010",
+     .what = "every text of SPEC.md 2.15 is worded otherwise (each result text, the reminder, "
+             "the closing message, the deny response); every safety property is kept",
+     .event = mut_other_deny_response,
+     .llm_request = mut_other_texts},
 
     /* VALID */
     {.name = "invalid-input-mislabelled",

@@ -26,7 +26,8 @@ TEST_BINS        += $(MUTANT_TEST_BIN)
 
 $(call objs_of,$(MUTANT_TEST_SRCS)): CFLAGS += -Imutants
 # The gate runs the programs it was built next to.
-$(call objs_of,tests/mutants/test_gate.c): CFLAGS += -DOCK_BUILD_DIR='"$(BUILD)"'
+$(call objs_of,tests/mutants/test_gate.c tests/mutants/test_other_texts.c): \
+  CFLAGS += -DOCK_BUILD_DIR='"$(BUILD)"'
 
 # The gate reads the checklist (conformance/checklist.c) from libockconf.a.
 $(MUTANT_TEST_BIN): $(call objs_of,$(MUTANT_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(MUTANT_LIB) \

@@ -330,6 +330,61 @@ int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffi
   return changed;
 }
 
+/* The most text one rewritten string may hold; a longer rewrite is cut there. */
+#define WIRE_TEXT_CAP 16384
+
+/* map_string puts fn's text for the string holder[key] in its place; 1 when it changed. */
+static int map_string(cJSON *holder, const char *key, enum wire_text_kind kind, wire_text_fn fn) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(holder, key);
+  if (!cJSON_IsString(v))
+    return 0;
+  char buf[WIRE_TEXT_CAP];
+  const char *to = fn(kind, v->valuestring, buf, sizeof buf);
+  if (!to)
+    return 0;
+  set_string(holder, key, to);
+  return 1;
+}
+
+/* map_parts: the text parts of an array content, and the contents of its tool_result blocks. */
+static int map_parts(cJSON *content, enum wire_text_kind kind, wire_text_fn fn) {
+  int changed = 0;
+  cJSON *parts = cJSON_IsArray(content) ? content : NULL;
+  cJSON *part;
+  cJSON_ArrayForEach(part, parts) {
+    if (!strcmp(str_of(part, "type"), "tool_result")) {
+      cJSON *inner = cJSON_GetObjectItemCaseSensitive(part, "content");
+      changed |= map_string(part, "content", WIRE_TEXT_RESULT, fn);
+      if (cJSON_IsArray(inner))
+        changed |= map_parts(inner, WIRE_TEXT_RESULT, fn);
+    } else {
+      changed |= map_string(part, "text", kind, fn);
+    }
+  }
+  return changed;
+}
+
+int wire_map_texts(cJSON *body, enum mutant_wire w, wire_text_fn fn) {
+  (void)w; /* both wires keep texts in message contents, and in blocks or parts of them */
+  int changed = 0;
+  cJSON *m;
+  cJSON_ArrayForEach(m, messages_of(body)) {
+    const char *role = str_of(m, "role");
+    enum wire_text_kind kind;
+    if (!strcmp(role, "tool"))
+      kind = WIRE_TEXT_RESULT;
+    else if (!strcmp(role, "user"))
+      kind = WIRE_TEXT_USER;
+    else if (!strcmp(role, "assistant"))
+      kind = WIRE_TEXT_ASSISTANT;
+    else
+      continue;
+    changed |= map_string(m, "content", kind, fn);
+    changed |= map_parts(cJSON_GetObjectItemCaseSensitive(m, "content"), kind, fn);
+  }
+  return changed;
+}
+
 const char *wire_text_of(const cJSON *message, char *buf, size_t n) {
   size_t len = 0;
   buf[0] = '\0';

@@ -83,6 +83,23 @@ int wire_insert_assistant_before_prompt(cJSON *body, const char *text);
  * its message's role into "system"; Anthropic moves it to the top-level "system" field. */
 int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle);
 
+/* Where a text of the conversation sits, for wire_map_texts. */
+enum wire_text_kind {
+  WIRE_TEXT_RESULT,   /* a tool result (OpenAI role "tool", Anthropic tool_result block) */
+  WIRE_TEXT_USER,     /* a user message, or a text block of one */
+  WIRE_TEXT_ASSISTANT /* an assistant message, or a text block of one */
+};
+
+/* wire_text_fn: the new text for text, written into buf (n bytes) or a string that outlives
+ * the call, or NULL to leave it. */
+typedef const char *(*wire_text_fn)(enum wire_text_kind kind, const char *text, char *buf,
+                                    size_t n);
+
+/* wire_map_texts gives every text of the messages (a string content, a text part, a tool
+ * result's string content or its text parts; system messages and the top-level system field
+ * are left alone) to fn, and puts what it returns in its place. */
+int wire_map_texts(cJSON *body, enum mutant_wire w, wire_text_fn fn);
+
 /* wire_text_of: the text of a message (a string content, or its text parts joined), into buf;
  * returns buf. */
 const char *wire_text_of(const cJSON *message, char *buf, size_t n);

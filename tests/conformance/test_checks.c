@@ -95,6 +95,8 @@ static const char *verdict_of(const cJSON *checks, const char *id) {
 
 #define EXPECT(checks, id, verdict) OCK_ASSERT_STR_EQ(verdict_of(checks, id), verdict)
 
+static const char *verdict_for(const cJSON *checks, const char *id, const char *req);
+
 /* Journal fragments. */
 #define SESSION "{\"kind\":\"session\"}"
 #define EV(name, data) "{\"kind\":\"event\",\"event\":\"" name "\",\"data\":" data "}"
@@ -321,6 +323,46 @@ static void unknown_tool_run_fails(void) {
                                                                               "incomplete") "]",
       no_caps, 0);
   EXPECT(c, "tool.unknown", "FAIL");
+  cJSON_Delete(c);
+}
+
+/* An unknown tool "nope": tool:pre, tool:error not_found, then NEXT (the rest of the journal). */
+#define UNKNOWN_CALL(NEXT)                                                                      \
+  "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","                                 \
+  EV("provider:request", "{}") "," REQ(USER) "," REPLY_CALL("call_1", "nope", "{}") ","          \
+  EV("provider:response", "{\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\"}]}") ","         \
+  EV("tool:pre", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"nope\"}") ","                     \
+  EV("tool:error", "{\"tool_call_id\":\"call_1\",\"tool_name\":\"nope\","                        \
+                   "\"error\":{\"type\":\"not_found\",\"message\":\"m\"}}") "," NEXT "]"
+#define ANSWERED(TEXT)                                                                          \
+  EV("provider:request", "{}") ","                                                              \
+  REQ("[{\"role\":\"user\",\"content\":\"hi\"},"                                                 \
+      "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"call_1\","             \
+      "\"name\":\"nope\",\"arguments\":\"{}\"}]},"                                               \
+      "{\"role\":\"tool\",\"tool_call_id\":\"call_1\",\"content\":\"" TEXT "\"}]") ","           \
+  REPLY_TEXT("ok") "," EV("provider:response", "{\"content\":\"ok\",\"tool_calls\":[]}") ","     \
+  EV("prompt:complete", "{\"response\":\"ok\"}") "," COMPLETE("2", "success")
+
+/* The unknown tool's safety (a result, the loop goes on) is MUST; its words are OCK-TEXT-001, a
+ * SHOULD (SPEC.md 2.15): other words WARN, and FAIL only under --strict. */
+static void unknown_tool_text_is_a_should(void) {
+  cJSON *c = grade(UNKNOWN_CALL(ANSWERED("Error: tool 'nope' not found")), no_caps, 0);
+  EXPECT(c, "tool.unknown", "PASS");
+  EXPECT(c, "text.unknown-tool", "PASS");
+  cJSON_Delete(c);
+  c = grade(UNKNOWN_CALL(ANSWERED("There is no tool called nope.")), no_caps, 0);
+  EXPECT(c, "tool.unknown", "PASS");
+  EXPECT(c, "text.unknown-tool", "WARN");
+  cJSON_Delete(c);
+  c = grade(UNKNOWN_CALL(ANSWERED("There is no tool called nope.")), no_caps, 1);
+  EXPECT(c, "tool.unknown", "PASS");
+  EXPECT(c, "text.unknown-tool", "FAIL");
+  cJSON_Delete(c);
+  /* The loop stops after the unknown call: the MUST fails, whatever the words. */
+  c = grade(UNKNOWN_CALL(EV("prompt:complete", "{\"response\":\"\"}") "," COMPLETE("1", "success")),
+            no_caps, 0);
+  EXPECT(c, "tool.unknown", "FAIL");
+  OCK_ASSERT_STR_EQ(verdict_for(c, "text.unknown-tool", "OCK-TEXT-001"), "(not run)");
   cJSON_Delete(c);
 }
 
@@ -770,7 +812,7 @@ static const char *verdict_for(const cJSON *checks, const char *id, const char *
 
 /* Each expect clause is charged to the requirement it proves (SPEC.md 8.8), not to the
  * fixture's first requirement: a tool's output text to OCK-TOOL-006, the fail_fast skipped text
- * to OCK-ERROR-009, a count that names its requirement to that one. */
+ * to OCK-TEXT-008, a count that names its requirement to that one. */
 static void expect_clauses_are_charged_to_what_they_prove(void) {
   const char *fixture =
       "{\"id\":\"t\",\"requirements\":[\"OCK-ORPHAN-005\"],\"session\":{\"prompts\":[\"hi\"],"
@@ -795,7 +837,9 @@ static void expect_clauses_are_charged_to_what_they_prove(void) {
                                                                                     "success") "]";
   cJSON *c = grade_with(fixture, journal, no_caps, 1);
   OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-TOOL-006"), "FAIL");
-  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-ERROR-009"), "FAIL");
+  /* The skipped text is a SHOULD of its own (SPEC.md 2.15): graded with 1 (strict), a FAIL. */
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-TEXT-008"), "FAIL");
+  OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-ERROR-009"), "(not run)");
   OCK_ASSERT_STR_EQ(verdict_for(c, "expect.last-request", "OCK-ORPHAN-005"), "PASS"); /* "hi" */
   OCK_ASSERT_STR_EQ(verdict_for(c, "expect.tool-calls", "OCK-TOOL-004"), "FAIL");
   OCK_ASSERT_STR_EQ(verdict_for(c, "expect.tool-calls", "OCK-ORPHAN-005"), "(not run)");
@@ -944,6 +988,7 @@ static const struct ock_test tests[] = {
     {"signalled_exit_is_named", signalled_exit_is_named},
     {"response_value_compared", response_value_compared},
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},
+    {"unknown_tool_text_is_a_should", unknown_tool_text_is_a_should},
     {"missing_complete_fails", missing_complete_fails},
     {"wrong_turn_count_fails", wrong_turn_count_fails},
     {"unannounced_request_fails", unannounced_request_fails},

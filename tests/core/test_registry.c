@@ -127,7 +127,7 @@ static void spec_and_registry_agree(void) {
 static void every_group_is_covered(void) {
   static const char *const groups[] = {"COMPLETE", "ORDER",  "ORPHAN",   "TOOL",      "HOOK",
                                        "ITER",     "STREAM", "PARALLEL", "LIFECYCLE", "TRACE",
-                                       "ERROR",    "VALID",  "PROC",     NULL};
+                                       "ERROR",    "VALID",  "PROC",     "TEXT",      NULL};
   for (int g = 0; groups[g]; g++) {
     int found = 0;
     for (size_t k = 0; k < ock_registry_count(reg) && !found; k++)

@@ -46,6 +46,15 @@ static void append(char *out, size_t n, const char *text) {
   snprintf(out + len, len < n ? n - len : 0, "%s%s", len ? ", " : "", text);
 }
 
+int gate_lists(const char *list, const char *id) {
+  size_t k = strlen(id);
+  for (const char *at = list ? strstr(list, id) : NULL; at && k; at = strstr(at + 1, id))
+    if ((at == list || at[-1] == ' ' || at[-1] == ',') &&
+        (at[k] == '\0' || at[k] == ' ' || at[k] == ','))
+      return 1;
+  return 0;
+}
+
 /* spawn starts argv with stdout and stderr into files; returns the pid or -1. */
 static pid_t spawn(char *const argv[], const char *out, const char *err) {
   posix_spawn_file_actions_t fa;
@@ -353,6 +362,11 @@ static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
         continue;
       prove_check(g, gm, sid, str_of(c, "id"));
       if (strcmp(req, target)) {
+        if (*req && gate_lists(gm->m->proves_too, req)) { /* proven like the target */
+          if (g->reference_report && !reference_fails(g, sid, req))
+            append(gm->proven_also, sizeof gm->proven_also, req);
+          continue;
+        }
         if (*req && g->reference_report && !reference_fails(g, sid, req))
           append(gm->collateral, sizeof gm->collateral, req);
         continue;

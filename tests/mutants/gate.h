@@ -40,6 +40,7 @@ struct gate_mutant {
   char collateral[1024]; /* other requirements its report fails */
   int caught;            /* verdict FAIL, named by a check */
   int proven;            /* caught in a scenario where the reference passes the requirement */
+  char proven_also[512]; /* the requirements of m->proves_too proven alike, ", "-separated */
   double seconds;
 };
 
@@ -103,6 +104,9 @@ int gate_checks_unproven(const struct gate *g, char *out, size_t n);
 /* gate_proven_in: the mutation that made check id FAIL in scenario sid where the reference
  * passes it, or NULL when none did. Borrowed from g. */
 const char *gate_proven_in(const struct gate *g, const char *sid, const char *id);
+
+/* gate_lists: id is a word of list (words separated by spaces or ", "); list may be NULL. */
+int gate_lists(const char *list, const char *id);
 
 /* gate_free removes the scratch directory unless keep, and frees everything. */
 void gate_free(struct gate *g, int keep);

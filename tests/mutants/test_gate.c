@@ -76,6 +76,8 @@ static int run_all(void) {
                                    : "MISSED";
     printf("  %-11s %-34s %-17s %2d scenario(s) %5.1f s", what, m->m->name, m->m->requirement,
            m->n_cases, m->seconds);
+    if (m->proven && *m->proven_also)
+      printf("  proves too: %.300s", m->proven_also);
     if (m->proven && *m->collateral)
       printf("  also: %.200s", m->collateral);
     if (!m->proven && m->n_cases)
@@ -95,7 +97,7 @@ static void table_covers_registry(void) {
     const char *id = ock_registry_at(reg, i)->id;
     int n = 0;
     for (size_t k = 0; k < mutant_count(); k++)
-      n += !strcmp(mutant_at(k)->requirement, id);
+      n += !strcmp(mutant_at(k)->requirement, id) || gate_lists(mutant_at(k)->proves_too, id);
     if (!n)
       ock_test_fail(__LINE__, __FILE__, "%s has no mutation in mutants/mutations.c", id);
   }
@@ -104,6 +106,14 @@ static void table_covers_registry(void) {
     if (!ock_registry_find(reg, m->requirement))
       ock_test_fail(__LINE__, __FILE__, "mutation %s names %s, which is not in the registry",
                     m->name, m->requirement);
+    char words[512];
+    snprintf(words, sizeof words, "%s", m->proves_too ? m->proves_too : "");
+    char *save = NULL;
+    for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+      if (!ock_registry_find(reg, w))
+        ock_test_fail(__LINE__, __FILE__,
+                      "mutation %s names %s in proves_too, which is not in the registry", m->name,
+                      w);
     for (size_t j = 0; j < k; j++)
       if (!strcmp(mutant_at(j)->name, m->name))
         ock_test_fail(__LINE__, __FILE__, "two mutations are named %s", m->name);
@@ -171,6 +181,16 @@ static void every_mutation_is_caught(void) {
     return;
   for (size_t i = 0; i < g.n; i++) {
     const struct gate_mutant *m = &g.mut[i];
+    char words[512];
+    snprintf(words, sizeof words, "%s", m->m->proves_too && m->n_cases ? m->m->proves_too : "");
+    char *save = NULL;
+    for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+      if (!gate_lists(m->proven_also, w))
+        ock_test_fail(
+            __LINE__, __FILE__,
+            "mutation %s does not prove %s (of its proves_too): no FAIL of it in a scenario "
+            "the reference passes",
+            m->m->name, w);
     if (!m->n_cases || m->proven)
       continue;
     if (m->caught)
@@ -198,6 +218,9 @@ static void every_requirement_is_caught(void) {
       if (!strcmp(g.mut[k].m->requirement, id)) {
         tried = 1;
         caught |= g.mut[k].proven;
+      } else if (gate_lists(g.mut[k].m->proves_too, id)) {
+        tried = 1;
+        caught |= gate_lists(g.mut[k].proven_also, id);
       }
     if (tried && !caught) {
       size_t len = strlen(missed);

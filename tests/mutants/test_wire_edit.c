@@ -2,6 +2,7 @@
  * Anthropic wire, and leaves a request without tool results alone. */
 #include "runner.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "wire_edit.h"
@@ -272,6 +273,30 @@ static void nothing_to_edit(void) {
   cJSON_Delete(o);
 }
 
+/* shout: results and user texts upper-cased by a marker, assistant texts left alone. */
+static const char *shout(enum wire_text_kind kind, const char *text, char *buf, size_t n) {
+  if (kind == WIRE_TEXT_ASSISTANT)
+    return NULL;
+  snprintf(buf, n, "%s<%s>", kind == WIRE_TEXT_RESULT ? "R" : "U", text);
+  return buf;
+}
+
+/* wire_map_texts reaches every result and user text on both wires, and no system text. */
+static void texts_mapped(void) {
+  cJSON *o = parse(openai_body), *a = parse(anthropic_body);
+  OCK_ASSERT_INT_EQ(wire_map_texts(o, MUTANT_WIRE_OPENAI, shout), 1);
+  expect_contains(o, "\"content\":\"U<q>\"");
+  expect_contains(o, "\"content\":\"R<Error: B failed>\"");
+  expect_contains(o, "\"content\":\"be brief\"");
+  expect_contains(o, "\"content\":\"NOTE\"");
+  OCK_ASSERT_INT_EQ(wire_map_texts(a, MUTANT_WIRE_ANTHROPIC, shout), 1);
+  expect_contains(a, "\"content\":\"R<A>\"");
+  expect_contains(a, "\"content\":\"U<q>\"");
+  expect_contains(a, "\"text\":\"t\"");
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
 static const struct ock_test tests[] = {
     {"drop_last_result", drop_last_result},
     {"rename_and_duplicate", rename_and_duplicate},
@@ -285,6 +310,7 @@ static const struct ock_test tests[] = {
     {"injection_moved_into_call", injection_moved_into_call},
     {"messages_dropped_and_inserted", messages_dropped_and_inserted},
     {"reminder_to_system", reminder_to_system},
+    {"texts_mapped", texts_mapped},
     {"nothing_to_edit", nothing_to_edit},
     {NULL, NULL}};
 
