@@ -10,6 +10,11 @@
 #                          blackbox-agent.test.mjs grades examples/blackbox-agent (openai + MCP
 #                          client, no OCK code) with `ock run --blackbox`: PASS, and its
 #                          --drop-failed-results variant FAIL on OCK-ORPHAN-001.
+#                          Then each framework of FW_BLACKBOX runs unmodified under `ock run
+#                          --blackbox` (SPEC.md 9.7): an example agent on the framework with its
+#                          tools over MCP and no OCK code, graded with its example's manifest
+#                          against tests/frameworks/expected/<name>.txt. Reports:
+#                          build/frameworks/reports/<name>/.
 #
 # The versions are pinned by tests/frameworks/package.json and its package-lock.json (npm ci);
 # the cache is rebuilt when either changes. adapters/js is installed into it the way a user does
@@ -20,6 +25,12 @@ FW_STAMP := $(FW_CACHE)/.installed
 FW_ADAPTER_SRCS := adapters/js/package.json $(wildcard adapters/js/src/*.js adapters/js/bin/*.js)
 
 FW_BRIDGES := vercel-ai
+
+# Frameworks graded black-box, as <name>=<example directory>: the directory holds agent.mjs and
+# manifest.json; <name> names the baseline tests/frameworks/expected/<name>.txt and the report
+# folder. The agent is copied to the same path under the cache so that it imports the pinned
+# packages from there, as it would from its own node_modules.
+FW_BLACKBOX := vercel-ai-blackbox=examples/vercel-ai-mcp
 
 .PHONY: test-frameworks frameworks-cache
 frameworks-cache: $(FW_STAMP)
@@ -43,5 +54,13 @@ test-frameworks: all $(FW_STAMP)
 	  $(OCK_BIN) run --orchestrator "node $(FW_CACHE)/node_modules/ock-adapter/bin/ock-$$b.js" \
 	    --manifest adapters/js/manifests/$$b.json --expected-failures tests/frameworks/expected/$$b.txt \
 	    -o $(FW_CACHE)/reports/$$b || status=1; \
+	done; exit $$status
+	@status=0; for e in $(FW_BLACKBOX); do \
+	  n=$${e%%=*}; d=$${e#*=}; \
+	  echo "== $$n: $$d unmodified (ock run --blackbox, baseline tests/frameworks/expected/$$n.txt)"; \
+	  mkdir -p $(FW_CACHE)/$$d && cp $$d/agent.mjs $(FW_CACHE)/$$d/agent.mjs || exit 2; \
+	  $(OCK_BIN) run --blackbox --orchestrator "node $(FW_CACHE)/$$d/agent.mjs" \
+	    --manifest $$d/manifest.json --expected-failures tests/frameworks/expected/$$n.txt \
+	    -o $(FW_CACHE)/reports/$$n || status=1; \
 	done; exit $$status
 	@echo "make test-frameworks: passed"
