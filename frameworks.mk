@@ -14,7 +14,11 @@
 #                          --blackbox` (SPEC.md 9.7): an example agent on the framework with its
 #                          tools over MCP and no OCK code, graded with its example's manifest
 #                          against tests/frameworks/expected/<name>.txt. Reports:
-#                          build/frameworks/reports/<name>/.
+#                          build/frameworks/reports/<name>/. Last, docs/frameworks.md must be
+#                          what scripts/frameworks-doc.mjs writes from these reports.
+#   make frameworks-doc    after make test-frameworks: write docs/frameworks.md, the frameworks'
+#                          conformance table, from build/frameworks/reports/*/report.json, the
+#                          manifests, the baselines' labelled groups and the installed versions.
 #
 # The versions are pinned by tests/frameworks/package.json and its package-lock.json (npm ci);
 # the cache is rebuilt when either changes. adapters/js is installed into it the way a user does
@@ -32,7 +36,12 @@ FW_BRIDGES := vercel-ai
 # packages from there, as it would from its own node_modules.
 FW_BLACKBOX := vercel-ai-blackbox=examples/vercel-ai-mcp
 
-.PHONY: test-frameworks frameworks-cache
+# docs/frameworks.md is written from the reports of a run (scripts/frameworks-doc.mjs): `make
+# frameworks-doc` after make test-frameworks writes it; make test-frameworks ends by checking that
+# the committed file is what its run makes.
+FW_DOC_ARGS = --reports $(FW_CACHE)/reports --cache $(FW_CACHE) $(addprefix --blackbox ,$(FW_BLACKBOX))
+
+.PHONY: test-frameworks frameworks-cache frameworks-doc
 frameworks-cache: $(FW_STAMP)
 
 $(FW_STAMP): tests/frameworks/package.json tests/frameworks/package-lock.json $(FW_ADAPTER_SRCS) frameworks.mk
@@ -45,6 +54,7 @@ $(FW_STAMP): tests/frameworks/package.json tests/frameworks/package-lock.json $(
 	@touch $@
 
 test-frameworks: all $(FW_STAMP)
+	@rm -rf $(FW_CACHE)/reports
 	@echo "== adapters/js (node --test)"
 	cd adapters/js && node --test test/*.test.js
 	@echo "== official SDKs against ock-mock-provider (node --test)"
@@ -63,4 +73,9 @@ test-frameworks: all $(FW_STAMP)
 	    --manifest $$d/manifest.json --expected-failures tests/frameworks/expected/$$n.txt \
 	    -o $(FW_CACHE)/reports/$$n || status=1; \
 	done; exit $$status
+	@echo "== docs/frameworks.md (scripts/frameworks-doc.mjs --check)"
+	node scripts/frameworks-doc.mjs --check $(FW_DOC_ARGS)
 	@echo "make test-frameworks: passed"
+
+frameworks-doc:
+	node scripts/frameworks-doc.mjs $(FW_DOC_ARGS)
