@@ -7,12 +7,13 @@
 // duration, no message with a measured delay), so the same behaviour writes the same bytes.
 //
 //   node scripts/frameworks-doc.mjs [--check] [--reports DIR] [--cache DIR] [--out FILE]
-//                                   [--blackbox NAME=EXAMPLE_DIR]...
+//                                   [--expected DIR] [--blackbox NAME=EXAMPLE_DIR]...
 //
 // A report folder is a bridge (instrumented tier) when its report says so: its manifest is
 // adapters/js/manifests/<name>.json. A black-box one (report tier "blackbox") is named by
 // --blackbox with the example folder holding agent.mjs and manifest.json. Either way the
-// baseline is tests/frameworks/expected/<name>.txt. No dependency: Node 20's standard library.
+// baseline is <name>.txt in --expected (tests/frameworks/expected). Paths in the doc are relative
+// to the repository. No dependency: Node 20's standard library.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +121,7 @@ function covers(entry, scenario, check) {
 }
 
 /** Everything the doc says about one report folder. */
-export function describe(name, { reports, cache, blackbox }) {
+export function describe(name, { reports, cache, expected, blackbox }) {
   const dir = join(reports, name);
   const report = readJson(join(dir, 'report.json'));
   const tier = report.tier ?? 'instrumented';
@@ -129,15 +130,15 @@ export function describe(name, { reports, cache, blackbox }) {
   if (tier === 'blackbox') {
     const example = blackbox.get(name);
     if (!example) throw new Error(`${relative(ROOT, dir)}: a black-box report, but no --blackbox ${name}=EXAMPLE_DIR names its example`);
-    manifestFile = join(example, 'manifest.json');
-    how = `black-box: \`${join(example, 'agent.mjs')}\`, the framework unmodified with its tools over MCP`;
+    manifestFile = relative(ROOT, resolve(ROOT, example, 'manifest.json'));
+    how = `black-box: \`${relative(ROOT, resolve(ROOT, example, 'agent.mjs'))}\`, the framework unmodified with its tools over MCP`;
   } else {
     manifestFile = join('adapters/js/manifests', `${name}.json`);
     how = `instrumented: the bridge \`adapters/js/bin/ock-${name}.js\``;
   }
   const manifest = readJson(resolve(ROOT, manifestFile));
-  const baselineFile = join('tests/frameworks/expected', `${name}.txt`);
-  const baseline = parseBaseline(readFileSync(join(ROOT, baselineFile), 'utf8'), baselineFile);
+  const baselineFile = relative(ROOT, join(expected, `${name}.txt`));
+  const baseline = parseBaseline(readFileSync(resolve(ROOT, baselineFile), 'utf8'), baselineFile);
   const command = report.orchestrator.command.split(`${ROOT}/`).join('');
   const levelOf = new Map(report.requirements.map((r) => [r.id, r.level]));
 
@@ -283,6 +284,7 @@ function main(argv) {
     reports: join(ROOT, 'build/frameworks/reports'),
     cache: join(ROOT, 'build/frameworks'),
     out: join(ROOT, 'docs/frameworks.md'),
+    expected: join(ROOT, 'tests/frameworks/expected'),
     blackbox: new Map(),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -295,11 +297,12 @@ function main(argv) {
     else if (a === '--reports') opts.reports = resolve(value());
     else if (a === '--cache') opts.cache = resolve(value());
     else if (a === '--out') opts.out = resolve(value());
+    else if (a === '--expected') opts.expected = resolve(value());
     else if (a === '--blackbox') {
       const v = value();
       const eq = v.indexOf('=');
       if (eq <= 0) throw new Error(`--blackbox ${v}: expected NAME=EXAMPLE_DIR`);
-      opts.blackbox.set(v.slice(0, eq), v.slice(eq + 1));
+      opts.blackbox.set(v.slice(0, eq), resolve(v.slice(eq + 1)));
     } else throw new Error(`unknown option ${a}`);
   }
   if (!existsSync(opts.reports)) throw new Error(`${relative(ROOT, opts.reports)}: no reports; run make test-frameworks first`);
