@@ -10,6 +10,7 @@
 #   make install     PREFIX=/usr/local DESTDIR= (see install.mk)
 #   make test-frameworks  the JavaScript adapter, the official SDKs against the mock, the framework
 #                   bridges (Node 20+, npm and the registry; not part of make test; frameworks.mk)
+#   make frameworks-doc   after make test-frameworks: write docs/frameworks.md from its reports
 #
 # Each part keeps its own rules in <part>/part.mk and appends to BINS, LIBS and TEST_BINS.
 # Missing Debian packages are installed by scripts/deps.sh before anything is compiled.

@@ -10,6 +10,15 @@
 #                          blackbox-agent.test.mjs grades examples/blackbox-agent (openai + MCP
 #                          client, no OCK code) with `ock run --blackbox`: PASS, and its
 #                          --drop-failed-results variant FAIL on OCK-ORPHAN-001.
+#                          Then each framework of FW_BLACKBOX runs unmodified under `ock run
+#                          --blackbox` (SPEC.md 9.7): an example agent on the framework with its
+#                          tools over MCP and no OCK code, graded with its example's manifest
+#                          against tests/frameworks/expected/<name>.txt. Reports:
+#                          build/frameworks/reports/<name>/. Last, docs/frameworks.md must be
+#                          what scripts/frameworks-doc.mjs writes from these reports.
+#   make frameworks-doc    after make test-frameworks: write docs/frameworks.md, the frameworks'
+#                          conformance table, from build/frameworks/reports/*/report.json, the
+#                          manifests, the baselines' labelled groups and the installed versions.
 #
 # The versions are pinned by tests/frameworks/package.json and its package-lock.json (npm ci);
 # the cache is rebuilt when either changes. adapters/js is installed into it the way a user does
@@ -21,7 +30,18 @@ FW_ADAPTER_SRCS := adapters/js/package.json $(wildcard adapters/js/src/*.js adap
 
 FW_BRIDGES := vercel-ai
 
-.PHONY: test-frameworks frameworks-cache
+# Frameworks graded black-box, as <name>=<example directory>: the directory holds agent.mjs and
+# manifest.json; <name> names the baseline tests/frameworks/expected/<name>.txt and the report
+# folder. The agent is copied to the same path under the cache so that it imports the pinned
+# packages from there, as it would from its own node_modules.
+FW_BLACKBOX := vercel-ai-blackbox=examples/vercel-ai-mcp
+
+# docs/frameworks.md is written from the reports of a run (scripts/frameworks-doc.mjs): `make
+# frameworks-doc` after make test-frameworks writes it; make test-frameworks ends by checking that
+# the committed file is what its run makes.
+FW_DOC_ARGS = --reports $(FW_CACHE)/reports --cache $(FW_CACHE) $(addprefix --blackbox ,$(FW_BLACKBOX))
+
+.PHONY: test-frameworks frameworks-cache frameworks-doc
 frameworks-cache: $(FW_STAMP)
 
 $(FW_STAMP): tests/frameworks/package.json tests/frameworks/package-lock.json $(FW_ADAPTER_SRCS) frameworks.mk
@@ -34,6 +54,7 @@ $(FW_STAMP): tests/frameworks/package.json tests/frameworks/package-lock.json $(
 	@touch $@
 
 test-frameworks: all $(FW_STAMP)
+	@rm -rf $(FW_CACHE)/reports
 	@echo "== adapters/js (node --test)"
 	cd adapters/js && node --test test/*.test.js
 	@echo "== official SDKs against ock-mock-provider (node --test)"
@@ -44,4 +65,17 @@ test-frameworks: all $(FW_STAMP)
 	    --manifest adapters/js/manifests/$$b.json --expected-failures tests/frameworks/expected/$$b.txt \
 	    -o $(FW_CACHE)/reports/$$b || status=1; \
 	done; exit $$status
+	@status=0; for e in $(FW_BLACKBOX); do \
+	  n=$${e%%=*}; d=$${e#*=}; \
+	  echo "== $$n: $$d unmodified (ock run --blackbox, baseline tests/frameworks/expected/$$n.txt)"; \
+	  mkdir -p $(FW_CACHE)/$$d && cp $$d/agent.mjs $(FW_CACHE)/$$d/agent.mjs || exit 2; \
+	  $(OCK_BIN) run --blackbox --orchestrator "node $(FW_CACHE)/$$d/agent.mjs" \
+	    --manifest $$d/manifest.json --expected-failures tests/frameworks/expected/$$n.txt \
+	    -o $(FW_CACHE)/reports/$$n || status=1; \
+	done; exit $$status
+	@echo "== docs/frameworks.md (scripts/frameworks-doc.mjs --check)"
+	node scripts/frameworks-doc.mjs --check $(FW_DOC_ARGS)
 	@echo "make test-frameworks: passed"
+
+frameworks-doc:
+	node scripts/frameworks-doc.mjs $(FW_DOC_ARGS)
