@@ -24,7 +24,7 @@
 import { ChatOpenAI, ChatOpenAICompletions } from '@langchain/openai';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { MemorySaver, GraphRecursionError } from '@langchain/langgraph';
-import { tool } from '@langchain/core/tools';
+import { tool, ToolInputParsingException } from '@langchain/core/tools';
 import { HumanMessage, SystemMessage, AIMessage, isAIMessage } from '@langchain/core/messages';
 import { denies, ToolCallError, TRACE_HEADER } from './client.js';
 import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, firstProvider, providerError } from './bridge.js';
@@ -91,10 +91,12 @@ class ReportingCompletions extends ChatOpenAICompletions {
  */
 function sessionTools({ client, session, state, ock }) {
   return session.tools.map((spec) => {
+    const started = new Set(); // calls whose function ran, by id
     const ids = (callId) => ({ tool_call_id: callId, tool_name: spec.name, parallel_group_id: `pg-${state.executes}-${ock.run.groups}` });
     const t = tool(
       async (input, config) => {
         const callId = config?.toolCall?.id ?? config?.toolCallId ?? '';
+        started.add(callId);
         const base = ids(callId);
         let result;
         try {
@@ -115,14 +117,29 @@ function sessionTools({ client, session, state, ock }) {
     t.invoke = async (call, config) => {
       const callId = call?.id ?? '';
       const base = ids(callId);
-      const toolInput = parseArguments(call?.args);
+      // The ToolNode hands over parsed arguments; ones that are not an object are reported as the
+      // JSON text the model sent (SPEC.md 4.3.11: the raw string).
+      const toolInput = isObject(call?.args) ? call.args : JSON.stringify(call?.args ?? null);
       const pre = await client.emit('tool:pre', { ...base, tool_input: toolInput });
       if (denies(pre)) {
         await client.emit('tool:error', { ...base, error: { type: 'denied', message: denyReason(pre) }, tool_input: toolInput });
         return `Error: denied: ${denyReason(pre)}`;
       }
       const sent = pre.action === 'modify' && isObject(pre.data?.tool_input) ? { ...call, args: pre.data.tool_input } : call;
-      return frameworkInvoke(sent, config);
+      try {
+        return await frameworkInvoke(sent, config);
+      } catch (e) {
+        // The tool refused the call before its function ran (the input failed the tool's schema
+        // validation): reported as what it is, then left to the ToolNode, which turns it into
+        // its own error message.
+        if (!started.has(callId)) {
+          const type = e instanceof ToolInputParsingException ? 'invalid_arguments' : 'execution_failed';
+          await client.emit('tool:error', { ...base, error: { type, message: String(e?.message || e) }, tool_input: toolInput });
+        }
+        throw e;
+      } finally {
+        started.delete(callId);
+      }
     };
     return t;
   });
