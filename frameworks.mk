@@ -19,7 +19,7 @@ FW_CACHE := $(BUILD)/frameworks
 FW_STAMP := $(FW_CACHE)/.installed
 FW_ADAPTER_SRCS := adapters/js/package.json $(wildcard adapters/js/src/*.js adapters/js/bin/*.js)
 
-FW_BRIDGES := vercel-ai
+FW_BRIDGES := vercel-ai openai-agents langgraph
 
 .PHONY: test-frameworks frameworks-cache
 frameworks-cache: $(FW_STAMP)
