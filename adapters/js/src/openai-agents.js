@@ -80,6 +80,7 @@ class ReportingModel {
     const calls = (message.tool_calls ?? [])
       .filter((c) => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function?.name, arguments: parseArguments(c.function?.arguments ?? '') }));
+    for (const c of calls) run.callInputs.set(c.id, c.arguments);
     run.lastContent = typeof message.content === 'string' ? message.content : '';
     await client.emit('provider:response', {
       provider: provider.name, iteration, content: run.lastContent, tool_calls: calls,
@@ -145,12 +146,31 @@ function sessionTools({ client, session, state, run, signal }) {
 }
 
 /**
+ * The Runner's toolErrorFormatter for a call to a tool the agent lacks: the only moment the Runner
+ * hands such a call to the caller, after it decided not to run it. tool:pre (with the arguments of
+ * the provider:response) and tool:error are sent there, and the text returned is the one SPEC.md
+ * 5.11 gives the model, or the denial when tool:pre denies.
+ */
+async function reportToolNotFound(client, state, run, { toolName, callId }) {
+  const ids = { tool_call_id: callId, tool_name: toolName, parallel_group_id: `pg-${state.executes}-${run.groups}` };
+  const toolInput = run.callInputs.get(callId) ?? {};
+  const pre = await client.emit('tool:pre', { ...ids, tool_input: toolInput });
+  if (denies(pre)) {
+    await client.emit('tool:error', { ...ids, error: { type: 'denied', message: denyReason(pre) }, tool_input: toolInput });
+    return `Error: denied: ${denyReason(pre)}`;
+  }
+  const message = `tool '${toolName}' not found`;
+  await client.emit('tool:error', { ...ids, error: { type: 'not_found', message }, tool_input: toolInput });
+  return `Error: ${message}`;
+}
+
+/**
  * One execute: the events of SPEC.md section 4 around one Runner.run call. `state` carries what
  * lives across executes: the SDK's input items (the history) and the execute counter.
  */
 export async function executeOpenAIAgents({ prompt, client, session, signal }, state) {
   const config = session.config;
-  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '' };
+  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '', callInputs: new Map() };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
@@ -182,6 +202,7 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
     const runner = new Runner({
       tracingDisabled: true,
       toolNotFoundBehavior: 'return_error_to_model',
+      toolErrorFormatter: (args) => (args.kind === 'tool_not_found' ? reportToolNotFound(client, state, run, args) : undefined),
       toolExecution: { maxFunctionToolConcurrency: config.parallel_tools ? null : 1 },
     });
 
