@@ -90,6 +90,10 @@ class ReportingCompletions extends ChatOpenAICompletions {
  * so that tool:pre is sent before the tool validates its input.
  */
 function sessionTools({ client, session, state, ock }) {
+  // parallel_tools false (emulated, see the manifest): the ToolNode starts every call of a
+  // message at once, calling the tools' invoke synchronously in call order; each call takes its
+  // place in this queue before its first await, so the calls run one after another in call order.
+  let queue = Promise.resolve();
   return session.tools.map((spec) => {
     const started = new Set(); // calls whose function ran, by id
     const ids = (callId) => ({ tool_call_id: callId, tool_name: spec.name, parallel_group_id: `pg-${state.executes}-${ock.run.groups}` });
@@ -115,6 +119,12 @@ function sessionTools({ client, session, state, ock }) {
     );
     const frameworkInvoke = t.invoke.bind(t);
     t.invoke = async (call, config) => {
+      if (session.config.parallel_tools) return invokeReported(call, config);
+      const turn = queue.then(() => invokeReported(call, config));
+      queue = turn.catch(() => {});
+      return turn;
+    };
+    const invokeReported = async (call, config) => {
       const callId = call?.id ?? '';
       const base = ids(callId);
       // The ToolNode hands over parsed arguments; ones that are not an object are reported as the
