@@ -210,7 +210,9 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
     try {
       result = await runner.run(agent, input, { maxTurns: config.max_iterations, signal });
     } catch (e) {
-      // What the context already holds stays (SPEC.md 5.14): the SDK's state at the failure.
+      // What the context already holds stays (SPEC.md 5.14): the SDK's state at the failure when
+      // the error carries one (MaxTurnsExceededError does). A provider error or a deny carries
+      // none, so the run's items are lost with it, a framework finding the baseline lists.
       state.history = e?.state?.history ?? input;
       const denied = deniedIn(e);
       if (denied) {
