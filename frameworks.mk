@@ -28,7 +28,7 @@ FW_CACHE := $(BUILD)/frameworks
 FW_STAMP := $(FW_CACHE)/.installed
 FW_ADAPTER_SRCS := adapters/js/package.json $(wildcard adapters/js/src/*.js adapters/js/bin/*.js)
 
-FW_BRIDGES := vercel-ai
+FW_BRIDGES := vercel-ai openai-agents langgraph
 
 # Frameworks graded black-box, as <name>=<example directory>: the directory holds agent.mjs and
 # manifest.json; <name> names the baseline tests/frameworks/expected/<name>.txt and the report

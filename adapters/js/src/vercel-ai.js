@@ -201,12 +201,21 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     },
   };
 
+  // parallel_tools false (emulated, see the manifest): the framework starts every call of a step
+  // at once, calling the tools' execute in call order; each call takes its place in this queue
+  // before it does anything, so the calls run one after another in call order.
+  let queue = Promise.resolve();
+  const oneAtATime = (execute) => (config.parallel_tools ? execute : (...args) => {
+    const turn = queue.then(() => execute(...args));
+    queue = turn.catch(() => {});
+    return turn;
+  });
   const tools = {};
   for (const spec of session.tools) {
     tools[spec.name] = tool({
       description: spec.description,
       inputSchema: jsonSchema(spec.input_schema),
-      execute: async (input, { toolCallId, abortSignal }) => {
+      execute: oneAtATime(async (input, { toolCallId, abortSignal }) => {
         const group = `pg-${state.executes}-${run.groups}`;
         const base = { tool_call_id: toolCallId, tool_name: spec.name, parallel_group_id: group };
         const pre = await client.emit('tool:pre', { ...base, tool_input: input });
@@ -228,7 +237,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         const inj = injection(post);
         if (inj && inj.ephemeral) run.ephemeral.push(inj);
         return resultText(result);
-      },
+      }),
     });
   }
 

@@ -1,0 +1,92 @@
+// What every framework bridge shares, and nothing framework-specific: how a HookResult is read
+// (deny reason, injections), how tool arguments and ToolResults become event fields and result
+// texts (SPEC.md 5.6, 5.11), which session provider a bridge talks to, and the provider:error
+// fields of an exception thrown by an LLM SDK. No framework is imported here, so each bridge
+// loads only the framework it bridges.
+import { RETRYABLE_STATUS } from './client.js';
+
+export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** SPEC.md 5.6: the reason of a deny or ask_user reply. */
+export function denyReason(result) {
+  if (result.action === 'ask_user') return 'No approval system available';
+  return typeof result.reason === 'string' && result.reason !== '' ? result.reason : 'no reason given';
+}
+
+/**
+ * The arguments of a tool call as an event field (SPEC.md 4.3.6, 4.3.11): the JSON object they
+ * parse to, `{}` for an empty string, else the raw string. A value that is already parsed is
+ * returned as it is.
+ */
+export function parseArguments(raw) {
+  if (typeof raw !== 'string') return raw;
+  if (raw.trim() === '') return {};
+  try {
+    const v = JSON.parse(raw);
+    return isObject(v) ? v : raw;
+  } catch {
+    return raw;
+  }
+}
+
+/** SPEC.md 5.11: the text of a ToolResult. */
+export function resultText(result) {
+  if (result.success === false) {
+    const msg = result.error?.message;
+    return `Error: ${typeof msg === 'string' && msg !== '' ? msg : 'unknown error'}`;
+  }
+  if (typeof result.output === 'string') return result.output;
+  return JSON.stringify(result.output ?? null);
+}
+
+/** The injection an inject_context reply asks for, or null (SPEC.md 5.6). */
+export function injection(result) {
+  if (result.action !== 'inject_context') return null;
+  if (typeof result.context_injection !== 'string' || result.context_injection === '') return null;
+  return { role: result.context_injection_role || 'system', text: result.context_injection, ephemeral: result.ephemeral };
+}
+
+/** A deny or ask_user reply to prompt:submit or provider:request, thrown out of the framework's loop. */
+export class Denied extends Error {
+  constructor(reason) {
+    super(`Denied: ${reason}`);
+    this.name = 'OckDenied';
+    this.reason = reason;
+  }
+}
+
+/** The Denied at the root of an exception the framework may have wrapped (cause chain), or null. */
+export function deniedIn(e) {
+  for (let cur = e, depth = 0; cur && depth < 8; cur = cur.cause, depth += 1)
+    if (cur instanceof Denied) return cur;
+  return null;
+}
+
+/** The session's first provider: lowest priority number, then order; null when there is none. */
+export function firstProvider(session) {
+  const providers = [...session.providers].sort((a, b) => (a.priority ?? 100) - (b.priority ?? 100));
+  return providers[0] ?? null;
+}
+
+/**
+ * The provider:error fields (error, retryable, status_code) of an exception thrown by the official
+ * openai client or a framework over it: the HTTP status from `status` or `statusCode`, a timeout,
+ * a cancellation or a failed connection from the error's name.
+ */
+export function providerError(e) {
+  let status = null;
+  for (let cur = e, depth = 0; cur && depth < 8 && status === null; cur = cur.cause, depth += 1) {
+    if (Number.isInteger(cur.status)) status = cur.status;
+    else if (Number.isInteger(cur.statusCode)) status = cur.statusCode;
+  }
+  const name = e?.name ?? '';
+  let type = 'connection_error';
+  if (status !== null) type = 'http_error';
+  else if (/Timeout/.test(name)) type = 'timeout';
+  else if (name === 'AbortError' || name === 'APIUserAbortError') type = 'cancelled';
+  else if (e instanceof SyntaxError || /JSON/.test(e?.message ?? '')) type = 'malformed_response';
+  const text = String(e?.message || name || 'provider error');
+  const message = status !== null ? `HTTP ${status}: ${text}` : text;
+  const retryable = status !== null ? RETRYABLE_STATUS.includes(status) : type === 'connection_error' || type === 'timeout';
+  return { error: { type, message }, retryable, status_code: status };
+}

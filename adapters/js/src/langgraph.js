@@ -1,0 +1,236 @@
+// The LangGraph bridge: runs LangGraph's prebuilt ReAct agent (createReactAgent) over
+// @langchain/openai's ChatOpenAI pointed at the session's provider, with the session's tools as
+// LangChain tools and recursionLimit from max_iterations, and reports what the framework does as
+// ock/1 events. The conversation lives where LangGraph keeps it: a MemorySaver checkpointer, one
+// thread per session, so each prompt is one invoke with the new user message.
+//
+// Where the events come from:
+// - prompt:submit, prompt:complete, orchestrator:complete: around the graph's invoke.
+// - provider:request: ChatOpenAI delegates each Chat Completions call to its `completions` model;
+//   the bridge gives it one whose _generate sends the event and awaits the reply before the
+//   request is built, so a deny stops the request (the graph ends with an error the bridge
+//   recognises) and an ephemeral injection is appended to that request's messages only.
+// - provider:response, provider:error: the same _generate, from the message the wrapped call
+//   returned (finish_reason from its generation info, the wire's tool calls from the message's
+//   additional_kwargs) or the error it threw.
+// - tool:pre: each tool's invoke, wrapped: the ToolNode calls it once per call it found a tool
+//   for, before the tool validates its input; deny (the tool is not invoked) and modify (the
+//   replacement is the input the tool receives) are applied there.
+// - tool:post, tool:error: the tool's function, around the tools endpoint.
+//
+// What the framework does not do, the bridge does not do either; manifests/langgraph.json says
+// what it cannot apply, and make test-frameworks grades the rest. ChatOpenAI's retries are off
+// (maxRetries 0): they run without a hook between the failure and the wait.
+import { ChatOpenAI, ChatOpenAICompletions } from '@langchain/openai';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { MemorySaver, GraphRecursionError } from '@langchain/langgraph';
+import { tool, ToolInputParsingException } from '@langchain/core/tools';
+import { HumanMessage, SystemMessage, AIMessage, isAIMessage } from '@langchain/core/messages';
+import { denies, ToolCallError, TRACE_HEADER } from './client.js';
+import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, firstProvider, providerError } from './bridge.js';
+
+export const ORCHESTRATOR = 'langgraph-bridge';
+
+/** An inject_context text as a LangChain message. */
+function injectedMessage({ role, text }) {
+  if (role === 'user') return new HumanMessage(text);
+  if (role === 'assistant') return new AIMessage(text);
+  return new SystemMessage(text);
+}
+
+const textOf = (message) => {
+  const c = message?.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.filter((b) => b?.type === 'text').map((b) => b.text).join('');
+  return '';
+};
+
+/**
+ * The Chat Completions model ChatOpenAI delegates to, reporting each request: provider:request
+ * before it, then provider:response or provider:error. `ock` holds the client, the provider and
+ * the counters of the running execute (set by executeLangGraph before each invoke).
+ */
+class ReportingCompletions extends ChatOpenAICompletions {
+  async _generate(messages, options, runManager) {
+    const { client, provider, run } = this.ock;
+    run.iteration += 1;
+    const iteration = run.iteration;
+    const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration, attempt: 1 });
+    if (denies(reply)) throw new Denied(denyReason(reply));
+    const inj = injection(reply);
+    if (inj && inj.ephemeral) run.ephemeral.push(inj);
+    const sent = [...messages, ...run.ephemeral.splice(0).map(injectedMessage)];
+    let result;
+    try {
+      result = await super._generate(sent, options, runManager);
+    } catch (e) {
+      run.turns += 1;
+      await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+      throw e;
+    }
+    run.turns += 1;
+    const gen = result.generations?.[0];
+    const message = gen?.message;
+    const calls = (message?.additional_kwargs?.tool_calls ?? []).map((c) => ({
+      id: c.id, name: c.function?.name, arguments: parseArguments(c.function?.arguments ?? ''),
+    }));
+    run.lastContent = textOf(message);
+    await client.emit('provider:response', {
+      provider: provider.name, iteration, content: run.lastContent, tool_calls: calls,
+      finish_reason: gen?.generationInfo?.finish_reason ?? message?.response_metadata?.finish_reason ?? 'unknown',
+      usage: { input_tokens: message?.usage_metadata?.input_tokens, output_tokens: message?.usage_metadata?.output_tokens },
+    });
+    run.groups += 1;
+    return result;
+  }
+}
+
+/**
+ * The session's tools as LangChain tools. The function runs the tools endpoint; invoke is wrapped
+ * so that tool:pre is sent before the tool validates its input.
+ */
+function sessionTools({ client, session, state, ock }) {
+  // parallel_tools false (emulated, see the manifest): the ToolNode starts every call of a
+  // message at once, calling the tools' invoke synchronously in call order; each call takes its
+  // place in this queue before its first await, so the calls run one after another in call order.
+  let queue = Promise.resolve();
+  return session.tools.map((spec) => {
+    const started = new Set(); // calls whose function ran, by id
+    const ids = (callId) => ({ tool_call_id: callId, tool_name: spec.name, parallel_group_id: `pg-${state.executes}-${ock.run.groups}` });
+    const t = tool(
+      async (input, config) => {
+        const callId = config?.toolCall?.id ?? config?.toolCallId ?? '';
+        started.add(callId);
+        const base = ids(callId);
+        let result;
+        try {
+          result = await client.callTool(spec.name, callId, input, { signal: config?.signal, timeoutMs: session.config.tool_timeout_ms });
+        } catch (e) {
+          const type = e instanceof ToolCallError ? e.type : 'execution_failed';
+          await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: input });
+          return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
+        }
+        const post = await client.emit('tool:post', { ...base, result, tool_input: input });
+        const inj = injection(post);
+        if (inj && inj.ephemeral) ock.run.ephemeral.push(inj);
+        return resultText(result);
+      },
+      { name: spec.name, description: spec.description ?? '', schema: spec.input_schema },
+    );
+    const frameworkInvoke = t.invoke.bind(t);
+    t.invoke = async (call, config) => {
+      if (session.config.parallel_tools) return invokeReported(call, config);
+      const turn = queue.then(() => invokeReported(call, config));
+      queue = turn.catch(() => {});
+      return turn;
+    };
+    const invokeReported = async (call, config) => {
+      const callId = call?.id ?? '';
+      const base = ids(callId);
+      // The ToolNode hands over parsed arguments; ones that are not an object are reported as the
+      // JSON text the model sent (SPEC.md 4.3.11: the raw string).
+      const toolInput = isObject(call?.args) ? call.args : JSON.stringify(call?.args ?? null);
+      const pre = await client.emit('tool:pre', { ...base, tool_input: toolInput });
+      if (denies(pre)) {
+        await client.emit('tool:error', { ...base, error: { type: 'denied', message: denyReason(pre) }, tool_input: toolInput });
+        return `Error: denied: ${denyReason(pre)}`;
+      }
+      const sent = pre.action === 'modify' && isObject(pre.data?.tool_input) ? { ...call, args: pre.data.tool_input } : call;
+      try {
+        return await frameworkInvoke(sent, config);
+      } catch (e) {
+        // The tool refused the call before its function ran (the input failed the tool's schema
+        // validation): reported as what it is, then left to the ToolNode, which turns it into
+        // its own error message.
+        if (!started.has(callId)) {
+          const type = e instanceof ToolInputParsingException ? 'invalid_arguments' : 'execution_failed';
+          await client.emit('tool:error', { ...base, error: { type, message: String(e?.message || e) }, tool_input: toolInput });
+        }
+        throw e;
+      } finally {
+        started.delete(callId);
+      }
+    };
+    return t;
+  });
+}
+
+/** The agent of a session, built once: ChatOpenAI, the tools, a MemorySaver. */
+function buildAgent({ client, session, state, provider }) {
+  const ock = { client, provider, run: null };
+  const fields = {
+    model: provider.model,
+    apiKey: process.env.OPENAI_API_KEY || 'ock-dummy-key',
+    configuration: { baseURL: provider.base_url, defaultHeaders: { [TRACE_HEADER]: client.traceId } },
+    maxRetries: 0,
+    timeout: session.config.request_timeout_ms,
+    useResponsesApi: false,
+  };
+  const completions = new ReportingCompletions(fields);
+  completions.ock = ock;
+  const llm = new ChatOpenAI({ ...fields, completions });
+  const agent = createReactAgent({ llm, tools: sessionTools({ client, session, state, ock }), checkpointSaver: new MemorySaver() });
+  return { agent, ock };
+}
+
+/**
+ * One execute: the events of SPEC.md section 4 around one invoke of the graph. `state` carries
+ * what lives across executes: the agent (its checkpointer holds the conversation) and the execute
+ * counter.
+ */
+export async function executeLangGraph({ prompt, client, session, signal }, state) {
+  const config = session.config;
+  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '' };
+  const complete = (status, extra = {}) =>
+    client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
+
+  try {
+    const submit = await client.emit('prompt:submit', { prompt });
+    const provider = firstProvider(session);
+    if (prompt.trim() === '') return await complete('error', { error: { type: 'invalid_input', message: 'the prompt is empty' } });
+    if (!provider) return await complete('error', { error: { type: 'no_provider', message: 'the session has no provider' } });
+    if (provider.api !== 'openai')
+      return await complete('error', { error: { type: 'no_provider', message: `the bridge speaks the openai wire only; provider ${provider.name} is ${provider.api}` } });
+    if (denies(submit)) {
+      await client.emit('prompt:complete', { response: `Denied: ${denyReason(submit)}` });
+      return await complete('incomplete', { reason: 'denied' });
+    }
+    state.graph ??= buildAgent({ client, session, state, provider });
+    state.graph.ock.run = run;
+    const messages = [new HumanMessage(prompt)];
+    const injected = injection(submit);
+    if (injected && !injected.ephemeral) messages.push(injectedMessage(injected));
+    if (injected && injected.ephemeral) run.ephemeral.push(injected);
+
+    let result;
+    try {
+      // A tool round is two supersteps (agent, tools): max_iterations model calls with their tool
+      // rounds run, and the next model call is over the limit.
+      result = await state.graph.agent.invoke({ messages }, {
+        configurable: { thread_id: session.trace_id },
+        recursionLimit: 2 * config.max_iterations,
+        signal,
+      });
+    } catch (e) {
+      const denied = deniedIn(e);
+      if (denied) {
+        await client.emit('prompt:complete', { response: `Denied: ${denied.reason}` });
+        return await complete('incomplete', { reason: 'denied' });
+      }
+      if (signal.aborted) return await complete('cancelled');
+      if (e instanceof GraphRecursionError) {
+        await client.emit('prompt:complete', { response: run.lastContent });
+        return await complete('incomplete', { reason: 'max_iterations' });
+      }
+      return await complete('error', { error: providerError(e).error });
+    }
+    const last = result.messages.at(-1);
+    await client.emit('prompt:complete', { response: isAIMessage(last) ? textOf(last) : '' });
+    return await complete('success');
+  } finally {
+    state.executes += 1;
+  }
+}
+
+/** A fresh cross-execute state for executeLangGraph. */
+export const newState = () => ({ graph: null, executes: 0 });
