@@ -197,13 +197,12 @@ struct status_text {
   const char *type;
 };
 
-/* SPEC 6.6 "Error types by status"; other 4xx are invalid_request_error, other 5xx
- * api_error. */
+/* SPEC 6.6 "Error types by status", the Messages API's documented table (402 billing_error,
+ * 504 timeout_error); other 4xx are invalid_request_error, other 5xx api_error. */
 static const struct status_text STATUS_TEXTS[] = {
-    {401, "authentication_error"}, {403, "permission_error"},
-    {404, "not_found_error"},      {408, "timeout_error"},
-    {413, "request_too_large"},    {429, "rate_limit_error"},
-    {529, "overloaded_error"},     {0, NULL}};
+    {401, "authentication_error"}, {402, "billing_error"},     {403, "permission_error"},
+    {404, "not_found_error"},      {413, "request_too_large"}, {429, "rate_limit_error"},
+    {504, "timeout_error"},        {529, "overloaded_error"},  {0, NULL}};
 
 static cJSON *error_envelope(int status, const char *message) {
   const char *type = status >= 500 ? "api_error" : "invalid_request_error";
