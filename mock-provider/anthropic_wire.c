@@ -280,8 +280,11 @@ static int anthropic_history_error(const struct mock_finding *f, const cJSON *ra
                           "corresponding `tool_result` block in the next message.",
                           n, f->ids ? f->ids : "");
   case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
-    if (f->on_result)
-      break;
+    if (f->on_result) /* the Messages API's own text for a second result to one call */
+      return ock_buf_printf(out,
+                            "messages.%d.content.%d: each tool_use must have a single result. "
+                            "Found multiple `tool_result` blocks with id: %s",
+                            n, block_index(raw, n, "tool_result", "tool_use_id", f->id), f->id);
     /* the Messages API's own text; it names the block, not the id */
     return ock_buf_printf(out, "messages.%d.content.%d: `tool_use` ids must be unique", n,
                           block_index(raw, n, "tool_use", "id", f->id));
