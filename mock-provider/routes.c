@@ -150,7 +150,7 @@ int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, 
   cJSON_AddStringToObject(e, "message", message);
   long long seq = ock__journal_append(st->journal, "http_error", e);
   /* On an LLM endpoint the refusal comes in that API's envelope and error type, as the real
-   * service's 404, 405 or 413 does (SPEC.md 6.7): an SDK reads its error from there. */
+   * service's 404, 405 or 413 does (SPEC.md 6.6): an SDK reads its error from there. */
   const struct mock_wire *w = path_api(rq->path);
   if (w) {
     char request_id[64];
