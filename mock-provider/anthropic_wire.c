@@ -1,9 +1,9 @@
 /*
  * anthropic_wire.c: Anthropic Messages, byte for byte (research: conformance_kits.md §3.2).
  *
- * A stream is message_start (empty content, usage so far), then per content block
- * one ping (SPEC 6.5 puts it right after message_start; the real API sends pings anywhere),
- * then per content block content_block_start / content_block_delta... / content_block_stop
+ * A stream is message_start (empty content, usage so far), one ping (SPEC 6.5 puts it right
+ * after message_start; the real API sends pings anywhere), then per content block
+ * content_block_start / content_block_delta... / content_block_stop
  * (text_delta for text; for tool_use an empty first input_json_delta, then the arguments in
  * fragments), message_delta with the stop_reason and cumulative usage, and message_stop. Every
  * event has a named `event:` line whose name equals the data's "type". Errors use
