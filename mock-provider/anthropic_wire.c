@@ -1,9 +1,9 @@
 /*
  * anthropic_wire.c: Anthropic Messages, byte for byte (research: conformance_kits.md §3.2).
  *
- * A stream is message_start (empty content, usage so far), then per content block
- * one ping (SPEC 6.5 puts it right after message_start; the real API sends pings anywhere),
- * then per content block content_block_start / content_block_delta... / content_block_stop
+ * A stream is message_start (empty content, usage so far), one ping (SPEC 6.5 puts it right
+ * after message_start; the real API sends pings anywhere), then per content block
+ * content_block_start / content_block_delta... / content_block_stop
  * (text_delta for text; for tool_use an empty first input_json_delta, then the arguments in
  * fragments), message_delta with the stop_reason and cumulative usage, and message_stop. Every
  * event has a named `event:` line whose name equals the data's "type". Errors use
@@ -197,13 +197,12 @@ struct status_text {
   const char *type;
 };
 
-/* SPEC 6.6 "Error types by status"; other 4xx are invalid_request_error, other 5xx
- * api_error. */
+/* SPEC 6.6 "Error types by status", the Messages API's documented table (402 billing_error,
+ * 504 timeout_error); other 4xx are invalid_request_error, other 5xx api_error. */
 static const struct status_text STATUS_TEXTS[] = {
-    {401, "authentication_error"}, {403, "permission_error"},
-    {404, "not_found_error"},      {408, "timeout_error"},
-    {413, "request_too_large"},    {429, "rate_limit_error"},
-    {529, "overloaded_error"},     {0, NULL}};
+    {401, "authentication_error"}, {402, "billing_error"},     {403, "permission_error"},
+    {404, "not_found_error"},      {413, "request_too_large"}, {429, "rate_limit_error"},
+    {504, "timeout_error"},        {529, "overloaded_error"},  {0, NULL}};
 
 static cJSON *error_envelope(int status, const char *message) {
   const char *type = status >= 500 ? "api_error" : "invalid_request_error";
@@ -281,8 +280,11 @@ static int anthropic_history_error(const struct mock_finding *f, const cJSON *ra
                           "corresponding `tool_result` block in the next message.",
                           n, f->ids ? f->ids : "");
   case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
-    if (f->on_result)
-      break;
+    if (f->on_result) /* the Messages API's own text for a second result to one call */
+      return ock_buf_printf(out,
+                            "messages.%d.content.%d: each tool_use must have a single result. "
+                            "Found multiple `tool_result` blocks with id: %s",
+                            n, block_index(raw, n, "tool_result", "tool_use_id", f->id), f->id);
     /* the Messages API's own text; it names the block, not the id */
     return ock_buf_printf(out, "messages.%d.content.%d: `tool_use` ids must be unique", n,
                           block_index(raw, n, "tool_use", "id", f->id));

@@ -1,6 +1,6 @@
 /*
  * guard.h: the mock's defences against clients that hold connections without finishing a
- * request (SPEC.md 6.7): a cap on open connections, answered with a clear 503 past it, and a
+ * request (SPEC.md 6.8): a cap on open connections, answered with a clear 503 past it, and a
  * deadline for each request's headers and body that a client sending a byte now and then cannot
  * push back (libmicrohttpd's own timeout is reset by every byte).
  *

@@ -38,7 +38,9 @@ struct llm_in {
   const cJSON *tools; /* in body, or NULL */
   struct ock_history hist;
   int hist_ok;
-  char problem[900]; /* non-empty: the request is malformed (400) */
+  char problem[900];         /* non-empty: the request is malformed (400) */
+  const char *problem_param; /* OpenAI "param" of the problem, or NULL */
+  const char *problem_code;  /* OpenAI "code" of the problem, or NULL */
 };
 
 enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED };
@@ -52,8 +54,8 @@ struct llm_decision {
   int random_rule;                /* the random rule that fired, or -1 */
   long long request_seq;          /* the journal seq of the llm_request entry */
   char message[1400];             /* error text for INVALID, HISTORY, UNMATCHED */
-  char param[64];                 /* OpenAI "param" for HISTORY */
-  char code[64];                  /* OpenAI "code" for HISTORY ("" : null) */
+  char param[64];                 /* OpenAI "param" for HISTORY and INVALID */
+  char code[64];                  /* OpenAI "code" for HISTORY and INVALID ("" : null) */
 };
 
 /* anthropic_input_not_object: the Messages API rejects an assistant tool_use block whose
@@ -109,6 +111,19 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
     if (!rc && so)
       rc = ock_jget_bool(so, "$.stream_options", "include_usage", OCK_OPTIONAL, &in->include_usage,
                          &jerr);
+  }
+  if (!rc && !cJSON_GetArraySize(in->messages)) {
+    /* both APIs refuse a request without messages, each in its own words */
+    if (p->api == MOCK_API_OPENAI) {
+      snprintf(in->problem, sizeof in->problem,
+               "Invalid 'messages': empty array. Expected an array with minimum length 1, but "
+               "got an empty array instead.");
+      in->problem_param = "messages";
+      in->problem_code = "empty_array";
+    } else {
+      snprintf(in->problem, sizeof in->problem, "messages: at least one message is required");
+    }
+    return;
   }
   if (!rc && p->api == MOCK_API_ANTHROPIC) {
     in->system = cJSON_GetObjectItemCaseSensitive(in->body, "system");
@@ -298,6 +313,8 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
   if (in->problem[0]) {
     d->outcome = OUT_INVALID;
     snprintf(d->message, sizeof d->message, "%s", in->problem);
+    snprintf(d->param, sizeof d->param, "%s", in->problem_param ? in->problem_param : "");
+    snprintf(d->code, sizeof d->code, "%s", in->problem_code ? in->problem_code : "");
   } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only &&
              finding->shape != MOCK_A08_PARALLEL_WRONG_ORDER) {
     /* Results out of call order are journaled but answered: both real APIs accept them
@@ -599,6 +616,10 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   if (!rc) {
     switch (d.outcome) {
     case OUT_INVALID:
+      rc = error_reply(p, request_id, 400, d.message,
+                       p->api == MOCK_API_OPENAI && d.param[0] ? d.param : NULL,
+                       p->api == MOCK_API_OPENAI && d.code[0] ? d.code : NULL, NULL, plan);
+      break;
     case OUT_UNMATCHED:
       rc = error_reply(p, request_id, 400, d.message, NULL, NULL, NULL, plan);
       break;

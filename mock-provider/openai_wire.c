@@ -7,7 +7,7 @@
  * chunk with an empty delta, the usage chunk with empty choices when
  * stream_options.include_usage asked for it (other chunks then carry "usage": null), and
  * `data: [DONE]`. Errors use the {"error":{message,type,param,code}} envelope and, for
- * broken histories, the API's own texts (ERR1, ERR2).
+ * broken histories, the API's own texts (ERR1, ERR2, and its duplicate tool_call_id text).
  */
 #include "wire.h"
 
@@ -260,9 +260,24 @@ static int openai_malformed_event(struct ock_buf *out) {
   return ock_buf_puts(out, "data: {\"ock\":\n\n");
 }
 
+/* first_result: the index of the first tool message in raw answering id before message
+ * before; before itself when there is none. */
+static int first_result(const cJSON *raw, const char *id, int before) {
+  int i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, raw) {
+    if (i >= before)
+      break;
+    const char *role = ock_json_str(m, "role"), *answers = ock_json_str(m, "tool_call_id");
+    if (role && !strcmp(role, "tool") && answers && id && !strcmp(answers, id))
+      return i;
+    i++;
+  }
+  return before;
+}
+
 static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
                                 struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
-  (void)raw;
   int rc = OCK_OK;
   switch (f->shape) {
   case MOCK_A01_UNMATCHED_TOOL_USE:
@@ -274,8 +289,16 @@ static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
       rc = ock_buf_printf(out, "%s%s", ERR1, f->ids ? f->ids : "");
     return rc;
   case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
-    if (f->on_result)
-      break;
+    if (f->on_result) {
+      /* the API's own text for a second tool message with one id: it names both messages */
+      rc = ock_buf_printf(param, "messages.[%d].tool_call_id", f->message_index);
+      if (!rc)
+        rc = ock_buf_printf(out,
+                            "Invalid parameter: Duplicate value for 'tool_call_id' of '%s', in "
+                            "messages[%d] and messages[%d].",
+                            f->id, first_result(raw, f->id, f->message_index), f->message_index);
+      return rc;
+    }
     rc = ock_buf_printf(param, "messages.[%d].tool_calls", f->message_index);
     if (!rc)
       rc = ock_buf_puts(code, "ock_duplicate_tool_call_id");

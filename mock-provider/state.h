@@ -101,7 +101,8 @@ struct mock_tool_call {
 int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct mock_tool_call *c,
                    struct mock_plan *plan);
 
-/* ock__serve_http_error journals an http_error and replies {"error":{"type","message"}}. */
+/* ock__serve_http_error journals an http_error and replies {"error":{"type","message"}}, or,
+ * on an LLM path, the error envelope of that path's API (type then follows the status). */
 int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,
                           const char *type, const char *message, struct mock_plan *plan);
 

@@ -136,3 +136,18 @@ test('an error event mid-stream is raised as an APIError with the scripted messa
   assert.ok(err instanceof SDK.APIError, `got ${err?.constructor?.name}: ${err?.message}`);
   assert.match(err.message, /ock: scripted stream error/);
 });
+
+test('a refusal on a wrong provider path is a NotFoundError typed not_found_error, with its request id', async () => {
+  const c = new Anthropic({ baseURL: `${mock.url}/p/nope`, apiKey: 'k', fetch: rec.fetch, maxRetries: 0 });
+  const err = await c.messages.create(ask('text')).then(() => null, (e) => e);
+  assert.ok(err instanceof SDK.NotFoundError, `got ${err?.constructor?.name}: ${err?.message}`);
+  assert.equal(err.error?.type, 'error');
+  assert.equal(err.error?.error?.type, 'not_found_error');
+  assert.match(err.requestID ?? '', /^req_ock_/);
+});
+
+test('an empty messages array is a BadRequestError with the API text', async () => {
+  const err = await client.messages.create({ model: 'claude-ock', max_tokens: 16, messages: [] }).then(() => null, (e) => e);
+  assert.ok(err instanceof SDK.BadRequestError, `got ${err?.constructor?.name}: ${err?.message}`);
+  assert.equal(err.error?.error?.message, 'messages: at least one message is required');
+});

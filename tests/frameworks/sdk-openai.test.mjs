@@ -142,3 +142,20 @@ test('an error event mid-stream is raised as an APIError with the scripted messa
   assert.ok(err instanceof SDK.APIError, `got ${err?.constructor?.name}: ${err?.message}`);
   assert.match(err.message, /ock: scripted stream error/);
 });
+
+test('a refusal on a wrong provider path is a NotFoundError in the OpenAI envelope', async () => {
+  const c = new OpenAI({ baseURL: `${mock.url}/p/nope/v1`, apiKey: 'k', fetch: rec.fetch, maxRetries: 0 });
+  const err = await c.chat.completions.create(ask('text')).then(() => null, (e) => e);
+  assert.ok(err instanceof SDK.NotFoundError, `got ${err?.constructor?.name}: ${err?.message}`);
+  assert.equal(err.type, 'invalid_request_error');
+  assert.equal(err.param, null);
+  assert.match(err.message, /^404 no provider "nope"/);
+});
+
+test('an empty messages array is a BadRequestError with the API text, param and code', async () => {
+  const err = await client.chat.completions.create({ model: 'gpt-ock', messages: [] }).then(() => null, (e) => e);
+  assert.ok(err instanceof SDK.BadRequestError, `got ${err?.constructor?.name}: ${err?.message}`);
+  assert.match(err.message, /Invalid 'messages': empty array/);
+  assert.equal(err.param, 'messages');
+  assert.equal(err.code, 'empty_array');
+});

@@ -52,7 +52,9 @@ const struct broken_history BROKEN_HISTORIES[] = {
      1, "call_1", ERR1 "call_1", "messages.[1].role", NULL},
     {"A05_DUPLICATE_TOOL_CALL_ID", 0,
      "[" OA_USER "," OA_CALLS1 "," OA_RESULT("call_1") "," OA_RESULT("call_1") "]", 3, "call_1",
-     ERR2, "messages.[3].role", NULL},
+     "Invalid parameter: Duplicate value for 'tool_call_id' of 'call_1', in messages[2] and "
+     "messages[3].",
+     "messages.[3].tool_call_id", NULL},
     {"A06_WRONG_TOOL_CALL_ID", 0, "[" OA_USER "," OA_CALLS1 "," OA_RESULT("call_2") "]", 2,
      "call_2", ERR2, "messages.[2].role", NULL},
     {"A07_PARALLEL_MISSING_RESULT", 0, "[" OA_USER "," OA_CALLS2 "," OA_RESULT("call_1") "]", 1,
@@ -78,7 +80,10 @@ const struct broken_history BROKEN_HISTORIES[] = {
      1, "toolu_1", ERR3("1", "toolu_1"), NULL, NULL},
     {"A05_DUPLICATE_TOOL_CALL_ID", 1,
      "[" AN_USER "," AN_CALLS1 "," AN_RESULTS(AN_RES("toolu_1") "," AN_RES("toolu_1")) "]", 2,
-     "toolu_1", ERR4("2", "1", "toolu_1"), NULL, NULL},
+     "toolu_1",
+     "messages.2.content.1: each tool_use must have a single result. Found multiple "
+     "`tool_result` blocks with id: toolu_1",
+     NULL, NULL},
     {"A06_WRONG_TOOL_CALL_ID", 1, "[" AN_USER "," AN_CALLS1 "," AN_RESULTS(AN_RES("toolu_2")) "]",
      2, "toolu_2", ERR4("2", "0", "toolu_2"), NULL, NULL},
     {"A07_PARALLEL_MISSING_RESULT", 1,

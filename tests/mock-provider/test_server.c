@@ -1148,6 +1148,100 @@ static int suite_cleanup(void) {
   return 0;
 }
 
+/* Both real APIs refuse a request without messages, each with its own text; so does the mock,
+ * and the script turn is not used up. */
+static void test_empty_messages_refused_with_the_real_text(void) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/p/oa/v1/chat/completions", "{\"model\":\"m\",\"messages\":[]}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  cJSON *body = cJSON_Parse(r.body.data);
+  const cJSON *err = cJSON_GetObjectItem(body, "error");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "message"),
+                    "Invalid 'messages': empty array. Expected an array with minimum length 1, "
+                    "but got an empty array instead.");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "param"), "messages");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "code"), "empty_array");
+  cJSON_Delete(body);
+  http_reply_free(&r);
+  http_post(m, "/p/an/v1/messages", "{\"model\":\"c\",\"max_tokens\":9,\"messages\":[]}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  body = cJSON_Parse(r.body.data);
+  err = cJSON_GetObjectItem(body, "error");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "message"), "messages: at least one message is required");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
+  cJSON_Delete(body);
+  http_reply_free(&r);
+  cJSON *reply = journal_nth(m, "llm_reply", 0);
+  OCK_ASSERT_INT_EQ(ock_json_int(reply, "turn", -2), -1);
+  cJSON_Delete(reply);
+  ock_mock_free(m);
+}
+
+/* An HTTP-level refusal on an LLM endpoint comes in that API's own error envelope, as the real
+ * service's 404, 405 or 413 does: an SDK reads error.type and error.message from it. */
+static void test_llm_endpoint_refusals_in_the_wire_envelope(void) {
+  ock_mock *m = mock_from("tool_conversation.json", NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  /* an Anthropic provider asked on the OpenAI path: OpenAI's envelope */
+  http_post(m, "/p/an/v1/chat/completions", "{}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 404);
+  cJSON *body = cJSON_Parse(r.body.data);
+  const cJSON *err = cJSON_GetObjectItem(body, "error");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
+  OCK_ASSERT_CONTAINS(ock_json_str(err, "message"), "provider \"an\" speaks anthropic");
+  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "param")), 1);
+  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "code")), 1);
+  cJSON_Delete(body);
+  http_reply_free(&r);
+  /* the reverse, an unknown provider, a wrong method: Anthropic's, with its request id */
+  static const struct {
+    const char *method, *path;
+    int status;
+    const char *type;
+  } anthropic[] = {{"POST", "/p/oa/v1/messages", 404, "not_found_error"},
+                   {"POST", "/p/zz/v1/messages", 404, "not_found_error"},
+                   {"GET", "/v1/messages", 405, "invalid_request_error"}};
+  for (size_t i = 0; i < sizeof anthropic / sizeof anthropic[0]; i++) {
+    if (!strcmp(anthropic[i].method, "GET"))
+      http_get(m, anthropic[i].path, &r);
+    else
+      http_post(m, anthropic[i].path, "{}", NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, anthropic[i].status);
+    body = cJSON_Parse(r.body.data);
+    OCK_ASSERT_STR_EQ(ock_json_str(body, "type"), "error");
+    err = cJSON_GetObjectItem(body, "error");
+    OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), anthropic[i].type);
+    const char *rid = ock_json_str(body, "request_id");
+    OCK_ASSERT_CONTAINS(rid ? rid : "(none)", "req_ock_");
+    char header[96];
+    snprintf(header, sizeof header, "request-id: %s", rid ? rid : "(none)");
+    OCK_ASSERT_CONTAINS(r.head.data, header);
+    cJSON_Delete(body);
+    http_reply_free(&r);
+  }
+  /* a body that is not UTF-8 on the OpenAI path */
+  http_post(m, "/p/oa/v1/chat/completions", "{\"model\":\"\xff\"}", NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 400);
+  body = cJSON_Parse(r.body.data);
+  err = cJSON_GetObjectItem(body, "error");
+  OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
+  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "code")), 1);
+  cJSON_Delete(body);
+  http_reply_free(&r);
+  /* the ock/1 endpoints keep the mock's own envelope */
+  http_get(m, "/ock/v1/nothing", &r);
+  OCK_ASSERT_CONTAINS(r.body.data, "{\"error\":{\"type\":\"not_found\",");
+  http_reply_free(&r);
+  OCK_ASSERT_INT_EQ(journal_count(m, "http_error"), 6);
+  ock_mock_free(m);
+}
+
 static const struct ock_test tests[] = {
     {"two_turn_tool_conversation_openai", test_two_turn_tool_conversation_openai},
     {"two_turn_tool_conversation_anthropic", test_two_turn_tool_conversation_anthropic},
@@ -1168,6 +1262,8 @@ static const struct ock_test tests[] = {
     {"same_requests_same_bytes_and_journal", test_same_requests_same_bytes_and_journal},
     {"session_document", test_session_document},
     {"bad_input_gets_a_clear_4xx", test_bad_input_gets_a_clear_4xx},
+    {"empty_messages_refused_with_the_real_text", test_empty_messages_refused_with_the_real_text},
+    {"llm_endpoint_refusals_in_the_wire_envelope", test_llm_endpoint_refusals_in_the_wire_envelope},
     {"cancel_trigger_and_prompt_stop", test_cancel_trigger_and_prompt_stop},
     {"random_faults_are_seeded", test_random_faults_are_seeded},
     {"default_endpoints_reach_the_first_provider_of_each_api",
