@@ -35,6 +35,11 @@ FW_BRIDGES := vercel-ai openai-agents langgraph
 # folder. The agent is copied to the same path under the cache so that it imports the pinned
 # packages from there, as it would from its own node_modules.
 FW_BLACKBOX := vercel-ai-blackbox=examples/vercel-ai-mcp
+# Scenarios the black-box runs leave out, because their result there is timing, not behaviour:
+# an unmodified agent cannot read the session's parallel_tools false, the Vercel AI SDK starts a
+# step's calls at once, and which of two calls of one tool reaches it first (and so gets the first
+# scripted result) varies from run to run. The instrumented bridge runs it (emulated sequential).
+FW_BLACKBOX_EXCLUDE := tool-same-tool-twice
 
 # docs/frameworks.md is written from the reports of a run (scripts/frameworks-doc.mjs): `make
 # frameworks-doc` after make test-frameworks writes it; make test-frameworks ends by checking that
@@ -70,6 +75,7 @@ test-frameworks: all $(FW_STAMP)
 	  echo "== $$n: $$d unmodified (ock run --blackbox, baseline tests/frameworks/expected/$$n.txt)"; \
 	  mkdir -p $(FW_CACHE)/$$d && cp $$d/agent.mjs $(FW_CACHE)/$$d/agent.mjs || exit 2; \
 	  $(OCK_BIN) run --blackbox --orchestrator "node $(FW_CACHE)/$$d/agent.mjs" \
+	    $(addprefix --exclude ,$(FW_BLACKBOX_EXCLUDE)) \
 	    --manifest $$d/manifest.json --expected-failures tests/frameworks/expected/$$n.txt \
 	    -o $(FW_CACHE)/reports/$$n || status=1; \
 	done; exit $$status

@@ -179,7 +179,11 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             calls.push({ id: part.toolCallId, name: part.toolName, arguments: parseArguments(part.input) });
           } else if (part.type === 'error' && !closed) {
             closed = true;
-            await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(part.error) });
+            // SPEC.md 5.7: an error event or a malformed chunk inside a stream is retryable,
+            // whatever the error's own class says (a malformed non-streamed reply is not).
+            const pe = providerError(part.error);
+            if (pe.error.type !== 'cancelled') pe.retryable = true;
+            await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
           } else if (part.type === 'finish' && !closed) {
             closed = true;
             await client.emit('provider:response', {
