@@ -1008,14 +1008,14 @@ static void event_data_is_shared_by_concurrent_graders(void) {
     event_data_shared_check();
     return;
   }
-  char exe[1024], out[128], cmd[2400];
+  char exe[1024], dir[64], out[128], cmd[2400];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) {
-    ock_test_fail(__LINE__, __FILE__, "cannot read /proc/self/exe");
+  if (n <= 0 || ock_test_tmpdir(dir, "event-data")) {
+    ock_test_fail(__LINE__, __FILE__, "cannot read /proc/self/exe or make a directory");
     return;
   }
   exe[n] = '\0';
-  snprintf(out, sizeof out, "/tmp/ock-event-data-%ld.out", (long)getpid());
+  snprintf(out, sizeof out, "%s/child.out", dir);
   snprintf(cmd, sizeof cmd, "%s=1 '%s' checks:event_data_is_shared_by_concurrent_graders >%s 2>&1",
            EVENT_DATA_CHILD, exe, out);
   int code = ock_test_sh(cmd);
@@ -1028,7 +1028,7 @@ static void event_data_is_shared_by_concurrent_graders(void) {
   } else {
     CU_PASS("event_data in a fresh process");
   }
-  unlink(out);
+  ock_test_rmdir(dir);
 }
 
 static const struct ock_test tests[] = {
