@@ -5,9 +5,13 @@
  */
 #include "runner.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "checklist.h"
 #include "grade.h"
@@ -983,6 +987,94 @@ static void signalled_exit_is_named(void) {
   cJSON_Delete(checks);
 }
 
+/* ---- event_data from concurrent graders ---------------------------------------------------- */
+
+#define EVENT_DATA_CHILD "OCK_TEST_EVENT_DATA_CHILD"
+
+static atomic_int slow_allocs;
+
+/* slow_malloc counts cJSON's allocations and holds each one, so that a thread which allocates
+ * in event_data is still inside it when the other thread arrives. */
+static void *slow_malloc(size_t n) {
+  atomic_fetch_add(&slow_allocs, 1);
+  struct timespec t = {0, 100 * 1000000L};
+  nanosleep(&t, NULL);
+  return malloc(n);
+}
+
+struct data_asker {
+  pthread_barrier_t *start;
+  const cJSON *entry;
+  const cJSON *data;
+};
+
+static void *ask_data(void *arg) {
+  struct data_asker *a = arg;
+  pthread_barrier_wait(a->start);
+  a->data = event_data(a->entry);
+  return NULL;
+}
+
+/* event_data_shared_check: two threads released together ask for the data of events without
+ * an object one; run in a process that has not called event_data before. */
+static void event_data_shared_check(void) {
+  cJSON *none = cJSON_Parse("{\"kind\":\"event\",\"event\":\"x\"}");
+  cJSON *number = cJSON_Parse("{\"kind\":\"event\",\"event\":\"x\",\"data\":3}");
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, 2);
+  struct data_asker a = {&start, none, NULL}, b = {&start, number, NULL};
+  cJSON_Hooks hooks = {slow_malloc, free};
+  cJSON_InitHooks(&hooks);
+  pthread_t ta, tb;
+  pthread_create(&ta, NULL, ask_data, &a);
+  pthread_create(&tb, NULL, ask_data, &b);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  cJSON_InitHooks(NULL);
+  pthread_barrier_destroy(&start);
+  OCK_ASSERT_INT_EQ(atomic_load(&slow_allocs), 0);
+  OCK_ASSERT_INT_EQ(a.data == b.data, 1);
+  OCK_ASSERT_INT_EQ(cJSON_IsObject(a.data), 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(a.data), 0);
+  OCK_ASSERT_INT_EQ(cJSON_IsObject(event_data(NULL)), 1);
+  cJSON_Delete(none);
+  cJSON_Delete(number);
+}
+
+/* Scenarios are graded on --jobs worker threads at once, and every check asks event_data for
+ * the data of events that may have none. The empty object it then returns must be one both
+ * threads share and nothing may be allocated for it: a default created on first use raced
+ * (two threads each created one, and the one overwritten leaked, which LeakSanitizer reported
+ * at exit of ock run now and then). Earlier tests of this binary have called event_data
+ * already, so the check runs in a fresh process: this binary, running only this test. */
+static void event_data_is_shared_by_concurrent_graders(void) {
+  if (getenv(EVENT_DATA_CHILD)) {
+    event_data_shared_check();
+    return;
+  }
+  char exe[1024], dir[64], out[128], cmd[2400];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0 || ock_test_tmpdir(dir, "event-data")) {
+    ock_test_fail(__LINE__, __FILE__, "cannot read /proc/self/exe or make a directory");
+    return;
+  }
+  exe[n] = '\0';
+  snprintf(out, sizeof out, "%s/child.out", dir);
+  snprintf(cmd, sizeof cmd, "%s=1 '%s' checks:event_data_is_shared_by_concurrent_graders >%s 2>&1",
+           EVENT_DATA_CHILD, exe, out);
+  int code = ock_test_sh(cmd);
+  if (code != 0) {
+    char *text = ock_test_read_file(out);
+    size_t len = text ? strlen(text) : 0;
+    ock_test_fail(__LINE__, __FILE__, "the test in a fresh process exited %d; its output ends: %s",
+                  code, text ? text + (len > 1500 ? len - 1500 : 0) : "");
+    free(text);
+  } else {
+    CU_PASS("event_data in a fresh process");
+  }
+  ock_test_rmdir(dir);
+}
+
 static const struct ock_test tests[] = {
     {"absent_values_are_named", absent_values_are_named},
     {"signalled_exit_is_named", signalled_exit_is_named},
@@ -1010,5 +1102,6 @@ static const struct ock_test tests[] = {
     {"undeclared_capability_by_behaviour", undeclared_capability_by_behaviour},
     {"custom_events_do_not_displace_execution_events",
      custom_events_do_not_displace_execution_events},
+    {"event_data_is_shared_by_concurrent_graders", event_data_is_shared_by_concurrent_graders},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
