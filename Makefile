@@ -122,9 +122,12 @@ valgrind: all
 	done; exit $$status
 
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+# Functions STYLE.md bans: unbounded copies and formats, and parsers that cannot report an error.
+BANNED_FUNCTIONS := sprintf|strcpy|strcat|gets|atoi|strtok|sscanf
 lint: | $(DEPS_STAMP) $(EVENT_MAP_H)
-	@command -v clang-format >/dev/null || { echo "lint: clang-format is missing (apt-get install clang-format)"; exit 1; }
-	@command -v cppcheck >/dev/null || { echo "lint: cppcheck is missing (apt-get install cppcheck)"; exit 1; }
+	@OCK_PACKAGES="clang-format cppcheck" sh scripts/deps.sh
+	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
+	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
 	clang-format --dry-run --Werror $(C_SOURCES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	  --suppress=missingIncludeSystem $(INCLUDES) $(filter -I%,$(PKG_CFLAGS)) \

@@ -47,8 +47,12 @@ static int die(const char *what) {
 }
 
 static void conn_open(struct conn *c, const char *url) {
-  int port = 0;
-  if (sscanf(url, "http://127.0.0.1:%d", &port) != 1 || port <= 0 || port > 65535) {
+  static const char prefix[] = "http://127.0.0.1:";
+  char *end = NULL;
+  long port =
+      strncmp(url, prefix, sizeof prefix - 1) ? 0 : strtol(url + sizeof prefix - 1, &end, 10);
+  if (!end || end == url + sizeof prefix - 1 || (*end && *end != '/') || port <= 0 ||
+      port > 65535) {
     fprintf(stderr, "min_sut: OCK_URL must be http://127.0.0.1:PORT, got \"%s\"\n", url);
     exit(2);
   }

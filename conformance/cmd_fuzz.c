@@ -204,7 +204,8 @@ int cmd_fuzz(int argc, char **argv) {
     case 'C':
       caps_arg = optarg;
       snprintf(caps, sizeof caps, "%s", optarg);
-      for (char *tok = strtok(caps, ","); tok && nd < 15; tok = strtok(NULL, ","))
+      char *save = NULL;
+      for (char *tok = strtok_r(caps, ",", &save); tok && nd < 15; tok = strtok_r(NULL, ",", &save))
         if (strcmp(tok, "core")) {
           if (!ock_capability_known(tok)) {
             fprintf(stderr, "ock fuzz: --capabilities: unknown capability \"%s\"\n", tok);

@@ -92,7 +92,8 @@ static void list_add(struct list *l, const char *s) {
 
 /* split_into adds the comma-separated parts of s (modified in place) to l. */
 static void split_into(struct list *l, char *s) {
-  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+  char *save = NULL;
+  for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
     if (*tok)
       list_add(l, tok);
 }
@@ -280,7 +281,9 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
   size_t cap = 1 << 20, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
   fclose(f);
   o->baseline_text[len] = '\0';
-  for (char *line = strtok(o->baseline_text, "\n"); line; line = strtok(NULL, "\n")) {
+  char *save = NULL;
+  for (char *line = strtok_r(o->baseline_text, "\n", &save); line;
+       line = strtok_r(NULL, "\n", &save)) {
     char *hash = strchr(line, '#');
     if (hash)
       *hash = '\0';

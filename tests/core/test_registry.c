@@ -53,7 +53,8 @@ static int field_value(const char *line, const char *name, char *out, size_t n) 
 static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
   size_t n = 0;
   struct spec_req *cur = NULL;
-  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+  char *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     if (!strncmp(line, "### OCK-", 8)) {
       cur = n < max ? &reqs[n++] : NULL;
       if (cur) {
