@@ -33,6 +33,37 @@ static int carries_reminder(const cJSON *request) {
   return 0;
 }
 
+/* carries_text: some message of the request's neutral history contains text. */
+static int carries_text(const cJSON *request, const char *text) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (strstr(str_field(m, "content"), text))
+      return 1;
+  }
+  return 0;
+}
+
+/* own_reminder: the reminder in the SUT's own words, so that OCK-ITER-004 holds whatever the
+ * wording (OCK-TEXT-006 judges the wording apart): the text of the wrap-up request's last user
+ * message when it is new there. NULL when it is empty, carries the mark of SPEC.md 5.5
+ * (carries_reminder finds it), was sent before the wrap-up request (a prompt), or was injected
+ * by a hook (a kept injection may be stored). */
+static const char *own_reminder(const struct view *v, size_t wrap, const char *content) {
+  if (!*content || strstr(content, REMINDER_MARK))
+    return NULL;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (i < wrap && is_kind(e, "llm_request") && carries_text(e, content))
+      return NULL;
+    const char *injected = is_kind(e, "event") && !strcmp(event_action(e), "inject_context")
+                               ? ock_json_str(event_reply(e), "context_injection")
+                               : NULL;
+    if (injected && *injected && strstr(content, injected))
+      return NULL;
+  }
+  return content;
+}
+
 /* history_holds_call: request's neutral history has an assistant tool call with that id. */
 static int history_holds_call(const cJSON *request, const char *id) {
   const cJSON *m, *c;
@@ -145,12 +176,16 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
                strlen(content) > 80 ? "..." : "",
                strlen(content) > 80 ? content + strlen(content) - 80 : content);
     wrap_up_calls_discarded(g, x, turn_req[max]);
+    const char *own =
+        strcmp(str_field(last, "role"), "user") ? NULL : own_reminder(v, turn_req[max], content);
     for (size_t i = turn_req[max] + 1; i < v->n; i++)
       if (is_kind(v->e[i], "llm_request")) {
-        grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !carries_reminder(v->e[i]),
-                   entry_seq(v->e[i]), "the reminder is never stored in the context",
+        int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
+        grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
+                   "the reminder (in any words: the wrap-up request's last user message) is never "
+                   "stored in the context",
                    "request %ld %s the reminder", entry_seq(v->e[i]),
-                   carries_reminder(v->e[i]) ? "still carries" : "does not carry");
+                   stored ? "still carries" : "does not carry");
       }
   } else {
     grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,

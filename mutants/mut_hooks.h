@@ -115,6 +115,7 @@ void mut_other_texts(struct mutant_state *s, struct mutant_exchange *x);
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x);
 void mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x);
 void mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x);
+void mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x);
 void mut_stream_false(struct mutant_state *s, struct mutant_exchange *x);
 void mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x);

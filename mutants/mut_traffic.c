@@ -178,6 +178,22 @@ void mut_other_texts(struct mutant_state *s, struct mutant_exchange *x) {
   wire_map_texts(x->body, x->wire, other_words);
 }
 
+/* reminder_words: other_words for the reminder alone. */
+static const char *reminder_words(enum wire_text_kind kind, const char *t, char *buf, size_t n) {
+  return kind == WIRE_TEXT_USER ? other_words(kind, t, buf, n) : NULL;
+}
+
+/* The reminder in its own words, then stored: the wrap-up request (the one the SUT marked) gets
+ * OTHER_REMINDER in place of the reminder, and every request after it starts with it. */
+void mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  if (wire_find_message(x->body, MUT_REMINDER_MARK) >= 0) {
+    s->wrapped_up = 1;
+    wire_map_texts(x->body, x->wire, reminder_words);
+  } else if (s->wrapped_up && wire_find_message(x->body, OTHER_REMINDER) < 0) {
+    wire_insert_user_first(x->body, OTHER_REMINDER);
+  }
+}
+
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
   for (int i = 0; i < s->n_injections; i++)
     wire_move_into_call(x->body, x->wire, s->injections[i]);

@@ -257,6 +257,11 @@ static const struct mutation table[] = {
      .requirement = "OCK-ITER-004",
      .what = "the wrap-up reminder stays in the context after the wrap-up request",
      .llm_request = mut_reminder_stored},
+    {.name = "reminder-stored-other-words",
+     .requirement = "OCK-ITER-004",
+     .what = "the wrap-up reminder, in the SUT's own words, stays in the context after the "
+             "wrap-up request",
+     .llm_request = mut_reminder_stored_other_words},
     {.name = "wrap-up-call-announced",
      .requirement = "OCK-ITER-005",
      .what = "the wrap-up reply's tool call gets a tool:pre",
