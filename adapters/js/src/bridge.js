@@ -3,7 +3,7 @@
 // texts (SPEC.md 5.6, 5.11), which session provider a bridge talks to, and the provider:error
 // fields of an exception thrown by an LLM SDK. No framework is imported here, so each bridge
 // loads only the framework it bridges.
-import { RETRYABLE_STATUS } from './client.js';
+import { RETRYABLE_STATUS, denies } from './client.js';
 
 export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -89,4 +89,25 @@ export function providerError(e) {
   const message = status !== null ? `HTTP ${status}: ${text}` : text;
   const retryable = status !== null ? RETRYABLE_STATUS.includes(status) : type === 'connection_error' || type === 'timeout';
   return { error: { type, message }, retryable, status_code: status };
+}
+
+/**
+ * The start of an execute for a bridge that speaks the OpenAI wire only: prompt:submit, then the
+ * checks of SPEC.md 5.2 (an empty prompt, no provider, a provider on another wire) and a deny of
+ * prompt:submit, each ending the execute through complete(status, extra). Returns the
+ * prompt:submit reply and the provider, or `ended` (what complete returned) when it ended.
+ */
+export async function openaiPrologue({ prompt, client, session }, complete) {
+  const submit = await client.emit('prompt:submit', { prompt });
+  const provider = firstProvider(session);
+  const fail = async (type, message) => ({ ended: (await complete('error', { error: { type, message } })) ?? true });
+  if (prompt.trim() === '') return fail('invalid_input', 'the prompt is empty');
+  if (!provider) return fail('no_provider', 'the session has no provider');
+  if (provider.api !== 'openai')
+    return fail('no_provider', `the bridge speaks the openai wire only; provider ${provider.name} is ${provider.api}`);
+  if (denies(submit)) {
+    await client.emit('prompt:complete', { response: `Denied: ${denyReason(submit)}` });
+    return { ended: (await complete('incomplete', { reason: 'denied' })) ?? true };
+  }
+  return { submit, provider };
 }

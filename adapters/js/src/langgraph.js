@@ -27,7 +27,7 @@ import { MemorySaver, GraphRecursionError } from '@langchain/langgraph';
 import { tool, ToolInputParsingException } from '@langchain/core/tools';
 import { HumanMessage, SystemMessage, AIMessage, isAIMessage } from '@langchain/core/messages';
 import { denies, ToolCallError, TRACE_HEADER } from './client.js';
-import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, firstProvider, providerError } from './bridge.js';
+import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError, openaiPrologue } from './bridge.js';
 
 export const ORCHESTRATOR = 'langgraph-bridge';
 
@@ -185,16 +185,8 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
   try {
-    const submit = await client.emit('prompt:submit', { prompt });
-    const provider = firstProvider(session);
-    if (prompt.trim() === '') return await complete('error', { error: { type: 'invalid_input', message: 'the prompt is empty' } });
-    if (!provider) return await complete('error', { error: { type: 'no_provider', message: 'the session has no provider' } });
-    if (provider.api !== 'openai')
-      return await complete('error', { error: { type: 'no_provider', message: `the bridge speaks the openai wire only; provider ${provider.name} is ${provider.api}` } });
-    if (denies(submit)) {
-      await client.emit('prompt:complete', { response: `Denied: ${denyReason(submit)}` });
-      return await complete('incomplete', { reason: 'denied' });
-    }
+    const { submit, provider, ended } = await openaiPrologue({ prompt, client, session }, complete);
+    if (ended) return ended;
     state.graph ??= buildAgent({ client, session, state, provider });
     state.graph.ock.run = run;
     const messages = [new HumanMessage(prompt)];

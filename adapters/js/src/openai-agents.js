@@ -23,7 +23,7 @@
 import OpenAI from 'openai';
 import { Agent, Runner, tool, OpenAIChatCompletionsModel, MaxTurnsExceededError, setTracingDisabled } from '@openai/agents';
 import { denies, ToolCallError, TRACE_HEADER } from './client.js';
-import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, firstProvider, providerError } from './bridge.js';
+import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError, openaiPrologue } from './bridge.js';
 
 export const ORCHESTRATOR = 'openai-agents-bridge';
 
@@ -175,16 +175,8 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
   try {
-    const submit = await client.emit('prompt:submit', { prompt });
-    const provider = firstProvider(session);
-    if (prompt.trim() === '') return await complete('error', { error: { type: 'invalid_input', message: 'the prompt is empty' } });
-    if (!provider) return await complete('error', { error: { type: 'no_provider', message: 'the session has no provider' } });
-    if (provider.api !== 'openai')
-      return await complete('error', { error: { type: 'no_provider', message: `the bridge speaks the openai wire only; provider ${provider.name} is ${provider.api}` } });
-    if (denies(submit)) {
-      await client.emit('prompt:complete', { response: `Denied: ${denyReason(submit)}` });
-      return await complete('incomplete', { reason: 'denied' });
-    }
+    const { submit, provider, ended } = await openaiPrologue({ prompt, client, session }, complete);
+    if (ended) return ended;
     const input = [...state.history, { role: 'user', content: prompt }];
     const injected = injection(submit);
     if (injected && !injected.ephemeral) input.push(inputMessage(injected));

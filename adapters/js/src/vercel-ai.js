@@ -19,10 +19,10 @@ import { generateText, streamText, stepCountIs, jsonSchema, tool, wrapLanguageMo
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { denies, ToolCallError, RETRYABLE_STATUS } from './client.js';
+import { isObject, resultText } from './bridge.js';
 
 export const ORCHESTRATOR = 'vercel-ai-bridge';
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function denyReason(result) {
   if (result.action === 'ask_user') return 'No approval system available';
@@ -39,15 +39,6 @@ function parseArguments(raw) {
   }
 }
 
-/** SPEC.md 5.11: the text of a ToolResult. */
-export function resultText(result) {
-  if (result.success === false) {
-    const msg = result.error?.message;
-    return `Error: ${typeof msg === 'string' && msg !== '' ? msg : 'unknown error'}`;
-  }
-  if (typeof result.output === 'string') return result.output;
-  return JSON.stringify(result.output ?? null);
-}
 
 function injection(result) {
   if (result.action !== 'inject_context') return null;
