@@ -1,7 +1,11 @@
-# conformance/: `ock`, the harness, on libockconf.a (every conformance/*.c but main.c), which
-# links the mock provider in process. `make conformance` is the main job: the whole suite
+# conformance/: `ock`, the harness, on libockconf.a (every conformance/<stage>/*.c but
+# cli/main.c), which links the mock provider in process. The folders are the pipeline's
+# stages, in the order data flows: run/ (fixtures, the SUT, one scenario end to end), model/
+# (the journal indexed for the checks), checks/ (one file per requirement group, grading),
+# report/ (the report model and its four renderers), cli/ (the subcommands). `make conformance` is the main job: the whole suite
 # against the reference orchestrator, reports in reports/latest/.
-CONF_SRCS := $(filter-out conformance/main.c,$(wildcard conformance/*.c))
+CONF_STAGES := run model checks report cli
+CONF_SRCS := $(filter-out conformance/cli/main.c,$(foreach s,$(CONF_STAGES),$(wildcard conformance/$(s)/*.c)))
 CONF_LIB  := $(BUILD)/lib/libockconf.a
 OCK_BIN   := $(BUILD)/bin/ock
 LIBS      += $(CONF_LIB)
@@ -11,7 +15,7 @@ $(CONF_LIB): $(call objs_of,$(CONF_SRCS))
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(OCK_BIN): $(call objs_of,conformance/main.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
+$(OCK_BIN): $(call objs_of,conformance/cli/main.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 

@@ -5,7 +5,7 @@ CORE_LIB  := $(BUILD)/lib/libockcore.a
 CORE_GEN  := $(BUILD)/gen/registry_data.c
 LIBS      += $(CORE_LIB)
 
-$(CORE_GEN): conformance/requirements.json scripts/embed.sh
+$(CORE_GEN): core/requirements.json scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh ock__registry_json $< > $@
 
@@ -16,7 +16,7 @@ $(EVENT_MAP_GEN): core/gen/event_map.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(STD) $(WARN) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-$(EVENT_MAP_H): conformance/requirements.json $(EVENT_MAP_GEN)
+$(EVENT_MAP_H): core/requirements.json $(EVENT_MAP_GEN)
 	@mkdir -p $(@D)
 	$(EVENT_MAP_GEN) $< > $@.tmp && mv $@.tmp $@
 

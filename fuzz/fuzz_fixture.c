@@ -5,7 +5,7 @@
 
 #include "ock/json.h"
 #include "ock/registry.h"
-#include "scenarios.h"
+#include "run/scenarios.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static ock_registry *reg;

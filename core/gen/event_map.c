@@ -2,7 +2,7 @@
  * event_map.c: a build tool that writes the event names of the registry as a C X-macro, so
  * the event model is typed once from its one source.
  *
- *   ock-gen-event-map conformance/requirements.json > event_map.h
+ *   ock-gen-event-map core/requirements.json > event_map.h
  *
  * The output defines OCK_EVENT_MAP(X), one X(IDENT, "name") per event of the registry's
  * "events" array, in registry order; IDENT is the name upper-cased with ':' and '-' as '_'

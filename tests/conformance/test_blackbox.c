@@ -8,11 +8,11 @@
 
 #include <stdlib.h>
 
-#include "blackbox.h"
-#include "checklist.h"
+#include "checks/blackbox.h"
+#include "checks/checklist.h"
 #include "ock/json.h"
 #include "ock/registry.h"
-#include "view.h"
+#include "model/view.h"
 
 #ifndef OCK_BIN_DIR
 #define OCK_BIN_DIR "build"

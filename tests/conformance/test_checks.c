@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checklist.h"
-#include "grade.h"
+#include "checks/checklist.h"
+#include "checks/grade.h"
 #include "ock/json.h"
-#include "view.h"
+#include "model/view.h"
 
 static ock_registry *reg;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "report/escape.h"
 #include "ock/status.h"
 #include "runner.h"
 

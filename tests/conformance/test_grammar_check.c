@@ -8,11 +8,11 @@
 
 #include <stdlib.h>
 
-#include "cli.h"
-#include "grade.h"
+#include "cli/cli.h"
+#include "checks/grade.h"
 #include "grammar_examples.h"
 #include "ock/json.h"
-#include "view.h"
+#include "model/view.h"
 
 static ock_registry *reg;
 static struct grammar_example examples[96];

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "ock/status.h"
-#include "report.h"
+#include "report/report.h"
 #include "runner.h"
-#include "scenario_run.h"
+#include "run/scenario_run.h"
 
 #define SAMPLE "tests/conformance/golden/sample-report.json"
 

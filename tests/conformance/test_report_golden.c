@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "report/escape.h"
 #include "ock/status.h"
-#include "report.h"
+#include "report/report.h"
 #include "runner.h"
 
 #define GOLDEN "tests/conformance/golden/"

@@ -10,7 +10,7 @@
 
 #include "ock/json.h"
 #include "ock/status.h"
-#include "scenarios.h"
+#include "run/scenarios.h"
 
 static ock_registry *reg;
 static char tmpdir[64];

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "sut.h"
+#include "run/sut.h"
 
 static struct sut_result run(const char *cmd, double timeout_s, size_t cap) {
   static const char *const env[] = {"OCK_TEST_VAR=from-harness", NULL};

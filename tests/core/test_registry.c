@@ -13,7 +13,7 @@
 static ock_registry *reg;
 
 static int setup(void) {
-  char *text = ock_test_read_file(ock_test_path("conformance/requirements.json"));
+  char *text = ock_test_read_file(ock_test_path("core/requirements.json"));
   struct ock_jerr err;
   int rc = text ? ock_registry_load(text, strlen(text), &reg, &err) : -1;
   if (rc)

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checklist.h"
+#include "checks/checklist.h"
 #include "ock/json.h"
 
 #define ALL_CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"

@@ -2,7 +2,7 @@
  * registry.h: the requirement registry, the single source of requirement IDs, levels and
  * capabilities, and of the event model (names, stages, required fields).
  *
- * The registry is conformance/requirements.json. A copy is built into every binary
+ * The registry is core/requirements.json. A copy is built into every binary
  * (ock_registry_load_builtin), so an installed `ock` needs no data path; a test keeps SPEC.md
  * and the file in agreement.
  */

@@ -1,0 +1,137 @@
+/* blackbox.c: what a black-box run grades, and what its SUT is given (blackbox.h). */
+#include "checks/blackbox.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ock/buf.h"
+#include "ock/json.h"
+
+/* The checks whose evidence is the traffic (LLM requests and replies, the validator's
+ * findings, tool calls, the SIGINT, the process outcome), never an event. Keep each one's
+ * requirement "blackbox": true in the registry; a test holds the two together. */
+static const char *const traffic_checks[] = {
+    "cancel.no-new-work",
+    "error.backoff",
+    "error.fallback",
+    "error.fallback-sticks",
+    "error.no-retry",
+    "error.retry",
+    "error.retry-after",
+    "error.retry-count",
+    "expect.exit-code",
+    "expect.llm-requests",
+    "expect.tool-calls",
+    "expect.tool-input",
+    "iter.limit",
+    "orphan.call-arguments",
+    "orphan.call-kept",
+    "orphan.call-order",
+    "orphan.call-unchanged",
+    "orphan.context-valid",
+    "orphan.final-stored",
+    "orphan.no-duplicates",
+    "orphan.no-result-without-call",
+    "orphan.result-for-every-call",
+    "orphan.results-adjacent",
+    "proc.exit",
+    "proc.sigint",
+    "proc.signal",
+    "stream.requested",
+    "text.endpoint-failure",
+    "text.invalid-arguments",
+    "text.reminder",
+    "text.tool-failure",
+    "text.unknown-tool",
+    "tool.input",
+};
+
+size_t blackbox_check_count(void) {
+  return sizeof traffic_checks / sizeof traffic_checks[0];
+}
+
+const char *blackbox_check_at(size_t i) {
+  return i < blackbox_check_count() ? traffic_checks[i] : NULL;
+}
+
+int blackbox_check_listed(const char *check) {
+  for (size_t i = 0; check && i < blackbox_check_count(); i++)
+    if (!strcmp(traffic_checks[i], check))
+      return 1;
+  return 0;
+}
+
+int blackbox_graded(const char *check, const struct ock_requirement *r) {
+  return r && r->blackbox && blackbox_check_listed(check);
+}
+
+/* event_timed_cancel: a cancel trigger (one object or a list) fires on an event, which a
+ * black-box SUT never posts. */
+static int event_timed_cancel(const cJSON *cancel) {
+  if (cJSON_IsObject(cancel)) {
+    const char *at = ock_json_str(cancel, "at");
+    return at && (!strcmp(at, "event") || !strcmp(at, "after_execute"));
+  }
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cancel) {
+    if (event_timed_cancel(c))
+      return 1;
+  }
+  return 0;
+}
+
+int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
+  const cJSON *expect = cJSON_GetObjectItemCaseSensitive(fixture, "expect");
+  const cJSON *cap;
+  cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(fixture, "capabilities")) {
+    if (cJSON_IsString(cap) && !strcmp(cap->valuestring, "lifecycle")) {
+      snprintf(why, n, "%s: the scenario grades lifecycle events", BLACKBOX_REASON);
+      return 1;
+    }
+  }
+  if (event_timed_cancel(cJSON_GetObjectItemCaseSensitive(fixture, "cancel")))
+    snprintf(why, n, "%s: the scenario's SIGINT is timed by an event", BLACKBOX_REASON);
+  else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(fixture, "hooks")) > 0)
+    snprintf(why, n, "%s: the scenario scripts hook replies to events", BLACKBOX_REASON);
+  else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(expect, "events_present")) > 0 ||
+           cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(expect, "events_absent")) > 0)
+    snprintf(why, n, "%s: the scenario expects events", BLACKBOX_REASON);
+  else
+    return 0;
+  return 1;
+}
+
+char *blackbox_input(const cJSON *prompts) {
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 24);
+  const cJSON *p;
+  int rc = 0;
+  cJSON_ArrayForEach(p, prompts) {
+    for (const char *c = cJSON_IsString(p) ? p->valuestring : ""; *c && !rc; c++) {
+      if (*c == '\\')
+        rc = ock_buf_puts(&b, "\\\\");
+      else if (*c == '\n')
+        rc = ock_buf_puts(&b, "\\n");
+      else
+        rc = ock_buf_append(&b, c, 1);
+    }
+    if (!rc)
+      rc = ock_buf_puts(&b, "\n");
+  }
+  if (rc) {
+    ock_buf_free(&b);
+    return NULL;
+  }
+  return ock_buf_take(&b);
+}
+
+cJSON *blackbox_coverage(const ock_registry *reg) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON *yes = cJSON_AddArrayToObject(o, "graded");
+  cJSON *no = cJSON_AddArrayToObject(o, "not_graded");
+  for (size_t i = 0; i < ock_registry_count(reg); i++) {
+    const struct ock_requirement *r = ock_registry_at(reg, i);
+    cJSON_AddItemToArray(r->blackbox ? yes : no, cJSON_CreateString(r->id));
+  }
+  return o;
+}

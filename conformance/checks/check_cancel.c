@@ -1,0 +1,179 @@
+/*
+ * check_cancel.c: CANCEL, SIGINT during an execute: it ends with status cancelled after
+ * cancel:requested and cancel:completed, starts nothing new once the cancel is noticed, keeps
+ * the results of tools that finished, and leaves a context that ends with an assistant message.
+ * The words of a cancelled call's result and of that closing message (OCK-TEXT-007, OCK-TEXT-010,
+ * SHOULD) are judged apart, so other words fail no MUST.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/json.h"
+#include "ock/utf8.h"
+#include "model/view_calls.h"
+
+#define CANCELLED_RESULT "Error: cancelled"                     /* SPEC.md 5.10 step 4 */
+#define CLOSING_MESSAGE "The previous operation was cancelled." /* SPEC.md 5.10 step 5 */
+
+static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
+  for (size_t i = x->first; i < x->end; i++)
+    if (is_kind(v->e[i], "llm_request"))
+      return v->e[i];
+  return NULL;
+}
+
+/* refused: the execute may send no LLM request at all: its prompt:submit was denied, its prompt
+ * is empty or white space, or the session has no provider. It ends as the deny or the input
+ * validation says, whatever SIGINT arrives meanwhile (SPEC.md 5.10). */
+static int refused(const struct view *v, const struct view_exec *x) {
+  int blank = x->prompt && ock_utf8_is_blank(x->prompt);
+  if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
+    return 1;
+  for (size_t i = x->first; i < x->end; i++)
+    if (is_event(v->e[i], "prompt:submit"))
+      return event_denied(v->e[i]);
+  return 0;
+}
+
+static void one_execute(struct grade_ctx *g, size_t k) {
+  const struct view *v = g->v;
+  const struct view_exec *x = &v->x[k];
+  size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
+  size_t answered = (size_t)-1, ignored = (size_t)-1;
+  int refused_execute = refused(v, x);
+  int n_requested = 0, n_completed = 0, n_signals = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    n_requested += is_event(v->e[i], "cancel:requested");
+    n_completed += is_event(v->e[i], "cancel:completed");
+    n_signals += is_kind(v->e[i], "cancel");
+    if (is_event(v->e[i], "prompt:complete") && answered == (size_t)-1)
+      answered = i;
+    /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
+     * finds the answer delivered, and one in a refused execute finds no work: nothing is left
+     * to cancel (SPEC.md 5.10). */
+    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 && ignored == (size_t)-1 &&
+        (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
+      if (answered == (size_t)-1 && !refused_execute)
+        fired = i;
+      else
+        ignored = i;
+    }
+    if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
+      requested = i;
+    if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
+      completed = i;
+  }
+  if (ignored != (size_t)-1) {
+    const char *status = str_field(x->complete, "status");
+    const char *when = answered != (size_t)-1 && answered < ignored ? "after prompt:complete"
+                       : refused_execute ? "in an execute that sends no request"
+                                         : "late";
+    grade_emit(g, "cancel.ignored", "OCK-PROC-004",
+               requested == (size_t)-1 && strcmp(status, "cancelled"),
+               requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
+               "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
+               "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
+               "cancelled",
+               "execute %d: SIGINT %s; %s, status %s", x->index, when,
+               requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
+               *status ? status : "(no orchestrator:complete)");
+  }
+  if (fired == (size_t)-1)
+    return;
+  const char *status = str_field(x->complete, "status");
+  grade_emit(g, "cancel.status", "OCK-CANCEL-001", !strcmp(status, "cancelled"), x->complete_seq,
+             "SIGINT during an execute: status cancelled", "execute %d: status %s", x->index,
+             *status ? status : "(no orchestrator:complete)");
+  grade_emit(g, "cancel.events", "OCK-CANCEL-002",
+             requested != (size_t)-1 && completed != (size_t)-1 && requested < completed,
+             x->complete_seq, "cancel:requested then cancel:completed",
+             "execute %d: cancel:requested %s, cancel:completed %s", x->index,
+             requested == (size_t)-1 ? "missing" : "present",
+             completed == (size_t)-1 ? "missing" : "present");
+  /* However many SIGINTs arrive, the execute is cancelled once (SPEC.md 5.10). */
+  grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
+             x->complete_seq, "at most one cancel:requested and one cancel:completed per execute",
+             "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
+             n_signals, n_requested, n_completed);
+  /* A black-box SUT posts no cancel:requested: the SIGINT itself is the mark, and work that
+   * starts more than the late tolerance after it is new work (SPEC.md 9.7). */
+  size_t mark = v->traffic ? fired : requested;
+  double after = v->traffic ? entry_time(v->e[fired]) + grade_late_ms(g) : -1;
+  if (mark != (size_t)-1) {
+    size_t late = (size_t)-1;
+    for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
+      if ((is_kind(v->e[i], "llm_request") || is_kind(v->e[i], "tool_start")) &&
+          entry_time(v->e[i]) > after)
+        late = i;
+    grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
+               late != (size_t)-1 ? entry_seq(v->e[late]) : entry_seq(v->e[mark]),
+               v->traffic ? "nothing new starts after the SIGINT"
+                          : "nothing new starts after cancel:requested",
+               "%s",
+               late == (size_t)-1                   ? "nothing started"
+               : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
+                                                    : "a tool was started");
+  }
+  if (k + 1 >= v->nx)
+    return;
+  const cJSON *next = first_request_of(v, &v->x[k + 1]);
+  if (!next)
+    return;
+  /* Finished tools keep their real results. */
+  struct call_fate *f = NULL;
+  size_t n = call_fates(v, &f);
+  for (size_t i = 0; i < n; i++) {
+    if (f[i].x != x || !f[i].end || entry_seq(f[i].end) > entry_seq(v->e[fired]))
+      continue;
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(f[i].end, "reply"), "output");
+    const char *text = request_result_text(next, call_id(&f[i]));
+    if (cJSON_IsString(out) && *out->valuestring)
+      grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text && strstr(text, out->valuestring),
+                 entry_seq(next), "results of tools that finished before the cancel are kept",
+                 "call %s: result in the next request \"%.60s\"", call_id(&f[i]),
+                 text ? text : "(missing)");
+  }
+  /* Every other call the SUT took up gets a result, in the words of OCK-TEXT-007 when it has
+   * no real one. (A call of a reply the SUT abandoned unreported was never taken up.) */
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *c = &f[i];
+    if (c->x != x || (c->end && entry_seq(c->end) <= entry_seq(v->e[fired])) ||
+        !(c->selecting || c->pre || c->error || c->start))
+      continue;
+    const char *text = request_result_text(next, call_id(c));
+    grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text != NULL, entry_seq(next),
+               "every other call of a cancelled execute gets a result",
+               "call %s (%.40s), not finished before the cancel: %s", call_id(c), call_name(c),
+               text ? "it has a result" : "no result for it in the next LLM request");
+    if (!strcmp(fate_error_type(c), "cancelled"))
+      text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
+  }
+  free(f);
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+  int last_user = -1, i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, hist) {
+    if (!strcmp(str_field(m, "role"), "user"))
+      last_user = i;
+    i++;
+  }
+  const cJSON *before = last_user > 0 ? cJSON_GetArrayItem(hist, last_user - 1) : NULL;
+  int closed = before && !strcmp(str_field(before, "role"), "assistant");
+  grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005", closed, entry_seq(next),
+             "the context ends with an assistant message after a cancelled execute",
+             "the message before the next prompt is %s",
+             before ? str_field(before, "role") : "missing");
+  if (closed)
+    grade_emit(g, "text.closing-message", "OCK-TEXT-010",
+               !strcmp(str_field(before, "content"), CLOSING_MESSAGE), entry_seq(next),
+               "the closing message is \"" CLOSING_MESSAGE "\"", "the closing message is \"%.80s\"",
+               str_field(before, "content"));
+}
+
+void check_cancel(struct grade_ctx *g) {
+  for (size_t k = 0; k < g->v->nx; k++)
+    one_execute(g, k);
+}

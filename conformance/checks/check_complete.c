@@ -1,0 +1,217 @@
+/*
+ * check_complete.c: COMPLETE, the orchestrator:complete event: once per execute, last, with
+ * its fields, a turn_count equal to the turns the mock served, and a status that matches what
+ * the journal shows happened; the response prompt:complete and execution:end carry is the text
+ * the mock really sent last, or after a deny a non-empty text (its wording is OCK-TEXT-009's).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/json.h"
+
+static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
+
+static int status_known(const char *s) {
+  for (int i = 0; s && statuses[i]; i++)
+    if (!strcmp(s, statuses[i]))
+      return 1;
+  return 0;
+}
+
+/* What the journal shows about one execute. */
+struct happened {
+  int cancelled;        /* the harness sent SIGINT during it */
+  int denied;           /* a hook denied prompt:submit or provider:request */
+  int failed_reply;     /* some LLM reply failed */
+  int last_reply_ok;    /* the last LLM reply succeeded */
+  int last_reply_final; /* ... and carried no tool calls */
+  int requests;
+  int wrapped_up; /* a max-iterations wrap-up request was made: status incomplete */
+};
+
+static void what_happened(const struct view *v, const struct view_exec *x, struct happened *h) {
+  memset(h, 0, sizeof *h);
+  for (size_t i = x->first; i < x->end; i++) {
+    if (is_kind(v->e[i], "llm_request") && view_is_wrap_up(v, i)) {
+      h->wrapped_up = 1;
+      continue;
+    }
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "cancel") && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
+      h->cancelled = 1;
+    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e))
+      h->denied = 1;
+    if (!is_kind(e, "llm_request"))
+      continue;
+    h->requests++;
+    e = view_reply_of(v, i); /* the reply to this request, wherever it was journaled */
+    if (e) {
+      int failed = reply_failed(e);
+      h->failed_reply |= failed;
+      h->last_reply_ok = !failed;
+      h->last_reply_final =
+          !failed && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) == 0;
+    }
+  }
+}
+
+/* expected_response: the execute's response as SPEC.md 5.4/5.6 define it, from what the mock
+ * saw: the text of the last LLM reply the mock sent (the final answer or the wrap-up text),
+ * borrowed from the journal. After a denied prompt:submit or provider:request it sets *denied
+ * and returns NULL: any non-empty text reports the denial (its wording, "Denied: <reason>", is
+ * OCK-TEXT-009's, judged with the deny). NULL too when the journal shows no response (no reply
+ * reached the SUT). */
+static const char *expected_response(const struct view *v, const struct view_exec *x, int *denied) {
+  const cJSON *last = NULL;
+  *denied = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    const cJSON *e = v->e[i];
+    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e)) {
+      *denied = 1;
+      return NULL;
+    }
+    if (is_kind(e, "llm_request"))
+      last = view_reply_of(v, i);
+  }
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(last, "text");
+  return last && !reply_failed(last) && cJSON_IsString(text) ? text->valuestring : NULL;
+}
+
+/* The response carried by prompt:complete and execution:end against what the mock sent. */
+static void check_response(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  const cJSON *pc = NULL, *end = NULL;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (is_event(v->e[i], "prompt:complete") && !pc)
+      pc = v->e[i];
+    if (is_event(v->e[i], "execution:end") && !end)
+      end = v->e[i];
+  }
+  int denied;
+  const char *expect = expected_response(v, x, &denied);
+  const char *said = pc ? ock_json_str(event_data(pc), "response") : NULL;
+  if (pc && denied)
+    grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && *said, entry_seq(pc),
+               "after a deny, prompt:complete data.response is a non-empty text",
+               "execute %d: response %s%.60s%s after a deny", x->index, said ? "\"" : "",
+               said ? said : "(not a string)", said ? "\"" : "");
+  else if (pc && expect)
+    grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
+               entry_seq(pc), "prompt:complete data.response is the text the mock sent last",
+               "execute %d: response \"%.60s\"%s, expected \"%.60s\"", x->index,
+               said ? said : "(not a string)", said && strlen(said) > 60 ? "..." : "", expect);
+  if (!end)
+    return;
+  const char *status = str_field(x->complete, "status");
+  const cJSON *r = cJSON_GetObjectItemCaseSensitive(event_data(end), "response");
+  int ok;
+  const char *what;
+  if (!strcmp(status, "cancelled") || !strcmp(status, "error")) {
+    ok = cJSON_IsNull(r);
+    what = "null";
+  } else if (said) {
+    ok = cJSON_IsString(r) && !strcmp(r->valuestring, said);
+    what = said;
+  } else
+    return; /* no prompt:complete to compare with: ORDER-004 reports it */
+  grade_emit(g, "complete.end-response", "OCK-COMPLETE-008", ok, entry_seq(end),
+             "execution:end data.response is prompt:complete's response (null on cancelled or "
+             "error)",
+             "execute %d (status %s): execution:end response %.60s%s%s, expected %.60s", x->index,
+             *status ? status : "none", cJSON_IsString(r) ? "\"" : "",
+             cJSON_IsString(r) ? r->valuestring
+             : cJSON_IsNull(r) ? "null"
+                               : "(missing or not a string)",
+             cJSON_IsString(r) ? "\"" : "", what);
+}
+
+/* One orchestrator name per run: every event that carries data.orchestrator (cancel:*,
+ * orchestrator:complete) carries the name the first of them did (SPEC.md 4.3.18). */
+static void check_same_name(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const char *first = NULL;
+  long first_seq = -1;
+  for (size_t i = 0; i < v->n; i++) {
+    const char *name = ock_json_str(event_data(v->e[i]), "orchestrator");
+    if (!is_kind(v->e[i], "event") || !name || !*name)
+      continue; /* a missing or empty name is complete.orchestrator's to report */
+    if (!first) {
+      first = name;
+      first_seq = entry_seq(v->e[i]);
+      continue;
+    }
+    grade_emit(g, "complete.same-orchestrator", "OCK-COMPLETE-009", !strcmp(name, first),
+               entry_seq(v->e[i]), "the same orchestrator name in every event of the run",
+               "%s carries \"%.40s\", seq %ld carried \"%.40s\"", event_name(v->e[i]), name,
+               first_seq, first);
+  }
+}
+
+void check_complete(struct grade_ctx *g) {
+  check_same_name(g);
+  const struct view *v = g->v;
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const cJSON *c = x->complete;
+    if (!c)
+      continue; /* complete.once (check_order) reports the absence */
+    long seq = x->complete_seq;
+    const char *orch = ock_json_str(c, "orchestrator");
+    grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
+               "orchestrator: a non-empty string", "%s",
+               orch ? (*orch ? orch : "\"\"") : "missing or not a string");
+    const char *status = ock_json_str(c, "status");
+    grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
+               "status: success, incomplete, cancelled or error", "status %s",
+               status ? status : "missing or not a string");
+
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
+    int turns = view_turns(v, x);
+    int is_int =
+        cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
+    char shown[64]; /* what was sent: never a placeholder number for an absent value */
+    if (cJSON_IsNumber(tc))
+      snprintf(shown, sizeof shown, "%g%s", tc->valuedouble,
+               is_int ? "" : " (not a non-negative integer)");
+    else
+      snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
+    grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
+               is_int && (int)tc->valuedouble == turns, seq,
+               "turn_count equals the LLM turns the mock served",
+               "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
+
+    check_response(g, x);
+
+    struct happened h;
+    what_happened(v, x, &h);
+    if (status_known(status)) {
+      const char *why = NULL;
+      if (!strcmp(status, "cancelled") && !h.cancelled)
+        why = "status cancelled, but no SIGINT was sent during this execute";
+      else if (!strcmp(status, "success") && h.wrapped_up)
+        why = "status success, but the loop hit max_iterations (a wrap-up request was made)";
+      else if (!strcmp(status, "success") && !(h.last_reply_ok && h.last_reply_final))
+        why = "status success, but the last LLM reply was not a final answer";
+      else if (!strcmp(status, "success") && h.denied)
+        why = "status success, but a hook denied the prompt or a request";
+      else if (!strcmp(status, "error") && h.last_reply_final && !h.failed_reply && !h.cancelled &&
+               h.requests)
+        why = "status error, but the execute ended with a final answer and no failure";
+      else if (strcmp(status, "cancelled") && strcmp(status, "incomplete") && h.last_reply_final &&
+               !h.failed_reply && !h.denied && !h.cancelled && !h.wrapped_up &&
+               strcmp(status, "success"))
+        why = "the execute ended with a final answer, so status should be success";
+      grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
+                 "status matches what happened", "execute %d: %s", x->index, why ? why : status);
+    }
+    if (status && !strcmp(status, "error")) {
+      const cJSON *err = cJSON_GetObjectItemCaseSensitive(c, "error");
+      int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
+      grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
+                 "error: {type, message} on status error", "%s",
+                 ok ? "present" : "missing or incomplete");
+    }
+  }
+}

@@ -1,0 +1,433 @@
+/*
+ * check_error.c: ERROR, the four strategies. A failed provider reply is reported with
+ * provider:error; under retry a retryable failure is retried (never past max_retries, after a
+ * provider:retry, waiting the backoff or the Retry-After the mock sent) and a non-retryable one
+ * is not; under fallback the next provider by priority takes the turn; under fail_fast a tool
+ * failure ends the execute with status error.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/json.h"
+#include "model/view_calls.h"
+
+static const char *fault_kind(const cJSON *reply) {
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  return cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");
+}
+
+/* retryable per SPEC.md: 408, 409, 429, 5xx but 501, 529, a cut or dropped stream. */
+static int retryable(const cJSON *reply) {
+  long status = (long)ock_json_int(reply, "status", 200);
+  const char *k = fault_kind(reply);
+  if (status >= 400)
+    return status == 408 || status == 409 || status == 429 || status == 529 ||
+           (status >= 500 && status != 501);
+  if (k && !strcmp(k, "malformed_chunk")) /* retryable when streamed, not as a whole body */
+    return ock_json_bool(reply, "stream", 0);
+  return k && (!strcmp(k, "cut_stream") || !strcmp(k, "error_mid_stream") ||
+               !strcmp(k, "drop_connection") || !strcmp(k, "client_gone"));
+}
+
+/* scripted_turn: the fixture's script turn that produced this reply, or NULL. */
+static const cJSON *scripted_turn(const struct view *v, const cJSON *reply) {
+  const cJSON *script = cJSON_GetObjectItemCaseSensitive(v->fixture, "script");
+  const cJSON *turns = cJSON_GetObjectItemCaseSensitive(script, str_field(reply, "provider"));
+  return cJSON_GetArrayItem(turns, (int)ock_json_int(reply, "turn", -1));
+}
+
+/* retry_after_ms: what the mock told the SUT to wait, or -1. */
+static double retry_after_ms(const struct view *v, const cJSON *reply) {
+  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(scripted_turn(v, reply), "fault");
+  if (cJSON_HasObjectItem(fault, "retry_after_ms"))
+    return ock_json_num(fault, "retry_after_ms", -1);
+  if (cJSON_HasObjectItem(fault, "retry_after"))
+    return ock_json_num(fault, "retry_after", -1) * 1000.0;
+  return -1;
+}
+
+static const char *next_provider(const struct view *v, const char *failed) {
+  double fp = 0;
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
+                            v->session, "providers")) if (!strcmp(str_field(p, "name"), failed))
+      fp = ock_json_num(p, "priority", 100);
+  const char *best = NULL;
+  double bp = 0;
+  int past = 0;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
+    double pr = ock_json_num(p, "priority", 100);
+    const char *name = str_field(p, "name");
+    if (!strcmp(name, failed)) {
+      past = 1;
+      continue;
+    }
+    /* strictly later in (priority, list order) than the failed provider */
+    if (pr < fp || (pr == fp && !past))
+      continue;
+    if (!best || pr < bp) {
+      best = name;
+      bp = pr;
+    }
+  }
+  return best;
+}
+
+/* find the first event named name in [from, to). */
+static const cJSON *event_between(const struct view *v, size_t from, size_t to, const char *name) {
+  for (size_t i = from; i < to && i < v->n; i++)
+    if (is_event(v->e[i], name))
+      return v->e[i];
+  return NULL;
+}
+
+/* sigint_after: the harness sent a SIGINT after entry i and before the window's end. */
+static int sigint_after(const struct view *v, const struct view_exec *x, size_t i) {
+  for (size_t k = i + 1; k < x->end && k < v->n; k++)
+    if (is_kind(v->e[k], "cancel"))
+      return 1;
+  return 0;
+}
+
+/* reported: the failure of the request at entry index i (reply: its reply) was reported with a
+ * provider:error before the next request (entry until). */
+static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t until) {
+  const struct view *v = g->v;
+  const cJSON *err = event_between(v, i + 1, until, "provider:error");
+  const cJSON *d = event_data(err);
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "error");
+  int ok = err && *str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
+           ock_json_str(e, "message") &&
+           cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(d, "retryable")) &&
+           cJSON_HasObjectItem(d, "status_code");
+  grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok,
+             err ? entry_seq(err) : entry_seq(v->e[i]),
+             "provider:error {provider, error:{type,message}, retryable, status_code}",
+             "failed reply %ld: %s", entry_seq(reply),
+             !err ? "no provider:error"
+             : ok ? "reported"
+                  : "provider:error lacks fields");
+  /* retryable is a property of the error (SPEC.md 4.3.7, 5.7), not of the strategy or of the
+   * retries left: the same fault carries the same value under every strategy. */
+  const cJSON *r = cJSON_GetObjectItemCaseSensitive(d, "retryable");
+  if (err && cJSON_IsBool(r)) {
+    int cancelled = !strcmp(ock_json_str(e, "type") ? ock_json_str(e, "type") : "", "cancelled");
+    int want = !cancelled && retryable(reply);
+    grade_emit(g, "error.retryable-value", "OCK-ERROR-001", cJSON_IsTrue(r) == want, entry_seq(err),
+               "provider:error retryable as SPEC.md 5.7 classifies the fault",
+               "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s", entry_seq(reply),
+               fault_kind(reply) ? fault_kind(reply) : "HTTP ",
+               fault_kind(reply) ? "" : str_field(reply, "status"),
+               cfg_str(v, "error_strategy", "continue"), cJSON_IsTrue(r) ? "true" : "false",
+               want ? "true" : "false");
+  }
+}
+
+/* one_failure judges what the SUT did after the request at entry index i failed. */
+static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i,
+                        const cJSON *reply, int attempt) {
+  const struct view *v = g->v;
+  const char *strategy = cfg_str(v, "error_strategy", "continue");
+  int retry_on = !strcmp(strategy, "retry") || !strcmp(strategy, "fallback");
+  long long max_retries = cfg_int(v, "max_retries", 2);
+  size_t j;
+  const cJSON *next = next_request_after(v, i, &j);
+  if (next && j >= x->end)
+    next = NULL;
+  reported(g, i, reply, next ? j : x->end);
+  const char *provider = str_field(reply, "provider");
+  const char *next_prov = next ? str_field(next, "provider") : NULL;
+  int can_retry = retry_on && retryable(reply) && attempt <= max_retries;
+  const char *fallback = !strcmp(strategy, "fallback") ? next_provider(v, provider) : NULL;
+
+  if (retry_on && !retryable(reply))
+    grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
+               next ? entry_seq(next) : entry_seq(reply), "a non-retryable error is not retried",
+               "HTTP %lld from %s was %s", ock_json_int(reply, "status", 0), provider,
+               next && !strcmp(next_prov, provider) ? "retried" : "not retried");
+  /* A SIGINT before the retry or fallback request went out pre-empts it (SPEC.md 5.7): the
+   * execute must then end cancelled, and no request follows. */
+  if ((can_retry || fallback) && !next && sigint_after(v, x, i)) {
+    if (v->traffic)
+      return; /* the status that says cancelled is an event */
+    const char *status = str_field(x->complete, "status");
+    grade_emit(g, can_retry ? "error.retry" : "error.fallback",
+               can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
+               x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
+               "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
+               *status ? status : "(none)");
+    return;
+  }
+  /* A retry announced but kept from going out by a deny on its provider:request is a retry
+   * made: the hook's decision ends the execute (OCK-HOOK-002), not the SUT's. */
+  size_t denied = (size_t)-1;
+  for (size_t k = i + 1; !next && k < x->end && denied == (size_t)-1; k++)
+    if (is_event(v->e[k], "provider:request") && event_denied(v->e[k]))
+      denied = k;
+  if (can_retry && denied != (size_t)-1) {
+    const cJSON *ev = event_between(v, i + 1, denied, "provider:retry");
+    const char *to = str_field(event_data(v->e[denied]), "provider");
+    grade_emit(g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider),
+               entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
+               "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
+               *to ? to : "(no provider)",
+               ev ? "after a provider:retry" : "with no provider:retry");
+    return;
+  }
+  if (can_retry) {
+    const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
+    /* A black-box SUT announces nothing: the retry itself is what the traffic shows. */
+    int announced = ev || v->traffic;
+    int ok = next && !strcmp(next_prov, provider) && announced;
+    grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
+               "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s",
+               attempt, fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
+               !next                         ? "no retry"
+               : strcmp(next_prov, provider) ? "the retry went elsewhere"
+               : announced                   ? "retried"
+                                             : "retried without provider:retry");
+    if (ok) {
+      double gap = entry_time(next) - entry_time(reply);
+      double ra = retry_after_ms(v, reply);
+      double cap = (double)cfg_int(v, "retry_max_delay_ms", 60000);
+      if (ra >= 0) {
+        double want = ra < cap ? ra : cap;
+        grade_emit(g, "error.retry-after", "OCK-ERROR-005",
+                   gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + grade_late_ms(g),
+                   entry_seq(next), "the retry waits the Retry-After the provider sent",
+                   "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
+      } else {
+        double base = (double)cfg_int(v, "retry_base_delay_ms", 1000);
+        double jitter = ock_json_num(v->config, "retry_jitter", 0.1);
+        double nominal = fmin(base * pow(2, attempt - 1), cap);
+        double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
+        double said = ock_json_num(event_data(ev), "delay_ms", -1);
+        int ok_said = v->traffic || (said >= lo - 1 && said <= hi + 1);
+        int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
+        char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(event_data(ev), "delay_ms")))
+          snprintf(saids, sizeof saids, "%.0f", said);
+        grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
+                   "exponential backoff with jitter, clamped to the cap",
+                   "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids,
+                   gap, lo, hi);
+      }
+    }
+  } else if (retry_on && retryable(reply)) {
+    grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
+               next ? entry_seq(next) : entry_seq(reply), "at most max_retries retries per turn",
+               "%s after %d attempts (max_retries %lld)",
+               next && !strcmp(next_prov, provider) ? "retried again" : "stopped", attempt,
+               max_retries);
+  }
+  if (fallback && !can_retry) {
+    const cJSON *res = next ? event_between(v, i + 1, j, "provider:resolve") : NULL;
+    int announced =
+        v->traffic || (res && !strcmp(str_field(event_data(res), "provider"), fallback));
+    int ok = next && !strcmp(next_prov, fallback) && announced;
+    grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
+               "the next provider by priority takes the turn, announced by provider:resolve",
+               "%s failed for good; %s", provider,
+               !next                         ? "no further request"
+               : strcmp(next_prov, fallback) ? "the next request went to another provider"
+               : announced                   ? "fell back"
+                                             : "fell back without provider:resolve");
+  }
+  if (!next && !(can_retry || fallback)) {
+    const char *status = str_field(x->complete, "status");
+    grade_emit(g, "error.provider-error", "OCK-ERROR-001",
+               !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
+               "an unrecovered provider error ends the execute with status error",
+               "execute %d: status %s", x->index, *status ? status : "(none)");
+  }
+}
+
+#define SKIPPED_TEXT "Error: skipped: an earlier tool call failed (fail_fast)"
+
+/* skipped_calls: once the failure `failed` is known, no other call of its response starts, and
+ * each call that never started has a result (SPEC.md 5.7, a SHOULD), in the words of
+ * OCK-TEXT-008 (judged apart, so other words fail only the text). */
+static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t n,
+                          const struct call_fate *failed) {
+  const struct view *v = g->v;
+  long known = entry_seq(failed->error);
+  size_t j;
+  const cJSON *next = next_request_after(v, failed->reply_index, &j);
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *c = &f[i];
+    if (c == failed || c->reply_index != failed->reply_index)
+      continue;
+    if (c->start && entry_seq(c->start) > known) {
+      grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, entry_seq(c->start),
+                 "fail_fast: no call of the response starts once a tool failure is known",
+                 "call %s started at %ld, after the failure of %s at %ld", call_id(c),
+                 entry_seq(c->start), call_id(failed), known);
+      continue;
+    }
+    if (c->start || c->selecting || c->pre || c->post || c->error || !next)
+      continue;
+    const char *text = request_result_text(next, call_id(c));
+    grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text != NULL, entry_seq(next),
+               "a call fail_fast did not start has a result", "call %s was not started; %s",
+               call_id(c), text ? "it has a result" : "no result for it in the next LLM request");
+    text_of_result(g, "text.skipped", "OCK-TEXT-008", c, SKIPPED_TEXT, 0);
+  }
+}
+
+static void fail_fast(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  if (strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast"))
+    return;
+  struct call_fate *f = NULL;
+  size_t n = call_fates(v, &f);
+  for (size_t i = 0; i < n; i++) {
+    const char *t = fate_error_type(&f[i]);
+    if (!f[i].error || !f[i].x ||
+        !(!strcmp(t, "execution_failed") || !strcmp(t, "timeout") ||
+          !strcmp(t, "invalid_arguments")))
+      continue;
+    size_t j;
+    const cJSON *next = next_request_after(v, f[i].reply_index, &j);
+    int stopped = !next || j >= f[i].x->end;
+    const char *status = str_field(f[i].x->complete, "status");
+    grade_emit(g, "error.fail-fast", "OCK-ERROR-007", stopped && !strcmp(status, "error"),
+               entry_seq(f[i].error),
+               "fail_fast: a tool failure ends the execute with status error",
+               "tool %s failed (%s); %s, status %s", call_id(&f[i]), t,
+               stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
+    skipped_calls(g, f, n, &f[i]);
+    break;
+  }
+  free(f);
+}
+
+/* is_best_provider: name is the first of the session providers by (priority, list order) that
+ * is not in failed; *best is set to that provider (NULL when none is left). */
+static int is_best_provider(const struct view *v, const char *name, const char **failed,
+                            int n_failed, const char **best) {
+  const cJSON *p;
+  double bp = 0;
+  *best = NULL;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
+    const char *pn = str_field(p, "name");
+    int out = 0;
+    for (int k = 0; k < n_failed; k++)
+      out |= !strcmp(failed[k], pn);
+    double pr = ock_json_num(p, "priority", 100);
+    if (!out && (!*best || pr < bp)) {
+      *best = pn;
+      bp = pr;
+    }
+  }
+  return *best && name ? !strcmp(*best, name) : 0;
+}
+
+#define MAX_FAILED_PROVIDERS 16
+
+/* later_turns: under fallback, a provider that failed for good (a non-retryable fault, or its
+ * retry budget of the turn spent) is not used again in the execute; every request goes to the
+ * best provider by priority among those that have not failed (SPEC.md 5.7, 5.9). */
+static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  if (strcmp(cfg_str(v, "error_strategy", "continue"), "fallback"))
+    return;
+  long long max_retries = cfg_int(v, "max_retries", 2);
+  const char *failed[MAX_FAILED_PROVIDERS];
+  int n_failed = 0, failures_in_turn = 0;
+  const char *turn_provider = NULL;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!is_kind(v->e[i], "llm_request"))
+      continue;
+    const char *provider = str_field(v->e[i], "provider");
+    const char *best;
+    int ok = is_best_provider(v, provider, failed, n_failed, &best);
+    if (n_failed > 0 || !ok)
+      grade_emit(g, "error.fallback-sticks", "OCK-ERROR-011", ok, entry_seq(v->e[i]),
+                 "the best provider by priority that has not failed for good in the execute",
+                 "execute %d: request to %s; %d provider(s) failed for good, expected %s", x->index,
+                 provider, n_failed, best ? best : "(none left)");
+    const cJSON *reply = view_reply_of(v, i);
+    if (!reply || !reply_failed(reply)) {
+      failures_in_turn = 0;
+      turn_provider = NULL;
+      continue;
+    }
+    if (!turn_provider || strcmp(turn_provider, provider))
+      failures_in_turn = 0;
+    turn_provider = provider;
+    failures_in_turn++;
+    if ((!retryable(reply) || failures_in_turn > max_retries) && n_failed < MAX_FAILED_PROVIDERS) {
+      failed[n_failed++] = provider;
+      failures_in_turn = 0;
+      turn_provider = NULL;
+    }
+  }
+}
+
+/* numbering: provider:request and provider:error carry iteration, the turn number of the
+ * execute (the wrap-up request is max_iterations + 1), and attempt, 1 for a turn's first
+ * request and one more after each failed one (a retry or a fallback), as the mock saw them. */
+static void numbering(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  long iteration = 0, attempt = 0;
+  int last_failed = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "llm_request")) {
+      last_failed = reply_failed(view_reply_of(v, i));
+      continue;
+    }
+    int request = is_event(e, "provider:request");
+    if (!request && !is_event(e, "provider:error"))
+      continue;
+    if (request) {
+      if (last_failed && iteration > 0) {
+        attempt++;
+      } else {
+        iteration++;
+        attempt = 1;
+      }
+      last_failed = 1; /* until its reply is seen: a denied request has none */
+    }
+    const cJSON *d = event_data(e);
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(d, "iteration");
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
+    int ok = cJSON_IsNumber(it) && cJSON_IsNumber(at) && it->valuedouble == (double)iteration &&
+             at->valuedouble == (double)attempt;
+    char its[32], ats[32]; /* an absent number says so, not -1 */
+    snprintf(its, sizeof its, "missing");
+    snprintf(ats, sizeof ats, "missing");
+    if (cJSON_IsNumber(it))
+      snprintf(its, sizeof its, "%g", it->valuedouble);
+    if (cJSON_IsNumber(at))
+      snprintf(ats, sizeof ats, "%g", at->valuedouble);
+    grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, entry_seq(e),
+               "iteration is the turn number, attempt counts the tries of the turn",
+               "execute %d: %s iteration %s attempt %s, expected %ld and %ld", x->index,
+               event_name(e), its, ats, iteration, attempt);
+  }
+}
+
+void check_error(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    numbering(g, x);
+    later_turns(g, x);
+    int attempt = 0;
+    const cJSON *prev = NULL;
+    for (size_t i = x->first; i < x->end; i++) {
+      if (!is_kind(v->e[i], "llm_request"))
+        continue;
+      attempt = prev && reply_failed(prev) ? attempt + 1 : 1;
+      prev = view_reply_of(v, i);
+      /* No reply at all: the harness stopped the mock first (a timeout); nothing to judge. */
+      if (prev && reply_failed(prev))
+        one_failure(g, x, i, prev, attempt);
+    }
+  }
+  fail_fast(g);
+}

@@ -1,0 +1,203 @@
+/*
+ * check_iter.c: ITER, max_iterations: at most that many tool-loop turns, then one wrap-up
+ * request that carries the reminder (role user, no tools) and is never stored; status
+ * incomplete; the wrap-up reply's tool calls discarded (not run, no tool events, not stored).
+ * The reminder's exact text (OCK-TEXT-006, SHOULD) is judged apart from the request's shape
+ * (OCK-ITER-002): a reminder in other words fails only the text.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/json.h"
+
+#define REMINDER_MARK "orchestrator-loop-limit"
+/* The reminder of SPEC.md 5.5, exactly. */
+#define REMINDER_TEXT                                                                              \
+  "<system-reminder source=\"orchestrator-loop-limit\">\nYou have reached the maximum number "     \
+  "of iterations for this turn. Please provide a response to the user now, summarizing your "      \
+  "progress and noting what remains to be done.\n</system-reminder>"
+
+/* ends_with_reminder: text is the reminder, or ends with it (merged into the user message that
+ * carries the tool results, as SPEC.md 5.5 allows on the Anthropic wire). */
+static int ends_with_reminder(const char *text) {
+  size_t n = strlen(text), k = strlen(REMINDER_TEXT);
+  return n >= k && !strcmp(text + n - k, REMINDER_TEXT);
+}
+
+static int carries_reminder(const cJSON *request) {
+  const cJSON *m;
+  cJSON_ArrayForEach(
+      m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
+                                                                          REMINDER_MARK)) return 1;
+  return 0;
+}
+
+/* carries_text: some message of the request's neutral history contains text. */
+static int carries_text(const cJSON *request, const char *text) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (strstr(str_field(m, "content"), text))
+      return 1;
+  }
+  return 0;
+}
+
+/* own_reminder: the reminder in the SUT's own words, so that OCK-ITER-004 holds whatever the
+ * wording (OCK-TEXT-006 judges the wording apart): the text of the wrap-up request's last user
+ * message when it is new there. NULL when it is empty, carries the mark of SPEC.md 5.5
+ * (carries_reminder finds it), was sent before the wrap-up request (a prompt), or was injected
+ * by a hook (a kept injection may be stored). */
+static const char *own_reminder(const struct view *v, size_t wrap, const char *content) {
+  if (!*content || strstr(content, REMINDER_MARK))
+    return NULL;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (i < wrap && is_kind(e, "llm_request") && carries_text(e, content))
+      return NULL;
+    const char *injected = is_kind(e, "event") && !strcmp(event_action(e), "inject_context")
+                               ? ock_json_str(event_reply(e), "context_injection")
+                               : NULL;
+    if (injected && *injected && strstr(content, injected))
+      return NULL;
+  }
+  return content;
+}
+
+/* history_holds_call: request's neutral history has an assistant tool call with that id. */
+static int history_holds_call(const cJSON *request, const char *id) {
+  const cJSON *m, *c;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
+                                m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
+  return 0;
+}
+
+/* wrap_up_calls_discarded: no entry after the wrap-up request at index w runs, announces or
+ * stores a tool call of its reply (SPEC.md 5.5, OCK-ITER-005). */
+static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec *x, size_t w) {
+  const struct view *v = g->v;
+  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(view_reply_of(v, w), "tool_calls");
+  if (cJSON_GetArraySize(calls) == 0)
+    return;
+  const cJSON *call;
+  cJSON_ArrayForEach(call, calls) {
+    const char *id = str_field(call, "id");
+    if (!*id)
+      continue;
+    for (size_t i = w + 1; i < v->n; i++) {
+      const cJSON *e = v->e[i];
+      const char *what = NULL;
+      if (is_kind(e, "event") && !strncmp(event_name(e), "tool:", 5) &&
+          !strcmp(str_field(event_data(e), "tool_call_id"), id))
+        what = event_name(e);
+      else if (is_kind(e, "tool_start") && !strcmp(str_field(e, "tool_call_id"), id))
+        what = "the tool run";
+      else if (is_kind(e, "llm_request") && history_holds_call(e, id))
+        what = "a later request's history";
+      if (what) {
+        grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, entry_seq(e),
+                   "the wrap-up reply's tool calls are not run, announced or stored",
+                   "execute %d: wrap-up call %.60s (%.60s) appears in %s", x->index, id,
+                   str_field(call, "name"), what);
+        return;
+      }
+    }
+  }
+  grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 1, entry_seq(v->e[w]),
+             "the wrap-up reply's tool calls are not run, announced or stored", "as expected");
+}
+
+static void one_execute(struct grade_ctx *g, const struct view_exec *x, long long max) {
+  const struct view *v = g->v;
+  size_t turn_req[64];
+  int turns = 0;
+  const cJSON *prev = NULL;
+  int have_prev = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!is_kind(v->e[i], "llm_request"))
+      continue;
+    if (!have_prev || !reply_failed(prev)) {
+      if (turns < 64)
+        turn_req[turns] = i;
+      turns++;
+    }
+    have_prev = 1;
+    prev = view_reply_of(v, i);
+  }
+  if (turns < max || max > 60)
+    return; /* the limit was not reached in this execute */
+  const cJSON *last_loop_reply = view_reply_of(v, turn_req[max - 1]);
+  int pending =
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
+  if (turns == max && !pending)
+    return; /* the model answered on the last allowed turn */
+  grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
+             "at most max_iterations turns, plus one wrap-up",
+             "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
+  const char *status = str_field(x->complete, "status");
+  /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
+  const cJSON *wrap_reply = turns == max + 1 ? view_reply_of(v, turn_req[max]) : NULL;
+  const char *want = wrap_reply && reply_failed(wrap_reply) ? "error" : "incomplete";
+  /* Reason max_iterations with incomplete, and turn_count max_iterations + 1 (SPEC.md 5.5). */
+  const char *reason = str_field(x->complete, "reason");
+  long long counted = ock_json_int(x->complete, "turn_count", -1);
+  char shown[48]; /* an absent turn_count says so, not -1 */
+  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x->complete, "turn_count")))
+    snprintf(shown, sizeof shown, "%g", ock_json_num(x->complete, "turn_count", 0));
+  else
+    snprintf(shown, sizeof shown, "missing");
+  int status_ok = !strcmp(status, want) &&
+                  (strcmp(want, "incomplete") || !strcmp(reason, "max_iterations")) &&
+                  (turns != max + 1 || counted == max + 1);
+  grade_emit(g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
+             "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
+             "limit ended the loop (status error if the wrap-up failed)",
+             "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
+             *status ? status : "(none)", want, *reason ? "\"" : "", *reason ? reason : "(none)",
+             *reason ? "\"" : "", shown);
+  if (turns == max + 1) {
+    const cJSON *wrap = v->e[turn_req[max]];
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
+    const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
+    int ok =
+        !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, "tools_offered", 0) == 0;
+    grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
+               "one wrap-up request: a user message last; no tools",
+               "last message role %s; %lld tools offered", str_field(last, "role"),
+               ock_json_int(wrap, "tools_offered", 0));
+    const char *content = str_field(last, "content");
+    grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content), entry_seq(wrap),
+               "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
+               "last message (role %s) %s: \"%s%.80s\"", str_field(last, "role"),
+               ends_with_reminder(content)      ? "ends with the reminder"
+               : strstr(content, REMINDER_MARK) ? "carries an altered reminder"
+                                                : "does not carry the reminder",
+               strlen(content) > 80 ? "..." : "",
+               strlen(content) > 80 ? content + strlen(content) - 80 : content);
+    wrap_up_calls_discarded(g, x, turn_req[max]);
+    const char *own =
+        strcmp(str_field(last, "role"), "user") ? NULL : own_reminder(v, turn_req[max], content);
+    for (size_t i = turn_req[max] + 1; i < v->n; i++)
+      if (is_kind(v->e[i], "llm_request")) {
+        int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
+        grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
+                   "the reminder (in any words: the wrap-up request's last user message) is never "
+                   "stored in the context",
+                   "request %ld %s the reminder", entry_seq(v->e[i]),
+                   stored ? "still carries" : "does not carry");
+      }
+  } else {
+    grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,
+               "one wrap-up request after the last allowed turn", "execute %d: no wrap-up request",
+               x->index);
+  }
+}
+
+void check_iter(struct grade_ctx *g) {
+  long long max = cfg_int(g->v, "max_iterations", 10);
+  if (max <= 0)
+    return;
+  for (size_t k = 0; k < g->v->nx; k++)
+    one_execute(g, &g->v->x[k], max);
+}

@@ -1,0 +1,251 @@
+/*
+ * check_lifecycle.c: LIFECYCLE and TRACE, the CUGAR lifecycle over an LLM loop: execution:start
+ * and execution:end around every execute, each event's stage as SPEC.md maps it, only allowed
+ * stage transitions, one terminal stage, deterministic and justified routing, and the session's
+ * trace_id on every event and request.
+ */
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/events.h"
+#include "ock/json.h"
+
+/* next_event: the index of the next known event entry after i, below hi. Custom events inside
+ * an execute are ignored (SPEC.md 3.1), so they may stand anywhere between known ones. */
+static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
+  const struct view *v = g->v;
+  for (size_t j = i + 1; j < hi; j++)
+    if (is_kind(v->e[j], "event") && ock_registry_event(g->reg, event_name(v->e[j])))
+      return j;
+  return (size_t)-1;
+}
+
+static const char *exec_end_status(const char *status) {
+  if (!strcmp(status, "cancelled"))
+    return "cancelled";
+  if (!strcmp(status, "error"))
+    return "error";
+  return "completed";
+}
+
+static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  size_t after = next_event(g, x->first, x->end);
+  int start_ok = after != (size_t)-1 && is_event(v->e[after], "execution:start");
+  size_t end_i = (size_t)-1, complete_i = (size_t)-1;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (is_event(v->e[i], "execution:end") && end_i == (size_t)-1)
+      end_i = i;
+    if (is_event(v->e[i], "orchestrator:complete") && complete_i == (size_t)-1)
+      complete_i = i;
+  }
+  const char *status = str_field(x->complete, "status");
+  int end_ok = end_i != (size_t)-1 && complete_i != (size_t)-1 &&
+               next_event(g, end_i, x->end) == complete_i &&
+               !strcmp(str_field(event_data(v->e[end_i]), "status"), exec_end_status(status));
+  grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
+             x->complete_seq,
+             "execution:start right after prompt:submit; execution:end with the "
+             "matching status right before orchestrator:complete",
+             "execute %d: execution:start %s; execution:end %s", x->index,
+             start_ok ? "in place" : "missing or misplaced",
+             end_i == (size_t)-1 ? "missing"
+             : end_ok            ? "in place"
+                                 : "misplaced or with the wrong status");
+}
+
+static void stages(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  const char *status = str_field(x->complete, "status");
+  enum ock_stage terminal = OCK_STAGE_COUNT, prev = OCK_STAGE_COUNT,
+                 seen_terminal = OCK_STAGE_COUNT;
+  int have_terminal = ock_stage_for_status(status, &terminal) == 0;
+  int stage_bad = 0, trans_bad = 0, terminal_bad = 0, any = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    const cJSON *e = v->e[i];
+    if (!is_kind(e, "event"))
+      continue;
+    const struct ock_event_def *def = ock_registry_event(g->reg, event_name(e));
+    if (!def)
+      continue;
+    any = 1;
+    enum ock_stage s;
+    const char *got = str_field(event_data(e), "stage");
+    if (ock_stage_parse(got, &s)) {
+      if (!stage_bad++)
+        grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
+                   "every event carries its stage", "%s has stage \"%.30s\"", event_name(e), got);
+      continue;
+    }
+    int ok;
+    if (!strcmp(def->stage, "terminal"))
+      ok = have_terminal && s == terminal;
+    else if (!strcmp(def->stage, "current"))
+      ok = !ock_stage_is_terminal(s);
+    else
+      ok = !strcmp(def->stage, got);
+    if (!ok && !stage_bad++)
+      grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
+                 "every event carries the stage SPEC.md maps it to",
+                 "%s has stage %s (expected %s)", event_name(e), got,
+                 strcmp(def->stage, "terminal") ? def->stage
+                 : have_terminal                ? ock_stage_name(terminal)
+                                                : "terminal");
+    if (prev != OCK_STAGE_COUNT && !ock_stage_transition_allowed(prev, s) && !trans_bad++)
+      grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, entry_seq(e),
+                 "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s", x->index,
+                 ock_stage_name(prev), ock_stage_name(s), event_name(e));
+    if (ock_stage_is_terminal(s)) {
+      if (seen_terminal != OCK_STAGE_COUNT && seen_terminal != s && !terminal_bad++)
+        grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, entry_seq(e),
+                   "exactly one terminal stage", "execute %d: %s and then %s", x->index,
+                   ock_stage_name(seen_terminal), ock_stage_name(s));
+      seen_terminal = s;
+    }
+    prev = s;
+  }
+  if (!any)
+    return;
+  if (!stage_bad)
+    grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1, "every event carries its stage",
+               "as expected");
+  if (!trans_bad)
+    grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 1, -1,
+               "only the transitions of SPEC.md's table", "as expected");
+  if (!terminal_bad)
+    grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004",
+               seen_terminal != OCK_STAGE_COUNT && have_terminal && seen_terminal == terminal,
+               x->complete_seq, "exactly one terminal stage, matching the status",
+               "execute %d: terminal stage %s, status %s", x->index,
+               seen_terminal == OCK_STAGE_COUNT ? "never reached" : ock_stage_name(seen_terminal),
+               *status ? status : "(none)");
+}
+
+/* lowest_priority: the provider routing must choose first, and the one after it. */
+static void expected_route(const struct view *v, const char **first, const char **second) {
+  *first = *second = NULL;
+  double best = 0, next = 0;
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
+    double pr = ock_json_num(p, "priority", 100);
+    const char *name = ock_json_str(p, "name");
+    if (!*first || pr < best) {
+      *second = *first;
+      next = best;
+      *first = name;
+      best = pr;
+    } else if (!*second || pr < next) {
+      *second = name;
+      next = pr;
+    }
+  }
+}
+
+static void routing(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const cJSON *first_decision = NULL;
+  const char *want, *want_fallback;
+  expected_route(v, &want, &want_fallback);
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const cJSON *resolve = NULL;
+    size_t request = (size_t)-1;
+    for (size_t i = x->first; i < x->end && request == (size_t)-1; i++) {
+      if (is_event(v->e[i], "provider:resolve") && !resolve)
+        resolve = v->e[i];
+      if (is_event(v->e[i], "provider:request"))
+        request = i;
+    }
+    if (request == (size_t)-1)
+      continue;
+    const cJSON *d = resolve ? event_data(resolve) : NULL;
+    int ok = d && *str_field(d, "provider") && *str_field(d, "reason") &&
+             cJSON_HasObjectItem(d, "fallback");
+    grade_emit(g, "lifecycle.resolve", "OCK-LIFECYCLE-005", ok,
+               resolve ? entry_seq(resolve) : entry_seq(v->e[request]),
+               "provider:resolve {provider, reason, fallback} before the first provider:request",
+               "execute %d: %s", x->index,
+               !resolve ? "no provider:resolve before the first request"
+               : ok     ? "present"
+                        : "provider, reason or fallback missing");
+    if (!d)
+      continue;
+    if (!first_decision) {
+      first_decision = d;
+      const char *fb = str_field(d, "fallback");
+      int ok_prio = want && !strcmp(str_field(d, "provider"), want) &&
+                    (want_fallback ? !strcmp(fb, want_fallback)
+                                   : cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(d, "fallback")));
+      grade_emit(g, "lifecycle.routing-priority", "OCK-LIFECYCLE-007", ok_prio, entry_seq(resolve),
+                 "the lowest priority number first, the next as fallback",
+                 "chose %s (fallback %s); expected %s (fallback %s)", str_field(d, "provider"),
+                 *fb ? fb : "null", want ? want : "?", want_fallback ? want_fallback : "null");
+    } else {
+      int same = !strcmp(str_field(d, "provider"), str_field(first_decision, "provider")) &&
+                 !strcmp(str_field(d, "reason"), str_field(first_decision, "reason")) &&
+                 !strcmp(str_field(d, "fallback"), str_field(first_decision, "fallback"));
+      grade_emit(g, "lifecycle.routing-deterministic", "OCK-LIFECYCLE-006", same,
+                 entry_seq(resolve), "the same inputs give the same routing decision",
+                 "execute %d chose %s (%.60s), execute 1 chose %s (%.60s)", x->index,
+                 str_field(d, "provider"), str_field(d, "reason"),
+                 str_field(first_decision, "provider"), str_field(first_decision, "reason"));
+    }
+  }
+}
+
+static const char *session_trace_id(const struct view *v) {
+  for (size_t i = 0; i < v->n; i++)
+    if (is_kind(v->e[i], "session") && ock_json_str(v->e[i], "trace_id"))
+      return ock_json_str(v->e[i], "trace_id");
+  return ock_json_str(v->session, "trace_id");
+}
+
+static void trace(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const char *want = session_trace_id(v);
+  if (!want)
+    return;
+  int bad = 0, any = 0;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "event") && ock_registry_event(g->reg, event_name(e))) {
+      any = 1;
+      const char *got = str_field(event_data(e), "trace_id");
+      if (strcmp(got, want) && !bad++)
+        grade_emit(g, "trace.id", "OCK-TRACE-001", 0, entry_seq(e),
+                   "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
+                   event_name(e), got);
+    }
+    if (is_kind(e, "llm_request") || is_kind(e, "tool_start")) {
+      const char *h = str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
+      grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), entry_seq(e),
+                 "LLM and tool endpoint requests carry X-OCK-Trace-Id", "%s %ld: header \"%.60s\"",
+                 entry_kind(e), entry_seq(e), h);
+    }
+  }
+  if (any && !bad)
+    grade_emit(g, "trace.id", "OCK-TRACE-001", 1, -1, "every event carries the session's trace_id",
+               "as expected");
+}
+
+void check_lifecycle(struct grade_ctx *g) {
+  if (!grade_applies(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001")) {
+    /* Mark the rest of the group not applicable too, so the report says why. */
+    static const char *const rest[][2] = {{"lifecycle.stage", "OCK-LIFECYCLE-002"},
+                                          {"lifecycle.transitions", "OCK-LIFECYCLE-003"},
+                                          {"lifecycle.terminal", "OCK-LIFECYCLE-004"},
+                                          {"lifecycle.resolve", "OCK-LIFECYCLE-005"},
+                                          {"trace.id", "OCK-TRACE-001"}};
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
+      grade_applies(g, rest[i][0], rest[i][1]);
+    return;
+  }
+  for (size_t k = 0; k < g->v->nx; k++) {
+    if (!g->v->x[k].complete)
+      continue;
+    execution_events(g, &g->v->x[k]);
+    stages(g, &g->v->x[k]);
+  }
+  routing(g);
+  trace(g);
+}

@@ -1,0 +1,270 @@
+/*
+ * check_order.c: ORDER, the event grammar (core's ock/grammar.h) over the journal's events, plus
+ * the events checked against reality: provider:request before each LLM request the mock received,
+ * tool:pre before each tool run, provider:response equal to what the mock sent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/grammar.h"
+#include "ock/json.h"
+
+/* The check that reports violations of each requirement the grammar can name. */
+static const struct {
+  const char *requirement, *check, *expected;
+} grammar_checks[] = {
+    {"OCK-ORDER-001", "order.submit-first", "prompt:submit first in each execute"},
+    {"OCK-ORDER-002", "order.request-closed",
+     "each provider:request closed by one provider:response or provider:error"},
+    {"OCK-ORDER-003", "order.tool-pairing",
+     "tool:pre then exactly one tool:post or tool:error per tool_call_id"},
+    {"OCK-ORDER-004", "order.prompt-complete",
+     "prompt:complete once, after all provider and tool events"},
+    {"OCK-ORDER-007", "order.grammar", "the event sequence follows SPEC.md's grammar"},
+    {"OCK-COMPLETE-001", "complete.once", "exactly one orchestrator:complete per execute"},
+    {"OCK-COMPLETE-002", "complete.last", "nothing after orchestrator:complete"},
+    {"OCK-LIFECYCLE-001", "lifecycle.execution-events",
+     "execution:start/end placed as SPEC.md says"},
+    {"OCK-CANCEL-002", "cancel.events", "cancel:requested then cancel:completed, once each"},
+    {"OCK-HOOK-010", "hook.selecting-order", "tool:selecting, tool:selected, tool:pre per call"},
+    {"OCK-TOOL-007", "tool.event-fields", "tool events carry tool_call_id and tool_name"},
+};
+#define N_GRAMMAR_CHECKS (sizeof grammar_checks / sizeof grammar_checks[0])
+
+struct run {
+  struct grade_ctx *g;
+  int violated[N_GRAMMAR_CHECKS];
+};
+
+/* Every rejection fails OCK-ORDER-007, the grammar as a whole (its evidence is the rejected
+ * entry), and also the requirement whose own sentence names the broken rule. */
+static void on_violation(void *user, const struct ock_grammar_violation *viol) {
+  struct run *r = user;
+  int charged = 0;
+  for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
+    if (!strcmp(grammar_checks[i].requirement, viol->requirement) ||
+        !strcmp(grammar_checks[i].requirement, "OCK-ORDER-007")) {
+      r->violated[i] = 1;
+      charged |= !strcmp(grammar_checks[i].requirement, viol->requirement);
+      grade_emit(r->g, grammar_checks[i].check, grammar_checks[i].requirement, 0, viol->seq,
+                 grammar_checks[i].expected, "execute %d: %s", viol->execute, viol->message);
+    }
+  }
+  if (!charged)
+    grade_error(r->g, "order.grammar", viol->requirement, viol->message);
+}
+
+static int saw_event(const struct view *v, const char *name) {
+  for (size_t i = 0; i < v->n; i++)
+    if (is_event(v->e[i], name))
+      return 1;
+  return 0;
+}
+
+static void run_grammar(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  struct run r = {.g = g};
+  ock_grammar *gr = NULL;
+  if (ock_grammar_new(on_violation, &r, &gr)) {
+    grade_error(g, "order.grammar", "OCK-ORDER-007", "out of memory");
+    return;
+  }
+  long last = 0;
+  for (size_t i = 0; i < v->n; i++) {
+    if (!is_kind(v->e[i], "event"))
+      continue;
+    last = entry_seq(v->e[i]);
+    ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_action(v->e[i]));
+  }
+  ock_grammar_end(gr, last);
+  ock_grammar_free(gr);
+  if (!v->nx)
+    return;
+  int cancelled = saw_event(v, "cancel:requested") || saw_event(v, "cancel:completed");
+  for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
+    const char *req = grammar_checks[i].requirement;
+    if (r.violated[i])
+      continue;
+    if (!strcmp(req, "OCK-CANCEL-002") && !cancelled)
+      continue;
+    if (!strcmp(req, "OCK-HOOK-010") && !saw_event(v, "tool:selecting"))
+      continue;
+    if (!strcmp(req, "OCK-TOOL-007") && !saw_event(v, "tool:pre") && !saw_event(v, "tool:error"))
+      continue;
+    if (!strcmp(req, "OCK-LIFECYCLE-001"))
+      continue; /* presence is check_lifecycle's; the grammar only reports misplacement */
+    grade_emit(g, grammar_checks[i].check, req, 1, -1, grammar_checks[i].expected, "as expected");
+  }
+}
+
+/* prompt:complete exactly once on success/incomplete, never on error/cancelled. */
+static void prompt_complete_presence(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const char *status = ock_json_str(x->complete, "status");
+    if (!status)
+      continue;
+    int n = 0;
+    long seq = x->complete_seq;
+    for (size_t i = x->first; i < x->end; i++)
+      if (is_event(v->e[i], "prompt:complete")) {
+        n++;
+        seq = entry_seq(v->e[i]);
+      }
+    int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
+    grade_emit(g, "order.prompt-complete", "OCK-ORDER-004", returns ? n == 1 : n == 0, seq,
+               "one prompt:complete on success/incomplete, none on error/cancelled",
+               "execute %d: status %s with %d prompt:complete", x->index, status, n);
+  }
+}
+
+/* never_sent: the provider:request at index i was closed by a cancelled provider:error before
+ * any LLM request arrived: cancellation caught it before it was sent (SPEC.md 5.10). */
+static int never_sent(const struct view *v, size_t i, size_t end) {
+  for (size_t j = i + 1; j < end; j++) {
+    const cJSON *e = v->e[j];
+    if (is_kind(e, "llm_request") || is_event(e, "provider:response") ||
+        is_event(e, "provider:request"))
+      return 0;
+    if (is_event(e, "provider:error")) {
+      const char *t = str_field(cJSON_GetObjectItemCaseSensitive(event_data(e), "error"), "type");
+      return !strcmp(t, "cancelled");
+    }
+  }
+  return 0;
+}
+
+/* Every LLM request the mock received was announced by a provider:request first. */
+static void requests_announced(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    int announced = 0, received = 0, any = 0;
+    for (size_t i = x->first; i < x->end; i++) {
+      const cJSON *e = v->e[i];
+      if (is_event(e, "provider:request") && !event_denied(e) && !never_sent(v, i, x->end))
+        announced++;
+      if (is_kind(e, "llm_request")) {
+        any = 1;
+        received++;
+        if (received > announced)
+          grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(e),
+                     "provider:request before each LLM request",
+                     "execute %d: LLM request %d arrived before its provider:request", x->index,
+                     received);
+      }
+    }
+    if (any || announced)
+      grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", announced == received,
+                 x->complete_seq, "as many provider:request (not denied) as LLM requests",
+                 "execute %d: %d provider:request, %d LLM requests received", x->index, announced,
+                 received);
+  }
+  for (size_t i = 0; i < v->n && (!v->nx || i < v->x[0].first); i++)
+    if (is_kind(v->e[i], "llm_request"))
+      grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(v->e[i]),
+                 "LLM requests only inside an execute", "an LLM request before any prompt:submit");
+}
+
+/* find_event finds the first event named name with data.tool_call_id == id in [from, to). */
+static size_t find_tool_event(const struct view *v, size_t from, size_t to, const char *name,
+                              const char *id) {
+  for (size_t i = from; i < to; i++)
+    if (is_event(v->e[i], name) && !strcmp(str_field(event_data(v->e[i]), "tool_call_id"), id))
+      return i;
+  return (size_t)-1;
+}
+
+/* tool:pre before the tool ran; tool:post/tool:error after its reply. */
+static void tools_announced(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    if (!is_kind(v->e[i], "tool_start"))
+      continue;
+    const struct view_exec *x = view_exec_of(v, i);
+    if (!x)
+      continue;
+    const char *id = str_field(v->e[i], "tool_call_id");
+    size_t pre = find_tool_event(v, x->first, i, "tool:pre", id);
+    grade_emit(g, "order.tool-pre-before-run", "OCK-ORDER-006", pre != (size_t)-1,
+               entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
+               "tool %s (%s) ran %s", str_field(v->e[i], "name"), id,
+               pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
+    size_t end = (size_t)-1;
+    for (size_t j = i + 1; j < x->end && end == (size_t)-1; j++)
+      if (is_kind(v->e[j], "tool_end") && !strcmp(str_field(v->e[j], "tool_call_id"), id))
+        end = j;
+    if (end == (size_t)-1)
+      continue;
+    size_t post = find_tool_event(v, x->first, x->end, "tool:post", id);
+    if (post == (size_t)-1)
+      post = find_tool_event(v, x->first, x->end, "tool:error", id);
+    const char *etype =
+        post != (size_t)-1 && is_event(v->e[post], "tool:error")
+            ? str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[post]), "error"), "type")
+            : "";
+    /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
+    if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
+      grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end, entry_seq(v->e[post]),
+                 "tool:post or tool:error after the tool replied",
+                 "%s for %s came %s the tool's reply", event_name(v->e[post]), id,
+                 post > end ? "after" : "before");
+  }
+}
+
+/* calls_equal: the event's tool_calls ids equal the reply's, in order. */
+static int calls_equal(const cJSON *event_calls, const cJSON *reply_calls) {
+  if (cJSON_GetArraySize(event_calls) != cJSON_GetArraySize(reply_calls))
+    return 0;
+  for (int i = 0; i < cJSON_GetArraySize(reply_calls); i++)
+    if (strcmp(str_field(cJSON_GetArrayItem(event_calls, i), "id"),
+               str_field(cJSON_GetArrayItem(reply_calls, i), "id")))
+      return 0;
+  return 1;
+}
+
+/* provider:response reports what the mock really sent. */
+static void responses_match(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *reply = v->e[i];
+    if (!is_kind(reply, "llm_reply") || reply_failed(reply))
+      continue;
+    size_t j = i + 1;
+    while (j < v->n && !is_event(v->e[j], "provider:response") &&
+           !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+      j++;
+    if (j >= v->n || !is_kind(v->e[j], "event"))
+      continue; /* a later check (grammar, complete) reports a missing close */
+    if (reply_abandoned(v, i))
+      continue; /* cancellation discards the reply, however complete (SPEC.md 5.10) */
+    if (is_event(v->e[j], "provider:error")) {
+      grade_emit(g, "order.response-matches", "OCK-ORDER-008", 0, entry_seq(v->e[j]),
+                 "a successful reply is reported with provider:response",
+                 "the mock's reply %ld succeeded, the SUT reported provider:error",
+                 entry_seq(reply));
+      continue;
+    }
+    const cJSON *d = event_data(v->e[j]);
+    const char *text = str_field(reply, "text");
+    const char *content = str_field(d, "content");
+    int ok_text = !strcmp(text, content);
+    int ok_calls = calls_equal(cJSON_GetObjectItemCaseSensitive(d, "tool_calls"),
+                               cJSON_GetObjectItemCaseSensitive(reply, "tool_calls"));
+    grade_emit(g, "order.response-matches", "OCK-ORDER-008", ok_text && ok_calls,
+               entry_seq(v->e[j]), "provider:response content and tool_calls equal the reply",
+               "%s%s (reply text \"%.60s\", event content \"%.60s\")",
+               ok_text ? "" : "content differs; ", ok_calls ? "" : "tool_calls differ", text,
+               content);
+  }
+}
+
+void check_order(struct grade_ctx *g) {
+  run_grammar(g);
+  prompt_complete_presence(g);
+  requests_announced(g);
+  tools_announced(g);
+  responses_match(g);
+}

@@ -1,0 +1,108 @@
+/* check_proc.c: PROC, the SUT as a process: it runs every prompt, exits 0, survives SIGINT. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/events.h"
+#include "ock/json.h"
+
+static int cancel_fired(const struct view *v) {
+  for (size_t i = 0; i < v->n; i++)
+    if (is_kind(v->e[i], "cancel"))
+      return 1;
+  return 0;
+}
+
+void check_proc(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const struct sut_result *p = v->proc;
+  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
+  int want = cJSON_GetArraySize(prompts);
+
+  /* The session is fetched before the first event (SPEC.md, OCK-PROC-001). */
+  long fetched = -1, first_event = -1;
+  for (size_t i = 0; i < v->n && fetched < 0; i++) {
+    if (is_kind(v->e[i], "session"))
+      fetched = entry_seq(v->e[i]);
+    else if (is_kind(v->e[i], "event") && first_event < 0)
+      first_event = entry_seq(v->e[i]);
+  }
+  char seen[120];
+  if (fetched < 0)
+    snprintf(seen, sizeof seen, "the session document was never fetched");
+  else if (first_event >= 0)
+    snprintf(seen, sizeof seen, "event seq %ld came before the session fetch (seq %ld)",
+             first_event, fetched);
+  else
+    snprintf(seen, sizeof seen, "fetched (seq %ld) before the first event", fetched);
+  grade_emit(g, "proc.session", "OCK-PROC-001", fetched >= 0 && first_event < 0,
+             first_event >= 0 ? first_event : fetched, "GET /ock/v1/session before the first event",
+             "%s", seen);
+  grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
+             v->nx ? v->x[v->nx - 1].complete_seq : -1, "one execute (prompt:submit) per prompt",
+             "%d prompts, %zu executes", want, v->nx);
+  for (size_t k = 0; k < v->nx; k++) {
+    const struct view_exec *x = &v->x[k];
+    const char *got = ock_json_str(event_data(v->e[x->first]), "prompt");
+    int ok = x->prompt && got && !strcmp(got, x->prompt);
+    grade_emit(g, "proc.prompt-order", "OCK-PROC-001", ok, entry_seq(v->e[x->first]),
+               "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
+               x->index, got ? got : "(no prompt field)");
+  }
+
+  if (p->timed_out)
+    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
+               "timed out after %.0f ms and was killed", p->wall_ms);
+  else if (p->signal)
+    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout", "ended by %s",
+               sut_signal_name(p->signal));
+  else
+    grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1, "exit 0 within the timeout",
+               "exit code %d", p->exit_code);
+  if (!p->timed_out)
+    grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
+               "not killed by a signal", "%s",
+               p->signal ? sut_signal_name(p->signal) : "no signal");
+
+  if (cancel_fired(v)) {
+    int survived = p->signal != SIGINT && !p->timed_out && (int)v->nx == want;
+    grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
+               "SIGINT cancels the running execute; the process goes on with the next prompt",
+               "%s; %zu of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
+               v->nx, want);
+  }
+
+  /* Every event the kit knows carries its required fields (SPEC.md 4), and with lifecycle
+   * declared also trace_id and stage. */
+  int lifecycle = grade_declared(g, "lifecycle");
+  int fields_bad = 0;
+  for (size_t i = 0; i < v->n && !fields_bad; i++) {
+    if (!is_kind(v->e[i], "event"))
+      continue;
+    char missing[256];
+    if (ock_event_missing_fields(g->reg, event_name(v->e[i]), event_data(v->e[i]), lifecycle,
+                                 missing, sizeof missing)) {
+      fields_bad = 1;
+      grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, entry_seq(v->e[i]),
+                 "every event carries the fields SPEC.md 4 requires", "%s lacks %s",
+                 event_name(v->e[i]), missing);
+    }
+  }
+  if (v->nx && !fields_bad)
+    grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1,
+               "every event carries the fields SPEC.md 4 requires", "as expected");
+
+  int bad = 0;
+  long bad_seq = -1;
+  for (size_t i = 0; i < v->n; i++) {
+    const char *path = ock_json_str(v->e[i], "path");
+    if (is_kind(v->e[i], "http_error") && path && strstr(path, "/ock/v1/events")) {
+      bad++;
+      bad_seq = entry_seq(v->e[i]);
+    }
+  }
+  if (v->nx)
+    grade_emit(g, "proc.events-well-formed", "OCK-PROC-005", bad == 0, bad_seq,
+               "every event is a JSON object {event, data}", "%d malformed event posts", bad);
+}

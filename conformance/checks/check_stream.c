@@ -1,0 +1,117 @@
+/*
+ * check_stream.c: STREAM, streaming: requested when configured, provider:stream deltas that add
+ * up to the provider:response, tool-call arguments reassembled from fragments, and a broken
+ * stream treated as an error, never as a partial success.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/grade.h"
+#include "ock/buf.h"
+#include "ock/json.h"
+#include "model/view_calls.h"
+
+static int broken_stream(const cJSON *reply) {
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  const char *k = cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");
+  return k && (!strcmp(k, "cut_stream") || !strcmp(k, "error_mid_stream") ||
+               !strcmp(k, "drop_connection") || !strcmp(k, "malformed_chunk"));
+}
+
+/* One provider:request .. provider:response/error window of events. */
+static void window(struct grade_ctx *g, size_t start) {
+  const struct view *v = g->v;
+  struct ock_buf text;
+  ock_buf_init(&text, 1 << 24);
+  int streamed = 0, n_stream = 0;
+  size_t close = (size_t)-1;
+  for (size_t i = start + 1; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "llm_request"))
+      streamed |= ock_json_bool(e, "stream", 0);
+    if (is_event(e, "provider:stream")) {
+      n_stream++;
+      ock_buf_puts(&text, str_field(event_data(e), "delta"));
+    }
+    if (is_event(e, "provider:response") || is_event(e, "provider:error") ||
+        is_event(e, "provider:request") || is_event(e, "orchestrator:complete")) {
+      close = i;
+      break;
+    }
+  }
+  if (close != (size_t)-1 && streamed && is_event(v->e[close], "provider:response")) {
+    const char *content = str_field(event_data(v->e[close]), "content");
+    if (n_stream)
+      grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
+                 !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
+                 "the provider:stream deltas add up to the response",
+                 "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
+    if (*content)
+      grade_emit(g, "stream.events", "OCK-STREAM-005", n_stream > 0, entry_seq(v->e[close]),
+                 "provider:stream events for a streamed reply with text", "%d provider:stream",
+                 n_stream);
+  }
+  ock_buf_free(&text);
+}
+
+void check_stream(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  int want_stream = cfg_bool(v, "streaming", 0);
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (want_stream && is_kind(e, "llm_request"))
+      grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0),
+                 entry_seq(e), "\"stream\": true when config.streaming", "request %ld: stream %s",
+                 entry_seq(e), ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
+    if (is_event(e, "provider:request") && !event_denied(e))
+      window(g, i);
+    if (is_kind(e, "llm_reply") && broken_stream(e)) {
+      size_t j = i + 1;
+      while (j < v->n && !is_event(v->e[j], "provider:response") &&
+             !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+        j++;
+      int ok = j < v->n && is_event(v->e[j], "provider:error");
+      /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
+      const cJSON *c;
+      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
+        for (size_t k = i + 1; k < v->n; k++) {
+          const cJSON *later = v->e[k];
+          if (is_kind(later, "tool_start") &&
+              !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
+            ok = 0;
+          if (is_event(later, "tool:pre") &&
+              !strcmp(str_field(event_data(later), "tool_call_id"), str_field(c, "id")))
+            ok = 0;
+        }
+      }
+      grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, entry_seq(e),
+                 "a broken stream is a provider:error; nothing of it is run",
+                 "reply %ld was broken (%s); the SUT %s", entry_seq(e),
+                 ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
+                 ok ? "reported provider:error"
+                    : "treated it as a response, or ran or announced its tools");
+    }
+  }
+  struct call_fate *fates = NULL;
+  size_t n = call_fates(v, &fates);
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *f = &fates[i];
+    size_t r = f->reply_index;
+    while (r > 0 && !is_kind(v->e[r], "llm_request"))
+      r--;
+    if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
+        (f->pre && strcmp(event_action(f->pre), "continue")) || f->selecting)
+      continue;
+    cJSON *args = cJSON_Parse(call_args(f));
+    if (cJSON_IsObject(args))
+      grade_emit(g, "stream.arguments-reassembled", "OCK-STREAM-003",
+                 cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1),
+                 entry_seq(f->start), "streamed tool-call arguments reassembled whole",
+                 "call %s: the tool input %s the streamed arguments", call_id(f),
+                 cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1)
+                     ? "equals"
+                     : "differs from");
+    cJSON_Delete(args);
+  }
+  free(fates);
+}

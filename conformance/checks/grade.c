@@ -1,0 +1,184 @@
+/* grade.c: verdicts from check outcomes (see grade.h). */
+#include "checks/grade.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/blackbox.h"
+#include "checks/checklist.h"
+#include "ock/json.h"
+#include "ock/utf8.h"
+
+static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
+
+const char *verdict_name(enum verdict v) {
+  return (unsigned)v <= V_ERROR ? verdict_names[v] : "ERROR";
+}
+
+int verdict_parse(const char *name, enum verdict *out) {
+  for (int i = 0; name && i <= V_ERROR; i++) {
+    if (!strcmp(name, verdict_names[i])) {
+      *out = (enum verdict)i;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+double grade_late_ms(const struct grade_ctx *g) {
+  /* Slow machines and sanitizer builds wake late, never early: only the late side widens. */
+  return GRADE_TIMING_LATE_MS * (g->time_scale > 1 ? g->time_scale : 1);
+}
+
+int grade_declared(const struct grade_ctx *g, const char *cap) {
+  if (!strcmp(cap, "core"))
+    return 1;
+  for (size_t i = 0; g->declared && g->declared[i]; i++)
+    if (!strcmp(g->declared[i], cap))
+      return 1;
+  return 0;
+}
+
+/* find_check: the entry of check charged to requirement req. One check id that proves several
+ * requirements (an expect clause, SPEC.md 8.8) keeps one entry per requirement, so each
+ * failure stays charged to the requirement it proves. */
+static cJSON *find_check(const struct grade_ctx *g, const char *check, const char *req) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, g->checks) {
+    const char *id = ock_json_str(c, "id");
+    const char *of = ock_json_str(c, "requirement");
+    if (id && !strcmp(id, check) && of && !strcmp(of, req))
+      return c;
+  }
+  return NULL;
+}
+
+static enum verdict current(const cJSON *c) {
+  enum verdict v = V_PASS;
+  verdict_parse(ock_json_str(c, "verdict"), &v);
+  return v;
+}
+
+/* record sets or collapses the check entry to the more severe outcome. */
+static void record(struct grade_ctx *g, const char *check, const struct ock_requirement *r,
+                   enum verdict v, long seq, const char *expected, const char *actual,
+                   const char *message) {
+  cJSON *c = find_check(g, check, r->id);
+  if (!c) {
+    c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "id", check);
+    cJSON_AddStringToObject(c, "requirement", r->id);
+    cJSON_AddStringToObject(c, "level", ock_level_name(r->level));
+    cJSON_AddStringToObject(c, "verdict", verdict_name(v));
+    cJSON_AddStringToObject(c, "expected", expected);
+    cJSON_AddStringToObject(c, "actual", actual);
+    cJSON_AddItemToObject(c, "evidence", cJSON_CreateArray());
+    cJSON_AddStringToObject(c, "message", message);
+    cJSON_AddItemToArray(g->checks, c);
+  } else if (v > current(c)) {
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(verdict_name(v)));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "expected", cJSON_CreateString(expected));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "actual", cJSON_CreateString(actual));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "message", cJSON_CreateString(message));
+    /* Evidence of the failure first: what passed before does not prove it. */
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "evidence", cJSON_CreateArray());
+  } else if (v < current(c)) {
+    return;
+  }
+  cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "evidence");
+  if (seq >= 0 && cJSON_GetArraySize(ev) < 20)
+    cJSON_AddItemToArray(ev, cJSON_CreateNumber((double)seq));
+}
+
+/* listed: check is a row of the checklist (checklist.c) with requirement req; otherwise it
+ * records an ERROR that says so and returns 0. */
+static int listed(struct grade_ctx *g, const char *check, const char *req) {
+  const struct check_entry *c = checklist_find(check);
+  char why[300];
+  if (!c)
+    snprintf(why, sizeof why,
+             "check id %.60s is not in the checklist (conformance/checks/checklist.c): add its row",
+             check);
+  else if (c->requirement && strcmp(c->requirement, req))
+    snprintf(why, sizeof why,
+             "check id %.60s reports under %.40s, but its checklist row says %.40s", check, req,
+             c->requirement);
+  else
+    return 1;
+  grade_error(g, check, req, why);
+  return 0;
+}
+
+int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  if (!listed(g, check, req))
+    return 0;
+  if (!r) {
+    grade_error(g, check, req, "the check names a requirement the registry does not have");
+    return 0;
+  }
+  char why[160];
+  if (g->blackbox && !blackbox_graded(check, r))
+    snprintf(why, sizeof why,
+             "%s: the traffic of a black-box run does not decide this check (SPEC.md 9.7)",
+             BLACKBOX_REASON);
+  else if (!grade_declared(g, r->capability))
+    snprintf(why, sizeof why, "not applicable: capability %s not declared", r->capability);
+  else if (r->level > g->level)
+    snprintf(why, sizeof why, "not graded: level %s (use --level)", ock_level_name(r->level));
+  else
+    return 1;
+  if (!find_check(g, check, r->id))
+    record(g, check, r, V_SKIP, -1, r->text, why, why);
+  return 0;
+}
+
+void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
+                const char *expected, const char *actual_fmt, ...) {
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  if (!listed(g, check, req))
+    return;
+  if (!r) {
+    grade_error(g, check, req, "the check names a requirement the registry does not have");
+    return;
+  }
+  if (!grade_declared(g, r->capability) || r->level > g->level ||
+      (g->blackbox && !blackbox_graded(check, r))) {
+    grade_applies(g, check, req);
+    return;
+  }
+  char actual[600];
+  va_list ap;
+  va_start(ap, actual_fmt);
+  vsnprintf(actual, sizeof actual, actual_fmt, ap);
+  va_end(ap);
+  ock_utf8_scrub(actual); /* "%.60s" of a SUT string may have cut a character in two */
+  enum verdict v = V_PASS;
+  if (!ok)
+    v = r->level == OCK_LEVEL_MUST || g->strict ? V_FAIL : V_WARN;
+  char message[900];
+  if (ok)
+    snprintf(message, sizeof message, "%s", r->text);
+  else
+    snprintf(message, sizeof message, "%s: %s", r->id, actual);
+  ock_utf8_scrub(message);
+  record(g, check, r, v, seq, expected, actual, message);
+}
+
+void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
+  static const struct ock_requirement unknown = {
+      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "", "", 0};
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  record(g, check, r ? r : &unknown, V_ERROR, -1, "the check runs", why, why);
+}
+
+void grade_scenario(struct grade_ctx *g) {
+  static void (*const groups[])(struct grade_ctx *) = {
+      check_proc,     check_complete,  check_order,      check_orphan,
+      check_tool,     check_hook,      check_iter,       check_stream,
+      check_parallel, check_lifecycle, check_error,      check_cancel,
+      check_valid,    check_expect,    check_capability, NULL};
+  for (int i = 0; groups[i]; i++)
+    groups[i](g);
+}

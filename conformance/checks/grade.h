@@ -1,0 +1,89 @@
+/*
+ * grade.h: turning one scenario's evidence into verdicts per check.
+ *
+ * A check looks at the view (view.h) and reports each outcome with grade_emit: which check,
+ * which requirement, passed or not, the journal sequence number that proves it, what was
+ * expected and what was seen. grade.c turns that into a verdict: PASS, or for a failure FAIL
+ * (MUST) or WARN (SHOULD, MAY; FAIL under --strict); SKIP when the requirement's capability was
+ * not declared or its level is not graded. Repeated outcomes of one check in one scenario
+ * collapse to the most severe, so a real failure is never masked. A check that finds nothing
+ * to look at in a scenario emits nothing: the requirement was not exercised there.
+ */
+#ifndef OCK_GRADE_H
+#define OCK_GRADE_H
+
+#include <cJSON.h>
+
+#include "ock/registry.h"
+#include "model/view.h"
+
+/* In order of severity: a PASS outranks a SKIP (SKIP only when nothing applied). */
+enum verdict { V_SKIP = 0, V_PASS = 1, V_WARN = 2, V_FAIL = 3, V_ERROR = 4 };
+
+const char *verdict_name(enum verdict v);
+int verdict_parse(const char *name, enum verdict *out);
+
+struct grade_ctx {
+  const struct view *v;
+  const ock_registry *reg;
+  const char *const *declared; /* the SUT's capabilities, NULL-terminated */
+  enum ock_level level;        /* the highest level graded (MUST < SHOULD < MAY) */
+  int strict;                  /* SHOULD failures FAIL */
+  double time_scale;           /* --time-scale: widens the late tolerance of timing checks */
+  cJSON *checks;               /* the scenario's checks array (owned by the caller) */
+  int blackbox; /* a black-box run: checks the traffic cannot decide are SKIP (blackbox.h) */
+};
+
+/* The timing tolerances of SPEC.md 9.4: a measured delay may come this much early (clock and
+ * scheduling noise) and GRADE_TIMING_LATE_MS x --time-scale late. */
+#define GRADE_TIMING_EARLY_MS 50.0
+#define GRADE_TIMING_LATE_MS 500.0
+
+/* grade_late_ms: the late tolerance of timing checks under this run's --time-scale. */
+double grade_late_ms(const struct grade_ctx *g);
+
+/* grade_declared: the SUT declared capability cap. */
+int grade_declared(const struct grade_ctx *g, const char *cap);
+
+/* grade_applies: 1 when req's capability is declared and its level graded; otherwise it
+ * records a SKIP for check (once) and returns 0. */
+int grade_applies(struct grade_ctx *g, const char *check, const char *req);
+
+/* grade_emit records one outcome. seq: the journal entry that proves it (-1 if none).
+ * actual_fmt describes what was seen (printf). */
+void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
+                const char *expected, const char *actual_fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/* grade_error records that a check could not be run (harness or mock failure): ERROR. */
+void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why);
+
+/* grade_scenario runs every check on the view. */
+void grade_scenario(struct grade_ctx *g);
+
+/* The checks, one function per requirement group (check_<group>.c). */
+void check_complete(struct grade_ctx *g);
+void check_order(struct grade_ctx *g);
+void check_orphan(struct grade_ctx *g);
+void check_tool(struct grade_ctx *g);
+void check_hook(struct grade_ctx *g);
+void check_iter(struct grade_ctx *g);
+void check_stream(struct grade_ctx *g);
+void check_parallel(struct grade_ctx *g);
+void check_lifecycle(struct grade_ctx *g);
+void check_error(struct grade_ctx *g);
+void check_cancel(struct grade_ctx *g);
+void check_valid(struct grade_ctx *g);
+void check_proc(struct grade_ctx *g);
+void check_expect(struct grade_ctx *g);
+void check_capability(struct grade_ctx *g);
+
+struct call_fate;
+/* text_of_result grades the tool result text of call f, as the first LLM request after its
+ * reply carries it, against want: equal, or when prefix_only, starting with it (check_text.c,
+ * a TEXT requirement of SPEC.md 2.15). Emits nothing when no such request carries a result for
+ * the call: whether one is owed is the MUST checks' to judge. */
+void text_of_result(struct grade_ctx *g, const char *check, const char *req,
+                    const struct call_fate *f, const char *want, int prefix_only);
+
+#endif

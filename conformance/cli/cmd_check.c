@@ -1,0 +1,244 @@
+/*
+ * cmd_check.c: `ock check EVENTS.jsonl`, grading a recorded event log offline, for teams that
+ * can only log events. One JSON object per line: {"event": NAME, "data": {...}} (a mock journal
+ * line, kind "event", works too; other kinds are skipped). The log is streamed: one line in
+ * memory at a time, the grammar keeps one execute's state, so memory does not grow with it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/escape.h"
+#include "ock/grammar.h"
+#include "ock/buf.h"
+#include "ock/json.h"
+#include "ock/status.h"
+#include "ock/utf8.h"
+
+#define LINE_MAX_BYTES ((size_t)16 << 20)
+#define PRINT_MAX 50
+
+static const char usage[] =
+    "usage: ock check EVENTS.jsonl [--quiet]\n"
+    "\n"
+    "Grades a recorded event log without running anything: the per-execute event grammar\n"
+    "(SPEC.md section 3), the fields of orchestrator:complete, and tool-event pairing by\n"
+    "tool_call_id. Each line is {\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
+    "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
+    "in the history) need `ock run`. --quiet prints nothing: the exit code tells.\n"
+    "\n"
+    "Every line must be one event: a NUL byte, content after the object, a line that is not an\n"
+    "event, invalid UTF-8 or a missing \"data\" is a finding; a line over 16 MiB stops the\n"
+    "reading.\n"
+    "\n"
+    "Exit: 0 no violation, 1 violations found, 2 the file cannot be read, 3 no event found.\n";
+
+struct tally {
+  const char *ids[128];
+  long counts[128];
+  int n;
+  long total;
+  FILE *out; /* where violations and the summary go; NULL: nowhere */
+};
+
+static void count(struct tally *t, const char *req) {
+  t->total++;
+  for (int i = 0; i < t->n; i++)
+    if (!strcmp(t->ids[i], req)) {
+      t->counts[i]++;
+      return;
+    }
+  if (t->n < 128) {
+    t->ids[t->n] = req;
+    t->counts[t->n++] = 1;
+  }
+}
+
+static void report(struct tally *t, long line, const char *req, const char *msg) {
+  count(t, req);
+  char safe[1024]; /* event names and data come from the SUT: no escape sequence gets through */
+  if (t->out && t->total <= PRINT_MAX)
+    fprintf(t->out, "line %ld: %s: %s\n", line, req, ock_escape_terminal(safe, sizeof safe, msg));
+}
+
+static void on_violation(void *user, const struct ock_grammar_violation *v) {
+  report(user, v->seq, v->requirement, v->message);
+}
+
+static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
+  static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
+  const char *o = ock_json_str(d, "orchestrator");
+  if (!o || !*o)
+    report(t, line, "OCK-COMPLETE-003", "orchestrator:complete without a non-empty orchestrator");
+  const char *s = ock_json_str(d, "status");
+  int ok = 0;
+  for (int i = 0; s && statuses[i]; i++)
+    ok |= !strcmp(s, statuses[i]);
+  if (!ok)
+    report(t, line, "OCK-COMPLETE-004",
+           "orchestrator:complete status is not success, incomplete, "
+           "cancelled or error");
+  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "turn_count");
+  if (!cJSON_IsNumber(tc) || tc->valuedouble < 0 || tc->valuedouble != floor(tc->valuedouble))
+    report(t, line, "OCK-COMPLETE-005", "turn_count is not a non-negative integer");
+}
+
+/* read_line reads one line into b (cleared first), at its real length: NUL bytes are kept and
+ * counted in b->len, the newline is not kept. Returns 1 for a line, 0 at EOF, -1 for a line
+ * longer than the cap (then reading stops: a file such as /dev/zero has no end of line). */
+static int read_line(FILE *f, struct ock_buf *b) {
+  char chunk[4096];
+  size_t n = 0;
+  int c = EOF, any = 0;
+  ock_buf_reset(b);
+  while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+    any = 1;
+    chunk[n++] = (char)c;
+    if (n == sizeof chunk) {
+      if (ock_buf_append(b, chunk, n))
+        return -1;
+      n = 0;
+    }
+  }
+  if (n && ock_buf_append(b, chunk, n))
+    return -1;
+  return any || c == '\n';
+}
+
+/* line_problem: what keeps one line from being read as exactly one event, or NULL. The line
+ * (len bytes) is made valid UTF-8 in place, as reports need it; *o gets the parsed object,
+ * kept when only the trailing content is wrong (the first object is still graded). */
+static const char *line_problem(char *text, size_t len, cJSON **o, char *why, size_t n) {
+  *o = NULL;
+  const char *nul = memchr(text, '\0', len);
+  if (nul) {
+    snprintf(why, n, "a NUL byte at column %zu; the line is skipped", (size_t)(nul - text) + 1);
+    return why;
+  }
+  size_t bad = ock_utf8_scrub(text);
+  const char *end = NULL;
+  *o = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!*o) {
+    snprintf(why, n, "not a JSON object%s", bad ? " (and invalid UTF-8)" : "");
+    return why;
+  }
+  while (end && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r'))
+    end++;
+  if (end && end < text + len) {
+    snprintf(why, n,
+             "content after the JSON object at column %zu (one event per line); only the "
+             "first object is graded",
+             (size_t)(end - text) + 1);
+    return why;
+  }
+  if (bad) {
+    snprintf(why, n, "%zu byte(s) of invalid UTF-8, replaced with '?'", bad);
+    return why;
+  }
+  return NULL;
+}
+
+int check_event_log(FILE *f, const char *name, FILE *out) {
+  struct tally t = {.out = out};
+  ock_grammar *g = NULL;
+  if (ock_grammar_new(on_violation, &t, &g))
+    return EXIT_INCOMPLETE;
+  struct ock_buf line;
+  ock_buf_init(&line, LINE_MAX_BYTES);
+  long lineno = 0, events = 0;
+  int got;
+  while ((got = read_line(f, &line)) != 0) {
+    lineno++;
+    if (got < 0) {
+      report(&t, lineno, "OCK-PROC-005", "line longer than 16 MiB; reading stopped here");
+      break;
+    }
+    size_t len = line.len;
+    while (len && (line.data[len - 1] == '\r' || line.data[len - 1] == ' '))
+      len--;
+    if (!len)
+      continue;
+    char why[200];
+    cJSON *o = NULL;
+    const char *problem = line_problem(line.data, len, &o, why, sizeof why);
+    if (problem)
+      report(&t, lineno, "OCK-PROC-005", problem);
+    const char *kind = ock_json_str(o, "kind");
+    const char *ev = ock_json_str(o, "event");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
+    if (!o || (kind && strcmp(kind, "event"))) {
+      cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
+      continue;
+    }
+    if (!ev || !cJSON_IsObject(data)) {
+      report(&t, lineno, "OCK-PROC-005",
+             !ev     ? "not an event: expected {\"event\": NAME, \"data\": {...}}"
+             : !data ? "an event without \"data\": expected {\"event\": NAME, \"data\": {...}}"
+                     : "\"data\" is not an object: expected {\"event\": NAME, \"data\": {...}}");
+      cJSON_Delete(o);
+      continue;
+    }
+    events++;
+    const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
+    ock_grammar_event(g, lineno, ev, data, action);
+    if (!strcmp(ev, "orchestrator:complete"))
+      check_complete_fields(&t, lineno, data);
+    cJSON_Delete(o);
+  }
+  ock_grammar_end(g, lineno);
+  int executes = ock_grammar_executes(g);
+  ock_grammar_free(g);
+  ock_buf_free(&line);
+  if (out) {
+    if (t.total > PRINT_MAX)
+      fprintf(out, "... %ld more violation(s) not shown\n", t.total - PRINT_MAX);
+    fprintf(out, "%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", name, lineno,
+            events, executes, t.total);
+    for (int i = 0; i < t.n; i++)
+      fprintf(out, "  %-18s %ld\n", t.ids[i], t.counts[i]);
+  }
+  if (ferror(f)) {
+    fprintf(stderr, "ock check: %s: read error\n", name);
+    return EXIT_USAGE;
+  }
+  if (!events) {
+    if (out)
+      fprintf(stderr, "ock check: %s: no event found\n", name);
+    return EXIT_INCOMPLETE;
+  }
+  return t.total ? EXIT_FAIL : EXIT_PASS;
+}
+
+int cmd_check(int argc, char **argv) {
+  const char *path = NULL;
+  int quiet = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
+      return EXIT_PASS;
+    }
+    if (!strcmp(argv[i], "--quiet"))
+      quiet = 1;
+    else if (!path)
+      path = argv[i];
+    else {
+      fprintf(stderr, "ock check: one log at a time\n%s", usage);
+      return EXIT_USAGE;
+    }
+  }
+  if (!path) {
+    fputs(usage, stderr);
+    return EXIT_USAGE;
+  }
+  FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+  if (!f) {
+    fprintf(stderr, "ock check: %s: cannot open\n", path);
+    return EXIT_USAGE;
+  }
+  int code = check_event_log(f, path, quiet ? NULL : stdout);
+  if (f != stdin)
+    fclose(f);
+  return code;
+}

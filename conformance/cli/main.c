@@ -1,0 +1,130 @@
+/*
+ * main.c: `ock`, the Orchestrator Conformance Kit's command line. It dispatches to the
+ * subcommands (cli.h); each has its own --help.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+static const char usage[] =
+    "usage: ock COMMAND [options]\n"
+    "\n"
+    "Grades an LLM-agent orchestrator against the ock/1 contract (SPEC.md): runs it against a\n"
+    "scripted mock provider and checks event order, orchestrator:complete, and that no tool call\n"
+    "is left without its result.\n"
+    "\n"
+    "commands:\n"
+    "  run --orchestrator CMD     run the scenarios against CMD and write the reports\n"
+    "  list [scenarios|requirements]  what the kit checks (filterable; see ock list --help)\n"
+    "  explain ID                 a requirement (or the one a check id such as proc.exit\n"
+    "                             grades): its text, level, what the check looks at, a fix\n"
+    "  check EVENTS.jsonl         grade a recorded event log offline (grammar, fields, pairing)\n"
+    "  report merge A.json B.json... -o DIR   join the reports of shards\n"
+    "  report render FILE.json -o DIR         write the other formats from a report.json\n"
+    "  fuzz --orchestrator CMD    random sessions against CMD, universal rules, shrunk failures\n"
+    "  version                    print the kit and contract versions\n"
+    "\n"
+    "Exit codes: 0 pass, 1 a check failed, 2 usage or fixture error, 3 incomplete.\n";
+
+int cli_number(const char *s, double lo, double hi, int integer, double *out) {
+  if (!s || !*s || strchr(" \t\n\v\f\r", *s) || strpbrk(s, "xXnNiIpP"))
+    return -1; /* whitespace, hexadecimal, nan, inf: strtod takes them, a user never means them */
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || *end || !isfinite(v) || v < lo || v > hi || (integer && v != floor(v)))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int use_color(FILE *f) {
+  return isatty(fileno(f)) && !getenv("NO_COLOR");
+}
+
+const char *default_fixtures_dir(void) {
+  static char path[PATH_MAX + 64];
+  const char *env = getenv("OCK_FIXTURES");
+  if (env && *env)
+    return env;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      struct stat st;
+      snprintf(path, sizeof path, "%s/../share/ock/fixtures", exe);
+      if (!stat(path, &st) && S_ISDIR(st.st_mode))
+        return path;
+      snprintf(path, sizeof path, "%s/../../fixtures", exe); /* build/bin in the source tree */
+      if (!stat(path, &st) && S_ISDIR(st.st_mode))
+        return path;
+    }
+  }
+  return "fixtures";
+}
+
+int cli_fixtures_missing(const char *dir, char *err, size_t n) {
+  struct stat st;
+  if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+    return 0;
+  if (strcmp(dir, default_fixtures_dir())) /* named by --fixtures: the loader says why */
+    return 0;
+  const char *env = getenv("OCK_FIXTURES");
+  char exe[PATH_MAX], cwd[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[len > 0 ? len : 0] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = '\0';
+  if (!getcwd(cwd, sizeof cwd))
+    snprintf(cwd, sizeof cwd, ".");
+  if (env && *env)
+    snprintf(err, n,
+             "no fixtures: OCK_FIXTURES is %s, which is not a directory; set it (or give "
+             "--fixtures DIR) to the scenarios, share/ock/fixtures of an installed kit",
+             env);
+  else
+    snprintf(err, n,
+             "no fixtures found: OCK_FIXTURES is not set, and none of %s/../share/ock/fixtures, "
+             "%s/../../fixtures, %s/fixtures is a directory; give the scenarios with --fixtures "
+             "DIR or OCK_FIXTURES=DIR",
+             exe, exe, cwd);
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+      !strcmp(argv[1], "help")) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? EXIT_USAGE : EXIT_PASS;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "run"))
+    return cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "list"))
+    return cmd_list(argc - 1, argv + 1);
+  if (!strcmp(cmd, "explain"))
+    return cmd_explain(argc - 1, argv + 1);
+  if (!strcmp(cmd, "check"))
+    return cmd_check(argc - 1, argv + 1);
+  if (!strcmp(cmd, "report"))
+    return cmd_report(argc - 1, argv + 1);
+  if (!strcmp(cmd, "fuzz"))
+    return cmd_fuzz(argc - 1, argv + 1);
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("ock %s (contract ock/1)\n", OCK_KIT_VERSION);
+    return EXIT_PASS;
+  }
+  fprintf(stderr, "ock: unknown command \"%s\"\n\n%s", cmd, usage);
+  return EXIT_USAGE;
+}

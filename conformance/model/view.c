@@ -1,0 +1,325 @@
+/* view.c: indexing a scenario's journal by execute (see view.h). */
+#include "model/view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/json.h"
+#include "ock/status.h"
+
+const char *str_field(const cJSON *o, const char *k) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : "";
+}
+
+const char *entry_kind(const cJSON *e) {
+  const char *k = ock_json_str(e, "kind");
+  return k ? k : "";
+}
+
+long entry_seq(const cJSON *e) {
+  return (long)ock_json_int(e, "seq", -1);
+}
+
+double entry_time(const cJSON *e) {
+  return ock_json_num(e, "t_ms", 0);
+}
+
+int is_kind(const cJSON *e, const char *kind) {
+  return !strcmp(entry_kind(e), kind);
+}
+
+const char *event_name(const cJSON *e) {
+  const char *n = ock_json_str(e, "event");
+  return n ? n : "";
+}
+
+/* The empty object event_data returns for an entry without object data: a constant, not
+ * allocated on first use. Scenarios are graded on several worker threads at once, and a
+ * lazily created one raced: two workers that both found it missing both created it, and the
+ * one overwritten was never freed (a 64-byte cJSON that LeakSanitizer reported at exit, now and
+ * then, in any suite that runs ock with --jobs 2). An object with no child is all cJSON reads. */
+static const cJSON empty_object = {.type = cJSON_Object};
+
+const cJSON *event_data(const cJSON *e) {
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, "data");
+  return cJSON_IsObject(d) ? d : &empty_object;
+}
+
+const cJSON *event_reply(const cJSON *e) {
+  return cJSON_GetObjectItemCaseSensitive(e, "reply");
+}
+
+const char *event_action(const cJSON *e) {
+  const char *a = ock_json_str(event_reply(e), "action");
+  return a ? a : "continue";
+}
+
+int is_event(const cJSON *e, const char *name) {
+  return is_kind(e, "event") && (!name || !strcmp(event_name(e), name));
+}
+
+int reply_failed(const cJSON *reply) {
+  if (!reply)
+    return 1;
+  if (ock_json_int(reply, "status", 200) >= 400)
+    return 1;
+  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  return fault && !cJSON_IsNull(fault);
+}
+
+/* view_init: the fields both builders share, and room for n entries and executes. */
+static int view_init(struct view *v, const cJSON *fixture, const cJSON *journal,
+                     const struct sut_result *proc) {
+  memset(v, 0, sizeof *v);
+  v->fixture = fixture;
+  v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
+  v->config = cJSON_GetObjectItemCaseSensitive(v->session, "config");
+  v->proc = proc;
+  size_t n = (size_t)cJSON_GetArraySize(journal);
+  v->e = calloc(n + 1, sizeof *v->e);
+  v->x = calloc(n + 1, sizeof *v->x);
+  if (!v->e || !v->x) {
+    view_free(v);
+    return OCK_ENOMEM;
+  }
+  return OCK_OK;
+}
+
+const char *last_user_text(const cJSON *request) {
+  const char *text = NULL;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (!strcmp(str_field(m, "role"), "user"))
+      text = ock_json_str(m, "content");
+  }
+  return text;
+}
+
+int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
+                       const struct sut_result *proc) {
+  if (view_init(v, fixture, journal, proc))
+    return OCK_ENOMEM;
+  v->traffic = 1;
+  size_t n = (size_t)cJSON_GetArraySize(journal);
+  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
+  int n_prompts = cJSON_GetArraySize(prompts), next = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, journal) {
+    size_t i = v->n++;
+    v->e[i] = it;
+    if (!is_kind(it, "llm_request"))
+      continue;
+    const char *said = last_user_text(it);
+    /* Only the next prompt opens an execute; a blank prompt before it (one the SUT must
+     * refuse without a request, SPEC.md 5.12) is passed over when the prompt after it opens. */
+    for (int p = next; said && p < n_prompts; p++) {
+      const cJSON *want = cJSON_GetArrayItem(prompts, p);
+      if (!cJSON_IsString(want))
+        break;
+      if (strcmp(want->valuestring, said)) {
+        if (want->valuestring[strspn(want->valuestring, " \t\r\n")])
+          break;
+        continue;
+      }
+      if (v->nx)
+        v->x[v->nx - 1].end = i;
+      struct view_exec *x = &v->x[v->nx++];
+      x->index = p + 1;
+      x->first = i;
+      x->end = n;
+      x->complete_seq = -1;
+      x->prompt = want->valuestring;
+      next = p + 1;
+      break;
+    }
+  }
+  return OCK_OK;
+}
+
+int view_after_cancel(const struct view *v, size_t i) {
+  const struct view_exec *x = view_exec_of(v, i);
+  for (size_t k = x ? x->first : 0; k < i && k < v->n; k++)
+    if (is_kind(v->e[k], "cancel"))
+      return 1;
+  return 0;
+}
+
+int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
+               const struct sut_result *proc) {
+  memset(v, 0, sizeof *v);
+  v->fixture = fixture;
+  v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
+  v->config = cJSON_GetObjectItemCaseSensitive(v->session, "config");
+  v->proc = proc;
+  size_t n = (size_t)cJSON_GetArraySize(journal);
+  v->e = calloc(n + 1, sizeof *v->e);
+  v->x = calloc(n + 1, sizeof *v->x);
+  if (!v->e || !v->x) {
+    view_free(v);
+    return OCK_ENOMEM;
+  }
+  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
+  const cJSON *it;
+  cJSON_ArrayForEach(it, journal) {
+    size_t i = v->n++;
+    v->e[i] = it;
+    if (is_event(it, "prompt:submit")) {
+      if (v->nx)
+        v->x[v->nx - 1].end = i;
+      struct view_exec *x = &v->x[v->nx++];
+      x->index = (int)v->nx;
+      x->first = i;
+      x->end = n;
+      x->complete_seq = -1;
+      const cJSON *p = cJSON_GetArrayItem(prompts, x->index - 1);
+      x->prompt = cJSON_IsString(p) ? p->valuestring : NULL;
+    } else if (v->nx && is_event(it, "orchestrator:complete") && !v->x[v->nx - 1].complete) {
+      v->x[v->nx - 1].complete = event_data(it);
+      v->x[v->nx - 1].complete_seq = entry_seq(it);
+    }
+  }
+  return OCK_OK;
+}
+
+void view_free(struct view *v) {
+  free(v->e);
+  free(v->x);
+  v->e = NULL;
+  v->x = NULL;
+  v->n = v->nx = 0;
+}
+
+const struct view_exec *view_exec_of(const struct view *v, size_t i) {
+  for (size_t k = v->nx; k-- > 0;)
+    if (i >= v->x[k].first)
+      return &v->x[k];
+  return NULL;
+}
+
+const cJSON *view_reply_of(const struct view *v, size_t i) {
+  /* The mock names the request a reply answers (request_seq): a reply journaled late (the
+   * client had gone) still pairs with its own request. */
+  long seq = entry_seq(v->e[i]);
+  for (size_t j = i + 1; j < v->n; j++)
+    if (is_kind(v->e[j], "llm_reply") && ock_json_int(v->e[j], "request_seq", -2) == seq)
+      return v->e[j];
+  for (size_t j = i + 1; j < v->n; j++) { /* a journal without request_seq: by position */
+    if (is_kind(v->e[j], "llm_request"))
+      return NULL;
+    if (is_kind(v->e[j], "llm_reply") && !cJSON_HasObjectItem(v->e[j], "request_seq"))
+      return v->e[j];
+  }
+  return NULL;
+}
+
+int event_denied(const cJSON *e) {
+  const char *a = event_action(e);
+  return !strcmp(a, "deny") || !strcmp(a, "ask_user"); /* no approval system under ock/1 */
+}
+
+int view_is_wrap_up(const struct view *v, size_t i) {
+  while (i > 0 && !is_kind(v->e[i], "llm_request"))
+    i--;
+  const cJSON *request = v->e[i];
+  const struct view_exec *x = view_exec_of(v, i);
+  if (!x || !is_kind(request, "llm_request"))
+    return 0;
+  /* The turn of the request within its execute (SPEC.md 5.1), counted as view_turns does. */
+  int turn = 0, have_prev = 0;
+  const cJSON *prev_reply = NULL;
+  for (size_t k = x->first; k <= i; k++) {
+    if (!is_kind(v->e[k], "llm_request"))
+      continue;
+    if (!have_prev || !reply_failed(prev_reply))
+      turn++;
+    have_prev = 1;
+    prev_reply = view_reply_of(v, k);
+  }
+  if (turn != cfg_int(v, "max_iterations", 10) + 1)
+    return 0;
+  /* A request of that turn that still offers tools is the loop going on past the limit
+   * (OCK-ITER-001), not a wrap-up; the reminder's words are not looked at (OCK-TEXT-006). */
+  if (ock_json_int(request, "tools_offered", 0) == 0)
+    return 1;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    const char *c = ock_json_str(m, "content");
+    if (c && strstr(c, "orchestrator-loop-limit"))
+      return 1;
+  }
+  return 0;
+}
+
+int view_turns(const struct view *v, const struct view_exec *x) {
+  int turns = 0;
+  const cJSON *prev_reply = NULL;
+  int have_prev = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!is_kind(v->e[i], "llm_request"))
+      continue;
+    if (!have_prev || !reply_failed(prev_reply))
+      turns++;
+    have_prev = 1;
+    prev_reply = view_reply_of(v, i);
+  }
+  return turns;
+}
+
+long long cfg_int(const struct view *v, const char *key, long long dflt) {
+  return ock_json_int(v->config, key, dflt);
+}
+
+const char *cfg_str(const struct view *v, const char *key, const char *dflt) {
+  const char *s = ock_json_str(v->config, key);
+  return s ? s : dflt;
+}
+
+int cfg_bool(const struct view *v, const char *key, int dflt) {
+  return ock_json_bool(v->config, key, dflt);
+}
+
+const cJSON *next_first_request(const struct view *v, const struct view_exec *x) {
+  for (size_t k = 0; k + 1 < v->nx; k++) {
+    if (&v->x[k] != x)
+      continue;
+    for (size_t i = v->x[k + 1].first; i < v->x[k + 1].end; i++)
+      if (is_kind(v->e[i], "llm_request"))
+        return v->e[i];
+  }
+  return NULL;
+}
+
+int history_has_user_text(const cJSON *request, const char *text) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+    if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), text))
+      return 1;
+  }
+  return 0;
+}
+
+int session_has_tool(const struct view *v, const char *name) {
+  const cJSON *t;
+  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->session, "tools")) {
+    const char *n = ock_json_str(t, "name");
+    if (n && name && !strcmp(n, name))
+      return 1;
+  }
+  return 0;
+}
+
+int reply_abandoned(const struct view *v, size_t i) {
+  size_t j = i + 1;
+  while (j < v->n && !is_event(v->e[j], "provider:response") &&
+         !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+    j++;
+  if (j >= v->n || !is_event(v->e[j], "provider:error") ||
+      strcmp(str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[j]), "error"), "type"),
+             "cancelled"))
+    return 0;
+  for (size_t k = j; k-- > 0 && !is_event(v->e[k], "prompt:submit");)
+    if (is_kind(v->e[k], "cancel"))
+      return 1;
+  return 0;
+}

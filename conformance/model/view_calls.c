@@ -1,0 +1,120 @@
+/* view_calls.c: the fate of each tool call (see view_calls.h). */
+#include "model/view_calls.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/json.h"
+
+const char *call_id(const struct call_fate *f) {
+  return str_field(f->call, "id");
+}
+
+const char *call_name(const struct call_fate *f) {
+  return str_field(f->call, "name");
+}
+
+const char *call_args(const struct call_fate *f) {
+  return str_field(f->call, "arguments");
+}
+
+const char *fate_error_type(const struct call_fate *f) {
+  const cJSON *err = cJSON_GetObjectItemCaseSensitive(event_data(f->error), "error");
+  return str_field(err, "type");
+}
+
+static void collect(const struct view *v, struct call_fate *f) {
+  const char *id = call_id(f);
+  size_t end = f->x ? f->x->end : v->n;
+  for (size_t i = f->reply_index + 1; i < end; i++) {
+    const cJSON *e = v->e[i];
+    if (is_kind(e, "event")) {
+      if (strcmp(str_field(event_data(e), "tool_call_id"), id))
+        continue;
+      const char *n = event_name(e);
+      const cJSON **slot = !strcmp(n, "tool:selecting")  ? &f->selecting
+                           : !strcmp(n, "tool:selected") ? &f->selected
+                           : !strcmp(n, "tool:pre")      ? &f->pre
+                           : !strcmp(n, "tool:post")     ? &f->post
+                           : !strcmp(n, "tool:error")    ? &f->error
+                                                         : NULL;
+      if (slot && !*slot)
+        *slot = e;
+    } else if (is_kind(e, "tool_start") && !f->start && !strcmp(str_field(e, "tool_call_id"), id)) {
+      f->start = e;
+      f->start_index = i;
+    } else if (is_kind(e, "tool_end") && !f->end && !strcmp(str_field(e, "tool_call_id"), id)) {
+      f->end = e;
+    }
+  }
+}
+
+size_t call_fates(const struct view *v, struct call_fate **out) {
+  size_t n = 0, cap = 0;
+  struct call_fate *fates = NULL;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *reply = v->e[i];
+    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || view_is_wrap_up(v, i))
+      continue;
+    const cJSON *c;
+    int idx = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
+      if (n == cap) {
+        cap = cap ? cap * 2 : 16;
+        struct call_fate *p = realloc(fates, cap * sizeof *p);
+        if (!p) {
+          free(fates);
+          *out = NULL;
+          return 0;
+        }
+        fates = p;
+      }
+      struct call_fate *f = &fates[n++];
+      memset(f, 0, sizeof *f);
+      f->call = c;
+      f->reply = reply;
+      f->reply_index = i;
+      f->x = view_exec_of(v, i);
+      f->call_index = idx++;
+      collect(v, f);
+    }
+  }
+  *out = fates;
+  return n;
+}
+
+const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_out) {
+  for (size_t j = i + 1; j < v->n; j++) {
+    if (is_kind(v->e[j], "llm_request")) {
+      if (index_out)
+        *index_out = j;
+      return v->e[j];
+    }
+  }
+  return NULL;
+}
+
+const char *request_result_text(const cJSON *request, const char *id) {
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(
+                            request, "neutral")) if (!strcmp(str_field(m, "role"), "tool") &&
+                                                     !strcmp(str_field(m, "tool_call_id"),
+                                                             id)) return str_field(m, "content");
+  return NULL;
+}
+
+const char *call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on) {
+  size_t j = 0;
+  const cJSON *next = next_request_after(v, f->reply_index, &j);
+  const char *status = f->x ? str_field(f->x->complete, "status") : "";
+  int may_stop = !strcmp(status, "cancelled") || !strcmp(status, "error");
+  for (size_t i = f->x ? f->x->first : 0; f->x && i < f->x->end && !may_stop; i++)
+    may_stop = is_kind(v->e[i], "cancel");
+  if (!next)
+    return goes_on && !may_stop ? "no later LLM request: the loop stopped" : NULL;
+  if (!request_result_text(next, call_id(f)))
+    return "no tool result for it in the next LLM request";
+  if (goes_on && !may_stop && f->x && j >= f->x->end)
+    return "the loop stopped: the next LLM request belongs to a later execute";
+  return NULL;
+}

@@ -1,0 +1,398 @@
+/*
+ * report_junit.c: the "junit" report writer: junit.xml for CI systems (GitLab, Jenkins,
+ * GitHub test reporters).
+ *
+ * One <testsuite> per scenario and one <testcase> per check (classname = scenario id, name =
+ * "<check id> [<requirement id>]"): CI tools group by classname, and a scenario is what a
+ * person re-runs. FAIL is a <failure> carrying the requirement text, expected, actual and the
+ * journal entries that prove it; ERROR is an <error>; SKIP is <skipped/>; WARN is a <failure>
+ * only under --strict (it fails the run only then), else a passing testcase with a note in
+ * its <system-out>. When a scenario's verdict is worse than every one of its checks (it could
+ * not run, or has no checks), an extra testcase named "scenario" carries that verdict, so the
+ * counts never hide a scenario that did not pass. A run that did not grade (exit code 2, the
+ * report's "error") is one <error> testcase, never an empty, green document. Every string goes
+ * through ock_escape_xml.
+ */
+#include "report/report.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "report/escape.h"
+#include "ock/status.h"
+
+struct doc {
+  struct ock_buf b;
+  int rc; /* first error; once set, nothing more is appended */
+  int strict;
+  const cJSON *report;
+};
+
+static void put(struct doc *d, const char *s) {
+  if (!d->rc)
+    d->rc = ock_buf_puts(&d->b, s);
+}
+
+static void putf(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(struct doc *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (!d->rc)
+    d->rc = ock_buf_vprintf(&d->b, fmt, ap);
+  va_end(ap);
+}
+
+static void esc(struct doc *d, const char *s, unsigned flags) {
+  if (!d->rc)
+    d->rc = ock_escape_xml(&d->b, s, 0, flags);
+}
+
+/* What a testcase becomes. */
+enum outcome { PASSED, PASSED_WARN, FAILED, ERRORED, SKIPPED };
+
+static enum outcome outcome_of(const char *verdict, int strict) {
+  switch (ock_verdict_severity(verdict)) {
+  case 0:
+    return SKIPPED;
+  case 1:
+    return PASSED;
+  case 2:
+    return strict ? FAILED : PASSED_WARN;
+  case 3:
+    return FAILED;
+  default:
+    return ERRORED;
+  }
+}
+
+struct counts {
+  int tests, failures, errors, skipped;
+};
+
+static void count(struct counts *c, enum outcome o) {
+  c->tests++;
+  c->failures += o == FAILED;
+  c->errors += o == ERRORED;
+  c->skipped += o == SKIPPED;
+}
+
+/* needs_scenario_case: the scenario's own verdict must appear as an extra testcase. */
+static int needs_scenario_case(const cJSON *scenario) {
+  const cJSON *checks = cJSON_GetObjectItemCaseSensitive(scenario, "checks"), *c;
+  int worst = -1;
+  cJSON_ArrayForEach(c, checks) {
+    int sev = ock_verdict_severity(ock_json_str(c, "verdict"));
+    worst = sev > worst ? sev : worst;
+  }
+  return cJSON_GetArraySize(checks) == 0 ||
+         ock_verdict_severity(ock_json_str(scenario, "verdict")) > worst;
+}
+
+static struct counts scenario_counts(const cJSON *scenario, int strict) {
+  struct counts c = {0};
+  const cJSON *k;
+  cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(scenario, "checks")) {
+    count(&c, outcome_of(ock_json_str(k, "verdict"), strict));
+  }
+  if (needs_scenario_case(scenario))
+    count(&c, outcome_of(ock_json_str(scenario, "verdict"), strict));
+  return c;
+}
+
+static const cJSON *find_requirement(const cJSON *report, const char *id) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
+    const char *rid = ock_json_str(r, "id");
+    if (id && rid && !strcmp(rid, id))
+      return r;
+  }
+  return NULL;
+}
+
+static void seconds(struct doc *d, const cJSON *o) {
+  double ms = ock_json_num(o, "duration_ms", 0);
+  putf(d, "%.3f", ms > 0 ? ms / 1000.0 : 0.0);
+}
+
+static void property(struct doc *d, const char *name, const char *value) {
+  if (!value || !*value)
+    return;
+  putf(d, "      <property name=\"%s\" value=\"", name);
+  esc(d, value, OCK_ESC_ATTR);
+  put(d, "\"/>\n");
+}
+
+static void join_strings(struct doc *d, const cJSON *array, struct ock_buf *tmp) {
+  const cJSON *e;
+  int first = 1;
+  ock_buf_reset(tmp);
+  cJSON_ArrayForEach(e, array) {
+    if (cJSON_IsString(e) && !d->rc) {
+      if (!first)
+        d->rc = ock_buf_puts(tmp, ", ");
+      if (!d->rc)
+        d->rc = ock_buf_puts(tmp, e->valuestring);
+      first = 0;
+    }
+  }
+}
+
+static void evidence(struct doc *d, const cJSON *check) {
+  const cJSON *ev = cJSON_GetObjectItemCaseSensitive(check, "evidence"), *e;
+  if (!cJSON_IsArray(ev) || cJSON_GetArraySize(ev) == 0)
+    return;
+  put(d, "\nevidence: journal entries ");
+  int first = 1;
+  cJSON_ArrayForEach(e, ev) {
+    if (!first)
+      put(d, ", ");
+    if (cJSON_IsNumber(e))
+      putf(d, "%lld", (long long)e->valuedouble);
+    else if (cJSON_IsString(e))
+      esc(d, e->valuestring, OCK_ESC_TEXT);
+    first = 0;
+  }
+}
+
+/* check_body: the text of a <failure>, <error> or note: requirement, expected, actual. */
+static void check_body(struct doc *d, const cJSON *check) {
+  const char *rid = ock_json_str(check, "requirement");
+  const cJSON *req = find_requirement(d->report, rid);
+  const char *level = ock_json_str(check, "level");
+  esc(d, rid, OCK_ESC_TEXT);
+  if (!level)
+    level = ock_json_str(req, "level");
+  if (level) {
+    put(d, " (");
+    esc(d, level, OCK_ESC_TEXT);
+    put(d, ")");
+  }
+  if (req) {
+    put(d, ": ");
+    esc(d, ock_json_str(req, "text"), OCK_ESC_TEXT);
+  }
+  static const char *const fields[] = {"expected", "actual", "message"};
+  for (int i = 0; i < 3; i++) {
+    const char *v = ock_json_str(check, fields[i]);
+    if (v && *v) {
+      putf(d, "\n%s: ", fields[i]);
+      esc(d, v, OCK_ESC_TEXT);
+    }
+  }
+  evidence(d, check);
+}
+
+static void message_attr(struct doc *d, const cJSON *check) {
+  const char *m = ock_json_str(check, "message");
+  if (!m || !*m)
+    m = ock_json_str(check, "actual");
+  put(d, " message=\"");
+  esc(d, m ? m : "", OCK_ESC_ATTR);
+  put(d, "\"");
+}
+
+static void testcase(struct doc *d, const char *sid, const cJSON *check) {
+  const char *verdict = ock_json_str(check, "verdict");
+  enum outcome o = outcome_of(verdict, d->strict);
+  put(d, "    <testcase classname=\"");
+  esc(d, sid, OCK_ESC_ATTR);
+  put(d, "\" name=\"");
+  esc(d, ock_json_str(check, "id"), OCK_ESC_ATTR);
+  put(d, " [");
+  esc(d, ock_json_str(check, "requirement"), OCK_ESC_ATTR);
+  put(d, "]\" time=\"0\"");
+  if (o == PASSED) {
+    put(d, "/>\n");
+    return;
+  }
+  put(d, ">\n");
+  switch (o) {
+  case FAILED:
+  case ERRORED:
+    put(d, o == FAILED ? "      <failure" : "      <error");
+    message_attr(d, check);
+    put(d, " type=\"");
+    esc(d, verdict, OCK_ESC_ATTR);
+    put(d, "\">");
+    check_body(d, check);
+    put(d, o == FAILED ? "</failure>\n" : "</error>\n");
+    break;
+  case SKIPPED:
+    put(d, "      <skipped");
+    message_attr(d, check);
+    put(d, "/>\n");
+    break;
+  default: /* PASSED_WARN */
+    put(d, "      <system-out>WARN (does not fail the run without --strict): ");
+    check_body(d, check);
+    put(d, "</system-out>\n");
+    break;
+  }
+  put(d, "    </testcase>\n");
+}
+
+/* scenario_case: the extra testcase that carries the scenario's own verdict. */
+static void scenario_case(struct doc *d, const cJSON *s) {
+  const char *verdict = ock_json_str(s, "verdict");
+  const char *reason = ock_json_str(s, "skip_reason");
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
+  enum outcome o = outcome_of(verdict, d->strict);
+  put(d, "    <testcase classname=\"");
+  esc(d, ock_json_str(s, "id"), OCK_ESC_ATTR);
+  put(d, "\" name=\"scenario\" time=\"");
+  seconds(d, s);
+  put(d, "\"");
+  if (o == PASSED) {
+    put(d, "/>\n");
+    return;
+  }
+  static const char *const tags[] = {"", "system-out", "failure", "error", "skipped"};
+  const char *tag = tags[o];
+  putf(d, ">\n      <%s", tag);
+  if (o != PASSED_WARN) {
+    put(d, " message=\"");
+    if (reason)
+      esc(d, reason, OCK_ESC_ATTR);
+    else {
+      put(d, "scenario verdict ");
+      esc(d, verdict, OCK_ESC_ATTR);
+    }
+    put(d, "\"");
+  }
+  if (o == SKIPPED) {
+    put(d, "/>\n    </testcase>\n");
+    return;
+  }
+  put(d, ">scenario verdict ");
+  esc(d, verdict, OCK_ESC_TEXT);
+  if (reason) {
+    put(d, ": ");
+    esc(d, reason, OCK_ESC_TEXT);
+  }
+  if (p) {
+    const char *sig = ock_json_str(p, "signal");
+    putf(d, "\nprocess: exit code %lld", ock_json_int(p, "exit_code", -1));
+    if (sig) {
+      put(d, ", killed by ");
+      esc(d, sig, OCK_ESC_TEXT);
+    }
+    if (ock_json_bool(p, "timed_out", 0))
+      put(d, ", timed out");
+  }
+  putf(d, "</%s>\n    </testcase>\n", tag);
+}
+
+static void process_output(struct doc *d, const cJSON *s) {
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
+  static const char *const streams[][2] = {{"stdout", "system-out"}, {"stderr", "system-err"}};
+  for (int i = 0; p && i < 2; i++) {
+    const char *text = ock_json_str(p, streams[i][0]);
+    if (!text || !*text)
+      continue;
+    putf(d, "    <%s>", streams[i][1]);
+    esc(d, text, OCK_ESC_TEXT);
+    putf(d, "</%s>\n", streams[i][1]);
+  }
+}
+
+static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
+  const char *sid = ock_json_str(s, "id");
+  struct counts c = scenario_counts(s, d->strict);
+  put(d, "  <testsuite name=\"");
+  esc(d, sid, OCK_ESC_ATTR);
+  putf(d, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"", c.tests,
+       c.failures, c.errors, c.skipped);
+  seconds(d, s);
+  put(d, "\">\n    <properties>\n");
+  property(d, "verdict", ock_json_str(s, "verdict"));
+  property(d, "title", ock_json_str(s, "title"));
+  property(d, "proves", ock_json_str(s, "proves"));
+  property(d, "file", ock_json_str(s, "file"));
+  join_strings(d, cJSON_GetObjectItemCaseSensitive(s, "requirements"), tmp);
+  property(d, "requirements", tmp->data);
+  join_strings(d, cJSON_GetObjectItemCaseSensitive(s, "capabilities"), tmp);
+  property(d, "capabilities", tmp->data);
+  property(d, "skip_reason", ock_json_str(s, "skip_reason"));
+  if (ock_json_bool(s, "expected_failure", 0))
+    property(d, "expected_failure", "true");
+  /* What the SUT's bridge does in the framework's place (its manifest's emulated): a reader of
+   * any one test suite must be able to tell the framework's behaviour from the bridge's. */
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(d->report, "orchestrator");
+  const cJSON *emulated = cJSON_GetObjectItemCaseSensitive(orch, "emulated");
+  if (cJSON_GetArraySize(emulated) > 0) {
+    join_strings(d, emulated, tmp);
+    property(d, "emulated", tmp->data);
+  }
+  if (ock_json_str(d->report, "tier")) /* blackbox or instrumented (SPEC.md 9.7) */
+    property(d, "tier", ock_json_str(d->report, "tier"));
+  put(d, "    </properties>\n");
+  const cJSON *k;
+  cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+    testcase(d, sid, k);
+  }
+  if (needs_scenario_case(s))
+    scenario_case(d, s);
+  process_output(d, s);
+  put(d, "  </testsuite>\n");
+}
+
+/* run_error_suite: a run that did not grade (a usage or fixture error, exit 2) is one <error>
+ * testcase carrying the reason, so CI shows it red instead of an empty, green suite. */
+static void run_error_suite(struct doc *d) {
+  const char *why = ock_json_str(d->report, "error");
+  if (!why)
+    return;
+  long long code = ock_json_int(d->report, "exit_code", -1);
+  put(d, "  <testsuite name=\"ock\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
+         "time=\"0\">\n    <testcase classname=\"ock\" name=\"run\" time=\"0\">\n"
+         "      <error message=\"");
+  esc(d, why, OCK_ESC_ATTR);
+  putf(d,
+       "\" type=\"exit code %lld\">The run did not grade the orchestrator (exit code %lld: "
+       "usage or fixture error): ",
+       code, code);
+  esc(d, why, OCK_ESC_TEXT);
+  put(d, "</error>\n    </testcase>\n  </testsuite>\n");
+}
+
+static int write_junit(const cJSON *report, FILE *out) {
+  struct doc d = {.rc = OCK_OK, .report = report};
+  struct ock_buf tmp;
+  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
+  ock_buf_init(&tmp, OCK_REPORT_OUT_MAX);
+  d.strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
+  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios"), *s;
+  struct counts all = {0};
+  if (ock_json_str(report, "error")) /* the run's own error testcase */
+    count(&all, ERRORED);
+  cJSON_ArrayForEach(s, scenarios) {
+    struct counts c = scenario_counts(s, d.strict);
+    all.tests += c.tests;
+    all.failures += c.failures;
+    all.errors += c.errors;
+    all.skipped += c.skipped;
+  }
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(report, "orchestrator");
+  put(&d, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ock");
+  if (ock_json_str(orch, "name")) {
+    put(&d, " ");
+    esc(&d, ock_json_str(orch, "name"), OCK_ESC_ATTR);
+  }
+  putf(&d, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"", all.tests,
+       all.failures, all.errors, all.skipped);
+  seconds(&d, report);
+  put(&d, "\">\n");
+  run_error_suite(&d);
+  cJSON_ArrayForEach(s, scenarios) {
+    testsuite(&d, s, &tmp);
+  }
+  put(&d, "</testsuites>\n");
+  int rc = d.rc;
+  if (!rc && d.b.len && fwrite(d.b.data, 1, d.b.len, out) != d.b.len)
+    rc = OCK_EIO;
+  ock_buf_free(&d.b);
+  ock_buf_free(&tmp);
+  return rc;
+}
+
+const struct ock_report_writer ock_report_writer_junit = {"junit", "junit.xml", write_junit};

@@ -1,0 +1,550 @@
+/*
+ * report_merge.c: the aggregates of a report (ock_report_summarize) and the joining of shard
+ * reports into one (ock_report_merge); see report.h.
+ *
+ * Both live here because merging is "concatenate the scenarios, then summarize": the merged
+ * summary, requirement verdicts, traceability and run verdict come from exactly the code that
+ * computes them for a single run, so the two can never disagree.
+ */
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/status.h"
+
+static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
+static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
+
+/* One requirement of the catalogue while its aggregate is being built. */
+struct agg {
+  cJSON *req;        /* the new requirements[] entry */
+  cJSON *scenarios;  /* its "scenarios" array (owned by req) */
+  cJSON *trace;      /* the new traceability[] entry */
+  cJSON *t_scen;     /* trace's "scenarios" */
+  cJSON *t_checks;   /* trace's "checks" */
+  const char *id;    /* borrowed from req */
+  const char *level; /* borrowed from req */
+  int worst;         /* most severe verdict so far, -1 = none ran */
+  int msg_sev;       /* severity of the check that gave the message, -1 = none */
+  char *message;     /* owned; "<scenario>: <message>" */
+};
+
+struct summarizer {
+  struct agg *aggs;
+  size_t n, cap;
+  cJSON *reqs, *trace; /* the new arrays */
+  int oom;
+};
+
+static cJSON *add_string(struct summarizer *z, cJSON *obj, const char *key, const char *value) {
+  cJSON *item = cJSON_AddStringToObject(obj, key, value ? value : "");
+  if (!item)
+    z->oom = 1;
+  return item;
+}
+
+static cJSON *add_array(struct summarizer *z, cJSON *obj, const char *key) {
+  cJSON *item = cJSON_AddArrayToObject(obj, key);
+  if (!item)
+    z->oom = 1;
+  return item;
+}
+
+static int array_has(const cJSON *a, const char *s) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, a) {
+    if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
+      return 1;
+  }
+  return 0;
+}
+
+static void append_unique(struct summarizer *z, cJSON *a, const char *s) {
+  if (!a || !s || array_has(a, s))
+    return;
+  cJSON *str = cJSON_CreateString(s);
+  if (!str || !cJSON_AddItemToArray(a, str)) {
+    cJSON_Delete(str);
+    z->oom = 1;
+  }
+}
+
+/* add_requirement appends a catalogue entry; returns it or NULL when out of memory. */
+static struct agg *add_requirement(struct summarizer *z, const char *id, const char *group,
+                                   const char *level, const char *capability, const char *text) {
+  if (z->n == z->cap) {
+    size_t cap = z->cap ? z->cap * 2 : 64;
+    struct agg *p = realloc(z->aggs, cap * sizeof *p);
+    if (!p) {
+      z->oom = 1;
+      return NULL;
+    }
+    z->aggs = p;
+    z->cap = cap;
+  }
+  struct agg *a = &z->aggs[z->n];
+  memset(a, 0, sizeof *a);
+  a->worst = a->msg_sev = -1;
+  a->req = cJSON_CreateObject();
+  a->trace = cJSON_CreateObject();
+  if (!a->req || !cJSON_AddItemToArray(z->reqs, a->req)) {
+    cJSON_Delete(a->req);
+    cJSON_Delete(a->trace);
+    z->oom = 1;
+    return NULL;
+  }
+  if (!a->trace || !cJSON_AddItemToArray(z->trace, a->trace)) {
+    cJSON_Delete(a->trace);
+    z->oom = 1;
+    return NULL;
+  }
+  z->n++;
+  cJSON *idj = add_string(z, a->req, "id", id);
+  add_string(z, a->req, "group", group);
+  cJSON *lv = add_string(z, a->req, "level", level);
+  add_string(z, a->req, "capability", capability);
+  add_string(z, a->req, "text", text);
+  /* verdict and message are placeholders, set in place once every check was seen, so the
+   * member order is the one report.schema.json documents. */
+  if (!cJSON_AddNullToObject(a->req, "verdict"))
+    z->oom = 1;
+  a->scenarios = add_array(z, a->req, "scenarios");
+  if (!cJSON_AddNullToObject(a->req, "message"))
+    z->oom = 1;
+  a->id = idj ? idj->valuestring : "";
+  a->level = lv ? lv->valuestring : "";
+  add_string(z, a->trace, "requirement", id);
+  a->t_scen = add_array(z, a->trace, "scenarios");
+  a->t_checks = add_array(z, a->trace, "checks");
+  return a;
+}
+
+static struct agg *find_requirement(struct summarizer *z, const char *id) {
+  for (size_t i = 0; i < z->n; i++)
+    if (!strcmp(z->aggs[i].id, id))
+      return &z->aggs[i];
+  return NULL;
+}
+
+/* group_of copies the group of "OCK-<GROUP>-NNN" into out ("" when the id has another form). */
+static void group_of(const char *id, char *out, size_t n) {
+  const char *start = strncmp(id, "OCK-", 4) ? NULL : id + 4, *end = strrchr(id, '-');
+  size_t len = start && end > start ? (size_t)(end - start) : 0;
+  if (len >= n)
+    len = n - 1;
+  memcpy(out, start ? start : "", len);
+  out[len] = '\0';
+}
+
+static void load_catalogue(struct summarizer *z, const cJSON *report, const ock_registry *reg) {
+  if (reg) {
+    for (size_t i = 0; i < ock_registry_count(reg); i++) {
+      const struct ock_requirement *r = ock_registry_at(reg, i);
+      add_requirement(z, r->id, r->group, ock_level_name(r->level), r->capability, r->text);
+    }
+    return;
+  }
+  const cJSON *r;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
+    const char *id = ock_json_str(r, "id");
+    if (id && !find_requirement(z, id))
+      add_requirement(z, id, ock_json_str(r, "group"), ock_json_str(r, "level"),
+                      ock_json_str(r, "capability"), ock_json_str(r, "text"));
+  }
+}
+
+static void note_check(struct summarizer *z, const char *scenario, const cJSON *check) {
+  const char *rid = ock_json_str(check, "requirement");
+  if (!rid)
+    return;
+  struct agg *a = find_requirement(z, rid);
+  if (!a) {
+    char group[64];
+    const char *level = ock_json_str(check, "level");
+    group_of(rid, group, sizeof group);
+    a = add_requirement(z, rid, group, level ? level : "MUST", "",
+                        "(this requirement is not in the requirement registry)");
+    if (!a)
+      return;
+  }
+  int sev = ock_verdict_severity(ock_json_str(check, "verdict"));
+  if (sev < 0) /* a check cannot be UNTESTED; treat it as the harness error it is */
+    sev = 4;
+  if (sev > a->worst)
+    a->worst = sev;
+  append_unique(z, a->scenarios, scenario);
+  append_unique(z, a->t_scen, scenario);
+  append_unique(z, a->t_checks, ock_json_str(check, "id"));
+  if (sev >= 2 && sev > a->msg_sev) {
+    const char *m = ock_json_str(check, "message");
+    if (!m || !*m)
+      m = ock_json_str(check, "actual");
+    size_t len = strlen(scenario) + (m ? strlen(m) : 0) + 3;
+    char *msg = malloc(len);
+    if (!msg) {
+      z->oom = 1;
+      return;
+    }
+    snprintf(msg, len, "%s: %s", scenario, m ? m : "");
+    free(a->message);
+    a->message = msg;
+    a->msg_sev = sev;
+  }
+}
+
+/* set_member replaces obj[key] in place (keeping key order) or appends it; takes item. */
+static int set_member(cJSON *obj, const char *key, cJSON *item) {
+  if (!item)
+    return 0;
+  if (cJSON_GetObjectItemCaseSensitive(obj, key))
+    return cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item) ? 1 : (cJSON_Delete(item), 0);
+  return cJSON_AddItemToObject(obj, key, item) ? 1 : (cJSON_Delete(item), 0);
+}
+
+int ock_report_summarize(cJSON *report, const ock_registry *reg) {
+  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios"), *s, *c;
+  if (!cJSON_IsObject(report) || !cJSON_IsArray(scenarios))
+    return OCK_EINVAL;
+  struct summarizer z = {0};
+  z.reqs = cJSON_CreateArray();
+  z.trace = cJSON_CreateArray();
+  cJSON *summary = cJSON_CreateObject();
+  cJSON *counts = summary ? cJSON_AddObjectToObject(summary, "scenarios") : NULL;
+  cJSON *lv = summary ? cJSON_AddObjectToObject(summary, "levels") : NULL;
+  z.oom = !z.reqs || !z.trace || !counts || !lv;
+  if (!z.oom)
+    load_catalogue(&z, report, reg);
+
+  int by_verdict[5] = {0}, total = 0;
+  cJSON_ArrayForEach(s, scenarios) {
+    const char *sid = ock_json_str(s, "id");
+    if (!sid || z.oom)
+      continue;
+    int sev = ock_verdict_severity(ock_json_str(s, "verdict"));
+    by_verdict[sev < 0 ? 4 : sev]++;
+    total++;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "requirements")) {
+      struct agg *a = cJSON_IsString(c) ? find_requirement(&z, c->valuestring) : NULL;
+      if (a) {
+        append_unique(&z, a->scenarios, sid);
+        append_unique(&z, a->t_scen, sid);
+      }
+    }
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      note_check(&z, sid, c);
+    }
+  }
+
+  int passed[3] = {0}, levels_total[3] = {0};
+  for (size_t i = 0; i < z.n && !z.oom; i++) {
+    struct agg *a = &z.aggs[i];
+    if (!set_member(a->req, "verdict",
+                    cJSON_CreateString(a->worst < 0 ? "UNTESTED" : verdict_names[a->worst])) ||
+        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))))
+      z.oom = 1;
+    for (int l = 0; l < 3; l++) {
+      if (!strcmp(a->level, level_names[l])) {
+        levels_total[l] += a->worst >= 1; /* SKIP and UNTESTED were not graded */
+        passed[l] += a->worst == 1;
+      }
+    }
+  }
+  if (!z.oom) {
+    cJSON_AddNumberToObject(counts, "total", total);
+    for (int v = 0; v < 5; v++) {
+      static const int order[5] = {1, 3, 2, 0, 4}; /* PASS FAIL WARN SKIP ERROR */
+      if (!cJSON_AddNumberToObject(counts, verdict_names[order[v]], by_verdict[order[v]]))
+        z.oom = 1;
+    }
+    for (int l = 0; l < 3; l++) {
+      cJSON *o = cJSON_AddObjectToObject(lv, level_names[l]);
+      if (!o || !cJSON_AddNumberToObject(o, "passed", passed[l]) ||
+          !cJSON_AddNumberToObject(o, "total", levels_total[l]))
+        z.oom = 1;
+    }
+  }
+  for (size_t i = 0; i < z.n; i++)
+    free(z.aggs[i].message);
+  free(z.aggs);
+  if (z.oom) {
+    cJSON_Delete(z.reqs);
+    cJSON_Delete(z.trace);
+    cJSON_Delete(summary);
+    return OCK_ENOMEM;
+  }
+
+  const char *verdict = "PASS";
+  int exit_code = 0;
+  int strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
+  if (by_verdict[3] || (strict && by_verdict[2])) {
+    verdict = "FAIL";
+    exit_code = 1;
+  } else if (by_verdict[4] || total == by_verdict[0]) { /* an ERROR, or nothing but SKIP */
+    verdict = "INCOMPLETE";
+    exit_code = 3;
+  }
+  /* Everything is built; from here on only replacements happen. A failure now (out of memory
+   * while creating two small items) could leave a mix, so create them first. */
+  cJSON *vj = cJSON_CreateString(verdict), *ej = cJSON_CreateNumber(exit_code);
+  if (!vj || !ej) {
+    cJSON_Delete(vj);
+    cJSON_Delete(ej);
+    cJSON_Delete(z.reqs);
+    cJSON_Delete(z.trace);
+    cJSON_Delete(summary);
+    return OCK_ENOMEM;
+  }
+  int ok = set_member(report, "verdict", vj);
+  ok &= set_member(report, "exit_code", ej);
+  ok &= set_member(report, "summary", summary);
+  ok &= set_member(report, "requirements", z.reqs);
+  ok &= set_member(report, "traceability", z.trace);
+  return ok ? OCK_OK : OCK_ENOMEM;
+}
+
+/* ---- merge ---- */
+
+struct shard_scenario {
+  const cJSON *scenario;
+  const char *id;
+  size_t shard; /* 0-based */
+  int index;    /* position in its shard's scenarios */
+};
+
+static int by_id(const void *a, const void *b) {
+  const struct shard_scenario *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  if (c)
+    return c;
+  if (x->shard != y->shard)
+    return x->shard < y->shard ? -1 : 1;
+  return x->index - y->index;
+}
+
+/* same_member: reports[0] and r agree on the member at (object key, key). */
+static int same_member(const cJSON *first, const cJSON *r, const char *object, const char *key) {
+  const cJSON *a = object ? cJSON_GetObjectItemCaseSensitive(first, object) : first;
+  const cJSON *b = object ? cJSON_GetObjectItemCaseSensitive(r, object) : r;
+  a = cJSON_GetObjectItemCaseSensitive(a, key);
+  b = cJSON_GetObjectItemCaseSensitive(b, key);
+  if (!a && !b)
+    return 1;
+  return a && b && cJSON_Compare(a, b, 1);
+}
+
+static int check_shards(const cJSON *const *reports, size_t n, struct ock_jerr *err) {
+  static const char *const agree[][2] = {
+      {NULL, "schema_version"}, {NULL, "contract_version"}, {"kit", "version"}, {NULL, "seed"},
+      {"options", "level"},     {"options", "strict"},      {NULL, "tier"}};
+  for (size_t i = 0; i < n; i++) {
+    struct ock_jerr verr;
+    if (!reports[i])
+      return ock_jerr_set(err, OCK_EINVAL, "shards", "shard %zu is NULL", i + 1);
+    int rc = ock_report_validate(reports[i], &verr);
+    if (rc) {
+      if (err) {
+        snprintf(err->where, sizeof err->where, "shard %zu: %.300s", i + 1, verr.where);
+        memcpy(err->what, verr.what, sizeof err->what);
+      }
+      return rc;
+    }
+    for (size_t k = 0; i > 0 && k < sizeof agree / sizeof agree[0]; k++) {
+      if (same_member(reports[0], reports[i], agree[k][0], agree[k][1]))
+        continue;
+      char where[OCK_JSON_PATH_MAX], path[OCK_JSON_PATH_MAX];
+      if (agree[k][0])
+        ock_jpath_key(path, sizeof path, "$", agree[k][0]);
+      else
+        snprintf(path, sizeof path, "$");
+      ock_jpath_key(where, sizeof where, path, agree[k][1]);
+      return ock_jerr_set(err, OCK_EINVAL, where,
+                          "shard %zu differs from shard 1; only shards of one run (same kit, "
+                          "contract, seed, level and strictness) can be merged",
+                          i + 1);
+    }
+  }
+  return OCK_OK;
+}
+
+/* collect_scenarios lists every shard's scenarios sorted by id, failing on a duplicate id. */
+static int collect_scenarios(const cJSON *const *reports, size_t n, struct shard_scenario **out,
+                             size_t *count, struct ock_jerr *err) {
+  size_t total = 0, k = 0;
+  for (size_t i = 0; i < n; i++)
+    total += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[i], "scenarios"));
+  struct shard_scenario *all = calloc(total ? total : 1, sizeof *all);
+  if (!all)
+    return OCK_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    const cJSON *s;
+    int index = 0;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(reports[i], "scenarios")) {
+      all[k].scenario = s;
+      all[k].id = ock_json_str(s, "id");
+      all[k].shard = i;
+      all[k++].index = index++;
+    }
+  }
+  qsort(all, total, sizeof *all, by_id);
+  for (size_t i = 1; i < total; i++) {
+    if (strcmp(all[i - 1].id, all[i].id))
+      continue;
+    char where[OCK_JSON_PATH_MAX];
+    snprintf(where, sizeof where, "shard %zu: $.scenarios[%d].id", all[i].shard + 1, all[i].index);
+    int rc = ock_jerr_set(err, OCK_EINVAL, where,
+                          "scenario \"%s\" is also in shard %zu ($.scenarios[%d]); each scenario "
+                          "must run in exactly one shard",
+                          all[i].id, all[i - 1].shard + 1, all[i - 1].index);
+    free(all);
+    return rc;
+  }
+  *out = all;
+  *count = total;
+  return OCK_OK;
+}
+
+/* build_merged fills the new report m from the sorted scenarios and the shards. */
+static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
+                        const struct shard_scenario *all, size_t count) {
+  cJSON *scen = cJSON_CreateArray(), *reqs = cJSON_CreateArray();
+  int ok = scen && reqs;
+  for (size_t i = 0; ok && i < count; i++) {
+    cJSON *d = cJSON_Duplicate(all[i].scenario, 1);
+    ok = d && cJSON_AddItemToArray(scen, d);
+    if (!ok)
+      cJSON_Delete(d);
+  }
+  /* The catalogue: the union of the shards' requirement lists, first shard's order first. */
+  for (size_t i = 0; ok && i < n; i++) {
+    const cJSON *r, *e;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(reports[i], "requirements")) {
+      const char *id = ock_json_str(r, "id");
+      int seen = 0;
+      cJSON_ArrayForEach(e, reqs) {
+        seen |= !strcmp(ock_json_str(e, "id"), id);
+      }
+      if (seen)
+        continue;
+      cJSON *d = cJSON_Duplicate(r, 1);
+      ok = d && cJSON_AddItemToArray(reqs, d);
+      if (!ok) {
+        cJSON_Delete(d);
+        break;
+      }
+    }
+  }
+  if (!ok || !set_member(m, "scenarios", scen) || !set_member(m, "requirements", reqs)) {
+    if (!ok) {
+      cJSON_Delete(scen);
+      cJSON_Delete(reqs);
+    }
+    return OCK_ENOMEM;
+  }
+  /* Times: validated already, so they parse. */
+  size_t first = 0, last = 0;
+  long long lo = 0, hi = 0;
+  for (size_t i = 0; i < n; i++) {
+    long long a = 0, b = 0;
+    ock_report_time_ms(ock_json_str(reports[i], "started_at"), &a);
+    ock_report_time_ms(ock_json_str(reports[i], "finished_at"), &b);
+    if (i == 0 || a < lo) {
+      lo = a;
+      first = i;
+    }
+    if (i == 0 || b > hi) {
+      hi = b;
+      last = i;
+    }
+  }
+  cJSON *opts = cJSON_GetObjectItemCaseSensitive(m, "options");
+  if (!set_member(m, "started_at",
+                  cJSON_CreateString(ock_json_str(reports[first], "started_at"))) ||
+      !set_member(m, "finished_at",
+                  cJSON_CreateString(ock_json_str(reports[last], "finished_at"))) ||
+      !set_member(m, "duration_ms", cJSON_CreateNumber((double)(hi > lo ? hi - lo : 0))) ||
+      (opts && !set_member(opts, "shard", cJSON_CreateString("merged"))))
+    return OCK_ENOMEM;
+  return ock_report_summarize(m, NULL);
+}
+
+int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err) {
+  if (!reports || n == 0 || !out)
+    return ock_jerr_set(err, OCK_EINVAL, "shards", "no report to merge");
+  int rc = check_shards(reports, n, err);
+  struct shard_scenario *all = NULL;
+  size_t count = 0;
+  if (!rc)
+    rc = collect_scenarios(reports, n, &all, &count, err);
+  if (rc)
+    return rc;
+  cJSON *m = cJSON_Duplicate(reports[0], 1);
+  rc = m ? build_merged(m, reports, n, all, count) : OCK_ENOMEM;
+  free(all);
+  if (rc) {
+    cJSON_Delete(m);
+    return ock_jerr_set(err, rc, "shards", "merging failed: %s", ock_strerror(rc));
+  }
+  *out = m;
+  return OCK_OK;
+}
+
+/* parse_shard reads "I/N" with 1 <= I <= N <= 100000; returns 0 or -1. */
+static int parse_shard(const char *label, long *i, long *total) {
+  char *end;
+  if (!label || *label < '1' || *label > '9')
+    return -1;
+  *i = strtol(label, &end, 10);
+  if (*end != '/' || end[1] < '1' || end[1] > '9')
+    return -1;
+  *total = strtol(end + 1, &end, 10);
+  return *end || *total > 100000 || *i > *total ? -1 : 0;
+}
+
+int ock_report_shards_missing(const cJSON *const *reports, size_t n, char *missing,
+                              size_t n_missing) {
+  long total = 0;
+  unsigned char *seen = NULL;
+  missing[0] = '\0';
+  for (size_t k = 0; k < n; k++) {
+    const char *label =
+        ock_json_str(cJSON_GetObjectItemCaseSensitive(reports[k], "options"), "shard");
+    long i, t;
+    if (parse_shard(label, &i, &t)) {
+      snprintf(missing, n_missing, "report %zu: options.shard is \"%s\", expected I/N", k + 1,
+               label ? label : "(none)");
+      free(seen);
+      return -1;
+    }
+    if (!total) {
+      total = t;
+      seen = calloc((size_t)total + 1, 1);
+      if (!seen) {
+        snprintf(missing, n_missing, "out of memory");
+        return -1;
+      }
+    }
+    if (t != total || seen[i]) {
+      snprintf(missing, n_missing,
+               t != total ? "report %zu is shard %s, but report 1 is one of %ld shards"
+                          : "report %zu is shard %s, which is already given",
+               k + 1, label, total);
+      free(seen);
+      return -1;
+    }
+    seen[i] = 1;
+  }
+  int count = 0;
+  size_t used = 0;
+  for (long i = 1; i <= total; i++) {
+    if (seen[i])
+      continue;
+    count++;
+    int w = snprintf(missing + used, used < n_missing ? n_missing - used : 0, "%s%ld/%ld",
+                     count > 1 ? ", " : "", i, total);
+    if (w > 0)
+      used += (size_t)w;
+  }
+  free(seen);
+  return count;
+}

@@ -1,0 +1,396 @@
+/* scenario_run.c: run and grade one scenario (see scenario_run.h). */
+#include "run/scenario_run.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "checks/blackbox.h"
+#include "checks/grade.h"
+#include "ock/json.h"
+#include "ock/mock.h"
+#include "ock/status.h"
+#include "ock/utf8.h"
+#include "run/sut.h"
+#include "model/view.h"
+
+#define TIMELINE_MAX 400
+#define DETAIL_MAX 160
+
+/* The mock's server thread calls on_cancel; the SUT may not exist yet, so it is published
+ * through an atomic pointer once spawned. */
+struct cancel_target {
+  _Atomic(sut *) s;
+  _Atomic int pending;
+};
+
+static void on_cancel(void *user) {
+  struct cancel_target *t = user;
+  sut *s = atomic_load(&t->s);
+  if (s)
+    sut_interrupt(s);
+  else
+    atomic_store(&t->pending, 1);
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+const char *scenario_verdict(const cJSON *checks) {
+  enum verdict worst = V_SKIP;
+  int any = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, checks) {
+    enum verdict v = V_ERROR;
+    verdict_parse(ock_json_str(c, "verdict"), &v);
+    if (v > worst)
+      worst = v;
+    any = 1;
+  }
+  return any ? verdict_name(worst) : "ERROR";
+}
+
+static int declared(const struct run_config *cfg, const char *cap) {
+  if (!strcmp(cap, "core"))
+    return 1;
+  for (size_t i = 0; cfg->declared && cfg->declared[i]; i++)
+    if (!strcmp(cfg->declared[i], cap))
+      return 1;
+  return 0;
+}
+
+/* undeclared_wire: the api of the first session provider on a wire the SUT did not declare, or
+ * NULL when it speaks every wire the scenario uses. */
+static const char *undeclared_wire(const struct run_config *cfg, const struct scenario *sc) {
+  const cJSON *session = cJSON_GetObjectItemCaseSensitive(sc->fixture, "session");
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(session, "providers")) {
+    const char *api = ock_json_str(p, "api");
+    int spoken = !cfg->wires || !api;
+    for (size_t i = 0; !spoken && cfg->wires[i]; i++)
+      spoken = !strcmp(cfg->wires[i], api);
+    if (!spoken)
+      return api;
+  }
+  return NULL;
+}
+
+static cJSON *base_result(const struct scenario *sc) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddStringToObject(r, "id", sc->id);
+  cJSON_AddStringToObject(r, "title", sc->title ? sc->title : sc->id);
+  cJSON_AddStringToObject(r, "proves", sc->proves ? sc->proves : "");
+  cJSON_AddStringToObject(r, "file", sc->path);
+  cJSON_AddItemToObject(
+      r, "requirements",
+      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
+  const cJSON *caps = scenario_capabilities(sc);
+  cJSON_AddItemToObject(r, "capabilities", caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateArray());
+  return r;
+}
+
+static void finish(cJSON *r, cJSON *checks, const char *verdict, double ms, const char *skip) {
+  cJSON_AddStringToObject(r, "verdict", verdict);
+  cJSON_AddNumberToObject(r, "duration_ms", ms);
+  cJSON_AddBoolToObject(r, "expected_failure", 0);
+  if (skip)
+    cJSON_AddStringToObject(r, "skip_reason", skip);
+  else
+    cJSON_AddNullToObject(r, "skip_reason");
+  cJSON_AddItemToObject(r, "checks", checks);
+}
+
+static cJSON *process_json(struct sut_result *p) {
+  cJSON *o = cJSON_CreateObject();
+  if (p->exit_code >= 0)
+    cJSON_AddNumberToObject(o, "exit_code", p->exit_code);
+  else
+    cJSON_AddNullToObject(o, "exit_code");
+  if (p->signal)
+    cJSON_AddStringToObject(o, "signal", sut_signal_name(p->signal));
+  else
+    cJSON_AddNullToObject(o, "signal");
+  cJSON_AddBoolToObject(o, "timed_out", p->timed_out);
+  cJSON_AddNumberToObject(o, "wall_ms", p->wall_ms);
+  cJSON_AddNumberToObject(o, "sigints", p->interrupted);
+  /* A SUT may print any bytes; the report must stay valid UTF-8 (and JSON, XML, HTML). */
+  if (p->out)
+    ock_utf8_scrub(p->out);
+  if (p->err)
+    ock_utf8_scrub(p->err);
+  cJSON_AddStringToObject(o, "stdout", p->out ? p->out : "");
+  cJSON_AddStringToObject(o, "stderr", p->err ? p->err : "");
+  cJSON_AddNumberToObject(o, "stdout_bytes", (double)p->out_total);
+  cJSON_AddNumberToObject(o, "stderr_bytes", (double)p->err_total);
+  return o;
+}
+
+/* ---- the timeline ------------------------------------------------------------------------- */
+
+static int failing_seq(const cJSON *checks, long seq) {
+  const cJSON *c, *ev;
+  cJSON_ArrayForEach(c, checks) {
+    const char *v = ock_json_str(c, "verdict");
+    if (!v || (strcmp(v, "FAIL") && strcmp(v, "WARN") && strcmp(v, "ERROR")))
+      continue;
+    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(
+                               c, "evidence")) if (cJSON_IsNumber(ev) &&
+                                                   (long)ev->valuedouble == seq) return 1;
+  }
+  return 0;
+}
+
+static void add_row(cJSON *rows, const cJSON *e, const char *lane, const char *label,
+                    const char *detail, int failed) {
+  cJSON *row = cJSON_CreateObject();
+  cJSON_AddNumberToObject(row, "seq", ock_json_num(e, "seq", 0));
+  cJSON_AddNumberToObject(row, "t_ms", ock_json_num(e, "t_ms", 0));
+  cJSON_AddStringToObject(row, "lane", lane);
+  char l[200], d[DETAIL_MAX + 4];
+  snprintf(l, sizeof l, "%s", label);
+  ock_utf8_scrub(l);
+  cJSON_AddStringToObject(row, "label", l);
+  snprintf(d, sizeof d, "%.*s%s", DETAIL_MAX, detail ? detail : "",
+           detail && strlen(detail) > DETAIL_MAX ? "..." : "");
+  ock_utf8_scrub(d); /* the cut may have split a character */
+  cJSON_AddStringToObject(row, "detail", d);
+  cJSON_AddBoolToObject(row, "failed", failed);
+  cJSON_AddItemToArray(rows, row);
+}
+
+static const char *s_or(const cJSON *o, const char *k, const char *dflt) {
+  const char *s = ock_json_str(o, k);
+  return s ? s : dflt;
+}
+
+cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) {
+  cJSON *rows = cJSON_CreateArray();
+  size_t n = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, journal) {
+    if (n++ >= max)
+      break;
+    const char *kind = s_or(e, "kind", "");
+    int failed = failing_seq(checks, (long)ock_json_int(e, "seq", -1));
+    char label[200];
+    char *detail = NULL;
+    if (!strcmp(kind, "event")) {
+      detail = ock_json_print(cJSON_GetObjectItemCaseSensitive(e, "data"));
+      const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "reply"), "action");
+      snprintf(label, sizeof label, "%s%s%s", s_or(e, "event", "?"),
+               action && strcmp(action, "continue") ? " -> " : "",
+               action && strcmp(action, "continue") ? action : "");
+      add_row(rows, e, "sut", label, detail, failed);
+    } else if (!strcmp(kind, "llm_request")) {
+      const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, "neutral");
+      const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
+      snprintf(label, sizeof label, "request %s%s (%d messages)", s_or(e, "provider", "?"),
+               ock_json_bool(e, "stream", 0) ? " stream" : "", cJSON_GetArraySize(hist));
+      add_row(rows, e, "llm", label, s_or(last, "content", ""), failed);
+    } else if (!strcmp(kind, "llm_reply")) {
+      const cJSON *calls = cJSON_GetObjectItemCaseSensitive(e, "tool_calls");
+      const char *fault = ock_json_str(e, "fault");
+      snprintf(label, sizeof label, "reply %lld%s%s%s", ock_json_int(e, "status", 0),
+               cJSON_GetArraySize(calls) ? " tool calls" : "", fault ? " fault " : "",
+               fault ? fault : "");
+      detail = cJSON_GetArraySize(calls) ? ock_json_print(calls) : NULL;
+      add_row(rows, e, "llm", label, detail ? detail : s_or(e, "text", ""), failed);
+    } else if (!strcmp(kind, "tool_start") || !strcmp(kind, "tool_end")) {
+      snprintf(label, sizeof label, "%s %s", kind[5] == 's' ? "tool" : "tool done",
+               s_or(e, "name", "?"));
+      detail =
+          ock_json_print(cJSON_GetObjectItemCaseSensitive(e, kind[5] == 's' ? "input" : "reply"));
+      add_row(rows, e, "tool", label, detail, failed);
+    } else if (!strcmp(kind, "cancel")) {
+      add_row(rows, e, "harness", "SIGINT", s_or(e, "trigger", ""), failed);
+    } else if (!strcmp(kind, "session")) {
+      add_row(rows, e, "sut", "GET session", "", failed);
+    } else if (!strcmp(kind, "mcp_session")) {
+      add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
+              s_or(e, "protocol_version", ""), failed);
+    } else {
+      snprintf(label, sizeof label, "%s %s", kind, s_or(e, "shape", s_or(e, "kind_detail", "")));
+      detail = ock_json_print(e);
+      add_row(rows, e, "fault", label, detail, failed);
+    }
+    free(detail);
+  }
+  return rows;
+}
+
+/* ---- one run ----------------------------------------------------------------------------- */
+
+static void add_env(char **env, size_t *n, const char *name, const char *value) {
+  size_t len = strlen(name) + strlen(value) + 2;
+  env[*n] = malloc(len);
+  if (env[*n])
+    snprintf(env[(*n)++], len, "%s=%s", name, value);
+}
+
+static void write_journal(ock_mock *m, const struct run_config *cfg, const char *id) {
+  if (!cfg->journal_dir)
+    return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.journal.jsonl", cfg->journal_dir, id);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    ock_mock_write_journal(m, f);
+    fclose(f);
+  }
+}
+
+int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
+                 cJSON **out) {
+  double t0 = now_ms();
+  cJSON *r = base_result(sc);
+  cJSON *checks = cJSON_CreateArray();
+  if (!r || !checks) {
+    cJSON_Delete(r);
+    cJSON_Delete(checks);
+    return OCK_ENOMEM;
+  }
+  const cJSON *cap;
+  cJSON_ArrayForEach(cap, scenario_capabilities(sc)) {
+    if (cJSON_IsString(cap) && !declared(cfg, cap->valuestring)) {
+      char why[120];
+      snprintf(why, sizeof why, "capability %s not declared", cap->valuestring);
+      finish(r, checks, "SKIP", 0, why);
+      cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
+      *out = r;
+      return OCK_OK;
+    }
+  }
+
+  const char *wire = undeclared_wire(cfg, sc);
+  char why_skip[120];
+  if (wire || (cfg->blackbox && blackbox_scenario_skip(sc->fixture, why_skip, sizeof why_skip))) {
+    if (wire)
+      snprintf(why_skip, sizeof why_skip, "wire %s not declared", wire);
+    finish(r, checks, "SKIP", 0, why_skip);
+    cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
+    *out = r;
+    return OCK_OK;
+  }
+
+  struct cancel_target target;
+  atomic_init(&target.s, NULL);
+  atomic_init(&target.pending, 0);
+  struct ock_mock_options mo = {.observe_only = cfg->observe_only,
+                                .seed = cfg->seed,
+                                .on_cancel = on_cancel,
+                                .user = &target};
+  ock_mock *m = NULL;
+  struct ock_jerr err;
+  int rc = ock_mock_new(sc->fixture, &mo, &m, &err);
+  if (!rc)
+    rc = ock_mock_start(m, &err);
+  if (rc) {
+    char why[900];
+    snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
+    struct grade_ctx g = {.reg = reg, .checks = checks, .level = cfg->level};
+    grade_error(&g, "harness.mock", "OCK-PROC-001", why);
+    finish(r, checks, "ERROR", now_ms() - t0, NULL);
+    cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
+    ock_mock_free(m);
+    *out = r;
+    return OCK_OK;
+  }
+
+  const char *url = ock_mock_url(m);
+  char v1[600];
+  snprintf(v1, sizeof v1, "%s/v1", url);
+  char *env[12] = {0};
+  size_t ne = 0;
+  char mcp[600];
+  snprintf(mcp, sizeof mcp, "%s/mcp", url);
+  add_env(env, &ne, "OCK_URL", url);
+  add_env(env, &ne, "OCK_MCP_URL", mcp);
+  add_env(env, &ne, "OCK_SCENARIO", sc->id);
+  add_env(env, &ne, "OPENAI_BASE_URL", v1);
+  add_env(env, &ne, "OPENAI_API_KEY", "ock-dummy-key");
+  add_env(env, &ne, "ANTHROPIC_BASE_URL", url);
+  add_env(env, &ne, "ANTHROPIC_API_KEY", "ock-dummy-key");
+  /* A black-box SUT reads the prompts on stdin (SPEC.md 9.7). */
+  char *input = cfg->blackbox
+                    ? blackbox_input(cJSON_GetObjectItemCaseSensitive(
+                          cJSON_GetObjectItemCaseSensitive(sc->fixture, "session"), "prompts"))
+                    : NULL;
+  struct sut_spec spec = {.command = cfg->command,
+                          .input = input,
+                          .env = (const char *const *)env,
+                          .timeout_s = cfg->timeout_s * (cfg->time_scale > 0 ? cfg->time_scale : 1),
+                          .output_cap = cfg->output_cap,
+                          .abort_flag = cfg->abort_flag};
+  sut *s = NULL;
+  struct sut_result proc;
+  memset(&proc, 0, sizeof proc);
+  proc.exit_code = -1;
+  rc = cfg->blackbox && !input ? OCK_ENOMEM : sut_start(&spec, &s);
+  free(input);
+  if (!rc) {
+    atomic_store(&target.s, s);
+    if (atomic_load(&target.pending))
+      sut_interrupt(s);
+    sut_wait(s, &proc);
+  } else {
+    proc.spawn_failed = 1;
+    proc.out = strdup("");
+    proc.err = strdup("ock: could not start the SUT (fork or pipe failed)");
+  }
+  ock_mock_stop(m);
+  atomic_store(&target.s, NULL);
+  cJSON *journal = ock_mock_journal(m);
+  write_journal(m, cfg, sc->id);
+  size_t dropped = ock_mock_journal_dropped(m);
+
+  struct view v;
+  struct grade_ctx g = {.reg = reg,
+                        .declared = cfg->declared,
+                        .level = cfg->level,
+                        .strict = cfg->strict,
+                        .time_scale = cfg->time_scale > 0 ? cfg->time_scale : 1,
+                        .checks = checks,
+                        .blackbox = cfg->blackbox};
+  if (proc.aborted) {
+    /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
+    char why[200];
+    int sig = cfg->abort_flag ? (int)*cfg->abort_flag : 0;
+    snprintf(why, sizeof why,
+             "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
+             sig > 1 ? sut_signal_name(sig) : "an interrupt");
+    grade_error(&g, "harness.interrupted", "OCK-PROC-001", why);
+  } else if (journal && !(cfg->blackbox ? view_build_traffic(&v, sc->fixture, journal, &proc)
+                                        : view_build(&v, sc->fixture, journal, &proc))) {
+    g.v = &v;
+    grade_scenario(&g);
+    view_free(&v);
+  } else {
+    grade_error(&g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
+  }
+  if (dropped) {
+    char why[200];
+    snprintf(why, sizeof why,
+             "the journal was cut: %zu entries past its cap were not kept, so checks saw a part",
+             dropped);
+    grade_error(&g, "harness.journal-cap", "OCK-PROC-005", why);
+  }
+  finish(r, checks, scenario_verdict(checks), now_ms() - t0, NULL);
+  cJSON_AddBoolToObject(r, "timed_out", proc.timed_out);
+  if (proc.aborted)
+    cJSON_AddBoolToObject(r, "interrupted", 1);
+  cJSON_AddItemToObject(r, "process", process_json(&proc));
+  cJSON_AddItemToObject(r, "timeline", scenario_timeline(journal, checks, TIMELINE_MAX));
+  cJSON_Delete(journal);
+  sut_result_clear(&proc);
+  sut_free(s);
+  ock_mock_free(m);
+  for (size_t i = 0; i < ne; i++)
+    free(env[i]);
+  *out = r;
+  return OCK_OK;
+}
