@@ -384,7 +384,7 @@ static int render_temp(const cJSON *report, const struct ock_report_writer *w, i
     unlinkat(dfd, tmp, 0);
     return fail(errbuf, n, OCK_ENOMEM, "cannot write %s/%s: out of memory", dir, tmp);
   }
-  int rc = w->write(report, f);
+  int rc = ock_report_render(w, report, f);
   int io = fflush(f) || ferror(f) || fsync(fileno(f));
   int saved = errno;
   if (fclose(f))

@@ -9,8 +9,9 @@
  * a merged run and an unsharded run give the same document.
  *
  * The writers are pluggable parts: a struct of function pointers with a name, listed in one
- * table. Every writer renders only from the report tree and treats every string in it as
- * hostile (it may come from the system under test): see escape.h.
+ * table. Each is a renderer over one report model and one shared document writer (render.h):
+ * it renders only from the model and treats every string in it as hostile (it may come from
+ * the system under test): see escape.h.
  */
 #ifndef OCK_REPORT_H
 #define OCK_REPORT_H
@@ -30,15 +31,16 @@
 /* The largest document a writer renders (it fails with OCK_ETOOBIG past it). */
 #define OCK_REPORT_OUT_MAX ((size_t)256 << 20)
 
-/* One output format. */
+struct ock_doc;
+
+/* One output format: a renderer of the report model (render.h). */
 struct ock_report_writer {
   const char *name;     /* "json", "junit", "markdown", "html" */
   const char *filename; /* the file it writes in the report directory: "junit.xml" */
-  /* write renders report (borrowed; never modified) to out. It does not close out. Returns
-   * OCK_OK, OCK_ETOOBIG (document past OCK_REPORT_OUT_MAX), OCK_ENOMEM or OCK_EIO (writing
-   * failed). The report should have passed ock_report_validate; a writer never crashes on
-   * a report that has not, it shows what it can. */
-  int (*write)(const cJSON *report, FILE *out);
+  /* render appends the document for doc->m to doc; an error stays in doc->rc. It renders only
+   * from the model and never crashes on a report that did not pass ock_report_validate: it
+   * shows what it can. */
+  void (*render)(struct ock_doc *doc);
 };
 
 extern const struct ock_report_writer ock_report_writer_json;     /* report.json, pretty */
@@ -48,6 +50,11 @@ extern const struct ock_report_writer ock_report_writer_html;     /* report.html
 
 /* Every writer, NULL-terminated, in the order json, junit, markdown, html. */
 extern const struct ock_report_writer *const ock_report_writers[];
+
+/* ock_report_render renders report (borrowed; never modified) with w and writes the document
+ * to out, which it does not close. Returns OCK_OK, OCK_ETOOBIG (document past
+ * OCK_REPORT_OUT_MAX), OCK_ENOMEM or OCK_EIO (writing failed). */
+int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FILE *out);
 
 /* ock_report_writer_find: the writer with that name, or NULL. */
 const struct ock_report_writer *ock_report_writer_find(const char *name);

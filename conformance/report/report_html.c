@@ -16,6 +16,7 @@
  * (#req-3, #sc-7), never report strings, so an id cannot break out of an attribute or collide.
  */
 #include "report/report.h"
+#include "report/render.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -24,36 +25,6 @@
 #include "report/escape.h"
 #include "ock/status.h"
 #include "run/sut.h"
-
-struct doc {
-  struct ock_buf b;
-  int rc; /* first error; once set, nothing more is appended */
-  const cJSON *report;
-};
-
-static void put(struct doc *d, const char *s) {
-  if (!d->rc)
-    d->rc = ock_buf_puts(&d->b, s);
-}
-
-static void putf(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct doc *d, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  if (!d->rc)
-    d->rc = ock_buf_vprintf(&d->b, fmt, ap);
-  va_end(ap);
-}
-
-/* esc: text or attribute content from the report. */
-static void esc(struct doc *d, const char *s, size_t limit, unsigned flags) {
-  if (!d->rc)
-    d->rc = ock_escape_xml(&d->b, s, limit, flags);
-}
-
-static void text(struct doc *d, const char *s) {
-  esc(d, s, 0, OCK_ESC_TEXT);
-}
 
 /* verdict_class: a CSS class suffix for a verdict; never a report string. */
 static const char *verdict_class(const char *v) {
@@ -65,29 +36,10 @@ static const char *verdict_class(const char *v) {
   return "UNKNOWN";
 }
 
-static void badge(struct doc *d, const char *verdict) {
-  putf(d, "<span class=\"v v-%s\">", verdict_class(verdict));
-  text(d, verdict ? verdict : "?");
-  put(d, "</span>");
-}
-
-static void duration(struct doc *d, double ms) {
-  if (ms < 1000)
-    putf(d, "%.0f ms", ms < 0 ? 0 : ms);
-  else
-    putf(d, "%.2f s", ms / 1000.0);
-}
-
-static int index_of(const cJSON *array, const char *id) {
-  const cJSON *e;
-  int i = 0;
-  cJSON_ArrayForEach(e, array) {
-    const char *eid = ock_json_str(e, "id");
-    if (id && eid && !strcmp(eid, id))
-      return i;
-    i++;
-  }
-  return -1;
+static void badge(struct ock_doc *d, const char *verdict) {
+  ock_doc_putf(d, "<span class=\"v v-%s\">", verdict_class(verdict));
+  ock_doc_text(d, verdict ? verdict : "?");
+  ock_doc_put(d, "</span>");
 }
 
 static const char style[] =
@@ -132,22 +84,22 @@ static const char style[] =
     "table.fails td{font-size:13px}tr.crash td{background:#ffebe9}pre.tail{max-height:12em;"
     "margin:4px 0 2px}\n";
 
-static void meta_row(struct doc *d, const char *name, const char *value) {
+static void meta_row(struct ock_doc *d, const char *name, const char *value) {
   if (!value)
     return;
-  putf(d, "<tr><th>%s</th><td>", name);
-  text(d, value);
-  put(d, "</td></tr>\n");
+  ock_doc_putf(d, "<tr><th>%s</th><td>", name);
+  ock_doc_text(d, value);
+  ock_doc_put(d, "</td></tr>\n");
 }
 
-static void string_list(struct doc *d, const cJSON *array, const char *sep) {
+static void string_list(struct ock_doc *d, const cJSON *array, const char *sep) {
   const cJSON *e;
   int first = 1;
   cJSON_ArrayForEach(e, array) {
     if (!cJSON_IsString(e))
       continue;
-    put(d, first ? "" : sep);
-    text(d, e->valuestring);
+    ock_doc_put(d, first ? "" : sep);
+    ock_doc_text(d, e->valuestring);
     first = 0;
   }
 }
@@ -155,86 +107,88 @@ static void string_list(struct doc *d, const cJSON *array, const char *sep) {
 /* run_error: a run that ended before grading (a usage or fixture error, exit 2, or a command
  * that was not found) says so first, with the reason, so nobody reads its empty or all-ERROR
  * tables as a verdict on the orchestrator. */
-static void run_error(struct doc *d) {
-  const char *why = ock_json_str(d->report, "error");
+static void run_error(struct ock_doc *d) {
+  const char *why = d->m->error;
   if (!why)
     return;
-  putf(d,
-       "<div class=\"runerr\" id=\"run-error\"><b>The run did not grade the orchestrator</b> "
-       "(exit code %lld: usage or fixture error). Fix this and run again:\n<pre>",
-       ock_json_int(d->report, "exit_code", -1));
-  text(d, why);
-  put(d, "</pre></div>\n");
+  ock_doc_putf(
+      d,
+      "<div class=\"runerr\" id=\"run-error\"><b>The run did not grade the orchestrator</b> "
+      "(exit code %lld: usage or fixture error). Fix this and run again:\n<pre>",
+      d->m->exit_code);
+  ock_doc_text(d, why);
+  ock_doc_put(d, "</pre></div>\n");
 }
 
-static void header(struct doc *d) {
-  const cJSON *r = d->report;
+static void header(struct ock_doc *d) {
+  const cJSON *r = d->m->report;
   const char *verdict = ock_json_str(r, "verdict");
   const cJSON *summary = cJSON_GetObjectItemCaseSensitive(r, "summary");
   const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
 
-  put(d, "<header>\n<h1>OCK conformance report ");
+  ock_doc_put(d, "<header>\n<h1>OCK conformance report ");
   badge(d, verdict);
-  put(d, "</h1>\n<p class=\"headline\">");
-  putf(d, "exit code %lld", ock_json_int(r, "exit_code", -1));
+  ock_doc_put(d, "</h1>\n<p class=\"headline\">");
+  ock_doc_putf(d, "exit code %lld", ock_json_int(r, "exit_code", -1));
   if (!d->rc)
     d->rc = ock_report_tally(&d->b, r, "<b>", "</b>");
-  put(d, " · ");
-  duration(d, ock_json_num(r, "duration_ms", 0));
-  put(d, "</p>\n");
+  ock_doc_put(d, " · ");
+  ock_doc_duration(d, ock_json_num(r, "duration_ms", 0), 2);
+  ock_doc_put(d, "</p>\n");
   if (ock_json_bool(r, "interrupted", 0)) {
-    put(d, "<p class=\"note\">The run was interrupted (");
-    text(d, ock_json_str(r, "interrupt_signal") ? ock_json_str(r, "interrupt_signal") : "SIGINT");
-    put(d, "): the scenarios it cut short are ERROR (interrupted), not failures of the "
-           "orchestrator, and scenarios that had not started are missing. This report is "
-           "partial.</p>\n");
+    ock_doc_put(d, "<p class=\"note\">The run was interrupted (");
+    ock_doc_text(d, ock_json_str(r, "interrupt_signal") ? ock_json_str(r, "interrupt_signal")
+                                                        : "SIGINT");
+    ock_doc_put(d, "): the scenarios it cut short are ERROR (interrupted), not failures of the "
+                   "orchestrator, and scenarios that had not started are missing. This report is "
+                   "partial.</p>\n");
   } else if (verdict && !strcmp(verdict, "INCOMPLETE") && !ock_json_str(r, "error")) {
     long long errors = ock_json_int(counts, "ERROR", 0);
     if (errors)
-      putf(d,
-           "<p class=\"note\">Incomplete: %lld scenario%s could not be graded (ERROR); the "
-           "run proves nothing about %s.</p>\n",
-           errors, errors == 1 ? "" : "s", errors == 1 ? "it" : "them");
+      ock_doc_putf(d,
+                   "<p class=\"note\">Incomplete: %lld scenario%s could not be graded (ERROR); the "
+                   "run proves nothing about %s.</p>\n",
+                   errors, errors == 1 ? "" : "s", errors == 1 ? "it" : "them");
     else
-      put(d, "<p class=\"note\">Incomplete: no scenario ran (none selected, or all "
-             "skipped).</p>\n");
+      ock_doc_put(d, "<p class=\"note\">Incomplete: no scenario ran (none selected, or all "
+                     "skipped).</p>\n");
   }
 
   run_error(d);
-  put(d, "</header>\n");
+  ock_doc_put(d, "</header>\n");
 }
 
 /* run_meta: the run's metadata (who, what, when, how), below the failures. */
-static void run_meta(struct doc *d) {
-  const cJSON *r = d->report;
+static void run_meta(struct ock_doc *d) {
+  const cJSON *r = d->m->report;
   const cJSON *orch = cJSON_GetObjectItemCaseSensitive(r, "orchestrator");
   const cJSON *kit = cJSON_GetObjectItemCaseSensitive(r, "kit");
-  put(d, "<section id=\"run\">\n<h2>Run</h2>\n<table class=\"meta\">\n");
+  ock_doc_put(d, "<section id=\"run\">\n<h2>Run</h2>\n<table class=\"meta\">\n");
   meta_row(d, "Orchestrator", ock_json_str(orch, "name"));
   meta_row(d, "Command", ock_json_str(orch, "command"));
-  put(d, "<tr><th>Capabilities</th><td>");
+  ock_doc_put(d, "<tr><th>Capabilities</th><td>");
   string_list(d, cJSON_GetObjectItemCaseSensitive(orch, "capabilities"), ", ");
   if (cJSON_GetObjectItemCaseSensitive(orch, "wires")) {
-    put(d, "</td></tr>\n<tr><th>Wires</th><td>");
+    ock_doc_put(d, "</td></tr>\n<tr><th>Wires</th><td>");
     string_list(d, cJSON_GetObjectItemCaseSensitive(orch, "wires"), ", ");
   }
   if (ock_json_str(orch, "framework")) {
-    put(d, "</td></tr>\n<tr><th>Framework</th><td>");
-    text(d, ock_json_str(orch, "framework"));
+    ock_doc_put(d, "</td></tr>\n<tr><th>Framework</th><td>");
+    ock_doc_text(d, ock_json_str(orch, "framework"));
   }
   const cJSON *emulated = cJSON_GetObjectItemCaseSensitive(orch, "emulated");
   if (emulated) {
-    put(d, "</td></tr>\n<tr><th>Emulated by the bridge</th><td>");
+    ock_doc_put(d, "</td></tr>\n<tr><th>Emulated by the bridge</th><td>");
     if (cJSON_GetArraySize(emulated) > 0)
       string_list(d, emulated, ", ");
     else
-      put(d, "nothing: every policy graded is the framework's own");
+      ock_doc_put(d, "nothing: every policy graded is the framework's own");
   }
-  put(d, "</td></tr>\n<tr><th>Kit</th><td>");
-  text(d, ock_json_str(kit, "name"));
-  put(d, " ");
-  text(d, ock_json_str(kit, "version"));
-  put(d, "</td></tr>\n");
+  ock_doc_put(d, "</td></tr>\n<tr><th>Kit</th><td>");
+  ock_doc_text(d, ock_json_str(kit, "name"));
+  ock_doc_put(d, " ");
+  ock_doc_text(d, ock_json_str(kit, "version"));
+  ock_doc_put(d, "</td></tr>\n");
   if (ock_json_str(r, "tier"))
     meta_row(d, "Tier",
              !strcmp(ock_json_str(r, "tier"), "blackbox")
@@ -244,25 +198,25 @@ static void run_meta(struct doc *d) {
   meta_row(d, "Contract", ock_json_str(r, "contract_version"));
   meta_row(d, "Started", ock_json_str(r, "started_at"));
   meta_row(d, "Finished", ock_json_str(r, "finished_at"));
-  putf(d, "<tr><th>Seed</th><td>%lld</td></tr>\n", ock_json_int(r, "seed", 0));
+  ock_doc_putf(d, "<tr><th>Seed</th><td>%lld</td></tr>\n", ock_json_int(r, "seed", 0));
   char *opts = ock_json_print(cJSON_GetObjectItemCaseSensitive(r, "options"));
   if (opts) {
-    put(d, "<tr><th>Options</th><td class=\"mono\">");
-    text(d, opts);
-    put(d, "</td></tr>\n");
+    ock_doc_put(d, "<tr><th>Options</th><td class=\"mono\">");
+    ock_doc_text(d, opts);
+    ock_doc_put(d, "</td></tr>\n");
     free(opts);
   }
-  put(d, "</table>\n</section>\n");
+  ock_doc_put(d, "</table>\n</section>\n");
 }
 
 static const char *const req_verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR", "UNTESTED"};
 
 /* group_matrix: requirement groups x verdicts, counts. */
-static void group_matrix(struct doc *d, const cJSON *reqs) {
-  put(d, "<h3>By group</h3>\n<table>\n<tr><th>Group</th>");
+static void group_matrix(struct ock_doc *d, const cJSON *reqs) {
+  ock_doc_put(d, "<h3>By group</h3>\n<table>\n<tr><th>Group</th>");
   for (int v = 0; v < 6; v++)
-    putf(d, "<th>%s</th>", req_verdicts[v]);
-  put(d, "</tr>\n");
+    ock_doc_putf(d, "<th>%s</th>", req_verdicts[v]);
+  ock_doc_put(d, "</tr>\n");
   const cJSON *r, *q;
   int i = 0;
   cJSON_ArrayForEach(r, reqs) {
@@ -286,70 +240,70 @@ static void group_matrix(struct doc *d, const cJSON *reqs) {
       for (int k = 0; k < 6; k++)
         by[k] += v && !strcmp(v, req_verdicts[k]);
     }
-    put(d, "<tr><td>");
-    text(d, g);
-    put(d, "</td>");
+    ock_doc_put(d, "<tr><td>");
+    ock_doc_text(d, g);
+    ock_doc_put(d, "</td>");
     for (int k = 0; k < 6; k++) {
       if (by[k])
-        putf(d, "<td class=\"n c-%s\">%d</td>", req_verdicts[k], by[k]);
+        ock_doc_putf(d, "<td class=\"n c-%s\">%d</td>", req_verdicts[k], by[k]);
       else
-        put(d, "<td class=\"n\"></td>");
+        ock_doc_put(d, "<td class=\"n\"></td>");
     }
-    put(d, "</tr>\n");
+    ock_doc_put(d, "</tr>\n");
   }
-  put(d, "</table>\n");
+  ock_doc_put(d, "</table>\n");
 }
 
-static void scenario_link(struct doc *d, const char *id) {
-  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(d->report, "scenarios");
-  int i = index_of(scenarios, id);
+static void scenario_link(struct ock_doc *d, const char *id) {
+  const cJSON *scenarios = d->m->scenarios;
+  int i = ock_report_index_of(scenarios, id);
   if (i < 0) {
-    text(d, id);
+    ock_doc_text(d, id);
     return;
   }
   const char *v = ock_json_str(cJSON_GetArrayItem(scenarios, i), "verdict");
-  putf(d, "<a class=\"sc v-%s\" href=\"#sc-%d\">", verdict_class(v), i);
-  text(d, id);
-  put(d, "</a>");
+  ock_doc_putf(d, "<a class=\"sc v-%s\" href=\"#sc-%d\">", verdict_class(v), i);
+  ock_doc_text(d, id);
+  ock_doc_put(d, "</a>");
 }
 
-static void requirements(struct doc *d) {
-  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(d->report, "requirements"), *r, *s;
-  put(d, "<section id=\"requirements\">\n<h2>Requirements</h2>\n");
+static void requirements(struct ock_doc *d) {
+  const cJSON *reqs = d->m->requirements, *r, *s;
+  ock_doc_put(d, "<section id=\"requirements\">\n<h2>Requirements</h2>\n");
   if (cJSON_GetArraySize(reqs) == 0) {
-    put(d, "<p class=\"note\">The report lists no requirement.</p>\n</section>\n");
+    ock_doc_put(d, "<p class=\"note\">The report lists no requirement.</p>\n</section>\n");
     return;
   }
   group_matrix(d, reqs);
-  put(d, "<h3>Every requirement</h3>\n<table class=\"reqs\">\n<tr><th>Requirement</th>"
-         "<th>Level</th><th>Capability</th><th>Verdict</th><th>Text</th><th>Scenarios</th>"
-         "</tr>\n");
+  ock_doc_put(d, "<h3>Every requirement</h3>\n<table class=\"reqs\">\n<tr><th>Requirement</th>"
+                 "<th>Level</th><th>Capability</th><th>Verdict</th><th>Text</th><th>Scenarios</th>"
+                 "</tr>\n");
   int i = 0;
   cJSON_ArrayForEach(r, reqs) {
     const char *v = ock_json_str(r, "verdict");
-    putf(d, "<tr id=\"req-%d\" class=\"r-%s\"><td class=\"mono\">", i++, verdict_class(v));
-    text(d, ock_json_str(r, "id"));
-    put(d, "</td><td>");
-    text(d, ock_json_str(r, "level"));
-    put(d, "</td><td>");
-    text(d, ock_json_str(r, "capability"));
-    put(d, "</td><td>");
+    ock_doc_putf(d, "<tr id=\"req-%d\" class=\"r-%s\"><td class=\"mono\">", i++, verdict_class(v));
+    ock_doc_text(d, ock_json_str(r, "id"));
+    ock_doc_put(d, "</td><td>");
+    ock_doc_text(d, ock_json_str(r, "level"));
+    ock_doc_put(d, "</td><td>");
+    ock_doc_text(d, ock_json_str(r, "capability"));
+    ock_doc_put(d, "</td><td>");
     badge(d, v);
-    put(d, "</td><td>");
-    text(d, ock_json_str(r, "text"));
+    ock_doc_put(d, "</td><td>");
+    ock_doc_text(d, ock_json_str(r, "text"));
     if (ock_json_str(r, "message")) {
-      put(d, "<div class=\"msg\">");
-      text(d, ock_json_str(r, "message"));
-      put(d, "</div>");
+      ock_doc_put(d, "<div class=\"msg\">");
+      ock_doc_text(d, ock_json_str(r, "message"));
+      ock_doc_put(d, "</div>");
     }
-    put(d, "</td><td>");
+    ock_doc_put(d, "</td><td>");
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) {
       if (cJSON_IsString(s))
         scenario_link(d, s->valuestring);
     }
-    put(d, "</td></tr>\n");
+    ock_doc_put(d, "</td></tr>\n");
   }
-  put(d, "</table>\n</section>\n");
+  ock_doc_put(d, "</table>\n</section>\n");
 }
 
 /* ---- failures first ---- */
@@ -370,16 +324,16 @@ static size_t utf8_chars(const char *s) {
 
 /* cut_text: s, cut at limit characters; a cut string keeps its whole text in a title
  * attribute, so nothing is lost to a person who points at it. */
-static void cut_text(struct doc *d, const char *s, size_t limit) {
+static void cut_text(struct ock_doc *d, const char *s, size_t limit) {
   if (utf8_chars(s) <= limit) {
-    text(d, s);
+    ock_doc_text(d, s);
     return;
   }
-  put(d, "<span title=\"");
-  esc(d, s, 0, OCK_ESC_ATTR);
-  put(d, "\">");
-  esc(d, s, limit, OCK_ESC_TEXT);
-  put(d, "</span>");
+  ock_doc_put(d, "<span title=\"");
+  ock_doc_xml(d, s, 0, OCK_ESC_ATTR);
+  ock_doc_put(d, "\">");
+  ock_doc_xml(d, s, limit, OCK_ESC_TEXT);
+  ock_doc_put(d, "</span>");
 }
 
 /* ended_badly: the SUT process did not end on its own with exit code 0: a signal, a non-zero
@@ -391,36 +345,36 @@ static int ended_badly(const cJSON *p) {
 }
 
 /* exit_status: how the SUT process ended, in words. */
-static void exit_status(struct doc *d, const cJSON *p) {
+static void exit_status(struct ock_doc *d, const cJSON *p) {
   const cJSON *code = cJSON_GetObjectItemCaseSensitive(p, "exit_code");
   if (ock_json_str(p, "signal")) {
-    put(d, "killed by ");
-    text(d, ock_json_str(p, "signal"));
+    ock_doc_put(d, "killed by ");
+    ock_doc_text(d, ock_json_str(p, "signal"));
   } else if (cJSON_IsNumber(code)) {
     long long c = (long long)code->valuedouble;
-    putf(d, "exit code %lld", c);
+    ock_doc_putf(d, "exit code %lld", c);
     if (c == 127)
-      put(d, " (the shell did not find the command)");
+      ock_doc_put(d, " (the shell did not find the command)");
     else if (c == 126)
-      put(d, " (the shell could not execute the command)");
+      ock_doc_put(d, " (the shell could not execute the command)");
     else if (c > 128 && c < 128 + 65)
-      putf(d, " (128 + %lld: a process under the shell was killed by %s)", c - 128,
-           sut_signal_name((int)(c - 128)));
+      ock_doc_putf(d, " (128 + %lld: a process under the shell was killed by %s)", c - 128,
+                   sut_signal_name((int)(c - 128)));
   } else {
-    put(d, "no exit status");
+    ock_doc_put(d, "no exit status");
   }
   if (ock_json_bool(p, "timed_out", 0))
-    put(d, " · timed out");
+    ock_doc_put(d, " · timed out");
 }
 
 /* stderr_tail: the last lines of the SUT's stderr, where a crash says why. */
-static void stderr_tail(struct doc *d, const cJSON *p) {
+static void stderr_tail(struct ock_doc *d, const cJSON *p) {
   const char *err = ock_json_str(p, "stderr");
   size_t len = err ? strlen(err) : 0;
   while (len && (err[len - 1] == '\n' || err[len - 1] == '\r'))
     len--;
   if (!len) {
-    put(d, "<div class=\"note\">stderr was empty.</div>");
+    ock_doc_put(d, "<div class=\"note\">stderr was empty.</div>");
     return;
   }
   size_t start = len > TAIL_BYTES ? len - TAIL_BYTES : 0;
@@ -438,35 +392,36 @@ static void stderr_tail(struct doc *d, const cJSON *p) {
     return;
   }
   long long total = ock_json_int(p, "stderr_bytes", (long long)strlen(err));
-  putf(d, "<div class=\"note\">%s of stderr (%lld bytes in all%s):</div><pre class=\"tail\">",
-       start ? "the end" : "all", total,
-       total > (long long)strlen(err) ? "; the report keeps the first part" : "");
-  text(d, tail);
-  put(d, "</pre>");
+  ock_doc_putf(d,
+               "<div class=\"note\">%s of stderr (%lld bytes in all%s):</div><pre class=\"tail\">",
+               start ? "the end" : "all", total,
+               total > (long long)strlen(err) ? "; the report keeps the first part" : "");
+  ock_doc_text(d, tail);
+  ock_doc_put(d, "</pre>");
   free(tail);
 }
 
 /* failure_row: one failing check (or, with check NULL, a scenario that failed without one). */
-static void failure_row(struct doc *d, const cJSON *s, const cJSON *check) {
-  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(d->report, "requirements");
+static void failure_row(struct ock_doc *d, const cJSON *s, const cJSON *check) {
+  const cJSON *reqs = d->m->requirements;
   const char *v = ock_json_str(check ? check : s, "verdict");
   const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "requirements"), 0);
   const char *rid = check                   ? ock_json_str(check, "requirement")
                     : cJSON_IsString(first) ? first->valuestring
                                             : NULL;
-  putf(d, "<tr class=\"r-%s\"><td>", verdict_class(v));
+  ock_doc_putf(d, "<tr class=\"r-%s\"><td>", verdict_class(v));
   scenario_link(d, ock_json_str(s, "id"));
-  put(d, "</td><td class=\"mono\">");
-  int ri = index_of(reqs, rid);
+  ock_doc_put(d, "</td><td class=\"mono\">");
+  int ri = ock_report_index_of(reqs, rid);
   if (ri >= 0)
-    putf(d, "<a href=\"#req-%d\">", ri);
-  text(d, rid);
-  put(d, ri >= 0 ? "</a>" : "");
-  put(d, "</td><td class=\"mono\">");
-  text(d, check ? ock_json_str(check, "id") : "(scenario)");
-  put(d, "</td><td>");
+    ock_doc_putf(d, "<a href=\"#req-%d\">", ri);
+  ock_doc_text(d, rid);
+  ock_doc_put(d, ri >= 0 ? "</a>" : "");
+  ock_doc_put(d, "</td><td class=\"mono\">");
+  ock_doc_text(d, check ? ock_json_str(check, "id") : "(scenario)");
+  ock_doc_put(d, "</td><td>");
   badge(d, v);
-  put(d, "</td><td>");
+  ock_doc_put(d, "</td><td>");
   const char *cause = NULL;
   if (check) {
     cause = ock_json_str(check, "message");
@@ -478,16 +433,16 @@ static void failure_row(struct doc *d, const cJSON *s, const cJSON *check) {
   if (cause && *cause)
     cut_text(d, cause, CAUSE_CHARS);
   else
-    put(d, check ? "(no message)" : "the scenario could not be graded");
-  put(d, "</td></tr>\n");
+    ock_doc_put(d, check ? "(no message)" : "the scenario could not be graded");
+  ock_doc_put(d, "</td></tr>\n");
 }
 
 /* failures: above everything else, what failed and why: every FAIL and ERROR check (and WARN
  * under --strict) with its scenario, requirement and cause, and for a SUT that crashed, its
  * exit status and the end of its stderr. */
-static void failures(struct doc *d) {
-  const cJSON *scen = cJSON_GetObjectItemCaseSensitive(d->report, "scenarios"), *s, *c;
-  int strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(d->report, "options"), "strict", 0);
+static void failures(struct ock_doc *d) {
+  const cJSON *scen = d->m->scenarios, *s, *c;
+  int strict = d->m->strict;
   int floor = strict ? 2 : 3; /* the least severe check verdict listed */
   int checks = 0, in = 0;
   cJSON_ArrayForEach(s, scen) {
@@ -498,19 +453,20 @@ static void failures(struct doc *d) {
       checks += ock_verdict_severity(ock_json_str(c, "verdict")) >= floor;
     }
   }
-  put(d, "<section id=\"failures\">\n<h2>Failures</h2>\n");
+  ock_doc_put(d, "<section id=\"failures\">\n<h2>Failures</h2>\n");
   if (!in) {
-    put(d, cJSON_GetArraySize(scen) ? "<p class=\"note\">No scenario failed or errored.</p>\n"
-                                    : "<p class=\"note\">No scenario ran.</p>\n");
-    put(d, "</section>\n");
+    ock_doc_put(d, cJSON_GetArraySize(scen)
+                       ? "<p class=\"note\">No scenario failed or errored.</p>\n"
+                       : "<p class=\"note\">No scenario ran.</p>\n");
+    ock_doc_put(d, "</section>\n");
     return;
   }
-  putf(d,
-       "<p class=\"note\">%d failing check%s in %d scenario%s; the details are under "
-       "<a href=\"#scenarios\">Scenarios</a>.</p>\n",
-       checks, checks == 1 ? "" : "s", in, in == 1 ? "" : "s");
-  put(d, "<table class=\"fails\">\n<tr><th>Scenario</th><th>Requirement</th><th>Check</th>"
-         "<th>Verdict</th><th>Cause</th></tr>\n");
+  ock_doc_putf(d,
+               "<p class=\"note\">%d failing check%s in %d scenario%s; the details are under "
+               "<a href=\"#scenarios\">Scenarios</a>.</p>\n",
+               checks, checks == 1 ? "" : "s", in, in == 1 ? "" : "s");
+  ock_doc_put(d, "<table class=\"fails\">\n<tr><th>Scenario</th><th>Requirement</th><th>Check</th>"
+                 "<th>Verdict</th><th>Cause</th></tr>\n");
   int rows = 0, tails = 0, left = 0;
   cJSON_ArrayForEach(s, scen) {
     if (ock_verdict_severity(ock_json_str(s, "verdict")) < 3)
@@ -518,14 +474,14 @@ static void failures(struct doc *d) {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
     int listed = 0;
     if (rows < FAILS_MAX && ended_badly(p)) {
-      put(d, "<tr class=\"crash\"><td>");
+      ock_doc_put(d, "<tr class=\"crash\"><td>");
       scenario_link(d, ock_json_str(s, "id"));
-      put(d, "</td><td colspan=\"4\"><b>SUT process: ");
+      ock_doc_put(d, "</td><td colspan=\"4\"><b>SUT process: ");
       exit_status(d, p);
-      put(d, "</b>");
+      ock_doc_put(d, "</b>");
       if (tails++ < TAILS_MAX)
         stderr_tail(d, p);
-      put(d, "</td></tr>\n");
+      ock_doc_put(d, "</td></tr>\n");
     }
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
       if (ock_verdict_severity(ock_json_str(c, "verdict")) < floor)
@@ -543,14 +499,15 @@ static void failures(struct doc *d) {
       rows++;
     }
   }
-  put(d, "</table>\n");
+  ock_doc_put(d, "</table>\n");
   if (left)
-    putf(d,
-         "<p class=\"note\">… and %d more failing check%s, listed under "
-         "<a href=\"#requirements\">Requirements</a> and <a href=\"#scenarios\">Scenarios</a>."
-         "</p>\n",
-         left, left == 1 ? "" : "s");
-  put(d, "</section>\n");
+    ock_doc_putf(
+        d,
+        "<p class=\"note\">… and %d more failing check%s, listed under "
+        "<a href=\"#requirements\">Requirements</a> and <a href=\"#scenarios\">Scenarios</a>."
+        "</p>\n",
+        left, left == 1 ? "" : "s");
+  ock_doc_put(d, "</section>\n");
 }
 
 /* ---- the sequence diagram ---- */
@@ -600,7 +557,7 @@ static size_t label_budget(int x) {
   return n < LABEL_CHARS ? (n ? n : 1) : LABEL_CHARS;
 }
 
-static void timeline_row(struct doc *d, const cJSON *e, int row, int diagram) {
+static void timeline_row(struct ock_doc *d, const cJSON *e, int row, int diagram) {
   const char *lane = ock_json_str(e, "lane"), *label = ock_json_str(e, "label");
   const char *detail = ock_json_str(e, "detail");
   int k = lane_of(lane), failed = ock_json_bool(e, "failed", 0);
@@ -610,23 +567,23 @@ static void timeline_row(struct doc *d, const cJSON *e, int row, int diagram) {
   const char *color = failed ? FAILED_COLOR : lane_colors[k];
 
   /* The title holds the whole label and detail: what the row shows may be cut. */
-  put(d, failed ? "<g class=\"bad\">" : "<g>");
-  putf(d, "<title>#%lld %.1f ms · ", ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
-  esc(d, lane, 0, OCK_ESC_ONELINE);
-  put(d, " · ");
-  esc(d, label, 0, OCK_ESC_ONELINE);
+  ock_doc_put(d, failed ? "<g class=\"bad\">" : "<g>");
+  ock_doc_putf(d, "<title>#%lld %.1f ms · ", ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
+  ock_doc_xml(d, lane, 0, OCK_ESC_ONELINE);
+  ock_doc_put(d, " · ");
+  ock_doc_xml(d, label, 0, OCK_ESC_ONELINE);
   if (detail) {
-    put(d, " · ");
-    esc(d, detail, 2000, OCK_ESC_ONELINE);
+    ock_doc_put(d, " · ");
+    ock_doc_xml(d, detail, 2000, OCK_ESC_ONELINE);
   }
   if (failed)
-    put(d, " · FAILED");
-  put(d, "</title>");
+    ock_doc_put(d, " · FAILED");
+  ock_doc_put(d, "</title>");
   if (failed)
-    putf(d, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffebe9\"/>", y - ROW_H / 2,
-         SVG_W, ROW_H);
-  putf(d, "<text class=\"t\" x=\"4\" y=\"%d\">#%lld %.1f ms</text>", y + 4,
-       ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
+    ock_doc_putf(d, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffebe9\"/>",
+                 y - ROW_H / 2, SVG_W, ROW_H);
+  ock_doc_putf(d, "<text class=\"t\" x=\"4\" y=\"%d\">#%lld %.1f ms</text>", y + 4,
+               ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
 
   /* An arrow shows who acts on whom: the SUT calls the LLM and the tools, and their replies
    * come back to it; the harness acts on the SUT. SUT events and injected faults are points
@@ -646,71 +603,77 @@ static void timeline_row(struct doc *d, const cJSON *e, int row, int diagram) {
   int label_x = x + 9, label_y = y + 4;
   if (from >= 0) {
     int dir = to > from ? 1 : -1;
-    putf(d,
-         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\"/>"
-         "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"%s\"/>",
-         from, y, to - 7 * dir, y, color, to - dir, y, to - 8 * dir, y - 4, to - 8 * dir, y + 4,
-         color);
+    ock_doc_putf(
+        d,
+        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\"/>"
+        "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"%s\"/>",
+        from, y, to - 7 * dir, y, color, to - dir, y, to - 8 * dir, y - 4, to - 8 * dir, y + 4,
+        color);
     label_x = (from < to ? from : to) + 10;
     label_y = y - 4;
   }
   if (k == 4)
-    putf(d, "<polygon points=\"%d,%d %d,%d %d,%d %d,%d\" fill=\"%s\"/>", x, y - 6, x + 6, y, x,
-         y + 6, x - 6, y, color);
+    ock_doc_putf(d, "<polygon points=\"%d,%d %d,%d %d,%d %d,%d\" fill=\"%s\"/>", x, y - 6, x + 6, y,
+                 x, y + 6, x - 6, y, color);
   else
-    putf(d, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>", x, y, color);
+    ock_doc_putf(d, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>", x, y, color);
   /* The budget keeps a label out of the detail column in the usual fonts; the clip keeps it
    * out whatever the glyphs' width (wide characters, a fallback font). */
   size_t budget = label_budget(label_x);
-  putf(d, "<text x=\"%d\" y=\"%d\" clip-path=\"url(#lc-%d)\">", label_x, label_y, diagram);
+  ock_doc_putf(d, "<text x=\"%d\" y=\"%d\" clip-path=\"url(#lc-%d)\">", label_x, label_y, diagram);
   if (!known) {
     size_t prefix = (utf8_chars(lane) > 12 ? 13 : utf8_chars(lane)) + 3; /* "[lane] " */
-    put(d, "[");
-    esc(d, lane, 12, OCK_ESC_ONELINE);
-    put(d, "] ");
+    ock_doc_put(d, "[");
+    ock_doc_xml(d, lane, 12, OCK_ESC_ONELINE);
+    ock_doc_put(d, "] ");
     budget = budget > prefix ? budget - prefix : 1;
   }
   /* A cut label ends in "…", which takes one of the budget's characters. */
-  esc(d, label, utf8_chars(label) <= budget ? 0 : budget > 1 ? budget - 1 : 1, OCK_ESC_ONELINE);
-  put(d, "</text>");
+  ock_doc_xml(d, label,
+              utf8_chars(label) <= budget ? 0
+              : budget > 1                ? budget - 1
+                                          : 1,
+              OCK_ESC_ONELINE);
+  ock_doc_put(d, "</text>");
   if (detail) {
-    putf(d, "<text class=\"d\" x=\"%d\" y=\"%d\">", DETAIL_X, y + 4);
-    esc(d, detail, DETAIL_CHARS, OCK_ESC_ONELINE);
-    put(d, "</text>");
+    ock_doc_putf(d, "<text class=\"d\" x=\"%d\" y=\"%d\">", DETAIL_X, y + 4);
+    ock_doc_xml(d, detail, DETAIL_CHARS, OCK_ESC_ONELINE);
+    ock_doc_put(d, "</text>");
   }
-  put(d, "</g>\n");
+  ock_doc_put(d, "</g>\n");
 }
 
-static void sequence_diagram(struct doc *d, const cJSON *scenario, int diagram) {
+static void sequence_diagram(struct ock_doc *d, const cJSON *scenario, int diagram) {
   const cJSON *timeline = cJSON_GetObjectItemCaseSensitive(scenario, "timeline"), *e;
   int n = cJSON_GetArraySize(timeline);
-  put(d, "<h4>Sequence</h4>\n");
+  ock_doc_put(d, "<h4>Sequence</h4>\n");
   if (n == 0) {
-    put(d, "<p class=\"note\">No timeline was recorded.</p>\n");
+    ock_doc_put(d, "<p class=\"note\">No timeline was recorded.</p>\n");
     return;
   }
   int rows = n > MAX_ROWS ? MAX_ROWS : n;
   int height = HEAD_H + 16 + rows * ROW_H + (n > rows ? ROW_H : 0);
-  putf(d,
-       "<div class=\"diagram\"><svg class=\"seq\" xmlns=\"http://www.w3.org/2000/svg\" "
-       "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-       "aria-label=\"sequence diagram\">\n",
-       SVG_W, height, SVG_W, height);
-  putf(d, "<clipPath id=\"lc-%d\"><rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/></clipPath>",
-       diagram, DETAIL_X - LABEL_GAP / 2, height);
-  putf(d, "<text class=\"h\" x=\"4\" y=\"20\">#seq time</text>");
+  ock_doc_putf(d,
+               "<div class=\"diagram\"><svg class=\"seq\" xmlns=\"http://www.w3.org/2000/svg\" "
+               "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+               "aria-label=\"sequence diagram\">\n",
+               SVG_W, height, SVG_W, height);
+  ock_doc_putf(
+      d, "<clipPath id=\"lc-%d\"><rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/></clipPath>",
+      diagram, DETAIL_X - LABEL_GAP / 2, height);
+  ock_doc_putf(d, "<text class=\"h\" x=\"4\" y=\"20\">#seq time</text>");
   for (int k = 0; k < LANES; k++) {
     int x = lane_x(k);
-    putf(d,
-         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d0d7de\" "
-         "stroke-dasharray=\"4 3\"/>"
-         "<rect x=\"%d\" y=\"4\" width=\"%d\" height=\"22\" rx=\"4\" fill=\"#fff\" "
-         "stroke=\"%s\"/><text class=\"h\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
-         "style=\"fill:%s\">%s</text>\n",
-         x, HEAD_H - 8, x, height - 2, x - 60, 120, lane_colors[k], x, lane_colors[k],
-         lane_titles[k]);
+    ock_doc_putf(d,
+                 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d0d7de\" "
+                 "stroke-dasharray=\"4 3\"/>"
+                 "<rect x=\"%d\" y=\"4\" width=\"%d\" height=\"22\" rx=\"4\" fill=\"#fff\" "
+                 "stroke=\"%s\"/><text class=\"h\" x=\"%d\" y=\"20\" text-anchor=\"middle\" "
+                 "style=\"fill:%s\">%s</text>\n",
+                 x, HEAD_H - 8, x, height - 2, x - 60, 120, lane_colors[k], x, lane_colors[k],
+                 lane_titles[k]);
   }
-  putf(d, "<text class=\"h\" x=\"%d\" y=\"20\">detail</text>\n", DETAIL_X);
+  ock_doc_putf(d, "<text class=\"h\" x=\"%d\" y=\"20\">detail</text>\n", DETAIL_X);
   int row = 0;
   cJSON_ArrayForEach(e, timeline) {
     if (row == rows)
@@ -718,152 +681,153 @@ static void sequence_diagram(struct doc *d, const cJSON *scenario, int diagram) 
     timeline_row(d, e, row++, diagram);
   }
   if (n > rows)
-    putf(d,
-         "<text class=\"t\" x=\"4\" y=\"%d\">… %d more timeline entries not drawn "
-         "(see report.json)</text>\n",
-         HEAD_H + 16 + rows * ROW_H + 4, n - rows);
-  put(d, "</svg></div>\n");
+    ock_doc_putf(d,
+                 "<text class=\"t\" x=\"4\" y=\"%d\">… %d more timeline entries not drawn "
+                 "(see report.json)</text>\n",
+                 HEAD_H + 16 + rows * ROW_H + 4, n - rows);
+  ock_doc_put(d, "</svg></div>\n");
 }
 
 /* ---- scenarios ---- */
 
-static void checks_table(struct doc *d, const cJSON *scenario) {
+static void checks_table(struct ock_doc *d, const cJSON *scenario) {
   const cJSON *checks = cJSON_GetObjectItemCaseSensitive(scenario, "checks"), *c, *e;
-  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(d->report, "requirements");
-  put(d, "<h4>Checks</h4>\n");
+  const cJSON *reqs = d->m->requirements;
+  ock_doc_put(d, "<h4>Checks</h4>\n");
   if (cJSON_GetArraySize(checks) == 0) {
-    put(d, "<p class=\"note\">No check ran.</p>\n");
+    ock_doc_put(d, "<p class=\"note\">No check ran.</p>\n");
     return;
   }
-  put(d, "<table class=\"checks\">\n<tr><th>Check</th><th>Requirement</th><th>Level</th>"
-         "<th>Verdict</th><th>Expected</th><th>Actual</th><th>Evidence</th><th>Message</th>"
-         "</tr>\n");
+  ock_doc_put(d, "<table class=\"checks\">\n<tr><th>Check</th><th>Requirement</th><th>Level</th>"
+                 "<th>Verdict</th><th>Expected</th><th>Actual</th><th>Evidence</th><th>Message</th>"
+                 "</tr>\n");
   cJSON_ArrayForEach(c, checks) {
     const char *v = ock_json_str(c, "verdict"), *rid = ock_json_str(c, "requirement");
-    int ri = index_of(reqs, rid);
-    putf(d, "<tr class=\"r-%s\"><td class=\"mono\">", verdict_class(v));
-    text(d, ock_json_str(c, "id"));
-    put(d, "</td><td class=\"mono\">");
+    int ri = ock_report_index_of(reqs, rid);
+    ock_doc_putf(d, "<tr class=\"r-%s\"><td class=\"mono\">", verdict_class(v));
+    ock_doc_text(d, ock_json_str(c, "id"));
+    ock_doc_put(d, "</td><td class=\"mono\">");
     if (ri >= 0)
-      putf(d, "<a href=\"#req-%d\">", ri);
-    text(d, rid);
-    put(d, ri >= 0 ? "</a></td><td>" : "</td><td>");
-    text(d, ock_json_str(c, "level"));
-    put(d, "</td><td>");
+      ock_doc_putf(d, "<a href=\"#req-%d\">", ri);
+    ock_doc_text(d, rid);
+    ock_doc_put(d, ri >= 0 ? "</a></td><td>" : "</td><td>");
+    ock_doc_text(d, ock_json_str(c, "level"));
+    ock_doc_put(d, "</td><td>");
     badge(d, v);
-    put(d, "</td><td>");
-    text(d, ock_json_str(c, "expected"));
-    put(d, "</td><td>");
-    text(d, ock_json_str(c, "actual"));
-    put(d, "</td><td class=\"mono\">");
+    ock_doc_put(d, "</td><td>");
+    ock_doc_text(d, ock_json_str(c, "expected"));
+    ock_doc_put(d, "</td><td>");
+    ock_doc_text(d, ock_json_str(c, "actual"));
+    ock_doc_put(d, "</td><td class=\"mono\">");
     int first = 1;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "evidence")) {
-      put(d, first ? "" : ", ");
+      ock_doc_put(d, first ? "" : ", ");
       if (cJSON_IsNumber(e))
-        putf(d, "#%lld", (long long)e->valuedouble);
+        ock_doc_putf(d, "#%lld", (long long)e->valuedouble);
       else if (cJSON_IsString(e))
-        text(d, e->valuestring);
+        ock_doc_text(d, e->valuestring);
       first = 0;
     }
-    put(d, "</td><td>");
-    text(d, ock_json_str(c, "message"));
-    put(d, "</td></tr>\n");
+    ock_doc_put(d, "</td><td>");
+    ock_doc_text(d, ock_json_str(c, "message"));
+    ock_doc_put(d, "</td></tr>\n");
   }
-  put(d, "</table>\n");
+  ock_doc_put(d, "</table>\n");
 }
 
-static void process(struct doc *d, const cJSON *scenario) {
+static void process(struct ock_doc *d, const cJSON *scenario) {
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(scenario, "process");
-  put(d, "<h4>Process</h4>\n");
+  ock_doc_put(d, "<h4>Process</h4>\n");
   if (!cJSON_IsObject(p)) {
-    put(d, "<p class=\"note\">The SUT process did not run.</p>\n");
+    ock_doc_put(d, "<p class=\"note\">The SUT process did not run.</p>\n");
     return;
   }
   const cJSON *code = cJSON_GetObjectItemCaseSensitive(p, "exit_code");
-  put(d, "<p>exit code ");
+  ock_doc_put(d, "<p>exit code ");
   if (cJSON_IsNumber(code))
-    putf(d, "%lld", (long long)code->valuedouble);
+    ock_doc_putf(d, "%lld", (long long)code->valuedouble);
   else
-    put(d, "none");
+    ock_doc_put(d, "none");
   if (ock_json_str(p, "signal")) {
-    put(d, " · <b>killed by ");
-    text(d, ock_json_str(p, "signal"));
-    put(d, "</b>");
+    ock_doc_put(d, " · <b>killed by ");
+    ock_doc_text(d, ock_json_str(p, "signal"));
+    ock_doc_put(d, "</b>");
   }
   if (ock_json_bool(p, "timed_out", 0))
-    put(d, " · <b>timed out</b>");
-  put(d, "</p>\n");
+    ock_doc_put(d, " · <b>timed out</b>");
+  ock_doc_put(d, "</p>\n");
   static const char *const streams[] = {"stdout", "stderr"};
   for (int i = 0; i < 2; i++) {
     const char *out = ock_json_str(p, streams[i]);
     char key[32];
     snprintf(key, sizeof key, "%s_bytes", streams[i]);
     long long bytes = ock_json_int(p, key, out ? (long long)strlen(out) : 0);
-    putf(d, "<div class=\"note\">%s, %lld bytes", streams[i], bytes);
+    ock_doc_putf(d, "<div class=\"note\">%s, %lld bytes", streams[i], bytes);
     if (out && bytes > (long long)strlen(out))
-      putf(d, " (the first %zu kept)", strlen(out));
-    put(d, "</div>\n<pre>");
+      ock_doc_putf(d, " (the first %zu kept)", strlen(out));
+    ock_doc_put(d, "</div>\n<pre>");
     if (out && *out)
-      text(d, out);
+      ock_doc_text(d, out);
     else
-      put(d, "(empty)");
-    put(d, "</pre>\n");
+      ock_doc_put(d, "(empty)");
+    ock_doc_put(d, "</pre>\n");
   }
 }
 
-static void scenario_section(struct doc *d, const cJSON *s, int i) {
+static void scenario_section(struct ock_doc *d, const cJSON *s, int i) {
   const char *v = ock_json_str(s, "verdict");
   int sev = ock_verdict_severity(v);
-  putf(d, "<details class=\"sc\" id=\"sc-%d\"%s><summary>", i, sev >= 3 ? " open=\"\"" : "");
+  ock_doc_putf(d, "<details class=\"sc\" id=\"sc-%d\"%s><summary>", i,
+               sev >= 3 ? " open=\"\"" : "");
   badge(d, v);
-  put(d, " <span class=\"mono\">");
-  text(d, ock_json_str(s, "id"));
-  put(d, "</span>");
+  ock_doc_put(d, " <span class=\"mono\">");
+  ock_doc_text(d, ock_json_str(s, "id"));
+  ock_doc_put(d, "</span>");
   if (ock_json_str(s, "title")) {
-    put(d, " — ");
-    text(d, ock_json_str(s, "title"));
+    ock_doc_put(d, " — ");
+    ock_doc_text(d, ock_json_str(s, "title"));
   }
-  put(d, " <span class=\"note\">(");
-  duration(d, ock_json_num(s, "duration_ms", 0));
-  put(d, ")</span></summary>\n<div>\n");
+  ock_doc_put(d, " <span class=\"note\">(");
+  ock_doc_duration(d, ock_json_num(s, "duration_ms", 0), 2);
+  ock_doc_put(d, ")</span></summary>\n<div>\n");
   if (ock_json_str(s, "proves")) {
-    put(d, "<p>Proves: ");
-    text(d, ock_json_str(s, "proves"));
-    put(d, "</p>\n");
+    ock_doc_put(d, "<p>Proves: ");
+    ock_doc_text(d, ock_json_str(s, "proves"));
+    ock_doc_put(d, "</p>\n");
   }
-  put(d, "<p class=\"note\">");
+  ock_doc_put(d, "<p class=\"note\">");
   if (ock_json_str(s, "file")) {
-    put(d, "fixture <span class=\"mono\">");
-    text(d, ock_json_str(s, "file"));
-    put(d, "</span> · ");
+    ock_doc_put(d, "fixture <span class=\"mono\">");
+    ock_doc_text(d, ock_json_str(s, "file"));
+    ock_doc_put(d, "</span> · ");
   }
-  put(d, "requirements ");
+  ock_doc_put(d, "requirements ");
   string_list(d, cJSON_GetObjectItemCaseSensitive(s, "requirements"), ", ");
-  put(d, " · capabilities ");
+  ock_doc_put(d, " · capabilities ");
   string_list(d, cJSON_GetObjectItemCaseSensitive(s, "capabilities"), ", ");
   if (ock_json_bool(s, "expected_failure", 0))
-    put(d, " · <b>expected failure</b>");
-  put(d, "</p>\n");
+    ock_doc_put(d, " · <b>expected failure</b>");
+  ock_doc_put(d, "</p>\n");
   if (ock_json_str(s, "skip_reason")) {
-    put(d, "<p>Skipped: ");
-    text(d, ock_json_str(s, "skip_reason"));
-    put(d, "</p>\n");
+    ock_doc_put(d, "<p>Skipped: ");
+    ock_doc_text(d, ock_json_str(s, "skip_reason"));
+    ock_doc_put(d, "</p>\n");
   }
   checks_table(d, s);
   sequence_diagram(d, s, i);
   process(d, s);
-  put(d, "</div>\n</details>\n");
+  ock_doc_put(d, "</div>\n</details>\n");
 }
 
-static void scenarios(struct doc *d) {
-  const cJSON *scen = cJSON_GetObjectItemCaseSensitive(d->report, "scenarios"), *s, *c;
-  put(d, "<section id=\"scenarios\">\n<h2>Scenarios</h2>\n");
+static void scenarios(struct ock_doc *d) {
+  const cJSON *scen = d->m->scenarios, *s, *c;
+  ock_doc_put(d, "<section id=\"scenarios\">\n<h2>Scenarios</h2>\n");
   if (cJSON_GetArraySize(scen) == 0) {
-    put(d, "<p class=\"note\">No scenario ran.</p>\n</section>\n");
+    ock_doc_put(d, "<p class=\"note\">No scenario ran.</p>\n</section>\n");
     return;
   }
-  put(d, "<table>\n<tr><th>Scenario</th><th>Verdict</th><th>Time</th><th>Checks passed</th>"
-         "<th>Title</th></tr>\n");
+  ock_doc_put(d, "<table>\n<tr><th>Scenario</th><th>Verdict</th><th>Time</th><th>Checks passed</th>"
+                 "<th>Title</th></tr>\n");
   int i = 0;
   cJSON_ArrayForEach(s, scen) {
     int total = 0, passed = 0;
@@ -872,58 +836,51 @@ static void scenarios(struct doc *d) {
       passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1;
     }
     const char *v = ock_json_str(s, "verdict");
-    putf(d, "<tr class=\"r-%s\"><td class=\"mono\"><a href=\"#sc-%d\">", verdict_class(v), i++);
-    text(d, ock_json_str(s, "id"));
-    put(d, "</a></td><td>");
+    ock_doc_putf(d, "<tr class=\"r-%s\"><td class=\"mono\"><a href=\"#sc-%d\">", verdict_class(v),
+                 i++);
+    ock_doc_text(d, ock_json_str(s, "id"));
+    ock_doc_put(d, "</a></td><td>");
     badge(d, v);
-    put(d, "</td><td class=\"n\">");
-    duration(d, ock_json_num(s, "duration_ms", 0));
-    putf(d, "</td><td class=\"n\">%d/%d</td><td>", passed, total);
-    text(d, ock_json_str(s, "title"));
-    put(d, "</td></tr>\n");
+    ock_doc_put(d, "</td><td class=\"n\">");
+    ock_doc_duration(d, ock_json_num(s, "duration_ms", 0), 2);
+    ock_doc_putf(d, "</td><td class=\"n\">%d/%d</td><td>", passed, total);
+    ock_doc_text(d, ock_json_str(s, "title"));
+    ock_doc_put(d, "</td></tr>\n");
   }
-  put(d, "</table>\n");
+  ock_doc_put(d, "</table>\n");
   i = 0;
   cJSON_ArrayForEach(s, scen) {
     scenario_section(d, s, i++);
   }
-  put(d, "</section>\n");
+  ock_doc_put(d, "</section>\n");
 }
 
-static int write_html(const cJSON *report, FILE *out) {
-  struct doc d = {.rc = OCK_OK, .report = report};
-  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
-  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(report, "orchestrator");
-  put(&d, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-          "style-src 'unsafe-inline'\"/>\n<title>OCK ");
-  text(&d, ock_json_str(report, "verdict"));
-  put(&d, ": ");
-  text(&d, ock_json_str(orch, "name"));
-  put(&d, "</title>\n<style>\n");
-  put(&d, style);
-  put(&d, "</style>\n</head>\n<body>\n");
-  header(&d);
-  put(&d, "<main>\n<p class=\"note\"><a href=\"#failures\">Failures</a> · "
-          "<a href=\"#run\">Run</a> · <a href=\"#requirements\">Requirements</a> · "
-          "<a href=\"#scenarios\">Scenarios</a></p>\n");
-  failures(&d);
-  run_meta(&d);
-  requirements(&d);
-  scenarios(&d);
-  const cJSON *kit = cJSON_GetObjectItemCaseSensitive(report, "kit");
-  put(&d, "<footer>Rendered by ");
-  text(&d, ock_json_str(kit, "name"));
-  put(&d, " ");
-  text(&d, ock_json_str(kit, "version"));
-  putf(&d, " from report.json (schema_version %lld).</footer>\n</main>\n</body>\n</html>\n",
-       ock_json_int(report, "schema_version", 0));
-  int rc = d.rc;
-  if (!rc && d.b.len && fwrite(d.b.data, 1, d.b.len, out) != d.b.len)
-    rc = OCK_EIO;
-  ock_buf_free(&d.b);
-  return rc;
+static void render_html(struct ock_doc *d) {
+  const struct ock_report_model *m = d->m;
+  ock_doc_put(d, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+                 "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                 "style-src 'unsafe-inline'\"/>\n<title>OCK ");
+  ock_doc_text(d, m->verdict);
+  ock_doc_put(d, ": ");
+  ock_doc_text(d, ock_json_str(m->orchestrator, "name"));
+  ock_doc_put(d, "</title>\n<style>\n");
+  ock_doc_put(d, style);
+  ock_doc_put(d, "</style>\n</head>\n<body>\n");
+  header(d);
+  ock_doc_put(d, "<main>\n<p class=\"note\"><a href=\"#failures\">Failures</a> · "
+                 "<a href=\"#run\">Run</a> · <a href=\"#requirements\">Requirements</a> · "
+                 "<a href=\"#scenarios\">Scenarios</a></p>\n");
+  failures(d);
+  run_meta(d);
+  requirements(d);
+  scenarios(d);
+  ock_doc_put(d, "<footer>Rendered by ");
+  ock_doc_text(d, ock_json_str(m->kit, "name"));
+  ock_doc_put(d, " ");
+  ock_doc_text(d, ock_json_str(m->kit, "version"));
+  ock_doc_putf(d, " from report.json (schema_version %lld).</footer>\n</main>\n</body>\n</html>\n",
+               ock_json_int(m->report, "schema_version", 0));
 }
 
-const struct ock_report_writer ock_report_writer_html = {"html", "report.html", write_html};
+const struct ock_report_writer ock_report_writer_html = {"html", "report.html", render_html};

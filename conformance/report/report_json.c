@@ -5,24 +5,21 @@
  * `ock merge`, so this writer adds nothing and leaves nothing out.
  */
 #include "report/report.h"
+#include "report/render.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "ock/status.h"
 
-static int write_json(const cJSON *report, FILE *out) {
-  char *text = cJSON_Print(report);
-  if (!text)
-    return OCK_ENOMEM;
-  size_t len = strlen(text);
-  int rc = OCK_OK;
-  if (len > OCK_REPORT_OUT_MAX)
-    rc = OCK_ETOOBIG;
-  else if (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF)
-    rc = OCK_EIO;
+static void render_json(struct ock_doc *d) {
+  char *text = cJSON_Print(d->m->report);
+  if (!text) {
+    ock_doc_fail(d, OCK_ENOMEM);
+    return;
+  }
+  ock_doc_put(d, text);
+  ock_doc_put(d, "\n");
   free(text);
-  return rc;
 }
 
-const struct ock_report_writer ock_report_writer_json = {"json", "report.json", write_json};
+const struct ock_report_writer ock_report_writer_json = {"json", "report.json", render_json};

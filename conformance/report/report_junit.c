@@ -14,38 +14,13 @@
  * through ock_escape_xml.
  */
 #include "report/report.h"
+#include "report/render.h"
 
 #include <stdarg.h>
 #include <string.h>
 
 #include "report/escape.h"
 #include "ock/status.h"
-
-struct doc {
-  struct ock_buf b;
-  int rc; /* first error; once set, nothing more is appended */
-  int strict;
-  const cJSON *report;
-};
-
-static void put(struct doc *d, const char *s) {
-  if (!d->rc)
-    d->rc = ock_buf_puts(&d->b, s);
-}
-
-static void putf(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct doc *d, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  if (!d->rc)
-    d->rc = ock_buf_vprintf(&d->b, fmt, ap);
-  va_end(ap);
-}
-
-static void esc(struct doc *d, const char *s, unsigned flags) {
-  if (!d->rc)
-    d->rc = ock_escape_xml(&d->b, s, 0, flags);
-}
 
 /* What a testcase becomes. */
 enum outcome { PASSED, PASSED_WARN, FAILED, ERRORED, SKIPPED };
@@ -99,30 +74,20 @@ static struct counts scenario_counts(const cJSON *scenario, int strict) {
   return c;
 }
 
-static const cJSON *find_requirement(const cJSON *report, const char *id) {
-  const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
-    const char *rid = ock_json_str(r, "id");
-    if (id && rid && !strcmp(rid, id))
-      return r;
-  }
-  return NULL;
-}
-
-static void seconds(struct doc *d, const cJSON *o) {
+static void seconds(struct ock_doc *d, const cJSON *o) {
   double ms = ock_json_num(o, "duration_ms", 0);
-  putf(d, "%.3f", ms > 0 ? ms / 1000.0 : 0.0);
+  ock_doc_putf(d, "%.3f", ms > 0 ? ms / 1000.0 : 0.0);
 }
 
-static void property(struct doc *d, const char *name, const char *value) {
+static void property(struct ock_doc *d, const char *name, const char *value) {
   if (!value || !*value)
     return;
-  putf(d, "      <property name=\"%s\" value=\"", name);
-  esc(d, value, OCK_ESC_ATTR);
-  put(d, "\"/>\n");
+  ock_doc_putf(d, "      <property name=\"%s\" value=\"", name);
+  ock_doc_xml(d, value, 0, OCK_ESC_ATTR);
+  ock_doc_put(d, "\"/>\n");
 }
 
-static void join_strings(struct doc *d, const cJSON *array, struct ock_buf *tmp) {
+static void join_strings(struct ock_doc *d, const cJSON *array, struct ock_buf *tmp) {
   const cJSON *e;
   int first = 1;
   ock_buf_reset(tmp);
@@ -137,173 +102,174 @@ static void join_strings(struct doc *d, const cJSON *array, struct ock_buf *tmp)
   }
 }
 
-static void evidence(struct doc *d, const cJSON *check) {
+static void evidence(struct ock_doc *d, const cJSON *check) {
   const cJSON *ev = cJSON_GetObjectItemCaseSensitive(check, "evidence"), *e;
   if (!cJSON_IsArray(ev) || cJSON_GetArraySize(ev) == 0)
     return;
-  put(d, "\nevidence: journal entries ");
+  ock_doc_put(d, "\nevidence: journal entries ");
   int first = 1;
   cJSON_ArrayForEach(e, ev) {
     if (!first)
-      put(d, ", ");
+      ock_doc_put(d, ", ");
     if (cJSON_IsNumber(e))
-      putf(d, "%lld", (long long)e->valuedouble);
+      ock_doc_putf(d, "%lld", (long long)e->valuedouble);
     else if (cJSON_IsString(e))
-      esc(d, e->valuestring, OCK_ESC_TEXT);
+      ock_doc_xml(d, e->valuestring, 0, OCK_ESC_TEXT);
     first = 0;
   }
 }
 
 /* check_body: the text of a <failure>, <error> or note: requirement, expected, actual. */
-static void check_body(struct doc *d, const cJSON *check) {
+static void check_body(struct ock_doc *d, const cJSON *check) {
   const char *rid = ock_json_str(check, "requirement");
-  const cJSON *req = find_requirement(d->report, rid);
+  const cJSON *req =
+      cJSON_GetArrayItem(d->m->requirements, ock_report_index_of(d->m->requirements, rid));
   const char *level = ock_json_str(check, "level");
-  esc(d, rid, OCK_ESC_TEXT);
+  ock_doc_xml(d, rid, 0, OCK_ESC_TEXT);
   if (!level)
     level = ock_json_str(req, "level");
   if (level) {
-    put(d, " (");
-    esc(d, level, OCK_ESC_TEXT);
-    put(d, ")");
+    ock_doc_put(d, " (");
+    ock_doc_xml(d, level, 0, OCK_ESC_TEXT);
+    ock_doc_put(d, ")");
   }
   if (req) {
-    put(d, ": ");
-    esc(d, ock_json_str(req, "text"), OCK_ESC_TEXT);
+    ock_doc_put(d, ": ");
+    ock_doc_xml(d, ock_json_str(req, "text"), 0, OCK_ESC_TEXT);
   }
   static const char *const fields[] = {"expected", "actual", "message"};
   for (int i = 0; i < 3; i++) {
     const char *v = ock_json_str(check, fields[i]);
     if (v && *v) {
-      putf(d, "\n%s: ", fields[i]);
-      esc(d, v, OCK_ESC_TEXT);
+      ock_doc_putf(d, "\n%s: ", fields[i]);
+      ock_doc_xml(d, v, 0, OCK_ESC_TEXT);
     }
   }
   evidence(d, check);
 }
 
-static void message_attr(struct doc *d, const cJSON *check) {
+static void message_attr(struct ock_doc *d, const cJSON *check) {
   const char *m = ock_json_str(check, "message");
   if (!m || !*m)
     m = ock_json_str(check, "actual");
-  put(d, " message=\"");
-  esc(d, m ? m : "", OCK_ESC_ATTR);
-  put(d, "\"");
+  ock_doc_put(d, " message=\"");
+  ock_doc_xml(d, m ? m : "", 0, OCK_ESC_ATTR);
+  ock_doc_put(d, "\"");
 }
 
-static void testcase(struct doc *d, const char *sid, const cJSON *check) {
+static void testcase(struct ock_doc *d, const char *sid, const cJSON *check) {
   const char *verdict = ock_json_str(check, "verdict");
-  enum outcome o = outcome_of(verdict, d->strict);
-  put(d, "    <testcase classname=\"");
-  esc(d, sid, OCK_ESC_ATTR);
-  put(d, "\" name=\"");
-  esc(d, ock_json_str(check, "id"), OCK_ESC_ATTR);
-  put(d, " [");
-  esc(d, ock_json_str(check, "requirement"), OCK_ESC_ATTR);
-  put(d, "]\" time=\"0\"");
+  enum outcome o = outcome_of(verdict, d->m->strict);
+  ock_doc_put(d, "    <testcase classname=\"");
+  ock_doc_xml(d, sid, 0, OCK_ESC_ATTR);
+  ock_doc_put(d, "\" name=\"");
+  ock_doc_xml(d, ock_json_str(check, "id"), 0, OCK_ESC_ATTR);
+  ock_doc_put(d, " [");
+  ock_doc_xml(d, ock_json_str(check, "requirement"), 0, OCK_ESC_ATTR);
+  ock_doc_put(d, "]\" time=\"0\"");
   if (o == PASSED) {
-    put(d, "/>\n");
+    ock_doc_put(d, "/>\n");
     return;
   }
-  put(d, ">\n");
+  ock_doc_put(d, ">\n");
   switch (o) {
   case FAILED:
   case ERRORED:
-    put(d, o == FAILED ? "      <failure" : "      <error");
+    ock_doc_put(d, o == FAILED ? "      <failure" : "      <error");
     message_attr(d, check);
-    put(d, " type=\"");
-    esc(d, verdict, OCK_ESC_ATTR);
-    put(d, "\">");
+    ock_doc_put(d, " type=\"");
+    ock_doc_xml(d, verdict, 0, OCK_ESC_ATTR);
+    ock_doc_put(d, "\">");
     check_body(d, check);
-    put(d, o == FAILED ? "</failure>\n" : "</error>\n");
+    ock_doc_put(d, o == FAILED ? "</failure>\n" : "</error>\n");
     break;
   case SKIPPED:
-    put(d, "      <skipped");
+    ock_doc_put(d, "      <skipped");
     message_attr(d, check);
-    put(d, "/>\n");
+    ock_doc_put(d, "/>\n");
     break;
   default: /* PASSED_WARN */
-    put(d, "      <system-out>WARN (does not fail the run without --strict): ");
+    ock_doc_put(d, "      <system-out>WARN (does not fail the run without --strict): ");
     check_body(d, check);
-    put(d, "</system-out>\n");
+    ock_doc_put(d, "</system-out>\n");
     break;
   }
-  put(d, "    </testcase>\n");
+  ock_doc_put(d, "    </testcase>\n");
 }
 
 /* scenario_case: the extra testcase that carries the scenario's own verdict. */
-static void scenario_case(struct doc *d, const cJSON *s) {
+static void scenario_case(struct ock_doc *d, const cJSON *s) {
   const char *verdict = ock_json_str(s, "verdict");
   const char *reason = ock_json_str(s, "skip_reason");
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
-  enum outcome o = outcome_of(verdict, d->strict);
-  put(d, "    <testcase classname=\"");
-  esc(d, ock_json_str(s, "id"), OCK_ESC_ATTR);
-  put(d, "\" name=\"scenario\" time=\"");
+  enum outcome o = outcome_of(verdict, d->m->strict);
+  ock_doc_put(d, "    <testcase classname=\"");
+  ock_doc_xml(d, ock_json_str(s, "id"), 0, OCK_ESC_ATTR);
+  ock_doc_put(d, "\" name=\"scenario\" time=\"");
   seconds(d, s);
-  put(d, "\"");
+  ock_doc_put(d, "\"");
   if (o == PASSED) {
-    put(d, "/>\n");
+    ock_doc_put(d, "/>\n");
     return;
   }
   static const char *const tags[] = {"", "system-out", "failure", "error", "skipped"};
   const char *tag = tags[o];
-  putf(d, ">\n      <%s", tag);
+  ock_doc_putf(d, ">\n      <%s", tag);
   if (o != PASSED_WARN) {
-    put(d, " message=\"");
+    ock_doc_put(d, " message=\"");
     if (reason)
-      esc(d, reason, OCK_ESC_ATTR);
+      ock_doc_xml(d, reason, 0, OCK_ESC_ATTR);
     else {
-      put(d, "scenario verdict ");
-      esc(d, verdict, OCK_ESC_ATTR);
+      ock_doc_put(d, "scenario verdict ");
+      ock_doc_xml(d, verdict, 0, OCK_ESC_ATTR);
     }
-    put(d, "\"");
+    ock_doc_put(d, "\"");
   }
   if (o == SKIPPED) {
-    put(d, "/>\n    </testcase>\n");
+    ock_doc_put(d, "/>\n    </testcase>\n");
     return;
   }
-  put(d, ">scenario verdict ");
-  esc(d, verdict, OCK_ESC_TEXT);
+  ock_doc_put(d, ">scenario verdict ");
+  ock_doc_xml(d, verdict, 0, OCK_ESC_TEXT);
   if (reason) {
-    put(d, ": ");
-    esc(d, reason, OCK_ESC_TEXT);
+    ock_doc_put(d, ": ");
+    ock_doc_xml(d, reason, 0, OCK_ESC_TEXT);
   }
   if (p) {
     const char *sig = ock_json_str(p, "signal");
-    putf(d, "\nprocess: exit code %lld", ock_json_int(p, "exit_code", -1));
+    ock_doc_putf(d, "\nprocess: exit code %lld", ock_json_int(p, "exit_code", -1));
     if (sig) {
-      put(d, ", killed by ");
-      esc(d, sig, OCK_ESC_TEXT);
+      ock_doc_put(d, ", killed by ");
+      ock_doc_xml(d, sig, 0, OCK_ESC_TEXT);
     }
     if (ock_json_bool(p, "timed_out", 0))
-      put(d, ", timed out");
+      ock_doc_put(d, ", timed out");
   }
-  putf(d, "</%s>\n    </testcase>\n", tag);
+  ock_doc_putf(d, "</%s>\n    </testcase>\n", tag);
 }
 
-static void process_output(struct doc *d, const cJSON *s) {
+static void process_output(struct ock_doc *d, const cJSON *s) {
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
   static const char *const streams[][2] = {{"stdout", "system-out"}, {"stderr", "system-err"}};
   for (int i = 0; p && i < 2; i++) {
     const char *text = ock_json_str(p, streams[i][0]);
     if (!text || !*text)
       continue;
-    putf(d, "    <%s>", streams[i][1]);
-    esc(d, text, OCK_ESC_TEXT);
-    putf(d, "</%s>\n", streams[i][1]);
+    ock_doc_putf(d, "    <%s>", streams[i][1]);
+    ock_doc_xml(d, text, 0, OCK_ESC_TEXT);
+    ock_doc_putf(d, "</%s>\n", streams[i][1]);
   }
 }
 
-static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
+static void testsuite(struct ock_doc *d, const cJSON *s, struct ock_buf *tmp) {
   const char *sid = ock_json_str(s, "id");
-  struct counts c = scenario_counts(s, d->strict);
-  put(d, "  <testsuite name=\"");
-  esc(d, sid, OCK_ESC_ATTR);
-  putf(d, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"", c.tests,
-       c.failures, c.errors, c.skipped);
+  struct counts c = scenario_counts(s, d->m->strict);
+  ock_doc_put(d, "  <testsuite name=\"");
+  ock_doc_xml(d, sid, 0, OCK_ESC_ATTR);
+  ock_doc_putf(d, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"", c.tests,
+               c.failures, c.errors, c.skipped);
   seconds(d, s);
-  put(d, "\">\n    <properties>\n");
+  ock_doc_put(d, "\">\n    <properties>\n");
   property(d, "verdict", ock_json_str(s, "verdict"));
   property(d, "title", ock_json_str(s, "title"));
   property(d, "proves", ock_json_str(s, "proves"));
@@ -317,15 +283,15 @@ static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
     property(d, "expected_failure", "true");
   /* What the SUT's bridge does in the framework's place (its manifest's emulated): a reader of
    * any one test suite must be able to tell the framework's behaviour from the bridge's. */
-  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(d->report, "orchestrator");
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(d->m->report, "orchestrator");
   const cJSON *emulated = cJSON_GetObjectItemCaseSensitive(orch, "emulated");
   if (cJSON_GetArraySize(emulated) > 0) {
     join_strings(d, emulated, tmp);
     property(d, "emulated", tmp->data);
   }
-  if (ock_json_str(d->report, "tier")) /* blackbox or instrumented (SPEC.md 9.7) */
-    property(d, "tier", ock_json_str(d->report, "tier"));
-  put(d, "    </properties>\n");
+  if (ock_json_str(d->m->report, "tier")) /* blackbox or instrumented (SPEC.md 9.7) */
+    property(d, "tier", ock_json_str(d->m->report, "tier"));
+  ock_doc_put(d, "    </properties>\n");
   const cJSON *k;
   cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
     testcase(d, sid, k);
@@ -333,66 +299,58 @@ static void testsuite(struct doc *d, const cJSON *s, struct ock_buf *tmp) {
   if (needs_scenario_case(s))
     scenario_case(d, s);
   process_output(d, s);
-  put(d, "  </testsuite>\n");
+  ock_doc_put(d, "  </testsuite>\n");
 }
 
 /* run_error_suite: a run that did not grade (a usage or fixture error, exit 2) is one <error>
  * testcase carrying the reason, so CI shows it red instead of an empty, green suite. */
-static void run_error_suite(struct doc *d) {
-  const char *why = ock_json_str(d->report, "error");
+static void run_error_suite(struct ock_doc *d) {
+  const char *why = d->m->error;
   if (!why)
     return;
-  long long code = ock_json_int(d->report, "exit_code", -1);
-  put(d, "  <testsuite name=\"ock\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
-         "time=\"0\">\n    <testcase classname=\"ock\" name=\"run\" time=\"0\">\n"
-         "      <error message=\"");
-  esc(d, why, OCK_ESC_ATTR);
-  putf(d,
-       "\" type=\"exit code %lld\">The run did not grade the orchestrator (exit code %lld: "
-       "usage or fixture error): ",
-       code, code);
-  esc(d, why, OCK_ESC_TEXT);
-  put(d, "</error>\n    </testcase>\n  </testsuite>\n");
+  long long code = d->m->exit_code;
+  ock_doc_put(d, "  <testsuite name=\"ock\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
+                 "time=\"0\">\n    <testcase classname=\"ock\" name=\"run\" time=\"0\">\n"
+                 "      <error message=\"");
+  ock_doc_xml(d, why, 0, OCK_ESC_ATTR);
+  ock_doc_putf(d,
+               "\" type=\"exit code %lld\">The run did not grade the orchestrator (exit code %lld: "
+               "usage or fixture error): ",
+               code, code);
+  ock_doc_xml(d, why, 0, OCK_ESC_TEXT);
+  ock_doc_put(d, "</error>\n    </testcase>\n  </testsuite>\n");
 }
 
-static int write_junit(const cJSON *report, FILE *out) {
-  struct doc d = {.rc = OCK_OK, .report = report};
-  struct ock_buf tmp;
-  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
-  ock_buf_init(&tmp, OCK_REPORT_OUT_MAX);
-  d.strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
-  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios"), *s;
+static void render_junit(struct ock_doc *d) {
+  const struct ock_report_model *m = d->m;
+  const cJSON *s;
   struct counts all = {0};
-  if (ock_json_str(report, "error")) /* the run's own error testcase */
+  if (m->error) /* the run's own error testcase */
     count(&all, ERRORED);
-  cJSON_ArrayForEach(s, scenarios) {
-    struct counts c = scenario_counts(s, d.strict);
+  cJSON_ArrayForEach(s, m->scenarios) {
+    struct counts c = scenario_counts(s, m->strict);
     all.tests += c.tests;
     all.failures += c.failures;
     all.errors += c.errors;
     all.skipped += c.skipped;
   }
-  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(report, "orchestrator");
-  put(&d, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ock");
-  if (ock_json_str(orch, "name")) {
-    put(&d, " ");
-    esc(&d, ock_json_str(orch, "name"), OCK_ESC_ATTR);
+  ock_doc_put(d, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ock");
+  if (ock_json_str(m->orchestrator, "name")) {
+    ock_doc_put(d, " ");
+    ock_doc_xml(d, ock_json_str(m->orchestrator, "name"), 0, OCK_ESC_ATTR);
   }
-  putf(&d, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"", all.tests,
-       all.failures, all.errors, all.skipped);
-  seconds(&d, report);
-  put(&d, "\">\n");
-  run_error_suite(&d);
-  cJSON_ArrayForEach(s, scenarios) {
-    testsuite(&d, s, &tmp);
+  ock_doc_putf(d, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"", all.tests,
+               all.failures, all.errors, all.skipped);
+  seconds(d, m->report);
+  ock_doc_put(d, "\">\n");
+  run_error_suite(d);
+  struct ock_buf tmp;
+  ock_buf_init(&tmp, OCK_REPORT_OUT_MAX);
+  cJSON_ArrayForEach(s, m->scenarios) {
+    testsuite(d, s, &tmp);
   }
-  put(&d, "</testsuites>\n");
-  int rc = d.rc;
-  if (!rc && d.b.len && fwrite(d.b.data, 1, d.b.len, out) != d.b.len)
-    rc = OCK_EIO;
-  ock_buf_free(&d.b);
   ock_buf_free(&tmp);
-  return rc;
+  ock_doc_put(d, "</testsuites>\n");
 }
 
-const struct ock_report_writer ock_report_writer_junit = {"junit", "junit.xml", write_junit};
+const struct ock_report_writer ock_report_writer_junit = {"junit", "junit.xml", render_junit};

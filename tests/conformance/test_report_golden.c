@@ -46,7 +46,7 @@ static char *render(const struct ock_report_writer *w, const cJSON *report, int 
     *rc = OCK_ENOMEM;
     return NULL;
   }
-  *rc = w->write(report, f);
+  *rc = ock_report_render(w, report, f);
   fclose(f);
   return text;
 }

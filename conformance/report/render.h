@@ -1,0 +1,65 @@
+/*
+ * render.h: what every report renderer gets: the report model, read once, and the shared
+ * document writer.
+ *
+ * A renderer (report_json.c, report_junit.c, report_markdown.c, report_html.c) is one function
+ * from the model to a document: it never opens a file and never writes bytes of its own. The
+ * model is report.json's tree (borrowed, never modified) with the members every renderer looks
+ * up already found; the writer is an ock_buf capped at OCK_REPORT_OUT_MAX whose first error
+ * sticks, so a renderer appends piece after piece and the error is checked once, when
+ * ock_report_render writes the document out. Every string from the report goes through the
+ * writer's escaping functions (escape.h), never through put.
+ */
+#ifndef OCK_REPORT_RENDER_H
+#define OCK_REPORT_RENDER_H
+
+#include <stddef.h>
+
+#include <cJSON.h>
+
+#include "ock/buf.h"
+
+/* The report, read once for every renderer. Every pointer is borrowed from the tree and may
+ * be NULL when the member is absent. */
+struct ock_report_model {
+  const cJSON *report;
+  const cJSON *orchestrator, *options, *kit, *summary;
+  const cJSON *scenarios;    /* array */
+  const cJSON *requirements; /* array */
+  const char *verdict;       /* the run's verdict */
+  const char *error;         /* why the run did not grade (exit code 2), or NULL */
+  long long exit_code;       /* -1 when absent */
+  int strict;                /* options.strict */
+};
+
+/* ock_report_model_read fills m from report (borrowed for m's lifetime). */
+void ock_report_model_read(struct ock_report_model *m, const cJSON *report);
+
+/* ock_report_index_of: the index in array (m->requirements, m->scenarios) of the first item
+ * whose "id" is id, or -1 (id NULL: -1). Renderers link by index, never by a report string. */
+int ock_report_index_of(const cJSON *array, const char *id);
+
+/* The document being rendered: the model it renders, its bytes, and the first error
+ * (OCK_ETOOBIG past the cap, OCK_ENOMEM). Once rc is set, nothing more is appended. */
+struct ock_doc {
+  const struct ock_report_model *m; /* borrowed */
+  struct ock_buf b;
+  int rc;
+};
+
+/* ock_doc_put appends s as it is: only for the renderer's own markup, never a report string. */
+void ock_doc_put(struct ock_doc *d, const char *s);
+void ock_doc_putf(struct ock_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ock_doc_xml appends s escaped for XML/HTML (escape.h: limit in characters, 0 for all; flags
+ * one of enum ock_escape_flags); ock_doc_md escaped for a Markdown table cell. */
+void ock_doc_xml(struct ock_doc *d, const char *s, size_t limit, unsigned flags);
+void ock_doc_md(struct ock_doc *d, const char *s, size_t limit);
+/* ock_doc_text: ock_doc_xml of all of s as element content. */
+void ock_doc_text(struct ock_doc *d, const char *s);
+/* ock_doc_duration appends a duration for a person: "840 ms", or seconds with `decimals`
+ * decimals from one second on ("1.25 s"). */
+void ock_doc_duration(struct ock_doc *d, double ms, int decimals);
+/* ock_doc_fail records rc (an OCK_E* code) unless an error is recorded already. */
+void ock_doc_fail(struct ock_doc *d, int rc);
+
+#endif
