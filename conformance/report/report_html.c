@@ -440,17 +440,56 @@ static void failure_row(struct ock_doc *d, const cJSON *s, const cJSON *check) {
 /* failures: above everything else, what failed and why: every FAIL and ERROR check (and WARN
  * under --strict) with its scenario, requirement and cause, and for a SUT that crashed, its
  * exit status and the end of its stderr. */
+/* The failures list as it is being written. */
+struct fail_list {
+  int floor; /* the least severe check verdict listed */
+  int rows;  /* rows written (at most FAILS_MAX) */
+  int tails; /* stderr tails shown (at most TAILS_MAX) */
+  int left;  /* failing checks past FAILS_MAX, not listed */
+};
+
+/* failing_scenario: the rows of one failed or errored scenario: how its SUT process ended when
+ * it ended badly, then each failing check (or the scenario itself when none failed). */
+static void failing_scenario(struct ock_doc *d, const cJSON *s, struct fail_list *f) {
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process"), *c;
+  int listed = 0;
+  if (f->rows < FAILS_MAX && ended_badly(p)) {
+    ock_doc_put(d, "<tr class=\"crash\"><td>");
+    scenario_link(d, ock_json_str(s, "id"));
+    ock_doc_put(d, "</td><td colspan=\"4\"><b>SUT process: ");
+    exit_status(d, p);
+    ock_doc_put(d, "</b>");
+    if (f->tails++ < TAILS_MAX)
+      stderr_tail(d, p);
+    ock_doc_put(d, "</td></tr>\n");
+  }
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+    if (ock_verdict_severity(ock_json_str(c, "verdict")) < f->floor)
+      continue;
+    listed++;
+    if (f->rows < FAILS_MAX) {
+      failure_row(d, s, c);
+      f->rows++;
+    } else {
+      f->left++;
+    }
+  }
+  if (!listed && f->rows < FAILS_MAX) {
+    failure_row(d, s, NULL);
+    f->rows++;
+  }
+}
+
 static void failures(struct ock_doc *d) {
   const cJSON *scen = d->m->scenarios, *s, *c;
-  int strict = d->m->strict;
-  int floor = strict ? 2 : 3; /* the least severe check verdict listed */
+  struct fail_list f = {.floor = d->m->strict ? 2 : 3};
   int checks = 0, in = 0;
   cJSON_ArrayForEach(s, scen) {
     if (ock_verdict_severity(ock_json_str(s, "verdict")) < 3)
       continue;
     in++;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
-      checks += ock_verdict_severity(ock_json_str(c, "verdict")) >= floor;
+      checks += ock_verdict_severity(ock_json_str(c, "verdict")) >= f.floor;
     }
   }
   ock_doc_put(d, "<section id=\"failures\">\n<h2>Failures</h2>\n");
@@ -467,46 +506,18 @@ static void failures(struct ock_doc *d) {
                checks, checks == 1 ? "" : "s", in, in == 1 ? "" : "s");
   ock_doc_put(d, "<table class=\"fails\">\n<tr><th>Scenario</th><th>Requirement</th><th>Check</th>"
                  "<th>Verdict</th><th>Cause</th></tr>\n");
-  int rows = 0, tails = 0, left = 0;
   cJSON_ArrayForEach(s, scen) {
-    if (ock_verdict_severity(ock_json_str(s, "verdict")) < 3)
-      continue;
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(s, "process");
-    int listed = 0;
-    if (rows < FAILS_MAX && ended_badly(p)) {
-      ock_doc_put(d, "<tr class=\"crash\"><td>");
-      scenario_link(d, ock_json_str(s, "id"));
-      ock_doc_put(d, "</td><td colspan=\"4\"><b>SUT process: ");
-      exit_status(d, p);
-      ock_doc_put(d, "</b>");
-      if (tails++ < TAILS_MAX)
-        stderr_tail(d, p);
-      ock_doc_put(d, "</td></tr>\n");
-    }
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
-      if (ock_verdict_severity(ock_json_str(c, "verdict")) < floor)
-        continue;
-      listed++;
-      if (rows < FAILS_MAX) {
-        failure_row(d, s, c);
-        rows++;
-      } else {
-        left++;
-      }
-    }
-    if (!listed && rows < FAILS_MAX) {
-      failure_row(d, s, NULL);
-      rows++;
-    }
+    if (ock_verdict_severity(ock_json_str(s, "verdict")) >= 3)
+      failing_scenario(d, s, &f);
   }
   ock_doc_put(d, "</table>\n");
-  if (left)
+  if (f.left)
     ock_doc_putf(
         d,
         "<p class=\"note\">… and %d more failing check%s, listed under "
         "<a href=\"#requirements\">Requirements</a> and <a href=\"#scenarios\">Scenarios</a>."
         "</p>\n",
-        left, left == 1 ? "" : "s");
+        f.left, f.left == 1 ? "" : "s");
   ock_doc_put(d, "</section>\n");
 }
 
@@ -557,21 +568,13 @@ static size_t label_budget(int x) {
   return n < LABEL_CHARS ? (n ? n : 1) : LABEL_CHARS;
 }
 
-static void timeline_row(struct ock_doc *d, const cJSON *e, int row, int diagram) {
-  const char *lane = ock_json_str(e, "lane"), *label = ock_json_str(e, "label");
+/* row_title: the row's whole label and detail as its tooltip: what the row shows may be cut. */
+static void row_title(struct ock_doc *d, const cJSON *e, int failed) {
   const char *detail = ock_json_str(e, "detail");
-  int k = lane_of(lane), failed = ock_json_bool(e, "failed", 0);
-  int known = k >= 0;
-  k = known ? k : 0; /* an unknown lane is drawn on the harness lane, named in the label */
-  int y = HEAD_H + 16 + row * ROW_H, x = lane_x(k);
-  const char *color = failed ? FAILED_COLOR : lane_colors[k];
-
-  /* The title holds the whole label and detail: what the row shows may be cut. */
-  ock_doc_put(d, failed ? "<g class=\"bad\">" : "<g>");
   ock_doc_putf(d, "<title>#%lld %.1f ms · ", ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
-  ock_doc_xml(d, lane, 0, OCK_ESC_ONELINE);
+  ock_doc_xml(d, ock_json_str(e, "lane"), 0, OCK_ESC_ONELINE);
   ock_doc_put(d, " · ");
-  ock_doc_xml(d, label, 0, OCK_ESC_ONELINE);
+  ock_doc_xml(d, ock_json_str(e, "label"), 0, OCK_ESC_ONELINE);
   if (detail) {
     ock_doc_put(d, " · ");
     ock_doc_xml(d, detail, 2000, OCK_ESC_ONELINE);
@@ -579,28 +582,22 @@ static void timeline_row(struct ock_doc *d, const cJSON *e, int row, int diagram
   if (failed)
     ock_doc_put(d, " · FAILED");
   ock_doc_put(d, "</title>");
-  if (failed)
-    ock_doc_putf(d, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffebe9\"/>",
-                 y - ROW_H / 2, SVG_W, ROW_H);
-  ock_doc_putf(d, "<text class=\"t\" x=\"4\" y=\"%d\">#%lld %.1f ms</text>", y + 4,
-               ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
+}
 
-  /* An arrow shows who acts on whom: the SUT calls the LLM and the tools, and their replies
-   * come back to it; the harness acts on the SUT. SUT events and injected faults are points
-   * on their own lane. */
-  int from = -1, to = -1;
+/* row_marks draws the row's arrow and its point on lane k at (x, y), and moves the label's
+ * place (*label_x, *label_y) above the arrow when there is one. An arrow shows who acts on
+ * whom: the SUT calls the LLM and the tools, and their replies come back to it; the harness
+ * acts on the SUT. SUT events and injected faults are points on their own lane. */
+static void row_marks(struct ock_doc *d, int k, int known, const char *label, int y,
+                      const char *color, int *label_x, int *label_y) {
+  int x = lane_x(k), from = -1, to = -1;
   if (known && (k == 2 || k == 3)) {
-    from = lane_x(1);
-    to = x;
-    if (is_reply(k, label)) {
-      from = x;
-      to = lane_x(1);
-    }
+    from = is_reply(k, label) ? x : lane_x(1);
+    to = is_reply(k, label) ? lane_x(1) : x;
   } else if (k == 0) {
     from = x;
     to = lane_x(1);
   }
-  int label_x = x + 9, label_y = y + 4;
   if (from >= 0) {
     int dir = to > from ? 1 : -1;
     ock_doc_putf(
@@ -609,18 +606,23 @@ static void timeline_row(struct ock_doc *d, const cJSON *e, int row, int diagram
         "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"%s\"/>",
         from, y, to - 7 * dir, y, color, to - dir, y, to - 8 * dir, y - 4, to - 8 * dir, y + 4,
         color);
-    label_x = (from < to ? from : to) + 10;
-    label_y = y - 4;
+    *label_x = (from < to ? from : to) + 10;
+    *label_y = y - 4;
   }
   if (k == 4)
     ock_doc_putf(d, "<polygon points=\"%d,%d %d,%d %d,%d %d,%d\" fill=\"%s\"/>", x, y - 6, x + 6, y,
                  x, y + 6, x - 6, y, color);
   else
     ock_doc_putf(d, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>", x, y, color);
-  /* The budget keeps a label out of the detail column in the usual fonts; the clip keeps it
-   * out whatever the glyphs' width (wide characters, a fallback font). */
-  size_t budget = label_budget(label_x);
-  ock_doc_putf(d, "<text x=\"%d\" y=\"%d\" clip-path=\"url(#lc-%d)\">", label_x, label_y, diagram);
+}
+
+/* row_label: the label at (x, y), cut to what fits before the detail column; an unknown lane
+ * is named in it. The budget keeps a label out of the detail column in the usual fonts; the
+ * clip keeps it out whatever the glyphs' width (wide characters, a fallback font). */
+static void row_label(struct ock_doc *d, const cJSON *e, int known, int x, int y, int diagram) {
+  const char *lane = ock_json_str(e, "lane"), *label = ock_json_str(e, "label");
+  size_t budget = label_budget(x);
+  ock_doc_putf(d, "<text x=\"%d\" y=\"%d\" clip-path=\"url(#lc-%d)\">", x, y, diagram);
   if (!known) {
     size_t prefix = (utf8_chars(lane) > 12 ? 13 : utf8_chars(lane)) + 3; /* "[lane] " */
     ock_doc_put(d, "[");
@@ -635,6 +637,25 @@ static void timeline_row(struct ock_doc *d, const cJSON *e, int row, int diagram
                                           : 1,
               OCK_ESC_ONELINE);
   ock_doc_put(d, "</text>");
+}
+
+static void timeline_row(struct ock_doc *d, const cJSON *e, int row, int diagram) {
+  const char *detail = ock_json_str(e, "detail");
+  int k = lane_of(ock_json_str(e, "lane")), failed = ock_json_bool(e, "failed", 0);
+  int known = k >= 0;
+  k = known ? k : 0; /* an unknown lane is drawn on the harness lane, named in the label */
+  int y = HEAD_H + 16 + row * ROW_H;
+  const char *color = failed ? FAILED_COLOR : lane_colors[k];
+  ock_doc_put(d, failed ? "<g class=\"bad\">" : "<g>");
+  row_title(d, e, failed);
+  if (failed)
+    ock_doc_putf(d, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ffebe9\"/>",
+                 y - ROW_H / 2, SVG_W, ROW_H);
+  ock_doc_putf(d, "<text class=\"t\" x=\"4\" y=\"%d\">#%lld %.1f ms</text>", y + 4,
+               ock_json_int(e, "seq", 0), ock_json_num(e, "t_ms", 0));
+  int label_x = lane_x(k) + 9, label_y = y + 4;
+  row_marks(d, k, known, ock_json_str(e, "label"), y, color, &label_x, &label_y);
+  row_label(d, e, known, label_x, label_y, diagram);
   if (detail) {
     ock_doc_putf(d, "<text class=\"d\" x=\"%d\" y=\"%d\">", DETAIL_X, y + 4);
     ock_doc_xml(d, detail, DETAIL_CHARS, OCK_ESC_ONELINE);

@@ -35,6 +35,10 @@ struct summarizer {
   size_t n, cap;
   cJSON *reqs, *trace; /* the new arrays */
   int oom;
+  int by_verdict[5]; /* scenarios by verdict severity (SKIP PASS WARN FAIL ERROR) */
+  int total;         /* scenarios counted */
+  int passed[3];     /* per level (MUST SHOULD MAY): requirements that passed */
+  int graded[3];     /* per level: requirements graded (not SKIP, not UNTESTED) */
 };
 
 static cJSON *add_string(struct summarizer *z, cJSON *obj, const char *key, const char *value) {
@@ -202,8 +206,82 @@ static int set_member(cJSON *obj, const char *key, cJSON *item) {
   return cJSON_AddItemToObject(obj, key, item) ? 1 : (cJSON_Delete(item), 0);
 }
 
+/* tally_scenarios counts the scenarios by verdict and notes, per requirement, the scenarios
+ * that claim it and the checks that graded it. */
+static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
+  const cJSON *s, *c;
+  cJSON_ArrayForEach(s, scenarios) {
+    const char *sid = ock_json_str(s, "id");
+    if (!sid || z->oom)
+      continue;
+    int sev = ock_verdict_severity(ock_json_str(s, "verdict"));
+    z->by_verdict[sev < 0 ? 4 : sev]++;
+    z->total++;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "requirements")) {
+      struct agg *a = cJSON_IsString(c) ? find_requirement(z, c->valuestring) : NULL;
+      if (a) {
+        append_unique(z, a->scenarios, sid);
+        append_unique(z, a->t_scen, sid);
+      }
+    }
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      note_check(z, sid, c);
+    }
+  }
+}
+
+/* settle_requirements gives each requirement its verdict (its worst check, or UNTESTED) and
+ * first message, and counts them per level. */
+static void settle_requirements(struct summarizer *z) {
+  for (size_t i = 0; i < z->n && !z->oom; i++) {
+    struct agg *a = &z->aggs[i];
+    if (!set_member(a->req, "verdict",
+                    cJSON_CreateString(a->worst < 0 ? "UNTESTED" : verdict_names[a->worst])) ||
+        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))))
+      z->oom = 1;
+    for (int l = 0; l < 3; l++) {
+      if (!strcmp(a->level, level_names[l])) {
+        z->graded[l] += a->worst >= 1; /* SKIP and UNTESTED were not graded */
+        z->passed[l] += a->worst == 1;
+      }
+    }
+  }
+}
+
+/* summary_counts fills summary.scenarios (counts) and summary.levels (lv). */
+static void summary_counts(struct summarizer *z, cJSON *counts, cJSON *lv) {
+  if (z->oom)
+    return;
+  cJSON_AddNumberToObject(counts, "total", z->total);
+  for (int v = 0; v < 5; v++) {
+    static const int order[5] = {1, 3, 2, 0, 4}; /* PASS FAIL WARN SKIP ERROR */
+    if (!cJSON_AddNumberToObject(counts, verdict_names[order[v]], z->by_verdict[order[v]]))
+      z->oom = 1;
+  }
+  for (int l = 0; l < 3; l++) {
+    cJSON *o = cJSON_AddObjectToObject(lv, level_names[l]);
+    if (!o || !cJSON_AddNumberToObject(o, "passed", z->passed[l]) ||
+        !cJSON_AddNumberToObject(o, "total", z->graded[l]))
+      z->oom = 1;
+  }
+}
+
+/* run_verdict: the run's verdict and exit code from the scenario counts (SPEC.md 9). */
+static const char *run_verdict(const struct summarizer *z, int strict, int *exit_code) {
+  *exit_code = 0;
+  if (z->by_verdict[3] || (strict && z->by_verdict[2])) {
+    *exit_code = 1;
+    return "FAIL";
+  }
+  if (z->by_verdict[4] || z->total == z->by_verdict[0]) { /* an ERROR, or nothing but SKIP */
+    *exit_code = 3;
+    return "INCOMPLETE";
+  }
+  return "PASS";
+}
+
 int ock_report_summarize(cJSON *report, const ock_registry *reg) {
-  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios"), *s, *c;
+  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
   if (!cJSON_IsObject(report) || !cJSON_IsArray(scenarios))
     return OCK_EINVAL;
   struct summarizer z = {0};
@@ -215,78 +293,20 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg) {
   z.oom = !z.reqs || !z.trace || !counts || !lv;
   if (!z.oom)
     load_catalogue(&z, report, reg);
-
-  int by_verdict[5] = {0}, total = 0;
-  cJSON_ArrayForEach(s, scenarios) {
-    const char *sid = ock_json_str(s, "id");
-    if (!sid || z.oom)
-      continue;
-    int sev = ock_verdict_severity(ock_json_str(s, "verdict"));
-    by_verdict[sev < 0 ? 4 : sev]++;
-    total++;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "requirements")) {
-      struct agg *a = cJSON_IsString(c) ? find_requirement(&z, c->valuestring) : NULL;
-      if (a) {
-        append_unique(&z, a->scenarios, sid);
-        append_unique(&z, a->t_scen, sid);
-      }
-    }
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
-      note_check(&z, sid, c);
-    }
-  }
-
-  int passed[3] = {0}, levels_total[3] = {0};
-  for (size_t i = 0; i < z.n && !z.oom; i++) {
-    struct agg *a = &z.aggs[i];
-    if (!set_member(a->req, "verdict",
-                    cJSON_CreateString(a->worst < 0 ? "UNTESTED" : verdict_names[a->worst])) ||
-        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))))
-      z.oom = 1;
-    for (int l = 0; l < 3; l++) {
-      if (!strcmp(a->level, level_names[l])) {
-        levels_total[l] += a->worst >= 1; /* SKIP and UNTESTED were not graded */
-        passed[l] += a->worst == 1;
-      }
-    }
-  }
-  if (!z.oom) {
-    cJSON_AddNumberToObject(counts, "total", total);
-    for (int v = 0; v < 5; v++) {
-      static const int order[5] = {1, 3, 2, 0, 4}; /* PASS FAIL WARN SKIP ERROR */
-      if (!cJSON_AddNumberToObject(counts, verdict_names[order[v]], by_verdict[order[v]]))
-        z.oom = 1;
-    }
-    for (int l = 0; l < 3; l++) {
-      cJSON *o = cJSON_AddObjectToObject(lv, level_names[l]);
-      if (!o || !cJSON_AddNumberToObject(o, "passed", passed[l]) ||
-          !cJSON_AddNumberToObject(o, "total", levels_total[l]))
-        z.oom = 1;
-    }
-  }
+  tally_scenarios(&z, scenarios);
+  settle_requirements(&z);
+  summary_counts(&z, counts, lv);
   for (size_t i = 0; i < z.n; i++)
     free(z.aggs[i].message);
   free(z.aggs);
-  if (z.oom) {
-    cJSON_Delete(z.reqs);
-    cJSON_Delete(z.trace);
-    cJSON_Delete(summary);
-    return OCK_ENOMEM;
-  }
-
-  const char *verdict = "PASS";
-  int exit_code = 0;
-  int strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
-  if (by_verdict[3] || (strict && by_verdict[2])) {
-    verdict = "FAIL";
-    exit_code = 1;
-  } else if (by_verdict[4] || total == by_verdict[0]) { /* an ERROR, or nothing but SKIP */
-    verdict = "INCOMPLETE";
-    exit_code = 3;
-  }
+  int exit_code;
+  const char *verdict = run_verdict(
+      &z, ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0),
+      &exit_code);
   /* Everything is built; from here on only replacements happen. A failure now (out of memory
    * while creating two small items) could leave a mix, so create them first. */
-  cJSON *vj = cJSON_CreateString(verdict), *ej = cJSON_CreateNumber(exit_code);
+  cJSON *vj = z.oom ? NULL : cJSON_CreateString(verdict);
+  cJSON *ej = z.oom ? NULL : cJSON_CreateNumber(exit_code);
   if (!vj || !ej) {
     cJSON_Delete(vj);
     cJSON_Delete(ej);
@@ -405,18 +425,10 @@ static int collect_scenarios(const cJSON *const *reports, size_t n, struct shard
 }
 
 /* build_merged fills the new report m from the sorted scenarios and the shards. */
-static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
-                        const struct shard_scenario *all, size_t count) {
-  cJSON *scen = cJSON_CreateArray(), *reqs = cJSON_CreateArray();
-  int ok = scen && reqs;
-  for (size_t i = 0; ok && i < count; i++) {
-    cJSON *d = cJSON_Duplicate(all[i].scenario, 1);
-    ok = d && cJSON_AddItemToArray(scen, d);
-    if (!ok)
-      cJSON_Delete(d);
-  }
-  /* The catalogue: the union of the shards' requirement lists, first shard's order first. */
-  for (size_t i = 0; ok && i < n; i++) {
+/* union_requirements appends to reqs the union of the shards' requirement lists, the first
+ * shard's order first. Returns 1, or 0 when out of memory. */
+static int union_requirements(cJSON *reqs, const cJSON *const *reports, size_t n) {
+  for (size_t i = 0; i < n; i++) {
     const cJSON *r, *e;
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(reports[i], "requirements")) {
       const char *id = ock_json_str(r, "id");
@@ -427,21 +439,19 @@ static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
       if (seen)
         continue;
       cJSON *d = cJSON_Duplicate(r, 1);
-      ok = d && cJSON_AddItemToArray(reqs, d);
-      if (!ok) {
+      if (!d || !cJSON_AddItemToArray(reqs, d)) {
         cJSON_Delete(d);
-        break;
+        return 0;
       }
     }
   }
-  if (!ok || !set_member(m, "scenarios", scen) || !set_member(m, "requirements", reqs)) {
-    if (!ok) {
-      cJSON_Delete(scen);
-      cJSON_Delete(reqs);
-    }
-    return OCK_ENOMEM;
-  }
-  /* Times: validated already, so they parse. */
+  return 1;
+}
+
+/* merged_times: the merged run started with its earliest shard and finished with its latest
+ * (the shards' times are validated already, so they parse). Returns 1, or 0 when out of
+ * memory. */
+static int merged_times(cJSON *m, const cJSON *const *reports, size_t n) {
   size_t first = 0, last = 0;
   long long lo = 0, hi = 0;
   for (size_t i = 0; i < n; i++) {
@@ -457,12 +467,37 @@ static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
       last = i;
     }
   }
+  return set_member(m, "started_at",
+                    cJSON_CreateString(ock_json_str(reports[first], "started_at"))) &&
+         set_member(m, "finished_at",
+                    cJSON_CreateString(ock_json_str(reports[last], "finished_at"))) &&
+         set_member(m, "duration_ms", cJSON_CreateNumber((double)(hi > lo ? hi - lo : 0)));
+}
+
+static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
+                        const struct shard_scenario *all, size_t count) {
+  cJSON *scen = cJSON_CreateArray(), *reqs = cJSON_CreateArray();
+  int ok = scen && reqs;
+  for (size_t i = 0; ok && i < count; i++) {
+    cJSON *d = cJSON_Duplicate(all[i].scenario, 1);
+    ok = d && cJSON_AddItemToArray(scen, d);
+    if (!ok)
+      cJSON_Delete(d);
+  }
+  ok = ok && union_requirements(reqs, reports, n);
+  if (!ok) {
+    cJSON_Delete(scen);
+    cJSON_Delete(reqs);
+    return OCK_ENOMEM;
+  }
+  int placed = set_member(m, "scenarios", scen); /* takes scen, also on failure */
+  if (!placed || !set_member(m, "requirements", reqs)) {
+    if (!placed)
+      cJSON_Delete(reqs);
+    return OCK_ENOMEM;
+  }
   cJSON *opts = cJSON_GetObjectItemCaseSensitive(m, "options");
-  if (!set_member(m, "started_at",
-                  cJSON_CreateString(ock_json_str(reports[first], "started_at"))) ||
-      !set_member(m, "finished_at",
-                  cJSON_CreateString(ock_json_str(reports[last], "finished_at"))) ||
-      !set_member(m, "duration_ms", cJSON_CreateNumber((double)(hi > lo ? hi - lo : 0))) ||
+  if (!merged_times(m, reports, n) ||
       (opts && !set_member(opts, "shard", cJSON_CreateString("merged"))))
     return OCK_ENOMEM;
   return ock_report_summarize(m, NULL);
