@@ -101,13 +101,11 @@ static void parse_file_names_the_file(void) {
   struct ock_jerr err;
   OCK_ASSERT_INT_EQ(ock_json_parse_file("/nonexistent/x.json", 1024, &v, &err), OCK_EIO);
   OCK_ASSERT_STR_EQ(err.where, "/nonexistent/x.json");
-  OCK_ASSERT_OK(
-      ock_json_parse_file(ock_test_path("core/requirements.json"), 1 << 22, &v, &err));
+  OCK_ASSERT_OK(ock_json_parse_file(ock_test_path("core/requirements.json"), 1 << 22, &v, &err));
   CU_ASSERT_TRUE(cJSON_IsObject(v));
   cJSON_Delete(v);
-  OCK_ASSERT_INT_EQ(
-      ock_json_parse_file(ock_test_path("core/requirements.json"), 10, &v, &err),
-      OCK_ETOOBIG);
+  OCK_ASSERT_INT_EQ(ock_json_parse_file(ock_test_path("core/requirements.json"), 10, &v, &err),
+                    OCK_ETOOBIG);
 }
 
 /* A key given twice in one object is found at any depth, named by its path; the same key in

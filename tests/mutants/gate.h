@@ -13,9 +13,9 @@
  * that requirement: then the failure is the lie's doing. The catalog of scenarios comes from
  * `ock list scenarios --format json`.
  *
- * The same runs prove each check id of the checklist (conformance/checks/checklist.c): a check id is
- * proven when some mutation's report has it FAIL in a scenario where the reference's report
- * does not fail it (the target requirement's checks and the collateral ones alike).
+ * The same runs prove each check id of the checklist (conformance/checks/checklist.c): a check id
+ * is proven when some mutation's report has it FAIL in a scenario where the reference's report does
+ * not fail it (the target requirement's checks and the collateral ones alike).
  */
 #ifndef OCK_TESTS_MUTANTS_GATE_H
 #define OCK_TESTS_MUTANTS_GATE_H

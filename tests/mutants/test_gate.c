@@ -5,9 +5,9 @@
  * make it FAIL on the scenarios that exercise it, while the reference orchestrator alone passes
  * them. The gate runs all of them (OCK_GATE_JOBS at a time, default 2) and prints one line per
  * mutation, then the requirements nobody catches, then one line per check id of the checklist
- * (conformance/checks/checklist.c) with the mutation that proves it can FAIL. OCK_GATE_ONLY=name,name
- * runs only those mutations (and does not require every check id proven); OCK_GATE_KEEP=1 keeps
- * the scratch directory with every report.
+ * (conformance/checks/checklist.c) with the mutation that proves it can FAIL.
+ * OCK_GATE_ONLY=name,name runs only those mutations (and does not require every check id proven);
+ * OCK_GATE_KEEP=1 keeps the scratch directory with every report.
  */
 #include "runner.h"
 
