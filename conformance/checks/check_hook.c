@@ -64,14 +64,10 @@ static const char *deny_reason(const cJSON *e) {
   return *why ? why : "no reason given";
 }
 
-/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
- * a prompt:complete whose response, a non-empty string, reports the denial; the exact text
- * "Denied: <reason>" is OCK-TEXT-009's, judged here too. Writes what was seen into seen. */
-static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
-                          char *seen, size_t n) {
-  const struct view *v = g->v;
-  char want[OCK_DENY_TEXT_CAP];
-  int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
+/* denial_seen writes into seen how the execute x ended after a deny: its reason and the
+ * response of its prompt:complete. Returns that prompt:complete, or NULL. */
+static const cJSON *denial_seen(const struct view *v, const struct view_exec *x, char *seen,
+                                size_t n) {
   const cJSON *pc = NULL;
   for (size_t i = x->first; i < x->end && !pc; i++)
     if (is_event(v->e[i], "prompt:complete"))
@@ -83,6 +79,18 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
            : pc     ? "without a string response"
                     : "(none)",
            response ? "\"" : "");
+  return pc;
+}
+
+/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
+ * a prompt:complete (pc, found by denial_seen) whose response, a non-empty string, reports the
+ * denial; the exact text "Denied: <reason>" is OCK-TEXT-009's, judged here too. */
+static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
+                          const cJSON *pc) {
+  char want[OCK_DENY_TEXT_CAP];
+  int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
+  const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
+  const char *reason = str_field(x->complete, "reason");
   if (response && len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
     grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want), entry_seq(pc),
                "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
@@ -102,7 +110,8 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
   if (is_event(e, "prompt:submit")) {
     int sent = requests_between(v, i, x->end);
     char seen[400];
-    int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, seen, sizeof seen);
+    const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
+    int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
     grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
                "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
                "prompt:complete with a response",
@@ -132,7 +141,8 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
     }
   int sent = requests_between(v, i, stop);
   char seen[400];
-  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, seen, sizeof seen);
+  const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
+  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
   grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, entry_seq(e),
              "deny on provider:request: that request is not sent, status incomplete, reason "
              "denied, prompt:complete with a response",
