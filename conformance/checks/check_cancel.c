@@ -37,9 +37,19 @@ static int refused(const struct view *v, const struct view_exec *x) {
   return 0;
 }
 
-static void one_execute(struct grade_ctx *g, size_t k) {
-  const struct view *v = g->v;
-  const struct view_exec *x = &v->x[k];
+/* Where the SIGINT and the SUT's answer to it stand in one execute: entry indexes, (size_t)-1
+ * when absent. */
+struct cancel_marks {
+  size_t fired;     /* the SIGINT that finds work to cancel */
+  size_t ignored;   /* a SIGINT that finds none: late, after the answer, or in a refused execute */
+  size_t requested; /* the first cancel:requested */
+  size_t completed; /* the first cancel:completed */
+  size_t answered;  /* the first prompt:complete */
+  int refused_execute;
+  int n_requested, n_completed, n_signals;
+};
+
+static void find_marks(const struct view *v, const struct view_exec *x, struct cancel_marks *m) {
   size_t fired = (size_t)-1, requested = (size_t)-1, completed = (size_t)-1;
   size_t answered = (size_t)-1, ignored = (size_t)-1;
   int refused_execute = refused(v, x);
@@ -65,42 +75,73 @@ static void one_execute(struct grade_ctx *g, size_t k) {
     if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
       completed = i;
   }
-  if (ignored != (size_t)-1) {
-    const char *status = str_field(x->complete, "status");
-    const char *when = answered != (size_t)-1 && answered < ignored ? "after prompt:complete"
-                       : refused_execute ? "in an execute that sends no request"
-                                         : "late";
-    grade_emit(g, "cancel.ignored", "OCK-PROC-004",
-               requested == (size_t)-1 && strcmp(status, "cancelled"),
-               requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
-               "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
-               "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
-               "cancelled",
-               "execute %d: SIGINT %s; %s, status %s", x->index, when,
-               requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
-               *status ? status : "(no orchestrator:complete)");
-  }
-  if (fired == (size_t)-1)
-    return;
+  *m = (struct cancel_marks){.fired = fired,
+                             .ignored = ignored,
+                             .requested = requested,
+                             .completed = completed,
+                             .answered = answered,
+                             .refused_execute = refused_execute,
+                             .n_requested = n_requested,
+                             .n_completed = n_completed,
+                             .n_signals = n_signals};
+}
+
+/* cancel_ignored: a SIGINT with nothing left to cancel changes nothing (OCK-PROC-004). */
+static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
+                           const struct cancel_marks *m) {
+  const struct view *v = g->v;
+  size_t requested = m->requested, answered = m->answered, ignored = m->ignored;
+  const char *status = str_field(x->complete, "status");
+  const char *when = answered != (size_t)-1 && answered < ignored ? "after prompt:complete"
+                     : m->refused_execute ? "in an execute that sends no request"
+                                          : "late";
+  grade_emit(g, "cancel.ignored", "OCK-PROC-004",
+             requested == (size_t)-1 && strcmp(status, "cancelled"),
+             requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
+             "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
+             "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
+             "cancelled",
+             "execute %d: SIGINT %s; %s, status %s", x->index, when,
+             requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
+             *status ? status : "(no orchestrator:complete)");
+}
+
+static void cancel_status(struct grade_ctx *g, const struct view_exec *x) {
   const char *status = str_field(x->complete, "status");
   grade_emit(g, "cancel.status", "OCK-CANCEL-001", !strcmp(status, "cancelled"), x->complete_seq,
              "SIGINT during an execute: status cancelled", "execute %d: status %s", x->index,
              *status ? status : "(no orchestrator:complete)");
+}
+
+static void cancel_events(struct grade_ctx *g, const struct view_exec *x,
+                          const struct cancel_marks *m) {
+  size_t requested = m->requested, completed = m->completed;
   grade_emit(g, "cancel.events", "OCK-CANCEL-002",
              requested != (size_t)-1 && completed != (size_t)-1 && requested < completed,
              x->complete_seq, "cancel:requested then cancel:completed",
              "execute %d: cancel:requested %s, cancel:completed %s", x->index,
              requested == (size_t)-1 ? "missing" : "present",
              completed == (size_t)-1 ? "missing" : "present");
-  /* However many SIGINTs arrive, the execute is cancelled once (SPEC.md 5.10). */
+}
+
+/* cancel_once: however many SIGINTs arrive, the execute is cancelled once (SPEC.md 5.10). */
+static void cancel_once(struct grade_ctx *g, const struct view_exec *x,
+                        const struct cancel_marks *m) {
+  int n_requested = m->n_requested, n_completed = m->n_completed, n_signals = m->n_signals;
   grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
              x->complete_seq, "at most one cancel:requested and one cancel:completed per execute",
              "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
              n_signals, n_requested, n_completed);
-  /* A black-box SUT posts no cancel:requested: the SIGINT itself is the mark, and work that
-   * starts more than the late tolerance after it is new work (SPEC.md 9.7). */
-  size_t mark = v->traffic ? fired : requested;
-  double after = v->traffic ? entry_time(v->e[fired]) + grade_late_ms(g) : -1;
+}
+
+/* cancel_no_new_work: nothing starts after the cancel is noticed. A black-box SUT posts no
+ * cancel:requested: the SIGINT itself is the mark, and work that starts more than the late
+ * tolerance after it is new work (SPEC.md 9.7). */
+static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
+                               const struct cancel_marks *m) {
+  const struct view *v = g->v;
+  size_t mark = v->traffic ? m->fired : m->requested;
+  double after = v->traffic ? entry_time(v->e[m->fired]) + grade_late_ms(g) : -1;
   if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
@@ -116,12 +157,14 @@ static void one_execute(struct grade_ctx *g, size_t k) {
                : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
                                                     : "a tool was started");
   }
-  if (k + 1 >= v->nx)
-    return;
-  const cJSON *next = first_request_of(v, &v->x[k + 1]);
-  if (!next)
-    return;
-  /* Finished tools keep their real results. */
+}
+
+/* cancel_results_kept: in next, the first request of the following execute, the tools that
+ * finished before the SIGINT at fired keep their real results, and every other call the SUT took
+ * up gets one, in the words of OCK-TEXT-007 when it has no real one (OCK-CANCEL-003). */
+static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, size_t fired,
+                                const cJSON *next) {
+  const struct view *v = g->v;
   struct call_fate *f = NULL;
   size_t n = call_fates(v, &f);
   for (size_t i = 0; i < n; i++) {
@@ -136,8 +179,7 @@ static void one_execute(struct grade_ctx *g, size_t k) {
                  "call %s: result in the next request \"%.60s\"", call_id(&f[i]),
                  text ? text : "(missing)");
   }
-  /* Every other call the SUT took up gets a result, in the words of OCK-TEXT-007 when it has
-   * no real one. (A call of a reply the SUT abandoned unreported was never taken up.) */
+  /* (A call of a reply the SUT abandoned unreported was never taken up.) */
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *c = &f[i];
     if (c->x != x || (c->end && entry_seq(c->end) <= entry_seq(v->e[fired])) ||
@@ -152,6 +194,11 @@ static void one_execute(struct grade_ctx *g, size_t k) {
       text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
   }
   free(f);
+}
+
+/* cancel_closing_message: next, the first request after a cancelled execute, has an assistant
+ * message before its prompt (OCK-CANCEL-005), in the words of OCK-TEXT-010. */
+static void cancel_closing_message(struct grade_ctx *g, const cJSON *next) {
   const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
   int last_user = -1, i = 0;
   const cJSON *m;
@@ -171,6 +218,28 @@ static void one_execute(struct grade_ctx *g, size_t k) {
                !strcmp(str_field(before, "content"), CLOSING_MESSAGE), entry_seq(next),
                "the closing message is \"" CLOSING_MESSAGE "\"", "the closing message is \"%.80s\"",
                str_field(before, "content"));
+}
+
+static void one_execute(struct grade_ctx *g, size_t k) {
+  const struct view *v = g->v;
+  const struct view_exec *x = &v->x[k];
+  struct cancel_marks m;
+  find_marks(v, x, &m);
+  if (m.ignored != (size_t)-1)
+    cancel_ignored(g, x, &m);
+  if (m.fired == (size_t)-1)
+    return;
+  cancel_status(g, x);
+  cancel_events(g, x, &m);
+  cancel_once(g, x, &m);
+  cancel_no_new_work(g, x, &m);
+  if (k + 1 >= v->nx)
+    return;
+  const cJSON *next = first_request_of(v, &v->x[k + 1]);
+  if (!next)
+    return;
+  cancel_results_kept(g, x, m.fired, next);
+  cancel_closing_message(g, next);
 }
 
 void check_cancel(struct grade_ctx *g) {

@@ -149,69 +149,98 @@ static void check_same_name(struct grade_ctx *g) {
   }
 }
 
+static void complete_orchestrator(struct grade_ctx *g, const struct view_exec *x) {
+  const cJSON *c = x->complete;
+  long seq = x->complete_seq;
+  const char *orch = ock_json_str(c, "orchestrator");
+  grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
+             "orchestrator: a non-empty string", "%s",
+             orch ? (*orch ? orch : "\"\"") : "missing or not a string");
+}
+
+static void complete_status(struct grade_ctx *g, const struct view_exec *x) {
+  const cJSON *c = x->complete;
+  long seq = x->complete_seq;
+  const char *status = ock_json_str(c, "status");
+  grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
+             "status: success, incomplete, cancelled or error", "status %s",
+             status ? status : "missing or not a string");
+}
+
+/* complete_turn_count: turn_count is the LLM turns the mock served (OCK-COMPLETE-005). */
+static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  const cJSON *c = x->complete;
+  long seq = x->complete_seq;
+  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
+  int turns = view_turns(v, x);
+  int is_int =
+      cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
+  char shown[64]; /* what was sent: never a placeholder number for an absent value */
+  if (cJSON_IsNumber(tc))
+    snprintf(shown, sizeof shown, "%g%s", tc->valuedouble,
+             is_int ? "" : " (not a non-negative integer)");
+  else
+    snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
+  grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005", is_int && (int)tc->valuedouble == turns,
+             seq, "turn_count equals the LLM turns the mock served",
+             "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
+}
+
+/* complete_status_matches: a known status says what happened in the execute (OCK-COMPLETE-006). */
+static void complete_status_matches(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  long seq = x->complete_seq;
+  const char *status = ock_json_str(x->complete, "status");
+  struct happened h;
+  what_happened(v, x, &h);
+  if (status_known(status)) {
+    const char *why = NULL;
+    if (!strcmp(status, "cancelled") && !h.cancelled)
+      why = "status cancelled, but no SIGINT was sent during this execute";
+    else if (!strcmp(status, "success") && h.wrapped_up)
+      why = "status success, but the loop hit max_iterations (a wrap-up request was made)";
+    else if (!strcmp(status, "success") && !(h.last_reply_ok && h.last_reply_final))
+      why = "status success, but the last LLM reply was not a final answer";
+    else if (!strcmp(status, "success") && h.denied)
+      why = "status success, but a hook denied the prompt or a request";
+    else if (!strcmp(status, "error") && h.last_reply_final && !h.failed_reply && !h.cancelled &&
+             h.requests)
+      why = "status error, but the execute ended with a final answer and no failure";
+    else if (strcmp(status, "cancelled") && strcmp(status, "incomplete") && h.last_reply_final &&
+             !h.failed_reply && !h.denied && !h.cancelled && !h.wrapped_up &&
+             strcmp(status, "success"))
+      why = "the execute ended with a final answer, so status should be success";
+    grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
+               "status matches what happened", "execute %d: %s", x->index, why ? why : status);
+  }
+}
+
+static void complete_error_object(struct grade_ctx *g, const struct view_exec *x) {
+  const cJSON *c = x->complete;
+  long seq = x->complete_seq;
+  const char *status = ock_json_str(c, "status");
+  if (status && !strcmp(status, "error")) {
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(c, "error");
+    int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
+    grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
+               "error: {type, message} on status error", "%s",
+               ok ? "present" : "missing or incomplete");
+  }
+}
+
 void check_complete(struct grade_ctx *g) {
   check_same_name(g);
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    const cJSON *c = x->complete;
-    if (!c)
+    if (!x->complete)
       continue; /* complete.once (check_order) reports the absence */
-    long seq = x->complete_seq;
-    const char *orch = ock_json_str(c, "orchestrator");
-    grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
-               "orchestrator: a non-empty string", "%s",
-               orch ? (*orch ? orch : "\"\"") : "missing or not a string");
-    const char *status = ock_json_str(c, "status");
-    grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
-               "status: success, incomplete, cancelled or error", "status %s",
-               status ? status : "missing or not a string");
-
-    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
-    int turns = view_turns(v, x);
-    int is_int =
-        cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
-    char shown[64]; /* what was sent: never a placeholder number for an absent value */
-    if (cJSON_IsNumber(tc))
-      snprintf(shown, sizeof shown, "%g%s", tc->valuedouble,
-               is_int ? "" : " (not a non-negative integer)");
-    else
-      snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
-    grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
-               is_int && (int)tc->valuedouble == turns, seq,
-               "turn_count equals the LLM turns the mock served",
-               "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
-
+    complete_orchestrator(g, x);
+    complete_status(g, x);
+    complete_turn_count(g, x);
     check_response(g, x);
-
-    struct happened h;
-    what_happened(v, x, &h);
-    if (status_known(status)) {
-      const char *why = NULL;
-      if (!strcmp(status, "cancelled") && !h.cancelled)
-        why = "status cancelled, but no SIGINT was sent during this execute";
-      else if (!strcmp(status, "success") && h.wrapped_up)
-        why = "status success, but the loop hit max_iterations (a wrap-up request was made)";
-      else if (!strcmp(status, "success") && !(h.last_reply_ok && h.last_reply_final))
-        why = "status success, but the last LLM reply was not a final answer";
-      else if (!strcmp(status, "success") && h.denied)
-        why = "status success, but a hook denied the prompt or a request";
-      else if (!strcmp(status, "error") && h.last_reply_final && !h.failed_reply && !h.cancelled &&
-               h.requests)
-        why = "status error, but the execute ended with a final answer and no failure";
-      else if (strcmp(status, "cancelled") && strcmp(status, "incomplete") && h.last_reply_final &&
-               !h.failed_reply && !h.denied && !h.cancelled && !h.wrapped_up &&
-               strcmp(status, "success"))
-        why = "the execute ended with a final answer, so status should be success";
-      grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
-                 "status matches what happened", "execute %d: %s", x->index, why ? why : status);
-    }
-    if (status && !strcmp(status, "error")) {
-      const cJSON *err = cJSON_GetObjectItemCaseSensitive(c, "error");
-      int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
-      grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
-                 "error: {type, message} on status error", "%s",
-                 ok ? "present" : "missing or incomplete");
-    }
+    complete_status_matches(g, x);
+    complete_error_object(g, x);
   }
 }

@@ -126,123 +126,205 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
   }
 }
 
+/* One failed LLM request of an execute and what came after it. */
+struct failure {
+  const struct view_exec *x;
+  size_t i;           /* the failed request's entry index */
+  const cJSON *reply; /* its reply */
+  int attempt;        /* 1 for the turn's first request, one more per failure before it */
+  const cJSON *next;  /* the execute's next LLM request, or NULL */
+  size_t j;           /* its entry index */
+  const char *provider, *next_prov;
+  int retry_on;         /* the strategy retries (retry or fallback) */
+  int can_retry;        /* and this failure is retryable, within max_retries */
+  const char *fallback; /* under fallback, the provider that takes over, or NULL */
+  long long max_retries;
+};
+
+/* error_no_retry: a non-retryable error is not retried (OCK-ERROR-003). */
+static void error_no_retry(struct grade_ctx *g, const struct failure *fl) {
+  const cJSON *next = fl->next, *reply = fl->reply;
+  const char *provider = fl->provider, *next_prov = fl->next_prov;
+  grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
+             next ? entry_seq(next) : entry_seq(reply), "a non-retryable error is not retried",
+             "HTTP %lld from %s was %s", ock_json_int(reply, "status", 0), provider,
+             next && !strcmp(next_prov, provider) ? "retried" : "not retried");
+}
+
+/* cancelled_before_retry: a SIGINT before the retry or fallback request went out pre-empts it
+ * (SPEC.md 5.7): the execute must then end cancelled (OCK-ERROR-002 or OCK-ERROR-006). */
+static void cancelled_before_retry(struct grade_ctx *g, const struct failure *fl) {
+  const struct view_exec *x = fl->x;
+  int can_retry = fl->can_retry, attempt = fl->attempt;
+  const char *status = str_field(x->complete, "status");
+  grade_emit(g, can_retry ? "error.retry" : "error.fallback",
+             can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
+             x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
+             "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
+             *status ? status : "(none)");
+}
+
+/* error_retry_denied: a retry announced but kept from going out by a deny on its
+ * provider:request (entry denied) is a retry made: the hook's decision ends the execute
+ * (OCK-HOOK-002), not the SUT's (OCK-ERROR-002). */
+static void error_retry_denied(struct grade_ctx *g, const struct failure *fl, size_t denied) {
+  const struct view *v = g->v;
+  size_t i = fl->i;
+  const char *provider = fl->provider;
+  int attempt = fl->attempt;
+  const cJSON *ev = event_between(v, i + 1, denied, "provider:retry");
+  const char *to = str_field(event_data(v->e[denied]), "provider");
+  grade_emit(g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider),
+             entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
+             "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
+             *to ? to : "(no provider)", ev ? "after a provider:retry" : "with no provider:retry");
+}
+
+/* error_retry_after: the retry waited gap ms, the Retry-After the provider sent (ra ms),
+ * clamped to the cap (OCK-ERROR-005). */
+static void error_retry_after(struct grade_ctx *g, const struct failure *fl, double gap, double ra,
+                              double cap) {
+  const cJSON *next = fl->next;
+  double want = ra < cap ? ra : cap;
+  grade_emit(g, "error.retry-after", "OCK-ERROR-005",
+             gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + grade_late_ms(g), entry_seq(next),
+             "the retry waits the Retry-After the provider sent",
+             "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
+}
+
+/* error_backoff: the retry waited gap ms, and its provider:retry ev announced, the exponential
+ * backoff with jitter, clamped to the cap (OCK-ERROR-004). */
+static void error_backoff(struct grade_ctx *g, const struct failure *fl, const cJSON *ev,
+                          double gap, double cap) {
+  const struct view *v = g->v;
+  const cJSON *next = fl->next;
+  int attempt = fl->attempt;
+  double base = (double)cfg_int(v, "retry_base_delay_ms", 1000);
+  double jitter = ock_json_num(v->config, "retry_jitter", 0.1);
+  double nominal = fmin(base * pow(2, attempt - 1), cap);
+  double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
+  double said = ock_json_num(event_data(ev), "delay_ms", -1);
+  int ok_said = v->traffic || (said >= lo - 1 && said <= hi + 1);
+  int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
+  char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
+  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(event_data(ev), "delay_ms")))
+    snprintf(saids, sizeof saids, "%.0f", said);
+  grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
+             "exponential backoff with jitter, clamped to the cap",
+             "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids, gap,
+             lo, hi);
+}
+
+/* error_retry: a retryable error is retried after a provider:retry (OCK-ERROR-002), and the
+ * retry waits as OCK-ERROR-004 or OCK-ERROR-005 says. */
+static void error_retry(struct grade_ctx *g, const struct failure *fl) {
+  const struct view *v = g->v;
+  const cJSON *next = fl->next, *reply = fl->reply;
+  const char *provider = fl->provider, *next_prov = fl->next_prov;
+  size_t i = fl->i, j = fl->j;
+  int attempt = fl->attempt;
+  const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
+  /* A black-box SUT announces nothing: the retry itself is what the traffic shows. */
+  int announced = ev || v->traffic;
+  int ok = next && !strcmp(next_prov, provider) && announced;
+  grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
+             "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s",
+             attempt, fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
+             !next                         ? "no retry"
+             : strcmp(next_prov, provider) ? "the retry went elsewhere"
+             : announced                   ? "retried"
+                                           : "retried without provider:retry");
+  if (ok) {
+    double gap = entry_time(next) - entry_time(reply);
+    double ra = retry_after_ms(v, reply);
+    double cap = (double)cfg_int(v, "retry_max_delay_ms", 60000);
+    if (ra >= 0)
+      error_retry_after(g, fl, gap, ra, cap);
+    else
+      error_backoff(g, fl, ev, gap, cap);
+  }
+}
+
+/* error_retry_count: at most max_retries retries per turn (OCK-ERROR-008). */
+static void error_retry_count(struct grade_ctx *g, const struct failure *fl) {
+  const cJSON *next = fl->next, *reply = fl->reply;
+  const char *provider = fl->provider, *next_prov = fl->next_prov;
+  grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
+             next ? entry_seq(next) : entry_seq(reply), "at most max_retries retries per turn",
+             "%s after %d attempts (max_retries %lld)",
+             next && !strcmp(next_prov, provider) ? "retried again" : "stopped", fl->attempt,
+             fl->max_retries);
+}
+
+/* error_fallback: the next provider by priority takes the turn, announced by provider:resolve
+ * (OCK-ERROR-006). */
+static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
+  const struct view *v = g->v;
+  const cJSON *next = fl->next, *reply = fl->reply;
+  const char *provider = fl->provider, *next_prov = fl->next_prov, *fallback = fl->fallback;
+  size_t i = fl->i, j = fl->j;
+  const cJSON *res = next ? event_between(v, i + 1, j, "provider:resolve") : NULL;
+  int announced = v->traffic || (res && !strcmp(str_field(event_data(res), "provider"), fallback));
+  int ok = next && !strcmp(next_prov, fallback) && announced;
+  grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
+             "the next provider by priority takes the turn, announced by provider:resolve",
+             "%s failed for good; %s", provider,
+             !next                         ? "no further request"
+             : strcmp(next_prov, fallback) ? "the next request went to another provider"
+             : announced                   ? "fell back"
+                                           : "fell back without provider:resolve");
+}
+
+/* unrecovered: a provider error nothing recovers from ends the execute with status error
+ * (OCK-ERROR-001). */
+static void unrecovered(struct grade_ctx *g, const struct view_exec *x) {
+  const char *status = str_field(x->complete, "status");
+  grade_emit(g, "error.provider-error", "OCK-ERROR-001",
+             !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
+             "an unrecovered provider error ends the execute with status error",
+             "execute %d: status %s", x->index, *status ? status : "(none)");
+}
+
 /* one_failure judges what the SUT did after the request at entry index i failed. */
 static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i,
                         const cJSON *reply, int attempt) {
   const struct view *v = g->v;
   const char *strategy = cfg_str(v, "error_strategy", "continue");
-  int retry_on = !strcmp(strategy, "retry") || !strcmp(strategy, "fallback");
-  long long max_retries = cfg_int(v, "max_retries", 2);
-  size_t j;
-  const cJSON *next = next_request_after(v, i, &j);
-  if (next && j >= x->end)
-    next = NULL;
-  reported(g, i, reply, next ? j : x->end);
-  const char *provider = str_field(reply, "provider");
-  const char *next_prov = next ? str_field(next, "provider") : NULL;
-  int can_retry = retry_on && retryable(reply) && attempt <= max_retries;
-  const char *fallback = !strcmp(strategy, "fallback") ? next_provider(v, provider) : NULL;
+  struct failure fl = {.x = x, .i = i, .reply = reply, .attempt = attempt};
+  fl.retry_on = !strcmp(strategy, "retry") || !strcmp(strategy, "fallback");
+  fl.max_retries = cfg_int(v, "max_retries", 2);
+  fl.next = next_request_after(v, i, &fl.j);
+  if (fl.next && fl.j >= x->end)
+    fl.next = NULL;
+  reported(g, i, reply, fl.next ? fl.j : x->end);
+  fl.provider = str_field(reply, "provider");
+  fl.next_prov = fl.next ? str_field(fl.next, "provider") : NULL;
+  fl.can_retry = fl.retry_on && retryable(reply) && attempt <= fl.max_retries;
+  fl.fallback = !strcmp(strategy, "fallback") ? next_provider(v, fl.provider) : NULL;
 
-  if (retry_on && !retryable(reply))
-    grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
-               next ? entry_seq(next) : entry_seq(reply), "a non-retryable error is not retried",
-               "HTTP %lld from %s was %s", ock_json_int(reply, "status", 0), provider,
-               next && !strcmp(next_prov, provider) ? "retried" : "not retried");
-  /* A SIGINT before the retry or fallback request went out pre-empts it (SPEC.md 5.7): the
-   * execute must then end cancelled, and no request follows. */
-  if ((can_retry || fallback) && !next && sigint_after(v, x, i)) {
-    if (v->traffic)
-      return; /* the status that says cancelled is an event */
-    const char *status = str_field(x->complete, "status");
-    grade_emit(g, can_retry ? "error.retry" : "error.fallback",
-               can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
-               x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
-               "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
-               *status ? status : "(none)");
+  if (fl.retry_on && !retryable(reply))
+    error_no_retry(g, &fl);
+  if ((fl.can_retry || fl.fallback) && !fl.next && sigint_after(v, x, i)) {
+    if (!v->traffic) /* the status that says cancelled is an event */
+      cancelled_before_retry(g, &fl);
     return;
   }
-  /* A retry announced but kept from going out by a deny on its provider:request is a retry
-   * made: the hook's decision ends the execute (OCK-HOOK-002), not the SUT's. */
   size_t denied = (size_t)-1;
-  for (size_t k = i + 1; !next && k < x->end && denied == (size_t)-1; k++)
+  for (size_t k = i + 1; !fl.next && k < x->end && denied == (size_t)-1; k++)
     if (is_event(v->e[k], "provider:request") && event_denied(v->e[k]))
       denied = k;
-  if (can_retry && denied != (size_t)-1) {
-    const cJSON *ev = event_between(v, i + 1, denied, "provider:retry");
-    const char *to = str_field(event_data(v->e[denied]), "provider");
-    grade_emit(g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider),
-               entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
-               "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
-               *to ? to : "(no provider)",
-               ev ? "after a provider:retry" : "with no provider:retry");
+  if (fl.can_retry && denied != (size_t)-1) {
+    error_retry_denied(g, &fl, denied);
     return;
   }
-  if (can_retry) {
-    const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
-    /* A black-box SUT announces nothing: the retry itself is what the traffic shows. */
-    int announced = ev || v->traffic;
-    int ok = next && !strcmp(next_prov, provider) && announced;
-    grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
-               "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s",
-               attempt, fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
-               !next                         ? "no retry"
-               : strcmp(next_prov, provider) ? "the retry went elsewhere"
-               : announced                   ? "retried"
-                                             : "retried without provider:retry");
-    if (ok) {
-      double gap = entry_time(next) - entry_time(reply);
-      double ra = retry_after_ms(v, reply);
-      double cap = (double)cfg_int(v, "retry_max_delay_ms", 60000);
-      if (ra >= 0) {
-        double want = ra < cap ? ra : cap;
-        grade_emit(g, "error.retry-after", "OCK-ERROR-005",
-                   gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + grade_late_ms(g),
-                   entry_seq(next), "the retry waits the Retry-After the provider sent",
-                   "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
-      } else {
-        double base = (double)cfg_int(v, "retry_base_delay_ms", 1000);
-        double jitter = ock_json_num(v->config, "retry_jitter", 0.1);
-        double nominal = fmin(base * pow(2, attempt - 1), cap);
-        double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
-        double said = ock_json_num(event_data(ev), "delay_ms", -1);
-        int ok_said = v->traffic || (said >= lo - 1 && said <= hi + 1);
-        int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
-        char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
-        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(event_data(ev), "delay_ms")))
-          snprintf(saids, sizeof saids, "%.0f", said);
-        grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
-                   "exponential backoff with jitter, clamped to the cap",
-                   "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids,
-                   gap, lo, hi);
-      }
-    }
-  } else if (retry_on && retryable(reply)) {
-    grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
-               next ? entry_seq(next) : entry_seq(reply), "at most max_retries retries per turn",
-               "%s after %d attempts (max_retries %lld)",
-               next && !strcmp(next_prov, provider) ? "retried again" : "stopped", attempt,
-               max_retries);
-  }
-  if (fallback && !can_retry) {
-    const cJSON *res = next ? event_between(v, i + 1, j, "provider:resolve") : NULL;
-    int announced =
-        v->traffic || (res && !strcmp(str_field(event_data(res), "provider"), fallback));
-    int ok = next && !strcmp(next_prov, fallback) && announced;
-    grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
-               "the next provider by priority takes the turn, announced by provider:resolve",
-               "%s failed for good; %s", provider,
-               !next                         ? "no further request"
-               : strcmp(next_prov, fallback) ? "the next request went to another provider"
-               : announced                   ? "fell back"
-                                             : "fell back without provider:resolve");
-  }
-  if (!next && !(can_retry || fallback)) {
-    const char *status = str_field(x->complete, "status");
-    grade_emit(g, "error.provider-error", "OCK-ERROR-001",
-               !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
-               "an unrecovered provider error ends the execute with status error",
-               "execute %d: status %s", x->index, *status ? status : "(none)");
-  }
+  if (fl.can_retry)
+    error_retry(g, &fl);
+  else if (fl.retry_on && retryable(reply))
+    error_retry_count(g, &fl);
+  if (fl.fallback && !fl.can_retry)
+    error_fallback(g, &fl);
+  if (!fl.next && !(fl.can_retry || fl.fallback))
+    unrecovered(g, x);
 }
 
 #define SKIPPED_TEXT "Error: skipped: an earlier tool call failed (fail_fast)"

@@ -210,20 +210,8 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
   }
 }
 
-void check_expect(struct grade_ctx *g) {
+static void expect_exit_code(struct grade_ctx *g, const cJSON *expect) {
   const struct view *v = g->v;
-  const cJSON *expect = cJSON_GetObjectItemCaseSensitive(v->fixture, "expect");
-  if (!cJSON_IsObject(expect))
-    return;
-  /* For clauses whose proof depends on the scenario, without a requirement of their own. */
-  const char *req = ock_json_str(expect, "requirement");
-  const cJSON *first =
-      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0);
-  if (!req && cJSON_IsString(first))
-    req = first->valuestring; /* the fixture's first requirement is what it proves first */
-  if (!req)
-    req = "OCK-PROC-001";
-
   if (cJSON_HasObjectItem(expect, "exit_code")) {
     long long want = ock_json_int(expect, "exit_code", 0);
     const struct sut_result *p = v->proc;
@@ -240,7 +228,12 @@ void check_expect(struct grade_ctx *g) {
       grade_emit(g, "expect.exit-code", req_x, p->exit_code == want, -1, spec,
                  "exit code %d, expected %lld", p->exit_code, want);
   }
-  executes(g, cJSON_GetObjectItemCaseSensitive(expect, "executes"));
+}
+
+/* expect_events_present and expect_events_absent: req is the requirement a clause without one
+ * of its own is charged to (check_expect). */
+static void expect_events_present(struct grade_ctx *g, const cJSON *expect, const char *req) {
+  const struct view *v = g->v;
   const cJSON *it;
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "events_present")) {
     long seq = -1;
@@ -250,6 +243,11 @@ void check_expect(struct grade_ctx *g) {
                charged(v, "events_present", name, own_requirement(it), req), n > 0, seq,
                "the scenario's events are emitted", "%s: %d", name ? name : "?", n);
   }
+}
+
+static void expect_events_absent(struct grade_ctx *g, const cJSON *expect, const char *req) {
+  const struct view *v = g->v;
+  const cJSON *it;
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "events_absent")) {
     long seq = -1;
     const char *name = item_string(it, "event");
@@ -258,6 +256,10 @@ void check_expect(struct grade_ctx *g) {
                charged(v, "events_absent", name, own_requirement(it), req), n == 0, seq,
                "the scenario's forbidden events are absent", "%s: %d", name ? name : "?", n);
   }
+}
+
+static void expect_llm_requests(struct grade_ctx *g, const cJSON *expect, const char *req) {
+  const struct view *v = g->v;
   const cJSON *llm = cJSON_GetObjectItemCaseSensitive(expect, "llm_requests");
   if (llm) {
     int n = 0;
@@ -268,6 +270,11 @@ void check_expect(struct grade_ctx *g) {
                charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
                "LLM requests as the scenario expects", "%d LLM requests, expected %lld", n, want);
   }
+}
+
+static void expect_tool_calls(struct grade_ctx *g, const cJSON *expect, const char *req) {
+  const struct view *v = g->v;
+  const cJSON *it;
   const cJSON *calls = cJSON_GetObjectItemCaseSensitive(expect, "tool_calls");
   cJSON_ArrayForEach(it, calls) {
     if (!strcmp(it->string, "requirement"))
@@ -281,6 +288,11 @@ void check_expect(struct grade_ctx *g) {
                "tool runs as the scenario expects", "tool %s ran %d times, expected %lld",
                it->string, n, want);
   }
+}
+
+static void expect_tool_input(struct grade_ctx *g, const cJSON *expect, const char *req) {
+  const struct view *v = g->v;
+  const cJSON *it;
   const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(expect, "tool_input");
   cJSON_ArrayForEach(it, inputs) {
     if (!strcmp(it->string, "requirement"))
@@ -299,9 +311,11 @@ void check_expect(struct grade_ctx *g) {
                : cJSON_Compare(got, it, 1) ? "got it"
                                            : "got another input");
   }
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(expect, "timing");
-  if (t)
-    timing(g, t, charged(v, "timing", NULL, own_requirement(t), req));
+}
+
+static void expect_last_request(struct grade_ctx *g, const cJSON *expect, const char *req) {
+  const struct view *v = g->v;
+  const cJSON *it;
   const cJSON *last = NULL;
   for (size_t i = 0; i < v->n; i++)
     if (is_kind(v->e[i], "llm_request"))
@@ -314,4 +328,31 @@ void check_expect(struct grade_ctx *g) {
                last ? entry_seq(last) : -1, "the last LLM request carries the scenario's text",
                "\"%.60s\" %s", text ? text : "?", ok ? "present" : "absent");
   }
+}
+
+void check_expect(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const cJSON *expect = cJSON_GetObjectItemCaseSensitive(v->fixture, "expect");
+  if (!cJSON_IsObject(expect))
+    return;
+  /* For clauses whose proof depends on the scenario, without a requirement of their own. */
+  const char *req = ock_json_str(expect, "requirement");
+  const cJSON *first =
+      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0);
+  if (!req && cJSON_IsString(first))
+    req = first->valuestring; /* the fixture's first requirement is what it proves first */
+  if (!req)
+    req = "OCK-PROC-001";
+
+  expect_exit_code(g, expect);
+  executes(g, cJSON_GetObjectItemCaseSensitive(expect, "executes"));
+  expect_events_present(g, expect, req);
+  expect_events_absent(g, expect, req);
+  expect_llm_requests(g, expect, req);
+  expect_tool_calls(g, expect, req);
+  expect_tool_input(g, expect, req);
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(expect, "timing");
+  if (t)
+    timing(g, t, charged(v, "timing", NULL, own_requirement(t), req));
+  expect_last_request(g, expect, req);
 }

@@ -64,14 +64,10 @@ static const char *deny_reason(const cJSON *e) {
   return *why ? why : "no reason given";
 }
 
-/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
- * a prompt:complete whose response, a non-empty string, reports the denial; the exact text
- * "Denied: <reason>" is OCK-TEXT-009's, judged here too. Writes what was seen into seen. */
-static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
-                          char *seen, size_t n) {
-  const struct view *v = g->v;
-  char want[OCK_DENY_TEXT_CAP];
-  int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
+/* denial_seen writes into seen how the execute x ended after a deny: its reason and the
+ * response of its prompt:complete. Returns that prompt:complete, or NULL. */
+static const cJSON *denial_seen(const struct view *v, const struct view_exec *x, char *seen,
+                                size_t n) {
   const cJSON *pc = NULL;
   for (size_t i = x->first; i < x->end && !pc; i++)
     if (is_event(v->e[i], "prompt:complete"))
@@ -83,6 +79,18 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
            : pc     ? "without a string response"
                     : "(none)",
            response ? "\"" : "");
+  return pc;
+}
+
+/* denied_as_spec: the execute x, denied at event e, ends as SPEC.md 5.6 says: reason denied and
+ * a prompt:complete (pc, found by denial_seen) whose response, a non-empty string, reports the
+ * denial; the exact text "Denied: <reason>" is OCK-TEXT-009's, judged here too. */
+static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
+                          const cJSON *pc) {
+  char want[OCK_DENY_TEXT_CAP];
+  int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
+  const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
+  const char *reason = str_field(x->complete, "reason");
   if (response && len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
     grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want), entry_seq(pc),
                "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
@@ -90,40 +98,43 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
   return !strcmp(reason, "denied") && response && *response;
 }
 
-/* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
- * provider:request; an ask_user is also reported under OCK-HOOK-008. */
-static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
+/* hook_deny_submit: a deny (or ask_user) of the prompt:submit at entry index i of execute x
+ * ends it before any LLM request, and the prompt is never stored (OCK-HOOK-001, -008). */
+static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
-  const struct view_exec *x = view_exec_of(v, i);
-  if (!x)
-    return;
   const char *status = str_field(x->complete, "status");
-  if (is_event(e, "prompt:submit")) {
-    int sent = requests_between(v, i, x->end);
-    char seen[400];
-    int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, seen, sizeof seen);
-    grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
-               "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
-               "prompt:complete with a response",
-               "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
-               *status ? status : "(none)", seen);
-    if (!strcmp(event_action(e), "ask_user"))
-      grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
-                 "ask_user, with no approval system, is a deny",
-                 "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
-                 *status ? status : "(none)");
-    /* The denied prompt never entered the conversation: the next prompt's request shows it. */
-    const cJSON *next = next_first_request(v, x);
-    const char *prompt = str_field(event_data(e), "prompt");
-    if (next && *prompt)
-      grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
-                 !history_has_user_text(next, prompt), entry_seq(next),
-                 "a denied prompt is not stored in the context",
-                 "the denied prompt of execute %d %s in the next request", x->index,
-                 history_has_user_text(next, prompt) ? "is" : "is not");
-    return;
-  }
+  int sent = requests_between(v, i, x->end);
+  char seen[400];
+  const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
+  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
+  grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
+             "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
+             "prompt:complete with a response",
+             "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
+             *status ? status : "(none)", seen);
+  if (!strcmp(event_action(e), "ask_user"))
+    grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
+               "ask_user, with no approval system, is a deny",
+               "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
+               *status ? status : "(none)");
+  /* The denied prompt never entered the conversation: the next prompt's request shows it. */
+  const cJSON *next = next_first_request(v, x);
+  const char *prompt = str_field(event_data(e), "prompt");
+  if (next && *prompt)
+    grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
+               !history_has_user_text(next, prompt), entry_seq(next),
+               "a denied prompt is not stored in the context",
+               "the denied prompt of execute %d %s in the next request", x->index,
+               history_has_user_text(next, prompt) ? "is" : "is not");
+}
+
+/* hook_deny_request: a deny (or ask_user) of the provider:request at entry index i of execute x
+ * keeps that request from being sent and ends the execute (OCK-HOOK-002, -008). */
+static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, size_t i) {
+  const struct view *v = g->v;
+  const cJSON *e = v->e[i];
+  const char *status = str_field(x->complete, "status");
   size_t stop = x->end;
   for (size_t j = i + 1; j < x->end; j++)
     if (is_event(v->e[j], "provider:request") || is_event(v->e[j], "orchestrator:complete")) {
@@ -132,7 +143,8 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
     }
   int sent = requests_between(v, i, stop);
   char seen[400];
-  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, seen, sizeof seen);
+  const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
+  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
   grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, entry_seq(e),
              "deny on provider:request: that request is not sent, status incomplete, reason "
              "denied, prompt:complete with a response",
@@ -143,6 +155,18 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
                "ask_user, with no approval system, is a deny",
                "ask_user on provider:request: %d request(s) sent, status %s", sent,
                *status ? status : "(none)");
+}
+
+/* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
+ * provider:request; an ask_user is also reported under OCK-HOOK-008. */
+static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
+  const struct view_exec *x = view_exec_of(g->v, i);
+  if (!x)
+    return;
+  if (is_event(g->v->e[i], "prompt:submit"))
+    hook_deny_submit(g, x, i);
+  else
+    hook_deny_request(g, x, i);
 }
 
 /* deny_tool: a call denied (or vetoed) at denied_at is not run, gets tool:error denied and a

@@ -108,9 +108,14 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
              "the wrap-up reply's tool calls are not run, announced or stored", "as expected");
 }
 
-static void one_execute(struct grade_ctx *g, const struct view_exec *x, long long max) {
-  const struct view *v = g->v;
-  size_t turn_req[64];
+/* The most LLM turns of an execute the checks keep apart (max_iterations above 60 is not
+ * judged). */
+#define MAX_TURNS 64
+
+/* find_turns: the entry indexes of execute x's turns, each the first request of a turn (a
+ * request after a failed one is a retry of the same turn), at most MAX_TURNS of them. Returns
+ * the number of turns. */
+static int find_turns(const struct view *v, const struct view_exec *x, size_t *turn_req) {
   int turns = 0;
   const cJSON *prev = NULL;
   int have_prev = 0;
@@ -118,23 +123,21 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
     if (!is_kind(v->e[i], "llm_request"))
       continue;
     if (!have_prev || !reply_failed(prev)) {
-      if (turns < 64)
+      if (turns < MAX_TURNS)
         turn_req[turns] = i;
       turns++;
     }
     have_prev = 1;
     prev = view_reply_of(v, i);
   }
-  if (turns < max || max > 60)
-    return; /* the limit was not reached in this execute */
-  const cJSON *last_loop_reply = view_reply_of(v, turn_req[max - 1]);
-  int pending =
-      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
-  if (turns == max && !pending)
-    return; /* the model answered on the last allowed turn */
-  grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
-             "at most max_iterations turns, plus one wrap-up",
-             "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
+  return turns;
+}
+
+/* iter_status: status incomplete, reason max_iterations, turn_count max_iterations + 1 when the
+ * limit ended the loop, status error if the wrap-up failed (SPEC.md 5.5, OCK-ITER-003). */
+static void iter_status(struct grade_ctx *g, const struct view_exec *x, const size_t *turn_req,
+                        int turns, long long max) {
+  const struct view *v = g->v;
   const char *status = str_field(x->complete, "status");
   /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
   const cJSON *wrap_reply = turns == max + 1 ? view_reply_of(v, turn_req[max]) : NULL;
@@ -156,42 +159,78 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
              "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
              *status ? status : "(none)", want, *reason ? "\"" : "", *reason ? reason : "(none)",
              *reason ? "\"" : "", shown);
-  if (turns == max + 1) {
-    const cJSON *wrap = v->e[turn_req[max]];
-    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
-    const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-    int ok =
-        !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, "tools_offered", 0) == 0;
-    grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
-               "one wrap-up request: a user message last; no tools",
-               "last message role %s; %lld tools offered", str_field(last, "role"),
-               ock_json_int(wrap, "tools_offered", 0));
-    const char *content = str_field(last, "content");
-    grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content), entry_seq(wrap),
-               "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
-               "last message (role %s) %s: \"%s%.80s\"", str_field(last, "role"),
-               ends_with_reminder(content)      ? "ends with the reminder"
-               : strstr(content, REMINDER_MARK) ? "carries an altered reminder"
-                                                : "does not carry the reminder",
-               strlen(content) > 80 ? "..." : "",
-               strlen(content) > 80 ? content + strlen(content) - 80 : content);
-    wrap_up_calls_discarded(g, x, turn_req[max]);
-    const char *own =
-        strcmp(str_field(last, "role"), "user") ? NULL : own_reminder(v, turn_req[max], content);
-    for (size_t i = turn_req[max] + 1; i < v->n; i++)
-      if (is_kind(v->e[i], "llm_request")) {
-        int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
-        grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
-                   "the reminder (in any words: the wrap-up request's last user message) is never "
-                   "stored in the context",
-                   "request %ld %s the reminder", entry_seq(v->e[i]),
-                   stored ? "still carries" : "does not carry");
-      }
-  } else {
+}
+
+/* text_reminder: the wrap-up request wrap's last message, last, carries the reminder of
+ * SPEC.md 5.5 verbatim (OCK-TEXT-006). */
+static void text_reminder(struct grade_ctx *g, const cJSON *wrap, const cJSON *last) {
+  const char *content = str_field(last, "content");
+  grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content), entry_seq(wrap),
+             "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
+             "last message (role %s) %s: \"%s%.80s\"", str_field(last, "role"),
+             ends_with_reminder(content)      ? "ends with the reminder"
+             : strstr(content, REMINDER_MARK) ? "carries an altered reminder"
+                                              : "does not carry the reminder",
+             strlen(content) > 80 ? "..." : "",
+             strlen(content) > 80 ? content + strlen(content) - 80 : content);
+}
+
+/* iter_reminder_not_stored: no request after the wrap-up request at index w carries the
+ * reminder, in the words of SPEC.md 5.5 or in own, the SUT's own (OCK-ITER-004). */
+static void iter_reminder_not_stored(struct grade_ctx *g, size_t w, const char *own) {
+  const struct view *v = g->v;
+  for (size_t i = w + 1; i < v->n; i++)
+    if (is_kind(v->e[i], "llm_request")) {
+      int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
+      grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
+                 "the reminder (in any words: the wrap-up request's last user message) is never "
+                 "stored in the context",
+                 "request %ld %s the reminder", entry_seq(v->e[i]),
+                 stored ? "still carries" : "does not carry");
+    }
+}
+
+/* wrap_up judges the wrap-up request at entry index w of execute x: one user message last, no
+ * tools (OCK-ITER-002), the reminder's words, its reply's calls discarded, the reminder never
+ * stored. */
+static void wrap_up(struct grade_ctx *g, const struct view_exec *x, size_t w) {
+  const struct view *v = g->v;
+  const cJSON *wrap = v->e[w];
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
+  const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
+  int ok = !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, "tools_offered", 0) == 0;
+  grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
+             "one wrap-up request: a user message last; no tools",
+             "last message role %s; %lld tools offered", str_field(last, "role"),
+             ock_json_int(wrap, "tools_offered", 0));
+  text_reminder(g, wrap, last);
+  wrap_up_calls_discarded(g, x, w);
+  const char *content = str_field(last, "content");
+  const char *own = strcmp(str_field(last, "role"), "user") ? NULL : own_reminder(v, w, content);
+  iter_reminder_not_stored(g, w, own);
+}
+
+static void one_execute(struct grade_ctx *g, const struct view_exec *x, long long max) {
+  const struct view *v = g->v;
+  size_t turn_req[MAX_TURNS];
+  int turns = find_turns(v, x, turn_req);
+  if (turns < max || max > 60)
+    return; /* the limit was not reached in this execute */
+  const cJSON *last_loop_reply = view_reply_of(v, turn_req[max - 1]);
+  int pending =
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
+  if (turns == max && !pending)
+    return; /* the model answered on the last allowed turn */
+  grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
+             "at most max_iterations turns, plus one wrap-up",
+             "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
+  iter_status(g, x, turn_req, turns, max);
+  if (turns == max + 1)
+    wrap_up(g, x, turn_req[max]);
+  else
     grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,
                "one wrap-up request after the last allowed turn", "execute %d: no wrap-up request",
                x->index);
-  }
 }
 
 void check_iter(struct grade_ctx *g) {

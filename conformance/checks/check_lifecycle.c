@@ -54,13 +54,84 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
                                  : "misplaced or with the wrong status");
 }
 
+/* The walk over one execute's known events for the stage checks. */
+struct stage_walk {
+  enum ock_stage terminal;      /* the terminal stage the status maps to */
+  int have_terminal;            /* the status maps to one */
+  enum ock_stage prev;          /* the previous event's stage; OCK_STAGE_COUNT before the first */
+  enum ock_stage seen_terminal; /* the last terminal stage seen; OCK_STAGE_COUNT when none */
+  int stage_bad, trans_bad, terminal_bad; /* failures reported: only the first of each is */
+};
+
+/* stage_of_event judges the stage of the known event e (def) of execute x: the stage SPEC.md
+ * maps it to (OCK-LIFECYCLE-002), an allowed transition from the previous one (-003), no second
+ * terminal stage (-004). */
+static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
+                           const struct ock_event_def *def, struct stage_walk *w) {
+  enum ock_stage s;
+  const char *got = str_field(event_data(e), "stage");
+  if (ock_stage_parse(got, &s)) {
+    if (!w->stage_bad++)
+      grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
+                 "every event carries its stage", "%s has stage \"%.30s\"", event_name(e), got);
+    return;
+  }
+  int ok;
+  if (!strcmp(def->stage, "terminal"))
+    ok = w->have_terminal && s == w->terminal;
+  else if (!strcmp(def->stage, "current"))
+    ok = !ock_stage_is_terminal(s);
+  else
+    ok = !strcmp(def->stage, got);
+  if (!ok && !w->stage_bad++)
+    grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
+               "every event carries the stage SPEC.md maps it to", "%s has stage %s (expected %s)",
+               event_name(e), got,
+               strcmp(def->stage, "terminal") ? def->stage
+               : w->have_terminal             ? ock_stage_name(w->terminal)
+                                              : "terminal");
+  if (w->prev != OCK_STAGE_COUNT && !ock_stage_transition_allowed(w->prev, s) && !w->trans_bad++)
+    grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, entry_seq(e),
+               "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s", x->index,
+               ock_stage_name(w->prev), ock_stage_name(s), event_name(e));
+  if (ock_stage_is_terminal(s)) {
+    if (w->seen_terminal != OCK_STAGE_COUNT && w->seen_terminal != s && !w->terminal_bad++)
+      grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, entry_seq(e),
+                 "exactly one terminal stage", "execute %d: %s and then %s", x->index,
+                 ock_stage_name(w->seen_terminal), ock_stage_name(s));
+    w->seen_terminal = s;
+  }
+  w->prev = s;
+}
+
+/* stages_passed: what no event of x failed passes, and the terminal stage reached must match
+ * the status (OCK-LIFECYCLE-004). */
+static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
+                          const struct stage_walk *w) {
+  const char *status = str_field(x->complete, "status");
+  if (!w->stage_bad)
+    grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1, "every event carries its stage",
+               "as expected");
+  if (!w->trans_bad)
+    grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 1, -1,
+               "only the transitions of SPEC.md's table", "as expected");
+  if (!w->terminal_bad)
+    grade_emit(
+        g, "lifecycle.terminal", "OCK-LIFECYCLE-004",
+        w->seen_terminal != OCK_STAGE_COUNT && w->have_terminal && w->seen_terminal == w->terminal,
+        x->complete_seq, "exactly one terminal stage, matching the status",
+        "execute %d: terminal stage %s, status %s", x->index,
+        w->seen_terminal == OCK_STAGE_COUNT ? "never reached" : ock_stage_name(w->seen_terminal),
+        *status ? status : "(none)");
+}
+
 static void stages(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   const char *status = str_field(x->complete, "status");
-  enum ock_stage terminal = OCK_STAGE_COUNT, prev = OCK_STAGE_COUNT,
-                 seen_terminal = OCK_STAGE_COUNT;
-  int have_terminal = ock_stage_for_status(status, &terminal) == 0;
-  int stage_bad = 0, trans_bad = 0, terminal_bad = 0, any = 0;
+  struct stage_walk w = {
+      .terminal = OCK_STAGE_COUNT, .prev = OCK_STAGE_COUNT, .seen_terminal = OCK_STAGE_COUNT};
+  w.have_terminal = ock_stage_for_status(status, &w.terminal) == 0;
+  int any = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
     if (!is_kind(e, "event"))
@@ -69,56 +140,10 @@ static void stages(struct grade_ctx *g, const struct view_exec *x) {
     if (!def)
       continue;
     any = 1;
-    enum ock_stage s;
-    const char *got = str_field(event_data(e), "stage");
-    if (ock_stage_parse(got, &s)) {
-      if (!stage_bad++)
-        grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
-                   "every event carries its stage", "%s has stage \"%.30s\"", event_name(e), got);
-      continue;
-    }
-    int ok;
-    if (!strcmp(def->stage, "terminal"))
-      ok = have_terminal && s == terminal;
-    else if (!strcmp(def->stage, "current"))
-      ok = !ock_stage_is_terminal(s);
-    else
-      ok = !strcmp(def->stage, got);
-    if (!ok && !stage_bad++)
-      grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
-                 "every event carries the stage SPEC.md maps it to",
-                 "%s has stage %s (expected %s)", event_name(e), got,
-                 strcmp(def->stage, "terminal") ? def->stage
-                 : have_terminal                ? ock_stage_name(terminal)
-                                                : "terminal");
-    if (prev != OCK_STAGE_COUNT && !ock_stage_transition_allowed(prev, s) && !trans_bad++)
-      grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, entry_seq(e),
-                 "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s", x->index,
-                 ock_stage_name(prev), ock_stage_name(s), event_name(e));
-    if (ock_stage_is_terminal(s)) {
-      if (seen_terminal != OCK_STAGE_COUNT && seen_terminal != s && !terminal_bad++)
-        grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, entry_seq(e),
-                   "exactly one terminal stage", "execute %d: %s and then %s", x->index,
-                   ock_stage_name(seen_terminal), ock_stage_name(s));
-      seen_terminal = s;
-    }
-    prev = s;
+    stage_of_event(g, x, e, def, &w);
   }
-  if (!any)
-    return;
-  if (!stage_bad)
-    grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1, "every event carries its stage",
-               "as expected");
-  if (!trans_bad)
-    grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 1, -1,
-               "only the transitions of SPEC.md's table", "as expected");
-  if (!terminal_bad)
-    grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004",
-               seen_terminal != OCK_STAGE_COUNT && have_terminal && seen_terminal == terminal,
-               x->complete_seq, "exactly one terminal stage, matching the status",
-               "execute %d: terminal stage %s, status %s", x->index,
-               seen_terminal == OCK_STAGE_COUNT ? "never reached" : ock_stage_name(seen_terminal),
-               *status ? status : "(none)");
+  if (any)
+    stages_passed(g, x, &w);
 }
 
 /* lowest_priority: the provider routing must choose first, and the one after it. */

@@ -26,6 +26,84 @@ static int result_position(const cJSON *request, const char *id) {
   return -1;
 }
 
+/* parallel_group_id: the calls [a, b) of one reply, among all n, share one parallel_group_id
+ * that no other response uses (OCK-PARALLEL-001). */
+static void parallel_group_id(struct grade_ctx *g, const struct call_fate *f, size_t n, size_t a,
+                              size_t b) {
+  const char *group = group_of(&f[a]);
+  int same = group && *group;
+  /* Every tool:pre, tool:post and tool:error of the response's calls carries that id; a call
+   * fail_fast skipped has no events (SPEC.md 5): it carries no id to compare. */
+  for (size_t i = a; i < b && same; i++) {
+    const cJSON *events[] = {f[i].pre, f[i].post, f[i].error};
+    for (size_t k = 0; k < sizeof events / sizeof events[0] && same; k++) {
+      const char *gi = events[k] ? ock_json_str(event_data(events[k]), "parallel_group_id") : "";
+      same = !events[k] || (gi && !strcmp(gi, group));
+    }
+  }
+  for (size_t i = 0; i < n && same; i++) {
+    const char *gi = group_of(&f[i]);
+    if ((i < a || i >= b) && gi && !strcmp(gi, group))
+      same = 0; /* another response reused it */
+  }
+  if (f[a].pre || f[a].error)
+    grade_emit(g, "parallel.group-id", "OCK-PARALLEL-001", same, entry_seq(f[a].reply),
+               "one parallel_group_id per response, shared by its calls, unique to it",
+               "reply %ld: %s", entry_seq(f[a].reply),
+               same    ? "one id"
+               : group ? "ids differ or repeat across responses"
+                       : "no parallel_group_id");
+}
+
+/* parallel_overlap: the calls [a, b) of one reply run at the same time (OCK-PARALLEL-002). */
+static void parallel_overlap(struct grade_ctx *g, const struct call_fate *f, size_t a, size_t b) {
+  double first_end = -1, last_start = -1, first_start = -1;
+  int all_ran = 1;
+  for (size_t i = a; i < b; i++) {
+    if (!f[i].start || !f[i].end) {
+      all_ran = 0;
+      break;
+    }
+    double s = entry_time(f[i].start), e = entry_time(f[i].end);
+    if (first_start < 0 || s < first_start)
+      first_start = s;
+    if (s > last_start)
+      last_start = s;
+    if (first_end < 0 || e < first_end)
+      first_end = e;
+  }
+  if (all_ran && first_end - first_start >= 100)
+    grade_emit(g, "parallel.overlap", "OCK-PARALLEL-002", last_start < first_end,
+               entry_seq(f[a].reply), "the calls of one response run at the same time",
+               "last call started %.0f ms after the first, the first finished after %.0f ms",
+               last_start - first_start, first_end - first_start);
+}
+
+/* parallel_result_order: the results of the calls [a, b) of one reply come in call order,
+ * whatever order the tools finished in (OCK-PARALLEL-003). */
+static void parallel_result_order(struct grade_ctx *g, const struct call_fate *f, size_t a,
+                                  size_t b) {
+  const struct view *v = g->v;
+  size_t j;
+  const cJSON *next =
+      next_request_after(v, f[b - 1].end ? f[b - 1].reply_index : f[a].reply_index, &j);
+  if (next) {
+    int prev = -1, ordered = 1, all = 1;
+    for (size_t i = a; i < b; i++) {
+      int p = result_position(next, call_id(&f[i]));
+      all &= p >= 0;
+      if (p >= 0 && p < prev)
+        ordered = 0;
+      if (p >= 0)
+        prev = p;
+    }
+    if (all)
+      grade_emit(g, "parallel.result-order", "OCK-PARALLEL-003", ordered, entry_seq(next),
+                 "results in call order", "results of reply %ld are %s", entry_seq(f[a].reply),
+                 ordered ? "in call order" : "out of call order");
+  }
+}
+
 void check_parallel(struct grade_ctx *g) {
   const struct view *v = g->v;
   struct call_fate *f = NULL;
@@ -34,71 +112,11 @@ void check_parallel(struct grade_ctx *g) {
     size_t b = a; /* [a, b): the calls of one reply */
     while (b < n && f[b].reply == f[a].reply)
       b++;
-    const char *group = group_of(&f[a]);
-    int same = group && *group;
-    /* Every tool:pre, tool:post and tool:error of the response's calls carries that id; a call
-     * fail_fast skipped has no events (SPEC.md 5): it carries no id to compare. */
-    for (size_t i = a; i < b && same; i++) {
-      const cJSON *events[] = {f[i].pre, f[i].post, f[i].error};
-      for (size_t k = 0; k < sizeof events / sizeof events[0] && same; k++) {
-        const char *gi = events[k] ? ock_json_str(event_data(events[k]), "parallel_group_id") : "";
-        same = !events[k] || (gi && !strcmp(gi, group));
-      }
-    }
-    for (size_t i = 0; i < n && same; i++) {
-      const char *gi = group_of(&f[i]);
-      if ((i < a || i >= b) && gi && !strcmp(gi, group))
-        same = 0; /* another response reused it */
-    }
-    if (f[a].pre || f[a].error)
-      grade_emit(g, "parallel.group-id", "OCK-PARALLEL-001", same, entry_seq(f[a].reply),
-                 "one parallel_group_id per response, shared by its calls, unique to it",
-                 "reply %ld: %s", entry_seq(f[a].reply),
-                 same    ? "one id"
-                 : group ? "ids differ or repeat across responses"
-                         : "no parallel_group_id");
-    if (b - a >= 2 && cfg_bool(v, "parallel_tools", 1)) {
-      double first_end = -1, last_start = -1, first_start = -1;
-      int all_ran = 1;
-      for (size_t i = a; i < b; i++) {
-        if (!f[i].start || !f[i].end) {
-          all_ran = 0;
-          break;
-        }
-        double s = entry_time(f[i].start), e = entry_time(f[i].end);
-        if (first_start < 0 || s < first_start)
-          first_start = s;
-        if (s > last_start)
-          last_start = s;
-        if (first_end < 0 || e < first_end)
-          first_end = e;
-      }
-      if (all_ran && first_end - first_start >= 100)
-        grade_emit(g, "parallel.overlap", "OCK-PARALLEL-002", last_start < first_end,
-                   entry_seq(f[a].reply), "the calls of one response run at the same time",
-                   "last call started %.0f ms after the first, the first finished after %.0f ms",
-                   last_start - first_start, first_end - first_start);
-    }
-    if (b - a >= 2) {
-      size_t j;
-      const cJSON *next =
-          next_request_after(v, f[b - 1].end ? f[b - 1].reply_index : f[a].reply_index, &j);
-      if (next) {
-        int prev = -1, ordered = 1, all = 1;
-        for (size_t i = a; i < b; i++) {
-          int p = result_position(next, call_id(&f[i]));
-          all &= p >= 0;
-          if (p >= 0 && p < prev)
-            ordered = 0;
-          if (p >= 0)
-            prev = p;
-        }
-        if (all)
-          grade_emit(g, "parallel.result-order", "OCK-PARALLEL-003", ordered, entry_seq(next),
-                     "results in call order", "results of reply %ld are %s", entry_seq(f[a].reply),
-                     ordered ? "in call order" : "out of call order");
-      }
-    }
+    parallel_group_id(g, f, n, a, b);
+    if (b - a >= 2 && cfg_bool(v, "parallel_tools", 1))
+      parallel_overlap(g, f, a, b);
+    if (b - a >= 2)
+      parallel_result_order(g, f, a, b);
     a = b;
   }
   free(f);

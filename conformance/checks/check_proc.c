@@ -14,13 +14,9 @@ static int cancel_fired(const struct view *v) {
   return 0;
 }
 
-void check_proc(struct grade_ctx *g) {
+/* proc_session: the session is fetched before the first event (SPEC.md, OCK-PROC-001). */
+static void proc_session(struct grade_ctx *g) {
   const struct view *v = g->v;
-  const struct sut_result *p = v->proc;
-  const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
-  int want = cJSON_GetArraySize(prompts);
-
-  /* The session is fetched before the first event (SPEC.md, OCK-PROC-001). */
   long fetched = -1, first_event = -1;
   for (size_t i = 0; i < v->n && fetched < 0; i++) {
     if (is_kind(v->e[i], "session"))
@@ -39,9 +35,23 @@ void check_proc(struct grade_ctx *g) {
   grade_emit(g, "proc.session", "OCK-PROC-001", fetched >= 0 && first_event < 0,
              first_event >= 0 ? first_event : fetched, "GET /ock/v1/session before the first event",
              "%s", seen);
+}
+
+/* prompt_count: the session's prompts, one execute each. */
+static int prompt_count(const struct view *v) {
+  return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts"));
+}
+
+static void proc_executes(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  int want = prompt_count(v);
   grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
              v->nx ? v->x[v->nx - 1].complete_seq : -1, "one execute (prompt:submit) per prompt",
              "%d prompts, %zu executes", want, v->nx);
+}
+
+static void proc_prompt_order(struct grade_ctx *g) {
+  const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     const char *got = ock_json_str(event_data(v->e[x->first]), "prompt");
@@ -50,7 +60,10 @@ void check_proc(struct grade_ctx *g) {
                "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
                x->index, got ? got : "(no prompt field)");
   }
+}
 
+static void proc_exit(struct grade_ctx *g) {
+  const struct sut_result *p = g->v->proc;
   if (p->timed_out)
     grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
                "timed out after %.0f ms and was killed", p->wall_ms);
@@ -60,11 +73,20 @@ void check_proc(struct grade_ctx *g) {
   else
     grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1, "exit 0 within the timeout",
                "exit code %d", p->exit_code);
+}
+
+static void proc_signal(struct grade_ctx *g) {
+  const struct sut_result *p = g->v->proc;
   if (!p->timed_out)
     grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
                "not killed by a signal", "%s",
                p->signal ? sut_signal_name(p->signal) : "no signal");
+}
 
+static void proc_sigint(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  const struct sut_result *p = v->proc;
+  int want = prompt_count(v);
   if (cancel_fired(v)) {
     int survived = p->signal != SIGINT && !p->timed_out && (int)v->nx == want;
     grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
@@ -72,9 +94,12 @@ void check_proc(struct grade_ctx *g) {
                "%s; %zu of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
                v->nx, want);
   }
+}
 
-  /* Every event the kit knows carries its required fields (SPEC.md 4), and with lifecycle
-   * declared also trace_id and stage. */
+/* proc_event_fields: every event the kit knows carries its required fields (SPEC.md 4), and
+ * with lifecycle declared also trace_id and stage. */
+static void proc_event_fields(struct grade_ctx *g) {
+  const struct view *v = g->v;
   int lifecycle = grade_declared(g, "lifecycle");
   int fields_bad = 0;
   for (size_t i = 0; i < v->n && !fields_bad; i++) {
@@ -92,7 +117,10 @@ void check_proc(struct grade_ctx *g) {
   if (v->nx && !fields_bad)
     grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1,
                "every event carries the fields SPEC.md 4 requires", "as expected");
+}
 
+static void proc_events_well_formed(struct grade_ctx *g) {
+  const struct view *v = g->v;
   int bad = 0;
   long bad_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
@@ -105,4 +133,15 @@ void check_proc(struct grade_ctx *g) {
   if (v->nx)
     grade_emit(g, "proc.events-well-formed", "OCK-PROC-005", bad == 0, bad_seq,
                "every event is a JSON object {event, data}", "%d malformed event posts", bad);
+}
+
+void check_proc(struct grade_ctx *g) {
+  proc_session(g);
+  proc_executes(g);
+  proc_prompt_order(g);
+  proc_exit(g);
+  proc_signal(g);
+  proc_sigint(g);
+  proc_event_fields(g);
+  proc_events_well_formed(g);
 }

@@ -54,64 +54,82 @@ static void window(struct grade_ctx *g, size_t start) {
   ock_buf_free(&text);
 }
 
+/* stream_requested: an LLM request e asks for a stream when config.streaming is set
+ * (OCK-STREAM-001). */
+static void stream_requested(struct grade_ctx *g, const cJSON *e) {
+  grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0), entry_seq(e),
+             "\"stream\": true when config.streaming", "request %ld: stream %s", entry_seq(e),
+             ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
+}
+
+/* stream_fault_is_error: the broken reply at entry index i is a provider:error, and no call of
+ * it runs or is announced (OCK-STREAM-004). */
+static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
+  const struct view *v = g->v;
+  const cJSON *e = v->e[i];
+  size_t j = i + 1;
+  while (j < v->n && !is_event(v->e[j], "provider:response") &&
+         !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+    j++;
+  int ok = j < v->n && is_event(v->e[j], "provider:error");
+  /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
+    for (size_t k = i + 1; k < v->n; k++) {
+      const cJSON *later = v->e[k];
+      if (is_kind(later, "tool_start") &&
+          !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
+        ok = 0;
+      if (is_event(later, "tool:pre") &&
+          !strcmp(str_field(event_data(later), "tool_call_id"), str_field(c, "id")))
+        ok = 0;
+    }
+  }
+  grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, entry_seq(e),
+             "a broken stream is a provider:error; nothing of it is run",
+             "reply %ld was broken (%s); the SUT %s", entry_seq(e),
+             ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
+             ok ? "reported provider:error"
+                : "treated it as a response, or ran or announced its tools");
+}
+
+/* stream_arguments_reassembled: a call of a streamed reply that ran as the model sent it gets
+ * the arguments whole, reassembled from their fragments (OCK-STREAM-003). */
+static void stream_arguments_reassembled(struct grade_ctx *g, const struct call_fate *f) {
+  const struct view *v = g->v;
+  size_t r = f->reply_index;
+  while (r > 0 && !is_kind(v->e[r], "llm_request"))
+    r--;
+  if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
+      (f->pre && strcmp(event_action(f->pre), "continue")) || f->selecting)
+    return;
+  cJSON *args = cJSON_Parse(call_args(f));
+  if (cJSON_IsObject(args))
+    grade_emit(g, "stream.arguments-reassembled", "OCK-STREAM-003",
+               cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1),
+               entry_seq(f->start), "streamed tool-call arguments reassembled whole",
+               "call %s: the tool input %s the streamed arguments", call_id(f),
+               cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1)
+                   ? "equals"
+                   : "differs from");
+  cJSON_Delete(args);
+}
+
 void check_stream(struct grade_ctx *g) {
   const struct view *v = g->v;
   int want_stream = cfg_bool(v, "streaming", 0);
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
     if (want_stream && is_kind(e, "llm_request"))
-      grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0),
-                 entry_seq(e), "\"stream\": true when config.streaming", "request %ld: stream %s",
-                 entry_seq(e), ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
+      stream_requested(g, e);
     if (is_event(e, "provider:request") && !event_denied(e))
       window(g, i);
-    if (is_kind(e, "llm_reply") && broken_stream(e)) {
-      size_t j = i + 1;
-      while (j < v->n && !is_event(v->e[j], "provider:response") &&
-             !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
-        j++;
-      int ok = j < v->n && is_event(v->e[j], "provider:error");
-      /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
-      const cJSON *c;
-      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
-        for (size_t k = i + 1; k < v->n; k++) {
-          const cJSON *later = v->e[k];
-          if (is_kind(later, "tool_start") &&
-              !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
-            ok = 0;
-          if (is_event(later, "tool:pre") &&
-              !strcmp(str_field(event_data(later), "tool_call_id"), str_field(c, "id")))
-            ok = 0;
-        }
-      }
-      grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, entry_seq(e),
-                 "a broken stream is a provider:error; nothing of it is run",
-                 "reply %ld was broken (%s); the SUT %s", entry_seq(e),
-                 ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
-                 ok ? "reported provider:error"
-                    : "treated it as a response, or ran or announced its tools");
-    }
+    if (is_kind(e, "llm_reply") && broken_stream(e))
+      stream_fault_is_error(g, i);
   }
   struct call_fate *fates = NULL;
   size_t n = call_fates(v, &fates);
-  for (size_t i = 0; i < n; i++) {
-    const struct call_fate *f = &fates[i];
-    size_t r = f->reply_index;
-    while (r > 0 && !is_kind(v->e[r], "llm_request"))
-      r--;
-    if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
-        (f->pre && strcmp(event_action(f->pre), "continue")) || f->selecting)
-      continue;
-    cJSON *args = cJSON_Parse(call_args(f));
-    if (cJSON_IsObject(args))
-      grade_emit(g, "stream.arguments-reassembled", "OCK-STREAM-003",
-                 cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1),
-                 entry_seq(f->start), "streamed tool-call arguments reassembled whole",
-                 "call %s: the tool input %s the streamed arguments", call_id(f),
-                 cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1)
-                     ? "equals"
-                     : "differs from");
-    cJSON_Delete(args);
-  }
+  for (size_t i = 0; i < n; i++)
+    stream_arguments_reassembled(g, &fates[i]);
   free(fates);
 }

@@ -63,15 +63,87 @@ static void unknown_text(struct grade_ctx *g, const struct call_fate *f, const c
     text_of_result(g, "text.unknown-tool", "OCK-TEXT-001", f, want, 0);
 }
 
-static void one_call(struct grade_ctx *g, const struct call_fate *f) {
+/* tool_unknown: a call to a tool the session does not have (OCK-TOOL-001). */
+static void tool_unknown(struct grade_ctx *g, const struct call_fate *f, const char *name) {
   const struct view *v = g->v;
-  const char *id = call_id(f), *name = call_name(f);
+  const char *id = call_id(f);
   long rseq = entry_seq(f->reply);
-  /* The name and input are judged after the hooks changed them (SPEC.md 5.8 steps 2 and 3
-   * come before the checks of steps 4 and 5). */
-  const cJSON *new_name = modified(f->selecting, "tool");
-  if (cJSON_IsString(new_name))
-    name = new_name->valuestring;
+  /* The loop goes on: not_found is no fail_fast failure (SPEC.md 5.7). */
+  const char *owed = call_not_fed_back(v, f, 1);
+  int typed = f->error && !strcmp(fate_error_type(f), "not_found");
+  grade_emit(g, "tool.unknown", "OCK-TOOL-001", !f->start && typed && !owed,
+             f->error   ? entry_seq(f->error)
+             : f->start ? entry_seq(f->start)
+                        : rseq,
+             "unknown tool: tool:error not_found, the endpoint never called, a result, the "
+             "loop goes on",
+             "call %s to unknown tool \"%.40s\": %s", id, name,
+             f->start    ? "the tool endpoint was called"
+             : !f->error ? "no tool:error"
+             : !typed    ? fate_error_type(f)
+             : owed      ? owed
+                         : "not_found, answered");
+  unknown_text(g, f, name);
+}
+
+/* tool_invalid_arguments: a call whose input, sent, is no JSON object (OCK-TOOL-005). args:
+ * the model's arguments, parsed. */
+static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *f,
+                                   const cJSON *args, const cJSON *sent) {
+  const struct view *v = g->v;
+  const char *id = call_id(f);
+  long rseq = entry_seq(f->reply);
+  const char *owed = call_not_fed_back(v, f, 0);
+  int typed = f->error && !strcmp(fate_error_type(f), "invalid_arguments");
+  grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", !f->start && typed && !owed,
+             f->error ? entry_seq(f->error) : rseq,
+             "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
+             "result",
+             "call %s with %s \"%.40s\": %s", id,
+             sent == args ? "arguments" : "an sent after a modify of", call_args(f),
+             f->start    ? "the tool was run"
+             : !f->error ? "no tool:error"
+             : !typed    ? fate_error_type(f)
+             : owed      ? owed
+                         : "invalid_arguments, answered");
+  text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f, "Error: invalid arguments: ", 1);
+}
+
+/* tool_invalid_arguments_replaced: a modify replaced arguments that were not an object with an
+ * object, sent: step 5 finds an object, so the tool runs with it (SPEC.md 5.8, OCK-TOOL-005). */
+static void tool_invalid_arguments_replaced(struct grade_ctx *g, const struct call_fate *f,
+                                            const cJSON *sent) {
+  const char *id = call_id(f);
+  long rseq = entry_seq(f->reply);
+  const cJSON *got = f->start ? cJSON_GetObjectItemCaseSensitive(f->start, "input") : NULL;
+  int ok = got && cJSON_Compare(got, sent, 1);
+  grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
+             f->start   ? entry_seq(f->start)
+             : f->error ? entry_seq(f->error)
+                        : rseq,
+             "arguments a modify replaced with an object: the tool runs with that object",
+             "call %s with arguments \"%.40s\": %s", id, call_args(f),
+             got        ? (ok ? "run with the modified input" : "run with another input")
+             : f->error ? fate_error_type(f)
+                        : "not run");
+}
+
+/* tool_input: the tool receives the model's arguments, args, as its input (OCK-TOOL-004). */
+static void tool_input(struct grade_ctx *g, const struct call_fate *f, const cJSON *args) {
+  const char *id = call_id(f);
+  const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
+  int same = cJSON_Compare(input, args, 1);
+  grade_emit(g, "tool.input", "OCK-TOOL-004", same, entry_seq(f->start),
+             "the tool receives the model's arguments as its input",
+             "call %s: arguments %.80s, tool input %.80s", id, call_args(f),
+             cJSON_IsObject(input) ? "(different object)" : "(not an object)");
+}
+
+/* name_and_input judges the call's name and input after the hooks changed them (SPEC.md 5.8
+ * steps 2 and 3 come before the checks of steps 4 and 5). name: the name after a modify. */
+static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const char *name,
+                           int cancelled) {
+  const struct view *v = g->v;
   int known = session_has_tool(v, name);
   /* Empty arguments mean {} (SPEC.md 5). */
   cJSON *args = *call_args(f) ? cJSON_Parse(call_args(f)) : cJSON_CreateObject();
@@ -82,69 +154,28 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
     sent = m;
   int args_ok = cJSON_IsObject(sent);
   int steered = denied_or_modified(f->pre) || denied_or_modified(f->selecting);
-  int cancelled = cancel_in(v, f->x);
   /* A veto (steps 2 and 3) comes before the name and input are looked at. */
   int vetoed = (f->selecting && event_denied(f->selecting)) || (f->pre && event_denied(f->pre));
 
   if (vetoed) {
     /* judged by the HOOK checks */
   } else if (!known) {
-    /* The loop goes on: not_found is no fail_fast failure (SPEC.md 5.7). */
-    const char *owed = call_not_fed_back(v, f, 1);
-    int typed = f->error && !strcmp(fate_error_type(f), "not_found");
-    grade_emit(g, "tool.unknown", "OCK-TOOL-001", !f->start && typed && !owed,
-               f->error   ? entry_seq(f->error)
-               : f->start ? entry_seq(f->start)
-                          : rseq,
-               "unknown tool: tool:error not_found, the endpoint never called, a result, the "
-               "loop goes on",
-               "call %s to unknown tool \"%.40s\": %s", id, name,
-               f->start    ? "the tool endpoint was called"
-               : !f->error ? "no tool:error"
-               : !typed    ? fate_error_type(f)
-               : owed      ? owed
-                           : "not_found, answered");
-    unknown_text(g, f, name);
+    tool_unknown(g, f, name);
   } else if (!args_ok) {
-    const char *owed = call_not_fed_back(v, f, 0);
-    int typed = f->error && !strcmp(fate_error_type(f), "invalid_arguments");
-    grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", !f->start && typed && !owed,
-               f->error ? entry_seq(f->error) : rseq,
-               "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
-               "result",
-               "call %s with %s \"%.40s\": %s", id,
-               sent == args ? "arguments" : "an sent after a modify of", call_args(f),
-               f->start    ? "the tool was run"
-               : !f->error ? "no tool:error"
-               : !typed    ? fate_error_type(f)
-               : owed      ? owed
-                           : "invalid_arguments, answered");
-    text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f, "Error: invalid arguments: ", 1);
+    tool_invalid_arguments(g, f, args, sent);
   } else if (sent != args && !cJSON_IsObject(args) && !cancelled) {
-    /* A modify replaced arguments that were not an object with an object: step 5 finds an
-     * object, so the tool runs with it (SPEC.md 5.8). */
-    const cJSON *got = f->start ? cJSON_GetObjectItemCaseSensitive(f->start, "input") : NULL;
-    int ok = got && cJSON_Compare(got, sent, 1);
-    grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
-               f->start   ? entry_seq(f->start)
-               : f->error ? entry_seq(f->error)
-                          : rseq,
-               "arguments a modify replaced with an object: the tool runs with that object",
-               "call %s with arguments \"%.40s\": %s", id, call_args(f),
-               got        ? (ok ? "run with the modified input" : "run with another input")
-               : f->error ? fate_error_type(f)
-                          : "not run");
+    tool_invalid_arguments_replaced(g, f, sent);
   } else if (f->start && !steered) {
-    const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
-    int same = cJSON_Compare(input, args, 1);
-    grade_emit(g, "tool.input", "OCK-TOOL-004", same, entry_seq(f->start),
-               "the tool receives the model's arguments as its input",
-               "call %s: arguments %.80s, tool input %.80s", id, call_args(f),
-               cJSON_IsObject(input) ? "(different object)" : "(not an object)");
+    tool_input(g, f, args);
   }
+  cJSON_Delete(args);
+}
 
-  /* A tool that did not answer within tool_timeout_ms is a timeout; one that did is not. */
-  /* (A call abandoned on cancellation is the CANCEL checks' to judge.) */
+/* tool_timeout: a tool that did not answer within tool_timeout_ms is a timeout; one that did is
+ * not (OCK-TOOL-003). A call abandoned on cancellation is the CANCEL checks' to judge. */
+static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int cancelled) {
+  const struct view *v = g->v;
+  const char *id = call_id(f);
   if (f->start && !(f->error && !strcmp(fate_error_type(f), "cancelled"))) {
     double limit = (double)cfg_int(v, "tool_timeout_ms", 30000);
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
@@ -170,54 +201,87 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                  "tool %s answered in %.0f ms, under tool_timeout_ms %.0f, yet reported timeout",
                  id, took, limit);
   }
+}
 
+/* tool_endpoint_failure: any non-2xx reply of the endpoint (SPEC.md 7) is a tool:error
+ * execution_failed or timeout (OCK-TOOL-003). */
+static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f, long status,
+                                  int cancelled) {
+  const struct view *v = g->v;
+  const char *id = call_id(f);
+  const char *t = fate_error_type(f);
+  const char *owed = call_not_fed_back(v, f, 0);
+  int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
+  grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
+             f->error ? entry_seq(f->error) : entry_seq(f->end),
+             "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
+             "result",
+             "tool %s answered HTTP %ld: %s", id, status,
+             f->post     ? "reported with tool:post"
+             : !f->error ? "no tool:error"
+             : !typed    ? t
+             : owed      ? owed
+                         : t);
+  if (!cancelled)
+    text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+}
+
+/* tool_failure_result: a result with success false is a tool:post and goes back to the model
+ * (OCK-TOOL-002). */
+static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
+                                const cJSON *result) {
+  const struct view *v = g->v;
+  const char *id = call_id(f);
+  /* Under fail_fast another call of the response may fail and end the execute. */
+  int goes_on = strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast") != 0;
+  const char *owed = call_not_fed_back(v, f, goes_on);
+  int ok = f->post && !f->error && !owed;
+  grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
+             f->post ? entry_seq(f->post) : entry_seq(f->end),
+             "success:false: tool:post with the result, a result fed back, and the loop goes "
+             "on",
+             "tool %s returned success:false: %s%s%s", id,
+             f->post    ? "tool:post"
+             : f->error ? "tool:error"
+                        : "no event",
+             owed ? "; " : "", owed ? owed : "");
+  failure_text(g, f, result);
+}
+
+/* tool_result_content: the result text sent back carries the tool's output (OCK-TOOL-006). */
+static void tool_result_content(struct grade_ctx *g, const struct call_fate *f,
+                                const cJSON *result) {
+  const struct view *v = g->v;
+  const char *id = call_id(f);
+  const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");
+  size_t j;
+  const cJSON *req = next_request_after(v, f->start_index, &j);
+  const char *text = req ? request_result_text(req, id) : NULL;
+  if (cJSON_IsString(out) && *out->valuestring && text)
+    grade_emit(g, "tool.result-content", "OCK-TOOL-006", strstr(text, out->valuestring) != NULL,
+               entry_seq(req), "the tool result sent back contains the tool's output",
+               "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring, text);
+}
+
+/* endpoint_reply judges what the tool endpoint answered a call it ran. */
+static void endpoint_reply(struct grade_ctx *g, const struct call_fate *f, int cancelled) {
   if (f->end && f->start) {
     long status = (long)ock_json_int(f->end, "status", 200);
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(f->end, "reply");
     int success = ock_json_bool(result, "success", 1);
-    if (status < 200 || status >= 300) { /* any non-2xx reply of the endpoint (SPEC.md 7) */
-      const char *t = fate_error_type(f);
-      const char *owed = call_not_fed_back(v, f, 0);
-      int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
-      grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
-                 f->error ? entry_seq(f->error) : entry_seq(f->end),
-                 "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
-                 "result",
-                 "tool %s answered HTTP %ld: %s", id, status,
-                 f->post     ? "reported with tool:post"
-                 : !f->error ? "no tool:error"
-                 : !typed    ? t
-                 : owed      ? owed
-                             : t);
-      if (!cancelled)
-        text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
-    } else if (!success) {
-      /* Under fail_fast another call of the response may fail and end the execute. */
-      int goes_on = strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast") != 0;
-      const char *owed = call_not_fed_back(v, f, goes_on);
-      int ok = f->post && !f->error && !owed;
-      grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
-                 f->post ? entry_seq(f->post) : entry_seq(f->end),
-                 "success:false: tool:post with the result, a result fed back, and the loop goes "
-                 "on",
-                 "tool %s returned success:false: %s%s%s", id,
-                 f->post    ? "tool:post"
-                 : f->error ? "tool:error"
-                            : "no event",
-                 owed ? "; " : "", owed ? owed : "");
-      failure_text(g, f, result);
-    } else {
-      const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");
-      size_t j;
-      const cJSON *req = next_request_after(v, f->start_index, &j);
-      const char *text = req ? request_result_text(req, id) : NULL;
-      if (cJSON_IsString(out) && *out->valuestring && text)
-        grade_emit(g, "tool.result-content", "OCK-TOOL-006", strstr(text, out->valuestring) != NULL,
-                   entry_seq(req), "the tool result sent back contains the tool's output",
-                   "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring, text);
-    }
+    if (status < 200 || status >= 300) /* any non-2xx reply of the endpoint (SPEC.md 7) */
+      tool_endpoint_failure(g, f, status, cancelled);
+    else if (!success)
+      tool_failure_result(g, f, result);
+    else
+      tool_result_content(g, f, result);
   }
+}
 
+/* tool_event_fields: the call's tool events carry its tool_name (OCK-TOOL-007), the name after
+ * a modify. */
+static void tool_event_fields(struct grade_ctx *g, const struct call_fate *f, const char *name) {
+  const char *id = call_id(f);
   const cJSON *named = f->pre ? f->pre : f->error;
   if (named && !denied_or_modified(f->selecting)) {
     const char *tn = ock_json_str(event_data(named), "tool_name");
@@ -225,7 +289,19 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                "tool events carry the call's tool_name", "call %s to \"%.40s\": %s has \"%.40s\"",
                id, name, event_name(named), tn ? tn : "(no tool_name)");
   }
-  cJSON_Delete(args);
+}
+
+static void one_call(struct grade_ctx *g, const struct call_fate *f) {
+  const char *name = call_name(f);
+  /* The name is judged after a tool:selecting modify changed it (SPEC.md 5.8 step 2). */
+  const cJSON *new_name = modified(f->selecting, "tool");
+  if (cJSON_IsString(new_name))
+    name = new_name->valuestring;
+  int cancelled = cancel_in(g->v, f->x);
+  name_and_input(g, f, name, cancelled);
+  tool_timeout(g, f, cancelled);
+  endpoint_reply(g, f, cancelled);
+  tool_event_fields(g, f, name);
 }
 
 void check_tool(struct grade_ctx *g) {

@@ -603,6 +603,25 @@ static void denied_prompt_left_in_context_fails(void) {
   cJSON_Delete(c);
 }
 
+/* A deny the SUT ignored: the status test fails first, and the FAIL message still says how the
+ * execute ended (it once printed a buffer nothing had written). */
+static void ignored_prompt_deny_says_how_it_ended(void) {
+  cJSON *c = grade(
+      "[" SESSION
+      "," EVR("prompt:submit", "{\"prompt\":\"hi\"}", "{\"action\":\"deny\"}")
+      "," EV("prompt:complete", "{\"response\":\"Hello\"}")
+      "," COMPLETE("0", "success") "]",
+      no_caps, 0);
+  EXPECT(c, "hook.deny-submit", "FAIL");
+  const cJSON *e;
+  const char *actual = "(not run)";
+  cJSON_ArrayForEach(e, c) if (!strcmp(ock_json_str(e, "id"), "hook.deny-submit")) actual =
+      ock_json_str(e, "actual");
+  OCK_ASSERT_STR_EQ(actual, "execute 1: 0 LLM request(s), status success, reason \"\", "
+                            "prompt:complete \"Hello\"");
+  cJSON_Delete(c);
+}
+
 static void tool_timeout_not_reported_fails(void) {
   /* The tool never answered within tool_timeout_ms (200), and the SUT called it a success. */
   const char *j =
@@ -1087,6 +1106,7 @@ static const struct ock_test tests[] = {
     {"dropped_result_fails", dropped_result_fails},
     {"unknown_tool_run_fails", unknown_tool_run_fails},
     {"ignored_deny_fails", ignored_deny_fails},
+    {"ignored_prompt_deny_says_how_it_ended", ignored_prompt_deny_says_how_it_ended},
     {"retry_without_backoff_fails", retry_without_backoff_fails},
     {"should_is_warn_unless_strict", should_is_warn_unless_strict},
     {"results_out_of_order_are_a_should", results_out_of_order_are_a_should},
