@@ -548,6 +548,47 @@ static int anthropic_malformed_event(struct ock_buf *out) {
   return ock_buf_puts(out, "event: content_block_delta\ndata: {\"ock\":\n\n");
 }
 
+/* ---- where things sit, for the history edits ------------------------------------------------ */
+
+/* A tool result is a tool_result block in a user message's content. */
+static int anthropic_results(const cJSON *body, struct ock_wire_result *out, int max) {
+  int n = 0, i = 0;
+  cJSON *m;
+  cJSON_ArrayForEach(m, ock__wire_messages(body)) {
+    cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
+    int j = 0;
+    cJSON *b;
+    if (!strcmp(ock__wire_str(m, "role"), "user") && cJSON_IsArray(content)) {
+      cJSON_ArrayForEach(b, content) {
+        if (!strcmp(ock__wire_str(b, "type"), "tool_result") && n < max)
+          out[n++] = (struct ock_wire_result){m, i, content, j, b};
+        j++;
+      }
+    }
+    i++;
+  }
+  return n;
+}
+
+static int anthropic_is_call(const cJSON *item) {
+  return !strcmp(ock__wire_str(item, "type"), "tool_use");
+}
+
+/* The calls of an assistant message are the tool_use blocks of its content, among text. */
+static cJSON *anthropic_calls(cJSON *msg) {
+  if (strcmp(ock__wire_str(msg, "role"), "assistant"))
+    return NULL;
+  cJSON *a = cJSON_GetObjectItemCaseSensitive(msg, "content");
+  if (!cJSON_IsArray(a))
+    return NULL;
+  cJSON *c;
+  cJSON_ArrayForEach(c, a) {
+    if (anthropic_is_call(c))
+      return a;
+  }
+  return NULL;
+}
+
 const struct ock_wire_ops ock_wire_anthropic = {
     .name = "anthropic",
     .wire = OCK_WIRE_ANTHROPIC,
@@ -566,4 +607,8 @@ const struct ock_wire_ops ock_wire_anthropic = {
     .encode_error = anthropic_error,
     .encode_error_event = anthropic_error_event,
     .encode_malformed_event = anthropic_malformed_event,
+    .find_results = anthropic_results,
+    .find_calls = anthropic_calls,
+    .is_call = anthropic_is_call,
+    .result_id_key = "tool_use_id",
 };

@@ -78,4 +78,9 @@ int ock__wire_fragments(const char *s, long long chunk_size,
 /* ock__wire_strn: a cJSON string of the first len bytes of p (NULL when out of memory). */
 cJSON *ock__wire_strn(const char *p, size_t len);
 
+/* ock__wire_str: the string member key of o, "" when absent or not a string. */
+const char *ock__wire_str(const cJSON *o, const char *key);
+/* ock__wire_messages: the body's "messages" when it is an array, else NULL. */
+cJSON *ock__wire_messages(const cJSON *body);
+
 #endif

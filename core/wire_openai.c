@@ -479,6 +479,34 @@ static int openai_malformed_event(struct ock_buf *out) {
   return ock_buf_puts(out, "data: {\"ock\":\n\n");
 }
 
+/* ---- where things sit, for the history edits ------------------------------------------------ */
+
+/* A tool result is a role "tool" message of messages. */
+static int openai_results(const cJSON *body, struct ock_wire_result *out, int max) {
+  cJSON *msgs = ock__wire_messages(body);
+  int n = 0, i = 0;
+  cJSON *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(ock__wire_str(m, "role"), "tool") && n < max)
+      out[n++] = (struct ock_wire_result){m, i, msgs, i, m};
+    i++;
+  }
+  return n;
+}
+
+/* The calls of an assistant message are its tool_calls. */
+static cJSON *openai_calls(cJSON *msg) {
+  if (strcmp(ock__wire_str(msg, "role"), "assistant"))
+    return NULL;
+  cJSON *a = cJSON_GetObjectItemCaseSensitive(msg, "tool_calls");
+  return cJSON_IsArray(a) && a->child ? a : NULL;
+}
+
+static int openai_is_call(const cJSON *item) {
+  (void)item; /* tool_calls holds nothing else */
+  return 1;
+}
+
 const struct ock_wire_ops ock_wire_openai = {
     .name = "openai",
     .wire = OCK_WIRE_OPENAI,
@@ -497,4 +525,8 @@ const struct ock_wire_ops ock_wire_openai = {
     .encode_error = openai_error,
     .encode_error_event = openai_error_event,
     .encode_malformed_event = openai_malformed_event,
+    .find_results = openai_results,
+    .find_calls = openai_calls,
+    .is_call = openai_is_call,
+    .result_id_key = "tool_call_id",
 };

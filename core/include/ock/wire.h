@@ -5,10 +5,11 @@
  * Everything that knows how a provider spells a conversation lives behind this header: the
  * request body built from the neutral history, the reply as a JSON body or as the exact
  * sequence of SSE events, the reading of both back into a neutral reply (struct ock_reply,
- * message.h), and the error envelopes. The mock encodes replies with it, the reference encodes
- * requests and decodes replies with it; neither knows a wire's field names. Request decoding
- * (what a provider receives) is in message.h. Nothing here does I/O: bytes in, bytes or
- * structs out, so the tests compare bytes.
+ * message.h), the error envelopes, and edits of a request's history. The mock encodes replies
+ * with it, the reference encodes requests and decodes replies with it, ock-mutant edits
+ * histories with it; none of them knows a wire's field names. Request decoding (what a
+ * provider receives) is in message.h. Nothing here does I/O: bytes in, bytes or structs out,
+ * so the tests compare bytes.
  */
 #ifndef OCK_WIRE_H
 #define OCK_WIRE_H
@@ -128,6 +129,16 @@ typedef struct ock_wire_stream ock_wire_stream;
 int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_jerr *err);
 int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct ock_jerr *err);
 
+/* Where one tool result sits in a parsed request body (for the history edits). Borrowed from
+ * the body. */
+struct ock_wire_result {
+  cJSON *msg;       /* the message that holds the result */
+  int msg_index;    /* its index in messages */
+  cJSON *container; /* the array the result is an item of */
+  int index;        /* its index there */
+  cJSON *item;      /* the result: a message (OpenAI) or a block (Anthropic) */
+};
+
 /* ---- the table ----------------------------------------------------------------------------- */
 
 struct ock_wire_ops {
@@ -172,6 +183,15 @@ struct ock_wire_ops {
   int (*encode_error_event)(int status, const char *message, struct ock_buf *out);
   /* encode_malformed_event appends an event whose data is not JSON (`data: {"ock":`). */
   int (*encode_malformed_event)(struct ock_buf *out);
+
+  /* Where a conversation's parts sit in a parsed request body, for the history edits:
+   * find_results lists the tool results in order (at most max; returns how many), find_calls
+   * gives the array holding an assistant message's calls (NULL when it has none), is_call
+   * tells a call among that array's items, result_id_key names a result's call id. */
+  int (*find_results)(const cJSON *body, struct ock_wire_result *out, int max);
+  cJSON *(*find_calls)(cJSON *message);
+  int (*is_call)(const cJSON *item);
+  const char *result_id_key; /* "tool_call_id" / "tool_use_id" */
 };
 
 extern const struct ock_wire_ops ock_wire_openai;
@@ -213,5 +233,103 @@ int ock_wire_stream_done(const ock_wire_stream *s);
 /* ock_wire_stream_finish gives the reply (*out initialised by the caller; moved in on
  * success). OCK_EPROTO with *err when the end marker never came (a cut stream). */
 int ock_wire_stream_finish(ock_wire_stream *s, struct ock_reply *out, struct ock_wire_error *err);
+
+/* ---- history edits --------------------------------------------------------------------------
+ * Small, precise edits of the conversation in a parsed request body, the same broken shape on
+ * both wires (a result removed, duplicated, reordered, a message slipped between a call and
+ * its results, a text moved): ock-mutant's lies are made of these. They only edit the body
+ * they are given; each returns 1 when it changed something and 0 when the request has nothing
+ * to edit (or w is NULL), and never fails otherwise. */
+
+/* ock_wire_result_count: the tool results in the request. */
+int ock_wire_result_count(const cJSON *body, const struct ock_wire_ops *w);
+
+/* ock_wire_drop_last_result removes the last tool result (and a message it leaves empty). */
+int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w);
+
+/* ock_wire_rename_last_result gives the last tool result the id "<id><suffix>". */
+int ock_wire_rename_last_result(cJSON *body, const struct ock_wire_ops *w, const char *suffix);
+
+/* ock_wire_duplicate_last_result adds a copy of the last tool result right after it. */
+int ock_wire_duplicate_last_result(cJSON *body, const struct ock_wire_ops *w);
+
+/* ock_wire_reverse_results reverses the order of the last group of two or more results that
+ * answer one assistant message. */
+int ock_wire_reverse_results(cJSON *body, const struct ock_wire_ops *w);
+
+/* ock_wire_rename_call appends suffix to the id of the first call of the last assistant
+ * message with calls, and to the id of its result, so the history stays consistent. */
+int ock_wire_rename_call(cJSON *body, const struct ock_wire_ops *w, const char *suffix);
+
+/* ock_wire_alter_call_arguments adds the member `member`: true to the arguments of the first
+ * call of the last assistant message with calls (OpenAI: the arguments text, re-printed; a
+ * text that is not a JSON object is left alone). */
+int ock_wire_alter_call_arguments(cJSON *body, const struct ock_wire_ops *w, const char *member);
+
+/* ock_wire_rename_call_tool appends suffix to the tool name of the first call of the last
+ * assistant message with calls (its result is left alone). */
+int ock_wire_rename_call_tool(cJSON *body, const struct ock_wire_ops *w, const char *suffix);
+
+/* ock_wire_split_call puts a user message with text between the last assistant message with
+ * calls and its results (Anthropic: a text block before the results in their user message). */
+int ock_wire_split_call(cJSON *body, const struct ock_wire_ops *w, const char *text);
+
+/* ock_wire_set_result_texts replaces the text of every tool result with text; when
+ * only_success, results whose text starts with "Error:" are kept. */
+int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const char *text,
+                              int only_success);
+
+/* ock_wire_suffix_error_results appends suffix to the text of every tool result whose text
+ * starts with "Error: " (texts longer than 4 KiB are cut there first). */
+int ock_wire_suffix_error_results(cJSON *body, const struct ock_wire_ops *w, const char *suffix);
+
+/* ock_wire_find_message: the index in messages of the first message whose text contains
+ * needle, or -1. */
+int ock_wire_find_message(const cJSON *body, const char *needle);
+
+/* ock_wire_move_into_call moves the message whose text contains needle to directly after the
+ * last assistant message with calls that comes before it, so it lands between that call and
+ * its results. Anthropic: when the text is a block of the results' user message, it is moved
+ * in front of the tool_result blocks instead; when it is in the top-level system field, it is
+ * cut from there and put between the call and its results. */
+int ock_wire_move_into_call(cJSON *body, const struct ock_wire_ops *w, const char *needle);
+
+/* ock_wire_drop_message removes every message of role whose whole text equals text. */
+int ock_wire_drop_message(cJSON *body, const char *role, const char *text);
+
+/* ock_wire_insert_user_first inserts a user message with text as the first message after any
+ * leading system messages. */
+int ock_wire_insert_user_first(cJSON *body, const char *text);
+
+/* ock_wire_insert_assistant_before_prompt inserts an assistant message with text directly
+ * before the last user message, unless an assistant message is already there or that user
+ * message is the first message. */
+int ock_wire_insert_assistant_before_prompt(cJSON *body, const char *text);
+
+/* ock_wire_move_to_system moves the text that contains needle out of the messages: OpenAI
+ * turns its message's role into "system"; Anthropic moves it to the top-level "system". */
+int ock_wire_move_to_system(cJSON *body, const struct ock_wire_ops *w, const char *needle);
+
+/* Where a text of the conversation sits, for ock_wire_map_texts. */
+enum ock_wire_text_kind {
+  OCK_WIRE_TEXT_RESULT,   /* a tool result (OpenAI role "tool", Anthropic tool_result block) */
+  OCK_WIRE_TEXT_USER,     /* a user message, or a text block of one */
+  OCK_WIRE_TEXT_ASSISTANT /* an assistant message, or a text block of one */
+};
+
+/* ock_wire_text_fn: the new text for text, written into buf (n bytes) or a string that
+ * outlives the call, or NULL to leave it. */
+typedef const char *(*ock_wire_text_fn)(enum ock_wire_text_kind kind, const char *text, char *buf,
+                                        size_t n);
+
+/* ock_wire_map_texts gives every text of the messages (a string content, a text part, a tool
+ * result's string content or its text parts; system messages and the top-level system field
+ * are left alone) to fn, and puts what it returns in its place. Both wires keep them in the
+ * same places, so w may be NULL. */
+int ock_wire_map_texts(cJSON *body, const struct ock_wire_ops *w, ock_wire_text_fn fn);
+
+/* ock_wire_text_of: the text of a message (a string content, or its text parts joined), into
+ * buf; returns buf. */
+const char *ock_wire_text_of(const cJSON *message, char *buf, size_t n);
 
 #endif
