@@ -450,7 +450,10 @@ static int anthropic_message(const cJSON *jm, int idx, struct ock_history *out,
   ock_jpath_key(cp, sizeof cp, path, "content");
   if (cJSON_IsString(content)) {
     r.m.content = strdup(content->valuestring);
-    return r.m.content ? push_or_clear(out, &r.m) : OCK_ENOMEM;
+    rc = r.m.content ? push(out, &r.m) : OCK_ENOMEM;
+    if (rc)
+      ock_message_clear(&r.m);
+    return rc;
   }
   if (!cJSON_IsArray(content))
     return ock_jerr_set(err, OCK_ETYPE, cp, "expected a string or an array of blocks, got %s",
