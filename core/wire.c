@@ -143,6 +143,15 @@ int ock__wire_fragments(const char *s, long long chunk_size,
   return rc;
 }
 
+cJSON *ock__wire_schema(const struct ock_tool_spec *t) {
+  cJSON *schema = t->input_schema ? cJSON_Duplicate(t->input_schema, 1) : NULL;
+  if (!schema) {
+    schema = cJSON_CreateObject();
+    cJSON_AddStringToObject(schema, "type", "object");
+  }
+  return schema;
+}
+
 cJSON *ock__wire_strn(const char *p, size_t len) {
   char *copy = strndup(p, len);
   cJSON *s = copy ? cJSON_CreateString(copy) : NULL;

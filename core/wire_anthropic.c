@@ -114,11 +114,7 @@ static cJSON *tools_json(const struct ock_wire_request *req) {
   cJSON *arr = cJSON_CreateArray();
   for (size_t i = 0; arr && i < req->n_tools; i++) {
     const struct ock_tool_spec *t = &req->tools[i];
-    cJSON *schema = t->input_schema ? cJSON_Duplicate(t->input_schema, 1) : NULL;
-    if (!schema) {
-      schema = cJSON_CreateObject();
-      cJSON_AddStringToObject(schema, "type", "object");
-    }
+    cJSON *schema = ock__wire_schema(t);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToArray(arr, o);
     cJSON_AddStringToObject(o, "name", t->name);

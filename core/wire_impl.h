@@ -75,6 +75,8 @@ int ock__wire_event(struct ock_chunks *out, const char *name, cJSON *data);
 /* ock__wire_fragments calls emit for each piece of s cut every chunk_size characters. */
 int ock__wire_fragments(const char *s, long long chunk_size,
                         int (*emit)(void *ctx, const char *frag, size_t len), void *ctx);
+/* ock__wire_schema: a copy of the tool's input schema, or {"type":"object"} without one. */
+cJSON *ock__wire_schema(const struct ock_tool_spec *t);
 /* ock__wire_strn: a cJSON string of the first len bytes of p (NULL when out of memory). */
 cJSON *ock__wire_strn(const char *p, size_t len);
 
