@@ -1,5 +1,6 @@
 /*
- * message.c: the neutral message model and its OpenAI / Anthropic wire forms (see message.h).
+ * message.c: the neutral message model, and the readers of its OpenAI / Anthropic wire forms
+ * (see message.h; writing them is wire_openai.c and wire_anthropic.c).
  *
  * Pure data mapping: no I/O. The wire readers are strict about shape (a user message whose
  * content is a number is an error naming its path) because the mock uses them to judge what a
@@ -158,136 +159,6 @@ int ock_history_add_tool_result(struct ock_history *h, const char *tool_call_id,
   return ock_history_append_message(h, &m);
 }
 
-/* ---- to the wire --------------------------------------------------------------------------- */
-
-/* add_str adds a string member, or null when s is NULL. Returns 0 when out of memory. */
-static int add_str(cJSON *obj, const char *key, const char *s) {
-  return s ? cJSON_AddStringToObject(obj, key, s) != NULL : cJSON_AddNullToObject(obj, key) != NULL;
-}
-
-/* put appends a fixed piece of JSON text; str a JSON string (NULL: null). Both return 0 on
- * success, so a message is written as one chain of ||. */
-static int put(struct ock_buf *b, const char *text) {
-  return ock_buf_puts(b, text);
-}
-
-static int str(struct ock_buf *b, const char *s) {
-  return ock_json_write_string(b, s);
-}
-
-int ock_history_write_openai(const struct ock_history *h, struct ock_buf *out) {
-  int rc = put(out, "[");
-  for (size_t i = 0; !rc && i < h->len; i++) {
-    const struct ock_message *m = &h->items[i];
-    rc = (i && put(out, ",")) || put(out, "{\"role\":") || str(out, ock_role_name(m->role)) ||
-         put(out, ",\"content\":");
-    if (rc)
-      break;
-    if (m->role == OCK_ROLE_ASSISTANT && m->n_calls) {
-      rc = str(out, m->content) || put(out, ",\"tool_calls\":[");
-      for (size_t c = 0; !rc && c < m->n_calls; c++) {
-        const struct ock_tool_call *tc = &m->calls[c];
-        rc = (c && put(out, ",")) || put(out, "{\"id\":") || str(out, tc->id) ||
-             put(out, ",\"type\":\"function\",\"function\":{\"name\":") || str(out, tc->name) ||
-             put(out, ",\"arguments\":") || str(out, tc->arguments ? tc->arguments : "{}") ||
-             put(out, "}}");
-      }
-      rc = rc || put(out, "]");
-    } else {
-      rc = str(out, m->content ? m->content : "");
-      if (!rc && m->role == OCK_ROLE_TOOL)
-        rc = put(out, ",\"tool_call_id\":") || str(out, m->tool_call_id);
-    }
-    rc = rc || put(out, "}");
-  }
-  rc = rc || put(out, "]");
-  return rc ? OCK_ENOMEM : OCK_OK;
-}
-
-int ock_history_to_openai(const struct ock_history *h, cJSON **out) {
-  struct ock_buf text;
-  ock_buf_init(&text, (size_t)-1 / 2);
-  int rc = ock_history_write_openai(h, &text);
-  cJSON *arr = rc ? NULL : cJSON_ParseWithLength(text.data, text.len);
-  ock_buf_free(&text);
-  if (!arr)
-    return OCK_ENOMEM;
-  *out = arr;
-  return OCK_OK;
-}
-
-/* tool_input parses a call's arguments into an object for Anthropic's tool_use.input. */
-static cJSON *tool_input(const char *arguments) {
-  cJSON *v = arguments ? cJSON_Parse(arguments) : NULL;
-  if (cJSON_IsObject(v))
-    return v;
-  cJSON_Delete(v);
-  return cJSON_CreateObject();
-}
-
-int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system) {
-  cJSON *arr = cJSON_CreateArray();
-  struct ock_buf sys;
-  ock_buf_init(&sys, (size_t)1 << 30);
-  int ok = arr != NULL;
-  cJSON *open_results = NULL; /* content array of the user message collecting tool results */
-  for (size_t i = 0; ok && i < h->len; i++) {
-    const struct ock_message *m = &h->items[i];
-    if (m->role == OCK_ROLE_SYSTEM) {
-      ok = !(sys.len && ock_buf_puts(&sys, "\n\n")) &&
-           !ock_buf_puts(&sys, m->content ? m->content : "");
-      continue;
-    }
-    if (m->role == OCK_ROLE_TOOL) {
-      if (!open_results) {
-        cJSON *u = cJSON_CreateObject();
-        ok = u && cJSON_AddItemToArray(arr, u) && add_str(u, "role", "user");
-        open_results = ok ? cJSON_AddArrayToObject(u, "content") : NULL;
-        ok = open_results != NULL;
-      }
-      cJSON *b = ok ? cJSON_CreateObject() : NULL;
-      ok = b && cJSON_AddItemToArray(open_results, b) && add_str(b, "type", "tool_result") &&
-           add_str(b, "tool_use_id", m->tool_call_id) &&
-           add_str(b, "content", m->content ? m->content : "");
-      if (ok && m->is_error)
-        ok = cJSON_AddTrueToObject(b, "is_error") != NULL;
-      continue;
-    }
-    open_results = NULL;
-    cJSON *o = cJSON_CreateObject();
-    ok = o && cJSON_AddItemToArray(arr, o) && add_str(o, "role", ock_role_name(m->role));
-    if (!ok)
-      break;
-    if (m->role == OCK_ROLE_ASSISTANT && m->n_calls) {
-      cJSON *content = cJSON_AddArrayToObject(o, "content");
-      ok = content != NULL;
-      if (ok && m->content && *m->content) {
-        cJSON *t = cJSON_CreateObject();
-        ok = t && cJSON_AddItemToArray(content, t) && add_str(t, "type", "text") &&
-             add_str(t, "text", m->content);
-      }
-      for (size_t c = 0; ok && c < m->n_calls; c++) {
-        cJSON *b = cJSON_CreateObject();
-        ok = b && cJSON_AddItemToArray(content, b) && add_str(b, "type", "tool_use") &&
-             add_str(b, "id", m->calls[c].id) && add_str(b, "name", m->calls[c].name);
-        cJSON *in = ok ? tool_input(m->calls[c].arguments) : NULL;
-        ok = in && cJSON_AddItemToObject(b, "input", in);
-      }
-    } else {
-      ok = add_str(o, "content", m->content ? m->content : "");
-    }
-  }
-  if (!ok) {
-    cJSON_Delete(arr);
-    ock_buf_free(&sys);
-    return OCK_ENOMEM;
-  }
-  *out = arr;
-  *out_system = sys.len ? ock_buf_take(&sys) : NULL;
-  ock_buf_free(&sys);
-  return OCK_OK;
-}
-
 /* ---- from the wire ------------------------------------------------------------------------- */
 
 /* text_of reads OpenAI content: a string, null, or an array of {type:"text",text} parts. The
@@ -326,6 +197,83 @@ static int openai_text(const cJSON *content, const char *path, char **out, struc
   return *out ? OCK_OK : OCK_ENOMEM;
 }
 
+/* openai_call reads one entry of tool_calls (at path ip) into *out. */
+static int openai_call(const cJSON *tc, const char *ip, struct ock_tool_call *out,
+                       struct ock_jerr *err) {
+  const cJSON *fn = NULL;
+  const char *id = NULL, *name = NULL, *args = NULL;
+  char fp[OCK_JSON_PATH_MAX];
+  int rc = ock_jcheck_object(tc, ip, err);
+  if (!rc)
+    rc = ock_jget_string(tc, ip, "id", OCK_REQUIRED, &id, err);
+  if (!rc)
+    rc = ock_jget_object(tc, ip, "function", OCK_REQUIRED, &fn, err);
+  ock_jpath_key(fp, sizeof fp, ip, "function");
+  if (!rc)
+    rc = ock_jget_string(fn, fp, "name", OCK_REQUIRED, &name, err);
+  if (!rc)
+    rc = ock_jget_string(fn, fp, "arguments", OCK_OPTIONAL, &args, err);
+  if (rc)
+    return rc;
+  out->id = strdup(id);
+  out->name = strdup(name);
+  out->arguments = strdup(args ? args : "{}");
+  return out->id && out->name && out->arguments ? OCK_OK : OCK_ENOMEM;
+}
+
+static int openai_calls(const cJSON *calls, const char *path, struct ock_message *m,
+                        struct ock_jerr *err) {
+  int n = cJSON_GetArraySize(calls);
+  if (n <= 0)
+    return OCK_OK;
+  m->calls = calloc((size_t)n, sizeof *m->calls);
+  if (!m->calls)
+    return OCK_ENOMEM;
+  char tp[OCK_JSON_PATH_MAX];
+  ock_jpath_key(tp, sizeof tp, path, "tool_calls");
+  const cJSON *tc = calls->child; /* walked in step with c: GetArrayItem(c) would be O(c) */
+  int rc = OCK_OK;
+  for (int c = 0; !rc && c < n && tc; c++, tc = tc->next) {
+    char ip[OCK_JSON_PATH_MAX];
+    ock_jpath_index(ip, sizeof ip, tp, c);
+    m->n_calls = (size_t)c + 1;
+    rc = openai_call(tc, ip, &m->calls[c], err);
+  }
+  return rc;
+}
+
+/* openai_message reads messages[idx] into *m (zeroed by the caller). */
+static int openai_message(const cJSON *jm, int idx, struct ock_message *m, struct ock_jerr *err) {
+  char path[OCK_JSON_PATH_MAX], cp[OCK_JSON_PATH_MAX];
+  ock_jpath_index(path, sizeof path, "$.messages", idx);
+  const char *role = NULL, *tcid = NULL;
+  int rc = ock_jcheck_object(jm, path, err);
+  if (!rc)
+    rc = ock_jget_string(jm, path, "role", OCK_REQUIRED, &role, err);
+  if (!rc && ock_role_parse(role, &m->role)) {
+    char rp[OCK_JSON_PATH_MAX];
+    ock_jpath_key(rp, sizeof rp, path, "role");
+    rc = ock_jerr_set(err, OCK_ETYPE, rp,
+                      "expected one of \"system\", \"developer\", \"user\", \"assistant\", "
+                      "\"tool\", got \"%.40s\"",
+                      role);
+  }
+  ock_jpath_key(cp, sizeof cp, path, "content");
+  if (!rc)
+    rc = openai_text(cJSON_GetObjectItemCaseSensitive(jm, "content"), cp, &m->content, err);
+  if (!rc && m->role == OCK_ROLE_TOOL) {
+    rc = ock_jget_string(jm, path, "tool_call_id", OCK_REQUIRED, &tcid, err);
+    if (!rc && !(m->tool_call_id = strdup(tcid)))
+      rc = OCK_ENOMEM;
+  }
+  const cJSON *calls = NULL;
+  if (!rc && m->role == OCK_ROLE_ASSISTANT)
+    rc = ock_jget_array(jm, path, "tool_calls", OCK_OPTIONAL, &calls, err);
+  if (!rc && calls)
+    rc = openai_calls(calls, path, m, err);
+  return rc;
+}
+
 int ock_history_from_openai(const cJSON *messages, struct ock_history *out, struct ock_jerr *err) {
   if (!cJSON_IsArray(messages))
     return ock_jerr_set(err, OCK_ETYPE, "$.messages", "expected an array, got %s",
@@ -333,64 +281,8 @@ int ock_history_from_openai(const cJSON *messages, struct ock_history *out, stru
   const cJSON *jm;
   int idx = 0;
   cJSON_ArrayForEach(jm, messages) {
-    char path[OCK_JSON_PATH_MAX], cp[OCK_JSON_PATH_MAX];
-    ock_jpath_index(path, sizeof path, "$.messages", idx);
-    struct ock_message m = {.wire_index = idx++};
-    const char *role = NULL, *tcid = NULL;
-    int rc = ock_jcheck_object(jm, path, err);
-    if (!rc)
-      rc = ock_jget_string(jm, path, "role", OCK_REQUIRED, &role, err);
-    if (!rc && ock_role_parse(role, &m.role)) {
-      char rp[OCK_JSON_PATH_MAX];
-      ock_jpath_key(rp, sizeof rp, path, "role");
-      rc = ock_jerr_set(err, OCK_ETYPE, rp,
-                        "expected one of \"system\", \"developer\", \"user\", \"assistant\", "
-                        "\"tool\", got \"%.40s\"",
-                        role);
-    }
-    ock_jpath_key(cp, sizeof cp, path, "content");
-    if (!rc)
-      rc = openai_text(cJSON_GetObjectItemCaseSensitive(jm, "content"), cp, &m.content, err);
-    if (!rc && m.role == OCK_ROLE_TOOL) {
-      rc = ock_jget_string(jm, path, "tool_call_id", OCK_REQUIRED, &tcid, err);
-      if (!rc && !(m.tool_call_id = strdup(tcid)))
-        rc = OCK_ENOMEM;
-    }
-    const cJSON *calls = NULL;
-    if (!rc && m.role == OCK_ROLE_ASSISTANT)
-      rc = ock_jget_array(jm, path, "tool_calls", OCK_OPTIONAL, &calls, err);
-    if (!rc && calls && cJSON_GetArraySize(calls) > 0) {
-      int n = cJSON_GetArraySize(calls);
-      m.calls = calloc((size_t)n, sizeof *m.calls);
-      rc = m.calls ? OCK_OK : OCK_ENOMEM;
-      char tp[OCK_JSON_PATH_MAX], fp[OCK_JSON_PATH_MAX];
-      ock_jpath_key(tp, sizeof tp, path, "tool_calls");
-      const cJSON *tc = calls->child;
-      for (int c = 0; !rc && c < n && tc; c++, tc = tc->next) {
-        const cJSON *fn = NULL;
-        const char *id = NULL, *name = NULL, *args = NULL;
-        char ip[OCK_JSON_PATH_MAX];
-        ock_jpath_index(ip, sizeof ip, tp, c);
-        m.n_calls = (size_t)c + 1;
-        rc = ock_jcheck_object(tc, ip, err);
-        if (!rc)
-          rc = ock_jget_string(tc, ip, "id", OCK_REQUIRED, &id, err);
-        if (!rc)
-          rc = ock_jget_object(tc, ip, "function", OCK_REQUIRED, &fn, err);
-        ock_jpath_key(fp, sizeof fp, ip, "function");
-        if (!rc)
-          rc = ock_jget_string(fn, fp, "name", OCK_REQUIRED, &name, err);
-        if (!rc)
-          rc = ock_jget_string(fn, fp, "arguments", OCK_OPTIONAL, &args, err);
-        if (!rc) {
-          m.calls[c].id = strdup(id);
-          m.calls[c].name = strdup(name);
-          m.calls[c].arguments = strdup(args ? args : "{}");
-          if (!m.calls[c].id || !m.calls[c].name || !m.calls[c].arguments)
-            rc = OCK_ENOMEM;
-        }
-      }
-    }
+    struct ock_message m = {.wire_index = idx};
+    int rc = openai_message(jm, idx++, &m, err);
     if (!rc)
       rc = push(out, &m);
     if (rc) {
@@ -416,10 +308,160 @@ static int anthropic_system(const cJSON *system, struct ock_history *out, struct
   return rc;
 }
 
-/* anthropic_block_text reads a tool_result's content: a string or an array of text blocks. */
-static int anthropic_result_text(const cJSON *content, const char *path, char **out,
-                                 struct ock_jerr *err) {
-  return openai_text(content, path, out, err);
+/* push_or_clear moves m into out, or clears it when that fails. */
+static int push_or_clear(struct ock_history *out, struct ock_message *m) {
+  int rc = push(out, m);
+  if (rc)
+    ock_message_clear(m);
+  return rc;
+}
+
+/* One Anthropic message being read: the message (user or assistant) with its calls, the
+ * text of its text blocks so far, and where it sits in the wire's messages. */
+struct anthropic_read {
+  struct ock_history *out;
+  struct ock_message m;
+  struct ock_buf text;
+  int is_user;
+  struct ock_jerr *err;
+};
+
+/* anthropic_tool_use adds a tool_use block (at path bp) as a call. */
+static int anthropic_tool_use(struct anthropic_read *r, const cJSON *blk, const char *bp) {
+  const char *id = NULL, *name = NULL;
+  int rc = ock_jget_string(blk, bp, "id", OCK_REQUIRED, &id, r->err);
+  if (!rc)
+    rc = ock_jget_string(blk, bp, "name", OCK_REQUIRED, &name, r->err);
+  /* input is an object; the mock sends the raw text as a string when the model's arguments
+   * were not a JSON object (SPEC.md 6.5), and that is what the call carries. */
+  const cJSON *input = cJSON_GetObjectItemCaseSensitive(blk, "input");
+  if (!rc && !cJSON_IsObject(input) && !cJSON_IsString(input)) {
+    char ip[OCK_JSON_PATH_MAX];
+    ock_jpath_key(ip, sizeof ip, bp, "input");
+    rc = ock_jerr_set(r->err, input ? OCK_ETYPE : OCK_EMISSING, ip,
+                      "expected an object (or the raw arguments as a string), got %s",
+                      ock_json_type_name(input));
+  }
+  if (rc)
+    return rc;
+  struct ock_tool_call *calls = realloc(r->m.calls, (r->m.n_calls + 1) * sizeof *calls);
+  if (!calls)
+    return OCK_ENOMEM;
+  r->m.calls = calls;
+  struct ock_tool_call *tc = &r->m.calls[r->m.n_calls++];
+  tc->id = strdup(id);
+  tc->name = strdup(name);
+  tc->arguments = cJSON_IsString(input) ? strdup(input->valuestring) : ock_json_print(input);
+  return tc->id && tc->name && tc->arguments ? OCK_OK : OCK_ENOMEM;
+}
+
+/* anthropic_tool_result adds a tool_result block as a tool message. Text seen before it in the
+ * same message goes first, as its own user message: the wire's order is what the validator
+ * judges. */
+static int anthropic_tool_result(struct anthropic_read *r, const cJSON *blk, const char *bp) {
+  int rc = OCK_OK;
+  if (r->text.len) {
+    struct ock_message u = {
+        .role = OCK_ROLE_USER, .content = ock_buf_take(&r->text), .wire_index = r->m.wire_index};
+    rc = u.content ? push_or_clear(r->out, &u) : OCK_ENOMEM;
+  }
+  const char *id = NULL;
+  if (!rc)
+    rc = ock_jget_string(blk, bp, "tool_use_id", OCK_REQUIRED, &id, r->err);
+  struct ock_message t = {.role = OCK_ROLE_TOOL, .wire_index = r->m.wire_index};
+  char rp[OCK_JSON_PATH_MAX];
+  ock_jpath_key(rp, sizeof rp, bp, "content");
+  if (!rc) /* a string or an array of text blocks, as OpenAI's content */
+    rc = openai_text(cJSON_GetObjectItemCaseSensitive(blk, "content"), rp, &t.content, r->err);
+  if (!rc && !(t.tool_call_id = strdup(id)))
+    rc = OCK_ENOMEM;
+  t.is_error = ock_json_bool(blk, "is_error", 0);
+  if (rc) {
+    ock_message_clear(&t);
+    return rc;
+  }
+  return push_or_clear(r->out, &t);
+}
+
+static int anthropic_block(struct anthropic_read *r, const cJSON *blk, const char *bp) {
+  const char *type = NULL;
+  int rc = ock_jcheck_object(blk, bp, r->err);
+  if (!rc)
+    rc = ock_jget_string(blk, bp, "type", OCK_REQUIRED, &type, r->err);
+  if (rc)
+    return rc;
+  if (!strcmp(type, "text")) {
+    const char *t = NULL;
+    rc = ock_jget_string(blk, bp, "text", OCK_REQUIRED, &t, r->err);
+    return rc ? rc : ock_buf_puts(&r->text, t);
+  }
+  if (!strcmp(type, "tool_use") && !r->is_user)
+    return anthropic_tool_use(r, blk, bp);
+  if (!strcmp(type, "tool_result") && r->is_user)
+    return anthropic_tool_result(r, blk, bp);
+  return OCK_OK; /* other block types (image, thinking, ...) carry no text or calls here */
+}
+
+/* anthropic_blocks reads an array content; the message itself is pushed last, when it has
+ * text or calls left (or no blocks at all). */
+static int anthropic_blocks(struct anthropic_read *r, const cJSON *content, const char *cp) {
+  int rc = OCK_OK;
+  const cJSON *blk = content->child; /* walked in step with b: GetArrayItem(b) would be O(b) */
+  for (int b = 0; !rc && blk; b++, blk = blk->next) {
+    char bp[OCK_JSON_PATH_MAX];
+    ock_jpath_index(bp, sizeof bp, cp, b);
+    rc = anthropic_block(r, blk, bp);
+  }
+  if (!rc && r->text.len && !(r->m.content = ock_buf_take(&r->text)))
+    rc = OCK_ENOMEM;
+  if (!rc && (r->m.content || r->m.n_calls || !content->child))
+    return push_or_clear(r->out, &r->m);
+  ock_message_clear(&r->m);
+  return rc;
+}
+
+static int anthropic_role(const cJSON *jm, const char *path, int *is_user, struct ock_jerr *err) {
+  const char *role = NULL;
+  int rc = ock_jcheck_object(jm, path, err);
+  if (!rc)
+    rc = ock_jget_string(jm, path, "role", OCK_REQUIRED, &role, err);
+  if (rc)
+    return rc;
+  *is_user = !strcmp(role, "user");
+  if (*is_user || !strcmp(role, "assistant"))
+    return OCK_OK;
+  char rp[OCK_JSON_PATH_MAX];
+  ock_jpath_key(rp, sizeof rp, path, "role");
+  return ock_jerr_set(err, OCK_ETYPE, rp, "expected \"user\" or \"assistant\", got \"%.40s\"",
+                      role);
+}
+
+static int anthropic_message(const cJSON *jm, int idx, struct ock_history *out,
+                             struct ock_jerr *err) {
+  char path[OCK_JSON_PATH_MAX], cp[OCK_JSON_PATH_MAX];
+  ock_jpath_index(path, sizeof path, "$.messages", idx);
+  struct anthropic_read r = {.out = out, .err = err};
+  int rc = anthropic_role(jm, path, &r.is_user, err);
+  if (rc)
+    return rc;
+  r.m.role = r.is_user ? OCK_ROLE_USER : OCK_ROLE_ASSISTANT;
+  r.m.wire_index = idx;
+  const cJSON *content = cJSON_GetObjectItemCaseSensitive(jm, "content");
+  ock_jpath_key(cp, sizeof cp, path, "content");
+  if (cJSON_IsString(content)) {
+    r.m.content = strdup(content->valuestring);
+    rc = r.m.content ? push(out, &r.m) : OCK_ENOMEM;
+    if (rc)
+      ock_message_clear(&r.m);
+    return rc;
+  }
+  if (!cJSON_IsArray(content))
+    return ock_jerr_set(err, OCK_ETYPE, cp, "expected a string or an array of blocks, got %s",
+                        ock_json_type_name(content));
+  ock_buf_init(&r.text, (size_t)1 << 30);
+  rc = anthropic_blocks(&r, content, cp);
+  ock_buf_free(&r.text);
+  return rc;
 }
 
 int ock_history_from_anthropic(const cJSON *system, const cJSON *messages, struct ock_history *out,
@@ -433,131 +475,7 @@ int ock_history_from_anthropic(const cJSON *system, const cJSON *messages, struc
   const cJSON *jm;
   int idx = 0;
   cJSON_ArrayForEach(jm, messages) {
-    char path[OCK_JSON_PATH_MAX], cp[OCK_JSON_PATH_MAX];
-    int wire = idx;
-    ock_jpath_index(path, sizeof path, "$.messages", idx++);
-    const char *role = NULL;
-    int is_user = 0;
-    int is_assistant = 0;
-    rc = ock_jcheck_object(jm, path, err);
-    if (!rc)
-      rc = ock_jget_string(jm, path, "role", OCK_REQUIRED, &role, err);
-    if (!rc) {
-      is_user = !strcmp(role, "user");
-      is_assistant = !strcmp(role, "assistant");
-      if (!is_user && !is_assistant) {
-        char rp[OCK_JSON_PATH_MAX];
-        ock_jpath_key(rp, sizeof rp, path, "role");
-        rc = ock_jerr_set(err, OCK_ETYPE, rp, "expected \"user\" or \"assistant\", got \"%.40s\"",
-                          role);
-      }
-    }
-    if (rc)
-      return rc;
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(jm, "content");
-    ock_jpath_key(cp, sizeof cp, path, "content");
-    struct ock_message m = {.role = is_user ? OCK_ROLE_USER : OCK_ROLE_ASSISTANT,
-                            .wire_index = wire};
-    if (cJSON_IsString(content)) {
-      m.content = strdup(content->valuestring);
-      rc = m.content ? push(out, &m) : OCK_ENOMEM;
-      if (rc)
-        ock_message_clear(&m);
-      if (rc)
-        return rc;
-      continue;
-    }
-    if (!cJSON_IsArray(content))
-      return ock_jerr_set(err, OCK_ETYPE, cp, "expected a string or an array of blocks, got %s",
-                          ock_json_type_name(content));
-    struct ock_buf text;
-    ock_buf_init(&text, (size_t)1 << 30);
-    int nblocks = cJSON_GetArraySize(content);
-    const cJSON *blk = content->child; /* walked in step with b: GetArrayItem(b) would be O(b) */
-    for (int b = 0; !rc && blk; b++, blk = blk->next) {
-      char bp[OCK_JSON_PATH_MAX];
-      ock_jpath_index(bp, sizeof bp, cp, b);
-      const char *type = NULL;
-      rc = ock_jcheck_object(blk, bp, err);
-      if (!rc)
-        rc = ock_jget_string(blk, bp, "type", OCK_REQUIRED, &type, err);
-      if (rc)
-        break;
-      if (!strcmp(type, "text")) {
-        const char *t = NULL;
-        rc = ock_jget_string(blk, bp, "text", OCK_REQUIRED, &t, err);
-        if (!rc)
-          rc = ock_buf_puts(&text, t);
-      } else if (!strcmp(type, "tool_use") && is_assistant) {
-        const char *id = NULL, *name = NULL;
-        const cJSON *input = NULL;
-        rc = ock_jget_string(blk, bp, "id", OCK_REQUIRED, &id, err);
-        if (!rc)
-          rc = ock_jget_string(blk, bp, "name", OCK_REQUIRED, &name, err);
-        /* input is an object; the mock sends the raw text as a string when the model's
-         * arguments were not a JSON object (SPEC.md 6.5), and that is what the call carries. */
-        input = cJSON_GetObjectItemCaseSensitive(blk, "input");
-        if (!rc && !cJSON_IsObject(input) && !cJSON_IsString(input)) {
-          char ip[OCK_JSON_PATH_MAX];
-          ock_jpath_key(ip, sizeof ip, bp, "input");
-          rc = ock_jerr_set(err, input ? OCK_ETYPE : OCK_EMISSING, ip,
-                            "expected an object (or the raw arguments as a string), got %s",
-                            ock_json_type_name(input));
-        }
-        if (!rc) {
-          struct ock_tool_call *calls = realloc(m.calls, (m.n_calls + 1) * sizeof *calls);
-          if (!calls) {
-            rc = OCK_ENOMEM;
-            break;
-          }
-          m.calls = calls;
-          struct ock_tool_call *tc = &m.calls[m.n_calls++];
-          tc->id = strdup(id);
-          tc->name = strdup(name);
-          tc->arguments =
-              cJSON_IsString(input) ? strdup(input->valuestring) : ock_json_print(input);
-          if (!tc->id || !tc->name || !tc->arguments)
-            rc = OCK_ENOMEM;
-        }
-      } else if (!strcmp(type, "tool_result") && is_user) {
-        /* Text seen before a tool_result in the same message stays first, as the wire has it. */
-        if (text.len) {
-          struct ock_message u = {
-              .role = OCK_ROLE_USER, .content = ock_buf_take(&text), .wire_index = wire};
-          rc = u.content ? push(out, &u) : OCK_ENOMEM;
-          if (rc)
-            ock_message_clear(&u);
-        }
-        const char *id = NULL;
-        if (!rc)
-          rc = ock_jget_string(blk, bp, "tool_use_id", OCK_REQUIRED, &id, err);
-        struct ock_message r = {.role = OCK_ROLE_TOOL, .wire_index = wire};
-        char rp[OCK_JSON_PATH_MAX];
-        ock_jpath_key(rp, sizeof rp, bp, "content");
-        if (!rc)
-          rc = anthropic_result_text(cJSON_GetObjectItemCaseSensitive(blk, "content"), rp,
-                                     &r.content, err);
-        if (!rc && !(r.tool_call_id = strdup(id)))
-          rc = OCK_ENOMEM;
-        r.is_error = ock_json_bool(blk, "is_error", 0);
-        if (!rc)
-          rc = push(out, &r);
-        if (rc)
-          ock_message_clear(&r);
-      }
-      /* Other block types (image, thinking, ...) carry no text or calls for this model. */
-    }
-    if (!rc && (text.len || m.n_calls || nblocks == 0 || !(is_user))) {
-      if (text.len && !(m.content = ock_buf_take(&text)))
-        rc = OCK_ENOMEM;
-      if (!rc && (m.content || m.n_calls || nblocks == 0))
-        rc = push(out, &m);
-      else
-        ock_message_clear(&m);
-    } else {
-      ock_message_clear(&m);
-    }
-    ock_buf_free(&text);
+    rc = anthropic_message(jm, idx++, out, err);
     if (rc)
       return rc;
   }
@@ -579,204 +497,6 @@ void ock_reply_clear(struct ock_reply *r) {
   free(r->id);
   free(r->finish_reason);
   ock_reply_init(r);
-}
-
-int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_jerr *err) {
-  const cJSON *choices = NULL, *choice, *message = NULL, *usage = NULL;
-  const char *id = NULL, *finish = NULL;
-  int rc = ock_jcheck_object(body, "$", err);
-  if (!rc)
-    rc = ock_jget_array(body, "$", "choices", OCK_REQUIRED, &choices, err);
-  if (!rc && cJSON_GetArraySize(choices) < 1)
-    rc = ock_jerr_set(err, OCK_ETYPE, "$.choices", "expected at least one choice, got none");
-  if (rc)
-    return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
-  choice = cJSON_GetArrayItem(choices, 0);
-  rc = ock_jcheck_object(choice, "$.choices[0]", err);
-  if (!rc)
-    rc = ock_jget_object(choice, "$.choices[0]", "message", OCK_REQUIRED, &message, err);
-  if (!rc)
-    rc = ock_jget_string(body, "$", "id", OCK_OPTIONAL, &id, err);
-  if (!rc && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(choice, "finish_reason")))
-    finish = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason")->valuestring;
-  if (rc)
-    return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
-  /* Read the message as a one-element history, so both paths share one reader. */
-  cJSON *arr = cJSON_CreateArray();
-  cJSON *copy = cJSON_Duplicate(message, 1);
-  if (!arr || !copy || !cJSON_AddItemToArray(arr, copy)) {
-    cJSON_Delete(arr);
-    cJSON_Delete(copy);
-    return OCK_ENOMEM;
-  }
-  if (!cJSON_GetObjectItemCaseSensitive(copy, "role"))
-    cJSON_AddStringToObject(copy, "role", "assistant");
-  struct ock_history h;
-  ock_history_init(&h);
-  rc = ock_history_from_openai(arr, &h, err);
-  cJSON_Delete(arr);
-  if (!rc && (h.len != 1 || h.items[0].role != OCK_ROLE_ASSISTANT))
-    rc = ock_jerr_set(err, OCK_ETYPE, "$.choices[0].message.role", "expected \"assistant\"");
-  if (rc) {
-    ock_history_free(&h);
-    return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
-  }
-  struct ock_reply r;
-  ock_reply_init(&r);
-  r.msg = h.items[0];
-  r.msg.wire_index = -1;
-  h.len = 0;
-  ock_history_free(&h);
-  r.id = dup_or_null(id);
-  r.finish_reason = dup_or_null(finish);
-  usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
-  r.input_tokens = ock_json_int(usage, "prompt_tokens", -1);
-  r.output_tokens = ock_json_int(usage, "completion_tokens", -1);
-  *out = r;
-  return OCK_OK;
-}
-
-int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct ock_jerr *err) {
-  const char *id = NULL, *stop = NULL, *type = NULL;
-  const cJSON *content = NULL;
-  int rc = ock_jcheck_object(body, "$", err);
-  if (!rc)
-    rc = ock_jget_string(body, "$", "type", OCK_OPTIONAL, &type, err);
-  if (!rc && type && strcmp(type, "message"))
-    rc = ock_jerr_set(err, OCK_ETYPE, "$.type", "expected \"message\", got \"%.40s\"", type);
-  if (!rc)
-    rc = ock_jget_array(body, "$", "content", OCK_REQUIRED, &content, err);
-  if (!rc)
-    rc = ock_jget_string(body, "$", "id", OCK_OPTIONAL, &id, err);
-  if (!rc && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(body, "stop_reason")))
-    stop = cJSON_GetObjectItemCaseSensitive(body, "stop_reason")->valuestring;
-  if (rc)
-    return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
-  cJSON *msgs = cJSON_CreateArray();
-  cJSON *msg = cJSON_CreateObject();
-  int ok = msgs && msg && cJSON_AddItemToArray(msgs, msg) &&
-           cJSON_AddStringToObject(msg, "role", "assistant") &&
-           cJSON_AddItemToObject(msg, "content", cJSON_Duplicate(content, 1));
-  if (!ok) {
-    if (!cJSON_GetArraySize(msgs))
-      cJSON_Delete(msg);
-    cJSON_Delete(msgs);
-    return OCK_ENOMEM;
-  }
-  struct ock_history h;
-  ock_history_init(&h);
-  rc = ock_history_from_anthropic(NULL, msgs, &h, err);
-  cJSON_Delete(msgs);
-  if (rc) {
-    ock_history_free(&h);
-    /* Paths in err refer to the synthetic wrapper; point at the body's content instead. */
-    if (err && rc != OCK_ENOMEM) {
-      char where[sizeof err->where];
-      const char *tail = strstr(err->where, ".content");
-      snprintf(where, sizeof where, "$%s", tail ? tail : "");
-      memcpy(err->where, where, sizeof where);
-    }
-    return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
-  }
-  struct ock_reply r;
-  ock_reply_init(&r);
-  if (h.len == 1) {
-    r.msg = h.items[0];
-    h.len = 0;
-  }
-  r.msg.wire_index = -1;
-  ock_history_free(&h);
-  r.id = dup_or_null(id);
-  r.finish_reason = dup_or_null(stop);
-  const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
-  r.input_tokens = ock_json_int(usage, "input_tokens", -1);
-  r.output_tokens = ock_json_int(usage, "output_tokens", -1);
-  *out = r;
-  return OCK_OK;
-}
-
-int ock_reply_to_openai(const struct ock_reply *r, const char *model, long long created,
-                        cJSON **out) {
-  struct ock_history h = {.items = (struct ock_message *)&r->msg, .len = 1, .cap = 1};
-  cJSON *msgs = NULL;
-  int rc = ock_history_to_openai(&h, &msgs);
-  if (rc)
-    return rc;
-  cJSON *message = cJSON_DetachItemFromArray(msgs, 0);
-  cJSON_Delete(msgs);
-  cJSON *body = cJSON_CreateObject();
-  cJSON *choices = body ? cJSON_AddArrayToObject(body, "choices") : NULL;
-  cJSON *choice = cJSON_CreateObject();
-  const char *finish =
-      r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_calls" : "stop");
-  cJSON *usage = cJSON_CreateObject();
-  long long in = r->input_tokens < 0 ? 0 : r->input_tokens;
-  long long outt = r->output_tokens < 0 ? 0 : r->output_tokens;
-  int ok = message && body && choices && choice && usage && add_str(body, "id", r->id) &&
-           add_str(body, "object", "chat.completion") &&
-           cJSON_AddNumberToObject(body, "created", (double)created) &&
-           add_str(body, "model", model) && cJSON_AddItemToArray(choices, choice) &&
-           cJSON_AddNumberToObject(choice, "index", 0) &&
-           cJSON_AddItemToObject(choice, "message", message) &&
-           cJSON_AddNullToObject(choice, "logprobs") && add_str(choice, "finish_reason", finish) &&
-           cJSON_AddItemToObject(body, "usage", usage) &&
-           cJSON_AddNumberToObject(usage, "prompt_tokens", (double)in) &&
-           cJSON_AddNumberToObject(usage, "completion_tokens", (double)outt) &&
-           cJSON_AddNumberToObject(usage, "total_tokens", (double)(in + outt));
-  if (!ok) {
-    if (!(choice && cJSON_GetObjectItem(choice, "message")))
-      cJSON_Delete(message);
-    if (!(choices && cJSON_GetArraySize(choices)))
-      cJSON_Delete(choice);
-    if (!(body && cJSON_GetObjectItem(body, "usage")))
-      cJSON_Delete(usage);
-    cJSON_Delete(body);
-    return OCK_ENOMEM;
-  }
-  *out = body;
-  return OCK_OK;
-}
-
-int ock_reply_to_anthropic(const struct ock_reply *r, const char *model, cJSON **out) {
-  cJSON *body = cJSON_CreateObject();
-  cJSON *content = body ? cJSON_CreateArray() : NULL;
-  int ok = body && content && cJSON_AddItemToObject(body, "content", content);
-  if (!ok)
-    cJSON_Delete(content);
-  if (ok && r->msg.content && *r->msg.content) {
-    cJSON *t = cJSON_CreateObject();
-    ok = t && cJSON_AddItemToArray(content, t) && add_str(t, "type", "text") &&
-         add_str(t, "text", r->msg.content);
-  }
-  for (size_t c = 0; ok && c < r->msg.n_calls; c++) {
-    cJSON *b = cJSON_CreateObject();
-    ok = b && cJSON_AddItemToArray(content, b) && add_str(b, "type", "tool_use") &&
-         add_str(b, "id", r->msg.calls[c].id) && add_str(b, "name", r->msg.calls[c].name);
-    cJSON *in = ok ? tool_input(r->msg.calls[c].arguments) : NULL;
-    ok = in && cJSON_AddItemToObject(b, "input", in);
-  }
-  const char *stop =
-      r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_use" : "end_turn");
-  cJSON *usage = ok ? cJSON_CreateObject() : NULL;
-  ok = ok && usage && add_str(body, "id", r->id) && add_str(body, "type", "message") &&
-       add_str(body, "role", "assistant") && add_str(body, "model", model) &&
-       add_str(body, "stop_reason", stop) && cJSON_AddNullToObject(body, "stop_sequence") &&
-       cJSON_AddItemToObject(body, "usage", usage) &&
-       cJSON_AddNumberToObject(usage, "input_tokens",
-                               (double)(r->input_tokens < 0 ? 0 : r->input_tokens)) &&
-       cJSON_AddNumberToObject(usage, "output_tokens",
-                               (double)(r->output_tokens < 0 ? 0 : r->output_tokens));
-  if (!ok) {
-    if (usage && !cJSON_GetObjectItem(body, "usage"))
-      cJSON_Delete(usage);
-    cJSON_Delete(body);
-    return OCK_ENOMEM;
-  }
-  /* Put content after the header fields, where the real API has it. */
-  cJSON_DetachItemViaPointer(body, content);
-  cJSON_AddItemToObject(body, "content", content);
-  *out = body;
-  return OCK_OK;
 }
 
 /* ---- tool results -------------------------------------------------------------------------- */

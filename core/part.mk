@@ -1,5 +1,6 @@
 # core/: libockcore.a, the shared library every part links (JSON access, buffers, the
-# requirement registry with the event model, the neutral message model).
+# requirement registry with the event model, the neutral message model, the provider wires and
+# the SSE decoder).
 CORE_SRCS := $(wildcard core/*.c)
 CORE_LIB  := $(BUILD)/lib/libockcore.a
 CORE_GEN  := $(BUILD)/gen/registry_data.c

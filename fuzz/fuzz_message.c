@@ -8,6 +8,7 @@
 
 #include "ock/json.h"
 #include "ock/message.h"
+#include "ock/wire.h"
 
 static void same_print(const cJSON *v) {
   char *ours = ock_json_print(v);
@@ -16,6 +17,19 @@ static void same_print(const cJSON *v) {
     abort();
   free(ours);
   cJSON_free(theirs);
+}
+
+/* reencode writes a decoded reply on the other wire, as a body and as events. */
+static void reencode(const struct ock_wire_ops *w, const struct ock_reply *r) {
+  struct ock_wire_frame f = {.model = "m", .chunk_size = 3, .include_usage = 1};
+  struct ock_buf b;
+  ock_buf_init(&b, (size_t)1 << 24);
+  w->encode_reply(r, &f, &b);
+  ock_buf_free(&b);
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  w->encode_events(r, &f, &c);
+  ock_chunks_free(&c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -44,17 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ock_history_free(&h);
   struct ock_reply r;
   ock_reply_init(&r);
-  if (!ock_reply_from_openai(v, &r, &err)) {
-    cJSON *body = NULL;
-    if (!ock_reply_to_anthropic(&r, "m", &body))
-      cJSON_Delete(body);
-  }
+  if (!ock_reply_from_openai(v, &r, &err))
+    reencode(&ock_wire_anthropic, &r);
   ock_reply_clear(&r);
-  if (!ock_reply_from_anthropic(v, &r, &err)) {
-    cJSON *body = NULL;
-    if (!ock_reply_to_openai(&r, "m", 0, &body))
-      cJSON_Delete(body);
-  }
+  if (!ock_reply_from_anthropic(v, &r, &err))
+    reencode(&ock_wire_openai, &r);
   ock_reply_clear(&r);
   free(ock_tool_result_text(v));
   cJSON_Delete(v);

@@ -25,32 +25,33 @@ int ock__fault_roll(unsigned long long seed, size_t rule, unsigned long long n, 
 
 /* cut_point: the piece index right after the n-th event that is not a ping, never past the
  * terminator. */
-static size_t cut_point(const struct mock_chunks *events, const struct mock_wire *w, long long n) {
+static size_t cut_point(const struct ock_chunks *events, const struct ock_wire_ops *w,
+                        long long n) {
   size_t body = events->n > w->terminators ? events->n - w->terminators : 0;
   size_t i = 0;
   long long seen = 0;
   while (i < body && seen < n) {
-    if (!ock__is_ping(events->items[i]))
+    if (!ock_sse_is_ping(events->items[i]))
       seen++;
     i++;
   }
   return i;
 }
 
-int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *w,
-                            struct mock_chunks *events) {
+int ock__fault_apply_stream(const struct mock_fault *f, const struct ock_wire_ops *w,
+                            struct ock_chunks *events) {
   if (f->kind != MOCK_FAULT_CUT_STREAM && f->kind != MOCK_FAULT_ERROR_MID_STREAM &&
       f->kind != MOCK_FAULT_MALFORMED_CHUNK)
     return OCK_OK;
-  ock__chunks_truncate(events, cut_point(events, w, f->after));
+  ock_chunks_truncate(events, cut_point(events, w, f->after));
   if (f->kind == MOCK_FAULT_CUT_STREAM)
     return OCK_OK;
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  int rc = f->kind == MOCK_FAULT_ERROR_MID_STREAM ? w->error_event(f->status, f->message, &b)
-                                                  : w->malformed_event(&b);
+  int rc = f->kind == MOCK_FAULT_ERROR_MID_STREAM ? w->encode_error_event(f->status, f->message, &b)
+                                                  : w->encode_malformed_event(&b);
   if (!rc)
-    rc = ock__chunks_push(events, b.data, b.len);
+    rc = ock_chunks_push(events, b.data, b.len);
   ock_buf_free(&b);
   return rc;
 }

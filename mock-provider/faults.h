@@ -22,8 +22,8 @@ int ock__fault_roll(unsigned long long seed, size_t rule, unsigned long long n, 
  * `after` events (pings not counted) go out, then nothing, one error event, or one event that
  * is not JSON; never the terminator. The caller closes the connection after the last piece.
  * OCK_OK or OCK_ENOMEM. */
-int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *w,
-                            struct mock_chunks *events);
+int ock__fault_apply_stream(const struct mock_fault *f, const struct ock_wire_ops *w,
+                            struct ock_chunks *events);
 
 /* What a stream fault means for a non-streaming reply. */
 struct mock_body_fault {

@@ -306,7 +306,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
   ock_buf_init(&param, sizeof d->param - 1);
   ock_buf_init(&code, sizeof d->code - 1);
   if (finding->shape != MOCK_SHAPE_NONE)
-    ock__wire_for(p->api)->history_error(finding, in->messages, &param, &code, &why);
+    ock__history_error(p->api, finding, in->messages, &param, &code, &why);
   char finding_text[sizeof d->message];
   snprintf(finding_text, sizeof finding_text, "%s", why.data ? why.data : "");
 
@@ -466,10 +466,10 @@ static cJSON *gone_entry(const cJSON *sent) {
 static int error_reply(const struct mock_provider *p, const char *request_id, int status,
                        const char *message, const char *param, const char *code,
                        const struct mock_fault *f, struct mock_plan *plan) {
-  const struct mock_wire *w = ock__wire_for(p->api);
+  const struct ock_wire_ops *w = ock__wire_for(p->api);
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  int rc = w->error_body(status, message, param, code, request_id, &b);
+  int rc = w->encode_error(status, message, param, code, request_id, &b);
   if (!rc)
     rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
   plan->body_json = 1;
@@ -490,11 +490,11 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
 static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
                         const char *request_id, const struct mock_fault *f,
                         const struct mock_answer *a, struct mock_plan *plan) {
-  const struct mock_wire *w = ock__wire_for(p->api);
+  const struct ock_wire_ops *w = ock__wire_for(p->api);
   int rc = OCK_OK;
   if (in->stream) {
     plan->stream = 1;
-    rc = w->events(a, &plan->body);
+    rc = ock__answer_events(w, a, &plan->body);
     if (!rc && f)
       rc = ock__fault_apply_stream(f, w, &plan->body);
     if (f && f->kind != MOCK_FAULT_STATUS)
@@ -509,7 +509,7 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
   }
   struct ock_buf b;
   ock_buf_init(&b, (size_t)1 << 30);
-  rc = w->body(a, &b);
+  rc = ock__answer_body(w, a, &b);
   struct mock_body_fault bf = {0, -1, 0};
   if (f)
     ock__fault_for_body(f, b.len, &bf);
@@ -537,7 +537,7 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
                         const struct mock_turn *t, const struct llm_in *in, size_t body_len,
                         unsigned long long reply_no, struct answer_ids *ids,
                         struct mock_answer *a) {
-  const struct mock_wire *w = ock__wire_for(p->api);
+  const struct ock_wire_ops *w = ock__wire_for(p->api);
   size_t n = t ? t->n_calls : 0;
   ids->calls = calloc(n ? n : 1, sizeof *ids->calls);
   ids->call_ids = calloc(n ? n : 1, sizeof *ids->call_ids);

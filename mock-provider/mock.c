@@ -183,9 +183,9 @@ static enum MHD_Result respond(ock_mock *m, struct MHD_Connection *c, struct moc
     pl->m = m;
     pl->conn = c;
     pl->plan = plan;
-    uint64_t size = plan->stream ? MHD_SIZE_UNKNOWN : (uint64_t)ock__chunks_total(&plan->body);
+    uint64_t size = plan->stream ? MHD_SIZE_UNKNOWN : (uint64_t)ock_chunks_total(&plan->body);
     /* The block is allocated (and zeroed) per reply: size it to the reply, up to 64 KiB. */
-    size_t total = ock__chunks_total(&plan->body);
+    size_t total = ock_chunks_total(&plan->body);
     size_t block = total < 1024 ? 1024 : total > 64 * 1024 ? 64 * 1024 : total;
     resp = MHD_create_response_from_callback(size, block, play, pl, free_player);
     if (!resp) {

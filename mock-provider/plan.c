@@ -14,11 +14,11 @@ void ock__plan_init(struct mock_plan *p) {
   p->status = 200;
   p->content_type = "application/json";
   p->drop_after = -1;
-  ock__chunks_init(&p->body);
+  ock_chunks_init(&p->body);
 }
 
 void ock__plan_free(struct mock_plan *p) {
-  ock__chunks_free(&p->body);
+  ock_chunks_free(&p->body);
   cJSON_Delete(p->deferred);
   p->deferred = NULL;
   p->deferred_gone = NULL;
@@ -41,8 +41,8 @@ int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, c
   p->status = status;
   p->content_type = content_type;
   p->body_json = 0;
-  ock__chunks_truncate(&p->body, 0);
-  return ock__chunks_push(&p->body, data, len);
+  ock_chunks_truncate(&p->body, 0);
+  return ock_chunks_push(&p->body, data, len);
 }
 
 int ock__plan_json(struct mock_plan *p, int status, cJSON *v) {

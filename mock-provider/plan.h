@@ -27,7 +27,7 @@ struct mock_plan {
   const char *content_type; /* static text */
   struct mock_header headers[MOCK_PLAN_HEADERS];
   size_t n_headers;
-  struct mock_chunks body;  /* the body: one piece, or one per SSE event */
+  struct ock_chunks body;   /* the body: one piece, or one per SSE event */
   int body_json;            /* 1: the one piece is a whole JSON document the mock printed */
   int stream;               /* 1: chunked, each piece flushed on its own; 0: Content-Length */
   long long delay_ms;       /* before the first byte (the status line) */

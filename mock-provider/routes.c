@@ -131,13 +131,13 @@ void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const
 
 /* path_api: the wire whose endpoint the path names (".../v1/chat/completions" or
  * ".../v1/messages"), or NULL for the mock's own endpoints. */
-static const struct mock_wire *path_api(const char *path) {
+static const struct ock_wire_ops *path_api(const char *path) {
   static const char chat[] = "/v1/chat/completions", messages[] = "/v1/messages";
   size_t n = strlen(path);
   if (n >= sizeof chat - 1 && !strcmp(path + n - (sizeof chat - 1), chat))
-    return &ock__openai_wire;
+    return &ock_wire_openai;
   if (n >= sizeof messages - 1 && !strcmp(path + n - (sizeof messages - 1), messages))
-    return &ock__anthropic_wire;
+    return &ock_wire_anthropic;
   return NULL;
 }
 
@@ -151,17 +151,17 @@ int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, 
   long long seq = ock__journal_append(st->journal, "http_error", e);
   /* On an LLM endpoint the refusal comes in that API's envelope and error type, as the real
    * service's 404, 405 or 413 does (SPEC.md 6.6): an SDK reads its error from there. */
-  const struct mock_wire *w = path_api(rq->path);
+  const struct ock_wire_ops *w = path_api(rq->path);
   if (w) {
     char request_id[64];
     snprintf(request_id, sizeof request_id, "req_ock_%08x_%lld", (unsigned)st->fx->hash, seq);
     struct ock_buf b;
     ock_buf_init(&b, 1 << 20);
-    int rc = w->error_body(status, message, NULL, NULL, request_id, &b);
+    int rc = w->encode_error(status, message, NULL, NULL, request_id, &b);
     if (!rc)
       rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
     ock_buf_free(&b);
-    if (!rc && w == &ock__anthropic_wire)
+    if (!rc && w == &ock_wire_anthropic)
       rc = ock__plan_header(plan, w->request_id_header, "%s", request_id);
     return rc;
   }

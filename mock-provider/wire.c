@@ -1,113 +1,203 @@
 /*
- * wire.c: what both wire formats share: the piece list, UTF-8-safe splitting, SSE framing.
+ * wire.c: the mock's side of the provider wires (see wire.h): a scripted answer as core's
+ * neutral reply, and each API's own texts for a broken history (OpenAI: ERR1, ERR2 and its
+ * duplicate tool_call_id text; Anthropic: its tool_use / tool_result texts).
  */
 #include "wire.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ock/json.h"
 #include "ock/status.h"
 
-void ock__chunks_init(struct mock_chunks *c) {
-  memset(c, 0, sizeof *c);
+const struct ock_wire_ops *ock__wire_for(enum mock_api api) {
+  return ock_wire_get(api == MOCK_API_ANTHROPIC ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI);
 }
 
-void ock__chunks_free(struct mock_chunks *c) {
-  for (size_t i = 0; i < c->n; i++)
-    free(c->items[i]);
-  free(c->items);
-  free(c->lens);
-  ock__chunks_init(c);
+/* as_reply views a as a neutral reply: the strings are borrowed (the reply is never cleared),
+ * calls is the caller's array of a->n_calls entries. */
+static void as_reply(const struct mock_answer *a, struct ock_tool_call *calls, struct ock_reply *r,
+                     struct ock_wire_frame *f) {
+  ock_reply_init(r);
+  for (size_t i = 0; i < a->n_calls; i++)
+    calls[i] = (struct ock_tool_call){(char *)a->calls[i].id, (char *)a->calls[i].name,
+                                      (char *)a->calls[i].arguments};
+  r->msg.content = (char *)a->text;
+  r->msg.calls = calls;
+  r->msg.n_calls = a->n_calls;
+  r->id = (char *)a->id;
+  r->finish_reason = (char *)a->finish;
+  r->input_tokens = a->input_tokens;
+  r->output_tokens = a->output_tokens;
+  *f = (struct ock_wire_frame){.model = a->model,
+                               .created = a->created,
+                               .stop_sequence = a->stop_sequence,
+                               .chunk_size = a->chunk_size,
+                               .include_usage = a->include_usage};
 }
 
-int ock__chunks_insert(struct mock_chunks *c, size_t at, const char *p, size_t n) {
-  if (at > c->n)
-    at = c->n;
-  if (c->n == c->cap) {
-    size_t cap = c->cap ? c->cap * 2 : 16;
-    char **items = realloc(c->items, cap * sizeof *items);
-    if (!items)
-      return OCK_ENOMEM;
-    c->items = items;
-    size_t *lens = realloc(c->lens, cap * sizeof *lens);
-    if (!lens)
-      return OCK_ENOMEM;
-    c->lens = lens;
-    c->cap = cap;
-  }
-  char *copy = malloc(n + 1);
-  if (!copy)
+int ock__answer_body(const struct ock_wire_ops *w, const struct mock_answer *a,
+                     struct ock_buf *out) {
+  struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
+  if (!calls)
     return OCK_ENOMEM;
-  if (n)
-    memcpy(copy, p, n);
-  copy[n] = '\0';
-  memmove(c->items + at + 1, c->items + at, (c->n - at) * sizeof *c->items);
-  memmove(c->lens + at + 1, c->lens + at, (c->n - at) * sizeof *c->lens);
-  c->items[at] = copy;
-  c->lens[at] = n;
-  c->n++;
-  return OCK_OK;
+  struct ock_reply r;
+  struct ock_wire_frame f;
+  as_reply(a, calls, &r, &f);
+  int rc = w->encode_reply(&r, &f, out);
+  free(calls);
+  return rc;
 }
 
-int ock__chunks_push(struct mock_chunks *c, const char *p, size_t n) {
-  return ock__chunks_insert(c, c->n, p, n);
+int ock__answer_events(const struct ock_wire_ops *w, const struct mock_answer *a,
+                       struct ock_chunks *out) {
+  struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
+  if (!calls)
+    return OCK_ENOMEM;
+  struct ock_reply r;
+  struct ock_wire_frame f;
+  as_reply(a, calls, &r, &f);
+  int rc = w->encode_events(&r, &f, out);
+  free(calls);
+  return rc;
 }
 
-void ock__chunks_truncate(struct mock_chunks *c, size_t n) {
-  while (c->n > n)
-    free(c->items[--c->n]);
-}
+static const char *const ERR1 =
+    "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+    "each 'tool_call_id'. The following tool_call_ids did not have response messages: ";
+static const char *const ERR2 = "Invalid parameter: messages with role 'tool' must be a response "
+                                "to a preceeding message with 'tool_calls'.";
 
-size_t ock__chunks_total(const struct mock_chunks *c) {
-  size_t t = 0;
-  for (size_t i = 0; i < c->n; i++)
-    t += c->lens[i];
-  return t;
-}
-
-const struct mock_wire *ock__wire_for(enum mock_api api) {
-  return api == MOCK_API_ANTHROPIC ? &ock__anthropic_wire : &ock__openai_wire;
-}
-
-size_t ock__utf8_prefix(const char *s, size_t len, long long chars) {
-  size_t i = 0;
-  long long seen = 0;
-  while (i < len) {
-    if (((unsigned char)s[i] & 0xC0) != 0x80) {
-      if (seen == chars)
-        break;
-      seen++;
-    }
+/* first_result: the index of the first tool message in raw answering id before message
+ * before; before itself when there is none. */
+static int first_result(const cJSON *raw, const char *id, int before) {
+  int i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, raw) {
+    if (i >= before)
+      break;
+    const char *role = ock_json_str(m, "role"), *answers = ock_json_str(m, "tool_call_id");
+    if (role && !strcmp(role, "tool") && answers && id && !strcmp(answers, id))
+      return i;
     i++;
   }
-  return i;
+  return before;
 }
 
-int ock__print_to(struct ock_buf *out, cJSON *v) {
-  if (!v)
-    return OCK_ENOMEM;
-  int rc = ock_json_write(out, v);
-  cJSON_Delete(v);
-  return rc;
+static int openai_history_error(const struct mock_finding *f, const cJSON *raw,
+                                struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
+  int rc = OCK_OK;
+  switch (f->shape) {
+  case MOCK_A01_UNMATCHED_TOOL_USE:
+  case MOCK_A03_INTERLEAVED_USER_MSG:
+  case MOCK_A04_INTERLEAVED_ASST_MSG:
+  case MOCK_A07_PARALLEL_MISSING_RESULT:
+    rc = ock_buf_printf(param, "messages.[%d].role", f->message_index);
+    if (!rc)
+      rc = ock_buf_printf(out, "%s%s", ERR1, f->ids ? f->ids : "");
+    return rc;
+  case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
+    if (f->on_result) {
+      /* the API's own text for a second tool message with one id: it names both messages */
+      rc = ock_buf_printf(param, "messages.[%d].tool_call_id", f->message_index);
+      if (!rc)
+        rc = ock_buf_printf(out,
+                            "Invalid parameter: Duplicate value for 'tool_call_id' of '%s', in "
+                            "messages[%d] and messages[%d].",
+                            f->id, first_result(raw, f->id, f->message_index), f->message_index);
+      return rc;
+    }
+    rc = ock_buf_printf(param, "messages.[%d].tool_calls", f->message_index);
+    if (!rc)
+      rc = ock_buf_puts(code, "ock_duplicate_tool_call_id");
+    if (!rc)
+      rc = ock_buf_printf(out,
+                          "ock: tool_call_id '%s' is issued more than once in this "
+                          "conversation.",
+                          f->id);
+    return rc;
+  case MOCK_A08_PARALLEL_WRONG_ORDER:
+    rc = ock_buf_printf(param, "messages.[%d].tool_call_id", f->message_index);
+    if (!rc)
+      rc = ock_buf_puts(code, "ock_tool_result_order");
+    if (!rc)
+      rc = ock_buf_printf(out,
+                          "ock: tool messages must answer 'tool_calls' in order. Expected a "
+                          "response to '%s' at messages.[%d], found '%s'.",
+                          f->expected ? f->expected : "", f->message_index, f->id);
+    return rc;
+  case MOCK_A02_UNMATCHED_TOOL_RESULT:
+  case MOCK_A06_WRONG_TOOL_CALL_ID:
+  case MOCK_SHAPE_NONE:
+    break;
+  }
+  rc = ock_buf_printf(param, "messages.[%d].role", f->message_index);
+  return rc ? rc : ock_buf_puts(out, ERR2);
 }
 
-int ock__sse_event(struct mock_chunks *out, const char *name, const char *data, size_t len) {
-  struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
-  int rc = name ? ock_buf_printf(&b, "event: %s\n", name) : OCK_OK;
-  if (!rc)
-    rc = ock_buf_puts(&b, "data: ");
-  if (!rc)
-    rc = ock_buf_append(&b, data, len);
-  if (!rc)
-    rc = ock_buf_puts(&b, "\n\n");
-  if (!rc)
-    rc = ock__chunks_push(out, b.data, b.len);
-  ock_buf_free(&b);
-  return rc;
+/* block_index: where the last block of `type` whose `key` is id sits in raw[message].content;
+ * 0 when it cannot be told. The last one is the offending one for a repeat. */
+static int block_index(const cJSON *raw, int message, const char *type, const char *key,
+                       const char *id) {
+  const cJSON *msg = cJSON_GetArrayItem(raw, message);
+  const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
+  int found = 0, k = 0;
+  const cJSON *b;
+  cJSON_ArrayForEach(b, content) {
+    const char *t = ock_json_str(b, "type");
+    const char *v = ock_json_str(b, key);
+    if (t && !strcmp(t, type) && v && id && !strcmp(v, id))
+      found = k;
+    k++;
+  }
+  return found;
 }
 
-int ock__is_ping(const char *piece) {
-  return !strncmp(piece, "event: ping\n", 12);
+static int anthropic_history_error(const struct mock_finding *f, const cJSON *raw,
+                                   struct ock_buf *out) {
+  int n = f->message_index;
+  switch (f->shape) {
+  case MOCK_A01_UNMATCHED_TOOL_USE:
+  case MOCK_A03_INTERLEAVED_USER_MSG:
+  case MOCK_A04_INTERLEAVED_ASST_MSG:
+  case MOCK_A07_PARALLEL_MISSING_RESULT:
+    return ock_buf_printf(out,
+                          "messages.%d: `tool_use` ids were found without `tool_result` blocks "
+                          "immediately after: %s. Each `tool_use` block must have a "
+                          "corresponding `tool_result` block in the next message.",
+                          n, f->ids ? f->ids : "");
+  case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
+    if (f->on_result) /* the Messages API's own text for a second result to one call */
+      return ock_buf_printf(out,
+                            "messages.%d.content.%d: each tool_use must have a single result. "
+                            "Found multiple `tool_result` blocks with id: %s",
+                            n, block_index(raw, n, "tool_result", "tool_use_id", f->id), f->id);
+    /* the Messages API's own text; it names the block, not the id */
+    return ock_buf_printf(out, "messages.%d.content.%d: `tool_use` ids must be unique", n,
+                          block_index(raw, n, "tool_use", "id", f->id));
+  case MOCK_A08_PARALLEL_WRONG_ORDER:
+    return ock_buf_printf(out,
+                          "messages.%d.content.%d: ock: `tool_result` blocks must follow the "
+                          "order of the `tool_use` blocks. Expected `%s`, found `%s`.",
+                          n, block_index(raw, n, "tool_result", "tool_use_id", f->id),
+                          f->expected ? f->expected : "", f->id);
+  case MOCK_A02_UNMATCHED_TOOL_RESULT:
+  case MOCK_A06_WRONG_TOOL_CALL_ID:
+  case MOCK_SHAPE_NONE:
+    break;
+  }
+  return ock_buf_printf(out,
+                        "messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` "
+                        "blocks: %s. Each `tool_result` block must have a corresponding "
+                        "`tool_use` block in the previous message.",
+                        n, block_index(raw, n, "tool_result", "tool_use_id", f->id), f->id);
+}
+
+int ock__history_error(enum mock_api api, const struct mock_finding *f, const cJSON *raw,
+                       struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
+  if (api == MOCK_API_ANTHROPIC)
+    return anthropic_history_error(f, raw, out);
+  return openai_history_error(f, raw, param, code, out);
 }

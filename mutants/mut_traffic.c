@@ -1,7 +1,7 @@
 /*
  * mut_traffic.c: the lies told in LLM requests (the history the SUT sends), LLM replies (what
- * the SUT is told the provider said), and tool requests and replies. History edits go
- * through wire_edit.c, so each lie has the same shape on the OpenAI and Anthropic wires.
+ * the SUT is told the provider said), and tool requests and replies. History edits are
+ * core's (ock/wire.h), so each lie has the same shape on the OpenAI and Anthropic wires.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -9,50 +9,59 @@
 #include <string.h>
 
 #include "mut_hooks.h"
-#include "wire_edit.h"
+#include "ock/wire.h"
+
+/* wire_of: the provider wire of an LLM request; NULL for other traffic (the edits then leave
+ * it alone). */
+static const struct ock_wire_ops *wire_of(const struct mutant_exchange *x) {
+  if (x->wire == MUTANT_WIRE_NONE)
+    return NULL;
+  return ock_wire_get(x->wire == MUTANT_WIRE_ANTHROPIC ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI);
+}
 
 void mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_drop_last_result(x->body, x->wire);
+  ock_wire_drop_last_result(x->body, wire_of(x));
 }
 
 void mut_result_wrong_id(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_rename_last_result(x->body, x->wire, "_mutant");
+  ock_wire_rename_last_result(x->body, wire_of(x), "_mutant");
 }
 
 void mut_message_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (wire_result_count(x->body, x->wire) > 0)
-    wire_split_call(x->body, x->wire, "(mutant) a user message between a call and its results");
+  if (ock_wire_result_count(x->body, wire_of(x)) > 0)
+    ock_wire_split_call(x->body, wire_of(x),
+                        "(mutant) a user message between a call and its results");
 }
 
 void mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_duplicate_last_result(x->body, x->wire);
+  ock_wire_duplicate_last_result(x->body, wire_of(x));
 }
 
 void mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_reverse_results(x->body, x->wire);
+  ock_wire_reverse_results(x->body, wire_of(x));
 }
 
 void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (wire_result_count(x->body, x->wire) > 0)
-    wire_rename_call(x->body, x->wire, "_m");
+  if (ock_wire_result_count(x->body, wire_of(x)) > 0)
+    ock_wire_rename_call(x->body, wire_of(x), "_m");
 }
 
 void mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (wire_result_count(x->body, x->wire) > 0)
-    wire_alter_call_arguments(x->body, x->wire);
+  if (ock_wire_result_count(x->body, wire_of(x)) > 0)
+    ock_wire_alter_call_arguments(x->body, wire_of(x), "ock_mutant");
 }
 
 void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (wire_result_count(x->body, x->wire) > 0)
-    wire_rename_call_tool(x->body, x->wire, "_mutant");
+  if (ock_wire_result_count(x->body, wire_of(x)) > 0)
+    ock_wire_rename_call_tool(x->body, wire_of(x), "_mutant");
 }
 
 /* path_provider: the provider name in an LLM path "/p/<name>/...", into buf ("" when none). */
@@ -120,22 +129,22 @@ void mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x)
 
 void mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
-    wire_insert_assistant_before_prompt(x->body, "");
+    ock_wire_insert_assistant_before_prompt(x->body, "");
 }
 
 void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
-    wire_drop_last_result(x->body, x->wire);
+    ock_wire_drop_last_result(x->body, wire_of(x));
 }
 
 void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_set_result_texts(x->body, x->wire, "(mutant) the tool's output is not here", 1);
+  ock_wire_set_result_texts(x->body, wire_of(x), "(mutant) the tool's output is not here", 1);
 }
 
 void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_suffix_error_results(x->body, x->wire, " (mutant)");
+  ock_wire_suffix_error_results(x->body, wire_of(x), " (mutant)");
 }
 
 /* The wrap-up reminder in other words: no mark of SPEC.md 5.5 in it. */
@@ -144,8 +153,8 @@ void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x)
 
 /* other_words: each text of SPEC.md 5.10, 5.11 and 5.5 in other English, what a framework with
  * its own wording sends; NULL for any other text. */
-static const char *other_words(enum wire_text_kind kind, const char *t, char *buf, size_t n) {
-  if (kind == WIRE_TEXT_RESULT) {
+static const char *other_words(enum ock_wire_text_kind kind, const char *t, char *buf, size_t n) {
+  if (kind == OCK_WIRE_TEXT_RESULT) {
     const char *end;
     if (!strncmp(t, "Error: tool '", 13) && (end = strstr(t + 13, "' not found")) != NULL)
       snprintf(buf, n, "There is no tool called %.*s.", (int)(end - (t + 13)), t + 13);
@@ -163,50 +172,51 @@ static const char *other_words(enum wire_text_kind kind, const char *t, char *bu
       return NULL;
     return buf;
   }
-  const char *at = kind == WIRE_TEXT_USER ? strstr(t, MUT_REMINDER) : NULL;
+  const char *at = kind == OCK_WIRE_TEXT_USER ? strstr(t, MUT_REMINDER) : NULL;
   if (at) {
     snprintf(buf, n, "%.*s%s%s", (int)(at - t), t, OTHER_REMINDER, at + strlen(MUT_REMINDER));
     return buf;
   }
-  if (kind == WIRE_TEXT_ASSISTANT && !strcmp(t, MUT_CANCELLED_TEXT))
+  if (kind == OCK_WIRE_TEXT_ASSISTANT && !strcmp(t, MUT_CANCELLED_TEXT))
     return "(The run above was stopped at the user's request.)";
   return NULL;
 }
 
 void mut_other_texts(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_map_texts(x->body, x->wire, other_words);
+  ock_wire_map_texts(x->body, wire_of(x), other_words);
 }
 
 /* reminder_words: other_words for the reminder alone. */
-static const char *reminder_words(enum wire_text_kind kind, const char *t, char *buf, size_t n) {
-  return kind == WIRE_TEXT_USER ? other_words(kind, t, buf, n) : NULL;
+static const char *reminder_words(enum ock_wire_text_kind kind, const char *t, char *buf,
+                                  size_t n) {
+  return kind == OCK_WIRE_TEXT_USER ? other_words(kind, t, buf, n) : NULL;
 }
 
 /* The reminder in its own words, then stored: the wrap-up request (the one the SUT marked) gets
  * OTHER_REMINDER in place of the reminder, and every request after it starts with it. */
 void mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x) {
-  if (wire_find_message(x->body, MUT_REMINDER_MARK) >= 0) {
+  if (ock_wire_find_message(x->body, MUT_REMINDER_MARK) >= 0) {
     s->wrapped_up = 1;
-    wire_map_texts(x->body, x->wire, reminder_words);
-  } else if (s->wrapped_up && wire_find_message(x->body, OTHER_REMINDER) < 0) {
-    wire_insert_user_first(x->body, OTHER_REMINDER);
+    ock_wire_map_texts(x->body, wire_of(x), reminder_words);
+  } else if (s->wrapped_up && ock_wire_find_message(x->body, OTHER_REMINDER) < 0) {
+    ock_wire_insert_user_first(x->body, OTHER_REMINDER);
   }
 }
 
 void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
   for (int i = 0; i < s->n_injections; i++)
-    wire_move_into_call(x->body, x->wire, s->injections[i]);
+    ock_wire_move_into_call(x->body, wire_of(x), s->injections[i]);
 }
 
 void mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_move_to_system(x->body, x->wire, MUT_REMINDER_MARK);
+  ock_wire_move_to_system(x->body, wire_of(x), MUT_REMINDER_MARK);
 }
 
 void mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x) {
-  if (s->wrapped_up && wire_find_message(x->body, MUT_REMINDER_MARK) < 0)
-    wire_insert_user_first(x->body, MUT_REMINDER);
+  if (s->wrapped_up && ock_wire_find_message(x->body, MUT_REMINDER_MARK) < 0)
+    ock_wire_insert_user_first(x->body, MUT_REMINDER);
 }
 
 void mut_stream_false(struct mutant_state *s, struct mutant_exchange *x) {
@@ -224,12 +234,12 @@ void mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x)
 
 void mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->after_cancel && s->llm_in_execute == 0)
-    wire_set_result_texts(x->body, x->wire, "Error: cancelled", 0);
+    ock_wire_set_result_texts(x->body, wire_of(x), "Error: cancelled", 0);
 }
 
 void mut_closing_message_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  wire_drop_message(x->body, "assistant", MUT_CANCELLED_TEXT);
+  ock_wire_drop_message(x->body, "assistant", MUT_CANCELLED_TEXT);
 }
 
 void mut_release_held(struct mutant_state *s, struct mutant_exchange *x) {
@@ -284,7 +294,7 @@ void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
 void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) {
   if (!s->kept)
     return;
-  wire_insert_user_first(x->body, s->kept);
+  ock_wire_insert_user_first(x->body, s->kept);
   free(s->kept);
   s->kept = NULL;
 }
@@ -293,7 +303,7 @@ void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) 
  * The LLM hook marks the wrap-up request before it goes out (done_once 1), so the event hook
  * knows the provider:response that answers it; it acts once (done_once 2). */
 void mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x) {
-  if (!s->done_once && wire_find_message(x->body, MUT_REMINDER_MARK) >= 0)
+  if (!s->done_once && ock_wire_find_message(x->body, MUT_REMINDER_MARK) >= 0)
     s->done_once = 1;
 }
 

@@ -20,7 +20,7 @@ $(REF_CLI): $(call objs_of,reference/cli.c) $(REF_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
-# The tests see the library's private headers (sse.h, stream_map.h, ...) to test them directly.
+# The tests see the library's private headers (http.h, retry.h, ...) to test them directly.
 REF_TEST_SRCS := $(wildcard tests/reference/*.c)
 REF_TEST_BIN  := $(BUILD)/tests/test-reference
 TEST_BINS     += $(REF_TEST_BIN)

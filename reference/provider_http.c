@@ -1,11 +1,10 @@
 /*
  * provider_http.c: LLM providers over HTTP, OpenAI Chat Completions and Anthropic Messages.
  *
- * A thin edge: the request body comes from the neutral history (message.h converters), a JSON
- * reply goes through ock_reply_from_*, a streamed reply through the SSE decoder (sse.c) and
- * the chunk mapper (stream_map.c), which do all the parsing without I/O. This file only
- * builds URLs and headers, moves bytes with http.c, and turns HTTP outcomes into
- * ock_llm_error values the engine can classify.
+ * A thin edge: the request body, the JSON reply and the streamed reply (through the SSE
+ * decoder, ock/sse.h) are the provider wire's (ock/wire.h), which does all the building and
+ * parsing without I/O. This file only builds URLs and headers, moves bytes with http.c, and
+ * turns HTTP outcomes into ock_llm_error values the engine can classify.
  */
 #include "ock/orchestrator.h"
 
@@ -15,10 +14,10 @@
 
 #include "http.h"
 #include "ock/json.h"
+#include "ock/sse.h"
 #include "ock/status.h"
+#include "ock/wire.h"
 #include "retry.h"
-#include "sse.h"
-#include "stream_map.h"
 
 #define MAX_REPLY ((size_t)16 << 20) /* a reply, JSON or streamed, is capped at 16 MiB */
 #define ANTHROPIC_VERSION "2023-06-01"
@@ -27,6 +26,7 @@
 struct ock_http_provider {
   struct ock_provider iface;
   enum ock_wire wire;
+  const struct ock_wire_ops *ops;
   char *name, *model, *url, *api_key;
 };
 
@@ -39,88 +39,33 @@ static void set_error(struct ock_llm_error *e, enum ock_llm_fault kind, int stat
   snprintf(e->message, sizeof e->message, "%s", message);
 }
 
-/* tools_json: the tools offered, in the wire's shape. */
-static cJSON *tools_json(enum ock_wire wire, const struct ock_llm_request *req) {
-  cJSON *arr = cJSON_CreateArray();
-  for (size_t i = 0; arr && i < req->n_tools; i++) {
-    const struct ock_tool_spec *t = &req->tools[i];
-    cJSON *schema = t->input_schema ? cJSON_Duplicate(t->input_schema, 1) : NULL;
-    if (!schema) {
-      schema = cJSON_CreateObject();
-      cJSON_AddStringToObject(schema, "type", "object");
-    }
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToArray(arr, o);
-    if (wire == OCK_WIRE_OPENAI) {
-      cJSON_AddStringToObject(o, "type", "function");
-      cJSON *fn = cJSON_AddObjectToObject(o, "function");
-      cJSON_AddStringToObject(fn, "name", t->name);
-      if (t->description)
-        cJSON_AddStringToObject(fn, "description", t->description);
-      cJSON_AddItemToObject(fn, "parameters", schema);
-    } else {
-      cJSON_AddStringToObject(o, "name", t->name);
-      if (t->description)
-        cJSON_AddStringToObject(o, "description", t->description);
-      cJSON_AddItemToObject(o, "input_schema", schema);
-    }
-  }
-  return arr;
-}
-
-/* openai_messages: the history as a raw JSON value, written straight from the messages: the
- * whole history goes out on every turn, and a tree of it per turn was most of the reference's
- * cost per turn. */
-static int openai_messages(const struct ock_history *h, cJSON **out) {
-  struct ock_buf text;
-  ock_buf_init(&text, (size_t)-1 / 2);
-  int rc = ock_history_write_openai(h, &text);
-  *out = rc ? NULL : cJSON_CreateRaw(text.data);
-  ock_buf_free(&text);
-  return rc ? rc : *out ? OCK_OK : OCK_ENOMEM;
-}
-
-/* request_body prints the JSON body; caller frees. */
+/* request_body prints the JSON body; caller frees. NULL when out of memory. */
 static char *request_body(const struct ock_http_provider *p, const struct ock_llm_request *req) {
-  cJSON *body = cJSON_CreateObject();
-  cJSON *msgs = NULL;
-  char *system = NULL;
-  int rc = p->wire == OCK_WIRE_OPENAI ? openai_messages(req->messages, &msgs)
-                                      : ock_history_to_anthropic(req->messages, &msgs, &system);
-  if (rc || !body) {
-    cJSON_Delete(body);
-    cJSON_Delete(msgs);
+  struct ock_wire_request wr = {.model = p->model,
+                                .messages = req->messages,
+                                .tools = req->tools,
+                                .n_tools = req->n_tools,
+                                .stream = req->stream,
+                                .max_tokens = ANTHROPIC_MAX_TOKENS};
+  struct ock_buf b;
+  ock_buf_init(&b, (size_t)-1 / 2);
+  if (p->ops->encode_request(&wr, &b)) {
+    ock_buf_free(&b);
     return NULL;
   }
-  cJSON_AddStringToObject(body, "model", p->model);
-  if (p->wire == OCK_WIRE_ANTHROPIC) {
-    cJSON_AddNumberToObject(body, "max_tokens", ANTHROPIC_MAX_TOKENS);
-    if (system)
-      cJSON_AddStringToObject(body, "system", system);
-  }
-  cJSON_AddItemToObject(body, "messages", msgs);
-  if (req->n_tools)
-    cJSON_AddItemToObject(body, "tools", tools_json(p->wire, req));
-  cJSON_AddBoolToObject(body, "stream", req->stream);
-  char *text = ock_json_print(body);
-  cJSON_Delete(body);
-  free(system);
-  return text;
+  return ock_buf_take(&b);
 }
 
 /* http_error turns an error status into an ock_llm_error (type "http_error"), quoting the
- * body's error type and message when it has the documented {"error": {"type", "message"}}. */
+ * body's error type and message when it is the wire's error envelope. */
 static void http_error(const struct ock__http_response *rs, struct ock_llm_error *err) {
   char msg[400];
-  cJSON *j = rs->body.len ? cJSON_ParseWithLength(rs->body.data, rs->body.len) : NULL;
-  const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
-  const char *wire_type = ock_json_str(e, "type"), *wire_msg = ock_json_str(e, "message");
-  if (wire_msg)
-    snprintf(msg, sizeof msg, "HTTP %ld: %s%s%s", rs->status, wire_type ? wire_type : "",
-             wire_type ? ": " : "", wire_msg);
+  struct ock_wire_error we;
+  if (!ock_wire_decode_error(rs->body.data, rs->body.len, &we))
+    snprintf(msg, sizeof msg, "HTTP %ld: %s%s%s", rs->status, we.type, *we.type ? ": " : "",
+             we.message);
   else
     snprintf(msg, sizeof msg, "HTTP %ld", rs->status);
-  cJSON_Delete(j);
   set_error(err, OCK_LLM_HTTP, (int)rs->status, "http_error", msg);
   err->retry_after_ms = ock__retry_after_ms(rs->retry_after_ms[0] ? rs->retry_after_ms : NULL,
                                             rs->retry_after[0] ? rs->retry_after : NULL);
@@ -140,10 +85,16 @@ static void transfer_error(int rc, const char *why, int got_bytes, struct ock_ll
     set_error(err, OCK_LLM_CONNECTION, 0, "connection_error", why);
 }
 
+/* stream_error: what the stream decoder found (a cut, an error event, a malformed chunk). */
+static void stream_error(int rc, const struct ock_wire_error *we, struct ock_llm_error *err) {
+  set_error(err, rc == OCK_ECANCELLED ? OCK_LLM_CANCELLED : OCK_LLM_STREAM, 0, we->type,
+            we->message);
+}
+
 /* One streamed exchange: bytes -> SSE events -> deltas. */
 struct streaming {
-  ock__sse *sse;
-  ock__stream_map *map;
+  ock_sse *sse;
+  ock_wire_stream *map;
   ock_delta_fn on_delta;
   void *user;
   struct ock_llm_error err;
@@ -155,8 +106,8 @@ static int on_stream_bytes(void *user, const char *p, size_t n) {
   while (n > 0) {
     size_t used = 0;
     int have = 0;
-    struct ock__sse_event ev;
-    int rc = ock__sse_feed(s->sse, p, n, &used, &ev, &have);
+    struct ock_sse_event ev;
+    int rc = ock_sse_feed(s->sse, p, n, &used, &ev, &have);
     if (rc) {
       set_error(&s->err, OCK_LLM_STREAM, 0, "stream_error", "an SSE line or event is too large");
       s->failed = 1;
@@ -164,12 +115,68 @@ static int on_stream_bytes(void *user, const char *p, size_t n) {
     }
     p += used;
     n -= used;
-    if (have && ock__stream_map_event(s->map, ev.event, ev.data, s->on_delta, s->user, &s->err)) {
+    struct ock_wire_error we;
+    rc = have ? ock_wire_stream_event(s->map, ev.event, ev.data, s->on_delta, s->user, &we) : 0;
+    if (rc) {
+      stream_error(rc, &we, &s->err);
       s->failed = 1;
-      return s->err.kind == OCK_LLM_CANCELLED ? OCK_ECANCELLED : OCK_EPROTO;
+      return rc == OCK_ECANCELLED ? OCK_ECANCELLED : OCK_EPROTO;
     }
   }
   return OCK_OK;
+}
+
+/* reply_of reads a complete 2xx response: the streamed reply, or the JSON body. */
+static int reply_of(const struct ock_http_provider *p, struct streaming *s,
+                    const struct ock__http_response *rs, struct ock_reply *out,
+                    struct ock_llm_error *err) {
+  struct ock_reply r;
+  ock_reply_init(&r);
+  if (s->map) {
+    struct ock_wire_error we;
+    int rc = ock_wire_stream_finish(s->map, &r, &we);
+    if (rc)
+      stream_error(rc, &we, err);
+    else
+      *out = r;
+    return rc;
+  }
+  struct ock_jerr jerr;
+  cJSON *j = NULL;
+  int rc = ock_json_parse(rs->body.data ? rs->body.data : "", rs->body.len, &j, &jerr);
+  if (!rc)
+    rc = p->ops->decode_reply(j, &r, &jerr);
+  cJSON_Delete(j);
+  if (!rc) {
+    *out = r;
+    return OCK_OK;
+  }
+  char msg[700];
+  snprintf(msg, sizeof msg, "malformed reply: %s: %s", jerr.where, jerr.what);
+  set_error(err, OCK_LLM_MALFORMED, (int)rs->status, "malformed_response", msg);
+  return OCK_EPROTO;
+}
+
+/* outcome turns what the transfer gave (rc, why) into the reply or an ock_llm_error. */
+static int outcome(const struct ock_http_provider *p, struct streaming *s, int rc, const char *why,
+                   const struct ock__http_response *rs, struct ock_reply *out,
+                   struct ock_llm_error *err) {
+  if (s->failed) {
+    *err = s->err; /* the stream itself was bad: cut, error event, malformed chunk */
+    rc = rc ? rc : OCK_EPROTO;
+  } else if (rc == OCK_ENOMEM) {
+    /* err already set */
+  } else if (rc) {
+    transfer_error(rc, why, s->map && rs->received > 0, err);
+  } else if (rs->status < 200 || rs->status >= 300) {
+    http_error(rs, err);
+    rc = OCK_EHTTP;
+  } else {
+    rc = reply_of(p, s, rs, out, err);
+  }
+  if (rc && err->kind != OCK_LLM_HTTP && err->status == 0 && rs->status > 0)
+    err->status = (int)rs->status; /* a status did arrive before the reply broke */
+  return rc;
 }
 
 static int exchange(struct ock_http_provider *p, const struct ock_llm_request *req,
@@ -194,12 +201,9 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
                            req->trace_id ? trace : NULL,
                            NULL};
   struct streaming s = {.on_delta = on_delta, .user = user};
-  int rc = OCK_OK;
-  if (req->stream) {
-    rc = ock__sse_new(MAX_REPLY, &s.sse);
-    if (!rc)
-      rc = ock__stream_map_new(p->wire, MAX_REPLY, &s.map);
-  }
+  int rc = req->stream ? ock_sse_new(MAX_REPLY, &s.sse) : OCK_OK;
+  if (!rc && req->stream)
+    rc = ock_wire_stream_new(p->wire, MAX_REPLY, &s.map);
   struct ock__http_request rq = {.method = "POST",
                                  .url = p->url,
                                  .body = body,
@@ -217,46 +221,10 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
     rc = ock__http_exchange(&rq, &rs, why, sizeof why);
   else
     set_error(err, OCK_LLM_MALFORMED, 0, "internal_error", "out of memory");
-  if (s.failed) {
-    *err = s.err; /* the stream itself was bad: cut, error event, malformed chunk */
-    rc = rc ? rc : OCK_EPROTO;
-  } else if (rc == OCK_ENOMEM) {
-    /* err already set */
-  } else if (rc) {
-    transfer_error(rc, why, req->stream && rs.received > 0, err);
-  } else if (rs.status < 200 || rs.status >= 300) {
-    http_error(&rs, err);
-    rc = OCK_EHTTP;
-  } else if (req->stream) {
-    struct ock_reply r;
-    ock_reply_init(&r);
-    rc = ock__stream_map_finish(s.map, &r, err);
-    if (!rc)
-      *out = r;
-  } else {
-    struct ock_jerr jerr;
-    cJSON *j = NULL;
-    rc = ock_json_parse(rs.body.data ? rs.body.data : "", rs.body.len, &j, &jerr);
-    struct ock_reply r;
-    ock_reply_init(&r);
-    if (!rc)
-      rc = p->wire == OCK_WIRE_OPENAI ? ock_reply_from_openai(j, &r, &jerr)
-                                      : ock_reply_from_anthropic(j, &r, &jerr);
-    cJSON_Delete(j);
-    if (rc) {
-      char msg[700];
-      snprintf(msg, sizeof msg, "malformed reply: %s: %s", jerr.where, jerr.what);
-      set_error(err, OCK_LLM_MALFORMED, (int)rs.status, "malformed_response", msg);
-      rc = OCK_EPROTO;
-    } else {
-      *out = r;
-    }
-  }
-  if (rc && err->kind != OCK_LLM_HTTP && err->status == 0 && rs.status > 0)
-    err->status = (int)rs.status; /* a status did arrive before the reply broke */
+  rc = outcome(p, &s, rc, why, &rs, out, err);
   ock__http_response_free(&rs);
-  ock__sse_free(s.sse);
-  ock__stream_map_free(s.map);
+  ock_sse_free(s.sse);
+  ock_wire_stream_free(s.map);
   free(body);
   return rc;
 }
@@ -289,12 +257,13 @@ int ock_http_provider_new(enum ock_wire wire, const char *name, const char *base
   size_t blen = strlen(base_url);
   while (blen && base_url[blen - 1] == '/')
     blen--;
-  const char *path = wire == OCK_WIRE_OPENAI ? "/chat/completions" : "/v1/messages";
+  const char *path = ock_wire_get(wire)->path;
   size_t ulen = blen + strlen(path) + 1;
   p->url = malloc(ulen);
   if (p->url)
     snprintf(p->url, ulen, "%.*s%s", (int)blen, base_url, path);
   p->wire = wire;
+  p->ops = ock_wire_get(wire);
   p->name = strdup(name);
   p->model = strdup(model);
   p->api_key = strdup(api_key && *api_key ? api_key : "ock-dummy-key");

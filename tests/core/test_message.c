@@ -4,8 +4,10 @@
 
 #include <stdlib.h>
 
+#include "ock/buf.h"
 #include "ock/message.h"
 #include "ock/status.h"
+#include "ock/wire.h"
 
 /* sample builds: system, user, assistant(text + 2 calls), 2 tool results, assistant text. */
 static void sample(struct ock_history *h) {
@@ -148,6 +150,18 @@ static void bad_wire_names_the_path(void) {
   ock_history_free(&h);
 }
 
+/* encoded: r as w's reply body, parsed back into a tree (caller deletes). */
+static cJSON *encoded(const struct ock_wire_ops *w, const struct ock_reply *r) {
+  struct ock_wire_frame f = {.model = "m", .created = 1700000001, .chunk_size = 4};
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  OCK_ASSERT_OK(w->encode_reply(r, &f, &b));
+  cJSON *j = cJSON_ParseWithLength(b.data, b.len);
+  ock_buf_free(&b);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+  return j;
+}
+
 static void replies_round_trip_on_both_wires(void) {
   struct ock_reply r, back;
   struct ock_jerr err;
@@ -158,8 +172,7 @@ static void replies_round_trip_on_both_wires(void) {
   r.msg.content = strdup("let me look");
   r.msg.calls = &call;
   r.msg.n_calls = 1;
-  cJSON *body = NULL;
-  OCK_ASSERT_OK(ock_reply_to_openai(&r, "m", 1700000001, &body));
+  cJSON *body = encoded(&ock_wire_openai, &r);
   OCK_ASSERT_OK(ock_reply_from_openai(body, &back, &err));
   OCK_ASSERT_STR_EQ(back.msg.content, "let me look");
   OCK_ASSERT_STR_EQ(back.finish_reason, "tool_calls");
@@ -167,7 +180,7 @@ static void replies_round_trip_on_both_wires(void) {
   OCK_ASSERT_STR_EQ(back.id, "msg_1");
   cJSON_Delete(body);
   ock_reply_clear(&back);
-  OCK_ASSERT_OK(ock_reply_to_anthropic(&r, "m", &body));
+  body = encoded(&ock_wire_anthropic, &r);
   OCK_ASSERT_OK(ock_reply_from_anthropic(body, &back, &err));
   OCK_ASSERT_STR_EQ(back.finish_reason, "tool_use");
   OCK_ASSERT_STR_EQ(back.msg.calls[0].id, "toolu_9");

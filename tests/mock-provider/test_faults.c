@@ -32,30 +32,30 @@ static struct mock_answer text_answer(void) {
 
 static void test_stream_faults(void) {
   struct mock_answer a = text_answer();
-  struct mock_chunks c;
+  struct ock_chunks c;
   /* role, 4 deltas, finish, [DONE] = 7 pieces */
-  ock__chunks_init(&c);
-  ock__openai_wire.events(&a, &c);
+  ock_chunks_init(&c);
+  ock__answer_events(&ock_wire_openai, &a, &c);
   OCK_ASSERT_INT_EQ(c.n, 7);
   struct mock_fault cut = {.kind = MOCK_FAULT_CUT_STREAM, .after = 3};
-  OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock__openai_wire, &c));
+  OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 3);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 
   /* a cut past the end still leaves the terminator out */
-  ock__chunks_init(&c);
-  ock__openai_wire.events(&a, &c);
+  ock_chunks_init(&c);
+  ock__answer_events(&ock_wire_openai, &a, &c);
   cut.after = 100;
-  OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock__openai_wire, &c));
+  OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 6);
   OCK_ASSERT_INT_EQ(strstr(c.items[5], "[DONE]") == NULL, 1);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 
   /* Anthropic: message_start, ping, block start, ...; the ping is not counted */
-  ock__chunks_init(&c);
-  ock__anthropic_wire.events(&a, &c);
+  ock_chunks_init(&c);
+  ock__answer_events(&ock_wire_anthropic, &a, &c);
   struct mock_fault err = {.kind = MOCK_FAULT_ERROR_MID_STREAM, .after = 2};
-  OCK_ASSERT_OK(ock__fault_apply_stream(&err, &ock__anthropic_wire, &c));
+  OCK_ASSERT_OK(ock__fault_apply_stream(&err, &ock_wire_anthropic, &c));
   OCK_ASSERT_INT_EQ(c.n, 4);
   OCK_ASSERT_CONTAINS(c.items[0], "event: message_start");
   OCK_ASSERT_CONTAINS(c.items[1], "event: ping");
@@ -63,24 +63,24 @@ static void test_stream_faults(void) {
   OCK_ASSERT_STR_EQ(c.items[3], "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
                                 "\"overloaded_error\",\"message\":\"ock: scripted stream error\"}}"
                                 "\n\n");
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 
   /* one event that is not JSON, then nothing */
-  ock__chunks_init(&c);
-  ock__openai_wire.events(&a, &c);
+  ock_chunks_init(&c);
+  ock__answer_events(&ock_wire_openai, &a, &c);
   struct mock_fault bad = {.kind = MOCK_FAULT_MALFORMED_CHUNK, .after = 1};
-  OCK_ASSERT_OK(ock__fault_apply_stream(&bad, &ock__openai_wire, &c));
+  OCK_ASSERT_OK(ock__fault_apply_stream(&bad, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 2);
   OCK_ASSERT_STR_EQ(c.items[1], "data: {\"ock\":\n\n");
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 
   /* other faults leave the events alone */
-  ock__chunks_init(&c);
-  ock__openai_wire.events(&a, &c);
+  ock_chunks_init(&c);
+  ock__answer_events(&ock_wire_openai, &a, &c);
   struct mock_fault drop = {.kind = MOCK_FAULT_DROP_CONNECTION, .after = 5};
-  OCK_ASSERT_OK(ock__fault_apply_stream(&drop, &ock__openai_wire, &c));
+  OCK_ASSERT_OK(ock__fault_apply_stream(&drop, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 7);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static void test_body_faults(void) {

@@ -6,7 +6,8 @@
  * differently (tool results are role "tool" messages in one, "tool_result" blocks inside a
  * user message in the other; the system prompt is a message in one and a top-level field in
  * the other). The neutral form here is what the reference orchestrator keeps and what the mock
- * validates; the converters are pure (JSON in, structs out, or the reverse) and do no I/O.
+ * validates; the readers of a request's messages are pure (JSON in, structs out) and do no
+ * I/O. Writing a history, and reading and writing replies, is wire.h's.
  *
  * Ownership: every string in these structs is owned by the struct and freed by its clear/free
  * function. Functions that add to a history copy their arguments.
@@ -67,17 +68,6 @@ int ock_history_append_message(struct ock_history *h, const struct ock_message *
 void ock_message_clear(struct ock_message *m);
 int ock_message_copy(const struct ock_message *src, struct ock_message *dst);
 
-/* To the wire. *out is a new JSON array owned by the caller (cJSON_Delete).
- * Anthropic: system messages are joined (blank line between) into *out_system (caller frees;
- * NULL when there is none); consecutive tool results become one user message of tool_result
- * blocks; tool-call arguments that are not a JSON object are sent as an empty input {}. */
-int ock_history_to_openai(const struct ock_history *h, cJSON **out);
-/* ock_history_write_openai appends the same messages array as JSON text (what
- * ock_history_to_openai's tree prints as), without building the tree: the reference sends the
- * whole history on every turn. Returns OCK_OK or OCK_ENOMEM. */
-int ock_history_write_openai(const struct ock_history *h, struct ock_buf *out);
-int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system);
-
 /* From the wire (what a provider, or the mock, receives). Appends to out; on failure out may
  * hold the messages read so far and err names the JSON path (e.g. "$.messages[3].content").
  * Anthropic: `system` may be NULL, a string, or an array of text blocks; a user message with
@@ -100,17 +90,6 @@ struct ock_reply {
 
 void ock_reply_init(struct ock_reply *r);
 void ock_reply_clear(struct ock_reply *r);
-
-/* Parse a provider's non-streaming reply body. Returns OCK_OK, or OCK_EPROTO with err naming
- * the path when the body is not the documented shape. */
-int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_jerr *err);
-int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct ock_jerr *err);
-
-/* Build a provider's non-streaming reply body (what the mock sends). model and created are
- * copied into the body; *out is owned by the caller. */
-int ock_reply_to_openai(const struct ock_reply *r, const char *model, long long created,
-                        cJSON **out);
-int ock_reply_to_anthropic(const struct ock_reply *r, const char *model, cJSON **out);
 
 /* ock_tool_result_text renders a ToolResult {success, output, error} as the text a tool
  * message carries (SPEC.md 5.11): a string output as is, any other output (absent = null) as

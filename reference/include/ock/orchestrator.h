@@ -37,6 +37,7 @@
 
 #include "ock/json.h"
 #include "ock/message.h"
+#include "ock/wire.h"
 
 /* ---- cancellation -------------------------------------------------------------------------- */
 
@@ -49,12 +50,8 @@ int ock_cancel_is_set(const ock_cancel *c);
 
 /* ---- providers ----------------------------------------------------------------------------- */
 
-/* What a tool looks like to the model (offered in each request). All borrowed. */
-struct ock_tool_spec {
-  const char *name;
-  const char *description;   /* may be NULL */
-  const cJSON *input_schema; /* a JSON Schema object; NULL offers {"type":"object"} */
-};
+/* What a tool looks like to the model (offered in each request): struct ock_tool_spec, in
+ * ock/wire.h. */
 
 /* One LLM request. Everything is borrowed for the duration of the call. */
 struct ock_llm_request {
@@ -92,21 +89,9 @@ struct ock_llm_error {
  * a malformed reply, cancellation). */
 int ock_llm_error_retryable(const struct ock_llm_error *e);
 
-/* One piece of a streamed reply. text is a fragment of the reply's text (may be ""); when
- * tool_index >= 0 the delta also carries a fragment of tool call number tool_index (0-based,
- * in reply order): tool_id and tool_name on its first fragment (else NULL), tool_args a piece
- * of its arguments JSON text. All borrowed for the callback. */
-struct ock_delta {
-  const char *text;
-  int tool_index;
-  const char *tool_id;
-  const char *tool_name;
-  const char *tool_args;
-};
-
-/* Called once per delta, in order, from the thread that called stream. A non-zero return
- * abandons the stream (the provider then reports OCK_LLM_CANCELLED). */
-typedef int (*ock_delta_fn)(void *user, const struct ock_delta *d);
+/* One piece of a streamed reply: struct ock_delta and ock_delta_fn, in ock/wire.h. The
+ * provider calls on_delta from the thread that called stream; a non-zero return abandons the
+ * stream (the provider then reports OCK_LLM_CANCELLED). */
 
 struct ock_provider {
   const char *name;  /* as routing and events name it; borrowed for the provider's life */
@@ -347,7 +332,7 @@ void ock_orchestrator_cancel(ock_orchestrator *o);
 
 /* ---- collaborators over HTTP (libcurl) ----------------------------------------------------- */
 
-enum ock_wire { OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC };
+/* enum ock_wire (OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC) is in ock/wire.h. */
 
 /* An LLM provider on the OpenAI Chat Completions wire (POST {base_url}/chat/completions) or
  * the Anthropic Messages wire (POST {base_url}/v1/messages), JSON or SSE. Strings are copied;

@@ -1,13 +1,12 @@
 /*
- * wire_edit.c: history edits on the OpenAI and Anthropic wires (see wire_edit.h).
+ * wire_edit.c: history edits on a request body of either wire (see "history edits" in wire.h).
  *
- * Both wires are reduced to one list of "results": where a tool result sits (the array that
- * holds it and its index there) and which message holds it. OpenAI: a `role: "tool"` message
- * in `messages`, id in `tool_call_id`. Anthropic: a `tool_result` block in a user message's
- * `content`, id in `tool_use_id`. Calls likewise: OpenAI `tool_calls[].id` of an assistant
- * message, Anthropic `tool_use` blocks.
+ * The wires' tables say where things sit (find_results, find_calls, is_call, result_id_key);
+ * the edits here work on those places, so one edit makes the same broken shape on both wires.
+ * Where the shapes differ beyond that (a text block inside the results' user message, the
+ * top-level system field, an arguments text against an input object) the edit says so.
  */
-#include "wire_edit.h"
+#include "wire_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,19 +14,10 @@
 
 #define MAX_REFS 256
 
-struct ref {
-  cJSON *msg;       /* the message that holds the result */
-  int msg_index;    /* its index in messages */
-  cJSON *container; /* the array the result is an item of */
-  int index;        /* its index there */
-  cJSON *item;      /* the result: a message (OpenAI) or a block (Anthropic) */
-};
+/* The most text moved into Anthropic's system field at once. */
+#define SYSTEM_TEXT_MAX ((size_t)1 << 20)
 
-static const char *id_key(enum mutant_wire w) {
-  return w == MUTANT_WIRE_ANTHROPIC ? "tool_use_id" : "tool_call_id";
-}
-
-static const char *str_of(const cJSON *o, const char *key) {
+const char *ock__wire_str(const cJSON *o, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   return cJSON_IsString(v) ? v->valuestring : "";
 }
@@ -37,37 +27,15 @@ static const cJSON *array_or_null(const cJSON *a) {
   return cJSON_IsArray(a) ? a : NULL;
 }
 
-static cJSON *messages_of(const cJSON *body) {
+cJSON *ock__wire_messages(const cJSON *body) {
   cJSON *m = cJSON_GetObjectItemCaseSensitive(body, "messages");
   return cJSON_IsArray(m) ? m : NULL;
 }
 
-/* collect lists the results in order; returns how many (at most max). */
-static int collect(const cJSON *body, enum mutant_wire w, struct ref *out, int max) {
-  cJSON *msgs = messages_of(body);
-  int n = 0, i = 0;
-  cJSON *m;
-  cJSON_ArrayForEach(m, msgs) {
-    if (w == MUTANT_WIRE_OPENAI && !strcmp(str_of(m, "role"), "tool") && n < max) {
-      out[n++] = (struct ref){m, i, msgs, i, m};
-    } else if (w == MUTANT_WIRE_ANTHROPIC && !strcmp(str_of(m, "role"), "user")) {
-      cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
-      int j = 0;
-      cJSON *b;
-      cJSON_ArrayForEach(b, array_or_null(content)) {
-        if (!strcmp(str_of(b, "type"), "tool_result") && n < max)
-          out[n++] = (struct ref){m, i, content, j, b};
-        j++;
-      }
-    }
-    i++;
-  }
-  return n;
-}
-
 /* same_group: two results answer the same assistant message. */
-static int same_group(const struct ref *a, const struct ref *b, enum mutant_wire w) {
-  if (w == MUTANT_WIRE_ANTHROPIC)
+static int same_group(const struct ock_wire_result *a, const struct ock_wire_result *b,
+                      const struct ock_wire_ops *w) {
+  if (w->wire == OCK_WIRE_ANTHROPIC)
     return a->msg == b->msg;
   return b->msg_index == a->msg_index + 1;
 }
@@ -104,37 +72,45 @@ static void set_string(cJSON *o, const char *key, const char *value) {
     cJSON_AddItemToObject(o, key, s);
 }
 
-int wire_result_count(const cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  return collect(body, w, r, MAX_REFS);
+int ock_wire_result_count(const cJSON *body, const struct ock_wire_ops *w) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  return w->find_results(body, r, MAX_REFS);
 }
 
-int wire_drop_last_result(cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS);
   if (!n)
     return 0;
-  struct ref *last = &r[n - 1];
+  struct ock_wire_result *last = &r[n - 1];
   cJSON_DeleteItemFromArray(last->container, last->index);
-  if (w == MUTANT_WIRE_ANTHROPIC && cJSON_GetArraySize(last->container) == 0)
-    cJSON_DeleteItemFromArray(messages_of(body), last->msg_index);
+  if (w->wire == OCK_WIRE_ANTHROPIC && cJSON_GetArraySize(last->container) == 0)
+    cJSON_DeleteItemFromArray(ock__wire_messages(body), last->msg_index);
   return 1;
 }
 
-int wire_rename_last_result(cJSON *body, enum mutant_wire w, const char *suffix) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+int ock_wire_rename_last_result(cJSON *body, const struct ock_wire_ops *w, const char *suffix) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS);
   if (!n)
     return 0;
   char id[512];
-  snprintf(id, sizeof id, "%s%s", str_of(r[n - 1].item, id_key(w)), suffix);
-  set_string(r[n - 1].item, id_key(w), id);
+  snprintf(id, sizeof id, "%s%s", ock__wire_str(r[n - 1].item, w->result_id_key), suffix);
+  set_string(r[n - 1].item, w->result_id_key, id);
   return 1;
 }
 
-int wire_duplicate_last_result(cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+int ock_wire_duplicate_last_result(cJSON *body, const struct ock_wire_ops *w) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS);
   if (!n)
     return 0;
   cJSON *copy = cJSON_Duplicate(r[n - 1].item, 1);
@@ -154,9 +130,11 @@ static void swap_items(cJSON *arr, int a, int b) {
   cJSON_ReplaceItemInArray(arr, b, ca);
 }
 
-int wire_reverse_results(cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+int ock_wire_reverse_results(cJSON *body, const struct ock_wire_ops *w) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS);
   /* Find the last group: walk back from the end while results belong together. */
   for (int end = n - 1; end > 0; end--) {
     int start = end;
@@ -172,84 +150,69 @@ int wire_reverse_results(cJSON *body, enum mutant_wire w) {
   return 0;
 }
 
-/* calls_of: the array of calls of an assistant message, the id key, and whether an item of
- * it is a call (Anthropic mixes text and tool_use blocks). */
-static cJSON *calls_of(cJSON *msg, enum mutant_wire w) {
-  if (strcmp(str_of(msg, "role"), "assistant"))
-    return NULL;
-  cJSON *a =
-      cJSON_GetObjectItemCaseSensitive(msg, w == MUTANT_WIRE_ANTHROPIC ? "content" : "tool_calls");
-  if (!cJSON_IsArray(a))
-    return NULL;
-  cJSON *c;
-  cJSON_ArrayForEach(c, a) if (w == MUTANT_WIRE_OPENAI ||
-                               !strcmp(str_of(c, "type"), "tool_use")) return a;
-  return NULL;
-}
-
-static int is_call(const cJSON *item, enum mutant_wire w) {
-  return w == MUTANT_WIRE_OPENAI || !strcmp(str_of(item, "type"), "tool_use");
-}
-
 /* last_call_message: the index of the last assistant message with calls that is followed by
  * a result of one of them (or the last one with calls when none is answered), or -1. */
-static int last_call_message(const cJSON *body, enum mutant_wire w) {
-  cJSON *msgs = messages_of(body);
+static int last_call_message(const cJSON *body, const struct ock_wire_ops *w) {
+  cJSON *msgs = ock__wire_messages(body);
   int found = -1;
   for (int i = cJSON_GetArraySize(msgs) - 1; i >= 0 && found < 0; i--)
-    if (calls_of(cJSON_GetArrayItem(msgs, i), w))
+    if (w->find_calls(cJSON_GetArrayItem(msgs, i)))
       found = i;
   return found;
 }
 
 /* first_stored_call: the first call of the last assistant message with calls (its index in
  * *at), or NULL when there is none. */
-static cJSON *first_stored_call(cJSON *body, enum mutant_wire w, int *at) {
+static cJSON *first_stored_call(cJSON *body, const struct ock_wire_ops *w, int *at) {
   *at = last_call_message(body, w);
   if (*at < 0)
     return NULL;
   cJSON *c;
-  cJSON_ArrayForEach(c, calls_of(cJSON_GetArrayItem(messages_of(body), *at), w)) {
-    if (is_call(c, w))
+  cJSON_ArrayForEach(c, w->find_calls(cJSON_GetArrayItem(ock__wire_messages(body), *at))) {
+    if (w->is_call(c))
       return c;
   }
   return NULL;
 }
 
-int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix) {
+int ock_wire_rename_call(cJSON *body, const struct ock_wire_ops *w, const char *suffix) {
+  if (!w)
+    return 0;
   int a;
   cJSON *call = first_stored_call(body, w, &a);
   if (!call)
     return 0;
   char old[512], renamed[512];
-  snprintf(old, sizeof old, "%s", str_of(call, "id"));
+  snprintf(old, sizeof old, "%s", ock__wire_str(call, "id"));
   snprintf(renamed, sizeof renamed, "%s%s", old, suffix);
   set_string(call, "id", renamed);
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS);
   for (int i = 0; i < n; i++)
-    if (r[i].msg_index > a && !strcmp(str_of(r[i].item, id_key(w)), old))
-      set_string(r[i].item, id_key(w), renamed);
+    if (r[i].msg_index > a && !strcmp(ock__wire_str(r[i].item, w->result_id_key), old))
+      set_string(r[i].item, w->result_id_key, renamed);
   return 1;
 }
 
-int wire_alter_call_arguments(cJSON *body, enum mutant_wire w) {
+int ock_wire_alter_call_arguments(cJSON *body, const struct ock_wire_ops *w, const char *member) {
+  if (!w)
+    return 0;
   int a;
   cJSON *call = first_stored_call(body, w, &a);
   if (!call)
     return 0;
-  if (w == MUTANT_WIRE_ANTHROPIC) {
+  if (w->wire == OCK_WIRE_ANTHROPIC) {
     cJSON *input = cJSON_GetObjectItemCaseSensitive(call, "input");
     if (!cJSON_IsObject(input))
       return 0;
-    cJSON_AddTrueToObject(input, "ock_mutant");
+    cJSON_AddTrueToObject(input, member);
     return 1;
   }
   cJSON *fn = cJSON_GetObjectItemCaseSensitive(call, "function");
-  const char *text = str_of(fn, "arguments");
+  const char *text = ock__wire_str(fn, "arguments");
   cJSON *args = *text ? cJSON_Parse(text) : cJSON_CreateObject();
   char *printed = NULL;
-  if (cJSON_IsObject(args) && cJSON_AddTrueToObject(args, "ock_mutant"))
+  if (cJSON_IsObject(args) && cJSON_AddTrueToObject(args, member))
     printed = cJSON_PrintUnformatted(args);
   if (printed)
     set_string(fn, "arguments", printed);
@@ -258,15 +221,17 @@ int wire_alter_call_arguments(cJSON *body, enum mutant_wire w) {
   return printed != NULL;
 }
 
-int wire_rename_call_tool(cJSON *body, enum mutant_wire w, const char *suffix) {
+int ock_wire_rename_call_tool(cJSON *body, const struct ock_wire_ops *w, const char *suffix) {
+  if (!w)
+    return 0;
   int a;
   cJSON *call = first_stored_call(body, w, &a);
   if (!call)
     return 0;
   cJSON *holder =
-      w == MUTANT_WIRE_ANTHROPIC ? call : cJSON_GetObjectItemCaseSensitive(call, "function");
+      w->wire == OCK_WIRE_ANTHROPIC ? call : cJSON_GetObjectItemCaseSensitive(call, "function");
   char renamed[512];
-  snprintf(renamed, sizeof renamed, "%s%s", str_of(holder, "name"), suffix);
+  snprintf(renamed, sizeof renamed, "%s%s", ock__wire_str(holder, "name"), suffix);
   set_string(holder, "name", renamed);
   return 1;
 }
@@ -289,12 +254,14 @@ static cJSON *text_block(const char *text) {
   return b;
 }
 
-int wire_split_call(cJSON *body, enum mutant_wire w, const char *text) {
+int ock_wire_split_call(cJSON *body, const struct ock_wire_ops *w, const char *text) {
+  if (!w)
+    return 0;
   int a = last_call_message(body, w);
   if (a < 0)
     return 0;
-  cJSON *msgs = messages_of(body);
-  if (w == MUTANT_WIRE_ANTHROPIC) {
+  cJSON *msgs = ock__wire_messages(body);
+  if (w->wire == OCK_WIRE_ANTHROPIC) {
     cJSON *next = cJSON_GetArrayItem(msgs, a + 1);
     cJSON *content = cJSON_GetObjectItemCaseSensitive(next, "content");
     if (next && cJSON_IsArray(content))
@@ -303,12 +270,15 @@ int wire_split_call(cJSON *body, enum mutant_wire w, const char *text) {
   return insert_at(msgs, a + 1, user_message(text));
 }
 
-int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int only_success) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS), changed = 0;
+int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const char *text,
+                              int only_success) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS), changed = 0;
   char buf[64];
   for (int i = 0; i < n; i++) {
-    if (only_success && !strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error:", 6))
+    if (only_success && !strncmp(ock_wire_text_of(r[i].item, buf, sizeof buf), "Error:", 6))
       continue;
     set_string(r[i].item, "content", text);
     changed = 1;
@@ -316,12 +286,14 @@ int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int
   return changed;
 }
 
-int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffix) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS), changed = 0;
+int ock_wire_suffix_error_results(cJSON *body, const struct ock_wire_ops *w, const char *suffix) {
+  if (!w)
+    return 0;
+  struct ock_wire_result r[MAX_REFS];
+  int n = w->find_results(body, r, MAX_REFS), changed = 0;
   char buf[4096], text[4096 + 64];
   for (int i = 0; i < n; i++) {
-    if (strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))
+    if (strncmp(ock_wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))
       continue;
     snprintf(text, sizeof text, "%s%s", buf, suffix);
     set_string(r[i].item, "content", text);
@@ -331,14 +303,15 @@ int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffi
 }
 
 /* The most text one rewritten string may hold; a longer rewrite is cut there. */
-#define WIRE_TEXT_CAP 16384
+#define TEXT_CAP 16384
 
 /* map_string puts fn's text for the string holder[key] in its place; 1 when it changed. */
-static int map_string(cJSON *holder, const char *key, enum wire_text_kind kind, wire_text_fn fn) {
+static int map_string(cJSON *holder, const char *key, enum ock_wire_text_kind kind,
+                      ock_wire_text_fn fn) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(holder, key);
   if (!cJSON_IsString(v))
     return 0;
-  char buf[WIRE_TEXT_CAP];
+  char buf[TEXT_CAP];
   const char *to = fn(kind, v->valuestring, buf, sizeof buf);
   if (!to)
     return 0;
@@ -347,16 +320,16 @@ static int map_string(cJSON *holder, const char *key, enum wire_text_kind kind, 
 }
 
 /* map_parts: the text parts of an array content, and the contents of its tool_result blocks. */
-static int map_parts(cJSON *content, enum wire_text_kind kind, wire_text_fn fn) {
+static int map_parts(cJSON *content, enum ock_wire_text_kind kind, ock_wire_text_fn fn) {
   int changed = 0;
   cJSON *parts = cJSON_IsArray(content) ? content : NULL;
   cJSON *part;
   cJSON_ArrayForEach(part, parts) {
-    if (!strcmp(str_of(part, "type"), "tool_result")) {
+    if (!strcmp(ock__wire_str(part, "type"), "tool_result")) {
       cJSON *inner = cJSON_GetObjectItemCaseSensitive(part, "content");
-      changed |= map_string(part, "content", WIRE_TEXT_RESULT, fn);
+      changed |= map_string(part, "content", OCK_WIRE_TEXT_RESULT, fn);
       if (cJSON_IsArray(inner))
-        changed |= map_parts(inner, WIRE_TEXT_RESULT, fn);
+        changed |= map_parts(inner, OCK_WIRE_TEXT_RESULT, fn);
     } else {
       changed |= map_string(part, "text", kind, fn);
     }
@@ -364,19 +337,19 @@ static int map_parts(cJSON *content, enum wire_text_kind kind, wire_text_fn fn) 
   return changed;
 }
 
-int wire_map_texts(cJSON *body, enum mutant_wire w, wire_text_fn fn) {
+int ock_wire_map_texts(cJSON *body, const struct ock_wire_ops *w, ock_wire_text_fn fn) {
   (void)w; /* both wires keep texts in message contents, and in blocks or parts of them */
   int changed = 0;
   cJSON *m;
-  cJSON_ArrayForEach(m, messages_of(body)) {
-    const char *role = str_of(m, "role");
-    enum wire_text_kind kind;
+  cJSON_ArrayForEach(m, ock__wire_messages(body)) {
+    const char *role = ock__wire_str(m, "role");
+    enum ock_wire_text_kind kind;
     if (!strcmp(role, "tool"))
-      kind = WIRE_TEXT_RESULT;
+      kind = OCK_WIRE_TEXT_RESULT;
     else if (!strcmp(role, "user"))
-      kind = WIRE_TEXT_USER;
+      kind = OCK_WIRE_TEXT_USER;
     else if (!strcmp(role, "assistant"))
-      kind = WIRE_TEXT_ASSISTANT;
+      kind = OCK_WIRE_TEXT_ASSISTANT;
     else
       continue;
     changed |= map_string(m, "content", kind, fn);
@@ -385,7 +358,7 @@ int wire_map_texts(cJSON *body, enum mutant_wire w, wire_text_fn fn) {
   return changed;
 }
 
-const char *wire_text_of(const cJSON *message, char *buf, size_t n) {
+const char *ock_wire_text_of(const cJSON *message, char *buf, size_t n) {
   size_t len = 0;
   buf[0] = '\0';
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(message, "content");
@@ -395,9 +368,9 @@ const char *wire_text_of(const cJSON *message, char *buf, size_t n) {
   }
   const cJSON *part;
   cJSON_ArrayForEach(part, array_or_null(c)) {
-    const char *t = str_of(part, "text");
+    const char *t = ock__wire_str(part, "text");
     if (!*t && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(part, "content")))
-      t = str_of(part, "content");
+      t = ock__wire_str(part, "content");
     int k = snprintf(buf + len, len < n ? n - len : 0, "%s", t);
     if (k > 0)
       len += (size_t)k;
@@ -415,16 +388,17 @@ static int text_contains(const cJSON *message, const char *needle) {
     return strstr(c->valuestring, needle) != NULL;
   const cJSON *part;
   cJSON_ArrayForEach(part, array_or_null(c)) {
-    if (strstr(str_of(part, "text"), needle) || strstr(str_of(part, "content"), needle))
+    if (strstr(ock__wire_str(part, "text"), needle) ||
+        strstr(ock__wire_str(part, "content"), needle))
       return 1;
   }
   return 0;
 }
 
-int wire_find_message(const cJSON *body, const char *needle) {
+int ock_wire_find_message(const cJSON *body, const char *needle) {
   int i = 0;
   const cJSON *m;
-  cJSON_ArrayForEach(m, messages_of(body)) {
+  cJSON_ArrayForEach(m, ock__wire_messages(body)) {
     if (text_contains(m, needle))
       return i;
     i++;
@@ -451,28 +425,31 @@ static int cut_from_system(cJSON *body, const char *needle) {
   return 1;
 }
 
-int wire_move_into_call(cJSON *body, enum mutant_wire w, const char *needle) {
-  cJSON *msgs = messages_of(body);
-  int m = wire_find_message(body, needle);
+int ock_wire_move_into_call(cJSON *body, const struct ock_wire_ops *w, const char *needle) {
+  if (!w)
+    return 0;
+  cJSON *msgs = ock__wire_messages(body);
+  int m = ock_wire_find_message(body, needle);
   if (m < 0) {
-    if (w == MUTANT_WIRE_ANTHROPIC && cut_from_system(body, needle))
-      return wire_split_call(body, w, needle);
+    if (w->wire == OCK_WIRE_ANTHROPIC && cut_from_system(body, needle))
+      return ock_wire_split_call(body, w, needle);
     return 0;
   }
   int a = -1;
   for (int i = m - 1; i >= 0 && a < 0; i--)
-    if (calls_of(cJSON_GetArrayItem(msgs, i), w))
+    if (w->find_calls(cJSON_GetArrayItem(msgs, i)))
       a = i;
   if (a < 0)
     return 0;
   cJSON *msg = cJSON_GetArrayItem(msgs, m);
   cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
-  if (w == MUTANT_WIRE_ANTHROPIC && cJSON_IsArray(content) && m == a + 1) {
+  if (w->wire == OCK_WIRE_ANTHROPIC && cJSON_IsArray(content) && m == a + 1) {
     /* The text rides in the results' user message: put its block before the results. */
     int j = 0;
     cJSON *b;
     cJSON_ArrayForEach(b, content) {
-      if (!strcmp(str_of(b, "type"), "text") && strstr(str_of(b, "text"), needle) && j > 0) {
+      if (!strcmp(ock__wire_str(b, "type"), "text") && strstr(ock__wire_str(b, "text"), needle) &&
+          j > 0) {
         cJSON *moved = cJSON_DetachItemFromArray(content, j);
         return insert_at(content, 0, moved);
       }
@@ -486,13 +463,14 @@ int wire_move_into_call(cJSON *body, enum mutant_wire w, const char *needle) {
   return insert_at(msgs, a + 1, moved);
 }
 
-int wire_drop_message(cJSON *body, const char *role, const char *text) {
-  cJSON *msgs = messages_of(body);
+int ock_wire_drop_message(cJSON *body, const char *role, const char *text) {
+  cJSON *msgs = ock__wire_messages(body);
   int changed = 0;
   char buf[512];
   for (int i = cJSON_GetArraySize(msgs) - 1; i >= 0; i--) {
     cJSON *m = cJSON_GetArrayItem(msgs, i);
-    if (!strcmp(str_of(m, "role"), role) && !strcmp(wire_text_of(m, buf, sizeof buf), text)) {
+    if (!strcmp(ock__wire_str(m, "role"), role) &&
+        !strcmp(ock_wire_text_of(m, buf, sizeof buf), text)) {
       cJSON_DeleteItemFromArray(msgs, i);
       changed = 1;
     }
@@ -500,16 +478,16 @@ int wire_drop_message(cJSON *body, const char *role, const char *text) {
   return changed;
 }
 
-int wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
-  cJSON *msgs = messages_of(body);
+int ock_wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
+  cJSON *msgs = ock__wire_messages(body);
   int u = -1, i = 0;
   cJSON *m;
   cJSON_ArrayForEach(m, msgs) {
-    if (!strcmp(str_of(m, "role"), "user"))
+    if (!strcmp(ock__wire_str(m, "role"), "user"))
       u = i;
     i++;
   }
-  if (u < 1 || !strcmp(str_of(cJSON_GetArrayItem(msgs, u - 1), "role"), "assistant"))
+  if (u < 1 || !strcmp(ock__wire_str(cJSON_GetArrayItem(msgs, u - 1), "role"), "assistant"))
     return 0;
   cJSON *a = cJSON_CreateObject();
   if (!a)
@@ -519,37 +497,39 @@ int wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
   return insert_at(msgs, u, a);
 }
 
-int wire_insert_user_first(cJSON *body, const char *text) {
-  cJSON *msgs = messages_of(body);
+int ock_wire_insert_user_first(cJSON *body, const char *text) {
+  cJSON *msgs = ock__wire_messages(body);
   if (!msgs)
     return 0;
   int i = 0;
   while (i < cJSON_GetArraySize(msgs) &&
-         !strcmp(str_of(cJSON_GetArrayItem(msgs, i), "role"), "system"))
+         !strcmp(ock__wire_str(cJSON_GetArrayItem(msgs, i), "role"), "system"))
     i++;
   return insert_at(msgs, i, user_message(text));
 }
 
-int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle) {
-  cJSON *msgs = messages_of(body);
-  int m = wire_find_message(body, needle);
+int ock_wire_move_to_system(cJSON *body, const struct ock_wire_ops *w, const char *needle) {
+  if (!w)
+    return 0;
+  cJSON *msgs = ock__wire_messages(body);
+  int m = ock_wire_find_message(body, needle);
   if (m < 0)
     return 0;
   cJSON *msg = cJSON_GetArrayItem(msgs, m);
-  if (w == MUTANT_WIRE_OPENAI) {
+  if (w->wire == OCK_WIRE_OPENAI) {
     set_string(msg, "role", "system");
     return 1;
   }
   /* Anthropic: take the text (a whole message, or one block of it) into "system". */
-  char *text = malloc(MUTANT_MAX_BODY / 8);
+  char *text = malloc(SYSTEM_TEXT_MAX);
   if (!text)
     return 0;
   cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
   int j = 0, taken = 0;
   cJSON *b;
   cJSON_ArrayForEach(b, array_or_null(content)) {
-    if (!strcmp(str_of(b, "type"), "text") && strstr(str_of(b, "text"), needle)) {
-      snprintf(text, MUTANT_MAX_BODY / 8, "%s", str_of(b, "text"));
+    if (!strcmp(ock__wire_str(b, "type"), "text") && strstr(ock__wire_str(b, "text"), needle)) {
+      snprintf(text, SYSTEM_TEXT_MAX, "%s", ock__wire_str(b, "text"));
       cJSON_DeleteItemFromArray(content, j);
       taken = 1;
       break;
@@ -557,12 +537,12 @@ int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle) {
     j++;
   }
   if (!taken) {
-    wire_text_of(msg, text, MUTANT_MAX_BODY / 8);
+    ock_wire_text_of(msg, text, SYSTEM_TEXT_MAX);
     cJSON_DeleteItemFromArray(msgs, m);
   } else if (cJSON_GetArraySize(content) == 0) {
     cJSON_DeleteItemFromArray(msgs, m);
   }
-  const char *old = str_of(body, "system");
+  const char *old = ock__wire_str(body, "system");
   size_t n = strlen(old) + strlen(text) + 3;
   char *joined = malloc(n);
   if (joined) {

@@ -1,44 +1,34 @@
-/* test_openai_wire.c: OpenAI Chat Completions bytes (mock-provider/openai_wire.c). */
+/* test_wire_openai.c: OpenAI Chat Completions bytes (core/wire_openai.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "wire_helpers.h"
 #include "runner.h"
-#include "wire.h"
+#include "ock/wire.h"
 
-static const struct mock_answer_call CALLS[] = {
-    {"call_1", "get_weather", "{\"city\":\"Paris\"}", 0},
-    {"call_2", "get_time", "{\"tz\":\"CET\"}", 0},
+static struct ock_tool_call CALLS[] = {
+    {"call_1", "get_weather", "{\"city\":\"Paris\"}"},
+    {"call_2", "get_time", "{\"tz\":\"CET\"}"},
 };
 
-static struct mock_answer answer(const char *text, size_t n_calls, const char *finish) {
-  struct mock_answer a = {.id = "chatcmpl-x-0",
-                          .model = "m",
-                          .created = 1700000000,
-                          .text = text,
-                          .calls = CALLS,
-                          .n_calls = n_calls,
-                          .finish = finish,
-                          .input_tokens = 10,
-                          .output_tokens = 3,
-                          .chunk_size = 4};
+static struct answer answer(const char *text, size_t n_calls, const char *finish) {
+  struct answer a = {.f = {.model = "m", .created = 1700000000, .chunk_size = 4}};
+  ock_reply_init(&a.r);
+  a.r.id = "chatcmpl-x-0";
+  a.r.msg.content = (char *)text;
+  a.r.msg.calls = CALLS;
+  a.r.msg.n_calls = n_calls;
+  a.r.finish_reason = (char *)finish;
+  a.r.input_tokens = 10;
+  a.r.output_tokens = 3;
   return a;
 }
 
-/* joined: every piece, concatenated. */
-static char *joined(const struct mock_chunks *c) {
-  struct ock_buf b;
-  ock_buf_init(&b, 1 << 20);
-  for (size_t i = 0; i < c->n; i++)
-    ock_buf_append(&b, c->items[i], c->lens[i]);
-  return ock_buf_take(&b);
-}
-
 static void test_text_stream_exact_bytes(void) {
-  struct mock_answer a = answer("Hi there", 0, "stop");
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__openai_wire.events(&a, &c));
+  struct answer a = answer("Hi there", 0, "stop");
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_openai.encode_events(&a.r, &a.f, &c));
   char *all = joined(&c);
 #define HEAD                                                                                       \
   "data: {\"id\":\"chatcmpl-x-0\",\"object\":\"chat.completion.chunk\",\"created\":"               \
@@ -54,15 +44,15 @@ static void test_text_stream_exact_bytes(void) {
 #undef HEAD
   OCK_ASSERT_INT_EQ(c.n, 5);
   free(all);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static void test_parallel_tool_calls_stream_by_index(void) {
-  struct mock_answer a = answer("ok", 2, "tool_calls");
-  a.include_usage = 1;
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__openai_wire.events(&a, &c));
+  struct answer a = answer("ok", 2, "tool_calls");
+  a.f.include_usage = 1;
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_openai.encode_events(&a.r, &a.f, &c));
   char *all = joined(&c);
   cJSON *events = sse_split(all);
   char args[2][128] = {"", ""};
@@ -121,26 +111,26 @@ static void test_parallel_tool_calls_stream_by_index(void) {
   OCK_ASSERT_CONTAINS(all, "\"function\":{\"arguments\":\"{\\\"ci\"}");
   cJSON_Delete(events);
   free(all);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static void test_tool_calls_only_role_chunk_has_null_content(void) {
-  struct mock_answer a = answer(NULL, 1, "tool_calls");
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__openai_wire.events(&a, &c));
+  struct answer a = answer(NULL, 1, "tool_calls");
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_openai.encode_events(&a.r, &a.f, &c));
   OCK_ASSERT_CONTAINS(c.items[0], "\"delta\":{\"role\":\"assistant\",\"content\":null}");
   OCK_ASSERT_CONTAINS(c.items[1], "\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":"
                                   "\"function\",\"function\":{\"name\":\"get_weather\","
                                   "\"arguments\":\"\"}}]");
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static void test_body_text_and_calls_and_empty(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  struct mock_answer a = answer("Hi", 1, "tool_calls");
-  OCK_ASSERT_OK(ock__openai_wire.body(&a, &b));
+  struct answer a = answer("Hi", 1, "tool_calls");
+  OCK_ASSERT_OK(ock_wire_openai.encode_reply(&a.r, &a.f, &b));
   OCK_ASSERT_STR_EQ(
       b.data, "{\"id\":\"chatcmpl-x-0\",\"object\":\"chat.completion\",\"created\":1700000000,"
               "\"model\":\"m\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
@@ -151,7 +141,7 @@ static void test_body_text_and_calls_and_empty(void) {
               "\"total_tokens\":13},\"system_fingerprint\":null}");
   ock_buf_reset(&b);
   a = answer(NULL, 0, "content_filter");
-  OCK_ASSERT_OK(ock__openai_wire.body(&a, &b));
+  OCK_ASSERT_OK(ock_wire_openai.encode_reply(&a.r, &a.f, &b));
   OCK_ASSERT_CONTAINS(b.data, "\"content\":\"\",");
   OCK_ASSERT_CONTAINS(b.data, "\"finish_reason\":\"content_filter\"");
   ock_buf_free(&b);
@@ -160,11 +150,11 @@ static void test_body_text_and_calls_and_empty(void) {
 static void test_error_envelopes(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  OCK_ASSERT_OK(ock__openai_wire.error_body(429, NULL, NULL, NULL, "req_1", &b));
+  OCK_ASSERT_OK(ock_wire_openai.encode_error(429, NULL, NULL, NULL, "req_1", &b));
   OCK_ASSERT_STR_EQ(b.data, "{\"error\":{\"message\":\"ock: scripted HTTP 429\",\"type\":"
                             "\"requests\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
   ock_buf_reset(&b);
-  OCK_ASSERT_OK(ock__openai_wire.error_body(400, "bad", "messages.[1].role", NULL, NULL, &b));
+  OCK_ASSERT_OK(ock_wire_openai.encode_error(400, "bad", "messages.[1].role", NULL, NULL, &b));
   OCK_ASSERT_STR_EQ(b.data, "{\"error\":{\"message\":\"bad\",\"type\":\"invalid_request_error\","
                             "\"param\":\"messages.[1].role\",\"code\":null}}");
   /* SPEC 6.6's table, status by status */
@@ -181,11 +171,11 @@ static void test_error_envelopes(void) {
       {529, "\"type\":\"server_error\",\"param\":null,\"code\":\"overloaded\""}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     ock_buf_reset(&b);
-    OCK_ASSERT_OK(ock__openai_wire.error_body(table[i].status, NULL, NULL, NULL, NULL, &b));
+    OCK_ASSERT_OK(ock_wire_openai.encode_error(table[i].status, NULL, NULL, NULL, NULL, &b));
     OCK_ASSERT_CONTAINS(b.data, table[i].type_and_code);
   }
   ock_buf_reset(&b);
-  OCK_ASSERT_OK(ock__openai_wire.error_event(0, NULL, &b));
+  OCK_ASSERT_OK(ock_wire_openai.encode_error_event(0, NULL, &b));
   OCK_ASSERT_STR_EQ(b.data, "data: {\"error\":{\"message\":\"ock: scripted stream error\",\"type\":"
                             "\"server_error\",\"param\":null,\"code\":null}}\n\n");
   ock_buf_free(&b);
@@ -193,16 +183,16 @@ static void test_error_envelopes(void) {
 
 static void test_utf8_never_split(void) {
   /* "héé" is 5 bytes, 3 characters: a 2-character chunk holds "hé" (3 bytes). */
-  OCK_ASSERT_INT_EQ(ock__utf8_prefix("h\xc3\xa9\xc3\xa9", 5, 2), 3);
-  OCK_ASSERT_INT_EQ(ock__utf8_prefix("h\xc3\xa9\xc3\xa9", 5, 10), 5);
-  struct mock_answer a = answer("\xc3\xa9\xc3\xa9\xc3\xa9", 0, "stop");
-  a.chunk_size = 1;
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__openai_wire.events(&a, &c));
+  OCK_ASSERT_INT_EQ(ock_utf8_prefix("h\xc3\xa9\xc3\xa9", 5, 2), 3);
+  OCK_ASSERT_INT_EQ(ock_utf8_prefix("h\xc3\xa9\xc3\xa9", 5, 10), 5);
+  struct answer a = answer("\xc3\xa9\xc3\xa9\xc3\xa9", 0, "stop");
+  a.f.chunk_size = 1;
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_openai.encode_events(&a.r, &a.f, &c));
   OCK_ASSERT_INT_EQ(c.n, 6); /* role, 3 deltas, finish, [DONE] */
   OCK_ASSERT_CONTAINS(c.items[1], "\"content\":\"\xc3\xa9\"}");
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static const struct ock_test tests[] = {
@@ -215,4 +205,4 @@ static const struct ock_test tests[] = {
     {"utf8_never_split", test_utf8_never_split},
     {NULL, NULL}};
 
-const struct ock_suite mock_openai_wire_suite = {"mock_openai_wire", tests, NULL, NULL};
+const struct ock_suite suite_wire_openai = {"wire_openai", tests, NULL, NULL};

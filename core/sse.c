@@ -5,7 +5,7 @@
  * whether the previous chunk ended in \r (so a \n that starts the next chunk is the rest of a
  * CRLF, not an empty line that would dispatch early).
  */
-#include "sse.h"
+#include "ock/sse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "ock/buf.h"
 #include "ock/status.h"
 
-struct ock__sse {
+struct ock_sse {
   struct ock_buf line;               /* the current line without its terminator */
   struct ock_buf data;               /* data of the event being built, each line followed by \n */
   struct ock_buf name;               /* "event:" of the event being built */
@@ -23,8 +23,8 @@ struct ock__sse {
   int broken;                        /* a cap was passed */
 };
 
-int ock__sse_new(size_t max, ock__sse **out) {
-  ock__sse *d = calloc(1, sizeof *d);
+int ock_sse_new(size_t max, ock_sse **out) {
+  ock_sse *d = calloc(1, sizeof *d);
   if (!d)
     return OCK_ENOMEM;
   ock_buf_init(&d->line, max);
@@ -36,7 +36,7 @@ int ock__sse_new(size_t max, ock__sse **out) {
   return OCK_OK;
 }
 
-void ock__sse_free(ock__sse *d) {
+void ock_sse_free(ock_sse *d) {
   if (!d)
     return;
   ock_buf_free(&d->line);
@@ -47,12 +47,12 @@ void ock__sse_free(ock__sse *d) {
   free(d);
 }
 
-int ock__sse_pending(const ock__sse *d) {
+int ock_sse_pending(const ock_sse *d) {
   return d->line.len > 0 || d->has_data || d->name.len > 0;
 }
 
 /* field applies one non-empty line. Returns OCK_OK or OCK_ETOOBIG. */
-static int field(ock__sse *d, const char *line, size_t len) {
+static int field(ock_sse *d, const char *line, size_t len) {
   if (line[0] == ':')
     return OCK_OK; /* a comment (keep-alives look like this) */
   const char *colon = memchr(line, ':', len);
@@ -76,7 +76,7 @@ static int field(ock__sse *d, const char *line, size_t len) {
 }
 
 /* dispatch ends the event being built; returns 1 when it had data (an event to return). */
-static int dispatch(ock__sse *d) {
+static int dispatch(ock_sse *d) {
   int have = d->has_data;
   if (have) {
     struct ock_buf t = d->out_data;
@@ -94,8 +94,8 @@ static int dispatch(ock__sse *d) {
   return have;
 }
 
-int ock__sse_feed(ock__sse *d, const char *p, size_t n, size_t *consumed, struct ock__sse_event *ev,
-                  int *have) {
+int ock_sse_feed(ock_sse *d, const char *p, size_t n, size_t *consumed, struct ock_sse_event *ev,
+                 int *have) {
   *have = 0;
   *consumed = 0;
   if (d->broken)

@@ -1,5 +1,5 @@
 /*
- * test_stream_map.c: streamed chunks -> deltas -> reply, for both wires, fed through the SSE
+ * test_wire_stream.c: streamed chunks -> deltas -> reply, for both wires, fed through the SSE
  * decoder in pieces of every size (so every split point is exercised), plus the failures.
  */
 #include <stdlib.h>
@@ -8,8 +8,8 @@
 #include "ock/buf.h"
 #include "ock/status.h"
 #include "runner.h"
-#include "sse.h"
-#include "stream_map.h"
+#include "ock/sse.h"
+#include "ock/wire.h"
 
 struct collected {
   struct ock_buf text; /* the text deltas joined */
@@ -30,11 +30,11 @@ static int collect(void *user, const struct ock_delta *d) {
 
 /* run feeds sse text in pieces of step bytes; returns the first failure or finish's result. */
 static int run(enum ock_wire wire, const char *sse, size_t step, struct collected *c,
-               struct ock_reply *reply, struct ock_llm_error *err) {
-  ock__sse *d = NULL;
-  ock__stream_map *m = NULL;
-  OCK_ASSERT_OK(ock__sse_new(1 << 16, &d));
-  OCK_ASSERT_OK(ock__stream_map_new(wire, 1 << 16, &m));
+               struct ock_reply *reply, struct ock_wire_error *err) {
+  ock_sse *d = NULL;
+  ock_wire_stream *m = NULL;
+  OCK_ASSERT_OK(ock_sse_new(1 << 16, &d));
+  OCK_ASSERT_OK(ock_wire_stream_new(wire, 1 << 16, &m));
   ock_buf_init(&c->text, 1 << 16);
   ock_buf_init(&c->log, 1 << 16);
   c->n = 0;
@@ -46,18 +46,18 @@ static int run(enum ock_wire wire, const char *sse, size_t step, struct collecte
     while (left && !rc) {
       size_t used = 0;
       int have = 0;
-      struct ock__sse_event ev;
-      rc = ock__sse_feed(d, p, left, &used, &ev, &have);
+      struct ock_sse_event ev;
+      rc = ock_sse_feed(d, p, left, &used, &ev, &have);
       if (!rc && have)
-        rc = ock__stream_map_event(m, ev.event, ev.data, collect, c, err);
+        rc = ock_wire_stream_event(m, ev.event, ev.data, collect, c, err);
       p += used;
       left -= used;
     }
   }
   if (!rc)
-    rc = ock__stream_map_finish(m, reply, err);
-  ock__sse_free(d);
-  ock__stream_map_free(m);
+    rc = ock_wire_stream_finish(m, reply, err);
+  ock_sse_free(d);
+  ock_wire_stream_free(m);
   return rc;
 }
 
@@ -92,7 +92,7 @@ static void test_openai_tool_fragments(void) {
   for (size_t step = 1; step <= n; step += (step < 40 ? 1 : 97)) {
     struct collected c = {0};
     struct ock_reply r;
-    struct ock_llm_error err;
+    struct ock_wire_error err;
     ock_reply_init(&r);
     OCK_ASSERT_OK(run(OCK_WIRE_OPENAI, openai_tools, step, &c, &r, &err));
     OCK_ASSERT_STR_EQ(r.msg.content, "Checking.");
@@ -132,10 +132,10 @@ static void test_openai_failures(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     struct collected c = {0};
     struct ock_reply r;
-    struct ock_llm_error err = {0};
+    struct ock_wire_error err = {0};
     ock_reply_init(&r);
     OCK_ASSERT_INT_EQ(run(OCK_WIRE_OPENAI, cases[i].sse, 5, &c, &r, &err), OCK_EPROTO);
-    OCK_ASSERT_INT_EQ(err.kind, OCK_LLM_STREAM);
+    OCK_ASSERT_STR_EQ(err.type, "stream_error"); /* a failed stream, not a cancelled one */
     OCK_ASSERT_STR_EQ(err.type, cases[i].type);
     OCK_ASSERT_CONTAINS(err.message, cases[i].message);
     OCK_ASSERT_INT_EQ(r.msg.content == NULL, 1); /* never a partial reply */
@@ -174,7 +174,7 @@ static void test_anthropic_blocks(void) {
   for (size_t step = 1; step <= n; step += (step < 40 ? 1 : 89)) {
     struct collected c = {0};
     struct ock_reply r;
-    struct ock_llm_error err;
+    struct ock_wire_error err;
     ock_reply_init(&r);
     OCK_ASSERT_OK(run(OCK_WIRE_ANTHROPIC, anthropic_tools, step, &c, &r, &err));
     OCK_ASSERT_STR_EQ(r.msg.content, "Let me check.");
@@ -201,7 +201,7 @@ static void test_anthropic_no_args_and_text_only(void) {
       "data: {\"type\":\"message_stop\"}\n\n";
   struct collected c = {0};
   struct ock_reply r;
-  struct ock_llm_error err;
+  struct ock_wire_error err;
   ock_reply_init(&r);
   OCK_ASSERT_OK(run(OCK_WIRE_ANTHROPIC, sse, 7, &c, &r, &err));
   OCK_ASSERT_INT_EQ(r.msg.content == NULL, 1);
@@ -235,10 +235,10 @@ static void test_anthropic_failures(void) {
     snprintf(sse, sizeof sse, "%s%s", start, cases[i].rest);
     struct collected c = {0};
     struct ock_reply r;
-    struct ock_llm_error err = {0};
+    struct ock_wire_error err = {0};
     ock_reply_init(&r);
     OCK_ASSERT_INT_EQ(run(OCK_WIRE_ANTHROPIC, sse, 4, &c, &r, &err), OCK_EPROTO);
-    OCK_ASSERT_INT_EQ(err.kind, OCK_LLM_STREAM);
+    OCK_ASSERT_STR_EQ(err.type, "stream_error"); /* a failed stream, not a cancelled one */
     OCK_ASSERT_STR_EQ(err.type, cases[i].type);
     OCK_ASSERT_CONTAINS(err.message, cases[i].message);
     done(&c, &r);
@@ -248,25 +248,25 @@ static void test_anthropic_failures(void) {
 static void test_abandon_from_delta(void) {
   struct collected c = {.stop_after = 2};
   struct ock_reply r;
-  struct ock_llm_error err;
+  struct ock_wire_error err;
   ock_reply_init(&r);
   OCK_ASSERT_INT_EQ(run(OCK_WIRE_OPENAI, openai_tools, 16, &c, &r, &err), OCK_ECANCELLED);
-  OCK_ASSERT_INT_EQ(err.kind, OCK_LLM_CANCELLED);
+  OCK_ASSERT_STR_EQ(err.type, "cancelled");
   OCK_ASSERT_INT_EQ(c.n, 2);
   done(&c, &r);
 }
 
 static void test_cap(void) {
-  ock__stream_map *m = NULL;
-  struct ock_llm_error err;
-  OCK_ASSERT_OK(ock__stream_map_new(OCK_WIRE_OPENAI, 4, &m));
-  OCK_ASSERT_INT_EQ(ock__stream_map_event(m, "",
+  ock_wire_stream *m = NULL;
+  struct ock_wire_error err;
+  OCK_ASSERT_OK(ock_wire_stream_new(OCK_WIRE_OPENAI, 4, &m));
+  OCK_ASSERT_INT_EQ(ock_wire_stream_event(m, "",
                                           "{\"choices\":[{\"delta\":{\"content\":\"12345\"}}]}",
                                           NULL, NULL, &err),
                     OCK_ETOOBIG);
-  OCK_ASSERT_INT_EQ(ock__stream_map_event(m, "", "[DONE]", NULL, NULL, &err), OCK_EPROTO);
-  ock__stream_map_free(m);
-  ock__stream_map_free(NULL);
+  OCK_ASSERT_INT_EQ(ock_wire_stream_event(m, "", "[DONE]", NULL, NULL, &err), OCK_EPROTO);
+  ock_wire_stream_free(m);
+  ock_wire_stream_free(NULL);
 }
 
 static const struct ock_test tests[] = {
@@ -279,4 +279,4 @@ static const struct ock_test tests[] = {
     {"cap", test_cap},
     {NULL, NULL}};
 
-const struct ock_suite stream_map_suite = {"stream_map", tests, NULL, NULL};
+const struct ock_suite suite_wire_stream = {"wire_stream", tests, NULL, NULL};

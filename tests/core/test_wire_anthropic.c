@@ -1,44 +1,36 @@
-/* test_anthropic_wire.c: Anthropic Messages bytes (mock-provider/anthropic_wire.c). */
+/* test_wire_anthropic.c: Anthropic Messages bytes (core/wire_anthropic.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "wire_helpers.h"
 #include "runner.h"
-#include "wire.h"
+#include "ock/wire.h"
 
-static const struct mock_answer_call CALLS[] = {
-    {"toolu_1", "get_weather", "{\"city\":\"Paris\"}", 0},
-    {"toolu_2", "get_time", "{\"tz\":\"CET\"}", 0},
-    {"toolu_3", "broken", "{not json", 1},
+static struct ock_tool_call CALLS[] = {
+    {"toolu_1", "get_weather", "{\"city\":\"Paris\"}"},
+    {"toolu_2", "get_time", "{\"tz\":\"CET\"}"},
+    {"toolu_3", "broken", "{not json"}, /* raw arguments that are not JSON */
 };
 
-static struct mock_answer answer(const char *text, size_t n_calls, const char *finish) {
-  struct mock_answer a = {.id = "msg_x_0",
-                          .model = "claude",
-                          .text = text,
-                          .calls = CALLS,
-                          .n_calls = n_calls,
-                          .finish = finish,
-                          .input_tokens = 10,
-                          .output_tokens = 3,
-                          .chunk_size = 5};
+static struct answer answer(const char *text, size_t n_calls, const char *finish) {
+  struct answer a = {.f = {.model = "claude", .chunk_size = 5}};
+  ock_reply_init(&a.r);
+  a.r.id = "msg_x_0";
+  a.r.msg.content = (char *)text;
+  a.r.msg.calls = CALLS;
+  a.r.msg.n_calls = n_calls;
+  a.r.finish_reason = (char *)finish;
+  a.r.input_tokens = 10;
+  a.r.output_tokens = 3;
   return a;
 }
 
-static char *joined(const struct mock_chunks *c) {
-  struct ock_buf b;
-  ock_buf_init(&b, 1 << 20);
-  for (size_t i = 0; i < c->n; i++)
-    ock_buf_append(&b, c->items[i], c->lens[i]);
-  return ock_buf_take(&b);
-}
-
 static void test_text_stream_exact_bytes(void) {
-  struct mock_answer a = answer("Hello", 0, "end_turn");
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  struct answer a = answer("Hello", 0, "end_turn");
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_events(&a.r, &a.f, &c));
   char *all = joined(&c);
   OCK_ASSERT_STR_EQ(
       all,
@@ -57,14 +49,14 @@ static void test_text_stream_exact_bytes(void) {
       "\n\n"
       "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
   free(all);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static void test_text_and_parallel_tools_stream(void) {
-  struct mock_answer a = answer("Let me look.", 2, "tool_use");
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  struct answer a = answer("Let me look.", 2, "tool_use");
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_events(&a.r, &a.f, &c));
   char *all = joined(&c);
   cJSON *events = sse_split(all);
   struct ock_buf seq, text, json0, json1;
@@ -112,20 +104,20 @@ static void test_text_and_parallel_tools_stream(void) {
   ock_buf_free(&json1);
   cJSON_Delete(events);
   free(all);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static void test_empty_content_stream_and_body(void) {
-  struct mock_answer a = answer(NULL, 0, "max_tokens");
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  struct answer a = answer(NULL, 0, "max_tokens");
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_events(&a.r, &a.f, &c));
   OCK_ASSERT_INT_EQ(c.n, 4); /* message_start, ping, message_delta, message_stop */
   OCK_ASSERT_CONTAINS(c.items[2], "\"stop_reason\":\"max_tokens\"");
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  OCK_ASSERT_OK(ock__anthropic_wire.body(&a, &b));
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_reply(&a.r, &a.f, &b));
   OCK_ASSERT_STR_EQ(b.data, "{\"id\":\"msg_x_0\",\"type\":\"message\",\"role\":\"assistant\","
                             "\"model\":\"claude\",\"content\":[],\"stop_reason\":\"max_tokens\","
                             "\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,"
@@ -136,8 +128,8 @@ static void test_empty_content_stream_and_body(void) {
 static void test_body_tool_use_and_raw_arguments(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  struct mock_answer a = answer("t", 3, "tool_use");
-  OCK_ASSERT_OK(ock__anthropic_wire.body(&a, &b));
+  struct answer a = answer("t", 3, "tool_use");
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_reply(&a.r, &a.f, &b));
   OCK_ASSERT_CONTAINS(b.data, "\"content\":[{\"type\":\"text\",\"text\":\"t\"},{\"type\":"
                               "\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":"
                               "{\"city\":\"Paris\"}}");
@@ -149,7 +141,7 @@ static void test_body_tool_use_and_raw_arguments(void) {
 static void test_error_envelopes(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  OCK_ASSERT_OK(ock__anthropic_wire.error_body(529, NULL, NULL, NULL, "req_9", &b));
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_error(529, NULL, NULL, NULL, "req_9", &b));
   OCK_ASSERT_STR_EQ(b.data, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
                             "\"message\":\"ock: scripted HTTP 529\"},\"request_id\":\"req_9\"}");
   static const struct {
@@ -173,11 +165,11 @@ static void test_error_envelopes(void) {
     char want[64];
     snprintf(want, sizeof want, "\"error\":{\"type\":\"%s\"", table[i].type);
     ock_buf_reset(&b);
-    OCK_ASSERT_OK(ock__anthropic_wire.error_body(table[i].status, NULL, NULL, NULL, "r", &b));
+    OCK_ASSERT_OK(ock_wire_anthropic.encode_error(table[i].status, NULL, NULL, NULL, "r", &b));
     OCK_ASSERT_CONTAINS(b.data, want);
   }
   ock_buf_reset(&b);
-  OCK_ASSERT_OK(ock__anthropic_wire.error_event(0, NULL, &b));
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_error_event(0, NULL, &b));
   OCK_ASSERT_STR_EQ(b.data,
                     "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
                     "\"overloaded_error\",\"message\":\"ock: scripted stream error\"}}\n\n");
@@ -186,22 +178,22 @@ static void test_error_envelopes(void) {
 
 /* A reply that stopped on a sequence names it, as the Messages API does; otherwise null. */
 static void test_stop_sequence_named(void) {
-  struct mock_answer a = answer("Hello", 0, "stop_sequence");
-  a.stop_sequence = "###";
+  struct answer a = answer("Hello", 0, "stop_sequence");
+  a.f.stop_sequence = "###";
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  OCK_ASSERT_OK(ock__anthropic_wire.body(&a, &b));
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_reply(&a.r, &a.f, &b));
   OCK_ASSERT_CONTAINS(b.data, "\"stop_reason\":\"stop_sequence\",\"stop_sequence\":\"###\"");
   ock_buf_free(&b);
-  struct mock_chunks c;
-  ock__chunks_init(&c);
-  OCK_ASSERT_OK(ock__anthropic_wire.events(&a, &c));
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_events(&a.r, &a.f, &c));
   int named = 0;
   for (size_t i = 0; i < c.n; i++)
     named |=
         strstr(c.items[i], "\"stop_reason\":\"stop_sequence\",\"stop_sequence\":\"###\"") != NULL;
   OCK_ASSERT_INT_EQ(named, 1);
-  ock__chunks_free(&c);
+  ock_chunks_free(&c);
 }
 
 static const struct ock_test tests[] = {
@@ -213,4 +205,4 @@ static const struct ock_test tests[] = {
     {"error_envelopes", test_error_envelopes},
     {NULL, NULL}};
 
-const struct ock_suite mock_anthropic_wire_suite = {"mock_anthropic_wire", tests, NULL, NULL};
+const struct ock_suite suite_wire_anthropic = {"wire_anthropic", tests, NULL, NULL};

@@ -5,12 +5,12 @@
 #include "ock/buf.h"
 #include "ock/status.h"
 #include "runner.h"
-#include "sse.h"
+#include "ock/sse.h"
 
 /* decode feeds text in pieces of `step` bytes and writes "name|data;" per event into out. */
 static int decode(const char *text, size_t step, char *out, size_t out_len) {
-  ock__sse *d = NULL;
-  OCK_ASSERT_OK(ock__sse_new(1024, &d));
+  ock_sse *d = NULL;
+  OCK_ASSERT_OK(ock_sse_new(1024, &d));
   struct ock_buf b;
   ock_buf_init(&b, out_len - 1);
   size_t n = strlen(text);
@@ -21,17 +21,17 @@ static int decode(const char *text, size_t step, char *out, size_t out_len) {
     while (left > 0 && !rc) {
       size_t used = 0;
       int have = 0;
-      struct ock__sse_event ev;
-      rc = ock__sse_feed(d, p, left, &used, &ev, &have);
+      struct ock_sse_event ev;
+      rc = ock_sse_feed(d, p, left, &used, &ev, &have);
       if (have)
         ock_buf_printf(&b, "%s|%s;", ev.event, ev.data);
       p += used;
       left -= used;
     }
   }
-  snprintf(out, out_len, "%s%s", b.data ? b.data : "", ock__sse_pending(d) ? "+pending" : "");
+  snprintf(out, out_len, "%s%s", b.data ? b.data : "", ock_sse_pending(d) ? "+pending" : "");
   ock_buf_free(&b);
-  ock__sse_free(d);
+  ock_sse_free(d);
   return rc;
 }
 
@@ -73,15 +73,15 @@ static void test_cut_inside_event(void) {
 }
 
 static void test_cap(void) {
-  ock__sse *d = NULL;
-  OCK_ASSERT_OK(ock__sse_new(8, &d));
+  ock_sse *d = NULL;
+  OCK_ASSERT_OK(ock_sse_new(8, &d));
   size_t used;
   int have;
-  struct ock__sse_event ev;
-  OCK_ASSERT_INT_EQ(ock__sse_feed(d, "data: 0123456789\n\n", 18, &used, &ev, &have), OCK_ETOOBIG);
-  OCK_ASSERT_INT_EQ(ock__sse_feed(d, "\n", 1, &used, &ev, &have), OCK_ETOOBIG);
-  ock__sse_free(d);
-  ock__sse_free(NULL);
+  struct ock_sse_event ev;
+  OCK_ASSERT_INT_EQ(ock_sse_feed(d, "data: 0123456789\n\n", 18, &used, &ev, &have), OCK_ETOOBIG);
+  OCK_ASSERT_INT_EQ(ock_sse_feed(d, "\n", 1, &used, &ev, &have), OCK_ETOOBIG);
+  ock_sse_free(d);
+  ock_sse_free(NULL);
 }
 
 static const struct ock_test tests[] = {{"openai_style", test_openai_style},
@@ -92,4 +92,4 @@ static const struct ock_test tests[] = {{"openai_style", test_openai_style},
                                         {"cap", test_cap},
                                         {NULL, NULL}};
 
-const struct ock_suite sse_suite = {"sse", tests, NULL, NULL};
+const struct ock_suite suite_sse = {"sse", tests, NULL, NULL};
