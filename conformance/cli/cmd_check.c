@@ -14,20 +14,24 @@
 #include "ock/grammar.h"
 #include "ock/buf.h"
 #include "ock/json.h"
+#include "ock/options.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
 
 #define LINE_MAX_BYTES ((size_t)16 << 20)
 #define PRINT_MAX 50
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: ock check EVENTS.jsonl [--quiet]\n"
     "\n"
     "Grades a recorded event log without running anything: the per-execute event grammar\n"
     "(SPEC.md section 3), the fields of orchestrator:complete, and tool-event pairing by\n"
     "tool_call_id. Each line is {\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
     "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
-    "in the history) need `ock run`. --quiet prints nothing: the exit code tells.\n"
+    "in the history) need `ock run`.\n"
+    "\n";
+
+static const char usage_tail[] =
     "\n"
     "Every line must be one event: a NUL byte, content after the object, a line that is not an\n"
     "event, invalid UTF-8 or a missing \"data\" is a finding; a line over 16 MiB stops the\n"
@@ -211,27 +215,34 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
   return t.total ? EXIT_FAIL : EXIT_PASS;
 }
 
+static void print_usage(const struct ock_option *t, FILE *f) {
+  fputs(usage_head, f);
+  ock_options_help(t, f);
+  fputs(usage_tail, f);
+}
+
 int cmd_check(int argc, char **argv) {
-  const char *path = NULL;
-  int quiet = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return EXIT_PASS;
-    }
-    if (!strcmp(argv[i], "--quiet"))
-      quiet = 1;
-    else if (!path)
-      path = argv[i];
-    else {
-      fprintf(stderr, "ock check: one log at a time\n%s", usage);
-      return EXIT_USAGE;
-    }
+  int quiet = 0, help = 0, npos = 0;
+  const struct ock_option t[] = {
+      {"quiet", 0, OCK_OPT_FLAG, &quiet, .help = "prints nothing: the exit code tells"},
+      {"help", 'h', OCK_OPT_FLAG, &help, .help = "print this and exit"},
+      {0}};
+  char err[1024];
+  int rc = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (help) {
+    print_usage(t, stdout);
+    return EXIT_PASS;
   }
-  if (!path) {
-    fputs(usage, stderr);
+  if (!rc && npos > 1)
+    snprintf(err, sizeof err, "one log at a time"), rc = -1;
+  if (rc || !npos) {
+    if (rc)
+      fprintf(stderr, "ock check: %s (see ock check --help)\n", err);
+    else
+      print_usage(t, stderr);
     return EXIT_USAGE;
   }
+  const char *path = argv[1];
   FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
   if (!f) {
     fprintf(stderr, "ock check: %s: cannot open\n", path);
