@@ -132,77 +132,34 @@ static void join_list(char *out, size_t n, const struct ock_option_list *l) {
   }
 }
 
-/* load_manifest reads the manifest of SPEC.md 7.9. Its name and capabilities are required; a
- * --capabilities or --wires given with it must say the same (it is a usage error when they
- * differ: which one the user meant cannot be known). */
-static int load_manifest(struct run_opts *o, char *err, size_t n) {
-  struct ock_jerr je;
-  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
-  const cJSON *caps = NULL, *xf = NULL, *it;
-  const char *name = NULL;
-  struct ock_option_list mcaps = {0}, mwires = {0};
-  if (!rc)
-    rc = ock_jcheck_object(o->manifest_json, "$", &je);
-  if (!rc)
-    rc = ock_json_check_unique_keys(o->manifest_json, "$", &je);
-  if (!rc)
-    rc = ock_jget_nonempty(o->manifest_json, "$", "name", OCK_REQUIRED, &name, &je);
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "capabilities", OCK_REQUIRED, &caps, &je);
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
-  const cJSON *wires = NULL;
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "wires", OCK_OPTIONAL, &wires, &je);
-  int w = 0;
-  cJSON_ArrayForEach(it, wires) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.wires", w++);
-    if (!rc && (!cJSON_IsString(it) || !wire_known(it->valuestring)))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected \"openai\" or \"anthropic\"");
-    if (!rc)
-      list_add(&mwires, it->valuestring);
-  }
+static int is_nonempty(const char *s) {
+  return s[0] != '\0';
+}
+
+/* read_strings appends the strings of the array arr (at path; NULL: none) to l, each accepted
+ * by ok (NULL: any string). Returns 0, or an error in je saying what was expected. */
+static int read_strings(const cJSON *arr, const char *path, int (*ok)(const char *),
+                        const char *expected, struct ock_option_list *l, struct ock_jerr *je) {
+  const cJSON *it;
   int i = 0;
-  cJSON_ArrayForEach(it, caps) {
+  cJSON_ArrayForEach(it, arr) {
     char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.capabilities", i++);
-    if (!rc && (!cJSON_IsString(it) || !ock_capability_known(it->valuestring)))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected a known capability name");
-    if (!rc)
-      list_add(&mcaps, it->valuestring);
+    ock_jpath_index(p, sizeof p, path, i++);
+    if (!cJSON_IsString(it))
+      return ock_jerr_set(je, OCK_ETYPE, p, "%s, got %s", expected, ock_json_type_name(it));
+    if (ok && !ok(it->valuestring))
+      return ock_jerr_set(je, OCK_ETYPE, p, "%s", expected);
+    list_add(l, it->valuestring);
   }
-  if (!rc)
-    rc = ock_jget_nonempty(o->manifest_json, "$", "framework", OCK_OPTIONAL, &o->framework, &je);
-  const cJSON *emulated = NULL;
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "emulated", OCK_OPTIONAL, &emulated, &je);
-  o->has_emulated = emulated != NULL;
-  i = 0;
-  cJSON_ArrayForEach(it, emulated) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.emulated", i++);
-    if (!rc && (!cJSON_IsString(it) || !it->valuestring[0]))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p,
-                        "expected a non-empty string naming a policy the bridge emulates");
-    if (!rc)
-      list_add(&o->emulated, it->valuestring);
-  }
-  i = 0;
-  cJSON_ArrayForEach(it, xf) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.expected_failures", i++);
-    if (!rc && !cJSON_IsString(it))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p,
-                        "expected a string \"scenario\" or \"scenario:ID\", got %s",
-                        ock_json_type_name(it));
-    if (!rc)
-      list_add(&o->expected, it->valuestring);
-  }
-  if (rc) {
-    snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
-    return rc;
-  }
+  return 0;
+}
+
+/* manifest_agrees: a --capabilities or --wires given with the manifest must say the same (it is
+ * a usage error when they differ: which one the user meant cannot be known); one not given
+ * takes the manifest's. A manifest without wires leaves them to --wires (or the default). */
+static int manifest_agrees(struct run_opts *o, const struct ock_option_list *mcaps,
+                           const struct ock_option_list *mwires, int has_wires, char *err,
+                           size_t n) {
   static const struct {
     const char *option, *member, *implied;
     size_t field;
@@ -210,9 +167,8 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
               {"--wires", "wires", NULL, offsetof(struct run_opts, wires)}};
   for (size_t k = 0; k < 2; k++) {
     struct ock_option_list *given = (struct ock_option_list *)((char *)o + both[k].field);
-    const struct ock_option_list *m = k ? &mwires : &mcaps;
-    /* A manifest without wires leaves them to --wires (or the default, both). */
-    if (given->n && (k == 0 || wires) && !same_set(given, m, both[k].implied)) {
+    const struct ock_option_list *m = k ? mwires : mcaps;
+    if (given->n && (k == 0 || has_wires) && !same_set(given, m, both[k].implied)) {
       char a[400], b[400];
       join_list(a, sizeof a, given);
       join_list(b, sizeof b, m);
@@ -225,9 +181,55 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
     if (!given->n)
       *given = *m;
   }
-  if (!o->name)
-    o->name = name;
   return OCK_OK;
+}
+
+/* load_manifest reads the manifest of SPEC.md 7.9. Its name and capabilities are required. */
+static int load_manifest(struct run_opts *o, char *err, size_t n) {
+  struct ock_jerr je;
+  const cJSON *m, *caps = NULL, *xf = NULL, *wires = NULL, *emulated = NULL;
+  const char *name = NULL;
+  struct ock_option_list mcaps = {0}, mwires = {0};
+  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
+  m = o->manifest_json;
+  if (!rc)
+    rc = ock_jcheck_object(m, "$", &je);
+  if (!rc)
+    rc = ock_json_check_unique_keys(m, "$", &je);
+  if (!rc)
+    rc = ock_jget_nonempty(m, "$", "name", OCK_REQUIRED, &name, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "capabilities", OCK_REQUIRED, &caps, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "wires", OCK_OPTIONAL, &wires, &je);
+  if (!rc)
+    rc = read_strings(wires, "$.wires", wire_known, "expected \"openai\" or \"anthropic\"", &mwires,
+                      &je);
+  if (!rc)
+    rc = read_strings(caps, "$.capabilities", ock_capability_known,
+                      "expected a known capability name", &mcaps, &je);
+  if (!rc)
+    rc = ock_jget_nonempty(m, "$", "framework", OCK_OPTIONAL, &o->framework, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "emulated", OCK_OPTIONAL, &emulated, &je);
+  o->has_emulated = emulated != NULL;
+  if (!rc)
+    rc = read_strings(emulated, "$.emulated", is_nonempty,
+                      "expected a non-empty string naming a policy the bridge emulates",
+                      &o->emulated, &je);
+  if (!rc)
+    rc = read_strings(xf, "$.expected_failures", NULL,
+                      "expected a string \"scenario\" or \"scenario:ID\"", &o->expected, &je);
+  if (rc) {
+    snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
+    return rc;
+  }
+  rc = manifest_agrees(o, &mcaps, &mwires, wires != NULL, err, n);
+  if (!rc && !o->name)
+    o->name = name;
+  return rc;
 }
 
 static int load_baseline(struct run_opts *o, char *err, size_t n) {
@@ -780,131 +782,120 @@ static int write_reports(cJSON *report, const ock_registry *reg, const char *dir
   return (int)ock_json_int(report, "exit_code", EXIT_INCOMPLETE);
 }
 
-int cmd_run(int argc, char **argv) {
-  struct run_opts o;
-  char err[1200];
-  int pr = parse_options(argc, argv, &o, err, sizeof err);
-  if (pr > 0) {
-    print_usage();
-    return EXIT_PASS;
+/* load_inputs checks the report directory, reads the manifest, the baseline and every scenario
+ * (a baseline entry may name a scenario --case leaves out), then selects. Returns 0, or -1 with
+ * err and *usage_error set when the mistake is the command line's (its report goes only where
+ * -o said); a fixture error still writes its report. */
+static int load_inputs(struct run_opts *o, const ock_registry *reg, struct scenario_set *set,
+                       int *usage_error, char *err, size_t n) {
+  *usage_error = 1;
+  if (check_out_dir(o->out_dir, err, n) || (o->manifest && load_manifest(o, err, n)) ||
+      (o->baseline && load_baseline(o, err, n)) || cli_fixtures_missing(o->fixtures, err, n))
+    return -1;
+  *usage_error = 0;
+  if (scenarios_load(o->fixtures, reg, NULL, NULL, set, err, n))
+    return -1;
+  if (baseline_unknown(o, set, reg, err, n)) {
+    *usage_error = 1;
+    return -1;
   }
-  ock_registry *reg = NULL;
-  struct ock_jerr je;
-  if (ock_registry_load_builtin(&reg, &je)) {
-    fprintf(stderr, "ock: the built-in registry is broken: %s: %s\n", je.where, je.what);
-    return EXIT_INCOMPLETE;
+  scenarios_select(set, o->cases.items, o->excludes.items);
+  return 0;
+}
+
+/* fail_early prints err and, unless it is a usage error without a usable -o, writes the error
+ * report: the reports of an earlier run are never overwritten by a mistyped command line. */
+static void fail_early(const struct run_opts *o, const ock_registry *reg, const char *started,
+                       int usage_error, const char *err) {
+  char safe[4 * 1200]; /* it may quote a fixture or a manifest */
+  fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
+  char why[200];
+  if (!usage_error || (o->out_named && !check_out_dir(o->out_dir, why, sizeof why))) {
+    cJSON *report = new_report(o, started, reg);
+    cJSON_AddStringToObject(report, "error", err);
+    write_reports(report, reg, o->out_dir, EXIT_USAGE);
+    cJSON_Delete(report);
   }
-  char started[32];
-  iso_now(started, sizeof started);
-  if (!pr && check_out_dir(o.out_dir, err, sizeof err))
-    pr = -1;
-  if (!pr && o.manifest)
-    pr = load_manifest(&o, err, sizeof err) ? -1 : 0;
-  if (!pr && o.baseline)
-    pr = load_baseline(&o, err, sizeof err) ? -1 : 0;
-  if (!pr && cli_fixtures_missing(o.fixtures, err, sizeof err))
-    pr = -1;
-  int usage_error = pr < 0; /* a fixture error below still writes its report */
-  struct scenario_set set = {0};
-  /* All of them first: a baseline entry may name a scenario --case leaves out. */
-  if (!pr && scenarios_load(o.fixtures, reg, NULL, NULL, &set, err, sizeof err))
-    pr = -1;
-  if (!pr && baseline_unknown(&o, &set, reg, err, sizeof err)) {
-    pr = -1;
-    usage_error = 1;
-  }
-  if (!pr)
-    scenarios_select(&set, o.cases.items, o.excludes.items);
-  if (pr < 0) {
-    char safe[4 * sizeof err]; /* it may quote a fixture or a manifest */
-    fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
-    char why[200];
-    /* A usage error names no directory unless -o did, and that one must be usable: the
-     * reports of an earlier run are never overwritten by a mistyped command line. */
-    if (!usage_error || (o.out_named && !check_out_dir(o.out_dir, why, sizeof why))) {
-      cJSON *report = new_report(&o, started, reg);
-      cJSON_AddStringToObject(report, "error", err);
-      write_reports(report, reg, o.out_dir, EXIT_USAGE);
-      cJSON_Delete(report);
+}
+
+static void make_dirs(const char *dir) {
+  char path[4300];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(path, 0755);
+      *p = '/';
     }
-    scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
-    cJSON_Delete(o.manifest_json);
-    free(o.baseline_text);
-    ock_registry_free(reg);
-    return EXIT_USAGE;
-  }
-  scenarios_shard(&set, o.shard_i, o.shard_n);
+  mkdir(path, 0755);
+}
 
-  char journal_dir[4200];
-  snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
-  if (o.journals) {
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "%s", journal_dir);
-    for (char *p = cmd + 1; *p; p++)
-      if (*p == '/') {
-        *p = '\0';
-        mkdir(cmd, 0755);
-        *p = '/';
-      }
-    mkdir(cmd, 0755);
-  }
+/* The dispositions cmd_run replaces while it runs, and gives back. */
+struct signals {
+  struct sigaction old_int, old_term, old_hup, old_pipe;
+};
 
-  struct sigaction sa = {0}, old_int, old_term, old_hup, old_pipe;
+static void signals_take(struct signals *s) {
+  struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  sigaction(SIGHUP, &sa, &old_hup);
+  sigaction(SIGINT, &sa, &s->old_int);
+  sigaction(SIGTERM, &sa, &s->old_term);
+  sigaction(SIGHUP, &sa, &s->old_hup);
   sa.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &sa, &old_pipe);
+  sigaction(SIGPIPE, &sa, &s->old_pipe);
+}
 
-  struct pool p = {.o = &o,
-                   .set = &set,
-                   .reg = reg,
-                   .total = set.n * (size_t)o.repeat,
-                   .color = !strcmp(o.format, "human") && use_color(stdout)};
-  const char *declared[MAX_LIST + 2];
+static void signals_give_back(const struct signals *s) {
+  sigaction(SIGINT, &s->old_int, NULL);
+  sigaction(SIGTERM, &s->old_term, NULL);
+  sigaction(SIGHUP, &s->old_hup, NULL);
+  sigaction(SIGPIPE, &s->old_pipe, NULL);
+}
+
+/* run_pool runs every (scenario, repetition) of set on o->jobs threads into p->results.
+ * p->cfg points into this frame: it is not used after the return. */
+static void run_pool(struct pool *p, const char *journal_dir) {
+  const struct run_opts *o = p->o;
+  const char *declared[MAX_LIST + 2], *wires[MAX_LIST + 1];
   int nd = 0;
   declared[nd++] = "core";
-  for (int i = 0; i < o.caps.n; i++)
-    declared[nd++] = o.caps.items[i];
+  for (int i = 0; i < o->caps.n; i++)
+    declared[nd++] = o->caps.items[i];
   declared[nd] = NULL;
-  const char *wires[MAX_LIST + 1];
-  for (int i = 0; i < o.wires.n; i++)
-    wires[i] = o.wires.items[i];
-  wires[o.wires.n] = NULL;
-  p.cfg = (struct run_config){.command = o.orchestrator,
-                              .declared = declared,
-                              .wires = o.wires.n ? wires : NULL,
-                              .timeout_s = o.timeout_s,
-                              .time_scale = o.time_scale,
-                              .output_cap = 64 * 1024,
-                              .seed = o.seed,
-                              .level = o.level,
-                              .strict = o.strict,
-                              .observe_only = o.observe_only,
-                              .blackbox = o.blackbox,
-                              .journal_dir = o.journals ? journal_dir : NULL,
-                              .abort_flag = &interrupted};
-  p.results = calloc(p.total + 1, sizeof *p.results);
-  pthread_mutex_init(&p.lock, NULL);
-  if (!strcmp(o.format, "human"))
-    printf("ock %s: %zu scenario(s) against %s, %d job(s)\n", OCK_KIT_VERSION, p.total,
-           o.orchestrator, o.jobs);
-  if (!strcmp(o.format, "human"))
-    printf("tier: %s\n",
-           o.blackbox ? "blackbox (graded from the traffic; SPEC.md 9.7)" : "instrumented");
-  int jobs = o.jobs < (int)p.total ? o.jobs : (int)p.total;
+  for (int i = 0; i < o->wires.n; i++)
+    wires[i] = o->wires.items[i];
+  wires[o->wires.n] = NULL;
+  p->cfg = (struct run_config){.command = o->orchestrator,
+                               .declared = declared,
+                               .wires = o->wires.n ? wires : NULL,
+                               .timeout_s = o->timeout_s,
+                               .time_scale = o->time_scale,
+                               .output_cap = 64 * 1024,
+                               .seed = o->seed,
+                               .level = (enum ock_level)o->level,
+                               .strict = o->strict,
+                               .observe_only = o->observe_only,
+                               .blackbox = o->blackbox,
+                               .journal_dir = o->journals ? journal_dir : NULL,
+                               .abort_flag = &interrupted};
+  if (!strcmp(o->format, "human"))
+    printf("ock %s: %zu scenario(s) against %s, %d job(s)\ntier: %s\n", OCK_KIT_VERSION, p->total,
+           o->orchestrator, o->jobs,
+           o->blackbox ? "blackbox (graded from the traffic; SPEC.md 9.7)" : "instrumented");
+  int jobs = o->jobs < (int)p->total ? o->jobs : (int)p->total;
   pthread_t threads[256];
   for (int i = 0; i < jobs; i++)
-    pthread_create(&threads[i], NULL, worker, &p);
+    pthread_create(&threads[i], NULL, worker, p);
   for (int i = 0; i < jobs; i++)
     pthread_join(threads[i], NULL);
+}
 
-  cJSON *report = new_report(&o, started, reg);
+/* finish_report gathers the results into the report, writes it and returns the exit code. */
+static int finish_report(const struct pool *p, cJSON *report, const char *started) {
   cJSON *scen = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
-  for (size_t k = 0; k < p.total; k++)
-    if (p.results[k])
-      cJSON_AddItemToArray(scen, p.results[k]);
+  for (size_t k = 0; k < p->total; k++)
+    if (p->results[k])
+      cJSON_AddItemToArray(scen, p->results[k]);
   char finished[32];
   iso_now(finished, sizeof finished);
   cJSON_ReplaceItemInObjectCaseSensitive(report, "finished_at", cJSON_CreateString(finished));
@@ -924,22 +915,60 @@ int cmd_run(int argc, char **argv) {
     cJSON_AddBoolToObject(report, "interrupted", 1);
     cJSON_AddStringToObject(report, "interrupt_signal", sut_signal_name(interrupted));
   }
-  int code = write_reports(report, reg, o.out_dir,
-                           missing       ? EXIT_USAGE
-                           : interrupted ? EXIT_INCOMPLETE
-                                         : 0);
-  print_summary(&o, report, o.out_dir);
-  if (!p.total)
-    fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
+  return write_reports(report, p->reg, p->o->out_dir,
+                       missing       ? EXIT_USAGE
+                       : interrupted ? EXIT_INCOMPLETE
+                                     : 0);
+}
 
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-  sigaction(SIGHUP, &old_hup, NULL);
-  sigaction(SIGPIPE, &old_pipe, NULL);
-  pthread_mutex_destroy(&p.lock);
-  free(p.results);
-  cJSON_Delete(report);
-  scenarios_free(&set);
+int cmd_run(int argc, char **argv) {
+  struct run_opts o;
+  char err[1200];
+  int pr = parse_options(argc, argv, &o, err, sizeof err), usage_error = 1;
+  if (pr > 0) {
+    print_usage();
+    return EXIT_PASS;
+  }
+  ock_registry *reg = NULL;
+  struct ock_jerr je;
+  if (ock_registry_load_builtin(&reg, &je)) {
+    fprintf(stderr, "ock: the built-in registry is broken: %s: %s\n", je.where, je.what);
+    return EXIT_INCOMPLETE;
+  }
+  char started[32], journal_dir[4200];
+  iso_now(started, sizeof started);
+  struct scenario_set set = {0};
+  if (!pr)
+    pr = load_inputs(&o, reg, &set, &usage_error, err, sizeof err);
+  int code = EXIT_USAGE;
+  if (pr < 0) {
+    fail_early(&o, reg, started, usage_error, err);
+  } else {
+    scenarios_shard(&set, o.shard_i, o.shard_n);
+    snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
+    if (o.journals)
+      make_dirs(journal_dir);
+    struct signals sig;
+    signals_take(&sig);
+    struct pool p = {.o = &o,
+                     .set = &set,
+                     .reg = reg,
+                     .total = set.n * (size_t)o.repeat,
+                     .color = !strcmp(o.format, "human") && use_color(stdout)};
+    p.results = calloc(p.total + 1, sizeof *p.results);
+    pthread_mutex_init(&p.lock, NULL);
+    run_pool(&p, journal_dir);
+    cJSON *report = new_report(&o, started, reg);
+    code = finish_report(&p, report, started);
+    print_summary(&o, report, o.out_dir);
+    if (!p.total)
+      fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
+    signals_give_back(&sig);
+    pthread_mutex_destroy(&p.lock);
+    free(p.results);
+    cJSON_Delete(report);
+  }
+  scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
   cJSON_Delete(o.manifest_json);
   free(o.baseline_text);
   ock_registry_free(reg);
