@@ -144,6 +144,47 @@ static const char *line_problem(char *text, size_t len, cJSON **o, char *why, si
   return NULL;
 }
 
+/* grade_line grades one line (len bytes, without its end) of the log; returns 1 when it was
+ * an event. */
+static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, size_t len) {
+  char why[200];
+  cJSON *o = NULL;
+  const char *problem = line_problem(text, len, &o, why, sizeof why);
+  if (problem)
+    report(t, lineno, "OCK-PROC-005", problem);
+  const char *kind = ock_json_str(o, "kind");
+  const char *ev = ock_json_str(o, "event");
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
+  if (!o || (kind && strcmp(kind, "event"))) {
+    cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
+    return 0;
+  }
+  if (!ev || !cJSON_IsObject(data)) {
+    report(t, lineno, "OCK-PROC-005",
+           !ev     ? "not an event: expected {\"event\": NAME, \"data\": {...}}"
+           : !data ? "an event without \"data\": expected {\"event\": NAME, \"data\": {...}}"
+                   : "\"data\" is not an object: expected {\"event\": NAME, \"data\": {...}}");
+    cJSON_Delete(o);
+    return 0;
+  }
+  const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
+  ock_grammar_event(g, lineno, ev, data, action);
+  if (!strcmp(ev, "orchestrator:complete"))
+    check_complete_fields(t, lineno, data);
+  cJSON_Delete(o);
+  return 1;
+}
+
+static void print_tally(const struct tally *t, const char *name, long lines, long events,
+                        int executes) {
+  if (t->total > PRINT_MAX)
+    fprintf(t->out, "... %ld more violation(s) not shown\n", t->total - PRINT_MAX);
+  fprintf(t->out, "%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", name, lines,
+          events, executes, t->total);
+  for (int i = 0; i < t->n; i++)
+    fprintf(t->out, "  %-18s %ld\n", t->ids[i], t->counts[i]);
+}
+
 int check_event_log(FILE *f, const char *name, FILE *out) {
   struct tally t = {.out = out};
   ock_grammar *g = NULL;
@@ -162,47 +203,15 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
     size_t len = line.len;
     while (len && (line.data[len - 1] == '\r' || line.data[len - 1] == ' '))
       len--;
-    if (!len)
-      continue;
-    char why[200];
-    cJSON *o = NULL;
-    const char *problem = line_problem(line.data, len, &o, why, sizeof why);
-    if (problem)
-      report(&t, lineno, "OCK-PROC-005", problem);
-    const char *kind = ock_json_str(o, "kind");
-    const char *ev = ock_json_str(o, "event");
-    const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
-    if (!o || (kind && strcmp(kind, "event"))) {
-      cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
-      continue;
-    }
-    if (!ev || !cJSON_IsObject(data)) {
-      report(&t, lineno, "OCK-PROC-005",
-             !ev     ? "not an event: expected {\"event\": NAME, \"data\": {...}}"
-             : !data ? "an event without \"data\": expected {\"event\": NAME, \"data\": {...}}"
-                     : "\"data\" is not an object: expected {\"event\": NAME, \"data\": {...}}");
-      cJSON_Delete(o);
-      continue;
-    }
-    events++;
-    const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
-    ock_grammar_event(g, lineno, ev, data, action);
-    if (!strcmp(ev, "orchestrator:complete"))
-      check_complete_fields(&t, lineno, data);
-    cJSON_Delete(o);
+    if (len)
+      events += grade_line(&t, g, lineno, line.data, len);
   }
   ock_grammar_end(g, lineno);
   int executes = ock_grammar_executes(g);
   ock_grammar_free(g);
   ock_buf_free(&line);
-  if (out) {
-    if (t.total > PRINT_MAX)
-      fprintf(out, "... %ld more violation(s) not shown\n", t.total - PRINT_MAX);
-    fprintf(out, "%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", name, lineno,
-            events, executes, t.total);
-    for (int i = 0; i < t.n; i++)
-      fprintf(out, "  %-18s %ld\n", t.ids[i], t.counts[i]);
-  }
+  if (out)
+    print_tally(&t, name, lineno, events, executes);
   if (ferror(f)) {
     fprintf(stderr, "ock check: %s: read error\n", name);
     return EXIT_USAGE;
