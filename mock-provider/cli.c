@@ -66,7 +66,7 @@ static void mock_options(struct args *a, struct ock_option t[MOCK_OPTIONS]) {
 }
 
 static void usage(FILE *f) {
-  struct args a;
+  struct args a = {0};
   struct ock_option t[MOCK_OPTIONS];
   mock_options(&a, t);
   fputs(usage_head, f);

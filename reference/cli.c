@@ -95,7 +95,7 @@ static void orch_options(struct options *o, struct ock_option t[ORCH_OPTIONS]) {
 }
 
 static void print_usage(void) {
-  struct options o;
+  struct options o = {0};
   struct ock_option t[ORCH_OPTIONS];
   orch_options(&o, t);
   fputs(usage_head, stdout);

@@ -202,7 +202,7 @@ static void fuzz_options(struct fuzz *z, struct ock_option t[FUZZ_OPTIONS]) {
 }
 
 static void print_usage(FILE *f) {
-  struct fuzz z;
+  struct fuzz z = {0};
   struct ock_option t[FUZZ_OPTIONS];
   fuzz_options(&z, t);
   fputs(usage_head, f);

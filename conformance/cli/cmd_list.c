@@ -119,7 +119,7 @@ static void list_options(struct filter *f, struct ock_option t[LIST_OPTIONS]) {
 }
 
 static void list_usage(FILE *out) {
-  struct filter f;
+  struct filter f = {0};
   struct ock_option t[LIST_OPTIONS];
   list_options(&f, t);
   fputs(list_usage_head, out);

@@ -352,8 +352,8 @@ static void run_options(struct run_opts *o, int *format, struct ock_option t[RUN
 }
 
 static void print_usage(void) {
-  struct run_opts o;
-  int format;
+  struct run_opts o = {0};
+  int format = 0;
   struct ock_option t[RUN_OPTIONS];
   run_options(&o, &format, t);
   fputs(usage_head, stdout);
@@ -379,7 +379,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
   run_options(o, &format, t);
   int bad = scale_env &&
             ock_option_set(ock_option_find(t, "time-scale"), scale_env, "OCK_TIME_SCALE", err, n);
-  char later[1024];
+  char later[1024] = "";
   if (ock_options_parse(t, argc, argv, &npos, bad ? later : err, bad ? sizeof later : n))
     bad = 1;
   o->format = formats[format];

@@ -308,10 +308,11 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
     free(env[i]);
 }
 
-/* grade_run grades what the SUT did (proc) as the journal shows it, into g->checks. */
-static void grade_run(struct grade_ctx *g, const struct scenario *sc, const struct run_config *cfg,
-                      const cJSON *journal, const struct sut_result *proc, size_t dropped) {
-  struct view v;
+/* grade_run grades what the SUT did (proc) as the journal shows it, into g->checks; v is the
+ * caller's room for the journal's view. */
+static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario *sc,
+                      const struct run_config *cfg, const cJSON *journal,
+                      const struct sut_result *proc, size_t dropped) {
   if (proc->aborted) {
     /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
     char why[200];
@@ -320,11 +321,12 @@ static void grade_run(struct grade_ctx *g, const struct scenario *sc, const stru
              "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
              sig > 1 ? sut_signal_name(sig) : "an interrupt");
     grade_error(g, "harness.interrupted", "OCK-PROC-001", why);
-  } else if (journal && !(cfg->blackbox ? view_build_traffic(&v, sc->fixture, journal, proc)
-                                        : view_build(&v, sc->fixture, journal, proc))) {
-    g->v = &v;
+  } else if (journal && !(cfg->blackbox ? view_build_traffic(v, sc->fixture, journal, proc)
+                                        : view_build(v, sc->fixture, journal, proc))) {
+    g->v = v;
     grade_scenario(g);
-    view_free(&v);
+    view_free(v);
+    g->v = NULL;
   } else {
     grade_error(g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
   }
@@ -359,9 +361,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   char why_skip[120];
   if (skip_reason(sc, cfg, why_skip, sizeof why_skip))
     return not_run(r, checks, "SKIP", 0, why_skip, out);
-  struct cancel_target target;
-  atomic_init(&target.s, NULL);
-  atomic_init(&target.pending, 0);
+  struct cancel_target target = {NULL, 0}; /* set before any thread can see it */
   struct ock_mock_options mo = {.observe_only = cfg->observe_only,
                                 .seed = cfg->seed,
                                 .on_cancel = on_cancel,
@@ -392,7 +392,8 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   atomic_store(&target.s, NULL);
   cJSON *journal = ock_mock_journal(m);
   write_journal(m, cfg, sc->id);
-  grade_run(&g, sc, cfg, journal, &proc, ock_mock_journal_dropped(m));
+  struct view v;
+  grade_run(&g, &v, sc, cfg, journal, &proc, ock_mock_journal_dropped(m));
   finish(r, checks, scenario_verdict(checks), now_ms() - t0, NULL);
   cJSON_AddBoolToObject(r, "timed_out", proc.timed_out);
   if (proc.aborted)
