@@ -89,6 +89,7 @@ static int word_index(const char *const *values, const char *s) {
   return -1;
 }
 
+/* refuse writes into err why value, given as source, is not a value of o; returns -1. */
 static int refuse(const struct ock_option *o, const char *source, const char *value, char *err,
                   size_t n) {
   char words[512];
@@ -109,11 +110,11 @@ static int refuse(const struct ock_option *o, const char *source, const char *va
 }
 
 /* set_list checks every part of value before it appends any, so a refused list leaves the
- * dest as it was. */
+ * dest as it was. A part of a list of words is kept as the table spells it, whatever its case. */
 static int set_list(const struct ock_option *o, char *value, const char *source, char *err,
                     size_t n) {
   struct ock_option_list *l = o->dest;
-  char *parts[OCK_OPTION_LIST_MAX];
+  const char *parts[OCK_OPTION_LIST_MAX];
   int k = 0;
   for (char *p = value; p;) {
     char *comma = strchr(p, ',');
@@ -123,9 +124,12 @@ static int set_list(const struct ock_option *o, char *value, const char *source,
       parts[k++] = p;
     p = comma ? comma + 1 : NULL;
   }
-  for (int i = 0; i < k; i++)
-    if (o->values && word_index(o->values, parts[i]) < 0)
+  for (int i = 0; i < k && o->values; i++) {
+    int w = word_index(o->values, parts[i]);
+    if (w < 0)
       return refuse(o, source, parts[i], err, n);
+    parts[i] = o->values[w];
+  }
   for (int i = 0; i < k && l->n < OCK_OPTION_LIST_MAX; i++)
     l->items[l->n++] = parts[i];
   l->items[l->n] = NULL;

@@ -52,7 +52,7 @@ static int parse(struct values *v, char *line, int *npos, char **argv, char *err
 static void takes_every_spelling(void) {
   struct values v = {.jobs = 4};
   char line[] = "a --strict --jobs=8 -oDIR --timeout 2.5 b --seed 18446744073709551615 "
-                "--format JSONL --wires openai,,anthropic --case x --case y,z -- --jobs";
+                "--format JSONL --wires openai,,ANTHROPIC --case x --case y,z -- --jobs";
   char *argv[32], err[512] = "";
   int npos = -1;
   OCK_ASSERT_INT_EQ(parse(&v, line, &npos, argv, err, sizeof err), 0);
