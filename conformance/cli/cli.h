@@ -35,6 +35,10 @@ const char *default_fixtures_dir(void);
  * reported by the loader). */
 int cli_fixtures_missing(const char *dir, char *err, size_t n);
 
+/* cli_make_dirs creates dir and its missing parents (mode 0755); a failure shows when the
+ * directory is written. */
+void cli_make_dirs(const char *dir);
+
 /* use_color: stdout is a terminal and NO_COLOR is not set. */
 int use_color(FILE *f);
 

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -165,18 +164,6 @@ static cJSON *shrink(struct fuzz *z, cJSON *fx, const char *req, int *runs) {
   return fx;
 }
 
-static void mkdirs(const char *dir) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s", dir);
-  for (char *p = path + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      mkdir(path, 0755);
-      *p = '/';
-    }
-  mkdir(path, 0755);
-}
-
 enum { FUZZ_OPTIONS = 10 };
 
 /* fuzz_options fills t with the options of ock fuzz, stored into z. */
@@ -240,7 +227,7 @@ static int parse_fuzz_options(int argc, char **argv, struct fuzz *z) {
 
 /* write_fixture writes fx to DIR/<id>.json into path (n bytes); returns 0 or -1. */
 static int write_fixture(const struct fuzz *z, const cJSON *fx, char *path, size_t n) {
-  mkdirs(z->out_dir);
+  cli_make_dirs(z->out_dir);
   snprintf(path, n, "%s/%s.json", z->out_dir, ock_json_str(fx, "id"));
   char *text = cJSON_Print(fx);
   FILE *out = fopen(path, "w");

@@ -818,18 +818,6 @@ static void fail_early(const struct run_opts *o, const ock_registry *reg, const 
   }
 }
 
-static void make_dirs(const char *dir) {
-  char path[4300];
-  snprintf(path, sizeof path, "%s", dir);
-  for (char *p = path + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      mkdir(path, 0755);
-      *p = '/';
-    }
-  mkdir(path, 0755);
-}
-
 /* The dispositions cmd_run replaces while it runs, and gives back. */
 struct signals {
   struct sigaction old_int, old_term, old_hup, old_pipe;
@@ -947,7 +935,7 @@ int cmd_run(int argc, char **argv) {
     scenarios_shard(&set, o.shard_i, o.shard_n);
     snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
     if (o.journals)
-      make_dirs(journal_dir);
+      cli_make_dirs(journal_dir);
     struct signals sig;
     signals_take(&sig);
     struct pool p = {.o = &o,

@@ -31,6 +31,18 @@ static const char usage[] =
     "\n"
     "Exit codes: 0 pass, 1 a check failed, 2 usage or fixture error, 3 incomplete.\n";
 
+void cli_make_dirs(const char *dir) {
+  char path[4300];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(path, 0755);
+      *p = '/';
+    }
+  mkdir(path, 0755);
+}
+
 int use_color(FILE *f) {
   return isatty(fileno(f)) && !getenv("NO_COLOR");
 }
