@@ -52,7 +52,7 @@ static int parse(struct values *v, char *line, int *npos, char **argv, char *err
 static void takes_every_spelling(void) {
   struct values v = {.jobs = 4};
   char line[] = "a --strict --jobs=8 -oDIR --timeout 2.5 b --seed 18446744073709551615 "
-                "--format JSONL --wires openai,,ANTHROPIC --case x --case y,z -- --jobs";
+                "--format JSONL --wires openai,,ANTHROPIC --case x --case y,z - -- --jobs";
   char *argv[32], err[512] = "";
   int npos = -1;
   OCK_ASSERT_INT_EQ(parse(&v, line, &npos, argv, err, sizeof err), 0);
@@ -68,10 +68,11 @@ static void takes_every_spelling(void) {
   OCK_ASSERT_INT_EQ(v.cases.n, 3);
   OCK_ASSERT_STR_EQ(v.cases.items[2], "z");
   OCK_ASSERT_INT_EQ(v.cases.items[3] == NULL, 1);
-  OCK_ASSERT_INT_EQ(npos, 3); /* a, b, and --jobs after -- */
+  OCK_ASSERT_INT_EQ(npos, 4); /* a, b, "-" (standard input) and --jobs after -- */
   OCK_ASSERT_STR_EQ(argv[1], "a");
   OCK_ASSERT_STR_EQ(argv[2], "b");
-  OCK_ASSERT_STR_EQ(argv[3], "--jobs");
+  OCK_ASSERT_STR_EQ(argv[3], "-");
+  OCK_ASSERT_STR_EQ(argv[4], "--jobs");
 }
 
 static void refuses_with_the_option_the_value_and_the_range(void) {
