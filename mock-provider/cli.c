@@ -19,130 +19,116 @@
 
 #include "ock/json.h"
 #include "ock/mock.h"
+#include "ock/options.h"
 #include "ock/status.h"
 
 #define FIXTURE_MAX ((size_t)16 << 20)
 
+static const char usage_head[] =
+    "usage: ock-mock-provider --fixture FILE [--port N] [--journal FILE] [--observe-only]\n"
+    "                         [--seed N] [--bind ADDR] [--request-timeout-ms N]\n";
+
+static const char usage_tail[] = "Prints the URL, then serves until SIGINT or SIGTERM.\n";
+
+/* The command line: where its options go. */
+struct args {
+  const char *fixture, *journal, *bind;
+  int port, observe_only, request_timeout_ms, help;
+  unsigned long long seed;
+};
+
+enum { MOCK_OPTIONS = 10 };
+
+/* mock_options fills t with the options of ock-mock-provider, stored into a. */
+static void mock_options(struct args *a, struct ock_option t[MOCK_OPTIONS]) {
+  const struct ock_option rows[] = {
+      {"fixture", 0, OCK_OPT_STRING, &a->fixture, .metavar = "FILE",
+       .help = "the scenario fixture (JSON) to serve"},
+      {"port", 0, OCK_OPT_INT, &a->port, 0, 65535, .metavar = "N",
+       .help = "the port to listen on (default 0: a free port)"},
+      {"journal", 0, OCK_OPT_STRING, &a->journal, .metavar = "FILE",
+       .help = "write the journal as JSONL to FILE on exit"},
+      {"observe-only", 0, OCK_OPT_FLAG, &a->observe_only,
+       .help = "journal broken histories but answer them normally"},
+      {"seed", 0, OCK_OPT_U64, &a->seed, .metavar = "N",
+       .help = "seed for random faults (default: the fixture's)"},
+      {"bind", 0, OCK_OPT_STRING, &a->bind, .metavar = "ADDR",
+       .help = "listen on ADDR instead of 127.0.0.1 (prints a warning)"},
+      {"request-timeout-ms", 0, OCK_OPT_INT, &a->request_timeout_ms, 1, 86400000, .metavar = "N",
+       .help = "the time a request's headers and body may take to arrive, from the\n"
+               "connection's start or the previous reply (default 30000); past it\n"
+               "the connection is closed. At most 512 connections are served at\n"
+               "once: past that a request gets 503."},
+      {"help", 'h', OCK_OPT_FLAG, &a->help, .help = "print this and exit"},
+      {0}};
+  _Static_assert(sizeof rows / sizeof rows[0] <= MOCK_OPTIONS, "MOCK_OPTIONS too small");
+  memcpy(t, rows, sizeof rows);
+}
+
 static void usage(FILE *f) {
-  fputs("usage: ock-mock-provider --fixture FILE [--port N] [--journal FILE] [--observe-only]\n"
-        "                         [--seed N] [--bind ADDR] [--request-timeout-ms N]\n"
-        "  --fixture FILE   the scenario fixture (JSON) to serve\n"
-        "  --port N         the port to listen on (default 0: a free port)\n"
-        "  --journal FILE   write the journal as JSONL to FILE on exit\n"
-        "  --observe-only   journal broken histories but answer them normally\n"
-        "  --seed N         seed for random faults (default: the fixture's)\n"
-        "  --bind ADDR      listen on ADDR instead of 127.0.0.1 (prints a warning)\n"
-        "  --request-timeout-ms N\n"
-        "                   the time a request's headers and body may take to arrive, from the\n"
-        "                   connection's start or the previous reply (default 30000); past it\n"
-        "                   the connection is closed. At most 512 connections are served at\n"
-        "                   once: past that a request gets 503.\n"
-        "Prints the URL, then serves until SIGINT or SIGTERM.\n",
-        f);
+  struct args a = {0};
+  struct ock_option t[MOCK_OPTIONS];
+  mock_options(&a, t);
+  fputs(usage_head, f);
+  ock_options_help(t, f);
+  fputs(usage_tail, f);
 }
 
-static int parse_ull(const char *s, unsigned long long max, unsigned long long *out) {
-  char *end = NULL;
-  errno = 0;
-  if (!s || !*s || *s == '-')
-    return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v > max)
-    return -1;
-  *out = v;
-  return 0;
-}
-
-int main(int argc, char **argv) {
-  const char *fixture_path = NULL, *journal_path = NULL, *bind = NULL;
-  struct ock_mock_options opt = {0};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    unsigned long long n = 0;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--observe-only")) {
-      opt.observe_only = 1;
-    } else if (!strcmp(a, "--fixture") && v) {
-      fixture_path = v;
-      i++;
-    } else if (!strcmp(a, "--journal") && v) {
-      journal_path = v;
-      i++;
-    } else if (!strcmp(a, "--bind") && v) {
-      bind = v;
-      i++;
-    } else if (!strcmp(a, "--port") && v) {
-      if (parse_ull(v, 65535, &n)) {
-        fprintf(stderr, "ock-mock-provider: --port: expected 0 to 65535, got \"%s\"\n", v);
-        return 2;
-      }
-      opt.port = (int)n;
-      i++;
-    } else if (!strcmp(a, "--request-timeout-ms") && v) {
-      if (parse_ull(v, 86400000, &n) || n == 0) {
-        fprintf(stderr,
-                "ock-mock-provider: --request-timeout-ms: expected 1 to 86400000, got \"%s\"\n", v);
-        return 2;
-      }
-      opt.request_timeout_ms = (unsigned)n;
-      i++;
-    } else if (!strcmp(a, "--seed") && v) {
-      if (parse_ull(v, ~0ULL, &n)) {
-        fprintf(stderr, "ock-mock-provider: --seed: expected a non-negative integer, got \"%s\"\n",
-                v);
-        return 2;
-      }
-      opt.seed = n;
-      i++;
-    } else {
-      fprintf(stderr, "ock-mock-provider: %s: %s\n", a,
-              v || a[0] != '-' ? "unknown argument" : "needs a value");
-      usage(stderr);
-      return 2;
-    }
+/* parse_args returns 1 for --help, 0, or 2 (the exit code) after the message. */
+static int parse_args(int argc, char **argv, struct args *a) {
+  struct ock_option t[MOCK_OPTIONS];
+  char err[1024];
+  int npos = 0;
+  mock_options(a, t);
+  int rc = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (a->help)
+    return 1;
+  if (!rc && npos)
+    snprintf(err, sizeof err, "unexpected argument \"%s\"", argv[1]), rc = -1;
+  if (rc) {
+    fprintf(stderr, "ock-mock-provider: %s (see ock-mock-provider --help)\n", err);
+    return 2;
   }
-  if (!fixture_path) {
+  if (!a->fixture) {
     fputs("ock-mock-provider: --fixture is required\n", stderr);
     usage(stderr);
     return 2;
   }
-  opt.bind_address = bind;
+  return 0;
+}
 
+/* load_mock reads the fixture, opens the journal file and makes the mock; returns 0, or 2
+ * after the message. */
+static int load_mock(const struct args *a, const struct ock_mock_options *opt, ock_mock **m,
+                     FILE **journal) {
   struct ock_jerr err;
   char msg[1200];
   cJSON *fixture = NULL;
-  if (ock_json_parse_file(fixture_path, FIXTURE_MAX, &fixture, &err)) {
+  if (ock_json_parse_file(a->fixture, FIXTURE_MAX, &fixture, &err)) {
     ock_jerr_format(&err, msg, sizeof msg);
     fprintf(stderr, "ock-mock-provider: %s\n", msg);
     return 2;
   }
   /* A key given twice: cJSON keeps both and every lookup sees the first (SPEC.md 8). */
-  if (ock_json_check_unique_keys(fixture, "$", &err)) {
-    ock_jerr_format(&err, msg, sizeof msg);
-    fprintf(stderr, "ock-mock-provider: %s: %s\n", fixture_path, msg);
-    cJSON_Delete(fixture);
-    return 2;
-  }
-  FILE *journal = NULL;
-  if (journal_path && !(journal = fopen(journal_path, "w"))) {
-    fprintf(stderr, "ock-mock-provider: --journal %s: %s\n", journal_path, strerror(errno));
-    cJSON_Delete(fixture);
-    return 2;
-  }
-  ock_mock *m = NULL;
-  int rc = ock_mock_new(fixture, &opt, &m, &err);
+  int rc = ock_json_check_unique_keys(fixture, "$", &err);
+  if (!rc)
+    rc = ock_mock_new(fixture, opt, m, &err);
   cJSON_Delete(fixture);
   if (rc) {
     ock_jerr_format(&err, msg, sizeof msg);
-    fprintf(stderr, "ock-mock-provider: %s: %s\n", fixture_path, msg);
-    if (journal)
-      fclose(journal);
+    fprintf(stderr, "ock-mock-provider: %s: %s\n", a->fixture, msg);
     return 2;
   }
+  if (a->journal && !(*journal = fopen(a->journal, "w"))) {
+    fprintf(stderr, "ock-mock-provider: --journal %s: %s\n", a->journal, strerror(errno));
+    ock_mock_free(*m);
+    return 2;
+  }
+  return 0;
+}
 
+/* serve starts m, prints its URL and serves until SIGINT or SIGTERM; returns the exit code. */
+static int serve(ock_mock *m, const char *bind) {
   /* Block the signals before any server thread exists, so they all inherit the mask and
    * sigwait below is the one place that receives them. */
   sigset_t set;
@@ -150,13 +136,11 @@ int main(int argc, char **argv) {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, NULL);
-
+  struct ock_jerr err;
+  char msg[1200];
   if (ock_mock_start(m, &err)) {
     ock_jerr_format(&err, msg, sizeof msg);
     fprintf(stderr, "ock-mock-provider: %s\n", msg);
-    ock_mock_free(m);
-    if (journal)
-      fclose(journal);
     return 1;
   }
   if (bind && strcmp(bind, "127.0.0.1"))
@@ -166,17 +150,35 @@ int main(int argc, char **argv) {
             bind);
   printf("%s\n", ock_mock_url(m));
   fflush(stdout);
-
   int sig = 0;
   while (sigwait(&set, &sig) != 0) {
   }
   ock_mock_stop(m);
-  rc = 0;
-  if (journal) {
-    if (ock_mock_write_journal(m, journal) || fclose(journal)) {
-      fprintf(stderr, "ock-mock-provider: --journal %s: write failed\n", journal_path);
-      rc = 1;
-    }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  struct args a = {0};
+  int rc = parse_args(argc, argv, &a);
+  if (rc)
+    return rc == 1 ? (usage(stdout), 0) : rc;
+  struct ock_mock_options opt = {.port = a.port,
+                                 .observe_only = a.observe_only,
+                                 .seed = a.seed,
+                                 .bind_address = a.bind,
+                                 .request_timeout_ms = (unsigned)a.request_timeout_ms};
+  ock_mock *m = NULL;
+  FILE *journal = NULL;
+  if ((rc = load_mock(&a, &opt, &m, &journal)))
+    return rc;
+  rc = serve(m, a.bind);
+  if (!rc && journal && ock_mock_write_journal(m, journal)) {
+    fprintf(stderr, "ock-mock-provider: --journal %s: write failed\n", a.journal);
+    rc = 1;
+  }
+  if (journal && fclose(journal) && !rc) {
+    fprintf(stderr, "ock-mock-provider: --journal %s: write failed\n", a.journal);
+    rc = 1;
   }
   ock_mock_free(m);
   return rc;

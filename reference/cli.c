@@ -19,6 +19,7 @@
 
 #include <curl/curl.h>
 
+#include "ock/options.h"
 #include "ock/orchestrator.h"
 #include "ock/status.h"
 #include "session.h"
@@ -29,7 +30,7 @@
 #define SESSION_MAX ((size_t)16 << 20)
 #define SESSION_TIMEOUT_MS 30000L
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: ock-orchestrator [options]\n"
     "\n"
     "The reference orchestrator of OCK, speaking the ock/1 protocol: it fetches its session\n"
@@ -37,15 +38,9 @@ static const char usage[] =
     "across prompts), posts every event to $OCK_URL/ock/v1/events, runs tools through\n"
     "$OCK_URL/ock/v1/tools/{name}, and exits 0. SIGINT cancels the running execute only.\n"
     "\n"
-    "options (the session's config wins over these; these win over the environment):\n"
-    "  --mode basic|streaming|events   loop mode                     env OCK_MODE (basic)\n"
-    "  --max-iterations N              tool-loop turns per execute   env OCK_MAX_ITERATIONS (10)\n"
-    "  --error-strategy S              fail_fast|continue|retry|fallback\n"
-    "                                                                env OCK_ERROR_STRATEGY "
-    "(continue)\n"
-    "  --capabilities                  print the capabilities and exit:\n"
-    "                                  " CAPABILITIES "\n"
-    "  --help                          print this and exit\n"
+    "options (the session's config wins over these; these win over the environment):\n";
+
+static const char usage_tail[] =
     "\n"
     "environment:\n"
     "  OCK_URL            root of the ock/1 endpoints (required), e.g. http://127.0.0.1:8080\n"
@@ -69,87 +64,92 @@ static void on_sigint(int sig) {
   ock_orchestrator_cancel(g_orch); /* async-signal-safe: a lock-free atomic store */
 }
 
+static const char *const mode_names[] = {"basic", "streaming", "events", NULL}; /* ock_mode */
+static const char *const strategy_names[] = {"fail_fast", "continue", "retry", "fallback",
+                                             NULL}; /* enum ock_strategy */
+
 /* Options from the command line and the environment, before the session's config. */
 struct options {
-  const char *mode, *max_iterations, *strategy;
-  const char *mode_src, *max_src, *strategy_src; /* "--mode" or "OCK_MODE", for messages */
+  int mode, strategy; /* indexes of the names above; -1: not given */
+  int max_iterations; /* 0: not given */
   int capabilities, help;
 };
 
-static int parse_args(int argc, char **argv, struct options *o) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = NULL, **src = NULL;
-    if (!strcmp(a, "--capabilities")) {
-      o->capabilities = 1;
-      continue;
-    }
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      o->help = 1;
-      continue;
-    }
-    const char *names[] = {"--mode", "--max-iterations", "--error-strategy"};
-    const char **slots[] = {&o->mode, &o->max_iterations, &o->strategy};
-    const char **srcs[] = {&o->mode_src, &o->max_src, &o->strategy_src};
-    const char *value = NULL;
-    for (int k = 0; k < 3 && !slot; k++) {
-      size_t n = strlen(names[k]);
-      if (!strncmp(a, names[k], n) && (a[n] == '\0' || a[n] == '=')) {
-        slot = slots[k];
-        src = srcs[k];
-        value = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
-      }
-    }
-    if (!slot) {
-      fprintf(stderr, "ock-orchestrator: unknown option '%s' (see --help)\n", a);
-      return EXIT_USAGE;
-    }
-    if (!value) {
-      fprintf(stderr, "ock-orchestrator: option '%s' needs a value (see --help)\n", a);
-      return EXIT_USAGE;
-    }
-    *slot = value;
-    *src = a;
-  }
-  const char *env[] = {"OCK_MODE", "OCK_MAX_ITERATIONS", "OCK_ERROR_STRATEGY"};
-  const char **slots[] = {&o->mode, &o->max_iterations, &o->strategy};
-  const char **srcs[] = {&o->mode_src, &o->max_src, &o->strategy_src};
-  for (int k = 0; k < 3; k++) {
-    const char *v = getenv(env[k]);
-    if (!*slots[k] && v && *v) {
-      *slots[k] = v;
-      *srcs[k] = env[k];
-    }
+enum { ORCH_OPTIONS = 6 };
+
+/* orch_options fills t with the options of ock-orchestrator, stored into o. */
+static void orch_options(struct options *o, struct ock_option t[ORCH_OPTIONS]) {
+  const struct ock_option rows[] = {
+      {"mode", 0, OCK_OPT_ENUM, &o->mode, .values = mode_names,
+       .help = "loop mode; env OCK_MODE (default basic)"},
+      {"max-iterations", 0, OCK_OPT_INT, &o->max_iterations, 1, 1000000, .metavar = "N",
+       .help = "tool-loop turns per execute; env OCK_MAX_ITERATIONS (default 10)"},
+      {"error-strategy", 0, OCK_OPT_ENUM, &o->strategy, .values = strategy_names, .metavar = "S",
+       .help = "fail_fast|continue|retry|fallback; env OCK_ERROR_STRATEGY\n(default continue)"},
+      {"capabilities", 0, OCK_OPT_FLAG, &o->capabilities,
+       .help = "print the capabilities and exit:\n" CAPABILITIES},
+      {"help", 'h', OCK_OPT_FLAG, &o->help, .help = "print this and exit"},
+      {0}};
+  _Static_assert(sizeof rows / sizeof rows[0] <= ORCH_OPTIONS, "ORCH_OPTIONS too small");
+  memcpy(t, rows, sizeof rows);
+}
+
+static void print_usage(void) {
+  struct options o = {0};
+  struct ock_option t[ORCH_OPTIONS];
+  orch_options(&o, t);
+  fputs(usage_head, stdout);
+  ock_options_help(t, stdout);
+  fputs(usage_tail, stdout);
+}
+
+/* from_environment: an option not given takes its variable's value, checked the same way. */
+static int from_environment(const struct ock_option *t, const struct options *o, char *err,
+                            size_t n) {
+  static const struct {
+    const char *option, *variable;
+  } env[] = {{"mode", "OCK_MODE"},
+             {"max-iterations", "OCK_MAX_ITERATIONS"},
+             {"error-strategy", "OCK_ERROR_STRATEGY"}};
+  const int given[] = {o->mode >= 0, o->max_iterations > 0, o->strategy >= 0};
+  for (size_t k = 0; k < sizeof env / sizeof env[0]; k++) {
+    char *v = getenv(env[k].variable);
+    if (!given[k] && v && *v &&
+        ock_option_set(ock_option_find(t, env[k].option), v, env[k].variable, err, n))
+      return -1;
   }
   return 0;
 }
 
+/* parse_args reads the options into o, then the environment for those not given; returns
+ * 0, or EXIT_USAGE after the message. */
+static int parse_args(int argc, char **argv, struct options *o) {
+  *o = (struct options){.mode = -1, .strategy = -1};
+  struct ock_option t[ORCH_OPTIONS];
+  char err[1024];
+  int npos = 0;
+  orch_options(o, t);
+  int rc = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (o->help || o->capabilities)
+    return 0;
+  if (!rc && npos)
+    snprintf(err, sizeof err, "unexpected argument \"%s\"", argv[1]), rc = -1;
+  if (!rc)
+    rc = from_environment(t, o, err, sizeof err);
+  if (rc)
+    fprintf(stderr, "ock-orchestrator: %s (see --help)\n", err);
+  return rc ? EXIT_USAGE : 0;
+}
+
 /* apply_options turns the options into config defaults. */
-static int apply_options(const struct options *o, struct ock_orchestrator_config *c) {
-  if (o->mode && ock_mode_parse(o->mode, &c->mode)) {
-    fprintf(stderr, "ock-orchestrator: %s: expected basic, streaming or events, got '%s'\n",
-            o->mode_src, o->mode);
-    return EXIT_USAGE;
-  }
-  if (o->strategy && ock_strategy_parse(o->strategy, &c->strategy)) {
-    fprintf(stderr,
-            "ock-orchestrator: %s: expected fail_fast, continue, retry or fallback, got '%s'\n",
-            o->strategy_src, o->strategy);
-    return EXIT_USAGE;
-  }
-  if (o->max_iterations) {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(o->max_iterations, &end, 10);
-    if (errno || end == o->max_iterations || *end || v < 1 || v > 1000000) {
-      fprintf(stderr, "ock-orchestrator: %s: expected a whole number from 1 to 1000000, got '%s'\n",
-              o->max_src, o->max_iterations);
-      return EXIT_USAGE;
-    }
-    c->max_iterations = (int)v;
-  }
+static void apply_options(const struct options *o, struct ock_orchestrator_config *c) {
+  if (o->mode >= 0)
+    c->mode = (enum ock_mode)o->mode;
+  if (o->strategy >= 0)
+    c->strategy = (enum ock_strategy)o->strategy;
+  if (o->max_iterations > 0)
+    c->max_iterations = o->max_iterations;
   c->streaming = c->mode == OCK_MODE_STREAMING;
-  return 0;
 }
 
 /* The collaborators built from one session. */
@@ -222,33 +222,10 @@ static int world_build(struct world *w, const struct ock__session *s, const char
   return rc;
 }
 
-int main(int argc, char **argv) {
-  struct options opt = {0};
-  int code = parse_args(argc, argv, &opt);
-  if (code)
-    return code;
-  if (opt.help) {
-    fputs(usage, stdout);
-    return 0;
-  }
-  if (opt.capabilities) {
-    puts(CAPABILITIES);
-    return 0;
-  }
-  struct ock_orchestrator_config defaults;
-  ock_orchestrator_config_default(&defaults);
-  if ((code = apply_options(&opt, &defaults)))
-    return code;
-  const char *root = getenv("OCK_URL");
-  if (!root || !*root) {
-    fprintf(stderr, "ock-orchestrator: OCK_URL is not set: it must name the ock/1 endpoint root, "
-                    "e.g. OCK_URL=http://127.0.0.1:8080 (see --help)\n");
-    return EXIT_ENV;
-  }
-  if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
-    fprintf(stderr, "ock-orchestrator: cannot initialise libcurl\n");
-    return EXIT_ENV;
-  }
+/* fetch_session reads and checks the session of root; returns 0, or EXIT_ENV after the
+ * message. */
+static int fetch_session(const char *root, const struct ock_orchestrator_config *defaults,
+                         struct ock__session **s) {
   size_t rlen = strlen(root);
   while (rlen && root[rlen - 1] == '/')
     rlen--;
@@ -256,51 +233,40 @@ int main(int argc, char **argv) {
   snprintf(url, sizeof url, "%.*s/ock/v1/session", (int)rlen, root);
   struct ock_jerr err = {{0}, {0}};
   cJSON *doc = NULL;
-  struct ock__session *s = NULL;
-  int rc = ock_http_get_json(url, SESSION_TIMEOUT_MS, SESSION_MAX, &doc, &err);
-  if (rc) {
+  if (ock_http_get_json(url, SESSION_TIMEOUT_MS, SESSION_MAX, &doc, &err)) {
     fprintf(stderr, "ock-orchestrator: cannot fetch the session: %s: %s\n", err.where, err.what);
-    http_done();
     return EXIT_ENV;
   }
-  rc = ock__session_parse(doc, &defaults, &s, &err);
+  int rc = ock__session_parse(doc, defaults, s, &err);
   cJSON_Delete(doc);
   if (rc) {
     fprintf(stderr, "ock-orchestrator: the session from %s is invalid: %s: %s\n", url, err.where,
             err.what);
-    http_done();
     return EXIT_ENV;
   }
+  return 0;
+}
 
-  struct world w = {0};
-  rc = world_build(&w, s, root);
-  if (rc) {
-    fprintf(stderr, "ock-orchestrator: cannot set up: %s\n", ock_strerror(rc));
-    world_free(&w, s);
-    ock__session_free(s);
-    http_done();
-    return EXIT_ENV;
-  }
-
+/* run_prompts runs each prompt of s as one execute, with SIGINT cancelling it. */
+static void run_prompts(struct world *w, const struct ock__session *s) {
   signal(SIGPIPE, SIG_IGN);
-  g_orch = w.orch;
+  g_orch = w->orch;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
-
   for (size_t i = 0; i < s->n_prompts; i++) {
     struct ock_exec_result res;
     ock_exec_context *exec = NULL;
     cJSON *index = cJSON_CreateNumber((double)i + 1);
-    if (!index || ock_exec_context_with_metadata(w.exec, "prompt_index", index, &exec))
+    if (!index || ock_exec_context_with_metadata(w->exec, "prompt_index", index, &exec))
       exec = NULL; /* the session context still carries the trace ID */
     cJSON_Delete(index);
-    rc = ock_orchestrator_execute(w.orch, s->prompts[i], exec ? exec : w.exec,
-                                  ock_memctx_context(w.context), w.providers, s->n_providers,
-                                  w.tools, s->n_tools, ock_http_hooks_get(w.hooks), &res);
+    int rc = ock_orchestrator_execute(w->orch, s->prompts[i], exec ? exec : w->exec,
+                                      ock_memctx_context(w->context), w->providers, s->n_providers,
+                                      w->tools, s->n_tools, ock_http_hooks_get(w->hooks), &res);
     ock_exec_context_free(exec);
     if (rc) {
       fprintf(stderr, "ock-orchestrator: prompt %zu could not run: %s\n", i + 1, ock_strerror(rc));
@@ -314,12 +280,46 @@ int main(int argc, char **argv) {
     fflush(stdout);
     ock_exec_result_clear(&res);
   }
-
   sa.sa_handler = SIG_IGN; /* nothing left to cancel */
   sigaction(SIGINT, &sa, NULL);
   g_orch = NULL;
+}
+
+int main(int argc, char **argv) {
+  struct options opt;
+  int code = parse_args(argc, argv, &opt);
+  if (!code && opt.help)
+    print_usage();
+  else if (!code && opt.capabilities)
+    puts(CAPABILITIES);
+  if (code || opt.help || opt.capabilities)
+    return code;
+  struct ock_orchestrator_config defaults;
+  ock_orchestrator_config_default(&defaults);
+  apply_options(&opt, &defaults);
+  const char *root = getenv("OCK_URL");
+  if (!root || !*root) {
+    fprintf(stderr, "ock-orchestrator: OCK_URL is not set: it must name the ock/1 endpoint root, "
+                    "e.g. OCK_URL=http://127.0.0.1:8080 (see --help)\n");
+    return EXIT_ENV;
+  }
+  if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+    fprintf(stderr, "ock-orchestrator: cannot initialise libcurl\n");
+    return EXIT_ENV;
+  }
+  struct ock__session *s = NULL;
+  if ((code = fetch_session(root, &defaults, &s))) {
+    http_done();
+    return code;
+  }
+  struct world w = {0};
+  int rc = world_build(&w, s, root);
+  if (rc)
+    fprintf(stderr, "ock-orchestrator: cannot set up: %s\n", ock_strerror(rc));
+  else
+    run_prompts(&w, s);
   world_free(&w, s);
   ock__session_free(s);
   http_done();
-  return 0;
+  return rc ? EXIT_ENV : 0;
 }

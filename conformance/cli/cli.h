@@ -35,10 +35,9 @@ const char *default_fixtures_dir(void);
  * reported by the loader). */
 int cli_fixtures_missing(const char *dir, char *err, size_t n);
 
-/* cli_number is the one number parser of every option and variable: s must be a whole decimal
- * number (an integer when integer is set) from lo to hi; "nan", "inf", "", "2x" and " 2" are
- * refused. Returns 0 with *out set, or -1 leaving *out untouched. */
-int cli_number(const char *s, double lo, double hi, int integer, double *out);
+/* cli_make_dirs creates dir and its missing parents (mode 0755); a failure shows when the
+ * directory is written. */
+void cli_make_dirs(const char *dir);
 
 /* use_color: stdout is a terminal and NO_COLOR is not set. */
 int use_color(FILE *f);

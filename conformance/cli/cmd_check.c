@@ -14,20 +14,24 @@
 #include "ock/grammar.h"
 #include "ock/buf.h"
 #include "ock/json.h"
+#include "ock/options.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
 
 #define LINE_MAX_BYTES ((size_t)16 << 20)
 #define PRINT_MAX 50
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: ock check EVENTS.jsonl [--quiet]\n"
     "\n"
     "Grades a recorded event log without running anything: the per-execute event grammar\n"
     "(SPEC.md section 3), the fields of orchestrator:complete, and tool-event pairing by\n"
     "tool_call_id. Each line is {\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
     "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
-    "in the history) need `ock run`. --quiet prints nothing: the exit code tells.\n"
+    "in the history) need `ock run`.\n"
+    "\n";
+
+static const char usage_tail[] =
     "\n"
     "Every line must be one event: a NUL byte, content after the object, a line that is not an\n"
     "event, invalid UTF-8 or a missing \"data\" is a finding; a line over 16 MiB stops the\n"
@@ -140,6 +144,47 @@ static const char *line_problem(char *text, size_t len, cJSON **o, char *why, si
   return NULL;
 }
 
+/* grade_line grades one line (len bytes, without its end) of the log; returns 1 when it was
+ * an event. */
+static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, size_t len) {
+  char why[200];
+  cJSON *o = NULL;
+  const char *problem = line_problem(text, len, &o, why, sizeof why);
+  if (problem)
+    report(t, lineno, "OCK-PROC-005", problem);
+  const char *kind = ock_json_str(o, "kind");
+  const char *ev = ock_json_str(o, "event");
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
+  if (!o || (kind && strcmp(kind, "event"))) {
+    cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
+    return 0;
+  }
+  if (!ev || !cJSON_IsObject(data)) {
+    report(t, lineno, "OCK-PROC-005",
+           !ev     ? "not an event: expected {\"event\": NAME, \"data\": {...}}"
+           : !data ? "an event without \"data\": expected {\"event\": NAME, \"data\": {...}}"
+                   : "\"data\" is not an object: expected {\"event\": NAME, \"data\": {...}}");
+    cJSON_Delete(o);
+    return 0;
+  }
+  const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
+  ock_grammar_event(g, lineno, ev, data, action);
+  if (!strcmp(ev, "orchestrator:complete"))
+    check_complete_fields(t, lineno, data);
+  cJSON_Delete(o);
+  return 1;
+}
+
+static void print_tally(const struct tally *t, const char *name, long lines, long events,
+                        int executes) {
+  if (t->total > PRINT_MAX)
+    fprintf(t->out, "... %ld more violation(s) not shown\n", t->total - PRINT_MAX);
+  fprintf(t->out, "%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", name, lines,
+          events, executes, t->total);
+  for (int i = 0; i < t->n; i++)
+    fprintf(t->out, "  %-18s %ld\n", t->ids[i], t->counts[i]);
+}
+
 int check_event_log(FILE *f, const char *name, FILE *out) {
   struct tally t = {.out = out};
   ock_grammar *g = NULL;
@@ -158,47 +203,15 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
     size_t len = line.len;
     while (len && (line.data[len - 1] == '\r' || line.data[len - 1] == ' '))
       len--;
-    if (!len)
-      continue;
-    char why[200];
-    cJSON *o = NULL;
-    const char *problem = line_problem(line.data, len, &o, why, sizeof why);
-    if (problem)
-      report(&t, lineno, "OCK-PROC-005", problem);
-    const char *kind = ock_json_str(o, "kind");
-    const char *ev = ock_json_str(o, "event");
-    const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
-    if (!o || (kind && strcmp(kind, "event"))) {
-      cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
-      continue;
-    }
-    if (!ev || !cJSON_IsObject(data)) {
-      report(&t, lineno, "OCK-PROC-005",
-             !ev     ? "not an event: expected {\"event\": NAME, \"data\": {...}}"
-             : !data ? "an event without \"data\": expected {\"event\": NAME, \"data\": {...}}"
-                     : "\"data\" is not an object: expected {\"event\": NAME, \"data\": {...}}");
-      cJSON_Delete(o);
-      continue;
-    }
-    events++;
-    const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
-    ock_grammar_event(g, lineno, ev, data, action);
-    if (!strcmp(ev, "orchestrator:complete"))
-      check_complete_fields(&t, lineno, data);
-    cJSON_Delete(o);
+    if (len)
+      events += grade_line(&t, g, lineno, line.data, len);
   }
   ock_grammar_end(g, lineno);
   int executes = ock_grammar_executes(g);
   ock_grammar_free(g);
   ock_buf_free(&line);
-  if (out) {
-    if (t.total > PRINT_MAX)
-      fprintf(out, "... %ld more violation(s) not shown\n", t.total - PRINT_MAX);
-    fprintf(out, "%s: %ld line(s), %ld event(s), %d execute(s), %ld violation(s)\n", name, lineno,
-            events, executes, t.total);
-    for (int i = 0; i < t.n; i++)
-      fprintf(out, "  %-18s %ld\n", t.ids[i], t.counts[i]);
-  }
+  if (out)
+    print_tally(&t, name, lineno, events, executes);
   if (ferror(f)) {
     fprintf(stderr, "ock check: %s: read error\n", name);
     return EXIT_USAGE;
@@ -211,27 +224,34 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
   return t.total ? EXIT_FAIL : EXIT_PASS;
 }
 
+static void print_usage(const struct ock_option *t, FILE *f) {
+  fputs(usage_head, f);
+  ock_options_help(t, f);
+  fputs(usage_tail, f);
+}
+
 int cmd_check(int argc, char **argv) {
-  const char *path = NULL;
-  int quiet = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
-      return EXIT_PASS;
-    }
-    if (!strcmp(argv[i], "--quiet"))
-      quiet = 1;
-    else if (!path)
-      path = argv[i];
-    else {
-      fprintf(stderr, "ock check: one log at a time\n%s", usage);
-      return EXIT_USAGE;
-    }
+  int quiet = 0, help = 0, npos = 0;
+  const struct ock_option t[] = {
+      {"quiet", 0, OCK_OPT_FLAG, &quiet, .help = "prints nothing: the exit code tells"},
+      {"help", 'h', OCK_OPT_FLAG, &help, .help = "print this and exit"},
+      {0}};
+  char err[1024];
+  int rc = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (help) {
+    print_usage(t, stdout);
+    return EXIT_PASS;
   }
-  if (!path) {
-    fputs(usage, stderr);
+  if (!rc && npos > 1)
+    snprintf(err, sizeof err, "one log at a time"), rc = -1;
+  if (rc || !npos) {
+    if (rc)
+      fprintf(stderr, "ock check: %s (see ock check --help)\n", err);
+    else
+      print_usage(t, stderr);
     return EXIT_USAGE;
   }
+  const char *path = argv[1];
   FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
   if (!f) {
     fprintf(stderr, "ock check: %s: cannot open\n", path);

@@ -4,26 +4,25 @@
  * still breaks the same requirement, and writes it as a fixture that `ock run` replays.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "run/fuzz_gen.h"
 #include "ock/json.h"
+#include "ock/options.h"
 #include "ock/registry.h"
 #include "run/scenario_run.h"
 
 #define SHRINK_BUDGET 80
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: ock fuzz --orchestrator CMD [--capabilities LIST] [--seed S] [--count N]\n"
     "                [--jobs N] [--timeout S] [-o DIR]\n"
     "\n"
@@ -33,17 +32,20 @@ static const char usage[] =
     "for every session: exactly one orchestrator:complete per execute, the event grammar, no\n"
     "orphaned tool call, the process exits 0. On the first failure it prints the session's\n"
     "seed, shrinks the session to the smallest that still fails, and writes it to\n"
-    "DIR/fuzz-<seed>.json (default DIR: reports/fuzz) with the `ock run` line that replays it.\n"
+    "DIR/fuzz-<seed>.json with the `ock run` line that replays it.\n"
+    "\n";
+
+static const char usage_tail[] =
     "\n"
-    "Defaults: --seed 1, --count 100, --jobs CPUs, --timeout 20.\n"
     "Exit: 0 every session passed, 1 a failure was found, 2 usage error, 3 a session could not\n"
     "be graded (a harness or generator fault).\n";
 
 struct fuzz {
   const char *command;
   const char *declared[16];
+  struct ock_option_list caps; /* --capabilities as given, for the replay line */
   unsigned long long seed;
-  long count;
+  int count, help;
   int jobs;
   double timeout_s;
   const char *out_dir;
@@ -129,7 +131,7 @@ static void *worker(void *arg) {
     long d = atomic_fetch_add(&z->done, 1) + 1;
     if (d % 50 == 0 || d == z->count) {
       pthread_mutex_lock(&z->lock);
-      printf("ock fuzz: %ld/%ld sessions\n", d, z->count);
+      printf("ock fuzz: %ld/%d sessions\n", d, z->count);
       fflush(stdout);
       pthread_mutex_unlock(&z->lock);
     }
@@ -162,95 +164,147 @@ static cJSON *shrink(struct fuzz *z, cJSON *fx, const char *req, int *runs) {
   return fx;
 }
 
-static void mkdirs(const char *dir) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s", dir);
-  for (char *p = path + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      mkdir(path, 0755);
-      *p = '/';
-    }
-  mkdir(path, 0755);
+enum { FUZZ_OPTIONS = 10 };
+
+/* fuzz_options fills t with the options of ock fuzz, stored into z. */
+static void fuzz_options(struct fuzz *z, struct ock_option t[FUZZ_OPTIONS]) {
+  const struct ock_option rows[] = {
+      {"orchestrator", 0, OCK_OPT_STRING, &z->command, .metavar = "CMD",
+       .help = "the system under test (required)"},
+      {"capabilities", 0, OCK_OPT_LIST, &z->caps, .values = ock_capabilities, .metavar = "LIST",
+       .help = "what it supports, comma-separated (core is implied)"},
+      {"seed", 0, OCK_OPT_U64, &z->seed, .metavar = "S", .help = "the first seed (default 1)"},
+      {"count", 0, OCK_OPT_INT, &z->count, 1, 1e9, .metavar = "N",
+       .help = "sessions to run (default 100)"},
+      {"jobs", 0, OCK_OPT_INT, &z->jobs, 1, 64, .metavar = "N",
+       .help = "sessions in parallel (default: CPUs)"},
+      {"timeout", 0, OCK_OPT_DOUBLE, &z->timeout_s, 0.1, 86400, .unit = "seconds", .metavar = "S",
+       .help = "seconds per session (default 20)"},
+      {NULL, 'o', OCK_OPT_STRING, &z->out_dir, .metavar = "DIR",
+       .help = "where a failing session is written (default reports/fuzz)"},
+      {"help", 'h', OCK_OPT_FLAG, &z->help, .help = "print this and exit"},
+      {0}};
+  _Static_assert(sizeof rows / sizeof rows[0] <= FUZZ_OPTIONS, "FUZZ_OPTIONS too small");
+  memcpy(t, rows, sizeof rows);
+}
+
+static void print_usage(FILE *f) {
+  struct fuzz z = {0};
+  struct ock_option t[FUZZ_OPTIONS];
+  fuzz_options(&z, t);
+  fputs(usage_head, f);
+  ock_options_help(t, f);
+  fputs(usage_tail, f);
+}
+
+/* parse_fuzz_options returns 1 for --help, 0, or -1 after printing the mistake. */
+static int parse_fuzz_options(int argc, char **argv, struct fuzz *z) {
+  struct ock_option t[FUZZ_OPTIONS];
+  char err[1024];
+  int npos = 0;
+  fuzz_options(z, t);
+  int rc = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (z->help)
+    return 1;
+  if (!rc && npos)
+    snprintf(err, sizeof err, "unexpected argument \"%s\"", argv[1]), rc = -1;
+  if (rc) {
+    fprintf(stderr, "ock fuzz: %s (see ock fuzz --help)\n", err);
+    return -1;
+  }
+  if (!z->command) {
+    print_usage(stderr);
+    return -1;
+  }
+  int nd = 0;
+  z->declared[nd++] = "core";
+  for (int i = 0; i < z->caps.n && nd < 15; i++)
+    if (strcmp(z->caps.items[i], "core"))
+      z->declared[nd++] = z->caps.items[i];
+  z->declared[nd] = NULL;
+  return 0;
+}
+
+/* write_fixture writes fx to DIR/<id>.json into path (n bytes); returns 0 or -1. */
+static int write_fixture(const struct fuzz *z, const cJSON *fx, char *path, size_t n) {
+  cli_make_dirs(z->out_dir);
+  snprintf(path, n, "%s/%s.json", z->out_dir, ock_json_str(fx, "id"));
+  char *text = cJSON_Print(fx);
+  FILE *out = fopen(path, "w");
+  int rc = out && text && fprintf(out, "%s\n", text) > 0 ? 0 : -1;
+  if (out && fclose(out))
+    rc = -1;
+  free(text);
+  return rc;
+}
+
+/* replay_caps writes " --capabilities a,b" as given into out (n bytes), or "". */
+static void replay_caps(const struct fuzz *z, char *out, size_t n) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int i = 0; i < z->caps.n && used < n; i++) {
+    int w = snprintf(out + used, n - used, "%s%s", i ? "," : " --capabilities ", z->caps.items[i]);
+    if (w < 0)
+      return;
+    used += (size_t)w;
+  }
+}
+
+/* flaky: the first failing session passed when run again; it is written for --repeat. */
+static void report_flaky(struct fuzz *z, long f, unsigned long long seed, const cJSON *fx) {
+  char safe_first[1024], path[4096], caps[1200];
+  printf("ock fuzz: session %ld (seed %llu) failed once and passed when run again (flaky):\n"
+         "  %s\n",
+         f, seed, ock_escape_terminal(safe_first, sizeof safe_first, z->first_message));
+  replay_caps(z, caps, sizeof caps);
+  if (!write_fixture(z, fx, path, sizeof path))
+    printf("ock fuzz: fixture written to %s; hunt it with --repeat 50:\n"
+           "replay:   ock run --orchestrator '%s' --fixtures %s --case %s --repeat 50%s\n",
+           path, z->command, z->out_dir, ock_json_str(fx, "id"), caps);
+}
+
+/* report_failure prints the failure, shrinks fx and writes it; returns the shrunk fx. */
+static cJSON *report_failure(struct fuzz *z, long f, unsigned long long seed, cJSON *fx,
+                             const cJSON *failed) {
+  char req[64], safe[1024], path[4096], caps[1200]; /* the message quotes the SUT's events */
+  snprintf(req, sizeof req, "%s", ock_json_str(failed, "requirement"));
+  printf("ock fuzz: FAIL in session %ld, seed %llu: %s\n  %s\n", f, seed, req,
+         ock_escape_terminal(safe, sizeof safe, ock_json_str(failed, "message")));
+  int runs = 0;
+  fx = shrink(z, fx, req, &runs);
+  cJSON *reqs = cJSON_CreateArray();
+  cJSON_AddItemToArray(reqs, cJSON_CreateString(req));
+  cJSON_ReplaceItemInObjectCaseSensitive(fx, "requirements", reqs);
+  replay_caps(z, caps, sizeof caps);
+  if (!write_fixture(z, fx, path, sizeof path))
+    printf("ock fuzz: shrunk in %d runs; fixture written to %s\n"
+           "replay:   ock run --orchestrator '%s' --fixtures %s --case %s%s\n",
+           runs, path, z->command, z->out_dir, ock_json_str(fx, "id"), caps);
+  else
+    fprintf(stderr, "ock fuzz: cannot write %s\n", path);
+  return fx;
+}
+
+/* run_sessions runs the count sessions on z->jobs threads. */
+static void run_sessions(struct fuzz *z) {
+  pthread_t threads[64];
+  int jobs = z->jobs < z->count ? z->jobs : z->count;
+  for (int i = 0; i < jobs; i++)
+    pthread_create(&threads[i], NULL, worker, z);
+  for (int i = 0; i < jobs; i++)
+    pthread_join(threads[i], NULL);
 }
 
 int cmd_fuzz(int argc, char **argv) {
-  static const struct option longs[] = {{"orchestrator", required_argument, 0, 'c'},
-                                        {"capabilities", required_argument, 0, 'C'},
-                                        {"seed", required_argument, 0, 's'},
-                                        {"count", required_argument, 0, 'n'},
-                                        {"jobs", required_argument, 0, 'j'},
-                                        {"timeout", required_argument, 0, 't'},
-                                        {"help", no_argument, 0, 'h'},
-                                        {0, 0, 0, 0}};
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   struct fuzz z = {.seed = 1,
                    .count = 100,
-                   .jobs = cpus > 0 ? (int)cpus : 1,
+                   .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
                    .timeout_s = 20,
                    .out_dir = "reports/fuzz"};
-  char caps[1024] = "";
-  const char *caps_arg = NULL; /* as given, for the replay line */
-  int nd = 0, c;
-  z.declared[nd++] = "core";
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
-    const char *bad = NULL;
-    double v = 0;
-    switch (c) {
-    case 'c':
-      z.command = optarg;
-      break;
-    case 'C':
-      caps_arg = optarg;
-      snprintf(caps, sizeof caps, "%s", optarg);
-      char *save = NULL;
-      for (char *tok = strtok_r(caps, ",", &save); tok && nd < 15; tok = strtok_r(NULL, ",", &save))
-        if (strcmp(tok, "core")) {
-          if (!ock_capability_known(tok)) {
-            fprintf(stderr, "ock fuzz: --capabilities: unknown capability \"%s\"\n", tok);
-            return EXIT_USAGE;
-          }
-          z.declared[nd++] = tok;
-        }
-      break;
-    case 's':
-      bad = cli_number(optarg, 0, 1.8e19, 1, &v) ? "--seed: expected a non-negative integer" : NULL;
-      z.seed = (unsigned long long)v;
-      break;
-    case 'n':
-      bad = cli_number(optarg, 1, 1e9, 1, &v) ? "--count: expected a number from 1 to 1e9" : NULL;
-      z.count = (long)v;
-      break;
-    case 'j':
-      bad = cli_number(optarg, 1, 64, 1, &v) ? "--jobs: expected a number from 1 to 64" : NULL;
-      z.jobs = (int)v;
-      break;
-    case 't':
-      bad = cli_number(optarg, 0.1, 86400, 0, &v) ? "--timeout: expected seconds from 0.1 to 86400"
-                                                  : NULL;
-      z.timeout_s = v;
-      break;
-    case 'o':
-      z.out_dir = optarg;
-      break;
-    case 'h':
-      fputs(usage, stdout);
-      return EXIT_PASS;
-    default:
-      fputs(usage, stderr);
-      return EXIT_USAGE;
-    }
-    if (bad) {
-      fprintf(stderr, "ock fuzz: %s, got \"%s\" (not a number in range)\n", bad, optarg);
-      return EXIT_USAGE;
-    }
-  }
-  z.declared[nd] = NULL;
-  if (!z.command || z.count < 1 || z.jobs < 1 || z.jobs > 64 || z.timeout_s <= 0) {
-    fputs(usage, stderr);
-    return EXIT_USAGE;
-  }
+  int pr = parse_fuzz_options(argc, argv, &z);
+  if (pr)
+    return pr > 0 ? (print_usage(stdout), EXIT_PASS) : EXIT_USAGE;
   ock_registry *reg = NULL;
   if (ock_registry_load_builtin(&reg, NULL))
     return EXIT_INCOMPLETE;
@@ -258,14 +312,8 @@ int cmd_fuzz(int argc, char **argv) {
   z.first_failure = z.count;
   pthread_mutex_init(&z.lock, NULL);
   signal(SIGPIPE, SIG_IGN);
-  printf("ock fuzz: %ld sessions from seed %llu against %s\n", z.count, z.seed, z.command);
-  pthread_t threads[64];
-  int jobs = z.jobs < z.count ? z.jobs : (int)z.count;
-  for (int i = 0; i < jobs; i++)
-    pthread_create(&threads[i], NULL, worker, &z);
-  for (int i = 0; i < jobs; i++)
-    pthread_join(threads[i], NULL);
-
+  printf("ock fuzz: %d sessions from seed %llu against %s\n", z.count, z.seed, z.command);
+  run_sessions(&z);
   int code = atomic_load(&z.harness_error) ? EXIT_INCOMPLETE : EXIT_PASS;
   long f = atomic_load(&z.first_failure);
   if (f < z.count) {
@@ -273,59 +321,15 @@ int cmd_fuzz(int argc, char **argv) {
     cJSON *fx = fuzz_generate(seed, z.declared);
     int error = 0;
     cJSON *failed = run_one(&z, fx, &error);
-    if (!failed) {
-      char safe_first[1024];
-      printf("ock fuzz: session %ld (seed %llu) failed once and passed when run again (flaky):\n"
-             "  %s\n",
-             f, seed, ock_escape_terminal(safe_first, sizeof safe_first, z.first_message));
-      mkdirs(z.out_dir);
-      char path[4096];
-      snprintf(path, sizeof path, "%s/%s.json", z.out_dir, ock_json_str(fx, "id"));
-      char *text = cJSON_Print(fx);
-      FILE *out = fopen(path, "w");
-      if (out && text) {
-        fprintf(out, "%s\n", text);
-        fclose(out);
-        printf("ock fuzz: fixture written to %s; hunt it with --repeat 50:\n"
-               "replay:   ock run --orchestrator '%s' --fixtures %s --case %s --repeat 50%s%s\n",
-               path, z.command, z.out_dir, ock_json_str(fx, "id"),
-               caps_arg ? " --capabilities " : "", caps_arg ? caps_arg : "");
-      }
-      free(text);
-      code = EXIT_FAIL;
-    } else {
-      char req[64];
-      snprintf(req, sizeof req, "%s", ock_json_str(failed, "requirement"));
-      char safe[1024]; /* the message quotes the SUT's events */
-      printf("ock fuzz: FAIL in session %ld, seed %llu: %s\n  %s\n", f, seed, req,
-             ock_escape_terminal(safe, sizeof safe, ock_json_str(failed, "message")));
-      int runs = 0;
-      fx = shrink(&z, fx, req, &runs);
-      cJSON *reqs = cJSON_CreateArray();
-      cJSON_AddItemToArray(reqs, cJSON_CreateString(req));
-      cJSON_ReplaceItemInObjectCaseSensitive(fx, "requirements", reqs);
-      mkdirs(z.out_dir);
-      char path[4096];
-      snprintf(path, sizeof path, "%s/%s.json", z.out_dir, ock_json_str(fx, "id"));
-      char *text = cJSON_Print(fx);
-      FILE *out = fopen(path, "w");
-      if (out && text) {
-        fprintf(out, "%s\n", text);
-        fclose(out);
-        printf("ock fuzz: shrunk in %d runs; fixture written to %s\n"
-               "replay:   ock run --orchestrator '%s' --fixtures %s --case %s%s%s\n",
-               runs, path, z.command, z.out_dir, ock_json_str(fx, "id"),
-               caps_arg ? " --capabilities " : "", caps_arg ? caps_arg : "");
-      } else {
-        fprintf(stderr, "ock fuzz: cannot write %s\n", path);
-      }
-      free(text);
-      cJSON_Delete(failed);
-      code = EXIT_FAIL;
-    }
+    if (!failed)
+      report_flaky(&z, f, seed, fx);
+    else
+      fx = report_failure(&z, f, seed, fx, failed);
+    cJSON_Delete(failed);
     cJSON_Delete(fx);
+    code = EXIT_FAIL;
   } else {
-    printf("ock fuzz: %ld sessions, no rule broken\n", z.count);
+    printf("ock fuzz: %d sessions, no rule broken\n", z.count);
   }
   pthread_mutex_destroy(&z.lock);
   ock_registry_free(reg);

@@ -2,7 +2,6 @@
  * cmd_list.c: `ock list` (the scenarios and the requirements, filterable) and `ock explain ID`
  * (one requirement in full, with the scenarios that exercise it).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,25 +11,23 @@
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "ock/json.h"
+#include "ock/options.h"
 #include "ock/registry.h"
 #include "run/scenarios.h"
 
-static const char list_usage[] =
+static const char list_usage_head[] =
     "usage: ock list [scenarios|requirements] [options]\n"
     "\n"
     "Lists the scenarios (id, requirements, what it proves) and the requirements (id, level,\n"
     "capability, text). With no argument, both.\n"
-    "\n"
-    "  --fixtures DIR       the scenarios (default: $OCK_FIXTURES, the installed ones, or "
-    "./fixtures)\n"
-    "  --group G            only requirements of group G (COMPLETE, ORDER, ORPHAN, ...)\n"
-    "  --capability C       only requirements and scenarios of capability C\n"
-    "  --level L            only requirements of level L (must, should, may)\n"
-    "  --requirement ID     only scenarios that name requirement ID\n"
-    "  --format human|json  output format (default human)\n";
+    "\n";
+
+static const char *const level_names[] = {"must", "should", "may", NULL};
+static const char *const formats[] = {"human", "json", NULL};
 
 struct filter {
   const char *fixtures, *group, *capability, *level, *requirement, *format;
+  int capability_i, level_i, format_i, help; /* the enums' indexes; -1: not given */
 };
 
 static int has_string(const cJSON *arr, const char *s) {
@@ -98,75 +95,86 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
   return shown;
 }
 
+enum { LIST_OPTIONS = 8 };
+
+/* list_options fills t with the options of ock list, stored into f. */
+static void list_options(struct filter *f, struct ock_option t[LIST_OPTIONS]) {
+  const struct ock_option rows[] = {
+      {"fixtures", 0, OCK_OPT_STRING, &f->fixtures, .metavar = "DIR",
+       .help = "the scenarios (default: $OCK_FIXTURES, the installed ones, or ./fixtures)"},
+      {"group", 0, OCK_OPT_STRING, &f->group, .metavar = "G",
+       .help = "only requirements of group G (COMPLETE, ORDER, ORPHAN, ...)"},
+      {"capability", 0, OCK_OPT_ENUM, &f->capability_i, .values = ock_capabilities, .metavar = "C",
+       .help = "only requirements and scenarios of capability C"},
+      {"level", 0, OCK_OPT_ENUM, &f->level_i, .values = level_names, .metavar = "L",
+       .help = "only requirements of level L (must, should, may)"},
+      {"requirement", 0, OCK_OPT_STRING, &f->requirement, .metavar = "ID",
+       .help = "only scenarios that name requirement ID"},
+      {"format", 0, OCK_OPT_ENUM, &f->format_i, .values = formats,
+       .help = "output format (default human)"},
+      {"help", 'h', OCK_OPT_FLAG, &f->help, .help = "print this and exit"},
+      {0}};
+  _Static_assert(sizeof rows / sizeof rows[0] <= LIST_OPTIONS, "LIST_OPTIONS too small");
+  memcpy(t, rows, sizeof rows);
+}
+
+static void list_usage(FILE *out) {
+  struct filter f = {0};
+  struct ock_option t[LIST_OPTIONS];
+  list_options(&f, t);
+  fputs(list_usage_head, out);
+  ock_options_help(t, out);
+}
+
+/* parse_list_options returns 1 for --help, 0 with *what set, or -1 after the message. */
+static int parse_list_options(int argc, char **argv, struct filter *f, const char **what) {
+  *f = (struct filter){.capability_i = -1, .level_i = -1, .format_i = 0};
+  struct ock_option t[LIST_OPTIONS];
+  char err[1024];
+  int npos = 0;
+  list_options(f, t);
+  int rc = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (f->help)
+    return 1;
+  *what = npos ? argv[1] : "all";
+  if (!rc && (npos > 1 || (strcmp(*what, "all") && strcmp(*what, "scenarios") &&
+                           strcmp(*what, "requirements"))))
+    snprintf(err, sizeof err, "expected scenarios or requirements, got \"%s\"",
+             argv[npos > 1 ? 2 : 1]),
+        rc = -1;
+  if (rc) {
+    fprintf(stderr, "ock list: %s (see ock list --help)\n", err);
+    return -1;
+  }
+  f->capability = f->capability_i < 0 ? NULL : ock_capabilities[f->capability_i];
+  f->level = f->level_i < 0 ? NULL : level_names[f->level_i];
+  f->format = formats[f->format_i];
+  if (!f->fixtures)
+    f->fixtures = default_fixtures_dir();
+  return 0;
+}
+
+/* group_unknown: a --group no requirement has can match nothing: a typo, said as such. */
+static int group_unknown(const ock_registry *reg, const char *group) {
+  for (size_t i = 0; group && i < ock_registry_count(reg); i++)
+    if (!strcasecmp(group, ock_registry_at(reg, i)->group))
+      return 0;
+  if (group)
+    fprintf(stderr, "ock list: --group: no requirement has the group \"%s\"\n", group);
+  return group != NULL;
+}
+
 int cmd_list(int argc, char **argv) {
-  static const struct option longs[] = {{"fixtures", required_argument, 0, 'f'},
-                                        {"group", required_argument, 0, 'g'},
-                                        {"capability", required_argument, 0, 'c'},
-                                        {"level", required_argument, 0, 'l'},
-                                        {"requirement", required_argument, 0, 'r'},
-                                        {"format", required_argument, 0, 'F'},
-                                        {"help", no_argument, 0, 'h'},
-                                        {0, 0, 0, 0}};
-  struct filter f = {.format = "human"};
-  int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-    switch (c) {
-    case 'f':
-      f.fixtures = optarg;
-      break;
-    case 'g':
-      f.group = optarg;
-      break;
-    case 'c':
-      f.capability = optarg;
-      break;
-    case 'l':
-      f.level = optarg;
-      break;
-    case 'r':
-      f.requirement = optarg;
-      break;
-    case 'F':
-      f.format = optarg;
-      break;
-    case 'h':
-      fputs(list_usage, stdout);
-      return EXIT_PASS;
-    default:
-      fputs(list_usage, stderr);
-      return EXIT_USAGE;
-    }
-  }
-  const char *what = optind < argc ? argv[optind] : "all";
-  if (strcmp(what, "all") && strcmp(what, "scenarios") && strcmp(what, "requirements")) {
-    fprintf(stderr, "ock list: expected scenarios or requirements, got \"%s\"\n", what);
-    return EXIT_USAGE;
-  }
-  if (!f.fixtures)
-    f.fixtures = default_fixtures_dir();
+  struct filter f;
+  const char *what = NULL;
+  int pr = parse_list_options(argc, argv, &f, &what);
+  if (pr)
+    return pr > 0 ? (list_usage(stdout), EXIT_PASS) : EXIT_USAGE;
   ock_registry *reg = NULL;
   struct ock_jerr je;
   if (ock_registry_load_builtin(&reg, &je))
     return EXIT_INCOMPLETE;
-  /* A filter that can match nothing is a typo: say so instead of listing nothing. */
-  int group_known = !f.group;
-  for (size_t i = 0; !group_known && i < ock_registry_count(reg); i++)
-    group_known = !strcasecmp(f.group, ock_registry_at(reg, i)->group);
-  const char *bad = NULL, *got = NULL;
-  if (!group_known)
-    bad = "--group: no requirement has the group", got = f.group;
-  else if (f.capability && !ock_capability_known(f.capability))
-    bad = "--capability: expected core, streaming, parallel, scheduling, lifecycle, "
-          "resilience or cancellation, got",
-    got = f.capability;
-  else if (f.level && strcasecmp(f.level, "must") && strcasecmp(f.level, "should") &&
-           strcasecmp(f.level, "may"))
-    bad = "--level: expected must, should or may, got", got = f.level;
-  else if (strcmp(f.format, "human") && strcmp(f.format, "json"))
-    bad = "--format: expected human or json, got", got = f.format;
-  if (bad) {
-    fprintf(stderr, "ock list: %s \"%s\"\n", bad, got);
+  if (group_unknown(reg, f.group)) {
     ock_registry_free(reg);
     return EXIT_USAGE;
   }
@@ -199,16 +207,48 @@ int cmd_list(int argc, char **argv) {
   return rc;
 }
 
+/* print_exercising lists the scenarios of fixtures that name requirement id. */
+static void print_exercising(const ock_registry *reg, const char *fixtures, const char *id) {
+  struct scenario_set set;
+  char err[1200];
+  if (scenarios_load(fixtures, reg, NULL, NULL, &set, err, sizeof err))
+    return;
+  int n = 0;
+  for (size_t i = 0; i < set.n; i++)
+    if (has_string(cJSON_GetObjectItemCaseSensitive(set.items[i].fixture, "requirements"), id))
+      printf("%s %s\n", n++ ? "   " : "Scenarios:", set.items[i].id);
+  if (!n)
+    printf("Scenarios: none in %s\n", fixtures);
+  scenarios_free(&set);
+}
+
+static const char explain_usage_head[] =
+    "usage: ock explain ID [--fixtures DIR]\n"
+    "\n"
+    "Prints a requirement of the contract (e.g. OCK-ORPHAN-001, or a check id such as\n"
+    "proc.exit for the requirement it grades): its level and capability, the sentence, what\n"
+    "the check looks at, and a typical cause and fix, and the scenarios that exercise it.\n"
+    "\n";
+
 int cmd_explain(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    printf(
-        "usage: ock explain ID\n\nPrints a requirement of the contract (e.g. OCK-ORPHAN-001, or\n"
-        "a check id such as proc.exit for the requirement it grades):\n"
-        "its level and capability, the sentence, what the check looks at, and a typical\n"
-        "cause and fix. The scenarios of ./fixtures (or --fixtures DIR) that exercise it are\n"
-        "listed too.\n");
-    return argc < 2 ? EXIT_USAGE : EXIT_PASS;
+  const char *fixtures = NULL;
+  int help = 0, npos = 0;
+  const struct ock_option t[] = {
+      {"fixtures", 0, OCK_OPT_STRING, &fixtures, .metavar = "DIR",
+       .help = "the scenarios (default: $OCK_FIXTURES, the installed ones, or ./fixtures)"},
+      {"help", 'h', OCK_OPT_FLAG, &help, .help = "print this and exit"},
+      {0}};
+  char err[1024];
+  int bad = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (help || bad || npos != 1) {
+    if (bad && !help)
+      fprintf(stderr, "ock explain: %s\n\n", err);
+    fputs(explain_usage_head, help ? stdout : stderr);
+    ock_options_help(t, help ? stdout : stderr);
+    return help ? EXIT_PASS : EXIT_USAGE;
   }
+  if (!fixtures)
+    fixtures = default_fixtures_dir();
   ock_registry *reg = NULL;
   struct ock_jerr je;
   if (ock_registry_load_builtin(&reg, &je))
@@ -236,19 +276,7 @@ int cmd_explain(int argc, char **argv) {
   printf("What the check looks at:\n  %s\n\n", r->checked_by);
   if (r->fix && *r->fix)
     printf("Typical cause and fix:\n  %s\n\n", r->fix);
-  const char *fixtures =
-      argc > 3 && !strcmp(argv[2], "--fixtures") ? argv[3] : default_fixtures_dir();
-  struct scenario_set set;
-  char err[1200];
-  if (!scenarios_load(fixtures, reg, NULL, NULL, &set, err, sizeof err)) {
-    int n = 0;
-    for (size_t i = 0; i < set.n; i++)
-      if (has_string(cJSON_GetObjectItemCaseSensitive(set.items[i].fixture, "requirements"), id))
-        printf("%s %s\n", n++ ? "   " : "Scenarios:", set.items[i].id);
-    if (!n)
-      printf("Scenarios: none in %s\n", fixtures);
-    scenarios_free(&set);
-  }
+  print_exercising(reg, fixtures, id);
   printf("\nSpecification: SPEC.md, section 2, %s\n", r->id);
   ock_registry_free(reg);
   return EXIT_PASS;

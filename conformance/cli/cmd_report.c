@@ -9,78 +9,99 @@
 
 #include "cli/cli.h"
 #include "ock/json.h"
+#include "ock/options.h"
 #include "report/report.h"
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: ock report merge A.json B.json ... [-o DIR]\n"
     "       ock report render FILE.json [-o DIR]\n"
     "\n"
     "merge joins shard reports of one run (`ock run --shard I/N`) into one: the same document an\n"
-    "unsharded run writes. render writes all four formats from a report.json. DIR defaults to\n"
-    "reports/latest. The exit code is the joined run's: 0 pass, 1 fail, 3 incomplete; 2 when a\n"
-    "report cannot be read or the shards do not belong together; 3, writing nothing, when a\n"
-    "shard of the set is missing (merge 1/3 and 2/3 without 3/3).\n";
+    "unsharded run writes. render writes all four formats from a report.json.\n"
+    "\n";
 
-int cmd_report(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fputs(usage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? EXIT_USAGE : EXIT_PASS;
-  }
-  const char *sub = argv[1], *dir = "reports/latest";
-  const char *files[256];
-  size_t n = 0;
-  for (int i = 2; i < argc; i++) {
-    if (!strcmp(argv[i], "-o") && i + 1 < argc)
-      dir = argv[++i];
-    else if (n < 256)
-      files[n++] = argv[i];
-  }
-  int merge = !strcmp(sub, "merge");
-  if ((!merge && strcmp(sub, "render")) || !n || (!merge && n != 1)) {
-    fputs(usage, stderr);
+static const char usage_tail[] =
+    "\n"
+    "The exit code is the joined run's: 0 pass, 1 fail, 3 incomplete; 2 when a report cannot be\n"
+    "read or the shards do not belong together; 3, writing nothing, when a shard of the set is\n"
+    "missing (merge 1/3 and 2/3 without 3/3).\n";
+
+#define MAX_REPORTS 256
+
+/* read_reports reads the n files; returns 0, or 1 after printing why one cannot be read. */
+static int read_reports(char **files, size_t n, cJSON **reports) {
+  struct ock_jerr err;
+  for (size_t i = 0; i < n; i++)
+    if (ock_report_read(files[i], &reports[i], &err)) {
+      fprintf(stderr, "ock report: %s: %s\n", err.where, err.what);
+      return 1;
+    }
+  return 0;
+}
+
+/* shards_missing: a merge of part of the shards would look like a whole run that passed.
+ * Returns 0, 1 after saying which shard is missing, or -1 after saying why the set is wrong. */
+static int shards_missing(cJSON **reports, size_t n) {
+  char missing[600];
+  int gap = ock_report_shards_missing((const cJSON *const *)reports, n, missing, sizeof missing);
+  if (gap > 0)
+    fprintf(stderr,
+            "ock report merge: the set of shards is incomplete: missing %s; merge every "
+            "shard of the run\n",
+            missing);
+  else if (gap)
+    fprintf(stderr, "ock report merge: %s\n", missing);
+  return gap;
+}
+
+/* write_out writes the four files of out into dir; returns the joined run's exit code. */
+static int write_out(const cJSON *out, const char *dir, int merge) {
+  char msg[600];
+  if (ock_report_write_all(out, dir, msg, sizeof msg)) {
+    fprintf(stderr, "ock report: %s\n", msg);
     return EXIT_USAGE;
   }
-  cJSON *reports[256] = {0};
-  struct ock_jerr err;
-  int rc = 0;
-  for (size_t i = 0; i < n && !rc; i++)
-    if ((rc = ock_report_read(files[i], &reports[i], &err)))
-      fprintf(stderr, "ock report: %s: %s\n", err.where, err.what);
-  cJSON *out = NULL;
-  char missing[600];
-  int gap = !rc && merge ? ock_report_shards_missing((const cJSON *const *)reports, n, missing,
-                                                     sizeof missing)
-                         : 0;
-  if (gap) {
-    /* A merge of part of the shards would look like a whole run that passed. */
-    if (gap > 0)
-      fprintf(stderr,
-              "ock report merge: the set of shards is incomplete: missing %s; merge every "
-              "shard of the run\n",
-              missing);
-    else
-      fprintf(stderr, "ock report merge: %s\n", missing);
-    rc = 1;
+  printf("%s: verdict %s; wrote %s/report.json, junit.xml, summary.md, report.html\n",
+         merge ? "merged" : "rendered", ock_json_str(out, "verdict"), dir);
+  return (int)ock_json_int(out, "exit_code", EXIT_INCOMPLETE);
+}
+
+static void print_usage(const struct ock_option *t, FILE *f) {
+  fputs(usage_head, f);
+  ock_options_help(t, f);
+  fputs(usage_tail, f);
+}
+
+int cmd_report(int argc, char **argv) {
+  const char *dir = "reports/latest";
+  int help = 0, npos = 0;
+  const struct ock_option t[] = {{NULL, 'o', OCK_OPT_STRING, &dir, .metavar = "DIR",
+                                  .help = "where the four files go (default reports/latest)"},
+                                 {"help", 'h', OCK_OPT_FLAG, &help, .help = "print this and exit"},
+                                 {0}};
+  char err[1024];
+  int bad = ock_options_parse(t, argc, argv, &npos, err, sizeof err);
+  if (help || bad || npos < 2 || npos > MAX_REPORTS ||
+      (strcmp(argv[1], "merge") && (strcmp(argv[1], "render") || npos != 2))) {
+    if (bad && !help)
+      fprintf(stderr, "ock report: %s\n\n", err);
+    print_usage(t, help ? stdout : stderr);
+    return help ? EXIT_PASS : EXIT_USAGE;
   }
-  if (!rc && merge) {
-    rc = ock_report_merge((const cJSON *const *)reports, n, &out, &err);
-    if (rc)
-      fprintf(stderr, "ock report merge: %s: %s\n", err.where, err.what);
-  } else if (!rc) {
+  int merge = !strcmp(argv[1], "merge");
+  size_t n = (size_t)npos - 1;
+  cJSON *reports[MAX_REPORTS] = {0}, *out = NULL;
+  struct ock_jerr je;
+  int gap = 0, rc = read_reports(argv + 2, n, reports);
+  if (!rc && merge && (gap = shards_missing(reports, n)))
+    rc = 1;
+  if (!rc && merge && (rc = ock_report_merge((const cJSON *const *)reports, n, &out, &je)))
+    fprintf(stderr, "ock report merge: %s: %s\n", je.where, je.what);
+  if (!rc && !merge) {
     out = reports[0];
     reports[0] = NULL;
   }
-  int code = gap > 0 ? EXIT_INCOMPLETE : EXIT_USAGE;
-  if (!rc) {
-    char msg[600];
-    if (ock_report_write_all(out, dir, msg, sizeof msg)) {
-      fprintf(stderr, "ock report: %s\n", msg);
-    } else {
-      code = (int)ock_json_int(out, "exit_code", EXIT_INCOMPLETE);
-      printf("%s: verdict %s; wrote %s/report.json, junit.xml, summary.md, report.html\n",
-             merge ? "merged" : "rendered", ock_json_str(out, "verdict"), dir);
-    }
-  }
+  int code = rc ? (gap > 0 ? EXIT_INCOMPLETE : EXIT_USAGE) : write_out(out, dir, merge);
   for (size_t i = 0; i < n; i++)
     cJSON_Delete(reports[i]);
   cJSON_Delete(out);

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <stddef.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -22,6 +21,7 @@
 #include "report/escape.h"
 #include "checks/grade.h"
 #include "ock/json.h"
+#include "ock/options.h"
 #include "ock/registry.h"
 #include "ock/status.h"
 #include "report/report.h"
@@ -29,85 +29,41 @@
 #include "run/scenarios.h"
 #include "run/sut.h"
 
-#define MAX_LIST 256
+#define MAX_LIST OCK_OPTION_LIST_MAX
 #define CAUSE_WIDTH 160 /* bytes of a FAIL line's cause on the console */
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: ock run --orchestrator CMD [options]\n"
     "\n"
     "Runs every scenario against the orchestrator CMD (run by /bin/sh -c, in its own process\n"
     "group, with OCK_URL and the provider variables of SPEC.md section 7 in its environment),\n"
     "grades it, prints a line per scenario and a summary, and writes report.json, junit.xml,\n"
     "summary.md and report.html.\n"
-    "\n"
-    "  --orchestrator CMD       the system under test (required)\n"
-    "  --capabilities LIST      what it supports, comma-separated: core, streaming, parallel,\n"
-    "                           scheduling, lifecycle, resilience, cancellation (core is implied)\n"
-    "  --wires LIST             the provider wires it speaks: openai, anthropic (default both);\n"
-    "                           a scenario on another wire is SKIP\n"
-    "  --manifest FILE          JSON {name, capabilities, wires, expected_failures, framework,\n"
-    "                           emulated} instead\n"
-    "  --name NAME              the orchestrator's name in the reports\n"
-    "  --fixtures DIR           the scenarios (default: $OCK_FIXTURES, the installed ones, or "
-    "./fixtures)\n"
-    "  --case GLOB              run only scenarios whose id matches (repeatable)\n"
-    "  --exclude GLOB           never start scenarios whose id matches (repeatable)\n"
-    "  --level must|should|may  the highest requirement level graded (default should)\n"
-    "  --strict                 SHOULD failures fail the run\n"
-    "  --jobs N                 scenarios in parallel, each with its own mock (default: CPUs)\n"
-    "  --shard I/N              run the I-th of N shards (merge them with `ock report merge`)\n"
-    "  --timeout S              seconds per scenario before the SUT's group is killed (default "
-    "30)\n"
-    "  --time-scale X           multiply the timeout and the late tolerance of timing checks, for\n"
-    "                           slow machines and sanitizer builds (default 1, or "
-    "$OCK_TIME_SCALE)\n"
-    "  --repeat N               run each scenario N times (flake hunting)\n"
-    "  --seed N                 seed for random faults (default 0: the fixtures' own)\n"
-    "  --expected-failures FILE baseline: lines \"scenario\" or \"scenario:ID\" (ID: a "
-    "requirement\n"
-    "                           or a check); listed failures pass, listed passes fail as stale\n"
-    "  --observe-only           the mock answers broken histories normally (findings still "
-    "graded)\n"
-    "  --journals               also write each scenario's mock journal (JSONL) under "
-    "DIR/journals\n"
-    "  --blackbox               the SUT posts no events and reads no session: prompts on stdin,\n"
-    "                           one a line; graded from the traffic (SPEC.md 9.7)\n"
-    "  -o DIR                   report directory (default reports/latest)\n"
-    "  --format human|jsonl     console output (default human)\n"
+    "\n";
+
+static const char usage_tail[] =
     "\n"
     "Exit: 0 every scored check passed, 1 a check failed, 2 usage or fixture error, 3 incomplete\n"
     "(a scenario could not be graded, nothing ran, or the run was interrupted by SIGINT, SIGTERM\n"
     "or SIGHUP: every SUT is killed, the reports are written, cut-short scenarios are ERROR).\n";
 
-struct list {
-  const char *items[MAX_LIST + 1];
-  int n;
-};
-
-static void list_add(struct list *l, const char *s) {
+static void list_add(struct ock_option_list *l, const char *s) {
   if (l->n < MAX_LIST)
     l->items[l->n++] = s;
   l->items[l->n] = NULL;
 }
 
-/* split_into adds the comma-separated parts of s (modified in place) to l. */
-static void split_into(struct list *l, char *s) {
-  char *save = NULL;
-  for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-    if (*tok)
-      list_add(l, tok);
-}
-
 struct run_opts {
   const char *orchestrator, *name, *fixtures, *out_dir, *format, *manifest, *baseline;
   const char *framework; /* the manifest's framework, or NULL */
-  struct list caps, cases, excludes, expected, wires;
-  struct list emulated; /* the manifest's emulated policies: done by the SUT's bridge */
-  int has_emulated;     /* the manifest has an emulated member */
-  enum ock_level level;
+  struct ock_option_list caps, cases, excludes, expected, wires;
+  struct ock_option_list emulated; /* the manifest's emulated policies: done by the SUT's bridge */
+  int has_emulated;                /* the manifest has an emulated member */
+  int level;                       /* enum ock_level */
   int strict, jobs, shard_i, shard_n, repeat, observe_only, journals;
-  int blackbox;
-  int out_named; /* -o was given: error reports may go there */
+  int blackbox, help;
+  const char *shard; /* "I/N" as given */
+  int out_named;     /* -o was given: error reports may go there */
   double timeout_s, time_scale;
   unsigned long long seed;
   cJSON *manifest_json; /* owns the strings of a manifest's lists */
@@ -125,19 +81,21 @@ static void on_interrupt(int sig) {
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-/* parse_shard reads "I/N" with 1 <= I <= N <= 100000, each part a cli_number. */
+/* parse_shard reads "I/N" with 1 <= I <= N <= 100000. */
 static int parse_shard(const char *s, int *i, int *n) {
-  char part[32];
-  const char *slash = strchr(s, '/');
-  double a, b;
-  if (!slash || (size_t)(slash - s) >= sizeof part)
+  int a = 0, b = 0;
+  const struct ock_option part[] = {{"shard", 0, OCK_OPT_INT, &a, 1, 100000},
+                                    {"shard", 0, OCK_OPT_INT, &b, 1, 100000}};
+  char text[32], *slash, why[200];
+  snprintf(text, sizeof text, "%s", s);
+  if (strlen(s) >= sizeof text || !(slash = strchr(text, '/')))
     return -1;
-  memcpy(part, s, (size_t)(slash - s));
-  part[slash - s] = '\0';
-  if (cli_number(part, 1, 100000, 1, &a) || cli_number(slash + 1, 1, 100000, 1, &b) || a > b)
+  *slash = '\0';
+  if (ock_option_set(&part[0], text, "--shard", why, sizeof why) ||
+      ock_option_set(&part[1], slash + 1, "--shard", why, sizeof why) || a > b)
     return -1;
-  *i = (int)a;
-  *n = (int)b;
+  *i = a;
+  *n = b;
   return 0;
 }
 
@@ -147,9 +105,10 @@ static int wire_known(const char *w) {
 }
 
 /* same_set: a and b hold the same names, in any order, ignoring implied (NULL: none). */
-static int same_set(const struct list *a, const struct list *b, const char *implied) {
+static int same_set(const struct ock_option_list *a, const struct ock_option_list *b,
+                    const char *implied) {
   for (int k = 0; k < 2; k++) {
-    const struct list *x = k ? b : a, *y = k ? a : b;
+    const struct ock_option_list *x = k ? b : a, *y = k ? a : b;
     for (int i = 0; i < x->n; i++) {
       int found = implied && !strcmp(x->items[i], implied);
       for (int j = 0; j < y->n && !found; j++)
@@ -162,7 +121,7 @@ static int same_set(const struct list *a, const struct list *b, const char *impl
 }
 
 /* join_list writes the names of l as "a,b" into out (n bytes), or "(none)". */
-static void join_list(char *out, size_t n, const struct list *l) {
+static void join_list(char *out, size_t n, const struct ock_option_list *l) {
   size_t used = 0;
   snprintf(out, n, "%s", l->n ? "" : "(none)");
   for (int i = 0; i < l->n && used < n; i++) {
@@ -173,87 +132,43 @@ static void join_list(char *out, size_t n, const struct list *l) {
   }
 }
 
-/* load_manifest reads the manifest of SPEC.md 7.9. Its name and capabilities are required; a
- * --capabilities or --wires given with it must say the same (it is a usage error when they
- * differ: which one the user meant cannot be known). */
-static int load_manifest(struct run_opts *o, char *err, size_t n) {
-  struct ock_jerr je;
-  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
-  const cJSON *caps = NULL, *xf = NULL, *it;
-  const char *name = NULL;
-  struct list mcaps = {0}, mwires = {0};
-  if (!rc)
-    rc = ock_jcheck_object(o->manifest_json, "$", &je);
-  if (!rc)
-    rc = ock_json_check_unique_keys(o->manifest_json, "$", &je);
-  if (!rc)
-    rc = ock_jget_nonempty(o->manifest_json, "$", "name", OCK_REQUIRED, &name, &je);
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "capabilities", OCK_REQUIRED, &caps, &je);
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
-  const cJSON *wires = NULL;
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "wires", OCK_OPTIONAL, &wires, &je);
-  int w = 0;
-  cJSON_ArrayForEach(it, wires) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.wires", w++);
-    if (!rc && (!cJSON_IsString(it) || !wire_known(it->valuestring)))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected \"openai\" or \"anthropic\"");
-    if (!rc)
-      list_add(&mwires, it->valuestring);
-  }
+static int is_nonempty(const char *s) {
+  return s[0] != '\0';
+}
+
+/* read_strings appends the strings of the array arr (at path; NULL: none) to l, each accepted
+ * by ok (NULL: any string). Returns 0, or an error in je saying what was expected. */
+static int read_strings(const cJSON *arr, const char *path, int (*ok)(const char *),
+                        const char *expected, struct ock_option_list *l, struct ock_jerr *je) {
+  const cJSON *it;
   int i = 0;
-  cJSON_ArrayForEach(it, caps) {
+  cJSON_ArrayForEach(it, arr) {
     char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.capabilities", i++);
-    if (!rc && (!cJSON_IsString(it) || !ock_capability_known(it->valuestring)))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p, "expected a known capability name");
-    if (!rc)
-      list_add(&mcaps, it->valuestring);
+    ock_jpath_index(p, sizeof p, path, i++);
+    if (!cJSON_IsString(it))
+      return ock_jerr_set(je, OCK_ETYPE, p, "%s, got %s", expected, ock_json_type_name(it));
+    if (ok && !ok(it->valuestring))
+      return ock_jerr_set(je, OCK_ETYPE, p, "%s", expected);
+    list_add(l, it->valuestring);
   }
-  if (!rc)
-    rc = ock_jget_nonempty(o->manifest_json, "$", "framework", OCK_OPTIONAL, &o->framework, &je);
-  const cJSON *emulated = NULL;
-  if (!rc)
-    rc = ock_jget_array(o->manifest_json, "$", "emulated", OCK_OPTIONAL, &emulated, &je);
-  o->has_emulated = emulated != NULL;
-  i = 0;
-  cJSON_ArrayForEach(it, emulated) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.emulated", i++);
-    if (!rc && (!cJSON_IsString(it) || !it->valuestring[0]))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p,
-                        "expected a non-empty string naming a policy the bridge emulates");
-    if (!rc)
-      list_add(&o->emulated, it->valuestring);
-  }
-  i = 0;
-  cJSON_ArrayForEach(it, xf) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, "$.expected_failures", i++);
-    if (!rc && !cJSON_IsString(it))
-      rc = ock_jerr_set(&je, OCK_ETYPE, p,
-                        "expected a string \"scenario\" or \"scenario:ID\", got %s",
-                        ock_json_type_name(it));
-    if (!rc)
-      list_add(&o->expected, it->valuestring);
-  }
-  if (rc) {
-    snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
-    return rc;
-  }
+  return 0;
+}
+
+/* manifest_agrees: a --capabilities or --wires given with the manifest must say the same (it is
+ * a usage error when they differ: which one the user meant cannot be known); one not given
+ * takes the manifest's. A manifest without wires leaves them to --wires (or the default). */
+static int manifest_agrees(struct run_opts *o, const struct ock_option_list *mcaps,
+                           const struct ock_option_list *mwires, int has_wires, char *err,
+                           size_t n) {
   static const struct {
     const char *option, *member, *implied;
     size_t field;
   } both[] = {{"--capabilities", "capabilities", "core", offsetof(struct run_opts, caps)},
               {"--wires", "wires", NULL, offsetof(struct run_opts, wires)}};
   for (size_t k = 0; k < 2; k++) {
-    struct list *given = (struct list *)((char *)o + both[k].field);
-    const struct list *m = k ? &mwires : &mcaps;
-    /* A manifest without wires leaves them to --wires (or the default, both). */
-    if (given->n && (k == 0 || wires) && !same_set(given, m, both[k].implied)) {
+    struct ock_option_list *given = (struct ock_option_list *)((char *)o + both[k].field);
+    const struct ock_option_list *m = k ? mwires : mcaps;
+    if (given->n && (k == 0 || has_wires) && !same_set(given, m, both[k].implied)) {
       char a[400], b[400];
       join_list(a, sizeof a, given);
       join_list(b, sizeof b, m);
@@ -266,9 +181,55 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
     if (!given->n)
       *given = *m;
   }
-  if (!o->name)
-    o->name = name;
   return OCK_OK;
+}
+
+/* load_manifest reads the manifest of SPEC.md 7.9. Its name and capabilities are required. */
+static int load_manifest(struct run_opts *o, char *err, size_t n) {
+  struct ock_jerr je;
+  const cJSON *m, *caps = NULL, *xf = NULL, *wires = NULL, *emulated = NULL;
+  const char *name = NULL;
+  struct ock_option_list mcaps = {0}, mwires = {0};
+  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
+  m = o->manifest_json;
+  if (!rc)
+    rc = ock_jcheck_object(m, "$", &je);
+  if (!rc)
+    rc = ock_json_check_unique_keys(m, "$", &je);
+  if (!rc)
+    rc = ock_jget_nonempty(m, "$", "name", OCK_REQUIRED, &name, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "capabilities", OCK_REQUIRED, &caps, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "wires", OCK_OPTIONAL, &wires, &je);
+  if (!rc)
+    rc = read_strings(wires, "$.wires", wire_known, "expected \"openai\" or \"anthropic\"", &mwires,
+                      &je);
+  if (!rc)
+    rc = read_strings(caps, "$.capabilities", ock_capability_known,
+                      "expected a known capability name", &mcaps, &je);
+  if (!rc)
+    rc = ock_jget_nonempty(m, "$", "framework", OCK_OPTIONAL, &o->framework, &je);
+  if (!rc)
+    rc = ock_jget_array(m, "$", "emulated", OCK_OPTIONAL, &emulated, &je);
+  o->has_emulated = emulated != NULL;
+  if (!rc)
+    rc = read_strings(emulated, "$.emulated", is_nonempty,
+                      "expected a non-empty string naming a policy the bridge emulates",
+                      &o->emulated, &je);
+  if (!rc)
+    rc = read_strings(xf, "$.expected_failures", NULL,
+                      "expected a string \"scenario\" or \"scenario:ID\"", &o->expected, &je);
+  if (rc) {
+    snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
+    return rc;
+  }
+  rc = manifest_agrees(o, &mcaps, &mwires, wires != NULL, err, n);
+  if (!rc && !o->name)
+    o->name = name;
+  return rc;
 }
 
 static int load_baseline(struct run_opts *o, char *err, size_t n) {
@@ -326,182 +287,121 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
   return 0;
 }
 
+static const char *const level_names[] = {"must", "should", "may", NULL}; /* enum ock_level */
+static const char *const formats[] = {"human", "jsonl", NULL};
+static const char *const wire_names[] = {"openai", "anthropic", NULL};
+
+enum { RUN_OPTIONS = 26 };
+
+/* run_options fills t with the options of ock run, stored into o and *format. */
+static void run_options(struct run_opts *o, int *format, struct ock_option t[RUN_OPTIONS]) {
+  const struct ock_option rows[] = {
+      {"orchestrator", 0, OCK_OPT_STRING, &o->orchestrator, .metavar = "CMD",
+       .help = "the system under test (required)"},
+      {"capabilities", 0, OCK_OPT_LIST, &o->caps, .values = ock_capabilities, .metavar = "LIST",
+       .help = "what it supports, comma-separated: core, streaming, parallel,\n"
+               "scheduling, lifecycle, resilience, cancellation (core is implied)"},
+      {"wires", 0, OCK_OPT_LIST, &o->wires, .values = wire_names, .metavar = "LIST",
+       .help = "the provider wires it speaks: openai, anthropic (default both);\n"
+               "a scenario on another wire is SKIP"},
+      {"manifest", 0, OCK_OPT_STRING, &o->manifest, .metavar = "FILE",
+       .help = "JSON {name, capabilities, wires, expected_failures, framework,\nemulated} instead"},
+      {"name", 0, OCK_OPT_STRING, &o->name, .metavar = "NAME",
+       .help = "the orchestrator's name in the reports"},
+      {"fixtures", 0, OCK_OPT_STRING, &o->fixtures, .metavar = "DIR",
+       .help = "the scenarios (default: $OCK_FIXTURES, the installed ones, or\n./fixtures)"},
+      {"case", 0, OCK_OPT_LIST, &o->cases, .metavar = "GLOB",
+       .help = "run only scenarios whose id matches (repeatable; a,b is both)"},
+      {"exclude", 0, OCK_OPT_LIST, &o->excludes, .metavar = "GLOB",
+       .help = "never start scenarios whose id matches (repeatable; a,b is both)"},
+      {"level", 0, OCK_OPT_ENUM, &o->level, .values = level_names,
+       .help = "the highest requirement level graded (default should)"},
+      {"strict", 0, OCK_OPT_FLAG, &o->strict, .help = "SHOULD failures fail the run"},
+      {"jobs", 0, OCK_OPT_INT, &o->jobs, 1, 256, .metavar = "N",
+       .help = "scenarios in parallel, each with its own mock (default: CPUs)"},
+      {"shard", 0, OCK_OPT_STRING, &o->shard, .metavar = "I/N",
+       .help = "run the I-th of N shards (merge them with `ock report merge`)"},
+      {"timeout", 0, OCK_OPT_DOUBLE, &o->timeout_s, 0.1, 86400, .unit = "seconds", .metavar = "S",
+       .help = "seconds per scenario before the SUT's group is killed (default 30)"},
+      {"time-scale", 0, OCK_OPT_DOUBLE, &o->time_scale, 0.01, 1000, .unit = "a factor",
+       .metavar = "X",
+       .help = "multiply the timeout and the late tolerance of timing checks, for\n"
+               "slow machines and sanitizer builds (default 1, or $OCK_TIME_SCALE)"},
+      {"repeat", 0, OCK_OPT_INT, &o->repeat, 1, 10000, .metavar = "N",
+       .help = "run each scenario N times (flake hunting)"},
+      {"seed", 0, OCK_OPT_U64, &o->seed, .metavar = "N",
+       .help = "seed for random faults (default 0: the fixtures' own)"},
+      {"expected-failures", 0, OCK_OPT_STRING, &o->baseline, .metavar = "FILE",
+       .help = "baseline: lines \"scenario\" or \"scenario:ID\" (ID: a requirement\n"
+               "or a check); listed failures pass, listed passes fail as stale"},
+      {"observe-only", 0, OCK_OPT_FLAG, &o->observe_only,
+       .help = "the mock answers broken histories normally (findings still graded)"},
+      {"journals", 0, OCK_OPT_FLAG, &o->journals,
+       .help = "also write each scenario's mock journal (JSONL) under DIR/journals"},
+      {"blackbox", 0, OCK_OPT_FLAG, &o->blackbox,
+       .help = "the SUT posts no events and reads no session: prompts on stdin,\n"
+               "one a line; graded from the traffic (SPEC.md 9.7)"},
+      {NULL, 'o', OCK_OPT_STRING, &o->out_dir, .metavar = "DIR",
+       .help = "report directory (default reports/latest)"},
+      {"format", 0, OCK_OPT_ENUM, format, .values = formats,
+       .help = "console output (default human)"},
+      {"help", 'h', OCK_OPT_FLAG, &o->help, .help = "print this and exit"},
+      {0}};
+  _Static_assert(sizeof rows / sizeof rows[0] <= RUN_OPTIONS, "RUN_OPTIONS too small");
+  memcpy(t, rows, sizeof rows);
+}
+
+static void print_usage(void) {
+  struct run_opts o = {0};
+  int format = 0;
+  struct ock_option t[RUN_OPTIONS];
+  run_options(&o, &format, t);
+  fputs(usage_head, stdout);
+  ock_options_help(t, stdout);
+  fputs(usage_tail, stdout);
+}
+
+/* parse_options returns 1 for --help, 0, or -1 with the first mistake in err. On a mistake the
+ * options after it are still read, so that -o is known wherever it stands: the error report
+ * goes to the directory the user named, or nowhere. */
 static int parse_options(int argc, char **argv, struct run_opts *o, char *err, size_t n) {
-  static const struct option longs[] = {{"orchestrator", required_argument, 0, 'c'},
-                                        {"capabilities", required_argument, 0, 'C'},
-                                        {"manifest", required_argument, 0, 'm'},
-                                        {"wires", required_argument, 0, 'W'},
-                                        {"name", required_argument, 0, 'N'},
-                                        {"fixtures", required_argument, 0, 'f'},
-                                        {"case", required_argument, 0, 'k'},
-                                        {"exclude", required_argument, 0, 'x'},
-                                        {"level", required_argument, 0, 'l'},
-                                        {"strict", no_argument, 0, 's'},
-                                        {"jobs", required_argument, 0, 'j'},
-                                        {"shard", required_argument, 0, 'S'},
-                                        {"timeout", required_argument, 0, 't'},
-                                        {"time-scale", required_argument, 0, 'T'},
-                                        {"repeat", required_argument, 0, 'r'},
-                                        {"seed", required_argument, 0, 'e'},
-                                        {"expected-failures", required_argument, 0, 'E'},
-                                        {"observe-only", no_argument, 0, 'O'},
-                                        {"journals", no_argument, 0, 'J'},
-                                        {"blackbox", no_argument, 0, 'B'},
-                                        {"format", required_argument, 0, 'F'},
-                                        {"help", no_argument, 0, 'h'},
-                                        {0, 0, 0, 0}};
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *scale_env = getenv("OCK_TIME_SCALE");
-  *o = (struct run_opts){.out_dir = "reports/latest",
-                         .format = "human",
-                         .level = OCK_LEVEL_SHOULD,
+  char *scale_env = getenv("OCK_TIME_SCALE");
+  *o = (struct run_opts){.level = OCK_LEVEL_SHOULD,
                          .jobs = cpus > 0 ? (int)cpus : 1,
                          .shard_i = 1,
                          .shard_n = 1,
                          .repeat = 1,
                          .timeout_s = 30,
                          .time_scale = 1};
-  optind = 1;
-  int c;
-  double v;
-  /* On a bad option, parsing goes on so that -o is known wherever it stands: the error report
-   * goes to the directory the user named, or nowhere. The first error is the one reported. */
-  int bad = 0;
-  if (scale_env && cli_number(scale_env, 0.01, 1000, 0, &o->time_scale)) {
-    snprintf(err, n, "OCK_TIME_SCALE: expected a factor from 0.01 to 1000, got \"%s\"", scale_env);
+  int format = 0, npos = 0;
+  struct ock_option t[RUN_OPTIONS];
+  run_options(o, &format, t);
+  int bad = scale_env &&
+            ock_option_set(ock_option_find(t, "time-scale"), scale_env, "OCK_TIME_SCALE", err, n);
+  char later[1024] = "";
+  if (ock_options_parse(t, argc, argv, &npos, bad ? later : err, bad ? sizeof later : n))
+    bad = 1;
+  o->format = formats[format];
+  o->out_named = o->out_dir != NULL;
+  if (!o->out_dir)
+    o->out_dir = "reports/latest";
+  if (o->help)
+    return 1;
+  if (!bad && o->shard && parse_shard(o->shard, &o->shard_i, &o->shard_n)) {
+    snprintf(err, n, "--shard: expected I/N with 1 <= I <= N, got \"%s\"", o->shard);
     bad = 1;
   }
-#define USAGE_ERROR(...)                                                                           \
-  do {                                                                                             \
-    if (!bad)                                                                                      \
-      snprintf(err, n, __VA_ARGS__);                                                               \
-    bad = 1;                                                                                       \
-  } while (0)
-  while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
-    switch (c) {
-    case 'c':
-      o->orchestrator = optarg;
-      break;
-    case 'C':
-      split_into(&o->caps, optarg);
-      break;
-    case 'm':
-      o->manifest = optarg;
-      break;
-    case 'W':
-      split_into(&o->wires, optarg);
-      break;
-    case 'N':
-      o->name = optarg;
-      break;
-    case 'f':
-      o->fixtures = optarg;
-      break;
-    case 'k':
-      list_add(&o->cases, optarg);
-      break;
-    case 'x':
-      list_add(&o->excludes, optarg);
-      break;
-    case 'l':
-      if (ock_level_parse(optarg, &o->level)) {
-        USAGE_ERROR("--level: expected must, should or may, got \"%s\"", optarg);
-      }
-      break;
-    case 's':
-      o->strict = 1;
-      break;
-    case 'j':
-      if (cli_number(optarg, 1, 256, 1, &v)) {
-        USAGE_ERROR("--jobs: expected a number from 1 to 256, got \"%s\"", optarg);
-        break;
-      }
-      o->jobs = (int)v;
-      break;
-    case 'S':
-      if (parse_shard(optarg, &o->shard_i, &o->shard_n)) {
-        USAGE_ERROR("--shard: expected I/N with 1 <= I <= N, got \"%s\"", optarg);
-      }
-      break;
-    case 't':
-      if (cli_number(optarg, 0.1, 86400, 0, &o->timeout_s)) {
-        USAGE_ERROR("--timeout: expected seconds from 0.1 to 86400, got \"%s\"", optarg);
-      }
-      break;
-    case 'T':
-      if (cli_number(optarg, 0.01, 1000, 0, &o->time_scale)) {
-        USAGE_ERROR("--time-scale: expected a factor from 0.01 to 1000, got \"%s\"", optarg);
-      }
-      break;
-    case 'r':
-      if (cli_number(optarg, 1, 10000, 1, &v)) {
-        USAGE_ERROR("--repeat: expected a number from 1 to 10000, got \"%s\"", optarg);
-        break;
-      }
-      o->repeat = (int)v;
-      break;
-    case 'e':
-      if (cli_number(optarg, 0, 1.8e19, 1, &v)) {
-        USAGE_ERROR("--seed: expected a non-negative integer, got \"%s\"", optarg);
-        break;
-      }
-      o->seed = (unsigned long long)v;
-      break;
-    case 'E':
-      o->baseline = optarg;
-      break;
-    case 'O':
-      o->observe_only = 1;
-      break;
-    case 'J':
-      o->journals = 1;
-      break;
-    case 'B':
-      o->blackbox = 1;
-      break;
-    case 'o':
-      o->out_dir = optarg;
-      o->out_named = 1;
-      break;
-    case 'F':
-      if (strcmp(optarg, "human") && strcmp(optarg, "jsonl")) {
-        USAGE_ERROR("--format: expected human or jsonl, got \"%s\"", optarg);
-        break;
-      }
-      o->format = optarg;
-      break;
-    case 'h':
-      return 1;
-    default:
-      USAGE_ERROR("unknown option (see ock run --help)");
-      break;
-    }
-  }
-#undef USAGE_ERROR
   if (bad)
     return -1;
-  if (optind < argc) {
-    snprintf(err, n, "unexpected argument \"%s\" (see ock run --help)", argv[optind]);
+  if (npos > 0) {
+    snprintf(err, n, "unexpected argument \"%s\" (see ock run --help)", argv[1]);
     return -1;
   }
   if (!o->orchestrator || !*o->orchestrator) {
     snprintf(err, n, "--orchestrator CMD is required and not empty (see ock run --help)");
     return -1;
   }
-  for (int i = 0; i < o->caps.n; i++)
-    if (!ock_capability_known(o->caps.items[i])) {
-      snprintf(err, n,
-               "--capabilities: unknown capability \"%s\"; expected core, streaming, "
-               "parallel, scheduling, lifecycle, resilience, cancellation",
-               o->caps.items[i]);
-      return -1;
-    }
-  for (int i = 0; i < o->wires.n; i++)
-    if (!wire_known(o->wires.items[i])) {
-      snprintf(err, n, "--wires: unknown wire \"%s\"; expected openai, anthropic",
-               o->wires.items[i]);
-      return -1;
-    }
   if (!o->fixtures)
     o->fixtures = default_fixtures_dir();
   return 0;
@@ -747,7 +647,7 @@ static void iso_now(char *out, size_t n) {
   snprintf(out, n, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
 }
 
-static cJSON *string_array(const struct list *l) {
+static cJSON *string_array(const struct ock_option_list *l) {
   cJSON *a = cJSON_CreateArray();
   for (int i = 0; i < l->n; i++)
     cJSON_AddItemToArray(a, cJSON_CreateString(l->items[i]));
@@ -882,131 +782,108 @@ static int write_reports(cJSON *report, const ock_registry *reg, const char *dir
   return (int)ock_json_int(report, "exit_code", EXIT_INCOMPLETE);
 }
 
-int cmd_run(int argc, char **argv) {
-  struct run_opts o;
-  char err[1200];
-  int pr = parse_options(argc, argv, &o, err, sizeof err);
-  if (pr > 0) {
-    fputs(usage, stdout);
-    return EXIT_PASS;
+/* load_inputs checks the report directory, reads the manifest, the baseline and every scenario
+ * (a baseline entry may name a scenario --case leaves out), then selects. Returns 0, or -1 with
+ * err and *usage_error set when the mistake is the command line's (its report goes only where
+ * -o said); a fixture error still writes its report. */
+static int load_inputs(struct run_opts *o, const ock_registry *reg, struct scenario_set *set,
+                       int *usage_error, char *err, size_t n) {
+  *usage_error = 1;
+  if (check_out_dir(o->out_dir, err, n) || (o->manifest && load_manifest(o, err, n)) ||
+      (o->baseline && load_baseline(o, err, n)) || cli_fixtures_missing(o->fixtures, err, n))
+    return -1;
+  *usage_error = 0;
+  if (scenarios_load(o->fixtures, reg, NULL, NULL, set, err, n))
+    return -1;
+  if (baseline_unknown(o, set, reg, err, n)) {
+    *usage_error = 1;
+    return -1;
   }
-  ock_registry *reg = NULL;
-  struct ock_jerr je;
-  if (ock_registry_load_builtin(&reg, &je)) {
-    fprintf(stderr, "ock: the built-in registry is broken: %s: %s\n", je.where, je.what);
-    return EXIT_INCOMPLETE;
-  }
-  char started[32];
-  iso_now(started, sizeof started);
-  if (!pr && check_out_dir(o.out_dir, err, sizeof err))
-    pr = -1;
-  if (!pr && o.manifest)
-    pr = load_manifest(&o, err, sizeof err) ? -1 : 0;
-  if (!pr && o.baseline)
-    pr = load_baseline(&o, err, sizeof err) ? -1 : 0;
-  if (!pr && cli_fixtures_missing(o.fixtures, err, sizeof err))
-    pr = -1;
-  int usage_error = pr < 0; /* a fixture error below still writes its report */
-  struct scenario_set set = {0};
-  /* All of them first: a baseline entry may name a scenario --case leaves out. */
-  if (!pr && scenarios_load(o.fixtures, reg, NULL, NULL, &set, err, sizeof err))
-    pr = -1;
-  if (!pr && baseline_unknown(&o, &set, reg, err, sizeof err)) {
-    pr = -1;
-    usage_error = 1;
-  }
-  if (!pr)
-    scenarios_select(&set, o.cases.items, o.excludes.items);
-  if (pr < 0) {
-    char safe[4 * sizeof err]; /* it may quote a fixture or a manifest */
-    fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
-    char why[200];
-    /* A usage error names no directory unless -o did, and that one must be usable: the
-     * reports of an earlier run are never overwritten by a mistyped command line. */
-    if (!usage_error || (o.out_named && !check_out_dir(o.out_dir, why, sizeof why))) {
-      cJSON *report = new_report(&o, started, reg);
-      cJSON_AddStringToObject(report, "error", err);
-      write_reports(report, reg, o.out_dir, EXIT_USAGE);
-      cJSON_Delete(report);
-    }
-    scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
-    cJSON_Delete(o.manifest_json);
-    free(o.baseline_text);
-    ock_registry_free(reg);
-    return EXIT_USAGE;
-  }
-  scenarios_shard(&set, o.shard_i, o.shard_n);
+  scenarios_select(set, o->cases.items, o->excludes.items);
+  return 0;
+}
 
-  char journal_dir[4200];
-  snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
-  if (o.journals) {
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "%s", journal_dir);
-    for (char *p = cmd + 1; *p; p++)
-      if (*p == '/') {
-        *p = '\0';
-        mkdir(cmd, 0755);
-        *p = '/';
-      }
-    mkdir(cmd, 0755);
+/* fail_early prints err and, unless it is a usage error without a usable -o, writes the error
+ * report: the reports of an earlier run are never overwritten by a mistyped command line. */
+static void fail_early(const struct run_opts *o, const ock_registry *reg, const char *started,
+                       int usage_error, const char *err) {
+  char safe[4 * 1200]; /* it may quote a fixture or a manifest */
+  fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
+  char why[200];
+  if (!usage_error || (o->out_named && !check_out_dir(o->out_dir, why, sizeof why))) {
+    cJSON *report = new_report(o, started, reg);
+    cJSON_AddStringToObject(report, "error", err);
+    write_reports(report, reg, o->out_dir, EXIT_USAGE);
+    cJSON_Delete(report);
   }
+}
 
-  struct sigaction sa = {0}, old_int, old_term, old_hup, old_pipe;
+/* The dispositions cmd_run replaces while it runs, and gives back. */
+struct signals {
+  struct sigaction old_int, old_term, old_hup, old_pipe;
+};
+
+static void signals_take(struct signals *s) {
+  struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  sigaction(SIGHUP, &sa, &old_hup);
+  sigaction(SIGINT, &sa, &s->old_int);
+  sigaction(SIGTERM, &sa, &s->old_term);
+  sigaction(SIGHUP, &sa, &s->old_hup);
   sa.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &sa, &old_pipe);
+  sigaction(SIGPIPE, &sa, &s->old_pipe);
+}
 
-  struct pool p = {.o = &o,
-                   .set = &set,
-                   .reg = reg,
-                   .total = set.n * (size_t)o.repeat,
-                   .color = !strcmp(o.format, "human") && use_color(stdout)};
-  const char *declared[MAX_LIST + 2];
+static void signals_give_back(const struct signals *s) {
+  sigaction(SIGINT, &s->old_int, NULL);
+  sigaction(SIGTERM, &s->old_term, NULL);
+  sigaction(SIGHUP, &s->old_hup, NULL);
+  sigaction(SIGPIPE, &s->old_pipe, NULL);
+}
+
+/* run_pool runs every (scenario, repetition) of set on o->jobs threads into p->results.
+ * p->cfg points into this frame: it is not used after the return. */
+static void run_pool(struct pool *p, const char *journal_dir) {
+  const struct run_opts *o = p->o;
+  const char *declared[MAX_LIST + 2], *wires[MAX_LIST + 1];
   int nd = 0;
   declared[nd++] = "core";
-  for (int i = 0; i < o.caps.n; i++)
-    declared[nd++] = o.caps.items[i];
+  for (int i = 0; i < o->caps.n; i++)
+    declared[nd++] = o->caps.items[i];
   declared[nd] = NULL;
-  const char *wires[MAX_LIST + 1];
-  for (int i = 0; i < o.wires.n; i++)
-    wires[i] = o.wires.items[i];
-  wires[o.wires.n] = NULL;
-  p.cfg = (struct run_config){.command = o.orchestrator,
-                              .declared = declared,
-                              .wires = o.wires.n ? wires : NULL,
-                              .timeout_s = o.timeout_s,
-                              .time_scale = o.time_scale,
-                              .output_cap = 64 * 1024,
-                              .seed = o.seed,
-                              .level = o.level,
-                              .strict = o.strict,
-                              .observe_only = o.observe_only,
-                              .blackbox = o.blackbox,
-                              .journal_dir = o.journals ? journal_dir : NULL,
-                              .abort_flag = &interrupted};
-  p.results = calloc(p.total + 1, sizeof *p.results);
-  pthread_mutex_init(&p.lock, NULL);
-  if (!strcmp(o.format, "human"))
-    printf("ock %s: %zu scenario(s) against %s, %d job(s)\n", OCK_KIT_VERSION, p.total,
-           o.orchestrator, o.jobs);
-  if (!strcmp(o.format, "human"))
-    printf("tier: %s\n",
-           o.blackbox ? "blackbox (graded from the traffic; SPEC.md 9.7)" : "instrumented");
-  int jobs = o.jobs < (int)p.total ? o.jobs : (int)p.total;
+  for (int i = 0; i < o->wires.n; i++)
+    wires[i] = o->wires.items[i];
+  wires[o->wires.n] = NULL;
+  p->cfg = (struct run_config){.command = o->orchestrator,
+                               .declared = declared,
+                               .wires = o->wires.n ? wires : NULL,
+                               .timeout_s = o->timeout_s,
+                               .time_scale = o->time_scale,
+                               .output_cap = 64 * 1024,
+                               .seed = o->seed,
+                               .level = (enum ock_level)o->level,
+                               .strict = o->strict,
+                               .observe_only = o->observe_only,
+                               .blackbox = o->blackbox,
+                               .journal_dir = o->journals ? journal_dir : NULL,
+                               .abort_flag = &interrupted};
+  if (!strcmp(o->format, "human"))
+    printf("ock %s: %zu scenario(s) against %s, %d job(s)\ntier: %s\n", OCK_KIT_VERSION, p->total,
+           o->orchestrator, o->jobs,
+           o->blackbox ? "blackbox (graded from the traffic; SPEC.md 9.7)" : "instrumented");
+  int jobs = o->jobs < (int)p->total ? o->jobs : (int)p->total;
   pthread_t threads[256];
   for (int i = 0; i < jobs; i++)
-    pthread_create(&threads[i], NULL, worker, &p);
+    pthread_create(&threads[i], NULL, worker, p);
   for (int i = 0; i < jobs; i++)
     pthread_join(threads[i], NULL);
+}
 
-  cJSON *report = new_report(&o, started, reg);
+/* finish_report gathers the results into the report, writes it and returns the exit code. */
+static int finish_report(const struct pool *p, cJSON *report, const char *started) {
   cJSON *scen = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
-  for (size_t k = 0; k < p.total; k++)
-    if (p.results[k])
-      cJSON_AddItemToArray(scen, p.results[k]);
+  for (size_t k = 0; k < p->total; k++)
+    if (p->results[k])
+      cJSON_AddItemToArray(scen, p->results[k]);
   char finished[32];
   iso_now(finished, sizeof finished);
   cJSON_ReplaceItemInObjectCaseSensitive(report, "finished_at", cJSON_CreateString(finished));
@@ -1026,22 +903,60 @@ int cmd_run(int argc, char **argv) {
     cJSON_AddBoolToObject(report, "interrupted", 1);
     cJSON_AddStringToObject(report, "interrupt_signal", sut_signal_name(interrupted));
   }
-  int code = write_reports(report, reg, o.out_dir,
-                           missing       ? EXIT_USAGE
-                           : interrupted ? EXIT_INCOMPLETE
-                                         : 0);
-  print_summary(&o, report, o.out_dir);
-  if (!p.total)
-    fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
+  return write_reports(report, p->reg, p->o->out_dir,
+                       missing       ? EXIT_USAGE
+                       : interrupted ? EXIT_INCOMPLETE
+                                     : 0);
+}
 
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-  sigaction(SIGHUP, &old_hup, NULL);
-  sigaction(SIGPIPE, &old_pipe, NULL);
-  pthread_mutex_destroy(&p.lock);
-  free(p.results);
-  cJSON_Delete(report);
-  scenarios_free(&set);
+int cmd_run(int argc, char **argv) {
+  struct run_opts o;
+  char err[1200];
+  int pr = parse_options(argc, argv, &o, err, sizeof err), usage_error = 1;
+  if (pr > 0) {
+    print_usage();
+    return EXIT_PASS;
+  }
+  ock_registry *reg = NULL;
+  struct ock_jerr je;
+  if (ock_registry_load_builtin(&reg, &je)) {
+    fprintf(stderr, "ock: the built-in registry is broken: %s: %s\n", je.where, je.what);
+    return EXIT_INCOMPLETE;
+  }
+  char started[32], journal_dir[4200];
+  iso_now(started, sizeof started);
+  struct scenario_set set = {0};
+  if (!pr)
+    pr = load_inputs(&o, reg, &set, &usage_error, err, sizeof err);
+  int code = EXIT_USAGE;
+  if (pr < 0) {
+    fail_early(&o, reg, started, usage_error, err);
+  } else {
+    scenarios_shard(&set, o.shard_i, o.shard_n);
+    snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
+    if (o.journals)
+      cli_make_dirs(journal_dir);
+    struct signals sig;
+    signals_take(&sig);
+    struct pool p = {.o = &o,
+                     .set = &set,
+                     .reg = reg,
+                     .total = set.n * (size_t)o.repeat,
+                     .color = !strcmp(o.format, "human") && use_color(stdout)};
+    p.results = calloc(p.total + 1, sizeof *p.results);
+    pthread_mutex_init(&p.lock, NULL);
+    run_pool(&p, journal_dir);
+    cJSON *report = new_report(&o, started, reg);
+    code = finish_report(&p, report, started);
+    print_summary(&o, report, o.out_dir);
+    if (!p.total)
+      fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
+    signals_give_back(&sig);
+    pthread_mutex_destroy(&p.lock);
+    free(p.results);
+    cJSON_Delete(report);
+  }
+  scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
   cJSON_Delete(o.manifest_json);
   free(o.baseline_text);
   ock_registry_free(reg);

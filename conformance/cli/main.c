@@ -2,9 +2,7 @@
  * main.c: `ock`, the Orchestrator Conformance Kit's command line. It dispatches to the
  * subcommands (cli.h); each has its own --help.
  */
-#include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +31,16 @@ static const char usage[] =
     "\n"
     "Exit codes: 0 pass, 1 a check failed, 2 usage or fixture error, 3 incomplete.\n";
 
-int cli_number(const char *s, double lo, double hi, int integer, double *out) {
-  if (!s || !*s || strchr(" \t\n\v\f\r", *s) || strpbrk(s, "xXnNiIpP"))
-    return -1; /* whitespace, hexadecimal, nan, inf: strtod takes them, a user never means them */
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || *end || !isfinite(v) || v < lo || v > hi || (integer && v != floor(v)))
-    return -1;
-  *out = v;
-  return 0;
+void cli_make_dirs(const char *dir) {
+  char path[4300];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(path, 0755);
+      *p = '/';
+    }
+  mkdir(path, 0755);
 }
 
 int use_color(FILE *f) {

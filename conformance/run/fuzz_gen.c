@@ -112,9 +112,11 @@ static cJSON *hook(unsigned long long *s) {
   return h;
 }
 
-cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
-  unsigned long long s = seed;
-  int streaming = declared(caps, "streaming") && chance(&s, 40);
+/* The parts of a session, drawn in this order from one stream s: the order of the draws is
+ * what makes a seed replay the same session. */
+
+/* new_fixture: the fixed members of the fixture of seed; *fcaps is its capabilities array. */
+static cJSON *new_fixture(unsigned long long seed, int streaming, cJSON **fcaps) {
   cJSON *fx = cJSON_CreateObject();
   char id[40];
   snprintf(id, sizeof id, "fuzz-%016llx", seed);
@@ -127,34 +129,42 @@ cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
   cJSON_AddStringToObject(fx, "proves", proves);
   cJSON *reqs = cJSON_AddArrayToObject(fx, "requirements");
   cJSON_AddItemToArray(reqs, cJSON_CreateString("OCK-COMPLETE-001"));
-  cJSON *fcaps = cJSON_AddArrayToObject(fx, "capabilities");
-  cJSON_AddItemToArray(fcaps, cJSON_CreateString("core"));
+  *fcaps = cJSON_AddArrayToObject(fx, "capabilities");
+  cJSON_AddItemToArray(*fcaps, cJSON_CreateString("core"));
   if (streaming)
-    cJSON_AddItemToArray(fcaps, cJSON_CreateString("streaming"));
+    cJSON_AddItemToArray(*fcaps, cJSON_CreateString("streaming"));
+  return fx;
+}
 
-  cJSON *session = cJSON_AddObjectToObject(fx, "session");
-  cJSON *prompts = cJSON_AddArrayToObject(session, "prompts");
-  int n_prompts = 1 + pick(&s, 3);
-  for (int i = 0; i < n_prompts; i++)
-    cJSON_AddItemToArray(prompts,
-                         cJSON_CreateString(chance(&s, 8) ? "" : prompt_pool[pick(&s, 6)]));
+static void draw_config(cJSON *session, unsigned long long *s, const char *const *caps,
+                        int streaming) {
   cJSON *config = cJSON_AddObjectToObject(session, "config");
-  cJSON_AddNumberToObject(config, "max_iterations", 2 + pick(&s, 3));
-  cJSON_AddBoolToObject(config, "parallel_tools", chance(&s, 50));
+  cJSON_AddNumberToObject(config, "max_iterations", 2 + pick(s, 3));
+  cJSON_AddBoolToObject(config, "parallel_tools", chance(s, 50));
   cJSON_AddBoolToObject(config, "streaming", streaming);
   int resilience = declared(caps, "resilience");
   static const char *const strategies[] = {"continue", "fail_fast", "retry"};
-  cJSON_AddStringToObject(config, "error_strategy", strategies[pick(&s, resilience ? 3 : 2)]);
+  cJSON_AddStringToObject(config, "error_strategy", strategies[pick(s, resilience ? 3 : 2)]);
   cJSON_AddNumberToObject(config, "max_retries", 1);
   cJSON_AddNumberToObject(config, "retry_base_delay_ms", 10);
   cJSON_AddNumberToObject(config, "retry_max_delay_ms", 50);
   cJSON_AddNumberToObject(config, "retry_jitter", 0);
-  if (declared(caps, "scheduling") && chance(&s, 30))
+  if (declared(caps, "scheduling") && chance(s, 30))
     cJSON_AddStringToObject(config, "mode", "events");
+}
+
+/* draw_session: the prompts, the config, one provider and the two tools. */
+static void draw_session(cJSON *fx, unsigned long long *s, const char *const *caps, int streaming) {
+  cJSON *session = cJSON_AddObjectToObject(fx, "session");
+  cJSON *prompts = cJSON_AddArrayToObject(session, "prompts");
+  int n_prompts = 1 + pick(s, 3);
+  for (int i = 0; i < n_prompts; i++)
+    cJSON_AddItemToArray(prompts, cJSON_CreateString(chance(s, 8) ? "" : prompt_pool[pick(s, 6)]));
+  draw_config(session, s, caps, streaming);
   cJSON *providers = cJSON_AddArrayToObject(session, "providers");
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "name", "main");
-  cJSON_AddStringToObject(p, "api", chance(&s, 50) ? "openai" : "anthropic");
+  cJSON_AddStringToObject(p, "api", chance(s, 50) ? "openai" : "anthropic");
   cJSON_AddStringToObject(p, "model", "mock-model");
   cJSON_AddItemToArray(providers, p);
   cJSON *tools = cJSON_AddArrayToObject(session, "tools");
@@ -167,35 +177,43 @@ cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
     cJSON_AddStringToObject(schema, "type", "object");
     cJSON_AddItemToArray(tools, t);
   }
+}
 
+/* draw_script: one to seven turns of text, tool calls or a fault; the last one is text. */
+static void draw_script(cJSON *fx, unsigned long long *s, int streaming) {
   cJSON *script = cJSON_AddObjectToObject(fx, "script");
   cJSON *turns = cJSON_AddArrayToObject(script, "main");
-  int n_turns = 1 + pick(&s, 7);
+  int n_turns = 1 + pick(s, 7);
   for (int i = 0; i < n_turns; i++) {
     cJSON *t = cJSON_CreateObject();
-    int k = i == n_turns - 1 ? 0 : pick(&s, 10);
+    int k = i == n_turns - 1 ? 0 : pick(s, 10);
     if (k < 5) {
-      cJSON_AddStringToObject(t, "text", chance(&s, 10) ? "" : "Done: here is the answer. ✓");
+      cJSON_AddStringToObject(t, "text", chance(s, 10) ? "" : "Done: here is the answer. ✓");
     } else if (k < 9) {
       cJSON *calls = cJSON_AddArrayToObject(t, "tool_calls");
-      int n = 1 + pick(&s, 3);
+      int n = 1 + pick(s, 3);
       for (int c = 0; c < n; c++)
-        cJSON_AddItemToArray(calls, tool_call(&s, 0));
+        cJSON_AddItemToArray(calls, tool_call(s, 0));
     } else {
-      cJSON_AddItemToObject(t, "fault", fault(&s, streaming));
+      cJSON_AddItemToObject(t, "fault", fault(s, streaming));
     }
     if (streaming)
-      cJSON_AddNumberToObject(t, "chunk_size", 1 + pick(&s, 6));
+      cJSON_AddNumberToObject(t, "chunk_size", 1 + pick(s, 6));
     cJSON_AddItemToArray(turns, t);
   }
+}
+
+/* draw_behaviour: what the tools answer, a hook now and then, a cancel when declared. */
+static void draw_behaviour(cJSON *fx, unsigned long long *s, const char *const *caps,
+                           cJSON *fcaps) {
   cJSON *behaviour = cJSON_AddObjectToObject(fx, "tools");
-  cJSON_AddItemToObject(behaviour, "get_a", tool_behaviour(&s, "A says 42", 0));
-  cJSON_AddItemToObject(behaviour, "get_b", tool_behaviour(&s, "B: ok", 1));
-  if (chance(&s, 30)) {
+  cJSON_AddItemToObject(behaviour, "get_a", tool_behaviour(s, "A says 42", 0));
+  cJSON_AddItemToObject(behaviour, "get_b", tool_behaviour(s, "B: ok", 1));
+  if (chance(s, 30)) {
     cJSON *hooks = cJSON_AddArrayToObject(fx, "hooks");
-    cJSON_AddItemToArray(hooks, hook(&s));
+    cJSON_AddItemToArray(hooks, hook(s));
   }
-  if (declared(caps, "cancellation") && chance(&s, 20)) {
+  if (declared(caps, "cancellation") && chance(s, 20)) {
     cJSON *c = cJSON_AddObjectToObject(fx, "cancel");
     cJSON_AddStringToObject(c, "at", "tool");
     cJSON_AddStringToObject(c, "tool", "get_a");
@@ -204,82 +222,74 @@ cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
                                            "delay_ms", cJSON_CreateNumber(300));
     cJSON_AddItemToArray(fcaps, cJSON_CreateString("cancellation"));
   }
+}
+
+cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
+  unsigned long long s = seed;
+  int streaming = declared(caps, "streaming") && chance(&s, 40);
+  cJSON *fcaps = NULL;
+  cJSON *fx = new_fixture(seed, streaming, &fcaps);
+  draw_session(fx, &s, caps, streaming);
+  draw_script(fx, &s, streaming);
+  draw_behaviour(fx, &s, caps, fcaps);
   return fx;
+}
+
+/* offer gives candidate c when the step applies to it; else frees it and gives NULL (the
+ * caller tries the next k). Returns 1. */
+static int offer(cJSON *c, int applies, cJSON **out) {
+  if (!applies) {
+    cJSON_Delete(c);
+    c = NULL;
+  }
+  *out = c;
+  return 1;
 }
 
 /* Shrinking: candidate k of fx, in a fixed order: drop prompt i, drop turn i, drop call c of a
  * turn, drop the hooks, drop the cancel, turn streaming off. */
 int fuzz_shrink_step(const cJSON *fx, int k, cJSON **out) {
-  const cJSON *session = cJSON_GetObjectItemCaseSensitive(fx, "session");
-  int n_prompts = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(session, "prompts"));
-  const cJSON *turns =
-      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fx, "script"), "main");
-  int n_turns = cJSON_GetArraySize(turns);
   cJSON *c = cJSON_Duplicate(fx, 1);
   cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "session");
+  cJSON *prompts = cJSON_GetObjectItemCaseSensitive(cs, "prompts");
   cJSON *ct =
       cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "script"), "main");
+  int n_prompts = cJSON_GetArraySize(prompts), n_turns = cJSON_GetArraySize(ct);
   if (k < n_prompts) {
-    if (n_prompts > 1) {
-      cJSON_DeleteItemFromArray(cJSON_GetObjectItemCaseSensitive(cs, "prompts"), k);
-      *out = c;
-      return 1;
-    }
-    cJSON_Delete(c);
-    *out = NULL;
-    return 1; /* a candidate that does not apply: try the next k */
+    if (n_prompts > 1)
+      cJSON_DeleteItemFromArray(prompts, k);
+    return offer(c, n_prompts > 1, out);
   }
   k -= n_prompts;
   if (k < n_turns) {
-    if (n_turns > 1) {
+    if (n_turns > 1)
       cJSON_DeleteItemFromArray(ct, k);
-      *out = c;
-      return 1;
-    }
-    cJSON_Delete(c);
-    *out = NULL;
-    return 1;
+    return offer(c, n_turns > 1, out);
   }
   k -= n_turns;
   for (int t = 0; t < n_turns; t++) {
     cJSON *calls = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ct, t), "tool_calls");
     int n = cJSON_GetArraySize(calls);
     if (k < n) {
-      if (n > 1) {
+      if (n > 1)
         cJSON_DeleteItemFromArray(calls, k);
-        *out = c;
-      } else {
-        cJSON_Delete(c);
-        *out = NULL;
-      }
-      return 1;
+      return offer(c, n > 1, out);
     }
     k -= n;
   }
   static const char *const drops[] = {"hooks", "cancel", "random_faults"};
-  for (int d = 0; d < 3; d++, k--) {
+  for (int d = 0; d < 3; d++, k--)
     if (k == 0) {
-      if (cJSON_HasObjectItem(c, drops[d])) {
-        cJSON_DeleteItemFromObjectCaseSensitive(c, drops[d]);
-        *out = c;
-      } else {
-        cJSON_Delete(c);
-        *out = NULL;
-      }
-      return 1;
+      int has = cJSON_HasObjectItem(c, drops[d]);
+      cJSON_DeleteItemFromObjectCaseSensitive(c, drops[d]);
+      return offer(c, has, out);
     }
-  }
-  if (k == 0) {
-    cJSON *config = cJSON_GetObjectItemCaseSensitive(cs, "config");
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, "streaming"))) {
-      cJSON_ReplaceItemInObjectCaseSensitive(config, "streaming", cJSON_CreateFalse());
-      *out = c;
-    } else {
-      cJSON_Delete(c);
-      *out = NULL;
-    }
-    return 1;
-  }
+  cJSON *config = cJSON_GetObjectItemCaseSensitive(cs, "config");
+  int streaming = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, "streaming"));
+  if (k == 0 && streaming)
+    cJSON_ReplaceItemInObjectCaseSensitive(config, "streaming", cJSON_CreateFalse());
+  if (k == 0)
+    return offer(c, streaming, out);
   cJSON_Delete(c);
   *out = NULL;
   return 0;

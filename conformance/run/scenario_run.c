@@ -244,70 +244,34 @@ static void write_journal(ock_mock *m, const struct run_config *cfg, const char 
   }
 }
 
-int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
-                 cJSON **out) {
-  double t0 = now_ms();
-  cJSON *r = base_result(sc);
-  cJSON *checks = cJSON_CreateArray();
-  if (!r || !checks) {
-    cJSON_Delete(r);
-    cJSON_Delete(checks);
-    return OCK_ENOMEM;
-  }
+/* skip_reason: why sc is not run against what cfg declares (a capability, a wire, a
+ * black-box run of a scenario that needs events), written into why; 0 when it runs. */
+static int skip_reason(const struct scenario *sc, const struct run_config *cfg, char *why,
+                       size_t n) {
   const cJSON *cap;
   cJSON_ArrayForEach(cap, scenario_capabilities(sc)) {
     if (cJSON_IsString(cap) && !declared(cfg, cap->valuestring)) {
-      char why[120];
-      snprintf(why, sizeof why, "capability %s not declared", cap->valuestring);
-      finish(r, checks, "SKIP", 0, why);
-      cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
-      *out = r;
-      return OCK_OK;
+      snprintf(why, n, "capability %s not declared", cap->valuestring);
+      return 1;
     }
   }
-
   const char *wire = undeclared_wire(cfg, sc);
-  char why_skip[120];
-  if (wire || (cfg->blackbox && blackbox_scenario_skip(sc->fixture, why_skip, sizeof why_skip))) {
-    if (wire)
-      snprintf(why_skip, sizeof why_skip, "wire %s not declared", wire);
-    finish(r, checks, "SKIP", 0, why_skip);
-    cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
-    *out = r;
-    return OCK_OK;
+  if (wire) {
+    snprintf(why, n, "wire %s not declared", wire);
+    return 1;
   }
+  return cfg->blackbox && blackbox_scenario_skip(sc->fixture, why, n);
+}
 
-  struct cancel_target target;
-  atomic_init(&target.s, NULL);
-  atomic_init(&target.pending, 0);
-  struct ock_mock_options mo = {.observe_only = cfg->observe_only,
-                                .seed = cfg->seed,
-                                .on_cancel = on_cancel,
-                                .user = &target};
-  ock_mock *m = NULL;
-  struct ock_jerr err;
-  int rc = ock_mock_new(sc->fixture, &mo, &m, &err);
-  if (!rc)
-    rc = ock_mock_start(m, &err);
-  if (rc) {
-    char why[900];
-    snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
-    struct grade_ctx g = {.reg = reg, .checks = checks, .level = cfg->level};
-    grade_error(&g, "harness.mock", "OCK-PROC-001", why);
-    finish(r, checks, "ERROR", now_ms() - t0, NULL);
-    cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
-    ock_mock_free(m);
-    *out = r;
-    return OCK_OK;
-  }
-
-  const char *url = ock_mock_url(m);
-  char v1[600];
+/* run_sut runs the SUT against the mock at url with the provider variables of SPEC.md 7, and
+ * waits for it into proc; the cancel trigger reaches it through target. */
+static void run_sut(const struct scenario *sc, const struct run_config *cfg, const char *url,
+                    struct cancel_target *target, struct sut_result *proc, sut **s) {
+  char v1[600], mcp[600];
   snprintf(v1, sizeof v1, "%s/v1", url);
+  snprintf(mcp, sizeof mcp, "%s/mcp", url);
   char *env[12] = {0};
   size_t ne = 0;
-  char mcp[600];
-  snprintf(mcp, sizeof mcp, "%s/mcp", url);
   add_env(env, &ne, "OCK_URL", url);
   add_env(env, &ne, "OCK_MCP_URL", mcp);
   add_env(env, &ne, "OCK_SCENARIO", sc->id);
@@ -326,29 +290,84 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
                           .timeout_s = cfg->timeout_s * (cfg->time_scale > 0 ? cfg->time_scale : 1),
                           .output_cap = cfg->output_cap,
                           .abort_flag = cfg->abort_flag};
-  sut *s = NULL;
-  struct sut_result proc;
-  memset(&proc, 0, sizeof proc);
-  proc.exit_code = -1;
-  rc = cfg->blackbox && !input ? OCK_ENOMEM : sut_start(&spec, &s);
+  memset(proc, 0, sizeof *proc);
+  proc->exit_code = -1;
+  int rc = cfg->blackbox && !input ? OCK_ENOMEM : sut_start(&spec, s);
   free(input);
   if (!rc) {
-    atomic_store(&target.s, s);
-    if (atomic_load(&target.pending))
-      sut_interrupt(s);
-    sut_wait(s, &proc);
+    atomic_store(&target->s, *s);
+    if (atomic_load(&target->pending))
+      sut_interrupt(*s);
+    sut_wait(*s, proc);
   } else {
-    proc.spawn_failed = 1;
-    proc.out = strdup("");
-    proc.err = strdup("ock: could not start the SUT (fork or pipe failed)");
+    proc->spawn_failed = 1;
+    proc->out = strdup("");
+    proc->err = strdup("ock: could not start the SUT (fork or pipe failed)");
   }
-  ock_mock_stop(m);
-  atomic_store(&target.s, NULL);
-  cJSON *journal = ock_mock_journal(m);
-  write_journal(m, cfg, sc->id);
-  size_t dropped = ock_mock_journal_dropped(m);
+  for (size_t i = 0; i < ne; i++)
+    free(env[i]);
+}
 
-  struct view v;
+/* grade_run grades what the SUT did (proc) as the journal shows it, into g->checks; v is the
+ * caller's room for the journal's view. */
+static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario *sc,
+                      const struct run_config *cfg, const cJSON *journal,
+                      const struct sut_result *proc, size_t dropped) {
+  if (proc->aborted) {
+    /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
+    char why[200];
+    int sig = cfg->abort_flag ? (int)*cfg->abort_flag : 0;
+    snprintf(why, sizeof why,
+             "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
+             sig > 1 ? sut_signal_name(sig) : "an interrupt");
+    grade_error(g, "harness.interrupted", "OCK-PROC-001", why);
+  } else if (journal && !(cfg->blackbox ? view_build_traffic(v, sc->fixture, journal, proc)
+                                        : view_build(v, sc->fixture, journal, proc))) {
+    g->v = v;
+    grade_scenario(g);
+    view_free(v);
+    g->v = NULL;
+  } else {
+    grade_error(g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
+  }
+  if (dropped) {
+    char why[200];
+    snprintf(why, sizeof why,
+             "the journal was cut: %zu entries past its cap were not kept, so checks saw a part",
+             dropped);
+    grade_error(g, "harness.journal-cap", "OCK-PROC-005", why);
+  }
+}
+
+/* not_run finishes r as a SKIP (why) or, with a harness error, an ERROR. */
+static int not_run(cJSON *r, cJSON *checks, const char *verdict, double ms, const char *why,
+                   cJSON **out) {
+  finish(r, checks, verdict, ms, why);
+  cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
+  *out = r;
+  return OCK_OK;
+}
+
+int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
+                 cJSON **out) {
+  double t0 = now_ms();
+  cJSON *r = base_result(sc);
+  cJSON *checks = cJSON_CreateArray();
+  if (!r || !checks) {
+    cJSON_Delete(r);
+    cJSON_Delete(checks);
+    return OCK_ENOMEM;
+  }
+  char why_skip[120];
+  if (skip_reason(sc, cfg, why_skip, sizeof why_skip))
+    return not_run(r, checks, "SKIP", 0, why_skip, out);
+  struct cancel_target target = {NULL, 0}; /* set before any thread can see it */
+  struct ock_mock_options mo = {.observe_only = cfg->observe_only,
+                                .seed = cfg->seed,
+                                .on_cancel = on_cancel,
+                                .user = &target};
+  ock_mock *m = NULL;
+  struct ock_jerr err;
   struct grade_ctx g = {.reg = reg,
                         .declared = cfg->declared,
                         .level = cfg->level,
@@ -356,29 +375,25 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
                         .time_scale = cfg->time_scale > 0 ? cfg->time_scale : 1,
                         .checks = checks,
                         .blackbox = cfg->blackbox};
-  if (proc.aborted) {
-    /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
-    char why[200];
-    int sig = cfg->abort_flag ? (int)*cfg->abort_flag : 0;
-    snprintf(why, sizeof why,
-             "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
-             sig > 1 ? sut_signal_name(sig) : "an interrupt");
-    grade_error(&g, "harness.interrupted", "OCK-PROC-001", why);
-  } else if (journal && !(cfg->blackbox ? view_build_traffic(&v, sc->fixture, journal, &proc)
-                                        : view_build(&v, sc->fixture, journal, &proc))) {
-    g.v = &v;
-    grade_scenario(&g);
-    view_free(&v);
-  } else {
-    grade_error(&g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
+  int rc = ock_mock_new(sc->fixture, &mo, &m, &err);
+  if (!rc)
+    rc = ock_mock_start(m, &err);
+  if (rc) {
+    char why[900];
+    snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
+    grade_error(&g, "harness.mock", "OCK-PROC-001", why);
+    ock_mock_free(m);
+    return not_run(r, checks, "ERROR", now_ms() - t0, NULL, out);
   }
-  if (dropped) {
-    char why[200];
-    snprintf(why, sizeof why,
-             "the journal was cut: %zu entries past its cap were not kept, so checks saw a part",
-             dropped);
-    grade_error(&g, "harness.journal-cap", "OCK-PROC-005", why);
-  }
+  sut *s = NULL;
+  struct sut_result proc;
+  run_sut(sc, cfg, ock_mock_url(m), &target, &proc, &s);
+  ock_mock_stop(m);
+  atomic_store(&target.s, NULL);
+  cJSON *journal = ock_mock_journal(m);
+  write_journal(m, cfg, sc->id);
+  struct view v;
+  grade_run(&g, &v, sc, cfg, journal, &proc, ock_mock_journal_dropped(m));
   finish(r, checks, scenario_verdict(checks), now_ms() - t0, NULL);
   cJSON_AddBoolToObject(r, "timed_out", proc.timed_out);
   if (proc.aborted)
@@ -389,8 +404,6 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   sut_result_clear(&proc);
   sut_free(s);
   ock_mock_free(m);
-  for (size_t i = 0; i < ne; i++)
-    free(env[i]);
   *out = r;
   return OCK_OK;
 }

@@ -180,11 +180,37 @@ static int validate_expect(const cJSON *expect, const ock_registry *reg, struct 
   return rc;
 }
 
+/* validate_names: at least one requirement, each in the registry, and known capabilities. */
+static int validate_names(const cJSON *fx, const ock_registry *reg, struct ock_jerr *err) {
+  char path[OCK_JSON_PATH_MAX];
+  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(fx, "requirements");
+  if (!cJSON_GetArraySize(reqs))
+    return ock_jerr_set(err, OCK_ETYPE, "$.requirements", "expected at least one requirement ID");
+  int i = 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, reqs) {
+    ock_jpath_index(path, sizeof path, "$.requirements", i++);
+    if (!ock_registry_find(reg, r->valuestring))
+      return ock_jerr_set(err, OCK_ETYPE, path, "unknown requirement \"%.60s\" (see `ock list`)",
+                          r->valuestring);
+  }
+  i = 0;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(fx, "capabilities")) {
+    ock_jpath_index(path, sizeof path, "$.capabilities", i++);
+    if (!ock_capability_known(r->valuestring))
+      return ock_jerr_set(err, OCK_ETYPE, path,
+                          "unknown capability \"%.40s\"; expected one of core, streaming, "
+                          "parallel, scheduling, lifecycle, resilience, cancellation",
+                          r->valuestring);
+  }
+  return OCK_OK;
+}
+
 int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg, char *errbuf,
                        size_t n) {
   struct ock_jerr err;
   const char *id = NULL, *s = NULL;
-  const cJSON *reqs = NULL, *caps = NULL, *expect = NULL;
+  const cJSON *expect = NULL;
   char path[OCK_JSON_PATH_MAX];
   int rc = ock_jcheck_object(fx, "$", &err);
   if (!rc) /* cJSON keeps both members of a repeated key, and lookups see only the first */
@@ -203,33 +229,9 @@ int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *re
     rc = check_string_array(fx, "capabilities", 0, path, &err);
   if (rc)
     return fail(errbuf, n, file, &err, rc);
-  reqs = cJSON_GetObjectItemCaseSensitive(fx, "requirements");
-  if (!cJSON_GetArraySize(reqs)) {
-    ock_jerr_set(&err, OCK_ETYPE, "$.requirements", "expected at least one requirement ID");
-    return fail(errbuf, n, file, &err, OCK_ETYPE);
-  }
-  int i = 0;
-  const cJSON *r;
-  cJSON_ArrayForEach(r, reqs) {
-    ock_jpath_index(path, sizeof path, "$.requirements", i++);
-    if (!ock_registry_find(reg, r->valuestring)) {
-      ock_jerr_set(&err, OCK_ETYPE, path, "unknown requirement \"%.60s\" (see `ock list`)",
-                   r->valuestring);
-      return fail(errbuf, n, file, &err, OCK_ETYPE);
-    }
-  }
-  caps = cJSON_GetObjectItemCaseSensitive(fx, "capabilities");
-  i = 0;
-  cJSON_ArrayForEach(r, caps) {
-    ock_jpath_index(path, sizeof path, "$.capabilities", i++);
-    if (!ock_capability_known(r->valuestring)) {
-      ock_jerr_set(&err, OCK_ETYPE, path,
-                   "unknown capability \"%.40s\"; expected one of core, streaming, parallel, "
-                   "scheduling, lifecycle, resilience, cancellation",
-                   r->valuestring);
-      return fail(errbuf, n, file, &err, OCK_ETYPE);
-    }
-  }
+  rc = validate_names(fx, reg, &err);
+  if (rc)
+    return fail(errbuf, n, file, &err, rc);
   rc = ock_jget_object(fx, "$", "expect", OCK_OPTIONAL, &expect, &err);
   if (!rc && expect)
     rc = validate_expect(expect, reg, &err);
@@ -259,73 +261,92 @@ static int matches_any(const char *id, const char *const *globs) {
   return 0;
 }
 
-int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
-                   const char *const *exclude, struct scenario_set *out, char *errbuf, size_t n) {
-  memset(out, 0, sizeof *out);
+/* json_files lists the names of dir ending in ".json" (not hidden), sorted, into *names
+ * (the caller frees each and the array). Returns -1 when dir cannot be opened. */
+static int json_files(const char *dir, char ***names, size_t *count) {
   DIR *d = opendir(dir);
-  if (!d) {
-    snprintf(errbuf, n, "%s: cannot open the fixtures directory", dir);
-    return OCK_EIO;
-  }
-  char **names = NULL;
-  size_t count = 0, cap = 0;
+  if (!d)
+    return -1;
+  size_t cap = 0;
   struct dirent *de;
+  *names = NULL;
+  *count = 0;
   while ((de = readdir(d))) {
     size_t len = strlen(de->d_name);
     if (len < 6 || strcmp(de->d_name + len - 5, ".json") || de->d_name[0] == '.')
       continue;
-    if (count == cap) {
+    if (*count == cap) {
       cap = cap ? cap * 2 : 64;
-      char **p = realloc(names, cap * sizeof *p);
+      char **p = realloc(*names, cap * sizeof *p);
       if (!p)
         break;
-      names = p;
+      *names = p;
     }
-    names[count++] = strdup(de->d_name);
+    (*names)[(*count)++] = strdup(de->d_name);
   }
   closedir(d);
-  qsort(names, count, sizeof *names, by_name);
+  qsort(*names, *count, sizeof **names, by_name);
+  return 0;
+}
+
+/* load_one reads and validates dir/name into *fx: a regular file (a symbolic link could make
+ * the harness read anything on the machine), a valid fixture, its id the file's stem and not
+ * an id of set. Returns OCK_OK, or an error with errbuf. */
+static int load_one(const char *dir, const char *name, const ock_registry *reg,
+                    const struct scenario_set *set, cJSON **fx, char *errbuf, size_t n) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat st;
+  if (lstat(path, &st) || !S_ISREG(st.st_mode)) {
+    snprintf(errbuf, n,
+             "%s: not a regular file (a symbolic link?); fixtures must be plain files in %s", path,
+             dir);
+    return OCK_EIO;
+  }
+  struct ock_jerr err;
+  int rc = ock_json_parse_file(path, FIXTURE_MAX_BYTES, fx, &err);
+  if (rc) {
+    snprintf(errbuf, n, "%s: %s", err.where, err.what);
+    return rc;
+  }
+  rc = scenarios_validate(*fx, path, reg, errbuf, n);
+  const char *id = ock_json_str(*fx, "id");
+  size_t stem = strlen(name) - 5; /* without ".json" */
+  if (!rc && (strlen(id) != stem || strncmp(id, name, stem))) {
+    snprintf(errbuf, n, "%s: $.id: \"%s\" differs from the file name; they must be equal", path,
+             id);
+    rc = OCK_ETYPE;
+  }
+  for (size_t k = 0; !rc && k < set->n; k++)
+    if (!strcmp(set->items[k].id, id)) {
+      snprintf(errbuf, n, "%s: $.id: \"%s\" is also the id of %s", path, id, set->items[k].path);
+      rc = OCK_ETYPE;
+    }
+  return rc;
+}
+
+int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
+                   const char *const *exclude, struct scenario_set *out, char *errbuf, size_t n) {
+  memset(out, 0, sizeof *out);
+  char **names = NULL;
+  size_t count = 0;
+  if (json_files(dir, &names, &count)) {
+    snprintf(errbuf, n, "%s: cannot open the fixtures directory", dir);
+    return OCK_EIO;
+  }
   out->items = calloc(count + 1, sizeof *out->items);
   int rc = out->items ? OCK_OK : OCK_ENOMEM;
   for (size_t i = 0; !rc && i < count; i++) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    /* A fixture is a regular file of the directory given: a symbolic link could make the
-     * harness read anything on the machine. */
-    struct stat st;
-    if (lstat(path, &st) || !S_ISREG(st.st_mode)) {
-      snprintf(errbuf, n,
-               "%s: not a regular file (a symbolic link?); fixtures must be plain files "
-               "in %s",
-               path, dir);
-      rc = OCK_EIO;
-      break;
-    }
-    struct ock_jerr err;
     cJSON *fx = NULL;
-    rc = ock_json_parse_file(path, FIXTURE_MAX_BYTES, &fx, &err);
-    if (rc) {
-      snprintf(errbuf, n, "%s: %s", err.where, err.what);
-      break;
-    }
-    rc = scenarios_validate(fx, path, reg, errbuf, n);
+    rc = load_one(dir, names[i], reg, out, &fx, errbuf, n);
     const char *id = ock_json_str(fx, "id");
-    size_t stem = strlen(names[i]) - 5; /* without ".json" */
-    if (!rc && (strlen(id) != stem || strncmp(id, names[i], stem))) {
-      snprintf(errbuf, n, "%s: $.id: \"%s\" differs from the file name; they must be equal", path,
-               id);
-      rc = OCK_ETYPE;
-    }
-    for (size_t k = 0; !rc && k < out->n; k++)
-      if (!strcmp(out->items[k].id, id)) {
-        snprintf(errbuf, n, "%s: $.id: \"%s\" is also the id of %s", path, id, out->items[k].path);
-        rc = OCK_ETYPE;
-      }
     if (rc || (include && include[0] && !matches_any(id, include)) || matches_any(id, exclude)) {
       cJSON_Delete(fx);
       continue;
     }
     struct scenario *sc = &out->items[out->n++];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     sc->path = strdup(path);
     sc->fixture = fx;
     sc->id = id;

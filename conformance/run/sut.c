@@ -192,74 +192,65 @@ static int stdin_pipe(int p[2]) {
   return rc;
 }
 
-int sut_start(const struct sut_spec *spec, sut **out) {
+/* sut_new: a handle holding a copy of spec's input and its limits; NULL when out of memory. */
+static sut *sut_new(const struct sut_spec *spec) {
   sut *s = calloc(1, sizeof *s);
-  char **env = build_env(spec->env);
-  int po[2] = {-1, -1}, pe[2] = {-1, -1}, pi[2] = {-1, -1};
-  if (!s || !env) {
-    free(s);
-    free(env);
-    return OCK_ENOMEM;
-  }
+  if (!s)
+    return NULL;
   s->in_fd = -1;
   if (spec->input) {
     s->input_len = strlen(spec->input);
     s->input = malloc(s->input_len + 1);
     if (!s->input) {
       free(s);
-      free(env);
-      return OCK_ENOMEM;
+      return NULL;
     }
     memcpy(s->input, spec->input, s->input_len + 1);
   }
-  if (pipe(po) || pipe(pe) || (spec->input && stdin_pipe(pi))) {
-    free(s->input);
-    free(s);
-    free(env);
-    return OCK_EIO;
-  }
-  size_t len = strlen(spec->command) + 8;
-  char *line = malloc(len);
-  if (!line) {
-    free(s->input);
-    free(s);
-    free(env);
-    return OCK_ENOMEM;
-  }
-  snprintf(line, len, "%s%s", simple_command(spec->command) ? "exec " : "", spec->command);
-  char *argv[] = {"sh", "-c", line, NULL};
-  s->started = now_ms();
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  s->timeout_s = spec->timeout_s;
+  s->cap = spec->output_cap;
+  s->abort_flag = spec->abort_flag;
+  return s;
+}
+
+static void close_pair(int p[2]) {
+  if (p[0] >= 0)
+    close(p[0]);
+  if (p[1] >= 0)
+    close(p[1]);
+}
+
+/* fork_tracked forks with the child listed in live, or returns -1 past MAX_LIVE children. */
+static pid_t fork_tracked(void) {
   pthread_mutex_lock(&live_lock);
   pid_t pid = n_live < MAX_LIVE ? fork() : -1;
   if (pid > 0)
     live[n_live++] = pid;
   pthread_mutex_unlock(&live_lock);
-  if (pid < 0) {
-    close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
-    if (pi[0] >= 0)
-      close(pi[0]), close(pi[1]);
-    free(s->input);
-    free(s);
-    free(env);
-    free(line);
-    return OCK_EIO;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    int devnull = pi[0] >= 0 ? pi[0] : open("/dev/null", O_RDONLY);
-    if (devnull >= 0)
-      dup2(devnull, 0);
-    if (pi[0] >= 0)
-      close(pi[0]), close(pi[1]);
-    dup2(po[1], 1);
-    dup2(pe[1], 2);
-    close(po[0]), close(pe[0]), close(po[1]), close(pe[1]);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    execve("/bin/sh", argv, env);
-    _exit(127);
-  }
+  return pid;
+}
+
+/* run_child, in the forked child: its own process group, the pipes as its streams (or
+ * /dev/null as stdin), default SIGINT and SIGPIPE, then the shell. Never returns. */
+static void run_child(int po[2], int pe[2], int pi[2], char *line, char **env) {
+  char *argv[] = {"sh", "-c", line, NULL};
+  setpgid(0, 0);
+  int devnull = pi[0] >= 0 ? pi[0] : open("/dev/null", O_RDONLY);
+  if (devnull >= 0)
+    dup2(devnull, 0);
+  if (pi[0] >= 0)
+    close(pi[0]), close(pi[1]);
+  dup2(po[1], 1);
+  dup2(pe[1], 2);
+  close(po[0]), close(pe[0]), close(po[1]), close(pe[1]);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL);
+  execve("/bin/sh", argv, env);
+  _exit(127);
+}
+
+/* adopt keeps the parent's ends of the pipes, non-blocking, and the child's ids in s. */
+static void adopt(sut *s, pid_t pid, int po[2], int pe[2], int pi[2]) {
   setpgid(pid, pid); /* also here, so the group exists before anyone signals it */
   close(po[1]);
   close(pe[1]);
@@ -268,8 +259,6 @@ int sut_start(const struct sut_spec *spec, sut **out) {
     s->in_fd = pi[1];
     fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
   }
-  free(env);
-  free(line);
   fcntl(po[0], F_SETFL, O_NONBLOCK);
   fcntl(pe[0], F_SETFL, O_NONBLOCK);
   s->pid = pid;
@@ -277,11 +266,42 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   atomic_store(&s->pgid, pid);
   s->out_fd = po[0];
   s->err_fd = pe[0];
-  s->timeout_s = spec->timeout_s;
-  s->cap = spec->output_cap;
-  s->abort_flag = spec->abort_flag;
-  *out = s;
-  return OCK_OK;
+}
+
+int sut_start(const struct sut_spec *spec, sut **out) {
+  sut *s = sut_new(spec);
+  char **env = build_env(spec->env);
+  size_t len = strlen(spec->command) + 8;
+  char *line = malloc(len);
+  int po[2] = {-1, -1}, pe[2] = {-1, -1}, pi[2] = {-1, -1};
+  int rc = !s || !env || !line ? OCK_ENOMEM : OCK_OK;
+  if (!rc && (pipe(po) || pipe(pe) || (spec->input && stdin_pipe(pi))))
+    rc = OCK_EIO;
+  pid_t pid = -1;
+  if (!rc) {
+    snprintf(line, len, "%s%s", simple_command(spec->command) ? "exec " : "", spec->command);
+    s->started = now_ms();
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    pid = fork_tracked();
+    if (pid == 0)
+      run_child(po, pe, pi, line, env);
+    if (pid < 0)
+      rc = OCK_EIO;
+  }
+  if (rc) {
+    close_pair(po);
+    close_pair(pe);
+    close_pair(pi);
+    if (s)
+      free(s->input);
+    free(s);
+  } else {
+    adopt(s, pid, po, pe, pi);
+    *out = s;
+  }
+  free(env);
+  free(line);
+  return rc;
 }
 
 void sut_interrupt(sut *s) {
@@ -335,6 +355,32 @@ static int drain(int fd, struct ock_buf *b, size_t *total) {
   }
 }
 
+/* printable: a NUL byte would end the kept text as a C string and hide what follows it (a
+ * crash's message after a binary dump): each becomes '?', as invalid UTF-8 does in the
+ * reports. Returns the text, which the caller frees. */
+static char *printable(struct ock_buf *b) {
+  for (size_t i = 0; i < b->len; i++)
+    if (!b->data[i])
+      b->data[i] = '?';
+  return ock_buf_take(b);
+}
+
+/* settle records how the SUT ended (status) in r, and forgets the child. */
+static void settle(sut *s, struct sut_result *r, int status, struct ock_buf *out,
+                   struct ock_buf *err) {
+  s->waited = 1;
+  live_remove(s->pid);
+  reap_orphans();
+  if (WIFEXITED(status) && !r->timed_out)
+    r->exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status) && !r->timed_out && !r->aborted)
+    r->signal = WTERMSIG(status);
+  r->spawn_failed = r->exit_code == 127 && !r->out_total;
+  r->interrupted = atomic_load(&s->interrupts);
+  r->out = printable(out);
+  r->err = printable(err);
+}
+
 int sut_wait(sut *s, struct sut_result *r) {
   memset(r, 0, sizeof *r);
   r->exit_code = -1;
@@ -377,25 +423,7 @@ int sut_wait(sut *s, struct sut_result *r) {
     if (exited && t >= grace_end)
       break; /* a pipe held open by something we could not kill: stop reading */
   }
-  s->waited = 1;
-  live_remove(s->pid);
-  reap_orphans();
-  if (WIFEXITED(status) && !r->timed_out)
-    r->exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status) && !r->timed_out && !r->aborted)
-    r->signal = WTERMSIG(status);
-  r->spawn_failed = r->exit_code == 127 && !r->out_total;
-  r->interrupted = atomic_load(&s->interrupts);
-  /* A NUL byte would end the kept text as a C string and hide what follows it (a crash's
-   * message after a binary dump): each becomes '?', as invalid UTF-8 does in the reports. */
-  for (size_t i = 0; i < out.len; i++)
-    if (!out.data[i])
-      out.data[i] = '?';
-  for (size_t i = 0; i < err.len; i++)
-    if (!err.data[i])
-      err.data[i] = '?';
-  r->out = ock_buf_take(&out);
-  r->err = ock_buf_take(&err);
+  settle(s, r, status, &out, &err);
   return OCK_OK;
 }
 

@@ -142,7 +142,7 @@ static void wires_are_declared(void) {
   OCK_ASSERT_CONTAINS(slurp(path), "wires openai");
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator true --wires openai,grpc --fixtures %s 2>&1 | "
-           "grep -q 'unknown wire \"grpc\"'; exit $?",
+           "grep -q 'expected one of: openai, anthropic; got \"grpc\"'; exit $?",
            OCK_BIN_DIR, ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
   snprintf(cmd, sizeof cmd,
@@ -626,18 +626,24 @@ static void usage_errors_are_explained(void) {
       {"frobnicate", "unknown command", 2},
       {"run --help", "--expected-failures FILE", 0},
       {"run", "--orchestrator CMD is required", 2},
-      {"run --orchestrator true --level sometimes", "--level: expected must, should or may", 2},
+      {"run --orchestrator true --level sometimes", "--level: expected one of: must, should, may",
+       2},
       {"run --orchestrator true --shard 3/2", "--shard: expected I/N", 2},
-      {"run --orchestrator true --jobs 0", "--jobs: expected a number", 2},
-      {"run --orchestrator true --capabilities telepathy", "unknown capability \"telepathy\"", 2},
+      {"run --orchestrator true --jobs 0", "--jobs: expected a whole number from 1 to 256", 2},
+      {"run --orchestrator true --capabilities telepathy",
+       "--capabilities: expected one of: core, streaming, parallel, scheduling, lifecycle, "
+       "resilience, cancellation; got \"telepathy\"",
+       2},
       {"run --orchestrator true --timeout x", "--timeout: expected seconds", 2},
       {"run --orchestrator true --timeout nan", "--timeout: expected seconds", 2},
       {"run --orchestrator true --time-scale nan", "--time-scale: expected a factor", 2},
       {"run --orchestrator true --shard 2/2x", "--shard: expected I/N", 2},
-      {"run --orchestrator true --jobs 2x", "--jobs: expected a number", 2},
-      {"run --orchestrator true --repeat 1.5", "--repeat: expected a number", 2},
+      {"run --orchestrator true --jobs 2x", "--jobs: expected a whole number", 2},
+      {"run --orchestrator true --repeat 1.5", "--repeat: expected a whole number from 1 to 10000",
+       2},
       {"fuzz --orchestrator true --timeout nan", "--timeout: expected seconds", 2},
-      {"run --orchestrator true --format xml", "--format: expected human or jsonl", 2},
+      {"run --orchestrator true --format xml",
+       "--format: expected one of: human, jsonl; got \"xml\"", 2},
       {"run --orchestrator true --expected-failures /nonexistent/x", "/nonexistent/x", 2},
       {"run --orchestrator true --manifest /nonexistent/m.json", "/nonexistent/m.json", 2},
       {"run --orchestrator true extra", "unexpected argument", 2},
@@ -648,21 +654,22 @@ static void usage_errors_are_explained(void) {
       {"list --help", "--requirement ID", 0},
       {"list nothing", "expected scenarios or requirements", 2},
       {"list --group NOPE", "--group: no requirement has the group \"NOPE\"", 2},
-      {"list --capability telepathy", "--capability: expected core", 2},
-      {"list --level sometimes", "--level: expected must, should or may", 2},
+      {"list --capability telepathy", "--capability: expected one of: core, streaming", 2},
+      {"list --level sometimes", "--level: expected one of: must, should, may", 2},
       {"explain", "usage: ock explain ID", 2},
       {"explain OCK-NOPE-001", "no requirement", 2},
       {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
       {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
-      {"check --help", "--quiet prints nothing", 0},
+      {"check --help", "prints nothing: the exit code tells", 0},
       {"check --help", "3 no event found", 0},
       {"report", "usage: ock report merge", 2},
       {"report render /nonexistent/r.json", "/nonexistent/r.json", 2},
       {"fuzz --help", "ock fuzz --orchestrator CMD", 0},
       {"fuzz", "usage: ock fuzz", 2},
-      {"fuzz --orchestrator true --count x", "not a number", 2},
+      {"fuzz --orchestrator true --count x",
+       "--count: expected a whole number from 1 to 1000000000", 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char cmd[1024], text[1 << 14];
@@ -880,7 +887,7 @@ static void reports_go_only_where_named(void) {
            tmp, tmp, OCK_ROOT_BIN);
   OCK_ASSERT_INT_EQ(out_of(cmd, "o-named", text, sizeof text), 2);
   snprintf(path, sizeof path, "%s/cwd/named/report.json", tmp);
-  OCK_ASSERT_CONTAINS(slurp(path), "--jobs: expected a number");
+  OCK_ASSERT_CONTAINS(slurp(path), "--jobs: expected a whole number from 1 to 256");
   snprintf(cmd, sizeof cmd, "cd %s/cwd && %s/bin/ock run --orchestrator true --jobs 0", tmp,
            OCK_ROOT_BIN);
   OCK_ASSERT_INT_EQ(out_of(cmd, "o-none", text, sizeof text), 2);

@@ -53,12 +53,12 @@ static void test_bad_options(void) {
       {"--mode", "turbo", NULL},         {"--max-iterations", "0", NULL},
       {"--max-iterations", "ten", NULL}, {"--error-strategy=yolo", NULL, NULL},
       {"--frobnicate", NULL, NULL},      {"--mode", NULL, NULL}};
-  const char *msgs[] = {"expected basic, streaming or events",
-                        "expected a whole number",
-                        "expected a whole number",
-                        "expected fail_fast, continue, retry or fallback",
-                        "unknown option",
-                        "needs a value"};
+  const char *msgs[] = {"--mode: expected one of: basic, streaming, events; got \"turbo\"",
+                        "--max-iterations: expected a whole number from 1 to 1000000, got \"0\"",
+                        "--max-iterations: expected a whole number from 1 to 1000000",
+                        "--error-strategy: expected one of: fail_fast, continue, retry, fallback",
+                        "unknown option \"--frobnicate\"",
+                        "--mode: needs a value"};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     struct sut_run r;
     run(cases[i], NULL, &r);
@@ -69,7 +69,7 @@ static void test_bad_options(void) {
   struct sut_run r;
   run(NULL, env, &r);
   OCK_ASSERT_INT_EQ(r.exit_code, 2);
-  OCK_ASSERT_CONTAINS(r.err, "OCK_MODE: expected basic, streaming or events, got 'warp'");
+  OCK_ASSERT_CONTAINS(r.err, "OCK_MODE: expected one of: basic, streaming, events; got \"warp\"");
 }
 
 static void test_no_ock_url(void) {
