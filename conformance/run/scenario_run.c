@@ -42,17 +42,17 @@ static double now_ms(void) {
 }
 
 const char *scenario_verdict(const cJSON *checks) {
-  enum verdict worst = V_SKIP;
+  enum ock_verdict worst = OCK_VERDICT_SKIP;
   int any = 0;
   const cJSON *c;
   cJSON_ArrayForEach(c, checks) {
-    enum verdict v = V_ERROR;
-    verdict_parse(ock_json_str(c, "verdict"), &v);
+    enum ock_verdict v = OCK_VERDICT_ERROR;
+    ock_verdict_parse(ock_json_str(c, "verdict"), &v);
     if (v > worst)
       worst = v;
     any = 1;
   }
-  return any ? verdict_name(worst) : "ERROR";
+  return any ? ock_verdict_name(worst) : "ERROR";
 }
 
 static int declared(const struct run_config *cfg, const char *cap) {
