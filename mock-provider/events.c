@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -71,7 +72,7 @@ int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struc
   cJSON_AddItemToObject(e, "data", cJSON_Duplicate(data, 1));
   cJSON_AddItemToObject(e, "reply", cJSON_Duplicate(sent, 1));
   cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
-  ock__journal_append(st->journal, "event", e);
+  ock__journal_append(st->journal, OCK_KIND_EVENT, e);
   ock__cancel_on_arrival(st, MOCK_CANCEL_EVENT, event, 0, plan);
   pthread_mutex_unlock(&st->lock);
 

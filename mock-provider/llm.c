@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "faults.h"
+#include "ock/contract.h"
 #include "ock/message.h"
 #include "ock/status.h"
 #include "script.h"
@@ -357,7 +358,8 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
   char decided[128];
   snprintf(decided, sizeof decided, "\"turn\":%d,\"request_index\":%llu,\"position\":%llu", d->turn,
            index, position);
-  d->request_seq = ock__journal_append_text(st->journal, "llm_request", request_text, decided);
+  d->request_seq =
+      ock__journal_append_text(st->journal, OCK_KIND_LLM_REQUEST, request_text, decided);
   ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, index, plan);
   if (finding->shape != MOCK_SHAPE_NONE) {
     cJSON *e = cJSON_CreateObject();
@@ -368,7 +370,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
     cJSON_AddStringToObject(e, "message", finding_text);
     cJSON_AddNumberToObject(e, "request_seq", (double)d->request_seq);
     cJSON_AddBoolToObject(e, "rejected", d->outcome == OUT_HISTORY);
-    ock__journal_append(st->journal, "finding", e);
+    ock__journal_append(st->journal, OCK_KIND_FINDING, e);
   }
   if (d->outcome == OUT_UNMATCHED) {
     cJSON *u = cJSON_CreateObject();
@@ -376,7 +378,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
     cJSON_AddStringToObject(u, "expected", why.data ? why.data : "");
     cJSON_AddNumberToObject(u, "position", (double)position);
     cJSON_AddNumberToObject(u, "request_seq", (double)d->request_seq);
-    ock__journal_append(st->journal, "unmatched", u);
+    ock__journal_append(st->journal, OCK_KIND_UNMATCHED, u);
   }
   if (d->fault) {
     cJSON *f = cJSON_CreateObject();
@@ -387,7 +389,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
     cJSON_AddBoolToObject(f, "random", d->random_rule >= 0);
     if (d->random_rule >= 0)
       cJSON_AddNumberToObject(f, "rule", d->random_rule);
-    ock__journal_append(st->journal, "fault", f);
+    ock__journal_append(st->journal, OCK_KIND_FAULT, f);
   }
   ock_buf_free(&why);
   ock_buf_free(&param);
@@ -644,7 +646,7 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   if (!rc) {
     cJSON *e = reply_entry(p, plan->status, &d, played ? &a : NULL, plan->stream);
     record_sent(e, plan);
-    ock__plan_defer(plan, "llm_reply", e, gone_entry);
+    ock__plan_defer(plan, OCK_KIND_LLM_REPLY, e, gone_entry);
   }
   free(ids.calls);
   free(ids.call_ids);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
@@ -88,7 +89,7 @@ static int http_fail(struct mock_state *st, const struct mock_request *rq, int s
   cJSON_AddStringToObject(e, "path", rq->path);
   cJSON_AddNumberToObject(e, "status", status);
   cJSON_AddStringToObject(e, "message", message);
-  ock__journal_append(st->journal, "http_error", e);
+  ock__journal_append(st->journal, OCK_KIND_HTTP_ERROR, e);
   return ock__plan_json(plan, status, rpc_error(id, code, message));
 }
 
@@ -147,7 +148,7 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "clientInfo");
     if (info)
       cJSON_AddItemToObject(e, "client_info", cJSON_Duplicate(info, 1));
-    ock__journal_append(st->journal, "mcp_session", e);
+    ock__journal_append(st->journal, OCK_KIND_MCP_SESSION, e);
   }
   pthread_mutex_unlock(&st->lock);
   if (full) {
@@ -206,7 +207,7 @@ static int taken(const cJSON *entries, const char *id) {
   const cJSON *e;
   cJSON_ArrayForEach(e, entries) {
     const char *k = ock_json_str(e, "kind"), *tid = ock_json_str(e, "tool_call_id");
-    if (k && !strcmp(k, "tool_start") && tid && !strcmp(tid, id))
+    if (k && !strcmp(k, OCK_KIND_TOOL_START) && tid && !strcmp(tid, id))
       return 1;
   }
   return 0;
@@ -217,12 +218,12 @@ static int taken(const cJSON *entries, const char *id) {
  * has taken. No match leaves the id NULL and journals unrequested_tool_call. */
 static void infer_id(struct mock_state *st, struct mock_tool_call *c) {
   cJSON_AddBoolToObject(c->extra, "tool_call_id_inferred", 1);
-  static const char *const kinds[] = {"llm_reply", "tool_start", NULL};
+  static const char *const kinds[] = {OCK_KIND_LLM_REPLY, OCK_KIND_TOOL_START, NULL};
   cJSON *all = ock__journal_select(st->journal, kinds);
   const cJSON *latest = NULL, *e;
   cJSON_ArrayForEach(e, all) {
     const char *k = ock_json_str(e, "kind");
-    if (k && !strcmp(k, "llm_reply"))
+    if (k && !strcmp(k, OCK_KIND_LLM_REPLY))
       latest = e;
   }
   const cJSON *call, *calls = cJSON_GetObjectItemCaseSensitive(latest, "tool_calls");
@@ -248,7 +249,7 @@ static void infer_id(struct mock_state *st, struct mock_tool_call *c) {
                             latest ? "no unanswered call of the latest LLM reply has this name "
                                      "and these arguments"
                                    : "no LLM reply has been sent yet");
-    ock__journal_append(st->journal, "unrequested_tool_call", u);
+    ock__journal_append(st->journal, OCK_KIND_UNREQUESTED_TOOL_CALL, u);
   }
   cJSON_Delete(all);
 }
@@ -386,7 +387,7 @@ static int end_session(struct mock_state *st, const struct mock_request *rq,
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "session_id", sid);
   cJSON_AddBoolToObject(e, "closed", 1);
-  ock__journal_append(st->journal, "mcp_session", e);
+  ock__journal_append(st->journal, OCK_KIND_MCP_SESSION, e);
   pthread_mutex_unlock(&st->lock);
   return ock__plan_bytes(plan, 200, "application/json", "", 0);
 }

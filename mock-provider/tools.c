@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "faults.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -93,7 +94,7 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
   cJSON_AddBoolToObject(start, "known", t != NULL);
   cJSON_AddItemToObject(start, "headers", ock__headers_json(rq));
   add_extra(start, c->extra);
-  ock__journal_append(st->journal, "tool_start", start);
+  ock__journal_append(st->journal, OCK_KIND_TOOL_START, start);
   if (!t) {
     char msg[200];
     snprintf(msg, sizeof msg, "tool '%.100s' is not in this scenario", name);
@@ -126,7 +127,7 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
       cJSON_AddStringToObject(f, "tool", name);
       cJSON_AddItemToObject(f, "tool_call_id", id_json(id));
       cJSON_AddNumberToObject(f, "status", status);
-      ock__journal_append(st->journal, "fault", f);
+      ock__journal_append(st->journal, OCK_KIND_FAULT, f);
       break;
     }
   }
@@ -136,7 +137,7 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
 
   cJSON *end = tool_end(name, id, status, reply);
   add_extra(end, c->extra);
-  ock__plan_defer(plan, "tool_end", end, tool_gone);
+  ock__plan_defer(plan, OCK_KIND_TOOL_END, end, tool_gone);
   c->known = t != NULL;
   c->status = status;
   c->reply = reply;

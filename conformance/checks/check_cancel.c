@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
 #include "model/view_calls.h"
@@ -19,7 +20,7 @@
 
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++)
-    if (is_kind(v->e[i], "llm_request"))
+    if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
       return v->e[i];
   return NULL;
 }
@@ -32,7 +33,7 @@ static int refused(const struct view *v, const struct view_exec *x) {
   if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
     return 1;
   for (size_t i = x->first; i < x->end; i++)
-    if (is_event(v->e[i], "prompt:submit"))
+    if (is_event(v->e[i], OCK_EV_PROMPT_SUBMIT))
       return event_denied(v->e[i]);
   return 0;
 }
@@ -45,24 +46,24 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   int refused_execute = refused(v, x);
   int n_requested = 0, n_completed = 0, n_signals = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    n_requested += is_event(v->e[i], "cancel:requested");
-    n_completed += is_event(v->e[i], "cancel:completed");
-    n_signals += is_kind(v->e[i], "cancel");
-    if (is_event(v->e[i], "prompt:complete") && answered == (size_t)-1)
+    n_requested += is_event(v->e[i], OCK_EV_CANCEL_REQUESTED);
+    n_completed += is_event(v->e[i], OCK_EV_CANCEL_COMPLETED);
+    n_signals += is_kind(v->e[i], OCK_KIND_CANCEL);
+    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && answered == (size_t)-1)
       answered = i;
     /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
      * finds the answer delivered, and one in a refused execute finds no work: nothing is left
      * to cancel (SPEC.md 5.10). */
-    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 && ignored == (size_t)-1 &&
+    if (is_kind(v->e[i], OCK_KIND_CANCEL) && fired == (size_t)-1 && ignored == (size_t)-1 &&
         (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
       if (answered == (size_t)-1 && !refused_execute)
         fired = i;
       else
         ignored = i;
     }
-    if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
+    if (is_event(v->e[i], OCK_EV_CANCEL_REQUESTED) && requested == (size_t)-1)
       requested = i;
-    if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
+    if (is_event(v->e[i], OCK_EV_CANCEL_COMPLETED) && completed == (size_t)-1)
       completed = i;
   }
   if (ignored != (size_t)-1) {
@@ -104,7 +105,7 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
-      if ((is_kind(v->e[i], "llm_request") || is_kind(v->e[i], "tool_start")) &&
+      if ((is_kind(v->e[i], OCK_KIND_LLM_REQUEST) || is_kind(v->e[i], OCK_KIND_TOOL_START)) &&
           entry_time(v->e[i]) > after)
         late = i;
     grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
@@ -112,9 +113,9 @@ static void one_execute(struct grade_ctx *g, size_t k) {
                v->traffic ? "nothing new starts after the SIGINT"
                           : "nothing new starts after cancel:requested",
                "%s",
-               late == (size_t)-1                   ? "nothing started"
-               : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
-                                                    : "a tool was started");
+               late == (size_t)-1                          ? "nothing started"
+               : is_kind(v->e[late], OCK_KIND_LLM_REQUEST) ? "an LLM request was sent"
+                                                           : "a tool was started");
   }
   if (k + 1 >= v->nx)
     return;

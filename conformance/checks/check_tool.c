@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -22,7 +23,7 @@ static int denied_or_modified(const cJSON *event) {
 
 static int cancel_in(const struct view *v, const struct view_exec *x) {
   for (size_t i = x ? x->first : 0; x && i < x->end; i++)
-    if (is_kind(v->e[i], "cancel"))
+    if (is_kind(v->e[i], OCK_KIND_CANCEL))
       return 1;
   return 0;
 }
@@ -201,8 +202,8 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
                  "success:false: tool:post with the result, a result fed back, and the loop goes "
                  "on",
                  "tool %s returned success:false: %s%s%s", id,
-                 f->post    ? "tool:post"
-                 : f->error ? "tool:error"
+                 f->post    ? OCK_EV_TOOL_POST
+                 : f->error ? OCK_EV_TOOL_ERROR
                             : "no event",
                  owed ? "; " : "", owed ? owed : "");
       failure_text(g, f, result);

@@ -7,6 +7,7 @@
 
 #include "checks/blackbox.h"
 #include "checks/checklist.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
 
@@ -16,7 +17,7 @@ double grade_late_ms(const struct grade_ctx *g) {
 }
 
 int grade_declared(const struct grade_ctx *g, const char *cap) {
-  if (!strcmp(cap, "core"))
+  if (!strcmp(cap, OCK_CAP_CORE))
     return 1;
   for (size_t i = 0; g->declared && g->declared[i]; i++)
     if (!strcmp(g->declared[i], cap))
@@ -152,7 +153,7 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
 
 void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
   static const struct ock_requirement unknown = {
-      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "", "", 0};
+      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, OCK_CAP_CORE, "", "", "", 0};
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
   record(g, check, r ? r : &unknown, OCK_VERDICT_ERROR, -1, "the check runs", why, why);
 }

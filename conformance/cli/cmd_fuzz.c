@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "run/fuzz_gen.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/registry.h"
 #include "run/scenario_run.h"
@@ -93,9 +94,9 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
   const cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(result, "checks")) {
     const char *v = ock_json_str(c, "verdict");
-    if (v && !strcmp(v, "ERROR") && !strncmp(ock_json_str(c, "id"), "harness.", 8))
+    if (v && !strcmp(v, OCK_V_ERROR) && !strncmp(ock_json_str(c, "id"), "harness.", 8))
       *error = 1;
-    if (!failed && v && !strcmp(v, "FAIL") && universal(ock_json_str(c, "requirement")))
+    if (!failed && v && !strcmp(v, OCK_V_FAIL) && universal(ock_json_str(c, "requirement")))
       failed = cJSON_Duplicate(c, 1);
   }
   cJSON_Delete(result);
@@ -192,7 +193,7 @@ int cmd_fuzz(int argc, char **argv) {
   char caps[1024] = "";
   const char *caps_arg = NULL; /* as given, for the replay line */
   int nd = 0, c;
-  z.declared[nd++] = "core";
+  z.declared[nd++] = OCK_CAP_CORE;
   optind = 1;
   while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
     const char *bad = NULL;
@@ -206,7 +207,7 @@ int cmd_fuzz(int argc, char **argv) {
       snprintf(caps, sizeof caps, "%s", optarg);
       char *save = NULL;
       for (char *tok = strtok_r(caps, ",", &save); tok && nd < 15; tok = strtok_r(NULL, ",", &save))
-        if (strcmp(tok, "core")) {
+        if (strcmp(tok, OCK_CAP_CORE)) {
           if (!ock_capability_known(tok)) {
             fprintf(stderr, "ock fuzz: --capabilities: unknown capability \"%s\"\n", tok);
             return EXIT_USAGE;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -56,7 +57,7 @@ const char *event_action(const cJSON *e) {
 }
 
 int is_event(const cJSON *e, const char *name) {
-  return is_kind(e, "event") && (!name || !strcmp(event_name(e), name));
+  return is_kind(e, OCK_KIND_EVENT) && (!name || !strcmp(event_name(e), name));
 }
 
 int reply_failed(const cJSON *reply) {
@@ -108,7 +109,7 @@ int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journa
   cJSON_ArrayForEach(it, journal) {
     size_t i = v->n++;
     v->e[i] = it;
-    if (!is_kind(it, "llm_request"))
+    if (!is_kind(it, OCK_KIND_LLM_REQUEST))
       continue;
     const char *said = last_user_text(it);
     /* Only the next prompt opens an execute; a blank prompt before it (one the SUT must
@@ -140,7 +141,7 @@ int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journa
 int view_after_cancel(const struct view *v, size_t i) {
   const struct view_exec *x = view_exec_of(v, i);
   for (size_t k = x ? x->first : 0; k < i && k < v->n; k++)
-    if (is_kind(v->e[k], "cancel"))
+    if (is_kind(v->e[k], OCK_KIND_CANCEL))
       return 1;
   return 0;
 }
@@ -164,7 +165,7 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
   cJSON_ArrayForEach(it, journal) {
     size_t i = v->n++;
     v->e[i] = it;
-    if (is_event(it, "prompt:submit")) {
+    if (is_event(it, OCK_EV_PROMPT_SUBMIT)) {
       if (v->nx)
         v->x[v->nx - 1].end = i;
       struct view_exec *x = &v->x[v->nx++];
@@ -174,7 +175,7 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
       x->complete_seq = -1;
       const cJSON *p = cJSON_GetArrayItem(prompts, x->index - 1);
       x->prompt = cJSON_IsString(p) ? p->valuestring : NULL;
-    } else if (v->nx && is_event(it, "orchestrator:complete") && !v->x[v->nx - 1].complete) {
+    } else if (v->nx && is_event(it, OCK_EV_ORCHESTRATOR_COMPLETE) && !v->x[v->nx - 1].complete) {
       v->x[v->nx - 1].complete = event_data(it);
       v->x[v->nx - 1].complete_seq = entry_seq(it);
     }
@@ -202,12 +203,12 @@ const cJSON *view_reply_of(const struct view *v, size_t i) {
    * client had gone) still pairs with its own request. */
   long seq = entry_seq(v->e[i]);
   for (size_t j = i + 1; j < v->n; j++)
-    if (is_kind(v->e[j], "llm_reply") && ock_json_int(v->e[j], "request_seq", -2) == seq)
+    if (is_kind(v->e[j], OCK_KIND_LLM_REPLY) && ock_json_int(v->e[j], "request_seq", -2) == seq)
       return v->e[j];
   for (size_t j = i + 1; j < v->n; j++) { /* a journal without request_seq: by position */
-    if (is_kind(v->e[j], "llm_request"))
+    if (is_kind(v->e[j], OCK_KIND_LLM_REQUEST))
       return NULL;
-    if (is_kind(v->e[j], "llm_reply") && !cJSON_HasObjectItem(v->e[j], "request_seq"))
+    if (is_kind(v->e[j], OCK_KIND_LLM_REPLY) && !cJSON_HasObjectItem(v->e[j], "request_seq"))
       return v->e[j];
   }
   return NULL;
@@ -219,17 +220,17 @@ int event_denied(const cJSON *e) {
 }
 
 int view_is_wrap_up(const struct view *v, size_t i) {
-  while (i > 0 && !is_kind(v->e[i], "llm_request"))
+  while (i > 0 && !is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
     i--;
   const cJSON *request = v->e[i];
   const struct view_exec *x = view_exec_of(v, i);
-  if (!x || !is_kind(request, "llm_request"))
+  if (!x || !is_kind(request, OCK_KIND_LLM_REQUEST))
     return 0;
   /* The turn of the request within its execute (SPEC.md 5.1), counted as view_turns does. */
   int turn = 0, have_prev = 0;
   const cJSON *prev_reply = NULL;
   for (size_t k = x->first; k <= i; k++) {
-    if (!is_kind(v->e[k], "llm_request"))
+    if (!is_kind(v->e[k], OCK_KIND_LLM_REQUEST))
       continue;
     if (!have_prev || !reply_failed(prev_reply))
       turn++;
@@ -256,7 +257,7 @@ int view_turns(const struct view *v, const struct view_exec *x) {
   const cJSON *prev_reply = NULL;
   int have_prev = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], "llm_request"))
+    if (!is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
       continue;
     if (!have_prev || !reply_failed(prev_reply))
       turns++;
@@ -284,7 +285,7 @@ const cJSON *next_first_request(const struct view *v, const struct view_exec *x)
     if (&v->x[k] != x)
       continue;
     for (size_t i = v->x[k + 1].first; i < v->x[k + 1].end; i++)
-      if (is_kind(v->e[i], "llm_request"))
+      if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
         return v->e[i];
   }
   return NULL;
@@ -311,15 +312,15 @@ int session_has_tool(const struct view *v, const char *name) {
 
 int reply_abandoned(const struct view *v, size_t i) {
   size_t j = i + 1;
-  while (j < v->n && !is_event(v->e[j], "provider:response") &&
-         !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+  while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+         !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_KIND_LLM_REQUEST))
     j++;
-  if (j >= v->n || !is_event(v->e[j], "provider:error") ||
+  if (j >= v->n || !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) ||
       strcmp(str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[j]), "error"), "type"),
              "cancelled"))
     return 0;
-  for (size_t k = j; k-- > 0 && !is_event(v->e[k], "prompt:submit");)
-    if (is_kind(v->e[k], "cancel"))
+  for (size_t k = j; k-- > 0 && !is_event(v->e[k], OCK_EV_PROMPT_SUBMIT);)
+    if (is_kind(v->e[k], OCK_KIND_CANCEL))
       return 1;
   return 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/escape.h"
+#include "ock/contract.h"
 #include "ock/status.h"
 
 #define CELL_LIMIT 200 /* characters of one free-text table cell */
@@ -81,7 +82,7 @@ static void headline(struct doc *d, const cJSON *report) {
            "orchestrator, and scenarios that had not started are missing. This report is "
            "partial.\n\n");
   } else if (verdict && !strcmp(verdict, "INCOMPLETE")) {
-    long long errors = ock_json_int(counts, "ERROR", 0);
+    long long errors = ock_json_int(counts, OCK_V_ERROR, 0);
     if (errors)
       putf(d,
            "The run is incomplete: %lld scenario%s could not be graded (ERROR), so the run "

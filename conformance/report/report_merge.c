@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/status.h"
 
-static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
+static const char *const verdict_names[] = {OCK_V_SKIP, OCK_V_PASS, OCK_V_WARN, OCK_V_FAIL,
+                                            OCK_V_ERROR};
 static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
 
 /* One requirement of the catalogue while its aggregate is being built. */
@@ -274,11 +276,11 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg) {
     return OCK_ENOMEM;
   }
 
-  const char *verdict = "PASS";
+  const char *verdict = OCK_V_PASS;
   int exit_code = 0;
   int strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
   if (by_verdict[3] || (strict && by_verdict[2])) {
-    verdict = "FAIL";
+    verdict = OCK_V_FAIL;
     exit_code = 1;
   } else if (by_verdict[4] || total == by_verdict[0]) { /* an ERROR, or nothing but SKIP */
     verdict = "INCOMPLETE";

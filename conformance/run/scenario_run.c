@@ -9,6 +9,7 @@
 
 #include "checks/blackbox.h"
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
@@ -52,11 +53,11 @@ const char *scenario_verdict(const cJSON *checks) {
       worst = v;
     any = 1;
   }
-  return any ? ock_verdict_name(worst) : "ERROR";
+  return any ? ock_verdict_name(worst) : OCK_V_ERROR;
 }
 
 static int declared(const struct run_config *cfg, const char *cap) {
-  if (!strcmp(cap, "core"))
+  if (!strcmp(cap, OCK_CAP_CORE))
     return 1;
   for (size_t i = 0; cfg->declared && cfg->declared[i]; i++)
     if (!strcmp(cfg->declared[i], cap))
@@ -136,7 +137,7 @@ static int failing_seq(const cJSON *checks, long seq) {
   const cJSON *c, *ev;
   cJSON_ArrayForEach(c, checks) {
     const char *v = ock_json_str(c, "verdict");
-    if (!v || (strcmp(v, "FAIL") && strcmp(v, "WARN") && strcmp(v, "ERROR")))
+    if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_WARN) && strcmp(v, OCK_V_ERROR)))
       continue;
     cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(
                                c, "evidence")) if (cJSON_IsNumber(ev) &&
@@ -179,20 +180,20 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
     int failed = failing_seq(checks, (long)ock_json_int(e, "seq", -1));
     char label[200];
     char *detail = NULL;
-    if (!strcmp(kind, "event")) {
+    if (!strcmp(kind, OCK_KIND_EVENT)) {
       detail = ock_json_print(cJSON_GetObjectItemCaseSensitive(e, "data"));
       const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "reply"), "action");
       snprintf(label, sizeof label, "%s%s%s", s_or(e, "event", "?"),
                action && strcmp(action, "continue") ? " -> " : "",
                action && strcmp(action, "continue") ? action : "");
       add_row(rows, e, "sut", label, detail, failed);
-    } else if (!strcmp(kind, "llm_request")) {
+    } else if (!strcmp(kind, OCK_KIND_LLM_REQUEST)) {
       const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, "neutral");
       const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
       snprintf(label, sizeof label, "request %s%s (%d messages)", s_or(e, "provider", "?"),
                ock_json_bool(e, "stream", 0) ? " stream" : "", cJSON_GetArraySize(hist));
       add_row(rows, e, "llm", label, s_or(last, "content", ""), failed);
-    } else if (!strcmp(kind, "llm_reply")) {
+    } else if (!strcmp(kind, OCK_KIND_LLM_REPLY)) {
       const cJSON *calls = cJSON_GetObjectItemCaseSensitive(e, "tool_calls");
       const char *fault = ock_json_str(e, "fault");
       snprintf(label, sizeof label, "reply %lld%s%s%s", ock_json_int(e, "status", 0),
@@ -200,17 +201,17 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
                fault ? fault : "");
       detail = cJSON_GetArraySize(calls) ? ock_json_print(calls) : NULL;
       add_row(rows, e, "llm", label, detail ? detail : s_or(e, "text", ""), failed);
-    } else if (!strcmp(kind, "tool_start") || !strcmp(kind, "tool_end")) {
+    } else if (!strcmp(kind, OCK_KIND_TOOL_START) || !strcmp(kind, OCK_KIND_TOOL_END)) {
       snprintf(label, sizeof label, "%s %s", kind[5] == 's' ? "tool" : "tool done",
                s_or(e, "name", "?"));
       detail =
           ock_json_print(cJSON_GetObjectItemCaseSensitive(e, kind[5] == 's' ? "input" : "reply"));
       add_row(rows, e, "tool", label, detail, failed);
-    } else if (!strcmp(kind, "cancel")) {
+    } else if (!strcmp(kind, OCK_KIND_CANCEL)) {
       add_row(rows, e, "harness", "SIGINT", s_or(e, "trigger", ""), failed);
-    } else if (!strcmp(kind, "session")) {
+    } else if (!strcmp(kind, OCK_KIND_SESSION)) {
       add_row(rows, e, "sut", "GET session", "", failed);
-    } else if (!strcmp(kind, "mcp_session")) {
+    } else if (!strcmp(kind, OCK_KIND_MCP_SESSION)) {
       add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
               s_or(e, "protocol_version", ""), failed);
     } else {
@@ -259,7 +260,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
     if (cJSON_IsString(cap) && !declared(cfg, cap->valuestring)) {
       char why[120];
       snprintf(why, sizeof why, "capability %s not declared", cap->valuestring);
-      finish(r, checks, "SKIP", 0, why);
+      finish(r, checks, OCK_V_SKIP, 0, why);
       cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
       *out = r;
       return OCK_OK;
@@ -271,7 +272,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   if (wire || (cfg->blackbox && blackbox_scenario_skip(sc->fixture, why_skip, sizeof why_skip))) {
     if (wire)
       snprintf(why_skip, sizeof why_skip, "wire %s not declared", wire);
-    finish(r, checks, "SKIP", 0, why_skip);
+    finish(r, checks, OCK_V_SKIP, 0, why_skip);
     cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
     *out = r;
     return OCK_OK;
@@ -294,7 +295,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
     snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
     struct grade_ctx g = {.reg = reg, .checks = checks, .level = cfg->level};
     grade_error(&g, "harness.mock", "OCK-PROC-001", why);
-    finish(r, checks, "ERROR", now_ms() - t0, NULL);
+    finish(r, checks, OCK_V_ERROR, now_ms() - t0, NULL);
     cJSON_AddItemToObject(r, "timeline", cJSON_CreateArray());
     ock_mock_free(m);
     *out = r;
