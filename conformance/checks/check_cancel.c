@@ -20,7 +20,7 @@
 
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++)
-    if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       return v->e[i];
   return NULL;
 }
@@ -48,13 +48,13 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   for (size_t i = x->first; i < x->end; i++) {
     n_requested += is_event(v->e[i], OCK_EV_CANCEL_REQUESTED);
     n_completed += is_event(v->e[i], OCK_EV_CANCEL_COMPLETED);
-    n_signals += is_kind(v->e[i], OCK_KIND_CANCEL);
+    n_signals += is_kind(v->e[i], OCK_ENTRY_CANCEL);
     if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && answered == (size_t)-1)
       answered = i;
     /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
      * finds the answer delivered, and one in a refused execute finds no work: nothing is left
      * to cancel (SPEC.md 5.10). */
-    if (is_kind(v->e[i], OCK_KIND_CANCEL) && fired == (size_t)-1 && ignored == (size_t)-1 &&
+    if (is_kind(v->e[i], OCK_ENTRY_CANCEL) && fired == (size_t)-1 && ignored == (size_t)-1 &&
         (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
       if (answered == (size_t)-1 && !refused_execute)
         fired = i;
@@ -105,7 +105,7 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
-      if ((is_kind(v->e[i], OCK_KIND_LLM_REQUEST) || is_kind(v->e[i], OCK_KIND_TOOL_START)) &&
+      if ((is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) || is_kind(v->e[i], OCK_ENTRY_TOOL_START)) &&
           entry_time(v->e[i]) > after)
         late = i;
     grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
@@ -113,9 +113,9 @@ static void one_execute(struct grade_ctx *g, size_t k) {
                v->traffic ? "nothing new starts after the SIGINT"
                           : "nothing new starts after cancel:requested",
                "%s",
-               late == (size_t)-1                          ? "nothing started"
-               : is_kind(v->e[late], OCK_KIND_LLM_REQUEST) ? "an LLM request was sent"
-                                                           : "a tool was started");
+               late == (size_t)-1                           ? "nothing started"
+               : is_kind(v->e[late], OCK_ENTRY_LLM_REQUEST) ? "an LLM request was sent"
+                                                            : "a tool was started");
   }
   if (k + 1 >= v->nx)
     return;

@@ -89,7 +89,7 @@ static long sign_overlap(const struct view *v) {
 /* sign_lifecycle_field: an event whose data has stage or trace_id. */
 static long sign_lifecycle_field(const struct view *v, const char **field) {
   for (size_t i = 0; i < v->n; i++) {
-    const cJSON *d = is_kind(v->e[i], OCK_KIND_EVENT) ? event_data(v->e[i]) : NULL;
+    const cJSON *d = is_kind(v->e[i], OCK_ENTRY_EVENT) ? event_data(v->e[i]) : NULL;
     *field = cJSON_HasObjectItem(d, "stage") ? "stage" : "trace_id";
     if (cJSON_HasObjectItem(d, "stage") || cJSON_HasObjectItem(d, "trace_id"))
       return entry_seq(v->e[i]);
@@ -105,7 +105,7 @@ static long sign_retried(const struct view *v, const char **what) {
     int faulted = 0, errored = 0;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
       const cJSON *e = v->e[i];
-      if (is_kind(e, OCK_KIND_LLM_REQUEST) && faulted) {
+      if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && faulted) {
         *what = "an LLM request that continues a turn after a faulted reply";
         return entry_seq(e);
       }
@@ -113,7 +113,7 @@ static long sign_retried(const struct view *v, const char **what) {
         *what = "a provider:resolve after a provider:error (a fallback)";
         return entry_seq(e);
       }
-      faulted |= is_kind(e, OCK_KIND_LLM_REPLY) && reply_failed(e);
+      faulted |= is_kind(e, OCK_ENTRY_LLM_REPLY) && reply_failed(e);
       errored |= is_event(e, OCK_EV_PROVIDER_ERROR);
     }
   }
@@ -162,7 +162,7 @@ void check_capability(struct grade_ctx *g) {
   }
   if (!grade_declared(g, OCK_CAP_STREAMING))
     for (size_t i = 0; i < v->n; i++)
-      if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST) && ock_json_bool(v->e[i], "stream", 0) &&
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock_json_bool(v->e[i], "stream", 0) &&
           !cfg_bool(v, "streaming", 0)) {
         undeclared(g, OCK_CAP_STREAMING, entry_seq(v->e[i]), "a streaming LLM request");
         break;

@@ -35,17 +35,17 @@ struct happened {
 static void what_happened(const struct view *v, const struct view_exec *x, struct happened *h) {
   memset(h, 0, sizeof *h);
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST) && view_is_wrap_up(v, i)) {
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && view_is_wrap_up(v, i)) {
       h->wrapped_up = 1;
       continue;
     }
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_KIND_CANCEL) && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
+    if (is_kind(e, OCK_ENTRY_CANCEL) && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
       h->cancelled = 1;
     if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
         event_denied(e))
       h->denied = 1;
-    if (!is_kind(e, OCK_KIND_LLM_REQUEST))
+    if (!is_kind(e, OCK_ENTRY_LLM_REQUEST))
       continue;
     h->requests++;
     e = view_reply_of(v, i); /* the reply to this request, wherever it was journaled */
@@ -75,7 +75,7 @@ static const char *expected_response(const struct view *v, const struct view_exe
       *denied = 1;
       return NULL;
     }
-    if (is_kind(e, OCK_KIND_LLM_REQUEST))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST))
       last = view_reply_of(v, i);
   }
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(last, "text");
@@ -138,7 +138,7 @@ static void check_same_name(struct grade_ctx *g) {
   long first_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
     const char *name = ock_json_str(event_data(v->e[i]), "orchestrator");
-    if (!is_kind(v->e[i], OCK_KIND_EVENT) || !name || !*name)
+    if (!is_kind(v->e[i], OCK_ENTRY_EVENT) || !name || !*name)
       continue; /* a missing or empty name is complete.orchestrator's to report */
     if (!first) {
       first = name;

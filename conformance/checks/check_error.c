@@ -88,7 +88,7 @@ static const cJSON *event_between(const struct view *v, size_t from, size_t to, 
 /* sigint_after: the harness sent a SIGINT after entry i and before the window's end. */
 static int sigint_after(const struct view *v, const struct view_exec *x, size_t i) {
   for (size_t k = i + 1; k < x->end && k < v->n; k++)
-    if (is_kind(v->e[k], OCK_KIND_CANCEL))
+    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -340,7 +340,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   int n_failed = 0, failures_in_turn = 0;
   const char *turn_provider = NULL;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
     const char *provider = str_field(v->e[i], "provider");
     const char *best;
@@ -377,7 +377,7 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
   int last_failed = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_KIND_LLM_REQUEST)) {
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
       last_failed = reply_failed(view_reply_of(v, i));
       continue;
     }
@@ -421,7 +421,7 @@ void check_error(struct grade_ctx *g) {
     int attempt = 0;
     const cJSON *prev = NULL;
     for (size_t i = x->first; i < x->end; i++) {
-      if (!is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+      if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
       attempt = prev && reply_failed(prev) ? attempt + 1 : 1;
       prev = view_reply_of(v, i);

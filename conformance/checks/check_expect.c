@@ -188,7 +188,7 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
   for (size_t k = 0; k < v->nx; k++) {
     const cJSON *failed = NULL;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
-      if (!is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+      if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
       if (failed) {
         const cJSON *range = cJSON_IsArray(between) ? cJSON_GetArrayItem(between, pair) : between;
@@ -263,7 +263,7 @@ void check_expect(struct grade_ctx *g) {
   if (llm) {
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
-      n += is_kind(v->e[i], OCK_KIND_LLM_REQUEST);
+      n += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     long long want = item_count(llm);
     grade_emit(g, "expect.llm-requests",
                charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
@@ -275,7 +275,8 @@ void check_expect(struct grade_ctx *g) {
       continue;
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
-      n += is_kind(v->e[i], OCK_KIND_TOOL_START) && !strcmp(str_field(v->e[i], "name"), it->string);
+      n +=
+          is_kind(v->e[i], OCK_ENTRY_TOOL_START) && !strcmp(str_field(v->e[i], "name"), it->string);
     const char *own = own_requirement(it) ? own_requirement(it) : own_requirement(calls);
     long long want = item_count(it);
     grade_emit(g, "expect.tool-calls", charged(v, "tool_calls", NULL, own, req), n == want, -1,
@@ -289,7 +290,7 @@ void check_expect(struct grade_ctx *g) {
     const cJSON *got = NULL;
     long seq = -1;
     for (size_t i = 0; i < v->n && !got; i++)
-      if (is_kind(v->e[i], OCK_KIND_TOOL_START) &&
+      if (is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
           !strcmp(str_field(v->e[i], "name"), it->string)) {
         got = cJSON_GetObjectItemCaseSensitive(v->e[i], "input");
         seq = entry_seq(v->e[i]);
@@ -306,7 +307,7 @@ void check_expect(struct grade_ctx *g) {
     timing(g, t, charged(v, "timing", NULL, own_requirement(t), req));
   const cJSON *last = NULL;
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       last = v->e[i];
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "last_request_contains")) {
     const char *text = item_string(it, "text");

@@ -50,7 +50,7 @@ static int splits_a_call(const cJSON *request, int m) {
 static int requests_between(const struct view *v, size_t from, size_t to) {
   int n = 0;
   for (size_t i = from; i < to && i < v->n; i++)
-    n += is_kind(v->e[i], OCK_KIND_LLM_REQUEST);
+    n += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
   return n;
 }
 
@@ -171,7 +171,7 @@ static void injections(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (!is_kind(e, OCK_KIND_EVENT) || strcmp(event_action(e), "inject_context"))
+    if (!is_kind(e, OCK_ENTRY_EVENT) || strcmp(event_action(e), "inject_context"))
       continue;
     const cJSON *reply = event_reply(e);
     const char *text = ock_json_str(reply, "context_injection");
@@ -194,7 +194,7 @@ static void injections(struct grade_ctx *g) {
           "never between a tool call and its results", "injected message at messages[%d] %s", at,
           splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
     for (size_t k = j + 1; k < v->n; k++) {
-      if (!is_kind(v->e[k], OCK_KIND_LLM_REQUEST))
+      if (!is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
         continue;
       int present = message_index_containing(v->e[k], text) >= 0;
       if (ephemeral ? present : !present) {

@@ -54,9 +54,9 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
     return NULL;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (i < wrap && is_kind(e, OCK_KIND_LLM_REQUEST) && carries_text(e, content))
+    if (i < wrap && is_kind(e, OCK_ENTRY_LLM_REQUEST) && carries_text(e, content))
       return NULL;
-    const char *injected = is_kind(e, OCK_KIND_EVENT) && !strcmp(event_action(e), "inject_context")
+    const char *injected = is_kind(e, OCK_ENTRY_EVENT) && !strcmp(event_action(e), "inject_context")
                                ? ock_json_str(event_reply(e), "context_injection")
                                : NULL;
     if (injected && *injected && strstr(content, injected))
@@ -89,12 +89,12 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
     for (size_t i = w + 1; i < v->n; i++) {
       const cJSON *e = v->e[i];
       const char *what = NULL;
-      if (is_kind(e, OCK_KIND_EVENT) && !strncmp(event_name(e), "tool:", 5) &&
+      if (is_kind(e, OCK_ENTRY_EVENT) && !strncmp(event_name(e), "tool:", 5) &&
           !strcmp(str_field(event_data(e), "tool_call_id"), id))
         what = event_name(e);
-      else if (is_kind(e, OCK_KIND_TOOL_START) && !strcmp(str_field(e, "tool_call_id"), id))
+      else if (is_kind(e, OCK_ENTRY_TOOL_START) && !strcmp(str_field(e, "tool_call_id"), id))
         what = "the tool run";
-      else if (is_kind(e, OCK_KIND_LLM_REQUEST) && history_holds_call(e, id))
+      else if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_holds_call(e, id))
         what = "a later request's history";
       if (what) {
         grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, entry_seq(e),
@@ -116,7 +116,7 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   const cJSON *prev = NULL;
   int have_prev = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
     if (!have_prev || !reply_failed(prev)) {
       if (turns < 64)
@@ -180,7 +180,7 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
     const char *own =
         strcmp(str_field(last, "role"), "user") ? NULL : own_reminder(v, turn_req[max], content);
     for (size_t i = turn_req[max] + 1; i < v->n; i++)
-      if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST)) {
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
         int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
         grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
                    "the reminder (in any words: the wrap-up request's last user message) is never "

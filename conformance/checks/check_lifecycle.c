@@ -16,7 +16,7 @@
 static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
   const struct view *v = g->v;
   for (size_t j = i + 1; j < hi; j++)
-    if (is_kind(v->e[j], OCK_KIND_EVENT) && ock_registry_event(g->reg, event_name(v->e[j])))
+    if (is_kind(v->e[j], OCK_ENTRY_EVENT) && ock_registry_event(g->reg, event_name(v->e[j])))
       return j;
   return (size_t)-1;
 }
@@ -64,7 +64,7 @@ static void stages(struct grade_ctx *g, const struct view_exec *x) {
   int stage_bad = 0, trans_bad = 0, terminal_bad = 0, any = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if (!is_kind(e, OCK_KIND_EVENT))
+    if (!is_kind(e, OCK_ENTRY_EVENT))
       continue;
     const struct ock_event_def *def = ock_registry_event(g->reg, event_name(e));
     if (!def)
@@ -196,7 +196,7 @@ static void routing(struct grade_ctx *g) {
 
 static const char *session_trace_id(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_KIND_SESSION) && ock_json_str(v->e[i], "trace_id"))
+    if (is_kind(v->e[i], OCK_ENTRY_SESSION) && ock_json_str(v->e[i], "trace_id"))
       return ock_json_str(v->e[i], "trace_id");
   return ock_json_str(v->session, "trace_id");
 }
@@ -209,7 +209,7 @@ static void trace(struct grade_ctx *g) {
   int bad = 0, any = 0;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_KIND_EVENT) && ock_registry_event(g->reg, event_name(e))) {
+    if (is_kind(e, OCK_ENTRY_EVENT) && ock_registry_event(g->reg, event_name(e))) {
       any = 1;
       const char *got = str_field(event_data(e), "trace_id");
       if (strcmp(got, want) && !bad++)
@@ -217,7 +217,7 @@ static void trace(struct grade_ctx *g) {
                    "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
                    event_name(e), got);
     }
-    if (is_kind(e, OCK_KIND_LLM_REQUEST) || is_kind(e, OCK_KIND_TOOL_START)) {
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) || is_kind(e, OCK_ENTRY_TOOL_START)) {
       const char *h = str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
       grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), entry_seq(e),
                  "LLM and tool endpoint requests carry X-OCK-Trace-Id", "%s %ld: header \"%.60s\"",

@@ -73,7 +73,7 @@ static void run_grammar(struct grade_ctx *g) {
   }
   long last = 0;
   for (size_t i = 0; i < v->n; i++) {
-    if (!is_kind(v->e[i], OCK_KIND_EVENT))
+    if (!is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
     last = entry_seq(v->e[i]);
     ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_action(v->e[i]));
@@ -127,7 +127,7 @@ static void prompt_complete_presence(struct grade_ctx *g) {
 static int never_sent(const struct view *v, size_t i, size_t end) {
   for (size_t j = i + 1; j < end; j++) {
     const cJSON *e = v->e[j];
-    if (is_kind(e, OCK_KIND_LLM_REQUEST) || is_event(e, OCK_EV_PROVIDER_RESPONSE) ||
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) || is_event(e, OCK_EV_PROVIDER_RESPONSE) ||
         is_event(e, OCK_EV_PROVIDER_REQUEST))
       return 0;
     if (is_event(e, OCK_EV_PROVIDER_ERROR)) {
@@ -148,7 +148,7 @@ static void requests_announced(struct grade_ctx *g) {
       const cJSON *e = v->e[i];
       if (is_event(e, OCK_EV_PROVIDER_REQUEST) && !event_denied(e) && !never_sent(v, i, x->end))
         announced++;
-      if (is_kind(e, OCK_KIND_LLM_REQUEST)) {
+      if (is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
         any = 1;
         received++;
         if (received > announced)
@@ -165,7 +165,7 @@ static void requests_announced(struct grade_ctx *g) {
                  received);
   }
   for (size_t i = 0; i < v->n && (!v->nx || i < v->x[0].first); i++)
-    if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(v->e[i]),
                  "LLM requests only inside an execute", "an LLM request before any prompt:submit");
 }
@@ -183,7 +183,7 @@ static size_t find_tool_event(const struct view *v, size_t from, size_t to, cons
 static void tools_announced(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
-    if (!is_kind(v->e[i], OCK_KIND_TOOL_START))
+    if (!is_kind(v->e[i], OCK_ENTRY_TOOL_START))
       continue;
     const struct view_exec *x = view_exec_of(v, i);
     if (!x)
@@ -196,7 +196,7 @@ static void tools_announced(struct grade_ctx *g) {
                pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
     size_t end = (size_t)-1;
     for (size_t j = i + 1; j < x->end && end == (size_t)-1; j++)
-      if (is_kind(v->e[j], OCK_KIND_TOOL_END) && !strcmp(str_field(v->e[j], "tool_call_id"), id))
+      if (is_kind(v->e[j], OCK_ENTRY_TOOL_END) && !strcmp(str_field(v->e[j], "tool_call_id"), id))
         end = j;
     if (end == (size_t)-1)
       continue;
@@ -232,13 +232,13 @@ static void responses_match(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    if (!is_kind(reply, OCK_KIND_LLM_REPLY) || reply_failed(reply))
+    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply))
       continue;
     size_t j = i + 1;
     while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
-           !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_KIND_LLM_REQUEST))
+           !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       j++;
-    if (j >= v->n || !is_kind(v->e[j], OCK_KIND_EVENT))
+    if (j >= v->n || !is_kind(v->e[j], OCK_ENTRY_EVENT))
       continue; /* a later check (grammar, complete) reports a missing close */
     if (reply_abandoned(v, i))
       continue; /* cancellation discards the reply, however complete (SPEC.md 5.10) */

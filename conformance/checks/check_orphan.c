@@ -66,9 +66,9 @@ static void validator_findings(struct grade_ctx *g) {
   int exercised = 0;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_KIND_LLM_REQUEST) && history_has_calls(e))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_has_calls(e))
       exercised = 1;
-    if (!is_kind(e, OCK_KIND_FINDING))
+    if (!is_kind(e, OCK_ENTRY_FINDING))
       continue;
     const char *shape = str_field(e, "shape");
     for (size_t s = 0; s < N_SHAPES; s++) {
@@ -96,7 +96,7 @@ static void validator_findings(struct grade_ctx *g) {
 /* next_request: the first llm_request after entry i, or (size_t)-1. */
 static size_t next_request(const struct view *v, size_t i) {
   for (size_t j = i + 1; j < v->n; j++)
-    if (is_kind(v->e[j], OCK_KIND_LLM_REQUEST))
+    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       return j;
   return (size_t)-1;
 }
@@ -169,7 +169,7 @@ static void calls_kept(struct grade_ctx *g) {
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, "tool_calls");
-    if (!is_kind(reply, OCK_KIND_LLM_REPLY) || reply_failed(reply) || !cJSON_GetArraySize(calls) ||
+    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || !cJSON_GetArraySize(calls) ||
         view_is_wrap_up(v, i))
       continue;
     size_t j = next_request(v, i);
@@ -227,7 +227,7 @@ static void context_left_valid(struct grade_ctx *g) {
     const struct view_exec *x = &v->x[k];
     size_t j = (size_t)-1;
     for (size_t i = v->x[k + 1].first; i < v->n && j == (size_t)-1; i++)
-      if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST))
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         j = i;
     if (j == (size_t)-1)
       continue;
@@ -235,7 +235,7 @@ static void context_left_valid(struct grade_ctx *g) {
     char what[200] = "valid";
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *reply = v->e[i];
-      if (!is_kind(reply, OCK_KIND_LLM_REPLY) || reply_failed(reply) || view_is_wrap_up(v, i))
+      if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || view_is_wrap_up(v, i))
         continue;
       const cJSON *c;
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
@@ -246,8 +246,8 @@ static void context_left_valid(struct grade_ctx *g) {
         }
       }
     }
-    for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], OCK_KIND_LLM_REQUEST) && !bad; i++)
-      if (is_kind(v->e[i], OCK_KIND_FINDING) && rejected_by_providers(v->e[i])) {
+    for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && !bad; i++)
+      if (is_kind(v->e[i], OCK_ENTRY_FINDING) && rejected_by_providers(v->e[i])) {
         bad = 1;
         snprintf(what, sizeof what, "%s", str_field(v->e[i], "shape"));
       }
@@ -273,7 +273,7 @@ static void final_stored(struct grade_ctx *g) {
     const cJSON *last = NULL;
     size_t last_at = 0;
     for (size_t i = x->first; i < x->end; i++)
-      if (is_kind(v->e[i], OCK_KIND_LLM_REQUEST)) {
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
         last = view_reply_of(v, i);
         last_at = i;
       }

@@ -10,7 +10,7 @@
 
 static int cancel_fired(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_KIND_CANCEL))
+    if (is_kind(v->e[i], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -24,9 +24,9 @@ void check_proc(struct grade_ctx *g) {
   /* The session is fetched before the first event (SPEC.md, OCK-PROC-001). */
   long fetched = -1, first_event = -1;
   for (size_t i = 0; i < v->n && fetched < 0; i++) {
-    if (is_kind(v->e[i], OCK_KIND_SESSION))
+    if (is_kind(v->e[i], OCK_ENTRY_SESSION))
       fetched = entry_seq(v->e[i]);
-    else if (is_kind(v->e[i], OCK_KIND_EVENT) && first_event < 0)
+    else if (is_kind(v->e[i], OCK_ENTRY_EVENT) && first_event < 0)
       first_event = entry_seq(v->e[i]);
   }
   char seen[120];
@@ -79,7 +79,7 @@ void check_proc(struct grade_ctx *g) {
   int lifecycle = grade_declared(g, OCK_CAP_LIFECYCLE);
   int fields_bad = 0;
   for (size_t i = 0; i < v->n && !fields_bad; i++) {
-    if (!is_kind(v->e[i], OCK_KIND_EVENT))
+    if (!is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
     char missing[256];
     if (ock_event_missing_fields(g->reg, event_name(v->e[i]), event_data(v->e[i]), lifecycle,
@@ -98,7 +98,7 @@ void check_proc(struct grade_ctx *g) {
   long bad_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
     const char *path = ock_json_str(v->e[i], "path");
-    if (is_kind(v->e[i], OCK_KIND_HTTP_ERROR) && path && strstr(path, "/ock/v1/events")) {
+    if (is_kind(v->e[i], OCK_ENTRY_HTTP_ERROR) && path && strstr(path, "/ock/v1/events")) {
       bad++;
       bad_seq = entry_seq(v->e[i]);
     }

@@ -28,7 +28,7 @@ static void window(struct grade_ctx *g, size_t start) {
   size_t close = (size_t)-1;
   for (size_t i = start + 1; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_KIND_LLM_REQUEST))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST))
       streamed |= ock_json_bool(e, "stream", 0);
     if (is_event(e, OCK_EV_PROVIDER_STREAM)) {
       n_stream++;
@@ -60,16 +60,16 @@ void check_stream(struct grade_ctx *g) {
   int want_stream = cfg_bool(v, "streaming", 0);
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (want_stream && is_kind(e, OCK_KIND_LLM_REQUEST))
+    if (want_stream && is_kind(e, OCK_ENTRY_LLM_REQUEST))
       grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0),
                  entry_seq(e), "\"stream\": true when config.streaming", "request %ld: stream %s",
                  entry_seq(e), ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
     if (is_event(e, OCK_EV_PROVIDER_REQUEST) && !event_denied(e))
       window(g, i);
-    if (is_kind(e, OCK_KIND_LLM_REPLY) && broken_stream(e)) {
+    if (is_kind(e, OCK_ENTRY_LLM_REPLY) && broken_stream(e)) {
       size_t j = i + 1;
       while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
-             !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_KIND_LLM_REQUEST))
+             !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
         j++;
       int ok = j < v->n && is_event(v->e[j], OCK_EV_PROVIDER_ERROR);
       /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
@@ -77,7 +77,7 @@ void check_stream(struct grade_ctx *g) {
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
         for (size_t k = i + 1; k < v->n; k++) {
           const cJSON *later = v->e[k];
-          if (is_kind(later, OCK_KIND_TOOL_START) &&
+          if (is_kind(later, OCK_ENTRY_TOOL_START) &&
               !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
             ok = 0;
           if (is_event(later, OCK_EV_TOOL_PRE) &&
@@ -98,7 +98,7 @@ void check_stream(struct grade_ctx *g) {
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *f = &fates[i];
     size_t r = f->reply_index;
-    while (r > 0 && !is_kind(v->e[r], OCK_KIND_LLM_REQUEST))
+    while (r > 0 && !is_kind(v->e[r], OCK_ENTRY_LLM_REQUEST))
       r--;
     if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
         (f->pre && strcmp(event_action(f->pre), "continue")) || f->selecting)

@@ -23,7 +23,7 @@ static int denied_or_modified(const cJSON *event) {
 
 static int cancel_in(const struct view *v, const struct view_exec *x) {
   for (size_t i = x ? x->first : 0; x && i < x->end; i++)
-    if (is_kind(v->e[i], OCK_KIND_CANCEL))
+    if (is_kind(v->e[i], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
