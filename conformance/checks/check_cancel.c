@@ -153,7 +153,7 @@ static void one_execute(struct grade_ctx *g, size_t k) {
       text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
   }
   free(f);
-  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, OCK_F_LLM_REQUEST_NEUTRAL);
   int last_user = -1, i = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, hist) {

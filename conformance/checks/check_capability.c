@@ -75,7 +75,7 @@ static long sign_overlap(const struct view *v) {
   for (size_t a = 0; a < n && seq < 0; a++)
     for (size_t b = 0; b < n && seq < 0; b++) {
       if (a == b || f[a].reply_index != f[b].reply_index || !f[a].start || !f[a].end ||
-          !f[b].start || ock_json_bool(f[a].end, "client_gone", 0))
+          !f[b].start || ock_json_bool(f[a].end, OCK_F_TOOL_END_CLIENT_GONE, 0))
         continue;
       long a_start = entry_seq(f[a].start), a_end = entry_seq(f[a].end);
       long b_start = entry_seq(f[b].start);

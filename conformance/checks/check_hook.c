@@ -20,7 +20,7 @@
 static int message_index_containing(const cJSON *request, const char *text) {
   int i = 0;
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (strstr(str_field(m, "content"), text))
       return i;
     i++;
@@ -30,7 +30,7 @@ static int message_index_containing(const cJSON *request, const char *text) {
 
 /* splits_a_call: message m sits between an assistant tool-call message and one of its results. */
 static int splits_a_call(const cJSON *request, int m) {
-  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(request, "neutral");
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL);
   int n = cJSON_GetArraySize(hist);
   for (int a = 0; a < m; a++) {
     const cJSON *c;

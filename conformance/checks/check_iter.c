@@ -28,16 +28,17 @@ static int ends_with_reminder(const char *text) {
 
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
-                                                                          REMINDER_MARK)) return 1;
+  cJSON_ArrayForEach(m,
+                     cJSON_GetObjectItemCaseSensitive(
+                         request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
+                                                                         REMINDER_MARK)) return 1;
   return 0;
 }
 
 /* carries_text: some message of the request's neutral history contains text. */
 static int carries_text(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (strstr(str_field(m, "content"), text))
       return 1;
   }
@@ -68,7 +69,7 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
 /* history_holds_call: request's neutral history has an assistant tool call with that id. */
 static int history_holds_call(const cJSON *request, const char *id) {
   const cJSON *m, *c;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
                                 m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
   return 0;
@@ -159,14 +160,14 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
              *reason ? "\"" : "", shown);
   if (turns == max + 1) {
     const cJSON *wrap = v->e[turn_req[max]];
-    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, OCK_F_LLM_REQUEST_NEUTRAL);
     const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-    int ok =
-        !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, "tools_offered", 0) == 0;
+    int ok = !strcmp(str_field(last, "role"), "user") &&
+             ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0;
     grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
                "one wrap-up request: a user message last; no tools",
                "last message role %s; %lld tools offered", str_field(last, "role"),
-               ock_json_int(wrap, "tools_offered", 0));
+               ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0));
     const char *content = str_field(last, "content");
     grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content), entry_seq(wrap),
                "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",

@@ -149,7 +149,7 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   if (f->start && !(f->error && !strcmp(fate_error_type(f), "cancelled"))) {
     double limit = (double)cfg_int(v, "tool_timeout_ms", 30000);
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
-    int answered = f->end && !ock_json_bool(f->end, "client_gone", 0);
+    int answered = f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0);
     double took = answered ? entry_time(f->end) - entry_time(f->start) : -1;
     int said_timeout = f->error && !strcmp(fate_error_type(f), "timeout");
     if (took < 0 || took > limit + 200) {

@@ -188,7 +188,7 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
                action && strcmp(action, "continue") ? action : "");
       add_row(rows, e, "sut", label, detail, failed);
     } else if (!strcmp(kind, OCK_KIND_LLM_REQUEST)) {
-      const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, "neutral");
+      const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, OCK_F_LLM_REQUEST_NEUTRAL);
       const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
       snprintf(label, sizeof label, "request %s%s (%d messages)", s_or(e, "provider", "?"),
                ock_json_bool(e, "stream", 0) ? " stream" : "", cJSON_GetArraySize(hist));
@@ -215,7 +215,8 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
       add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
               s_or(e, "protocol_version", ""), failed);
     } else {
-      snprintf(label, sizeof label, "%s %s", kind, s_or(e, "shape", s_or(e, "kind_detail", "")));
+      snprintf(label, sizeof label, "%s %s", kind,
+               s_or(e, OCK_F_FINDING_SHAPE, s_or(e, "kind_detail", "")));
       detail = ock_json_print(e);
       add_row(rows, e, "fault", label, detail, failed);
     }
