@@ -292,6 +292,11 @@ static cJSON *fault_json(const struct mock_fault *f) {
   return o;
 }
 
+/* The members of an llm_request entry that decide() adds after the request's own. */
+#define DECIDED_MEMBERS                                                                            \
+  "\"" OCK_F_LLM_REQUEST_TURN "\":%d,\"" OCK_F_LLM_REQUEST_REQUEST_INDEX                           \
+  "\":%llu,\"" OCK_F_LLM_REQUEST_POSITION "\":%llu"
+
 /* decide runs under st->lock: counts, triggers, chooses, journals the arrival. */
 static void decide(struct mock_state *st, const struct mock_provider *p, struct llm_in *in,
                    const char *request_text, const struct mock_finding *finding,
@@ -356,10 +361,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
   }
 
   char decided[128];
-  snprintf(decided, sizeof decided,
-           "\"" OCK_F_LLM_REQUEST_TURN "\":%d,\"" OCK_F_LLM_REQUEST_REQUEST_INDEX
-           "\":%llu,\"" OCK_F_LLM_REQUEST_POSITION "\":%llu",
-           d->turn, index, position);
+  snprintf(decided, sizeof decided, DECIDED_MEMBERS, d->turn, index, position);
   d->request_seq =
       ock__journal_append_text(st->journal, OCK_KIND_LLM_REQUEST, request_text, decided);
   ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, index, plan);
