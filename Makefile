@@ -3,7 +3,7 @@
 #   make            build every part into build/
 #   make test       build, then run every test binary (CUnit); fails on the first failing part
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
-#   make lint       clang-format check and cppcheck
+#   make lint       clang-format check, cppcheck, banned functions, contract names spelled out
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make clean
@@ -35,9 +35,10 @@ LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZ
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-# The event names as a C X-macro, generated from the registry (core/part.mk): every object
-# waits for it, so a renamed event is a compile error, never a silent mismatch.
-EVENT_MAP_H := $(BUILD)/gen/include/ock/event_map.h
+# The contract's names (events, journal kinds and fields, verdicts, capabilities) as C
+# constants and X-macros, generated from the registry (core/part.mk): every object waits for
+# it, so a renamed name is a compile error, never a silent mismatch.
+CONTRACT_MAP_H := $(BUILD)/gen/include/ock/contract_map.h
 # V=1 shows every compiler command.
 Q := $(if $(V),,@)
 BINS      :=
@@ -54,7 +55,7 @@ $(DEPS_STAMP): scripts/deps.sh
 deps: $(DEPS_STAMP)
 
 # One object rule for every part; -MMD keeps header dependencies honest.
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP) $(EVENT_MAP_H)
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
 
@@ -124,10 +125,11 @@ valgrind: all
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 # Functions STYLE.md bans: unbounded copies and formats, and parsers that cannot report an error.
 BANNED_FUNCTIONS := sprintf|strcpy|strcat|gets|atoi|strtok|sscanf
-lint: | $(DEPS_STAMP) $(EVENT_MAP_H)
+lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@OCK_PACKAGES="clang-format cppcheck" sh scripts/deps.sh
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
+	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
 	clang-format --dry-run --Werror $(C_SOURCES)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	  --suppress=missingIncludeSystem $(INCLUDES) $(filter -I%,$(PKG_CFLAGS)) \

@@ -27,6 +27,7 @@
  *   tool event without a string tool_call_id      OCK-TOOL-007
  *   everything else                               OCK-ORDER-007
  */
+#include "ock/contract.h"
 #include "ock/grammar.h"
 
 #include <stdarg.h>
@@ -173,7 +174,7 @@ static int body_allowed(ock_grammar *g, long seq, enum ock_event ev, int allow_c
   const char *what = ock_event_name(ev);
   if (g->denied != DENIED_NONE)
     reject(g, seq, "OCK-ORDER-007", "%s after a denied %s: a denial ends the execute", what,
-           g->denied == DENIED_SUBMIT ? "prompt:submit" : "provider:request");
+           g->denied == DENIED_SUBMIT ? OCK_EV_PROMPT_SUBMIT : OCK_EV_PROVIDER_REQUEST);
   else if (g->completed)
     reject(g, seq, "OCK-ORDER-004", "%s after prompt:complete", what);
   else if (g->ended)
@@ -181,7 +182,7 @@ static int body_allowed(ock_grammar *g, long seq, enum ock_event ev, int allow_c
   else if (g->cancel == CANCEL_COMPLETED ||
            (g->cancel == CANCEL_REQUESTED && !allow_cancel_requested))
     reject(g, seq, "OCK-ORDER-007", "%s after %s", what,
-           g->cancel == CANCEL_COMPLETED ? "cancel:completed" : "cancel:requested");
+           g->cancel == CANCEL_COMPLETED ? OCK_EV_CANCEL_COMPLETED : OCK_EV_CANCEL_REQUESTED);
   else
     return 1;
   return 0;
@@ -197,8 +198,8 @@ static void on_resolve(ock_grammar *g, long seq) {
     g->recovered = 1;
   else
     reject(g, seq, "OCK-ORDER-007",
-           "provider:resolve neither before the first provider:request nor once after a "
-           "provider:error");
+           "provider:resolve neither before the first provider:request nor once after "
+           "a " OCK_EV_PROVIDER_ERROR);
 }
 
 static void on_request(ock_grammar *g, long seq, int denied) {

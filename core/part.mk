@@ -1,6 +1,6 @@
 # core/: libockcore.a, the shared library every part links (JSON access, buffers, the
-# requirement registry with the event model, the neutral message model, the provider wires and
-# the SSE decoder).
+# requirement registry with the event model and the contract's names, the neutral message model,
+# the provider wires and the SSE decoder).
 CORE_SRCS := $(wildcard core/*.c)
 CORE_LIB  := $(BUILD)/lib/libockcore.a
 CORE_GEN  := $(BUILD)/gen/registry_data.c
@@ -10,16 +10,17 @@ $(CORE_GEN): core/requirements.json scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh ock__registry_json $< > $@
 
-# The event X-macro (see core/gen/event_map.c), made by a build tool compiled on its own rule:
-# the pattern rule for objects waits for the header this tool writes.
-EVENT_MAP_GEN := $(BUILD)/tools/ock-gen-event-map
-$(EVENT_MAP_GEN): core/gen/event_map.c | $(DEPS_STAMP)
+# The contract's names as C constants and X-macros (see core/gen/contract_map.c), made by a
+# build tool compiled on its own rule: the pattern rule for objects waits for the header this
+# tool writes.
+CONTRACT_MAP_GEN := $(BUILD)/tools/ock-gen-contract-map
+$(CONTRACT_MAP_GEN): core/gen/contract_map.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(STD) $(WARN) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-$(EVENT_MAP_H): core/requirements.json $(EVENT_MAP_GEN)
+$(CONTRACT_MAP_H): core/requirements.json $(CONTRACT_MAP_GEN)
 	@mkdir -p $(@D)
-	$(EVENT_MAP_GEN) $< > $@.tmp && mv $@.tmp $@
+	$(CONTRACT_MAP_GEN) $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/gen/registry_data.o: $(CORE_GEN) | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -11,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/status.h"
 
 extern const unsigned char ock__registry_json[];
 extern const size_t ock__registry_json_len;
 
-const char *const ock_capabilities[] = {"core",      "streaming",  "parallel",     "scheduling",
-                                        "lifecycle", "resilience", "cancellation", NULL};
+#define OCK_NAME_OF(ident, name) name,
+const char *const ock_capabilities[] = {OCK_CAPABILITY_MAP(OCK_NAME_OF) NULL};
+#undef OCK_NAME_OF
 
 static const char *const level_names[] = {"MUST", "SHOULD", "MAY", NULL};
 
@@ -46,10 +48,8 @@ int ock_level_parse(const char *name, enum ock_level *out) {
 }
 
 int ock_capability_known(const char *name) {
-  for (int i = 0; name && ock_capabilities[i]; i++)
-    if (!strcmp(name, ock_capabilities[i]))
-      return 1;
-  return 0;
+  enum ock_capability c;
+  return ock_capability_parse(name, &c) == OCK_OK;
 }
 
 /* id_matches: id is "OCK-" group "-" three digits. */
@@ -157,7 +157,7 @@ static int load_events(ock_registry *r, const cJSON *events, struct ock_jerr *er
     ock_jpath_index(path, sizeof path, "$.events", i);
     const cJSON *e = cJSON_GetArrayItem(events, i);
     struct ock_event_def *d = &r->events[i];
-    d->capability = "core";
+    d->capability = OCK_CAP_CORE;
     int rc = ock_jget_nonempty(e, path, "name", OCK_REQUIRED, &d->name, err);
     if (!rc)
       rc = ock_jget_nonempty(e, path, "stage", OCK_REQUIRED, &d->stage, err);

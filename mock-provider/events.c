@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -67,11 +68,11 @@ int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struc
     cJSON_AddStringToObject(sent, "action", "continue");
   }
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "event", event);
-  cJSON_AddItemToObject(e, "data", cJSON_Duplicate(data, 1));
-  cJSON_AddItemToObject(e, "reply", cJSON_Duplicate(sent, 1));
-  cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
-  ock__journal_append(st->journal, "event", e);
+  cJSON_AddStringToObject(e, OCK_F_EVENT_EVENT, event);
+  cJSON_AddItemToObject(e, OCK_F_EVENT_DATA, cJSON_Duplicate(data, 1));
+  cJSON_AddItemToObject(e, OCK_F_EVENT_REPLY, cJSON_Duplicate(sent, 1));
+  cJSON_AddItemToObject(e, OCK_F_EVENT_HEADERS, ock__headers_json(rq));
+  ock__journal_append(st->journal, OCK_KIND_EVENT, e);
   ock__cancel_on_arrival(st, MOCK_CANCEL_EVENT, event, 0, plan);
   pthread_mutex_unlock(&st->lock);
 

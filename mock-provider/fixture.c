@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ock/buf.h"
+#include "ock/contract.h"
 #include "ock/status.h"
 
 #define TRY(expr)                                                                                  \
@@ -582,7 +583,7 @@ static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
 
 static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *out,
                         struct ock_jerr *err) {
-  static const char *const ats[] = {"tool", "llm_request", "event", "after_execute", NULL};
+  static const char *const ats[] = {"tool", OCK_KIND_LLM_REQUEST, "event", "after_execute", NULL};
   static const char *const tool_keys[] = {"at", "tool", "occurrence", NULL};
   static const char *const index_keys[] = {"at", "index", NULL};
   static const char *const event_keys[] = {"at", "event", "occurrence", NULL};
@@ -605,7 +606,7 @@ static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *ou
     TRY(ock_jcheck_keys(c, path, index_keys, err));
     TRY(ock_jget_int(c, path, "index", OCK_REQUIRED, 1, 1000000000, &mc.n, err));
     if (mc.at == MOCK_CANCEL_AFTER_EXECUTE)
-      mc.name = "orchestrator:complete";
+      mc.name = OCK_EV_ORCHESTRATOR_COMPLETE;
     break;
   }
   *out = mc;

@@ -15,6 +15,7 @@
 
 #include <cJSON.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 
 enum mock_api { MOCK_API_OPENAI = 0, MOCK_API_ANTHROPIC = 1 };
@@ -106,7 +107,7 @@ enum mock_cancel_at {
 
 struct mock_cancel {
   enum mock_cancel_at at;
-  const char *name; /* the tool or event name ("orchestrator:complete" for after_execute) */
+  const char *name; /* the tool or event name (OCK_EV_ORCHESTRATOR_COMPLETE for after_execute) */
   long long n;      /* occurrence (tool, event) or index (llm_request, after_execute), 1-based */
 };
 

@@ -15,10 +15,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
-#define FRAME_MAX 96 /* {"seq":N,"t_ms":T,"kind":"" without the kind */
+#define FRAME_MAX 96                         /* {"seq":N,"t_ms":T,"kind":"" without the kind */
+#define KIND_MEMBER ",\"" OCK_F_KIND "\":\"" /* what precedes the kind in a line */
 
 struct mock_journal {
   pthread_mutex_t lock;
@@ -81,13 +83,13 @@ static void frame(struct ock_buf *line, long long seq, long long t_us, const cha
                   (char)('0' + t_us % 10), '\0'};
   for (int i = 3; i > 0 && frac[i] == '0'; i--)
     frac[i] = '\0';
-  ock_buf_puts(line, "{\"seq\":");
+  ock_buf_puts(line, "{\"" OCK_F_SEQ "\":");
   ock_json_write_int(line, seq);
-  ock_buf_puts(line, ",\"t_ms\":");
+  ock_buf_puts(line, ",\"" OCK_F_T_MS "\":");
   ock_json_write_int(line, t_us / 1000);
   if (frac[1])
     ock_buf_puts(line, frac);
-  ock_buf_puts(line, ",\"kind\":\"");
+  ock_buf_puts(line, KIND_MEMBER);
   ock_buf_puts(line, kind);
   ock_buf_puts(line, "\"");
 }
@@ -181,10 +183,10 @@ cJSON *ock__journal_snapshot(struct mock_journal *j) {
 
 /* kind_is: does a kept line (which starts {"seq":N,"t_ms":T,"kind":"K") have kind K? */
 static int kind_is(const char *line, const char *kind) {
-  const char *k = strstr(line, ",\"kind\":\"");
+  const char *k = strstr(line, KIND_MEMBER);
   if (!k || k - line > FRAME_MAX)
     return 0;
-  k += 9;
+  k += sizeof KIND_MEMBER - 1;
   size_t n = strlen(kind);
   return !strncmp(k, kind, n) && k[n] == '"';
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "faults.h"
+#include "ock/contract.h"
 #include "ock/message.h"
 #include "ock/status.h"
 #include "script.h"
@@ -243,32 +244,32 @@ static cJSON *request_entry(const struct mock_request *rq, const struct mock_pro
                             const struct llm_in *in) {
   int anthropic = p->api == MOCK_API_ANTHROPIC;
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "provider", p->name);
-  cJSON_AddStringToObject(e, "api", ock__api_name(p->api));
-  cJSON_AddStringToObject(e, "method", rq->method);
-  cJSON_AddStringToObject(e, "path", rq->path);
-  cJSON_AddBoolToObject(e, "stream", in->stream);
+  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_PROVIDER, p->name);
+  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_API, ock__api_name(p->api));
+  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_METHOD, rq->method);
+  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_PATH, rq->path);
+  cJSON_AddBoolToObject(e, OCK_F_LLM_REQUEST_STREAM, in->stream);
   if (in->model)
-    cJSON_AddStringToObject(e, "model", in->model);
+    cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_MODEL, in->model);
   else
-    cJSON_AddNullToObject(e, "model");
-  add_reference(e, "messages", in->messages);
+    cJSON_AddNullToObject(e, OCK_F_LLM_REQUEST_MODEL);
+  add_reference(e, OCK_F_LLM_REQUEST_MESSAGES, in->messages);
   if (anthropic)
-    add_reference(e, "system", in->system);
-  cJSON_AddItemToObject(e, "neutral", neutral_raw(in, anthropic));
-  cJSON_AddItemToObject(e, "tools", tool_names(in->tools));
-  cJSON_AddNumberToObject(e, "tools_offered", cJSON_GetArraySize(in->tools));
+    add_reference(e, OCK_F_LLM_REQUEST_SYSTEM, in->system);
+  cJSON_AddItemToObject(e, OCK_F_LLM_REQUEST_NEUTRAL, neutral_raw(in, anthropic));
+  cJSON_AddItemToObject(e, OCK_F_LLM_REQUEST_TOOLS, tool_names(in->tools));
+  cJSON_AddNumberToObject(e, OCK_F_LLM_REQUEST_TOOLS_OFFERED, cJSON_GetArraySize(in->tools));
   /* The rest of the body, so the entry holds the whole request without repeating messages. */
-  cJSON *params = cJSON_AddObjectToObject(e, "params");
+  cJSON *params = cJSON_AddObjectToObject(e, OCK_F_LLM_REQUEST_PARAMS);
   const cJSON *body = cJSON_IsObject(in->body) ? in->body : NULL;
   const cJSON *m;
   cJSON_ArrayForEach(m, body) {
     if (strcmp(m->string, "messages") && strcmp(m->string, "system"))
       add_reference(params, m->string, m);
   }
-  cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
+  cJSON_AddItemToObject(e, OCK_F_LLM_REQUEST_HEADERS, ock__headers_json(rq));
   if (in->problem[0])
-    cJSON_AddStringToObject(e, "error", in->problem);
+    cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_ERROR, in->problem);
   return e;
 }
 
@@ -290,6 +291,11 @@ static cJSON *fault_json(const struct mock_fault *f) {
     cJSON_AddStringToObject(o, "message", f->message);
   return o;
 }
+
+/* The members of an llm_request entry that decide() adds after the request's own. */
+#define DECIDED_MEMBERS                                                                            \
+  "\"" OCK_F_LLM_REQUEST_TURN "\":%d,\"" OCK_F_LLM_REQUEST_REQUEST_INDEX                           \
+  "\":%llu,\"" OCK_F_LLM_REQUEST_POSITION "\":%llu"
 
 /* decide runs under st->lock: counts, triggers, chooses, journals the arrival. */
 static void decide(struct mock_state *st, const struct mock_provider *p, struct llm_in *in,
@@ -355,39 +361,39 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
   }
 
   char decided[128];
-  snprintf(decided, sizeof decided, "\"turn\":%d,\"request_index\":%llu,\"position\":%llu", d->turn,
-           index, position);
-  d->request_seq = ock__journal_append_text(st->journal, "llm_request", request_text, decided);
+  snprintf(decided, sizeof decided, DECIDED_MEMBERS, d->turn, index, position);
+  d->request_seq =
+      ock__journal_append_text(st->journal, OCK_KIND_LLM_REQUEST, request_text, decided);
   ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, index, plan);
   if (finding->shape != MOCK_SHAPE_NONE) {
     cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "provider", p->name);
-    cJSON_AddStringToObject(e, "shape", ock__shape_name(finding->shape));
-    cJSON_AddNumberToObject(e, "message_index", finding->message_index);
-    cJSON_AddStringToObject(e, "tool_call_id", finding->tool_call_id);
-    cJSON_AddStringToObject(e, "message", finding_text);
-    cJSON_AddNumberToObject(e, "request_seq", (double)d->request_seq);
-    cJSON_AddBoolToObject(e, "rejected", d->outcome == OUT_HISTORY);
-    ock__journal_append(st->journal, "finding", e);
+    cJSON_AddStringToObject(e, OCK_F_FINDING_PROVIDER, p->name);
+    cJSON_AddStringToObject(e, OCK_F_FINDING_SHAPE, ock__shape_name(finding->shape));
+    cJSON_AddNumberToObject(e, OCK_F_FINDING_MESSAGE_INDEX, finding->message_index);
+    cJSON_AddStringToObject(e, OCK_F_FINDING_TOOL_CALL_ID, finding->tool_call_id);
+    cJSON_AddStringToObject(e, OCK_F_FINDING_MESSAGE, finding_text);
+    cJSON_AddNumberToObject(e, OCK_F_FINDING_REQUEST_SEQ, (double)d->request_seq);
+    cJSON_AddBoolToObject(e, OCK_F_FINDING_REJECTED, d->outcome == OUT_HISTORY);
+    ock__journal_append(st->journal, OCK_KIND_FINDING, e);
   }
   if (d->outcome == OUT_UNMATCHED) {
     cJSON *u = cJSON_CreateObject();
-    cJSON_AddStringToObject(u, "provider", p->name);
-    cJSON_AddStringToObject(u, "expected", why.data ? why.data : "");
-    cJSON_AddNumberToObject(u, "position", (double)position);
-    cJSON_AddNumberToObject(u, "request_seq", (double)d->request_seq);
-    ock__journal_append(st->journal, "unmatched", u);
+    cJSON_AddStringToObject(u, OCK_F_UNMATCHED_PROVIDER, p->name);
+    cJSON_AddStringToObject(u, OCK_F_UNMATCHED_EXPECTED, why.data ? why.data : "");
+    cJSON_AddNumberToObject(u, OCK_F_UNMATCHED_POSITION, (double)position);
+    cJSON_AddNumberToObject(u, OCK_F_UNMATCHED_REQUEST_SEQ, (double)d->request_seq);
+    ock__journal_append(st->journal, OCK_KIND_UNMATCHED, u);
   }
   if (d->fault) {
     cJSON *f = cJSON_CreateObject();
-    cJSON_AddItemToObject(f, "fault", fault_json(d->fault));
-    cJSON_AddStringToObject(f, "provider", p->name);
-    cJSON_AddNumberToObject(f, "request_seq", (double)d->request_seq);
-    cJSON_AddNumberToObject(f, "turn", d->turn);
-    cJSON_AddBoolToObject(f, "random", d->random_rule >= 0);
+    cJSON_AddItemToObject(f, OCK_F_FAULT_FAULT, fault_json(d->fault));
+    cJSON_AddStringToObject(f, OCK_F_FAULT_PROVIDER, p->name);
+    cJSON_AddNumberToObject(f, OCK_F_FAULT_REQUEST_SEQ, (double)d->request_seq);
+    cJSON_AddNumberToObject(f, OCK_F_FAULT_TURN, d->turn);
+    cJSON_AddBoolToObject(f, OCK_F_FAULT_RANDOM, d->random_rule >= 0);
     if (d->random_rule >= 0)
-      cJSON_AddNumberToObject(f, "rule", d->random_rule);
-    ock__journal_append(st->journal, "fault", f);
+      cJSON_AddNumberToObject(f, OCK_F_FAULT_RULE, d->random_rule);
+    ock__journal_append(st->journal, OCK_KIND_FAULT, f);
   }
   ock_buf_free(&why);
   ock_buf_free(&param);
@@ -398,16 +404,16 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
 static cJSON *reply_entry(const struct mock_provider *p, int status, const struct llm_decision *d,
                           const struct mock_answer *a, int stream) {
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "provider", p->name);
-  cJSON_AddNumberToObject(e, "status", status);
-  cJSON_AddNumberToObject(e, "turn", d->turn);
-  cJSON_AddNumberToObject(e, "request_seq", (double)d->request_seq);
-  cJSON_AddBoolToObject(e, "stream", stream);
+  cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_PROVIDER, p->name);
+  cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_STATUS, status);
+  cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_TURN, d->turn);
+  cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_REQUEST_SEQ, (double)d->request_seq);
+  cJSON_AddBoolToObject(e, OCK_F_LLM_REPLY_STREAM, stream);
   if (a)
-    cJSON_AddStringToObject(e, "text", a->text ? a->text : "");
+    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_TEXT, a->text ? a->text : "");
   else
-    cJSON_AddNullToObject(e, "text");
-  cJSON *calls = cJSON_AddArrayToObject(e, "tool_calls");
+    cJSON_AddNullToObject(e, OCK_F_LLM_REPLY_TEXT);
+  cJSON *calls = cJSON_AddArrayToObject(e, OCK_F_LLM_REPLY_TOOL_CALLS);
   for (size_t i = 0; a && i < a->n_calls; i++) {
     cJSON *c = cJSON_CreateObject();
     cJSON_AddItemToArray(calls, c);
@@ -416,49 +422,49 @@ static cJSON *reply_entry(const struct mock_provider *p, int status, const struc
     cJSON_AddStringToObject(c, "arguments", a->calls[i].arguments);
   }
   if (a)
-    cJSON_AddStringToObject(e, "finish_reason", a->finish);
+    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_FINISH_REASON, a->finish);
   else
-    cJSON_AddNullToObject(e, "finish_reason");
+    cJSON_AddNullToObject(e, OCK_F_LLM_REPLY_FINISH_REASON);
   if (d->fault)
-    cJSON_AddItemToObject(e, "fault", fault_json(d->fault));
+    cJSON_AddItemToObject(e, OCK_F_LLM_REPLY_FAULT, fault_json(d->fault));
   if (d->outcome != OUT_TURN && d->outcome != OUT_RANDOM)
-    cJSON_AddStringToObject(e, "error", d->message);
+    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_ERROR, d->message);
   return e;
 }
 
 /* record_sent adds the headers that matter and the bytes (parsed body, or SSE events). */
 static void record_sent(cJSON *e, const struct mock_plan *plan) {
-  cJSON *h = cJSON_AddObjectToObject(e, "headers");
+  cJSON *h = cJSON_AddObjectToObject(e, OCK_F_LLM_REPLY_HEADERS);
   cJSON_AddStringToObject(h, "content-type", plan->content_type);
   for (size_t i = 0; i < plan->n_headers; i++)
     cJSON_AddStringToObject(h, plan->headers[i].name, plan->headers[i].value);
   if (plan->drop_after >= 0)
-    cJSON_AddNumberToObject(e, "drop_after_bytes", (double)plan->drop_after);
+    cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_DROP_AFTER_BYTES, (double)plan->drop_after);
   if (plan->stream) {
-    cJSON *sse = cJSON_AddArrayToObject(e, "sse");
+    cJSON *sse = cJSON_AddArrayToObject(e, OCK_F_LLM_REPLY_SSE);
     for (size_t i = 0; i < plan->body.n; i++)
       cJSON_AddItemToArray(sse, cJSON_CreateString(plan->body.items[i]));
     return;
   }
   if (plan->body_json && plan->body.n) { /* printed by the mock: no need to parse it back */
-    cJSON_AddRawToObject(e, "body", plan->body.items[0]);
+    cJSON_AddRawToObject(e, OCK_F_LLM_REPLY_BODY, plan->body.items[0]);
     return;
   }
   cJSON *parsed =
       plan->body.n ? cJSON_ParseWithLength(plan->body.items[0], plan->body.lens[0]) : NULL;
   if (parsed)
-    cJSON_AddItemToObject(e, "body", parsed);
+    cJSON_AddItemToObject(e, OCK_F_LLM_REPLY_BODY, parsed);
   else
-    cJSON_AddStringToObject(e, "body", plan->body.n ? plan->body.items[0] : "");
+    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_BODY, plan->body.n ? plan->body.items[0] : "");
 }
 
 /* gone_entry: the entry for a reply the client stopped reading (SPEC 8.4). */
 static cJSON *gone_entry(const cJSON *sent) {
   cJSON *e = cJSON_Duplicate(sent, 1);
-  cJSON *scripted = cJSON_DetachItemFromObjectCaseSensitive(e, "fault");
+  cJSON *scripted = cJSON_DetachItemFromObjectCaseSensitive(e, OCK_F_LLM_REPLY_FAULT);
   if (scripted)
-    cJSON_AddItemToObject(e, "scripted_fault", scripted);
-  cJSON *f = cJSON_AddObjectToObject(e, "fault");
+    cJSON_AddItemToObject(e, OCK_F_LLM_REPLY_SCRIPTED_FAULT, scripted);
+  cJSON *f = cJSON_AddObjectToObject(e, OCK_F_LLM_REPLY_FAULT);
   cJSON_AddStringToObject(f, "kind", "client_gone");
   return e;
 }
@@ -644,7 +650,7 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   if (!rc) {
     cJSON *e = reply_entry(p, plan->status, &d, played ? &a : NULL, plan->stream);
     record_sent(e, plan);
-    ock__plan_defer(plan, "llm_reply", e, gone_entry);
+    ock__plan_defer(plan, OCK_KIND_LLM_REPLY, e, gone_entry);
   }
   free(ids.calls);
   free(ids.call_ids);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
@@ -84,11 +85,11 @@ static int http_fail(struct mock_state *st, const struct mock_request *rq, int s
   snprintf(message, sizeof message, "%s", text);
   ock_utf8_scrub(message);
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "method", rq->method);
-  cJSON_AddStringToObject(e, "path", rq->path);
-  cJSON_AddNumberToObject(e, "status", status);
-  cJSON_AddStringToObject(e, "message", message);
-  ock__journal_append(st->journal, "http_error", e);
+  cJSON_AddStringToObject(e, OCK_F_HTTP_ERROR_METHOD, rq->method);
+  cJSON_AddStringToObject(e, OCK_F_HTTP_ERROR_PATH, rq->path);
+  cJSON_AddNumberToObject(e, OCK_F_HTTP_ERROR_STATUS, status);
+  cJSON_AddStringToObject(e, OCK_F_HTTP_ERROR_MESSAGE, message);
+  ock__journal_append(st->journal, OCK_KIND_HTTP_ERROR, e);
   return ock__plan_json(plan, status, rpc_error(id, code, message));
 }
 
@@ -141,13 +142,13 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
     snprintf(s->id, sizeof s->id, "%s", sid);
     snprintf(s->version, sizeof s->version, "%s", version);
     cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "session_id", sid);
-    cJSON_AddStringToObject(e, "protocol_version", version);
-    cJSON_AddStringToObject(e, "asked", asked);
+    cJSON_AddStringToObject(e, OCK_F_MCP_SESSION_SESSION_ID, sid);
+    cJSON_AddStringToObject(e, OCK_F_MCP_SESSION_PROTOCOL_VERSION, version);
+    cJSON_AddStringToObject(e, OCK_F_MCP_SESSION_ASKED, asked);
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "clientInfo");
     if (info)
-      cJSON_AddItemToObject(e, "client_info", cJSON_Duplicate(info, 1));
-    ock__journal_append(st->journal, "mcp_session", e);
+      cJSON_AddItemToObject(e, OCK_F_MCP_SESSION_CLIENT_INFO, cJSON_Duplicate(info, 1));
+    ock__journal_append(st->journal, OCK_KIND_MCP_SESSION, e);
   }
   pthread_mutex_unlock(&st->lock);
   if (full) {
@@ -205,8 +206,9 @@ static int args_equal(const char *text, const cJSON *args) {
 static int taken(const cJSON *entries, const char *id) {
   const cJSON *e;
   cJSON_ArrayForEach(e, entries) {
-    const char *k = ock_json_str(e, "kind"), *tid = ock_json_str(e, "tool_call_id");
-    if (k && !strcmp(k, "tool_start") && tid && !strcmp(tid, id))
+    const char *k = ock_json_str(e, OCK_F_KIND),
+               *tid = ock_json_str(e, OCK_F_TOOL_START_TOOL_CALL_ID);
+    if (k && !strcmp(k, OCK_KIND_TOOL_START) && tid && !strcmp(tid, id))
       return 1;
   }
   return 0;
@@ -216,16 +218,16 @@ static int taken(const cJSON *entries, const char *id) {
  * first call of the latest llm_reply with the same name and equal arguments that no tool_start
  * has taken. No match leaves the id NULL and journals unrequested_tool_call. */
 static void infer_id(struct mock_state *st, struct mock_tool_call *c) {
-  cJSON_AddBoolToObject(c->extra, "tool_call_id_inferred", 1);
-  static const char *const kinds[] = {"llm_reply", "tool_start", NULL};
+  cJSON_AddBoolToObject(c->extra, OCK_F_TOOL_START_TOOL_CALL_ID_INFERRED, 1);
+  static const char *const kinds[] = {OCK_KIND_LLM_REPLY, OCK_KIND_TOOL_START, NULL};
   cJSON *all = ock__journal_select(st->journal, kinds);
   const cJSON *latest = NULL, *e;
   cJSON_ArrayForEach(e, all) {
-    const char *k = ock_json_str(e, "kind");
-    if (k && !strcmp(k, "llm_reply"))
+    const char *k = ock_json_str(e, OCK_F_KIND);
+    if (k && !strcmp(k, OCK_KIND_LLM_REPLY))
       latest = e;
   }
-  const cJSON *call, *calls = cJSON_GetObjectItemCaseSensitive(latest, "tool_calls");
+  const cJSON *call, *calls = cJSON_GetObjectItemCaseSensitive(latest, OCK_F_LLM_REPLY_TOOL_CALLS);
   cJSON_ArrayForEach(call, calls) {
     const char *id = ock_json_str(call, "id"), *name = ock_json_str(call, "name");
     if (!id || !name || strcmp(name, c->name) || strlen(id) > MOCK_MCP_ID_MAX ||
@@ -237,18 +239,19 @@ static void infer_id(struct mock_state *st, struct mock_tool_call *c) {
   }
   if (!c->id) {
     cJSON *u = cJSON_CreateObject();
-    cJSON_AddStringToObject(u, "name", c->name);
-    cJSON_AddItemToObject(u, "input", cJSON_Duplicate(c->input, 1));
-    cJSON_AddStringToObject(u, "via", "mcp");
+    cJSON_AddStringToObject(u, OCK_F_UNREQUESTED_TOOL_CALL_NAME, c->name);
+    cJSON_AddItemToObject(u, OCK_F_UNREQUESTED_TOOL_CALL_INPUT, cJSON_Duplicate(c->input, 1));
+    cJSON_AddStringToObject(u, OCK_F_UNREQUESTED_TOOL_CALL_VIA, "mcp");
     if (latest)
-      cJSON_AddNumberToObject(u, "reply_seq", (double)ock_json_int(latest, "seq", 0));
+      cJSON_AddNumberToObject(u, OCK_F_UNREQUESTED_TOOL_CALL_REPLY_SEQ,
+                              (double)ock_json_int(latest, OCK_F_SEQ, 0));
     else
-      cJSON_AddNullToObject(u, "reply_seq");
-    cJSON_AddStringToObject(u, "message",
+      cJSON_AddNullToObject(u, OCK_F_UNREQUESTED_TOOL_CALL_REPLY_SEQ);
+    cJSON_AddStringToObject(u, OCK_F_UNREQUESTED_TOOL_CALL_MESSAGE,
                             latest ? "no unanswered call of the latest LLM reply has this name "
                                      "and these arguments"
                                    : "no LLM reply has been sent yet");
-    ock__journal_append(st->journal, "unrequested_tool_call", u);
+    ock__journal_append(st->journal, OCK_KIND_UNREQUESTED_TOOL_CALL, u);
   }
   cJSON_Delete(all);
 }
@@ -316,11 +319,11 @@ static int tools_call(struct mock_state *st, const struct mock_request *rq, cons
   cJSON *empty = args ? NULL : cJSON_CreateObject();
   struct mock_tool_call c = {.name = name, .input = args ? args : empty};
   c.extra = cJSON_CreateObject();
-  cJSON_AddStringToObject(c.extra, "via", "mcp");
-  cJSON_AddStringToObject(c.extra, "mcp_session_id", sid);
+  cJSON_AddStringToObject(c.extra, OCK_F_TOOL_START_VIA, "mcp");
+  cJSON_AddStringToObject(c.extra, OCK_F_TOOL_START_MCP_SESSION_ID, sid);
   if (given) {
     c.id = given->valuestring;
-    cJSON_AddBoolToObject(c.extra, "tool_call_id_inferred", 0);
+    cJSON_AddBoolToObject(c.extra, OCK_F_TOOL_START_TOOL_CALL_ID_INFERRED, 0);
   } else {
     c.resolve = infer_id;
   }
@@ -384,9 +387,9 @@ static int end_session(struct mock_state *st, const struct mock_request *rq,
   if (s)
     s->closed = 1;
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "session_id", sid);
-  cJSON_AddBoolToObject(e, "closed", 1);
-  ock__journal_append(st->journal, "mcp_session", e);
+  cJSON_AddStringToObject(e, OCK_F_MCP_SESSION_SESSION_ID, sid);
+  cJSON_AddBoolToObject(e, OCK_F_MCP_SESSION_CLOSED, 1);
+  ock__journal_append(st->journal, OCK_KIND_MCP_SESSION, e);
   pthread_mutex_unlock(&st->lock);
   return ock__plan_bytes(plan, 200, "application/json", "", 0);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
 #include "wire.h"
@@ -85,9 +86,9 @@ cJSON *ock__headers_json(const struct mock_request *rq) {
 }
 
 static cJSON *cancel_entry(const struct mock_cancel *c) {
-  static const char *const names[] = {"", "tool", "llm_request", "event", "after_execute"};
+  static const char *const names[] = {"", "tool", OCK_KIND_LLM_REQUEST, "event", "after_execute"};
   cJSON *e = cJSON_CreateObject();
-  cJSON *t = cJSON_AddObjectToObject(e, "trigger");
+  cJSON *t = cJSON_AddObjectToObject(e, OCK_F_CANCEL_TRIGGER);
   cJSON_AddStringToObject(t, "at", names[c->at]);
   switch (c->at) {
   case MOCK_CANCEL_TOOL:
@@ -122,7 +123,7 @@ void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const
     if (st->cancel_fired[i] || n != (unsigned long long)c->n)
       continue;
     st->cancel_fired[i] = 1;
-    ock__journal_append(st->journal, "cancel", cancel_entry(c));
+    ock__journal_append(st->journal, OCK_KIND_CANCEL, cancel_entry(c));
     if (!plan->cancel)
       plan->delay_ms += MOCK_CANCEL_HOLD_MS;
     plan->cancel = 1;
@@ -144,11 +145,11 @@ static const struct ock_wire_ops *path_api(const char *path) {
 int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,
                           const char *type, const char *message, struct mock_plan *plan) {
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "method", rq->method);
-  cJSON_AddStringToObject(e, "path", rq->path);
-  cJSON_AddNumberToObject(e, "status", status);
-  cJSON_AddStringToObject(e, "message", message);
-  long long seq = ock__journal_append(st->journal, "http_error", e);
+  cJSON_AddStringToObject(e, OCK_F_HTTP_ERROR_METHOD, rq->method);
+  cJSON_AddStringToObject(e, OCK_F_HTTP_ERROR_PATH, rq->path);
+  cJSON_AddNumberToObject(e, OCK_F_HTTP_ERROR_STATUS, status);
+  cJSON_AddStringToObject(e, OCK_F_HTTP_ERROR_MESSAGE, message);
+  long long seq = ock__journal_append(st->journal, OCK_KIND_HTTP_ERROR, e);
   /* On an LLM endpoint the refusal comes in that API's envelope and error type, as the real
    * service's 404, 405 or 413 does (SPEC.md 6.6): an SDK reads its error from there. */
   const struct ock_wire_ops *w = path_api(rq->path);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -77,10 +78,10 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   }
 
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "path", rq->path);
-  cJSON_AddItemToObject(e, "headers", ock__headers_json(rq));
+  cJSON_AddStringToObject(e, OCK_F_SESSION_PATH, rq->path);
+  cJSON_AddItemToObject(e, OCK_F_SESSION_HEADERS, ock__headers_json(rq));
   /* The trace id served (the fixture's, or the derived default): what TRACE checks compare to. */
-  cJSON_AddStringToObject(e, "trace_id", fx->trace_id);
-  ock__journal_append(st->journal, "session", e);
+  cJSON_AddStringToObject(e, OCK_F_SESSION_TRACE_ID, fx->trace_id);
+  ock__journal_append(st->journal, OCK_KIND_SESSION, e);
   return ock__plan_json(plan, 200, doc);
 }

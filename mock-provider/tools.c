@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "faults.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -46,18 +47,20 @@ static cJSON *default_result(int status) {
 /* tool_end: the entry for a reply that went out. */
 static cJSON *tool_end(const char *name, const char *id, int status, const cJSON *reply) {
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "name", name);
-  cJSON_AddItemToObject(e, "tool_call_id", id ? cJSON_CreateString(id) : cJSON_CreateNull());
-  cJSON_AddNumberToObject(e, "status", status);
-  cJSON_AddItemToObject(e, "reply", reply ? cJSON_Duplicate(reply, 1) : cJSON_CreateNull());
+  cJSON_AddStringToObject(e, OCK_F_TOOL_END_NAME, name);
+  cJSON_AddItemToObject(e, OCK_F_TOOL_END_TOOL_CALL_ID,
+                        id ? cJSON_CreateString(id) : cJSON_CreateNull());
+  cJSON_AddNumberToObject(e, OCK_F_TOOL_END_STATUS, status);
+  cJSON_AddItemToObject(e, OCK_F_TOOL_END_REPLY,
+                        reply ? cJSON_Duplicate(reply, 1) : cJSON_CreateNull());
   return e;
 }
 
 /* tool_gone: the entry for a reply that was abandoned: no reply, client_gone. */
 static cJSON *tool_gone(const cJSON *sent) {
   cJSON *e = cJSON_Duplicate(sent, 1);
-  cJSON_ReplaceItemInObjectCaseSensitive(e, "reply", cJSON_CreateNull());
-  cJSON_AddBoolToObject(e, "client_gone", 1);
+  cJSON_ReplaceItemInObjectCaseSensitive(e, OCK_F_TOOL_END_REPLY, cJSON_CreateNull());
+  cJSON_AddBoolToObject(e, OCK_F_TOOL_END_CLIENT_GONE, 1);
   return e;
 }
 
@@ -87,13 +90,13 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
     c->resolve(st, c);
   const char *id = c->id;
   cJSON *start = cJSON_CreateObject();
-  cJSON_AddStringToObject(start, "name", name);
-  cJSON_AddItemToObject(start, "tool_call_id", id_json(id));
-  cJSON_AddItemToObject(start, "input", cJSON_Duplicate(c->input, 1));
-  cJSON_AddBoolToObject(start, "known", t != NULL);
-  cJSON_AddItemToObject(start, "headers", ock__headers_json(rq));
+  cJSON_AddStringToObject(start, OCK_F_TOOL_START_NAME, name);
+  cJSON_AddItemToObject(start, OCK_F_TOOL_START_TOOL_CALL_ID, id_json(id));
+  cJSON_AddItemToObject(start, OCK_F_TOOL_START_INPUT, cJSON_Duplicate(c->input, 1));
+  cJSON_AddBoolToObject(start, OCK_F_TOOL_START_KNOWN, t != NULL);
+  cJSON_AddItemToObject(start, OCK_F_TOOL_START_HEADERS, ock__headers_json(rq));
   add_extra(start, c->extra);
-  ock__journal_append(st->journal, "tool_start", start);
+  ock__journal_append(st->journal, OCK_KIND_TOOL_START, start);
   if (!t) {
     char msg[200];
     snprintf(msg, sizeof msg, "tool '%.100s' is not in this scenario", name);
@@ -118,15 +121,15 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
       reply = failure("http_error", msg);
       status = x->status;
       cJSON *f = cJSON_CreateObject();
-      cJSON *d = cJSON_AddObjectToObject(f, "fault");
+      cJSON *d = cJSON_AddObjectToObject(f, OCK_F_FAULT_FAULT);
       cJSON_AddStringToObject(d, "kind", "status");
       cJSON_AddNumberToObject(d, "status", x->status);
-      cJSON_AddBoolToObject(f, "random", 1);
-      cJSON_AddNumberToObject(f, "rule", (double)i);
-      cJSON_AddStringToObject(f, "tool", name);
-      cJSON_AddItemToObject(f, "tool_call_id", id_json(id));
-      cJSON_AddNumberToObject(f, "status", status);
-      ock__journal_append(st->journal, "fault", f);
+      cJSON_AddBoolToObject(f, OCK_F_FAULT_RANDOM, 1);
+      cJSON_AddNumberToObject(f, OCK_F_FAULT_RULE, (double)i);
+      cJSON_AddStringToObject(f, OCK_F_FAULT_TOOL, name);
+      cJSON_AddItemToObject(f, OCK_F_FAULT_TOOL_CALL_ID, id_json(id));
+      cJSON_AddNumberToObject(f, OCK_F_FAULT_STATUS, status);
+      ock__journal_append(st->journal, OCK_KIND_FAULT, f);
       break;
     }
   }
@@ -136,7 +139,7 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
 
   cJSON *end = tool_end(name, id, status, reply);
   add_extra(end, c->extra);
-  ock__plan_defer(plan, "tool_end", end, tool_gone);
+  ock__plan_defer(plan, OCK_KIND_TOOL_END, end, tool_gone);
   c->known = t != NULL;
   c->status = status;
   c->reply = reply;

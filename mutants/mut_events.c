@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mut_hooks.h"
+#include "ock/contract.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -103,25 +104,25 @@ static void neutralise(struct mutant_exchange *x) {
 
 void mut_complete_dropped_on_error(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete") && !strcmp(data_str(x, "status"), "error"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))
     mut_answer_continue(x);
 }
 
 void mut_complete_never(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     mut_answer_continue(x);
 }
 
 void mut_complete_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
 void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "orchestrator:complete"))
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     return;
   cJSON *late = event_named("ock-mutant:late", NULL);
   cJSON *d = cJSON_GetObjectItemCaseSensitive(late, "data");
@@ -135,13 +136,13 @@ void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x)
 
 void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     mut_set_str(mut_event_data(x), "orchestrator", "");
 }
 
 void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "prompt:complete"))
+  if (is(x, OCK_EV_PROMPT_COMPLETE))
     mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
 }
 
@@ -150,7 +151,7 @@ void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
 void mut_other_deny_response(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   const char *r = data_str(x, "response");
-  if ((!is(x, "prompt:complete") && !is(x, "execution:end")) || strncmp(r, "Denied: ", 8))
+  if ((!is(x, OCK_EV_PROMPT_COMPLETE) && !is(x, OCK_EV_EXECUTION_END)) || strncmp(r, "Denied: ", 8))
     return;
   char text[4200];
   snprintf(text, sizeof text, "Refused by a hook (%.4096s).", r + 8);
@@ -159,12 +160,12 @@ void mut_other_deny_response(struct mutant_state *s, struct mutant_exchange *x) 
 
 void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "execution:end"))
+  if (is(x, OCK_EV_EXECUTION_END))
     mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
 }
 
 void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x) {
-  if (s->executes < 2 && !is(x, "cancel:completed"))
+  if (s->executes < 2 && !is(x, OCK_EV_CANCEL_COMPLETED))
     return;
   char name[256];
   snprintf(name, sizeof name, "%s-%d", data_str(x, "orchestrator"), s->executes);
@@ -174,20 +175,20 @@ void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange
 
 void mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON *d = mut_event_data(x);
-  if (!s->retrying && is(x, "provider:error") && cJSON_HasObjectItem(d, "retryable"))
+  if (!s->retrying && is(x, OCK_EV_PROVIDER_ERROR) && cJSON_HasObjectItem(d, "retryable"))
     cJSON_ReplaceItemInObjectCaseSensitive(d, "retryable", cJSON_CreateFalse());
 }
 
 void mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON *it = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "iteration");
-  if (is(x, "provider:request") && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)
+  if (is(x, OCK_EV_PROVIDER_REQUEST) && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)
     cJSON_SetNumberValue(it, s->max_iterations);
 }
 
 void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x) {
   static char last[256];
   static int last_execute = -1;
-  if (!is(x, "provider:request"))
+  if (!is(x, OCK_EV_PROVIDER_REQUEST))
     return;
   if (s->executes != last_execute)
     last[0] = '\0';
@@ -201,20 +202,20 @@ void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchang
 
 void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     mut_set_str(mut_event_data(x), "status", "done");
 }
 
 void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   cJSON *tc = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "turn_count");
-  if (is(x, "orchestrator:complete") && cJSON_IsNumber(tc))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && cJSON_IsNumber(tc))
     cJSON_SetNumberHelper(tc, tc->valuedouble + 1);
 }
 
 void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "orchestrator:complete") || strcmp(data_str(x, "status"), "incomplete"))
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "incomplete"))
     return;
   mut_set_str(mut_event_data(x), "status", "success");
   cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "reason");
@@ -222,32 +223,32 @@ void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x
 
 void mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete") && !strcmp(data_str(x, "status"), "error"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))
     cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "error");
 }
 
 /* ---- ORDER --------------------------------------------------------------------------------- */
 
 void mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x) {
-  if (is(x, "prompt:submit") && s->executes == 0)
-    mut_post_before(x, event_named("execution:start", mut_event_data(x)));
+  if (is(x, OCK_EV_PROMPT_SUBMIT) && s->executes == 0)
+    mut_post_before(x, event_named(OCK_EV_EXECUTION_START, mut_event_data(x)));
 }
 
 void mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "provider:response"))
+  if (is(x, OCK_EV_PROVIDER_RESPONSE))
     mut_answer_continue(x);
 }
 
 void mut_tool_post_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "tool:post"))
+  if (is(x, OCK_EV_TOOL_POST))
     mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
 void mut_prompt_complete_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "prompt:complete"))
+  if (is(x, OCK_EV_PROMPT_COMPLETE))
     mut_answer_continue(x);
 }
 
@@ -265,17 +266,17 @@ static void hold(struct mutant_state *s, struct mutant_exchange *x, const char *
 }
 
 void mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x) {
-  hold(s, x, "provider:request");
+  hold(s, x, OCK_EV_PROVIDER_REQUEST);
 }
 
 void mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x) {
-  hold(s, x, "tool:pre");
+  hold(s, x, OCK_EV_TOOL_PRE);
 }
 
 void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x) {
-  if (!is(x, "provider:response") || s->responses_in_execute > 0)
+  if (!is(x, OCK_EV_PROVIDER_RESPONSE) || s->responses_in_execute > 0)
     return;
-  cJSON *retry = event_named("provider:retry", NULL);
+  cJSON *retry = event_named(OCK_EV_PROVIDER_RETRY, NULL);
   cJSON *d = cJSON_GetObjectItemCaseSensitive(retry, "data");
   cJSON *from = mut_event_data(x);
   cJSON_AddStringToObject(d, "provider", data_str(x, "provider"));
@@ -295,7 +296,7 @@ void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x) 
 
 void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "provider:response"))
+  if (!is(x, OCK_EV_PROVIDER_RESPONSE))
     return;
   char text[4096];
   snprintf(text, sizeof text, "%s [mutant]", data_str(x, "content"));
@@ -305,7 +306,7 @@ void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange
 /* A SUT that closes an abandoned request as a broken stream: the reply it received looks failed. */
 void mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "provider:error") && !strcmp(error_type(x), "cancelled"))
+  if (is(x, OCK_EV_PROVIDER_ERROR) && !strcmp(error_type(x), "cancelled"))
     set_error_type(x, "stream_error");
 }
 
@@ -313,7 +314,7 @@ void mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x)
 
 void mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "tool:error") && !strcmp(error_type(x), "not_found"))
+  if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "not_found"))
     set_error_type(x, "execution_failed");
 }
 
@@ -321,7 +322,8 @@ void mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *
   (void)s;
   cJSON *d = mut_event_data(x);
   cJSON *result = cJSON_GetObjectItemCaseSensitive(d, "result");
-  if (!is(x, "tool:post") || !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "success")))
+  if (!is(x, OCK_EV_TOOL_POST) ||
+      !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "success")))
     return;
   const char *msg = mut_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
   cJSON *err = cJSON_CreateObject();
@@ -329,25 +331,25 @@ void mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *
   cJSON_AddStringToObject(err, "message", *msg ? msg : "the tool failed");
   cJSON_AddItemToObject(d, "error", err);
   cJSON_DeleteItemFromObjectCaseSensitive(d, "result");
-  mut_set_str(x->body, "event", "tool:error");
+  mut_set_str(x->body, "event", OCK_EV_TOOL_ERROR);
 }
 
 void mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "tool:error") &&
+  if (is(x, OCK_EV_TOOL_ERROR) &&
       (!strcmp(error_type(x), "execution_failed") || !strcmp(error_type(x), "timeout")))
     set_error_type(x, "not_found");
 }
 
 void mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "tool:error") && !strcmp(error_type(x), "invalid_arguments"))
+  if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "invalid_arguments"))
     set_error_type(x, "execution_failed");
 }
 
 void mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "tool:pre"))
+  if (!is(x, OCK_EV_TOOL_PRE))
     return;
   char name[512];
   snprintf(name, sizeof name, "%s_renamed", data_str(x, "tool_name"));
@@ -365,17 +367,17 @@ static void ignore_reply(struct mutant_exchange *x, const char *name, const char
 
 void mut_deny_submit_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  ignore_reply(x, "prompt:submit", "deny");
+  ignore_reply(x, OCK_EV_PROMPT_SUBMIT, "deny");
 }
 
 void mut_deny_request_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  ignore_reply(x, "provider:request", "deny");
+  ignore_reply(x, OCK_EV_PROVIDER_REQUEST, "deny");
 }
 
 void mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  ignore_reply(x, "tool:pre", "deny");
+  ignore_reply(x, OCK_EV_TOOL_PRE, "deny");
 }
 
 void mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
@@ -392,7 +394,7 @@ void mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_excha
 
 void mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  ignore_reply(x, "tool:pre", "modify");
+  ignore_reply(x, OCK_EV_TOOL_PRE, "modify");
 }
 
 void mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x) {
@@ -402,25 +404,25 @@ void mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x) {
 
 void mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "tool:selected"))
+  if (is(x, OCK_EV_TOOL_SELECTED))
     mut_answer_continue(x);
 }
 
 void mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  ignore_reply(x, "tool:selecting", "deny");
+  ignore_reply(x, OCK_EV_TOOL_SELECTING, "deny");
 }
 
 void mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  ignore_reply(x, "tool:selecting", "modify");
+  ignore_reply(x, OCK_EV_TOOL_SELECTING, "modify");
 }
 
 /* ---- ITER, STREAM, PARALLEL ---------------------------------------------------------------- */
 
 void mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "orchestrator:complete") || strcmp(data_str(x, "reason"), "max_iterations"))
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "reason"), "max_iterations"))
     return;
   mut_set_str(mut_event_data(x), "status", "success");
   cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "reason");
@@ -428,7 +430,7 @@ void mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x)
 
 void mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "provider:stream") || !*data_str(x, "delta"))
+  if (!is(x, OCK_EV_PROVIDER_STREAM) || !*data_str(x, "delta"))
     return;
   char delta[4096];
   snprintf(delta, sizeof delta, "%s~", data_str(x, "delta"));
@@ -436,10 +438,10 @@ void mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x)
 }
 
 void mut_stream_error_as_response(struct mutant_state *s, struct mutant_exchange *x) {
-  if (!is(x, "provider:error") || !s->streaming)
+  if (!is(x, OCK_EV_PROVIDER_ERROR) || !s->streaming)
     return;
   cJSON *d = mut_event_data(x);
-  mut_set_str(x->body, "event", "provider:response");
+  mut_set_str(x->body, "event", OCK_EV_PROVIDER_RESPONSE);
   static const char *const gone[] = {"error", "retryable", "status_code", "attempt"};
   for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
     cJSON_DeleteItemFromObjectCaseSensitive(d, gone[i]);
@@ -450,13 +452,13 @@ void mut_stream_error_as_response(struct mutant_state *s, struct mutant_exchange
 
 void mut_stream_events_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "provider:stream"))
+  if (is(x, OCK_EV_PROVIDER_STREAM))
     mut_answer_continue(x);
 }
 
 void mut_group_id_per_call(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "tool:pre") && !is(x, "tool:post") && !is(x, "tool:error"))
+  if (!is(x, OCK_EV_TOOL_PRE) && !is(x, OCK_EV_TOOL_POST) && !is(x, OCK_EV_TOOL_ERROR))
     return;
   char id[1024];
   snprintf(id, sizeof id, "%s:%s", data_str(x, "parallel_group_id"), data_str(x, "tool_call_id"));
@@ -467,23 +469,23 @@ void mut_group_id_per_call(struct mutant_state *s, struct mutant_exchange *x) {
 
 void mut_execution_end_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "execution:end"))
+  if (is(x, OCK_EV_EXECUTION_END))
     mut_answer_continue(x);
 }
 
 void mut_first_request_stage_route(struct mutant_state *s, struct mutant_exchange *x) {
-  if (is(x, "provider:request") && s->requests_in_execute == 0 && *data_str(x, "stage"))
+  if (is(x, OCK_EV_PROVIDER_REQUEST) && s->requests_in_execute == 0 && *data_str(x, "stage"))
     mut_set_str(mut_event_data(x), "stage", "route");
 }
 
 void mut_resolve_repeated(struct mutant_state *s, struct mutant_exchange *x) {
-  if (is(x, "provider:response") && s->responses_in_execute == 0 && s->resolve)
+  if (is(x, OCK_EV_PROVIDER_RESPONSE) && s->responses_in_execute == 0 && s->resolve)
     mut_post_after(x, cJSON_Duplicate(s->resolve, 1));
 }
 
 void mut_terminal_stage_wrong(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "orchestrator:complete") || !*data_str(x, "stage"))
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || !*data_str(x, "stage"))
     return;
   const char *status = data_str(x, "status");
   int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
@@ -492,12 +494,12 @@ void mut_terminal_stage_wrong(struct mutant_state *s, struct mutant_exchange *x)
 
 void mut_resolve_reason_empty(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "provider:resolve"))
+  if (is(x, OCK_EV_PROVIDER_RESOLVE))
     mut_set_str(mut_event_data(x), "reason", "");
 }
 
 void mut_routing_varies(struct mutant_state *s, struct mutant_exchange *x) {
-  if (!is(x, "provider:resolve"))
+  if (!is(x, OCK_EV_PROVIDER_RESOLVE))
     return;
   char reason[2048];
   snprintf(reason, sizeof reason, "%s (execute %d)", data_str(x, "reason"), s->executes);
@@ -507,7 +509,7 @@ void mut_routing_varies(struct mutant_state *s, struct mutant_exchange *x) {
 void mut_fallback_wrong(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   cJSON *d = mut_event_data(x);
-  if (!is(x, "provider:resolve") || !d)
+  if (!is(x, OCK_EV_PROVIDER_RESOLVE) || !d)
     return;
   cJSON *fb = cJSON_GetObjectItemCaseSensitive(d, "fallback");
   if (cJSON_IsString(fb))
@@ -525,7 +527,7 @@ void mut_trace_id_dropped(struct mutant_state *s, struct mutant_exchange *x) {
 
 void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "provider:error"))
+  if (!is(x, OCK_EV_PROVIDER_ERROR))
     return;
   cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "retryable");
   cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "status_code");
@@ -533,14 +535,14 @@ void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exc
 
 void mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "provider:retry"))
+  if (is(x, OCK_EV_PROVIDER_RETRY))
     mut_answer_continue(x);
 }
 
 void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   cJSON *d = mut_event_data(x);
-  if (!is(x, "orchestrator:complete") || strcmp(data_str(x, "status"), "cancelled"))
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "cancelled"))
     return;
   mut_set_str(d, "status", "error");
   cJSON *err = cJSON_CreateObject();
@@ -553,7 +555,7 @@ void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
 /* The first execute reports status cancelled, as a SUT does that honours a SIGINT after
  * prompt:complete, or while a denied or empty prompt is announced. */
 void mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x) {
-  if (s->done_once || !is(x, "orchestrator:complete") ||
+  if (s->done_once || !is(x, OCK_EV_ORCHESTRATOR_COMPLETE) ||
       !strcmp(data_str(x, "status"), "cancelled"))
     return;
   s->done_once = 1;
@@ -562,43 +564,43 @@ void mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *
 
 void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "cancel:requested"))
+  if (is(x, OCK_EV_CANCEL_REQUESTED))
     mut_answer_continue(x);
 }
 
 void mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "cancel:requested"))
+  if (is(x, OCK_EV_CANCEL_REQUESTED))
     mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
 void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "cancel:requested"))
+  if (is(x, OCK_EV_CANCEL_REQUESTED))
     x->replay_after = 1;
 }
 
 void mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete") && !strcmp(error_type(x), "invalid_input"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(error_type(x), "invalid_input"))
     set_error_type(x, "bad_input");
 }
 
 void mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (is(x, "orchestrator:complete") && !strcmp(error_type(x), "no_provider"))
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(error_type(x), "no_provider"))
     set_error_type(x, "invalid_input");
 }
 
 void mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x) {
-  if (is(x, "orchestrator:complete") &&
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) &&
       (!strcmp(error_type(x), "invalid_input") || !strcmp(error_type(x), "no_provider")))
     s->stop = 1;
 }
 
 void mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  if (!is(x, "prompt:submit"))
+  if (!is(x, OCK_EV_PROMPT_SUBMIT))
     return;
   size_t n = strlen(data_str(x, "prompt")) + 16;
   char *p = malloc(n);
@@ -610,7 +612,7 @@ void mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x) {
 }
 
 void mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x) {
-  if (!is(x, "prompt:submit") || s->executes > 0)
+  if (!is(x, OCK_EV_PROMPT_SUBMIT) || s->executes > 0)
     return;
   cJSON *bad = cJSON_CreateObject(); /* an event without its data object */
   cJSON_AddStringToObject(bad, "event", "ock-mutant:no-data");

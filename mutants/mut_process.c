@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mut_hooks.h"
+#include "ock/contract.h"
 #include "ock/utf8.h"
 
 static cJSON *config_of(cJSON *doc) {
@@ -87,7 +88,7 @@ void mut_event_before_session(struct mutant_state *s, struct mutant_exchange *x)
   if (s->done_once++)
     return;
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "event", "execution:start");
+  cJSON_AddStringToObject(e, "event", OCK_EV_EXECUTION_START);
   cJSON_AddItemToObject(e, "data", cJSON_CreateObject());
   mut_post_before(x, e);
 }

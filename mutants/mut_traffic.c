@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mut_hooks.h"
+#include "ock/contract.h"
 #include "ock/wire.h"
 
 /* wire_of: the provider wire of an LLM request; NULL for other traffic (the edits then leave
@@ -281,7 +282,7 @@ void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exch
 /* blank-prompt-stored: the SUT refuses a blank prompt but keeps it in the context; the event
  * hook remembers the prompt, the next LLM request carries it as the first user message. */
 void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
-  if (strcmp(mut_event_name(x), "prompt:submit"))
+  if (strcmp(mut_event_name(x), OCK_EV_PROMPT_SUBMIT))
     return;
   const char *prompt = mut_str(mut_event_data(x), "prompt");
   for (const char *p = prompt; *p; p++)
@@ -308,7 +309,7 @@ void mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x) {
 }
 
 void mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *x) {
-  if (s->done_once != 1 || strcmp(mut_event_name(x), "provider:response"))
+  if (s->done_once != 1 || strcmp(mut_event_name(x), OCK_EV_PROVIDER_RESPONSE))
     return;
   const cJSON *data = mut_event_data(x);
   const cJSON *call = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(data, "tool_calls"), 0);
@@ -316,7 +317,7 @@ void mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *
     return;
   s->done_once = 2;
   cJSON *pre = cJSON_CreateObject();
-  cJSON_AddStringToObject(pre, "event", "tool:pre");
+  cJSON_AddStringToObject(pre, "event", OCK_EV_TOOL_PRE);
   cJSON *d = cJSON_AddObjectToObject(pre, "data");
   cJSON_AddStringToObject(d, "tool_call_id", mut_str(call, "id"));
   cJSON_AddStringToObject(d, "tool_name", mut_str(call, "name"));

@@ -3,6 +3,7 @@
  * (which execute this is, what it has seen), kept current from the traffic itself.
  */
 #include "mutant.h"
+#include "ock/contract.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,20 +87,20 @@ void mutant_note_session(struct mutant_state *s, const cJSON *doc) {
 
 void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply) {
   const char *name = str_of(event, "event");
-  if (!strcmp(name, "prompt:submit")) {
+  if (!strcmp(name, OCK_EV_PROMPT_SUBMIT)) {
     s->executes++;
     s->llm_in_execute = s->responses_in_execute = s->requests_in_execute = 0;
     s->after_cancel = s->cancelled;
     s->cancelled = 0;
     cJSON_Delete(s->resolve);
     s->resolve = NULL;
-  } else if (!strcmp(name, "cancel:requested")) {
+  } else if (!strcmp(name, OCK_EV_CANCEL_REQUESTED)) {
     s->cancelled = 1;
-  } else if (!strcmp(name, "provider:response")) {
+  } else if (!strcmp(name, OCK_EV_PROVIDER_RESPONSE)) {
     s->responses_in_execute++;
-  } else if (!strcmp(name, "provider:request")) {
+  } else if (!strcmp(name, OCK_EV_PROVIDER_REQUEST)) {
     s->requests_in_execute++;
-  } else if (!strcmp(name, "provider:resolve")) {
+  } else if (!strcmp(name, OCK_EV_PROVIDER_RESOLVE)) {
     cJSON_Delete(s->resolve);
     s->resolve = cJSON_Duplicate(event, 1);
   }

@@ -23,6 +23,7 @@
  * Events carry "trace_id" and "stage" (CUGAR lifecycle); the stage of each event is fixed by
  * SPEC.md and the order of this code keeps the transitions in the allowed table.
  */
+#include "ock/contract.h"
 #include "ock/orchestrator.h"
 
 #include <pthread.h>
@@ -292,8 +293,8 @@ static void store_text(struct run *r, enum ock_role role, const char *text);
 /* injects: whether an inject_context reply to this event is honoured (not on the events that
  * close an execute: nothing would see the injection before the execute ends). */
 static int injects(const char *event) {
-  return strcmp(event, "prompt:complete") && strncmp(event, "cancel:", 7) &&
-         strcmp(event, "execution:end") && strcmp(event, "orchestrator:complete");
+  return strcmp(event, OCK_EV_PROMPT_COMPLETE) && strncmp(event, "cancel:", 7) &&
+         strcmp(event, OCK_EV_EXECUTION_END) && strcmp(event, OCK_EV_ORCHESTRATOR_COMPLETE);
 }
 
 /* emit sends one event: data (owned, consumed) gets trace_id and stage, the hook registry sees
@@ -386,7 +387,7 @@ static int check_cancel(struct run *r) {
     cJSON *d = obj();
     put_str(d, "orchestrator", r->o->name);
     put_int(d, "turn_count", r->turn_count);
-    emit(r, "cancel:requested", r->stage, d, NULL);
+    emit(r, OCK_EV_CANCEL_REQUESTED, r->stage, d, NULL);
   }
   return r->cancel_noticed;
 }
@@ -424,7 +425,7 @@ static void complete_event(struct run *r, enum ock_exec_status status, enum ock_
     put_item(d, "error", error_obj(r->res->error_type, r->res->error_message));
   r->res->status = status;
   r->res->turn_count = r->turn_count;
-  emit(r, "orchestrator:complete", stage, d, NULL);
+  emit(r, OCK_EV_ORCHESTRATOR_COMPLETE, stage, d, NULL);
 }
 
 /* finish_answer: the execute returns a response (success, or incomplete with a reason). */
@@ -434,11 +435,11 @@ static void finish_answer(struct run *r, enum ock_exec_status status, const char
   r->res->response = strdup(response ? response : "");
   cJSON *d = obj();
   put_str(d, "response", response ? response : "");
-  emit(r, "prompt:complete", OCK_STAGE_AGGREGATE, d, NULL);
+  emit(r, OCK_EV_PROMPT_COMPLETE, OCK_STAGE_AGGREGATE, d, NULL);
   d = obj();
   put_str(d, "response", response ? response : "");
   put_str(d, "status", "completed");
-  emit(r, "execution:end", OCK_STAGE_COMPLETE, d, NULL);
+  emit(r, OCK_EV_EXECUTION_END, OCK_STAGE_COMPLETE, d, NULL);
   complete_event(r, status, OCK_STAGE_COMPLETE);
 }
 
@@ -448,7 +449,7 @@ static void finish_error(struct run *r, const char *type, const char *message) {
   cJSON *d = obj();
   put_str(d, "response", NULL);
   put_str(d, "status", "error");
-  emit(r, "execution:end", OCK_STAGE_FAILED, d, NULL);
+  emit(r, OCK_EV_EXECUTION_END, OCK_STAGE_FAILED, d, NULL);
   complete_event(r, OCK_EXEC_ERROR, OCK_STAGE_FAILED);
 }
 
@@ -460,11 +461,11 @@ static void finish_cancel(struct run *r) {
   cJSON *d = obj();
   put_str(d, "orchestrator", r->o->name);
   put_int(d, "turn_count", r->turn_count);
-  emit(r, "cancel:completed", OCK_STAGE_CANCELLED, d, NULL);
+  emit(r, OCK_EV_CANCEL_COMPLETED, OCK_STAGE_CANCELLED, d, NULL);
   d = obj();
   put_str(d, "response", NULL);
   put_str(d, "status", "cancelled");
-  emit(r, "execution:end", OCK_STAGE_CANCELLED, d, NULL);
+  emit(r, OCK_EV_EXECUTION_END, OCK_STAGE_CANCELLED, d, NULL);
   complete_event(r, OCK_EXEC_CANCELLED, OCK_STAGE_CANCELLED);
 }
 
@@ -482,7 +483,7 @@ static int resolve(struct run *r, const char *after) {
   put_str(e, "provider", r->providers[d.target]->name);
   put_str(e, "reason", d.reason);
   put_str(e, "fallback", d.fallback >= 0 ? r->providers[d.fallback]->name : NULL);
-  emit(r, "provider:resolve", OCK_STAGE_ROUTE, e, NULL);
+  emit(r, OCK_EV_PROVIDER_RESOLVE, OCK_STAGE_ROUTE, e, NULL);
   return 1;
 }
 
@@ -527,7 +528,7 @@ static int on_delta(void *user, const struct ock_delta *d) {
     put_str(t, "arguments", d->tool_args ? d->tool_args : "");
     put_item(e, "tool_call_delta", t);
   }
-  emit(s->r, "provider:stream", OCK_STAGE_PLAN, e, NULL);
+  emit(s->r, OCK_EV_PROVIDER_STREAM, OCK_STAGE_PLAN, e, NULL);
   return ock_cancel_is_set(&s->r->o->cancel);
 }
 
@@ -565,7 +566,7 @@ static void response_event(struct run *r, const struct ock_provider *p, int iter
     put_int(u, "output_tokens", reply->output_tokens < 0 ? 0 : reply->output_tokens);
     put_item(e, "usage", u);
   }
-  emit(r, "provider:response", OCK_STAGE_PLAN, e, NULL);
+  emit(r, OCK_EV_PROVIDER_RESPONSE, OCK_STAGE_PLAN, e, NULL);
 }
 
 static void error_event(struct run *r, const struct ock_provider *p, int iteration, int attempt,
@@ -581,7 +582,7 @@ static void error_event(struct run *r, const struct ock_provider *p, int iterati
     put_int(e, "status_code", err->status);
   else
     put_str(e, "status_code", NULL);
-  emit(r, "provider:error", OCK_STAGE_PLAN, e, NULL);
+  emit(r, OCK_EV_PROVIDER_ERROR, OCK_STAGE_PLAN, e, NULL);
 }
 
 /* cancelled_request closes an open request that cancellation abandoned or kept from going out:
@@ -647,7 +648,7 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup, stru
     put_int(e, "iteration", iteration);
     put_int(e, "attempt", attempt);
     struct ock_hook_result hr;
-    emit(r, "provider:request", OCK_STAGE_PLAN, e, &hr);
+    emit(r, OCK_EV_PROVIDER_REQUEST, OCK_STAGE_PLAN, e, &hr);
     int deny = denied(r, &hr);
     ock_hook_result_clear(&hr);
     if (deny)
@@ -711,7 +712,7 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup, stru
       put_int(d, "attempt", attempt + 1);
       put_int(d, "delay_ms", delay);
       put_item(d, "error", error_obj(err.type, err.message));
-      emit(r, "provider:retry", OCK_STAGE_PLAN, d, NULL);
+      emit(r, OCK_EV_PROVIDER_RETRY, OCK_STAGE_PLAN, d, NULL);
       r->o->rt.sleep_ms(r->o->rt.user, delay, &r->o->cancel);
       continue;
     }
@@ -805,7 +806,7 @@ static void call_error(struct run *r, struct call *c, const char *type, const ch
   put_str(d, "tool_name", c->name);
   put_item(d, "error", error_obj(type, message));
   put_str(d, "parallel_group_id", group);
-  emit(r, "tool:error", OCK_STAGE_EXECUTE, d, NULL);
+  emit(r, OCK_EV_TOOL_ERROR, OCK_STAGE_EXECUTE, d, NULL);
 }
 
 static void call_denied(struct run *r, struct call *c, const char *group) {
@@ -827,7 +828,7 @@ static void select_call(struct run *r, struct call *c, const char *group) {
       cJSON_AddItemToArray(avail, cJSON_CreateString(r->tools[i]->spec.name));
   put_item(d, "available_tools", avail);
   struct ock_hook_result hr;
-  emit(r, "tool:selecting", OCK_STAGE_EXECUTE, d, &hr);
+  emit(r, OCK_EV_TOOL_SELECTING, OCK_STAGE_EXECUTE, d, &hr);
   if (denied(r, &hr)) {
     ock_hook_result_clear(&hr);
     call_denied(r, c, group);
@@ -862,7 +863,7 @@ static void select_call(struct run *r, struct call *c, const char *group) {
   put_str(d, "tool_name", c->name);
   put_str(d, "source", changed ? "scheduler" : "llm");
   put_str(d, "original_tool", changed ? c->tc->name : NULL);
-  emit(r, "tool:selected", OCK_STAGE_EXECUTE, d, NULL);
+  emit(r, OCK_EV_TOOL_SELECTED, OCK_STAGE_EXECUTE, d, NULL);
 }
 
 /* start_call: tool:pre, then not found / denied / invalid arguments, or the tool starts. */
@@ -876,7 +877,7 @@ static void start_call(struct run *r, struct call *c, const char *group, int par
                     : cJSON_CreateString(c->tc->arguments ? c->tc->arguments : ""));
   put_str(d, "parallel_group_id", group);
   struct ock_hook_result hr;
-  emit(r, "tool:pre", OCK_STAGE_EXECUTE, d, &hr);
+  emit(r, OCK_EV_TOOL_PRE, OCK_STAGE_EXECUTE, d, &hr);
   if (denied(r, &hr)) {
     ock_hook_result_clear(&hr);
     call_denied(r, c, group);
@@ -939,7 +940,7 @@ static void finish_call(struct run *r, struct call *c, const char *group) {
     put_str(d, "tool_name", c->name);
     put_item(d, "result", cJSON_Duplicate(c->result, 1));
     put_str(d, "parallel_group_id", group);
-    emit(r, "tool:post", OCK_STAGE_EXECUTE, d, NULL);
+    emit(r, OCK_EV_TOOL_POST, OCK_STAGE_EXECUTE, d, NULL);
     return;
   }
   if (c->exec_rc == OCK_ECANCELLED) {
@@ -1231,10 +1232,10 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
    * itself was meant for the gap between executes, and is ignored. */
   atomic_store(&o->cancel.flag, 0);
   atomic_store(&o->armed, 1);
-  emit(&r, "prompt:submit", OCK_STAGE_INITIALIZE, d, &submit);
+  emit(&r, OCK_EV_PROMPT_SUBMIT, OCK_STAGE_INITIALIZE, d, &submit);
   d = obj();
   put_str(d, "prompt", prompt ? prompt : "");
-  emit(&r, "execution:start", OCK_STAGE_INITIALIZE, d, NULL);
+  emit(&r, OCK_EV_EXECUTION_START, OCK_STAGE_INITIALIZE, d, NULL);
 
   if (!r.failed || !dense || !specs) {
     finish_error(&r, "internal_error", "out of memory");

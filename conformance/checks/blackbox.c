@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ock/buf.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 
 /* The checks whose evidence is the traffic (LLM requests and replies, the validator's
@@ -84,7 +85,7 @@ int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
   const cJSON *expect = cJSON_GetObjectItemCaseSensitive(fixture, "expect");
   const cJSON *cap;
   cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(fixture, "capabilities")) {
-    if (cJSON_IsString(cap) && !strcmp(cap->valuestring, "lifecycle")) {
+    if (cJSON_IsString(cap) && !strcmp(cap->valuestring, OCK_CAP_LIFECYCLE)) {
       snprintf(why, n, "%s: the scenario grades lifecycle events", BLACKBOX_REASON);
       return 1;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
 #include "model/view_calls.h"
@@ -19,7 +20,7 @@
 
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++)
-    if (is_kind(v->e[i], "llm_request"))
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       return v->e[i];
   return NULL;
 }
@@ -32,7 +33,7 @@ static int refused(const struct view *v, const struct view_exec *x) {
   if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
     return 1;
   for (size_t i = x->first; i < x->end; i++)
-    if (is_event(v->e[i], "prompt:submit"))
+    if (is_event(v->e[i], OCK_EV_PROMPT_SUBMIT))
       return event_denied(v->e[i]);
   return 0;
 }
@@ -55,24 +56,24 @@ static void find_marks(const struct view *v, const struct view_exec *x, struct c
   int refused_execute = refused(v, x);
   int n_requested = 0, n_completed = 0, n_signals = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    n_requested += is_event(v->e[i], "cancel:requested");
-    n_completed += is_event(v->e[i], "cancel:completed");
-    n_signals += is_kind(v->e[i], "cancel");
-    if (is_event(v->e[i], "prompt:complete") && answered == (size_t)-1)
+    n_requested += is_event(v->e[i], OCK_EV_CANCEL_REQUESTED);
+    n_completed += is_event(v->e[i], OCK_EV_CANCEL_COMPLETED);
+    n_signals += is_kind(v->e[i], OCK_ENTRY_CANCEL);
+    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && answered == (size_t)-1)
       answered = i;
     /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
      * finds the answer delivered, and one in a refused execute finds no work: nothing is left
      * to cancel (SPEC.md 5.10). */
-    if (is_kind(v->e[i], "cancel") && fired == (size_t)-1 && ignored == (size_t)-1 &&
+    if (is_kind(v->e[i], OCK_ENTRY_CANCEL) && fired == (size_t)-1 && ignored == (size_t)-1 &&
         (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
       if (answered == (size_t)-1 && !refused_execute)
         fired = i;
       else
         ignored = i;
     }
-    if (is_event(v->e[i], "cancel:requested") && requested == (size_t)-1)
+    if (is_event(v->e[i], OCK_EV_CANCEL_REQUESTED) && requested == (size_t)-1)
       requested = i;
-    if (is_event(v->e[i], "cancel:completed") && completed == (size_t)-1)
+    if (is_event(v->e[i], OCK_EV_CANCEL_COMPLETED) && completed == (size_t)-1)
       completed = i;
   }
   *m = (struct cancel_marks){.fired = fired,
@@ -145,7 +146,7 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
   if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
-      if ((is_kind(v->e[i], "llm_request") || is_kind(v->e[i], "tool_start")) &&
+      if ((is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) || is_kind(v->e[i], OCK_ENTRY_TOOL_START)) &&
           entry_time(v->e[i]) > after)
         late = i;
     grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
@@ -153,9 +154,9 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
                v->traffic ? "nothing new starts after the SIGINT"
                           : "nothing new starts after cancel:requested",
                "%s",
-               late == (size_t)-1                   ? "nothing started"
-               : is_kind(v->e[late], "llm_request") ? "an LLM request was sent"
-                                                    : "a tool was started");
+               late == (size_t)-1                           ? "nothing started"
+               : is_kind(v->e[late], OCK_ENTRY_LLM_REQUEST) ? "an LLM request was sent"
+                                                            : "a tool was started");
   }
 }
 
@@ -199,7 +200,7 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
 /* cancel_closing_message: next, the first request after a cancelled execute, has an assistant
  * message before its prompt (OCK-CANCEL-005), in the words of OCK-TEXT-010. */
 static void cancel_closing_message(struct grade_ctx *g, const cJSON *next) {
-  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, OCK_F_LLM_REQUEST_NEUTRAL);
   int last_user = -1, i = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, hist) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -17,10 +18,14 @@ static const struct {
   const char *capability;
   const char *event;
 } signs[] = {
-    {"streaming", "provider:stream"},     {"scheduling", "tool:selecting"},
-    {"scheduling", "tool:selected"},      {"lifecycle", "execution:start"},
-    {"lifecycle", "execution:end"},       {"resilience", "provider:retry"},
-    {"cancellation", "cancel:requested"}, {"cancellation", "cancel:completed"},
+    {OCK_CAP_STREAMING, OCK_EV_PROVIDER_STREAM},
+    {OCK_CAP_SCHEDULING, OCK_EV_TOOL_SELECTING},
+    {OCK_CAP_SCHEDULING, OCK_EV_TOOL_SELECTED},
+    {OCK_CAP_LIFECYCLE, OCK_EV_EXECUTION_START},
+    {OCK_CAP_LIFECYCLE, OCK_EV_EXECUTION_END},
+    {OCK_CAP_RESILIENCE, OCK_EV_PROVIDER_RETRY},
+    {OCK_CAP_CANCELLATION, OCK_EV_CANCEL_REQUESTED},
+    {OCK_CAP_CANCELLATION, OCK_EV_CANCEL_COMPLETED},
 };
 
 /* undeclared records the WARN for capability cap, seen at seq. */
@@ -47,7 +52,7 @@ static void undeclared(struct grade_ctx *g, const char *cap, long seq, const cha
   cJSON_AddStringToObject(c, "id", id);
   cJSON_AddStringToObject(c, "requirement", r->id);
   cJSON_AddStringToObject(c, "level", "SHOULD");
-  cJSON_AddStringToObject(c, "verdict", g->strict ? "FAIL" : "WARN");
+  cJSON_AddStringToObject(c, "verdict", g->strict ? OCK_V_FAIL : OCK_V_WARN);
   cJSON_AddStringToObject(c, "expected", expected);
   cJSON_AddStringToObject(c, "actual", what);
   cJSON *ev = cJSON_AddArrayToObject(c, "evidence");
@@ -70,7 +75,7 @@ static long sign_overlap(const struct view *v) {
   for (size_t a = 0; a < n && seq < 0; a++)
     for (size_t b = 0; b < n && seq < 0; b++) {
       if (a == b || f[a].reply_index != f[b].reply_index || !f[a].start || !f[a].end ||
-          !f[b].start || ock_json_bool(f[a].end, "client_gone", 0))
+          !f[b].start || ock_json_bool(f[a].end, OCK_F_TOOL_END_CLIENT_GONE, 0))
         continue;
       long a_start = entry_seq(f[a].start), a_end = entry_seq(f[a].end);
       long b_start = entry_seq(f[b].start);
@@ -84,7 +89,7 @@ static long sign_overlap(const struct view *v) {
 /* sign_lifecycle_field: an event whose data has stage or trace_id. */
 static long sign_lifecycle_field(const struct view *v, const char **field) {
   for (size_t i = 0; i < v->n; i++) {
-    const cJSON *d = is_kind(v->e[i], "event") ? event_data(v->e[i]) : NULL;
+    const cJSON *d = is_kind(v->e[i], OCK_ENTRY_EVENT) ? event_data(v->e[i]) : NULL;
     *field = cJSON_HasObjectItem(d, "stage") ? "stage" : "trace_id";
     if (cJSON_HasObjectItem(d, "stage") || cJSON_HasObjectItem(d, "trace_id"))
       return entry_seq(v->e[i]);
@@ -100,16 +105,16 @@ static long sign_retried(const struct view *v, const char **what) {
     int faulted = 0, errored = 0;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
       const cJSON *e = v->e[i];
-      if (is_kind(e, "llm_request") && faulted) {
+      if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && faulted) {
         *what = "an LLM request that continues a turn after a faulted reply";
         return entry_seq(e);
       }
-      if (is_event(e, "provider:resolve") && errored) {
+      if (is_event(e, OCK_EV_PROVIDER_RESOLVE) && errored) {
         *what = "a provider:resolve after a provider:error (a fallback)";
         return entry_seq(e);
       }
-      faulted |= is_kind(e, "llm_reply") && reply_failed(e);
-      errored |= is_event(e, "provider:error");
+      faulted |= is_kind(e, OCK_ENTRY_LLM_REPLY) && reply_failed(e);
+      errored |= is_event(e, OCK_EV_PROVIDER_ERROR);
     }
   }
   return -1;
@@ -128,17 +133,17 @@ static void behaviour(struct grade_ctx *g) {
   const struct view *v = g->v;
   const char *what = "";
   long seq;
-  if (!grade_declared(g, "parallel") && (seq = sign_overlap(v)) >= 0)
-    undeclared(g, "parallel", seq, "two tool calls of one response running at the same time");
-  if (!grade_declared(g, "lifecycle") && (seq = sign_lifecycle_field(v, &what)) >= 0) {
+  if (!grade_declared(g, OCK_CAP_PARALLEL) && (seq = sign_overlap(v)) >= 0)
+    undeclared(g, OCK_CAP_PARALLEL, seq, "two tool calls of one response running at the same time");
+  if (!grade_declared(g, OCK_CAP_LIFECYCLE) && (seq = sign_lifecycle_field(v, &what)) >= 0) {
     char text[80];
     snprintf(text, sizeof text, "an event with a %s field", what);
-    undeclared(g, "lifecycle", seq, text);
+    undeclared(g, OCK_CAP_LIFECYCLE, seq, text);
   }
-  if (!grade_declared(g, "resilience") && (seq = sign_retried(v, &what)) >= 0)
-    undeclared(g, "resilience", seq, what);
-  if (!grade_declared(g, "cancellation") && (seq = sign_cancelled(v)) >= 0)
-    undeclared(g, "cancellation", seq, "an execute ended with status cancelled");
+  if (!grade_declared(g, OCK_CAP_RESILIENCE) && (seq = sign_retried(v, &what)) >= 0)
+    undeclared(g, OCK_CAP_RESILIENCE, seq, what);
+  if (!grade_declared(g, OCK_CAP_CANCELLATION) && (seq = sign_cancelled(v)) >= 0)
+    undeclared(g, OCK_CAP_CANCELLATION, seq, "an execute ended with status cancelled");
 }
 
 void check_capability(struct grade_ctx *g) {
@@ -155,11 +160,11 @@ void check_capability(struct grade_ctx *g) {
       }
     }
   }
-  if (!grade_declared(g, "streaming"))
+  if (!grade_declared(g, OCK_CAP_STREAMING))
     for (size_t i = 0; i < v->n; i++)
-      if (is_kind(v->e[i], "llm_request") && ock_json_bool(v->e[i], "stream", 0) &&
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock_json_bool(v->e[i], "stream", 0) &&
           !cfg_bool(v, "streaming", 0)) {
-        undeclared(g, "streaming", entry_seq(v->e[i]), "a streaming LLM request");
+        undeclared(g, OCK_CAP_STREAMING, entry_seq(v->e[i]), "a streaming LLM request");
         break;
       }
   behaviour(g);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 
 static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
@@ -34,16 +35,17 @@ struct happened {
 static void what_happened(const struct view *v, const struct view_exec *x, struct happened *h) {
   memset(h, 0, sizeof *h);
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_kind(v->e[i], "llm_request") && view_is_wrap_up(v, i)) {
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && view_is_wrap_up(v, i)) {
       h->wrapped_up = 1;
       continue;
     }
     const cJSON *e = v->e[i];
-    if (is_kind(e, "cancel") && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
+    if (is_kind(e, OCK_ENTRY_CANCEL) && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
       h->cancelled = 1;
-    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e))
+    if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
+        event_denied(e))
       h->denied = 1;
-    if (!is_kind(e, "llm_request"))
+    if (!is_kind(e, OCK_ENTRY_LLM_REQUEST))
       continue;
     h->requests++;
     e = view_reply_of(v, i); /* the reply to this request, wherever it was journaled */
@@ -68,11 +70,12 @@ static const char *expected_response(const struct view *v, const struct view_exe
   *denied = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e)) {
+    if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
+        event_denied(e)) {
       *denied = 1;
       return NULL;
     }
-    if (is_kind(e, "llm_request"))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST))
       last = view_reply_of(v, i);
   }
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(last, "text");
@@ -84,9 +87,9 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   const cJSON *pc = NULL, *end = NULL;
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_event(v->e[i], "prompt:complete") && !pc)
+    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && !pc)
       pc = v->e[i];
-    if (is_event(v->e[i], "execution:end") && !end)
+    if (is_event(v->e[i], OCK_EV_EXECUTION_END) && !end)
       end = v->e[i];
   }
   int denied;
@@ -135,7 +138,7 @@ static void check_same_name(struct grade_ctx *g) {
   long first_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
     const char *name = ock_json_str(event_data(v->e[i]), "orchestrator");
-    if (!is_kind(v->e[i], "event") || !name || !*name)
+    if (!is_kind(v->e[i], OCK_ENTRY_EVENT) || !name || !*name)
       continue; /* a missing or empty name is complete.orchestrator's to report */
     if (!first) {
       first = name;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -87,7 +88,7 @@ static const cJSON *event_between(const struct view *v, size_t from, size_t to, 
 /* sigint_after: the harness sent a SIGINT after entry i and before the window's end. */
 static int sigint_after(const struct view *v, const struct view_exec *x, size_t i) {
   for (size_t k = i + 1; k < x->end && k < v->n; k++)
-    if (is_kind(v->e[k], "cancel"))
+    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -96,7 +97,7 @@ static int sigint_after(const struct view *v, const struct view_exec *x, size_t 
  * provider:error before the next request (entry until). */
 static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t until) {
   const struct view *v = g->v;
-  const cJSON *err = event_between(v, i + 1, until, "provider:error");
+  const cJSON *err = event_between(v, i + 1, until, OCK_EV_PROVIDER_ERROR);
   const cJSON *d = event_data(err);
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "error");
   int ok = err && *str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
@@ -172,7 +173,7 @@ static void error_retry_denied(struct grade_ctx *g, const struct failure *fl, si
   size_t i = fl->i;
   const char *provider = fl->provider;
   int attempt = fl->attempt;
-  const cJSON *ev = event_between(v, i + 1, denied, "provider:retry");
+  const cJSON *ev = event_between(v, i + 1, denied, OCK_EV_PROVIDER_RETRY);
   const char *to = str_field(event_data(v->e[denied]), "provider");
   grade_emit(g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider),
              entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
@@ -223,7 +224,7 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
   const char *provider = fl->provider, *next_prov = fl->next_prov;
   size_t i = fl->i, j = fl->j;
   int attempt = fl->attempt;
-  const cJSON *ev = next ? event_between(v, i + 1, j, "provider:retry") : NULL;
+  const cJSON *ev = next ? event_between(v, i + 1, j, OCK_EV_PROVIDER_RETRY) : NULL;
   /* A black-box SUT announces nothing: the retry itself is what the traffic shows. */
   int announced = ev || v->traffic;
   int ok = next && !strcmp(next_prov, provider) && announced;
@@ -263,7 +264,7 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
   const cJSON *next = fl->next, *reply = fl->reply;
   const char *provider = fl->provider, *next_prov = fl->next_prov, *fallback = fl->fallback;
   size_t i = fl->i, j = fl->j;
-  const cJSON *res = next ? event_between(v, i + 1, j, "provider:resolve") : NULL;
+  const cJSON *res = next ? event_between(v, i + 1, j, OCK_EV_PROVIDER_RESOLVE) : NULL;
   int announced = v->traffic || (res && !strcmp(str_field(event_data(res), "provider"), fallback));
   int ok = next && !strcmp(next_prov, fallback) && announced;
   grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
@@ -311,7 +312,7 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   }
   size_t denied = (size_t)-1;
   for (size_t k = i + 1; !fl.next && k < x->end && denied == (size_t)-1; k++)
-    if (is_event(v->e[k], "provider:request") && event_denied(v->e[k]))
+    if (is_event(v->e[k], OCK_EV_PROVIDER_REQUEST) && event_denied(v->e[k]))
       denied = k;
   if (fl.can_retry && denied != (size_t)-1) {
     error_retry_denied(g, &fl, denied);
@@ -421,7 +422,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   int n_failed = 0, failures_in_turn = 0;
   const char *turn_provider = NULL;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], "llm_request"))
+    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
     const char *provider = str_field(v->e[i], "provider");
     const char *best;
@@ -458,12 +459,12 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
   int last_failed = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, "llm_request")) {
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
       last_failed = reply_failed(view_reply_of(v, i));
       continue;
     }
-    int request = is_event(e, "provider:request");
-    if (!request && !is_event(e, "provider:error"))
+    int request = is_event(e, OCK_EV_PROVIDER_REQUEST);
+    if (!request && !is_event(e, OCK_EV_PROVIDER_ERROR))
       continue;
     if (request) {
       if (last_failed && iteration > 0) {
@@ -502,7 +503,7 @@ void check_error(struct grade_ctx *g) {
     int attempt = 0;
     const cJSON *prev = NULL;
     for (size_t i = x->first; i < x->end; i++) {
-      if (!is_kind(v->e[i], "llm_request"))
+      if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
       attempt = prev && reply_failed(prev) ? attempt + 1 : 1;
       prev = view_reply_of(v, i);

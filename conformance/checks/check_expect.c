@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "run/sut.h"
 
@@ -122,9 +123,9 @@ static int count_events(const struct view *v, const char *name, long *seq) {
 
 static int history_contains(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
-                                                                          text)) return 1;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(
+                            request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
+                                                                            text)) return 1;
   return 0;
 }
 
@@ -187,7 +188,7 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
   for (size_t k = 0; k < v->nx; k++) {
     const cJSON *failed = NULL;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
-      if (!is_kind(v->e[i], "llm_request"))
+      if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
       if (failed) {
         const cJSON *range = cJSON_IsArray(between) ? cJSON_GetArrayItem(between, pair) : between;
@@ -264,7 +265,7 @@ static void expect_llm_requests(struct grade_ctx *g, const cJSON *expect, const 
   if (llm) {
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
-      n += is_kind(v->e[i], "llm_request");
+      n += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     long long want = item_count(llm);
     grade_emit(g, "expect.llm-requests",
                charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
@@ -281,7 +282,8 @@ static void expect_tool_calls(struct grade_ctx *g, const cJSON *expect, const ch
       continue;
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
-      n += is_kind(v->e[i], "tool_start") && !strcmp(str_field(v->e[i], "name"), it->string);
+      n +=
+          is_kind(v->e[i], OCK_ENTRY_TOOL_START) && !strcmp(str_field(v->e[i], "name"), it->string);
     const char *own = own_requirement(it) ? own_requirement(it) : own_requirement(calls);
     long long want = item_count(it);
     grade_emit(g, "expect.tool-calls", charged(v, "tool_calls", NULL, own, req), n == want, -1,
@@ -300,7 +302,8 @@ static void expect_tool_input(struct grade_ctx *g, const cJSON *expect, const ch
     const cJSON *got = NULL;
     long seq = -1;
     for (size_t i = 0; i < v->n && !got; i++)
-      if (is_kind(v->e[i], "tool_start") && !strcmp(str_field(v->e[i], "name"), it->string)) {
+      if (is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
+          !strcmp(str_field(v->e[i], "name"), it->string)) {
         got = cJSON_GetObjectItemCaseSensitive(v->e[i], "input");
         seq = entry_seq(v->e[i]);
       }
@@ -318,7 +321,7 @@ static void expect_last_request(struct grade_ctx *g, const cJSON *expect, const 
   const cJSON *it;
   const cJSON *last = NULL;
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], "llm_request"))
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       last = v->e[i];
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "last_request_contains")) {
     const char *text = item_string(it, "text");

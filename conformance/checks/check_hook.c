@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -19,7 +20,7 @@
 static int message_index_containing(const cJSON *request, const char *text) {
   int i = 0;
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (strstr(str_field(m, "content"), text))
       return i;
     i++;
@@ -29,7 +30,7 @@ static int message_index_containing(const cJSON *request, const char *text) {
 
 /* splits_a_call: message m sits between an assistant tool-call message and one of its results. */
 static int splits_a_call(const cJSON *request, int m) {
-  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(request, "neutral");
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL);
   int n = cJSON_GetArraySize(hist);
   for (int a = 0; a < m; a++) {
     const cJSON *c;
@@ -49,7 +50,7 @@ static int splits_a_call(const cJSON *request, int m) {
 static int requests_between(const struct view *v, size_t from, size_t to) {
   int n = 0;
   for (size_t i = from; i < to && i < v->n; i++)
-    n += is_kind(v->e[i], "llm_request");
+    n += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
   return n;
 }
 
@@ -70,7 +71,7 @@ static const cJSON *denial_seen(const struct view *v, const struct view_exec *x,
                                 size_t n) {
   const cJSON *pc = NULL;
   for (size_t i = x->first; i < x->end && !pc; i++)
-    if (is_event(v->e[i], "prompt:complete"))
+    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE))
       pc = v->e[i];
   const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
   const char *reason = str_field(x->complete, "reason");
@@ -137,7 +138,8 @@ static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, si
   const char *status = str_field(x->complete, "status");
   size_t stop = x->end;
   for (size_t j = i + 1; j < x->end; j++)
-    if (is_event(v->e[j], "provider:request") || is_event(v->e[j], "orchestrator:complete")) {
+    if (is_event(v->e[j], OCK_EV_PROVIDER_REQUEST) ||
+        is_event(v->e[j], OCK_EV_ORCHESTRATOR_COMPLETE)) {
       stop = j;
       break;
     }
@@ -163,7 +165,7 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
   const struct view_exec *x = view_exec_of(g->v, i);
   if (!x)
     return;
-  if (is_event(g->v->e[i], "prompt:submit"))
+  if (is_event(g->v->e[i], OCK_EV_PROMPT_SUBMIT))
     hook_deny_submit(g, x, i);
   else
     hook_deny_request(g, x, i);
@@ -193,7 +195,7 @@ static void injections(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (!is_kind(e, "event") || strcmp(event_action(e), "inject_context"))
+    if (!is_kind(e, OCK_ENTRY_EVENT) || strcmp(event_action(e), "inject_context"))
       continue;
     const cJSON *reply = event_reply(e);
     const char *text = ock_json_str(reply, "context_injection");
@@ -216,7 +218,7 @@ static void injections(struct grade_ctx *g) {
           "never between a tool call and its results", "injected message at messages[%d] %s", at,
           splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
     for (size_t k = j + 1; k < v->n; k++) {
-      if (!is_kind(v->e[k], "llm_request"))
+      if (!is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
         continue;
       int present = message_index_containing(v->e[k], text) >= 0;
       if (ephemeral ? present : !present) {
@@ -287,7 +289,8 @@ void check_hook(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if ((is_event(e, "prompt:submit") || is_event(e, "provider:request")) && event_denied(e))
+    if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
+        event_denied(e))
       deny_prompt_or_request(g, i);
   }
   struct call_fate *fates = NULL;

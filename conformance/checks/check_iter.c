@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 
 #define REMINDER_MARK "orchestrator-loop-limit"
@@ -28,7 +29,7 @@ static int ends_with_reminder(const char *text) {
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
   cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) if (strstr(str_field(m, "content"),
+      m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
                                                                           REMINDER_MARK)) return 1;
   return 0;
 }
@@ -36,7 +37,7 @@ static int carries_reminder(const cJSON *request) {
 /* carries_text: some message of the request's neutral history contains text. */
 static int carries_text(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (strstr(str_field(m, "content"), text))
       return 1;
   }
@@ -53,9 +54,9 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
     return NULL;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (i < wrap && is_kind(e, "llm_request") && carries_text(e, content))
+    if (i < wrap && is_kind(e, OCK_ENTRY_LLM_REQUEST) && carries_text(e, content))
       return NULL;
-    const char *injected = is_kind(e, "event") && !strcmp(event_action(e), "inject_context")
+    const char *injected = is_kind(e, OCK_ENTRY_EVENT) && !strcmp(event_action(e), "inject_context")
                                ? ock_json_str(event_reply(e), "context_injection")
                                : NULL;
     if (injected && *injected && strstr(content, injected))
@@ -67,7 +68,7 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
 /* history_holds_call: request's neutral history has an assistant tool call with that id. */
 static int history_holds_call(const cJSON *request, const char *id) {
   const cJSON *m, *c;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
                                 m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
   return 0;
@@ -88,12 +89,12 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
     for (size_t i = w + 1; i < v->n; i++) {
       const cJSON *e = v->e[i];
       const char *what = NULL;
-      if (is_kind(e, "event") && !strncmp(event_name(e), "tool:", 5) &&
+      if (is_kind(e, OCK_ENTRY_EVENT) && !strncmp(event_name(e), "tool:", 5) &&
           !strcmp(str_field(event_data(e), "tool_call_id"), id))
         what = event_name(e);
-      else if (is_kind(e, "tool_start") && !strcmp(str_field(e, "tool_call_id"), id))
+      else if (is_kind(e, OCK_ENTRY_TOOL_START) && !strcmp(str_field(e, "tool_call_id"), id))
         what = "the tool run";
-      else if (is_kind(e, "llm_request") && history_holds_call(e, id))
+      else if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_holds_call(e, id))
         what = "a later request's history";
       if (what) {
         grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, entry_seq(e),
@@ -120,7 +121,7 @@ static int find_turns(const struct view *v, const struct view_exec *x, size_t *t
   const cJSON *prev = NULL;
   int have_prev = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], "llm_request"))
+    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
     if (!have_prev || !reply_failed(prev)) {
       if (turns < MAX_TURNS)
@@ -180,7 +181,7 @@ static void text_reminder(struct grade_ctx *g, const cJSON *wrap, const cJSON *l
 static void iter_reminder_not_stored(struct grade_ctx *g, size_t w, const char *own) {
   const struct view *v = g->v;
   for (size_t i = w + 1; i < v->n; i++)
-    if (is_kind(v->e[i], "llm_request")) {
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
       int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
       grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
                  "the reminder (in any words: the wrap-up request's last user message) is never "
@@ -196,13 +197,13 @@ static void iter_reminder_not_stored(struct grade_ctx *g, size_t w, const char *
 static void wrap_up(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const struct view *v = g->v;
   const cJSON *wrap = v->e[w];
-  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, "neutral");
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, OCK_F_LLM_REQUEST_NEUTRAL);
   const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-  int ok = !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, "tools_offered", 0) == 0;
+  int ok = !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0;
   grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
              "one wrap-up request: a user message last; no tools",
              "last message role %s; %lld tools offered", str_field(last, "role"),
-             ock_json_int(wrap, "tools_offered", 0));
+             ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0));
   text_reminder(g, wrap, last);
   wrap_up_calls_discarded(g, x, w);
   const char *content = str_field(last, "content");

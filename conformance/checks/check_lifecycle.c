@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/json.h"
 
@@ -15,7 +16,7 @@
 static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
   const struct view *v = g->v;
   for (size_t j = i + 1; j < hi; j++)
-    if (is_kind(v->e[j], "event") && ock_registry_event(g->reg, event_name(v->e[j])))
+    if (is_kind(v->e[j], OCK_ENTRY_EVENT) && ock_registry_event(g->reg, event_name(v->e[j])))
       return j;
   return (size_t)-1;
 }
@@ -31,12 +32,12 @@ static const char *exec_end_status(const char *status) {
 static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   size_t after = next_event(g, x->first, x->end);
-  int start_ok = after != (size_t)-1 && is_event(v->e[after], "execution:start");
+  int start_ok = after != (size_t)-1 && is_event(v->e[after], OCK_EV_EXECUTION_START);
   size_t end_i = (size_t)-1, complete_i = (size_t)-1;
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_event(v->e[i], "execution:end") && end_i == (size_t)-1)
+    if (is_event(v->e[i], OCK_EV_EXECUTION_END) && end_i == (size_t)-1)
       end_i = i;
-    if (is_event(v->e[i], "orchestrator:complete") && complete_i == (size_t)-1)
+    if (is_event(v->e[i], OCK_EV_ORCHESTRATOR_COMPLETE) && complete_i == (size_t)-1)
       complete_i = i;
   }
   const char *status = str_field(x->complete, "status");
@@ -134,7 +135,7 @@ static void stages(struct grade_ctx *g, const struct view_exec *x) {
   int any = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if (!is_kind(e, "event"))
+    if (!is_kind(e, OCK_ENTRY_EVENT))
       continue;
     const struct ock_event_def *def = ock_registry_event(g->reg, event_name(e));
     if (!def)
@@ -176,9 +177,9 @@ static void routing(struct grade_ctx *g) {
     const cJSON *resolve = NULL;
     size_t request = (size_t)-1;
     for (size_t i = x->first; i < x->end && request == (size_t)-1; i++) {
-      if (is_event(v->e[i], "provider:resolve") && !resolve)
+      if (is_event(v->e[i], OCK_EV_PROVIDER_RESOLVE) && !resolve)
         resolve = v->e[i];
-      if (is_event(v->e[i], "provider:request"))
+      if (is_event(v->e[i], OCK_EV_PROVIDER_REQUEST))
         request = i;
     }
     if (request == (size_t)-1)
@@ -220,7 +221,7 @@ static void routing(struct grade_ctx *g) {
 
 static const char *session_trace_id(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], "session") && ock_json_str(v->e[i], "trace_id"))
+    if (is_kind(v->e[i], OCK_ENTRY_SESSION) && ock_json_str(v->e[i], "trace_id"))
       return ock_json_str(v->e[i], "trace_id");
   return ock_json_str(v->session, "trace_id");
 }
@@ -233,7 +234,7 @@ static void trace(struct grade_ctx *g) {
   int bad = 0, any = 0;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, "event") && ock_registry_event(g->reg, event_name(e))) {
+    if (is_kind(e, OCK_ENTRY_EVENT) && ock_registry_event(g->reg, event_name(e))) {
       any = 1;
       const char *got = str_field(event_data(e), "trace_id");
       if (strcmp(got, want) && !bad++)
@@ -241,7 +242,7 @@ static void trace(struct grade_ctx *g) {
                    "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
                    event_name(e), got);
     }
-    if (is_kind(e, "llm_request") || is_kind(e, "tool_start")) {
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) || is_kind(e, OCK_ENTRY_TOOL_START)) {
       const char *h = str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
       grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), entry_seq(e),
                  "LLM and tool endpoint requests carry X-OCK-Trace-Id", "%s %ld: header \"%.60s\"",

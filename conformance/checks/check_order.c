@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/grammar.h"
 #include "ock/json.h"
 
@@ -72,7 +73,7 @@ static void run_grammar(struct grade_ctx *g) {
   }
   long last = 0;
   for (size_t i = 0; i < v->n; i++) {
-    if (!is_kind(v->e[i], "event"))
+    if (!is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
     last = entry_seq(v->e[i]);
     ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_action(v->e[i]));
@@ -81,16 +82,17 @@ static void run_grammar(struct grade_ctx *g) {
   ock_grammar_free(gr);
   if (!v->nx)
     return;
-  int cancelled = saw_event(v, "cancel:requested") || saw_event(v, "cancel:completed");
+  int cancelled = saw_event(v, OCK_EV_CANCEL_REQUESTED) || saw_event(v, OCK_EV_CANCEL_COMPLETED);
   for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
     const char *req = grammar_checks[i].requirement;
     if (r.violated[i])
       continue;
     if (!strcmp(req, "OCK-CANCEL-002") && !cancelled)
       continue;
-    if (!strcmp(req, "OCK-HOOK-010") && !saw_event(v, "tool:selecting"))
+    if (!strcmp(req, "OCK-HOOK-010") && !saw_event(v, OCK_EV_TOOL_SELECTING))
       continue;
-    if (!strcmp(req, "OCK-TOOL-007") && !saw_event(v, "tool:pre") && !saw_event(v, "tool:error"))
+    if (!strcmp(req, "OCK-TOOL-007") && !saw_event(v, OCK_EV_TOOL_PRE) &&
+        !saw_event(v, OCK_EV_TOOL_ERROR))
       continue;
     if (!strcmp(req, "OCK-LIFECYCLE-001"))
       continue; /* presence is check_lifecycle's; the grammar only reports misplacement */
@@ -109,7 +111,7 @@ static void prompt_complete_presence(struct grade_ctx *g) {
     int n = 0;
     long seq = x->complete_seq;
     for (size_t i = x->first; i < x->end; i++)
-      if (is_event(v->e[i], "prompt:complete")) {
+      if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE)) {
         n++;
         seq = entry_seq(v->e[i]);
       }
@@ -125,10 +127,10 @@ static void prompt_complete_presence(struct grade_ctx *g) {
 static int never_sent(const struct view *v, size_t i, size_t end) {
   for (size_t j = i + 1; j < end; j++) {
     const cJSON *e = v->e[j];
-    if (is_kind(e, "llm_request") || is_event(e, "provider:response") ||
-        is_event(e, "provider:request"))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) || is_event(e, OCK_EV_PROVIDER_RESPONSE) ||
+        is_event(e, OCK_EV_PROVIDER_REQUEST))
       return 0;
-    if (is_event(e, "provider:error")) {
+    if (is_event(e, OCK_EV_PROVIDER_ERROR)) {
       const char *t = str_field(cJSON_GetObjectItemCaseSensitive(event_data(e), "error"), "type");
       return !strcmp(t, "cancelled");
     }
@@ -144,9 +146,9 @@ static void requests_announced(struct grade_ctx *g) {
     int announced = 0, received = 0, any = 0;
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *e = v->e[i];
-      if (is_event(e, "provider:request") && !event_denied(e) && !never_sent(v, i, x->end))
+      if (is_event(e, OCK_EV_PROVIDER_REQUEST) && !event_denied(e) && !never_sent(v, i, x->end))
         announced++;
-      if (is_kind(e, "llm_request")) {
+      if (is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
         any = 1;
         received++;
         if (received > announced)
@@ -163,7 +165,7 @@ static void requests_announced(struct grade_ctx *g) {
                  received);
   }
   for (size_t i = 0; i < v->n && (!v->nx || i < v->x[0].first); i++)
-    if (is_kind(v->e[i], "llm_request"))
+    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(v->e[i]),
                  "LLM requests only inside an execute", "an LLM request before any prompt:submit");
 }
@@ -181,28 +183,28 @@ static size_t find_tool_event(const struct view *v, size_t from, size_t to, cons
 static void tools_announced(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
-    if (!is_kind(v->e[i], "tool_start"))
+    if (!is_kind(v->e[i], OCK_ENTRY_TOOL_START))
       continue;
     const struct view_exec *x = view_exec_of(v, i);
     if (!x)
       continue;
     const char *id = str_field(v->e[i], "tool_call_id");
-    size_t pre = find_tool_event(v, x->first, i, "tool:pre", id);
+    size_t pre = find_tool_event(v, x->first, i, OCK_EV_TOOL_PRE, id);
     grade_emit(g, "order.tool-pre-before-run", "OCK-ORDER-006", pre != (size_t)-1,
                entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
                "tool %s (%s) ran %s", str_field(v->e[i], "name"), id,
                pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
     size_t end = (size_t)-1;
     for (size_t j = i + 1; j < x->end && end == (size_t)-1; j++)
-      if (is_kind(v->e[j], "tool_end") && !strcmp(str_field(v->e[j], "tool_call_id"), id))
+      if (is_kind(v->e[j], OCK_ENTRY_TOOL_END) && !strcmp(str_field(v->e[j], "tool_call_id"), id))
         end = j;
     if (end == (size_t)-1)
       continue;
-    size_t post = find_tool_event(v, x->first, x->end, "tool:post", id);
+    size_t post = find_tool_event(v, x->first, x->end, OCK_EV_TOOL_POST, id);
     if (post == (size_t)-1)
-      post = find_tool_event(v, x->first, x->end, "tool:error", id);
+      post = find_tool_event(v, x->first, x->end, OCK_EV_TOOL_ERROR, id);
     const char *etype =
-        post != (size_t)-1 && is_event(v->e[post], "tool:error")
+        post != (size_t)-1 && is_event(v->e[post], OCK_EV_TOOL_ERROR)
             ? str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[post]), "error"), "type")
             : "";
     /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
@@ -230,17 +232,17 @@ static void responses_match(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    if (!is_kind(reply, "llm_reply") || reply_failed(reply))
+    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply))
       continue;
     size_t j = i + 1;
-    while (j < v->n && !is_event(v->e[j], "provider:response") &&
-           !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+    while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+           !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       j++;
-    if (j >= v->n || !is_kind(v->e[j], "event"))
+    if (j >= v->n || !is_kind(v->e[j], OCK_ENTRY_EVENT))
       continue; /* a later check (grammar, complete) reports a missing close */
     if (reply_abandoned(v, i))
       continue; /* cancellation discards the reply, however complete (SPEC.md 5.10) */
-    if (is_event(v->e[j], "provider:error")) {
+    if (is_event(v->e[j], OCK_EV_PROVIDER_ERROR)) {
       grade_emit(g, "order.response-matches", "OCK-ORDER-008", 0, entry_seq(v->e[j]),
                  "a successful reply is reported with provider:response",
                  "the mock's reply %ld succeeded, the SUT reported provider:error",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 
 static const struct {
@@ -28,17 +29,14 @@ static const struct {
 /* history_has_calls: the request's neutral history holds an assistant message with calls. */
 static int history_has_calls(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(
-             request,
-             "neutral")) if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) >
-                             0) return 1;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) if (
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) > 0) return 1;
   return 0;
 }
 
 static int history_has_call_id(const cJSON *request, const char *id) {
   const cJSON *m, *c;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral"))
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
                                 m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
   return 0;
@@ -48,15 +46,16 @@ static int history_has_result_id(const cJSON *request, const char *id) {
   const cJSON *m;
   cJSON_ArrayForEach(
       m, cJSON_GetObjectItemCaseSensitive(
-             request, "neutral")) if (!strcmp(str_field(m, "role"), "tool") &&
-                                      !strcmp(str_field(m, "tool_call_id"), id)) return 1;
+             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(str_field(m, "role"), "tool") &&
+                                                      !strcmp(str_field(m, "tool_call_id"),
+                                                              id)) return 1;
   return 0;
 }
 
 /* rejected_by_providers: a finding whose shape the real APIs answer with HTTP 400; results out
  * of call order (A08) are accepted there, so they are OCK-ORPHAN-005's alone (SPEC.md 6.7). */
 static int rejected_by_providers(const cJSON *finding) {
-  return strcmp(str_field(finding, "shape"), "A08_PARALLEL_WRONG_ORDER") != 0;
+  return strcmp(str_field(finding, OCK_F_FINDING_SHAPE), "A08_PARALLEL_WRONG_ORDER") != 0;
 }
 
 static void validator_findings(struct grade_ctx *g) {
@@ -65,18 +64,18 @@ static void validator_findings(struct grade_ctx *g) {
   int exercised = 0;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, "llm_request") && history_has_calls(e))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_has_calls(e))
       exercised = 1;
-    if (!is_kind(e, "finding"))
+    if (!is_kind(e, OCK_ENTRY_FINDING))
       continue;
-    const char *shape = str_field(e, "shape");
+    const char *shape = str_field(e, OCK_F_FINDING_SHAPE);
     for (size_t s = 0; s < N_SHAPES; s++) {
       if (strcmp(shape, shapes[s].shape))
         continue;
       seen[s] = 1;
       grade_emit(g, shapes[s].check, shapes[s].requirement, 0, entry_seq(e),
                  "the provider accepts the history", "%s at messages[%lld] (%s): %.200s", shape,
-                 ock_json_int(e, "message_index", -1), str_field(e, "tool_call_id"),
+                 ock_json_int(e, OCK_F_FINDING_MESSAGE_INDEX, -1), str_field(e, "tool_call_id"),
                  str_field(e, "message"));
     }
   }
@@ -95,7 +94,7 @@ static void validator_findings(struct grade_ctx *g) {
 /* next_request: the first llm_request after entry i, or (size_t)-1. */
 static size_t next_request(const struct view *v, size_t i) {
   for (size_t j = i + 1; j < v->n; j++)
-    if (is_kind(v->e[j], "llm_request"))
+    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       return j;
   return (size_t)-1;
 }
@@ -112,7 +111,7 @@ static cJSON *arguments_value(const cJSON *args) {
  * among its message's calls; NULL when absent. */
 static const cJSON *stored_call(const cJSON *request, const char *id, int *position) {
   const cJSON *m, *c;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     int k = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) {
       if (!strcmp(str_field(c, "id"), id)) {
@@ -168,7 +167,7 @@ static void calls_kept(struct grade_ctx *g) {
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, "tool_calls");
-    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || !cJSON_GetArraySize(calls) ||
+    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || !cJSON_GetArraySize(calls) ||
         view_is_wrap_up(v, i))
       continue;
     size_t j = next_request(v, i);
@@ -226,7 +225,7 @@ static void context_left_valid(struct grade_ctx *g) {
     const struct view_exec *x = &v->x[k];
     size_t j = (size_t)-1;
     for (size_t i = v->x[k + 1].first; i < v->n && j == (size_t)-1; i++)
-      if (is_kind(v->e[i], "llm_request"))
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         j = i;
     if (j == (size_t)-1)
       continue;
@@ -234,7 +233,7 @@ static void context_left_valid(struct grade_ctx *g) {
     char what[200] = "valid";
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *reply = v->e[i];
-      if (!is_kind(reply, "llm_reply") || reply_failed(reply) || view_is_wrap_up(v, i))
+      if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || view_is_wrap_up(v, i))
         continue;
       const cJSON *c;
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
@@ -245,10 +244,10 @@ static void context_left_valid(struct grade_ctx *g) {
         }
       }
     }
-    for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], "llm_request") && !bad; i++)
-      if (is_kind(v->e[i], "finding") && rejected_by_providers(v->e[i])) {
+    for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && !bad; i++)
+      if (is_kind(v->e[i], OCK_ENTRY_FINDING) && rejected_by_providers(v->e[i])) {
         bad = 1;
-        snprintf(what, sizeof what, "%s", str_field(v->e[i], "shape"));
+        snprintf(what, sizeof what, "%s", str_field(v->e[i], OCK_F_FINDING_SHAPE));
       }
     grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, entry_seq(v->e[j]),
                "the next prompt's first request has a valid history",
@@ -272,7 +271,7 @@ static void final_stored(struct grade_ctx *g) {
     const cJSON *last = NULL;
     size_t last_at = 0;
     for (size_t i = x->first; i < x->end; i++)
-      if (is_kind(v->e[i], "llm_request")) {
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
         last = view_reply_of(v, i);
         last_at = i;
       }
@@ -290,7 +289,7 @@ static void final_stored(struct grade_ctx *g) {
     if (!last || reply_failed(last) || !next || !prompt)
       continue;
     const char *text = str_field(last, "text");
-    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, "neutral");
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, OCK_F_LLM_REQUEST_NEUTRAL);
     int user = -1, i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, hist) {

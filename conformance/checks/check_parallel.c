@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -18,7 +19,7 @@ static const char *group_of(const struct call_fate *f) {
 static int result_position(const cJSON *request, const char *id) {
   int i = 0;
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (!strcmp(str_field(m, "role"), "tool") && !strcmp(str_field(m, "tool_call_id"), id))
       return i;
     i++;

@@ -4,12 +4,13 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/json.h"
 
 static int cancel_fired(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], "cancel"))
+    if (is_kind(v->e[i], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -19,9 +20,9 @@ static void proc_session(struct grade_ctx *g) {
   const struct view *v = g->v;
   long fetched = -1, first_event = -1;
   for (size_t i = 0; i < v->n && fetched < 0; i++) {
-    if (is_kind(v->e[i], "session"))
+    if (is_kind(v->e[i], OCK_ENTRY_SESSION))
       fetched = entry_seq(v->e[i]);
-    else if (is_kind(v->e[i], "event") && first_event < 0)
+    else if (is_kind(v->e[i], OCK_ENTRY_EVENT) && first_event < 0)
       first_event = entry_seq(v->e[i]);
   }
   char seen[120];
@@ -100,10 +101,10 @@ static void proc_sigint(struct grade_ctx *g) {
  * with lifecycle declared also trace_id and stage. */
 static void proc_event_fields(struct grade_ctx *g) {
   const struct view *v = g->v;
-  int lifecycle = grade_declared(g, "lifecycle");
+  int lifecycle = grade_declared(g, OCK_CAP_LIFECYCLE);
   int fields_bad = 0;
   for (size_t i = 0; i < v->n && !fields_bad; i++) {
-    if (!is_kind(v->e[i], "event"))
+    if (!is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
     char missing[256];
     if (ock_event_missing_fields(g->reg, event_name(v->e[i]), event_data(v->e[i]), lifecycle,
@@ -125,7 +126,7 @@ static void proc_events_well_formed(struct grade_ctx *g) {
   long bad_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
     const char *path = ock_json_str(v->e[i], "path");
-    if (is_kind(v->e[i], "http_error") && path && strstr(path, "/ock/v1/events")) {
+    if (is_kind(v->e[i], OCK_ENTRY_HTTP_ERROR) && path && strstr(path, "/ock/v1/events")) {
       bad++;
       bad_seq = entry_seq(v->e[i]);
     }

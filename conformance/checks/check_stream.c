@@ -8,6 +8,7 @@
 
 #include "checks/grade.h"
 #include "ock/buf.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -27,19 +28,19 @@ static void window(struct grade_ctx *g, size_t start) {
   size_t close = (size_t)-1;
   for (size_t i = start + 1; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, "llm_request"))
+    if (is_kind(e, OCK_ENTRY_LLM_REQUEST))
       streamed |= ock_json_bool(e, "stream", 0);
-    if (is_event(e, "provider:stream")) {
+    if (is_event(e, OCK_EV_PROVIDER_STREAM)) {
       n_stream++;
       ock_buf_puts(&text, str_field(event_data(e), "delta"));
     }
-    if (is_event(e, "provider:response") || is_event(e, "provider:error") ||
-        is_event(e, "provider:request") || is_event(e, "orchestrator:complete")) {
+    if (is_event(e, OCK_EV_PROVIDER_RESPONSE) || is_event(e, OCK_EV_PROVIDER_ERROR) ||
+        is_event(e, OCK_EV_PROVIDER_REQUEST) || is_event(e, OCK_EV_ORCHESTRATOR_COMPLETE)) {
       close = i;
       break;
     }
   }
-  if (close != (size_t)-1 && streamed && is_event(v->e[close], "provider:response")) {
+  if (close != (size_t)-1 && streamed && is_event(v->e[close], OCK_EV_PROVIDER_RESPONSE)) {
     const char *content = str_field(event_data(v->e[close]), "content");
     if (n_stream)
       grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
@@ -68,19 +69,19 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
   size_t j = i + 1;
-  while (j < v->n && !is_event(v->e[j], "provider:response") &&
-         !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+  while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+         !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
     j++;
-  int ok = j < v->n && is_event(v->e[j], "provider:error");
+  int ok = j < v->n && is_event(v->e[j], OCK_EV_PROVIDER_ERROR);
   /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
   const cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
     for (size_t k = i + 1; k < v->n; k++) {
       const cJSON *later = v->e[k];
-      if (is_kind(later, "tool_start") &&
+      if (is_kind(later, OCK_ENTRY_TOOL_START) &&
           !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
         ok = 0;
-      if (is_event(later, "tool:pre") &&
+      if (is_event(later, OCK_EV_TOOL_PRE) &&
           !strcmp(str_field(event_data(later), "tool_call_id"), str_field(c, "id")))
         ok = 0;
     }
@@ -98,7 +99,7 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
 static void stream_arguments_reassembled(struct grade_ctx *g, const struct call_fate *f) {
   const struct view *v = g->v;
   size_t r = f->reply_index;
-  while (r > 0 && !is_kind(v->e[r], "llm_request"))
+  while (r > 0 && !is_kind(v->e[r], OCK_ENTRY_LLM_REQUEST))
     r--;
   if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
       (f->pre && strcmp(event_action(f->pre), "continue")) || f->selecting)
@@ -120,11 +121,11 @@ void check_stream(struct grade_ctx *g) {
   int want_stream = cfg_bool(v, "streaming", 0);
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (want_stream && is_kind(e, "llm_request"))
+    if (want_stream && is_kind(e, OCK_ENTRY_LLM_REQUEST))
       stream_requested(g, e);
-    if (is_event(e, "provider:request") && !event_denied(e))
+    if (is_event(e, OCK_EV_PROVIDER_REQUEST) && !event_denied(e))
       window(g, i);
-    if (is_kind(e, "llm_reply") && broken_stream(e))
+    if (is_kind(e, OCK_ENTRY_LLM_REPLY) && broken_stream(e))
       stream_fault_is_error(g, i);
   }
   struct call_fate *fates = NULL;

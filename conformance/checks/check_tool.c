@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -22,7 +23,7 @@ static int denied_or_modified(const cJSON *event) {
 
 static int cancel_in(const struct view *v, const struct view_exec *x) {
   for (size_t i = x ? x->first : 0; x && i < x->end; i++)
-    if (is_kind(v->e[i], "cancel"))
+    if (is_kind(v->e[i], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -179,7 +180,7 @@ static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int can
   if (f->start && !(f->error && !strcmp(fate_error_type(f), "cancelled"))) {
     double limit = (double)cfg_int(v, "tool_timeout_ms", 30000);
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
-    int answered = f->end && !ock_json_bool(f->end, "client_gone", 0);
+    int answered = f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0);
     double took = answered ? entry_time(f->end) - entry_time(f->start) : -1;
     int said_timeout = f->error && !strcmp(fate_error_type(f), "timeout");
     if (took < 0 || took > limit + 200) {
@@ -241,8 +242,8 @@ static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
              "success:false: tool:post with the result, a result fed back, and the loop goes "
              "on",
              "tool %s returned success:false: %s%s%s", id,
-             f->post    ? "tool:post"
-             : f->error ? "tool:error"
+             f->post    ? OCK_EV_TOOL_POST
+             : f->error ? OCK_EV_TOOL_ERROR
                         : "no event",
              owed ? "; " : "", owed ? owed : "");
   failure_text(g, f, result);

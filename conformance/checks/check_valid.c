@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
 
@@ -23,7 +24,7 @@ void check_valid(struct grade_ctx *g) {
     const char *check = empty ? "valid.empty-prompt" : "valid.no-provider";
     int sent = 0;
     for (size_t i = x->first; i < x->end; i++)
-      sent += is_kind(v->e[i], "llm_request");
+      sent += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     const char *status = ock_json_str(x->complete, "status");
     const char *type = ock_json_str(cJSON_GetObjectItemCaseSensitive(x->complete, "error"), "type");
     int ok = !sent && status && !strcmp(status, "error") && type && !strcmp(type, want_type);
@@ -47,7 +48,7 @@ void check_valid(struct grade_ctx *g) {
     int asks = nx && !no_provider && nx->prompt && !ock_utf8_is_blank(nx->prompt);
     int requests = 0;
     for (size_t i = nx ? nx->first : 0; nx && i < nx->end; i++)
-      requests += is_kind(v->e[i], "llm_request");
+      requests += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     grade_emit(g, "valid.next-prompt", "OCK-VALID-003", nx && (!asks || requests > 0),
                x->complete_seq, "the next prompt still runs and reaches the provider",
                "%zu of the prompts ran; the next one made %d LLM request(s)", v->nx, requests);

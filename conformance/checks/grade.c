@@ -7,24 +7,9 @@
 
 #include "checks/blackbox.h"
 #include "checks/checklist.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/utf8.h"
-
-static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
-
-const char *verdict_name(enum verdict v) {
-  return (unsigned)v <= V_ERROR ? verdict_names[v] : "ERROR";
-}
-
-int verdict_parse(const char *name, enum verdict *out) {
-  for (int i = 0; name && i <= V_ERROR; i++) {
-    if (!strcmp(name, verdict_names[i])) {
-      *out = (enum verdict)i;
-      return 0;
-    }
-  }
-  return -1;
-}
 
 double grade_late_ms(const struct grade_ctx *g) {
   /* Slow machines and sanitizer builds wake late, never early: only the late side widens. */
@@ -32,7 +17,7 @@ double grade_late_ms(const struct grade_ctx *g) {
 }
 
 int grade_declared(const struct grade_ctx *g, const char *cap) {
-  if (!strcmp(cap, "core"))
+  if (!strcmp(cap, OCK_CAP_CORE))
     return 1;
   for (size_t i = 0; g->declared && g->declared[i]; i++)
     if (!strcmp(g->declared[i], cap))
@@ -54,15 +39,15 @@ static cJSON *find_check(const struct grade_ctx *g, const char *check, const cha
   return NULL;
 }
 
-static enum verdict current(const cJSON *c) {
-  enum verdict v = V_PASS;
-  verdict_parse(ock_json_str(c, "verdict"), &v);
+static enum ock_verdict current(const cJSON *c) {
+  enum ock_verdict v = OCK_VERDICT_PASS;
+  ock_verdict_parse(ock_json_str(c, "verdict"), &v);
   return v;
 }
 
 /* record sets or collapses the check entry to the more severe outcome. */
 static void record(struct grade_ctx *g, const char *check, const struct ock_requirement *r,
-                   enum verdict v, long seq, const char *expected, const char *actual,
+                   enum ock_verdict v, long seq, const char *expected, const char *actual,
                    const char *message) {
   cJSON *c = find_check(g, check, r->id);
   if (!c) {
@@ -70,14 +55,14 @@ static void record(struct grade_ctx *g, const char *check, const struct ock_requ
     cJSON_AddStringToObject(c, "id", check);
     cJSON_AddStringToObject(c, "requirement", r->id);
     cJSON_AddStringToObject(c, "level", ock_level_name(r->level));
-    cJSON_AddStringToObject(c, "verdict", verdict_name(v));
+    cJSON_AddStringToObject(c, "verdict", ock_verdict_name(v));
     cJSON_AddStringToObject(c, "expected", expected);
     cJSON_AddStringToObject(c, "actual", actual);
     cJSON_AddItemToObject(c, "evidence", cJSON_CreateArray());
     cJSON_AddStringToObject(c, "message", message);
     cJSON_AddItemToArray(g->checks, c);
   } else if (v > current(c)) {
-    cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(verdict_name(v)));
+    cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(ock_verdict_name(v)));
     cJSON_ReplaceItemInObjectCaseSensitive(c, "expected", cJSON_CreateString(expected));
     cJSON_ReplaceItemInObjectCaseSensitive(c, "actual", cJSON_CreateString(actual));
     cJSON_ReplaceItemInObjectCaseSensitive(c, "message", cJSON_CreateString(message));
@@ -130,7 +115,7 @@ int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
   else
     return 1;
   if (!find_check(g, check, r->id))
-    record(g, check, r, V_SKIP, -1, r->text, why, why);
+    record(g, check, r, OCK_VERDICT_SKIP, -1, r->text, why, why);
   return 0;
 }
 
@@ -154,9 +139,9 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
   vsnprintf(actual, sizeof actual, actual_fmt, ap);
   va_end(ap);
   ock_utf8_scrub(actual); /* "%.60s" of a SUT string may have cut a character in two */
-  enum verdict v = V_PASS;
+  enum ock_verdict v = OCK_VERDICT_PASS;
   if (!ok)
-    v = r->level == OCK_LEVEL_MUST || g->strict ? V_FAIL : V_WARN;
+    v = r->level == OCK_LEVEL_MUST || g->strict ? OCK_VERDICT_FAIL : OCK_VERDICT_WARN;
   char message[900];
   if (ok)
     snprintf(message, sizeof message, "%s", r->text);
@@ -168,9 +153,9 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
 
 void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
   static const struct ock_requirement unknown = {
-      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, "core", "", "", "", 0};
+      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, OCK_CAP_CORE, "", "", "", 0};
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
-  record(g, check, r ? r : &unknown, V_ERROR, -1, "the check runs", why, why);
+  record(g, check, r ? r : &unknown, OCK_VERDICT_ERROR, -1, "the check runs", why, why);
 }
 
 void grade_scenario(struct grade_ctx *g) {

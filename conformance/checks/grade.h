@@ -14,14 +14,12 @@
 
 #include <cJSON.h>
 
+#include "ock/contract.h"
 #include "ock/registry.h"
 #include "model/view.h"
 
-/* In order of severity: a PASS outranks a SKIP (SKIP only when nothing applied). */
-enum verdict { V_SKIP = 0, V_PASS = 1, V_WARN = 2, V_FAIL = 3, V_ERROR = 4 };
-
-const char *verdict_name(enum verdict v);
-int verdict_parse(const char *name, enum verdict *out);
+/* The verdicts are enum ock_verdict (ock/contract.h), in order of severity: a PASS outranks a
+ * SKIP (SKIP only when nothing applied). */
 
 struct grade_ctx {
   const struct view *v;

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "report/escape.h"
+#include "ock/contract.h"
 #include "ock/grammar.h"
 #include "ock/buf.h"
 #include "ock/json.h"
@@ -155,7 +156,7 @@ static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, 
   const char *kind = ock_json_str(o, "kind");
   const char *ev = ock_json_str(o, "event");
   const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
-  if (!o || (kind && strcmp(kind, "event"))) {
+  if (!o || (kind && strcmp(kind, OCK_KIND_EVENT))) {
     cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
     return 0;
   }
@@ -169,7 +170,7 @@ static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, 
   }
   const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
   ock_grammar_event(g, lineno, ev, data, action);
-  if (!strcmp(ev, "orchestrator:complete"))
+  if (!strcmp(ev, OCK_EV_ORCHESTRATOR_COMPLETE))
     check_complete_fields(t, lineno, data);
   cJSON_Delete(o);
   return 1;

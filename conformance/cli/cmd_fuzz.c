@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "run/fuzz_gen.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/options.h"
 #include "ock/registry.h"
@@ -95,9 +96,9 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
   const cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(result, "checks")) {
     const char *v = ock_json_str(c, "verdict");
-    if (v && !strcmp(v, "ERROR") && !strncmp(ock_json_str(c, "id"), "harness.", 8))
+    if (v && !strcmp(v, OCK_V_ERROR) && !strncmp(ock_json_str(c, "id"), "harness.", 8))
       *error = 1;
-    if (!failed && v && !strcmp(v, "FAIL") && universal(ock_json_str(c, "requirement")))
+    if (!failed && v && !strcmp(v, OCK_V_FAIL) && universal(ock_json_str(c, "requirement")))
       failed = cJSON_Duplicate(c, 1);
   }
   cJSON_Delete(result);
@@ -217,7 +218,7 @@ static int parse_fuzz_options(int argc, char **argv, struct fuzz *z) {
     return -1;
   }
   int nd = 0;
-  z->declared[nd++] = "core";
+  z->declared[nd++] = OCK_CAP_CORE;
   for (int i = 0; i < z->caps.n && nd < 15; i++)
     if (strcmp(z->caps.items[i], "core"))
       z->declared[nd++] = z->caps.items[i];

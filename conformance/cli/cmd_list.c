@@ -10,6 +10,7 @@
 #include "checks/checklist.h"
 #include "cli/cli.h"
 #include "report/escape.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/options.h"
 #include "ock/registry.h"
@@ -73,7 +74,7 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
     const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements");
     const cJSON *caps = scenario_capabilities(sc);
     if ((f->requirement && !has_string(reqs, f->requirement)) ||
-        (f->capability && strcmp(f->capability, "core") && !has_string(caps, f->capability)))
+        (f->capability && strcmp(f->capability, OCK_CAP_CORE) && !has_string(caps, f->capability)))
       continue;
     shown++;
     if (json) {

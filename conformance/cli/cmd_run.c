@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/options.h"
 #include "ock/registry.h"
@@ -163,7 +164,7 @@ static int manifest_agrees(struct run_opts *o, const struct ock_option_list *mca
   static const struct {
     const char *option, *member, *implied;
     size_t field;
-  } both[] = {{"--capabilities", "capabilities", "core", offsetof(struct run_opts, caps)},
+  } both[] = {{"--capabilities", "capabilities", OCK_CAP_CORE, offsetof(struct run_opts, caps)},
               {"--wires", "wires", NULL, offsetof(struct run_opts, wires)}};
   for (size_t k = 0; k < 2; k++) {
     struct ock_option_list *given = (struct ock_option_list *)((char *)o + both[k].field);
@@ -477,7 +478,7 @@ static int listed(const struct run_opts *o, const char *scenario, const char *re
  * fail as stale. The scenario's verdict is recomputed. */
 static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_registry *reg) {
   const char *verdict = ock_json_str(result, "verdict");
-  if (!o->expected.n || (verdict && !strcmp(verdict, "SKIP")))
+  if (!o->expected.n || (verdict && !strcmp(verdict, OCK_V_SKIP)))
     return; /* a scenario not run has nothing to excuse, and proves no entry stale */
   const char *id = ock_json_str(result, "id");
   int used[MAX_LIST] = {0};
@@ -485,10 +486,10 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
   cJSON *checks = cJSON_GetObjectItemCaseSensitive(result, "checks"), *c;
   cJSON_ArrayForEach(c, checks) {
     const char *v = ock_json_str(c, "verdict");
-    if (!v || (strcmp(v, "FAIL") && strcmp(v, "WARN")))
+    if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_WARN)))
       continue;
     if (listed(o, id, ock_json_str(c, "requirement"), ock_json_str(c, "id"), used)) {
-      cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString("PASS"));
+      cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(OCK_V_PASS));
       cJSON_AddBoolToObject(c, "expected_failure", 1);
       excused = 1;
     }
@@ -510,7 +511,7 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
     cJSON_AddStringToObject(s, "id", "baseline.stale");
     cJSON_AddStringToObject(s, "requirement", r ? r->id : "OCK-PROC-001");
     cJSON_AddStringToObject(s, "level", "MUST");
-    cJSON_AddStringToObject(s, "verdict", "FAIL");
+    cJSON_AddStringToObject(s, "verdict", OCK_V_FAIL);
     cJSON_AddStringToObject(s, "expected", "a listed expected failure still fails");
     cJSON_AddStringToObject(s, "actual", "it passed");
     cJSON_AddItemToObject(s, "evidence", cJSON_CreateArray());
@@ -540,11 +541,11 @@ struct pool {
 static const char *paint(const struct pool *p, const char *verdict) {
   if (!p->color)
     return "";
-  if (!strcmp(verdict, "PASS"))
+  if (!strcmp(verdict, OCK_V_PASS))
     return "\033[32m";
-  if (!strcmp(verdict, "SKIP"))
+  if (!strcmp(verdict, OCK_V_SKIP))
     return "\033[2m";
-  if (!strcmp(verdict, "WARN"))
+  if (!strcmp(verdict, OCK_V_WARN))
     return "\033[33m";
   return "\033[31m";
 }
@@ -563,10 +564,10 @@ static void print_progress(struct pool *p, const cJSON *r) {
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
       const char *v = ock_json_str(c, "verdict");
-      if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR") || !strcmp(v, "WARN")))
+      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
         cJSON_AddItemToArray(failed, cJSON_CreateString(ock_json_str(c, "requirement")));
-      if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && !cJSON_HasObjectItem(line, "cause") &&
-          ock_json_str(c, "message"))
+      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) &&
+          !cJSON_HasObjectItem(line, "cause") && ock_json_str(c, "message"))
         cJSON_AddStringToObject(line, "cause", ock_json_str(c, "message"));
     }
     char *text = ock_json_print(line);
@@ -588,9 +589,9 @@ static void print_progress(struct pool *p, const cJSON *r) {
       int dup = 0;
       for (int i = 0; i < n; i++)
         dup |= !strcmp(shown[i], req);
-      if (v && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && !first)
+      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) && !first)
         first = c;
-      if (v && req && !dup && (!strcmp(v, "FAIL") || !strcmp(v, "ERROR")) && n < 4) {
+      if (v && req && !dup && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) && n < 4) {
         printf("%s%s", n ? ", " : "  ", n < 3 ? req : "...");
         shown[n++] = req;
       }
@@ -674,9 +675,9 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
   cJSON *caps = string_array(&o->caps);
   int has_core = 0;
   for (int i = 0; i < o->caps.n; i++)
-    has_core |= !strcmp(o->caps.items[i], "core");
+    has_core |= !strcmp(o->caps.items[i], OCK_CAP_CORE);
   if (!has_core)
-    cJSON_InsertItemInArray(caps, 0, cJSON_CreateString("core"));
+    cJSON_InsertItemInArray(caps, 0, cJSON_CreateString(OCK_CAP_CORE));
   cJSON_AddItemToObject(orch, "capabilities", caps);
   cJSON *wires = o->wires.n ? string_array(&o->wires) : cJSON_CreateArray();
   if (!o->wires.n) {
@@ -724,7 +725,7 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
   int shown = 0;
   cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
     const char *v = ock_json_str(r, "verdict");
-    if (!v || (strcmp(v, "FAIL") && strcmp(v, "ERROR") && strcmp(v, "WARN")))
+    if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_ERROR) && strcmp(v, OCK_V_WARN)))
       continue;
     if (!shown++)
       fprintf(f, "\nNot met:\n");
@@ -846,7 +847,7 @@ static void run_pool(struct pool *p, const char *journal_dir) {
   const struct run_opts *o = p->o;
   const char *declared[MAX_LIST + 2], *wires[MAX_LIST + 1];
   int nd = 0;
-  declared[nd++] = "core";
+  declared[nd++] = OCK_CAP_CORE;
   for (int i = 0; i < o->caps.n; i++)
     declared[nd++] = o->caps.items[i];
   declared[nd] = NULL;

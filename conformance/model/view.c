@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -13,24 +14,24 @@ const char *str_field(const cJSON *o, const char *k) {
 }
 
 const char *entry_kind(const cJSON *e) {
-  const char *k = ock_json_str(e, "kind");
+  const char *k = ock_json_str(e, OCK_F_KIND);
   return k ? k : "";
 }
 
 long entry_seq(const cJSON *e) {
-  return (long)ock_json_int(e, "seq", -1);
+  return (long)ock_json_int(e, OCK_F_SEQ, -1);
 }
 
 double entry_time(const cJSON *e) {
-  return ock_json_num(e, "t_ms", 0);
+  return ock_json_num(e, OCK_F_T_MS, 0);
 }
 
-int is_kind(const cJSON *e, const char *kind) {
-  return !strcmp(entry_kind(e), kind);
+int is_kind(const cJSON *e, enum ock_journal_kind kind) {
+  return kind < OCK_ENTRY_KNOWN && !strcmp(entry_kind(e), ock_journal_kind_name(kind));
 }
 
 const char *event_name(const cJSON *e) {
-  const char *n = ock_json_str(e, "event");
+  const char *n = ock_json_str(e, OCK_F_EVENT_EVENT);
   return n ? n : "";
 }
 
@@ -42,12 +43,12 @@ const char *event_name(const cJSON *e) {
 static const cJSON empty_object = {.type = cJSON_Object};
 
 const cJSON *event_data(const cJSON *e) {
-  const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, "data");
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_DATA);
   return cJSON_IsObject(d) ? d : &empty_object;
 }
 
 const cJSON *event_reply(const cJSON *e) {
-  return cJSON_GetObjectItemCaseSensitive(e, "reply");
+  return cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_REPLY);
 }
 
 const char *event_action(const cJSON *e) {
@@ -56,15 +57,15 @@ const char *event_action(const cJSON *e) {
 }
 
 int is_event(const cJSON *e, const char *name) {
-  return is_kind(e, "event") && (!name || !strcmp(event_name(e), name));
+  return is_kind(e, OCK_ENTRY_EVENT) && (!name || !strcmp(event_name(e), name));
 }
 
 int reply_failed(const cJSON *reply) {
   if (!reply)
     return 1;
-  if (ock_json_int(reply, "status", 200) >= 400)
+  if (ock_json_int(reply, OCK_F_LLM_REPLY_STATUS, 200) >= 400)
     return 1;
-  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_FAULT);
   return fault && !cJSON_IsNull(fault);
 }
 
@@ -89,7 +90,7 @@ static int view_init(struct view *v, const cJSON *fixture, const cJSON *journal,
 const char *last_user_text(const cJSON *request) {
   const char *text = NULL;
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (!strcmp(str_field(m, "role"), "user"))
       text = ock_json_str(m, "content");
   }
@@ -108,7 +109,7 @@ int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journa
   cJSON_ArrayForEach(it, journal) {
     size_t i = v->n++;
     v->e[i] = it;
-    if (!is_kind(it, "llm_request"))
+    if (!is_kind(it, OCK_ENTRY_LLM_REQUEST))
       continue;
     const char *said = last_user_text(it);
     /* Only the next prompt opens an execute; a blank prompt before it (one the SUT must
@@ -140,7 +141,7 @@ int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journa
 int view_after_cancel(const struct view *v, size_t i) {
   const struct view_exec *x = view_exec_of(v, i);
   for (size_t k = x ? x->first : 0; k < i && k < v->n; k++)
-    if (is_kind(v->e[k], "cancel"))
+    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -164,7 +165,7 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
   cJSON_ArrayForEach(it, journal) {
     size_t i = v->n++;
     v->e[i] = it;
-    if (is_event(it, "prompt:submit")) {
+    if (is_event(it, OCK_EV_PROMPT_SUBMIT)) {
       if (v->nx)
         v->x[v->nx - 1].end = i;
       struct view_exec *x = &v->x[v->nx++];
@@ -174,7 +175,7 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
       x->complete_seq = -1;
       const cJSON *p = cJSON_GetArrayItem(prompts, x->index - 1);
       x->prompt = cJSON_IsString(p) ? p->valuestring : NULL;
-    } else if (v->nx && is_event(it, "orchestrator:complete") && !v->x[v->nx - 1].complete) {
+    } else if (v->nx && is_event(it, OCK_EV_ORCHESTRATOR_COMPLETE) && !v->x[v->nx - 1].complete) {
       v->x[v->nx - 1].complete = event_data(it);
       v->x[v->nx - 1].complete_seq = entry_seq(it);
     }
@@ -202,12 +203,14 @@ const cJSON *view_reply_of(const struct view *v, size_t i) {
    * client had gone) still pairs with its own request. */
   long seq = entry_seq(v->e[i]);
   for (size_t j = i + 1; j < v->n; j++)
-    if (is_kind(v->e[j], "llm_reply") && ock_json_int(v->e[j], "request_seq", -2) == seq)
+    if (is_kind(v->e[j], OCK_ENTRY_LLM_REPLY) &&
+        ock_json_int(v->e[j], OCK_F_LLM_REPLY_REQUEST_SEQ, -2) == seq)
       return v->e[j];
   for (size_t j = i + 1; j < v->n; j++) { /* a journal without request_seq: by position */
-    if (is_kind(v->e[j], "llm_request"))
+    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       return NULL;
-    if (is_kind(v->e[j], "llm_reply") && !cJSON_HasObjectItem(v->e[j], "request_seq"))
+    if (is_kind(v->e[j], OCK_ENTRY_LLM_REPLY) &&
+        !cJSON_HasObjectItem(v->e[j], OCK_F_LLM_REPLY_REQUEST_SEQ))
       return v->e[j];
   }
   return NULL;
@@ -219,17 +222,17 @@ int event_denied(const cJSON *e) {
 }
 
 int view_is_wrap_up(const struct view *v, size_t i) {
-  while (i > 0 && !is_kind(v->e[i], "llm_request"))
+  while (i > 0 && !is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
     i--;
   const cJSON *request = v->e[i];
   const struct view_exec *x = view_exec_of(v, i);
-  if (!x || !is_kind(request, "llm_request"))
+  if (!x || !is_kind(request, OCK_ENTRY_LLM_REQUEST))
     return 0;
   /* The turn of the request within its execute (SPEC.md 5.1), counted as view_turns does. */
   int turn = 0, have_prev = 0;
   const cJSON *prev_reply = NULL;
   for (size_t k = x->first; k <= i; k++) {
-    if (!is_kind(v->e[k], "llm_request"))
+    if (!is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
       continue;
     if (!have_prev || !reply_failed(prev_reply))
       turn++;
@@ -240,10 +243,10 @@ int view_is_wrap_up(const struct view *v, size_t i) {
     return 0;
   /* A request of that turn that still offers tools is the loop going on past the limit
    * (OCK-ITER-001), not a wrap-up; the reminder's words are not looked at (OCK-TEXT-006). */
-  if (ock_json_int(request, "tools_offered", 0) == 0)
+  if (ock_json_int(request, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0)
     return 1;
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     const char *c = ock_json_str(m, "content");
     if (c && strstr(c, "orchestrator-loop-limit"))
       return 1;
@@ -256,7 +259,7 @@ int view_turns(const struct view *v, const struct view_exec *x) {
   const cJSON *prev_reply = NULL;
   int have_prev = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], "llm_request"))
+    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
     if (!have_prev || !reply_failed(prev_reply))
       turns++;
@@ -284,7 +287,7 @@ const cJSON *next_first_request(const struct view *v, const struct view_exec *x)
     if (&v->x[k] != x)
       continue;
     for (size_t i = v->x[k + 1].first; i < v->x[k + 1].end; i++)
-      if (is_kind(v->e[i], "llm_request"))
+      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         return v->e[i];
   }
   return NULL;
@@ -292,7 +295,7 @@ const cJSON *next_first_request(const struct view *v, const struct view_exec *x)
 
 int history_has_user_text(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, "neutral")) {
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), text))
       return 1;
   }
@@ -311,15 +314,15 @@ int session_has_tool(const struct view *v, const char *name) {
 
 int reply_abandoned(const struct view *v, size_t i) {
   size_t j = i + 1;
-  while (j < v->n && !is_event(v->e[j], "provider:response") &&
-         !is_event(v->e[j], "provider:error") && !is_kind(v->e[j], "llm_request"))
+  while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+         !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
     j++;
-  if (j >= v->n || !is_event(v->e[j], "provider:error") ||
+  if (j >= v->n || !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) ||
       strcmp(str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[j]), "error"), "type"),
              "cancelled"))
     return 0;
-  for (size_t k = j; k-- > 0 && !is_event(v->e[k], "prompt:submit");)
-    if (is_kind(v->e[k], "cancel"))
+  for (size_t k = j; k-- > 0 && !is_event(v->e[k], OCK_EV_PROMPT_SUBMIT);)
+    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <cJSON.h>
 
+#include "ock/contract.h"
 #include "run/sut.h"
 
 struct view_exec {
@@ -77,7 +78,8 @@ int event_denied(const cJSON *e);
 
 /* is_event: e is an event named name (name NULL: any event). */
 int is_event(const cJSON *e, const char *name);
-int is_kind(const cJSON *e, const char *kind);
+/* is_kind: e is a journal entry of that kind (compared by the registry's name of it). */
+int is_kind(const cJSON *e, enum ock_journal_kind kind);
 
 /* reply_failed: an llm_reply entry that was an error status or a broken stream. */
 int reply_failed(const cJSON *reply);

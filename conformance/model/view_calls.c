@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 
 const char *call_id(const struct call_fate *f) {
@@ -28,22 +29,24 @@ static void collect(const struct view *v, struct call_fate *f) {
   size_t end = f->x ? f->x->end : v->n;
   for (size_t i = f->reply_index + 1; i < end; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, "event")) {
+    if (is_kind(e, OCK_ENTRY_EVENT)) {
       if (strcmp(str_field(event_data(e), "tool_call_id"), id))
         continue;
       const char *n = event_name(e);
-      const cJSON **slot = !strcmp(n, "tool:selecting")  ? &f->selecting
-                           : !strcmp(n, "tool:selected") ? &f->selected
-                           : !strcmp(n, "tool:pre")      ? &f->pre
-                           : !strcmp(n, "tool:post")     ? &f->post
-                           : !strcmp(n, "tool:error")    ? &f->error
-                                                         : NULL;
+      const cJSON **slot = !strcmp(n, OCK_EV_TOOL_SELECTING)  ? &f->selecting
+                           : !strcmp(n, OCK_EV_TOOL_SELECTED) ? &f->selected
+                           : !strcmp(n, OCK_EV_TOOL_PRE)      ? &f->pre
+                           : !strcmp(n, OCK_EV_TOOL_POST)     ? &f->post
+                           : !strcmp(n, OCK_EV_TOOL_ERROR)    ? &f->error
+                                                              : NULL;
       if (slot && !*slot)
         *slot = e;
-    } else if (is_kind(e, "tool_start") && !f->start && !strcmp(str_field(e, "tool_call_id"), id)) {
+    } else if (is_kind(e, OCK_ENTRY_TOOL_START) && !f->start &&
+               !strcmp(str_field(e, OCK_F_TOOL_START_TOOL_CALL_ID), id)) {
       f->start = e;
       f->start_index = i;
-    } else if (is_kind(e, "tool_end") && !f->end && !strcmp(str_field(e, "tool_call_id"), id)) {
+    } else if (is_kind(e, OCK_ENTRY_TOOL_END) && !f->end &&
+               !strcmp(str_field(e, OCK_F_TOOL_END_TOOL_CALL_ID), id)) {
       f->end = e;
     }
   }
@@ -54,11 +57,11 @@ size_t call_fates(const struct view *v, struct call_fate **out) {
   struct call_fate *fates = NULL;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    if (!is_kind(reply, "llm_reply") || reply_failed(reply) || view_is_wrap_up(v, i))
+    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || view_is_wrap_up(v, i))
       continue;
     const cJSON *c;
     int idx = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS)) {
       if (n == cap) {
         cap = cap ? cap * 2 : 16;
         struct call_fate *p = realloc(fates, cap * sizeof *p);
@@ -85,7 +88,7 @@ size_t call_fates(const struct view *v, struct call_fate **out) {
 
 const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_out) {
   for (size_t j = i + 1; j < v->n; j++) {
-    if (is_kind(v->e[j], "llm_request")) {
+    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST)) {
       if (index_out)
         *index_out = j;
       return v->e[j];
@@ -96,10 +99,11 @@ const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_ou
 
 const char *request_result_text(const cJSON *request, const char *id) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(
-                            request, "neutral")) if (!strcmp(str_field(m, "role"), "tool") &&
-                                                     !strcmp(str_field(m, "tool_call_id"),
-                                                             id)) return str_field(m, "content");
+  cJSON_ArrayForEach(
+      m, cJSON_GetObjectItemCaseSensitive(
+             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(str_field(m, "role"), "tool") &&
+                                                      !strcmp(str_field(m, "tool_call_id"),
+                                                              id)) return str_field(m, "content");
   return NULL;
 }
 
@@ -109,7 +113,7 @@ const char *call_not_fed_back(const struct view *v, const struct call_fate *f, i
   const char *status = f->x ? str_field(f->x->complete, "status") : "";
   int may_stop = !strcmp(status, "cancelled") || !strcmp(status, "error");
   for (size_t i = f->x ? f->x->first : 0; f->x && i < f->x->end && !may_stop; i++)
-    may_stop = is_kind(v->e[i], "cancel");
+    may_stop = is_kind(v->e[i], OCK_ENTRY_CANCEL);
   if (!next)
     return goes_on && !may_stop ? "no later LLM request: the loop stopped" : NULL;
   if (!request_result_text(next, call_id(f)))

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "ock/contract.h"
 #include "ock/status.h"
 
 const struct ock_report_writer *const ock_report_writers[] = {
@@ -34,7 +35,7 @@ const struct ock_report_writer *ock_report_writer_find(const char *name) {
 }
 
 int ock_verdict_severity(const char *verdict) {
-  static const char *const order[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
+  static const char *const order[] = {OCK_V_SKIP, OCK_V_PASS, OCK_V_WARN, OCK_V_FAIL, OCK_V_ERROR};
   if (!verdict || !strcmp(verdict, "UNTESTED"))
     return -1;
   for (int i = 0; i < 5; i++)
@@ -49,7 +50,8 @@ int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_
   const cJSON *levels = cJSON_GetObjectItemCaseSensitive(summary, "levels");
   const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
   static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
-  static const char *const verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR"};
+  static const char *const verdicts[] = {OCK_V_PASS, OCK_V_FAIL, OCK_V_WARN, OCK_V_SKIP,
+                                         OCK_V_ERROR};
   int rc = OCK_OK;
   for (int i = 0; i < 3 && !rc; i++) {
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, level_names[i]);
@@ -128,10 +130,11 @@ int ock_report_time_ms(const char *text, long long *out) {
 
 /* ---- validation ---- */
 
-static const char *const run_verdicts[] = {"PASS", "FAIL", "INCOMPLETE", NULL};
-static const char *const verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR", NULL};
-static const char *const req_verdicts[] = {"PASS",  "FAIL",     "WARN", "SKIP",
-                                           "ERROR", "UNTESTED", NULL};
+static const char *const run_verdicts[] = {OCK_V_PASS, OCK_V_FAIL, "INCOMPLETE", NULL};
+static const char *const verdicts[] = {OCK_V_PASS, OCK_V_FAIL,  OCK_V_WARN,
+                                       OCK_V_SKIP, OCK_V_ERROR, NULL};
+static const char *const req_verdicts[] = {OCK_V_PASS,  OCK_V_FAIL, OCK_V_WARN, OCK_V_SKIP,
+                                           OCK_V_ERROR, "UNTESTED", NULL};
 static const char *const levels[] = {"MUST", "SHOULD", "MAY", NULL};
 
 static int check_time(const cJSON *o, const char *path, const char *key, struct ock_jerr *err) {

@@ -23,13 +23,14 @@
 #include <string.h>
 
 #include "report/escape.h"
+#include "ock/contract.h"
 #include "ock/status.h"
 #include "run/sut.h"
 
 /* verdict_class: a CSS class suffix for a verdict; never a report string. */
 static const char *verdict_class(const char *v) {
-  static const char *const known[] = {"PASS",  "FAIL",     "WARN",       "SKIP",
-                                      "ERROR", "UNTESTED", "INCOMPLETE", NULL};
+  static const char *const known[] = {OCK_V_PASS,  OCK_V_FAIL, OCK_V_WARN,   OCK_V_SKIP,
+                                      OCK_V_ERROR, "UNTESTED", "INCOMPLETE", NULL};
   for (int i = 0; v && known[i]; i++)
     if (!strcmp(v, known[i]))
       return known[i];
@@ -143,7 +144,7 @@ static void header(struct ock_doc *d) {
                    "orchestrator, and scenarios that had not started are missing. This report is "
                    "partial.</p>\n");
   } else if (verdict && !strcmp(verdict, "INCOMPLETE") && !ock_json_str(r, "error")) {
-    long long errors = ock_json_int(counts, "ERROR", 0);
+    long long errors = ock_json_int(counts, OCK_V_ERROR, 0);
     if (errors)
       ock_doc_putf(d,
                    "<p class=\"note\">Incomplete: %lld scenario%s could not be graded (ERROR); the "
@@ -209,7 +210,8 @@ static void run_meta(struct ock_doc *d) {
   ock_doc_put(d, "</table>\n</section>\n");
 }
 
-static const char *const req_verdicts[] = {"PASS", "FAIL", "WARN", "SKIP", "ERROR", "UNTESTED"};
+static const char *const req_verdicts[] = {OCK_V_PASS, OCK_V_FAIL,  OCK_V_WARN,
+                                           OCK_V_SKIP, OCK_V_ERROR, "UNTESTED"};
 
 /* group_matrix: requirement groups x verdicts, counts. */
 static void group_matrix(struct ock_doc *d, const cJSON *reqs) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/escape.h"
+#include "ock/contract.h"
 #include "ock/status.h"
 
 #define CELL_LIMIT 200 /* characters of one free-text table cell */
@@ -55,7 +56,7 @@ static void run_state(struct ock_doc *d) {
                    "is partial.\n\n");
   } else if (m->verdict && !strcmp(m->verdict, "INCOMPLETE")) {
     const cJSON *counts = cJSON_GetObjectItemCaseSensitive(m->summary, "scenarios");
-    long long errors = ock_json_int(counts, "ERROR", 0);
+    long long errors = ock_json_int(counts, OCK_V_ERROR, 0);
     if (errors)
       ock_doc_putf(d,
                    "The run is incomplete: %lld scenario%s could not be graded (ERROR), so the "

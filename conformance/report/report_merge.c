@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/status.h"
 
-static const char *const verdict_names[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
+static const char *const verdict_names[] = {OCK_V_SKIP, OCK_V_PASS, OCK_V_WARN, OCK_V_FAIL,
+                                            OCK_V_ERROR};
 static const char *const level_names[] = {"MUST", "SHOULD", "MAY"};
 
 /* One requirement of the catalogue while its aggregate is being built. */
@@ -271,13 +273,13 @@ static const char *run_verdict(const struct summarizer *z, int strict, int *exit
   *exit_code = 0;
   if (z->by_verdict[3] || (strict && z->by_verdict[2])) {
     *exit_code = 1;
-    return "FAIL";
+    return OCK_V_FAIL;
   }
   if (z->by_verdict[4] || z->total == z->by_verdict[0]) { /* an ERROR, or nothing but SKIP */
     *exit_code = 3;
     return "INCOMPLETE";
   }
-  return "PASS";
+  return OCK_V_PASS;
 }
 
 int ock_report_summarize(cJSON *report, const ock_registry *reg) {

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "ock/contract.h"
 
 const char *const fuzz_universal_requirements[] = {
     "OCK-COMPLETE-001", "OCK-COMPLETE-002", "OCK-COMPLETE-003",
@@ -95,7 +96,8 @@ static cJSON *tool_behaviour(unsigned long long *s, const char *output, int may_
 }
 
 static cJSON *hook(unsigned long long *s) {
-  static const char *const events[] = {"tool:pre", "provider:request", "prompt:submit"};
+  static const char *const events[] = {OCK_EV_TOOL_PRE, OCK_EV_PROVIDER_REQUEST,
+                                       OCK_EV_PROMPT_SUBMIT};
   cJSON *h = cJSON_CreateObject();
   int k = pick(s, 3);
   cJSON_AddStringToObject(h, "event", events[k]);
@@ -130,9 +132,9 @@ static cJSON *new_fixture(unsigned long long seed, int streaming, cJSON **fcaps)
   cJSON *reqs = cJSON_AddArrayToObject(fx, "requirements");
   cJSON_AddItemToArray(reqs, cJSON_CreateString("OCK-COMPLETE-001"));
   *fcaps = cJSON_AddArrayToObject(fx, "capabilities");
-  cJSON_AddItemToArray(*fcaps, cJSON_CreateString("core"));
+  cJSON_AddItemToArray(*fcaps, cJSON_CreateString(OCK_CAP_CORE));
   if (streaming)
-    cJSON_AddItemToArray(*fcaps, cJSON_CreateString("streaming"));
+    cJSON_AddItemToArray(*fcaps, cJSON_CreateString(OCK_CAP_STREAMING));
   return fx;
 }
 
@@ -142,14 +144,14 @@ static void draw_config(cJSON *session, unsigned long long *s, const char *const
   cJSON_AddNumberToObject(config, "max_iterations", 2 + pick(s, 3));
   cJSON_AddBoolToObject(config, "parallel_tools", chance(s, 50));
   cJSON_AddBoolToObject(config, "streaming", streaming);
-  int resilience = declared(caps, "resilience");
+  int resilience = declared(caps, OCK_CAP_RESILIENCE);
   static const char *const strategies[] = {"continue", "fail_fast", "retry"};
   cJSON_AddStringToObject(config, "error_strategy", strategies[pick(s, resilience ? 3 : 2)]);
   cJSON_AddNumberToObject(config, "max_retries", 1);
   cJSON_AddNumberToObject(config, "retry_base_delay_ms", 10);
   cJSON_AddNumberToObject(config, "retry_max_delay_ms", 50);
   cJSON_AddNumberToObject(config, "retry_jitter", 0);
-  if (declared(caps, "scheduling") && chance(s, 30))
+  if (declared(caps, OCK_CAP_SCHEDULING) && chance(s, 30))
     cJSON_AddStringToObject(config, "mode", "events");
 }
 
@@ -213,20 +215,20 @@ static void draw_behaviour(cJSON *fx, unsigned long long *s, const char *const *
     cJSON *hooks = cJSON_AddArrayToObject(fx, "hooks");
     cJSON_AddItemToArray(hooks, hook(s));
   }
-  if (declared(caps, "cancellation") && chance(s, 20)) {
+  if (declared(caps, OCK_CAP_CANCELLATION) && chance(s, 20)) {
     cJSON *c = cJSON_AddObjectToObject(fx, "cancel");
     cJSON_AddStringToObject(c, "at", "tool");
     cJSON_AddStringToObject(c, "tool", "get_a");
     cJSON_AddNumberToObject(c, "occurrence", 1);
     cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(behaviour, "get_a"),
                                            "delay_ms", cJSON_CreateNumber(300));
-    cJSON_AddItemToArray(fcaps, cJSON_CreateString("cancellation"));
+    cJSON_AddItemToArray(fcaps, cJSON_CreateString(OCK_CAP_CANCELLATION));
   }
 }
 
 cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
   unsigned long long s = seed;
-  int streaming = declared(caps, "streaming") && chance(&s, 40);
+  int streaming = declared(caps, OCK_CAP_STREAMING) && chance(&s, 40);
   cJSON *fcaps = NULL;
   cJSON *fx = new_fixture(seed, streaming, &fcaps);
   draw_session(fx, &s, caps, streaming);

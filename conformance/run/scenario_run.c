@@ -9,6 +9,7 @@
 
 #include "checks/blackbox.h"
 #include "checks/grade.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
@@ -42,21 +43,21 @@ static double now_ms(void) {
 }
 
 const char *scenario_verdict(const cJSON *checks) {
-  enum verdict worst = V_SKIP;
+  enum ock_verdict worst = OCK_VERDICT_SKIP;
   int any = 0;
   const cJSON *c;
   cJSON_ArrayForEach(c, checks) {
-    enum verdict v = V_ERROR;
-    verdict_parse(ock_json_str(c, "verdict"), &v);
+    enum ock_verdict v = OCK_VERDICT_ERROR;
+    ock_verdict_parse(ock_json_str(c, "verdict"), &v);
     if (v > worst)
       worst = v;
     any = 1;
   }
-  return any ? verdict_name(worst) : "ERROR";
+  return any ? ock_verdict_name(worst) : OCK_V_ERROR;
 }
 
 static int declared(const struct run_config *cfg, const char *cap) {
-  if (!strcmp(cap, "core"))
+  if (!strcmp(cap, OCK_CAP_CORE))
     return 1;
   for (size_t i = 0; cfg->declared && cfg->declared[i]; i++)
     if (!strcmp(cfg->declared[i], cap))
@@ -136,7 +137,7 @@ static int failing_seq(const cJSON *checks, long seq) {
   const cJSON *c, *ev;
   cJSON_ArrayForEach(c, checks) {
     const char *v = ock_json_str(c, "verdict");
-    if (!v || (strcmp(v, "FAIL") && strcmp(v, "WARN") && strcmp(v, "ERROR")))
+    if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_WARN) && strcmp(v, OCK_V_ERROR)))
       continue;
     cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(
                                c, "evidence")) if (cJSON_IsNumber(ev) &&
@@ -179,20 +180,20 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
     int failed = failing_seq(checks, (long)ock_json_int(e, "seq", -1));
     char label[200];
     char *detail = NULL;
-    if (!strcmp(kind, "event")) {
+    if (!strcmp(kind, OCK_KIND_EVENT)) {
       detail = ock_json_print(cJSON_GetObjectItemCaseSensitive(e, "data"));
       const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "reply"), "action");
       snprintf(label, sizeof label, "%s%s%s", s_or(e, "event", "?"),
                action && strcmp(action, "continue") ? " -> " : "",
                action && strcmp(action, "continue") ? action : "");
       add_row(rows, e, "sut", label, detail, failed);
-    } else if (!strcmp(kind, "llm_request")) {
-      const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, "neutral");
+    } else if (!strcmp(kind, OCK_KIND_LLM_REQUEST)) {
+      const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, OCK_F_LLM_REQUEST_NEUTRAL);
       const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
       snprintf(label, sizeof label, "request %s%s (%d messages)", s_or(e, "provider", "?"),
                ock_json_bool(e, "stream", 0) ? " stream" : "", cJSON_GetArraySize(hist));
       add_row(rows, e, "llm", label, s_or(last, "content", ""), failed);
-    } else if (!strcmp(kind, "llm_reply")) {
+    } else if (!strcmp(kind, OCK_KIND_LLM_REPLY)) {
       const cJSON *calls = cJSON_GetObjectItemCaseSensitive(e, "tool_calls");
       const char *fault = ock_json_str(e, "fault");
       snprintf(label, sizeof label, "reply %lld%s%s%s", ock_json_int(e, "status", 0),
@@ -200,21 +201,21 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
                fault ? fault : "");
       detail = cJSON_GetArraySize(calls) ? ock_json_print(calls) : NULL;
       add_row(rows, e, "llm", label, detail ? detail : s_or(e, "text", ""), failed);
-    } else if (!strcmp(kind, "tool_start") || !strcmp(kind, "tool_end")) {
+    } else if (!strcmp(kind, OCK_KIND_TOOL_START) || !strcmp(kind, OCK_KIND_TOOL_END)) {
       snprintf(label, sizeof label, "%s %s", kind[5] == 's' ? "tool" : "tool done",
                s_or(e, "name", "?"));
       detail =
           ock_json_print(cJSON_GetObjectItemCaseSensitive(e, kind[5] == 's' ? "input" : "reply"));
       add_row(rows, e, "tool", label, detail, failed);
-    } else if (!strcmp(kind, "cancel")) {
+    } else if (!strcmp(kind, OCK_KIND_CANCEL)) {
       add_row(rows, e, "harness", "SIGINT", s_or(e, "trigger", ""), failed);
-    } else if (!strcmp(kind, "session")) {
+    } else if (!strcmp(kind, OCK_KIND_SESSION)) {
       add_row(rows, e, "sut", "GET session", "", failed);
-    } else if (!strcmp(kind, "mcp_session")) {
+    } else if (!strcmp(kind, OCK_KIND_MCP_SESSION)) {
       add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
               s_or(e, "protocol_version", ""), failed);
     } else {
-      snprintf(label, sizeof label, "%s %s", kind, s_or(e, "shape", s_or(e, "kind_detail", "")));
+      snprintf(label, sizeof label, "%s %s", kind, s_or(e, OCK_F_FINDING_SHAPE, s_or(e, "kind_detail", "")));
       detail = ock_json_print(e);
       add_row(rows, e, "fault", label, detail, failed);
     }
@@ -360,7 +361,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   }
   char why_skip[120];
   if (skip_reason(sc, cfg, why_skip, sizeof why_skip))
-    return not_run(r, checks, "SKIP", 0, why_skip, out);
+    return not_run(r, checks, OCK_V_SKIP, 0, why_skip, out);
   struct cancel_target target = {NULL, 0}; /* set before any thread can see it */
   struct ock_mock_options mo = {.observe_only = cfg->observe_only,
                                 .seed = cfg->seed,
@@ -383,7 +384,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
     snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
     grade_error(&g, "harness.mock", "OCK-PROC-001", why);
     ock_mock_free(m);
-    return not_run(r, checks, "ERROR", now_ms() - t0, NULL, out);
+    return not_run(r, checks, OCK_V_ERROR, now_ms() - t0, NULL, out);
   }
   sut *s = NULL;
   struct sut_result proc;

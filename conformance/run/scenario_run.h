@@ -11,6 +11,7 @@
 
 #include <cJSON.h>
 
+#include "ock/contract.h"
 #include "ock/registry.h"
 #include "run/scenarios.h"
 
@@ -37,7 +38,8 @@ struct run_config {
 int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
                  cJSON **out);
 
-/* scenario_verdict: the most severe verdict among a result's checks ("ERROR" if it has none). */
+/* scenario_verdict: the most severe verdict among a result's checks (OCK_V_ERROR if it has none).
+ */
 const char *scenario_verdict(const cJSON *checks);
 
 /* scenario_timeline builds the sequence diagram's rows from a journal (borrowed): one row per

@@ -1,6 +1,8 @@
-/* test_events.c: the lifecycle transition table and the per-event field check. */
+/* test_events.c: the lifecycle transition table, the per-event field check, and the name
+ * tables of the contract (events, journal kinds, verdicts, capabilities). */
 #include "runner.h"
 
+#include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/status.h"
 
@@ -65,9 +67,47 @@ static void missing_fields_are_listed(void) {
   ock_registry_free(r);
 }
 
+/* The generated tables spell each name as the wire and the journal must: these literals are
+ * what SPEC.md says, so a registry edit that renames one fails here as well as at compile time. */
+static void contract_names_round_trip(void) {
+  OCK_ASSERT_STR_EQ(ock_event_name(OCK_EVENT_ORCHESTRATOR_COMPLETE), "orchestrator:complete");
+  OCK_ASSERT_INT_EQ(ock_event_parse(OCK_EV_TOOL_PRE), OCK_EVENT_TOOL_PRE);
+  OCK_ASSERT_STR_EQ(ock_journal_kind_name(OCK_ENTRY_LLM_REQUEST), "llm_request");
+  OCK_ASSERT_STR_EQ(OCK_F_LLM_REPLY_REQUEST_SEQ, "request_seq");
+  OCK_ASSERT_STR_EQ(OCK_F_KIND, "kind");
+  for (int i = 0; i < OCK_ENTRY_KNOWN; i++)
+    OCK_ASSERT_INT_EQ(ock_journal_kind_parse(ock_journal_kind_name((enum ock_journal_kind)i)), i);
+  OCK_ASSERT_INT_EQ(ock_journal_kind_parse("llm_answer"), OCK_ENTRY_OTHER);
+  OCK_ASSERT_INT_EQ(ock_journal_kind_parse(NULL), OCK_ENTRY_OTHER);
+  OCK_ASSERT_STR_EQ(ock_journal_kind_name(OCK_ENTRY_OTHER), "");
+  enum ock_verdict v = OCK_VERDICT_COUNT;
+  for (int i = 0; i < OCK_VERDICT_COUNT; i++) {
+    OCK_ASSERT_OK(ock_verdict_parse(ock_verdict_name((enum ock_verdict)i), &v));
+    OCK_ASSERT_INT_EQ(v, i);
+  }
+  OCK_ASSERT_INT_EQ(ock_verdict_parse("pass", &v), OCK_EINVAL);
+  OCK_ASSERT_STR_EQ(ock_verdict_name(OCK_VERDICT_COUNT), "ERROR");
+  enum ock_capability c = OCK_CAPABILITY_COUNT;
+  OCK_ASSERT_OK(ock_capability_parse("cancellation", &c));
+  OCK_ASSERT_INT_EQ(c, OCK_CAPABILITY_CANCELLATION);
+  OCK_ASSERT_STR_EQ(ock_capability_name(OCK_CAPABILITY_CORE), "core");
+  OCK_ASSERT_INT_EQ(ock_capability_parse("Core", &c), OCK_EINVAL);
+  OCK_ASSERT_STR_EQ(ock_capability_name(OCK_CAPABILITY_COUNT), "");
+}
+
+/* A scenario's verdict is its most severe check's: the enum order is that severity. */
+static void verdicts_in_order_of_severity(void) {
+  static const char *const worse[] = {"SKIP", "PASS", "WARN", "FAIL", "ERROR"};
+  OCK_ASSERT_INT_EQ(OCK_VERDICT_COUNT, 5);
+  for (int i = 0; i < OCK_VERDICT_COUNT; i++)
+    OCK_ASSERT_STR_EQ(ock_verdict_name((enum ock_verdict)i), worse[i]);
+}
+
 static const struct ock_test tests[] = {
     {"transitions_follow_the_table", transitions_follow_the_table},
     {"names_and_statuses", names_and_statuses},
     {"missing_fields_are_listed", missing_fields_are_listed},
+    {"contract_names_round_trip", contract_names_round_trip},
+    {"verdicts_in_order_of_severity", verdicts_in_order_of_severity},
     {NULL, NULL}};
 const struct ock_suite suite_events = {"events", tests, NULL, NULL};

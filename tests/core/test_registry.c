@@ -1,12 +1,13 @@
 /*
  * test_registry.c: the registry loads, rejects bad entries with their path, and agrees with
- * SPEC.md on every requirement's ID, level and capability. Renaming an ID in one and not the
- * other fails `spec_and_registry_agree`.
+ * SPEC.md on every requirement's ID, level and capability, and on the journal's kinds and
+ * fields. Renaming an ID in one and not the other fails `spec_and_registry_agree`.
  */
 #include "runner.h"
 
 #include <stdlib.h>
 
+#include "ock/json.h"
 #include "ock/registry.h"
 #include "ock/status.h"
 
@@ -199,10 +200,54 @@ static void bad_registries_are_named(void) {
   }
 }
 
-static const struct ock_test tests[] = {{"spec_and_registry_agree", spec_and_registry_agree},
-                                        {"every_group_is_covered", every_group_is_covered},
-                                        {"builtin_copy_is_the_file", builtin_copy_is_the_file},
-                                        {"events_have_stages", events_have_stages},
-                                        {"bad_registries_are_named", bad_registries_are_named},
-                                        {NULL, NULL}};
+/* spec_journal_row: the line of SPEC.md's journal table for kind, or NULL. */
+static const char *spec_journal_row(const char *spec, const char *kind) {
+  char head[80];
+  snprintf(head, sizeof head, "\n| `%s` |", kind);
+  const char *row = strstr(spec, head);
+  return row ? row + 1 : NULL;
+}
+
+/* SPEC.md's journal table names every kind of the registry's "journal" and each of its fields,
+ * in backquotes on the kind's row: the generated field constants and the prose never drift. */
+static void spec_journal_table_is_the_registry(void) {
+  char *spec = ock_test_read_file(ock_test_path("SPEC.md"));
+  char *text = ock_test_read_file(ock_test_path("core/requirements.json"));
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+  const cJSON *kinds =
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "journal"), "kinds");
+  const cJSON *k, *f;
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(kinds), 13);
+  cJSON_ArrayForEach(k, kinds) {
+    const char *kind = ock_json_str(k, "kind");
+    const char *row = kind ? spec_journal_row(spec, kind) : NULL;
+    if (!row) {
+      ock_test_fail(__LINE__, __FILE__, "SPEC.md's journal table has no row for kind %s", kind);
+      continue;
+    }
+    size_t len = strcspn(row, "\n");
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(k, "fields")) {
+      char quoted[80];
+      snprintf(quoted, sizeof quoted, "`%s`", f->valuestring);
+      const char *at = strstr(row, quoted);
+      if (!at || at > row + len)
+        ock_test_fail(__LINE__, __FILE__, "SPEC.md's journal row %s lacks field %s", kind,
+                      f->valuestring);
+    }
+  }
+  cJSON_Delete(root);
+  free(text);
+  free(spec);
+}
+
+static const struct ock_test tests[] = {
+    {"spec_and_registry_agree", spec_and_registry_agree},
+    {"every_group_is_covered", every_group_is_covered},
+    {"builtin_copy_is_the_file", builtin_copy_is_the_file},
+    {"events_have_stages", events_have_stages},
+    {"bad_registries_are_named", bad_registries_are_named},
+    {"spec_journal_table_is_the_registry", spec_journal_table_is_the_registry},
+    {NULL, NULL}};
 const struct ock_suite suite_registry = {"registry", tests, setup, teardown};

@@ -14,12 +14,13 @@
 
 #include <cJSON.h>
 
-#include "ock/event_map.h"
+#include "ock/contract_map.h"
 #include "ock/registry.h"
 
 /* The events of the contract, typed once: OCK_EVENT_MAP is generated from the registry's
- * "events" array (core/gen/event_map.c), so OCK_EVENT_TOOL_PRE exists exactly while the
- * registry has "tool:pre". Any other name is OCK_EVENT_CUSTOM (SPEC.md 3.1). */
+ * "events" array (core/gen/contract_map.c, see contract.h), so OCK_EVENT_TOOL_PRE and the name
+ * constant OCK_EV_TOOL_PRE exist exactly while the registry has that event. Any other name is
+ * OCK_EVENT_CUSTOM (SPEC.md 3.1). */
 enum ock_event {
 #define OCK_EVENT_ENUM(ident, name) OCK_EVENT_##ident,
   OCK_EVENT_MAP(OCK_EVENT_ENUM)
