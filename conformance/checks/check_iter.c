@@ -28,9 +28,10 @@ static int ends_with_reminder(const char *text) {
 
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
-                                                                          REMINDER_MARK)) return 1;
+  cJSON_ArrayForEach(m,
+                     cJSON_GetObjectItemCaseSensitive(
+                         request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
+                                                                         REMINDER_MARK)) return 1;
   return 0;
 }
 
@@ -199,7 +200,8 @@ static void wrap_up(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const cJSON *wrap = v->e[w];
   const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, OCK_F_LLM_REQUEST_NEUTRAL);
   const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-  int ok = !strcmp(str_field(last, "role"), "user") && ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0;
+  int ok = !strcmp(str_field(last, "role"), "user") &&
+           ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0;
   grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
              "one wrap-up request: a user message last; no tools",
              "last message role %s; %lld tools offered", str_field(last, "role"),

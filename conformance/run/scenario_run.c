@@ -215,7 +215,8 @@ cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) 
       add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
               s_or(e, "protocol_version", ""), failed);
     } else {
-      snprintf(label, sizeof label, "%s %s", kind, s_or(e, OCK_F_FINDING_SHAPE, s_or(e, "kind_detail", "")));
+      snprintf(label, sizeof label, "%s %s", kind,
+               s_or(e, OCK_F_FINDING_SHAPE, s_or(e, "kind_detail", "")));
       detail = ock_json_print(e);
       add_row(rows, e, "fault", label, detail, failed);
     }
