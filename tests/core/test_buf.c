@@ -36,7 +36,7 @@ static void take_detaches(void) {
   char *s = ock_buf_take(&b);
   OCK_ASSERT_STR_EQ(s, "hello");
   OCK_ASSERT_INT_EQ(b.len, 0);
-  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_NULL(b.data);
   free(s);
 }
 
