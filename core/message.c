@@ -93,13 +93,16 @@ int ock_message_copy(const struct ock_message *src, struct ock_message *dst) {
   return OCK_OK;
 }
 
-/* push takes ownership of *m (moved in) on success. */
+/* push takes ownership of *m: moved in on success, cleared on failure (so a caller that clears
+ * it again after a failure does no harm). */
 static int push(struct ock_history *h, struct ock_message *m) {
   if (h->len == h->cap) {
     size_t cap = h->cap ? h->cap * 2 : 8;
     struct ock_message *p = realloc(h->items, cap * sizeof *p);
-    if (!p)
+    if (!p) {
+      ock_message_clear(m);
       return OCK_ENOMEM;
+    }
     h->items = p;
     h->cap = cap;
   }
@@ -225,6 +228,22 @@ static cJSON *tool_input(const char *arguments) {
   return cJSON_CreateObject();
 }
 
+/* add_tool_uses appends a tool_use block per call to an Anthropic content array. Returns 1 on
+ * success, 0 when out of memory. */
+static int add_tool_uses(cJSON *content, const struct ock_tool_call *calls, size_t n) {
+  int ok = 1;
+  for (size_t c = 0; ok && c < n; c++) {
+    cJSON *b = cJSON_CreateObject();
+    ok = b && cJSON_AddItemToArray(content, b) && add_str(b, "type", "tool_use") &&
+         add_str(b, "id", calls[c].id) && add_str(b, "name", calls[c].name);
+    cJSON *in = ok ? tool_input(calls[c].arguments) : NULL;
+    ok = in && cJSON_AddItemToObject(b, "input", in);
+    if (!ok)
+      cJSON_Delete(in); /* not taken by b */
+  }
+  return ok;
+}
+
 int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system) {
   cJSON *arr = cJSON_CreateArray();
   struct ock_buf sys;
@@ -266,13 +285,7 @@ int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **ou
         ok = t && cJSON_AddItemToArray(content, t) && add_str(t, "type", "text") &&
              add_str(t, "text", m->content);
       }
-      for (size_t c = 0; ok && c < m->n_calls; c++) {
-        cJSON *b = cJSON_CreateObject();
-        ok = b && cJSON_AddItemToArray(content, b) && add_str(b, "type", "tool_use") &&
-             add_str(b, "id", m->calls[c].id) && add_str(b, "name", m->calls[c].name);
-        cJSON *in = ok ? tool_input(m->calls[c].arguments) : NULL;
-        ok = in && cJSON_AddItemToObject(b, "input", in);
-      }
+      ok = ok && add_tool_uses(content, m->calls, m->n_calls);
     } else {
       ok = add_str(o, "content", m->content ? m->content : "");
     }
@@ -581,6 +594,18 @@ void ock_reply_clear(struct ock_reply *r) {
   ock_reply_init(r);
 }
 
+/* reply_names copies the reply's id and finish reason (each may be NULL) into r; when out of
+ * memory it clears r and returns OCK_ENOMEM. */
+static int reply_names(struct ock_reply *r, const char *id, const char *finish) {
+  r->id = dup_or_null(id);
+  r->finish_reason = dup_or_null(finish);
+  if ((id && !r->id) || (finish && !r->finish_reason)) {
+    ock_reply_clear(r);
+    return OCK_ENOMEM;
+  }
+  return OCK_OK;
+}
+
 int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_jerr *err) {
   const cJSON *choices = NULL, *choice, *message = NULL, *usage = NULL;
   const char *id = NULL, *finish = NULL;
@@ -609,8 +634,11 @@ int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_j
     cJSON_Delete(copy);
     return OCK_ENOMEM;
   }
-  if (!cJSON_GetObjectItemCaseSensitive(copy, "role"))
-    cJSON_AddStringToObject(copy, "role", "assistant");
+  if (!cJSON_GetObjectItemCaseSensitive(copy, "role") &&
+      !cJSON_AddStringToObject(copy, "role", "assistant")) {
+    cJSON_Delete(arr);
+    return OCK_ENOMEM;
+  }
   struct ock_history h;
   ock_history_init(&h);
   rc = ock_history_from_openai(arr, &h, err);
@@ -627,13 +655,33 @@ int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_j
   r.msg.wire_index = -1;
   h.len = 0;
   ock_history_free(&h);
-  r.id = dup_or_null(id);
-  r.finish_reason = dup_or_null(finish);
+  if (reply_names(&r, id, finish))
+    return OCK_ENOMEM;
   usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
   r.input_tokens = ock_json_int(usage, "prompt_tokens", -1);
   r.output_tokens = ock_json_int(usage, "completion_tokens", -1);
   *out = r;
   return OCK_OK;
+}
+
+/* assistant_messages: [{"role":"assistant","content": a copy of content}], or NULL when out of
+ * memory, so that a reply's content is read by the history reader. */
+static cJSON *assistant_messages(const cJSON *content) {
+  cJSON *msgs = cJSON_CreateArray();
+  cJSON *msg = cJSON_CreateObject();
+  cJSON *copy = cJSON_Duplicate(content, 1);
+  int ok = msgs && msg && copy && cJSON_AddStringToObject(msg, "role", "assistant") &&
+           cJSON_AddItemToObject(msg, "content", copy);
+  if (ok)
+    copy = NULL; /* msg owns it */
+  ok = ok && cJSON_AddItemToArray(msgs, msg);
+  if (!ok) {
+    cJSON_Delete(copy);
+    cJSON_Delete(msg);
+    cJSON_Delete(msgs);
+    return NULL;
+  }
+  return msgs;
 }
 
 int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct ock_jerr *err) {
@@ -652,17 +700,9 @@ int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct oc
     stop = cJSON_GetObjectItemCaseSensitive(body, "stop_reason")->valuestring;
   if (rc)
     return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
-  cJSON *msgs = cJSON_CreateArray();
-  cJSON *msg = cJSON_CreateObject();
-  int ok = msgs && msg && cJSON_AddItemToArray(msgs, msg) &&
-           cJSON_AddStringToObject(msg, "role", "assistant") &&
-           cJSON_AddItemToObject(msg, "content", cJSON_Duplicate(content, 1));
-  if (!ok) {
-    if (!cJSON_GetArraySize(msgs))
-      cJSON_Delete(msg);
-    cJSON_Delete(msgs);
+  cJSON *msgs = assistant_messages(content);
+  if (!msgs)
     return OCK_ENOMEM;
-  }
   struct ock_history h;
   ock_history_init(&h);
   rc = ock_history_from_anthropic(NULL, msgs, &h, err);
@@ -686,8 +726,8 @@ int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct oc
   }
   r.msg.wire_index = -1;
   ock_history_free(&h);
-  r.id = dup_or_null(id);
-  r.finish_reason = dup_or_null(stop);
+  if (reply_names(&r, id, stop))
+    return OCK_ENOMEM;
   const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
   r.input_tokens = ock_json_int(usage, "input_tokens", -1);
   r.output_tokens = ock_json_int(usage, "output_tokens", -1);
@@ -748,13 +788,7 @@ int ock_reply_to_anthropic(const struct ock_reply *r, const char *model, cJSON *
     ok = t && cJSON_AddItemToArray(content, t) && add_str(t, "type", "text") &&
          add_str(t, "text", r->msg.content);
   }
-  for (size_t c = 0; ok && c < r->msg.n_calls; c++) {
-    cJSON *b = cJSON_CreateObject();
-    ok = b && cJSON_AddItemToArray(content, b) && add_str(b, "type", "tool_use") &&
-         add_str(b, "id", r->msg.calls[c].id) && add_str(b, "name", r->msg.calls[c].name);
-    cJSON *in = ok ? tool_input(r->msg.calls[c].arguments) : NULL;
-    ok = in && cJSON_AddItemToObject(b, "input", in);
-  }
+  ok = ok && add_tool_uses(content, r->msg.calls, r->msg.n_calls);
   const char *stop =
       r->finish_reason ? r->finish_reason : (r->msg.n_calls ? "tool_use" : "end_turn");
   cJSON *usage = ok ? cJSON_CreateObject() : NULL;
@@ -774,7 +808,11 @@ int ock_reply_to_anthropic(const struct ock_reply *r, const char *model, cJSON *
   }
   /* Put content after the header fields, where the real API has it. */
   cJSON_DetachItemViaPointer(body, content);
-  cJSON_AddItemToObject(body, "content", content);
+  if (!cJSON_AddItemToObject(body, "content", content)) {
+    cJSON_Delete(content);
+    cJSON_Delete(body);
+    return OCK_ENOMEM;
+  }
   *out = body;
   return OCK_OK;
 }
