@@ -29,10 +29,9 @@
 
 #include <CUnit/TestRun.h>
 
-/* A suite's time limit, times OCK_TIME_SCALE (OCK_SUITE_TIMEOUT overrides): the slowest suites
- * (the integration tests under valgrind, the mutant gate) take about 4 minutes on a loaded
- * 2-core machine. */
-#define SUITE_TIMEOUT_S 600.0
+/* A suite's time limit unless it names its own, times OCK_TIME_SCALE (OCK_SUITE_TIMEOUT
+ * overrides both). */
+#define SUITE_TIMEOUT_S 300.0
 
 /* ---- the child: runs one suite and reports on report_fd ---- */
 
@@ -388,25 +387,28 @@ static int spawn_suite(const struct ock_suite *su, const char *only_test, double
   return 0;
 }
 
-/* suite_timeout: seconds a suite may take, or a negative value after a message. */
-static double suite_timeout(void) {
-  const char *env = getenv("OCK_SUITE_TIMEOUT");
-  const char *scale_env = getenv("OCK_TIME_SCALE");
+/* env_positive: the variable as a number above 0 into *out (untouched when unset); -1 after a
+ * message when it is set to anything else. */
+static int env_positive(const char *name, double *out) {
+  const char *env = getenv(name);
+  if (!env || !*env)
+    return 0;
   char *end;
-  if (env && *env) {
-    double t = strtod(env, &end);
-    if (*end || !(t > 0)) {
-      fprintf(stderr, "OCK_SUITE_TIMEOUT: expected seconds above 0, got \"%s\"\n", env);
-      return -1;
-    }
-    return t;
-  }
-  double scale = scale_env && *scale_env ? strtod(scale_env, &end) : 1.0;
-  if (scale_env && *scale_env && (*end || !(scale > 0))) {
-    fprintf(stderr, "OCK_TIME_SCALE: expected a factor above 0, got \"%s\"\n", scale_env);
+  double v = strtod(env, &end);
+  if (*end || !(v > 0)) {
+    fprintf(stderr, "%s: expected a number above 0, got \"%s\"\n", name, env);
     return -1;
   }
-  return SUITE_TIMEOUT_S * scale;
+  *out = v;
+  return 0;
+}
+
+/* suite_timeout: the seconds su may take: OCK_SUITE_TIMEOUT, else its own limit or the
+ * default, times OCK_TIME_SCALE. */
+static double suite_timeout(const struct ock_suite *su, double override, double scale) {
+  if (override > 0)
+    return override;
+  return (su->timeout_s ? su->timeout_s : SUITE_TIMEOUT_S) * scale;
 }
 
 /* print_totals: the summary, then every skip and failure again, and the list's release. */
@@ -431,8 +433,8 @@ static void print_totals(const char *program, struct totals *tot) {
 
 int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) {
   const char *only = argc > 1 ? argv[1] : NULL;
-  double timeout = suite_timeout();
-  if (timeout < 0)
+  double override = 0, scale = 1;
+  if (env_positive("OCK_SUITE_TIMEOUT", &override) || env_positive("OCK_TIME_SCALE", &scale))
     return 2;
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
@@ -443,7 +445,7 @@ int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv) 
   for (int s = 0; suites[s]; s++) {
     if (only && (strlen(suites[s]->name) != len || strncmp(suites[s]->name, only, len)))
       continue;
-    if (spawn_suite(suites[s], only_test, timeout, &tot)) {
+    if (spawn_suite(suites[s], only_test, suite_timeout(suites[s], override, scale), &tot)) {
       perror("fork");
       return 2;
     }

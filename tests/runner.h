@@ -25,13 +25,15 @@ struct ock_suite {
   const struct ock_test *tests; /* ends with {NULL, NULL} */
   int (*init)(void);            /* may be NULL */
   int (*cleanup)(void);         /* may be NULL */
+  unsigned timeout_s;           /* its time limit, when longer than the default; 0: default */
 };
 
 /* ock_test_main runs the NULL-terminated suites (all, or the one named by argv[1] as "suite" or
  * "suite:test"), each in a child process in its own process group, killed with its group after
- * OCK_SUITE_TIMEOUT seconds (default 600 times OCK_TIME_SCALE). A suite that crashes, times out
- * or exits non-zero is FAILED with the test it was running. The output ends with the counts and
- * every skip and failure, one per line. Returns 0 when nothing failed. */
+ * OCK_SUITE_TIMEOUT seconds (default: the suite's timeout_s, else 300, times OCK_TIME_SCALE). A
+ * suite that crashes, times out or exits non-zero is FAILED with the test it was running. The
+ * output ends with the counts and every skip and failure, one per line. Returns 0 when nothing
+ * failed. */
 int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv);
 
 /* ock_test_path joins the source root (OCK_ROOT, else ".") and rel into a static buffer. */

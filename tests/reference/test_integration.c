@@ -239,4 +239,5 @@ static const struct ock_test tests[] = {{"openai_tools", test_openai_tools},
                                         {"no_provider", test_no_provider},
                                         {NULL, NULL}};
 
-const struct ock_suite integration_suite = {"integration", tests, NULL, NULL};
+/* The CLI under valgrind: four minutes on a loaded machine. */
+const struct ock_suite integration_suite = {"integration", tests, NULL, NULL, 900};
