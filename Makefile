@@ -64,11 +64,11 @@ objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 include core/part.mk
 include tests/part.mk
--include mock-provider/part.mk
--include reference/part.mk
--include conformance/part.mk
--include mutants/part.mk
--include bench/part.mk
+include mock-provider/part.mk
+include reference/part.mk
+include conformance/part.mk
+include mutants/part.mk
+include bench/part.mk
 include fuzz/part.mk
 include install.mk
 include frameworks.mk

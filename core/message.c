@@ -94,13 +94,16 @@ int ock_message_copy(const struct ock_message *src, struct ock_message *dst) {
   return OCK_OK;
 }
 
-/* push takes ownership of *m (moved in) on success. */
+/* push takes ownership of *m: moved in on success, cleared on failure (so a caller that clears
+ * it again after a failure does no harm). */
 static int push(struct ock_history *h, struct ock_message *m) {
   if (h->len == h->cap) {
     size_t cap = h->cap ? h->cap * 2 : 8;
     struct ock_message *p = realloc(h->items, cap * sizeof *p);
-    if (!p)
+    if (!p) {
+      ock_message_clear(m);
       return OCK_ENOMEM;
+    }
     h->items = p;
     h->cap = cap;
   }

@@ -26,10 +26,9 @@ REF_TEST_BIN  := $(BUILD)/tests/test-reference
 TEST_BINS     += $(REF_TEST_BIN)
 $(call objs_of,$(REF_TEST_SRCS)): private CFLAGS += -Ireference
 
-# The integration tests drive ock-orchestrator against the in-process mock; they need the
-# mock's library (MOCK_LIB, from mock-provider/part.mk) and are compiled out without it.
-REF_TEST_MOCK := $(if $(MOCK_LIB),$(MOCK_LIB),)
-$(call objs_of,$(REF_TEST_SRCS)): private CFLAGS += $(if $(REF_TEST_MOCK),-DOCK_HAVE_MOCK=1,)
+# The integration tests drive ock-orchestrator against the in-process mock (MOCK_LIB, from
+# mock-provider/part.mk, which the top Makefile includes first).
+REF_TEST_MOCK := $(MOCK_LIB)
 $(call objs_of,tests/reference/test_integration.c): $(REF_TEST_MOCK)
 $(call objs_of,tests/reference/sut.c): private CFLAGS += -DOCK_REF_CLI='"$(REF_CLI)"'
 

@@ -145,7 +145,7 @@ static void slowloris(void) {
     for (int i = 0; i < n; i++)
       if (write(fds[i], req + (step < (int)strlen(req) ? step : (int)strlen(req) - 1), 1) < 0)
         fds[i] = fds[--n];
-    usleep(50 * 1000);
+    usleep(50 * 1000); /* the trickle is the attack: one byte per connection every 50 ms */
   }
 }
 
@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
         setsid(); /* even a child that leaves the group is reaped by the harness's timeout */
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
-        sleep(30);
+        sleep(30); /* the hostile act itself: outlive the SUT */
         _exit(0);
       }
     return 0;

@@ -34,7 +34,7 @@ static void list_and_registry_agree(void) {
   ock_registry *reg = NULL;
   struct ock_jerr err;
   OCK_ASSERT_OK(ock_registry_load_builtin(&reg, &err));
-  CU_ASSERT_TRUE(blackbox_check_count() > 0);
+  OCK_ASSERT_INT_GT(blackbox_check_count(), 0);
   for (size_t i = 0; i < blackbox_check_count(); i++) {
     const struct check_entry *c = checklist_find(blackbox_check_at(i));
     if (!c) {
@@ -90,7 +90,7 @@ static void executes_are_found_in_the_traffic(void) {
   struct sut_result proc = {.exit_code = 0};
   struct view v;
   OCK_ASSERT_OK(view_build_traffic(&v, fx, journal, &proc));
-  OCK_ASSERT_INT_EQ(v.traffic, 1);
+  OCK_ASSERT_TRUE(v.traffic);
   OCK_ASSERT_INT_EQ(v.nx, 2);
   OCK_ASSERT_INT_EQ(v.x[0].index, 1);
   OCK_ASSERT_INT_EQ(v.x[0].first, 0);
@@ -99,7 +99,7 @@ static void executes_are_found_in_the_traffic(void) {
   OCK_ASSERT_INT_EQ(v.x[1].index, 3);
   OCK_ASSERT_INT_EQ(v.x[1].first, 3);
   OCK_ASSERT_INT_EQ(v.x[1].end, 5);
-  CU_ASSERT_PTR_NULL(v.x[1].complete);
+  OCK_ASSERT_NULL(v.x[1].complete);
   view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
@@ -114,7 +114,7 @@ static void event_scenarios_are_skipped(void) {
     cJSON *fx = NULL;
     struct ock_jerr err;
     OCK_ASSERT_OK(ock_json_parse_file(ock_test_path(files[i]), 1 << 20, &fx, &err));
-    CU_ASSERT_TRUE(blackbox_scenario_skip(fx, why, sizeof why));
+    OCK_ASSERT_TRUE(blackbox_scenario_skip(fx, why, sizeof why));
     OCK_ASSERT_CONTAINS(why, BLACKBOX_REASON ": ");
     cJSON_Delete(fx);
   }
@@ -184,7 +184,7 @@ static void retry_timing_from_the_traffic(void) {
   for (int i = 0; i < 2; i++) {
     const char *want = i ? "FAIL" : "PASS", *msg;
     cJSON *report = run_agent_on(modes[i], args, i ? 1 : 0);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+    OCK_ASSERT_NOT_NULL_FATAL(report);
     OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "retry-backoff", "error.retry", &msg), "PASS");
     OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "retry-backoff", "error.backoff", &msg), want);
     OCK_ASSERT_STR_EQ(
@@ -196,7 +196,7 @@ static void retry_timing_from_the_traffic(void) {
 
 static void plain_agent_passes(void) {
   cJSON *report = run_agent("plain", 0);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
   OCK_ASSERT_STR_EQ(ock_json_str(report, "tier"), "blackbox");
   OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "PASS");
   const char *msg;
@@ -215,7 +215,7 @@ static void plain_agent_passes(void) {
 
 static void dropped_result_is_an_orphan(void) {
   cJSON *report = run_agent("drop-failed", 1);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
   OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "FAIL");
   const char *msg;
   OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.result-for-every-call", &msg), "FAIL");
@@ -227,7 +227,7 @@ static void dropped_result_is_an_orphan(void) {
 
 static void forgotten_answer_is_seen(void) {
   cJSON *report = run_agent("forget-answer", 1);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
   const char *msg;
   OCK_ASSERT_STR_EQ(check_verdict(report, "orphan.final-stored", &msg), "FAIL");
   OCK_ASSERT_CONTAINS(msg, "OCK-ORPHAN-009");

@@ -133,11 +133,11 @@ static void test_failure_leaves_buffer(void) {
 }
 
 static void test_utf8_valid(void) {
-  OCK_ASSERT_INT_EQ(ock_utf8_valid("plain", 5), 1);
-  OCK_ASSERT_INT_EQ(ock_utf8_valid("\xf0\x9f\x98\x80", 4), 1);
+  OCK_ASSERT_TRUE(ock_utf8_valid("plain", 5));
+  OCK_ASSERT_TRUE(ock_utf8_valid("\xf0\x9f\x98\x80", 4));
   OCK_ASSERT_INT_EQ(ock_utf8_valid("\xf0\x9f\x98", 3), 0);
   OCK_ASSERT_INT_EQ(ock_utf8_valid("\xed\xbf\xbf", 3), 0);
-  OCK_ASSERT_INT_EQ(ock_utf8_valid("\x01", 1), 1); /* a control character is still UTF-8 */
+  OCK_ASSERT_TRUE(ock_utf8_valid("\x01", 1)); /* a control character is still UTF-8 */
 }
 
 /* assert_safe: what must hold for any escaped output. */

@@ -176,10 +176,8 @@ static void first_python_orchestrator_passes_text_answer(void) {
 }
 
 static void first_js_orchestrator_passes_text_answer(void) {
-  if (ock_test_sh("command -v node >/dev/null 2>&1")) {
-    printf("SKIP: node is not on PATH, README's JavaScript orchestrator was not run\n");
-    return;
-  }
+  if (ock_test_sh("command -v node >/dev/null 2>&1"))
+    OCK_SKIP("node is not on PATH, README's JavaScript orchestrator was not run");
   run_first("node examples/first/orchestrator.mjs", "first-js");
 }
 

@@ -185,8 +185,8 @@ static void test_summarize_fail_in_must_warn_in_should(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(req_of(r, "OCK-ORDER-001"), "verdict"), "PASS");
   OCK_ASSERT_STR_EQ(ock_json_str(req_of(r, "OCK-TOOL-006"), "verdict"), "WARN");
   OCK_ASSERT_STR_EQ(ock_json_str(req_of(r, "OCK-HOOK-012"), "verdict"), "UNTESTED");
-  OCK_ASSERT_INT_EQ(
-      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(req_of(r, "OCK-HOOK-012"), "message")), 1);
+  OCK_ASSERT_TRUE(
+      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(req_of(r, "OCK-HOOK-012"), "message")));
   OCK_ASSERT_INT_EQ(level_count(r, "MUST", "passed"), 1);
   OCK_ASSERT_INT_EQ(level_count(r, "MUST", "total"), 2);
   OCK_ASSERT_INT_EQ(level_count(r, "SHOULD", "passed"), 0);
@@ -398,7 +398,7 @@ static void test_read_not_json(void) {
   snprintf(path, sizeof path, "%s/report.json", scratch_dir());
   write_text(path, "{\"schema_version\": 1,");
   OCK_ASSERT_INT_EQ(ock_report_read(path, &r, &err), OCK_EJSON);
-  OCK_ASSERT_INT_EQ(r == NULL, 1);
+  OCK_ASSERT_NULL(r);
   unlink(path);
   OCK_ASSERT_INT_EQ(ock_report_read(path, &r, &err), OCK_EIO);
   *strrchr(path, '/') = '\0';
@@ -476,7 +476,7 @@ static void test_merge_duplicate_scenario(void) {
   const cJSON *shards[] = {sample, sample};
   struct ock_jerr err;
   OCK_ASSERT_INT_EQ(ock_report_merge(shards, 2, &merged, &err), OCK_EINVAL);
-  OCK_ASSERT_INT_EQ(merged == NULL, 1);
+  OCK_ASSERT_NULL(merged);
   OCK_ASSERT_CONTAINS(err.where, "shard 2: $.scenarios[0].id");
   OCK_ASSERT_CONTAINS(err.what, "\"cancel-during-tool\" is also in shard 1");
   cJSON_Delete(sample);
@@ -538,12 +538,12 @@ static void test_write_all_creates_every_file(void) {
   snprintf(dir, sizeof dir, "%s/a/b/latest", root);
   OCK_ASSERT_OK(ock_report_write_all(sample, dir, errbuf, sizeof errbuf));
   for (int i = 0; ock_report_writers[i]; i++)
-    OCK_ASSERT_INT_EQ(exists(dir, ock_report_writers[i]->filename), 1);
+    OCK_ASSERT_TRUE(exists(dir, ock_report_writers[i]->filename));
   char path[256];
   struct ock_jerr err;
   snprintf(path, sizeof path, "%s/report.json", dir);
   OCK_ASSERT_OK(ock_report_read(path, &back, &err));
-  OCK_ASSERT_INT_EQ(cJSON_Compare(back, sample, 1), 1);
+  OCK_ASSERT_TRUE(cJSON_Compare(back, sample, 1));
   /* Writing again replaces the files and leaves no temporary file. */
   OCK_ASSERT_OK(ock_report_write_all(sample, dir, errbuf, sizeof errbuf));
   char cmd[300];
@@ -568,7 +568,7 @@ static void test_write_all_refuses_symlinked_dir(void) {
   /* A trailing slash does not get past the check either. */
   char slash[140];
   snprintf(slash, sizeof slash, "%s/", link);
-  OCK_ASSERT_INT_EQ(ock_report_write_all(sample, slash, errbuf, sizeof errbuf) != OCK_OK, 1);
+  OCK_ASSERT_INT_NE(ock_report_write_all(sample, slash, errbuf, sizeof errbuf), OCK_OK);
   OCK_ASSERT_INT_EQ(exists(target, "report.json"), 0);
   cJSON_Delete(sample);
   remove_tree(root);
@@ -615,10 +615,10 @@ static void test_writer_table(void) {
   for (int i = 0; i < 4; i++) {
     OCK_ASSERT_STR_EQ(ock_report_writers[i]->name, names[i][0]);
     OCK_ASSERT_STR_EQ(ock_report_writers[i]->filename, names[i][1]);
-    OCK_ASSERT_INT_EQ(ock_report_writer_find(names[i][0]) == ock_report_writers[i], 1);
+    OCK_ASSERT_TRUE(ock_report_writer_find(names[i][0]) == ock_report_writers[i]);
   }
-  OCK_ASSERT_INT_EQ(ock_report_writers[4] == NULL, 1);
-  OCK_ASSERT_INT_EQ(ock_report_writer_find("pdf") == NULL, 1);
+  OCK_ASSERT_NULL(ock_report_writers[4]);
+  OCK_ASSERT_NULL(ock_report_writer_find("pdf"));
 }
 
 /* ---- the JSON Schema ---- */

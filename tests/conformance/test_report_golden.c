@@ -139,15 +139,15 @@ static void test_html_shows_payloads_as_text(void) {
   char *html = render(&ock_report_writer_html, report, &rc);
   OCK_ASSERT_OK(rc);
   assert_only_tags(html, tags, __LINE__);
-  OCK_ASSERT_INT_EQ(strstr(html, "<script") == NULL, 1);
-  OCK_ASSERT_INT_EQ(strstr(html, "<img") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(html, "<script"));
+  OCK_ASSERT_NULL(strstr(html, "<img"));
   OCK_ASSERT_CONTAINS(html, "&lt;script&gt;alert(1)&lt;/script&gt;");
   OCK_ASSERT_CONTAINS(html, "&lt;/pre&gt;&lt;img src=x onerror=alert(2)&gt;");
   /* Inside the SVG too: the timeline detail of injection-payloads, seq 6. */
   OCK_ASSERT_CONTAINS(html, "<text class=\"d\" x=\"995\" y=\"164\">tool_name "
                             "&lt;script&gt;alert(1)&lt;/script&gt;" OCK_ESCAPE_REPLACEMENT);
   OCK_ASSERT_CONTAINS(html, "Content-Security-Policy");
-  OCK_ASSERT_INT_EQ(ock_utf8_valid(html, strlen(html)), 1);
+  OCK_ASSERT_TRUE(ock_utf8_valid(html, strlen(html)));
   free(html);
   cJSON_Delete(report);
 }
@@ -166,8 +166,8 @@ static void test_html_is_self_contained(void) {
     p += 3;
   }
   OCK_ASSERT_INT_EQ(urls, 4); /* one per drawn timeline: stream-text has none */
-  OCK_ASSERT_INT_EQ(strstr(html, " src=\"") == NULL, 1);
-  OCK_ASSERT_INT_EQ(strstr(html, "<link") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(html, " src=\""));
+  OCK_ASSERT_NULL(strstr(html, "<link"));
   free(html);
   cJSON_Delete(report);
 }
@@ -183,9 +183,9 @@ static void test_junit_counts_and_markup(void) {
   assert_only_tags(xml, tags, __LINE__);
   OCK_ASSERT_CONTAINS(xml, "tests=\"12\" failures=\"2\" errors=\"1\" skipped=\"1\"");
   OCK_ASSERT_CONTAINS(xml, "]]&gt;");
-  OCK_ASSERT_INT_EQ(strstr(xml, "]]>") == NULL, 1);
-  OCK_ASSERT_INT_EQ(strchr(xml, '\x1b') == NULL, 1);
-  OCK_ASSERT_INT_EQ(ock_utf8_valid(xml, strlen(xml)), 1);
+  OCK_ASSERT_NULL(strstr(xml, "]]>"));
+  OCK_ASSERT_NULL(strchr(xml, '\x1b'));
+  OCK_ASSERT_TRUE(ock_utf8_valid(xml, strlen(xml)));
   free(xml);
   /* Under --strict a WARN check is a failure. */
   cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(report, "options"),
@@ -228,7 +228,7 @@ static void test_markdown_tables_hold(void) {
   int rc;
   char *text = render(&ock_report_writer_markdown, report, &rc);
   OCK_ASSERT_OK(rc);
-  OCK_ASSERT_INT_EQ(strchr(text, '<') == NULL, 1);
+  OCK_ASSERT_NULL(strchr(text, '<'));
   OCK_ASSERT_CONTAINS(text, "**FAIL** (exit code 1) · MUST 1/4 · SHOULD 1/2 · MAY 0/0");
   OCK_ASSERT_CONTAINS(text, "&lt;script&gt;alert(1)&lt;/script&gt;");
   /* Every row of a table has as many cell separators as its header. */
@@ -260,7 +260,7 @@ static void test_invalid_utf8_is_replaced(void) {
     int rc;
     char *out = render(ock_report_writers[i], report, &rc);
     OCK_ASSERT_OK(rc);
-    OCK_ASSERT_INT_EQ(ock_utf8_valid(out, strlen(out)), 1);
+    OCK_ASSERT_TRUE(ock_utf8_valid(out, strlen(out)));
     OCK_ASSERT_CONTAINS(out, OCK_ESCAPE_REPLACEMENT);
     free(out);
   }
@@ -282,9 +282,9 @@ static void test_writers_survive_malformed_reports(void) {
       int rc;
       char *out = render(ock_report_writers[i], j, &rc);
       OCK_ASSERT_OK(rc);
-      OCK_ASSERT_INT_EQ(out != NULL, 1);
+      OCK_ASSERT_NOT_NULL(out);
       if (out && i > 0)
-        OCK_ASSERT_INT_EQ(strstr(out, "<x>") == NULL, 1);
+        OCK_ASSERT_NULL(strstr(out, "<x>"));
       free(out);
     }
     cJSON_Delete(j);
@@ -350,8 +350,8 @@ static void test_html_failures_first(void) {
        *end = strstr(html, "<section id=\"run\">");
   if (fails && end) {
     *end = '\0';
-    OCK_ASSERT_INT_EQ(strstr(fails, "tool.result_text") == NULL, 1);
-    OCK_ASSERT_INT_EQ(strstr(fails, "tool-single-call") == NULL, 1);
+    OCK_ASSERT_NULL(strstr(fails, "tool.result_text"));
+    OCK_ASSERT_NULL(strstr(fails, "tool-single-call"));
   }
   free(html);
 
@@ -387,10 +387,10 @@ static void test_html_failures_first(void) {
   end = strstr(html, "<section id=\"run\">");
   if (fails && end) {
     *end = '\0';
-    OCK_ASSERT_INT_EQ(strstr(fails, "line 23 of the log") == NULL, 1);
+    OCK_ASSERT_NULL(strstr(fails, "line 23 of the log"));
     OCK_ASSERT_CONTAINS(fails, "<span title=\"xxxx");
     OCK_ASSERT_CONTAINS(fails, "xxx&lt;end&gt;&quot;\">xxxx"); /* the whole, in the title */
-    OCK_ASSERT_INT_EQ(strstr(fails, "&lt;end&gt;&quot;</td>") == NULL, 1);
+    OCK_ASSERT_NULL(strstr(fails, "&lt;end&gt;&quot;</td>"));
   }
   free(html);
 
@@ -473,7 +473,7 @@ static void test_html_diagram_arrows_and_labels(void) {
                     x, chars, (int)(close - open - 1), open + 1);
     labels++;
   }
-  OCK_ASSERT_INT_EQ(labels >= 12, 1);
+  OCK_ASSERT_INT_GE(labels, 12);
   OCK_ASSERT_CONTAINS(html, "<clipPath id=\"lc-4\"><rect x=\"0\" y=\"0\" width=\"991\"");
   OCK_ASSERT_CONTAINS(html, "· fault · a-label-that-goes-on-and-on-4-and-on-and-on-past-every-lane"
                             "&lt;&gt; · d</title>");
@@ -510,7 +510,7 @@ static void test_exit2_run_in_every_format(void) {
                            "message=\"fixtures/x.json: $.session.providers[0].priority");
   OCK_ASSERT_CONTAINS(xml, "type=\"exit code 2\">The run did not grade the orchestrator");
   OCK_ASSERT_CONTAINS(xml, escaped);
-  OCK_ASSERT_INT_EQ(strstr(xml, "<b>") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(xml, "<b>"));
   free(xml);
   /* summary.md and report.html: why the run did not grade, first. */
   char *md = render(&ock_report_writer_markdown, report, &rc);
@@ -519,7 +519,7 @@ static void test_exit2_run_in_every_format(void) {
                           "fixture error)");
   OCK_ASSERT_CONTAINS(md, "got \"&lt;b&gt;high&lt;/b&gt;\"");
   OCK_ASSERT_CONTAINS(md, "No requirement was tested.");
-  OCK_ASSERT_INT_EQ(strstr(md, "no scenario ran (none selected") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(md, "no scenario ran (none selected"));
   free(md);
   char *html = render(&ock_report_writer_html, report, &rc);
   OCK_ASSERT_OK(rc);
@@ -528,7 +528,7 @@ static void test_exit2_run_in_every_format(void) {
                 "orchestrator</b> (exit code 2: usage or fixture error)",
                 "<section id=\"failures\">", __LINE__);
   assert_before(html, escaped, "<section id=\"failures\">", __LINE__);
-  OCK_ASSERT_INT_EQ(strstr(html, "Incomplete: no scenario ran") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(html, "Incomplete: no scenario ran"));
   OCK_ASSERT_CONTAINS(html, "<h2>Failures</h2>\n<p class=\"note\">No scenario ran.</p>");
   free(html);
   /* report.json: the exit code and the reason. */

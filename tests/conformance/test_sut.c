@@ -23,6 +23,29 @@ static struct sut_result run(const char *cmd, double timeout_s, size_t cap) {
   return r;
 }
 
+/* gone_within: no process whose command line holds marker is left, waiting up to ms for the
+ * killed ones to be reaped. Returns 1 when none is left. */
+static int gone_within(const char *marker, int ms) {
+  char check[128];
+  snprintf(check, sizeof check, "pgrep -f \"[%c]%s\" >/dev/null", marker[0], marker + 1);
+  for (int waited = 0; system(check) == 0; waited += 20) {
+    if (waited >= ms)
+      return 0;
+    usleep(20 * 1000);
+  }
+  return 1;
+}
+
+/* file_within: path exists, waiting up to ms for it to appear. */
+static int file_within(const char *path, int ms) {
+  for (int waited = 0; access(path, F_OK) != 0; waited += 10) {
+    if (waited >= ms)
+      return 0;
+    usleep(10 * 1000);
+  }
+  return 1;
+}
+
 static void exit_code_and_output(void) {
   struct sut_result r = run("echo out; echo err >&2; echo $OCK_TEST_VAR; exit 3", 5, 1024);
   OCK_ASSERT_INT_EQ(r.exit_code, 3);
@@ -66,12 +89,10 @@ static void timeout_kills_the_group(void) {
   char cmd[256];
   snprintf(cmd, sizeof cmd, "trap '' INT TERM; sh -c 'exec -a %s sleep 300' & sleep 300", marker);
   struct sut_result r = run(cmd, 0.5, 1024);
-  OCK_ASSERT_INT_EQ(r.timed_out, 1);
-  CU_ASSERT_TRUE(r.wall_ms >= 450 && r.wall_ms < 3000);
-  usleep(100 * 1000);
-  char check[128];
-  snprintf(check, sizeof check, "pgrep -f \"[%c]%s\" >/dev/null", marker[0], marker + 1);
-  OCK_ASSERT_INT_EQ(system(check) == 0, 0);
+  OCK_ASSERT_TRUE(r.timed_out);
+  OCK_ASSERT_INT_GE(r.wall_ms, 450);
+  OCK_ASSERT_INT_LT(r.wall_ms, 3000);
+  OCK_ASSERT_TRUE(gone_within(marker, 5000));
   sut_result_clear(&r);
 }
 
@@ -82,27 +103,32 @@ static void children_die_with_the_sut(void) {
   snprintf(cmd, sizeof cmd, "sh -c 'exec -a %s sleep 300' >/dev/null 2>&1 & exit 0", marker);
   struct sut_result r = run(cmd, 5, 1024);
   OCK_ASSERT_INT_EQ(r.exit_code, 0);
-  usleep(100 * 1000);
-  char check[128];
-  snprintf(check, sizeof check, "pgrep -f \"[%c]%s\" >/dev/null", marker[0], marker + 1);
-  OCK_ASSERT_INT_EQ(system(check) == 0, 0);
+  OCK_ASSERT_TRUE(gone_within(marker, 5000));
   sut_result_clear(&r);
 }
 
 static void interrupt_reaches_the_sut(void) {
   static const char *const env[] = {NULL};
-  struct sut_spec spec = {
-      .command = "trap 'exit 7' INT; sleep 5 & wait", .env = env, .timeout_s = 5, .output_cap = 64};
+  char dir[64], cmd[256], ready[128];
+  if (ock_test_tmpdir(dir, "sut-int")) {
+    ock_test_fail(__LINE__, __FILE__, "cannot create a temporary directory");
+    return;
+  }
+  /* The SUT says when its trap is set: a SIGINT before that would kill the shell instead. */
+  snprintf(ready, sizeof ready, "%s/ready", dir);
+  snprintf(cmd, sizeof cmd, "trap 'exit 7' INT; : > %s; sleep 5 & wait", ready);
+  struct sut_spec spec = {.command = cmd, .env = env, .timeout_s = 5, .output_cap = 64};
   sut *s = NULL;
   OCK_ASSERT_OK(sut_start(&spec, &s));
-  usleep(200 * 1000);
+  OCK_ASSERT_TRUE(file_within(ready, 5000));
   sut_interrupt(s);
   struct sut_result r;
   sut_wait(s, &r);
   OCK_ASSERT_INT_EQ(r.exit_code, 7);
-  OCK_ASSERT_INT_EQ(r.interrupted, 1);
+  OCK_ASSERT_TRUE(r.interrupted);
   sut_result_clear(&r);
   sut_free(s);
+  ock_test_rmdir(dir);
 }
 
 static const struct ock_test tests[] = {

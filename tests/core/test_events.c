@@ -46,8 +46,8 @@ static void names_and_statuses(void) {
   OCK_ASSERT_OK(ock_stage_for_status("cancelled", &s));
   OCK_ASSERT_INT_EQ(s, OCK_STAGE_CANCELLED);
   OCK_ASSERT_INT_EQ(ock_stage_for_status("completed", &s), OCK_EINVAL);
-  CU_ASSERT_TRUE(ock_stage_is_terminal(OCK_STAGE_FAILED));
-  CU_ASSERT_FALSE(ock_stage_is_terminal(OCK_STAGE_AGGREGATE));
+  OCK_ASSERT_TRUE(ock_stage_is_terminal(OCK_STAGE_FAILED));
+  OCK_ASSERT_FALSE(ock_stage_is_terminal(OCK_STAGE_AGGREGATE));
 }
 
 static void missing_fields_are_listed(void) {

@@ -31,8 +31,8 @@ static void spec_examples(void) {
     rejected += ex[i].rejected_at >= 0;
   }
   /* the examples are read from SPEC.md: an emptied section must not pass */
-  OCK_ASSERT_INT_EQ(accepted >= 10, 1);
-  OCK_ASSERT_INT_EQ(rejected >= 15, 1);
+  OCK_ASSERT_INT_GE(accepted, 10);
+  OCK_ASSERT_INT_GE(rejected, 15);
 }
 
 struct seen {

@@ -59,10 +59,10 @@ static void integers_and_ranges(void) {
   OCK_ASSERT_CONTAINS(err.what, "fraction");
   double d = 0;
   OCK_ASSERT_OK(ock_jget_number(doc, "$", "f", OCK_REQUIRED, 0, 2, &d, &err));
-  CU_ASSERT_DOUBLE_EQUAL(d, 1.5, 1e-9);
+  OCK_ASSERT_DOUBLE_EQ(d, 1.5, 1e-9);
   int b = 0;
   OCK_ASSERT_OK(ock_jget_bool(doc, "$", "b", OCK_REQUIRED, &b, &err));
-  OCK_ASSERT_INT_EQ(b, 1);
+  OCK_ASSERT_TRUE(b);
 }
 
 static void enum_lists_choices(void) {
@@ -89,7 +89,7 @@ static void parse_reports_line_and_column(void) {
   struct ock_jerr err;
   const char *text = "{\n  \"a\": 1,\n  \"b\": ]\n}";
   OCK_ASSERT_INT_EQ(ock_json_parse(text, strlen(text), &v, &err), OCK_EJSON);
-  CU_ASSERT_PTR_NULL(v);
+  OCK_ASSERT_NULL(v);
   OCK_ASSERT_CONTAINS(err.what, "line 3");
   char msg[1024];
   ock_jerr_format(&err, msg, sizeof msg);
@@ -102,7 +102,7 @@ static void parse_file_names_the_file(void) {
   OCK_ASSERT_INT_EQ(ock_json_parse_file("/nonexistent/x.json", 1024, &v, &err), OCK_EIO);
   OCK_ASSERT_STR_EQ(err.where, "/nonexistent/x.json");
   OCK_ASSERT_OK(ock_json_parse_file(ock_test_path("core/requirements.json"), 1 << 22, &v, &err));
-  CU_ASSERT_TRUE(cJSON_IsObject(v));
+  OCK_ASSERT_TRUE(cJSON_IsObject(v));
   cJSON_Delete(v);
   OCK_ASSERT_INT_EQ(ock_json_parse_file(ock_test_path("core/requirements.json"), 10, &v, &err),
                     OCK_ETOOBIG);
@@ -229,7 +229,7 @@ static void print_matches_cjson_byte_for_byte(void) {
   /* Every fixture of the catalog, as parsed: real nesting, real text. */
   const char *dir = ock_test_path("fixtures");
   DIR *d = opendir(dir);
-  OCK_ASSERT_INT_EQ(d != NULL, 1);
+  OCK_ASSERT_NOT_NULL(d);
   int files = 0;
   for (struct dirent *e; d && (e = readdir(d));) {
     size_t len = strlen(e->d_name);
@@ -239,7 +239,7 @@ static void print_matches_cjson_byte_for_byte(void) {
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     char *text = ock_test_read_file(path);
     cJSON *v = text ? cJSON_Parse(text) : NULL;
-    OCK_ASSERT_INT_EQ(v != NULL, 1);
+    OCK_ASSERT_NOT_NULL(v);
     same_as_cjson(v, e->d_name);
     cJSON_Delete(v);
     free(text);
@@ -247,16 +247,16 @@ static void print_matches_cjson_byte_for_byte(void) {
   }
   if (d)
     closedir(d);
-  OCK_ASSERT_INT_EQ(files >= 100, 1);
+  OCK_ASSERT_INT_GE(files, 100);
 }
 
 static void print_of_nothing_is_null(void) {
-  OCK_ASSERT_INT_EQ(ock_json_print(NULL) == NULL, 1);
+  OCK_ASSERT_NULL(ock_json_print(NULL));
   cJSON *raw = cJSON_CreateRaw("1");
   cJSON_free(raw->valuestring);
   raw->valuestring = NULL; /* cJSON refuses to print a raw value without text; so do we */
-  OCK_ASSERT_INT_EQ(ock_json_print(raw) == NULL, 1);
-  OCK_ASSERT_INT_EQ(cJSON_PrintUnformatted(raw) == NULL, 1);
+  OCK_ASSERT_NULL(ock_json_print(raw));
+  OCK_ASSERT_NULL(cJSON_PrintUnformatted(raw));
   cJSON_Delete(raw);
 }
 

@@ -158,7 +158,7 @@ static cJSON *encoded(const struct ock_wire_ops *w, const struct ock_reply *r) {
   OCK_ASSERT_OK(w->encode_reply(r, &f, &b));
   cJSON *j = cJSON_ParseWithLength(b.data, b.len);
   ock_buf_free(&b);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+  OCK_ASSERT_NOT_NULL_FATAL(j);
   return j;
 }
 

@@ -57,17 +57,17 @@ static void takes_every_spelling(void) {
   int npos = -1;
   OCK_ASSERT_INT_EQ(parse(&v, line, &npos, argv, err, sizeof err), 0);
   OCK_ASSERT_STR_EQ(err, "");
-  OCK_ASSERT_INT_EQ(v.strict, 1);
+  OCK_ASSERT_TRUE(v.strict);
   OCK_ASSERT_INT_EQ(v.jobs, 8);
   OCK_ASSERT_STR_EQ(v.out, "DIR");
-  OCK_ASSERT_INT_EQ(v.timeout == 2.5, 1);
-  OCK_ASSERT_INT_EQ(v.seed == 18446744073709551615ULL, 1);
+  OCK_ASSERT_DOUBLE_EQ(v.timeout, 2.5, 0);
+  OCK_ASSERT_TRUE(v.seed == 18446744073709551615ULL);
   OCK_ASSERT_INT_EQ(v.format, 1);
   OCK_ASSERT_INT_EQ(v.wires.n, 2);
   OCK_ASSERT_STR_EQ(v.wires.items[1], "anthropic");
   OCK_ASSERT_INT_EQ(v.cases.n, 3);
   OCK_ASSERT_STR_EQ(v.cases.items[2], "z");
-  OCK_ASSERT_INT_EQ(v.cases.items[3] == NULL, 1);
+  OCK_ASSERT_NULL(v.cases.items[3]);
   OCK_ASSERT_INT_EQ(npos, 4); /* a, b, "-" (standard input) and --jobs after -- */
   OCK_ASSERT_STR_EQ(argv[1], "a");
   OCK_ASSERT_STR_EQ(argv[2], "b");
@@ -105,7 +105,7 @@ static void refuses_with_the_option_the_value_and_the_range(void) {
     OCK_ASSERT_CONTAINS(err, cases[i].says);
     OCK_ASSERT_INT_EQ(v.jobs, 4); /* a refused value leaves the dest as it was */
     OCK_ASSERT_INT_EQ(v.format, 0);
-    OCK_ASSERT_INT_EQ(v.timeout == 30, 1);
+    OCK_ASSERT_DOUBLE_EQ(v.timeout, 30, 0);
     OCK_ASSERT_INT_EQ(v.wires.n, 0);
   }
 }
@@ -124,13 +124,13 @@ static void a_value_from_elsewhere_names_its_source(void) {
   table(&v, t);
   char bad[] = "garbage", good[] = "3", err[512];
   const struct ock_option *o = ock_option_find(t, "timeout");
-  OCK_ASSERT_INT_EQ(o != NULL, 1);
+  OCK_ASSERT_NOT_NULL(o);
   OCK_ASSERT_INT_EQ(ock_option_set(o, bad, "OCK_TIMEOUT", err, sizeof err), -1);
   OCK_ASSERT_STR_EQ(err, "OCK_TIMEOUT: expected seconds from 0.1 to 86400, got \"garbage\"");
-  OCK_ASSERT_INT_EQ(v.timeout == 30, 1);
+  OCK_ASSERT_DOUBLE_EQ(v.timeout, 30, 0);
   OCK_ASSERT_INT_EQ(ock_option_set(o, good, "OCK_TIMEOUT", err, sizeof err), 0);
-  OCK_ASSERT_INT_EQ(v.timeout == 3, 1);
-  OCK_ASSERT_INT_EQ(ock_option_find(t, "nope") == NULL, 1);
+  OCK_ASSERT_DOUBLE_EQ(v.timeout, 3, 0);
+  OCK_ASSERT_NULL(ock_option_find(t, "nope"));
 }
 
 static void renders_help_from_the_table(void) {
@@ -139,7 +139,7 @@ static void renders_help_from_the_table(void) {
   table(&v, t);
   char text[2048] = "";
   FILE *f = fmemopen(text, sizeof text - 1, "w");
-  OCK_ASSERT_INT_EQ(f != NULL, 1);
+  OCK_ASSERT_NOT_NULL(f);
   if (!f)
     return;
   ock_options_help(t, f);

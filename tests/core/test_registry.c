@@ -85,11 +85,11 @@ static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
 
 static void spec_and_registry_agree(void) {
   char *text = ock_test_read_file(ock_test_path("SPEC.md"));
-  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  OCK_ASSERT_NOT_NULL_FATAL(text);
   static struct spec_req reqs[1000];
   size_t n = parse_spec(text, reqs, 1000);
   free(text);
-  CU_ASSERT_TRUE(n > 0);
+  OCK_ASSERT_INT_GT(n, 0);
   for (size_t i = 0; i < n; i++) {
     const struct ock_requirement *r = ock_registry_find(reg, reqs[i].id);
     if (!r) {
@@ -151,18 +151,18 @@ static void builtin_copy_is_the_file(void) {
 }
 
 static void events_have_stages(void) {
-  CU_ASSERT_TRUE(ock_registry_event_count(reg) >= 18);
+  OCK_ASSERT_INT_GE(ock_registry_event_count(reg), 18);
   const struct ock_event_def *e = ock_registry_event(reg, "orchestrator:complete");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  OCK_ASSERT_NOT_NULL_FATAL(e);
   int seen = 0;
   for (size_t i = 0; e->required[i]; i++)
     seen += !strcmp(e->required[i], "turn_count") || !strcmp(e->required[i], "status") ||
             !strcmp(e->required[i], "orchestrator");
   OCK_ASSERT_INT_EQ(seen, 3);
   e = ock_registry_event(reg, "tool:pre");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+  OCK_ASSERT_NOT_NULL_FATAL(e);
   OCK_ASSERT_STR_EQ(e->stage, "execute");
-  CU_ASSERT_PTR_NULL(ock_registry_event(reg, "custom:thing"));
+  OCK_ASSERT_NULL(ock_registry_event(reg, "custom:thing"));
 }
 
 static void bad_registries_are_named(void) {
@@ -193,8 +193,8 @@ static void bad_registries_are_named(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     ock_registry *r = NULL;
     struct ock_jerr err;
-    CU_ASSERT_TRUE(ock_registry_load(cases[i].text, strlen(cases[i].text), &r, &err) != OCK_OK);
-    CU_ASSERT_PTR_NULL(r);
+    OCK_ASSERT_INT_NE(ock_registry_load(cases[i].text, strlen(cases[i].text), &r, &err), OCK_OK);
+    OCK_ASSERT_NULL(r);
     OCK_ASSERT_STR_EQ(err.where, cases[i].where);
     OCK_ASSERT_CONTAINS(err.what, cases[i].what);
   }
@@ -214,8 +214,8 @@ static void spec_journal_table_is_the_registry(void) {
   char *spec = ock_test_read_file(ock_test_path("SPEC.md"));
   char *text = ock_test_read_file(ock_test_path("core/requirements.json"));
   cJSON *root = text ? cJSON_Parse(text) : NULL;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+  OCK_ASSERT_NOT_NULL_FATAL(spec);
+  OCK_ASSERT_NOT_NULL_FATAL(root);
   const cJSON *kinds =
       cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "journal"), "kinds");
   const cJSON *k, *f;

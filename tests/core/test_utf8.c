@@ -31,11 +31,11 @@ static void replaces_broken_bytes(void) {
 }
 
 static void tells_white_space(void) {
-  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(""), 1);
-  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(NULL), 1);
-  OCK_ASSERT_INT_EQ(ock_utf8_is_blank(" \t\r\n\v\f"), 1);
-  OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xC2\xA0\xE3\x80\x80"), 1); /* U+00A0, U+3000 */
-  OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xE2\x80\x80\xE2\x80\x8A\xE2\x80\xAF\xC2\x85"), 1);
+  OCK_ASSERT_TRUE(ock_utf8_is_blank(""));
+  OCK_ASSERT_TRUE(ock_utf8_is_blank(NULL));
+  OCK_ASSERT_TRUE(ock_utf8_is_blank(" \t\r\n\v\f"));
+  OCK_ASSERT_TRUE(ock_utf8_is_blank("\xC2\xA0\xE3\x80\x80")); /* U+00A0, U+3000 */
+  OCK_ASSERT_TRUE(ock_utf8_is_blank("\xE2\x80\x80\xE2\x80\x8A\xE2\x80\xAF\xC2\x85"));
   OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xE2\x80\x8B"), 0); /* U+200B is not White_Space */
   OCK_ASSERT_INT_EQ(ock_utf8_is_blank(" \xC2\xA0x"), 0);
   OCK_ASSERT_INT_EQ(ock_utf8_is_blank("\xA0"), 0); /* a lone byte, not U+00A0 */

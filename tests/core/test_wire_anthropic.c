@@ -192,7 +192,7 @@ static void test_stop_sequence_named(void) {
   for (size_t i = 0; i < c.n; i++)
     named |=
         strstr(c.items[i], "\"stop_reason\":\"stop_sequence\",\"stop_sequence\":\"###\"") != NULL;
-  OCK_ASSERT_INT_EQ(named, 1);
+  OCK_ASSERT_TRUE(named);
   ock_chunks_free(&c);
 }
 

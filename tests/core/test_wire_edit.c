@@ -32,7 +32,7 @@ static const char anthropic_body[] =
 
 static cJSON *parse(const char *text) {
   cJSON *b = cJSON_Parse(text);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+  OCK_ASSERT_NOT_NULL_FATAL(b);
   return b;
 }
 
@@ -56,11 +56,11 @@ static void expect_messages(const cJSON *body, const char *want) {
 static void drop_last_result(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_INT_EQ(ock_wire_result_count(o, &ock_wire_openai), 2);
-  OCK_ASSERT_INT_EQ(ock_wire_drop_last_result(o, &ock_wire_openai), 1);
+  OCK_ASSERT_TRUE(ock_wire_drop_last_result(o, &ock_wire_openai));
   OCK_ASSERT_INT_EQ(ock_wire_result_count(o, &ock_wire_openai), 1);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(o, "messages")), 5);
-  OCK_ASSERT_INT_EQ(ock_wire_drop_last_result(a, &ock_wire_anthropic), 1);
-  OCK_ASSERT_INT_EQ(ock_wire_drop_last_result(a, &ock_wire_anthropic), 1);
+  OCK_ASSERT_TRUE(ock_wire_drop_last_result(a, &ock_wire_anthropic));
+  OCK_ASSERT_TRUE(ock_wire_drop_last_result(a, &ock_wire_anthropic));
   /* The results' user message became empty, so it went too. */
   expect_messages(a, "[{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"assistant\",\"content\":["
                      "{\"type\":\"text\",\"text\":\"t\"},{\"type\":\"tool_use\",\"id\":\"a\","
@@ -73,23 +73,23 @@ static void drop_last_result(void) {
 
 static void rename_and_duplicate(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_rename_last_result(o, &ock_wire_openai, "_x"), 1);
+  OCK_ASSERT_TRUE(ock_wire_rename_last_result(o, &ock_wire_openai, "_x"));
   expect_contains(o, "\"tool_call_id\":\"b_x\"");
-  OCK_ASSERT_INT_EQ(ock_wire_rename_last_result(a, &ock_wire_anthropic, "_x"), 1);
+  OCK_ASSERT_TRUE(ock_wire_rename_last_result(a, &ock_wire_anthropic, "_x"));
   expect_contains(a, "\"tool_use_id\":\"b_x\"");
   cJSON_Delete(o);
   cJSON_Delete(a);
 
   o = parse(openai_body);
   a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_duplicate_last_result(o, &ock_wire_openai), 1);
+  OCK_ASSERT_TRUE(ock_wire_duplicate_last_result(o, &ock_wire_openai));
   OCK_ASSERT_INT_EQ(ock_wire_result_count(o, &ock_wire_openai), 3);
   /* The copy sits right after the original, before the injection. */
   OCK_ASSERT_STR_EQ(
       cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 5), "tool_call_id")
           ->valuestring,
       "b");
-  OCK_ASSERT_INT_EQ(ock_wire_duplicate_last_result(a, &ock_wire_anthropic), 1);
+  OCK_ASSERT_TRUE(ock_wire_duplicate_last_result(a, &ock_wire_anthropic));
   OCK_ASSERT_INT_EQ(ock_wire_result_count(a, &ock_wire_anthropic), 3);
   cJSON_Delete(o);
   cJSON_Delete(a);
@@ -97,19 +97,19 @@ static void rename_and_duplicate(void) {
 
 static void reverse_results(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_reverse_results(o, &ock_wire_openai), 1);
+  OCK_ASSERT_TRUE(ock_wire_reverse_results(o, &ock_wire_openai));
   cJSON *m = cJSON_GetObjectItem(o, "messages");
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 3), "tool_call_id")->valuestring,
                     "b");
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 4), "tool_call_id")->valuestring,
                     "a");
-  OCK_ASSERT_INT_EQ(ock_wire_reverse_results(a, &ock_wire_anthropic), 1);
+  OCK_ASSERT_TRUE(ock_wire_reverse_results(a, &ock_wire_anthropic));
   cJSON *blocks =
       cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "messages"), 2), "content");
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(blocks, 0), "tool_use_id")->valuestring,
                     "b");
   /* One result alone has no order to break. */
-  OCK_ASSERT_INT_EQ(ock_wire_drop_last_result(o, &ock_wire_openai), 1);
+  OCK_ASSERT_TRUE(ock_wire_drop_last_result(o, &ock_wire_openai));
   OCK_ASSERT_INT_EQ(ock_wire_reverse_results(o, &ock_wire_openai), 0);
   cJSON_Delete(o);
   cJSON_Delete(a);
@@ -117,12 +117,12 @@ static void reverse_results(void) {
 
 static void rename_call_consistently(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_rename_call(o, &ock_wire_openai, "_m"), 1);
+  OCK_ASSERT_TRUE(ock_wire_rename_call(o, &ock_wire_openai, "_m"));
   char *text = messages_of(o);
   OCK_ASSERT_CONTAINS(text, "{\"id\":\"a_m\",\"type\":\"function\"");
   OCK_ASSERT_CONTAINS(text, "\"tool_call_id\":\"a_m\"");
   free(text);
-  OCK_ASSERT_INT_EQ(ock_wire_rename_call(a, &ock_wire_anthropic, "_m"), 1);
+  OCK_ASSERT_TRUE(ock_wire_rename_call(a, &ock_wire_anthropic, "_m"));
   text = messages_of(a);
   OCK_ASSERT_CONTAINS(text, "\"type\":\"tool_use\",\"id\":\"a_m\"");
   OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"a_m\"");
@@ -133,11 +133,11 @@ static void rename_call_consistently(void) {
 
 static void split_call(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_split_call(o, &ock_wire_openai, "between"), 1);
+  OCK_ASSERT_TRUE(ock_wire_split_call(o, &ock_wire_openai, "between"));
   cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 3);
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(m, "role")->valuestring, "user");
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(m, "content")->valuestring, "between");
-  OCK_ASSERT_INT_EQ(ock_wire_split_call(a, &ock_wire_anthropic, "between"), 1);
+  OCK_ASSERT_TRUE(ock_wire_split_call(a, &ock_wire_anthropic, "between"));
   cJSON *first = cJSON_GetArrayItem(
       cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "messages"), 2), "content"), 0);
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(first, "type")->valuestring, "text");
@@ -147,12 +147,12 @@ static void split_call(void) {
 
 static void result_texts(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_set_result_texts(o, &ock_wire_openai, "gone", 1), 1);
+  OCK_ASSERT_TRUE(ock_wire_set_result_texts(o, &ock_wire_openai, "gone", 1));
   char *text = messages_of(o);
   OCK_ASSERT_CONTAINS(text, "{\"role\":\"tool\",\"content\":\"gone\",\"tool_call_id\":\"a\"}");
   OCK_ASSERT_CONTAINS(text, "\"Error: B failed\""); /* failures keep their text */
   free(text);
-  OCK_ASSERT_INT_EQ(ock_wire_set_result_texts(a, &ock_wire_anthropic, "Error: cancelled", 0), 1);
+  OCK_ASSERT_TRUE(ock_wire_set_result_texts(a, &ock_wire_anthropic, "Error: cancelled", 0));
   text = messages_of(a);
   OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"b\",\"content\":\"Error: cancelled\"");
   free(text);
@@ -162,12 +162,12 @@ static void result_texts(void) {
 
 static void error_results_suffixed(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_suffix_error_results(o, &ock_wire_openai, " (m)"), 1);
+  OCK_ASSERT_TRUE(ock_wire_suffix_error_results(o, &ock_wire_openai, " (m)"));
   char *text = messages_of(o);
   OCK_ASSERT_CONTAINS(text, "\"Error: B failed (m)\"");
   OCK_ASSERT_CONTAINS(text, "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"}");
   free(text);
-  OCK_ASSERT_INT_EQ(ock_wire_suffix_error_results(a, &ock_wire_anthropic, " (m)"), 1);
+  OCK_ASSERT_TRUE(ock_wire_suffix_error_results(a, &ock_wire_anthropic, " (m)"));
   text = messages_of(a);
   OCK_ASSERT_CONTAINS(text, "\"tool_use_id\":\"b\",\"content\":\"Error: B failed (m)\"");
   free(text);
@@ -177,14 +177,14 @@ static void error_results_suffixed(void) {
 
 static void call_name_and_arguments_altered(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_rename_call_tool(o, &ock_wire_openai, "_m"), 1);
-  OCK_ASSERT_INT_EQ(ock_wire_alter_call_arguments(o, &ock_wire_openai, "ock_mutant"), 1);
+  OCK_ASSERT_TRUE(ock_wire_rename_call_tool(o, &ock_wire_openai, "_m"));
+  OCK_ASSERT_TRUE(ock_wire_alter_call_arguments(o, &ock_wire_openai, "ock_mutant"));
   char *text = messages_of(o);
   OCK_ASSERT_CONTAINS(text, "\"name\":\"f_m\",\"arguments\":\"{\\\"ock_mutant\\\":true}\"");
   OCK_ASSERT_CONTAINS(text, "\"name\":\"g\",\"arguments\":\"{}\""); /* the second call stays */
   free(text);
-  OCK_ASSERT_INT_EQ(ock_wire_rename_call_tool(a, &ock_wire_anthropic, "_m"), 1);
-  OCK_ASSERT_INT_EQ(ock_wire_alter_call_arguments(a, &ock_wire_anthropic, "ock_mutant"), 1);
+  OCK_ASSERT_TRUE(ock_wire_rename_call_tool(a, &ock_wire_anthropic, "_m"));
+  OCK_ASSERT_TRUE(ock_wire_alter_call_arguments(a, &ock_wire_anthropic, "ock_mutant"));
   text = messages_of(a);
   OCK_ASSERT_CONTAINS(text, "\"id\":\"a\",\"name\":\"f_m\",\"input\":{\"ock_mutant\":true}");
   OCK_ASSERT_CONTAINS(text, "\"id\":\"b\",\"name\":\"g\",\"input\":{}");
@@ -196,7 +196,7 @@ static void call_name_and_arguments_altered(void) {
 static void assistant_before_prompt(void) {
   cJSON *o = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"a\"},"
                    "{\"role\":\"user\",\"content\":\"b\"}]}");
-  OCK_ASSERT_INT_EQ(ock_wire_insert_assistant_before_prompt(o, ""), 1);
+  OCK_ASSERT_TRUE(ock_wire_insert_assistant_before_prompt(o, ""));
   expect_messages(o, "[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\","
                      "\"content\":\"\"},{\"role\":\"user\",\"content\":\"b\"}]");
   OCK_ASSERT_INT_EQ(ock_wire_insert_assistant_before_prompt(o, ""), 0); /* one is there already */
@@ -206,11 +206,11 @@ static void assistant_before_prompt(void) {
 static void injection_moved_into_call(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_INT_EQ(ock_wire_find_message(o, "NOTE"), 5);
-  OCK_ASSERT_INT_EQ(ock_wire_move_into_call(o, &ock_wire_openai, "NOTE"), 1);
+  OCK_ASSERT_TRUE(ock_wire_move_into_call(o, &ock_wire_openai, "NOTE"));
   OCK_ASSERT_INT_EQ(ock_wire_find_message(o, "NOTE"), 3); /* right after the call message */
   OCK_ASSERT_INT_EQ(ock_wire_move_into_call(o, &ock_wire_openai, "NOTE"), 0);
   /* Anthropic keeps system text in "system": it is taken out and put between. */
-  OCK_ASSERT_INT_EQ(ock_wire_move_into_call(a, &ock_wire_anthropic, "NOTE"), 1);
+  OCK_ASSERT_TRUE(ock_wire_move_into_call(a, &ock_wire_anthropic, "NOTE"));
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(a, "system")->valuestring, "be brief\n\n");
   char *text = messages_of(a);
   OCK_ASSERT_CONTAINS(text, "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"NOTE\"},"
@@ -230,7 +230,7 @@ static void messages_dropped_and_inserted(void) {
                     1);
   OCK_ASSERT_INT_EQ(ock_wire_drop_message(o, "assistant", "The previous operation was cancelled."),
                     0);
-  OCK_ASSERT_INT_EQ(ock_wire_insert_user_first(o, "R"), 1);
+  OCK_ASSERT_TRUE(ock_wire_insert_user_first(o, "R"));
   expect_messages(
       o, "[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":\"R\"},"
          "{\"role\":\"user\",\"content\":\"q\"},{\"role\":\"user\",\"content\":\"next\"}]");
@@ -241,7 +241,7 @@ static void reminder_to_system(void) {
   cJSON *o = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},"
                    "{\"role\":\"user\",\"content\":\"<system-reminder source=\\\"orchestrator-loop-"
                    "limit\\\">x</system-reminder>\"}]}");
-  OCK_ASSERT_INT_EQ(ock_wire_move_to_system(o, &ock_wire_openai, "orchestrator-loop-limit"), 1);
+  OCK_ASSERT_TRUE(ock_wire_move_to_system(o, &ock_wire_openai, "orchestrator-loop-limit"));
   OCK_ASSERT_STR_EQ(
       cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "messages"), 1), "role")
           ->valuestring,
@@ -249,7 +249,7 @@ static void reminder_to_system(void) {
   cJSON *a = parse("{\"system\":\"s\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"
                    "\"tool_result\",\"tool_use_id\":\"a\",\"content\":\"A\"},{\"type\":\"text\","
                    "\"text\":\"loop-limit reminder\"}]}]}");
-  OCK_ASSERT_INT_EQ(ock_wire_move_to_system(a, &ock_wire_anthropic, "loop-limit"), 1);
+  OCK_ASSERT_TRUE(ock_wire_move_to_system(a, &ock_wire_anthropic, "loop-limit"));
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(a, "system")->valuestring, "s\n\nloop-limit reminder");
   expect_messages(a, "[{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":"
                      "\"a\",\"content\":\"A\"}]}]");
@@ -286,12 +286,12 @@ static const char *shout(enum ock_wire_text_kind kind, const char *text, char *b
 /* wire_map_texts reaches every result and user text on both wires, and no system text. */
 static void texts_mapped(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
-  OCK_ASSERT_INT_EQ(ock_wire_map_texts(o, &ock_wire_openai, shout), 1);
+  OCK_ASSERT_TRUE(ock_wire_map_texts(o, &ock_wire_openai, shout));
   expect_contains(o, "\"content\":\"U<q>\"");
   expect_contains(o, "\"content\":\"R<Error: B failed>\"");
   expect_contains(o, "\"content\":\"be brief\"");
   expect_contains(o, "\"content\":\"NOTE\"");
-  OCK_ASSERT_INT_EQ(ock_wire_map_texts(a, &ock_wire_anthropic, shout), 1);
+  OCK_ASSERT_TRUE(ock_wire_map_texts(a, &ock_wire_anthropic, shout));
   expect_contains(a, "\"content\":\"R<A>\"");
   expect_contains(a, "\"content\":\"U<q>\"");
   expect_contains(a, "\"text\":\"t\"");

@@ -70,7 +70,7 @@ static void test_parallel_tool_calls_stream_by_index(void) {
     cJSON *chunk = cJSON_Parse(data);
     cJSON *choices = cJSON_GetObjectItem(chunk, "choices");
     /* with include_usage every chunk carries usage: null, the last one the totals */
-    OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(chunk, "usage") != NULL, 1);
+    OCK_ASSERT_NOT_NULL(cJSON_GetObjectItem(chunk, "usage"));
     if (cJSON_GetArraySize(choices) == 0) {
       usage_chunks++;
       OCK_ASSERT_INT_EQ(ock_json_int(cJSON_GetObjectItem(chunk, "usage"), "total_tokens", 0), 13);
@@ -85,7 +85,7 @@ static void test_parallel_tool_calls_stream_by_index(void) {
     cJSON *tc;
     cJSON_ArrayForEach(tc, cJSON_GetObjectItem(delta, "tool_calls")) {
       int idx = (int)ock_json_int(tc, "index", -1);
-      OCK_ASSERT_INT_EQ(idx >= 0 && idx < 2, 1);
+      OCK_ASSERT_TRUE(idx >= 0 && idx < 2);
       if (idx < 0 || idx > 1)
         continue;
       if (ock_json_str(tc, "id"))

@@ -85,11 +85,11 @@ static void sse_trip(const struct ock_wire_ops *w, const struct ock_reply *want)
     struct ock_sse_event ev;
     OCK_ASSERT_OK(ock_sse_feed(d, c.items[i], c.lens[i], &used, &ev, &have));
     OCK_ASSERT_INT_EQ(used, c.lens[i]); /* one piece is one event */
-    OCK_ASSERT_INT_EQ(have, 1);
+    OCK_ASSERT_TRUE(have);
     if (have)
       OCK_ASSERT_OK(ock_wire_stream_event(s, ev.event, ev.data, join_text, &deltas, &err));
   }
-  OCK_ASSERT_INT_EQ(ock_wire_stream_done(s), 1);
+  OCK_ASSERT_TRUE(ock_wire_stream_done(s));
   struct ock_reply got;
   ock_reply_init(&got);
   OCK_ASSERT_OK(ock_wire_stream_finish(s, &got, &err));

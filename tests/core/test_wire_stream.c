@@ -138,7 +138,7 @@ static void test_openai_failures(void) {
     OCK_ASSERT_STR_EQ(err.type, "stream_error"); /* a failed stream, not a cancelled one */
     OCK_ASSERT_STR_EQ(err.type, cases[i].type);
     OCK_ASSERT_CONTAINS(err.message, cases[i].message);
-    OCK_ASSERT_INT_EQ(r.msg.content == NULL, 1); /* never a partial reply */
+    OCK_ASSERT_NULL(r.msg.content); /* never a partial reply */
     done(&c, &r);
   }
 }
@@ -204,7 +204,7 @@ static void test_anthropic_no_args_and_text_only(void) {
   struct ock_wire_error err;
   ock_reply_init(&r);
   OCK_ASSERT_OK(run(OCK_WIRE_ANTHROPIC, sse, 7, &c, &r, &err));
-  OCK_ASSERT_INT_EQ(r.msg.content == NULL, 1);
+  OCK_ASSERT_NULL(r.msg.content);
   OCK_ASSERT_STR_EQ(r.msg.calls[0].arguments, "{}");
   done(&c, &r);
 }

@@ -153,8 +153,7 @@ static void test_serves_until_sigterm_and_writes_the_journal(void) {
   curl_easy_cleanup(h);
   OCK_ASSERT_CONTAINS(body.data, "data: {\"id\":\"chatcmpl-");
   const char *done = "data: [DONE]\n\n";
-  OCK_ASSERT_INT_EQ(body.len >= strlen(done) && !strcmp(body.data + body.len - strlen(done), done),
-                    1);
+  OCK_ASSERT_TRUE(body.len >= strlen(done) && !strcmp(body.data + body.len - strlen(done), done));
   ock_buf_free(&body);
 
   OCK_ASSERT_INT_EQ(finish(&c, SIGTERM), 0);
@@ -164,7 +163,7 @@ static void test_serves_until_sigterm_and_writes_the_journal(void) {
   while (f && fgets(line, sizeof line, f)) {
     lines++;
     cJSON *e = cJSON_Parse(line);
-    OCK_ASSERT_INT_EQ(e != NULL, 1);
+    OCK_ASSERT_NOT_NULL(e);
     cJSON_Delete(e);
   }
   if (f)

@@ -12,11 +12,11 @@ static void test_roll_is_a_function_of_seed_rule_and_n(void) {
     differs |= a != ock__fault_roll(8, 0, n, 0.25);
     fired += a;
   }
-  OCK_ASSERT_INT_EQ(same, 1);
-  OCK_ASSERT_INT_EQ(differs, 1);
-  OCK_ASSERT_INT_EQ(fired > 400 && fired < 600, 1); /* about a quarter */
+  OCK_ASSERT_TRUE(same);
+  OCK_ASSERT_TRUE(differs);
+  OCK_ASSERT_TRUE(fired > 400 && fired < 600); /* about a quarter */
   OCK_ASSERT_INT_EQ(ock__fault_roll(1, 0, 1, 0), 0);
-  OCK_ASSERT_INT_EQ(ock__fault_roll(1, 0, 1, 1), 1);
+  OCK_ASSERT_TRUE(ock__fault_roll(1, 0, 1, 1));
 }
 
 static struct mock_answer text_answer(void) {
@@ -48,7 +48,7 @@ static void test_stream_faults(void) {
   cut.after = 100;
   OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 6);
-  OCK_ASSERT_INT_EQ(strstr(c.items[5], "[DONE]") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(c.items[5], "[DONE]"));
   ock_chunks_free(&c);
 
   /* Anthropic: message_start, ping, block start, ...; the ping is not counted */
@@ -93,7 +93,7 @@ static void test_body_faults(void) {
   OCK_ASSERT_INT_EQ(bf.status, 500);
   f.kind = MOCK_FAULT_MALFORMED_CHUNK;
   ock__fault_for_body(&f, 100, &bf);
-  OCK_ASSERT_INT_EQ(bf.truncate, 1);
+  OCK_ASSERT_TRUE(bf.truncate);
   f.kind = MOCK_FAULT_DROP_CONNECTION;
   f.after = 7;
   ock__fault_for_body(&f, 100, &bf);

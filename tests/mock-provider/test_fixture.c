@@ -65,7 +65,7 @@ static void test_full_fixture_loads(void) {
   OCK_ASSERT_INT_EQ(t0->n_calls, 2);
   OCK_ASSERT_STR_EQ(t0->calls[0].arguments, "{\"city\":\"Paris\"}");
   OCK_ASSERT_STR_EQ(t0->calls[1].arguments, "{oops");
-  OCK_ASSERT_INT_EQ(t0->calls[1].raw, 1);
+  OCK_ASSERT_TRUE(t0->calls[1].raw);
   OCK_ASSERT_INT_EQ(t0->chunk_size, 8);
   OCK_ASSERT_INT_EQ(t1->match, MOCK_MATCH_LAST_TOOL_CALL_ID);
   OCK_ASSERT_STR_EQ(t1->finish, "length");
@@ -74,16 +74,16 @@ static void test_full_fixture_loads(void) {
   OCK_ASSERT_INT_EQ(t1->fault.retry_after_ms, -1);
   OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.kind, MOCK_FAULT_DROP_CONNECTION);
   OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.after, 10);
-  OCK_ASSERT_INT_EQ(f->tools[0].scripted, 1);
+  OCK_ASSERT_TRUE(f->tools[0].scripted);
   OCK_ASSERT_INT_EQ(f->tools[0].calls[0].status, 500);
-  OCK_ASSERT_INT_EQ(f->tools[0].calls[0].result != NULL, 1); /* inherited from the tool */
+  OCK_ASSERT_NOT_NULL(f->tools[0].calls[0].result); /* inherited from the tool */
   OCK_ASSERT_INT_EQ(f->hooks[0].occurrence, 2);
   OCK_ASSERT_INT_EQ(f->n_cancels, 1);
   OCK_ASSERT_INT_EQ(f->cancels[0].at, MOCK_CANCEL_TOOL);
   OCK_ASSERT_INT_EQ(f->cancels[0].n, 1);
   OCK_ASSERT_INT_EQ(f->randoms[1].status, 500);
   OCK_ASSERT_INT_EQ(f->seed, 42);
-  OCK_ASSERT_INT_EQ(f->observe_only, 1);
+  OCK_ASSERT_TRUE(f->observe_only);
   char trace[32];
   snprintf(trace, sizeof trace, "ock-%08x", (unsigned)ock__fnv1a("s1"));
   OCK_ASSERT_STR_EQ(f->trace_id, trace);

@@ -71,7 +71,7 @@ static void conflicting_content_lengths_get_400(void) {
   if (!m)
     return;
   int fd = dial(m);
-  OCK_ASSERT_OK(fd < 0);
+  OCK_ASSERT_INT_GE(fd, 0);
   send_all(fd, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                "Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}");
   char buf[4096];
@@ -95,7 +95,7 @@ static void trickled_headers_meet_the_deadline(void) {
   if (!m)
     return;
   int fd = dial(m);
-  OCK_ASSERT_OK(fd < 0);
+  OCK_ASSERT_INT_GE(fd, 0);
   double start = now_s();
   send_all(fd, "POST /v1/chat/completions HTTP/1.1\r\n");
   /* One header line every 300 ms: each byte would reset an idle timeout; the deadline holds.
@@ -109,7 +109,7 @@ static void trickled_headers_meet_the_deadline(void) {
       closed = 1;
   }
   double took = now_s() - start;
-  OCK_ASSERT_INT_EQ(closed, 1);
+  OCK_ASSERT_TRUE(closed);
   if (took > 8)
     ock_test_fail(__LINE__, __FILE__, "closed after %.1f s; the deadline is 1 s", took);
   close(fd);
@@ -131,17 +131,20 @@ static void past_the_cap_a_request_gets_503(void) {
     if ((idle[opened] = dial(m)) < 0)
       break;
   OCK_ASSERT_INT_EQ(opened, MOCK_MAX_CONNECTIONS);
-  /* Let the server accept them all. */
-  struct timespec settle = {1, 0};
-  nanosleep(&settle, NULL);
-  int fd = dial(m);
-  OCK_ASSERT_OK(fd < 0);
-  send_all(fd, "GET /ock/v1/session HTTP/1.1\r\nHost: x\r\n\r\n");
-  char buf[4096];
-  read_reply(fd, buf, sizeof buf, 5000);
+  /* Until the server has accepted them all, one more connection may still be served: ask
+   * again (up to 5 s) until the answer is the 503. */
+  char buf[4096] = "";
+  for (int tries = 0; tries < 250 && !strstr(buf, "HTTP/1.1 503"); tries++) {
+    int fd = dial(m);
+    OCK_ASSERT_INT_GE(fd, 0);
+    send_all(fd, "GET /ock/v1/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    read_reply(fd, buf, sizeof buf, 5000);
+    close(fd);
+    if (!strstr(buf, "HTTP/1.1 503"))
+      usleep(20 * 1000);
+  }
   OCK_ASSERT_CONTAINS(buf, "HTTP/1.1 503");
   OCK_ASSERT_CONTAINS(buf, "serves at most 512 connections at once");
-  close(fd);
   /* Once they close, requests are served again. */
   for (int i = 0; i < opened; i++)
     close(idle[i]);
@@ -156,7 +159,7 @@ static void past_the_cap_a_request_gets_503(void) {
       nanosleep(&t, NULL);
     }
   }
-  OCK_ASSERT_INT_EQ(served, 1);
+  OCK_ASSERT_TRUE(served);
   ock_mock_free(m);
 }
 

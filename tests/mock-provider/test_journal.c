@@ -24,7 +24,7 @@ static void test_entries_are_framed_in_order(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(first, "path"), "/ock/v1/session");
   double t0 = ock_json_num(first, "t_ms", -1);
   double t1 = ock_json_num(cJSON_GetArrayItem(snap, 1), "t_ms", -1);
-  OCK_ASSERT_INT_EQ(t0 >= 0 && t1 >= t0, 1);
+  OCK_ASSERT_TRUE(t0 >= 0 && t1 >= t0);
   cJSON_Delete(snap);
   ock__journal_free(j);
 }

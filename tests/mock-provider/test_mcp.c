@@ -123,7 +123,7 @@ static void test_initialize_negotiates_the_version(void) {
   regex_t re;
   regcomp(&re, "^ock-[0-9a-f]{32}$", REG_EXTENDED | REG_NOSUB);
   const char *id = reply_header(&r, "Mcp-Session-Id", sid, sizeof sid);
-  OCK_ASSERT_INT_EQ(id && !regexec(&re, id, 0, NULL, 0), 1);
+  OCK_ASSERT_TRUE(id && !regexec(&re, id, 0, NULL, 0));
   regfree(&re);
   http_reply_free(&r);
   /* every version of the TypeScript SDK 1.32.2 is answered as asked; others get the latest */
@@ -136,7 +136,7 @@ static void test_initialize_negotiates_the_version(void) {
     char s[100];
     OCK_ASSERT_STR_EQ(open_session(m, asked[i][0], s, sizeof s), asked[i][1]);
     OCK_ASSERT_INT_EQ(strlen(s), 36);
-    OCK_ASSERT_INT_EQ(strcmp(s, prev) != 0, 1); /* a new id per session */
+    OCK_ASSERT_INT_NE(strcmp(s, prev), 0); /* a new id per session */
     snprintf(prev, sizeof prev, "%s", s);
   }
   cJSON *e = journal_nth(m, "mcp_session", 6);
@@ -148,7 +148,7 @@ static void test_initialize_negotiates_the_version(void) {
            NULL, NULL, &r);
   OCK_ASSERT_INT_EQ(r.status, 200);
   OCK_ASSERT_INT_EQ(rpc_code(r.body.data), -32602);
-  OCK_ASSERT_INT_EQ(reply_header(&r, "Mcp-Session-Id", sid, sizeof sid) == NULL, 1);
+  OCK_ASSERT_NULL(reply_header(&r, "Mcp-Session-Id", sid, sizeof sid));
   http_reply_free(&r);
   OCK_ASSERT_INT_EQ(journal_count(m, "mcp_session"), 8);
   /* the session document names the endpoint */
@@ -242,7 +242,7 @@ static void test_session_cap(void) {
            NULL, NULL, &r);
   OCK_ASSERT_INT_EQ(rpc_code(r.body.data), -32603);
   OCK_ASSERT_CONTAINS(r.body.data, "at most 64 MCP sessions");
-  OCK_ASSERT_INT_EQ(reply_header(&r, "Mcp-Session-Id", sid, sizeof sid) == NULL, 1);
+  OCK_ASSERT_NULL(reply_header(&r, "Mcp-Session-Id", sid, sizeof sid));
   http_reply_free(&r);
   mcp_send(m, "POST", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", first, NULL, &r);
   OCK_ASSERT_INT_EQ(r.status, 200);
@@ -344,8 +344,8 @@ static void test_tools_list_is_the_sessions_tools(void) {
       OCK_ASSERT_STR_EQ(ock_json_str(t, "description"), ock_json_str(w, "description"));
       cJSON *dflt = cJSON_Parse("{\"type\":\"object\",\"properties\":{}}");
       const cJSON *schema = cJSON_GetObjectItem(w, "input_schema");
-      OCK_ASSERT_INT_EQ(
-          cJSON_Compare(cJSON_GetObjectItem(t, "inputSchema"), schema ? schema : dflt, 1), 1);
+      OCK_ASSERT_TRUE(
+          cJSON_Compare(cJSON_GetObjectItem(t, "inputSchema"), schema ? schema : dflt, 1));
       cJSON_Delete(dflt);
     }
     cJSON_Delete(fx);
@@ -422,7 +422,7 @@ static void test_tools_call_is_the_ock1_tool(void) {
     OCK_ASSERT_STR_EQ(ock_json_str(block, "type"), "text");
     OCK_ASSERT_STR_EQ(ock_json_str(block, "text"), calls[i].text);
     if (!strcmp(calls[i].name, "ls"))
-      OCK_ASSERT_INT_EQ(q.seconds >= 0.14, 1); /* the tool's delay */
+      OCK_ASSERT_DOUBLE_GE(q.seconds, 0.14); /* the tool's delay */
     cJSON_Delete(j);
     http_reply_free(&q);
   }
@@ -436,7 +436,7 @@ static void test_tools_call_is_the_ock1_tool(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(e, "via"), "mcp");
   OCK_ASSERT_STR_EQ(ock_json_str(s, "mcp_session_id"), sid);
   OCK_ASSERT_INT_EQ(ock_json_bool(s, "tool_call_id_inferred", -1), 0);
-  OCK_ASSERT_INT_EQ(ock_json_num(e, "t_ms", 0) - ock_json_num(s, "t_ms", 0) >= 140, 1);
+  OCK_ASSERT_DOUBLE_GE(ock_json_num(e, "t_ms", 0) - ock_json_num(s, "t_ms", 0), 140);
   cJSON_Delete(s);
   cJSON_Delete(e);
   ock_mock_free(a);
@@ -467,7 +467,7 @@ static void test_tool_call_id_inferred_from_the_latest_reply(void) {
   cJSON *reply = journal_nth(m, "llm_reply", 0);
   const char *model_id =
       ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(reply, "tool_calls"), 0), "id");
-  OCK_ASSERT_INT_EQ(model_id != NULL, 1);
+  OCK_ASSERT_NOT_NULL(model_id);
   /* other arguments: not the model's call */
   mcp_send(m, "POST",
            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":"
@@ -490,7 +490,7 @@ static void test_tool_call_id_inferred_from_the_latest_reply(void) {
       OCK_ASSERT_STR_EQ(ock_json_str(s, "tool_call_id"), model_id ? model_id : "?");
       OCK_ASSERT_STR_EQ(ock_json_str(e, "tool_call_id"), model_id ? model_id : "?");
     } else {
-      OCK_ASSERT_INT_EQ(cJSON_IsNull(ids) && cJSON_IsNull(ide), 1);
+      OCK_ASSERT_TRUE(cJSON_IsNull(ids) && cJSON_IsNull(ide));
     }
     cJSON_Delete(s);
     cJSON_Delete(e);

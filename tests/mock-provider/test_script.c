@@ -71,7 +71,7 @@ static void test_match_input_from_history(void) {
   OCK_ASSERT_INT_EQ(in.position, 7);
   OCK_ASSERT_STR_EQ(in.last_text, "injected");
   OCK_ASSERT_STR_EQ(in.last_role, "system");
-  OCK_ASSERT_INT_EQ(in.last_tool_call_id == NULL, 1); /* the last message is not a result */
+  OCK_ASSERT_NULL(in.last_tool_call_id); /* the last message is not a result */
   ock_history_free(&h);
   ock_history_init(&h);
   ock_history_add_text(&h, OCK_ROLE_USER, "hi");
@@ -117,7 +117,7 @@ static void test_long_scripts_pick_in_constant_time(void) {
     in.position = i + 1;
     in_order &= ock__script_pick(&f->providers[0], &pl, &in, &why) == i;
   }
-  OCK_ASSERT_INT_EQ(in_order, 1);
+  OCK_ASSERT_TRUE(in_order);
   OCK_ASSERT_INT_EQ(ock__script_pick(&f->providers[0], &pl, &in, &why), -1);
   ock_buf_free(&why);
   ock__play_free(&pl);

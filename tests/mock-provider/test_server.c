@@ -205,7 +205,7 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   OCK_ASSERT_STR_EQ(first.args, "{\"city\":\"Paris\"}");
   OCK_ASSERT_INT_EQ(first.n_calls, 1);
   OCK_ASSERT_STR_EQ(first.finish, anthropic ? "tool_use" : "tool_calls");
-  OCK_ASSERT_INT_EQ(first.terminated, 1);
+  OCK_ASSERT_TRUE(first.terminated);
 
   char tool_body[256];
   snprintf(tool_body, sizeof tool_body, "{\"tool_call_id\":\"%s\",\"input\":%s}", first.id,
@@ -223,9 +223,9 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   OCK_ASSERT_STR_EQ(second.text, "It is 15 degrees in Paris.");
   OCK_ASSERT_INT_EQ(second.n_calls, 0);
   OCK_ASSERT_STR_EQ(second.finish, anthropic ? "end_turn" : "stop");
-  OCK_ASSERT_INT_EQ(second.terminated, 1);
+  OCK_ASSERT_TRUE(second.terminated);
   if (stream)
-    OCK_ASSERT_INT_EQ(second.n_events > 5, 1); /* really streamed in pieces */
+    OCK_ASSERT_INT_GT(second.n_events, 5); /* really streamed in pieces */
   http_reply_free(&r);
 
   /* The journal, in order: request, reply, tool start and end, request, reply; no finding. */
@@ -249,9 +249,9 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   OCK_ASSERT_STR_EQ(ock_json_str(rep1, "text"), "Let me check.");
   OCK_ASSERT_STR_EQ(
       ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(rep1, "tool_calls"), 0), "id"), want_id);
-  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, "fault") == NULL, 1);
+  OCK_ASSERT_NULL(cJSON_GetObjectItem(rep1, "fault"));
   OCK_ASSERT_INT_EQ(ock_json_int(rep1, "request_seq", 0), 1);
-  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(rep1, stream ? "sse" : "body") != NULL, 1);
+  OCK_ASSERT_NOT_NULL(cJSON_GetObjectItem(rep1, stream ? "sse" : "body"));
   OCK_ASSERT_INT_EQ(ock_json_bool(start, "known", 0), 1);
   OCK_ASSERT_STR_EQ(ock_json_str(start, "tool_call_id"), want_id);
   OCK_ASSERT_INT_EQ(ock_json_int(req2, "turn", -2), 1);
@@ -311,7 +311,7 @@ static void broken_histories(int observe_only, int stream) {
         if (b->code)
           OCK_ASSERT_STR_EQ(ock_json_str(err, "code"), b->code);
         else
-          OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "code")), 1);
+          OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(err, "code")));
       }
     } else if (!stream) {
       OCK_ASSERT_STR_EQ(ock_json_str(body, "model"), b->anthropic ? "claude-test" : "gpt-test");
@@ -482,7 +482,7 @@ static void test_stream_cut_short(void) {
     http_post(m, llm_path(anthropic),
               request_body(anthropic, 0, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL, &r);
     OCK_ASSERT_INT_EQ(r.curl_rc, CURLE_PARTIAL_FILE);
-    OCK_ASSERT_INT_EQ(cJSON_Parse(r.body.data) == NULL, 1);
+    OCK_ASSERT_NULL(cJSON_Parse(r.body.data));
     http_reply_free(&r);
     ock_mock_free(m);
   }
@@ -549,7 +549,7 @@ static void test_error_mid_stream_and_malformed_chunk(void) {
                                          : "data: {\"error\":{\"message\":\"ock: scripted "
                                            "stream error\",\"type\":\"server_error\",\"param\":"
                                            "null,\"code\":null}}\n\n");
-    OCK_ASSERT_INT_EQ(strstr(r.body.data, anthropic ? "message_stop" : "[DONE]") == NULL, 1);
+    OCK_ASSERT_NULL(strstr(r.body.data, anthropic ? "message_stop" : "[DONE]"));
     http_reply_free(&r);
     ock_mock_free(m);
 
@@ -658,7 +658,7 @@ static void test_tools_by_call_unknown_and_slow(void) {
   OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":true,\"output\":\"fine\"}");
   http_reply_free(&r);
   http_post(m, "/ock/v1/tools/ls", "{\"tool_call_id\":\"c4\",\"input\":{\"dir\":\".\"}}", NULL, &r);
-  OCK_ASSERT_INT_EQ(r.seconds >= 0.14, 1);
+  OCK_ASSERT_DOUBLE_GE(r.seconds, 0.14);
   OCK_ASSERT_STR_EQ(r.body.data, "{\"success\":true,\"output\":[\"a\",\"b\"]}");
   http_reply_free(&r);
   http_post(m, "/ock/v1/tools/nope", "{\"tool_call_id\":\"c5\",\"input\":{}}", NULL, &r);
@@ -669,7 +669,7 @@ static void test_tools_by_call_unknown_and_slow(void) {
   http_reply_free(&r);
   /* the slow tool's start and end are 150 ms apart */
   cJSON *s = journal_nth(m, "tool_start", 3), *e = journal_nth(m, "tool_end", 3);
-  OCK_ASSERT_INT_EQ(ock_json_num(e, "t_ms", 0) - ock_json_num(s, "t_ms", 0) >= 140, 1);
+  OCK_ASSERT_DOUBLE_GE(ock_json_num(e, "t_ms", 0) - ock_json_num(s, "t_ms", 0), 140);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(s, "input"), "dir"), ".");
   cJSON_Delete(s);
   cJSON_Delete(e);
@@ -769,12 +769,12 @@ static void test_same_requests_same_bytes_and_journal(void) {
       ja = j;
     ock_mock_free(m);
   }
-  OCK_ASSERT_INT_EQ(a.len > 2000, 1);
+  OCK_ASSERT_INT_GT(a.len, 2000);
   OCK_ASSERT_INT_EQ(a.len, b.len);
   OCK_ASSERT_INT_EQ(memcmp(a.data, b.data, a.len), 0);
-  OCK_ASSERT_INT_EQ(strlen(ja) > 2000, 1);
+  OCK_ASSERT_INT_GT(strlen(ja), 2000);
   OCK_ASSERT_STR_EQ(ja, jb);
-  OCK_ASSERT_INT_EQ(strstr(a.data, "Date:") == NULL, 1);
+  OCK_ASSERT_NULL(strstr(a.data, "Date:"));
   free(ja);
   free(jb);
   ock_buf_free(&a);
@@ -869,13 +869,14 @@ static void on_cancel(void *user) {
 
 struct stopper {
   ock_mock *m;
-  int delay_ms;
+  atomic_int *cancels; /* the request is held in its delay once its cancel trigger fired */
 };
 
+/* stop_later stops the mock once the request is inside its delay (or after 5 s). */
 static void *stop_later(void *arg) {
   struct stopper *s = arg;
-  struct timespec ts = {.tv_sec = 0, .tv_nsec = s->delay_ms * 1000000L};
-  nanosleep(&ts, NULL);
+  for (int i = 0; i < 500 && atomic_load(s->cancels) == 0; i++)
+    usleep(10000);
   ock_mock_stop(s->m);
   return NULL;
 }
@@ -890,7 +891,7 @@ static void test_cancel_trigger_and_prompt_stop(void) {
                           &opt);
   if (!m)
     return;
-  struct stopper s = {m, 300};
+  struct stopper s = {m, &cancels};
   pthread_t t;
   pthread_create(&t, NULL, stop_later, &s);
   struct timespec t0, t1;
@@ -901,8 +902,8 @@ static void test_cancel_trigger_and_prompt_stop(void) {
   clock_gettime(CLOCK_MONOTONIC, &t1);
   pthread_join(t, NULL);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-  OCK_ASSERT_INT_EQ(secs < 2.0, 1); /* the 20 s delay did not hold the stop */
-  OCK_ASSERT_INT_EQ(r.curl_rc != 0, 1);
+  OCK_ASSERT_DOUBLE_LT(secs, 2.0); /* the 20 s delay did not hold the stop */
+  OCK_ASSERT_INT_NE(r.curl_rc, 0);
   OCK_ASSERT_INT_EQ(cancels, 1);
   http_reply_free(&r);
   cJSON *c = journal_nth(m, "cancel", 0);
@@ -963,9 +964,9 @@ static void test_random_faults_are_seeded(void) {
     ock_mock_free(m);
   }
   OCK_ASSERT_STR_EQ(pattern[0], pattern[1]);
-  OCK_ASSERT_INT_EQ(strcmp(pattern[0], pattern[2]) != 0, 1);
-  OCK_ASSERT_INT_EQ(strchr(pattern[0], 'F') != NULL && strchr(pattern[0], '.') != NULL, 1);
-  OCK_ASSERT_INT_EQ(strchr(pattern[0], '?') == NULL, 1);
+  OCK_ASSERT_INT_NE(strcmp(pattern[0], pattern[2]), 0);
+  OCK_ASSERT_TRUE(strchr(pattern[0], 'F') != NULL && strchr(pattern[0], '.') != NULL);
+  OCK_ASSERT_NULL(strchr(pattern[0], '?'));
 }
 
 static void test_default_endpoints_reach_the_first_provider_of_each_api(void) {
@@ -977,7 +978,7 @@ static void test_default_endpoints_reach_the_first_provider_of_each_api(void) {
             &r);
   OCK_ASSERT_INT_EQ(r.status, 200);
   char h[64];
-  OCK_ASSERT_INT_EQ(reply_header(&r, "request-id", h, sizeof h) != NULL, 1);
+  OCK_ASSERT_NOT_NULL(reply_header(&r, "request-id", h, sizeof h));
   http_reply_free(&r);
   cJSON *req = journal_nth(m, "llm_request", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(req, "provider"), "an");
@@ -1049,11 +1050,11 @@ static void test_cancel_triggers_on_events_and_after_execute(void) {
   const char *pre = "{\"event\":\"tool:pre\",\"data\":{}}";
   http_post(m, "/ock/v1/events", pre, NULL, &r);
   OCK_ASSERT_INT_EQ(cancels, 0);
-  OCK_ASSERT_INT_EQ(r.seconds < 0.15, 1);
+  OCK_ASSERT_DOUBLE_LT(r.seconds, 0.15);
   http_reply_free(&r);
   http_post(m, "/ock/v1/events", pre, NULL, &r);
   OCK_ASSERT_INT_EQ(cancels, 1);
-  OCK_ASSERT_INT_EQ(r.seconds >= 0.19, 1); /* held 200 ms after the trigger fired */
+  OCK_ASSERT_DOUBLE_GE(r.seconds, 0.19); /* held 200 ms after the trigger fired */
   http_reply_free(&r);
   http_post(m, "/ock/v1/events", pre, NULL, &r);
   OCK_ASSERT_INT_EQ(cancels, 1); /* each trigger fires once */
@@ -1081,11 +1082,11 @@ static void test_delays_before_and_between_chunks(void) {
   http_post(m, llm_path(0), request_body(0, 1, "[{\"role\":\"user\",\"content\":\"hi\"}]"), NULL,
             &r);
   /* role, 4 deltas, finish, [DONE]: 100 ms first, then 6 gaps of 40 ms */
-  OCK_ASSERT_INT_EQ(r.seconds >= 0.33, 1);
+  OCK_ASSERT_DOUBLE_GE(r.seconds, 0.33);
   OCK_ASSERT_CONTAINS(r.body.data, "data: [DONE]");
   http_reply_free(&r);
   cJSON *req = journal_nth(m, "llm_request", 0), *rep = journal_nth(m, "llm_reply", 0);
-  OCK_ASSERT_INT_EQ(ock_json_num(rep, "t_ms", 0) - ock_json_num(req, "t_ms", 0) >= 320, 1);
+  OCK_ASSERT_DOUBLE_GE(ock_json_num(rep, "t_ms", 0) - ock_json_num(req, "t_ms", 0), 320);
   cJSON_Delete(req);
   cJSON_Delete(rep);
   ock_mock_free(m);
@@ -1134,7 +1135,7 @@ static void test_parallel_tool_calls_keep_one_order(void) {
     seq = ock_json_int(e, "seq", 0);
     t_ms = ock_json_num(e, "t_ms", 0);
   }
-  OCK_ASSERT_INT_EQ(ok, 1); /* seq counts up by one, time never goes back */
+  OCK_ASSERT_TRUE(ok); /* seq counts up by one, time never goes back */
   cJSON_Delete(j);
   ock_mock_free(m);
 }
@@ -1195,8 +1196,8 @@ static void test_llm_endpoint_refusals_in_the_wire_envelope(void) {
   const cJSON *err = cJSON_GetObjectItem(body, "error");
   OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
   OCK_ASSERT_CONTAINS(ock_json_str(err, "message"), "provider \"an\" speaks anthropic");
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "param")), 1);
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "code")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(err, "param")));
+  OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(err, "code")));
   cJSON_Delete(body);
   http_reply_free(&r);
   /* the reverse, an unknown provider, a wrong method: Anthropic's, with its request id */
@@ -1231,7 +1232,7 @@ static void test_llm_endpoint_refusals_in_the_wire_envelope(void) {
   body = cJSON_Parse(r.body.data);
   err = cJSON_GetObjectItem(body, "error");
   OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItem(err, "code")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(err, "code")));
   cJSON_Delete(body);
   http_reply_free(&r);
   /* the ock/1 endpoints keep the mock's own envelope */

@@ -329,4 +329,5 @@ static const struct ock_test tests[] = {
     {"every_fixture_claim_is_proven", every_fixture_claim_is_proven},
     {NULL, NULL}};
 
-const struct ock_suite suite_gate = {"gate", tests, gate_init, gate_cleanup};
+/* Some ninety runs of ock: over five minutes on a loaded machine. */
+const struct ock_suite suite_gate = {"gate", tests, gate_init, gate_cleanup, 1800};

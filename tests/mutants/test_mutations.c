@@ -34,7 +34,7 @@ static void done(struct mutant_exchange *x) {
 
 static const struct mutation *need(const char *name) {
   const struct mutation *m = mutant_find(name);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  OCK_ASSERT_NOT_NULL_FATAL(m);
   return m;
 }
 
@@ -44,7 +44,7 @@ static const char *data_str(const struct mutant_exchange *x, const char *key) {
 }
 
 static void table_is_well_formed(void) {
-  OCK_ASSERT_INT_EQ(mutant_count() >= 82, 1);
+  OCK_ASSERT_INT_GE(mutant_count(), 82);
   for (size_t i = 0; i < mutant_count(); i++) {
     const struct mutation *m = mutant_at(i);
     int hooks = !!m->session + !!m->session_request + !!m->event + !!m->event_reply +
@@ -53,10 +53,10 @@ static void table_is_well_formed(void) {
     if (!m->name || !*m->name || !m->what || !*m->what || !m->requirement || hooks == 0)
       ock_test_fail(__LINE__, __FILE__, "mutation %zu (%s) lacks a name, a lie or a hook", i,
                     m->name ? m->name : "?");
-    OCK_ASSERT_INT_EQ(mutant_find(m->name) == m, 1);
+    OCK_ASSERT_TRUE(mutant_find(m->name) == m);
   }
-  OCK_ASSERT_INT_EQ(mutant_at(mutant_count()) == NULL, 1);
-  OCK_ASSERT_INT_EQ(mutant_find("no-such-mutation") == NULL, 1);
+  OCK_ASSERT_NULL(mutant_at(mutant_count()));
+  OCK_ASSERT_NULL(mutant_find("no-such-mutation"));
   const struct mutation *none = need("none");
   OCK_ASSERT_STR_EQ(none->requirement, "");
   char buf[64];
@@ -68,7 +68,7 @@ static void state_follows_traffic(void) {
   mutant_state_init(&s);
   cJSON *doc = cJSON_Parse("{\"config\":{\"streaming\":true}}");
   mutant_note_session(&s, doc);
-  OCK_ASSERT_INT_EQ(s.streaming, 1);
+  OCK_ASSERT_TRUE(s.streaming);
   cJSON *submit = event("prompt:submit", "{\"prompt\":\"p\"}");
   cJSON *cancel = event("cancel:requested", "{}");
   cJSON *resolve = event("provider:resolve", "{\"provider\":\"p\"}");
@@ -83,16 +83,16 @@ static void state_follows_traffic(void) {
   mutant_note_llm(&s, req);
   OCK_ASSERT_INT_EQ(s.executes, 1);
   OCK_ASSERT_INT_EQ(s.llm_in_execute, 1);
-  OCK_ASSERT_INT_EQ(s.wrapped_up, 1);
+  OCK_ASSERT_TRUE(s.wrapped_up);
   OCK_ASSERT_INT_EQ(s.n_injections, 1);
   OCK_ASSERT_STR_EQ(s.injections[0], "NOTE");
-  OCK_ASSERT_INT_EQ(s.resolve != NULL, 1);
+  OCK_ASSERT_NOT_NULL(s.resolve);
   mutant_note_event(&s, cancel, NULL);
   mutant_note_event(&s, submit, NULL);
   OCK_ASSERT_INT_EQ(s.executes, 2);
-  OCK_ASSERT_INT_EQ(s.after_cancel, 1);
+  OCK_ASSERT_TRUE(s.after_cancel);
   OCK_ASSERT_INT_EQ(s.llm_in_execute, 0);
-  OCK_ASSERT_INT_EQ(s.resolve == NULL, 1);
+  OCK_ASSERT_NULL(s.resolve);
   mutant_state_free(&s);
   cJSON_Delete(doc);
   cJSON_Delete(submit);
@@ -114,7 +114,7 @@ static void complete_lies(void) {
                         "\"error\":{\"type\":\"t\",\"message\":\"m\"}}"),
                   &h);
   need("complete-dropped-on-error")->event(&s, &x);
-  OCK_ASSERT_INT_EQ(x.answer != NULL, 1); /* not forwarded; the SUT is told continue */
+  OCK_ASSERT_NOT_NULL(x.answer); /* not forwarded; the SUT is told continue */
   need("error-object-dropped")->event(&s, &x);
   OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"), 0);
   need("turn-count-plus-one")->event(&s, &x);
@@ -129,7 +129,7 @@ static void complete_lies(void) {
   need("complete-dropped-on-error")->event(&s, &x);
   need("incomplete-as-success")->event(&s, &x);
   need("cancelled-as-error")->event(&s, &x);
-  OCK_ASSERT_INT_EQ(x.answer == NULL, 1);
+  OCK_ASSERT_NULL(x.answer);
   OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
   done(&x);
 
@@ -149,7 +149,7 @@ static void held_events_overtaken(void) {
   const struct mutation *m = need("provider-request-late");
   struct mutant_exchange x = exchange_of(event("provider:request", "{\"provider\":\"p\"}"), &h);
   m->event(&s, &x);
-  OCK_ASSERT_INT_EQ(x.answer != NULL, 1);
+  OCK_ASSERT_NOT_NULL(x.answer);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(s.held), 1);
   done(&x);
   struct mutant_exchange llm = {
@@ -166,7 +166,7 @@ static void held_events_overtaken(void) {
   done(&x);
   x = exchange_of(event("tool:error", "{\"tool_call_id\":\"a\"}"), &h);
   m->event(&s, &x);
-  OCK_ASSERT_INT_EQ(x.answer == NULL, 1);
+  OCK_ASSERT_NULL(x.answer);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.before), 1);
   done(&x);
   mutant_state_free(&s);
@@ -223,8 +223,8 @@ static void stream_and_lifecycle_lies(void) {
   need("fallback-wrong")->event(&s, &x);
   OCK_ASSERT_STR_EQ(data_str(&x, "fallback"), "p");
   need("fallback-wrong")->event(&s, &x);
-  OCK_ASSERT_INT_EQ(
-      cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "fallback")), 1);
+  OCK_ASSERT_TRUE(
+      cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "fallback")));
   done(&x);
   mutant_state_free(&s);
 }
@@ -244,10 +244,10 @@ static void traffic_lies(void) {
                               .reply_headers = &h,
                               .status = 422};
   need("stream-false")->llm_request(&s, &x);
-  OCK_ASSERT_INT_EQ(cJSON_IsFalse(cJSON_GetObjectItem(x.body, "stream")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItem(x.body, "stream")));
   OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(x.body, "stream_options"), 0);
   need("trace-header-dropped")->llm_request(&s, &x);
-  OCK_ASSERT_INT_EQ(mutant_headers_get(&h, "x-ock-trace-id") == NULL, 1);
+  OCK_ASSERT_NULL(mutant_headers_get(&h, "x-ock-trace-id"));
   need("retry-after-ignored")->llm_reply(&s, &x);
   OCK_ASSERT_INT_EQ(h.n, 0);
   need("non-retryable-retried")->llm_reply(&s, &x);
@@ -290,7 +290,7 @@ static void session_and_exit_lies(void) {
   OCK_ASSERT_INT_EQ(need("exit-one")->exit(&s, 0), 1);
   OCK_ASSERT_INT_EQ(need("exit-one")->exit(&s, 3), 3);
   OCK_ASSERT_INT_EQ(need("sigsegv-at-exit")->exit(&s, 0), -SIGSEGV);
-  OCK_ASSERT_INT_EQ(need("dies-on-sigint")->dies_on_sigint, 1);
+  OCK_ASSERT_TRUE(need("dies-on-sigint")->dies_on_sigint);
   mutant_state_free(&s);
 }
 
@@ -317,7 +317,7 @@ static void session_and_blank_prompt_lies(void) {
   done(&x);
   x = (struct mutant_exchange){.route = MUTANT_ROUTE_SESSION, .path = "/ock/v1/session"};
   need("event-before-session")->session_request(&s, &x);
-  OCK_ASSERT_INT_EQ(x.before == NULL, 1);
+  OCK_ASSERT_NULL(x.before);
   done(&x);
   mutant_state_free(&s);
 
@@ -325,7 +325,7 @@ static void session_and_blank_prompt_lies(void) {
   const struct mutation *m = need("blank-prompt-stored");
   x = exchange_of(event("prompt:submit", "{\"prompt\":\"real\"}"), &h);
   m->event(&s, &x);
-  OCK_ASSERT_INT_EQ(s.kept == NULL, 1); /* a prompt with text is not the lie's */
+  OCK_ASSERT_NULL(s.kept); /* a prompt with text is not the lie's */
   done(&x);
   x = exchange_of(event("prompt:submit", "{\"prompt\":\"  \"}"), &h);
   m->event(&s, &x);
@@ -350,7 +350,7 @@ static void session_and_blank_prompt_lies(void) {
   const char *response = "{\"tool_calls\":[{\"id\":\"c9\",\"name\":\"get\",\"arguments\":{}}]}";
   x = exchange_of(event("provider:response", response), &h);
   m->event(&s, &x);
-  OCK_ASSERT_INT_EQ(x.after == NULL, 1); /* no wrap-up yet */
+  OCK_ASSERT_NULL(x.after); /* no wrap-up yet */
   done(&x);
   x = (struct mutant_exchange){.route = MUTANT_ROUTE_LLM,
                                .wire = MUTANT_WIRE_OPENAI,

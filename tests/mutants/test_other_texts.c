@@ -102,7 +102,7 @@ static int text_verdicts(const cJSON *report, const char *want) {
 static void other_words_fail_only_the_texts(void) {
   int code = -1;
   cJSON *report = run_catalog("plain", "", &code);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
   OCK_ASSERT_INT_EQ(code, 0);
   OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "PASS");
   OCK_ASSERT_INT_EQ(must_failures(report), 0);
@@ -115,7 +115,7 @@ static void other_words_fail_only_the_texts(void) {
 static void strict_makes_the_texts_binding(void) {
   int code = -1;
   cJSON *report = run_catalog("strict", "--strict", &code);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
   OCK_ASSERT_INT_EQ(code, 1);
   OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "FAIL");
   OCK_ASSERT_INT_EQ(must_failures(report), 0);

@@ -144,7 +144,7 @@ static int ft_exec(void *self, const char *id, const cJSON *input, const struct 
   if (t->cancel_on_call)
     ock_orchestrator_cancel(t->w->o);
   if (t->delay_ms)
-    sleep_ms(t->delay_ms);
+    sleep_ms(t->delay_ms); /* the tool's scripted duration, which the test is about */
   if (t->wait_for_cancel) {
     for (int i = 0; i < 500 && !ock_cancel_is_set(env->cancel); i++)
       sleep_ms(10);
@@ -441,10 +441,10 @@ void check_events(const cJSON *events, enum ock_exec_status status, int turn_cou
   OCK_ASSERT_STR_EQ(ock_json_str(done, "orchestrator"), orchestrator);
   if (status == OCK_EXEC_ERROR) {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(done, "error");
-    OCK_ASSERT_INT_EQ(ock_json_str(e, "type") != NULL && ock_json_str(e, "message") != NULL, 1);
+    OCK_ASSERT_TRUE(ock_json_str(e, "type") != NULL && ock_json_str(e, "message") != NULL);
   }
   if (status == OCK_EXEC_INCOMPLETE)
-    OCK_ASSERT_INT_EQ(ock_json_str(done, "reason") != NULL, 1);
+    OCK_ASSERT_NOT_NULL(ock_json_str(done, "reason"));
 
   /* prompt:submit first, execution:start right after it, execution:end right before the end */
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(events, 0), "event"), "prompt:submit");

@@ -14,7 +14,7 @@
 
 static void run(const char *const *argv, const char *const *env, struct sut_run *r) {
   pid_t pid = sut_start(argv, env, 0);
-  OCK_ASSERT_INT_EQ(pid > 0, 1);
+  OCK_ASSERT_INT_GT(pid, 0);
   sut_wait(pid, 20000, r);
   OCK_ASSERT_INT_EQ(r->timed_out, 0);
   OCK_ASSERT_INT_EQ(r->signal, 0);

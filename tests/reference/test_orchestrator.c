@@ -83,8 +83,8 @@ static void test_tools_parallel_in_call_order(void) {
   world_run(&w, "go");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
   /* both started before either ended: they overlapped */
-  OCK_ASSERT_INT_EQ(
-      fast->started_ms[0] < slow->ended_ms[0] && slow->started_ms[0] < fast->ended_ms[0], 1);
+  OCK_ASSERT_TRUE(fast->started_ms[0] < slow->ended_ms[0] &&
+                  slow->started_ms[0] < fast->ended_ms[0]);
   OCK_ASSERT_STR_EQ(slow->inputs[0], "{\"n\":1}");
   OCK_ASSERT_STR_EQ(slow->ids[0], "c1");
   OCK_ASSERT_STR_EQ(slow->trace_ids[0], "trace-test-1");
@@ -95,7 +95,7 @@ static void test_tools_parallel_in_call_order(void) {
   OCK_ASSERT_STR_EQ(msg_text(h, 3), "{\"k\":[1,2]}");
   /* one parallel_group_id for the response, on pre/post of both calls */
   const char *g = ock_json_str(event_data(&w, "tool:pre", 0), "parallel_group_id");
-  OCK_ASSERT_INT_EQ(g && strlen(g) == 36, 1);
+  OCK_ASSERT_TRUE(g && strlen(g) == 36);
   OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "tool:pre", 1), "parallel_group_id"), g);
   OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "tool:post", 0), "parallel_group_id"), g);
   OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "tool:post", 1), "parallel_group_id"), g);
@@ -126,7 +126,7 @@ static void test_group_ids_differ_per_response(void) {
   check_contract(&w, OCK_EXEC_SUCCESS, 3);
   const char *g1 = ock_json_str(event_data(&w, "tool:pre", 0), "parallel_group_id");
   const char *g2 = ock_json_str(event_data(&w, "tool:pre", 1), "parallel_group_id");
-  OCK_ASSERT_INT_EQ(g1 && g2 && strcmp(g1, g2) != 0, 1);
+  OCK_ASSERT_TRUE(g1 && g2 && strcmp(g1, g2) != 0);
   world_free(&w);
 }
 
@@ -175,10 +175,10 @@ static void test_max_iterations_wrap_up(void) {
   const struct ock_history *h = world_history(&w);
   OCK_ASSERT_STR_EQ(msg_text(h, h->len - 1), "Summary so far.");
   OCK_ASSERT_INT_EQ(h->items[h->len - 1].n_calls, 0);
-  OCK_ASSERT_INT_EQ(contains(h, REMINDER), 0);
+  OCK_ASSERT_FALSE(contains(h, REMINDER));
   world_run(&w, "and now?");
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[3], REMINDER), 0);
+  OCK_ASSERT_FALSE(contains(&p->seen[3], REMINDER));
   world_free(&w);
 }
 
@@ -255,7 +255,7 @@ static void test_deny_tool_pre(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(e, "tool_call_id"), "c1");
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"), "denied");
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 2), "Error: denied: dangerous");
-  OCK_ASSERT_INT_EQ(world_history(&w)->items[2].is_error, 1);
+  OCK_ASSERT_TRUE(world_history(&w)->items[2].is_error);
   world_free(&w);
 }
 
@@ -311,10 +311,10 @@ static void test_inject_kept_after_results(void) {
   /* user, assistant(c1,c2), result c1, result c2, NOTE, answer */
   OCK_ASSERT_STR_EQ(msg_text(h, 4), "NOTE");
   OCK_ASSERT_INT_EQ(h->items[4].role, OCK_ROLE_USER);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[1], "NOTE"), 1);
+  OCK_ASSERT_TRUE(contains(&p->seen[1], "NOTE"));
   world_run(&w, "y");
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[2], "NOTE"), 1); /* kept: in later requests too */
+  OCK_ASSERT_TRUE(contains(&p->seen[2], "NOTE")); /* kept: in later requests too */
   world_free(&w);
 }
 
@@ -331,10 +331,10 @@ static void test_inject_ephemeral_next_request_only(void) {
   world_rules(&w, rules, N(rules));
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[0], "EPHEMERAL"), 1);
+  OCK_ASSERT_TRUE(contains(&p->seen[0], "EPHEMERAL"));
   OCK_ASSERT_INT_EQ(p->seen[0].items[p->seen[0].len - 1].role, OCK_ROLE_SYSTEM);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[1], "EPHEMERAL"), 0);
-  OCK_ASSERT_INT_EQ(contains(world_history(&w), "EPHEMERAL"), 0);
+  OCK_ASSERT_FALSE(contains(&p->seen[1], "EPHEMERAL"));
+  OCK_ASSERT_FALSE(contains(world_history(&w), "EPHEMERAL"));
   world_free(&w);
 }
 
@@ -361,10 +361,10 @@ static void test_inject_kept_placement(void) {
   OCK_ASSERT_INT_EQ(h->items[1].role, OCK_ROLE_SYSTEM);
   OCK_ASSERT_STR_EQ(msg_text(h, 2), "AT-END");
   OCK_ASSERT_STR_EQ(msg_text(h, 3), "answer");
-  OCK_ASSERT_INT_EQ(contains(&p->seen[0], "AFTER-PROMPT"), 1);
+  OCK_ASSERT_TRUE(contains(&p->seen[0], "AFTER-PROMPT"));
   world_run(&w, "y");
-  OCK_ASSERT_INT_EQ(contains(&p->seen[1], "AT-END"), 1);
-  OCK_ASSERT_INT_EQ(contains(world_history(&w), "IGNORED"), 0);
+  OCK_ASSERT_TRUE(contains(&p->seen[1], "AT-END"));
+  OCK_ASSERT_FALSE(contains(world_history(&w), "IGNORED"));
   world_free(&w);
 }
 
@@ -380,7 +380,7 @@ static void test_inject_ephemeral_dropped_at_end(void) {
   world_run(&w, "x");
   world_run(&w, "y");
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[1], "LATE"), 0); /* not carried into the next execute */
+  OCK_ASSERT_FALSE(contains(&p->seen[1], "LATE")); /* not carried into the next execute */
   world_free(&w);
 }
 
@@ -395,8 +395,8 @@ static void test_inject_on_provider_request_is_in_that_request(void) {
   world_rules(&w, rules, N(rules));
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
-  OCK_ASSERT_INT_EQ(contains(&p->seen[0], "KEPT"), 1);
-  OCK_ASSERT_INT_EQ(contains(world_history(&w), "KEPT"), 1);
+  OCK_ASSERT_TRUE(contains(&p->seen[0], "KEPT"));
+  OCK_ASSERT_TRUE(contains(world_history(&w), "KEPT"));
   world_free(&w);
 }
 
@@ -429,9 +429,8 @@ static void test_tool_success_false(void) {
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
   const cJSON *post = event_data(&w, "tool:post", 0);
-  OCK_ASSERT_INT_EQ(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-                        cJSON_GetObjectItemCaseSensitive(post, "result"), "success")),
-                    1);
+  OCK_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(post, "result"), "success")));
   OCK_ASSERT_INT_EQ(count_events(&w, "tool:error"), 0);
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 2), "Error: disk full");
   world_free(&w);
@@ -552,7 +551,7 @@ static void provider_error_ends(enum ock_strategy s) {
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 0);
   const cJSON *e = event_data(&w, "provider:error", 0);
   OCK_ASSERT_INT_EQ(ock_json_int(e, "status_code", 0), 503);
-  OCK_ASSERT_INT_EQ(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "retryable")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "retryable")));
   OCK_ASSERT_INT_EQ(ock_json_int(e, "attempt", 0), 1);
   OCK_ASSERT_STR_EQ(w.res.error_type, "fake_error");
   OCK_ASSERT_CONTAINS(w.res.error_message, "scripted failure");
@@ -615,9 +614,8 @@ static void test_retry_not_retryable(void) {
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_ERROR, 1);
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 0);
-  OCK_ASSERT_INT_EQ(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-                        event_data(&w, "provider:error", 0), "retryable")),
-                    1);
+  OCK_ASSERT_TRUE(cJSON_IsFalse(
+      cJSON_GetObjectItemCaseSensitive(event_data(&w, "provider:error", 0), "retryable")));
   world_free(&w);
 }
 
@@ -639,9 +637,8 @@ static void test_retry_after_and_cap(void) {
   OCK_ASSERT_INT_EQ(w.sleeps[0], 1500); /* retry-after replaces the backoff */
   OCK_ASSERT_INT_EQ(w.sleeps[1], 5000); /* and is capped */
   OCK_ASSERT_INT_EQ(w.sleeps[2], 5000); /* backoff 4000*2^2 capped */
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
-                        event_data(&w, "provider:error", 2), "status_code")),
-                    1);
+  OCK_ASSERT_TRUE(cJSON_IsNull(
+      cJSON_GetObjectItemCaseSensitive(event_data(&w, "provider:error", 2), "status_code")));
   world_free(&w);
 }
 
@@ -665,7 +662,7 @@ static void test_fallback_next_provider(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(r0, "provider"), "primary");
   OCK_ASSERT_STR_EQ(ock_json_str(r0, "fallback"), "backup");
   OCK_ASSERT_STR_EQ(ock_json_str(r1, "provider"), "backup");
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r1, "fallback")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r1, "fallback")));
   OCK_ASSERT_CONTAINS(ock_json_str(r1, "reason"), "fallback after \"primary\" failed");
   OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 3), "attempt", 0), 4);
   OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "provider:request", 3), "provider"), "backup");
@@ -736,13 +733,13 @@ static void test_streaming_deltas_add_up(void) {
   struct fake_tool *t = world_tool(&w, "t", NULL);
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
-  OCK_ASSERT_INT_EQ(p->streamed[0], 1);
+  OCK_ASSERT_TRUE(p->streamed[0]);
   OCK_ASSERT_STR_EQ(t->inputs[0], "{\"q\":\"abc\"}");
   /* the text deltas of the second reply add up to its content */
   struct ock_buf joined;
   ock_buf_init(&joined, 1024);
   int n = count_events(&w, "provider:stream");
-  OCK_ASSERT_INT_EQ(n > 4, 1);
+  OCK_ASSERT_INT_GT(n, 4);
   for (int i = 0; i < n; i++) {
     const cJSON *d = event_data(&w, "provider:stream", i);
     if (ock_json_int(d, "iteration", 0) == 2)
@@ -771,7 +768,7 @@ static void test_streaming_cut_is_error_then_retry(void) {
   OCK_ASSERT_INT_EQ(t->calls, 0); /* no partial tool call runs */
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 1);
   const cJSON *e = event_data(&w, "provider:error", 0);
-  OCK_ASSERT_INT_EQ(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "retryable")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "retryable")));
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 1), "whole");
   world_free(&w);
 }
@@ -791,7 +788,7 @@ static void test_events_mode_selection(void) {
   OCK_ASSERT_CONTAINS(event_names(&w), "tool:selecting,tool:selected,tool:pre,tool:post");
   const cJSON *sel = event_data(&w, "tool:selected", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(sel, "source"), "llm");
-  OCK_ASSERT_INT_EQ(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sel, "original_tool")), 1);
+  OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sel, "original_tool")));
   const cJSON *av =
       cJSON_GetObjectItemCaseSensitive(event_data(&w, "tool:selecting", 0), "available_tools");
   OCK_ASSERT_STR_EQ(cJSON_GetArrayItem(av, 0)->valuestring, "t");

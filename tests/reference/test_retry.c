@@ -9,7 +9,7 @@ static void test_retryable(void) {
   const int no[] = {400, 401, 403, 404, 413, 422};
   for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
     e.status = yes[i];
-    OCK_ASSERT_INT_EQ(ock_llm_error_retryable(&e), 1);
+    OCK_ASSERT_TRUE(ock_llm_error_retryable(&e));
   }
   for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
     e.status = no[i];

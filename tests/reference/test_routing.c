@@ -47,9 +47,9 @@ static void test_exec_context(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(ock_exec_context_metadata(meta), "user"), "alice");
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(ock_exec_context_metadata(root)), 0); /* root unchanged */
   OCK_ASSERT_STR_EQ(ock_exec_context_trace_id(meta), "trace-1");
-  OCK_ASSERT_INT_EQ(ock_exec_context_parent(meta) == NULL, 1);
+  OCK_ASSERT_NULL(ock_exec_context_parent(meta));
   OCK_ASSERT_OK(ock_exec_context_child(meta, &child));
-  OCK_ASSERT_INT_EQ(ock_exec_context_parent(child) == meta, 1);
+  OCK_ASSERT_TRUE(ock_exec_context_parent(child) == meta);
   OCK_ASSERT_INT_EQ(ock_exec_context_depth(child), 1);
   OCK_ASSERT_STR_EQ(ock_exec_context_trace_id(child), "trace-1");
   OCK_ASSERT_STR_EQ(ock_json_str(ock_exec_context_metadata(child), "user"), "alice");
@@ -62,7 +62,7 @@ static void test_exec_context(void) {
   OCK_ASSERT_OK(ock_exec_context_with_metadata(grand, "step", n, &grand_meta));
   cJSON_Delete(n);
   OCK_ASSERT_INT_EQ(ock_exec_context_depth(grand_meta), 2);
-  OCK_ASSERT_INT_EQ(ock_exec_context_parent(grand_meta) == child, 1);
+  OCK_ASSERT_TRUE(ock_exec_context_parent(grand_meta) == child);
   ock_exec_context_free(grand);
   ock_exec_context_free(grand_meta);
   ock_exec_context_free(child);
@@ -95,14 +95,14 @@ static void test_hook_result(void) {
   OCK_ASSERT_OK(ock_hook_result_from_json(j, &r, &err));
   OCK_ASSERT_INT_EQ(r.action, OCK_HOOK_INJECT_CONTEXT);
   OCK_ASSERT_INT_EQ(r.injection_role, OCK_ROLE_USER);
-  OCK_ASSERT_INT_EQ(r.ephemeral, 1);
+  OCK_ASSERT_TRUE(r.ephemeral);
   OCK_ASSERT_STR_EQ(r.context_injection, "x");
   ock_hook_result_clear(&r);
   cJSON_Delete(j);
   j = cJSON_Parse("{\"action\":\"modify\",\"data\":{\"tool_input\":{}},\"reason\":\"r\"}");
   OCK_ASSERT_OK(ock_hook_result_from_json(j, &r, &err));
   OCK_ASSERT_INT_EQ(r.action, OCK_HOOK_MODIFY);
-  OCK_ASSERT_INT_EQ(cJSON_IsObject(r.data), 1);
+  OCK_ASSERT_TRUE(cJSON_IsObject(r.data));
   OCK_ASSERT_STR_EQ(r.reason, "r");
   ock_hook_result_clear(&r);
   cJSON_Delete(j);

@@ -32,7 +32,7 @@ static void test_full(void) {
   OCK_ASSERT_STR_EQ(s->prompts[1], "");
   OCK_ASSERT_INT_EQ(s->config.max_iterations, 3);
   OCK_ASSERT_INT_EQ(s->config.parallel_tools, 0);
-  OCK_ASSERT_INT_EQ(s->config.streaming, 1);
+  OCK_ASSERT_TRUE(s->config.streaming);
   OCK_ASSERT_INT_EQ(s->config.strategy, OCK_STRATEGY_FALLBACK);
   OCK_ASSERT_INT_EQ(s->config.max_retries, 4);
   OCK_ASSERT_INT_EQ(s->config.retry_base_delay_ms, 10);
@@ -43,7 +43,7 @@ static void test_full(void) {
   OCK_ASSERT_INT_EQ(s->providers[0].api, OCK_WIRE_ANTHROPIC);
   OCK_ASSERT_INT_EQ(s->providers[0].priority, 2);
   OCK_ASSERT_STR_EQ(s->tools[0].name, "t");
-  OCK_ASSERT_INT_EQ(cJSON_IsObject(s->tools[0].input_schema), 1);
+  OCK_ASSERT_TRUE(cJSON_IsObject(s->tools[0].input_schema));
   ock__session_free(s);
 }
 
@@ -60,7 +60,7 @@ static void test_defaults_and_precedence(void) {
   OCK_ASSERT_INT_EQ(s->config.max_iterations, 10); /* <= 0 means the default */
   OCK_ASSERT_INT_EQ(s->config.mode, OCK_MODE_STREAMING);
   OCK_ASSERT_INT_EQ(s->n_providers, 0);
-  OCK_ASSERT_INT_EQ(s->trace_id == NULL, 1);
+  OCK_ASSERT_NULL(s->trace_id);
   ock__session_free(s);
   OCK_ASSERT_OK(parse("{\"protocol\":\"ock/1\",\"prompts\":[],\"config\":{\"streaming\":false}}",
                       &d, &s, &err));
@@ -92,9 +92,9 @@ static void test_errors_name_the_path(void) {
     struct ock__session *s = NULL;
     struct ock_jerr err;
     memset(&err, 0, sizeof err);
-    OCK_ASSERT_INT_EQ(parse(cases[i].doc, NULL, &s, &err) != OCK_OK, 1);
+    OCK_ASSERT_INT_NE(parse(cases[i].doc, NULL, &s, &err), OCK_OK);
     OCK_ASSERT_STR_EQ(err.where, cases[i].where);
-    OCK_ASSERT_INT_EQ(s == NULL, 1);
+    OCK_ASSERT_NULL(s);
   }
 }
 
