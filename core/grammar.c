@@ -390,31 +390,10 @@ static void outside(ock_grammar *g, long seq, enum ock_event ev, const char *nam
            g->executes);
 }
 
-void ock_grammar_symbol(ock_grammar *g, long seq, enum ock_event ev, const char *name, int denied,
-                        const char *id) {
-  if ((unsigned)ev > OCK_EVENT_CUSTOM)
-    ev = OCK_EVENT_CUSTOM;
-  if (ev == OCK_EVENT_PROMPT_SUBMIT) {
-    enter_execute(g, seq, denied);
-    return;
-  }
-  if (!g->in_execute) {
-    outside(g, seq, ev, name);
-    return;
-  }
-  if (g->broken) {
-    if (ev == OCK_EVENT_ORCHESTRATOR_COMPLETE)
-      g->in_execute = 0;
-    return;
-  }
-  if (ev == OCK_EVENT_CUSTOM)
-    return; /* removed by preprocessing (SPEC.md 3.1) */
-  if (ock_event_is_tool(ev) && !id) {
-    reject(g, seq, "OCK-TOOL-007", "%s without a string tool_call_id", ock_event_name(ev));
-    return;
-  }
-  enum ock_event prev = g->prev;
-  g->prev = ev;
+/* inside: one symbol inside an execute whose grammar still holds; prev is the symbol
+ * before it. */
+static void inside(ock_grammar *g, long seq, enum ock_event ev, enum ock_event prev, int denied,
+                   const char *id) {
   switch (ev) {
   case OCK_EVENT_EXECUTION_START:
     if (prev != OCK_EVENT_PROMPT_SUBMIT || g->started)
@@ -462,6 +441,34 @@ void ock_grammar_symbol(ock_grammar *g, long seq, enum ock_event ev, const char 
   default: /* prompt:submit and custom events are handled above */
     break;
   }
+}
+
+void ock_grammar_symbol(ock_grammar *g, long seq, enum ock_event ev, const char *name, int denied,
+                        const char *id) {
+  if ((unsigned)ev > OCK_EVENT_CUSTOM)
+    ev = OCK_EVENT_CUSTOM;
+  if (ev == OCK_EVENT_PROMPT_SUBMIT) {
+    enter_execute(g, seq, denied);
+    return;
+  }
+  if (!g->in_execute) {
+    outside(g, seq, ev, name);
+    return;
+  }
+  if (g->broken) {
+    if (ev == OCK_EVENT_ORCHESTRATOR_COMPLETE)
+      g->in_execute = 0;
+    return;
+  }
+  if (ev == OCK_EVENT_CUSTOM)
+    return; /* removed by preprocessing (SPEC.md 3.1) */
+  if (ock_event_is_tool(ev) && !id) {
+    reject(g, seq, "OCK-TOOL-007", "%s without a string tool_call_id", ock_event_name(ev));
+    return;
+  }
+  enum ock_event prev = g->prev;
+  g->prev = ev;
+  inside(g, seq, ev, prev, denied, id);
 }
 
 void ock_grammar_event(ock_grammar *g, long seq, const char *name, const cJSON *data,
