@@ -672,6 +672,61 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
   return ret;
 }
 
+/* forward_whole sends a request other than an LLM one upstream and reads its whole reply
+ * into *up; the reply is parsed into x->reply when a hook or the state needs it. Returns 1
+ * when the reply was cut. */
+static int forward_whole(proxy *p, struct MHD_Connection *c, struct mutant_exchange *x,
+                         const char *method, const char *full, const char *body, size_t len,
+                         mutant_hook_fn after, struct upstream_reply *up) {
+  const union MHD_ConnectionInfo *ci =
+      MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  struct watch w = {p, ci ? ci->connect_fd : -1};
+  struct upstream_request rq = {.method = method,
+                                .url = full,
+                                .body = body,
+                                .body_len = len,
+                                .headers = x->req_headers,
+                                .keep_going = keep_going,
+                                .user = &w};
+  if (upstream_exchange(&rq, up) && !atomic_load(&p->stopping))
+    fprintf(stderr, "ock-mutant: %s\n", up->error);
+  int cut = !up->complete;
+  x->status = up->status;
+  if (!cut && (after || x->route == MUTANT_ROUTE_SESSION || x->route == MUTANT_ROUTE_EVENT))
+    x->reply = cJSON_ParseWithLength(up->body.data ? up->body.data : "", up->body.len);
+  return cut;
+}
+
+/* send_back answers the SUT: the reply as a hook left it, or the upstream bytes as they came. */
+static enum MHD_Result send_back(struct MHD_Connection *c, const struct mutant_exchange *x,
+                                 const struct upstream_reply *up, int reprint, int cut) {
+  char *text = reprint ? cJSON_PrintUnformatted(x->reply) : NULL;
+  enum MHD_Result ret;
+  if (x->status == 0 || (reprint && !text))
+    ret = MHD_NO; /* no reply came: the SUT sees the connection close, as from the mock */
+  else if (text)
+    ret = send_reply(c, x->status, &up->headers, text, strlen(text), cut);
+  else
+    ret = send_reply(c, x->status, &up->headers, up->body.data ? up->body.data : "", up->body.len,
+                     cut);
+  free(text);
+  return ret;
+}
+
+/* before_hook runs the mutation's request hook for this exchange, if it has one, and posts the
+ * events it queued. Returns whether there was one. */
+static int before_hook(proxy *p, struct mutant_exchange *x) {
+  mutant_hook_fn before = x->route == MUTANT_ROUTE_SESSION ? p->mu->session_request
+                          : x->body                        ? request_hook(p->mu, x->route)
+                                                           : NULL;
+  pthread_mutex_lock(&p->lock);
+  if (before)
+    before(&p->st, x);
+  pthread_mutex_unlock(&p->lock);
+  post_events(p, x->before);
+  return before != NULL;
+}
+
 static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url,
                              const char *method, struct conn_req *r) {
   if (r->too_big) {
@@ -687,17 +742,8 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
   if (x.route != MUTANT_ROUTE_SESSION && x.route != MUTANT_ROUTE_OTHER && r->body.len)
     x.body = cJSON_ParseWithLength(raw, r->body.len);
   cJSON *sent_event = x.route == MUTANT_ROUTE_EVENT && x.body ? cJSON_Duplicate(x.body, 1) : NULL;
-  mutant_hook_fn before = x.route == MUTANT_ROUTE_SESSION ? p->mu->session_request
-                          : x.body                        ? request_hook(p->mu, x.route)
-                                                          : NULL;
+  int before = before_hook(p, &x);
   mutant_hook_fn after = reply_hook(p->mu, x.route);
-
-  pthread_mutex_lock(&p->lock);
-  if (before)
-    before(&p->st, &x);
-  pthread_mutex_unlock(&p->lock);
-  post_events(p, x.before);
-
   struct upstream_reply up;
   upstream_reply_init(&up);
   int cut = 0, answered = x.answer != NULL;
@@ -720,38 +766,15 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
       ret = stream_llm(p, c, &x, full, body, len, after);
       goto done;
     }
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-    struct watch w = {p, ci ? ci->connect_fd : -1};
-    struct upstream_request rq = {.method = method,
-                                  .url = full,
-                                  .body = body,
-                                  .body_len = len,
-                                  .headers = &reqh,
-                                  .keep_going = keep_going,
-                                  .user = &w};
-    if (upstream_exchange(&rq, &up) && !atomic_load(&p->stopping))
-      fprintf(stderr, "ock-mutant: %s\n", up.error);
-    cut = !up.complete;
-    x.status = up.status;
-    if (!cut && (after || x.route == MUTANT_ROUTE_SESSION || x.route == MUTANT_ROUTE_EVENT))
-      x.reply = cJSON_ParseWithLength(up.body.data ? up.body.data : "", up.body.len);
+    cut = forward_whole(p, c, &x, method, full, body, len, after, &up);
   }
   x.reply_headers = &up.headers;
   if (after_reply(p, &x, after, cut, sent_event)) {
     atomic_store(&p->stop_requested, 1);
     await_stop(p);
   }
-
-  int reprint = x.reply && (answered || after || x.route == MUTANT_ROUTE_SESSION);
-  char *text = reprint ? cJSON_PrintUnformatted(x.reply) : NULL;
-  if (x.status == 0 || (reprint && !text))
-    ret = MHD_NO; /* no reply came: the SUT sees the connection close, as from the mock */
-  else if (text)
-    ret = send_reply(c, x.status, &up.headers, text, strlen(text), cut);
-  else
-    ret = send_reply(c, x.status, &up.headers, up.body.data ? up.body.data : "", up.body.len, cut);
-  free(text);
+  ret =
+      send_back(c, &x, &up, x.reply && (answered || after || x.route == MUTANT_ROUTE_SESSION), cut);
 done:
   free(edited);
   cJSON_Delete(sent_event);
