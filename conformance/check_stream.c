@@ -9,6 +9,7 @@
 #include "grade.h"
 #include "ock/buf.h"
 #include "ock/json.h"
+#include "ock/status.h"
 #include "view_calls.h"
 
 static int broken_stream(const cJSON *reply) {
@@ -23,7 +24,7 @@ static void window(struct grade_ctx *g, size_t start) {
   const struct view *v = g->v;
   struct ock_buf text;
   ock_buf_init(&text, 1 << 24);
-  int streamed = 0, n_stream = 0;
+  int streamed = 0, n_stream = 0, rc = OCK_OK;
   size_t close = (size_t)-1;
   for (size_t i = start + 1; i < v->n; i++) {
     const cJSON *e = v->e[i];
@@ -31,7 +32,7 @@ static void window(struct grade_ctx *g, size_t start) {
       streamed |= ock_json_bool(e, "stream", 0);
     if (is_event(e, "provider:stream")) {
       n_stream++;
-      ock_buf_puts(&text, str_field(event_data(e), "delta"));
+      rc |= ock_buf_puts(&text, str_field(event_data(e), "delta"));
     }
     if (is_event(e, "provider:response") || is_event(e, "provider:error") ||
         is_event(e, "provider:request") || is_event(e, "orchestrator:complete")) {
@@ -43,7 +44,7 @@ static void window(struct grade_ctx *g, size_t start) {
     const char *content = str_field(event_data(v->e[close]), "content");
     if (n_stream)
       grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
-                 !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
+                 !rc && !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
                  "the provider:stream deltas add up to the response",
                  "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
     if (*content)

@@ -326,7 +326,8 @@ static int drain(int fd, struct ock_buf *b, size_t *total) {
     if (n > 0) {
       *total += (size_t)n;
       size_t room = b->max - b->len;
-      ock_buf_append(b, chunk, (size_t)n < room ? (size_t)n : room);
+      if (ock_buf_append(b, chunk, (size_t)n < room ? (size_t)n : room) != OCK_OK)
+        continue; /* out of memory: b is dead (no half-kept output); reading goes on */
       continue;
     }
     if (n == 0)

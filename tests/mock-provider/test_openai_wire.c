@@ -30,7 +30,7 @@ static char *joined(const struct mock_chunks *c) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
   for (size_t i = 0; i < c->n; i++)
-    ock_buf_append(&b, c->items[i], c->lens[i]);
+    OCK_ASSERT_OK(ock_buf_append(&b, c->items[i], c->lens[i]));
   return ock_buf_take(&b);
 }
 
