@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "grade.h"
 #include "ock/json.h"
 #include "view_calls.h"
@@ -53,9 +54,6 @@ static int requests_between(const struct view *v, size_t from, size_t to) {
   return n;
 }
 
-/* The cap of a deny text compared. */
-#define OCK_DENY_TEXT_CAP 4096
-
 /* deny_reason: the <reason> of SPEC.md 5.6 for the deny (or ask_user) reply to event e. */
 static const char *deny_reason(const cJSON *e) {
   const char *why = str_field(event_reply(e), "reason");
@@ -70,7 +68,7 @@ static const char *deny_reason(const cJSON *e) {
 static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
                           char *seen, size_t n) {
   const struct view *v = g->v;
-  char want[OCK_DENY_TEXT_CAP];
+  char want[OCK_CAP_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
   const cJSON *pc = NULL;
   for (size_t i = x->first; i < x->end && !pc; i++)
@@ -159,7 +157,7 @@ static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSO
              : !typed    ? fate_error_type(f)
              : owed      ? owed
                          : "denied, answered");
-  char want[OCK_DENY_TEXT_CAP];
+  char want[OCK_CAP_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Error: denied: %s", deny_reason(denied_at));
   if (len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
     text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);

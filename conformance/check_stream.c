@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "grade.h"
 #include "ock/buf.h"
 #include "ock/json.h"
@@ -23,7 +24,7 @@ static int broken_stream(const cJSON *reply) {
 static void window(struct grade_ctx *g, size_t start) {
   const struct view *v = g->v;
   struct ock_buf text;
-  ock_buf_init(&text, 1 << 24);
+  ock_buf_init(&text, OCK_CAP_STREAM_TEXT);
   int streamed = 0, n_stream = 0, rc = OCK_OK;
   size_t close = (size_t)-1;
   for (size_t i = start + 1; i < v->n; i++) {

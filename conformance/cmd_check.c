@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "cli.h"
 #include "escape.h"
 #include "ock/grammar.h"
@@ -17,7 +18,6 @@
 #include "ock/status.h"
 #include "ock/utf8.h"
 
-#define LINE_MAX_BYTES ((size_t)16 << 20)
 #define PRINT_MAX 50
 
 static const char usage[] =
@@ -146,7 +146,7 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
   if (ock_grammar_new(on_violation, &t, &g))
     return EXIT_INCOMPLETE;
   struct ock_buf line;
-  ock_buf_init(&line, LINE_MAX_BYTES);
+  ock_buf_init(&line, OCK_CAP_EVENT_LOG_LINE);
   long lineno = 0, events = 0;
   int got;
   while ((got = read_line(f, &line)) != 0) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ock/caps.h"
 #include "cli.h"
 #include "escape.h"
 #include "fuzz_gen.h"
@@ -81,7 +82,7 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
                            .declared = z->declared,
                            .timeout_s = z->timeout_s,
                            .time_scale = 1,
-                           .output_cap = 16384,
+                           .output_cap = OCK_CAP_FUZZ_SUT_OUTPUT,
                            .level = OCK_LEVEL_MUST};
   cJSON *result = NULL;
   *error = 0;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ock/caps.h"
 #include "blackbox.h"
 #include "checklist.h"
 #include "cli.h"
@@ -29,7 +30,6 @@
 #include "scenarios.h"
 #include "sut.h"
 
-#define MAX_LIST 256
 #define CAUSE_WIDTH 160 /* bytes of a FAIL line's cause on the console */
 
 static const char usage[] =
@@ -80,12 +80,12 @@ static const char usage[] =
     "or SIGHUP: every SUT is killed, the reports are written, cut-short scenarios are ERROR).\n";
 
 struct list {
-  const char *items[MAX_LIST + 1];
+  const char *items[OCK_CAP_LIST_ITEMS + 1];
   int n;
 };
 
 static void list_add(struct list *l, const char *s) {
-  if (l->n < MAX_LIST)
+  if (l->n < OCK_CAP_LIST_ITEMS)
     l->items[l->n++] = s;
   l->items[l->n] = NULL;
 }
@@ -178,7 +178,7 @@ static void join_list(char *out, size_t n, const struct list *l) {
  * differ: which one the user meant cannot be known). */
 static int load_manifest(struct run_opts *o, char *err, size_t n) {
   struct ock_jerr je;
-  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
+  int rc = ock_json_parse_file(o->manifest, OCK_CAP_MANIFEST, &o->manifest_json, &je);
   const cJSON *caps = NULL, *xf = NULL, *it;
   const char *name = NULL;
   struct list mcaps = {0}, mwires = {0};
@@ -278,7 +278,7 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
              strerror(errno));
     return OCK_EIO;
   }
-  size_t cap = 1 << 20, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
+  size_t cap = OCK_CAP_BASELINE, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
   fclose(f);
   o->baseline_text[len] = '\0';
   char *save = NULL;
@@ -580,7 +580,7 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
   if (!o->expected.n || (verdict && !strcmp(verdict, "SKIP")))
     return; /* a scenario not run has nothing to excuse, and proves no entry stale */
   const char *id = ock_json_str(result, "id");
-  int used[MAX_LIST] = {0};
+  int used[OCK_CAP_LIST_ITEMS] = {0};
   int excused = 0;
   cJSON *checks = cJSON_GetObjectItemCaseSensitive(result, "checks"), *c;
   cJSON_ArrayForEach(c, checks) {
@@ -964,13 +964,13 @@ int cmd_run(int argc, char **argv) {
                    .reg = reg,
                    .total = set.n * (size_t)o.repeat,
                    .color = !strcmp(o.format, "human") && use_color(stdout)};
-  const char *declared[MAX_LIST + 2];
+  const char *declared[OCK_CAP_LIST_ITEMS + 2];
   int nd = 0;
   declared[nd++] = "core";
   for (int i = 0; i < o.caps.n; i++)
     declared[nd++] = o.caps.items[i];
   declared[nd] = NULL;
-  const char *wires[MAX_LIST + 1];
+  const char *wires[OCK_CAP_LIST_ITEMS + 1];
   for (int i = 0; i < o.wires.n; i++)
     wires[i] = o.wires.items[i];
   wires[o.wires.n] = NULL;
@@ -979,7 +979,7 @@ int cmd_run(int argc, char **argv) {
                               .wires = o.wires.n ? wires : NULL,
                               .timeout_s = o.timeout_s,
                               .time_scale = o.time_scale,
-                              .output_cap = 64 * 1024,
+                              .output_cap = OCK_CAP_SUT_OUTPUT,
                               .seed = o.seed,
                               .level = o.level,
                               .strict = o.strict,

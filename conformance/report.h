@@ -20,22 +20,21 @@
 
 #include <cJSON.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/registry.h"
 
 #define OCK_REPORT_SCHEMA_VERSION 1
 /* The largest report.json ock_report_read accepts. */
-#define OCK_REPORT_MAX_BYTES ((size_t)512 << 20)
 /* The largest document a writer renders (it fails with OCK_ETOOBIG past it). */
-#define OCK_REPORT_OUT_MAX ((size_t)256 << 20)
 
 /* One output format. */
 struct ock_report_writer {
   const char *name;     /* "json", "junit", "markdown", "html" */
   const char *filename; /* the file it writes in the report directory: "junit.xml" */
   /* write renders report (borrowed; never modified) to out. It does not close out. Returns
-   * OCK_OK, OCK_ETOOBIG (document past OCK_REPORT_OUT_MAX), OCK_ENOMEM or OCK_EIO (writing
+   * OCK_OK, OCK_ETOOBIG (document past OCK_CAP_REPORT_OUT), OCK_ENOMEM or OCK_EIO (writing
    * failed). The report should have passed ock_report_validate; a writer never crashes on
    * a report that has not, it shows what it can. */
   int (*write)(const cJSON *report, FILE *out);

@@ -892,7 +892,7 @@ static void scenarios(struct doc *d) {
 
 static int write_html(const cJSON *report, FILE *out) {
   struct doc d = {.rc = OCK_OK, .report = report};
-  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
+  ock_buf_init(&d.b, OCK_CAP_REPORT_OUT);
   const cJSON *orch = cJSON_GetObjectItemCaseSensitive(report, "orchestrator");
   put(&d, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"

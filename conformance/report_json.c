@@ -17,7 +17,7 @@ static int write_json(const cJSON *report, FILE *out) {
     return OCK_ENOMEM;
   size_t len = strlen(text);
   int rc = OCK_OK;
-  if (len > OCK_REPORT_OUT_MAX)
+  if (len > OCK_CAP_REPORT_OUT)
     rc = OCK_ETOOBIG;
   else if (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF)
     rc = OCK_EIO;

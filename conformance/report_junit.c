@@ -358,8 +358,8 @@ static void run_error_suite(struct doc *d) {
 static int write_junit(const cJSON *report, FILE *out) {
   struct doc d = {.rc = OCK_OK, .report = report};
   struct ock_buf tmp;
-  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
-  ock_buf_init(&tmp, OCK_REPORT_OUT_MAX);
+  ock_buf_init(&d.b, OCK_CAP_REPORT_OUT);
+  ock_buf_init(&tmp, OCK_CAP_REPORT_OUT);
   d.strict = ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0);
   const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios"), *s;
   struct counts all = {0};

@@ -260,7 +260,7 @@ static void scenarios(struct doc *d, const cJSON *report) {
 
 static int write_markdown(const cJSON *report, FILE *out) {
   struct doc d = {.rc = OCK_OK};
-  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
+  ock_buf_init(&d.b, OCK_CAP_REPORT_OUT);
   headline(&d, report);
   coverage(&d, report);
   requirements(&d, report);

@@ -8,11 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ock/caps.h"
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
-
-#define FIXTURE_MAX_BYTES ((size_t)4 << 20)
 
 static const char *const top_keys[] = {
     "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
@@ -303,7 +302,7 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
     }
     struct ock_jerr err;
     cJSON *fx = NULL;
-    rc = ock_json_parse_file(path, FIXTURE_MAX_BYTES, &fx, &err);
+    rc = ock_json_parse_file(path, OCK_CAP_SCENARIO_FIXTURE, &fx, &err);
     if (rc) {
       snprintf(errbuf, n, "%s: %s", err.where, err.what);
       break;

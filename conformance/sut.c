@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/status.h"
 
@@ -35,9 +36,8 @@ extern char **environ;
  * registered under a lock that is also held across fork(), so a SUT being born is never taken
  * for an orphan.
  */
-#define MAX_LIVE 256
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t live[MAX_LIVE];
+static pid_t live[OCK_CAP_SUT_LIVE];
 static size_t n_live;
 
 static void live_remove(pid_t pid) {
@@ -231,7 +231,7 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   s->started = now_ms();
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   pthread_mutex_lock(&live_lock);
-  pid_t pid = n_live < MAX_LIVE ? fork() : -1;
+  pid_t pid = n_live < OCK_CAP_SUT_LIVE ? fork() : -1;
   if (pid > 0)
     live[n_live++] = pid;
   pthread_mutex_unlock(&live_lock);

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 
 enum req_state { REQ_NONE, REQ_OPEN, REQ_OK, REQ_ERR };
@@ -45,9 +46,6 @@ struct call {
   char *id;
   enum call_state state;
 };
-
-/* A hostile log must not grow the automaton without bound. */
-#define MAX_CALLS 10000
 
 struct ock_grammar {
   ock_grammar_violation_fn on_violation;
@@ -127,7 +125,7 @@ static struct call *find_call(const ock_grammar *g, const char *id) {
 
 /* add_call: NULL when the cap is reached or memory ran out (the caller rejects). */
 static struct call *add_call(ock_grammar *g, const char *id, enum call_state state) {
-  if (g->n_calls >= MAX_CALLS)
+  if (g->n_calls >= OCK_CAP_GRAMMAR_CALLS)
     return NULL;
   if (g->n_calls == g->cap_calls) {
     size_t cap = g->cap_calls ? g->cap_calls * 2 : 16;
@@ -276,7 +274,7 @@ static void on_call_start(ock_grammar *g, long seq, enum ock_event ev, int denie
                        : denied                 ? CALL_SELECTING_DENIED
                                                 : CALL_SELECTING)) {
     reject(g, seq, "OCK-ORDER-007", "more than %d tool calls in one response; not tracked",
-           MAX_CALLS);
+           OCK_CAP_GRAMMAR_CALLS);
     return;
   }
   g->tools_after_response = 1;

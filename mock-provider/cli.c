@@ -17,11 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
-
-#define FIXTURE_MAX ((size_t)16 << 20)
 
 static void usage(FILE *f) {
   fputs("usage: ock-mock-provider --fixture FILE [--port N] [--journal FILE] [--observe-only]\n"
@@ -114,7 +113,7 @@ int main(int argc, char **argv) {
   struct ock_jerr err;
   char msg[1200];
   cJSON *fixture = NULL;
-  if (ock_json_parse_file(fixture_path, FIXTURE_MAX, &fixture, &err)) {
+  if (ock_json_parse_file(fixture_path, OCK_CAP_MOCK_FIXTURE, &fixture, &err)) {
     ock_jerr_format(&err, msg, sizeof msg);
     fprintf(stderr, "ock-mock-provider: %s\n", msg);
     return 2;

@@ -1,6 +1,7 @@
 /*
  * faults.c: random fault rolls and fault rewriting (see faults.h).
  */
+#include "ock/caps.h"
 #include "faults.h"
 
 #include "ock/status.h"
@@ -46,7 +47,7 @@ int ock__fault_apply_stream(const struct mock_fault *f, const struct mock_wire *
   if (f->kind == MOCK_FAULT_CUT_STREAM)
     return OCK_OK;
   struct ock_buf b;
-  ock_buf_init(&b, 1 << 20);
+  ock_buf_init(&b, OCK_CAP_ERROR_BODY);
   int rc = f->kind == MOCK_FAULT_ERROR_MID_STREAM ? w->error_event(f->status, f->message, &b)
                                                   : w->malformed_event(&b);
   if (!rc)

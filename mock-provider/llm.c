@@ -468,7 +468,7 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
                        const struct mock_fault *f, struct mock_plan *plan) {
   const struct mock_wire *w = ock__wire_for(p->api);
   struct ock_buf b;
-  ock_buf_init(&b, 1 << 20);
+  ock_buf_init(&b, OCK_CAP_ERROR_BODY);
   int rc = w->error_body(status, message, param, code, request_id, &b);
   if (!rc)
     rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);

@@ -11,7 +11,7 @@
 #define REMINDER_MARK "orchestrator-loop-limit"
 
 int mutant_headers_add(struct mutant_headers *h, const char *name, const char *value) {
-  if (h->n >= MUTANT_MAX_HEADERS)
+  if (h->n >= OCK_CAP_MUTANT_HEADERS)
     return -1;
   char *n = strdup(name), *v = strdup(value ? value : "");
   if (!n || !v) {
@@ -105,7 +105,7 @@ void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *
   }
   const char *text = str_of(reply, "context_injection");
   if (!strcmp(str_of(reply, "action"), "inject_context") && *text &&
-      s->n_injections < MUTANT_MAX_INJECTIONS) {
+      s->n_injections < OCK_CAP_MUTANT_INJECTIONS) {
     for (int i = 0; i < s->n_injections; i++)
       if (!strcmp(s->injections[i], text))
         return;

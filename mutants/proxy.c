@@ -33,9 +33,6 @@
 #include "ock/status.h"
 #include "upstream.h"
 
-#define PROXY_MAX_CONNECTIONS 512
-#define PROXY_HEADER_MEMORY ((size_t)64 * 1024)
-
 struct proxy {
   const struct mutation *mu;
   char upstream[256];
@@ -376,8 +373,8 @@ static struct pipe *pipe_start(proxy *p, int fd, const char *url, const char *bo
   pthread_mutex_init(&pp->mu, NULL);
   pthread_cond_init(&pp->cv, NULL);
   upstream_reply_init(&pp->up);
-  ock_buf_init(&pp->data, MUTANT_MAX_BODY);
-  ock_buf_init(&pp->pending, MUTANT_MAX_BODY);
+  ock_buf_init(&pp->data, OCK_CAP_MUTANT_BODY);
+  ock_buf_init(&pp->pending, OCK_CAP_MUTANT_BODY);
   pp->lenient = -1;
   pp->url = strdup(url);
   pp->body = malloc(len + 1);
@@ -794,7 +791,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     r = calloc(1, sizeof *r);
     if (!r)
       return MHD_NO;
-    ock_buf_init(&r->body, MUTANT_MAX_BODY);
+    ock_buf_init(&r->body, OCK_CAP_MUTANT_BODY);
     *req_cls = r;
     return MHD_YES;
   }
@@ -865,11 +862,12 @@ int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, ch
     return OCK_EIO;
   }
   snprintf(p->url, sizeof p->url, "http://127.0.0.1:%u", (unsigned)ntohs(sa.sin_port));
-  p->daemon = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL, NULL,
-      on_request, p, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-      PROXY_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROXY_MAX_CONNECTIONS,
-      MHD_OPTION_NOTIFY_COMPLETED, on_completed, p, MHD_OPTION_END);
+  p->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                                   MHD_USE_POLL,
+                               0, NULL, NULL, on_request, p, MHD_OPTION_LISTEN_SOCKET, fd,
+                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, OCK_CAP_PROXY_HEADER_MEMORY,
+                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)OCK_CAP_PROXY_CONNECTIONS,
+                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, p, MHD_OPTION_END);
   if (!p->daemon) {
     snprintf(err, n, "cannot serve on %s: %s", p->url, strerror(errno));
     close(fd);

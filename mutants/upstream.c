@@ -26,7 +26,7 @@ struct transfer {
 
 void upstream_reply_init(struct upstream_reply *r) {
   memset(r, 0, sizeof *r);
-  ock_buf_init(&r->body, MUTANT_MAX_BODY);
+  ock_buf_init(&r->body, OCK_CAP_MUTANT_BODY);
 }
 
 void upstream_reply_free(struct upstream_reply *r) {

@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REFS 256
-
 struct ref {
   cJSON *msg;       /* the message that holds the result */
   int msg_index;    /* its index in messages */
@@ -105,13 +103,13 @@ static void set_string(cJSON *o, const char *key, const char *value) {
 }
 
 int wire_result_count(const cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  return collect(body, w, r, MAX_REFS);
+  struct ref r[OCK_CAP_WIRE_REFS];
+  return collect(body, w, r, OCK_CAP_WIRE_REFS);
 }
 
 int wire_drop_last_result(cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS);
   if (!n)
     return 0;
   struct ref *last = &r[n - 1];
@@ -122,8 +120,8 @@ int wire_drop_last_result(cJSON *body, enum mutant_wire w) {
 }
 
 int wire_rename_last_result(cJSON *body, enum mutant_wire w, const char *suffix) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS);
   if (!n)
     return 0;
   char id[512];
@@ -133,8 +131,8 @@ int wire_rename_last_result(cJSON *body, enum mutant_wire w, const char *suffix)
 }
 
 int wire_duplicate_last_result(cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS);
   if (!n)
     return 0;
   cJSON *copy = cJSON_Duplicate(r[n - 1].item, 1);
@@ -155,8 +153,8 @@ static void swap_items(cJSON *arr, int a, int b) {
 }
 
 int wire_reverse_results(cJSON *body, enum mutant_wire w) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS);
   /* Find the last group: walk back from the end while results belong together. */
   for (int end = n - 1; end > 0; end--) {
     int start = end;
@@ -225,8 +223,8 @@ int wire_rename_call(cJSON *body, enum mutant_wire w, const char *suffix) {
   snprintf(old, sizeof old, "%s", str_of(call, "id"));
   snprintf(renamed, sizeof renamed, "%s%s", old, suffix);
   set_string(call, "id", renamed);
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS);
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS);
   for (int i = 0; i < n; i++)
     if (r[i].msg_index > a && !strcmp(str_of(r[i].item, id_key(w)), old))
       set_string(r[i].item, id_key(w), renamed);
@@ -304,8 +302,8 @@ int wire_split_call(cJSON *body, enum mutant_wire w, const char *text) {
 }
 
 int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int only_success) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS), changed = 0;
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS), changed = 0;
   char buf[64];
   for (int i = 0; i < n; i++) {
     if (only_success && !strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error:", 6))
@@ -317,8 +315,8 @@ int wire_set_result_texts(cJSON *body, enum mutant_wire w, const char *text, int
 }
 
 int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffix) {
-  struct ref r[MAX_REFS];
-  int n = collect(body, w, r, MAX_REFS), changed = 0;
+  struct ref r[OCK_CAP_WIRE_REFS];
+  int n = collect(body, w, r, OCK_CAP_WIRE_REFS), changed = 0;
   char buf[4096], text[4096 + 64];
   for (int i = 0; i < n; i++) {
     if (strncmp(wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))
@@ -330,15 +328,12 @@ int wire_suffix_error_results(cJSON *body, enum mutant_wire w, const char *suffi
   return changed;
 }
 
-/* The most text one rewritten string may hold; a longer rewrite is cut there. */
-#define WIRE_TEXT_CAP 16384
-
 /* map_string puts fn's text for the string holder[key] in its place; 1 when it changed. */
 static int map_string(cJSON *holder, const char *key, enum wire_text_kind kind, wire_text_fn fn) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(holder, key);
   if (!cJSON_IsString(v))
     return 0;
-  char buf[WIRE_TEXT_CAP];
+  char buf[OCK_CAP_WIRE_TEXT];
   const char *to = fn(kind, v->valuestring, buf, sizeof buf);
   if (!to)
     return 0;
@@ -541,7 +536,7 @@ int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle) {
     return 1;
   }
   /* Anthropic: take the text (a whole message, or one block of it) into "system". */
-  char *text = malloc(MUTANT_MAX_BODY / 8);
+  char *text = malloc(OCK_CAP_MUTANT_BODY / 8);
   if (!text)
     return 0;
   cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
@@ -549,7 +544,7 @@ int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle) {
   cJSON *b;
   cJSON_ArrayForEach(b, array_or_null(content)) {
     if (!strcmp(str_of(b, "type"), "text") && strstr(str_of(b, "text"), needle)) {
-      snprintf(text, MUTANT_MAX_BODY / 8, "%s", str_of(b, "text"));
+      snprintf(text, OCK_CAP_MUTANT_BODY / 8, "%s", str_of(b, "text"));
       cJSON_DeleteItemFromArray(content, j);
       taken = 1;
       break;
@@ -557,7 +552,7 @@ int wire_move_to_system(cJSON *body, enum mutant_wire w, const char *needle) {
     j++;
   }
   if (!taken) {
-    wire_text_of(msg, text, MUTANT_MAX_BODY / 8);
+    wire_text_of(msg, text, OCK_CAP_MUTANT_BODY / 8);
     cJSON_DeleteItemFromArray(msgs, m);
   } else if (cJSON_GetArraySize(content) == 0) {
     cJSON_DeleteItemFromArray(msgs, m);

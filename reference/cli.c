@@ -19,6 +19,7 @@
 
 #include <curl/curl.h>
 
+#include "ock/caps.h"
 #include "ock/orchestrator.h"
 #include "ock/status.h"
 #include "session.h"
@@ -26,7 +27,6 @@
 #define CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"
 #define EXIT_USAGE 2
 #define EXIT_ENV 3
-#define SESSION_MAX ((size_t)16 << 20)
 #define SESSION_TIMEOUT_MS 30000L
 
 static const char usage[] =
@@ -257,7 +257,7 @@ int main(int argc, char **argv) {
   struct ock_jerr err = {{0}, {0}};
   cJSON *doc = NULL;
   struct ock__session *s = NULL;
-  int rc = ock_http_get_json(url, SESSION_TIMEOUT_MS, SESSION_MAX, &doc, &err);
+  int rc = ock_http_get_json(url, SESSION_TIMEOUT_MS, OCK_CAP_SESSION_BYTES, &doc, &err);
   if (rc) {
     fprintf(stderr, "ock-orchestrator: cannot fetch the session: %s: %s\n", err.where, err.what);
     http_done();

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "http.h"
 #include "ock/json.h"
 #include "ock/status.h"
@@ -20,7 +21,6 @@
 #include "sse.h"
 #include "stream_map.h"
 
-#define MAX_REPLY ((size_t)16 << 20) /* a reply, JSON or streamed, is capped at 16 MiB */
 #define ANTHROPIC_VERSION "2023-06-01"
 #define ANTHROPIC_MAX_TOKENS 4096
 
@@ -196,9 +196,9 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
   struct streaming s = {.on_delta = on_delta, .user = user};
   int rc = OCK_OK;
   if (req->stream) {
-    rc = ock__sse_new(MAX_REPLY, &s.sse);
+    rc = ock__sse_new(OCK_CAP_PROVIDER_REPLY, &s.sse);
     if (!rc)
-      rc = ock__stream_map_new(p->wire, MAX_REPLY, &s.map);
+      rc = ock__stream_map_new(p->wire, OCK_CAP_PROVIDER_REPLY, &s.map);
   }
   struct ock__http_request rq = {.method = "POST",
                                  .url = p->url,
@@ -207,11 +207,11 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
                                  .headers = headers,
                                  .timeout_ms = req->timeout_ms,
                                  .cancel = req->cancel,
-                                 .max_body = MAX_REPLY,
+                                 .max_body = OCK_CAP_PROVIDER_REPLY,
                                  .on_data = req->stream ? on_stream_bytes : NULL,
                                  .user = &s};
   struct ock__http_response rs;
-  ock__http_response_init(&rs, MAX_REPLY);
+  ock__http_response_init(&rs, OCK_CAP_PROVIDER_REPLY);
   char why[512] = "";
   if (!rc)
     rc = ock__http_exchange(&rq, &rs, why, sizeof why);

@@ -12,11 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/status.h"
-
-#define MAX_SLOTS 256
-#define MAX_INDEX 1000000
 
 struct slot {
   int key; /* OpenAI tool_calls[].index, or the Anthropic block index */
@@ -38,7 +36,7 @@ struct ock__stream_map {
   size_t max, used; /* bytes of text and arguments held, against the cap */
   struct ock_buf text;
   int has_text;
-  struct slot slots[MAX_SLOTS];
+  struct slot slots[OCK_CAP_STREAM_SLOTS];
   size_t n_slots;
   struct block *blocks;
   size_t n_blocks;
@@ -144,9 +142,9 @@ static int slot_for(ock__stream_map *m, int key, int create, struct ock_llm_erro
   if (!create)
     return fail(m, err, OCK_EPROTO, "stream_error",
                 "malformed chunk: fragment of unknown tool call %d", key);
-  if (m->n_slots == MAX_SLOTS)
+  if (m->n_slots == OCK_CAP_STREAM_SLOTS)
     return fail(m, err, OCK_ETOOBIG, "stream_error", "more than %d tool calls in one reply",
-                MAX_SLOTS);
+                OCK_CAP_STREAM_SLOTS);
   struct slot *s = &m->slots[m->n_slots];
   memset(s, 0, sizeof *s);
   s->key = key;
@@ -181,7 +179,7 @@ static int block_index(const cJSON *obj, int dflt) {
   const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, "index");
   if (!j)
     return dflt;
-  if (!cJSON_IsNumber(j) || j->valuedouble < 0 || j->valuedouble > MAX_INDEX ||
+  if (!cJSON_IsNumber(j) || j->valuedouble < 0 || j->valuedouble > OCK_CAP_STREAM_INDEX ||
       j->valuedouble != (double)(int)j->valuedouble)
     return -1;
   return (int)j->valuedouble;

@@ -125,12 +125,12 @@ static void past_the_cap_a_request_gets_503(void) {
   ock_mock *m = mock_from(fixture, NULL);
   if (!m)
     return;
-  static int idle[MOCK_MAX_CONNECTIONS];
+  static int idle[OCK_CAP_MOCK_CONNECTIONS];
   int opened = 0;
-  for (; opened < MOCK_MAX_CONNECTIONS; opened++)
+  for (; opened < OCK_CAP_MOCK_CONNECTIONS; opened++)
     if ((idle[opened] = dial(m)) < 0)
       break;
-  OCK_ASSERT_INT_EQ(opened, MOCK_MAX_CONNECTIONS);
+  OCK_ASSERT_INT_EQ(opened, OCK_CAP_MOCK_CONNECTIONS);
   /* Let the server accept them all. */
   struct timespec settle = {1, 0};
   nanosleep(&settle, NULL);
