@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 
 enum req_state { REQ_NONE, REQ_OPEN, REQ_OK, REQ_ERR };
@@ -46,9 +47,6 @@ struct call {
   char *id;
   enum call_state state;
 };
-
-/* A hostile log must not grow the automaton without bound. */
-#define MAX_CALLS 10000
 
 struct ock_grammar {
   ock_grammar_violation_fn on_violation;
@@ -128,7 +126,7 @@ static struct call *find_call(const ock_grammar *g, const char *id) {
 
 /* add_call: NULL when the cap is reached or memory ran out (the caller rejects). */
 static struct call *add_call(ock_grammar *g, const char *id, enum call_state state) {
-  if (g->n_calls >= MAX_CALLS)
+  if (g->n_calls >= OCK_MAX_GRAMMAR_CALLS)
     return NULL;
   if (g->n_calls == g->cap_calls) {
     size_t cap = g->cap_calls ? g->cap_calls * 2 : 16;
@@ -277,7 +275,7 @@ static void on_call_start(ock_grammar *g, long seq, enum ock_event ev, int denie
                        : denied                 ? CALL_SELECTING_DENIED
                                                 : CALL_SELECTING)) {
     reject(g, seq, "OCK-ORDER-007", "more than %d tool calls in one response; not tracked",
-           MAX_CALLS);
+           OCK_MAX_GRAMMAR_CALLS);
     return;
   }
   g->tools_after_response = 1;
@@ -391,31 +389,10 @@ static void outside(ock_grammar *g, long seq, enum ock_event ev, const char *nam
            g->executes);
 }
 
-void ock_grammar_symbol(ock_grammar *g, long seq, enum ock_event ev, const char *name, int denied,
-                        const char *id) {
-  if ((unsigned)ev > OCK_EVENT_CUSTOM)
-    ev = OCK_EVENT_CUSTOM;
-  if (ev == OCK_EVENT_PROMPT_SUBMIT) {
-    enter_execute(g, seq, denied);
-    return;
-  }
-  if (!g->in_execute) {
-    outside(g, seq, ev, name);
-    return;
-  }
-  if (g->broken) {
-    if (ev == OCK_EVENT_ORCHESTRATOR_COMPLETE)
-      g->in_execute = 0;
-    return;
-  }
-  if (ev == OCK_EVENT_CUSTOM)
-    return; /* removed by preprocessing (SPEC.md 3.1) */
-  if (ock_event_is_tool(ev) && !id) {
-    reject(g, seq, "OCK-TOOL-007", "%s without a string tool_call_id", ock_event_name(ev));
-    return;
-  }
-  enum ock_event prev = g->prev;
-  g->prev = ev;
+/* inside: one symbol inside an execute whose grammar still holds; prev is the symbol
+ * before it. */
+static void inside(ock_grammar *g, long seq, enum ock_event ev, enum ock_event prev, int denied,
+                   const char *id) {
   switch (ev) {
   case OCK_EVENT_EXECUTION_START:
     if (prev != OCK_EVENT_PROMPT_SUBMIT || g->started)
@@ -463,6 +440,34 @@ void ock_grammar_symbol(ock_grammar *g, long seq, enum ock_event ev, const char 
   default: /* prompt:submit and custom events are handled above */
     break;
   }
+}
+
+void ock_grammar_symbol(ock_grammar *g, long seq, enum ock_event ev, const char *name, int denied,
+                        const char *id) {
+  if ((unsigned)ev > OCK_EVENT_CUSTOM)
+    ev = OCK_EVENT_CUSTOM;
+  if (ev == OCK_EVENT_PROMPT_SUBMIT) {
+    enter_execute(g, seq, denied);
+    return;
+  }
+  if (!g->in_execute) {
+    outside(g, seq, ev, name);
+    return;
+  }
+  if (g->broken) {
+    if (ev == OCK_EVENT_ORCHESTRATOR_COMPLETE)
+      g->in_execute = 0;
+    return;
+  }
+  if (ev == OCK_EVENT_CUSTOM)
+    return; /* removed by preprocessing (SPEC.md 3.1) */
+  if (ock_event_is_tool(ev) && !id) {
+    reject(g, seq, "OCK-TOOL-007", "%s without a string tool_call_id", ock_event_name(ev));
+    return;
+  }
+  enum ock_event prev = g->prev;
+  g->prev = ev;
+  inside(g, seq, ev, prev, denied, id);
 }
 
 void ock_grammar_event(ock_grammar *g, long seq, const char *name, const cJSON *data,

@@ -4,6 +4,7 @@
  * The loaded registry keeps the parsed cJSON tree and points into it, so no string is copied
  * twice; lookups are linear (the registry has about a hundred entries).
  */
+#include "ock/caps.h"
 #include "ock/registry.h"
 
 #include <ctype.h>

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/status.h"
 
@@ -29,9 +30,9 @@ int ock_sse_new(size_t max, ock_sse **out) {
     return OCK_ENOMEM;
   ock_buf_init(&d->line, max);
   ock_buf_init(&d->data, max);
-  ock_buf_init(&d->name, 256);
+  ock_buf_init(&d->name, OCK_MAX_SSE_EVENT_NAME);
   ock_buf_init(&d->out_data, max);
-  ock_buf_init(&d->out_name, 256);
+  ock_buf_init(&d->out_name, OCK_MAX_SSE_EVENT_NAME);
   *out = d;
   return OCK_OK;
 }

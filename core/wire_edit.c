@@ -7,12 +7,11 @@
  * top-level system field, an arguments text against an input object) the edit says so.
  */
 #include "wire_impl.h"
+#include "ock/caps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_REFS 256
 
 /* The most text moved into Anthropic's system field at once. */
 #define SYSTEM_TEXT_MAX ((size_t)1 << 20)
@@ -75,15 +74,15 @@ static void set_string(cJSON *o, const char *key, const char *value) {
 int ock_wire_result_count(const cJSON *body, const struct ock_wire_ops *w) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  return w->find_results(body, r, MAX_REFS);
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  return w->find_results(body, r, OCK_MAX_WIRE_REFS);
 }
 
 int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS);
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS);
   if (!n)
     return 0;
   struct ock_wire_result *last = &r[n - 1];
@@ -96,8 +95,8 @@ int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w) {
 int ock_wire_rename_last_result(cJSON *body, const struct ock_wire_ops *w, const char *suffix) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS);
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS);
   if (!n)
     return 0;
   char id[512];
@@ -109,8 +108,8 @@ int ock_wire_rename_last_result(cJSON *body, const struct ock_wire_ops *w, const
 int ock_wire_duplicate_last_result(cJSON *body, const struct ock_wire_ops *w) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS);
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS);
   if (!n)
     return 0;
   cJSON *copy = cJSON_Duplicate(r[n - 1].item, 1);
@@ -133,8 +132,8 @@ static void swap_items(cJSON *arr, int a, int b) {
 int ock_wire_reverse_results(cJSON *body, const struct ock_wire_ops *w) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS);
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS);
   /* Find the last group: walk back from the end while results belong together. */
   for (int end = n - 1; end > 0; end--) {
     int start = end;
@@ -186,8 +185,8 @@ int ock_wire_rename_call(cJSON *body, const struct ock_wire_ops *w, const char *
   snprintf(old, sizeof old, "%s", ock__wire_str(call, "id"));
   snprintf(renamed, sizeof renamed, "%s%s", old, suffix);
   set_string(call, "id", renamed);
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS);
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS);
   for (int i = 0; i < n; i++)
     if (r[i].msg_index > a && !strcmp(ock__wire_str(r[i].item, w->result_id_key), old))
       set_string(r[i].item, w->result_id_key, renamed);
@@ -274,8 +273,8 @@ int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const c
                               int only_success) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS), changed = 0;
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS), changed = 0;
   char buf[64];
   for (int i = 0; i < n; i++) {
     if (only_success && !strncmp(ock_wire_text_of(r[i].item, buf, sizeof buf), "Error:", 6))
@@ -289,8 +288,8 @@ int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const c
 int ock_wire_suffix_error_results(cJSON *body, const struct ock_wire_ops *w, const char *suffix) {
   if (!w)
     return 0;
-  struct ock_wire_result r[MAX_REFS];
-  int n = w->find_results(body, r, MAX_REFS), changed = 0;
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS), changed = 0;
   char buf[4096], text[4096 + 64];
   for (int i = 0; i < n; i++) {
     if (strncmp(ock_wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))

@@ -17,12 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/options.h"
 #include "ock/status.h"
-
-#define FIXTURE_MAX ((size_t)16 << 20)
 
 static const char usage_head[] =
     "usage: ock-mock-provider --fixture FILE [--port N] [--journal FILE] [--observe-only]\n"
@@ -104,7 +103,7 @@ static int load_mock(const struct args *a, const struct ock_mock_options *opt, o
   struct ock_jerr err;
   char msg[1200];
   cJSON *fixture = NULL;
-  if (ock_json_parse_file(a->fixture, FIXTURE_MAX, &fixture, &err)) {
+  if (ock_json_parse_file(a->fixture, OCK_MAX_MOCK_FIXTURE, &fixture, &err)) {
     ock_jerr_format(&err, msg, sizeof msg);
     fprintf(stderr, "ock-mock-provider: %s\n", msg);
     return 2;

@@ -1,6 +1,7 @@
 /*
  * faults.c: random fault rolls and fault rewriting (see faults.h).
  */
+#include "ock/caps.h"
 #include "faults.h"
 
 #include "ock/status.h"

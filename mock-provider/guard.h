@@ -12,10 +12,8 @@
 #ifndef OCK_MOCK_GUARD_H
 #define OCK_MOCK_GUARD_H
 
-/* The open connections the mock serves at once; past this a request gets 503. */
-#define MOCK_MAX_CONNECTIONS 512
-/* Connections libmicrohttpd accepts past the cap, so that they can be told 503. */
-#define MOCK_OVERFLOW_CONNECTIONS 64
+#include "ock/caps.h" /* OCK_MAX_MOCK_CONNECTIONS */
+
 /* The time a request's headers and body may take to arrive, from the connection's start or
  * the end of the previous reply (ock_mock_options.request_timeout_ms overrides it). */
 #define MOCK_REQUEST_TIMEOUT_MS 30000

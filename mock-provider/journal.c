@@ -77,21 +77,33 @@ static long long elapsed_us(const struct timespec *t0) {
 
 /* frame appends {"seq":S,"t_ms":T,"kind":"K" to line, which has the room. T is whole
  * microseconds printed as milliseconds with up to three decimals: the digits cJSON's "%1.15g"
- * gives for such a number, without printf. */
-static void frame(struct ock_buf *line, long long seq, long long t_us, const char *kind) {
+ * gives for such a number, without printf. Returns ock_buf_append's status. */
+static int frame(struct ock_buf *line, long long seq, long long t_us, const char *kind) {
   char frac[5] = {'.', (char)('0' + t_us % 1000 / 100), (char)('0' + t_us % 100 / 10),
                   (char)('0' + t_us % 10), '\0'};
   for (int i = 3; i > 0 && frac[i] == '0'; i--)
     frac[i] = '\0';
-  ock_buf_puts(line, "{\"" OCK_F_SEQ "\":");
-  ock_json_write_int(line, seq);
-  ock_buf_puts(line, ",\"" OCK_F_T_MS "\":");
-  ock_json_write_int(line, t_us / 1000);
+  int rc =
+      ock_buf_puts(line, "{\"" OCK_F_SEQ "\":"); /* a dead buffer repeats its status: |= keeps it */
+  rc |= ock_json_write_int(line, seq);
+  rc |= ock_buf_puts(line, ",\"" OCK_F_T_MS "\":");
+  rc |= ock_json_write_int(line, t_us / 1000);
   if (frac[1])
-    ock_buf_puts(line, frac);
-  ock_buf_puts(line, KIND_MEMBER);
-  ock_buf_puts(line, kind);
-  ock_buf_puts(line, "\"");
+    rc |= ock_buf_puts(line, frac);
+  rc |= ock_buf_puts(line, KIND_MEMBER);
+  rc |= ock_buf_puts(line, kind);
+  return rc | ock_buf_puts(line, "\"");
+}
+
+/* compose appends the whole line: the frame, then the members and the tail. */
+static int compose(struct ock_buf *line, long long seq, long long t_us, const char *kind,
+                   const char *members, size_t members_len, const char *tail, size_t tail_len) {
+  int rc = frame(line, seq, t_us, kind);
+  if (members_len)
+    rc |= ock_buf_puts(line, ",") | ock_buf_append(line, members, members_len);
+  if (tail_len)
+    rc |= ock_buf_puts(line, ",") | ock_buf_append(line, tail, tail_len);
+  return rc | ock_buf_puts(line, "}");
 }
 
 /* grow makes room for one more line; caller holds the lock. */
@@ -130,21 +142,12 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
     return 0;
   pthread_mutex_lock(&j->lock);
   long long seq = ++j->seq;
-  if (grow(j)) {
+  if (grow(j) ||
+      compose(&line, seq, elapsed_us(&j->t0), kind, members, members_len, tail, tail_len)) {
     pthread_mutex_unlock(&j->lock);
     ock_buf_free(&line);
     return 0;
   }
-  frame(&line, seq, elapsed_us(&j->t0), kind);
-  if (members_len) {
-    ock_buf_puts(&line, ",");
-    ock_buf_append(&line, members, members_len);
-  }
-  if (tail_len) {
-    ock_buf_puts(&line, ",");
-    ock_buf_append(&line, tail, tail_len);
-  }
-  ock_buf_puts(&line, "}");
   size_t line_len = line.len;
   size_t size = line_len + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
   if (j->len >= j->max || size > j->max_bytes - j->bytes) {

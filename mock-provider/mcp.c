@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
@@ -136,7 +137,7 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
   char sid[sizeof st->mcp[0].id];
   new_session_id(sid, sizeof sid, (unsigned long long)(uintptr_t)plan);
   pthread_mutex_lock(&st->lock);
-  int full = st->n_mcp >= MOCK_MCP_SESSIONS;
+  int full = st->n_mcp >= OCK_MAX_MCP_SESSIONS;
   if (!full) {
     struct mock_mcp_session *s = &st->mcp[st->n_mcp++];
     snprintf(s->id, sizeof s->id, "%s", sid);
@@ -154,7 +155,7 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
   if (full) {
     char msg[120];
     snprintf(msg, sizeof msg, "initialize: this mock serves at most %d MCP sessions per run",
-             MOCK_MCP_SESSIONS);
+             OCK_MAX_MCP_SESSIONS);
     return ock__plan_json(plan, 200, rpc_error(id, RPC_INTERNAL, msg));
   }
   cJSON *r = cJSON_CreateObject();
@@ -230,7 +231,7 @@ static void infer_id(struct mock_state *st, struct mock_tool_call *c) {
   const cJSON *call, *calls = cJSON_GetObjectItemCaseSensitive(latest, OCK_F_LLM_REPLY_TOOL_CALLS);
   cJSON_ArrayForEach(call, calls) {
     const char *id = ock_json_str(call, "id"), *name = ock_json_str(call, "name");
-    if (!id || !name || strcmp(name, c->name) || strlen(id) > MOCK_MCP_ID_MAX ||
+    if (!id || !name || strcmp(name, c->name) || strlen(id) > OCK_MAX_MCP_ID ||
         !args_equal(ock_json_str(call, "arguments"), c->input) || taken(all, id))
       continue;
     snprintf(c->id_buf, sizeof c->id_buf, "%s", id);
@@ -308,7 +309,7 @@ static int tools_call(struct mock_state *st, const struct mock_request *rq, cons
                     : args && !cJSON_IsObject(args)  ? "params.arguments must be an object"
                     : meta && !cJSON_IsObject(meta)  ? "params._meta must be an object"
                     : given && (!cJSON_IsString(given) || !*given->valuestring ||
-                                strlen(given->valuestring) > MOCK_MCP_ID_MAX)
+                                strlen(given->valuestring) > OCK_MAX_MCP_ID)
                         ? "params._meta[\"ock/tool_call_id\"] must be a string of 1 to 255 bytes"
                         : NULL;
   if (why) {

@@ -4,9 +4,6 @@
 #ifndef OCK_MOCK_MCP_H
 #define OCK_MOCK_MCP_H
 
-#define MOCK_MCP_SESSIONS 64 /* sessions one run may open; initialize past this is refused */
-#define MOCK_MCP_ID_MAX 255  /* longest tool_call_id a client may give in _meta */
-
 struct mock_mcp_session {
   char id[40];      /* the Mcp-Session-Id: "ock-" and 32 hex digits */
   char version[16]; /* the protocol version negotiated at initialize */

@@ -9,6 +9,7 @@
  * decides is decided by routes.c and the handlers into a plan (plan.h); this file only reads
  * the request (body capped at 8 MiB), plays the plan, and manages the daemon's life.
  */
+#include "ock/caps.h"
 #include "ock/mock.h"
 
 #include <arpa/inet.h>
@@ -34,9 +35,6 @@
 
 #define MOCK_SLICE_MS 10
 #define MOCK_IDLE_TIMEOUT_S 30
-#define MOCK_HEADER_MEMORY ((size_t)64 * 1024) /* request line and headers must fit */
-#define MOCK_DEFAULT_JOURNAL 200000
-#define MOCK_DRAIN_MAX ((unsigned long long)MOCK_MAX_BODY * 16) /* read and dropped up to this */
 
 struct ock_mock {
   struct mock_state *st;
@@ -339,14 +337,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!r)
       return MHD_NO;
     r->m = m;
-    ock_buf_init(&r->body, MOCK_MAX_BODY);
+    ock_buf_init(&r->body, OCK_MAX_MOCK_BODY);
     *req_cls = r;
-    if (ock__guard_open_count(m->guard) > MOCK_MAX_CONNECTIONS) {
+    if (ock__guard_open_count(m->guard) > OCK_MAX_MOCK_CONNECTIONS) {
       r->answered = 1;
-      return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded",
-                    "ock-mock-provider serves at most " OCK_STR(
-                        MOCK_MAX_CONNECTIONS) " connections at once, and that many are open; retry "
-                                              "when one closes");
+      return refuse(
+          c, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded",
+          "ock-mock-provider serves at most " OCK_STR(
+              OCK_MAX_MOCK_CONNECTIONS) " connections at once, and that many are open; retry "
+                                        "when one closes");
     }
     if (content_lengths_conflict(c)) {
       r->answered = 1;
@@ -358,11 +357,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
       char *end = NULL;
       errno = 0;
       unsigned long long n = strtoull(cl, &end, 10);
-      if (errno || end == cl || n > MOCK_MAX_BODY)
+      if (errno || end == cl || n > OCK_MAX_MOCK_BODY)
         r->too_big = 1;
       /* Past the cap the body is read and dropped, so the client, still sending, gets its
        * 413 instead of a reset; only an absurd length is refused before a byte is read. */
-      if (errno || end == cl || n > MOCK_DRAIN_MAX) {
+      if (errno || end == cl || n > OCK_MAX_MOCK_DRAIN) {
         r->answered = 1;
         return serve(m, c, url, method, r);
       }
@@ -434,7 +433,8 @@ int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_m
   int observe = o.observe_only || fx->observe_only;
   unsigned long long seed = o.seed ? o.seed : fx->seed;
   rc = ock__state_new(fx, observe, seed,
-                      o.max_journal_entries ? o.max_journal_entries : MOCK_DEFAULT_JOURNAL, &m->st);
+                      o.max_journal_entries ? o.max_journal_entries : OCK_MAX_MOCK_JOURNAL_ENTRIES,
+                      &m->st);
   if (rc || pthread_mutex_init(&m->life, NULL)) {
     if (!rc)
       ock__state_free(m->st);
@@ -482,8 +482,8 @@ int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
   m->daemon = MHD_start_daemon(
       flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m, MHD_OPTION_SOCK_ADDR,
       (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
-      (unsigned int)(MOCK_MAX_CONNECTIONS + MOCK_OVERFLOW_CONNECTIONS),
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, OCK_MAX_MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
+      (unsigned int)(OCK_MAX_MOCK_CONNECTIONS + OCK_MAX_MOCK_OVERFLOW_CONNECTIONS),
       MHD_OPTION_NOTIFY_CONNECTION, on_connection, m, MHD_OPTION_NOTIFY_COMPLETED, on_completed, m,
       MHD_OPTION_END);
   if (!m->daemon) {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
@@ -52,7 +53,7 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
            st->random_counts && st->cancel_counts && st->cancel_fired;
   for (size_t i = 0; ok && i < fx->n_providers; i++)
     ok = ock__play_init(&st->plays[i], &fx->providers[i]) == OCK_OK;
-  if (!ok || ock__journal_new(max_journal, MOCK_JOURNAL_BYTES, &st->journal)) {
+  if (!ok || ock__journal_new(max_journal, OCK_MAX_MOCK_JOURNAL_BYTES, &st->journal)) {
     ock__state_free(st);
     return OCK_ENOMEM;
   }
@@ -244,7 +245,7 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
   static const char messages[] = "/v1/messages";
   if (rq->body_too_big) {
     char msg[160];
-    snprintf(msg, sizeof msg, "request body larger than %zu bytes (8 MiB)", MOCK_MAX_BODY);
+    snprintf(msg, sizeof msg, "request body larger than %zu bytes (8 MiB)", OCK_MAX_MOCK_BODY);
     return ock__serve_http_error(st, rq, 413, "request_too_large", msg, plan);
   }
   /* JSON text is UTF-8 (RFC 8259 8.1) and the real APIs refuse other bytes; so the mock

@@ -38,23 +38,21 @@ static int matches(const struct mock_turn *t, const struct mock_match_input *in)
   return 0;
 }
 
-static void describe_turn(const struct mock_provider *p, size_t i, struct ock_buf *why) {
+/* describe_turn appends turn i's path and match to why; returns ock_buf_append's status. */
+static int describe_turn(const struct mock_provider *p, size_t i, struct ock_buf *why) {
   const struct mock_turn *t = &p->turns[i];
-  ock_buf_printf(why, "$.script.%s[%zu]", p->name, i);
+  int rc = ock_buf_printf(why, "$.script.%s[%zu]", p->name, i);
   switch (t->match) {
   case MOCK_MATCH_POSITION:
-    ock_buf_printf(why, " (match position %lld)", t->position);
-    break;
+    return rc | ock_buf_printf(why, " (match position %lld)", t->position);
   case MOCK_MATCH_LAST_CONTAINS:
-    ock_buf_printf(why, " (match last_message_contains \"%.100s\")", t->match_text);
-    break;
+    return rc | ock_buf_printf(why, " (match last_message_contains \"%.100s\")", t->match_text);
   case MOCK_MATCH_LAST_TOOL_CALL_ID:
-    ock_buf_printf(why, " (match last_tool_call_id \"%.100s\")", t->match_text);
-    break;
+    return rc | ock_buf_printf(why, " (match last_tool_call_id \"%.100s\")", t->match_text);
   case MOCK_MATCH_NEXT:
-    ock_buf_puts(why, " (next in order)");
-    break;
+    return rc | ock_buf_puts(why, " (next in order)");
   }
+  return rc;
 }
 
 int ock__play_init(struct mock_play *pl, const struct mock_provider *p) {
@@ -97,31 +95,33 @@ int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
   if (pl->next < p->n_turns)
     return take(pl, pl->next++);
 
-  ock_buf_printf(why, "request %lld to provider \"%s\" matches no scripted turn: ", in->position,
-                 p->name);
+  /* A dead buffer repeats its status, so rc |= keeps the first failure. */
+  int rc = ock_buf_printf(
+      why, "request %lld to provider \"%s\" matches no scripted turn: ", in->position, p->name);
   size_t unused = p->n_turns - pl->n_used;
   if (!p->n_turns) {
-    ock_buf_printf(why, "$.script.%s has no turns", p->name);
+    rc |= ock_buf_printf(why, "$.script.%s has no turns", p->name);
   } else if (!unused) {
-    ock_buf_printf(why, "all %zu turns of $.script.%s are used", p->n_turns, p->name);
+    rc |= ock_buf_printf(why, "all %zu turns of $.script.%s are used", p->n_turns, p->name);
   } else {
     /* Only turns with a match are left unused: name them. */
-    ock_buf_puts(why, "expected ");
+    rc |= ock_buf_puts(why, "expected ");
     size_t shown = 0;
     for (size_t k = 0; k < pl->n_matched && shown < 3; k++) {
       if (pl->used[pl->matched[k]])
         continue;
       if (shown++)
-        ock_buf_puts(why, " or ");
-      describe_turn(p, pl->matched[k], why);
+        rc |= ock_buf_puts(why, " or ");
+      rc |= describe_turn(p, pl->matched[k], why);
     }
     if (unused > shown)
-      ock_buf_printf(why, " (and %zu more)", unused - shown);
+      rc |= ock_buf_printf(why, " (and %zu more)", unused - shown);
   }
-  ock_buf_printf(why, "; the request's last message is %s", in->last_role ? in->last_role : "none");
+  rc |= ock_buf_printf(why, "; the request's last message is %s",
+                       in->last_role ? in->last_role : "none");
   if (in->last_text)
-    ock_buf_printf(why, " \"%.80s\"", in->last_text);
+    rc |= ock_buf_printf(why, " \"%.80s\"", in->last_text);
   if (in->last_tool_call_id)
-    ock_buf_printf(why, ", the result for \"%.100s\"", in->last_tool_call_id);
-  return -1;
+    rc |= ock_buf_printf(why, ", the result for \"%.100s\"", in->last_tool_call_id);
+  return rc ? rc : -1;
 }

@@ -43,7 +43,8 @@ int ock__play_init(struct mock_play *pl, const struct mock_provider *p);
 void ock__play_free(struct mock_play *pl);
 
 /* ock__script_pick chooses the turn for a request and marks it used. Returns the turn's
- * index, or -1 with the reason appended to why. */
+ * index, or a negative value with the reason appended to why: -1, or why's failed append
+ * status when the reason did not fit (why is then dead, see buf.h). */
 int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
                      const struct mock_match_input *in, struct ock_buf *why);
 

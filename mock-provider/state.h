@@ -14,14 +14,12 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "ock/caps.h"
 #include "fixture.h"
 #include "journal.h"
 #include "mcp.h"
 #include "plan.h"
 #include "script.h"
-
-#define MOCK_MAX_BODY ((size_t)8 << 20)        /* request bodies past this get 413 */
-#define MOCK_JOURNAL_BYTES ((size_t)512 << 20) /* the journal keeps about this much */
 
 struct mock_state {
   struct mock_fixture *fx;      /* owned */
@@ -40,7 +38,7 @@ struct mock_state {
   unsigned char *cancel_fired;           /* per cancel trigger */
   unsigned long long replies;            /* scripted turns played so far, over all providers:
                                             the <turn> of the deterministic ids (SPEC 6.6) */
-  struct mock_mcp_session mcp[MOCK_MCP_SESSIONS]; /* the MCP sessions opened so far (mcp.c) */
+  struct mock_mcp_session mcp[OCK_MAX_MCP_SESSIONS]; /* the MCP sessions opened so far (mcp.c) */
   size_t n_mcp;
 };
 
@@ -52,7 +50,7 @@ struct mock_request {
   const char *path; /* without the query */
   const char *body; /* NUL-terminated; "" when none */
   size_t body_len;
-  int body_too_big;     /* the body passed MOCK_MAX_BODY and was not kept */
+  int body_too_big;     /* the body passed OCK_MAX_MOCK_BODY and was not kept */
   const char *trace_id; /* the X-OCK-Trace-Id header, or NULL */
   /* header(conn, name): any request header (name case-insensitive), or NULL; header may be
    * NULL when the request has no headers to ask for. The bytes are the client's, not checked
@@ -93,7 +91,7 @@ struct mock_tool_call {
   cJSON *extra;
   void (*resolve)(struct mock_state *st, struct mock_tool_call *c);
   void *user; /* for resolve */
-  char id_buf[MOCK_MCP_ID_MAX + 1];
+  char id_buf[OCK_MAX_MCP_ID + 1];
   int known;
   int status;
   cJSON *reply;

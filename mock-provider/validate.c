@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/status.h"
 
@@ -159,7 +160,7 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
   const struct ock_history *h = w->h;
   const struct ock_message *m = &h->items[w->call_msg];
   struct ock_buf ids;
-  ock_buf_init(&ids, 1 << 20);
+  ock_buf_init(&ids, OCK_MAX_ID_LIST);
   for (size_t c = w->due; c < m->n_calls; c++) {
     if (ock_buf_printf(&ids, "%s%s", ids.len ? ", " : "", id_of(m->calls[c].id))) {
       ock_buf_free(&ids);

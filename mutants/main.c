@@ -169,7 +169,9 @@ static int end_as(int ended) {
   return 128 + sig;
 }
 
-int main(int argc, char **argv) {
+/* parse_args finds the mutation of `ock-mutant NAME -- CMD [ARG...]`, or handles --help and
+ * --list. Returns -1 to go on with *mu set, else the exit code. */
+static int parse_args(int argc, char **argv, const struct mutation **mu) {
   if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     fputs(usage, stdout);
     return 0;
@@ -182,14 +184,42 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ock-mutant: expected NAME -- CMD [ARG...]\n\n%s", usage);
     return 2;
   }
-  const struct mutation *mu = mutant_find(argv[1]);
-  if (!mu) {
+  *mu = mutant_find(argv[1]);
+  if (!*mu) {
     fprintf(stderr,
             "ock-mutant: unknown mutation \"%s\" (ock-mutant --list shows the %zu there "
             "are)\n",
             argv[1], mutant_count());
     return 2;
   }
+  return -1;
+}
+
+/* run_child runs CMD behind the proxy and returns how the mutant ends (see end_as). */
+static int run_child(const struct mutation *mu, proxy *p, char **cmd) {
+  char urls[3][300];
+  char **env = child_env(urls, proxy_url(p));
+  pid_t pid = 0;
+  int rc = env ? spawn_child(cmd, env, &pid) : ENOMEM;
+  free(env);
+  if (rc) {
+    fprintf(stderr, "ock-mutant: cannot run \"%s\": %s\n", cmd[0], strerror(rc));
+    return 127;
+  }
+  int stopped = 0;
+  int ended = wait_child(pid, p, mu, &stopped);
+  if (stopped)
+    ended = 0; /* the lie: the SUT stopped early, and says all is well */
+  if (ended != -SIGINT || !mu->dies_on_sigint)
+    ended = proxy_exit_status(p, ended);
+  return ended;
+}
+
+int main(int argc, char **argv) {
+  const struct mutation *mu = NULL;
+  int code = parse_args(argc, argv, &mu);
+  if (code >= 0)
+    return code;
   const char *upstream = getenv("OCK_URL");
   if (!upstream || !*upstream) {
     fprintf(stderr, "ock-mutant: OCK_URL is not set: it must name the mock, e.g. "
@@ -213,23 +243,7 @@ int main(int argc, char **argv) {
     curl_global_cleanup();
     return 3;
   }
-  char urls[3][300];
-  char **env = child_env(urls, proxy_url(p));
-  pid_t pid = 0;
-  int rc = env ? spawn_child(argv + 3, env, &pid) : ENOMEM;
-  free(env);
-  if (rc) {
-    fprintf(stderr, "ock-mutant: cannot run \"%s\": %s\n", argv[3], strerror(rc));
-    proxy_free(p);
-    curl_global_cleanup();
-    return 127;
-  }
-  int stopped = 0;
-  int ended = wait_child(pid, p, mu, &stopped);
-  if (stopped)
-    ended = 0; /* the lie: the SUT stopped early, and says all is well */
-  if (ended != -SIGINT || !mu->dies_on_sigint)
-    ended = proxy_exit_status(p, ended);
+  int ended = run_child(mu, p, argv + 3);
   proxy_free(p);
   curl_global_cleanup();
   return end_as(ended);

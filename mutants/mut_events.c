@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mut_hooks.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -259,7 +260,7 @@ static void hold(struct mutant_state *s, struct mutant_exchange *x, const char *
     mut_flush_held(s, x, 0);
     return;
   }
-  if (cJSON_GetArraySize(s->held) >= MUTANT_MAX_HELD)
+  if (cJSON_GetArraySize(s->held) >= OCK_MAX_MUTANT_HELD)
     return;
   cJSON_AddItemToArray(s->held, cJSON_Duplicate(x->body, 1));
   mut_answer_continue(x);

@@ -3,6 +3,7 @@
  * (which execute this is, what it has seen), kept current from the traffic itself.
  */
 #include "mutant.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #define REMINDER_MARK "orchestrator-loop-limit"
 
 int mutant_headers_add(struct mutant_headers *h, const char *name, const char *value) {
-  if (h->n >= MUTANT_MAX_HEADERS)
+  if (h->n >= OCK_MAX_MUTANT_HEADERS)
     return -1;
   char *n = strdup(name), *v = strdup(value ? value : "");
   if (!n || !v) {
@@ -106,7 +107,7 @@ void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *
   }
   const char *text = str_of(reply, "context_injection");
   if (!strcmp(str_of(reply, "action"), "inject_context") && *text &&
-      s->n_injections < MUTANT_MAX_INJECTIONS) {
+      s->n_injections < OCK_MAX_MUTANT_INJECTIONS) {
     for (int i = 0; i < s->n_injections; i++)
       if (!strcmp(s->injections[i], text))
         return;

@@ -19,10 +19,7 @@
 
 #include <cJSON.h>
 
-#define MUTANT_MAX_BODY ((size_t)8 << 20) /* the cap of every body the proxy holds */
-#define MUTANT_MAX_HEADERS 64
-#define MUTANT_MAX_HELD 32
-#define MUTANT_MAX_INJECTIONS 16
+#include "ock/caps.h"
 
 /* What a request is, by its path (SPEC.md section 7.2). */
 enum mutant_route {
@@ -37,12 +34,12 @@ enum mutant_wire { MUTANT_WIRE_NONE, MUTANT_WIRE_OPENAI, MUTANT_WIRE_ANTHROPIC }
 
 /* HTTP headers as name/value pairs; names keep the case they arrived with. */
 struct mutant_headers {
-  char *name[MUTANT_MAX_HEADERS];
-  char *value[MUTANT_MAX_HEADERS];
+  char *name[OCK_MAX_MUTANT_HEADERS];
+  char *value[OCK_MAX_MUTANT_HEADERS];
   int n;
 };
 
-/* mutant_headers_add copies name and value; past MUTANT_MAX_HEADERS the header is dropped.
+/* mutant_headers_add copies name and value; past OCK_MAX_MUTANT_HEADERS the header is dropped.
  * Returns 0, or -1 when it was dropped or out of memory. */
 int mutant_headers_add(struct mutant_headers *h, const char *name, const char *value);
 /* mutant_headers_get: the value of the first header of that name (any case), or NULL. */
@@ -86,7 +83,7 @@ struct mutant_state {
   int done_once;            /* a one-shot mutation already acted */
   cJSON *held;              /* event bodies held back (an array), forwarded later */
   cJSON *resolve;           /* the last provider:resolve body of this execute */
-  char *injections[MUTANT_MAX_INJECTIONS]; /* context_injection texts the mock replied */
+  char *injections[OCK_MAX_MUTANT_INJECTIONS]; /* context_injection texts the mock replied */
   int n_injections;
   int stop;   /* a hook asks the process to stop the SUT now and exit 0 */
   char *kept; /* a text one hook keeps for a later one (malloc'd; freed with the state) */

@@ -28,13 +28,11 @@
 
 #include <microhttpd.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/status.h"
 #include "upstream.h"
-
-#define PROXY_MAX_CONNECTIONS 512
-#define PROXY_HEADER_MEMORY ((size_t)64 * 1024)
 
 struct proxy {
   const struct mutation *mu;
@@ -376,8 +374,8 @@ static struct pipe *pipe_start(proxy *p, int fd, const char *url, const char *bo
   pthread_mutex_init(&pp->mu, NULL);
   pthread_cond_init(&pp->cv, NULL);
   upstream_reply_init(&pp->up);
-  ock_buf_init(&pp->data, MUTANT_MAX_BODY);
-  ock_buf_init(&pp->pending, MUTANT_MAX_BODY);
+  ock_buf_init(&pp->data, OCK_MAX_MUTANT_BODY);
+  ock_buf_init(&pp->pending, OCK_MAX_MUTANT_BODY);
   pp->lenient = -1;
   pp->url = strdup(url);
   pp->body = malloc(len + 1);
@@ -672,6 +670,61 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
   return ret;
 }
 
+/* forward_whole sends a request other than an LLM one upstream and reads its whole reply
+ * into *up; the reply is parsed into x->reply when a hook or the state needs it. Returns 1
+ * when the reply was cut. */
+static int forward_whole(proxy *p, struct MHD_Connection *c, struct mutant_exchange *x,
+                         const char *method, const char *full, const char *body, size_t len,
+                         mutant_hook_fn after, struct upstream_reply *up) {
+  const union MHD_ConnectionInfo *ci =
+      MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+  struct watch w = {p, ci ? ci->connect_fd : -1};
+  struct upstream_request rq = {.method = method,
+                                .url = full,
+                                .body = body,
+                                .body_len = len,
+                                .headers = x->req_headers,
+                                .keep_going = keep_going,
+                                .user = &w};
+  if (upstream_exchange(&rq, up) && !atomic_load(&p->stopping))
+    fprintf(stderr, "ock-mutant: %s\n", up->error);
+  int cut = !up->complete;
+  x->status = up->status;
+  if (!cut && (after || x->route == MUTANT_ROUTE_SESSION || x->route == MUTANT_ROUTE_EVENT))
+    x->reply = cJSON_ParseWithLength(up->body.data ? up->body.data : "", up->body.len);
+  return cut;
+}
+
+/* send_back answers the SUT: the reply as a hook left it, or the upstream bytes as they came. */
+static enum MHD_Result send_back(struct MHD_Connection *c, const struct mutant_exchange *x,
+                                 const struct upstream_reply *up, int reprint, int cut) {
+  char *text = reprint ? cJSON_PrintUnformatted(x->reply) : NULL;
+  enum MHD_Result ret;
+  if (x->status == 0 || (reprint && !text))
+    ret = MHD_NO; /* no reply came: the SUT sees the connection close, as from the mock */
+  else if (text)
+    ret = send_reply(c, x->status, &up->headers, text, strlen(text), cut);
+  else
+    ret = send_reply(c, x->status, &up->headers, up->body.data ? up->body.data : "", up->body.len,
+                     cut);
+  free(text);
+  return ret;
+}
+
+/* before_hook runs the mutation's request hook for this exchange, if it has one, and posts the
+ * events it queued. Returns whether there was one. */
+static int before_hook(proxy *p, struct mutant_exchange *x) {
+  mutant_hook_fn before = x->route == MUTANT_ROUTE_SESSION ? p->mu->session_request
+                          : x->body                        ? request_hook(p->mu, x->route)
+                                                           : NULL;
+  pthread_mutex_lock(&p->lock);
+  if (before)
+    before(&p->st, x);
+  pthread_mutex_unlock(&p->lock);
+  post_events(p, x->before);
+  return before != NULL;
+}
+
 static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url,
                              const char *method, struct conn_req *r) {
   if (r->too_big) {
@@ -687,17 +740,8 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
   if (x.route != MUTANT_ROUTE_SESSION && x.route != MUTANT_ROUTE_OTHER && r->body.len)
     x.body = cJSON_ParseWithLength(raw, r->body.len);
   cJSON *sent_event = x.route == MUTANT_ROUTE_EVENT && x.body ? cJSON_Duplicate(x.body, 1) : NULL;
-  mutant_hook_fn before = x.route == MUTANT_ROUTE_SESSION ? p->mu->session_request
-                          : x.body                        ? request_hook(p->mu, x.route)
-                                                          : NULL;
+  int before = before_hook(p, &x);
   mutant_hook_fn after = reply_hook(p->mu, x.route);
-
-  pthread_mutex_lock(&p->lock);
-  if (before)
-    before(&p->st, &x);
-  pthread_mutex_unlock(&p->lock);
-  post_events(p, x.before);
-
   struct upstream_reply up;
   upstream_reply_init(&up);
   int cut = 0, answered = x.answer != NULL;
@@ -720,38 +764,15 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
       ret = stream_llm(p, c, &x, full, body, len, after);
       goto done;
     }
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-    struct watch w = {p, ci ? ci->connect_fd : -1};
-    struct upstream_request rq = {.method = method,
-                                  .url = full,
-                                  .body = body,
-                                  .body_len = len,
-                                  .headers = &reqh,
-                                  .keep_going = keep_going,
-                                  .user = &w};
-    if (upstream_exchange(&rq, &up) && !atomic_load(&p->stopping))
-      fprintf(stderr, "ock-mutant: %s\n", up.error);
-    cut = !up.complete;
-    x.status = up.status;
-    if (!cut && (after || x.route == MUTANT_ROUTE_SESSION || x.route == MUTANT_ROUTE_EVENT))
-      x.reply = cJSON_ParseWithLength(up.body.data ? up.body.data : "", up.body.len);
+    cut = forward_whole(p, c, &x, method, full, body, len, after, &up);
   }
   x.reply_headers = &up.headers;
   if (after_reply(p, &x, after, cut, sent_event)) {
     atomic_store(&p->stop_requested, 1);
     await_stop(p);
   }
-
-  int reprint = x.reply && (answered || after || x.route == MUTANT_ROUTE_SESSION);
-  char *text = reprint ? cJSON_PrintUnformatted(x.reply) : NULL;
-  if (x.status == 0 || (reprint && !text))
-    ret = MHD_NO; /* no reply came: the SUT sees the connection close, as from the mock */
-  else if (text)
-    ret = send_reply(c, x.status, &up.headers, text, strlen(text), cut);
-  else
-    ret = send_reply(c, x.status, &up.headers, up.body.data ? up.body.data : "", up.body.len, cut);
-  free(text);
+  ret =
+      send_back(c, &x, &up, x.reply && (answered || after || x.route == MUTANT_ROUTE_SESSION), cut);
 done:
   free(edited);
   cJSON_Delete(sent_event);
@@ -771,7 +792,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     r = calloc(1, sizeof *r);
     if (!r)
       return MHD_NO;
-    ock_buf_init(&r->body, MUTANT_MAX_BODY);
+    ock_buf_init(&r->body, OCK_MAX_MUTANT_BODY);
     *req_cls = r;
     return MHD_YES;
   }
@@ -842,11 +863,12 @@ int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, ch
     return OCK_EIO;
   }
   snprintf(p->url, sizeof p->url, "http://127.0.0.1:%u", (unsigned)ntohs(sa.sin_port));
-  p->daemon = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL, NULL,
-      on_request, p, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-      PROXY_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)PROXY_MAX_CONNECTIONS,
-      MHD_OPTION_NOTIFY_COMPLETED, on_completed, p, MHD_OPTION_END);
+  p->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                                   MHD_USE_POLL,
+                               0, NULL, NULL, on_request, p, MHD_OPTION_LISTEN_SOCKET, fd,
+                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, OCK_MAX_PROXY_HEADER_MEMORY,
+                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)OCK_MAX_PROXY_CONNECTIONS,
+                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, p, MHD_OPTION_END);
   if (!p->daemon) {
     snprintf(err, n, "cannot serve on %s: %s", p->url, strerror(errno));
     close(fd);

@@ -11,6 +11,7 @@
 
 #include <curl/curl.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 
 #define SLICE_MS 20
@@ -26,7 +27,7 @@ struct transfer {
 
 void upstream_reply_init(struct upstream_reply *r) {
   memset(r, 0, sizeof *r);
-  ock_buf_init(&r->body, MUTANT_MAX_BODY);
+  ock_buf_init(&r->body, OCK_MAX_MUTANT_BODY);
 }
 
 void upstream_reply_free(struct upstream_reply *r) {

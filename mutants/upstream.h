@@ -3,7 +3,7 @@
  *
  * The proxy forwards what the SUT sent and needs back exactly what the mock answered: status,
  * headers, body, and whether the body arrived whole (a scripted fault may cut it). The body is
- * held in a capped buffer (MUTANT_MAX_BODY). A transfer can be abandoned midway through the
+ * held in a capped buffer (OCK_MAX_MUTANT_BODY). A transfer can be abandoned midway through the
  * keep_going callback (the proxy is stopping, or the SUT hung up).
  */
 #ifndef OCK_MUTANTS_UPSTREAM_H
@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "mutant.h"
+#include "ock/caps.h"
 #include "ock/buf.h"
 
 struct upstream_request {
@@ -33,7 +34,7 @@ struct upstream_request {
 struct upstream_reply {
   long status;                   /* the HTTP status; 0 when no status line arrived */
   struct mutant_headers headers; /* the reply's headers (of the last status line) */
-  struct ock_buf body;           /* what arrived of the body, capped at MUTANT_MAX_BODY */
+  struct ock_buf body;           /* what arrived of the body, capped at OCK_MAX_MUTANT_BODY */
   int complete;                  /* 1 when the whole reply arrived */
   char error[256];               /* why not, for a message on stderr */
 };

@@ -19,6 +19,7 @@
 
 #include <curl/curl.h>
 
+#include "ock/caps.h"
 #include "ock/options.h"
 #include "ock/orchestrator.h"
 #include "ock/status.h"
@@ -27,7 +28,6 @@
 #define CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"
 #define EXIT_USAGE 2
 #define EXIT_ENV 3
-#define SESSION_MAX ((size_t)16 << 20)
 #define SESSION_TIMEOUT_MS 30000L
 
 static const char usage_head[] =
@@ -233,7 +233,7 @@ static int fetch_session(const char *root, const struct ock_orchestrator_config 
   snprintf(url, sizeof url, "%.*s/ock/v1/session", (int)rlen, root);
   struct ock_jerr err = {{0}, {0}};
   cJSON *doc = NULL;
-  if (ock_http_get_json(url, SESSION_TIMEOUT_MS, SESSION_MAX, &doc, &err)) {
+  if (ock_http_get_json(url, SESSION_TIMEOUT_MS, OCK_MAX_SESSION_BYTES, &doc, &err)) {
     fprintf(stderr, "ock-orchestrator: cannot fetch the session: %s: %s\n", err.where, err.what);
     return EXIT_ENV;
   }

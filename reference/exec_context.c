@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
-
-#define TRACE_ID_MAX 128
 
 struct ock_exec_context {
   atomic_int refs;
@@ -27,7 +26,7 @@ struct ock_exec_context {
 
 static int trace_id_valid(const char *t) {
   size_t n = t ? strlen(t) : 0;
-  if (n == 0 || n > TRACE_ID_MAX)
+  if (n == 0 || n > OCK_MAX_TRACE_ID)
     return 0;
   for (size_t i = 0; i < n; i++)
     if (t[i] < 0x21 || t[i] > 0x7e)

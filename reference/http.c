@@ -178,18 +178,9 @@ static int deliver(struct xfer *x) {
   return rc;
 }
 
-int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_response *rs, char *why,
-                       size_t why_len) {
-  struct xfer x = {.rq = rq, .rs = rs};
-  char errbuf[CURL_ERROR_SIZE] = "";
-  struct handles *th = handles_take();
-  if (!th) {
-    snprintf(why, why_len, "cannot initialise libcurl");
-    return OCK_ENOMEM;
-  }
-  ock_buf_init(&x.staged, rq->max_body);
-  x.easy = th->easy;
-  CURLM *multi = th->multi;
+/* request_headers: the request's header lines as a libcurl list (caller frees with
+ * curl_slist_free_all); a line that cannot be added is left out. */
+static struct curl_slist *request_headers(const struct ock__http_request *rq) {
   struct curl_slist *hdrs = NULL;
   for (size_t i = 0; rq->headers && rq->headers[i]; i++) {
     struct curl_slist *h = curl_slist_append(hdrs, rq->headers[i]);
@@ -202,73 +193,107 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
     if (h)
       hdrs = h;
   }
-  int rc = OCK_OK;
-  curl_easy_setopt(x.easy, CURLOPT_URL, rq->url);
-  curl_easy_setopt(x.easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(x.easy, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt(x.easy, CURLOPT_HTTPHEADER, hdrs);
-  curl_easy_setopt(x.easy, CURLOPT_WRITEFUNCTION, on_write);
-  curl_easy_setopt(x.easy, CURLOPT_WRITEDATA, &x);
-  curl_easy_setopt(x.easy, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(x.easy, CURLOPT_HEADERDATA, &x);
-  curl_easy_setopt(x.easy, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(x.easy, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(x.easy, CURLOPT_XFERINFODATA, &x);
-  curl_easy_setopt(x.easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  return hdrs;
+}
+
+/* set_options points the easy handle at this exchange (hdrs and errbuf borrowed until the
+ * handle is reset). */
+static void set_options(struct xfer *x, struct curl_slist *hdrs, char *errbuf) {
+  const struct ock__http_request *rq = x->rq;
+  curl_easy_setopt(x->easy, CURLOPT_URL, rq->url);
+  curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, hdrs);
+  curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_write);
+  curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
+  curl_easy_setopt(x->easy, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(x->easy, CURLOPT_HEADERDATA, x);
+  curl_easy_setopt(x->easy, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(x->easy, CURLOPT_XFERINFODATA, x);
+  curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
   if (!rq->keep_alive) { /* see the top of this file */
-    curl_easy_setopt(x.easy, CURLOPT_FRESH_CONNECT, 1L);
-    curl_easy_setopt(x.easy, CURLOPT_FORBID_REUSE, 1L);
+    curl_easy_setopt(x->easy, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(x->easy, CURLOPT_FORBID_REUSE, 1L);
   }
   if (rq->timeout_ms > 0)
-    curl_easy_setopt(x.easy, CURLOPT_TIMEOUT_MS, rq->timeout_ms);
+    curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, rq->timeout_ms);
   if (!strcmp(rq->method, "POST")) {
-    curl_easy_setopt(x.easy, CURLOPT_POST, 1L);
-    curl_easy_setopt(x.easy, CURLOPT_POSTFIELDS, rq->body ? rq->body : "");
-    curl_easy_setopt(x.easy, CURLOPT_POSTFIELDSIZE_LARGE,
+    curl_easy_setopt(x->easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, rq->body ? rq->body : "");
+    curl_easy_setopt(x->easy, CURLOPT_POSTFIELDSIZE_LARGE,
                      (curl_off_t)(rq->body ? rq->body_len : 0));
   }
+}
+
+/* drive runs the transfer until it ends, passing the body on as it comes, or until
+ * cancellation, on_data or libcurl stops it. */
+static int drive(CURLM *multi, struct xfer *x, char *why, size_t why_len) {
+  int rc = OCK_OK;
+  int running = 1;
+  while (running) {
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      snprintf(why, why_len, "libcurl failed during the transfer");
+      return OCK_EIO;
+    }
+    if (x->rq->on_data && (rc = deliver(x)) != OCK_OK)
+      return rc;
+    if (ock_cancel_is_set(x->rq->cancel))
+      return OCK_ECANCELLED;
+    if (running)
+      curl_multi_poll(multi, NULL, 0, 20, NULL);
+  }
+  return OCK_OK;
+}
+
+/* transfer_result: how a transfer that ran to its end ended, by libcurl's result. */
+static int transfer_result(CURLM *multi, struct xfer *x, const char *errbuf, char *why,
+                           size_t why_len) {
+  int rc = OCK_OK, left = 0;
+  CURLMsg *m = NULL;
+  CURLcode res = CURLE_OK;
+  while ((m = curl_multi_info_read(multi, &left)))
+    if (m->msg == CURLMSG_DONE)
+      res = m->data.result;
+  if (res == CURLE_OK && x->rq->on_data)
+    rc = deliver(x);
+  else if (x->toobig)
+    rc = OCK_ETOOBIG;
+  else if (res == CURLE_ABORTED_BY_CALLBACK)
+    rc = OCK_ECANCELLED;
+  else if (res == CURLE_OPERATION_TIMEDOUT)
+    rc = OCK_ETIMEDOUT;
+  else if (res != CURLE_OK)
+    rc = OCK_EIO;
+  if (res != CURLE_OK)
+    snprintf(why, why_len, "%s", errbuf[0] ? errbuf : curl_easy_strerror(res));
+  return rc;
+}
+
+int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_response *rs, char *why,
+                       size_t why_len) {
+  struct xfer x = {.rq = rq, .rs = rs};
+  char errbuf[CURL_ERROR_SIZE] = "";
+  struct handles *th = handles_take();
+  if (!th) {
+    snprintf(why, why_len, "cannot initialise libcurl");
+    return OCK_ENOMEM;
+  }
+  ock_buf_init(&x.staged, rq->max_body);
+  x.easy = th->easy;
+  CURLM *multi = th->multi;
+  struct curl_slist *hdrs = request_headers(rq);
+  set_options(&x, hdrs, errbuf);
+  int rc = OCK_OK;
   if (curl_multi_add_handle(multi, x.easy) != CURLM_OK) {
     snprintf(why, why_len, "cannot initialise libcurl");
     rc = OCK_ENOMEM;
     goto done;
   }
-  int running = 1;
-  while (running) {
-    if (curl_multi_perform(multi, &running) != CURLM_OK) {
-      snprintf(why, why_len, "libcurl failed during the transfer");
-      rc = OCK_EIO;
-      break;
-    }
-    if (rq->on_data && (rc = deliver(&x)) != OCK_OK)
-      break;
-    if (ock_cancel_is_set(rq->cancel)) {
-      rc = OCK_ECANCELLED;
-      break;
-    }
-    if (running)
-      curl_multi_poll(multi, NULL, 0, 20, NULL);
-  }
+  rc = drive(multi, &x, why, why_len);
   curl_easy_getinfo(x.easy, CURLINFO_RESPONSE_CODE, &rs->status); /* 0 when none came */
-  if (!rc) {
-    int left = 0;
-    CURLMsg *m = NULL;
-    CURLcode res = CURLE_OK;
-    while ((m = curl_multi_info_read(multi, &left)))
-      if (m->msg == CURLMSG_DONE)
-        res = m->data.result;
-    if (res == CURLE_OK && rq->on_data)
-      rc = deliver(&x);
-    else if (x.toobig)
-      rc = OCK_ETOOBIG;
-    else if (res == CURLE_ABORTED_BY_CALLBACK)
-      rc = OCK_ECANCELLED;
-    else if (res == CURLE_OPERATION_TIMEDOUT)
-      rc = OCK_ETIMEDOUT;
-    else if (res != CURLE_OK)
-      rc = OCK_EIO;
-    if (res != CURLE_OK)
-      snprintf(why, why_len, "%s", errbuf[0] ? errbuf : curl_easy_strerror(res));
-  }
+  if (!rc)
+    rc = transfer_result(multi, &x, errbuf, why, why_len);
   if (rc == OCK_ETOOBIG)
     snprintf(why, why_len, "the response passed %zu bytes", rq->max_body);
   else if (rc == OCK_ECANCELLED)

@@ -487,6 +487,48 @@ static int resolve(struct run *r, const char *after) {
   return 1;
 }
 
+/* ---- the state machine of one execute ------------------------------------------------------ *
+ *
+ *   ock_orchestrator_execute
+ *        |
+ *        v
+ *    [ START ] ---- out of memory, blank prompt, no provider, denied ------> (END)
+ *        |
+ *        | prompt stored, provider:resolve
+ *        v
+ *  +-> [ REQUEST ] ---- denied, cancelled ----------------------------------> (END)
+ *  |       |
+ *  |       | sent
+ *  |       v
+ *  |   [ AWAIT ] ---- a reply without calls, or the wrap-up turn's reply --> (ANSWER)
+ *  |     |     |
+ *  |     |     +-- error --> [ AFTER ERROR ] ---- give up, cancelled ------> (END)
+ *  |     |                         |
+ *  +-----|------ retry, fallback --+
+ *  |     |
+ *  |     | a reply with calls
+ *  |     v
+ *  |   [ TOOLS ] ---- fail_fast failure, cancelled ------------------------> (END)
+ *  |     |
+ *  +-----+ every call answered: the next iteration
+ *
+ *   transition                               function
+ *   START -> END                             run_or_refuse
+ *   START -> REQUEST                         run_loop, resolve
+ *   REQUEST -> AWAIT                         announce_request, send_request
+ *   REQUEST -> END                           announce_request, end_turn
+ *   AWAIT -> ANSWER                          final_answer
+ *   AWAIT -> AFTER ERROR                     after_error, deciding by ock__next_after_error
+ *                                            (retry.c: pure, unit-tested from a table)
+ *   AFTER ERROR -> REQUEST (retry)           retry_wait
+ *   AFTER ERROR -> REQUEST (fallback)        resolve
+ *   AFTER ERROR -> END                       after_error, end_turn
+ *   AWAIT -> TOOLS                           tool_round (stores the calls first), run_tools
+ *   TOOLS -> REQUEST                         one_iteration (iteration + 1)
+ *   TOOLS -> END                             tool_round
+ *
+ * Every END and ANSWER goes through finish_answer, finish_error or finish_cancel. */
+
 /* ---- one LLM turn ---------------------------------------------------------------------------- */
 
 enum turn_end { TURN_OK, TURN_DENIED, TURN_CANCELLED, TURN_FAILED };
@@ -631,9 +673,114 @@ static void reply_calls(const struct ock_provider *p, const struct ock_reply *re
   }
 }
 
+/* announce_request: provider:request, then a hook's denial, or a cancellation noticed while
+ * the event was out (the request is then never sent, no turn counts, it is only closed).
+ * TURN_OK means: send it. */
+static enum turn_end announce_request(struct run *r, const struct ock_provider *p, int iteration,
+                                      int attempt) {
+  cJSON *e = obj();
+  put_str(e, "provider", p->name);
+  put_str(e, "model", p->model);
+  put_int(e, "iteration", iteration);
+  put_int(e, "attempt", attempt);
+  struct ock_hook_result hr;
+  emit(r, OCK_EV_PROVIDER_REQUEST, OCK_STAGE_PLAN, e, &hr);
+  int deny = denied(r, &hr);
+  ock_hook_result_clear(&hr);
+  if (deny)
+    return TURN_DENIED;
+  if (check_cancel(r)) {
+    cancelled_request(r, p, iteration, attempt);
+    return TURN_CANCELLED;
+  }
+  return TURN_OK;
+}
+
+/* send_request builds the request copy and sends it. *sent says whether it went out; a turn
+ * counts once (*counted), when its first request goes out. On failure err says why and the
+ * reply is cleared. */
+static int send_request(struct run *r, const struct ock_provider *p, int iteration, int wrapup,
+                        int *counted, struct ock_reply *reply, struct ock_llm_error *err,
+                        int *sent) {
+  struct ock_history msgs;
+  ock_history_init(&msgs);
+  memset(err, 0, sizeof *err);
+  err->retry_after_ms = -1;
+  *sent = 0;
+  int rc = build_messages(r, p, wrapup, &msgs);
+  if (rc) {
+    ock_history_free(&msgs);
+    err->kind = OCK_LLM_MALFORMED;
+    snprintf(err->type, sizeof err->type, "internal_error");
+    snprintf(err->message, sizeof err->message, "could not build the request: %s",
+             ock_strerror(rc));
+    return rc;
+  }
+  if (!*counted)
+    r->turn_count++;
+  *counted = 1;
+  *sent = 1;
+  injections_clear(&r->ephemeral); /* sent once: this request was its "next request" */
+  ock_reply_clear(reply);
+  rc = call_provider(r, p, iteration, wrapup, &msgs, reply, err);
+  ock_history_free(&msgs);
+  if (rc)
+    ock_reply_clear(reply);
+  return rc;
+}
+
+/* retry_wait: provider:retry, then the backoff before retry number n of this request. */
+static void retry_wait(struct run *r, const struct ock_provider *p, int iteration, int attempt,
+                       const struct ock_llm_error *err, int n) {
+  double u = r->o->rt.random(r->o->rt.user);
+  long delay = ock__retry_delay_ms(err->retry_after_ms, n, r->cfg->retry_base_delay_ms,
+                                   r->cfg->retry_max_delay_ms, r->cfg->retry_jitter, u);
+  cJSON *d = obj();
+  put_str(d, "provider", p->name);
+  put_int(d, "iteration", iteration);
+  put_int(d, "attempt", attempt + 1);
+  put_int(d, "delay_ms", delay);
+  put_item(d, "error", error_obj(err->type, err->message));
+  emit(r, OCK_EV_PROVIDER_RETRY, OCK_STAGE_PLAN, d, NULL);
+  r->o->rt.sleep_ms(r->o->rt.user, delay, &r->o->cancel);
+}
+
+/* after_error carries out ock__next_after_error's decision on a failed request (*retries
+ * counts the retries of this turn with this provider). Returns TURN_OK when the turn goes on
+ * with another request (a retry, or a fallback's provider), else how the turn ended. */
+static enum turn_end after_error(struct run *r, const struct ock_provider *p, int iteration,
+                                 int attempt, const struct ock_llm_error *err, int sent,
+                                 int *retries) {
+  int cancel_requested = sent && ock_cancel_is_set(&r->o->cancel);
+  struct ock__after_error a = ock__next_after_error(err, cancel_requested, *retries, r->cfg);
+  if (a.next == OCK__AFTER_CANCELLED) {
+    /* The request was abandoned: close it in the event log, discard any reply. */
+    cancelled_request(r, p, iteration, attempt);
+    check_cancel(r);
+    return TURN_CANCELLED;
+  }
+  error_event(r, p, iteration, attempt, err, a.retryable);
+  r->last_error = *err;
+  snprintf(r->last_provider, sizeof r->last_provider, "%s", p->name);
+  if (a.next == OCK__AFTER_FAILED)
+    return TURN_FAILED;
+  if (a.next == OCK__AFTER_FALLBACK)
+    r->failed[r->current] = 1; /* failed for good: out for the rest of this execute */
+  if (check_cancel(r))
+    return TURN_CANCELLED;
+  if (a.next == OCK__AFTER_RETRY) {
+    *retries = a.retry;
+    retry_wait(r, p, iteration, attempt, err, a.retry);
+    return TURN_OK;
+  }
+  if (!resolve(r, p->name))
+    return TURN_FAILED;
+  *retries = 0; /* the budget is per turn and provider */
+  return TURN_OK;
+}
+
 /* request_turn runs LLM turn `iteration` to a reply (and its tool calls, borrowed from it),
- * through retries and fallbacks as the error strategy allows. A turn counts once, when its
- * first request goes to a provider. */
+ * through retries and fallbacks as the error strategy allows. */
 static enum turn_end request_turn(struct run *r, int iteration, int wrapup, struct ock_reply *reply,
                                   const struct ock_tool_call **calls, size_t *n_calls) {
   int attempt = 0, retries = 0, counted = 0;
@@ -642,90 +789,19 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup, stru
       return TURN_CANCELLED;
     const struct ock_provider *p = r->providers[r->current];
     attempt++;
-    cJSON *e = obj();
-    put_str(e, "provider", p->name);
-    put_str(e, "model", p->model);
-    put_int(e, "iteration", iteration);
-    put_int(e, "attempt", attempt);
-    struct ock_hook_result hr;
-    emit(r, OCK_EV_PROVIDER_REQUEST, OCK_STAGE_PLAN, e, &hr);
-    int deny = denied(r, &hr);
-    ock_hook_result_clear(&hr);
-    if (deny)
-      return TURN_DENIED;
-    if (check_cancel(r)) {
-      /* Noticed while the event was out: the request is never sent (no turn), only closed. */
-      cancelled_request(r, p, iteration, attempt);
-      return TURN_CANCELLED;
-    }
-
-    struct ock_history msgs;
-    ock_history_init(&msgs);
+    enum turn_end t = announce_request(r, p, iteration, attempt);
+    if (t != TURN_OK)
+      return t;
     struct ock_llm_error err;
-    memset(&err, 0, sizeof err);
-    err.retry_after_ms = -1;
-    int rc = build_messages(r, p, wrapup, &msgs);
-    if (rc) {
-      ock_history_free(&msgs);
-      err.kind = OCK_LLM_MALFORMED;
-      snprintf(err.type, sizeof err.type, "internal_error");
-      snprintf(err.message, sizeof err.message, "could not build the request: %s",
-               ock_strerror(rc));
-    } else {
-      if (!counted)
-        r->turn_count++;
-      counted = 1;
-      injections_clear(&r->ephemeral); /* sent once: this request was its "next request" */
-      ock_reply_clear(reply);
-      rc = call_provider(r, p, iteration, wrapup, &msgs, reply, &err);
-      ock_history_free(&msgs);
-      if (rc == OCK_OK) {
-        reply_calls(p, reply, calls, n_calls);
-        response_event(r, p, iteration, reply, *calls, *n_calls);
-        return TURN_OK;
-      }
-      ock_reply_clear(reply);
-      if (err.kind == OCK_LLM_CANCELLED || ock_cancel_is_set(&r->o->cancel)) {
-        /* The request was abandoned: close it in the event log, discard any reply. */
-        cancelled_request(r, p, iteration, attempt);
-        check_cancel(r);
-        return TURN_CANCELLED;
-      }
+    int sent = 0;
+    if (send_request(r, p, iteration, wrapup, &counted, reply, &err, &sent) == OCK_OK) {
+      reply_calls(p, reply, calls, n_calls);
+      response_event(r, p, iteration, reply, *calls, *n_calls);
+      return TURN_OK;
     }
-    int retryable = ock_llm_error_retryable(&err);
-    error_event(r, p, iteration, attempt, &err, retryable);
-    r->last_error = err;
-    snprintf(r->last_provider, sizeof r->last_provider, "%s", p->name);
-    enum ock_strategy s = r->cfg->strategy;
-    if (s != OCK_STRATEGY_RETRY && s != OCK_STRATEGY_FALLBACK)
-      return TURN_FAILED;
-    if (retryable && retries < r->cfg->max_retries) {
-      if (check_cancel(r))
-        return TURN_CANCELLED;
-      retries++;
-      double u = r->o->rt.random(r->o->rt.user);
-      long delay = ock__retry_delay_ms(err.retry_after_ms, retries, r->cfg->retry_base_delay_ms,
-                                       r->cfg->retry_max_delay_ms, r->cfg->retry_jitter, u);
-      cJSON *d = obj();
-      put_str(d, "provider", p->name);
-      put_int(d, "iteration", iteration);
-      put_int(d, "attempt", attempt + 1);
-      put_int(d, "delay_ms", delay);
-      put_item(d, "error", error_obj(err.type, err.message));
-      emit(r, OCK_EV_PROVIDER_RETRY, OCK_STAGE_PLAN, d, NULL);
-      r->o->rt.sleep_ms(r->o->rt.user, delay, &r->o->cancel);
-      continue;
-    }
-    if (s == OCK_STRATEGY_FALLBACK) {
-      r->failed[r->current] = 1; /* failed for good: out for the rest of this execute */
-      if (check_cancel(r))
-        return TURN_CANCELLED;
-      if (resolve(r, p->name)) {
-        retries = 0; /* the budget is per turn and provider */
-        continue;
-      }
-    }
-    return TURN_FAILED;
+    t = after_error(r, p, iteration, attempt, &err, sent, &retries);
+    if (t != TURN_OK)
+      return t;
   }
 }
 
@@ -986,35 +1062,24 @@ static void make_group_id(struct run *r, char *out, size_t n) {
 
 enum tools_end { TOOLS_OK, TOOLS_CANCELLED, TOOLS_FAILED };
 
-/* run_tools gives every call of one response exactly one result, added in call order after
- * all of them ended, then the kept injections. *failed_call names a fail_fast failure. */
-static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls, size_t n,
-                                char *fail_msg, size_t fail_len, const char **fail_type) {
-  char group[40];
-  make_group_id(r, group, sizeof group);
-  struct call *cs = calloc(n, sizeof *cs);
-  if (!cs) {
-    /* Cannot track the calls: still answer each one so the context stays valid. */
-    for (size_t i = 0; i < n; i++) {
-      struct ock_message m = {.role = OCK_ROLE_TOOL,
-                              .content = "Error: out of memory",
-                              .tool_call_id = calls[i].id,
-                              .is_error = 1,
-                              .wire_index = -1};
-      store(r, &m);
-    }
-    snprintf(fail_msg, fail_len, "out of memory running tools");
-    *fail_type = "internal_error";
-    return TOOLS_FAILED;
-  }
+/* answer_all: every call gets the same error result (when the calls cannot be run at all). */
+static void answer_all(struct run *r, const struct ock_tool_call *calls, size_t n,
+                       const char *text) {
   for (size_t i = 0; i < n; i++) {
-    cs[i].tc = &calls[i];
-    cs[i].name = calls[i].name ? calls[i].name : "";
-    cs[i].input = parse_input(calls[i].arguments, cs[i].invalid, sizeof cs[i].invalid);
+    struct ock_message m = {.role = OCK_ROLE_TOOL,
+                            .content = (char *)text,
+                            .tool_call_id = calls[i].id,
+                            .is_error = 1,
+                            .wire_index = -1};
+    store(r, &m);
   }
+}
+
+/* start_calls starts (or, sequentially, runs) the calls in order; a call after cancellation
+ * or after a fail_fast failure never starts. Returns the first fail_fast failure, or -1. */
+static int start_calls(struct run *r, struct call *cs, size_t n, const char *group, int fail_fast) {
   int parallel = r->cfg->parallel_tools && n > 1;
-  int fail_fast = r->cfg->strategy == OCK_STRATEGY_FAIL_FAST;
-  int failed = -1; /* the first fail_fast failure */
+  int failed = -1;
   for (size_t i = 0; i < n; i++) {
     struct call *c = &cs[i];
     if (check_cancel(r) || (fail_fast && failed >= 0)) {
@@ -1038,6 +1103,12 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
     if (failed < 0 && is_failure(c))
       failed = (int)i;
   }
+  return failed;
+}
+
+/* finish_calls waits for every thread, then reports how each started call ended. Returns the
+ * first fail_fast failure (failed, or a later one found now), or -1. */
+static int finish_calls(struct run *r, struct call *cs, size_t n, const char *group, int failed) {
   for (size_t i = 0; i < n; i++) {
     if (cs[i].threaded) {
       pthread_join(cs[i].thread, NULL);
@@ -1050,6 +1121,10 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
     if (failed < 0 && is_failure(&cs[i]))
       failed = (int)i;
   }
+  return failed;
+}
+
+static void store_results(struct run *r, const struct call *cs, size_t n) {
   for (size_t i = 0; i < n; i++) {
     struct ock_message m = {.role = OCK_ROLE_TOOL,
                             .content = cs[i].text ? cs[i].text : "Error: out of memory",
@@ -1059,6 +1134,42 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
                             .wire_index = -1};
     store(r, &m);
   }
+}
+
+static void free_calls(struct call *cs, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(cs[i].name_owned);
+    cJSON_Delete(cs[i].input);
+    cJSON_Delete(cs[i].result);
+    free(cs[i].text);
+  }
+  free(cs);
+}
+
+/* run_tools gives every call of one response exactly one result, added in call order after
+ * all of them ended, then the kept injections. A fail_fast failure is described in fail_msg
+ * and *fail_type. */
+static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls, size_t n,
+                                char *fail_msg, size_t fail_len, const char **fail_type) {
+  char group[40];
+  make_group_id(r, group, sizeof group);
+  struct call *cs = calloc(n, sizeof *cs);
+  if (!cs) {
+    /* Cannot track the calls: still answer each one so the context stays valid. */
+    answer_all(r, calls, n, "Error: out of memory");
+    snprintf(fail_msg, fail_len, "out of memory running tools");
+    *fail_type = "internal_error";
+    return TOOLS_FAILED;
+  }
+  for (size_t i = 0; i < n; i++) {
+    cs[i].tc = &calls[i];
+    cs[i].name = calls[i].name ? calls[i].name : "";
+    cs[i].input = parse_input(calls[i].arguments, cs[i].invalid, sizeof cs[i].invalid);
+  }
+  int fail_fast = r->cfg->strategy == OCK_STRATEGY_FAIL_FAST;
+  int failed = start_calls(r, cs, n, group, fail_fast);
+  failed = finish_calls(r, cs, n, group, failed);
+  store_results(r, cs, n);
   release_kept(r); /* after the results: never between a call and its results */
   enum tools_end end = TOOLS_OK;
   if (fail_fast && failed >= 0) {
@@ -1070,30 +1181,90 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
   }
   if (r->cancel_noticed)
     end = TOOLS_CANCELLED;
-  for (size_t i = 0; i < n; i++) {
-    free(cs[i].name_owned);
-    cJSON_Delete(cs[i].input);
-    cJSON_Delete(cs[i].result);
-    free(cs[i].text);
-  }
-  free(cs);
+  free_calls(cs, n);
   return end;
 }
 
-/* answer_calls_cancelled: cancellation noticed after a reply with tool calls was stored but
- * before any started: each call still gets its (cancelled) result. */
-static void answer_calls_cancelled(struct run *r, const struct ock_tool_call *calls, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    struct ock_message m = {.role = OCK_ROLE_TOOL,
-                            .content = "Error: cancelled",
-                            .tool_call_id = calls[i].id,
-                            .is_error = 1,
-                            .wire_index = -1};
-    store(r, &m);
+/* ---- the loop -------------------------------------------------------------------------------- */
+
+/* end_turn ends the execute after a turn without a reply: denied, cancelled or failed. */
+static void end_turn(struct run *r, enum turn_end t) {
+  if (t == TURN_DENIED) {
+    /* The context keeps what it holds; nothing is stored for the denial. */
+    char text[600];
+    snprintf(text, sizeof text, "Denied: %s", r->deny_reason);
+    finish_answer(r, OCK_EXEC_INCOMPLETE, "denied", text);
+  } else if (t == TURN_CANCELLED) {
+    finish_cancel(r);
+  } else {
+    char msg[800];
+    snprintf(msg, sizeof msg, "provider '%s': %s", r->last_provider, r->last_error.message);
+    finish_error(r, r->last_error.type[0] ? r->last_error.type : "provider_error", msg);
   }
 }
 
-/* ---- the loop -------------------------------------------------------------------------------- */
+/* final_answer ends the execute with a reply that is an answer. The wrap-up turn's tool calls
+ * are discarded (neither stored nor run). An empty answer is not stored: no API accepts an
+ * empty assistant message. Once cancellation is noticed the answer is not delivered, so it is
+ * not stored either. */
+static void final_answer(struct run *r, const struct ock_reply *reply, int wrapup) {
+  const char *text = reply->msg.content ? reply->msg.content : "";
+  if (check_cancel(r)) {
+    finish_cancel(r);
+    return;
+  }
+  if (*text)
+    store_text(r, OCK_ROLE_ASSISTANT, text);
+  if (wrapup)
+    finish_answer(r, OCK_EXEC_INCOMPLETE, "max_iterations", text);
+  else
+    finish_answer(r, OCK_EXEC_SUCCESS, NULL, text);
+}
+
+/* tool_round stores a reply with tool calls and runs them. Returns 1 when the execute ended
+ * (cancelled, or a fail_fast failure), 0 when the next turn follows. */
+static int tool_round(struct run *r, const struct ock_reply *reply,
+                      const struct ock_tool_call *calls, size_t n) {
+  struct ock_message m = {.role = OCK_ROLE_ASSISTANT,
+                          .content = reply->msg.content,
+                          .calls = (struct ock_tool_call *)calls,
+                          .n_calls = n,
+                          .wire_index = -1};
+  store(r, &m);     /* before any tool runs: the calls are in the context whatever happens */
+  r->hold_kept = 1; /* the round is open until every call has its result */
+  if (check_cancel(r)) {
+    answer_all(r, calls, n, "Error: cancelled");
+    release_kept(r);
+    finish_cancel(r);
+    return 1;
+  }
+  char fail_msg[600] = "";
+  const char *fail_type = "execution_failed";
+  enum tools_end te = run_tools(r, calls, n, fail_msg, sizeof fail_msg, &fail_type);
+  if (te == TOOLS_CANCELLED)
+    finish_cancel(r);
+  else if (te == TOOLS_FAILED)
+    finish_error(r, fail_type, fail_msg);
+  return te != TOOLS_OK;
+}
+
+/* one_iteration runs LLM turn `iteration` and what follows its reply. Returns 1 when the
+ * execute ended. */
+static int one_iteration(struct run *r, int iteration, struct ock_reply *reply) {
+  int wrapup = iteration > r->cfg->max_iterations;
+  const struct ock_tool_call *calls = NULL;
+  size_t n = 0;
+  enum turn_end t = request_turn(r, iteration, wrapup, reply, &calls, &n);
+  if (t != TURN_OK) {
+    end_turn(r, t);
+    return 1;
+  }
+  if (wrapup || n == 0) {
+    final_answer(r, reply, wrapup);
+    return 1;
+  }
+  return tool_round(r, reply, calls, n);
+}
 
 static void run_loop(struct run *r, const char *prompt) {
   store_text(r, OCK_ROLE_USER, prompt);
@@ -1105,70 +1276,8 @@ static void run_loop(struct run *r, const char *prompt) {
   resolve(r, NULL);
   struct ock_reply reply;
   ock_reply_init(&reply);
-  for (int iteration = 1;; iteration++) {
-    int wrapup = iteration > r->cfg->max_iterations;
-    const struct ock_tool_call *calls = NULL;
-    size_t n = 0;
-    enum turn_end t = request_turn(r, iteration, wrapup, &reply, &calls, &n);
-    if (t == TURN_DENIED) {
-      /* The context keeps what it holds; nothing is stored for the denial. */
-      char text[600];
-      snprintf(text, sizeof text, "Denied: %s", r->deny_reason);
-      finish_answer(r, OCK_EXEC_INCOMPLETE, "denied", text);
-      break;
-    }
-    if (t == TURN_CANCELLED) {
-      finish_cancel(r);
-      break;
-    }
-    if (t == TURN_FAILED) {
-      char msg[800];
-      snprintf(msg, sizeof msg, "provider '%s': %s", r->last_provider, r->last_error.message);
-      finish_error(r, r->last_error.type[0] ? r->last_error.type : "provider_error", msg);
-      break;
-    }
-    const char *text = reply.msg.content ? reply.msg.content : "";
-    if (wrapup || n == 0) {
-      /* A final answer; the wrap-up turn's tool calls are discarded (neither stored nor run).
-       * An empty answer is not stored: no API accepts an empty assistant message. Once
-       * cancellation is noticed the answer is not delivered, so it is not stored either. */
-      if (check_cancel(r)) {
-        finish_cancel(r);
-        break;
-      }
-      if (*text)
-        store_text(r, OCK_ROLE_ASSISTANT, text);
-      if (wrapup)
-        finish_answer(r, OCK_EXEC_INCOMPLETE, "max_iterations", text);
-      else
-        finish_answer(r, OCK_EXEC_SUCCESS, NULL, text);
-      break;
-    }
-    struct ock_message m = {.role = OCK_ROLE_ASSISTANT,
-                            .content = reply.msg.content,
-                            .calls = (struct ock_tool_call *)calls,
-                            .n_calls = n,
-                            .wire_index = -1};
-    store(r, &m);     /* before any tool runs: the calls are in the context whatever happens */
-    r->hold_kept = 1; /* the round is open until every call has its result */
-    if (check_cancel(r)) {
-      answer_calls_cancelled(r, calls, n);
-      release_kept(r);
-      finish_cancel(r);
-      break;
-    }
-    char fail_msg[600] = "";
-    const char *fail_type = "execution_failed";
-    enum tools_end te = run_tools(r, calls, n, fail_msg, sizeof fail_msg, &fail_type);
-    if (te == TOOLS_CANCELLED) {
-      finish_cancel(r);
-      break;
-    }
-    if (te == TOOLS_FAILED) {
-      finish_error(r, fail_type, fail_msg);
-      break;
-    }
-  }
+  for (int iteration = 1; !one_iteration(r, iteration, &reply); iteration++)
+    ;
   ock_reply_clear(&reply);
 }
 
@@ -1176,6 +1285,61 @@ static void make_trace_id(ock_orchestrator *o, char *out, size_t n) {
   unsigned long long hi = (unsigned long long)(o->rt.random(o->rt.user) * 4294967296.0);
   unsigned long long lo = (unsigned long long)(o->rt.random(o->rt.user) * 4294967296.0);
   snprintf(out, n, "ock-%08llx%08llx", hi, lo);
+}
+
+/* offer_tools: the tools that exist (NULL entries skipped) into dense, and how they are
+ * offered to the model into specs (both caller-freed, NULL when out of memory). Returns how
+ * many there are. */
+static size_t offer_tools(const struct ock_tool *const *tools, size_t n_tools,
+                          const struct ock_tool ***dense, struct ock_tool_spec **specs) {
+  *dense = calloc(n_tools ? n_tools : 1, sizeof **dense);
+  *specs = calloc(n_tools ? n_tools : 1, sizeof **specs);
+  size_t k = 0;
+  for (size_t i = 0; *dense && *specs && tools && i < n_tools; i++) {
+    if (tools[i]) {
+      (*dense)[k] = tools[i];
+      (*specs)[k++] = tools[i]->spec;
+    }
+  }
+  return k;
+}
+
+/* announce arms cancellation and emits prompt:submit (its hook answer goes to *submit) and
+ * execution:start. */
+static void announce(struct run *r, const char *prompt, struct ock_hook_result *submit) {
+  cJSON *d = obj();
+  put_str(d, "prompt", prompt ? prompt : "");
+  /* Armed only now, as late as possible: a SIGINT that arrives before this execute announced
+   * itself was meant for the gap between executes, and is ignored. */
+  atomic_store(&r->o->cancel.flag, 0);
+  atomic_store(&r->o->armed, 1);
+  emit(r, OCK_EV_PROMPT_SUBMIT, OCK_STAGE_INITIALIZE, d, submit);
+  d = obj();
+  put_str(d, "prompt", prompt ? prompt : "");
+  emit(r, OCK_EV_EXECUTION_START, OCK_STAGE_INITIALIZE, d, NULL);
+}
+
+/* run_or_refuse: the loop, unless the execute ends before it (out of memory, a blank prompt,
+ * no provider, a denied prompt:submit). */
+static void run_or_refuse(struct run *r, const char *prompt, int ready,
+                          const struct ock_hook_result *submit) {
+  struct ock_route first;
+  ock_route_decide(r->providers, r->n_providers, NULL, NULL, &first);
+  if (!ready) {
+    finish_error(r, "internal_error", "out of memory");
+  } else if (ock_utf8_is_blank(prompt)) {
+    finish_error(r, "invalid_input", "the prompt is empty or only whitespace; nothing was sent");
+  } else if (first.target < 0) {
+    finish_error(r, "no_provider",
+                 "no provider is configured: the session lists none, so no LLM can answer");
+  } else if (denied(r, submit)) {
+    /* Nothing was stored yet, and nothing is: the prompt never entered the conversation. */
+    char text[600];
+    snprintf(text, sizeof text, "Denied: %s", r->deny_reason);
+    finish_answer(r, OCK_EXEC_INCOMPLETE, "denied", text);
+  } else {
+    run_loop(r, prompt);
+  }
 }
 
 int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_exec_context *exec,
@@ -1196,16 +1360,9 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
     make_trace_id(o, generated, sizeof generated);
     trace_id = generated;
   }
-  /* The tools that exist (NULL entries skipped), and how they are offered to the model. */
-  const struct ock_tool **dense = calloc(n_tools ? n_tools : 1, sizeof *dense);
-  struct ock_tool_spec *specs = calloc(n_tools ? n_tools : 1, sizeof *specs);
-  size_t k = 0;
-  for (size_t i = 0; dense && specs && tools && i < n_tools; i++) {
-    if (tools[i]) {
-      dense[k] = tools[i];
-      specs[k++] = tools[i]->spec;
-    }
-  }
+  const struct ock_tool **dense = NULL;
+  struct ock_tool_spec *specs = NULL;
+  size_t k = offer_tools(tools, n_tools, &dense, &specs);
   struct run r = {.o = o,
                   .cfg = &o->cfg,
                   .trace_id = trace_id,
@@ -1222,36 +1379,9 @@ int ock_orchestrator_execute(ock_orchestrator *o, const char *prompt, const ock_
                   .hold_kept = 1, /* until the prompt is stored */
                   .res = out};
   r.failed = calloc(r.n_providers ? r.n_providers : 1, 1);
-  struct ock_route first;
-  ock_route_decide(r.providers, r.n_providers, NULL, NULL, &first);
-
-  cJSON *d = obj();
-  put_str(d, "prompt", prompt ? prompt : "");
   struct ock_hook_result submit;
-  /* Armed only now, as late as possible: a SIGINT that arrives before this execute announced
-   * itself was meant for the gap between executes, and is ignored. */
-  atomic_store(&o->cancel.flag, 0);
-  atomic_store(&o->armed, 1);
-  emit(&r, OCK_EV_PROMPT_SUBMIT, OCK_STAGE_INITIALIZE, d, &submit);
-  d = obj();
-  put_str(d, "prompt", prompt ? prompt : "");
-  emit(&r, OCK_EV_EXECUTION_START, OCK_STAGE_INITIALIZE, d, NULL);
-
-  if (!r.failed || !dense || !specs) {
-    finish_error(&r, "internal_error", "out of memory");
-  } else if (ock_utf8_is_blank(prompt)) {
-    finish_error(&r, "invalid_input", "the prompt is empty or only whitespace; nothing was sent");
-  } else if (first.target < 0) {
-    finish_error(&r, "no_provider",
-                 "no provider is configured: the session lists none, so no LLM can answer");
-  } else if (denied(&r, &submit)) {
-    /* Nothing was stored yet, and nothing is: the prompt never entered the conversation. */
-    char text[600];
-    snprintf(text, sizeof text, "Denied: %s", r.deny_reason);
-    finish_answer(&r, OCK_EXEC_INCOMPLETE, "denied", text);
-  } else {
-    run_loop(&r, prompt);
-  }
+  announce(&r, prompt, &submit);
+  run_or_refuse(&r, prompt, r.failed && dense && specs, &submit);
   if (r.store_failed && out->status != OCK_EXEC_ERROR)
     fprintf(stderr, "ock-orchestrator: warning: the context manager refused a message\n");
   ock_hook_result_clear(&submit);

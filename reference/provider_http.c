@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "http.h"
 #include "ock/json.h"
 #include "ock/sse.h"
@@ -19,7 +20,6 @@
 #include "ock/wire.h"
 #include "retry.h"
 
-#define MAX_REPLY ((size_t)16 << 20) /* a reply, JSON or streamed, is capped at 16 MiB */
 #define ANTHROPIC_VERSION "2023-06-01"
 #define ANTHROPIC_MAX_TOKENS 4096
 
@@ -201,9 +201,9 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
                            req->trace_id ? trace : NULL,
                            NULL};
   struct streaming s = {.on_delta = on_delta, .user = user};
-  int rc = req->stream ? ock_sse_new(MAX_REPLY, &s.sse) : OCK_OK;
+  int rc = req->stream ? ock_sse_new(OCK_MAX_PROVIDER_REPLY, &s.sse) : OCK_OK;
   if (!rc && req->stream)
-    rc = ock_wire_stream_new(p->wire, MAX_REPLY, &s.map);
+    rc = ock_wire_stream_new(p->wire, OCK_MAX_PROVIDER_REPLY, &s.map);
   struct ock__http_request rq = {.method = "POST",
                                  .url = p->url,
                                  .body = body,
@@ -211,11 +211,11 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
                                  .headers = headers,
                                  .timeout_ms = req->timeout_ms,
                                  .cancel = req->cancel,
-                                 .max_body = MAX_REPLY,
+                                 .max_body = OCK_MAX_PROVIDER_REPLY,
                                  .on_data = req->stream ? on_stream_bytes : NULL,
                                  .user = &s};
   struct ock__http_response rs;
-  ock__http_response_init(&rs, MAX_REPLY);
+  ock__http_response_init(&rs, OCK_MAX_PROVIDER_REPLY);
   char why[512] = "";
   if (!rc)
     rc = ock__http_exchange(&rq, &rs, why, sizeof why);

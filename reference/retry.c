@@ -5,6 +5,9 @@
  * timeouts and broken streams; never 400, 401, 403, 404, 413, 422 or a malformed reply. The
  * delay doubles from the base, gets +-jitter, and is clamped to the cap after the jitter
  * (upstream CUGAR clamped before, so its delays could pass the cap by 10%).
+ *
+ * ock__next_after_error is the engine's decision after an error, kept here without I/O: the
+ * engine (orchestrator.c, after_error) only carries it out.
  */
 #include "retry.h"
 
@@ -48,6 +51,26 @@ int ock_llm_error_retryable(const struct ock_llm_error *e) {
   default:
     return 0;
   }
+}
+
+struct ock__after_error ock__next_after_error(const struct ock_llm_error *err, int cancel_requested,
+                                              int retries,
+                                              const struct ock_orchestrator_config *cfg) {
+  struct ock__after_error a = {.next = OCK__AFTER_FAILED, .retryable = 0, .retry = 0};
+  if (err->kind == OCK_LLM_CANCELLED || cancel_requested) {
+    a.next = OCK__AFTER_CANCELLED;
+    return a;
+  }
+  a.retryable = ock_llm_error_retryable(err);
+  if (cfg->strategy != OCK_STRATEGY_RETRY && cfg->strategy != OCK_STRATEGY_FALLBACK)
+    return a;
+  if (a.retryable && retries < cfg->max_retries) {
+    a.next = OCK__AFTER_RETRY;
+    a.retry = retries + 1;
+  } else if (cfg->strategy == OCK_STRATEGY_FALLBACK) {
+    a.next = OCK__AFTER_FALLBACK;
+  }
+  return a;
 }
 
 long ock__backoff_delay_ms(int n, long base_ms, long cap_ms, double jitter, double u) {

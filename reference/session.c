@@ -140,27 +140,73 @@ static int read_tool(const cJSON *jt, const char *path, struct ock__session_tool
   return OCK_OK;
 }
 
-int ock__session_parse(const cJSON *doc, const struct ock_orchestrator_config *defaults,
-                       struct ock__session **out, struct ock_jerr *err) {
-  const char *protocol = NULL, *scenario = "", *trace_id = NULL;
-  const cJSON *prompts = NULL, *config = NULL, *providers = NULL, *tools = NULL;
+/* The top-level members of the document, borrowed from it. */
+struct top {
+  const char *protocol, *scenario, *trace_id;
+  const cJSON *prompts, *config, *providers, *tools;
+};
+
+static int read_top(const cJSON *doc, struct top *t, struct ock_jerr *err) {
   int rc = ock_jcheck_object(doc, "$", err);
   if (!rc)
-    rc = ock_jget_string(doc, "$", "protocol", OCK_REQUIRED, &protocol, err);
-  if (!rc && strcmp(protocol, "ock/1"))
-    rc = ock_jerr_set(err, OCK_ETYPE, "$.protocol", "expected \"ock/1\", got \"%.40s\"", protocol);
+    rc = ock_jget_string(doc, "$", "protocol", OCK_REQUIRED, &t->protocol, err);
+  if (!rc && strcmp(t->protocol, "ock/1"))
+    rc = ock_jerr_set(err, OCK_ETYPE, "$.protocol", "expected \"ock/1\", got \"%.40s\"",
+                      t->protocol);
   if (!rc)
-    rc = ock_jget_string(doc, "$", "scenario", OCK_OPTIONAL, &scenario, err);
+    rc = ock_jget_string(doc, "$", "scenario", OCK_OPTIONAL, &t->scenario, err);
   if (!rc)
-    rc = ock_jget_nonempty(doc, "$", "trace_id", OCK_OPTIONAL, &trace_id, err);
+    rc = ock_jget_nonempty(doc, "$", "trace_id", OCK_OPTIONAL, &t->trace_id, err);
   if (!rc)
-    rc = ock_jget_array(doc, "$", "prompts", OCK_REQUIRED, &prompts, err);
+    rc = ock_jget_array(doc, "$", "prompts", OCK_REQUIRED, &t->prompts, err);
   if (!rc)
-    rc = ock_jget_object(doc, "$", "config", OCK_OPTIONAL, &config, err);
+    rc = ock_jget_object(doc, "$", "config", OCK_OPTIONAL, &t->config, err);
   if (!rc)
-    rc = ock_jget_array(doc, "$", "providers", OCK_OPTIONAL, &providers, err);
+    rc = ock_jget_array(doc, "$", "providers", OCK_OPTIONAL, &t->providers, err);
   if (!rc)
-    rc = ock_jget_array(doc, "$", "tools", OCK_OPTIONAL, &tools, err);
+    rc = ock_jget_array(doc, "$", "tools", OCK_OPTIONAL, &t->tools, err);
+  return rc;
+}
+
+/* read_lists fills s->prompts, s->providers and s->tools (allocated for every item) and the
+ * config over the defaults already in s. */
+static int read_lists(const struct top *t, struct ock__session *s, struct ock_jerr *err) {
+  size_t np = (size_t)cJSON_GetArraySize(t->prompts), nv = (size_t)cJSON_GetArraySize(t->providers);
+  size_t nt = (size_t)cJSON_GetArraySize(t->tools);
+  s->prompts = calloc(np ? np : 1, sizeof *s->prompts);
+  s->providers = calloc(nv ? nv : 1, sizeof *s->providers);
+  s->tools = calloc(nt ? nt : 1, sizeof *s->tools);
+  int rc = (!s->prompts || !s->providers || !s->tools || dup_into(&s->scenario, t->scenario) ||
+            dup_into(&s->trace_id, t->trace_id))
+               ? OCK_ENOMEM
+               : OCK_OK;
+  char path[OCK_JSON_PATH_MAX];
+  for (size_t i = 0; !rc && i < np; i++) {
+    const cJSON *p = cJSON_GetArrayItem(t->prompts, (int)i);
+    ock_jpath_index(path, sizeof path, "$.prompts", (int)i);
+    if (!cJSON_IsString(p))
+      rc = ock_jerr_set(err, OCK_ETYPE, path, "expected a string, got %s", ock_json_type_name(p));
+    else
+      rc = dup_into(&s->prompts[s->n_prompts++], p->valuestring);
+  }
+  if (!rc && t->config)
+    rc = read_config(t->config, &s->config, err);
+  for (size_t i = 0; !rc && i < nv; i++) {
+    ock_jpath_index(path, sizeof path, "$.providers", (int)i);
+    rc = read_provider(cJSON_GetArrayItem(t->providers, (int)i), path,
+                       &s->providers[s->n_providers++], err);
+  }
+  for (size_t i = 0; !rc && i < nt; i++) {
+    ock_jpath_index(path, sizeof path, "$.tools", (int)i);
+    rc = read_tool(cJSON_GetArrayItem(t->tools, (int)i), path, &s->tools[s->n_tools++], err);
+  }
+  return rc;
+}
+
+int ock__session_parse(const cJSON *doc, const struct ock_orchestrator_config *defaults,
+                       struct ock__session **out, struct ock_jerr *err) {
+  struct top t = {.scenario = ""};
+  int rc = read_top(doc, &t, err);
   if (rc)
     return rc;
   struct ock__session *s = calloc(1, sizeof *s);
@@ -171,35 +217,7 @@ int ock__session_parse(const cJSON *doc, const struct ock_orchestrator_config *d
   else
     ock_orchestrator_config_default(&s->config);
   s->config.name = NULL;
-  size_t np = (size_t)cJSON_GetArraySize(prompts), nv = (size_t)cJSON_GetArraySize(providers);
-  size_t nt = (size_t)cJSON_GetArraySize(tools);
-  s->prompts = calloc(np ? np : 1, sizeof *s->prompts);
-  s->providers = calloc(nv ? nv : 1, sizeof *s->providers);
-  s->tools = calloc(nt ? nt : 1, sizeof *s->tools);
-  rc = (!s->prompts || !s->providers || !s->tools || dup_into(&s->scenario, scenario) ||
-        dup_into(&s->trace_id, trace_id))
-           ? OCK_ENOMEM
-           : OCK_OK;
-  char path[OCK_JSON_PATH_MAX];
-  for (size_t i = 0; !rc && i < np; i++) {
-    const cJSON *p = cJSON_GetArrayItem(prompts, (int)i);
-    ock_jpath_index(path, sizeof path, "$.prompts", (int)i);
-    if (!cJSON_IsString(p))
-      rc = ock_jerr_set(err, OCK_ETYPE, path, "expected a string, got %s", ock_json_type_name(p));
-    else
-      rc = dup_into(&s->prompts[s->n_prompts++], p->valuestring);
-  }
-  if (!rc && config)
-    rc = read_config(config, &s->config, err);
-  for (size_t i = 0; !rc && i < nv; i++) {
-    ock_jpath_index(path, sizeof path, "$.providers", (int)i);
-    rc = read_provider(cJSON_GetArrayItem(providers, (int)i), path, &s->providers[s->n_providers++],
-                       err);
-  }
-  for (size_t i = 0; !rc && i < nt; i++) {
-    ock_jpath_index(path, sizeof path, "$.tools", (int)i);
-    rc = read_tool(cJSON_GetArrayItem(tools, (int)i), path, &s->tools[s->n_tools++], err);
-  }
+  rc = read_lists(&t, s, err);
   if (rc) {
     ock__session_free(s);
     return rc;

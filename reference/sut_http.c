@@ -15,12 +15,10 @@
 
 #include <curl/curl.h>
 
+#include "ock/caps.h"
 #include "http.h"
 #include "ock/json.h"
 #include "ock/status.h"
-
-#define MAX_TOOL_REPLY ((size_t)8 << 20)
-#define MAX_HOOK_REPLY ((size_t)1 << 20)
 
 /* join_url: root without trailing slashes + path (+ escaped name). Caller frees. */
 static char *join_url(const char *root, const char *path, const char *name) {
@@ -106,10 +104,10 @@ static int tool_execute(void *self, const char *tool_call_id, const cJSON *input
                                  .headers = headers,
                                  .timeout_ms = env ? env->timeout_ms : 0,
                                  .cancel = env ? env->cancel : NULL,
-                                 .max_body = MAX_TOOL_REPLY,
+                                 .max_body = OCK_MAX_TOOL_REPLY,
                                  .keep_alive = 1};
   struct ock__http_response rs;
-  ock__http_response_init(&rs, MAX_TOOL_REPLY);
+  ock__http_response_init(&rs, OCK_MAX_TOOL_REPLY);
   char why[512] = "";
   int rc = ock__http_exchange(&rq, &rs, why, sizeof why);
   free(body);
@@ -201,10 +199,10 @@ static int hooks_emit(void *self, const char *name, const cJSON *data,
                                  .body_len = strlen(body),
                                  .headers = headers,
                                  .timeout_ms = h->timeout_ms,
-                                 .max_body = MAX_HOOK_REPLY,
+                                 .max_body = OCK_MAX_HOOK_REPLY,
                                  .keep_alive = 1};
   struct ock__http_response rs;
-  ock__http_response_init(&rs, MAX_HOOK_REPLY);
+  ock__http_response_init(&rs, OCK_MAX_HOOK_REPLY);
   char why[512] = "";
   int rc = ock__http_exchange(&rq, &rs, why, sizeof why);
   free(body);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/contract.h"
 #include "ock/json.h"
@@ -104,7 +105,7 @@ int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
 
 char *blackbox_input(const cJSON *prompts) {
   struct ock_buf b;
-  ock_buf_init(&b, 1 << 24);
+  ock_buf_init(&b, OCK_MAX_BLACKBOX_INPUT);
   const cJSON *p;
   int rc = 0;
   cJSON_ArrayForEach(p, prompts) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
@@ -408,8 +409,6 @@ static int is_best_provider(const struct view *v, const char *name, const char *
   return *best && name ? !strcmp(*best, name) : 0;
 }
 
-#define MAX_FAILED_PROVIDERS 16
-
 /* later_turns: under fallback, a provider that failed for good (a non-retryable fault, or its
  * retry budget of the turn spent) is not used again in the execute; every request goes to the
  * best provider by priority among those that have not failed (SPEC.md 5.7, 5.9). */
@@ -418,7 +417,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   if (strcmp(cfg_str(v, "error_strategy", "continue"), "fallback"))
     return;
   long long max_retries = cfg_int(v, "max_retries", 2);
-  const char *failed[MAX_FAILED_PROVIDERS];
+  const char *failed[OCK_MAX_FAILED_PROVIDERS];
   int n_failed = 0, failures_in_turn = 0;
   const char *turn_provider = NULL;
   for (size_t i = x->first; i < x->end; i++) {
@@ -442,7 +441,8 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
       failures_in_turn = 0;
     turn_provider = provider;
     failures_in_turn++;
-    if ((!retryable(reply) || failures_in_turn > max_retries) && n_failed < MAX_FAILED_PROVIDERS) {
+    if ((!retryable(reply) || failures_in_turn > max_retries) &&
+        n_failed < OCK_MAX_FAILED_PROVIDERS) {
       failed[n_failed++] = provider;
       failures_in_turn = 0;
       turn_provider = NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
@@ -54,9 +55,6 @@ static int requests_between(const struct view *v, size_t from, size_t to) {
   return n;
 }
 
-/* The cap of a deny text compared. */
-#define OCK_DENY_TEXT_CAP 4096
-
 /* deny_reason: the <reason> of SPEC.md 5.6 for the deny (or ask_user) reply to event e. */
 static const char *deny_reason(const cJSON *e) {
   const char *why = str_field(event_reply(e), "reason");
@@ -88,7 +86,7 @@ static const cJSON *denial_seen(const struct view *v, const struct view_exec *x,
  * denial; the exact text "Denied: <reason>" is OCK-TEXT-009's, judged here too. */
 static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
                           const cJSON *pc) {
-  char want[OCK_DENY_TEXT_CAP];
+  char want[OCK_MAX_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
   const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
   const char *reason = str_field(x->complete, "reason");
@@ -185,7 +183,7 @@ static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSO
              : !typed    ? fate_error_type(f)
              : owed      ? owed
                          : "denied, answered");
-  char want[OCK_DENY_TEXT_CAP];
+  char want[OCK_MAX_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Error: denied: %s", deny_reason(denied_at));
   if (len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
     text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/json.h"

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/caps.h"
+#include "ock/status.h"
 #include "ock/buf.h"
 #include "ock/contract.h"
 #include "ock/json.h"
@@ -23,8 +25,8 @@ static int broken_stream(const cJSON *reply) {
 static void window(struct grade_ctx *g, size_t start) {
   const struct view *v = g->v;
   struct ock_buf text;
-  ock_buf_init(&text, 1 << 24);
-  int streamed = 0, n_stream = 0;
+  ock_buf_init(&text, OCK_MAX_STREAM_TEXT);
+  int streamed = 0, n_stream = 0, rc = OCK_OK;
   size_t close = (size_t)-1;
   for (size_t i = start + 1; i < v->n; i++) {
     const cJSON *e = v->e[i];
@@ -32,7 +34,7 @@ static void window(struct grade_ctx *g, size_t start) {
       streamed |= ock_json_bool(e, "stream", 0);
     if (is_event(e, OCK_EV_PROVIDER_STREAM)) {
       n_stream++;
-      ock_buf_puts(&text, str_field(event_data(e), "delta"));
+      rc |= ock_buf_puts(&text, str_field(event_data(e), "delta"));
     }
     if (is_event(e, OCK_EV_PROVIDER_RESPONSE) || is_event(e, OCK_EV_PROVIDER_ERROR) ||
         is_event(e, OCK_EV_PROVIDER_REQUEST) || is_event(e, OCK_EV_ORCHESTRATOR_COMPLETE)) {
@@ -44,7 +46,7 @@ static void window(struct grade_ctx *g, size_t start) {
     const char *content = str_field(event_data(v->e[close]), "content");
     if (n_stream)
       grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
-                 !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
+                 !rc && !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
                  "the provider:stream deltas add up to the response",
                  "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
     if (*content)

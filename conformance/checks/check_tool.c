@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/grade.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
@@ -37,14 +38,13 @@ static const cJSON *modified(const cJSON *event, const char *key) {
 }
 
 /* The cap of a result text compared; a longer error.message or tool name is not judged. */
-#define OCK_RESULT_TEXT_CAP 4096
 
 /* failure_text: the result text fed back for a ToolResult with success false is exactly
  * "Error: <error.message>", or "Error: unknown error" without a message (SPEC.md 5.11,
  * OCK-TEXT-002). */
 static void failure_text(struct grade_ctx *g, const struct call_fate *f, const cJSON *result) {
   const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
-  char want[OCK_RESULT_TEXT_CAP];
+  char want[OCK_MAX_RESULT_TEXT];
   int len = snprintf(want, sizeof want, "Error: %s", msg && *msg ? msg : "unknown error");
   if (len >= 0 && (size_t)len < sizeof want)
     text_of_result(g, "text.tool-failure", "OCK-TEXT-002", f, want, 0);
@@ -53,7 +53,7 @@ static void failure_text(struct grade_ctx *g, const struct call_fate *f, const c
 /* unknown_text: "Error: tool '<name>' not found" (SPEC.md 5.11, OCK-TEXT-001), <name> the
  * model's name for the call, or the one a tool:selecting modify gave it. */
 static void unknown_text(struct grade_ctx *g, const struct call_fate *f, const char *name) {
-  char want[OCK_RESULT_TEXT_CAP];
+  char want[OCK_MAX_RESULT_TEXT];
   size_t j;
   const cJSON *next = next_request_after(g->v, f->reply_index, &j);
   const char *text = next ? request_result_text(next, call_id(f)) : NULL;

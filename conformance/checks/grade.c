@@ -7,6 +7,7 @@
 
 #include "checks/blackbox.h"
 #include "checks/checklist.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/utf8.h"

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "report/escape.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/grammar.h"
 #include "ock/buf.h"
@@ -19,7 +20,6 @@
 #include "ock/status.h"
 #include "ock/utf8.h"
 
-#define LINE_MAX_BYTES ((size_t)16 << 20)
 #define PRINT_MAX 50
 
 static const char usage_head[] =
@@ -192,7 +192,7 @@ int check_event_log(FILE *f, const char *name, FILE *out) {
   if (ock_grammar_new(on_violation, &t, &g))
     return EXIT_INCOMPLETE;
   struct ock_buf line;
-  ock_buf_init(&line, LINE_MAX_BYTES);
+  ock_buf_init(&line, OCK_MAX_EVENT_LOG_LINE);
   long lineno = 0, events = 0;
   int got;
   while ((got = read_line(f, &line)) != 0) {

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "run/fuzz_gen.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/options.h"

@@ -10,6 +10,7 @@
 #include "checks/checklist.h"
 #include "cli/cli.h"
 #include "report/escape.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/options.h"

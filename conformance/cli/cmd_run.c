@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "report/escape.h"
 #include "checks/grade.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/options.h"
@@ -240,7 +241,7 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
              strerror(errno));
     return OCK_EIO;
   }
-  size_t cap = 1 << 20, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
+  size_t cap = OCK_MAX_BASELINE, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
   fclose(f);
   o->baseline_text[len] = '\0';
   char *save = NULL;
@@ -481,7 +482,7 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
   if (!o->expected.n || (verdict && !strcmp(verdict, OCK_V_SKIP)))
     return; /* a scenario not run has nothing to excuse, and proves no entry stale */
   const char *id = ock_json_str(result, "id");
-  int used[MAX_LIST] = {0};
+  int used[OCK_MAX_LIST_ITEMS] = {0};
   int excused = 0;
   cJSON *checks = cJSON_GetObjectItemCaseSensitive(result, "checks"), *c;
   cJSON_ArrayForEach(c, checks) {

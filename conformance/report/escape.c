@@ -116,7 +116,7 @@ static int escape(struct ock_buf *out, const char *s, size_t limit, enum syntax 
                   unsigned flags) {
   if (!s)
     return OCK_OK;
-  size_t start = out->len, n = strlen(s), chars = 0;
+  size_t n = strlen(s), chars = 0;
   const unsigned char *p = (const unsigned char *)s;
   int rc = OCK_OK;
   while (n && !rc) {
@@ -134,10 +134,6 @@ static int escape(struct ock_buf *out, const char *s, size_t limit, enum syntax 
     p += k;
     n -= k;
     chars++;
-  }
-  if (rc && out->data) {
-    out->len = start;
-    out->data[start] = '\0';
   }
   return rc;
 }

@@ -14,7 +14,7 @@
  * tab, LF and CR, DEL, and the noncharacters U+FFFE/U+FFFF (which XML forbids). `limit` > 0
  * shows at most that many characters (code points) and then appends "…"; 0 shows all. A NULL
  * string appends nothing. Each function returns OCK_OK, OCK_ETOOBIG past the buffer's cap or
- * OCK_ENOMEM; a failed call leaves the buffer as it was.
+ * OCK_ENOMEM; a failed call leaves the buffer dead, as any failed append does (buf.h).
  */
 #ifndef OCK_ESCAPE_H
 #define OCK_ESCAPE_H

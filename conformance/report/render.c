@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/json.h"
 #include "ock/status.h"
 #include "report/escape.h"
@@ -82,7 +83,7 @@ int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FI
   struct ock_report_model m;
   struct ock_doc d = {.m = &m, .rc = OCK_OK};
   ock_report_model_read(&m, report);
-  ock_buf_init(&d.b, OCK_REPORT_OUT_MAX);
+  ock_buf_init(&d.b, OCK_MAX_REPORT_OUT);
   w->render(&d);
   int rc = d.rc;
   if (!rc && d.b.len && fwrite(d.b.data, 1, d.b.len, out) != d.b.len)

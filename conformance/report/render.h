@@ -5,7 +5,7 @@
  * A renderer (report_json.c, report_junit.c, report_markdown.c, report_html.c) is one function
  * from the model to a document: it never opens a file and never writes bytes of its own. The
  * model is report.json's tree (borrowed, never modified) with the members every renderer looks
- * up already found; the writer is an ock_buf capped at OCK_REPORT_OUT_MAX whose first error
+ * up already found; the writer is an ock_buf capped at OCK_MAX_REPORT_OUT whose first error
  * sticks, so a renderer appends piece after piece and the error is checked once, when
  * ock_report_render writes the document out. Every string from the report goes through the
  * writer's escaping functions (escape.h), never through put.
@@ -17,6 +17,7 @@
 
 #include <cJSON.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 
 /* The report, read once for every renderer. Every pointer is borrowed from the tree and may

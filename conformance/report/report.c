@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/status.h"
 
@@ -299,7 +300,7 @@ int ock_report_validate(const cJSON *rep, struct ock_jerr *err) {
 
 int ock_report_read(const char *path, cJSON **out, struct ock_jerr *err) {
   cJSON *root = NULL;
-  int rc = ock_json_parse_file(path, OCK_REPORT_MAX_BYTES, &root, err);
+  int rc = ock_json_parse_file(path, OCK_MAX_REPORT_READ, &root, err);
   if (rc)
     return rc;
   struct ock_jerr verr;

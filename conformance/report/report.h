@@ -21,15 +21,14 @@
 
 #include <cJSON.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/registry.h"
 
 #define OCK_REPORT_SCHEMA_VERSION 1
 /* The largest report.json ock_report_read accepts. */
-#define OCK_REPORT_MAX_BYTES ((size_t)512 << 20)
 /* The largest document a writer renders (it fails with OCK_ETOOBIG past it). */
-#define OCK_REPORT_OUT_MAX ((size_t)256 << 20)
 
 struct ock_doc;
 
@@ -53,7 +52,7 @@ extern const struct ock_report_writer *const ock_report_writers[];
 
 /* ock_report_render renders report (borrowed; never modified) with w and writes the document
  * to out, which it does not close. Returns OCK_OK, OCK_ETOOBIG (document past
- * OCK_REPORT_OUT_MAX), OCK_ENOMEM or OCK_EIO (writing failed). */
+ * OCK_MAX_REPORT_OUT), OCK_ENOMEM or OCK_EIO (writing failed). */
 int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FILE *out);
 
 /* ock_report_writer_find: the writer with that name, or NULL. */

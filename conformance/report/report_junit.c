@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "report/escape.h"
+#include "ock/caps.h"
 #include "ock/status.h"
 
 /* What a testcase becomes. */
@@ -345,7 +346,7 @@ static void render_junit(struct ock_doc *d) {
   ock_doc_put(d, "\">\n");
   run_error_suite(d);
   struct ock_buf tmp;
-  ock_buf_init(&tmp, OCK_REPORT_OUT_MAX);
+  ock_buf_init(&tmp, OCK_MAX_REPORT_OUT);
   cJSON_ArrayForEach(s, m->scenarios) {
     testsuite(d, s, &tmp);
   }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "ock/caps.h"
 #include "ock/contract.h"
 
 const char *const fuzz_universal_requirements[] = {

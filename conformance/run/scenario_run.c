@@ -9,6 +9,7 @@
 
 #include "checks/blackbox.h"
 #include "checks/grade.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/mock.h"

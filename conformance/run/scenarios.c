@@ -8,11 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ock/caps.h"
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
-
-#define FIXTURE_MAX_BYTES ((size_t)4 << 20)
 
 static const char *const top_keys[] = {
     "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
@@ -304,7 +303,7 @@ static int load_one(const char *dir, const char *name, const ock_registry *reg,
     return OCK_EIO;
   }
   struct ock_jerr err;
-  int rc = ock_json_parse_file(path, FIXTURE_MAX_BYTES, fx, &err);
+  int rc = ock_json_parse_file(path, OCK_MAX_SCENARIO_FIXTURE, fx, &err);
   if (rc) {
     snprintf(errbuf, n, "%s: %s", err.where, err.what);
     return rc;

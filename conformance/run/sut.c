@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/status.h"
 
@@ -35,9 +36,8 @@ extern char **environ;
  * registered under a lock that is also held across fork(), so a SUT being born is never taken
  * for an orphan.
  */
-#define MAX_LIVE 256
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t live[MAX_LIVE];
+static pid_t live[OCK_MAX_SUT_LIVE];
 static size_t n_live;
 
 static void live_remove(pid_t pid) {
@@ -220,10 +220,11 @@ static void close_pair(int p[2]) {
     close(p[1]);
 }
 
-/* fork_tracked forks with the child listed in live, or returns -1 past MAX_LIVE children. */
+/* fork_tracked forks with the child listed in live, or returns -1 past OCK_MAX_SUT_LIVE children.
+ */
 static pid_t fork_tracked(void) {
   pthread_mutex_lock(&live_lock);
-  pid_t pid = n_live < MAX_LIVE ? fork() : -1;
+  pid_t pid = n_live < OCK_MAX_SUT_LIVE ? fork() : -1;
   if (pid > 0)
     live[n_live++] = pid;
   pthread_mutex_unlock(&live_lock);
@@ -346,7 +347,8 @@ static int drain(int fd, struct ock_buf *b, size_t *total) {
     if (n > 0) {
       *total += (size_t)n;
       size_t room = b->max - b->len;
-      ock_buf_append(b, chunk, (size_t)n < room ? (size_t)n : room);
+      if (ock_buf_append(b, chunk, (size_t)n < room ? (size_t)n : room) != OCK_OK)
+        continue; /* out of memory: b is dead (no half-kept output); reading goes on */
       continue;
     }
     if (n == 0)

@@ -120,15 +120,18 @@ static void test_markdown_no_html(void) {
                     "bell" R R);
 }
 
-static void test_failure_leaves_buffer(void) {
+/* A failed escape fails closed, as every ock_buf append: no half-escaped text is left. */
+static void test_failure_fails_closed(void) {
   struct ock_buf b;
   ock_buf_init(&b, 16);
   OCK_ASSERT_OK(ock_buf_puts(&b, "keep"));
   OCK_ASSERT_INT_EQ(ock_escape_xml(&b, "<<<<<<<<<<", 0, OCK_ESC_TEXT), OCK_ETOOBIG);
-  OCK_ASSERT_STR_EQ(b.data, "keep");
-  OCK_ASSERT_INT_EQ(b.len, 4);
+  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_INT_EQ(b.len, 0);
+  OCK_ASSERT_INT_EQ(ock_escape_markdown(&b, "|", 0), OCK_ETOOBIG);
+  ock_buf_reset(&b);
   OCK_ASSERT_INT_EQ(ock_escape_markdown(&b, "||||||||||||", 0), OCK_ETOOBIG);
-  OCK_ASSERT_STR_EQ(b.data, "keep");
+  CU_ASSERT_PTR_NULL(b.data);
   ock_buf_free(&b);
 }
 
@@ -220,7 +223,7 @@ static const struct ock_test tests[] = {
     {"null_and_empty", test_null_and_empty},
     {"markdown_table_breakers", test_markdown_table_breakers},
     {"markdown_no_html", test_markdown_no_html},
-    {"failure_leaves_buffer", test_failure_leaves_buffer},
+    {"failure_fails_closed", test_failure_fails_closed},
     {"utf8_valid", test_utf8_valid},
     {"every_byte_value", test_every_byte_value},
     {"random_byte_soup", test_random_byte_soup},

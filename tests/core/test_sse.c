@@ -24,7 +24,7 @@ static int decode(const char *text, size_t step, char *out, size_t out_len) {
       struct ock_sse_event ev;
       rc = ock_sse_feed(d, p, left, &used, &ev, &have);
       if (have)
-        ock_buf_printf(&b, "%s|%s;", ev.event, ev.data);
+        OCK_ASSERT_OK(ock_buf_printf(&b, "%s|%s;", ev.event, ev.data));
       p += used;
       left -= used;
     }

@@ -70,17 +70,17 @@ static void test_text_and_parallel_tools_stream(void) {
     const char *name = ock_json_str(e, "event");
     cJSON *d = cJSON_Parse(ock_json_str(e, "data"));
     OCK_ASSERT_STR_EQ(ock_json_str(d, "type"), name); /* event name equals data.type */
-    ock_buf_printf(&seq, "%s%s", seq.len ? "," : "", name);
+    OCK_ASSERT_OK(ock_buf_printf(&seq, "%s%s", seq.len ? "," : "", name));
     cJSON *delta = cJSON_GetObjectItem(d, "delta");
     const char *dt = ock_json_str(delta, "type");
     long long idx = ock_json_int(d, "index", -1);
     if (dt && !strcmp(dt, "text_delta"))
-      ock_buf_puts(&text, ock_json_str(delta, "text"));
+      OCK_ASSERT_OK(ock_buf_puts(&text, ock_json_str(delta, "text")));
     if (dt && !strcmp(dt, "input_json_delta")) {
       const char *pj = ock_json_str(delta, "partial_json");
       if (!*pj && (idx == 1 ? json0.len == 0 : json1.len == 0))
         empty_first_partial++;
-      ock_buf_puts(idx == 1 ? &json0 : &json1, pj);
+      OCK_ASSERT_OK(ock_buf_puts(idx == 1 ? &json0 : &json1, pj));
     }
     cJSON_Delete(d);
   }

@@ -21,10 +21,11 @@ struct collected {
 static int collect(void *user, const struct ock_delta *d) {
   struct collected *c = user;
   c->n++;
-  ock_buf_puts(&c->text, d->text);
+  OCK_ASSERT_OK(ock_buf_puts(&c->text, d->text));
   if (d->tool_index >= 0)
-    ock_buf_printf(&c->log, "t%d:%s/%s/%s;", d->tool_index, d->tool_id ? d->tool_id : "",
-                   d->tool_name ? d->tool_name : "", d->tool_args);
+    OCK_ASSERT_OK(ock_buf_printf(&c->log, "t%d:%s/%s/%s;", d->tool_index,
+                                 d->tool_id ? d->tool_id : "", d->tool_name ? d->tool_name : "",
+                                 d->tool_args));
   return c->stop_after && c->n == c->stop_after;
 }
 

@@ -9,9 +9,10 @@
 char *joined(const struct ock_chunks *c) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
+  int rc = 0;
   for (size_t i = 0; i < c->n; i++)
-    ock_buf_append(&b, c->items[i], c->lens[i]);
-  return ock_buf_take(&b);
+    rc |= ock_buf_append(&b, c->items[i], c->lens[i]);
+  return rc ? NULL : ock_buf_take(&b); /* a failed append left the buffer freed */
 }
 
 cJSON *sse_split(const char *body) {

@@ -85,9 +85,9 @@ static void perform(ock_mock *m, const char *path, const char *body, const char 
   curl_slist_free_all(hs);
   curl_easy_cleanup(c);
   if (!out->body.data)
-    ock_buf_puts(&out->body, "");
+    OCK_ASSERT_OK(ock_buf_puts(&out->body, ""));
   if (!out->head.data)
-    ock_buf_puts(&out->head, "");
+    OCK_ASSERT_OK(ock_buf_puts(&out->head, ""));
 }
 
 void http_post(ock_mock *m, const char *path, const char *body, const char *header,

@@ -84,7 +84,7 @@ static void read_all(int fd, struct ock_buf *b) {
   char chunk[4096];
   ssize_t got;
   while ((got = read(fd, chunk, sizeof chunk)) > 0)
-    ock_buf_append(b, chunk, (size_t)got);
+    OCK_ASSERT_OK(ock_buf_append(b, chunk, (size_t)got));
 }
 
 /* finish signals (when sig) and reaps the child; returns its exit status, or -1 when it was

@@ -17,6 +17,7 @@
 
 #include "guard.h"
 #include "helpers.h"
+#include "ock/caps.h"
 
 static const char fixture[] =
     "{\"ock_fixture\":1,\"id\":\"guard\",\"session\":{\"prompts\":[\"hi\"],\"providers\":[{"
@@ -125,12 +126,12 @@ static void past_the_cap_a_request_gets_503(void) {
   ock_mock *m = mock_from(fixture, NULL);
   if (!m)
     return;
-  static int idle[MOCK_MAX_CONNECTIONS];
+  static int idle[OCK_MAX_MOCK_CONNECTIONS];
   int opened = 0;
-  for (; opened < MOCK_MAX_CONNECTIONS; opened++)
+  for (; opened < OCK_MAX_MOCK_CONNECTIONS; opened++)
     if ((idle[opened] = dial(m)) < 0)
       break;
-  OCK_ASSERT_INT_EQ(opened, MOCK_MAX_CONNECTIONS);
+  OCK_ASSERT_INT_EQ(opened, OCK_MAX_MOCK_CONNECTIONS);
   /* Until the server has accepted them all, one more connection may still be served: ask
    * again (up to 5 s) until the answer is the 503. */
   char buf[4096] = "";

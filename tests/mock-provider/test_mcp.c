@@ -62,9 +62,9 @@ static void mcp_send_h(ock_mock *m, const char *method, const char *body, const 
   curl_slist_free_all(hs);
   curl_easy_cleanup(c);
   if (!out->body.data)
-    ock_buf_puts(&out->body, "");
+    OCK_ASSERT_OK(ock_buf_puts(&out->body, ""));
   if (!out->head.data)
-    ock_buf_puts(&out->head, "");
+    OCK_ASSERT_OK(ock_buf_puts(&out->head, ""));
 }
 
 static void mcp_send(ock_mock *m, const char *method, const char *body, const char *session,

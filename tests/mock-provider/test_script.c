@@ -87,18 +87,18 @@ static void test_long_scripts_pick_in_constant_time(void) {
   enum { N = 100000 };
   struct ock_buf script;
   ock_buf_init(&script, 1 << 24);
-  ock_buf_puts(&script, "[");
+  int rc = ock_buf_puts(&script, "[");
   for (int i = 0; i < N; i++)
-    ock_buf_printf(&script, "%s{\"text\":\"t%d\"}", i ? "," : "", i);
-  ock_buf_puts(&script, "]");
+    rc |= ock_buf_printf(&script, "%s{\"text\":\"t%d\"}", i ? "," : "", i);
+  OCK_ASSERT_OK(rc | ock_buf_puts(&script, "]"));
   struct mock_fixture *f = NULL;
   struct ock_buf fx;
   ock_buf_init(&fx, 1 << 24);
-  ock_buf_printf(
+  OCK_ASSERT_OK(ock_buf_printf(
       &fx,
       "{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"providers\":[{"
       "\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}]},\"script\":{\"main\":%s}}",
-      script.data);
+      script.data));
   cJSON *j = cJSON_Parse(fx.data);
   struct ock_jerr err;
   OCK_ASSERT_OK(ock__fixture_load(j, &f, &err));

@@ -234,7 +234,7 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   ock_buf_init(&kinds, 4096);
   const cJSON *e;
   cJSON_ArrayForEach(e, j) {
-    ock_buf_printf(&kinds, "%s%s", kinds.len ? "," : "", ock_json_str(e, "kind"));
+    OCK_ASSERT_OK(ock_buf_printf(&kinds, "%s%s", kinds.len ? "," : "", ock_json_str(e, "kind")));
   }
   OCK_ASSERT_STR_EQ(kinds.data, "llm_request,llm_reply,tool_start,tool_end,llm_request,llm_reply");
   const cJSON *req1 = cJSON_GetArrayItem(j, 0), *rep1 = cJSON_GetArrayItem(j, 1);
@@ -747,7 +747,8 @@ static void play_sequence(ock_mock *m, struct ock_buf *replies) {
     const char *body =
         steps[i].body ? steps[i].body : request_body(0, 1, BROKEN_HISTORIES[6].messages);
     http_post(m, steps[i].path, body, "X-OCK-Trace-Id: t-1", &r);
-    ock_buf_printf(replies, "== %s\n%s%s\n", steps[i].path, r.head.data, r.body.data);
+    OCK_ASSERT_OK(
+        ock_buf_printf(replies, "== %s\n%s%s\n", steps[i].path, r.head.data, r.body.data));
     http_reply_free(&r);
   }
 }

@@ -296,11 +296,11 @@ static void session_and_exit_lies(void) {
 
 static void headers(void) {
   struct mutant_headers h = {0};
-  for (int i = 0; i < MUTANT_MAX_HEADERS; i++)
+  for (int i = 0; i < OCK_MAX_MUTANT_HEADERS; i++)
     OCK_ASSERT_INT_EQ(mutant_headers_add(&h, "X-A", "1"), 0);
   OCK_ASSERT_INT_EQ(mutant_headers_add(&h, "X-B", "2"), -1); /* past the cap: dropped */
   OCK_ASSERT_STR_EQ(mutant_headers_get(&h, "x-a"), "1");
-  OCK_ASSERT_INT_EQ(mutant_headers_remove(&h, "X-a"), MUTANT_MAX_HEADERS);
+  OCK_ASSERT_INT_EQ(mutant_headers_remove(&h, "X-a"), OCK_MAX_MUTANT_HEADERS);
   OCK_ASSERT_INT_EQ(h.n, 0);
   mutant_headers_free(&h);
 }

@@ -743,7 +743,7 @@ static void test_streaming_deltas_add_up(void) {
   for (int i = 0; i < n; i++) {
     const cJSON *d = event_data(&w, "provider:stream", i);
     if (ock_json_int(d, "iteration", 0) == 2)
-      ock_buf_puts(&joined, ock_json_str(d, "delta"));
+      OCK_ASSERT_OK(ock_buf_puts(&joined, ock_json_str(d, "delta")));
   }
   OCK_ASSERT_STR_EQ(joined.data, ock_json_str(event_data(&w, "provider:response", 1), "content"));
   ock_buf_free(&joined);

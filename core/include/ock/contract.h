@@ -21,6 +21,7 @@
 #ifndef OCK_CONTRACT_H
 #define OCK_CONTRACT_H
 
+#include "ock/caps.h"
 #include "ock/contract_map.h"
 
 /* The kinds of the mock's journal entries (SPEC.md 2, "The journal"). */
