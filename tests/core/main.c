@@ -2,11 +2,11 @@
 #include "runner.h"
 
 extern const struct ock_suite suite_buf, suite_json, suite_message, suite_registry, suite_events,
-    suite_utf8, suite_grammar, suite_grammar_model;
+    suite_utf8, suite_grammar, suite_grammar_model, suite_wire_request;
 
 int main(int argc, char **argv) {
-  const struct ock_suite *const suites[] = {&suite_buf,      &suite_json,          &suite_message,
-                                            &suite_registry, &suite_events,        &suite_utf8,
-                                            &suite_grammar,  &suite_grammar_model, NULL};
+  const struct ock_suite *const suites[] = {
+      &suite_buf,  &suite_json,    &suite_message,       &suite_registry,     &suite_events,
+      &suite_utf8, &suite_grammar, &suite_grammar_model, &suite_wire_request, NULL};
   return ock_test_main(suites, argc, argv);
 }
