@@ -652,7 +652,6 @@ static int read_tools(const struct scan *s, struct ock_wire_span v, struct ock_w
   struct scan t = sub_scan(s, v);
   size_t cap = 0;
   t.p++;
-  r->has_tools = 1;
   int rc = OCK_OK, more = 1;
   for (int n = 0; !rc; n++) {
     struct ock_wire_span tool[2], name = {0, 0};

@@ -49,7 +49,6 @@ struct ock_wire_request {
   struct ock_wire_span *tool_names; /* owned: per offered tool, its name as a JSON string
                                        (quotes included), or absent when it has none */
   size_t n_tools;
-  int has_tools;              /* the body has a "tools" array (possibly empty) */
   struct ock_history history; /* owned: the messages (and Anthropic's system), neutral */
   int *result_blocks; /* owned; Anthropic only (else NULL): per history item, for a tool result
                          the index, in the content of its wire message, of the first
