@@ -538,62 +538,70 @@ static void journal_decision(struct mock_state *st, const struct mock_provider *
     ock__journal_append(st->journal, "fault", fault_entry(p, d));
 }
 
-/* reply_entry starts the llm_reply journal entry; a is NULL when no answer was played. */
-static cJSON *reply_entry(const struct mock_provider *p, int status, const struct llm_decision *d,
-                          const struct mock_answer *a, int stream) {
-  cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "provider", p->name);
-  cJSON_AddNumberToObject(e, "status", status);
-  cJSON_AddNumberToObject(e, "turn", d->turn);
-  cJSON_AddNumberToObject(e, "request_seq", (double)d->request_seq);
-  cJSON_AddBoolToObject(e, "stream", stream);
-  if (a)
-    cJSON_AddStringToObject(e, "text", a->text ? a->text : "");
-  else
-    cJSON_AddNullToObject(e, "text");
-  cJSON *calls = cJSON_AddArrayToObject(e, "tool_calls");
-  for (size_t i = 0; a && i < a->n_calls; i++) {
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddItemToArray(calls, c);
-    cJSON_AddStringToObject(c, "id", a->calls[i].id);
-    cJSON_AddStringToObject(c, "name", a->calls[i].name);
-    cJSON_AddStringToObject(c, "arguments", a->calls[i].arguments);
-  }
-  if (a)
-    cJSON_AddStringToObject(e, "finish_reason", a->finish);
-  else
-    cJSON_AddNullToObject(e, "finish_reason");
-  if (d->fault)
-    cJSON_AddItemToObject(e, "fault", fault_json(d->fault));
-  if (d->outcome != OUT_TURN && d->outcome != OUT_RANDOM)
-    cJSON_AddStringToObject(e, "error", d->message);
-  return e;
+/* write_answer writes what was played: text, tool_calls and finish_reason (null, [] and
+ * null when nothing was). */
+static int write_answer(struct ock_buf *b, const struct mock_answer *a) {
+  int rc = ock_buf_puts(b, ",\"text\":") ||
+           (a ? ock_json_write_string(b, a->text ? a->text : "") : ock_buf_puts(b, "null")) ||
+           ock_buf_puts(b, ",\"tool_calls\":[");
+  for (size_t i = 0; !rc && a && i < a->n_calls; i++)
+    rc = (i && ock_buf_puts(b, ",")) || ock_buf_puts(b, "{\"id\":") ||
+         ock_json_write_string(b, a->calls[i].id) || ock_buf_puts(b, ",\"name\":") ||
+         ock_json_write_string(b, a->calls[i].name) || ock_buf_puts(b, ",\"arguments\":") ||
+         ock_json_write_string(b, a->calls[i].arguments) || ock_buf_puts(b, "}");
+  return rc || ock_buf_puts(b, "],\"finish_reason\":") ||
+         (a ? ock_json_write_string(b, a->finish) : ock_buf_puts(b, "null"));
 }
 
-/* record_sent adds the headers that matter and the bytes (parsed body, or SSE events). */
-static void record_sent(cJSON *e, const struct mock_plan *plan) {
-  cJSON *h = cJSON_AddObjectToObject(e, "headers");
-  cJSON_AddStringToObject(h, "content-type", plan->content_type);
-  for (size_t i = 0; i < plan->n_headers; i++)
-    cJSON_AddStringToObject(h, plan->headers[i].name, plan->headers[i].value);
-  if (plan->drop_after >= 0)
-    cJSON_AddNumberToObject(e, "drop_after_bytes", (double)plan->drop_after);
-  if (plan->stream) {
-    cJSON *sse = cJSON_AddArrayToObject(e, "sse");
-    for (size_t i = 0; i < plan->body.n; i++)
-      cJSON_AddItemToArray(sse, cJSON_CreateString(plan->body.items[i]));
-    return;
+/* write_sent writes the headers that matter and the bytes (the body as JSON when it is, or the
+ * SSE events). */
+static int write_sent(struct ock_buf *b, const struct mock_plan *plan) {
+  int rc = ock_buf_puts(b, ",\"headers\":{\"content-type\":") ||
+           ock_json_write_string(b, plan->content_type);
+  for (size_t i = 0; !rc && i < plan->n_headers; i++)
+    rc = ock_buf_puts(b, ",") || ock_json_write_string(b, plan->headers[i].name) ||
+         ock_buf_puts(b, ":") || ock_json_write_string(b, plan->headers[i].value);
+  rc = rc || ock_buf_puts(b, "}") ||
+       (plan->drop_after >= 0 &&
+        (ock_buf_puts(b, ",\"drop_after_bytes\":") || ock_json_write_int(b, plan->drop_after)));
+  if (rc || plan->stream) {
+    rc = rc || ock_buf_puts(b, ",\"sse\":[");
+    for (size_t i = 0; !rc && i < plan->body.n; i++)
+      rc = (i && ock_buf_puts(b, ",")) || ock_json_write_string(b, plan->body.items[i]);
+    return rc || ock_buf_puts(b, "]");
   }
-  if (plan->body_json && plan->body.n) { /* printed by the mock: no need to parse it back */
-    cJSON_AddRawToObject(e, "body", plan->body.items[0]);
-    return;
-  }
+  rc = ock_buf_puts(b, ",\"body\":");
+  if (rc || (plan->body_json && plan->body.n)) /* printed by the mock: JSON already */
+    return rc || ock_buf_puts(b, plan->body.items[0]);
   cJSON *parsed =
       plan->body.n ? cJSON_ParseWithLength(plan->body.items[0], plan->body.lens[0]) : NULL;
-  if (parsed)
-    cJSON_AddItemToObject(e, "body", parsed);
-  else
-    cJSON_AddStringToObject(e, "body", plan->body.n ? plan->body.items[0] : "");
+  rc = parsed ? ock_json_write(b, parsed)
+              : ock_json_write_string(b, plan->body.n ? plan->body.items[0] : "");
+  cJSON_Delete(parsed);
+  return rc;
+}
+
+/* reply_text: the llm_reply journal entry (a is NULL when no answer was played), printed;
+ * NULL when out of memory. */
+static char *reply_text(const struct mock_provider *p, const struct llm_decision *d,
+                        const struct mock_answer *a, const struct mock_plan *plan) {
+  struct ock_buf b;
+  ock_buf_init(&b, (size_t)-1 / 2);
+  cJSON *fault = d->fault ? fault_json(d->fault) : NULL;
+  int rc = ock_buf_puts(&b, "{\"provider\":") || ock_json_write_string(&b, p->name) ||
+           ock_buf_puts(&b, ",\"status\":") || ock_json_write_int(&b, plan->status) ||
+           ock_buf_puts(&b, ",\"turn\":") || ock_json_write_int(&b, d->turn) ||
+           ock_buf_puts(&b, ",\"request_seq\":") || ock_json_write_int(&b, d->request_seq) ||
+           ock_buf_puts(&b, plan->stream ? ",\"stream\":true" : ",\"stream\":false") ||
+           write_answer(&b, a) ||
+           (fault && (ock_buf_puts(&b, ",\"fault\":") || ock_json_write(&b, fault))) ||
+           (d->outcome != OUT_TURN && d->outcome != OUT_RANDOM &&
+            (ock_buf_puts(&b, ",\"error\":") || ock_json_write_string(&b, d->message))) ||
+           write_sent(&b, plan) || ock_buf_puts(&b, "}");
+  cJSON_Delete(fault);
+  char *text = rc ? NULL : ock_buf_take(&b);
+  ock_buf_free(&b);
+  return text;
 }
 
 /* gone_entry: the entry for a reply the client stopped reading (SPEC 8.4). */
@@ -768,11 +776,11 @@ static int plan_reply(struct mock_state *st, const struct mock_request *rq,
     rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, "%s", request_id);
   if (!rc && plan->close)
     rc = ock__plan_header(plan, "connection", "close");
-  if (!rc) {
-    cJSON *e = reply_entry(p, plan->status, d, played ? &a : NULL, plan->stream);
-    record_sent(e, plan);
-    ock__plan_defer(plan, "llm_reply", e, gone_entry);
-  }
+  char *entry = rc ? NULL : reply_text(p, d, played ? &a : NULL, plan);
+  if (entry)
+    ock__plan_defer_text(plan, "llm_reply", entry, gone_entry);
+  else if (!rc)
+    rc = OCK_ENOMEM;
   free(ids.calls);
   free(ids.call_ids);
   return rc;

@@ -153,11 +153,11 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
 
   cJSON *end = tool_end(c->name, c->id, status, reply);
   add_extra(end, c->extra);
-  ock__plan_defer(plan, "tool_end", end, tool_gone);
+  int rc = ock__plan_defer(plan, "tool_end", end, tool_gone);
   c->known = t != NULL;
   c->status = status;
   c->reply = reply;
-  return reply ? OCK_OK : OCK_ENOMEM;
+  return reply && !rc ? OCK_OK : OCK_ENOMEM;
 }
 
 int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
