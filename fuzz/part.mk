@@ -1,13 +1,13 @@
 # fuzz/: libFuzzer targets for the code that reads what a SUT or a user sends: the fixture
 # loader, the SSE decoder and stream mapping, the provider JSON mapping, the history validator,
-# the event-log checker and the mock's request handling.
+# the event-log checker, the mock's request handling and its tree-less request reader.
 #
 #   make fuzz [FUZZ_SECONDS=60]   build with clang (-fsanitize=fuzzer,address,undefined) into
 #                                 build/fuzz and run each target; a crash fails the target and
 #                                 leaves its input in build/fuzz/crashes/<target>/
 # make test runs every target over its seeds and fuzz/regressions/<target>/ (replay.c), so a
 # crash, once its input is kept there, stays fixed.
-FUZZ_TARGETS := fixture sse message validate check mock_request
+FUZZ_TARGETS := fixture sse message validate check mock_request wire_request
 FUZZ_SECONDS ?= 60
 
 fuzz_libs_fixture      = $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
@@ -16,6 +16,7 @@ fuzz_libs_message      = $(CORE_LIB)
 fuzz_libs_validate     = $(MOCK_LIB) $(CORE_LIB)
 fuzz_libs_check        = $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
 fuzz_libs_mock_request = $(MOCK_LIB) $(CORE_LIB)
+fuzz_libs_wire_request = $(CORE_LIB)
 
 $(call objs_of,$(wildcard fuzz/fuzz_*.c)): CFLAGS += -Ireference -Imock-provider
 

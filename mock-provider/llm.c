@@ -1,13 +1,16 @@
 /*
  * llm.c: the LLM endpoints: one request in, the scripted answer (or the right error) out.
  *
- * For each request, in this order: read the body (model and messages; a malformed request is
- * a 400 in the provider's envelope); turn the messages into the neutral history and validate
- * it (validate.c); under the state lock count the request, fire a cancel trigger, and decide
- * the answer: the history's 400 (unless observe-only), a seeded random fault, the scripted
- * turn (with its fault), or "unmatched"; journal all of that in order; then, outside the lock,
- * build the bytes through the provider's wire (wire.h). The reply's journal entry is deferred
- * until the reply has really gone out (or was abandoned: fault client_gone).
+ * For each request, in this order: read the body (model, messages as the neutral history,
+ * tools' names) with core's tree-less reader (ock/wire_request.h), or, for a body outside its
+ * subset, with cJSON and the tree readers of core/message.c, which word every 400 in the
+ * provider's envelope; validate the history (validate.c); print the llm_request journal entry
+ * straight from the body's bytes; under the state lock decide() the answer (the request's 400,
+ * the history's 400 unless observe-only, a seeded random fault, the scripted turn with its
+ * fault, or "unmatched") and journal_decision() journals it in that order and fires a cancel
+ * trigger; then, outside the lock, build the bytes through the provider's wire (wire.h). The
+ * reply's journal entry is deferred until the reply has really gone out (or was abandoned:
+ * fault client_gone).
  *
  * Deterministic ids (SPEC 6.6): with H the FNV-1a hash of the scenario id and T the 1-based
  * number of the scripted turn played, counted over all providers, tool calls are call_H_T_I /
@@ -22,22 +25,28 @@
 #include <string.h>
 
 #include "faults.h"
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/message.h"
+#include "ock/wire_request.h"
 #include "ock/status.h"
 #include "script.h"
 #include "validate.h"
 
-/* One request, read. */
+/* One request, read: by the tree-less reader (core/wire_request.c) when the body is in its
+ * subset, else by the tree reader, which also words every 400. */
 struct llm_in {
-  cJSON *body;           /* owned */
-  const cJSON *messages; /* in body */
-  const cJSON *system;   /* Anthropic's "system", or NULL */
-  const char *model;     /* in body */
+  int fast;                    /* read by the tree-less reader: req holds it */
+  struct ock_request_read req; /* fast: the spans, tool names, model, history */
+  const char *text;            /* fast: the body the spans count in */
+  cJSON *body;                 /* tree: owned */
+  const cJSON *messages;       /* tree: in body */
+  const cJSON *system;         /* tree: Anthropic's "system", or NULL */
+  const cJSON *tools;          /* tree: in body, or NULL */
+  const char *model;           /* in req or body; NULL when missing */
   int stream;
   int include_usage;
-  const cJSON *tools; /* in body, or NULL */
-  struct ock_history hist;
+  struct ock_history hist; /* the neutral history (moved out of req when fast) */
   int hist_ok;
   char problem[900];         /* non-empty: the request is malformed (400) */
   const char *problem_param; /* OpenAI "param" of the problem, or NULL */
@@ -46,10 +55,19 @@ struct llm_in {
 
 enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED };
 
+/* The provider's 400 text for a history finding, made before the lock is taken. */
+struct finding_text {
+  char message[1400];
+  char param[64];
+  char code[64]; /* "" : null */
+};
+
 /* What was decided under the lock. */
 struct llm_decision {
   enum llm_outcome outcome;
   int turn;                       /* the turn's index in the provider's script, or -1 */
+  unsigned long long index;       /* the request's number over all providers, from 1 */
+  unsigned long long position;    /* ... among its provider's requests, from 1 */
   unsigned long long reply_no;    /* T of the ids: 1-based over all played turns; 0: none */
   const struct mock_fault *fault; /* scripted or random; NULL: none */
   int random_rule;                /* the random rule that fired, or -1 */
@@ -57,6 +75,7 @@ struct llm_decision {
   char message[1400];             /* error text for INVALID, HISTORY, UNMATCHED */
   char param[64];                 /* OpenAI "param" for HISTORY and INVALID */
   char code[64];                  /* OpenAI "code" for HISTORY and INVALID ("" : null) */
+  char expected[1400];            /* UNMATCHED: what the script expected */
 };
 
 /* anthropic_input_not_object: the Messages API rejects an assistant tool_use block whose
@@ -89,30 +108,35 @@ static int anthropic_input_not_object(const cJSON *messages, char *problem, size
   return 0;
 }
 
-static void read_request(const struct mock_request *rq, const struct mock_provider *p,
-                         struct llm_in *in) {
-  struct ock_jerr jerr;
+/* read_fields: the members both APIs share, from the tree (a failed getter leaves rc set). */
+static int read_fields(const struct mock_provider *p, struct llm_in *in, struct ock_jerr *jerr) {
   const char *path = "$";
-  memset(in, 0, sizeof *in);
-  ock_history_init(&in->hist);
-  int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
+  int rc = ock_jcheck_object(in->body, path, jerr);
   if (!rc)
-    rc = ock_jcheck_object(in->body, path, &jerr);
+    rc = ock_jget_nonempty(in->body, path, "model", OCK_REQUIRED, &in->model, jerr);
   if (!rc)
-    rc = ock_jget_nonempty(in->body, path, "model", OCK_REQUIRED, &in->model, &jerr);
+    rc = ock_jget_array(in->body, path, "messages", OCK_REQUIRED, &in->messages, jerr);
   if (!rc)
-    rc = ock_jget_array(in->body, path, "messages", OCK_REQUIRED, &in->messages, &jerr);
+    rc = ock_jget_bool(in->body, path, "stream", OCK_OPTIONAL, &in->stream, jerr);
   if (!rc)
-    rc = ock_jget_bool(in->body, path, "stream", OCK_OPTIONAL, &in->stream, &jerr);
-  if (!rc)
-    rc = ock_jget_array(in->body, path, "tools", OCK_OPTIONAL, &in->tools, &jerr);
+    rc = ock_jget_array(in->body, path, "tools", OCK_OPTIONAL, &in->tools, jerr);
   if (!rc && p->api == MOCK_API_OPENAI) {
     const cJSON *so = NULL;
-    rc = ock_jget_object(in->body, path, "stream_options", OCK_OPTIONAL, &so, &jerr);
+    rc = ock_jget_object(in->body, path, "stream_options", OCK_OPTIONAL, &so, jerr);
     if (!rc && so)
       rc = ock_jget_bool(so, "$.stream_options", "include_usage", OCK_OPTIONAL, &in->include_usage,
-                         &jerr);
+                         jerr);
   }
+  return rc;
+}
+
+/* read_tree reads a body the tree-less reader declined, and words what is wrong with it. */
+static void read_tree(const struct mock_request *rq, const struct mock_provider *p,
+                      struct llm_in *in) {
+  struct ock_jerr jerr;
+  int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
+  if (!rc)
+    rc = read_fields(p, in, &jerr);
   if (!rc && !cJSON_GetArraySize(in->messages)) {
     /* both APIs refuse a request without messages, each in its own words */
     if (p->api == MOCK_API_OPENAI) {
@@ -141,136 +165,214 @@ static void read_request(const struct mock_request *rq, const struct mock_provid
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
-/* tool_names: the names of the tools a request offers, in either wire's shape. */
-static cJSON *tool_names(const cJSON *tools) {
-  cJSON *names = cJSON_CreateArray();
-  const cJSON *t;
-  cJSON_ArrayForEach(t, tools) {
-    const char *name = ock_json_str(t, "name");
-    if (!name)
-      name = ock_json_str(cJSON_GetObjectItemCaseSensitive(t, "function"), "name");
-    cJSON_AddItemToArray(names, cJSON_CreateString(name ? name : ""));
+/* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM. */
+static int read_request(const struct mock_request *rq, const struct mock_provider *p,
+                        struct llm_in *in) {
+  memset(in, 0, sizeof *in);
+  ock_history_init(&in->hist);
+  int rc = ock_wire_request_read(rq->body, rq->body_len, p->api == MOCK_API_ANTHROPIC, &in->req);
+  if (rc == OCK_ENOMEM)
+    return rc;
+  if (rc) {
+    read_tree(rq, p, in);
+    return OCK_OK;
   }
-  return names;
+  in->fast = 1;
+  in->text = rq->body;
+  in->model = in->req.model;
+  in->stream = in->req.stream;
+  in->include_usage = in->req.include_usage;
+  in->hist = in->req.history;
+  ock_history_init(&in->req.history);
+  in->hist_ok = 1;
+  return OCK_OK;
 }
 
-/* result_block: for an Anthropic tool message, the index of its tool_result block in its wire
- * message (msg). */
-static int result_block(const cJSON *msg, const struct ock_message *m) {
-  const cJSON *content = cJSON_GetObjectItemCaseSensitive(msg, "content");
-  int k = 0;
-  const cJSON *b;
-  cJSON_ArrayForEach(b, content) {
-    const char *type = ock_json_str(b, "type"), *id = ock_json_str(b, "tool_use_id");
-    if (type && !strcmp(type, "tool_result") && id && m->tool_call_id &&
-        !strcmp(id, m->tool_call_id))
-      return k;
-    k++;
-  }
-  return -1;
+static void free_request(struct llm_in *in) {
+  ock_history_free(&in->hist);
+  ock_wire_request_free(&in->req);
+  cJSON_Delete(in->body);
 }
 
-/* neutral_text writes the history in the neutral form of SPEC 6.1 as JSON text (straight from
- * the history: a tree of it per request was a tenth of the mock's cycles under load). */
-static int neutral_text(const struct ock_history *h, const cJSON *raw, int anthropic,
-                        struct ock_buf *out) {
-  const cJSON *wire = raw ? raw->child : NULL; /* raw[wire_index], walked along with h */
+/* raw_messages: the request's "messages" as a tree, for what only a finding needs (the
+ * provider's text names wire messages). Caller frees with cJSON_Delete when *owned. */
+static const cJSON *raw_messages(const struct llm_in *in, int *owned) {
+  *owned = in->fast;
+  if (!in->fast)
+    return in->messages;
+  return cJSON_ParseWithLength(in->text + in->req.messages.at, in->req.messages.len);
+}
+
+/* result_blocks: for each Anthropic tool message of a history read from the tree, the index
+ * of its tool_result block in its wire message (what the fast reader gives as result_blocks);
+ * NULL when out of memory or for OpenAI. Caller frees. */
+static int *result_blocks(const struct llm_in *in) {
+  int *blocks = malloc((in->hist.len ? in->hist.len : 1) * sizeof *blocks);
+  const cJSON *wire = in->messages ? in->messages->child : NULL;
   int wire_at = 0;
-  int rc = ock_buf_puts(out, "[");
-  for (size_t i = 0; !rc && i < h->len; i++) {
-    const struct ock_message *m = &h->items[i];
+  for (size_t i = 0; blocks && i < in->hist.len; i++) {
+    const struct ock_message *m = &in->hist.items[i];
     while (wire && m->wire_index >= 0 && wire_at < m->wire_index) {
       wire = wire->next;
       wire_at++;
     }
+    blocks[i] = -1;
+    const cJSON *content = wire && wire_at == m->wire_index && m->role == OCK_ROLE_TOOL
+                               ? cJSON_GetObjectItemCaseSensitive(wire, "content")
+                               : NULL;
+    const cJSON *b = cJSON_IsArray(content) ? content->child : NULL;
+    for (int k = 0; b && blocks[i] < 0; b = b->next, k++) {
+      const char *type = ock_json_str(b, "type"), *id = ock_json_str(b, "tool_use_id");
+      if (type && !strcmp(type, "tool_result") && id && m->tool_call_id &&
+          !strcmp(id, m->tool_call_id))
+        blocks[i] = k;
+    }
+  }
+  return blocks;
+}
+
+/* write_arguments writes a call's arguments: an object goes in as an object, anything else
+ * as the string it is. */
+static int write_arguments(struct ock_buf *out, const char *args) {
+  int rc = ock_wire_object_text(out, args, strlen(args));
+  if (rc != OCK_EJSON)
+    return rc;
+  cJSON *parsed = cJSON_Parse(args); /* outside the plain subset: as cJSON reads it */
+  rc = cJSON_IsObject(parsed) ? ock_json_write(out, parsed) : ock_json_write_string(out, args);
+  cJSON_Delete(parsed);
+  return rc;
+}
+
+static int write_calls(struct ock_buf *out, const struct ock_message *m) {
+  int rc = ock_buf_puts(out, ",\"tool_calls\":[");
+  for (size_t c = 0; !rc && c < m->n_calls; c++) {
+    rc = (c && ock_buf_puts(out, ",")) || ock_buf_puts(out, "{\"id\":") ||
+         ock_json_write_string(out, m->calls[c].id ? m->calls[c].id : "") ||
+         ock_buf_puts(out, ",\"name\":") ||
+         ock_json_write_string(out, m->calls[c].name ? m->calls[c].name : "") ||
+         ock_buf_puts(out, ",\"arguments\":") ||
+         write_arguments(out, m->calls[c].arguments ? m->calls[c].arguments : "") ||
+         ock_buf_puts(out, "}");
+  }
+  return rc || ock_buf_puts(out, "]");
+}
+
+/* neutral_text writes the history in the neutral form of SPEC 6.1 as JSON text; blocks (NULL
+ * for OpenAI) gives each Anthropic tool message its wire_block. */
+static int neutral_text(const struct ock_history *h, const int *blocks, struct ock_buf *out) {
+  int rc = ock_buf_puts(out, "[");
+  for (size_t i = 0; !rc && i < h->len; i++) {
+    const struct ock_message *m = &h->items[i];
     rc = (i && ock_buf_puts(out, ",")) || ock_buf_puts(out, "{\"role\":") ||
          ock_json_write_string(out, ock_role_name(m->role)) || ock_buf_puts(out, ",\"content\":") ||
          ock_json_write_string(out, m->content ? m->content : "");
-    if (!rc && m->n_calls) {
-      rc = ock_buf_puts(out, ",\"tool_calls\":[");
-      for (size_t c = 0; !rc && c < m->n_calls; c++) {
-        const char *args = m->calls[c].arguments ? m->calls[c].arguments : "";
-        cJSON *parsed = cJSON_Parse(args); /* an object goes in as an object */
-        rc = (c && ock_buf_puts(out, ",")) || ock_buf_puts(out, "{\"id\":") ||
-             ock_json_write_string(out, m->calls[c].id ? m->calls[c].id : "") ||
-             ock_buf_puts(out, ",\"name\":") ||
-             ock_json_write_string(out, m->calls[c].name ? m->calls[c].name : "") ||
-             ock_buf_puts(out, ",\"arguments\":") ||
-             (cJSON_IsObject(parsed) ? ock_json_write(out, parsed)
-                                     : ock_json_write_string(out, args)) ||
-             ock_buf_puts(out, "}");
-        cJSON_Delete(parsed);
-      }
-      rc = rc || ock_buf_puts(out, "]");
-    }
+    if (!rc && m->n_calls)
+      rc = write_calls(out, m);
     if (!rc && m->role == OCK_ROLE_TOOL)
       rc = ock_buf_puts(out, ",\"tool_call_id\":") ||
            ock_json_write_string(out, m->tool_call_id ? m->tool_call_id : "") ||
            (m->is_error && ock_buf_puts(out, ",\"is_error\":true"));
     rc = rc || ock_buf_puts(out, ",\"wire_index\":") || ock_json_write_int(out, m->wire_index);
-    if (!rc && anthropic && m->role == OCK_ROLE_TOOL)
-      rc = ock_buf_puts(out, ",\"wire_block\":") ||
-           ock_json_write_int(out, wire && wire_at == m->wire_index ? result_block(wire, m) : -1);
+    if (!rc && blocks && m->role == OCK_ROLE_TOOL)
+      rc = ock_buf_puts(out, ",\"wire_block\":") || ock_json_write_int(out, blocks[i]);
     rc = rc || ock_buf_puts(out, "}");
   }
   return rc || ock_buf_puts(out, "]") ? OCK_ENOMEM : OCK_OK;
 }
 
-/* neutral_raw: the neutral history as a raw JSON value for the journal entry (null when the
- * history did not parse, or out of memory). */
-static cJSON *neutral_raw(const struct llm_in *in, int anthropic) {
-  struct ock_buf text;
-  ock_buf_init(&text, (size_t)-1 / 2);
-  cJSON *v = in->hist_ok && !neutral_text(&in->hist, in->messages, anthropic, &text)
-                 ? cJSON_CreateRaw(text.data)
-                 : NULL;
-  ock_buf_free(&text);
-  return v ? v : cJSON_CreateNull();
+/* write_neutral: the neutral history, or null when the history did not parse. */
+static int write_neutral(struct ock_buf *out, const struct llm_in *in, int anthropic) {
+  if (!in->hist_ok)
+    return ock_buf_puts(out, "null");
+  int *tree_blocks = anthropic && !in->fast ? result_blocks(in) : NULL;
+  if (anthropic && !in->fast && !tree_blocks)
+    return OCK_ENOMEM;
+  int rc = neutral_text(&in->hist, in->fast ? in->req.result_blocks : tree_blocks, out);
+  free(tree_blocks);
+  return rc;
 }
 
-/* add_reference adds v under key without copying it (NULL: null). The entry is printed
- * (ock__serve_llm) while the request's tree is still alive, and its references never free
- * what they point at. */
-static void add_reference(cJSON *o, const char *key, const cJSON *v) {
-  if (v)
-    cJSON_AddItemReferenceToObject(o, key, (cJSON *)v); /* cJSON's API has no const here */
-  else
-    cJSON_AddNullToObject(o, key);
+/* write_value: a member's value as it was sent (compact), or null when absent. */
+static int write_value(struct ock_buf *out, const struct llm_in *in, struct ock_wire_span span,
+                       const cJSON *tree) {
+  if (in->fast)
+    return span.len ? ock_wire_compact(out, in->text + span.at, span.len)
+                    : ock_buf_puts(out, "null");
+  return tree ? ock_json_write(out, tree) : ock_buf_puts(out, "null");
 }
 
-/* request_entry: the llm_request journal entry, without what the lock decides (decide()
- * adds turn, request_index and position after its members). */
-static cJSON *request_entry(const struct mock_request *rq, const struct mock_provider *p,
-                            const struct llm_in *in) {
-  int anthropic = p->api == MOCK_API_ANTHROPIC;
-  cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_PROVIDER, p->name);
-  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_API, ock__api_name(p->api));
-  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_METHOD, rq->method);
-  cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_PATH, rq->path);
-  cJSON_AddBoolToObject(e, OCK_F_LLM_REQUEST_STREAM, in->stream);
-  if (in->model)
-    cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_MODEL, in->model);
-  else
-    cJSON_AddNullToObject(e, OCK_F_LLM_REQUEST_MODEL);
-  add_reference(e, OCK_F_LLM_REQUEST_MESSAGES, in->messages);
-  if (anthropic)
-    add_reference(e, OCK_F_LLM_REQUEST_SYSTEM, in->system);
-  cJSON_AddItemToObject(e, OCK_F_LLM_REQUEST_NEUTRAL, neutral_raw(in, anthropic));
-  cJSON_AddItemToObject(e, OCK_F_LLM_REQUEST_TOOLS, tool_names(in->tools));
-  cJSON_AddNumberToObject(e, OCK_F_LLM_REQUEST_TOOLS_OFFERED, cJSON_GetArraySize(in->tools));
-  /* The rest of the body, so the entry holds the whole request without repeating messages. */
-  cJSON *params = cJSON_AddObjectToObject(e, OCK_F_LLM_REQUEST_PARAMS);
-  const cJSON *body = cJSON_IsObject(in->body) ? in->body : NULL;
-  const cJSON *m;
+/* write_tools: the names of the tools a request offers, in either wire's shape, and their
+ * count. */
+static int write_tools(struct ock_buf *out, const struct llm_in *in) {
+  int rc = ock_buf_puts(out, ",\"" OCK_F_LLM_REQUEST_TOOLS "\":["), n = 0;
+  for (size_t i = 0; in->fast && !rc && i < in->req.n_tools; i++, n++) {
+    struct ock_wire_span name = in->req.tool_names[i];
+    rc = (i && ock_buf_puts(out, ",")) ||
+         (name.len ? ock_buf_append(out, in->text + name.at, name.len) : ock_buf_puts(out, "\"\""));
+  }
+  const cJSON *t, *tools = in->fast ? NULL : in->tools;
+  cJSON_ArrayForEach(t, tools) {
+    const char *name = ock_json_str(t, "name");
+    if (!name)
+      name = ock_json_str(cJSON_GetObjectItemCaseSensitive(t, "function"), "name");
+    rc = rc || (n++ && ock_buf_puts(out, ",")) || ock_json_write_string(out, name ? name : "");
+  }
+  return rc || ock_buf_puts(out, "],\"" OCK_F_LLM_REQUEST_TOOLS_OFFERED "\":") ||
+         ock_json_write_int(out, n);
+}
+
+/* write_params: the rest of the body, so the entry holds the whole request without repeating
+ * messages. */
+static int write_params(struct ock_buf *out, const struct llm_in *in) {
+  int rc = ock_buf_puts(out, ",\"" OCK_F_LLM_REQUEST_PARAMS "\":{"), n = 0;
+  for (size_t i = 0; in->fast && !rc && i < in->req.n_params; i++, n++) {
+    const struct ock_wire_member *m = &in->req.params[i];
+    rc = (i && ock_buf_puts(out, ",")) || ock_buf_append(out, in->text + m->key.at, m->key.len) ||
+         ock_buf_puts(out, ":") || ock_wire_compact(out, in->text + m->value.at, m->value.len);
+  }
+  const cJSON *m, *body = !in->fast && cJSON_IsObject(in->body) ? in->body : NULL;
   cJSON_ArrayForEach(m, body) {
     if (strcmp(m->string, "messages") && strcmp(m->string, "system"))
-      add_reference(params, m->string, m);
+      rc = rc || (n++ && ock_buf_puts(out, ",")) || ock_json_write_string(out, m->string) ||
+           ock_buf_puts(out, ":") || ock_json_write(out, m);
   }
-  cJSON_AddItemToObject(e, OCK_F_LLM_REQUEST_HEADERS, ock__headers_json(rq));
-  if (in->problem[0])
-    cJSON_AddStringToObject(e, OCK_F_LLM_REQUEST_ERROR, in->problem);
-  return e;
+  return rc || ock_buf_puts(out, "}");
+}
+
+/* request_text: the llm_request journal entry, without what the lock decides (decide() gives
+ * turn, request_index and position, written after these members). Caller frees. */
+static char *request_text(const struct mock_request *rq, const struct mock_provider *p,
+                          const struct llm_in *in) {
+  int anthropic = p->api == MOCK_API_ANTHROPIC;
+  struct ock_buf b;
+  ock_buf_init(&b, (size_t)-1 / 2);
+  int rc =
+      ock_buf_puts(&b, "{\"" OCK_F_LLM_REQUEST_PROVIDER "\":") ||
+      ock_json_write_string(&b, p->name) || ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_API "\":") ||
+      ock_json_write_string(&b, ock__api_name(p->api)) ||
+      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_METHOD "\":") ||
+      ock_json_write_string(&b, rq->method) ||
+      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_PATH "\":") || ock_json_write_string(&b, rq->path) ||
+      ock_buf_puts(&b, in->stream ? ",\"" OCK_F_LLM_REQUEST_STREAM "\":true"
+                                  : ",\"" OCK_F_LLM_REQUEST_STREAM "\":false") ||
+      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_MODEL "\":") ||
+      ock_json_write_string(&b, in->model) ||
+      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_MESSAGES "\":") ||
+      write_value(&b, in, in->req.messages, in->messages) ||
+      (anthropic && (ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_SYSTEM "\":") ||
+                     write_value(&b, in, in->req.system, in->system))) ||
+      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_NEUTRAL "\":") || write_neutral(&b, in, anthropic) ||
+      write_tools(&b, in) || write_params(&b, in) ||
+      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_HEADERS "\":{") ||
+      (rq->trace_id &&
+       (ock_buf_puts(&b, "\"x-ock-trace-id\":") || ock_json_write_string(&b, rq->trace_id))) ||
+      ock_buf_puts(&b, "}") ||
+      (in->problem[0] && (ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_ERROR "\":") ||
+                          ock_json_write_string(&b, in->problem))) ||
+      ock_buf_puts(&b, "}");
+  char *text = rc ? NULL : ock_buf_take(&b);
+  ock_buf_free(&b);
+  return text;
 }
 
 /* fault_json: {"kind", and the fault's parameters} as the journal shows a fault. */
@@ -292,30 +394,87 @@ static cJSON *fault_json(const struct mock_fault *f) {
   return o;
 }
 
-/* The members of an llm_request entry that decide() adds after the request's own. */
-#define DECIDED_MEMBERS                                                                            \
-  "\"" OCK_F_LLM_REQUEST_TURN "\":%d,\"" OCK_F_LLM_REQUEST_REQUEST_INDEX                           \
-  "\":%llu,\"" OCK_F_LLM_REQUEST_POSITION "\":%llu"
+/* finding_text_of words a finding as the provider would (before the lock: it reads the
+ * request's messages as they were sent). */
+static void finding_text_of(const struct mock_provider *p, const struct llm_in *in,
+                            const struct mock_finding *f, struct finding_text *ft) {
+  ft->message[0] = ft->param[0] = ft->code[0] = '\0';
+  if (f->shape == MOCK_SHAPE_NONE)
+    return;
+  int owned;
+  const cJSON *raw = raw_messages(in, &owned);
+  struct ock_buf why, param, code;
+  ock_buf_init(&why, sizeof ft->message - 1);
+  ock_buf_init(&param, sizeof ft->param - 1);
+  ock_buf_init(&code, sizeof ft->code - 1);
+  ock__history_error(p->api, f, raw, &param, &code, &why);
+  snprintf(ft->message, sizeof ft->message, "%s", why.data ? why.data : "");
+  snprintf(ft->param, sizeof ft->param, "%s", param.data ? param.data : "");
+  snprintf(ft->code, sizeof ft->code, "%s", code.data ? code.data : "");
+  ock_buf_free(&why);
+  ock_buf_free(&param);
+  ock_buf_free(&code);
+  if (owned)
+    cJSON_Delete((cJSON *)raw);
+}
 
-/* decide runs under st->lock: counts, triggers, chooses, journals the arrival. */
-static void decide(struct mock_state *st, const struct mock_provider *p, struct llm_in *in,
-                   const char *request_text, const struct mock_finding *finding,
-                   struct llm_decision *d, struct mock_plan *plan) {
+/* random_fault: does one of the fixture's random LLM faults fire on this request? */
+static int random_fault(struct mock_state *st, const struct mock_provider *p,
+                        struct llm_decision *d) {
   const struct mock_fixture *fx = st->fx;
-  size_t pi = (size_t)(p - fx->providers);
+  for (size_t i = 0; i < fx->n_randoms; i++) {
+    const struct mock_random *x = &fx->randoms[i];
+    if (x->on != MOCK_RANDOM_LLM || (x->target && strcmp(x->target, p->name)))
+      continue;
+    unsigned long long k = ++st->random_counts[i];
+    if (ock__fault_roll(st->seed, i, k, x->probability)) {
+      d->outcome = OUT_RANDOM;
+      d->random_rule = (int)i;
+      d->fault = &x->fault;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* play_turn picks the scripted turn that answers, or decides "unmatched". */
+static void play_turn(struct mock_state *st, const struct mock_provider *p, const struct llm_in *in,
+                      struct llm_decision *d) {
+  size_t pi = (size_t)(p - st->fx->providers);
+  struct mock_match_input mi;
+  struct ock_buf why;
+  ock_buf_init(&why, sizeof d->expected - 1);
+  ock__match_input_from(&in->hist, (long long)d->position, &mi);
+  d->outcome = OUT_TURN;
+  d->turn = ock__script_pick(p, &st->plays[pi], &mi, &why);
+  if (d->turn < 0) {
+    d->outcome = OUT_UNMATCHED;
+    snprintf(d->message, sizeof d->message,
+             "ock: no scripted turn matches this request (provider %s, request %llu)", p->name,
+             d->position);
+    snprintf(d->expected, sizeof d->expected, "%s", why.data ? why.data : "");
+  } else {
+    d->reply_no = ++st->replies;
+    if (p->turns[d->turn].fault.kind != MOCK_FAULT_NONE)
+      d->fault = &p->turns[d->turn].fault;
+  }
+  ock_buf_free(&why);
+}
+
+/* decide chooses the answer: the request's own 400, the history's (unless observe-only), a
+ * random fault, the scripted turn, or "unmatched". It counts the request and the turns it
+ * plays in st (so the caller holds st->lock) and journals nothing. */
+static void decide(struct mock_state *st, const struct mock_provider *p, const struct llm_in *in,
+                   const struct mock_finding *finding, const struct finding_text *ft,
+                   struct llm_decision *d) {
   d->turn = -1;
   d->random_rule = -1;
-  unsigned long long index = ++st->llm_requests;
-  unsigned long long position = ++st->provider_requests[pi];
-  struct ock_buf why, param, code;
-  ock_buf_init(&why, sizeof d->message - 1);
-  ock_buf_init(&param, sizeof d->param - 1);
-  ock_buf_init(&code, sizeof d->code - 1);
-  if (finding->shape != MOCK_SHAPE_NONE)
-    ock__history_error(p->api, finding, in->messages, &param, &code, &why);
-  char finding_text[sizeof d->message];
-  snprintf(finding_text, sizeof finding_text, "%s", why.data ? why.data : "");
-
+  d->reply_no = 0;
+  d->fault = NULL;
+  d->request_seq = 0;
+  d->message[0] = d->param[0] = d->code[0] = d->expected[0] = '\0';
+  d->index = ++st->llm_requests;
+  d->position = ++st->provider_requests[p - st->fx->providers];
   if (in->problem[0]) {
     d->outcome = OUT_INVALID;
     snprintf(d->message, sizeof d->message, "%s", in->problem);
@@ -326,142 +485,147 @@ static void decide(struct mock_state *st, const struct mock_provider *p, struct 
     /* Results out of call order are journaled but answered: both real APIs accept them
      * (SPEC.md 6.7). Every other shape is a 400 there, so it is one here. */
     d->outcome = OUT_HISTORY;
-    snprintf(d->message, sizeof d->message, "%s", finding_text);
-    snprintf(d->param, sizeof d->param, "%s", param.data ? param.data : "");
-    snprintf(d->code, sizeof d->code, "%s", code.data ? code.data : "");
-  } else {
-    d->outcome = OUT_TURN;
-    for (size_t i = 0; i < fx->n_randoms && d->random_rule < 0; i++) {
-      const struct mock_random *x = &fx->randoms[i];
-      if (x->on != MOCK_RANDOM_LLM || (x->target && strcmp(x->target, p->name)))
-        continue;
-      unsigned long long k = ++st->random_counts[i];
-      if (ock__fault_roll(st->seed, i, k, x->probability)) {
-        d->outcome = OUT_RANDOM;
-        d->random_rule = (int)i;
-        d->fault = &x->fault;
-      }
-    }
-    if (d->outcome == OUT_TURN) {
-      struct mock_match_input mi;
-      ock__match_input_from(&in->hist, (long long)position, &mi);
-      ock_buf_reset(&why);
-      d->turn = ock__script_pick(p, &st->plays[pi], &mi, &why);
-      if (d->turn < 0) {
-        d->outcome = OUT_UNMATCHED;
-        snprintf(d->message, sizeof d->message,
-                 "ock: no scripted turn matches this request (provider %s, request %llu)", p->name,
-                 position);
-      } else {
-        d->reply_no = ++st->replies;
-        if (p->turns[d->turn].fault.kind != MOCK_FAULT_NONE)
-          d->fault = &p->turns[d->turn].fault;
-      }
-    }
+    memcpy(d->message, ft->message, sizeof d->message);
+    memcpy(d->param, ft->param, sizeof d->param);
+    memcpy(d->code, ft->code, sizeof d->code);
+  } else if (!random_fault(st, p, d)) {
+    play_turn(st, p, in, d);
   }
-
-  char decided[128];
-  snprintf(decided, sizeof decided, DECIDED_MEMBERS, d->turn, index, position);
-  d->request_seq =
-      ock__journal_append_text(st->journal, OCK_KIND_LLM_REQUEST, request_text, decided);
-  ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, index, plan);
-  if (finding->shape != MOCK_SHAPE_NONE) {
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, OCK_F_FINDING_PROVIDER, p->name);
-    cJSON_AddStringToObject(e, OCK_F_FINDING_SHAPE, ock__shape_name(finding->shape));
-    cJSON_AddNumberToObject(e, OCK_F_FINDING_MESSAGE_INDEX, finding->message_index);
-    cJSON_AddStringToObject(e, OCK_F_FINDING_TOOL_CALL_ID, finding->tool_call_id);
-    cJSON_AddStringToObject(e, OCK_F_FINDING_MESSAGE, finding_text);
-    cJSON_AddNumberToObject(e, OCK_F_FINDING_REQUEST_SEQ, (double)d->request_seq);
-    cJSON_AddBoolToObject(e, OCK_F_FINDING_REJECTED, d->outcome == OUT_HISTORY);
-    ock__journal_append(st->journal, OCK_KIND_FINDING, e);
-  }
-  if (d->outcome == OUT_UNMATCHED) {
-    cJSON *u = cJSON_CreateObject();
-    cJSON_AddStringToObject(u, OCK_F_UNMATCHED_PROVIDER, p->name);
-    cJSON_AddStringToObject(u, OCK_F_UNMATCHED_EXPECTED, why.data ? why.data : "");
-    cJSON_AddNumberToObject(u, OCK_F_UNMATCHED_POSITION, (double)position);
-    cJSON_AddNumberToObject(u, OCK_F_UNMATCHED_REQUEST_SEQ, (double)d->request_seq);
-    ock__journal_append(st->journal, OCK_KIND_UNMATCHED, u);
-  }
-  if (d->fault) {
-    cJSON *f = cJSON_CreateObject();
-    cJSON_AddItemToObject(f, OCK_F_FAULT_FAULT, fault_json(d->fault));
-    cJSON_AddStringToObject(f, OCK_F_FAULT_PROVIDER, p->name);
-    cJSON_AddNumberToObject(f, OCK_F_FAULT_REQUEST_SEQ, (double)d->request_seq);
-    cJSON_AddNumberToObject(f, OCK_F_FAULT_TURN, d->turn);
-    cJSON_AddBoolToObject(f, OCK_F_FAULT_RANDOM, d->random_rule >= 0);
-    if (d->random_rule >= 0)
-      cJSON_AddNumberToObject(f, OCK_F_FAULT_RULE, d->random_rule);
-    ock__journal_append(st->journal, OCK_KIND_FAULT, f);
-  }
-  ock_buf_free(&why);
-  ock_buf_free(&param);
-  ock_buf_free(&code);
 }
 
-/* reply_entry starts the llm_reply journal entry; a is NULL when no answer was played. */
-static cJSON *reply_entry(const struct mock_provider *p, int status, const struct llm_decision *d,
-                          const struct mock_answer *a, int stream) {
+static cJSON *finding_entry(const struct mock_provider *p, const struct mock_finding *f,
+                            const struct finding_text *ft, const struct llm_decision *d) {
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_PROVIDER, p->name);
-  cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_STATUS, status);
-  cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_TURN, d->turn);
-  cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_REQUEST_SEQ, (double)d->request_seq);
-  cJSON_AddBoolToObject(e, OCK_F_LLM_REPLY_STREAM, stream);
-  if (a)
-    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_TEXT, a->text ? a->text : "");
-  else
-    cJSON_AddNullToObject(e, OCK_F_LLM_REPLY_TEXT);
-  cJSON *calls = cJSON_AddArrayToObject(e, OCK_F_LLM_REPLY_TOOL_CALLS);
-  for (size_t i = 0; a && i < a->n_calls; i++) {
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddItemToArray(calls, c);
-    cJSON_AddStringToObject(c, "id", a->calls[i].id);
-    cJSON_AddStringToObject(c, "name", a->calls[i].name);
-    cJSON_AddStringToObject(c, "arguments", a->calls[i].arguments);
-  }
-  if (a)
-    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_FINISH_REASON, a->finish);
-  else
-    cJSON_AddNullToObject(e, OCK_F_LLM_REPLY_FINISH_REASON);
-  if (d->fault)
-    cJSON_AddItemToObject(e, OCK_F_LLM_REPLY_FAULT, fault_json(d->fault));
-  if (d->outcome != OUT_TURN && d->outcome != OUT_RANDOM)
-    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_ERROR, d->message);
+  cJSON_AddStringToObject(e, OCK_F_FINDING_PROVIDER, p->name);
+  cJSON_AddStringToObject(e, OCK_F_FINDING_SHAPE, ock__shape_name(f->shape));
+  cJSON_AddNumberToObject(e, OCK_F_FINDING_MESSAGE_INDEX, f->message_index);
+  cJSON_AddStringToObject(e, OCK_F_FINDING_TOOL_CALL_ID, f->tool_call_id);
+  cJSON_AddStringToObject(e, OCK_F_FINDING_MESSAGE, ft->message);
+  cJSON_AddNumberToObject(e, OCK_F_FINDING_REQUEST_SEQ, (double)d->request_seq);
+  cJSON_AddBoolToObject(e, OCK_F_FINDING_REJECTED, d->outcome == OUT_HISTORY);
   return e;
 }
 
-/* record_sent adds the headers that matter and the bytes (parsed body, or SSE events). */
-static void record_sent(cJSON *e, const struct mock_plan *plan) {
-  cJSON *h = cJSON_AddObjectToObject(e, OCK_F_LLM_REPLY_HEADERS);
-  cJSON_AddStringToObject(h, "content-type", plan->content_type);
-  for (size_t i = 0; i < plan->n_headers; i++)
-    cJSON_AddStringToObject(h, plan->headers[i].name, plan->headers[i].value);
-  if (plan->drop_after >= 0)
-    cJSON_AddNumberToObject(e, OCK_F_LLM_REPLY_DROP_AFTER_BYTES, (double)plan->drop_after);
-  if (plan->stream) {
-    cJSON *sse = cJSON_AddArrayToObject(e, OCK_F_LLM_REPLY_SSE);
-    for (size_t i = 0; i < plan->body.n; i++)
-      cJSON_AddItemToArray(sse, cJSON_CreateString(plan->body.items[i]));
-    return;
+static cJSON *unmatched_entry(const struct mock_provider *p, const struct llm_decision *d) {
+  cJSON *u = cJSON_CreateObject();
+  cJSON_AddStringToObject(u, OCK_F_UNMATCHED_PROVIDER, p->name);
+  cJSON_AddStringToObject(u, OCK_F_UNMATCHED_EXPECTED, d->expected);
+  cJSON_AddNumberToObject(u, OCK_F_UNMATCHED_POSITION, (double)d->position);
+  cJSON_AddNumberToObject(u, OCK_F_UNMATCHED_REQUEST_SEQ, (double)d->request_seq);
+  return u;
+}
+
+static cJSON *fault_entry(const struct mock_provider *p, const struct llm_decision *d) {
+  cJSON *f = cJSON_CreateObject();
+  cJSON_AddItemToObject(f, OCK_F_FAULT_FAULT, fault_json(d->fault));
+  cJSON_AddStringToObject(f, OCK_F_FAULT_PROVIDER, p->name);
+  cJSON_AddNumberToObject(f, OCK_F_FAULT_REQUEST_SEQ, (double)d->request_seq);
+  cJSON_AddNumberToObject(f, OCK_F_FAULT_TURN, d->turn);
+  cJSON_AddBoolToObject(f, OCK_F_FAULT_RANDOM, d->random_rule >= 0);
+  if (d->random_rule >= 0)
+    cJSON_AddNumberToObject(f, OCK_F_FAULT_RULE, d->random_rule);
+  return f;
+}
+
+/* journal_decision journals the request's arrival and what decide() chose, in order, and
+ * fires a cancel trigger on it; under st->lock, right after decide(), so the journal's order
+ * is the order of the decisions. Sets d->request_seq. */
+static void journal_decision(struct mock_state *st, const struct mock_provider *p,
+                             const char *request_text, const struct mock_finding *finding,
+                             const struct finding_text *ft, struct llm_decision *d,
+                             struct mock_plan *plan) {
+  char decided[128];
+  snprintf(decided, sizeof decided,
+           "\"" OCK_F_LLM_REQUEST_TURN "\":%d,\"" OCK_F_LLM_REQUEST_REQUEST_INDEX
+           "\":%llu,\"" OCK_F_LLM_REQUEST_POSITION "\":%llu",
+           d->turn, d->index, d->position);
+  d->request_seq =
+      ock__journal_append_text(st->journal, OCK_KIND_LLM_REQUEST, request_text, decided);
+  ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, d->index, plan);
+  if (finding->shape != MOCK_SHAPE_NONE)
+    ock__journal_append(st->journal, OCK_KIND_FINDING, finding_entry(p, finding, ft, d));
+  if (d->outcome == OUT_UNMATCHED)
+    ock__journal_append(st->journal, OCK_KIND_UNMATCHED, unmatched_entry(p, d));
+  if (d->fault)
+    ock__journal_append(st->journal, OCK_KIND_FAULT, fault_entry(p, d));
+}
+
+/* write_answer writes what was played: text, tool_calls and finish_reason (null, [] and
+ * null when nothing was). */
+static int write_answer(struct ock_buf *b, const struct mock_answer *a) {
+  int rc = ock_buf_puts(b, ",\"" OCK_F_LLM_REPLY_TEXT "\":") ||
+           (a ? ock_json_write_string(b, a->text ? a->text : "") : ock_buf_puts(b, "null")) ||
+           ock_buf_puts(b, ",\"" OCK_F_LLM_REPLY_TOOL_CALLS "\":[");
+  for (size_t i = 0; !rc && a && i < a->n_calls; i++)
+    rc = (i && ock_buf_puts(b, ",")) || ock_buf_puts(b, "{\"id\":") ||
+         ock_json_write_string(b, a->calls[i].id) || ock_buf_puts(b, ",\"name\":") ||
+         ock_json_write_string(b, a->calls[i].name) || ock_buf_puts(b, ",\"arguments\":") ||
+         ock_json_write_string(b, a->calls[i].arguments) || ock_buf_puts(b, "}");
+  return rc || ock_buf_puts(b, "],\"" OCK_F_LLM_REPLY_FINISH_REASON "\":") ||
+         (a ? ock_json_write_string(b, a->finish) : ock_buf_puts(b, "null"));
+}
+
+/* write_sent writes the headers that matter and the bytes (the body as JSON when it is, or the
+ * SSE events). */
+static int write_sent(struct ock_buf *b, const struct mock_plan *plan) {
+  int rc = ock_buf_puts(b, ",\"" OCK_F_LLM_REPLY_HEADERS "\":{\"content-type\":") ||
+           ock_json_write_string(b, plan->content_type);
+  for (size_t i = 0; !rc && i < plan->n_headers; i++)
+    rc = ock_buf_puts(b, ",") || ock_json_write_string(b, plan->headers[i].name) ||
+         ock_buf_puts(b, ":") || ock_json_write_string(b, plan->headers[i].value);
+  rc = rc || ock_buf_puts(b, "}") ||
+       (plan->drop_after >= 0 && (ock_buf_puts(b, ",\"" OCK_F_LLM_REPLY_DROP_AFTER_BYTES "\":") ||
+                                  ock_json_write_int(b, plan->drop_after)));
+  if (rc || plan->stream) {
+    rc = rc || ock_buf_puts(b, ",\"" OCK_F_LLM_REPLY_SSE "\":[");
+    for (size_t i = 0; !rc && i < plan->body.n; i++)
+      rc = (i && ock_buf_puts(b, ",")) || ock_json_write_string(b, plan->body.items[i]);
+    return rc || ock_buf_puts(b, "]");
   }
-  if (plan->body_json && plan->body.n) { /* printed by the mock: no need to parse it back */
-    cJSON_AddRawToObject(e, OCK_F_LLM_REPLY_BODY, plan->body.items[0]);
-    return;
-  }
+  rc = ock_buf_puts(b, ",\"" OCK_F_LLM_REPLY_BODY "\":");
+  if (rc || (plan->body_json && plan->body.n)) /* printed by the mock: JSON already */
+    return rc || ock_buf_puts(b, plan->body.items[0]);
   cJSON *parsed =
       plan->body.n ? cJSON_ParseWithLength(plan->body.items[0], plan->body.lens[0]) : NULL;
-  if (parsed)
-    cJSON_AddItemToObject(e, OCK_F_LLM_REPLY_BODY, parsed);
-  else
-    cJSON_AddStringToObject(e, OCK_F_LLM_REPLY_BODY, plan->body.n ? plan->body.items[0] : "");
+  rc = parsed ? ock_json_write(b, parsed)
+              : ock_json_write_string(b, plan->body.n ? plan->body.items[0] : "");
+  cJSON_Delete(parsed);
+  return rc;
+}
+
+/* reply_text: the llm_reply journal entry (a is NULL when no answer was played), printed;
+ * NULL when out of memory. */
+static char *reply_text(const struct mock_provider *p, const struct llm_decision *d,
+                        const struct mock_answer *a, const struct mock_plan *plan) {
+  struct ock_buf b;
+  ock_buf_init(&b, (size_t)-1 / 2);
+  cJSON *fault = d->fault ? fault_json(d->fault) : NULL;
+  int rc = ock_buf_puts(&b, "{\"" OCK_F_LLM_REPLY_PROVIDER "\":") ||
+           ock_json_write_string(&b, p->name) ||
+           ock_buf_puts(&b, ",\"" OCK_F_LLM_REPLY_STATUS "\":") ||
+           ock_json_write_int(&b, plan->status) ||
+           ock_buf_puts(&b, ",\"" OCK_F_LLM_REPLY_TURN "\":") || ock_json_write_int(&b, d->turn) ||
+           ock_buf_puts(&b, ",\"" OCK_F_LLM_REPLY_REQUEST_SEQ "\":") ||
+           ock_json_write_int(&b, d->request_seq) ||
+           ock_buf_puts(&b, plan->stream ? ",\"" OCK_F_LLM_REPLY_STREAM "\":true"
+                                         : ",\"" OCK_F_LLM_REPLY_STREAM "\":false") ||
+           write_answer(&b, a) ||
+           (fault &&
+            (ock_buf_puts(&b, ",\"" OCK_F_LLM_REPLY_FAULT "\":") || ock_json_write(&b, fault))) ||
+           (d->outcome != OUT_TURN && d->outcome != OUT_RANDOM &&
+            (ock_buf_puts(&b, ",\"" OCK_F_LLM_REPLY_ERROR "\":") ||
+             ock_json_write_string(&b, d->message))) ||
+           write_sent(&b, plan) || ock_buf_puts(&b, "}");
+  cJSON_Delete(fault);
+  char *text = rc ? NULL : ock_buf_take(&b);
+  ock_buf_free(&b);
+  return text;
 }
 
 /* gone_entry: the entry for a reply the client stopped reading (SPEC 8.4). */
 static cJSON *gone_entry(const cJSON *sent) {
   cJSON *e = cJSON_Duplicate(sent, 1);
-  cJSON *scripted = cJSON_DetachItemFromObjectCaseSensitive(e, OCK_F_LLM_REPLY_FAULT);
+  cJSON *scripted = cJSON_DetachItemFromObjectCaseSensitive(e, "fault");
   if (scripted)
     cJSON_AddItemToObject(e, OCK_F_LLM_REPLY_SCRIPTED_FAULT, scripted);
   cJSON *f = cJSON_AddObjectToObject(e, OCK_F_LLM_REPLY_FAULT);
@@ -474,7 +638,7 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
                        const struct mock_fault *f, struct mock_plan *plan) {
   const struct ock_wire_ops *w = ock__wire_for(p->api);
   struct ock_buf b;
-  ock_buf_init(&b, 1 << 20);
+  ock_buf_init(&b, OCK_MAX_ERROR_BODY);
   int rc = w->encode_error(status, message, param, code, request_id, &b);
   if (!rc)
     rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
@@ -579,83 +743,92 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
   return OCK_OK;
 }
 
-int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
-                   const struct mock_provider *p, struct mock_plan *plan) {
-  struct llm_in in;
-  read_request(rq, p, &in);
-  struct mock_finding finding;
-  memset(&finding, 0, sizeof finding);
-  int rc = OCK_OK;
-  if (!in.problem[0])
-    rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
-  struct llm_decision d;
-  memset(&d, 0, sizeof d);
-  char *request_text = NULL; /* printed here, so the lock below is not held for it */
-  if (!rc) {
-    cJSON *req = request_entry(rq, p, &in);
-    request_text = ock_json_print(req);
-    cJSON_Delete(req);
-    rc = request_text ? OCK_OK : OCK_ENOMEM;
+/* reply_bytes puts the decided answer's bytes into the plan. */
+static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
+                       const struct llm_decision *d, const char *request_id, int played,
+                       const struct mock_answer *a, struct mock_plan *plan) {
+  int openai = p->api == MOCK_API_OPENAI;
+  switch (d->outcome) {
+  case OUT_INVALID:
+    return error_reply(p, request_id, 400, d->message, openai && d->param[0] ? d->param : NULL,
+                       openai && d->code[0] ? d->code : NULL, NULL, plan);
+  case OUT_UNMATCHED:
+    return error_reply(p, request_id, 400, d->message, NULL, NULL, NULL, plan);
+  case OUT_HISTORY:
+    return error_reply(p, request_id, 400, d->message, openai ? d->param : NULL,
+                       openai && d->code[0] ? d->code : NULL, NULL, plan);
+  case OUT_RANDOM:
+  case OUT_TURN:
+    break;
   }
-  if (!rc) {
-    pthread_mutex_lock(&st->lock);
-    decide(st, p, &in, request_text, &finding, &d, plan);
-    pthread_mutex_unlock(&st->lock);
-  }
-  free(request_text);
+  if (played)
+    return answer_reply(p, in, request_id, d->fault, a, plan);
+  return error_reply(p, request_id, d->fault->status, d->fault->message, NULL, NULL, d->fault,
+                     plan);
+}
 
+/* plan_reply builds the reply the decision calls for, and defers its journal entry until it
+ * has gone out. */
+static int plan_reply(struct mock_state *st, const struct mock_request *rq,
+                      const struct mock_provider *p, const struct llm_in *in,
+                      const struct llm_decision *d, struct mock_plan *plan) {
   char request_id[64];
   snprintf(request_id, sizeof request_id, "req_ock_%08x_%lld", (unsigned)st->fx->hash,
-           d.request_seq);
-  const struct mock_turn *t = d.turn >= 0 ? &p->turns[d.turn] : NULL;
+           d->request_seq);
+  const struct mock_turn *t = d->turn >= 0 ? &p->turns[d->turn] : NULL;
   struct answer_ids ids = {0};
   struct mock_answer a;
-  int answering = !rc && (d.outcome == OUT_TURN || d.outcome == OUT_RANDOM);
-  int played = answering && !(d.fault && d.fault->kind == MOCK_FAULT_STATUS);
+  int answering = d->outcome == OUT_TURN || d->outcome == OUT_RANDOM;
+  int played = answering && !(d->fault && d->fault->kind == MOCK_FAULT_STATUS);
+  int rc = OCK_OK;
   if (answering) {
-    rc = build_answer(st->fx, p, t, &in, rq->body_len, d.reply_no, &ids, &a);
+    rc = build_answer(st->fx, p, t, in, rq->body_len, d->reply_no, &ids, &a);
     if (t) {
       plan->delay_ms += t->delay_ms;
       plan->chunk_delay_ms = t->chunk_delay_ms;
     }
   }
-  if (!rc) {
-    switch (d.outcome) {
-    case OUT_INVALID:
-      rc = error_reply(p, request_id, 400, d.message,
-                       p->api == MOCK_API_OPENAI && d.param[0] ? d.param : NULL,
-                       p->api == MOCK_API_OPENAI && d.code[0] ? d.code : NULL, NULL, plan);
-      break;
-    case OUT_UNMATCHED:
-      rc = error_reply(p, request_id, 400, d.message, NULL, NULL, NULL, plan);
-      break;
-    case OUT_HISTORY:
-      rc = error_reply(p, request_id, 400, d.message, p->api == MOCK_API_OPENAI ? d.param : NULL,
-                       p->api == MOCK_API_OPENAI && d.code[0] ? d.code : NULL, NULL, plan);
-      break;
-    case OUT_RANDOM:
-    case OUT_TURN:
-      if (played)
-        rc = answer_reply(p, &in, request_id, d.fault, &a, plan);
-      else
-        rc = error_reply(p, request_id, d.fault->status, d.fault->message, NULL, NULL, d.fault,
-                         plan);
-      break;
-    }
-  }
+  if (!rc)
+    rc = reply_bytes(p, in, d, request_id, played, &a, plan);
   if (!rc)
     rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, "%s", request_id);
   if (!rc && plan->close)
     rc = ock__plan_header(plan, "connection", "close");
-  if (!rc) {
-    cJSON *e = reply_entry(p, plan->status, &d, played ? &a : NULL, plan->stream);
-    record_sent(e, plan);
-    ock__plan_defer(plan, OCK_KIND_LLM_REPLY, e, gone_entry);
-  }
+  char *entry = rc ? NULL : reply_text(p, d, played ? &a : NULL, plan);
+  if (entry)
+    ock__plan_defer_text(plan, OCK_KIND_LLM_REPLY, entry, gone_entry);
+  else if (!rc)
+    rc = OCK_ENOMEM;
   free(ids.calls);
   free(ids.call_ids);
+  return rc;
+}
+
+int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
+                   const struct mock_provider *p, struct mock_plan *plan) {
+  struct llm_in in;
+  struct mock_finding finding;
+  struct finding_text ft;
+  struct llm_decision d;
+  char *text = NULL; /* the llm_request entry, printed before the lock is taken */
+  memset(&finding, 0, sizeof finding);
+  int rc = read_request(rq, p, &in);
+  if (!rc && !in.problem[0])
+    rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
+  if (!rc) {
+    finding_text_of(p, &in, &finding, &ft);
+    if (!(text = request_text(rq, p, &in)))
+      rc = OCK_ENOMEM;
+  }
+  if (!rc) {
+    pthread_mutex_lock(&st->lock);
+    decide(st, p, &in, &finding, &ft, &d);
+    journal_decision(st, p, text, &finding, &ft, &d, plan);
+    pthread_mutex_unlock(&st->lock);
+    rc = plan_reply(st, rq, p, &in, &d, plan);
+  }
+  free(text);
   ock__finding_clear(&finding);
-  ock_history_free(&in.hist);
-  cJSON_Delete(in.body);
+  free_request(&in);
   return rc;
 }

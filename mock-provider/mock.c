@@ -103,15 +103,18 @@ static void free_plan(struct mock_plan *plan) {
 /* journal_deferred adds the plan's entry for a reply that went out (gone = 0) or was abandoned
  * (gone = 1), once. */
 static void journal_deferred(ock_mock *m, struct mock_plan *plan, int gone) {
-  cJSON *e = plan->deferred;
+  char *text = plan->deferred;
   plan->deferred = NULL;
-  if (e && gone) {
-    cJSON *sent = e;
-    e = plan->deferred_gone ? plan->deferred_gone(sent) : NULL;
+  if (text && !gone) {
+    ock__journal_append_text(m->st->journal, plan->deferred_kind, text, NULL);
+  } else if (text && plan->deferred_gone) {
+    cJSON *sent = cJSON_Parse(text); /* rare: an abandoned reply */
+    cJSON *e = sent ? plan->deferred_gone(sent) : NULL;
     cJSON_Delete(sent);
+    if (e)
+      ock__journal_append(m->st->journal, plan->deferred_kind, e);
   }
-  if (e)
-    ock__journal_append(m->st->journal, plan->deferred_kind, e);
+  free(text);
   plan->deferred_gone = NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -19,7 +20,7 @@ void ock__plan_init(struct mock_plan *p) {
 
 void ock__plan_free(struct mock_plan *p) {
   ock_chunks_free(&p->body);
-  cJSON_Delete(p->deferred);
+  free(p->deferred);
   p->deferred = NULL;
   p->deferred_gone = NULL;
 }
@@ -58,10 +59,18 @@ int ock__plan_json(struct mock_plan *p, int status, cJSON *v) {
   return rc;
 }
 
-void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry,
-                     cJSON *(*gone)(const cJSON *sent)) {
-  cJSON_Delete(p->deferred);
-  p->deferred = entry;
+void ock__plan_defer_text(struct mock_plan *p, const char *kind, char *text,
+                          cJSON *(*gone)(const cJSON *sent)) {
+  free(p->deferred);
+  p->deferred = text;
   p->deferred_gone = gone;
   p->deferred_kind = kind;
+}
+
+int ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry,
+                    cJSON *(*gone)(const cJSON *sent)) {
+  char *text = entry ? ock_json_print(entry) : NULL;
+  cJSON_Delete(entry);
+  ock__plan_defer_text(p, kind, text, gone);
+  return text ? OCK_OK : OCK_ENOMEM;
 }

@@ -35,9 +35,11 @@ struct mock_plan {
   long long drop_after;     /* >= 0: close the connection after this many body bytes (0:
                                before the status line) */
   int close;                /* close the connection after this reply */
-  cJSON *deferred;          /* owned: journaled as the reply's last bytes go out */
+  char *deferred; /* owned: the entry (a compact JSON object), journaled as the reply's last
+                     bytes go out */
   cJSON *(*deferred_gone)(const cJSON *sent); /* makes the entry journaled instead when the
-                               reply is abandoned (the client went away, or the mock stopped) */
+                               reply is abandoned (the client went away, or the mock stopped),
+                               from the deferred entry parsed back */
   const char *deferred_kind;
   int cancel; /* a cancel trigger fired on this request's arrival */
 };
@@ -58,10 +60,16 @@ int ock__plan_json(struct mock_plan *p, int status, cJSON *v);
 int ock__plan_bytes(struct mock_plan *p, int status, const char *content_type, const char *data,
                     size_t len);
 
-/* ock__plan_defer sets the entry to journal as the reply goes out (taken), and how to make
- * from it the entry to journal if the reply is abandoned (gone may be NULL: then nothing is
- * journaled for an abandoned reply). Most replies go out, so gone runs only when needed. */
-void ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry,
-                     cJSON *(*gone)(const cJSON *sent));
+/* ock__plan_defer sets the entry to journal as the reply goes out (taken, and printed now),
+ * and how to make from it the entry to journal if the reply is abandoned (gone may be NULL:
+ * then nothing is journaled for an abandoned reply). Most replies go out, so gone runs only
+ * when needed. Returns OCK_OK or OCK_ENOMEM (entry NULL, or printing it failed). */
+int ock__plan_defer(struct mock_plan *p, const char *kind, cJSON *entry,
+                    cJSON *(*gone)(const cJSON *sent));
+
+/* ock__plan_defer_text is ock__plan_defer of an entry already printed: text, a compact JSON
+ * object, is taken (freed with free()). */
+void ock__plan_defer_text(struct mock_plan *p, const char *kind, char *text,
+                          cJSON *(*gone)(const cJSON *sent));
 
 #endif

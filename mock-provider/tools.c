@@ -76,74 +76,91 @@ static cJSON *id_json(const char *id) {
   return id ? cJSON_CreateString(id) : cJSON_CreateNull();
 }
 
+/* start_entry: the tool_start entry of a call, as it arrived. */
+static cJSON *start_entry(const struct mock_request *rq, const struct mock_tool_call *c,
+                          int known) {
+  cJSON *start = cJSON_CreateObject();
+  cJSON_AddStringToObject(start, OCK_F_TOOL_START_NAME, c->name);
+  cJSON_AddItemToObject(start, OCK_F_TOOL_START_TOOL_CALL_ID, id_json(c->id));
+  cJSON_AddItemToObject(start, OCK_F_TOOL_START_INPUT, cJSON_Duplicate(c->input, 1));
+  cJSON_AddBoolToObject(start, OCK_F_TOOL_START_KNOWN, known);
+  cJSON_AddItemToObject(start, OCK_F_TOOL_START_HEADERS, ock__headers_json(rq));
+  add_extra(start, c->extra);
+  return start;
+}
+
+/* random_fault: when one of the fixture's random tool faults fires on this call, replaces
+ * *reply and *status by its HTTP error and journals the fault. Under st->lock. */
+static void random_fault(struct mock_state *st, const struct mock_tool_call *c, cJSON **reply,
+                         int *status) {
+  const struct mock_fixture *fx = st->fx;
+  for (size_t i = 0; i < fx->n_randoms; i++) {
+    const struct mock_random *x = &fx->randoms[i];
+    if (x->on != MOCK_RANDOM_TOOL || (x->target && strcmp(x->target, c->name)))
+      continue;
+    unsigned long long k = ++st->random_counts[i];
+    if (!ock__fault_roll(st->seed, i, k, x->probability))
+      continue;
+    char msg[160];
+    snprintf(msg, sizeof msg, "ock: random fault: HTTP %d", x->status);
+    cJSON_Delete(*reply);
+    *reply = failure("http_error", msg);
+    *status = x->status;
+    cJSON *f = cJSON_CreateObject();
+    cJSON *d = cJSON_AddObjectToObject(f, OCK_F_FAULT_FAULT);
+    cJSON_AddStringToObject(d, "kind", "status");
+    cJSON_AddNumberToObject(d, "status", x->status);
+    cJSON_AddBoolToObject(f, OCK_F_FAULT_RANDOM, 1);
+    cJSON_AddNumberToObject(f, OCK_F_FAULT_RULE, (double)i);
+    cJSON_AddStringToObject(f, OCK_F_FAULT_TOOL, c->name);
+    cJSON_AddItemToObject(f, OCK_F_FAULT_TOOL_CALL_ID, id_json(c->id));
+    cJSON_AddNumberToObject(f, OCK_F_FAULT_STATUS, *status);
+    ock__journal_append(st->journal, OCK_KIND_FAULT, f);
+    return;
+  }
+}
+
+/* scripted_reply: the reply of the call's turn in the tool's script (404 for a tool the
+ * scenario does not have), its status and its delay. Under st->lock: it counts the call. */
+static cJSON *scripted_reply(struct mock_state *st, const struct mock_tool *t,
+                             const struct mock_tool_call *c, int *status, long long *delay) {
+  if (!t) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "tool '%.100s' is not in this scenario", c->name);
+    *status = 404;
+    return failure("not_found", msg);
+  }
+  unsigned long long n = ++st->tool_calls[t - st->fx->tools];
+  const struct mock_tool_reply *r = n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
+  *status = r->status;
+  *delay = r->delay_ms;
+  cJSON *reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(*status);
+  random_fault(st, c, &reply, status);
+  return reply;
+}
+
 int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct mock_tool_call *c,
                    struct mock_plan *plan) {
-  const struct mock_fixture *fx = st->fx;
-  const char *name = c->name;
-  const struct mock_tool *t = ock__fixture_tool(fx, name);
-  cJSON *reply = NULL;
+  const struct mock_tool *t = ock__fixture_tool(st->fx, c->name);
   int status = 200;
   long long delay = 0;
 
   pthread_mutex_lock(&st->lock);
   if (c->resolve)
     c->resolve(st, c);
-  const char *id = c->id;
-  cJSON *start = cJSON_CreateObject();
-  cJSON_AddStringToObject(start, OCK_F_TOOL_START_NAME, name);
-  cJSON_AddItemToObject(start, OCK_F_TOOL_START_TOOL_CALL_ID, id_json(id));
-  cJSON_AddItemToObject(start, OCK_F_TOOL_START_INPUT, cJSON_Duplicate(c->input, 1));
-  cJSON_AddBoolToObject(start, OCK_F_TOOL_START_KNOWN, t != NULL);
-  cJSON_AddItemToObject(start, OCK_F_TOOL_START_HEADERS, ock__headers_json(rq));
-  add_extra(start, c->extra);
-  ock__journal_append(st->journal, OCK_KIND_TOOL_START, start);
-  if (!t) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "tool '%.100s' is not in this scenario", name);
-    status = 404;
-    reply = failure("not_found", msg);
-  } else {
-    unsigned long long n = ++st->tool_calls[t - fx->tools];
-    const struct mock_tool_reply *r = n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
-    status = r->status;
-    delay = r->delay_ms;
-    reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(status);
-    for (size_t i = 0; i < fx->n_randoms; i++) {
-      const struct mock_random *x = &fx->randoms[i];
-      if (x->on != MOCK_RANDOM_TOOL || (x->target && strcmp(x->target, name)))
-        continue;
-      unsigned long long k = ++st->random_counts[i];
-      if (!ock__fault_roll(st->seed, i, k, x->probability))
-        continue;
-      char msg[160];
-      snprintf(msg, sizeof msg, "ock: random fault: HTTP %d", x->status);
-      cJSON_Delete(reply);
-      reply = failure("http_error", msg);
-      status = x->status;
-      cJSON *f = cJSON_CreateObject();
-      cJSON *d = cJSON_AddObjectToObject(f, OCK_F_FAULT_FAULT);
-      cJSON_AddStringToObject(d, "kind", "status");
-      cJSON_AddNumberToObject(d, "status", x->status);
-      cJSON_AddBoolToObject(f, OCK_F_FAULT_RANDOM, 1);
-      cJSON_AddNumberToObject(f, OCK_F_FAULT_RULE, (double)i);
-      cJSON_AddStringToObject(f, OCK_F_FAULT_TOOL, name);
-      cJSON_AddItemToObject(f, OCK_F_FAULT_TOOL_CALL_ID, id_json(id));
-      cJSON_AddNumberToObject(f, OCK_F_FAULT_STATUS, status);
-      ock__journal_append(st->journal, OCK_KIND_FAULT, f);
-      break;
-    }
-  }
+  ock__journal_append(st->journal, OCK_KIND_TOOL_START, start_entry(rq, c, t != NULL));
+  cJSON *reply = scripted_reply(st, t, c, &status, &delay);
   plan->delay_ms += delay;
-  ock__cancel_on_arrival(st, MOCK_CANCEL_TOOL, name, 0, plan);
+  ock__cancel_on_arrival(st, MOCK_CANCEL_TOOL, c->name, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
-  cJSON *end = tool_end(name, id, status, reply);
+  cJSON *end = tool_end(c->name, c->id, status, reply);
   add_extra(end, c->extra);
-  ock__plan_defer(plan, OCK_KIND_TOOL_END, end, tool_gone);
+  int rc = ock__plan_defer(plan, OCK_KIND_TOOL_END, end, tool_gone);
   c->known = t != NULL;
   c->status = status;
   c->reply = reply;
-  return reply ? OCK_OK : OCK_ENOMEM;
+  return reply && !rc ? OCK_OK : OCK_ENOMEM;
 }
 
 int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
