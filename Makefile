@@ -3,7 +3,8 @@
 #   make            build every part into build/
 #   make test       build, then run every test binary (CUnit); fails on the first failing part
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
-#   make lint       clang-format check, cppcheck, banned functions, contract names spelled out
+#   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
+#                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make clean
@@ -126,11 +127,12 @@ C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 # Functions STYLE.md bans: unbounded copies and formats, and parsers that cannot report an error.
 BANNED_FUNCTIONS := sprintf|strcpy|strcat|gets|atoi|strtok|sscanf
 lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
-	@OCK_PACKAGES="clang-format cppcheck" sh scripts/deps.sh
+	@OCK_PACKAGES="clang-format cppcheck universal-ctags" sh scripts/deps.sh
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
 	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
 	clang-format --dry-run --Werror $(C_SOURCES)
+	sh scripts/funclen.sh --check
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	  --suppress=missingIncludeSystem $(INCLUDES) $(filter -I%,$(PKG_CFLAGS)) \
 	  $(filter %.c,$(C_SOURCES))
