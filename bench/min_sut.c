@@ -27,6 +27,8 @@
 
 #include <cJSON.h>
 
+#include "ock/contract_map.h" /* the event names, as macros: nothing to link */
+
 #define REPLY_MAX ((size_t)4 << 20)
 
 struct conn {
@@ -203,14 +205,14 @@ int main(int argc, char **argv) {
     const char *prompt = cJSON_GetStringValue(p);
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "prompt", prompt);
-    post_event(&c, "prompt:submit", d);
+    post_event(&c, OCK_EV_PROMPT_SUBMIT, d);
 
     d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "provider", pname);
     cJSON_AddStringToObject(d, "model", model);
     cJSON_AddNumberToObject(d, "iteration", 1);
     cJSON_AddNumberToObject(d, "attempt", 1);
-    post_event(&c, "provider:request", d);
+    post_event(&c, OCK_EV_PROVIDER_REQUEST, d);
 
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "role", "user");
@@ -240,7 +242,7 @@ int main(int argc, char **argv) {
     cJSON_AddStringToObject(d, "content", text);
     cJSON_AddArrayToObject(d, "tool_calls");
     cJSON_AddStringToObject(d, "finish_reason", finish ? finish : "stop");
-    post_event(&c, "provider:response", d);
+    post_event(&c, OCK_EV_PROVIDER_RESPONSE, d);
 
     m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "role", "assistant");
@@ -249,13 +251,13 @@ int main(int argc, char **argv) {
 
     d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "response", text);
-    post_event(&c, "prompt:complete", d);
+    post_event(&c, OCK_EV_PROMPT_COMPLETE, d);
 
     d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "orchestrator", "ock-bench-min-sut");
     cJSON_AddNumberToObject(d, "turn_count", 1);
     cJSON_AddStringToObject(d, "status", "success");
-    post_event(&c, "orchestrator:complete", d);
+    post_event(&c, OCK_EV_ORCHESTRATOR_COMPLETE, d);
     cJSON_Delete(reply);
   }
   cJSON_Delete(messages);
