@@ -111,6 +111,25 @@ size_t ock_utf8_prefix(const char *s, size_t len, long long chars) {
   return i;
 }
 
+int ock__wire_add(cJSON *obj, const char *key, cJSON *item) {
+  int ok = obj && item &&
+           (key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item));
+  if (!ok)
+    cJSON_Delete(item);
+  return ok;
+}
+
+int ock__wire_add_str(cJSON *obj, const char *key, const char *s) {
+  return s ? cJSON_AddStringToObject(obj, key, s) != NULL : cJSON_AddNullToObject(obj, key) != NULL;
+}
+
+cJSON *ock__wire_built(cJSON *v, int ok) {
+  if (ok)
+    return v;
+  cJSON_Delete(v);
+  return NULL;
+}
+
 int ock__wire_print_to(struct ock_buf *out, cJSON *v) {
   if (!v)
     return OCK_ENOMEM;
@@ -144,12 +163,10 @@ int ock__wire_fragments(const char *s, long long chunk_size,
 }
 
 cJSON *ock__wire_schema(const struct ock_tool_spec *t) {
-  cJSON *schema = t->input_schema ? cJSON_Duplicate(t->input_schema, 1) : NULL;
-  if (!schema) {
-    schema = cJSON_CreateObject();
-    cJSON_AddStringToObject(schema, "type", "object");
-  }
-  return schema;
+  if (t->input_schema)
+    return cJSON_Duplicate(t->input_schema, 1);
+  cJSON *schema = cJSON_CreateObject();
+  return ock__wire_built(schema, cJSON_AddStringToObject(schema, "type", "object") != NULL);
 }
 
 cJSON *ock__wire_strn(const char *p, size_t len) {
