@@ -249,6 +249,13 @@ static int grow(ock_wire_stream *s, size_t n) {
   return OCK_OK;
 }
 
+/* hold_failed reports bytes the stream could not hold: past the cap, or out of memory. */
+static int hold_failed(ock_wire_stream *s, struct ock_wire_error *err, int rc) {
+  if (rc == OCK_ENOMEM)
+    return ock__wire_fail(s, err, rc, "out of memory");
+  return ock__wire_fail(s, err, OCK_ETOOBIG, "the streamed reply passed %zu bytes", s->max);
+}
+
 int ock__wire_set(char **dst, const char *s) {
   if (!s || *dst)
     return OCK_OK;
@@ -276,8 +283,11 @@ int ock__wire_text(ock_wire_stream *s, const char *t, struct ock_wire_error *err
   size_t n = strlen(t);
   if (n == 0)
     return OCK_OK;
-  if (grow(s, n) || ock_buf_append(&s->text, t, n))
-    return ock__wire_fail(s, err, OCK_ETOOBIG, "the streamed reply passed %zu bytes", s->max);
+  int rc = grow(s, n);
+  if (!rc)
+    rc = ock_buf_append(&s->text, t, n);
+  if (rc)
+    return hold_failed(s, err, rc);
   s->has_text = 1;
   struct ock_delta d = {.text = t, .tool_index = -1};
   return emit(s, &d, err);
@@ -309,9 +319,11 @@ int ock__wire_call(ock_wire_stream *s, size_t ordinal, const char *id, const cha
                    const char *args, struct ock_wire_error *err) {
   struct ock__wire_slot *slot = &s->slots[ordinal];
   size_t n = args ? strlen(args) : 0;
-  if (grow(s, n + (id ? strlen(id) : 0) + (name ? strlen(name) : 0)) ||
-      ock_buf_append(&slot->args, args ? args : "", n))
-    return ock__wire_fail(s, err, OCK_ETOOBIG, "the streamed reply passed %zu bytes", s->max);
+  int rc = grow(s, n + (id ? strlen(id) : 0) + (name ? strlen(name) : 0));
+  if (!rc)
+    rc = ock_buf_append(&slot->args, args ? args : "", n);
+  if (rc)
+    return hold_failed(s, err, rc);
   if (ock__wire_set(&slot->id, id) || ock__wire_set(&slot->name, name))
     return ock__wire_fail(s, err, OCK_ENOMEM, "out of memory");
   struct ock_delta d = {.text = "",
