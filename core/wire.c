@@ -176,6 +176,16 @@ cJSON *ock__wire_strn(const char *p, size_t len) {
   return s;
 }
 
+int ock__wire_reply_names(struct ock_reply *r, const char *id, const char *finish) {
+  r->id = id ? strdup(id) : NULL;
+  r->finish_reason = finish ? strdup(finish) : NULL;
+  if ((id && !r->id) || (finish && !r->finish_reason)) {
+    ock_reply_clear(r);
+    return OCK_ENOMEM;
+  }
+  return OCK_OK;
+}
+
 /* ---- the table, error bodies -------------------------------------------------------------- */
 
 const struct ock_wire_ops *ock_wire_get(enum ock_wire wire) {

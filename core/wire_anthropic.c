@@ -343,12 +343,8 @@ int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct oc
   if (rc)
     return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
   const char *stop = ock_json_str(body, "stop_reason");
-  r.id = id ? strdup(id) : NULL;
-  r.finish_reason = stop ? strdup(stop) : NULL;
-  if ((id && !r.id) || (stop && !r.finish_reason)) {
-    ock_reply_clear(&r);
+  if (ock__wire_reply_names(&r, id, stop))
     return OCK_ENOMEM;
-  }
   const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
   r.input_tokens = ock_json_int(usage, "input_tokens", -1);
   r.output_tokens = ock_json_int(usage, "output_tokens", -1);

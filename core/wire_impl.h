@@ -91,6 +91,10 @@ cJSON *ock__wire_schema(const struct ock_tool_spec *t);
 /* ock__wire_strn: a cJSON string of the first len bytes of p (NULL when out of memory). */
 cJSON *ock__wire_strn(const char *p, size_t len);
 
+/* ock__wire_reply_names copies a decoded reply's id and finish reason (each may be NULL) into
+ * r; when out of memory it clears r and returns OCK_ENOMEM, never a reply that lost one. */
+int ock__wire_reply_names(struct ock_reply *r, const char *id, const char *finish);
+
 /* ock__wire_str: the string member key of o, "" when absent or not a string. */
 const char *ock__wire_str(const cJSON *o, const char *key);
 /* ock__wire_messages: the body's "messages" when it is an array, else NULL. */

@@ -318,12 +318,8 @@ int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_j
   if (rc)
     return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
   const char *finish = ock_json_str(choice, "finish_reason");
-  r.id = id ? strdup(id) : NULL;
-  r.finish_reason = finish ? strdup(finish) : NULL;
-  if ((id && !r.id) || (finish && !r.finish_reason)) {
-    ock_reply_clear(&r);
+  if (ock__wire_reply_names(&r, id, finish))
     return OCK_ENOMEM;
-  }
   const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
   r.input_tokens = ock_json_int(usage, "prompt_tokens", -1);
   r.output_tokens = ock_json_int(usage, "completion_tokens", -1);
