@@ -23,8 +23,6 @@
 
 /* The builders below return 1, or 0 when out of memory (a cJSON* builder: NULL). */
 
-#define add_str ock__wire_add_str
-
 /* request_input: a call's arguments as tool_use.input; text that is not a JSON object is sent
  * as an empty input {}, which the API accepts. */
 static cJSON *request_input(const char *arguments) {
@@ -40,15 +38,15 @@ static cJSON *request_input(const char *arguments) {
 static int add_result(cJSON *arr, cJSON **open, const struct ock_message *m) {
   if (!*open) {
     cJSON *u = cJSON_CreateObject();
-    int ok = ock__wire_add(arr, NULL, u) && add_str(u, "role", "user");
+    int ok = ock__wire_add(arr, NULL, u) && ock__wire_add_str(u, "role", "user");
     *open = ok ? cJSON_AddArrayToObject(u, "content") : NULL;
     if (!*open)
       return 0;
   }
   cJSON *b = cJSON_CreateObject();
-  int ok = ock__wire_add(*open, NULL, b) && add_str(b, "type", "tool_result") &&
-           add_str(b, "tool_use_id", m->tool_call_id) &&
-           add_str(b, "content", m->content ? m->content : "");
+  int ok = ock__wire_add(*open, NULL, b) && ock__wire_add_str(b, "type", "tool_result") &&
+           ock__wire_add_str(b, "tool_use_id", m->tool_call_id) &&
+           ock__wire_add_str(b, "content", m->content ? m->content : "");
   return ok && (!m->is_error || cJSON_AddTrueToObject(b, "is_error"));
 }
 
@@ -58,13 +56,14 @@ static int add_blocks(cJSON *o, const struct ock_message *m) {
   int ok = content != NULL;
   if (ok && m->content && *m->content) {
     cJSON *t = cJSON_CreateObject();
-    ok = ock__wire_add(content, NULL, t) && add_str(t, "type", "text") &&
-         add_str(t, "text", m->content);
+    ok = ock__wire_add(content, NULL, t) && ock__wire_add_str(t, "type", "text") &&
+         ock__wire_add_str(t, "text", m->content);
   }
   for (size_t c = 0; ok && c < m->n_calls; c++) {
     cJSON *b = cJSON_CreateObject();
-    ok = ock__wire_add(content, NULL, b) && add_str(b, "type", "tool_use") &&
-         add_str(b, "id", m->calls[c].id) && add_str(b, "name", m->calls[c].name) &&
+    ok = ock__wire_add(content, NULL, b) && ock__wire_add_str(b, "type", "tool_use") &&
+         ock__wire_add_str(b, "id", m->calls[c].id) &&
+         ock__wire_add_str(b, "name", m->calls[c].name) &&
          ock__wire_add(b, "input", request_input(m->calls[c].arguments));
   }
   return ok;
@@ -72,11 +71,11 @@ static int add_blocks(cJSON *o, const struct ock_message *m) {
 
 static int add_message(cJSON *arr, const struct ock_message *m) {
   cJSON *o = cJSON_CreateObject();
-  if (!ock__wire_add(arr, NULL, o) || !add_str(o, "role", ock_role_name(m->role)))
+  if (!ock__wire_add(arr, NULL, o) || !ock__wire_add_str(o, "role", ock_role_name(m->role)))
     return 0;
   if (m->role == OCK_ROLE_ASSISTANT && m->n_calls)
     return add_blocks(o, m);
-  return add_str(o, "content", m->content ? m->content : "");
+  return ock__wire_add_str(o, "content", m->content ? m->content : "");
 }
 
 int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system) {
@@ -162,8 +161,8 @@ static cJSON *reply_input(const char *arguments) {
 
 /* add_header: id, type, role, model of a message object. */
 static int add_header(cJSON *o, const struct ock_reply *r, const struct ock_wire_frame *f) {
-  return add_str(o, "id", r->id) && cJSON_AddStringToObject(o, "type", "message") &&
-         cJSON_AddStringToObject(o, "role", "assistant") && add_str(o, "model", f->model);
+  return ock__wire_add_str(o, "id", r->id) && cJSON_AddStringToObject(o, "type", "message") &&
+         cJSON_AddStringToObject(o, "role", "assistant") && ock__wire_add_str(o, "model", f->model);
 }
 
 static int add_usage(cJSON *o, long long in, long long out) {
@@ -196,7 +195,7 @@ static int anthropic_reply(const struct ock_reply *r, const struct ock_wire_fram
   cJSON *o = cJSON_CreateObject();
   int ok = o && add_header(o, r, f) && add_content(o, r) &&
            cJSON_AddStringToObject(o, "stop_reason", stop_of(r)) &&
-           add_str(o, "stop_sequence", f->stop_sequence) &&
+           ock__wire_add_str(o, "stop_sequence", f->stop_sequence) &&
            add_usage(o, tokens(r->input_tokens), tokens(r->output_tokens));
   return ock__wire_print_to(out, ock__wire_built(o, ok));
 }
@@ -263,7 +262,7 @@ static int message_end(const struct ock_reply *r, const struct ock_wire_frame *f
   cJSON *d = event("message_delta");
   cJSON *delta = d ? cJSON_AddObjectToObject(d, "delta") : NULL;
   int ok = delta && cJSON_AddStringToObject(delta, "stop_reason", stop_of(r)) &&
-           add_str(delta, "stop_sequence", f->stop_sequence) &&
+           ock__wire_add_str(delta, "stop_sequence", f->stop_sequence) &&
            add_usage(d, tokens(r->input_tokens), tokens(r->output_tokens));
   int rc = ock__wire_event(out, "message_delta", ock__wire_built(d, ok));
   return rc ? rc : ock__wire_event(out, "message_stop", event("message_stop"));
@@ -506,7 +505,7 @@ static int anthropic_error(int status, const char *message, const char *param, c
   (void)param; /* OpenAI's */
   (void)code;
   cJSON *o = error_envelope(status, message);
-  int ok = o && add_str(o, "request_id", request_id);
+  int ok = o && ock__wire_add_str(o, "request_id", request_id);
   return ock__wire_print_to(out, ock__wire_built(o, ok));
 }
 

@@ -115,8 +115,6 @@ static const char *finish_of(const struct ock_reply *r) {
 
 /* The builders below return 1, or 0 when out of memory (a cJSON* builder: NULL). */
 
-#define add_str ock__wire_add_str
-
 static cJSON *usage_json(const struct ock_reply *r) {
   long long in = tokens(r->input_tokens), out = tokens(r->output_tokens);
   cJSON *u = cJSON_CreateObject();
@@ -157,9 +155,10 @@ static int add_message(cJSON *choice, const struct ock_message *m) {
 static int openai_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                         struct ock_buf *out) {
   cJSON *o = cJSON_CreateObject();
-  int ok = add_str(o, "id", r->id) && cJSON_AddStringToObject(o, "object", "chat.completion") &&
+  int ok = ock__wire_add_str(o, "id", r->id) &&
+           cJSON_AddStringToObject(o, "object", "chat.completion") &&
            cJSON_AddNumberToObject(o, "created", (double)f->created) &&
-           add_str(o, "model", f->model);
+           ock__wire_add_str(o, "model", f->model);
   cJSON *choices = ok ? cJSON_AddArrayToObject(o, "choices") : NULL;
   cJSON *choice = choices ? cJSON_CreateObject() : NULL;
   ok = ock__wire_add(choices, NULL, choice) && cJSON_AddNumberToObject(choice, "index", 0) &&
@@ -180,10 +179,11 @@ struct events {
 /* chunk_head starts a chat.completion.chunk object (without choices). */
 static cJSON *chunk_head(const struct events *e) {
   cJSON *o = cJSON_CreateObject();
-  int ok = add_str(o, "id", e->r->id) &&
+  int ok = ock__wire_add_str(o, "id", e->r->id) &&
            cJSON_AddStringToObject(o, "object", "chat.completion.chunk") &&
            cJSON_AddNumberToObject(o, "created", (double)e->f->created) &&
-           add_str(o, "model", e->f->model) && cJSON_AddNullToObject(o, "system_fingerprint");
+           ock__wire_add_str(o, "model", e->f->model) &&
+           cJSON_AddNullToObject(o, "system_fingerprint");
   return ock__wire_built(o, ok);
 }
 
@@ -195,7 +195,8 @@ static int push_chunk(const struct events *e, cJSON *delta, const char *finish) 
   cJSON *choice = choices ? cJSON_CreateObject() : NULL;
   int ok = ock__wire_add(choices, NULL, choice) && cJSON_AddNumberToObject(choice, "index", 0);
   ok = ock__wire_add(ok ? choice : NULL, "delta", delta) &&
-       cJSON_AddNullToObject(choice, "logprobs") && add_str(choice, "finish_reason", finish) &&
+       cJSON_AddNullToObject(choice, "logprobs") &&
+       ock__wire_add_str(choice, "finish_reason", finish) &&
        (!e->f->include_usage || cJSON_AddNullToObject(o, "usage"));
   return ock__wire_event(e->out, NULL, ock__wire_built(o, ok));
 }
@@ -418,8 +419,8 @@ static cJSON *error_object(int status, const char *message, const char *param, c
   const char *type = t ? t->type : status >= 500 ? "server_error" : "invalid_request_error";
   cJSON *e = cJSON_CreateObject();
   int ok = cJSON_AddStringToObject(e, "message", message ? message : dflt) &&
-           cJSON_AddStringToObject(e, "type", type) && add_str(e, "param", param) &&
-           add_str(e, "code", !code && t ? t->code : code);
+           cJSON_AddStringToObject(e, "type", type) && ock__wire_add_str(e, "param", param) &&
+           ock__wire_add_str(e, "code", !code && t ? t->code : code);
   return ock__wire_built(e, ok);
 }
 
