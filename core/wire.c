@@ -111,6 +111,25 @@ size_t ock_utf8_prefix(const char *s, size_t len, long long chars) {
   return i;
 }
 
+int ock__wire_add(cJSON *obj, const char *key, cJSON *item) {
+  int ok = obj && item &&
+           (key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item));
+  if (!ok)
+    cJSON_Delete(item);
+  return ok;
+}
+
+int ock__wire_add_str(cJSON *obj, const char *key, const char *s) {
+  return s ? cJSON_AddStringToObject(obj, key, s) != NULL : cJSON_AddNullToObject(obj, key) != NULL;
+}
+
+cJSON *ock__wire_built(cJSON *v, int ok) {
+  if (ok)
+    return v;
+  cJSON_Delete(v);
+  return NULL;
+}
+
 int ock__wire_print_to(struct ock_buf *out, cJSON *v) {
   if (!v)
     return OCK_ENOMEM;
@@ -144,12 +163,10 @@ int ock__wire_fragments(const char *s, long long chunk_size,
 }
 
 cJSON *ock__wire_schema(const struct ock_tool_spec *t) {
-  cJSON *schema = t->input_schema ? cJSON_Duplicate(t->input_schema, 1) : NULL;
-  if (!schema) {
-    schema = cJSON_CreateObject();
-    cJSON_AddStringToObject(schema, "type", "object");
-  }
-  return schema;
+  if (t->input_schema)
+    return cJSON_Duplicate(t->input_schema, 1);
+  cJSON *schema = cJSON_CreateObject();
+  return ock__wire_built(schema, cJSON_AddStringToObject(schema, "type", "object") != NULL);
 }
 
 cJSON *ock__wire_strn(const char *p, size_t len) {
@@ -157,6 +174,16 @@ cJSON *ock__wire_strn(const char *p, size_t len) {
   cJSON *s = copy ? cJSON_CreateString(copy) : NULL;
   free(copy);
   return s;
+}
+
+int ock__wire_reply_names(struct ock_reply *r, const char *id, const char *finish) {
+  r->id = id ? strdup(id) : NULL;
+  r->finish_reason = finish ? strdup(finish) : NULL;
+  if ((id && !r->id) || (finish && !r->finish_reason)) {
+    ock_reply_clear(r);
+    return OCK_ENOMEM;
+  }
+  return OCK_OK;
 }
 
 /* ---- the table, error bodies -------------------------------------------------------------- */
@@ -232,6 +259,13 @@ static int grow(ock_wire_stream *s, size_t n) {
   return OCK_OK;
 }
 
+/* hold_failed reports bytes the stream could not hold: past the cap, or out of memory. */
+static int hold_failed(ock_wire_stream *s, struct ock_wire_error *err, int rc) {
+  if (rc == OCK_ENOMEM)
+    return ock__wire_fail(s, err, rc, "out of memory");
+  return ock__wire_fail(s, err, OCK_ETOOBIG, "the streamed reply passed %zu bytes", s->max);
+}
+
 int ock__wire_set(char **dst, const char *s) {
   if (!s || *dst)
     return OCK_OK;
@@ -259,8 +293,11 @@ int ock__wire_text(ock_wire_stream *s, const char *t, struct ock_wire_error *err
   size_t n = strlen(t);
   if (n == 0)
     return OCK_OK;
-  if (grow(s, n) || ock_buf_append(&s->text, t, n))
-    return ock__wire_fail(s, err, OCK_ETOOBIG, "the streamed reply passed %zu bytes", s->max);
+  int rc = grow(s, n);
+  if (!rc)
+    rc = ock_buf_append(&s->text, t, n);
+  if (rc)
+    return hold_failed(s, err, rc);
   s->has_text = 1;
   struct ock_delta d = {.text = t, .tool_index = -1};
   return emit(s, &d, err);
@@ -292,9 +329,11 @@ int ock__wire_call(ock_wire_stream *s, size_t ordinal, const char *id, const cha
                    const char *args, struct ock_wire_error *err) {
   struct ock__wire_slot *slot = &s->slots[ordinal];
   size_t n = args ? strlen(args) : 0;
-  if (grow(s, n + (id ? strlen(id) : 0) + (name ? strlen(name) : 0)) ||
-      ock_buf_append(&slot->args, args ? args : "", n))
-    return ock__wire_fail(s, err, OCK_ETOOBIG, "the streamed reply passed %zu bytes", s->max);
+  int rc = grow(s, n + (id ? strlen(id) : 0) + (name ? strlen(name) : 0));
+  if (!rc)
+    rc = ock_buf_append(&slot->args, args ? args : "", n);
+  if (rc)
+    return hold_failed(s, err, rc);
   if (ock__wire_set(&slot->id, id) || ock__wire_set(&slot->name, name))
     return ock__wire_fail(s, err, OCK_ENOMEM, "out of memory");
   struct ock_delta d = {.text = "",

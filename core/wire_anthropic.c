@@ -21,10 +21,7 @@
 
 /* ---- requests ------------------------------------------------------------------------------ */
 
-/* add_str adds a string member, or null when s is NULL. Returns 0 when out of memory. */
-static int add_str(cJSON *obj, const char *key, const char *s) {
-  return s ? cJSON_AddStringToObject(obj, key, s) != NULL : cJSON_AddNullToObject(obj, key) != NULL;
-}
+/* The builders below return 1, or 0 when out of memory (a cJSON* builder: NULL). */
 
 /* request_input: a call's arguments as tool_use.input; text that is not a JSON object is sent
  * as an empty input {}, which the API accepts. */
@@ -41,15 +38,15 @@ static cJSON *request_input(const char *arguments) {
 static int add_result(cJSON *arr, cJSON **open, const struct ock_message *m) {
   if (!*open) {
     cJSON *u = cJSON_CreateObject();
-    int ok = u && cJSON_AddItemToArray(arr, u) && add_str(u, "role", "user");
+    int ok = ock__wire_add(arr, NULL, u) && ock__wire_add_str(u, "role", "user");
     *open = ok ? cJSON_AddArrayToObject(u, "content") : NULL;
     if (!*open)
       return 0;
   }
   cJSON *b = cJSON_CreateObject();
-  int ok = b && cJSON_AddItemToArray(*open, b) && add_str(b, "type", "tool_result") &&
-           add_str(b, "tool_use_id", m->tool_call_id) &&
-           add_str(b, "content", m->content ? m->content : "");
+  int ok = ock__wire_add(*open, NULL, b) && ock__wire_add_str(b, "type", "tool_result") &&
+           ock__wire_add_str(b, "tool_use_id", m->tool_call_id) &&
+           ock__wire_add_str(b, "content", m->content ? m->content : "");
   return ok && (!m->is_error || cJSON_AddTrueToObject(b, "is_error"));
 }
 
@@ -59,26 +56,26 @@ static int add_blocks(cJSON *o, const struct ock_message *m) {
   int ok = content != NULL;
   if (ok && m->content && *m->content) {
     cJSON *t = cJSON_CreateObject();
-    ok = t && cJSON_AddItemToArray(content, t) && add_str(t, "type", "text") &&
-         add_str(t, "text", m->content);
+    ok = ock__wire_add(content, NULL, t) && ock__wire_add_str(t, "type", "text") &&
+         ock__wire_add_str(t, "text", m->content);
   }
   for (size_t c = 0; ok && c < m->n_calls; c++) {
     cJSON *b = cJSON_CreateObject();
-    ok = b && cJSON_AddItemToArray(content, b) && add_str(b, "type", "tool_use") &&
-         add_str(b, "id", m->calls[c].id) && add_str(b, "name", m->calls[c].name);
-    cJSON *in = ok ? request_input(m->calls[c].arguments) : NULL;
-    ok = in && cJSON_AddItemToObject(b, "input", in);
+    ok = ock__wire_add(content, NULL, b) && ock__wire_add_str(b, "type", "tool_use") &&
+         ock__wire_add_str(b, "id", m->calls[c].id) &&
+         ock__wire_add_str(b, "name", m->calls[c].name) &&
+         ock__wire_add(b, "input", request_input(m->calls[c].arguments));
   }
   return ok;
 }
 
 static int add_message(cJSON *arr, const struct ock_message *m) {
   cJSON *o = cJSON_CreateObject();
-  if (!o || !cJSON_AddItemToArray(arr, o) || !add_str(o, "role", ock_role_name(m->role)))
+  if (!ock__wire_add(arr, NULL, o) || !ock__wire_add_str(o, "role", ock_role_name(m->role)))
     return 0;
   if (m->role == OCK_ROLE_ASSISTANT && m->n_calls)
     return add_blocks(o, m);
-  return add_str(o, "content", m->content ? m->content : "");
+  return ock__wire_add_str(o, "content", m->content ? m->content : "");
 }
 
 int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system) {
@@ -112,17 +109,15 @@ int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **ou
 
 static cJSON *tools_json(const struct ock_wire_request *req) {
   cJSON *arr = cJSON_CreateArray();
-  for (size_t i = 0; arr && i < req->n_tools; i++) {
+  int ok = arr != NULL;
+  for (size_t i = 0; ok && i < req->n_tools; i++) {
     const struct ock_tool_spec *t = &req->tools[i];
-    cJSON *schema = ock__wire_schema(t);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToArray(arr, o);
-    cJSON_AddStringToObject(o, "name", t->name);
-    if (t->description)
-      cJSON_AddStringToObject(o, "description", t->description);
-    cJSON_AddItemToObject(o, "input_schema", schema);
+    ok = ock__wire_add(arr, NULL, o) && cJSON_AddStringToObject(o, "name", t->name) &&
+         (!t->description || cJSON_AddStringToObject(o, "description", t->description)) &&
+         ock__wire_add(o, "input_schema", ock__wire_schema(t));
   }
-  return arr;
+  return ock__wire_built(arr, ok);
 }
 
 static int anthropic_request(const struct ock_wire_request *req, struct ock_buf *out) {
@@ -130,21 +125,14 @@ static int anthropic_request(const struct ock_wire_request *req, struct ock_buf 
   char *system = NULL;
   int rc = ock_history_to_anthropic(req->messages, &msgs, &system);
   cJSON *body = rc ? NULL : cJSON_CreateObject();
-  if (!body) {
-    cJSON_Delete(msgs);
-    free(system);
-    return OCK_ENOMEM;
-  }
-  cJSON_AddStringToObject(body, "model", req->model);
-  cJSON_AddNumberToObject(body, "max_tokens", req->max_tokens);
-  if (system)
-    cJSON_AddStringToObject(body, "system", system);
-  cJSON_AddItemToObject(body, "messages", msgs);
-  if (req->n_tools)
-    cJSON_AddItemToObject(body, "tools", tools_json(req));
-  cJSON_AddBoolToObject(body, "stream", req->stream);
+  int ok = body && cJSON_AddStringToObject(body, "model", req->model) &&
+           cJSON_AddNumberToObject(body, "max_tokens", req->max_tokens) &&
+           (!system || cJSON_AddStringToObject(body, "system", system));
+  ok = ock__wire_add(ok ? body : NULL, "messages", msgs) &&
+       (!req->n_tools || ock__wire_add(body, "tools", tools_json(req))) &&
+       cJSON_AddBoolToObject(body, "stream", req->stream);
   free(system);
-  return ock__wire_print_to(out, body);
+  return ock__wire_print_to(out, ock__wire_built(body, ok));
 }
 
 /* ---- replies ------------------------------------------------------------------------------- */
@@ -172,49 +160,51 @@ static cJSON *reply_input(const char *arguments) {
 }
 
 /* add_header: id, type, role, model of a message object. */
-static void add_header(cJSON *o, const struct ock_reply *r, const struct ock_wire_frame *f) {
-  add_str(o, "id", r->id);
-  cJSON_AddStringToObject(o, "type", "message");
-  cJSON_AddStringToObject(o, "role", "assistant");
-  add_str(o, "model", f->model);
+static int add_header(cJSON *o, const struct ock_reply *r, const struct ock_wire_frame *f) {
+  return ock__wire_add_str(o, "id", r->id) && cJSON_AddStringToObject(o, "type", "message") &&
+         cJSON_AddStringToObject(o, "role", "assistant") && ock__wire_add_str(o, "model", f->model);
 }
 
-static void add_usage(cJSON *o, long long in, long long out) {
+static int add_usage(cJSON *o, long long in, long long out) {
   cJSON *u = cJSON_AddObjectToObject(o, "usage");
-  cJSON_AddNumberToObject(u, "input_tokens", (double)in);
-  cJSON_AddNumberToObject(u, "output_tokens", (double)out);
+  return u && cJSON_AddNumberToObject(u, "input_tokens", (double)in) &&
+         cJSON_AddNumberToObject(u, "output_tokens", (double)out);
+}
+
+/* add_content: the reply's text block and tool_use blocks. */
+static int add_content(cJSON *o, const struct ock_reply *r) {
+  cJSON *content = cJSON_AddArrayToObject(o, "content");
+  int ok = content != NULL;
+  if (ok && has_text(r)) {
+    cJSON *b = cJSON_CreateObject();
+    ok = ock__wire_add(content, NULL, b) && cJSON_AddStringToObject(b, "type", "text") &&
+         cJSON_AddStringToObject(b, "text", r->msg.content);
+  }
+  for (size_t i = 0; ok && i < r->msg.n_calls; i++) {
+    cJSON *b = cJSON_CreateObject();
+    ok = ock__wire_add(content, NULL, b) && cJSON_AddStringToObject(b, "type", "tool_use") &&
+         cJSON_AddStringToObject(b, "id", r->msg.calls[i].id) &&
+         cJSON_AddStringToObject(b, "name", r->msg.calls[i].name) &&
+         ock__wire_add(b, "input", reply_input(r->msg.calls[i].arguments));
+  }
+  return ok;
 }
 
 static int anthropic_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                            struct ock_buf *out) {
   cJSON *o = cJSON_CreateObject();
-  add_header(o, r, f);
-  cJSON *content = cJSON_AddArrayToObject(o, "content");
-  if (has_text(r)) {
-    cJSON *b = cJSON_CreateObject();
-    cJSON_AddItemToArray(content, b);
-    cJSON_AddStringToObject(b, "type", "text");
-    cJSON_AddStringToObject(b, "text", r->msg.content);
-  }
-  for (size_t i = 0; i < r->msg.n_calls; i++) {
-    cJSON *b = cJSON_CreateObject();
-    cJSON_AddItemToArray(content, b);
-    cJSON_AddStringToObject(b, "type", "tool_use");
-    cJSON_AddStringToObject(b, "id", r->msg.calls[i].id);
-    cJSON_AddStringToObject(b, "name", r->msg.calls[i].name);
-    cJSON_AddItemToObject(b, "input", reply_input(r->msg.calls[i].arguments));
-  }
-  cJSON_AddStringToObject(o, "stop_reason", stop_of(r));
-  add_str(o, "stop_sequence", f->stop_sequence);
-  add_usage(o, tokens(r->input_tokens), tokens(r->output_tokens));
-  return ock__wire_print_to(out, o);
+  int ok = o && add_header(o, r, f) && add_content(o, r) &&
+           cJSON_AddStringToObject(o, "stop_reason", stop_of(r)) &&
+           ock__wire_add_str(o, "stop_sequence", f->stop_sequence) &&
+           add_usage(o, tokens(r->input_tokens), tokens(r->output_tokens));
+  return ock__wire_print_to(out, ock__wire_built(o, ok));
 }
 
-/* event: an object {"type": type} to fill, sent as the event of that name. */
+/* event: an object {"type": type} to fill, sent as the event of that name (NULL when out of
+ * memory). */
 static cJSON *event(const char *type) {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "type", type);
-  return o;
+  return ock__wire_built(o, cJSON_AddStringToObject(o, "type", type) != NULL);
 }
 
 /* One content block being streamed. */
@@ -226,15 +216,13 @@ struct block {
 
 static int block_delta(void *ctx, const char *frag, size_t len) {
   struct block *b = ctx;
-  cJSON *text = ock__wire_strn(frag, len);
-  if (!text)
-    return OCK_ENOMEM;
   cJSON *o = event("content_block_delta");
-  cJSON_AddNumberToObject(o, "index", b->index);
-  cJSON *d = cJSON_AddObjectToObject(o, "delta");
-  cJSON_AddStringToObject(d, "type", b->type);
-  cJSON_AddItemToObject(d, b->key, text);
-  return ock__wire_event(b->out, "content_block_delta", o);
+  cJSON *d = o && cJSON_AddNumberToObject(o, "index", b->index)
+                 ? cJSON_AddObjectToObject(o, "delta")
+                 : NULL;
+  int ok = d && cJSON_AddStringToObject(d, "type", b->type);
+  ok = ock__wire_add(ok ? d : NULL, b->key, ock__wire_strn(frag, len));
+  return ock__wire_event(b->out, "content_block_delta", ock__wire_built(o, ok));
 }
 
 /* stream_block sends one block: start with content_block (taken), the first delta when
@@ -242,17 +230,17 @@ static int block_delta(void *ctx, const char *frag, size_t len) {
 static int stream_block(struct block *b, cJSON *content_block, int first, const char *s,
                         long long chunk_size) {
   cJSON *o = event("content_block_start");
-  cJSON_AddNumberToObject(o, "index", b->index);
-  cJSON_AddItemToObject(o, "content_block", content_block);
-  int rc = ock__wire_event(b->out, "content_block_start", o);
+  int ok = o && cJSON_AddNumberToObject(o, "index", b->index);
+  ok = ock__wire_add(ok ? o : NULL, "content_block", content_block);
+  int rc = ock__wire_event(b->out, "content_block_start", ock__wire_built(o, ok));
   if (!rc && first)
     rc = block_delta(b, "", 0);
   if (!rc)
     rc = ock__wire_fragments(s, chunk_size, block_delta, b);
   if (!rc) {
     cJSON *stop = event("content_block_stop");
-    cJSON_AddNumberToObject(stop, "index", b->index);
-    rc = ock__wire_event(b->out, "content_block_stop", stop);
+    ok = cJSON_AddNumberToObject(stop, "index", b->index) != NULL;
+    rc = ock__wire_event(b->out, "content_block_stop", ock__wire_built(stop, ok));
   }
   b->index++;
   return rc;
@@ -261,24 +249,22 @@ static int stream_block(struct block *b, cJSON *content_block, int first, const 
 static int message_start(const struct ock_reply *r, const struct ock_wire_frame *f,
                          struct ock_chunks *out) {
   cJSON *start = event("message_start");
-  cJSON *m = cJSON_AddObjectToObject(start, "message");
-  add_header(m, r, f);
-  cJSON_AddArrayToObject(m, "content");
-  cJSON_AddNullToObject(m, "stop_reason");
-  cJSON_AddNullToObject(m, "stop_sequence");
-  add_usage(m, tokens(r->input_tokens), 1);
-  int rc = ock__wire_event(out, "message_start", start);
+  cJSON *m = start ? cJSON_AddObjectToObject(start, "message") : NULL;
+  int ok = m && add_header(m, r, f) && cJSON_AddArrayToObject(m, "content") &&
+           cJSON_AddNullToObject(m, "stop_reason") && cJSON_AddNullToObject(m, "stop_sequence") &&
+           add_usage(m, tokens(r->input_tokens), 1);
+  int rc = ock__wire_event(out, "message_start", ock__wire_built(start, ok));
   return rc ? rc : ock__wire_event(out, "ping", event("ping"));
 }
 
 static int message_end(const struct ock_reply *r, const struct ock_wire_frame *f,
                        struct ock_chunks *out) {
   cJSON *d = event("message_delta");
-  cJSON *delta = cJSON_AddObjectToObject(d, "delta");
-  cJSON_AddStringToObject(delta, "stop_reason", stop_of(r));
-  add_str(delta, "stop_sequence", f->stop_sequence);
-  add_usage(d, tokens(r->input_tokens), tokens(r->output_tokens));
-  int rc = ock__wire_event(out, "message_delta", d);
+  cJSON *delta = d ? cJSON_AddObjectToObject(d, "delta") : NULL;
+  int ok = delta && cJSON_AddStringToObject(delta, "stop_reason", stop_of(r)) &&
+           ock__wire_add_str(delta, "stop_sequence", f->stop_sequence) &&
+           add_usage(d, tokens(r->input_tokens), tokens(r->output_tokens));
+  int rc = ock__wire_event(out, "message_delta", ock__wire_built(d, ok));
   return rc ? rc : ock__wire_event(out, "message_stop", event("message_stop"));
 }
 
@@ -288,18 +274,18 @@ static int anthropic_events(const struct ock_reply *r, const struct ock_wire_fra
   struct block b = {out, 0, "text_delta", "text"};
   if (!rc && has_text(r)) {
     cJSON *cb = event("text");
-    cJSON_AddStringToObject(cb, "text", "");
-    rc = stream_block(&b, cb, 0, r->msg.content, f->chunk_size);
+    int ok = cJSON_AddStringToObject(cb, "text", "") != NULL;
+    rc = stream_block(&b, ock__wire_built(cb, ok), 0, r->msg.content, f->chunk_size);
   }
   b.type = "input_json_delta";
   b.key = "partial_json";
   for (size_t i = 0; i < r->msg.n_calls && !rc; i++) {
     const struct ock_tool_call *c = &r->msg.calls[i];
     cJSON *cb = event("tool_use");
-    cJSON_AddStringToObject(cb, "id", c->id);
-    cJSON_AddStringToObject(cb, "name", c->name);
-    cJSON_AddObjectToObject(cb, "input");
-    rc = stream_block(&b, cb, 1, c->arguments ? c->arguments : "{}", f->chunk_size);
+    int ok = cJSON_AddStringToObject(cb, "id", c->id) &&
+             cJSON_AddStringToObject(cb, "name", c->name) && cJSON_AddObjectToObject(cb, "input");
+    rc = stream_block(&b, ock__wire_built(cb, ok), 1, c->arguments ? c->arguments : "{}",
+                      f->chunk_size);
   }
   return rc ? rc : message_end(r, f, out);
 }
@@ -311,12 +297,9 @@ static int anthropic_events(const struct ock_reply *r, const struct ock_wire_fra
 static int reply_message(const cJSON *content, struct ock_message *out, struct ock_jerr *err) {
   cJSON *msgs = cJSON_CreateArray();
   cJSON *msg = cJSON_CreateObject();
-  int ok = msgs && msg && cJSON_AddItemToArray(msgs, msg) &&
-           cJSON_AddStringToObject(msg, "role", "assistant") &&
-           cJSON_AddItemToObject(msg, "content", cJSON_Duplicate(content, 1));
+  int ok = ock__wire_add(msgs, NULL, msg) && cJSON_AddStringToObject(msg, "role", "assistant") &&
+           ock__wire_add(msg, "content", cJSON_Duplicate(content, 1));
   if (!ok) {
-    if (!cJSON_GetArraySize(msgs))
-      cJSON_Delete(msg);
     cJSON_Delete(msgs);
     return OCK_ENOMEM;
   }
@@ -359,12 +342,8 @@ int ock_reply_from_anthropic(const cJSON *body, struct ock_reply *out, struct oc
   if (rc)
     return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
   const char *stop = ock_json_str(body, "stop_reason");
-  r.id = id ? strdup(id) : NULL;
-  r.finish_reason = stop ? strdup(stop) : NULL;
-  if ((id && !r.id) || (stop && !r.finish_reason)) {
-    ock_reply_clear(&r);
+  if (ock__wire_reply_names(&r, id, stop))
     return OCK_ENOMEM;
-  }
   const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
   r.input_tokens = ock_json_int(usage, "input_tokens", -1);
   r.output_tokens = ock_json_int(usage, "output_tokens", -1);
@@ -515,10 +494,10 @@ static cJSON *error_envelope(int status, const char *message) {
   char dflt[64];
   snprintf(dflt, sizeof dflt, "ock: scripted HTTP %d", status);
   cJSON *o = event("error");
-  cJSON *e = cJSON_AddObjectToObject(o, "error");
-  cJSON_AddStringToObject(e, "type", type);
-  cJSON_AddStringToObject(e, "message", message ? message : dflt);
-  return o;
+  cJSON *e = o ? cJSON_AddObjectToObject(o, "error") : NULL;
+  int ok = e && cJSON_AddStringToObject(e, "type", type) &&
+           cJSON_AddStringToObject(e, "message", message ? message : dflt);
+  return ock__wire_built(o, ok);
 }
 
 static int anthropic_error(int status, const char *message, const char *param, const char *code,
@@ -526,8 +505,8 @@ static int anthropic_error(int status, const char *message, const char *param, c
   (void)param; /* OpenAI's */
   (void)code;
   cJSON *o = error_envelope(status, message);
-  add_str(o, "request_id", request_id);
-  return ock__wire_print_to(out, o);
+  int ok = o && ock__wire_add_str(o, "request_id", request_id);
+  return ock__wire_print_to(out, ock__wire_built(o, ok));
 }
 
 static int anthropic_error_event(int status, const char *message, struct ock_buf *out) {

@@ -61,14 +61,15 @@ static int insert_at(cJSON *arr, int i, cJSON *item) {
   return 1;
 }
 
+/* set_string: when out of memory the member is left as it was. */
 static void set_string(cJSON *o, const char *key, const char *value) {
   cJSON *s = cJSON_CreateString(value);
   if (!s)
     return;
-  if (cJSON_HasObjectItem(o, key))
-    cJSON_ReplaceItemInObjectCaseSensitive(o, key, s);
-  else
-    cJSON_AddItemToObject(o, key, s);
+  if (!cJSON_HasObjectItem(o, key))
+    ock__wire_add(o, key, s);
+  else if (!cJSON_ReplaceItemInObjectCaseSensitive(o, key, s))
+    cJSON_Delete(s); /* its key could not be copied */
 }
 
 int ock_wire_result_count(const cJSON *body, const struct ock_wire_ops *w) {
@@ -235,22 +236,17 @@ int ock_wire_rename_call_tool(cJSON *body, const struct ock_wire_ops *w, const c
   return 1;
 }
 
-static cJSON *user_message(const char *text) {
+/* text_message: {"role": role, "content": text}, or NULL when out of memory. */
+static cJSON *text_message(const char *role, const char *text) {
   cJSON *m = cJSON_CreateObject();
-  if (!m)
-    return NULL;
-  cJSON_AddStringToObject(m, "role", "user");
-  cJSON_AddStringToObject(m, "content", text);
-  return m;
+  int ok = cJSON_AddStringToObject(m, "role", role) && cJSON_AddStringToObject(m, "content", text);
+  return ock__wire_built(m, ok);
 }
 
 static cJSON *text_block(const char *text) {
   cJSON *b = cJSON_CreateObject();
-  if (!b)
-    return NULL;
-  cJSON_AddStringToObject(b, "type", "text");
-  cJSON_AddStringToObject(b, "text", text);
-  return b;
+  int ok = cJSON_AddStringToObject(b, "type", "text") && cJSON_AddStringToObject(b, "text", text);
+  return ock__wire_built(b, ok);
 }
 
 int ock_wire_split_call(cJSON *body, const struct ock_wire_ops *w, const char *text) {
@@ -266,7 +262,7 @@ int ock_wire_split_call(cJSON *body, const struct ock_wire_ops *w, const char *t
     if (next && cJSON_IsArray(content))
       return insert_at(content, 0, text_block(text));
   }
-  return insert_at(msgs, a + 1, user_message(text));
+  return insert_at(msgs, a + 1, text_message("user", text));
 }
 
 int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const char *text,
@@ -419,7 +415,7 @@ static int cut_from_system(cJSON *body, const char *needle) {
     return 0;
   memcpy(rest, sys->valuestring, keep);
   snprintf(rest + keep, strlen(sys->valuestring) + 1 - keep, "%s", at + nl);
-  cJSON_ReplaceItemInObjectCaseSensitive(body, "system", cJSON_CreateString(rest));
+  set_string(body, "system", rest);
   free(rest);
   return 1;
 }
@@ -488,12 +484,7 @@ int ock_wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
   }
   if (u < 1 || !strcmp(ock__wire_str(cJSON_GetArrayItem(msgs, u - 1), "role"), "assistant"))
     return 0;
-  cJSON *a = cJSON_CreateObject();
-  if (!a)
-    return 0;
-  cJSON_AddStringToObject(a, "role", "assistant");
-  cJSON_AddStringToObject(a, "content", text);
-  return insert_at(msgs, u, a);
+  return insert_at(msgs, u, text_message("assistant", text));
 }
 
 int ock_wire_insert_user_first(cJSON *body, const char *text) {
@@ -504,7 +495,7 @@ int ock_wire_insert_user_first(cJSON *body, const char *text) {
   while (i < cJSON_GetArraySize(msgs) &&
          !strcmp(ock__wire_str(cJSON_GetArrayItem(msgs, i), "role"), "system"))
     i++;
-  return insert_at(msgs, i, user_message(text));
+  return insert_at(msgs, i, text_message("user", text));
 }
 
 int ock_wire_move_to_system(cJSON *body, const struct ock_wire_ops *w, const char *needle) {

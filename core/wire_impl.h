@@ -67,6 +67,16 @@ int ock__wire_error_event(ock_wire_stream *s, const cJSON *error, struct ock_wir
  * -1 when it is not one (a fraction, 1e300, -1): a malformed chunk. */
 int ock__wire_index(const cJSON *obj, int dflt);
 
+/* Building a JSON tree fails closed: each step of a tree is checked and a tree that lost a
+ * member is never printed, so an encoder either writes its exact bytes or says OCK_ENOMEM. */
+/* ock__wire_add attaches item (taken) to obj as member key, or as the array's next item when
+ * key is NULL; when item is NULL or cannot be attached it is freed. Returns 1 when attached,
+ * 0 when out of memory (cJSON's convention, so a tree is built as one chain of &&). */
+int ock__wire_add(cJSON *obj, const char *key, cJSON *item);
+/* ock__wire_add_str adds a string member, or null when s is NULL. 1, or 0 when out of memory. */
+int ock__wire_add_str(cJSON *obj, const char *key, const char *s);
+/* ock__wire_built: v when ok, else NULL with v deleted (the end of a chain of additions). */
+cJSON *ock__wire_built(cJSON *v, int ok);
 /* ock__wire_print_to prints v compactly, appends it to out, and deletes v (NULL: OCK_ENOMEM,
  * for a failed cJSON_Create*). */
 int ock__wire_print_to(struct ock_buf *out, cJSON *v);
@@ -75,10 +85,15 @@ int ock__wire_event(struct ock_chunks *out, const char *name, cJSON *data);
 /* ock__wire_fragments calls emit for each piece of s cut every chunk_size characters. */
 int ock__wire_fragments(const char *s, long long chunk_size,
                         int (*emit)(void *ctx, const char *frag, size_t len), void *ctx);
-/* ock__wire_schema: a copy of the tool's input schema, or {"type":"object"} without one. */
+/* ock__wire_schema: a copy of the tool's input schema, or {"type":"object"} without one (NULL
+ * when out of memory). */
 cJSON *ock__wire_schema(const struct ock_tool_spec *t);
 /* ock__wire_strn: a cJSON string of the first len bytes of p (NULL when out of memory). */
 cJSON *ock__wire_strn(const char *p, size_t len);
+
+/* ock__wire_reply_names copies a decoded reply's id and finish reason (each may be NULL) into
+ * r; when out of memory it clears r and returns OCK_ENOMEM, never a reply that lost one. */
+int ock__wire_reply_names(struct ock_reply *r, const char *id, const char *finish);
 
 /* ock__wire_str: the string member key of o, "" when absent or not a string. */
 const char *ock__wire_str(const cJSON *o, const char *key);

@@ -71,21 +71,20 @@ int ock_history_to_openai(const struct ock_history *h, cJSON **out) {
   return OCK_OK;
 }
 
+/* tools_json: the tools array, or NULL when out of memory. */
 static cJSON *tools_json(const struct ock_wire_request *req) {
   cJSON *arr = cJSON_CreateArray();
-  for (size_t i = 0; arr && i < req->n_tools; i++) {
+  int ok = arr != NULL;
+  for (size_t i = 0; ok && i < req->n_tools; i++) {
     const struct ock_tool_spec *t = &req->tools[i];
-    cJSON *schema = ock__wire_schema(t);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToArray(arr, o);
-    cJSON_AddStringToObject(o, "type", "function");
-    cJSON *fn = cJSON_AddObjectToObject(o, "function");
-    cJSON_AddStringToObject(fn, "name", t->name);
-    if (t->description)
-      cJSON_AddStringToObject(fn, "description", t->description);
-    cJSON_AddItemToObject(fn, "parameters", schema);
+    ok = ock__wire_add(arr, NULL, o) && cJSON_AddStringToObject(o, "type", "function");
+    cJSON *fn = ok ? cJSON_AddObjectToObject(o, "function") : NULL;
+    ok = fn && cJSON_AddStringToObject(fn, "name", t->name) &&
+         (!t->description || cJSON_AddStringToObject(fn, "description", t->description)) &&
+         ock__wire_add(fn, "parameters", ock__wire_schema(t));
   }
-  return arr;
+  return ock__wire_built(arr, ok);
 }
 
 /* The history goes in as raw JSON text written straight from the messages: the whole history
@@ -96,17 +95,12 @@ static int openai_request(const struct ock_wire_request *req, struct ock_buf *ou
   int rc = ock_history_write_openai(req->messages, &text);
   cJSON *msgs = rc ? NULL : cJSON_CreateRaw(text.data);
   ock_buf_free(&text);
-  cJSON *body = msgs ? cJSON_CreateObject() : NULL;
-  if (!body) {
-    cJSON_Delete(msgs);
-    return OCK_ENOMEM;
-  }
-  cJSON_AddStringToObject(body, "model", req->model);
-  cJSON_AddItemToObject(body, "messages", msgs);
-  if (req->n_tools)
-    cJSON_AddItemToObject(body, "tools", tools_json(req));
-  cJSON_AddBoolToObject(body, "stream", req->stream);
-  return ock__wire_print_to(out, body);
+  cJSON *body = cJSON_CreateObject();
+  int ok = body && cJSON_AddStringToObject(body, "model", req->model);
+  ok = ock__wire_add(ok ? body : NULL, "messages", msgs) &&
+       (!req->n_tools || ock__wire_add(body, "tools", tools_json(req))) &&
+       cJSON_AddBoolToObject(body, "stream", req->stream);
+  return ock__wire_print_to(out, ock__wire_built(body, ok));
 }
 
 /* ---- replies ------------------------------------------------------------------------------- */
@@ -119,63 +113,59 @@ static const char *finish_of(const struct ock_reply *r) {
   return r->finish_reason ? r->finish_reason : r->msg.n_calls ? "tool_calls" : "stop";
 }
 
-static void add_str(cJSON *o, const char *key, const char *s) {
-  if (s)
-    cJSON_AddStringToObject(o, key, s);
-  else
-    cJSON_AddNullToObject(o, key);
-}
+/* The builders below return 1, or 0 when out of memory (a cJSON* builder: NULL). */
 
 static cJSON *usage_json(const struct ock_reply *r) {
   long long in = tokens(r->input_tokens), out = tokens(r->output_tokens);
   cJSON *u = cJSON_CreateObject();
-  cJSON_AddNumberToObject(u, "prompt_tokens", (double)in);
-  cJSON_AddNumberToObject(u, "completion_tokens", (double)out);
-  cJSON_AddNumberToObject(u, "total_tokens", (double)(in + out));
-  return u;
+  int ok = cJSON_AddNumberToObject(u, "prompt_tokens", (double)in) &&
+           cJSON_AddNumberToObject(u, "completion_tokens", (double)out) &&
+           cJSON_AddNumberToObject(u, "total_tokens", (double)(in + out));
+  return ock__wire_built(u, ok);
 }
 
-static void add_message(cJSON *choice, const struct ock_message *m) {
-  cJSON *msg = cJSON_AddObjectToObject(choice, "message");
-  cJSON_AddStringToObject(msg, "role", "assistant");
-  if (m->content && (*m->content || !m->n_calls))
-    cJSON_AddStringToObject(msg, "content", m->content);
-  else if (m->n_calls)
-    cJSON_AddNullToObject(msg, "content");
-  else
-    cJSON_AddStringToObject(msg, "content", "");
-  cJSON_AddNullToObject(msg, "refusal");
-  if (!m->n_calls)
-    return;
+static int add_calls(cJSON *msg, const struct ock_message *m) {
   cJSON *calls = cJSON_AddArrayToObject(msg, "tool_calls");
-  for (size_t i = 0; i < m->n_calls; i++) {
+  int ok = calls != NULL;
+  for (size_t i = 0; ok && i < m->n_calls; i++) {
+    const char *args = m->calls[i].arguments;
     cJSON *c = cJSON_CreateObject();
-    cJSON_AddItemToArray(calls, c);
-    cJSON_AddStringToObject(c, "id", m->calls[i].id);
-    cJSON_AddStringToObject(c, "type", "function");
-    cJSON *fn = cJSON_AddObjectToObject(c, "function");
-    cJSON_AddStringToObject(fn, "name", m->calls[i].name);
-    cJSON_AddStringToObject(fn, "arguments", m->calls[i].arguments ? m->calls[i].arguments : "{}");
+    ok = ock__wire_add(calls, NULL, c) && cJSON_AddStringToObject(c, "id", m->calls[i].id) &&
+         cJSON_AddStringToObject(c, "type", "function");
+    cJSON *fn = ok ? cJSON_AddObjectToObject(c, "function") : NULL;
+    ok = fn && cJSON_AddStringToObject(fn, "name", m->calls[i].name) &&
+         cJSON_AddStringToObject(fn, "arguments", args ? args : "{}");
   }
+  return ok;
+}
+
+static int add_message(cJSON *choice, const struct ock_message *m) {
+  cJSON *msg = cJSON_AddObjectToObject(choice, "message");
+  int ok = msg && cJSON_AddStringToObject(msg, "role", "assistant");
+  if (m->content && (*m->content || !m->n_calls))
+    ok = ok && cJSON_AddStringToObject(msg, "content", m->content);
+  else if (m->n_calls)
+    ok = ok && cJSON_AddNullToObject(msg, "content");
+  else
+    ok = ok && cJSON_AddStringToObject(msg, "content", "");
+  ok = ok && cJSON_AddNullToObject(msg, "refusal");
+  return ok && (!m->n_calls || add_calls(msg, m));
 }
 
 static int openai_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                         struct ock_buf *out) {
   cJSON *o = cJSON_CreateObject();
-  add_str(o, "id", r->id);
-  cJSON_AddStringToObject(o, "object", "chat.completion");
-  cJSON_AddNumberToObject(o, "created", (double)f->created);
-  add_str(o, "model", f->model);
-  cJSON *choices = cJSON_AddArrayToObject(o, "choices");
-  cJSON *choice = cJSON_CreateObject();
-  cJSON_AddItemToArray(choices, choice);
-  cJSON_AddNumberToObject(choice, "index", 0);
-  add_message(choice, &r->msg);
-  cJSON_AddNullToObject(choice, "logprobs");
-  cJSON_AddStringToObject(choice, "finish_reason", finish_of(r));
-  cJSON_AddItemToObject(o, "usage", usage_json(r));
-  cJSON_AddNullToObject(o, "system_fingerprint");
-  return ock__wire_print_to(out, o);
+  int ok = ock__wire_add_str(o, "id", r->id) &&
+           cJSON_AddStringToObject(o, "object", "chat.completion") &&
+           cJSON_AddNumberToObject(o, "created", (double)f->created) &&
+           ock__wire_add_str(o, "model", f->model);
+  cJSON *choices = ok ? cJSON_AddArrayToObject(o, "choices") : NULL;
+  cJSON *choice = choices ? cJSON_CreateObject() : NULL;
+  ok = ock__wire_add(choices, NULL, choice) && cJSON_AddNumberToObject(choice, "index", 0) &&
+       add_message(choice, &r->msg) && cJSON_AddNullToObject(choice, "logprobs") &&
+       cJSON_AddStringToObject(choice, "finish_reason", finish_of(r)) &&
+       ock__wire_add(o, "usage", usage_json(r)) && cJSON_AddNullToObject(o, "system_fingerprint");
+  return ock__wire_print_to(out, ock__wire_built(o, ok));
 }
 
 /* One streamed reply being encoded. */
@@ -189,70 +179,68 @@ struct events {
 /* chunk_head starts a chat.completion.chunk object (without choices). */
 static cJSON *chunk_head(const struct events *e) {
   cJSON *o = cJSON_CreateObject();
-  add_str(o, "id", e->r->id);
-  cJSON_AddStringToObject(o, "object", "chat.completion.chunk");
-  cJSON_AddNumberToObject(o, "created", (double)e->f->created);
-  add_str(o, "model", e->f->model);
-  cJSON_AddNullToObject(o, "system_fingerprint");
-  return o;
+  int ok = ock__wire_add_str(o, "id", e->r->id) &&
+           cJSON_AddStringToObject(o, "object", "chat.completion.chunk") &&
+           cJSON_AddNumberToObject(o, "created", (double)e->f->created) &&
+           ock__wire_add_str(o, "model", e->f->model) &&
+           cJSON_AddNullToObject(o, "system_fingerprint");
+  return ock__wire_built(o, ok);
 }
 
-/* push_chunk frames one chunk with delta (taken) and finish (NULL: null) as an SSE event. */
+/* push_chunk frames one chunk with delta (taken; NULL: out of memory) and finish (NULL: null)
+ * as an SSE event. */
 static int push_chunk(const struct events *e, cJSON *delta, const char *finish) {
   cJSON *o = chunk_head(e);
-  cJSON *choices = cJSON_AddArrayToObject(o, "choices");
-  cJSON *choice = cJSON_CreateObject();
-  cJSON_AddItemToArray(choices, choice);
-  cJSON_AddNumberToObject(choice, "index", 0);
-  cJSON_AddItemToObject(choice, "delta", delta);
-  cJSON_AddNullToObject(choice, "logprobs");
-  add_str(choice, "finish_reason", finish);
-  if (e->f->include_usage)
-    cJSON_AddNullToObject(o, "usage");
-  return ock__wire_event(e->out, NULL, o);
+  cJSON *choices = o ? cJSON_AddArrayToObject(o, "choices") : NULL;
+  cJSON *choice = choices ? cJSON_CreateObject() : NULL;
+  int ok = ock__wire_add(choices, NULL, choice) && cJSON_AddNumberToObject(choice, "index", 0);
+  ok = ock__wire_add(ok ? choice : NULL, "delta", delta) &&
+       cJSON_AddNullToObject(choice, "logprobs") &&
+       ock__wire_add_str(choice, "finish_reason", finish) &&
+       (!e->f->include_usage || cJSON_AddNullToObject(o, "usage"));
+  return ock__wire_event(e->out, NULL, ock__wire_built(o, ok));
 }
 
-/* call_delta: a delta with one tool_calls entry for call i (id and name on its header). */
+/* call_delta: a delta with one tool_calls entry for call i (id and name on its header), with
+ * arguments (taken); NULL when out of memory. */
 static cJSON *call_delta(const struct events *e, size_t i, int header, cJSON *arguments) {
   cJSON *delta = cJSON_CreateObject();
-  cJSON *calls = cJSON_AddArrayToObject(delta, "tool_calls");
-  cJSON *c = cJSON_CreateObject();
-  cJSON_AddItemToArray(calls, c);
-  cJSON_AddNumberToObject(c, "index", (double)i);
-  if (header) {
-    cJSON_AddStringToObject(c, "id", e->r->msg.calls[i].id);
-    cJSON_AddStringToObject(c, "type", "function");
-  }
-  cJSON *fn = cJSON_AddObjectToObject(c, "function");
-  if (header)
-    cJSON_AddStringToObject(fn, "name", e->r->msg.calls[i].name);
-  cJSON_AddItemToObject(fn, "arguments", arguments);
-  return delta;
+  cJSON *calls = delta ? cJSON_AddArrayToObject(delta, "tool_calls") : NULL;
+  cJSON *c = calls ? cJSON_CreateObject() : NULL;
+  int ok = ock__wire_add(calls, NULL, c) && cJSON_AddNumberToObject(c, "index", (double)i) &&
+           (!header || (cJSON_AddStringToObject(c, "id", e->r->msg.calls[i].id) &&
+                        cJSON_AddStringToObject(c, "type", "function")));
+  cJSON *fn = ok ? cJSON_AddObjectToObject(c, "function") : NULL;
+  ok = fn && (!header || cJSON_AddStringToObject(fn, "name", e->r->msg.calls[i].name));
+  ok = ock__wire_add(ok ? fn : NULL, "arguments", arguments);
+  return ock__wire_built(delta, ok);
 }
 
 static int call_fragment(void *ctx, const char *frag, size_t len) {
   struct events *e = ctx;
-  cJSON *args = ock__wire_strn(frag, len);
-  if (!args)
-    return OCK_ENOMEM;
-  return push_chunk(e, call_delta(e, e->call, 0, args), NULL);
+  return push_chunk(e, call_delta(e, e->call, 0, ock__wire_strn(frag, len)), NULL);
 }
 
 static int text_fragment(void *ctx, const char *frag, size_t len) {
   struct events *e = ctx;
-  cJSON *text = ock__wire_strn(frag, len);
-  if (!text)
-    return OCK_ENOMEM;
   cJSON *delta = cJSON_CreateObject();
-  cJSON_AddItemToObject(delta, "content", text);
-  return push_chunk(e, delta, NULL);
+  int ok = ock__wire_add(delta, "content", ock__wire_strn(frag, len));
+  return push_chunk(e, ock__wire_built(delta, ok), NULL);
 }
 
 static int usage_chunk(const struct events *e) {
   cJSON *o = chunk_head(e);
-  cJSON_AddArrayToObject(o, "choices");
-  cJSON_AddItemToObject(o, "usage", usage_json(e->r));
-  return ock__wire_event(e->out, NULL, o);
+  int ok = o && cJSON_AddArrayToObject(o, "choices") && ock__wire_add(o, "usage", usage_json(e->r));
+  return ock__wire_event(e->out, NULL, ock__wire_built(o, ok));
+}
+
+/* role_delta: the first chunk's delta (content "" before text, null before calls only). */
+static cJSON *role_delta(const struct ock_reply *r, int has_text) {
+  cJSON *role = cJSON_CreateObject();
+  int ok = cJSON_AddStringToObject(role, "role", "assistant") &&
+           (has_text || !r->msg.n_calls ? cJSON_AddStringToObject(role, "content", "")
+                                        : cJSON_AddNullToObject(role, "content"));
+  return ock__wire_built(role, ok);
 }
 
 static int openai_events(const struct ock_reply *r, const struct ock_wire_frame *f,
@@ -260,13 +248,7 @@ static int openai_events(const struct ock_reply *r, const struct ock_wire_frame 
   struct events e = {r, f, out, 0};
   const char *text = r->msg.content;
   int has_text = text && *text;
-  cJSON *role = cJSON_CreateObject();
-  cJSON_AddStringToObject(role, "role", "assistant");
-  if (has_text || !r->msg.n_calls)
-    cJSON_AddStringToObject(role, "content", "");
-  else
-    cJSON_AddNullToObject(role, "content");
-  int rc = push_chunk(&e, role, NULL);
+  int rc = push_chunk(&e, role_delta(r, has_text), NULL);
   if (!rc && has_text)
     rc = ock__wire_fragments(text, f->chunk_size, text_fragment, &e);
   for (e.call = 0; e.call < r->msg.n_calls && !rc; e.call++) {
@@ -296,8 +278,11 @@ static int reply_message(const cJSON *message, struct ock_message *out, struct o
     cJSON_Delete(copy);
     return OCK_ENOMEM;
   }
-  if (!cJSON_GetObjectItemCaseSensitive(copy, "role"))
-    cJSON_AddStringToObject(copy, "role", "assistant");
+  if (!cJSON_GetObjectItemCaseSensitive(copy, "role") &&
+      !cJSON_AddStringToObject(copy, "role", "assistant")) {
+    cJSON_Delete(arr);
+    return OCK_ENOMEM;
+  }
   struct ock_history h;
   ock_history_init(&h);
   int rc = ock_history_from_openai(arr, &h, err);
@@ -334,12 +319,8 @@ int ock_reply_from_openai(const cJSON *body, struct ock_reply *out, struct ock_j
   if (rc)
     return rc == OCK_ENOMEM ? rc : OCK_EPROTO;
   const char *finish = ock_json_str(choice, "finish_reason");
-  r.id = id ? strdup(id) : NULL;
-  r.finish_reason = finish ? strdup(finish) : NULL;
-  if ((id && !r.id) || (finish && !r.finish_reason)) {
-    ock_reply_clear(&r);
+  if (ock__wire_reply_names(&r, id, finish))
     return OCK_ENOMEM;
-  }
   const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
   r.input_tokens = ock_json_int(usage, "prompt_tokens", -1);
   r.output_tokens = ock_json_int(usage, "completion_tokens", -1);
@@ -435,35 +416,32 @@ static cJSON *error_object(int status, const char *message, const char *param, c
       t = &STATUS_TEXTS[i];
   char dflt[64];
   snprintf(dflt, sizeof dflt, "ock: scripted HTTP %d", status);
+  const char *type = t ? t->type : status >= 500 ? "server_error" : "invalid_request_error";
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "message", message ? message : dflt);
-  cJSON_AddStringToObject(e, "type",
-                          t               ? t->type
-                          : status >= 500 ? "server_error"
-                                          : "invalid_request_error");
-  add_str(e, "param", param);
-  add_str(e, "code", !code && t ? t->code : code);
-  return e;
+  int ok = cJSON_AddStringToObject(e, "message", message ? message : dflt) &&
+           cJSON_AddStringToObject(e, "type", type) && ock__wire_add_str(e, "param", param) &&
+           ock__wire_add_str(e, "code", !code && t ? t->code : code);
+  return ock__wire_built(e, ok);
 }
 
 static int openai_error(int status, const char *message, const char *param, const char *code,
                         const char *request_id, struct ock_buf *out) {
   (void)request_id; /* OpenAI sends it as a header only */
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddItemToObject(o, "error", error_object(status, message, param, code));
-  return ock__wire_print_to(out, o);
+  int ok = ock__wire_add(o, "error", error_object(status, message, param, code));
+  return ock__wire_print_to(out, ock__wire_built(o, ok));
 }
 
 static int openai_error_event(int status, const char *message, struct ock_buf *out) {
   cJSON *o = cJSON_CreateObject();
-  cJSON *e = error_object(status ? status : 500, message ? message : "ock: scripted stream error",
-                          NULL, NULL);
-  if (!status) /* the stream error of SPEC 6.6 has code null */
-    cJSON_ReplaceItemInObjectCaseSensitive(e, "code", cJSON_CreateNull());
-  cJSON_AddItemToObject(o, "error", e);
+  /* status 0 is the stream error of SPEC 6.6: a 500, whose code is null */
+  int ok =
+      ock__wire_add(o, "error",
+                    error_object(status ? status : 500,
+                                 message ? message : "ock: scripted stream error", NULL, NULL));
   int rc = ock_buf_puts(out, "data: ");
   if (!rc)
-    rc = ock__wire_print_to(out, o);
+    rc = ock__wire_print_to(out, ock__wire_built(o, ok));
   else
     cJSON_Delete(o);
   if (!rc)

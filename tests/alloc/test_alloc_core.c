@@ -1,11 +1,12 @@
 /*
  * test_alloc_core.c: every allocation of the core's JSON helpers, ock_buf, the message model's
- * conversions and the grammar fails once (failmalloc.h), and each operation ends in its
- * documented error with nothing leaked.
+ * conversions, each provider wire's encoders and stream decoder, and the grammar fails once
+ * (failmalloc.h), and each operation ends in its documented error with nothing leaked.
  */
 #include "runner.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "failmalloc.h"
 #include "ock/buf.h"
@@ -265,6 +266,174 @@ static int anthropic_reply_from(void *input) {
   return rc;
 }
 
+/* What the encoders of one wire are given: a history with every kind of message, a reply with
+ * text and a tool call, and two tools (one with a description and a schema, one without). */
+struct encode_in {
+  const struct ock_wire_ops *w;
+  struct ock_history h;
+  struct ock_reply r;
+  cJSON *schema;
+  struct ock_tool_spec tools[2];
+};
+
+static void *encode_read(const struct ock_wire_ops *w) {
+  struct encode_in *in = calloc(1, sizeof *in);
+  cJSON *messages = cJSON_Parse(openai_messages), *reply = cJSON_Parse(openai_reply);
+  struct ock_jerr err;
+  if (in) {
+    in->w = w;
+    ock_history_init(&in->h);
+    ock_reply_init(&in->r);
+    ock_history_from_openai(messages, &in->h, &err);
+    ock_reply_from_openai(reply, &in->r, &err);
+    in->schema = cJSON_Parse("{\"type\":\"object\",\"required\":[\"city\"]}");
+    in->tools[0] = (struct ock_tool_spec){"get_weather", "the weather in a city", in->schema};
+    in->tools[1] = (struct ock_tool_spec){"get_time", NULL, NULL};
+  }
+  cJSON_Delete(messages);
+  cJSON_Delete(reply);
+  return in;
+}
+
+static void *openai_encode_in(void) {
+  return encode_read(&ock_wire_openai);
+}
+static void *anthropic_encode_in(void) {
+  return encode_read(&ock_wire_anthropic);
+}
+
+static void encode_free(void *input) {
+  struct encode_in *in = input;
+  if (!in)
+    return;
+  ock_history_free(&in->h);
+  ock_reply_clear(&in->r);
+  cJSON_Delete(in->schema);
+  free(in);
+}
+
+static const struct ock_wire_frame encode_frame = {.model = "m",
+                                                   .created = 1700000000,
+                                                   .stop_sequence = "END",
+                                                   .chunk_size = 4,
+                                                   .include_usage = 1};
+
+static int encode_request(void *input) {
+  struct encode_in *in = input;
+  struct ock_wire_request req = {"m", &in->h, in->tools, 2, 1, 1024};
+  struct ock_buf body;
+  ock_buf_init(&body, 1 << 20);
+  int rc = in->w->encode_request(&req, &body);
+  ock_buf_free(&body);
+  return rc;
+}
+
+static int encode_reply(void *input) {
+  struct encode_in *in = input;
+  struct ock_buf body;
+  ock_buf_init(&body, 1 << 20);
+  int rc = in->w->encode_reply(&in->r, &encode_frame, &body);
+  ock_buf_free(&body);
+  return rc;
+}
+
+static int encode_events(void *input) {
+  struct encode_in *in = input;
+  struct ock_chunks events;
+  ock_chunks_init(&events);
+  int rc = in->w->encode_events(&in->r, &encode_frame, &events);
+  ock_chunks_free(&events);
+  return rc;
+}
+
+/* encode_errors: an error body with every field given, one with the defaults, and both kinds of
+ * in-stream error event. */
+static int encode_errors(void *input) {
+  struct encode_in *in = input;
+  struct ock_buf body;
+  ock_buf_init(&body, 1 << 20);
+  int rc = in->w->encode_error(400, "bad", "messages", "invalid", "req_1", &body);
+  if (!rc)
+    rc = in->w->encode_error(429, NULL, NULL, NULL, NULL, &body);
+  if (!rc)
+    rc = in->w->encode_error_event(0, NULL, &body);
+  if (!rc)
+    rc = in->w->encode_error_event(503, "busy", &body);
+  ock_buf_free(&body);
+  return rc;
+}
+
+/* A streamed reply of one wire as its SSE events: what encode_events sends, split into the
+ * event names (NULL: none) and data lines the stream decoder is fed. */
+struct stream_in {
+  enum ock_wire wire;
+  size_t n;
+  char *names[64];
+  char *data[64];
+};
+
+/* split_event reads "event: NAME\n" (optional) and "data: DATA\n\n" of one piece. */
+static void split_event(const char *piece, char **name, char **data) {
+  *name = NULL;
+  if (!strncmp(piece, "event: ", 7)) {
+    const char *nl = strchr(piece, '\n');
+    *name = strndup(piece + 7, (size_t)(nl - piece - 7));
+    piece = nl + 1;
+  }
+  piece += strlen("data: ");
+  *data = strndup(piece, strlen(piece) - 2);
+}
+
+static void *stream_read(const struct ock_wire_ops *w) {
+  struct encode_in *enc = encode_read(w);
+  struct stream_in *in = calloc(1, sizeof *in);
+  struct ock_chunks events;
+  ock_chunks_init(&events);
+  if (enc && in && !w->encode_events(&enc->r, &encode_frame, &events)) {
+    in->wire = w->wire;
+    for (size_t i = 0; i < events.n && in->n < 64; i++, in->n++)
+      split_event(events.items[i], &in->names[in->n], &in->data[in->n]);
+  }
+  ock_chunks_free(&events);
+  encode_free(enc);
+  return in;
+}
+
+static void *openai_stream_in(void) {
+  return stream_read(&ock_wire_openai);
+}
+static void *anthropic_stream_in(void) {
+  return stream_read(&ock_wire_anthropic);
+}
+
+static void stream_free(void *input) {
+  struct stream_in *in = input;
+  for (size_t i = 0; in && i < in->n; i++) {
+    free(in->names[i]);
+    free(in->data[i]);
+  }
+  free(in);
+}
+
+/* stream_decodes feeds every event to ock_wire_stream_event and takes the reply. */
+static int stream_decodes(void *input) {
+  struct stream_in *in = input;
+  ock_wire_stream *s = NULL;
+  struct ock_wire_error err;
+  struct ock_reply r;
+  ock_reply_init(&r);
+  int rc = ock_wire_stream_new(in->wire, 1 << 20, &s);
+  for (size_t i = 0; !rc && i < in->n; i++)
+    rc = ock_wire_stream_event(s, in->names[i], in->data[i], NULL, NULL, &err);
+  if (!rc)
+    rc = ock_wire_stream_finish(s, &r, &err);
+  if (!rc && (!r.msg.content || r.msg.n_calls != 1))
+    rc = OCK_EPROTO;
+  ock_reply_clear(&r);
+  ock_wire_stream_free(s);
+  return rc;
+}
+
 /* grammar_reads_an_execute: one execute with two parallel tool calls. */
 static int grammar_reads_an_execute(void *input) {
   (void)input;
@@ -313,6 +482,25 @@ static const struct alloc_op ops[] = {
      FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
     {"anthropic reply to", anthropic_read, anthropic_reply_to, anthropic_read_free,
      FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
+    {"openai encode_request", openai_encode_in, encode_request, encode_free,
+     FAILS_WITH(OCK_ENOMEM)},
+    {"openai encode_reply", openai_encode_in, encode_reply, encode_free, FAILS_WITH(OCK_ENOMEM)},
+    {"openai encode_events", openai_encode_in, encode_events, encode_free, FAILS_WITH(OCK_ENOMEM)},
+    {"openai encode_error", openai_encode_in, encode_errors, encode_free, FAILS_WITH(OCK_ENOMEM)},
+    /* tool_use.input is parsed from the arguments, as for "anthropic history to" */
+    {"anthropic encode_request", anthropic_encode_in, encode_request, encode_free,
+     FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
+    {"anthropic encode_reply", anthropic_encode_in, encode_reply, encode_free,
+     FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
+    {"anthropic encode_events", anthropic_encode_in, encode_events, encode_free,
+     FAILS_WITH(OCK_ENOMEM)},
+    {"anthropic encode_error", anthropic_encode_in, encode_errors, encode_free,
+     FAILS_WITH(OCK_ENOMEM)},
+    /* each event's data is parsed by cJSON: a failed allocation there is a malformed chunk */
+    {"openai stream", openai_stream_in, stream_decodes, stream_free,
+     FAILS_WITH(OCK_ENOMEM) | FAILS_WITH(OCK_EPROTO)},
+    {"anthropic stream", anthropic_stream_in, stream_decodes, stream_free,
+     FAILS_WITH(OCK_ENOMEM) | FAILS_WITH(OCK_EPROTO)},
     /* a call the grammar cannot record is rejected, as grammar.c documents */
     {"grammar", NULL, grammar_reads_an_execute, NULL, FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
 };
