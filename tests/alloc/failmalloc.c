@@ -15,7 +15,6 @@
 
 #include <cJSON.h>
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
 #endif
 
 #include "runner.h"
@@ -33,11 +32,6 @@ static atomic_long fail_at;  /* 0: none fails */
 static atomic_int injected;  /* the failure happened */
 static atomic_int tracking;  /* count the allocations alive */
 static atomic_long live;
-static long leaking_runs; /* of ops with leaks_known */
-
-long failmalloc_leaking_runs(void) {
-  return leaking_runs;
-}
 
 /* refuse: whether this allocation is the one to fail. */
 static int refuse(void) {
@@ -116,15 +110,7 @@ static int one_run(const struct alloc_op *op, long k, long *count, int *failed, 
   atomic_store(&fail_at, k);
   atomic_store(&injected, 0);
   atomic_store(&armed, 1);
-#if defined(__SANITIZE_ADDRESS__)
-  if (op->leaks_known)
-    __lsan_disable(); /* counted by failmalloc_leaking_runs instead */
-#endif
   int rc = op->run(input);
-#if defined(__SANITIZE_ADDRESS__)
-  if (op->leaks_known)
-    __lsan_enable();
-#endif
   atomic_store(&armed, 0);
   if (op->teardown)
     op->teardown(input);
@@ -151,11 +137,7 @@ static int judge(const struct alloc_op *op, long k, long n, int rc, int failed, 
                   op->name, k, rc);
     bad = 1;
   }
-  if (leaked != 0 && op->leaks_known) {
-    if (leaking_runs++ < 20)
-      printf("  %s: with allocation %ld of %ld failing, %ld allocation(s) leak (known)\n", op->name,
-             k, n, leaked);
-  } else if (leaked != 0) {
+  if (leaked != 0) {
     ock_test_fail(__LINE__, __FILE__,
                   "%s: with allocation %ld of %ld failing, %ld allocation(s) were not freed",
                   op->name, k, n, leaked);

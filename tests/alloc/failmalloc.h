@@ -25,7 +25,6 @@ struct alloc_op {
   int (*run)(void *input);       /* the operation: OCK_OK or an error status */
   void (*teardown)(void *input); /* frees the input and what a successful run made */
   unsigned may_end;              /* FAILS_WITH(...) | MAY_SUCCEED */
-  int leaks_known; /* count leaking runs in failmalloc_leaking_runs instead of failing them */
 };
 
 /* failmalloc_init routes cJSON's allocations through the failing allocator (call once). */
@@ -34,9 +33,5 @@ void failmalloc_init(void);
 /* failmalloc_check runs op as described above and reports each failing k as a failed
  * assertion of the running test. Returns N. */
 long failmalloc_check(const struct alloc_op *op);
-
-/* failmalloc_leaking_runs: the runs of ops with leaks_known that left allocations alive, since
- * the process started. LeakSanitizer does not see their leaks (they are counted here). */
-long failmalloc_leaking_runs(void);
 
 #endif
