@@ -144,7 +144,6 @@ static ock_process *process_new(const struct ock_process_spec *spec) {
   ock_buf_init(&p->err, spec->output_cap);
   p->same_group = spec->same_group;
   p->abort_flag = spec->abort_flag;
-  p->out_open = p->err_open = 1;
   return p;
 }
 
@@ -164,16 +163,18 @@ static void put_fd(int fd, int to) {
 }
 
 /* run_child, in the forked child: its own process group (unless same_group), the pipes as its
- * streams (or /dev/null as stdin), default dispositions for the signals a parent commonly
- * catches or ignores, then the program. Never returns. */
+ * streams (or /dev/null as stdin; none of that with inherit_stdio), default dispositions for the
+ * signals a parent commonly catches or ignores, then the program. Never returns. */
 static void run_child(const struct exec_plan *x, int same_group, int po[2], int pe[2], int pi[2]) {
   if (!same_group)
     setpgid(0, 0);
-  int in = pi[0] >= 0 ? pi[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (in >= 0)
-    put_fd(in, 0);
-  put_fd(po[1], 1);
-  put_fd(pe[1], 2);
+  if (po[1] >= 0) {
+    int in = pi[0] >= 0 ? pi[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in >= 0)
+      put_fd(in, 0);
+    put_fd(po[1], 1);
+    put_fd(pe[1], 2);
+  }
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_DFL);
@@ -195,15 +196,15 @@ static void run_child(const struct exec_plan *x, int same_group, int po[2], int 
 static void adopt(ock_process *p, pid_t pid, int po[2], int pe[2], int pi[2]) {
   if (!p->same_group)
     setpgid(pid, pid); /* also here, so the group exists before anyone signals it */
-  close(po[1]);
-  close(pe[1]);
+  close_pair((int[2]){-1, po[1]});
+  close_pair((int[2]){-1, pe[1]});
   if (pi[0] >= 0) {
     close(pi[0]);
     p->in_fd = pi[1];
     fcntl(p->in_fd, F_SETFL, O_NONBLOCK);
   }
-  fcntl(po[0], F_SETFL, O_NONBLOCK);
-  fcntl(pe[0], F_SETFL, O_NONBLOCK);
+  p->out_open = po[0] >= 0 && fcntl(po[0], F_SETFL, O_NONBLOCK) == 0;
+  p->err_open = pe[0] >= 0 && fcntl(pe[0], F_SETFL, O_NONBLOCK) == 0;
   p->pid = pid;
   p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
   atomic_store(&p->target, pid);
@@ -231,7 +232,7 @@ int ock_process_start(const struct ock_process_spec *spec, ock_process **out) {
   int po[2] = {-1, -1}, pe[2] = {-1, -1}, pi[2] = {-1, -1};
   if (!rc && !p)
     rc = OCK_ENOMEM;
-  if (!rc &&
+  if (!rc && !spec->inherit_stdio &&
       (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || (spec->input && pipe2(pi, O_CLOEXEC))))
     rc = OCK_EIO;
   pid_t pid = -1;

@@ -156,6 +156,18 @@ static void poll_sees_output_and_kill_signals(void) {
   ock_process_free(p);
 }
 
+/* A foreground child (ock-mutant's CMD) shares the caller's streams and group: nothing kept. */
+static void inherit_stdio_keeps_nothing(void) {
+  const char *argv[] = {"sh", "-c", "exit 5", NULL};
+  struct ock_process_spec spec = {.argv = argv, .same_group = 1, .inherit_stdio = 1};
+  struct ock_process_result r;
+  run(&spec, 10, &r);
+  OCK_ASSERT_INT_EQ(r.exit_code, 5);
+  OCK_ASSERT_STR_EQ(r.out, "");
+  OCK_ASSERT_INT_EQ(r.out_total, 0);
+  ock_process_result_clear(&r);
+}
+
 static const struct ock_test tests[] = {
     {"exit_code_of_argv_and_of_a_command", exit_code_of_argv_and_of_a_command},
     {"signal_that_ended_it", signal_that_ended_it},
@@ -165,5 +177,6 @@ static const struct ock_test tests[] = {
     {"env_additions_replace_and_remove", env_additions_replace_and_remove},
     {"stdin_carries_the_input_then_ends", stdin_carries_the_input_then_ends},
     {"poll_sees_output_and_kill_signals", poll_sees_output_and_kill_signals},
+    {"inherit_stdio_keeps_nothing", inherit_stdio_keeps_nothing},
     {NULL, NULL}};
 const struct ock_suite suite_process = {"process", tests, NULL, NULL};

@@ -2,11 +2,12 @@
  * process.h: running a program as a child it does not trust, and collecting what it did.
  *
  * The one process runner of the kit: the harness runs each SUT through it, and the kit's own
- * tests run the CLIs through it. A child runs argv (or `/bin/sh -c COMMAND`) in its own process
- * group, with additions to the environment, stdin from /dev/null or a pipe that carries the
- * given input then end of input, and stdout and stderr each kept up to a cap (the rest is
- * counted, not kept). At the timeout, when an abort flag is set, and after the child exits, the
- * whole group is killed, so nothing it forked outlives it.
+ * tests and ock-mutant run their children through it. A child runs argv (or `/bin/sh -c COMMAND`)
+ * in its own process group, with additions to the environment, stdin from /dev/null or a pipe that
+ * carries the given input then end of input, and stdout and stderr each kept up to a cap (the rest
+ * is counted, not kept). At the timeout, when an abort flag is set, and after the child exits, the
+ * whole group is killed, so nothing it forked outlives it. A wrapper that runs a program in the
+ * foreground (ock-mutant) may keep it in its own group and share its streams instead.
  *
  * A handle is used by one thread, except ock_process_kill, which any thread (or a signal
  * handler's helper thread) may call at any time. The runner keeps no global state: a caller
@@ -30,8 +31,10 @@ struct ock_process_spec {
   const char *input;       /* when set: written to stdin, which is then closed; else stdin is
                               /dev/null. The caller ignores SIGPIPE (the child may stop reading) */
   size_t output_cap;       /* bytes kept of stdout and of stderr each */
-  int same_group; /* stay in the caller's process group: kills reach the child alone, and a group
-                     kill aimed at the caller reaches it too */
+  int same_group;    /* stay in the caller's process group: kills reach the child alone, and a group
+                        kill aimed at the caller reaches it too */
+  int inherit_stdio; /* the child shares the caller's stdin, stdout and stderr: nothing is
+                        captured, and input and output_cap are ignored */
   volatile sig_atomic_t *abort_flag; /* when it becomes non-zero: stop waiting, kill the group */
   /* Optional, for a caller that tracks its children: before_fork runs just before fork() (a
    * non-zero return refuses the start), after_fork just after it in the parent with the child's
