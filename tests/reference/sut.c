@@ -47,7 +47,7 @@ pid_t sut_start(const char *const *argv, const char *const *env, int valgrind) {
     vars[n++] = env[i];
   vars[n] = NULL;
   struct ock_process_spec spec = {
-      .argv = args, .env = vars, .output_cap = sizeof((struct sut_run *)0)->err - 1};
+      .argv = args, .env = vars, .output_cap = sizeof((struct sut_run){0}.err) - 1};
   ock_process_free(running);
   running = NULL;
   return ock_process_start(&spec, &running) ? -1 : ock_process_pid(running);
