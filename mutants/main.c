@@ -10,23 +10,19 @@
  * unless its mutation says otherwise, and passes SIGTERM on. It leaves no thread or process
  * behind.
  */
-#include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
 
 #include "mutant.h"
+#include "ock/process.h"
+#include "ock/status.h"
 #include "proxy.h"
-
-extern char **environ;
 
 static const char usage[] =
     "usage: ock-mutant NAME -- CMD [ARG...]\n"
@@ -67,90 +63,36 @@ static void list_mutations(void) {
   printf("%zu mutations\n", mutant_count());
 }
 
-/* child_env: the environment with the three URLs replaced. Strings are borrowed or owned by
- * urls; free only the array. */
-static char **child_env(char urls[3][300], const char *self) {
-  static const char *const names[] = {"OCK_URL", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"};
-  snprintf(urls[0], 300, "OCK_URL=%s", self);
-  snprintf(urls[1], 300, "OPENAI_BASE_URL=%s/v1", self);
-  snprintf(urls[2], 300, "ANTHROPIC_BASE_URL=%s", self);
-  size_t n = 0, k = 0;
-  while (environ[n])
-    n++;
-  char **env = calloc(n + 4, sizeof *env);
-  if (!env)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    int replaced = 0;
-    for (int j = 0; j < 3; j++) {
-      size_t l = strlen(names[j]);
-      replaced |= !strncmp(environ[i], names[j], l) && environ[i][l] == '=';
-    }
-    if (!replaced)
-      env[k++] = environ[i];
-  }
-  for (int j = 0; j < 3; j++)
-    env[k++] = urls[j];
-  env[k] = NULL;
-  return env;
-}
-
-static int spawn_child(char **argv, char **env, pid_t *pid) {
-  posix_spawnattr_t attr;
-  sigset_t def, none;
-  sigemptyset(&def);
-  sigaddset(&def, SIGINT);
-  sigaddset(&def, SIGTERM);
-  sigaddset(&def, SIGPIPE);
-  sigemptyset(&none);
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setsigdefault(&attr, &def);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  int rc = posix_spawnp(pid, argv[0], NULL, &attr, argv, env);
-  posix_spawnattr_destroy(&attr);
-  return rc;
-}
-
-static void nap_ms(long ms) {
-  struct timespec ts = {0, ms * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 /* wait_child waits for the child, handling signals and stop requests meanwhile. Returns how it
  * ended: an exit code, or -signal; *stopped is set when the proxy asked to stop it. */
-static int wait_child(pid_t pid, proxy *p, const struct mutation *mu, int *stopped) {
-  int status = 0;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid)
-      break;
-    if (w < 0 && errno != EINTR)
-      return 127;
+static int wait_child(ock_process *c, proxy *p, const struct mutation *mu, int *stopped) {
+  int died_on_sigint = 0;
+  while (!ock_process_poll(c, 5)) {
     if (got_sigint) {
       got_sigint = 0;
       if (mu->dies_on_sigint) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        return -SIGINT;
+        ock_process_kill(c, SIGKILL);
+        died_on_sigint = 1;
+        break;
       }
     }
     if (got_sigterm) {
       got_sigterm = 0;
-      kill(pid, SIGTERM);
+      ock_process_kill(c, SIGTERM);
     }
     if (!*stopped && proxy_stop_requested(p)) {
       *stopped = 1;
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      proxy_child_gone(p);
+      ock_process_kill(c, SIGKILL);
       break;
     }
-    nap_ms(5);
   }
-  if (WIFSIGNALED(status))
-    return -WTERMSIG(status);
-  return WEXITSTATUS(status);
+  struct ock_process_result r;
+  ock_process_wait(c, 0, &r);
+  if (*stopped)
+    proxy_child_gone(p);
+  int ended = died_on_sigint ? -SIGINT : r.signal ? -r.signal : r.exit_code;
+  ock_process_result_clear(&r);
+  return ended;
 }
 
 /* end_as ends the process with an exit code, or by the signal -ended. */
@@ -195,19 +137,27 @@ static int parse_args(int argc, char **argv, const struct mutation **mu) {
   return -1;
 }
 
-/* run_child runs CMD behind the proxy and returns how the mutant ends (see end_as). */
+/* run_child runs CMD behind the proxy and returns how the mutant ends (see end_as). CMD stays
+ * in the mutant's process group and shares its streams; its environment gets the three URLs
+ * of the proxy. */
 static int run_child(const struct mutation *mu, proxy *p, char **cmd) {
   char urls[3][300];
-  char **env = child_env(urls, proxy_url(p));
-  pid_t pid = 0;
-  int rc = env ? spawn_child(cmd, env, &pid) : ENOMEM;
-  free(env);
+  const char *self = proxy_url(p);
+  snprintf(urls[0], sizeof urls[0], "OCK_URL=%s", self);
+  snprintf(urls[1], sizeof urls[1], "OPENAI_BASE_URL=%s/v1", self);
+  snprintf(urls[2], sizeof urls[2], "ANTHROPIC_BASE_URL=%s", self);
+  const char *env[] = {urls[0], urls[1], urls[2], NULL};
+  struct ock_process_spec spec = {
+      .argv = (const char *const *)cmd, .env = env, .same_group = 1, .inherit_stdio = 1};
+  ock_process *c = NULL;
+  int rc = ock_process_start(&spec, &c);
   if (rc) {
-    fprintf(stderr, "ock-mutant: cannot run \"%s\": %s\n", cmd[0], strerror(rc));
+    fprintf(stderr, "ock-mutant: cannot run \"%s\": %s\n", cmd[0], ock_strerror(rc));
     return 127;
   }
   int stopped = 0;
-  int ended = wait_child(pid, p, mu, &stopped);
+  int ended = wait_child(c, p, mu, &stopped);
+  ock_process_free(c);
   if (stopped)
     ended = 0; /* the lie: the SUT stopped early, and says all is well */
   if (ended != -SIGINT || !mu->dies_on_sigint)

@@ -6,7 +6,9 @@
  * /dev/null (or, for a black-box run, a pipe that carries the given input, then end of input), the
  * ock/1 variables added to its environment, and stdout/stderr kept up to a cap (the rest is
  * counted, not kept). At the timeout, and after the SUT exits, the whole group is killed, so no
- * process it forked outlives the scenario.
+ * process it forked outlives the scenario. The running is core's process runner (ock/process.h);
+ * what is the harness's own is here: the interrupt count, and the orphans that left the group
+ * (ock is a child subreaper and kills every child that is not a live SUT).
  */
 #ifndef OCK_SUT_H
 #define OCK_SUT_H

@@ -1,22 +1,21 @@
 /*
  * test_cli.c: `ock-mock-provider` as a team would run it: start it on a fixture, read the
  * URL from its first line, stream a completion with libcurl, stop it with SIGTERM, read the
- * journal it wrote. The child is always reaped; a test failure kills it first.
+ * journal it wrote. The child runs through the process runner (ock/process.h) and is always
+ * reaped; a test failure kills it first.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
 
 #include "helpers.h"
 #include "ock/buf.h"
+#include "ock/process.h"
 #include "runner.h"
 
 #ifndef OCK_MOCK_CLI
@@ -24,9 +23,7 @@
 #endif
 
 struct child {
-  pid_t pid;
-  int out; /* its stdout */
-  int err; /* its stderr */
+  ock_process *p;
 };
 
 static const char *cli_path(void) {
@@ -37,76 +34,40 @@ static const char *cli_path(void) {
   return path;
 }
 
-/* spawn runs the CLI with args (NULL-terminated, without argv[0]). */
+/* spawn runs the CLI with args (NULL-terminated, without argv[0]) in the suite's process group,
+ * so the runner's kill of a hung suite reaches it too. */
 static int spawn(const char *const *args, struct child *c) {
-  int out[2], err[2];
-  if (pipe(out) || pipe(err))
-    return -1;
   const char *argv[16] = {cli_path()};
   for (int i = 0; i < 14 && args[i]; i++)
     argv[i + 1] = args[i];
-  pid_t pid = fork();
-  if (pid < 0)
-    return -1;
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    close(out[0]);
-    close(err[0]);
-    execv(argv[0], (char *const *)argv);
-    _exit(127);
-  }
-  close(out[1]);
-  close(err[1]);
-  c->pid = pid;
-  c->out = out[0];
-  c->err = err[0];
-  return 0;
+  struct ock_process_spec spec = {.argv = argv, .output_cap = 1 << 16, .same_group = 1};
+  c->p = NULL;
+  return ock_process_start(&spec, &c->p) ? -1 : 0;
 }
 
-/* read_line reads fd up to a newline or EOF within timeout_ms. */
-static void read_line(int fd, char *buf, size_t n, int timeout_ms) {
-  size_t len = 0;
-  buf[0] = '\0';
-  while (len + 1 < n) {
-    struct pollfd p = {.fd = fd, .events = POLLIN};
-    if (poll(&p, 1, timeout_ms) <= 0)
+/* read_line copies the child's first line of stdout, once written within timeout_ms. */
+static void read_line(struct child *c, char *buf, size_t n, int timeout_ms) {
+  for (int waited = 0; waited < timeout_ms && !strchr(ock_process_stdout(c->p), '\n'); waited += 20)
+    if (ock_process_poll(c->p, 20))
       break;
-    ssize_t got = read(fd, buf + len, 1);
-    if (got <= 0 || buf[len] == '\n')
-      break;
-    len++;
-  }
-  buf[len] = '\0';
+  snprintf(buf, n, "%.*s", (int)strcspn(ock_process_stdout(c->p), "\n"), ock_process_stdout(c->p));
 }
 
-static void read_all(int fd, struct ock_buf *b) {
-  char chunk[4096];
-  ssize_t got;
-  while ((got = read(fd, chunk, sizeof chunk)) > 0)
-    OCK_ASSERT_OK(ock_buf_append(b, chunk, (size_t)got));
-}
-
-/* finish signals (when sig) and reaps the child; returns its exit status, or -1 when it was
- * killed or did not end within 5 s (then it is killed). */
-static int finish(struct child *c, int sig) {
+/* finish signals (when sig) and reaps the child, and appends its stderr to err (when given);
+ * returns its exit status, or -1 when it was killed or had not ended 30 s after its start (then
+ * it is killed). */
+static int finish(struct child *c, int sig, struct ock_buf *err) {
   if (sig)
-    kill(c->pid, sig);
-  int status = 0;
-  for (int i = 0; i < 500; i++) {
-    pid_t r = waitpid(c->pid, &status, WNOHANG);
-    if (r == c->pid) {
-      close(c->out);
-      close(c->err);
-      return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    usleep(10000);
-  }
-  kill(c->pid, SIGKILL);
-  waitpid(c->pid, &status, 0);
-  close(c->out);
-  close(c->err);
-  return -1;
+    ock_process_kill(c->p, sig);
+  struct ock_process_result r;
+  ock_process_wait(c->p, 30, &r);
+  if (err && r.err)
+    OCK_ASSERT_OK(ock_buf_puts(err, r.err));
+  int code = r.exit_code;
+  ock_process_result_clear(&r);
+  ock_process_free(c->p);
+  c->p = NULL;
+  return code;
 }
 
 static size_t on_data(char *p, size_t size, size_t n, void *user) {
@@ -130,7 +91,7 @@ static void test_serves_until_sigterm_and_writes_the_journal(void) {
     return;
   }
   char url[256];
-  read_line(c.out, url, sizeof url, 5000);
+  read_line(&c, url, sizeof url, 5000);
   OCK_ASSERT_CONTAINS(url, "http://127.0.0.1:");
 
   /* The README's demo request, as curl -sN sends it. */
@@ -156,7 +117,7 @@ static void test_serves_until_sigterm_and_writes_the_journal(void) {
   OCK_ASSERT_TRUE(body.len >= strlen(done) && !strcmp(body.data + body.len - strlen(done), done));
   ock_buf_free(&body);
 
-  OCK_ASSERT_INT_EQ(finish(&c, SIGTERM), 0);
+  OCK_ASSERT_INT_EQ(finish(&c, SIGTERM, NULL), 0);
   FILE *f = fopen(journal, "r");
   char line[16384];
   int lines = 0;
@@ -188,8 +149,7 @@ static void test_fixture_errors_exit_2_with_the_path(void) {
     return;
   struct ock_buf err;
   ock_buf_init(&err, 1 << 16);
-  read_all(c.err, &err);
-  OCK_ASSERT_INT_EQ(finish(&c, 0), 2);
+  OCK_ASSERT_INT_EQ(finish(&c, 0, &err), 2);
   OCK_ASSERT_CONTAINS(err.data, "$.session.providers[0].api: expected one of \"openai\", "
                                 "\"anthropic\", got \"gpt\"");
   ock_buf_free(&err);
@@ -208,8 +168,7 @@ static void test_fixture_errors_exit_2_with_the_path(void) {
   if (spawn(dup_args, &c))
     return;
   ock_buf_init(&err, 1 << 16);
-  read_all(c.err, &err);
-  OCK_ASSERT_INT_EQ(finish(&c, 0), 2);
+  OCK_ASSERT_INT_EQ(finish(&c, 0, &err), 2);
   OCK_ASSERT_CONTAINS(err.data, "$.id: duplicate key");
   ock_buf_free(&err);
   unlink(twice);
@@ -217,7 +176,7 @@ static void test_fixture_errors_exit_2_with_the_path(void) {
   const char *none[] = {"--port", "x", NULL};
   if (spawn(none, &c))
     return;
-  OCK_ASSERT_INT_EQ(finish(&c, 0), 2);
+  OCK_ASSERT_INT_EQ(finish(&c, 0, NULL), 2);
 }
 
 static void test_other_bind_address_warns(void) {
@@ -230,13 +189,11 @@ static void test_other_bind_address_warns(void) {
   if (spawn(args, &c))
     return;
   char url[256];
-  read_line(c.out, url, sizeof url, 5000);
+  read_line(&c, url, sizeof url, 5000);
   OCK_ASSERT_CONTAINS(url, "http://127.0.0.2:");
-  kill(c.pid, SIGINT);
   struct ock_buf err;
   ock_buf_init(&err, 1 << 16);
-  read_all(c.err, &err);
-  OCK_ASSERT_INT_EQ(finish(&c, 0), 0);
+  OCK_ASSERT_INT_EQ(finish(&c, SIGINT, &err), 0);
   OCK_ASSERT_CONTAINS(err.data, "warning: listening on 127.0.0.2, not 127.0.0.1");
   ock_buf_free(&err);
 }

@@ -1,36 +1,27 @@
 /*
- * gate.c: running the mutant gate (see gate.h). Programs run without a shell (posix_spawn),
- * their console output goes to files in the scratch directory, and all that is read back is
- * JSON: the catalog and the reports.
+ * gate.c: running the mutant gate (see gate.h). Programs run without a shell through the
+ * process runner (ock/process.h), their console output is kept in files in the scratch
+ * directory, and all that is read back is JSON: the catalog and the reports.
  */
 #include "gate.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "checks/checklist.h"
 #include "ock/json.h"
+#include "ock/process.h"
 
 #define ALL_CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"
 #define REPORT_MAX ((size_t)1 << 30)
 #define MAX_ARGS (2 * GATE_MAX_CASES + 32)
-
-extern char **environ;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#define OUTPUT_CAP REPORT_MAX /* a buffer grows only as far as the output does */
 
 static const char *str_of(const cJSON *o, const char *key) {
   const char *s = ock_json_str(o, key);
@@ -55,25 +46,52 @@ int gate_lists(const char *list, const char *id) {
   return 0;
 }
 
-/* spawn starts argv with stdout and stderr into files; returns the pid or -1. */
-static pid_t spawn(char *const argv[], const char *out, const char *err) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  return rc ? -1 : pid;
+/* start runs argv without a shell, stdin from /dev/null, in the gate's process group (so the
+ * test runner's kill of a hung suite reaches it too); NULL when it cannot start. */
+static ock_process *start(char *const argv[]) {
+  struct ock_process_spec spec = {
+      .argv = (const char *const *)argv, .output_cap = OUTPUT_CAP, .same_group = 1};
+  ock_process *p = NULL;
+  return ock_process_start(&spec, &p) ? NULL : p;
 }
 
-static int wait_exit(pid_t pid) {
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+static void write_file(const char *path, const char *text) {
+  FILE *f = path ? fopen(path, "w") : NULL;
+  if (f) {
+    fputs(text ? text : "", f);
+    fclose(f);
+  }
+}
+
+/* finish waits for p to end, writes its stdout and stderr to the files out and err (each may be
+ * NULL), and frees p. Returns its exit code, 128 + the signal that ended it, or -1 when p is
+ * NULL; *seconds (when seconds is not NULL) is how long it ran. */
+static int finish(ock_process *p, const char *out, const char *err, double *seconds) {
+  if (!p)
+    return -1;
+  struct ock_process_result r;
+  ock_process_wait(p, 0, &r);
+  ock_process_free(p);
+  write_file(out, r.out);
+  write_file(err, r.err);
+  if (seconds)
+    *seconds = r.wall_ms / 1000.0;
+  int code = r.exit_code >= 0 ? r.exit_code : 128 + r.signal;
+  ock_process_result_clear(&r);
+  return code;
+}
+
+/* settle reads the output of every process of ps (NULL entries skipped) until all have ended,
+ * so none blocks on a full pipe while another is waited for. */
+static void settle(ock_process *const *ps, size_t n) {
+  for (int ended = 0; !ended;) {
+    ended = 1;
+    for (size_t i = 0; i < n; i++)
+      if (ps[i] && !ock_process_poll(ps[i], 0))
+        ended = 0;
+    if (!ended)
+      nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
+  }
 }
 
 /* ---- preparing ----------------------------------------------------------------------------- */
@@ -176,8 +194,8 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
   snprintf(out, sizeof out, "%s/catalog.json", g->tmp);
   snprintf(errf, sizeof errf, "%s/catalog.err", g->tmp);
   char *argv[] = {g->ock, "list", "scenarios", "--format", "json", "--fixtures", g->fixtures, NULL};
-  pid_t pid = spawn(argv, out, errf);
-  if (pid < 0 || wait_exit(pid) != 0 || ock_json_parse_file(out, REPORT_MAX, &g->catalog, &je)) {
+  if (finish(start(argv), out, errf, NULL) != 0 ||
+      ock_json_parse_file(out, REPORT_MAX, &g->catalog, &je)) {
     snprintf(err, n, "`ock list scenarios` failed; see %s", errf);
     return -1;
   }
@@ -266,12 +284,10 @@ void gate_run_reference(struct gate *g) {
   char *argv[MAX_ARGS], *targv[MAX_ARGS];
   run_argv(g, argv, g->reference, dir, cases, n);
   run_argv(g, targv, orch, tdir, cases, n);
-  double t0 = now_s();
-  pid_t pid = spawn(argv, out, err);
-  pid_t tpid = spawn(targv, tout, terr);
-  g->reference_exit = pid < 0 ? -1 : wait_exit(pid);
-  g->reference_seconds = now_s() - t0;
-  g->transparent_exit = tpid < 0 ? -1 : wait_exit(tpid);
+  ock_process *both[2] = {start(argv), start(targv)};
+  settle(both, 2);
+  g->reference_exit = finish(both[0], out, err, &g->reference_seconds);
+  g->transparent_exit = finish(both[1], tout, terr, NULL);
   g->reference_report = read_report(dir);
   g->transparent_report = read_report(tdir);
 }
@@ -384,65 +400,53 @@ static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
   cJSON_Delete(report);
 }
 
+/* start_mutant starts `ock run` for gm; NULL when it cannot start (then it says so). */
+static ock_process *start_mutant(const struct gate *g, const struct gate_mutant *gm) {
+  char orch[3000], dir[512];
+  snprintf(orch, sizeof orch, "%s %s -- %s", g->mutant, gm->m->name, g->reference);
+  snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
+  char *argv[MAX_ARGS];
+  run_argv(g, argv, orch, dir, gm->cases, gm->n_cases);
+  ock_process *p = start(argv);
+  if (!p)
+    fprintf(stderr, "gate: cannot start ock run for %s: %s\n", gm->m->name, strerror(errno));
+  return p;
+}
+
+/* finish_mutant collects the ended run of gm, keeps its console output, and grades it. */
+static void finish_mutant(struct gate *g, struct gate_mutant *gm, ock_process *p) {
+  char dir[512], out[600], err[600];
+  snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
+  snprintf(out, sizeof out, "%s/%s.out", g->tmp, gm->m->name);
+  snprintf(err, sizeof err, "%s/%s.err", g->tmp, gm->m->name);
+  gm->exit_code = finish(p, out, err, &gm->seconds);
+  grade(g, gm, dir);
+}
+
 void gate_run_mutants(struct gate *g, int jobs) {
-  pid_t *pids = calloc(g->n, sizeof *pids);
-  double *started = calloc(g->n, sizeof *started);
-  if (!pids || !started) {
-    free(pids);
-    free(started);
+  ock_process **procs = calloc(g->n, sizeof *procs);
+  if (!procs)
     return;
-  }
   size_t next = 0, running = 0;
   while (next < g->n || running) {
-    while (next < g->n && running < (size_t)jobs) {
-      struct gate_mutant *gm = &g->mut[next];
-      if (!gm->n_cases) {
-        next++;
-        continue;
+    for (; next < g->n && running < (size_t)jobs; next++)
+      if (g->mut[next].n_cases) {
+        procs[next] = start_mutant(g, &g->mut[next]);
+        running += procs[next] != NULL;
       }
-      char orch[3000], dir[512], out[600], err[600];
-      snprintf(orch, sizeof orch, "%s %s -- %s", g->mutant, gm->m->name, g->reference);
-      snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
-      snprintf(out, sizeof out, "%s/%s.out", g->tmp, gm->m->name);
-      snprintf(err, sizeof err, "%s/%s.err", g->tmp, gm->m->name);
-      char *argv[MAX_ARGS];
-      run_argv(g, argv, orch, dir, gm->cases, gm->n_cases);
-      started[next] = now_s();
-      pids[next] = spawn(argv, out, err);
-      if (pids[next] <= 0)
-        fprintf(stderr, "gate: cannot start ock run for %s: %s\n", gm->m->name, strerror(errno));
-      running += pids[next] > 0;
-      next++;
-    }
-    /* Poll each running pid: a stray waitpid(-1) elsewhere cannot confuse the pool. */
     int reaped = 0;
     for (size_t i = 0; i < g->n; i++) {
-      if (pids[i] <= 0)
+      if (!procs[i] || !ock_process_poll(procs[i], 0))
         continue;
-      int status = 0;
-      pid_t w = waitpid(pids[i], &status, WNOHANG);
-      if (w == 0 || (w < 0 && errno == EINTR))
-        continue;
-      struct gate_mutant *gm = &g->mut[i];
-      if (w < 0)
-        fprintf(stderr, "gate: lost track of %s (pid %d): %s\n", gm->m->name, (int)pids[i],
-                strerror(errno));
-      pids[i] = 0;
+      finish_mutant(g, &g->mut[i], procs[i]);
+      procs[i] = NULL;
       running--;
       reaped = 1;
-      gm->seconds = now_s() - started[i];
-      gm->exit_code = w < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      char dir[512];
-      snprintf(dir, sizeof dir, "%s/%s", g->tmp, gm->m->name);
-      grade(g, gm, dir);
     }
-    if (!reaped && running) {
-      struct timespec nap = {0, 20 * 1000000L};
-      nanosleep(&nap, NULL);
-    }
+    if (!reaped && running)
+      nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
   }
-  free(pids);
-  free(started);
+  free(procs);
 }
 
 int gate_reference_failures(const struct gate *g, char *out, size_t n) {
@@ -510,9 +514,7 @@ int gate_checks_unproven(const struct gate *g, char *out, size_t n) {
 void gate_free(struct gate *g, int keep) {
   if (*g->tmp && !keep) {
     char *argv[] = {"/bin/rm", "-rf", g->tmp, NULL};
-    pid_t pid = spawn(argv, "/dev/null", "/dev/null");
-    if (pid > 0)
-      wait_exit(pid);
+    finish(start(argv), NULL, NULL, NULL);
   }
   cJSON_Delete(g->catalog);
   cJSON_Delete(g->reference_report);

@@ -1,9 +1,9 @@
 /*
- * sut.h: run build/bin/ock-orchestrator as a child process, the way the harness does: its own
- * process group, stdin from /dev/null, stdout and stderr captured, a wall-clock timeout after
- * which the group is killed. When valgrind is on PATH the CLI runs under
- * `valgrind --leak-check=full --error-exitcode=1` (about 10 s for the whole integration suite);
- * OCK_VALGRIND=0 in the environment runs it bare.
+ * sut.h: run build/bin/ock-orchestrator as a child process through the harness's own runner
+ * (ock/process.h): its own process group, stdin from /dev/null, stdout and stderr captured, a
+ * wall-clock timeout after which the group is killed. One child at a time. When valgrind is on PATH
+ * the CLI runs under `valgrind --leak-check=full --error-exitcode=1` (about 10 s for the whole
+ * integration suite); OCK_VALGRIND=0 in the environment runs it bare.
  */
 #ifndef OCK_TEST_REFERENCE_SUT_H
 #define OCK_TEST_REFERENCE_SUT_H
@@ -28,7 +28,8 @@ int sut_valgrind(void);
  * is also its process group, or -1. */
 pid_t sut_start(const char *const *argv, const char *const *env, int valgrind);
 
-/* sut_wait waits at most timeout_ms, kills the group on expiry, and collects the outcome. */
+/* sut_wait waits at most timeout_ms (counted from sut_start), kills the group on expiry, and
+ * collects the outcome. pid is sut_start's. */
 void sut_wait(pid_t pid, long timeout_ms, struct sut_run *out);
 
 #endif
