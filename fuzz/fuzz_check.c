@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FILE *f = fmemopen((void *)data, size, "r");
   if (!f)
     return 0;
-  check_event_log(f, "fuzz", NULL);
+  ock__check_event_log(f, "fuzz", NULL);
   fclose(f);
   return 0;
 }

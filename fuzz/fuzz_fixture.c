@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (ock_json_parse((const char *)data, size, &fx, NULL))
     return 0;
   char err[1200];
-  scenarios_validate(fx, "fuzz", reg, err, sizeof err);
+  ock__scenarios_validate(fx, "fuzz", reg, err, sizeof err);
   cJSON_Delete(fx);
   return 0;
 }

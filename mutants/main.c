@@ -54,13 +54,13 @@ static void on_signal(int sig) {
 
 static void list_mutations(void) {
   printf("%-36s %-18s %-40s %s\n", "NAME", "BREAKS", "SCENARIOS", "THE LIE");
-  for (size_t i = 0; i < mutant_count(); i++) {
-    const struct mutation *m = mutant_at(i);
+  for (size_t i = 0; i < ock__mutant_count(); i++) {
+    const struct mutation *m = ock__mutant_at(i);
     char buf[64];
-    printf("%-36s %-18s %-40s %s\n", m->name, m->requirement, mutant_cases(m, buf, sizeof buf),
+    printf("%-36s %-18s %-40s %s\n", m->name, m->requirement, ock__mutant_cases(m, buf, sizeof buf),
            m->what);
   }
-  printf("%zu mutations\n", mutant_count());
+  printf("%zu mutations\n", ock__mutant_count());
 }
 
 /* wait_child waits for the child, handling signals and stop requests meanwhile. Returns how it
@@ -80,7 +80,7 @@ static int wait_child(ock_process *c, proxy *p, const struct mutation *mu, int *
       got_sigterm = 0;
       ock_process_kill(c, SIGTERM);
     }
-    if (!*stopped && proxy_stop_requested(p)) {
+    if (!*stopped && ock__proxy_stop_requested(p)) {
       *stopped = 1;
       ock_process_kill(c, SIGKILL);
       break;
@@ -89,7 +89,7 @@ static int wait_child(ock_process *c, proxy *p, const struct mutation *mu, int *
   struct ock_process_result r;
   ock_process_wait(c, 0, &r);
   if (*stopped)
-    proxy_child_gone(p);
+    ock__proxy_child_gone(p);
   int ended = died_on_sigint ? -SIGINT : r.signal ? -r.signal : r.exit_code;
   ock_process_result_clear(&r);
   return ended;
@@ -126,12 +126,12 @@ static int parse_args(int argc, char **argv, const struct mutation **mu) {
     fprintf(stderr, "ock-mutant: expected NAME -- CMD [ARG...]\n\n%s", usage);
     return 2;
   }
-  *mu = mutant_find(argv[1]);
+  *mu = ock__mutant_find(argv[1]);
   if (!*mu) {
     fprintf(stderr,
             "ock-mutant: unknown mutation \"%s\" (ock-mutant --list shows the %zu there "
             "are)\n",
-            argv[1], mutant_count());
+            argv[1], ock__mutant_count());
     return 2;
   }
   return -1;
@@ -142,7 +142,7 @@ static int parse_args(int argc, char **argv, const struct mutation **mu) {
  * of the proxy. */
 static int run_child(const struct mutation *mu, proxy *p, char **cmd) {
   char urls[3][300];
-  const char *self = proxy_url(p);
+  const char *self = ock__proxy_url(p);
   snprintf(urls[0], sizeof urls[0], "OCK_URL=%s", self);
   snprintf(urls[1], sizeof urls[1], "OPENAI_BASE_URL=%s/v1", self);
   snprintf(urls[2], sizeof urls[2], "ANTHROPIC_BASE_URL=%s", self);
@@ -161,7 +161,7 @@ static int run_child(const struct mutation *mu, proxy *p, char **cmd) {
   if (stopped)
     ended = 0; /* the lie: the SUT stopped early, and says all is well */
   if (ended != -SIGINT || !mu->dies_on_sigint)
-    ended = proxy_exit_status(p, ended);
+    ended = ock__proxy_exit_status(p, ended);
   return ended;
 }
 
@@ -188,13 +188,13 @@ int main(int argc, char **argv) {
 
   proxy *p = NULL;
   char err[512];
-  if (proxy_start(mu, upstream, &p, err, sizeof err)) {
+  if (ock__proxy_start(mu, upstream, &p, err, sizeof err)) {
     fprintf(stderr, "ock-mutant: %s\n", err);
     curl_global_cleanup();
     return 3;
   }
   int ended = run_child(mu, p, argv + 3);
-  proxy_free(p);
+  ock__proxy_free(p);
   curl_global_cleanup();
   return end_as(ended);
 }

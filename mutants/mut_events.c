@@ -14,12 +14,12 @@
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-const char *mut_str(const cJSON *o, const char *key) {
+const char *ock__mut_str(const cJSON *o, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-void mut_set_str(cJSON *o, const char *key, const char *value) {
+void ock__mut_set_str(cJSON *o, const char *key, const char *value) {
   if (!cJSON_IsObject(o))
     return;
   cJSON *s = cJSON_CreateString(value);
@@ -29,32 +29,32 @@ void mut_set_str(cJSON *o, const char *key, const char *value) {
     cJSON_AddItemToObject(o, key, s);
 }
 
-const char *mut_event_name(const struct mutant_exchange *x) {
-  return mut_str(x->body, "event");
+const char *ock__mut_event_name(const struct mutant_exchange *x) {
+  return ock__mut_str(x->body, "event");
 }
 
-cJSON *mut_event_data(const struct mutant_exchange *x) {
+cJSON *ock__mut_event_data(const struct mutant_exchange *x) {
   cJSON *d = cJSON_GetObjectItemCaseSensitive(x->body, "data");
   return cJSON_IsObject(d) ? d : NULL;
 }
 
 static int is(const struct mutant_exchange *x, const char *name) {
-  return !strcmp(mut_event_name(x), name);
+  return !strcmp(ock__mut_event_name(x), name);
 }
 
 static const char *data_str(const struct mutant_exchange *x, const char *key) {
-  return mut_str(mut_event_data(x), key);
+  return ock__mut_str(ock__mut_event_data(x), key);
 }
 
 static const char *error_type(const struct mutant_exchange *x) {
-  return mut_str(cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "error"), "type");
+  return ock__mut_str(cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "error"), "type");
 }
 
 static void set_error_type(struct mutant_exchange *x, const char *type) {
-  mut_set_str(cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "error"), "type", type);
+  ock__mut_set_str(cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "error"), "type", type);
 }
 
-void mut_answer_continue(struct mutant_exchange *x) {
+void ock__mut_answer_continue(struct mutant_exchange *x) {
   cJSON_Delete(x->answer);
   x->answer = cJSON_CreateObject();
   cJSON_AddStringToObject(x->answer, "action", "continue");
@@ -68,15 +68,15 @@ static void push(cJSON **list, cJSON *event) {
   cJSON_AddItemToArray(*list, event);
 }
 
-void mut_post_after(struct mutant_exchange *x, cJSON *event) {
+void ock__mut_post_after(struct mutant_exchange *x, cJSON *event) {
   push(&x->after, event);
 }
 
-void mut_post_before(struct mutant_exchange *x, cJSON *event) {
+void ock__mut_post_before(struct mutant_exchange *x, cJSON *event) {
   push(&x->before, event);
 }
 
-void mut_flush_held(struct mutant_state *s, struct mutant_exchange *x, int after) {
+void ock__mut_flush_held(struct mutant_state *s, struct mutant_exchange *x, int after) {
   while (cJSON_GetArraySize(s->held) > 0)
     push(after ? &x->after : &x->before, cJSON_DetachItemFromArray(s->held, 0));
 }
@@ -91,7 +91,7 @@ static cJSON *event_named(const char *name, const cJSON *data) {
 
 /* reply_action: the action of the hook reply the mock sent, or "". */
 static const char *reply_action(const struct mutant_exchange *x) {
-  return mut_str(x->reply, "action");
+  return ock__mut_str(x->reply, "action");
 }
 
 /* neutralise: the SUT gets {"action":"continue"} instead of the mock's reply. */
@@ -103,25 +103,25 @@ static void neutralise(struct mutant_exchange *x) {
 
 /* ---- COMPLETE ------------------------------------------------------------------------------ */
 
-void mut_complete_dropped_on_error(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_complete_dropped_on_error(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_complete_never(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_complete_never(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_complete_twice(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_complete_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
-    mut_post_after(x, cJSON_Duplicate(x->body, 1));
+    ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
-void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     return;
@@ -132,61 +132,63 @@ void mut_event_after_complete(struct mutant_state *s, struct mutant_exchange *x)
     cJSON_AddStringToObject(d, "trace_id", data_str(x, "trace_id"));
   if (*data_str(x, "stage"))
     cJSON_AddStringToObject(d, "stage", data_str(x, "stage"));
-  mut_post_after(x, late);
+  ock__mut_post_after(x, late);
 }
 
-void mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_complete_orchestrator_empty(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
-    mut_set_str(mut_event_data(x), "orchestrator", "");
+    ock__mut_set_str(ock__mut_event_data(x), "orchestrator", "");
 }
 
-void mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROMPT_COMPLETE))
-    mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
+    ock__mut_set_str(ock__mut_event_data(x), "response",
+                     "(mutant) a response the provider never sent");
 }
 
 /* The response after a deny in other words (OCK-TEXT-009); prompt:complete and execution:end
  * keep carrying the same text, so only the wording differs. */
-void mut_other_deny_response(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_other_deny_response(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   const char *r = data_str(x, "response");
   if ((!is(x, OCK_EV_PROMPT_COMPLETE) && !is(x, OCK_EV_EXECUTION_END)) || strncmp(r, "Denied: ", 8))
     return;
   char text[4200];
   snprintf(text, sizeof text, "Refused by a hook (%.4096s).", r + 8);
-  mut_set_str(mut_event_data(x), "response", text);
+  ock__mut_set_str(ock__mut_event_data(x), "response", text);
 }
 
-void mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_EXECUTION_END))
-    mut_set_str(mut_event_data(x), "response", "(mutant) a response the provider never sent");
+    ock__mut_set_str(ock__mut_event_data(x), "response",
+                     "(mutant) a response the provider never sent");
 }
 
-void mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes < 2 && !is(x, OCK_EV_CANCEL_COMPLETED))
     return;
   char name[256];
   snprintf(name, sizeof name, "%s-%d", data_str(x, "orchestrator"), s->executes);
   if (*data_str(x, "orchestrator"))
-    mut_set_str(mut_event_data(x), "orchestrator", name);
+    ock__mut_set_str(ock__mut_event_data(x), "orchestrator", name);
 }
 
-void mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x) {
-  cJSON *d = mut_event_data(x);
+void ock__mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *d = ock__mut_event_data(x);
   if (!s->retrying && is(x, OCK_EV_PROVIDER_ERROR) && cJSON_HasObjectItem(d, "retryable"))
     cJSON_ReplaceItemInObjectCaseSensitive(d, "retryable", cJSON_CreateFalse());
 }
 
-void mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
-  cJSON *it = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "iteration");
+void ock__mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *it = cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "iteration");
   if (is(x, OCK_EV_PROVIDER_REQUEST) && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)
     cJSON_SetNumberValue(it, s->max_iterations);
 }
 
-void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x) {
   static char last[256];
   static int last_execute = -1;
   if (!is(x, OCK_EV_PROVIDER_REQUEST))
@@ -194,92 +196,92 @@ void mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchang
   if (s->executes != last_execute)
     last[0] = '\0';
   last_execute = s->executes;
-  cJSON *at = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "attempt");
+  cJSON *at = cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "attempt");
   const char *provider = data_str(x, "provider");
   if (last[0] && strcmp(last, provider) && cJSON_IsNumber(at))
     cJSON_SetNumberValue(at, 1);
   snprintf(last, sizeof last, "%s", provider);
 }
 
-void mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
-    mut_set_str(mut_event_data(x), "status", "done");
+    ock__mut_set_str(ock__mut_event_data(x), "status", "done");
 }
 
-void mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  cJSON *tc = cJSON_GetObjectItemCaseSensitive(mut_event_data(x), "turn_count");
+  cJSON *tc = cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "turn_count");
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && cJSON_IsNumber(tc))
     cJSON_SetNumberHelper(tc, tc->valuedouble + 1);
 }
 
-void mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "incomplete"))
     return;
-  mut_set_str(mut_event_data(x), "status", "success");
-  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "reason");
+  ock__mut_set_str(ock__mut_event_data(x), "status", "success");
+  cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "reason");
 }
 
-void mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))
-    cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "error");
+    cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "error");
 }
 
 /* ---- ORDER --------------------------------------------------------------------------------- */
 
-void mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x) {
   if (is(x, OCK_EV_PROMPT_SUBMIT) && s->executes == 0)
-    mut_post_before(x, event_named(OCK_EV_EXECUTION_START, mut_event_data(x)));
+    ock__mut_post_before(x, event_named(OCK_EV_EXECUTION_START, ock__mut_event_data(x)));
 }
 
-void mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROVIDER_RESPONSE))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_tool_post_twice(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_tool_post_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_POST))
-    mut_post_after(x, cJSON_Duplicate(x->body, 1));
+    ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
-void mut_prompt_complete_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_prompt_complete_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROMPT_COMPLETE))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
 /* hold keeps this event back (the SUT is told "continue" at once); any other event first
  * lets the held ones go, so only the announced request or tool run overtakes them. */
 static void hold(struct mutant_state *s, struct mutant_exchange *x, const char *name) {
   if (!is(x, name)) {
-    mut_flush_held(s, x, 0);
+    ock__mut_flush_held(s, x, 0);
     return;
   }
   if (cJSON_GetArraySize(s->held) >= OCK_MAX_MUTANT_HELD)
     return;
   cJSON_AddItemToArray(s->held, cJSON_Duplicate(x->body, 1));
-  mut_answer_continue(x);
+  ock__mut_answer_continue(x);
 }
 
-void mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x) {
   hold(s, x, OCK_EV_PROVIDER_REQUEST);
 }
 
-void mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x) {
   hold(s, x, OCK_EV_TOOL_PRE);
 }
 
-void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x) {
   if (!is(x, OCK_EV_PROVIDER_RESPONSE) || s->responses_in_execute > 0)
     return;
   cJSON *retry = event_named(OCK_EV_PROVIDER_RETRY, NULL);
   cJSON *d = cJSON_GetObjectItemCaseSensitive(retry, "data");
-  cJSON *from = mut_event_data(x);
+  cJSON *from = ock__mut_event_data(x);
   cJSON_AddStringToObject(d, "provider", data_str(x, "provider"));
   cJSON *it = cJSON_GetObjectItemCaseSensitive(from, "iteration");
   cJSON_AddNumberToObject(d, "iteration", cJSON_IsNumber(it) ? it->valuedouble : 1);
@@ -292,20 +294,20 @@ void mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x) 
     cJSON_AddStringToObject(d, "trace_id", data_str(x, "trace_id"));
   if (*data_str(x, "stage"))
     cJSON_AddStringToObject(d, "stage", data_str(x, "stage"));
-  mut_post_after(x, retry);
+  ock__mut_post_after(x, retry);
 }
 
-void mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_PROVIDER_RESPONSE))
     return;
   char text[4096];
   snprintf(text, sizeof text, "%s [mutant]", data_str(x, "content"));
-  mut_set_str(mut_event_data(x), "content", text);
+  ock__mut_set_str(ock__mut_event_data(x), "content", text);
 }
 
 /* A SUT that closes an abandoned request as a broken stream: the reply it received looks failed. */
-void mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROVIDER_ERROR) && !strcmp(error_type(x), "cancelled"))
     set_error_type(x, "stream_error");
@@ -313,48 +315,48 @@ void mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x)
 
 /* ---- TOOL ---------------------------------------------------------------------------------- */
 
-void mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "not_found"))
     set_error_type(x, "execution_failed");
 }
 
-void mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  cJSON *d = mut_event_data(x);
+  cJSON *d = ock__mut_event_data(x);
   cJSON *result = cJSON_GetObjectItemCaseSensitive(d, "result");
   if (!is(x, OCK_EV_TOOL_POST) ||
       !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "success")))
     return;
-  const char *msg = mut_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
+  const char *msg = ock__mut_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
   cJSON *err = cJSON_CreateObject();
   cJSON_AddStringToObject(err, "type", "execution_failed");
   cJSON_AddStringToObject(err, "message", *msg ? msg : "the tool failed");
   cJSON_AddItemToObject(d, "error", err);
   cJSON_DeleteItemFromObjectCaseSensitive(d, "result");
-  mut_set_str(x->body, "event", OCK_EV_TOOL_ERROR);
+  ock__mut_set_str(x->body, "event", OCK_EV_TOOL_ERROR);
 }
 
-void mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) &&
       (!strcmp(error_type(x), "execution_failed") || !strcmp(error_type(x), "timeout")))
     set_error_type(x, "not_found");
 }
 
-void mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "invalid_arguments"))
     set_error_type(x, "execution_failed");
 }
 
-void mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_TOOL_PRE))
     return;
   char name[512];
   snprintf(name, sizeof name, "%s_renamed", data_str(x, "tool_name"));
-  mut_set_str(mut_event_data(x), "tool_name", name);
+  ock__mut_set_str(ock__mut_event_data(x), "tool_name", name);
 }
 
 /* ---- HOOK ---------------------------------------------------------------------------------- */
@@ -366,186 +368,186 @@ static void ignore_reply(struct mutant_exchange *x, const char *name, const char
     neutralise(x);
 }
 
-void mut_deny_submit_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_deny_submit_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, OCK_EV_PROMPT_SUBMIT, "deny");
 }
 
-void mut_deny_request_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_deny_request_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, OCK_EV_PROVIDER_REQUEST, "deny");
 }
 
-void mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, OCK_EV_TOOL_PRE, "deny");
 }
 
-void mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->reply, "ephemeral")))
     ignore_reply(x, NULL, "inject_context");
 }
 
-void mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->reply, "ephemeral")))
     ignore_reply(x, NULL, "inject_context");
 }
 
-void mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, OCK_EV_TOOL_PRE, "modify");
 }
 
-void mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, NULL, "ask_user");
 }
 
-void mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_SELECTED))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, OCK_EV_TOOL_SELECTING, "deny");
 }
 
-void mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, OCK_EV_TOOL_SELECTING, "modify");
 }
 
 /* ---- ITER, STREAM, PARALLEL ---------------------------------------------------------------- */
 
-void mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "reason"), "max_iterations"))
     return;
-  mut_set_str(mut_event_data(x), "status", "success");
-  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "reason");
+  ock__mut_set_str(ock__mut_event_data(x), "status", "success");
+  cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "reason");
 }
 
-void mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_PROVIDER_STREAM) || !*data_str(x, "delta"))
     return;
   char delta[4096];
   snprintf(delta, sizeof delta, "%s~", data_str(x, "delta"));
-  mut_set_str(mut_event_data(x), "delta", delta);
+  ock__mut_set_str(ock__mut_event_data(x), "delta", delta);
 }
 
-void mut_stream_error_as_response(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_stream_error_as_response(struct mutant_state *s, struct mutant_exchange *x) {
   if (!is(x, OCK_EV_PROVIDER_ERROR) || !s->streaming)
     return;
-  cJSON *d = mut_event_data(x);
-  mut_set_str(x->body, "event", OCK_EV_PROVIDER_RESPONSE);
+  cJSON *d = ock__mut_event_data(x);
+  ock__mut_set_str(x->body, "event", OCK_EV_PROVIDER_RESPONSE);
   static const char *const gone[] = {"error", "retryable", "status_code", "attempt"};
   for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
     cJSON_DeleteItemFromObjectCaseSensitive(d, gone[i]);
-  mut_set_str(d, "content", "");
+  ock__mut_set_str(d, "content", "");
   cJSON_AddItemToObject(d, "tool_calls", cJSON_CreateArray());
-  mut_set_str(d, "finish_reason", "stop");
+  ock__mut_set_str(d, "finish_reason", "stop");
 }
 
-void mut_stream_events_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_stream_events_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROVIDER_STREAM))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_group_id_per_call(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_group_id_per_call(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_TOOL_PRE) && !is(x, OCK_EV_TOOL_POST) && !is(x, OCK_EV_TOOL_ERROR))
     return;
   char id[1024];
   snprintf(id, sizeof id, "%s:%s", data_str(x, "parallel_group_id"), data_str(x, "tool_call_id"));
-  mut_set_str(mut_event_data(x), "parallel_group_id", id);
+  ock__mut_set_str(ock__mut_event_data(x), "parallel_group_id", id);
 }
 
 /* ---- LIFECYCLE, TRACE ---------------------------------------------------------------------- */
 
-void mut_execution_end_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_execution_end_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_EXECUTION_END))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_first_request_stage_route(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_first_request_stage_route(struct mutant_state *s, struct mutant_exchange *x) {
   if (is(x, OCK_EV_PROVIDER_REQUEST) && s->requests_in_execute == 0 && *data_str(x, "stage"))
-    mut_set_str(mut_event_data(x), "stage", "route");
+    ock__mut_set_str(ock__mut_event_data(x), "stage", "route");
 }
 
-void mut_resolve_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_resolve_repeated(struct mutant_state *s, struct mutant_exchange *x) {
   if (is(x, OCK_EV_PROVIDER_RESPONSE) && s->responses_in_execute == 0 && s->resolve)
-    mut_post_after(x, cJSON_Duplicate(s->resolve, 1));
+    ock__mut_post_after(x, cJSON_Duplicate(s->resolve, 1));
 }
 
-void mut_terminal_stage_wrong(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_terminal_stage_wrong(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || !*data_str(x, "stage"))
     return;
   const char *status = data_str(x, "status");
   int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
-  mut_set_str(mut_event_data(x), "stage", returns ? "failed" : "complete");
+  ock__mut_set_str(ock__mut_event_data(x), "stage", returns ? "failed" : "complete");
 }
 
-void mut_resolve_reason_empty(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_resolve_reason_empty(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROVIDER_RESOLVE))
-    mut_set_str(mut_event_data(x), "reason", "");
+    ock__mut_set_str(ock__mut_event_data(x), "reason", "");
 }
 
-void mut_routing_varies(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_routing_varies(struct mutant_state *s, struct mutant_exchange *x) {
   if (!is(x, OCK_EV_PROVIDER_RESOLVE))
     return;
   char reason[2048];
   snprintf(reason, sizeof reason, "%s (execute %d)", data_str(x, "reason"), s->executes);
-  mut_set_str(mut_event_data(x), "reason", reason);
+  ock__mut_set_str(ock__mut_event_data(x), "reason", reason);
 }
 
-void mut_fallback_wrong(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_fallback_wrong(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  cJSON *d = mut_event_data(x);
+  cJSON *d = ock__mut_event_data(x);
   if (!is(x, OCK_EV_PROVIDER_RESOLVE) || !d)
     return;
   cJSON *fb = cJSON_GetObjectItemCaseSensitive(d, "fallback");
   if (cJSON_IsString(fb))
     cJSON_ReplaceItemInObjectCaseSensitive(d, "fallback", cJSON_CreateNull());
   else
-    mut_set_str(d, "fallback", data_str(x, "provider"));
+    ock__mut_set_str(d, "fallback", data_str(x, "provider"));
 }
 
-void mut_trace_id_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_trace_id_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "trace_id");
+  cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "trace_id");
 }
 
 /* ---- ERROR, CANCEL, VALID, PROC ------------------------------------------------------------ */
 
-void mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_provider_error_fields_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_PROVIDER_ERROR))
     return;
-  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "retryable");
-  cJSON_DeleteItemFromObjectCaseSensitive(mut_event_data(x), "status_code");
+  cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "retryable");
+  cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "status_code");
 }
 
-void mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROVIDER_RETRY))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  cJSON *d = mut_event_data(x);
+  cJSON *d = ock__mut_event_data(x);
   if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "cancelled"))
     return;
-  mut_set_str(d, "status", "error");
+  ock__mut_set_str(d, "status", "error");
   cJSON *err = cJSON_CreateObject();
   cJSON_AddStringToObject(err, "type", "cancelled");
   cJSON_AddStringToObject(err, "message", "interrupted");
@@ -555,51 +557,51 @@ void mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x) {
 
 /* The first execute reports status cancelled, as a SUT does that honours a SIGINT after
  * prompt:complete, or while a denied or empty prompt is announced. */
-void mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->done_once || !is(x, OCK_EV_ORCHESTRATOR_COMPLETE) ||
       !strcmp(data_str(x, "status"), "cancelled"))
     return;
   s->done_once = 1;
-  mut_set_str(mut_event_data(x), "status", "cancelled");
+  ock__mut_set_str(ock__mut_event_data(x), "status", "cancelled");
 }
 
-void mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
-    mut_answer_continue(x);
+    ock__mut_answer_continue(x);
 }
 
-void mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
-    mut_post_after(x, cJSON_Duplicate(x->body, 1));
+    ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
-void mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
     x->replay_after = 1;
 }
 
-void mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(error_type(x), "invalid_input"))
     set_error_type(x, "bad_input");
 }
 
-void mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(error_type(x), "no_provider"))
     set_error_type(x, "invalid_input");
 }
 
-void mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x) {
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) &&
       (!strcmp(error_type(x), "invalid_input") || !strcmp(error_type(x), "no_provider")))
     s->stop = 1;
 }
 
-void mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_PROMPT_SUBMIT))
     return;
@@ -608,14 +610,14 @@ void mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x) {
   if (!p)
     return;
   snprintf(p, n, "%s (mutant)", data_str(x, "prompt"));
-  mut_set_str(mut_event_data(x), "prompt", p);
+  ock__mut_set_str(ock__mut_event_data(x), "prompt", p);
   free(p);
 }
 
-void mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x) {
   if (!is(x, OCK_EV_PROMPT_SUBMIT) || s->executes > 0)
     return;
   cJSON *bad = cJSON_CreateObject(); /* an event without its data object */
   cJSON_AddStringToObject(bad, "event", "ock-mutant:no-data");
-  mut_post_after(x, bad);
+  ock__mut_post_after(x, bad);
 }

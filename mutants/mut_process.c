@@ -41,7 +41,7 @@ static int ascii_blank(const char *s) {
   return 1;
 }
 
-void mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc) {
+void ock__mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc) {
   (void)s;
   cJSON *p;
   cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "prompts")) {
@@ -50,55 +50,55 @@ void mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc) {
   }
 }
 
-void mut_max_iterations_raised(struct mutant_state *s, cJSON *doc) {
+void ock__mut_max_iterations_raised(struct mutant_state *s, cJSON *doc) {
   (void)s;
   add_to_number(config_of(doc), "max_iterations", 1);
 }
 
-void mut_tools_serialized(struct mutant_state *s, cJSON *doc) {
+void ock__mut_tools_serialized(struct mutant_state *s, cJSON *doc) {
   (void)s;
   cJSON *config = config_of(doc);
   if (cJSON_HasObjectItem(config, "parallel_tools"))
     cJSON_ReplaceItemInObjectCaseSensitive(config, "parallel_tools", cJSON_CreateFalse());
 }
 
-void mut_backoff_zero(struct mutant_state *s, cJSON *doc) {
+void ock__mut_backoff_zero(struct mutant_state *s, cJSON *doc) {
   (void)s;
   set_number(config_of(doc), "retry_base_delay_ms", 0);
 }
 
-void mut_fallback_as_retry(struct mutant_state *s, cJSON *doc) {
+void ock__mut_fallback_as_retry(struct mutant_state *s, cJSON *doc) {
   (void)s;
   replace_strategy(config_of(doc), "fallback", "retry");
 }
 
-void mut_fail_fast_continues(struct mutant_state *s, cJSON *doc) {
+void ock__mut_fail_fast_continues(struct mutant_state *s, cJSON *doc) {
   (void)s;
   replace_strategy(config_of(doc), "fail_fast", "continue");
 }
 
-void mut_retry_budget_raised(struct mutant_state *s, cJSON *doc) {
+void ock__mut_retry_budget_raised(struct mutant_state *s, cJSON *doc) {
   (void)s;
   add_to_number(config_of(doc), "max_retries", 1);
 }
 
 /* The first session fetch goes upstream only after an event: the SUT posts before it knows
  * its session. */
-void mut_event_before_session(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_event_before_session(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->done_once++)
     return;
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, "event", OCK_EV_EXECUTION_START);
   cJSON_AddItemToObject(e, "data", cJSON_CreateObject());
-  mut_post_before(x, e);
+  ock__mut_post_before(x, e);
 }
 
-int mut_exit_one(const struct mutant_state *s, int ended) {
+int ock__mut_exit_one(const struct mutant_state *s, int ended) {
   (void)s;
   return ended == 0 ? 1 : ended;
 }
 
-int mut_exit_sigsegv(const struct mutant_state *s, int ended) {
+int ock__mut_exit_sigsegv(const struct mutant_state *s, int ended) {
   (void)s;
   (void)ended;
   return -SIGSEGV;

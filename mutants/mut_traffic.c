@@ -20,46 +20,46 @@ static const struct ock_wire_ops *wire_of(const struct mutant_exchange *x) {
   return ock_wire_get(x->wire == MUTANT_WIRE_ANTHROPIC ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI);
 }
 
-void mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_drop_last_result(x->body, wire_of(x));
 }
 
-void mut_result_wrong_id(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_result_wrong_id(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_rename_last_result(x->body, wire_of(x), "_mutant");
 }
 
-void mut_message_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_message_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (ock_wire_result_count(x->body, wire_of(x)) > 0)
     ock_wire_split_call(x->body, wire_of(x),
                         "(mutant) a user message between a call and its results");
 }
 
-void mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_duplicate_last_result(x->body, wire_of(x));
 }
 
-void mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_results_reversed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_reverse_results(x->body, wire_of(x));
 }
 
-void mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (ock_wire_result_count(x->body, wire_of(x)) > 0)
     ock_wire_rename_call(x->body, wire_of(x), "_m");
 }
 
-void mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (ock_wire_result_count(x->body, wire_of(x)) > 0)
     ock_wire_alter_call_arguments(x->body, wire_of(x), "ock_mutant");
 }
 
-void mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (ock_wire_result_count(x->body, wire_of(x)) > 0)
     ock_wire_rename_call_tool(x->body, wire_of(x), "_mutant");
@@ -79,7 +79,7 @@ static const char *path_provider(const char *path, char *buf, size_t n) {
   return buf;
 }
 
-void mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x) {
   static char first[128];
   char now[128];
   path_provider(x->path, now, sizeof now);
@@ -101,49 +101,50 @@ static int last_user_index(const cJSON *messages) {
   int found = -1, i = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, messages) {
-    if (!strcmp(mut_str(m, "role"), "user"))
+    if (!strcmp(ock__mut_str(m, "role"), "user"))
       found = i;
     i++;
   }
   return found;
 }
 
-void mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
   int u = last_user_index(msgs);
   cJSON *before = u > 0 ? cJSON_GetArrayItem(msgs, u - 1) : NULL;
-  if (s->executes < 2 || s->llm_in_execute > 0 || strcmp(mut_str(before, "role"), "assistant"))
+  if (s->executes < 2 || s->llm_in_execute > 0 || strcmp(ock__mut_str(before, "role"), "assistant"))
     return;
   cJSON *content = cJSON_GetObjectItemCaseSensitive(before, "content");
   cJSON *block = NULL, *b;
   if (cJSON_IsArray(content))
-    cJSON_ArrayForEach(b, content) if (!block && !strcmp(mut_str(b, "type"), "text")) block = b;
+    cJSON_ArrayForEach(b, content) if (!block && !strcmp(ock__mut_str(b, "type"), "text")) block =
+        b;
   cJSON *holder = cJSON_IsString(content) ? before : block;
   const char *key = cJSON_IsString(content) ? "content" : "text";
-  const char *text = mut_str(holder, key);
+  const char *text = ock__mut_str(holder, key);
   if (!*text)
     return;
   char changed[4096];
   snprintf(changed, sizeof changed, "%s (mutant)", text);
-  mut_set_str(holder, key, changed);
+  ock__mut_set_str(holder, key, changed);
 }
 
-void mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
     ock_wire_insert_assistant_before_prompt(x->body, "");
 }
 
-void mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->executes >= 2 && s->llm_in_execute == 0)
     ock_wire_drop_last_result(x->body, wire_of(x));
 }
 
-void mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_result_text_replaced(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_set_result_texts(x->body, wire_of(x), "(mutant) the tool's output is not here", 1);
 }
 
-void mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_failure_text_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_suffix_error_results(x->body, wire_of(x), " (mutant)");
 }
@@ -183,7 +184,7 @@ static const char *other_words(enum ock_wire_text_kind kind, const char *t, char
   return NULL;
 }
 
-void mut_other_texts(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_other_texts(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_map_texts(x->body, wire_of(x), other_words);
 }
@@ -196,7 +197,7 @@ static const char *reminder_words(enum ock_wire_text_kind kind, const char *t, c
 
 /* The reminder in its own words, then stored: the wrap-up request (the one the SUT marked) gets
  * OTHER_REMINDER in place of the reminder, and every request after it starts with it. */
-void mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x) {
   if (ock_wire_find_message(x->body, MUT_REMINDER_MARK) >= 0) {
     s->wrapped_up = 1;
     ock_wire_map_texts(x->body, wire_of(x), reminder_words);
@@ -205,22 +206,23 @@ void mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_excha
   }
 }
 
-void mut_injection_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_injection_between_call_and_results(struct mutant_state *s,
+                                                 struct mutant_exchange *x) {
   for (int i = 0; i < s->n_injections; i++)
     ock_wire_move_into_call(x->body, wire_of(x), s->injections[i]);
 }
 
-void mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_move_to_system(x->body, wire_of(x), MUT_REMINDER_MARK);
 }
 
-void mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->wrapped_up && ock_wire_find_message(x->body, MUT_REMINDER_MARK) < 0)
     ock_wire_insert_user_first(x->body, MUT_REMINDER);
 }
 
-void mut_stream_false(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_stream_false(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->body, "stream")))
     return;
@@ -228,26 +230,26 @@ void mut_stream_false(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON_DeleteItemFromObjectCaseSensitive(x->body, "stream_options");
 }
 
-void mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  mutant_headers_remove(x->req_headers, "X-OCK-Trace-Id");
+  ock__mutant_headers_remove(x->req_headers, "X-OCK-Trace-Id");
 }
 
-void mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->after_cancel && s->llm_in_execute == 0)
     ock_wire_set_result_texts(x->body, wire_of(x), "Error: cancelled", 0);
 }
 
-void mut_closing_message_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_closing_message_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ock_wire_drop_message(x->body, "assistant", MUT_CANCELLED_TEXT);
 }
 
-void mut_release_held(struct mutant_state *s, struct mutant_exchange *x) {
-  mut_flush_held(s, x, 1);
+void ock__mut_release_held(struct mutant_state *s, struct mutant_exchange *x) {
+  ock__mut_flush_held(s, x, 1);
 }
 
-void mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   static const long permanent[] = {400, 401, 403, 404, 413, 422};
   for (size_t i = 0; i < sizeof permanent / sizeof permanent[0]; i++)
@@ -255,20 +257,20 @@ void mut_non_retryable_as_retryable(struct mutant_state *s, struct mutant_exchan
       x->status = 503;
 }
 
-void mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
-  mutant_headers_remove(x->reply_headers, "retry-after");
-  mutant_headers_remove(x->reply_headers, "retry-after-ms");
+  ock__mutant_headers_remove(x->reply_headers, "retry-after");
+  ock__mutant_headers_remove(x->reply_headers, "retry-after-ms");
 }
 
-void mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   cJSON *input = cJSON_GetObjectItemCaseSensitive(x->body, "input");
   if (cJSON_IsObject(input))
     cJSON_AddTrueToObject(input, "ock_mutant");
 }
 
-void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON *input = cJSON_GetObjectItemCaseSensitive(x->body, "input");
   if (!s->streaming || !cJSON_IsObject(input))
     return;
@@ -281,10 +283,10 @@ void mut_streamed_arguments_truncated(struct mutant_state *s, struct mutant_exch
 
 /* blank-prompt-stored: the SUT refuses a blank prompt but keeps it in the context; the event
  * hook remembers the prompt, the next LLM request carries it as the first user message. */
-void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
-  if (strcmp(mut_event_name(x), OCK_EV_PROMPT_SUBMIT))
+void ock__mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
+  if (strcmp(ock__mut_event_name(x), OCK_EV_PROMPT_SUBMIT))
     return;
-  const char *prompt = mut_str(mut_event_data(x), "prompt");
+  const char *prompt = ock__mut_str(ock__mut_event_data(x), "prompt");
   for (const char *p = prompt; *p; p++)
     if (!isspace((unsigned char)*p))
       return;
@@ -292,7 +294,7 @@ void mut_blank_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
   s->kept = strdup(prompt);
 }
 
-void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) {
   if (!s->kept)
     return;
   ock_wire_insert_user_first(x->body, s->kept);
@@ -303,15 +305,15 @@ void mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange *x) 
 /* wrap-up-call-announced: the wrap-up reply's tool call gets a tool:pre, as if it were to run.
  * The LLM hook marks the wrap-up request before it goes out (done_once 1), so the event hook
  * knows the provider:response that answers it; it acts once (done_once 2). */
-void mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x) {
+void ock__mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x) {
   if (!s->done_once && ock_wire_find_message(x->body, MUT_REMINDER_MARK) >= 0)
     s->done_once = 1;
 }
 
-void mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *x) {
-  if (s->done_once != 1 || strcmp(mut_event_name(x), OCK_EV_PROVIDER_RESPONSE))
+void ock__mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once != 1 || strcmp(ock__mut_event_name(x), OCK_EV_PROVIDER_RESPONSE))
     return;
-  const cJSON *data = mut_event_data(x);
+  const cJSON *data = ock__mut_event_data(x);
   const cJSON *call = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(data, "tool_calls"), 0);
   if (!call)
     return;
@@ -319,11 +321,11 @@ void mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *
   cJSON *pre = cJSON_CreateObject();
   cJSON_AddStringToObject(pre, "event", OCK_EV_TOOL_PRE);
   cJSON *d = cJSON_AddObjectToObject(pre, "data");
-  cJSON_AddStringToObject(d, "tool_call_id", mut_str(call, "id"));
-  cJSON_AddStringToObject(d, "tool_name", mut_str(call, "name"));
+  cJSON_AddStringToObject(d, "tool_call_id", ock__mut_str(call, "id"));
+  cJSON_AddStringToObject(d, "tool_name", ock__mut_str(call, "name"));
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(call, "arguments");
   cJSON_AddItemToObject(d, "input", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
-  if (*mut_str(data, "trace_id"))
-    cJSON_AddStringToObject(d, "trace_id", mut_str(data, "trace_id"));
-  mut_post_after(x, pre);
+  if (*ock__mut_str(data, "trace_id"))
+    cJSON_AddStringToObject(d, "trace_id", ock__mut_str(data, "trace_id"));
+  ock__mut_post_after(x, pre);
 }

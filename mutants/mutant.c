@@ -12,7 +12,7 @@
 
 #define REMINDER_MARK "orchestrator-loop-limit"
 
-int mutant_headers_add(struct mutant_headers *h, const char *name, const char *value) {
+int ock__mutant_headers_add(struct mutant_headers *h, const char *name, const char *value) {
   if (h->n >= OCK_MAX_MUTANT_HEADERS)
     return -1;
   char *n = strdup(name), *v = strdup(value ? value : "");
@@ -26,14 +26,14 @@ int mutant_headers_add(struct mutant_headers *h, const char *name, const char *v
   return 0;
 }
 
-const char *mutant_headers_get(const struct mutant_headers *h, const char *name) {
+const char *ock__mutant_headers_get(const struct mutant_headers *h, const char *name) {
   for (int i = 0; i < h->n; i++)
     if (!strcasecmp(h->name[i], name))
       return h->value[i];
   return NULL;
 }
 
-int mutant_headers_remove(struct mutant_headers *h, const char *name) {
+int ock__mutant_headers_remove(struct mutant_headers *h, const char *name) {
   int removed = 0, k = 0;
   for (int i = 0; i < h->n; i++) {
     if (!strcasecmp(h->name[i], name)) {
@@ -49,7 +49,7 @@ int mutant_headers_remove(struct mutant_headers *h, const char *name) {
   return removed;
 }
 
-void mutant_headers_free(struct mutant_headers *h) {
+void ock__mutant_headers_free(struct mutant_headers *h) {
   for (int i = 0; i < h->n; i++) {
     free(h->name[i]);
     free(h->value[i]);
@@ -57,12 +57,12 @@ void mutant_headers_free(struct mutant_headers *h) {
   h->n = 0;
 }
 
-void mutant_state_init(struct mutant_state *s) {
+void ock__mutant_state_init(struct mutant_state *s) {
   memset(s, 0, sizeof *s);
   s->held = cJSON_CreateArray();
 }
 
-void mutant_state_free(struct mutant_state *s) {
+void ock__mutant_state_free(struct mutant_state *s) {
   cJSON_Delete(s->held);
   cJSON_Delete(s->resolve);
   free(s->kept);
@@ -76,7 +76,7 @@ static const char *str_of(const cJSON *o, const char *key) {
   return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-void mutant_note_session(struct mutant_state *s, const cJSON *doc) {
+void ock__mutant_note_session(struct mutant_state *s, const cJSON *doc) {
   const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
   s->streaming = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, "streaming"));
   const cJSON *strategy = cJSON_GetObjectItemCaseSensitive(config, "error_strategy");
@@ -86,7 +86,7 @@ void mutant_note_session(struct mutant_state *s, const cJSON *doc) {
   s->max_iterations = cJSON_IsNumber(max) ? max->valueint : 10;
 }
 
-void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply) {
+void ock__mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply) {
   const char *name = str_of(event, "event");
   if (!strcmp(name, OCK_EV_PROMPT_SUBMIT)) {
     s->executes++;
@@ -125,7 +125,7 @@ static int carries_reminder(const cJSON *request) {
   return hit;
 }
 
-void mutant_note_llm(struct mutant_state *s, const cJSON *request) {
+void ock__mutant_note_llm(struct mutant_state *s, const cJSON *request) {
   s->llm_in_execute++;
   if (carries_reminder(request))
     s->wrapped_up = 1;

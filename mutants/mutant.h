@@ -39,14 +39,14 @@ struct mutant_headers {
   int n;
 };
 
-/* mutant_headers_add copies name and value; past OCK_MAX_MUTANT_HEADERS the header is dropped.
+/* ock__mutant_headers_add copies name and value; past OCK_MAX_MUTANT_HEADERS the header is dropped.
  * Returns 0, or -1 when it was dropped or out of memory. */
-int mutant_headers_add(struct mutant_headers *h, const char *name, const char *value);
-/* mutant_headers_get: the value of the first header of that name (any case), or NULL. */
-const char *mutant_headers_get(const struct mutant_headers *h, const char *name);
-/* mutant_headers_remove drops every header of that name (any case); returns how many. */
-int mutant_headers_remove(struct mutant_headers *h, const char *name);
-void mutant_headers_free(struct mutant_headers *h);
+int ock__mutant_headers_add(struct mutant_headers *h, const char *name, const char *value);
+/* ock__mutant_headers_get: the value of the first header of that name (any case), or NULL. */
+const char *ock__mutant_headers_get(const struct mutant_headers *h, const char *name);
+/* ock__mutant_headers_remove drops every header of that name (any case); returns how many. */
+int ock__mutant_headers_remove(struct mutant_headers *h, const char *name);
+void ock__mutant_headers_free(struct mutant_headers *h);
 
 /* One request and, once forwarded, its reply. The proxy owns every member. */
 struct mutant_exchange {
@@ -89,16 +89,17 @@ struct mutant_state {
   char *kept; /* a text one hook keeps for a later one (malloc'd; freed with the state) */
 };
 
-/* mutant_state_init / mutant_state_free: an empty state; free releases what hooks kept. */
-void mutant_state_init(struct mutant_state *s);
-void mutant_state_free(struct mutant_state *s);
+/* ock__mutant_state_init / ock__mutant_state_free: an empty state; free releases what hooks kept.
+ */
+void ock__mutant_state_init(struct mutant_state *s);
+void ock__mutant_state_free(struct mutant_state *s);
 
 /* mutant_note_* keep the facts above current. The proxy calls them after the hooks of the same
  * message, so a hook sees what came before it: for the first prompt:submit, executes is 0.
- * mutant_note_event takes the event and the HookResult the SUT got (NULL when none). */
-void mutant_note_session(struct mutant_state *s, const cJSON *doc);
-void mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply);
-void mutant_note_llm(struct mutant_state *s, const cJSON *request);
+ * ock__mutant_note_event takes the event and the HookResult the SUT got (NULL when none). */
+void ock__mutant_note_session(struct mutant_state *s, const cJSON *doc);
+void ock__mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply);
+void ock__mutant_note_llm(struct mutant_state *s, const cJSON *request);
 
 typedef void (*mutant_session_fn)(struct mutant_state *s, cJSON *doc);
 typedef void (*mutant_hook_fn)(struct mutant_state *s, struct mutant_exchange *x);
@@ -136,12 +137,12 @@ struct mutation {
 };
 
 /* The table (mutations.c). */
-size_t mutant_count(void);
-const struct mutation *mutant_at(size_t i);
-/* mutant_find: the mutation of that name, or NULL. "none" is the mutation without a lie (not
+size_t ock__mutant_count(void);
+const struct mutation *ock__mutant_at(size_t i);
+/* ock__mutant_find: the mutation of that name, or NULL. "none" is the mutation without a lie (not
  * in the table: its requirement is ""), which shows that the proxy alone changes nothing. */
-const struct mutation *mutant_find(const char *name);
-/* mutant_cases: m->cases, or "@<requirement>" written into buf when it is NULL. */
-const char *mutant_cases(const struct mutation *m, char *buf, size_t n);
+const struct mutation *ock__mutant_find(const char *name);
+/* ock__mutant_cases: m->cases, or "@<requirement>" written into buf when it is NULL. */
+const char *ock__mutant_cases(const struct mutation *m, char *buf, size_t n);
 
 #endif

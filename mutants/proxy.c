@@ -43,7 +43,7 @@ struct proxy {
   struct mutant_state st;
   atomic_int stopping;
   atomic_int stop_requested;
-  atomic_int child_gone;        /* the SUT was stopped (proxy_child_gone) */
+  atomic_int child_gone;        /* the SUT was stopped (ock__proxy_child_gone) */
   pthread_mutex_t workers_lock; /* guards workers */
   pthread_cond_t workers_done;
   int workers; /* streaming transfers still running (detached threads) */
@@ -156,15 +156,15 @@ static void post_extra(proxy *p, const char *path, const char *body, size_t len,
                                 .keep_going = keep_going,
                                 .user = &w};
   struct upstream_reply r;
-  upstream_reply_init(&r);
-  if (upstream_exchange(&rq, &r))
+  ock__upstream_reply_init(&r);
+  if (ock__upstream_exchange(&rq, &r))
     fprintf(stderr, "ock-mutant: %s\n", r.error);
-  upstream_reply_free(&r);
+  ock__upstream_reply_free(&r);
 }
 
 static void post_events(proxy *p, const cJSON *events) {
   struct mutant_headers h = {0};
-  mutant_headers_add(&h, "Content-Type", "application/json");
+  ock__mutant_headers_add(&h, "Content-Type", "application/json");
   const cJSON *e;
   cJSON_ArrayForEach(e, events) {
     char *text = cJSON_PrintUnformatted(e);
@@ -172,7 +172,7 @@ static void post_events(proxy *p, const cJSON *events) {
       post_extra(p, "/ock/v1/events", text, strlen(text), &h);
     free(text);
   }
-  mutant_headers_free(&h);
+  ock__mutant_headers_free(&h);
 }
 
 static void remember(proxy *p, const char *url, const char *body, size_t len,
@@ -180,14 +180,14 @@ static void remember(proxy *p, const char *url, const char *body, size_t len,
   pthread_mutex_lock(&p->lock);
   free(p->last_url);
   free(p->last_body);
-  mutant_headers_free(&p->last_headers);
+  ock__mutant_headers_free(&p->last_headers);
   p->last_url = strdup(url);
   p->last_body = malloc(len + 1);
   p->last_len = p->last_body ? len : 0;
   if (p->last_body && len)
     memcpy(p->last_body, body, len);
   for (int i = 0; i < h->n; i++)
-    mutant_headers_add(&p->last_headers, h->name[i], h->value[i]);
+    ock__mutant_headers_add(&p->last_headers, h->name[i], h->value[i]);
   pthread_mutex_unlock(&p->lock);
 }
 
@@ -200,13 +200,13 @@ static void replay(proxy *p) {
     memcpy(body, p->last_body, len);
   struct mutant_headers h = {0};
   for (int i = 0; i < p->last_headers.n; i++)
-    mutant_headers_add(&h, p->last_headers.name[i], p->last_headers.value[i]);
+    ock__mutant_headers_add(&h, p->last_headers.name[i], p->last_headers.value[i]);
   pthread_mutex_unlock(&p->lock);
   if (url)
     post_extra(p, url, body, len, &h);
   free(url);
   free(body);
-  mutant_headers_free(&h);
+  ock__mutant_headers_free(&h);
 }
 
 /* ---- streamed replies -------------------------------------------------------------------------
@@ -301,10 +301,10 @@ static void pipe_release(struct pipe *pp) {
   pthread_mutex_unlock(&pp->mu);
   if (!last)
     return;
-  upstream_reply_free(&pp->up);
+  ock__upstream_reply_free(&pp->up);
   ock_buf_free(&pp->data);
   ock_buf_free(&pp->pending);
-  mutant_headers_free(&pp->req_headers);
+  ock__mutant_headers_free(&pp->req_headers);
   free(pp->url);
   free(pp->body);
   pthread_cond_destroy(&pp->cv);
@@ -335,7 +335,7 @@ static int pipe_data(void *user, const char *data, size_t len) {
   struct pipe *pp = user;
   pthread_mutex_lock(&pp->mu);
   if (pp->lenient < 0) {
-    const char *type = mutant_headers_get(&pp->up.headers, "content-type");
+    const char *type = ock__mutant_headers_get(&pp->up.headers, "content-type");
     pp->lenient = pp->p->mu->drops_bad_stream_events && type && strstr(type, "text/event-stream");
   }
   int rc = pp->reader_gone ||
@@ -348,7 +348,7 @@ static int pipe_data(void *user, const char *data, size_t len) {
 static void *pipe_worker(void *arg) {
   struct pipe *pp = arg;
   proxy *p = pp->p;
-  if (upstream_exchange(&pp->rq, &pp->up) && !atomic_load(&p->stopping) && !pp->reader_gone)
+  if (ock__upstream_exchange(&pp->rq, &pp->up) && !atomic_load(&p->stopping) && !pp->reader_gone)
     fprintf(stderr, "ock-mutant: %s\n", pp->up.error);
   pthread_mutex_lock(&pp->mu);
   pp->finished = 1;
@@ -373,7 +373,7 @@ static struct pipe *pipe_start(proxy *p, int fd, const char *url, const char *bo
   pp->refs = 2;
   pthread_mutex_init(&pp->mu, NULL);
   pthread_cond_init(&pp->cv, NULL);
-  upstream_reply_init(&pp->up);
+  ock__upstream_reply_init(&pp->up);
   ock_buf_init(&pp->data, OCK_MAX_MUTANT_BODY);
   ock_buf_init(&pp->pending, OCK_MAX_MUTANT_BODY);
   pp->lenient = -1;
@@ -383,7 +383,7 @@ static struct pipe *pipe_start(proxy *p, int fd, const char *url, const char *bo
     memcpy(pp->body, body, len);
   pp->body_len = len;
   for (int i = 0; i < h->n; i++)
-    mutant_headers_add(&pp->req_headers, h->name[i], h->value[i]);
+    ock__mutant_headers_add(&pp->req_headers, h->name[i], h->value[i]);
   pp->rq = (struct upstream_request){.method = "POST",
                                      .url = pp->url,
                                      .body = pp->body,
@@ -565,9 +565,9 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
   int n =
       snprintf(body, sizeof body, "{\"error\":{\"type\":\"ock_mutant\",\"message\":\"%s\"}}", what);
   struct mutant_headers h = {0};
-  mutant_headers_add(&h, "Content-Type", "application/json");
+  ock__mutant_headers_add(&h, "Content-Type", "application/json");
   enum MHD_Result ret = send_reply(c, status, &h, body, (size_t)n, 0);
-  mutant_headers_free(&h);
+  ock__mutant_headers_free(&h);
   return ret;
 }
 
@@ -578,7 +578,7 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
                                       const char *value) {
   (void)kind;
   if (!is_own_header(key))
-    mutant_headers_add(cls, key, value);
+    ock__mutant_headers_add(cls, key, value);
   return MHD_YES;
 }
 
@@ -616,14 +616,14 @@ static int after_reply(proxy *p, struct mutant_exchange *x, mutant_hook_fn after
     point_at_proxy(p, x->reply);
     if (p->mu->session)
       p->mu->session(&p->st, x->reply);
-    mutant_note_session(&p->st, x->reply);
+    ock__mutant_note_session(&p->st, x->reply);
   }
   if (after && !cut)
     after(&p->st, x);
   if (sent_event)
-    mutant_note_event(&p->st, sent_event, x->reply);
+    ock__mutant_note_event(&p->st, sent_event, x->reply);
   if (x->route == MUTANT_ROUTE_LLM && x->body)
-    mutant_note_llm(&p->st, x->body);
+    ock__mutant_note_llm(&p->st, x->body);
   int stop = p->st.stop;
   pthread_mutex_unlock(&p->lock);
   post_events(p, x->after);
@@ -642,7 +642,7 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
   if (!pp)
     return send_error(c, 502, "the proxy could not start the transfer");
   pipe_wait_head(pp);
-  const char *type = mutant_headers_get(&pp->up.headers, "content-type");
+  const char *type = ock__mutant_headers_get(&pp->up.headers, "content-type");
   if ((p->mu->seals_cut_streams || p->mu->drops_bad_stream_events) && type &&
       strstr(type, "text/event-stream")) {
     pthread_mutex_lock(&pp->mu);
@@ -651,7 +651,7 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
   }
   struct mutant_headers h = {0};
   for (int i = 0; i < pp->up.headers.n; i++)
-    mutant_headers_add(&h, pp->up.headers.name[i], pp->up.headers.value[i]);
+    ock__mutant_headers_add(&h, pp->up.headers.name[i], pp->up.headers.value[i]);
   x->status = pp->up.status;
   x->reply_headers = &h;
   if (after_reply(p, x, after, x->status == 0, NULL)) {
@@ -666,7 +666,7 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
     ret = send_pipe(c, pp, x->status, &h);
   }
   x->reply_headers = NULL; /* h ends here */
-  mutant_headers_free(&h);
+  ock__mutant_headers_free(&h);
   return ret;
 }
 
@@ -686,7 +686,7 @@ static int forward_whole(proxy *p, struct MHD_Connection *c, struct mutant_excha
                                 .headers = x->req_headers,
                                 .keep_going = keep_going,
                                 .user = &w};
-  if (upstream_exchange(&rq, up) && !atomic_load(&p->stopping))
+  if (ock__upstream_exchange(&rq, up) && !atomic_load(&p->stopping))
     fprintf(stderr, "ock-mutant: %s\n", up->error);
   int cut = !up->complete;
   x->status = up->status;
@@ -743,7 +743,7 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
   int before = before_hook(p, &x);
   mutant_hook_fn after = reply_hook(p->mu, x.route);
   struct upstream_reply up;
-  upstream_reply_init(&up);
+  ock__upstream_reply_init(&up);
   int cut = 0, answered = x.answer != NULL;
   char *edited = NULL;
   enum MHD_Result ret;
@@ -751,7 +751,7 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
     x.status = 200;
     x.reply = x.answer;
     x.answer = NULL;
-    mutant_headers_add(&up.headers, "Content-Type", "application/json");
+    ock__mutant_headers_add(&up.headers, "Content-Type", "application/json");
   } else {
     edited = before ? cJSON_PrintUnformatted(x.body) : NULL;
     const char *body = edited ? edited : raw;
@@ -777,8 +777,8 @@ done:
   free(edited);
   cJSON_Delete(sent_event);
   free_exchange(&x);
-  upstream_reply_free(&up);
-  mutant_headers_free(&reqh);
+  ock__upstream_reply_free(&up);
+  ock__mutant_headers_free(&reqh);
   return ret;
 }
 
@@ -825,12 +825,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 static void proxy_discard(proxy *p) {
   pthread_cond_destroy(&p->workers_done);
   pthread_mutex_destroy(&p->workers_lock);
-  mutant_state_free(&p->st);
+  ock__mutant_state_free(&p->st);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
 
-int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err, size_t n) {
+int ock__proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err,
+                     size_t n) {
   size_t ul = strlen(upstream);
   while (ul && upstream[ul - 1] == '/')
     ul--;
@@ -848,7 +849,7 @@ int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, ch
   memcpy(p->upstream, upstream, ul);
   pthread_mutex_init(&p->workers_lock, NULL);
   pthread_cond_init(&p->workers_done, NULL);
-  mutant_state_init(&p->st);
+  ock__mutant_state_init(&p->st);
   /* Bind first, so the URL is known (and written) before any connection thread exists. */
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = 0};
@@ -879,15 +880,15 @@ int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, ch
   return OCK_OK;
 }
 
-const char *proxy_url(const proxy *p) {
+const char *ock__proxy_url(const proxy *p) {
   return p->url;
 }
 
-int proxy_stop_requested(proxy *p) {
+int ock__proxy_stop_requested(proxy *p) {
   return atomic_load(&p->stop_requested);
 }
 
-void proxy_child_gone(proxy *p) {
+void ock__proxy_child_gone(proxy *p) {
   atomic_store(&p->child_gone, 1);
 }
 
@@ -898,7 +899,7 @@ static void await_stop(proxy *p) {
     usleep(2000);
 }
 
-int proxy_exit_status(proxy *p, int ended) {
+int ock__proxy_exit_status(proxy *p, int ended) {
   if (!p->mu->exit)
     return ended;
   pthread_mutex_lock(&p->lock);
@@ -907,7 +908,7 @@ int proxy_exit_status(proxy *p, int ended) {
   return r;
 }
 
-void proxy_free(proxy *p) {
+void ock__proxy_free(proxy *p) {
   if (!p)
     return;
   atomic_store(&p->stopping, 1);
@@ -920,10 +921,10 @@ void proxy_free(proxy *p) {
   pthread_mutex_unlock(&p->workers_lock);
   pthread_cond_destroy(&p->workers_done);
   pthread_mutex_destroy(&p->workers_lock);
-  mutant_state_free(&p->st);
+  ock__mutant_state_free(&p->st);
   free(p->last_url);
   free(p->last_body);
-  mutant_headers_free(&p->last_headers);
+  ock__mutant_headers_free(&p->last_headers);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }

@@ -17,29 +17,30 @@
 
 typedef struct proxy proxy;
 
-/* proxy_start binds 127.0.0.1:<free port> and serves in background threads.
+/* ock__proxy_start binds 127.0.0.1:<free port> and serves in background threads.
  * mu: the mutation (borrowed; static). upstream: "http://127.0.0.1:PORT" of the mock (copied).
- * Returns OCK_OK and *out (free with proxy_free), OCK_EINVAL (an upstream URL that is too
+ * Returns OCK_OK and *out (free with ock__proxy_free), OCK_EINVAL (an upstream URL that is too
  * long), OCK_EIO (cannot serve; err says why), OCK_ENOMEM. */
-int proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err, size_t n);
+int ock__proxy_start(const struct mutation *mu, const char *upstream, proxy **out, char *err,
+                     size_t n);
 
-/* proxy_url: "http://127.0.0.1:PORT" (no trailing slash), owned by the proxy. */
-const char *proxy_url(const proxy *p);
+/* ock__proxy_url: "http://127.0.0.1:PORT" (no trailing slash), owned by the proxy. */
+const char *ock__proxy_url(const proxy *p);
 
-/* proxy_stop_requested: 1 once a hook asked for the SUT to be stopped (mutant_state.stop); the
- * reply of the exchange that asked is held until proxy_child_gone. Safe from any thread. */
-int proxy_stop_requested(proxy *p);
+/* ock__proxy_stop_requested: 1 once a hook asked for the SUT to be stopped (mutant_state.stop); the
+ * reply of the exchange that asked is held until ock__proxy_child_gone. Safe from any thread. */
+int ock__proxy_stop_requested(proxy *p);
 
-/* proxy_child_gone tells the proxy the SUT was stopped, releasing the reply that asked for it.
+/* ock__proxy_child_gone tells the proxy the SUT was stopped, releasing the reply that asked for it.
  * Safe from any thread. */
-void proxy_child_gone(proxy *p);
+void ock__proxy_child_gone(proxy *p);
 
-/* proxy_exit_status applies the mutation's exit hook to how the SUT ended (an exit code >= 0
+/* ock__proxy_exit_status applies the mutation's exit hook to how the SUT ended (an exit code >= 0
  * or -signal); returns the same encoding. */
-int proxy_exit_status(proxy *p, int ended);
+int ock__proxy_exit_status(proxy *p, int ended);
 
-/* proxy_free stops serving (in-flight upstream transfers are abandoned, connection threads
+/* ock__proxy_free stops serving (in-flight upstream transfers are abandoned, connection threads
  * joined), then frees. NULL is a no-op. */
-void proxy_free(proxy *p);
+void ock__proxy_free(proxy *p);
 
 #endif

@@ -25,13 +25,13 @@ struct transfer {
   int head_sent; /* on_head was called */
 };
 
-void upstream_reply_init(struct upstream_reply *r) {
+void ock__upstream_reply_init(struct upstream_reply *r) {
   memset(r, 0, sizeof *r);
   ock_buf_init(&r->body, OCK_MAX_MUTANT_BODY);
 }
 
-void upstream_reply_free(struct upstream_reply *r) {
-  mutant_headers_free(&r->headers);
+void ock__upstream_reply_free(struct upstream_reply *r) {
+  ock__mutant_headers_free(&r->headers);
   ock_buf_free(&r->body);
 }
 
@@ -71,7 +71,7 @@ static size_t on_header(char *line, size_t size, size_t n, void *user) {
   struct transfer *t = user;
   size_t len = size * n;
   if (len >= 5 && !strncmp(line, "HTTP/", 5)) {
-    mutant_headers_free(&t->r->headers);
+    ock__mutant_headers_free(&t->r->headers);
     return len;
   }
   if (len <= 2) { /* the blank line that ends a header block */
@@ -96,7 +96,7 @@ static size_t on_header(char *line, size_t size, size_t n, void *user) {
   name[nl] = '\0';
   memcpy(value, v, vl);
   value[vl] = '\0';
-  mutant_headers_add(&t->r->headers, name, value);
+  ock__mutant_headers_add(&t->r->headers, name, value);
   return len;
 }
 
@@ -133,7 +133,7 @@ static CURLcode perform(CURL *h, struct transfer *t) {
   return rc;
 }
 
-int upstream_exchange(const struct upstream_request *rq, struct upstream_reply *r) {
+int ock__upstream_exchange(const struct upstream_request *rq, struct upstream_reply *r) {
   CURL *h = curl_easy_init();
   if (!h)
     return OCK_ENOMEM;

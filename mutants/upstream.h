@@ -39,14 +39,14 @@ struct upstream_reply {
   char error[256];               /* why not, for a message on stderr */
 };
 
-/* upstream_reply_init prepares an empty reply; upstream_reply_free releases it. */
-void upstream_reply_init(struct upstream_reply *r);
-void upstream_reply_free(struct upstream_reply *r);
+/* ock__upstream_reply_init prepares an empty reply; ock__upstream_reply_free releases it. */
+void ock__upstream_reply_init(struct upstream_reply *r);
+void ock__upstream_reply_free(struct upstream_reply *r);
 
-/* upstream_exchange performs the request and fills r (initialised by the caller). Returns
+/* ock__upstream_exchange performs the request and fills r (initialised by the caller). Returns
  * OCK_OK when a whole reply arrived (any status), OCK_EIO when the exchange failed or was cut
  * (r says how far it got), OCK_ETOOBIG past the body cap, OCK_ECANCELLED when keep_going
  * stopped it, OCK_ENOMEM. */
-int upstream_exchange(const struct upstream_request *rq, struct upstream_reply *r);
+int ock__upstream_exchange(const struct upstream_request *rq, struct upstream_reply *r);
 
 #endif

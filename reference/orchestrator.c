@@ -379,9 +379,9 @@ static cJSON *error_obj(const char *type, const char *message) {
   return e;
 }
 
-/* check_cancel notices a cancellation request once, with cancel:requested in the current
+/* ock__check_cancel notices a cancellation request once, with cancel:requested in the current
  * stage. Returns 1 once cancellation was noticed. */
-static int check_cancel(struct run *r) {
+static int ock__check_cancel(struct run *r) {
   if (!r->cancel_noticed && ock_cancel_is_set(&r->o->cancel)) {
     r->cancel_noticed = 1;
     cJSON *d = obj();
@@ -456,7 +456,7 @@ static void finish_error(struct run *r, const char *type, const char *message) {
 /* finish_cancel: the context must end with the closing assistant message so the next prompt
  * starts from a valid, finished conversation. */
 static void finish_cancel(struct run *r) {
-  check_cancel(r);
+  ock__check_cancel(r);
   store_text(r, OCK_ROLE_ASSISTANT, CANCEL_CLOSING);
   cJSON *d = obj();
   put_str(d, "orchestrator", r->o->name);
@@ -689,7 +689,7 @@ static enum turn_end announce_request(struct run *r, const struct ock_provider *
   ock_hook_result_clear(&hr);
   if (deny)
     return TURN_DENIED;
-  if (check_cancel(r)) {
+  if (ock__check_cancel(r)) {
     cancelled_request(r, p, iteration, attempt);
     return TURN_CANCELLED;
   }
@@ -756,7 +756,7 @@ static enum turn_end after_error(struct run *r, const struct ock_provider *p, in
   if (a.next == OCK__AFTER_CANCELLED) {
     /* The request was abandoned: close it in the event log, discard any reply. */
     cancelled_request(r, p, iteration, attempt);
-    check_cancel(r);
+    ock__check_cancel(r);
     return TURN_CANCELLED;
   }
   error_event(r, p, iteration, attempt, err, a.retryable);
@@ -766,7 +766,7 @@ static enum turn_end after_error(struct run *r, const struct ock_provider *p, in
     return TURN_FAILED;
   if (a.next == OCK__AFTER_FALLBACK)
     r->failed[r->current] = 1; /* failed for good: out for the rest of this execute */
-  if (check_cancel(r))
+  if (ock__check_cancel(r))
     return TURN_CANCELLED;
   if (a.next == OCK__AFTER_RETRY) {
     *retries = a.retry;
@@ -785,7 +785,7 @@ static enum turn_end request_turn(struct run *r, int iteration, int wrapup, stru
                                   const struct ock_tool_call **calls, size_t *n_calls) {
   int attempt = 0, retries = 0, counted = 0;
   for (;;) {
-    if (check_cancel(r))
+    if (ock__check_cancel(r))
       return TURN_CANCELLED;
     const struct ock_provider *p = r->providers[r->current];
     attempt++;
@@ -970,7 +970,7 @@ static void start_call(struct run *r, struct call *c, const char *group, int par
     }
   }
   ock_hook_result_clear(&hr);
-  if (check_cancel(r)) { /* noticed while tool:pre was out: the tool never starts */
+  if (ock__check_cancel(r)) { /* noticed while tool:pre was out: the tool never starts */
     set_text(c, "Error: cancelled", NULL);
     call_error(r, c, "cancelled", "cancelled before the tool started", group);
     return;
@@ -1082,7 +1082,7 @@ static int start_calls(struct run *r, struct call *cs, size_t n, const char *gro
   int failed = -1;
   for (size_t i = 0; i < n; i++) {
     struct call *c = &cs[i];
-    if (check_cancel(r) || (fail_fast && failed >= 0)) {
+    if (ock__check_cancel(r) || (fail_fast && failed >= 0)) {
       c->end = CALL_UNSTARTED; /* never started: a result, no events */
       set_text(c, r->cancel_noticed ? "Error: cancelled" : SKIPPED, NULL);
       continue;
@@ -1091,7 +1091,7 @@ static int start_calls(struct run *r, struct call *cs, size_t n, const char *gro
       select_call(r, c, group);
       if (c->end != CALL_PENDING)
         continue; /* vetoed */
-      if (check_cancel(r)) {
+      if (ock__check_cancel(r)) {
         set_text(c, "Error: cancelled", NULL); /* selected, never started: close it */
         call_error(r, c, "cancelled", "cancelled before the tool started", group);
         continue;
@@ -1115,7 +1115,7 @@ static int finish_calls(struct run *r, struct call *cs, size_t n, const char *gr
       cs[i].threaded = 0;
     }
   }
-  check_cancel(r); /* a tool that gave up on cancellation is reported after cancel:requested */
+  ock__check_cancel(r); /* a tool that gave up on cancellation is reported after cancel:requested */
   for (size_t i = 0; i < n; i++) {
     finish_call(r, &cs[i], group);
     if (failed < 0 && is_failure(&cs[i]))
@@ -1209,7 +1209,7 @@ static void end_turn(struct run *r, enum turn_end t) {
  * not stored either. */
 static void final_answer(struct run *r, const struct ock_reply *reply, int wrapup) {
   const char *text = reply->msg.content ? reply->msg.content : "";
-  if (check_cancel(r)) {
+  if (ock__check_cancel(r)) {
     finish_cancel(r);
     return;
   }
@@ -1232,7 +1232,7 @@ static int tool_round(struct run *r, const struct ock_reply *reply,
                           .wire_index = -1};
   store(r, &m);     /* before any tool runs: the calls are in the context whatever happens */
   r->hold_kept = 1; /* the round is open until every call has its result */
-  if (check_cancel(r)) {
+  if (ock__check_cancel(r)) {
     answer_all(r, calls, n, "Error: cancelled");
     release_kept(r);
     finish_cancel(r);
@@ -1269,7 +1269,7 @@ static int one_iteration(struct run *r, int iteration, struct ock_reply *reply) 
 static void run_loop(struct run *r, const char *prompt) {
   store_text(r, OCK_ROLE_USER, prompt);
   release_kept(r); /* a prompt:submit injection goes after the prompt */
-  if (check_cancel(r)) {
+  if (ock__check_cancel(r)) {
     finish_cancel(r);
     return;
   }

@@ -48,23 +48,23 @@ static const char *const traffic_checks[] = {
     "tool.input",
 };
 
-size_t blackbox_check_count(void) {
+size_t ock__blackbox_check_count(void) {
   return sizeof traffic_checks / sizeof traffic_checks[0];
 }
 
-const char *blackbox_check_at(size_t i) {
-  return i < blackbox_check_count() ? traffic_checks[i] : NULL;
+const char *ock__blackbox_check_at(size_t i) {
+  return i < ock__blackbox_check_count() ? traffic_checks[i] : NULL;
 }
 
-int blackbox_check_listed(const char *check) {
-  for (size_t i = 0; check && i < blackbox_check_count(); i++)
+int ock__blackbox_check_listed(const char *check) {
+  for (size_t i = 0; check && i < ock__blackbox_check_count(); i++)
     if (!strcmp(traffic_checks[i], check))
       return 1;
   return 0;
 }
 
-int blackbox_graded(const char *check, const struct ock_requirement *r) {
-  return r && r->blackbox && blackbox_check_listed(check);
+int ock__blackbox_graded(const char *check, const struct ock_requirement *r) {
+  return r && r->blackbox && ock__blackbox_check_listed(check);
 }
 
 /* event_timed_cancel: a cancel trigger (one object or a list) fires on an event, which a
@@ -82,7 +82,7 @@ static int event_timed_cancel(const cJSON *cancel) {
   return 0;
 }
 
-int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
+int ock__blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
   const cJSON *expect = cJSON_GetObjectItemCaseSensitive(fixture, "expect");
   const cJSON *cap;
   cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(fixture, "capabilities")) {
@@ -103,7 +103,7 @@ int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
   return 1;
 }
 
-char *blackbox_input(const cJSON *prompts) {
+char *ock__blackbox_input(const cJSON *prompts) {
   struct ock_buf b;
   ock_buf_init(&b, OCK_MAX_BLACKBOX_INPUT);
   const cJSON *p;
@@ -127,7 +127,7 @@ char *blackbox_input(const cJSON *prompts) {
   return ock_buf_take(&b);
 }
 
-cJSON *blackbox_coverage(const ock_registry *reg) {
+cJSON *ock__blackbox_coverage(const ock_registry *reg) {
   cJSON *o = cJSON_CreateObject();
   cJSON *yes = cJSON_AddArrayToObject(o, "graded");
   cJSON *no = cJSON_AddArrayToObject(o, "not_graded");

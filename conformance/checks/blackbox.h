@@ -3,8 +3,8 @@
  *
  * A black-box SUT posts no events and never reads the session document: it gets the prompts on
  * standard input, calls the LLM through the provider base URLs and the tools over MCP. The
- * harness then grades what the traffic shows (view_build_traffic finds the executes): the check
- * ids listed in blackbox.c, each charged to a requirement whose registry entry says
+ * harness then grades what the traffic shows (ock__view_build_traffic finds the executes): the
+ * check ids listed in blackbox.c, each charged to a requirement whose registry entry says
  * "blackbox": true. Every other check is SKIP with the reason black-box, and a scenario that
  * needs events or hooks is SKIP as a whole.
  */
@@ -20,26 +20,26 @@
 /* The reason every black-box SKIP starts with. */
 #define BLACKBOX_REASON "black-box"
 
-/* blackbox_check_listed: check id is one the traffic alone decides. */
-int blackbox_check_listed(const char *check);
-size_t blackbox_check_count(void);
-const char *blackbox_check_at(size_t i); /* NULL past the end */
+/* ock__blackbox_check_listed: check id is one the traffic alone decides. */
+int ock__blackbox_check_listed(const char *check);
+size_t ock__blackbox_check_count(void);
+const char *ock__blackbox_check_at(size_t i); /* NULL past the end */
 
-/* blackbox_graded: check, charged to r, is graded in a black-box run. */
-int blackbox_graded(const char *check, const struct ock_requirement *r);
+/* ock__blackbox_graded: check, charged to r, is graded in a black-box run. */
+int ock__blackbox_graded(const char *check, const struct ock_requirement *r);
 
-/* blackbox_scenario_skip: why fixture cannot be graded black-box (it scripts hook replies,
+/* ock__blackbox_scenario_skip: why fixture cannot be graded black-box (it scripts hook replies,
  * needs the lifecycle capability, expects events, or times its SIGINT by an event), written to
  * why; 0 when it can. */
-int blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n);
+int ock__blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n);
 
-/* blackbox_input: the session's prompts as the SUT's standard input, one line each, a
+/* ock__blackbox_input: the session's prompts as the SUT's standard input, one line each, a
  * backslash as "\\" and a line break as "\n" (SPEC.md 9.7). Caller frees; NULL when out of
  * memory. */
-char *blackbox_input(const cJSON *prompts);
+char *ock__blackbox_input(const cJSON *prompts);
 
-/* blackbox_coverage: {"graded": [ids], "not_graded": [ids]}, the registry's requirements a
+/* ock__blackbox_coverage: {"graded": [ids], "not_graded": [ids]}, the registry's requirements a
  * black-box PASS does and does not cover. */
-cJSON *blackbox_coverage(const ock_registry *reg);
+cJSON *ock__blackbox_coverage(const ock_registry *reg);
 
 #endif

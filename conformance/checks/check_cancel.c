@@ -20,7 +20,7 @@
 
 static const cJSON *first_request_of(const struct view *v, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++)
-    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+    if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       return v->e[i];
   return NULL;
 }
@@ -33,8 +33,8 @@ static int refused(const struct view *v, const struct view_exec *x) {
   if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
     return 1;
   for (size_t i = x->first; i < x->end; i++)
-    if (is_event(v->e[i], OCK_EV_PROMPT_SUBMIT))
-      return event_denied(v->e[i]);
+    if (ock__is_event(v->e[i], OCK_EV_PROMPT_SUBMIT))
+      return ock__event_denied(v->e[i]);
   return 0;
 }
 
@@ -56,24 +56,24 @@ static void find_marks(const struct view *v, const struct view_exec *x, struct c
   int refused_execute = refused(v, x);
   int n_requested = 0, n_completed = 0, n_signals = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    n_requested += is_event(v->e[i], OCK_EV_CANCEL_REQUESTED);
-    n_completed += is_event(v->e[i], OCK_EV_CANCEL_COMPLETED);
-    n_signals += is_kind(v->e[i], OCK_ENTRY_CANCEL);
-    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && answered == (size_t)-1)
+    n_requested += ock__is_event(v->e[i], OCK_EV_CANCEL_REQUESTED);
+    n_completed += ock__is_event(v->e[i], OCK_EV_CANCEL_COMPLETED);
+    n_signals += ock__is_kind(v->e[i], OCK_ENTRY_CANCEL);
+    if (ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && answered == (size_t)-1)
       answered = i;
     /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
      * finds the answer delivered, and one in a refused execute finds no work: nothing is left
      * to cancel (SPEC.md 5.10). */
-    if (is_kind(v->e[i], OCK_ENTRY_CANCEL) && fired == (size_t)-1 && ignored == (size_t)-1 &&
-        (x->complete_seq < 0 || entry_seq(v->e[i]) < x->complete_seq)) {
+    if (ock__is_kind(v->e[i], OCK_ENTRY_CANCEL) && fired == (size_t)-1 && ignored == (size_t)-1 &&
+        (x->complete_seq < 0 || ock__entry_seq(v->e[i]) < x->complete_seq)) {
       if (answered == (size_t)-1 && !refused_execute)
         fired = i;
       else
         ignored = i;
     }
-    if (is_event(v->e[i], OCK_EV_CANCEL_REQUESTED) && requested == (size_t)-1)
+    if (ock__is_event(v->e[i], OCK_EV_CANCEL_REQUESTED) && requested == (size_t)-1)
       requested = i;
-    if (is_event(v->e[i], OCK_EV_CANCEL_COMPLETED) && completed == (size_t)-1)
+    if (ock__is_event(v->e[i], OCK_EV_CANCEL_COMPLETED) && completed == (size_t)-1)
       completed = i;
   }
   *m = (struct cancel_marks){.fired = fired,
@@ -92,47 +92,49 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
                            const struct cancel_marks *m) {
   const struct view *v = g->v;
   size_t requested = m->requested, answered = m->answered, ignored = m->ignored;
-  const char *status = str_field(x->complete, "status");
+  const char *status = ock__str_field(x->complete, "status");
   const char *when = answered != (size_t)-1 && answered < ignored ? "after prompt:complete"
                      : m->refused_execute ? "in an execute that sends no request"
                                           : "late";
-  grade_emit(g, "cancel.ignored", "OCK-PROC-004",
-             requested == (size_t)-1 && strcmp(status, "cancelled"),
-             requested != (size_t)-1 ? entry_seq(v->e[requested]) : x->complete_seq,
-             "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
-             "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
-             "cancelled",
-             "execute %d: SIGINT %s; %s, status %s", x->index, when,
-             requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
-             *status ? status : "(no orchestrator:complete)");
+  ock__grade_emit(g, "cancel.ignored", "OCK-PROC-004",
+                  requested == (size_t)-1 && strcmp(status, "cancelled"),
+                  requested != (size_t)-1 ? ock__entry_seq(v->e[requested]) : x->complete_seq,
+                  "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
+                  "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
+                  "cancelled",
+                  "execute %d: SIGINT %s; %s, status %s", x->index, when,
+                  requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
+                  *status ? status : "(no orchestrator:complete)");
 }
 
 static void cancel_status(struct grade_ctx *g, const struct view_exec *x) {
-  const char *status = str_field(x->complete, "status");
-  grade_emit(g, "cancel.status", "OCK-CANCEL-001", !strcmp(status, "cancelled"), x->complete_seq,
-             "SIGINT during an execute: status cancelled", "execute %d: status %s", x->index,
-             *status ? status : "(no orchestrator:complete)");
+  const char *status = ock__str_field(x->complete, "status");
+  ock__grade_emit(g, "cancel.status", "OCK-CANCEL-001", !strcmp(status, "cancelled"),
+                  x->complete_seq, "SIGINT during an execute: status cancelled",
+                  "execute %d: status %s", x->index,
+                  *status ? status : "(no orchestrator:complete)");
 }
 
 static void cancel_events(struct grade_ctx *g, const struct view_exec *x,
                           const struct cancel_marks *m) {
   size_t requested = m->requested, completed = m->completed;
-  grade_emit(g, "cancel.events", "OCK-CANCEL-002",
-             requested != (size_t)-1 && completed != (size_t)-1 && requested < completed,
-             x->complete_seq, "cancel:requested then cancel:completed",
-             "execute %d: cancel:requested %s, cancel:completed %s", x->index,
-             requested == (size_t)-1 ? "missing" : "present",
-             completed == (size_t)-1 ? "missing" : "present");
+  ock__grade_emit(g, "cancel.events", "OCK-CANCEL-002",
+                  requested != (size_t)-1 && completed != (size_t)-1 && requested < completed,
+                  x->complete_seq, "cancel:requested then cancel:completed",
+                  "execute %d: cancel:requested %s, cancel:completed %s", x->index,
+                  requested == (size_t)-1 ? "missing" : "present",
+                  completed == (size_t)-1 ? "missing" : "present");
 }
 
 /* cancel_once: however many SIGINTs arrive, the execute is cancelled once (SPEC.md 5.10). */
 static void cancel_once(struct grade_ctx *g, const struct view_exec *x,
                         const struct cancel_marks *m) {
   int n_requested = m->n_requested, n_completed = m->n_completed, n_signals = m->n_signals;
-  grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
-             x->complete_seq, "at most one cancel:requested and one cancel:completed per execute",
-             "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
-             n_signals, n_requested, n_completed);
+  ock__grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
+                  x->complete_seq,
+                  "at most one cancel:requested and one cancel:completed per execute",
+                  "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
+                  n_signals, n_requested, n_completed);
 }
 
 /* cancel_no_new_work: nothing starts after the cancel is noticed. A black-box SUT posts no
@@ -142,21 +144,22 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
                                const struct cancel_marks *m) {
   const struct view *v = g->v;
   size_t mark = v->traffic ? m->fired : m->requested;
-  double after = v->traffic ? entry_time(v->e[m->fired]) + grade_late_ms(g) : -1;
+  double after = v->traffic ? ock__entry_time(v->e[m->fired]) + ock__grade_late_ms(g) : -1;
   if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
-      if ((is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) || is_kind(v->e[i], OCK_ENTRY_TOOL_START)) &&
-          entry_time(v->e[i]) > after)
+      if ((ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) ||
+           ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START)) &&
+          ock__entry_time(v->e[i]) > after)
         late = i;
-    grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
-               late != (size_t)-1 ? entry_seq(v->e[late]) : entry_seq(v->e[mark]),
-               v->traffic ? "nothing new starts after the SIGINT"
-                          : "nothing new starts after cancel:requested",
-               "%s",
-               late == (size_t)-1                           ? "nothing started"
-               : is_kind(v->e[late], OCK_ENTRY_LLM_REQUEST) ? "an LLM request was sent"
-                                                            : "a tool was started");
+    ock__grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
+                    late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[mark]),
+                    v->traffic ? "nothing new starts after the SIGINT"
+                               : "nothing new starts after cancel:requested",
+                    "%s",
+                    late == (size_t)-1                                ? "nothing started"
+                    : ock__is_kind(v->e[late], OCK_ENTRY_LLM_REQUEST) ? "an LLM request was sent"
+                                                                      : "a tool was started");
   }
 }
 
@@ -167,32 +170,34 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
                                 const cJSON *next) {
   const struct view *v = g->v;
   struct call_fate *f = NULL;
-  size_t n = call_fates(v, &f);
+  size_t n = ock__call_fates(v, &f);
   for (size_t i = 0; i < n; i++) {
-    if (f[i].x != x || !f[i].end || entry_seq(f[i].end) > entry_seq(v->e[fired]))
+    if (f[i].x != x || !f[i].end || ock__entry_seq(f[i].end) > ock__entry_seq(v->e[fired]))
       continue;
     const cJSON *out = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(f[i].end, "reply"), "output");
-    const char *text = request_result_text(next, call_id(&f[i]));
+    const char *text = ock__request_result_text(next, ock__call_id(&f[i]));
     if (cJSON_IsString(out) && *out->valuestring)
-      grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text && strstr(text, out->valuestring),
-                 entry_seq(next), "results of tools that finished before the cancel are kept",
-                 "call %s: result in the next request \"%.60s\"", call_id(&f[i]),
-                 text ? text : "(missing)");
+      ock__grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003",
+                      text && strstr(text, out->valuestring), ock__entry_seq(next),
+                      "results of tools that finished before the cancel are kept",
+                      "call %s: result in the next request \"%.60s\"", ock__call_id(&f[i]),
+                      text ? text : "(missing)");
   }
   /* (A call of a reply the SUT abandoned unreported was never taken up.) */
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *c = &f[i];
-    if (c->x != x || (c->end && entry_seq(c->end) <= entry_seq(v->e[fired])) ||
+    if (c->x != x || (c->end && ock__entry_seq(c->end) <= ock__entry_seq(v->e[fired])) ||
         !(c->selecting || c->pre || c->error || c->start))
       continue;
-    const char *text = request_result_text(next, call_id(c));
-    grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text != NULL, entry_seq(next),
-               "every other call of a cancelled execute gets a result",
-               "call %s (%.40s), not finished before the cancel: %s", call_id(c), call_name(c),
-               text ? "it has a result" : "no result for it in the next LLM request");
-    if (!strcmp(fate_error_type(c), "cancelled"))
-      text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
+    const char *text = ock__request_result_text(next, ock__call_id(c));
+    ock__grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text != NULL, ock__entry_seq(next),
+                    "every other call of a cancelled execute gets a result",
+                    "call %s (%.40s), not finished before the cancel: %s", ock__call_id(c),
+                    ock__call_name(c),
+                    text ? "it has a result" : "no result for it in the next LLM request");
+    if (!strcmp(ock__fate_error_type(c), "cancelled"))
+      ock__text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
   }
   free(f);
 }
@@ -204,21 +209,21 @@ static void cancel_closing_message(struct grade_ctx *g, const cJSON *next) {
   int last_user = -1, i = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, hist) {
-    if (!strcmp(str_field(m, "role"), "user"))
+    if (!strcmp(ock__str_field(m, "role"), "user"))
       last_user = i;
     i++;
   }
   const cJSON *before = last_user > 0 ? cJSON_GetArrayItem(hist, last_user - 1) : NULL;
-  int closed = before && !strcmp(str_field(before, "role"), "assistant");
-  grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005", closed, entry_seq(next),
-             "the context ends with an assistant message after a cancelled execute",
-             "the message before the next prompt is %s",
-             before ? str_field(before, "role") : "missing");
+  int closed = before && !strcmp(ock__str_field(before, "role"), "assistant");
+  ock__grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005", closed, ock__entry_seq(next),
+                  "the context ends with an assistant message after a cancelled execute",
+                  "the message before the next prompt is %s",
+                  before ? ock__str_field(before, "role") : "missing");
   if (closed)
-    grade_emit(g, "text.closing-message", "OCK-TEXT-010",
-               !strcmp(str_field(before, "content"), CLOSING_MESSAGE), entry_seq(next),
-               "the closing message is \"" CLOSING_MESSAGE "\"", "the closing message is \"%.80s\"",
-               str_field(before, "content"));
+    ock__grade_emit(g, "text.closing-message", "OCK-TEXT-010",
+                    !strcmp(ock__str_field(before, "content"), CLOSING_MESSAGE),
+                    ock__entry_seq(next), "the closing message is \"" CLOSING_MESSAGE "\"",
+                    "the closing message is \"%.80s\"", ock__str_field(before, "content"));
 }
 
 static void one_execute(struct grade_ctx *g, size_t k) {
@@ -243,7 +248,7 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   cancel_closing_message(g, next);
 }
 
-void check_cancel(struct grade_ctx *g) {
+void ock__check_cancel(struct grade_ctx *g) {
   for (size_t k = 0; k < g->v->nx; k++)
     one_execute(g, k);
 }

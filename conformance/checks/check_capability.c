@@ -71,15 +71,15 @@ static void undeclared(struct grade_ctx *g, const char *cap, long seq, const cha
  * the later start, or -1. */
 static long sign_overlap(const struct view *v) {
   struct call_fate *f = NULL;
-  size_t n = call_fates(v, &f);
+  size_t n = ock__call_fates(v, &f);
   long seq = -1;
   for (size_t a = 0; a < n && seq < 0; a++)
     for (size_t b = 0; b < n && seq < 0; b++) {
       if (a == b || f[a].reply_index != f[b].reply_index || !f[a].start || !f[a].end ||
           !f[b].start || ock_json_bool(f[a].end, OCK_F_TOOL_END_CLIENT_GONE, 0))
         continue;
-      long a_start = entry_seq(f[a].start), a_end = entry_seq(f[a].end);
-      long b_start = entry_seq(f[b].start);
+      long a_start = ock__entry_seq(f[a].start), a_end = ock__entry_seq(f[a].end);
+      long b_start = ock__entry_seq(f[b].start);
       if (b_start > a_start && b_start < a_end)
         seq = b_start;
     }
@@ -90,10 +90,10 @@ static long sign_overlap(const struct view *v) {
 /* sign_lifecycle_field: an event whose data has stage or trace_id. */
 static long sign_lifecycle_field(const struct view *v, const char **field) {
   for (size_t i = 0; i < v->n; i++) {
-    const cJSON *d = is_kind(v->e[i], OCK_ENTRY_EVENT) ? event_data(v->e[i]) : NULL;
+    const cJSON *d = ock__is_kind(v->e[i], OCK_ENTRY_EVENT) ? ock__event_data(v->e[i]) : NULL;
     *field = cJSON_HasObjectItem(d, "stage") ? "stage" : "trace_id";
     if (cJSON_HasObjectItem(d, "stage") || cJSON_HasObjectItem(d, "trace_id"))
-      return entry_seq(v->e[i]);
+      return ock__entry_seq(v->e[i]);
   }
   return -1;
 }
@@ -106,16 +106,16 @@ static long sign_retried(const struct view *v, const char **what) {
     int faulted = 0, errored = 0;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
       const cJSON *e = v->e[i];
-      if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && faulted) {
+      if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && faulted) {
         *what = "an LLM request that continues a turn after a faulted reply";
-        return entry_seq(e);
+        return ock__entry_seq(e);
       }
-      if (is_event(e, OCK_EV_PROVIDER_RESOLVE) && errored) {
+      if (ock__is_event(e, OCK_EV_PROVIDER_RESOLVE) && errored) {
         *what = "a provider:resolve after a provider:error (a fallback)";
-        return entry_seq(e);
+        return ock__entry_seq(e);
       }
-      faulted |= is_kind(e, OCK_ENTRY_LLM_REPLY) && reply_failed(e);
-      errored |= is_event(e, OCK_EV_PROVIDER_ERROR);
+      faulted |= ock__is_kind(e, OCK_ENTRY_LLM_REPLY) && ock__reply_failed(e);
+      errored |= ock__is_event(e, OCK_EV_PROVIDER_ERROR);
     }
   }
   return -1;
@@ -124,7 +124,7 @@ static long sign_retried(const struct view *v, const char **what) {
 /* sign_cancelled: orchestrator:complete with status cancelled. */
 static long sign_cancelled(const struct view *v) {
   for (size_t k = 0; k < v->nx; k++)
-    if (v->x[k].complete && !strcmp(str_field(v->x[k].complete, "status"), "cancelled"))
+    if (v->x[k].complete && !strcmp(ock__str_field(v->x[k].complete, "status"), "cancelled"))
       return v->x[k].complete_seq;
   return -1;
 }
@@ -134,38 +134,38 @@ static void behaviour(struct grade_ctx *g) {
   const struct view *v = g->v;
   const char *what = "";
   long seq;
-  if (!grade_declared(g, OCK_CAP_PARALLEL) && (seq = sign_overlap(v)) >= 0)
+  if (!ock__grade_declared(g, OCK_CAP_PARALLEL) && (seq = sign_overlap(v)) >= 0)
     undeclared(g, OCK_CAP_PARALLEL, seq, "two tool calls of one response running at the same time");
-  if (!grade_declared(g, OCK_CAP_LIFECYCLE) && (seq = sign_lifecycle_field(v, &what)) >= 0) {
+  if (!ock__grade_declared(g, OCK_CAP_LIFECYCLE) && (seq = sign_lifecycle_field(v, &what)) >= 0) {
     char text[80];
     snprintf(text, sizeof text, "an event with a %s field", what);
     undeclared(g, OCK_CAP_LIFECYCLE, seq, text);
   }
-  if (!grade_declared(g, OCK_CAP_RESILIENCE) && (seq = sign_retried(v, &what)) >= 0)
+  if (!ock__grade_declared(g, OCK_CAP_RESILIENCE) && (seq = sign_retried(v, &what)) >= 0)
     undeclared(g, OCK_CAP_RESILIENCE, seq, what);
-  if (!grade_declared(g, OCK_CAP_CANCELLATION) && (seq = sign_cancelled(v)) >= 0)
+  if (!ock__grade_declared(g, OCK_CAP_CANCELLATION) && (seq = sign_cancelled(v)) >= 0)
     undeclared(g, OCK_CAP_CANCELLATION, seq, "an execute ended with status cancelled");
 }
 
-void check_capability(struct grade_ctx *g) {
+void ock__check_capability(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t s = 0; s < sizeof signs / sizeof signs[0]; s++) {
-    if (grade_declared(g, signs[s].capability))
+    if (ock__grade_declared(g, signs[s].capability))
       continue;
     for (size_t i = 0; i < v->n; i++) {
-      if (is_event(v->e[i], signs[s].event)) {
+      if (ock__is_event(v->e[i], signs[s].event)) {
         char what[120];
         snprintf(what, sizeof what, "event %s", signs[s].event);
-        undeclared(g, signs[s].capability, entry_seq(v->e[i]), what);
+        undeclared(g, signs[s].capability, ock__entry_seq(v->e[i]), what);
         break;
       }
     }
   }
-  if (!grade_declared(g, OCK_CAP_STREAMING))
+  if (!ock__grade_declared(g, OCK_CAP_STREAMING))
     for (size_t i = 0; i < v->n; i++)
-      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock_json_bool(v->e[i], "stream", 0) &&
-          !cfg_bool(v, "streaming", 0)) {
-        undeclared(g, OCK_CAP_STREAMING, entry_seq(v->e[i]), "a streaming LLM request");
+      if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock_json_bool(v->e[i], "stream", 0) &&
+          !ock__cfg_bool(v, "streaming", 0)) {
+        undeclared(g, OCK_CAP_STREAMING, ock__entry_seq(v->e[i]), "a streaming LLM request");
         break;
       }
   behaviour(g);

@@ -35,22 +35,23 @@ struct happened {
 static void what_happened(const struct view *v, const struct view_exec *x, struct happened *h) {
   memset(h, 0, sizeof *h);
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && view_is_wrap_up(v, i)) {
+    if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock__view_is_wrap_up(v, i)) {
       h->wrapped_up = 1;
       continue;
     }
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_ENTRY_CANCEL) && (x->complete_seq < 0 || entry_seq(e) < x->complete_seq))
+    if (ock__is_kind(e, OCK_ENTRY_CANCEL) &&
+        (x->complete_seq < 0 || ock__entry_seq(e) < x->complete_seq))
       h->cancelled = 1;
-    if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
-        event_denied(e))
+    if ((ock__is_event(e, OCK_EV_PROMPT_SUBMIT) || ock__is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
+        ock__event_denied(e))
       h->denied = 1;
-    if (!is_kind(e, OCK_ENTRY_LLM_REQUEST))
+    if (!ock__is_kind(e, OCK_ENTRY_LLM_REQUEST))
       continue;
     h->requests++;
-    e = view_reply_of(v, i); /* the reply to this request, wherever it was journaled */
+    e = ock__view_reply_of(v, i); /* the reply to this request, wherever it was journaled */
     if (e) {
-      int failed = reply_failed(e);
+      int failed = ock__reply_failed(e);
       h->failed_reply |= failed;
       h->last_reply_ok = !failed;
       h->last_reply_final =
@@ -70,16 +71,16 @@ static const char *expected_response(const struct view *v, const struct view_exe
   *denied = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
-        event_denied(e)) {
+    if ((ock__is_event(e, OCK_EV_PROMPT_SUBMIT) || ock__is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
+        ock__event_denied(e)) {
       *denied = 1;
       return NULL;
     }
-    if (is_kind(e, OCK_ENTRY_LLM_REQUEST))
-      last = view_reply_of(v, i);
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST))
+      last = ock__view_reply_of(v, i);
   }
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(last, "text");
-  return last && !reply_failed(last) && cJSON_IsString(text) ? text->valuestring : NULL;
+  return last && !ock__reply_failed(last) && cJSON_IsString(text) ? text->valuestring : NULL;
 }
 
 /* The response carried by prompt:complete and execution:end against what the mock sent. */
@@ -87,28 +88,29 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   const cJSON *pc = NULL, *end = NULL;
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && !pc)
+    if (ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && !pc)
       pc = v->e[i];
-    if (is_event(v->e[i], OCK_EV_EXECUTION_END) && !end)
+    if (ock__is_event(v->e[i], OCK_EV_EXECUTION_END) && !end)
       end = v->e[i];
   }
   int denied;
   const char *expect = expected_response(v, x, &denied);
-  const char *said = pc ? ock_json_str(event_data(pc), "response") : NULL;
+  const char *said = pc ? ock_json_str(ock__event_data(pc), "response") : NULL;
   if (pc && denied)
-    grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && *said, entry_seq(pc),
-               "after a deny, prompt:complete data.response is a non-empty text",
-               "execute %d: response %s%.60s%s after a deny", x->index, said ? "\"" : "",
-               said ? said : "(not a string)", said ? "\"" : "");
+    ock__grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && *said, ock__entry_seq(pc),
+                    "after a deny, prompt:complete data.response is a non-empty text",
+                    "execute %d: response %s%.60s%s after a deny", x->index, said ? "\"" : "",
+                    said ? said : "(not a string)", said ? "\"" : "");
   else if (pc && expect)
-    grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
-               entry_seq(pc), "prompt:complete data.response is the text the mock sent last",
-               "execute %d: response \"%.60s\"%s, expected \"%.60s\"", x->index,
-               said ? said : "(not a string)", said && strlen(said) > 60 ? "..." : "", expect);
+    ock__grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
+                    ock__entry_seq(pc),
+                    "prompt:complete data.response is the text the mock sent last",
+                    "execute %d: response \"%.60s\"%s, expected \"%.60s\"", x->index,
+                    said ? said : "(not a string)", said && strlen(said) > 60 ? "..." : "", expect);
   if (!end)
     return;
-  const char *status = str_field(x->complete, "status");
-  const cJSON *r = cJSON_GetObjectItemCaseSensitive(event_data(end), "response");
+  const char *status = ock__str_field(x->complete, "status");
+  const cJSON *r = cJSON_GetObjectItemCaseSensitive(ock__event_data(end), "response");
   int ok;
   const char *what;
   if (!strcmp(status, "cancelled") || !strcmp(status, "error")) {
@@ -119,15 +121,15 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
     what = said;
   } else
     return; /* no prompt:complete to compare with: ORDER-004 reports it */
-  grade_emit(g, "complete.end-response", "OCK-COMPLETE-008", ok, entry_seq(end),
-             "execution:end data.response is prompt:complete's response (null on cancelled or "
-             "error)",
-             "execute %d (status %s): execution:end response %.60s%s%s, expected %.60s", x->index,
-             *status ? status : "none", cJSON_IsString(r) ? "\"" : "",
-             cJSON_IsString(r) ? r->valuestring
-             : cJSON_IsNull(r) ? "null"
-                               : "(missing or not a string)",
-             cJSON_IsString(r) ? "\"" : "", what);
+  ock__grade_emit(g, "complete.end-response", "OCK-COMPLETE-008", ok, ock__entry_seq(end),
+                  "execution:end data.response is prompt:complete's response (null on cancelled or "
+                  "error)",
+                  "execute %d (status %s): execution:end response %.60s%s%s, expected %.60s",
+                  x->index, *status ? status : "none", cJSON_IsString(r) ? "\"" : "",
+                  cJSON_IsString(r) ? r->valuestring
+                  : cJSON_IsNull(r) ? "null"
+                                    : "(missing or not a string)",
+                  cJSON_IsString(r) ? "\"" : "", what);
 }
 
 /* One orchestrator name per run: every event that carries data.orchestrator (cancel:*,
@@ -137,18 +139,18 @@ static void check_same_name(struct grade_ctx *g) {
   const char *first = NULL;
   long first_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
-    const char *name = ock_json_str(event_data(v->e[i]), "orchestrator");
-    if (!is_kind(v->e[i], OCK_ENTRY_EVENT) || !name || !*name)
+    const char *name = ock_json_str(ock__event_data(v->e[i]), "orchestrator");
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_EVENT) || !name || !*name)
       continue; /* a missing or empty name is complete.orchestrator's to report */
     if (!first) {
       first = name;
-      first_seq = entry_seq(v->e[i]);
+      first_seq = ock__entry_seq(v->e[i]);
       continue;
     }
-    grade_emit(g, "complete.same-orchestrator", "OCK-COMPLETE-009", !strcmp(name, first),
-               entry_seq(v->e[i]), "the same orchestrator name in every event of the run",
-               "%s carries \"%.40s\", seq %ld carried \"%.40s\"", event_name(v->e[i]), name,
-               first_seq, first);
+    ock__grade_emit(g, "complete.same-orchestrator", "OCK-COMPLETE-009", !strcmp(name, first),
+                    ock__entry_seq(v->e[i]), "the same orchestrator name in every event of the run",
+                    "%s carries \"%.40s\", seq %ld carried \"%.40s\"", ock__event_name(v->e[i]),
+                    name, first_seq, first);
   }
 }
 
@@ -156,18 +158,18 @@ static void complete_orchestrator(struct grade_ctx *g, const struct view_exec *x
   const cJSON *c = x->complete;
   long seq = x->complete_seq;
   const char *orch = ock_json_str(c, "orchestrator");
-  grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
-             "orchestrator: a non-empty string", "%s",
-             orch ? (*orch ? orch : "\"\"") : "missing or not a string");
+  ock__grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
+                  "orchestrator: a non-empty string", "%s",
+                  orch ? (*orch ? orch : "\"\"") : "missing or not a string");
 }
 
 static void complete_status(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *c = x->complete;
   long seq = x->complete_seq;
   const char *status = ock_json_str(c, "status");
-  grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
-             "status: success, incomplete, cancelled or error", "status %s",
-             status ? status : "missing or not a string");
+  ock__grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
+                  "status: success, incomplete, cancelled or error", "status %s",
+                  status ? status : "missing or not a string");
 }
 
 /* complete_turn_count: turn_count is the LLM turns the mock served (OCK-COMPLETE-005). */
@@ -176,7 +178,7 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
   const cJSON *c = x->complete;
   long seq = x->complete_seq;
   const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
-  int turns = view_turns(v, x);
+  int turns = ock__view_turns(v, x);
   int is_int =
       cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
   char shown[64]; /* what was sent: never a placeholder number for an absent value */
@@ -185,9 +187,10 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
              is_int ? "" : " (not a non-negative integer)");
   else
     snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
-  grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005", is_int && (int)tc->valuedouble == turns,
-             seq, "turn_count equals the LLM turns the mock served",
-             "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
+  ock__grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
+                  is_int && (int)tc->valuedouble == turns, seq,
+                  "turn_count equals the LLM turns the mock served",
+                  "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
 }
 
 /* complete_status_matches: a known status says what happened in the execute (OCK-COMPLETE-006). */
@@ -214,8 +217,8 @@ static void complete_status_matches(struct grade_ctx *g, const struct view_exec 
              !h.failed_reply && !h.denied && !h.cancelled && !h.wrapped_up &&
              strcmp(status, "success"))
       why = "the execute ended with a final answer, so status should be success";
-    grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
-               "status matches what happened", "execute %d: %s", x->index, why ? why : status);
+    ock__grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
+                    "status matches what happened", "execute %d: %s", x->index, why ? why : status);
   }
 }
 
@@ -226,19 +229,19 @@ static void complete_error_object(struct grade_ctx *g, const struct view_exec *x
   if (status && !strcmp(status, "error")) {
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(c, "error");
     int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
-    grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
-               "error: {type, message} on status error", "%s",
-               ok ? "present" : "missing or incomplete");
+    ock__grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
+                    "error: {type, message} on status error", "%s",
+                    ok ? "present" : "missing or incomplete");
   }
 }
 
-void check_complete(struct grade_ctx *g) {
+void ock__check_complete(struct grade_ctx *g) {
   check_same_name(g);
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     if (!x->complete)
-      continue; /* complete.once (check_order) reports the absence */
+      continue; /* complete.once (ock__check_order) reports the absence */
     complete_orchestrator(g, x);
     complete_status(g, x);
     complete_turn_count(g, x);

@@ -37,7 +37,7 @@ static int retryable(const cJSON *reply) {
 /* scripted_turn: the fixture's script turn that produced this reply, or NULL. */
 static const cJSON *scripted_turn(const struct view *v, const cJSON *reply) {
   const cJSON *script = cJSON_GetObjectItemCaseSensitive(v->fixture, "script");
-  const cJSON *turns = cJSON_GetObjectItemCaseSensitive(script, str_field(reply, "provider"));
+  const cJSON *turns = cJSON_GetObjectItemCaseSensitive(script, ock__str_field(reply, "provider"));
   return cJSON_GetArrayItem(turns, (int)ock_json_int(reply, "turn", -1));
 }
 
@@ -54,15 +54,16 @@ static double retry_after_ms(const struct view *v, const cJSON *reply) {
 static const char *next_provider(const struct view *v, const char *failed) {
   double fp = 0;
   const cJSON *p;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
-                            v->session, "providers")) if (!strcmp(str_field(p, "name"), failed))
+  cJSON_ArrayForEach(p,
+                     cJSON_GetObjectItemCaseSensitive(
+                         v->session, "providers")) if (!strcmp(ock__str_field(p, "name"), failed))
       fp = ock_json_num(p, "priority", 100);
   const char *best = NULL;
   double bp = 0;
   int past = 0;
   cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
     double pr = ock_json_num(p, "priority", 100);
-    const char *name = str_field(p, "name");
+    const char *name = ock__str_field(p, "name");
     if (!strcmp(name, failed)) {
       past = 1;
       continue;
@@ -81,7 +82,7 @@ static const char *next_provider(const struct view *v, const char *failed) {
 /* find the first event named name in [from, to). */
 static const cJSON *event_between(const struct view *v, size_t from, size_t to, const char *name) {
   for (size_t i = from; i < to && i < v->n; i++)
-    if (is_event(v->e[i], name))
+    if (ock__is_event(v->e[i], name))
       return v->e[i];
   return NULL;
 }
@@ -89,7 +90,7 @@ static const cJSON *event_between(const struct view *v, size_t from, size_t to, 
 /* sigint_after: the harness sent a SIGINT after entry i and before the window's end. */
 static int sigint_after(const struct view *v, const struct view_exec *x, size_t i) {
   for (size_t k = i + 1; k < x->end && k < v->n; k++)
-    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
+    if (ock__is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -99,32 +100,33 @@ static int sigint_after(const struct view *v, const struct view_exec *x, size_t 
 static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t until) {
   const struct view *v = g->v;
   const cJSON *err = event_between(v, i + 1, until, OCK_EV_PROVIDER_ERROR);
-  const cJSON *d = event_data(err);
+  const cJSON *d = ock__event_data(err);
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "error");
-  int ok = err && *str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
+  int ok = err && *ock__str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
            ock_json_str(e, "message") &&
            cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(d, "retryable")) &&
            cJSON_HasObjectItem(d, "status_code");
-  grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok,
-             err ? entry_seq(err) : entry_seq(v->e[i]),
-             "provider:error {provider, error:{type,message}, retryable, status_code}",
-             "failed reply %ld: %s", entry_seq(reply),
-             !err ? "no provider:error"
-             : ok ? "reported"
-                  : "provider:error lacks fields");
+  ock__grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok,
+                  err ? ock__entry_seq(err) : ock__entry_seq(v->e[i]),
+                  "provider:error {provider, error:{type,message}, retryable, status_code}",
+                  "failed reply %ld: %s", ock__entry_seq(reply),
+                  !err ? "no provider:error"
+                  : ok ? "reported"
+                       : "provider:error lacks fields");
   /* retryable is a property of the error (SPEC.md 4.3.7, 5.7), not of the strategy or of the
    * retries left: the same fault carries the same value under every strategy. */
   const cJSON *r = cJSON_GetObjectItemCaseSensitive(d, "retryable");
   if (err && cJSON_IsBool(r)) {
     int cancelled = !strcmp(ock_json_str(e, "type") ? ock_json_str(e, "type") : "", "cancelled");
     int want = !cancelled && retryable(reply);
-    grade_emit(g, "error.retryable-value", "OCK-ERROR-001", cJSON_IsTrue(r) == want, entry_seq(err),
-               "provider:error retryable as SPEC.md 5.7 classifies the fault",
-               "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s", entry_seq(reply),
-               fault_kind(reply) ? fault_kind(reply) : "HTTP ",
-               fault_kind(reply) ? "" : str_field(reply, "status"),
-               cfg_str(v, "error_strategy", "continue"), cJSON_IsTrue(r) ? "true" : "false",
-               want ? "true" : "false");
+    ock__grade_emit(g, "error.retryable-value", "OCK-ERROR-001", cJSON_IsTrue(r) == want,
+                    ock__entry_seq(err),
+                    "provider:error retryable as SPEC.md 5.7 classifies the fault",
+                    "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s",
+                    ock__entry_seq(reply), fault_kind(reply) ? fault_kind(reply) : "HTTP ",
+                    fault_kind(reply) ? "" : ock__str_field(reply, "status"),
+                    ock__cfg_str(v, "error_strategy", "continue"),
+                    cJSON_IsTrue(r) ? "true" : "false", want ? "true" : "false");
   }
 }
 
@@ -147,10 +149,11 @@ struct failure {
 static void error_no_retry(struct grade_ctx *g, const struct failure *fl) {
   const cJSON *next = fl->next, *reply = fl->reply;
   const char *provider = fl->provider, *next_prov = fl->next_prov;
-  grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
-             next ? entry_seq(next) : entry_seq(reply), "a non-retryable error is not retried",
-             "HTTP %lld from %s was %s", ock_json_int(reply, "status", 0), provider,
-             next && !strcmp(next_prov, provider) ? "retried" : "not retried");
+  ock__grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
+                  next ? ock__entry_seq(next) : ock__entry_seq(reply),
+                  "a non-retryable error is not retried", "HTTP %lld from %s was %s",
+                  ock_json_int(reply, "status", 0), provider,
+                  next && !strcmp(next_prov, provider) ? "retried" : "not retried");
 }
 
 /* cancelled_before_retry: a SIGINT before the retry or fallback request went out pre-empts it
@@ -158,12 +161,12 @@ static void error_no_retry(struct grade_ctx *g, const struct failure *fl) {
 static void cancelled_before_retry(struct grade_ctx *g, const struct failure *fl) {
   const struct view_exec *x = fl->x;
   int can_retry = fl->can_retry, attempt = fl->attempt;
-  const char *status = str_field(x->complete, "status");
-  grade_emit(g, can_retry ? "error.retry" : "error.fallback",
-             can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
-             x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
-             "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
-             *status ? status : "(none)");
+  const char *status = ock__str_field(x->complete, "status");
+  ock__grade_emit(g, can_retry ? "error.retry" : "error.fallback",
+                  can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
+                  x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
+                  "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
+                  *status ? status : "(none)");
 }
 
 /* error_retry_denied: a retry announced but kept from going out by a deny on its
@@ -175,11 +178,12 @@ static void error_retry_denied(struct grade_ctx *g, const struct failure *fl, si
   const char *provider = fl->provider;
   int attempt = fl->attempt;
   const cJSON *ev = event_between(v, i + 1, denied, OCK_EV_PROVIDER_RETRY);
-  const char *to = str_field(event_data(v->e[denied]), "provider");
-  grade_emit(g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider),
-             entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
-             "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
-             *to ? to : "(no provider)", ev ? "after a provider:retry" : "with no provider:retry");
+  const char *to = ock__str_field(ock__event_data(v->e[denied]), "provider");
+  ock__grade_emit(
+      g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider), ock__entry_seq(v->e[denied]),
+      "a retryable error is retried after a provider:retry",
+      "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
+      *to ? to : "(no provider)", ev ? "after a provider:retry" : "with no provider:retry");
 }
 
 /* error_retry_after: the retry waited gap ms, the Retry-After the provider sent (ra ms),
@@ -188,10 +192,10 @@ static void error_retry_after(struct grade_ctx *g, const struct failure *fl, dou
                               double cap) {
   const cJSON *next = fl->next;
   double want = ra < cap ? ra : cap;
-  grade_emit(g, "error.retry-after", "OCK-ERROR-005",
-             gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + grade_late_ms(g), entry_seq(next),
-             "the retry waits the Retry-After the provider sent",
-             "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
+  ock__grade_emit(g, "error.retry-after", "OCK-ERROR-005",
+                  gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + ock__grade_late_ms(g),
+                  ock__entry_seq(next), "the retry waits the Retry-After the provider sent",
+                  "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
 }
 
 /* error_backoff: the retry waited gap ms, and its provider:retry ev announced, the exponential
@@ -201,20 +205,20 @@ static void error_backoff(struct grade_ctx *g, const struct failure *fl, const c
   const struct view *v = g->v;
   const cJSON *next = fl->next;
   int attempt = fl->attempt;
-  double base = (double)cfg_int(v, "retry_base_delay_ms", 1000);
+  double base = (double)ock__cfg_int(v, "retry_base_delay_ms", 1000);
   double jitter = ock_json_num(v->config, "retry_jitter", 0.1);
   double nominal = fmin(base * pow(2, attempt - 1), cap);
   double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
-  double said = ock_json_num(event_data(ev), "delay_ms", -1);
+  double said = ock_json_num(ock__event_data(ev), "delay_ms", -1);
   int ok_said = v->traffic || (said >= lo - 1 && said <= hi + 1);
-  int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + grade_late_ms(g);
+  int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + ock__grade_late_ms(g);
   char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
-  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(event_data(ev), "delay_ms")))
+  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(ock__event_data(ev), "delay_ms")))
     snprintf(saids, sizeof saids, "%.0f", said);
-  grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, entry_seq(next),
-             "exponential backoff with jitter, clamped to the cap",
-             "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids, gap,
-             lo, hi);
+  ock__grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, ock__entry_seq(next),
+                  "exponential backoff with jitter, clamped to the cap",
+                  "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids,
+                  gap, lo, hi);
 }
 
 /* error_retry: a retryable error is retried after a provider:retry (OCK-ERROR-002), and the
@@ -229,17 +233,18 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
   /* A black-box SUT announces nothing: the retry itself is what the traffic shows. */
   int announced = ev || v->traffic;
   int ok = next && !strcmp(next_prov, provider) && announced;
-  grade_emit(g, "error.retry", "OCK-ERROR-002", ok, next ? entry_seq(next) : entry_seq(reply),
-             "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s",
-             attempt, fault_kind(reply) ? fault_kind(reply) : str_field(reply, "status"),
-             !next                         ? "no retry"
-             : strcmp(next_prov, provider) ? "the retry went elsewhere"
-             : announced                   ? "retried"
-                                           : "retried without provider:retry");
+  ock__grade_emit(
+      g, "error.retry", "OCK-ERROR-002", ok, next ? ock__entry_seq(next) : ock__entry_seq(reply),
+      "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s", attempt,
+      fault_kind(reply) ? fault_kind(reply) : ock__str_field(reply, "status"),
+      !next                         ? "no retry"
+      : strcmp(next_prov, provider) ? "the retry went elsewhere"
+      : announced                   ? "retried"
+                                    : "retried without provider:retry");
   if (ok) {
-    double gap = entry_time(next) - entry_time(reply);
+    double gap = ock__entry_time(next) - ock__entry_time(reply);
     double ra = retry_after_ms(v, reply);
-    double cap = (double)cfg_int(v, "retry_max_delay_ms", 60000);
+    double cap = (double)ock__cfg_int(v, "retry_max_delay_ms", 60000);
     if (ra >= 0)
       error_retry_after(g, fl, gap, ra, cap);
     else
@@ -251,11 +256,11 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
 static void error_retry_count(struct grade_ctx *g, const struct failure *fl) {
   const cJSON *next = fl->next, *reply = fl->reply;
   const char *provider = fl->provider, *next_prov = fl->next_prov;
-  grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
-             next ? entry_seq(next) : entry_seq(reply), "at most max_retries retries per turn",
-             "%s after %d attempts (max_retries %lld)",
-             next && !strcmp(next_prov, provider) ? "retried again" : "stopped", fl->attempt,
-             fl->max_retries);
+  ock__grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
+                  next ? ock__entry_seq(next) : ock__entry_seq(reply),
+                  "at most max_retries retries per turn", "%s after %d attempts (max_retries %lld)",
+                  next && !strcmp(next_prov, provider) ? "retried again" : "stopped", fl->attempt,
+                  fl->max_retries);
 }
 
 /* error_fallback: the next provider by priority takes the turn, announced by provider:resolve
@@ -266,41 +271,43 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
   const char *provider = fl->provider, *next_prov = fl->next_prov, *fallback = fl->fallback;
   size_t i = fl->i, j = fl->j;
   const cJSON *res = next ? event_between(v, i + 1, j, OCK_EV_PROVIDER_RESOLVE) : NULL;
-  int announced = v->traffic || (res && !strcmp(str_field(event_data(res), "provider"), fallback));
+  int announced =
+      v->traffic || (res && !strcmp(ock__str_field(ock__event_data(res), "provider"), fallback));
   int ok = next && !strcmp(next_prov, fallback) && announced;
-  grade_emit(g, "error.fallback", "OCK-ERROR-006", ok, next ? entry_seq(next) : entry_seq(reply),
-             "the next provider by priority takes the turn, announced by provider:resolve",
-             "%s failed for good; %s", provider,
-             !next                         ? "no further request"
-             : strcmp(next_prov, fallback) ? "the next request went to another provider"
-             : announced                   ? "fell back"
-                                           : "fell back without provider:resolve");
+  ock__grade_emit(g, "error.fallback", "OCK-ERROR-006", ok,
+                  next ? ock__entry_seq(next) : ock__entry_seq(reply),
+                  "the next provider by priority takes the turn, announced by provider:resolve",
+                  "%s failed for good; %s", provider,
+                  !next                         ? "no further request"
+                  : strcmp(next_prov, fallback) ? "the next request went to another provider"
+                  : announced                   ? "fell back"
+                                                : "fell back without provider:resolve");
 }
 
 /* unrecovered: a provider error nothing recovers from ends the execute with status error
  * (OCK-ERROR-001). */
 static void unrecovered(struct grade_ctx *g, const struct view_exec *x) {
-  const char *status = str_field(x->complete, "status");
-  grade_emit(g, "error.provider-error", "OCK-ERROR-001",
-             !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
-             "an unrecovered provider error ends the execute with status error",
-             "execute %d: status %s", x->index, *status ? status : "(none)");
+  const char *status = ock__str_field(x->complete, "status");
+  ock__grade_emit(g, "error.provider-error", "OCK-ERROR-001",
+                  !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
+                  "an unrecovered provider error ends the execute with status error",
+                  "execute %d: status %s", x->index, *status ? status : "(none)");
 }
 
 /* one_failure judges what the SUT did after the request at entry index i failed. */
 static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i,
                         const cJSON *reply, int attempt) {
   const struct view *v = g->v;
-  const char *strategy = cfg_str(v, "error_strategy", "continue");
+  const char *strategy = ock__cfg_str(v, "error_strategy", "continue");
   struct failure fl = {.x = x, .i = i, .reply = reply, .attempt = attempt};
   fl.retry_on = !strcmp(strategy, "retry") || !strcmp(strategy, "fallback");
-  fl.max_retries = cfg_int(v, "max_retries", 2);
-  fl.next = next_request_after(v, i, &fl.j);
+  fl.max_retries = ock__cfg_int(v, "max_retries", 2);
+  fl.next = ock__next_request_after(v, i, &fl.j);
   if (fl.next && fl.j >= x->end)
     fl.next = NULL;
   reported(g, i, reply, fl.next ? fl.j : x->end);
-  fl.provider = str_field(reply, "provider");
-  fl.next_prov = fl.next ? str_field(fl.next, "provider") : NULL;
+  fl.provider = ock__str_field(reply, "provider");
+  fl.next_prov = fl.next ? ock__str_field(fl.next, "provider") : NULL;
   fl.can_retry = fl.retry_on && retryable(reply) && attempt <= fl.max_retries;
   fl.fallback = !strcmp(strategy, "fallback") ? next_provider(v, fl.provider) : NULL;
 
@@ -313,7 +320,7 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   }
   size_t denied = (size_t)-1;
   for (size_t k = i + 1; !fl.next && k < x->end && denied == (size_t)-1; k++)
-    if (is_event(v->e[k], OCK_EV_PROVIDER_REQUEST) && event_denied(v->e[k]))
+    if (ock__is_event(v->e[k], OCK_EV_PROVIDER_REQUEST) && ock__event_denied(v->e[k]))
       denied = k;
   if (fl.can_retry && denied != (size_t)-1) {
     error_retry_denied(g, &fl, denied);
@@ -337,51 +344,52 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
 static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t n,
                           const struct call_fate *failed) {
   const struct view *v = g->v;
-  long known = entry_seq(failed->error);
+  long known = ock__entry_seq(failed->error);
   size_t j;
-  const cJSON *next = next_request_after(v, failed->reply_index, &j);
+  const cJSON *next = ock__next_request_after(v, failed->reply_index, &j);
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *c = &f[i];
     if (c == failed || c->reply_index != failed->reply_index)
       continue;
-    if (c->start && entry_seq(c->start) > known) {
-      grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, entry_seq(c->start),
-                 "fail_fast: no call of the response starts once a tool failure is known",
-                 "call %s started at %ld, after the failure of %s at %ld", call_id(c),
-                 entry_seq(c->start), call_id(failed), known);
+    if (c->start && ock__entry_seq(c->start) > known) {
+      ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, ock__entry_seq(c->start),
+                      "fail_fast: no call of the response starts once a tool failure is known",
+                      "call %s started at %ld, after the failure of %s at %ld", ock__call_id(c),
+                      ock__entry_seq(c->start), ock__call_id(failed), known);
       continue;
     }
     if (c->start || c->selecting || c->pre || c->post || c->error || !next)
       continue;
-    const char *text = request_result_text(next, call_id(c));
-    grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text != NULL, entry_seq(next),
-               "a call fail_fast did not start has a result", "call %s was not started; %s",
-               call_id(c), text ? "it has a result" : "no result for it in the next LLM request");
-    text_of_result(g, "text.skipped", "OCK-TEXT-008", c, SKIPPED_TEXT, 0);
+    const char *text = ock__request_result_text(next, ock__call_id(c));
+    ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text != NULL,
+                    ock__entry_seq(next), "a call fail_fast did not start has a result",
+                    "call %s was not started; %s", ock__call_id(c),
+                    text ? "it has a result" : "no result for it in the next LLM request");
+    ock__text_of_result(g, "text.skipped", "OCK-TEXT-008", c, SKIPPED_TEXT, 0);
   }
 }
 
 static void fail_fast(struct grade_ctx *g) {
   const struct view *v = g->v;
-  if (strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast"))
+  if (strcmp(ock__cfg_str(v, "error_strategy", "continue"), "fail_fast"))
     return;
   struct call_fate *f = NULL;
-  size_t n = call_fates(v, &f);
+  size_t n = ock__call_fates(v, &f);
   for (size_t i = 0; i < n; i++) {
-    const char *t = fate_error_type(&f[i]);
+    const char *t = ock__fate_error_type(&f[i]);
     if (!f[i].error || !f[i].x ||
         !(!strcmp(t, "execution_failed") || !strcmp(t, "timeout") ||
           !strcmp(t, "invalid_arguments")))
       continue;
     size_t j;
-    const cJSON *next = next_request_after(v, f[i].reply_index, &j);
+    const cJSON *next = ock__next_request_after(v, f[i].reply_index, &j);
     int stopped = !next || j >= f[i].x->end;
-    const char *status = str_field(f[i].x->complete, "status");
-    grade_emit(g, "error.fail-fast", "OCK-ERROR-007", stopped && !strcmp(status, "error"),
-               entry_seq(f[i].error),
-               "fail_fast: a tool failure ends the execute with status error",
-               "tool %s failed (%s); %s, status %s", call_id(&f[i]), t,
-               stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
+    const char *status = ock__str_field(f[i].x->complete, "status");
+    ock__grade_emit(
+        g, "error.fail-fast", "OCK-ERROR-007", stopped && !strcmp(status, "error"),
+        ock__entry_seq(f[i].error), "fail_fast: a tool failure ends the execute with status error",
+        "tool %s failed (%s); %s, status %s", ock__call_id(&f[i]), t,
+        stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
     skipped_calls(g, f, n, &f[i]);
     break;
   }
@@ -396,7 +404,7 @@ static int is_best_provider(const struct view *v, const char *name, const char *
   double bp = 0;
   *best = NULL;
   cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
-    const char *pn = str_field(p, "name");
+    const char *pn = ock__str_field(p, "name");
     int out = 0;
     for (int k = 0; k < n_failed; k++)
       out |= !strcmp(failed[k], pn);
@@ -414,25 +422,25 @@ static int is_best_provider(const struct view *v, const char *name, const char *
  * best provider by priority among those that have not failed (SPEC.md 5.7, 5.9). */
 static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
-  if (strcmp(cfg_str(v, "error_strategy", "continue"), "fallback"))
+  if (strcmp(ock__cfg_str(v, "error_strategy", "continue"), "fallback"))
     return;
-  long long max_retries = cfg_int(v, "max_retries", 2);
+  long long max_retries = ock__cfg_int(v, "max_retries", 2);
   const char *failed[OCK_MAX_FAILED_PROVIDERS];
   int n_failed = 0, failures_in_turn = 0;
   const char *turn_provider = NULL;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
-    const char *provider = str_field(v->e[i], "provider");
+    const char *provider = ock__str_field(v->e[i], "provider");
     const char *best;
     int ok = is_best_provider(v, provider, failed, n_failed, &best);
     if (n_failed > 0 || !ok)
-      grade_emit(g, "error.fallback-sticks", "OCK-ERROR-011", ok, entry_seq(v->e[i]),
-                 "the best provider by priority that has not failed for good in the execute",
-                 "execute %d: request to %s; %d provider(s) failed for good, expected %s", x->index,
-                 provider, n_failed, best ? best : "(none left)");
-    const cJSON *reply = view_reply_of(v, i);
-    if (!reply || !reply_failed(reply)) {
+      ock__grade_emit(g, "error.fallback-sticks", "OCK-ERROR-011", ok, ock__entry_seq(v->e[i]),
+                      "the best provider by priority that has not failed for good in the execute",
+                      "execute %d: request to %s; %d provider(s) failed for good, expected %s",
+                      x->index, provider, n_failed, best ? best : "(none left)");
+    const cJSON *reply = ock__view_reply_of(v, i);
+    if (!reply || !ock__reply_failed(reply)) {
       failures_in_turn = 0;
       turn_provider = NULL;
       continue;
@@ -459,12 +467,12 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
   int last_failed = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
-      last_failed = reply_failed(view_reply_of(v, i));
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
+      last_failed = ock__reply_failed(ock__view_reply_of(v, i));
       continue;
     }
-    int request = is_event(e, OCK_EV_PROVIDER_REQUEST);
-    if (!request && !is_event(e, OCK_EV_PROVIDER_ERROR))
+    int request = ock__is_event(e, OCK_EV_PROVIDER_REQUEST);
+    if (!request && !ock__is_event(e, OCK_EV_PROVIDER_ERROR))
       continue;
     if (request) {
       if (last_failed && iteration > 0) {
@@ -475,7 +483,7 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
       }
       last_failed = 1; /* until its reply is seen: a denied request has none */
     }
-    const cJSON *d = event_data(e);
+    const cJSON *d = ock__event_data(e);
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(d, "iteration");
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
     int ok = cJSON_IsNumber(it) && cJSON_IsNumber(at) && it->valuedouble == (double)iteration &&
@@ -487,14 +495,14 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
       snprintf(its, sizeof its, "%g", it->valuedouble);
     if (cJSON_IsNumber(at))
       snprintf(ats, sizeof ats, "%g", at->valuedouble);
-    grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, entry_seq(e),
-               "iteration is the turn number, attempt counts the tries of the turn",
-               "execute %d: %s iteration %s attempt %s, expected %ld and %ld", x->index,
-               event_name(e), its, ats, iteration, attempt);
+    ock__grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, ock__entry_seq(e),
+                    "iteration is the turn number, attempt counts the tries of the turn",
+                    "execute %d: %s iteration %s attempt %s, expected %ld and %ld", x->index,
+                    ock__event_name(e), its, ats, iteration, attempt);
   }
 }
 
-void check_error(struct grade_ctx *g) {
+void ock__check_error(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
@@ -503,12 +511,12 @@ void check_error(struct grade_ctx *g) {
     int attempt = 0;
     const cJSON *prev = NULL;
     for (size_t i = x->first; i < x->end; i++) {
-      if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
-      attempt = prev && reply_failed(prev) ? attempt + 1 : 1;
-      prev = view_reply_of(v, i);
+      attempt = prev && ock__reply_failed(prev) ? attempt + 1 : 1;
+      prev = ock__view_reply_of(v, i);
       /* No reply at all: the harness stopped the mock first (a timeout); nothing to judge. */
-      if (prev && reply_failed(prev))
+      if (prev && ock__reply_failed(prev))
         one_failure(g, x, i, prev, attempt);
     }
   }

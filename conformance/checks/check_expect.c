@@ -114,18 +114,19 @@ static long long item_count(const cJSON *item) {
 static int count_events(const struct view *v, const char *name, long *seq) {
   int n = 0;
   for (size_t i = 0; i < v->n; i++)
-    if (is_event(v->e[i], name)) {
+    if (ock__is_event(v->e[i], name)) {
       n++;
-      *seq = entry_seq(v->e[i]);
+      *seq = ock__entry_seq(v->e[i]);
     }
   return n;
 }
 
 static int history_contains(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(
-                            request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
-                                                                            text)) return 1;
+  cJSON_ArrayForEach(
+      m, cJSON_GetObjectItemCaseSensitive(
+             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(ock__str_field(m, "content"),
+                                                             text)) return 1;
   return 0;
 }
 
@@ -140,10 +141,10 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
     long seq = x ? x->complete_seq : -1;
     const char *status = ock_json_str(want, "status");
     if (status)
-      grade_emit(g, "expect.status", charged(v, "executes.status", NULL, NULL, NULL),
-                 c && !strcmp(str_field(c, "status"), status), seq,
-                 "status as the scenario expects", "execute %d: status %s, expected %s", k,
-                 c ? str_field(c, "status") : "(no orchestrator:complete)", status);
+      ock__grade_emit(g, "expect.status", charged(v, "executes.status", NULL, NULL, NULL),
+                      c && !strcmp(ock__str_field(c, "status"), status), seq,
+                      "status as the scenario expects", "execute %d: status %s, expected %s", k,
+                      c ? ock__str_field(c, "status") : "(no orchestrator:complete)", status);
     if (cJSON_HasObjectItem(want, "turn_count")) {
       long long t = ock_json_int(want, "turn_count", -1);
       const cJSON *got = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
@@ -155,23 +156,24 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
                  !c    ? "no orchestrator:complete"
                  : got ? "turn_count not a number"
                        : "no turn_count");
-      grade_emit(g, "expect.turn-count", charged(v, "executes.turn_count", NULL, NULL, NULL),
-                 c && ock_json_int(c, "turn_count", -2) == t, seq,
-                 "turn_count as the scenario expects", "execute %d: %s, expected %lld", k, shown,
-                 t);
+      ock__grade_emit(g, "expect.turn-count", charged(v, "executes.turn_count", NULL, NULL, NULL),
+                      c && ock_json_int(c, "turn_count", -2) == t, seq,
+                      "turn_count as the scenario expects", "execute %d: %s, expected %lld", k,
+                      shown, t);
     }
     const char *reason = ock_json_str(want, "reason");
     if (reason)
-      grade_emit(g, "expect.reason", charged(v, "executes.reason", NULL, NULL, NULL),
-                 c && !strcmp(str_field(c, "reason"), reason), seq,
-                 "reason as the scenario expects", "execute %d: reason \"%s\", expected \"%s\"", k,
-                 c ? str_field(c, "reason") : "", reason);
+      ock__grade_emit(g, "expect.reason", charged(v, "executes.reason", NULL, NULL, NULL),
+                      c && !strcmp(ock__str_field(c, "reason"), reason), seq,
+                      "reason as the scenario expects",
+                      "execute %d: reason \"%s\", expected \"%s\"", k,
+                      c ? ock__str_field(c, "reason") : "", reason);
     const char *etype = ock_json_str(want, "error_type");
     if (etype) {
-      const char *got = str_field(cJSON_GetObjectItemCaseSensitive(c, "error"), "type");
-      grade_emit(g, "expect.error-type", charged(v, "executes.error_type", NULL, NULL, NULL),
-                 c && !strcmp(got, etype), seq, "error.type as the scenario expects",
-                 "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);
+      const char *got = ock__str_field(cJSON_GetObjectItemCaseSensitive(c, "error"), "type");
+      ock__grade_emit(g, "expect.error-type", charged(v, "executes.error_type", NULL, NULL, NULL),
+                      c && !strcmp(got, etype), seq, "error.type as the scenario expects",
+                      "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);
     }
   }
 }
@@ -188,7 +190,7 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
   for (size_t k = 0; k < v->nx; k++) {
     const cJSON *failed = NULL;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
-      if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
       if (failed) {
         const cJSON *range = cJSON_IsArray(between) ? cJSON_GetArrayItem(between, pair) : between;
@@ -197,16 +199,17 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
           double lo = ock_json_num(range, "min", 0), hi = ock_json_num(range, "max", 1e12);
           /* The fixture's max holds at --time-scale 1; a slower machine gets the extra late
            * tolerance OCK-ERROR-004 is given (SPEC.md 9.4), the min never moves. */
-          hi += grade_late_ms(g) - GRADE_TIMING_LATE_MS;
-          double gap = entry_time(v->e[i]) - entry_time(failed);
-          grade_emit(g, "expect.timing", req, gap >= lo && gap <= hi, entry_seq(v->e[i]),
-                     "the delay before the retry the scenario expects",
-                     "%.0f ms from the failed reply %ld to request %ld; expected %.0f..%.0f ms",
-                     gap, entry_seq(failed), entry_seq(v->e[i]), lo, hi);
+          hi += ock__grade_late_ms(g) - GRADE_TIMING_LATE_MS;
+          double gap = ock__entry_time(v->e[i]) - ock__entry_time(failed);
+          ock__grade_emit(
+              g, "expect.timing", req, gap >= lo && gap <= hi, ock__entry_seq(v->e[i]),
+              "the delay before the retry the scenario expects",
+              "%.0f ms from the failed reply %ld to request %ld; expected %.0f..%.0f ms", gap,
+              ock__entry_seq(failed), ock__entry_seq(v->e[i]), lo, hi);
         }
       }
-      const cJSON *reply = view_reply_of(v, i);
-      failed = reply && reply_failed(reply) ? reply : NULL;
+      const cJSON *reply = ock__view_reply_of(v, i);
+      failed = reply && ock__reply_failed(reply) ? reply : NULL;
     }
   }
 }
@@ -220,19 +223,20 @@ static void expect_exit_code(struct grade_ctx *g, const cJSON *expect) {
     const char *spec = "exit code as the scenario expects";
     /* A process ended by a signal or the timeout has no exit code: say how it ended. */
     if (p->timed_out)
-      grade_emit(g, "expect.exit-code", req_x, 0, -1, spec,
-                 "timed out and was killed, expected exit code %lld", want);
+      ock__grade_emit(g, "expect.exit-code", req_x, 0, -1, spec,
+                      "timed out and was killed, expected exit code %lld", want);
     else if (p->signal)
-      grade_emit(g, "expect.exit-code", req_x, 0, -1, spec, "ended by %s, expected exit code %lld",
-                 sut_signal_name(p->signal), want);
+      ock__grade_emit(g, "expect.exit-code", req_x, 0, -1, spec,
+                      "ended by %s, expected exit code %lld", ock__sut_signal_name(p->signal),
+                      want);
     else
-      grade_emit(g, "expect.exit-code", req_x, p->exit_code == want, -1, spec,
-                 "exit code %d, expected %lld", p->exit_code, want);
+      ock__grade_emit(g, "expect.exit-code", req_x, p->exit_code == want, -1, spec,
+                      "exit code %d, expected %lld", p->exit_code, want);
   }
 }
 
 /* expect_events_present and expect_events_absent: req is the requirement a clause without one
- * of its own is charged to (check_expect). */
+ * of its own is charged to (ock__check_expect). */
 static void expect_events_present(struct grade_ctx *g, const cJSON *expect, const char *req) {
   const struct view *v = g->v;
   const cJSON *it;
@@ -240,9 +244,9 @@ static void expect_events_present(struct grade_ctx *g, const cJSON *expect, cons
     long seq = -1;
     const char *name = item_string(it, "event");
     int n = name ? count_events(v, name, &seq) : 0;
-    grade_emit(g, "expect.events-present",
-               charged(v, "events_present", name, own_requirement(it), req), n > 0, seq,
-               "the scenario's events are emitted", "%s: %d", name ? name : "?", n);
+    ock__grade_emit(g, "expect.events-present",
+                    charged(v, "events_present", name, own_requirement(it), req), n > 0, seq,
+                    "the scenario's events are emitted", "%s: %d", name ? name : "?", n);
   }
 }
 
@@ -253,9 +257,9 @@ static void expect_events_absent(struct grade_ctx *g, const cJSON *expect, const
     long seq = -1;
     const char *name = item_string(it, "event");
     int n = name ? count_events(v, name, &seq) : 0;
-    grade_emit(g, "expect.events-absent",
-               charged(v, "events_absent", name, own_requirement(it), req), n == 0, seq,
-               "the scenario's forbidden events are absent", "%s: %d", name ? name : "?", n);
+    ock__grade_emit(g, "expect.events-absent",
+                    charged(v, "events_absent", name, own_requirement(it), req), n == 0, seq,
+                    "the scenario's forbidden events are absent", "%s: %d", name ? name : "?", n);
   }
 }
 
@@ -265,11 +269,12 @@ static void expect_llm_requests(struct grade_ctx *g, const cJSON *expect, const 
   if (llm) {
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
-      n += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
+      n += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     long long want = item_count(llm);
-    grade_emit(g, "expect.llm-requests",
-               charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
-               "LLM requests as the scenario expects", "%d LLM requests, expected %lld", n, want);
+    ock__grade_emit(g, "expect.llm-requests",
+                    charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
+                    "LLM requests as the scenario expects", "%d LLM requests, expected %lld", n,
+                    want);
   }
 }
 
@@ -282,13 +287,13 @@ static void expect_tool_calls(struct grade_ctx *g, const cJSON *expect, const ch
       continue;
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
-      n +=
-          is_kind(v->e[i], OCK_ENTRY_TOOL_START) && !strcmp(str_field(v->e[i], "name"), it->string);
+      n += ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
+           !strcmp(ock__str_field(v->e[i], "name"), it->string);
     const char *own = own_requirement(it) ? own_requirement(it) : own_requirement(calls);
     long long want = item_count(it);
-    grade_emit(g, "expect.tool-calls", charged(v, "tool_calls", NULL, own, req), n == want, -1,
-               "tool runs as the scenario expects", "tool %s ran %d times, expected %lld",
-               it->string, n, want);
+    ock__grade_emit(g, "expect.tool-calls", charged(v, "tool_calls", NULL, own, req), n == want, -1,
+                    "tool runs as the scenario expects", "tool %s ran %d times, expected %lld",
+                    it->string, n, want);
   }
 }
 
@@ -302,17 +307,18 @@ static void expect_tool_input(struct grade_ctx *g, const cJSON *expect, const ch
     const cJSON *got = NULL;
     long seq = -1;
     for (size_t i = 0; i < v->n && !got; i++)
-      if (is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
-          !strcmp(str_field(v->e[i], "name"), it->string)) {
+      if (ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
+          !strcmp(ock__str_field(v->e[i], "name"), it->string)) {
         got = cJSON_GetObjectItemCaseSensitive(v->e[i], "input");
-        seq = entry_seq(v->e[i]);
+        seq = ock__entry_seq(v->e[i]);
       }
-    grade_emit(g, "expect.tool-input", charged(v, "tool_input", NULL, own_requirement(inputs), req),
-               got && cJSON_Compare(got, it, 1), seq, "the tool input the scenario expects",
-               "tool %s %s", it->string,
-               !got                        ? "never ran"
-               : cJSON_Compare(got, it, 1) ? "got it"
-                                           : "got another input");
+    ock__grade_emit(g, "expect.tool-input",
+                    charged(v, "tool_input", NULL, own_requirement(inputs), req),
+                    got && cJSON_Compare(got, it, 1), seq, "the tool input the scenario expects",
+                    "tool %s %s", it->string,
+                    !got                        ? "never ran"
+                    : cJSON_Compare(got, it, 1) ? "got it"
+                                                : "got another input");
   }
 }
 
@@ -321,19 +327,20 @@ static void expect_last_request(struct grade_ctx *g, const cJSON *expect, const 
   const cJSON *it;
   const cJSON *last = NULL;
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+    if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       last = v->e[i];
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "last_request_contains")) {
     const char *text = item_string(it, "text");
     int ok = last && text && history_contains(last, text);
-    grade_emit(g, "expect.last-request",
-               charged(v, "last_request_contains", text, own_requirement(it), req), ok,
-               last ? entry_seq(last) : -1, "the last LLM request carries the scenario's text",
-               "\"%.60s\" %s", text ? text : "?", ok ? "present" : "absent");
+    ock__grade_emit(g, "expect.last-request",
+                    charged(v, "last_request_contains", text, own_requirement(it), req), ok,
+                    last ? ock__entry_seq(last) : -1,
+                    "the last LLM request carries the scenario's text", "\"%.60s\" %s",
+                    text ? text : "?", ok ? "present" : "absent");
   }
 }
 
-void check_expect(struct grade_ctx *g) {
+void ock__check_expect(struct grade_ctx *g) {
   const struct view *v = g->v;
   const cJSON *expect = cJSON_GetObjectItemCaseSensitive(v->fixture, "expect");
   if (!cJSON_IsObject(expect))

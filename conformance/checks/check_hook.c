@@ -22,7 +22,7 @@ static int message_index_containing(const cJSON *request, const char *text) {
   int i = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
-    if (strstr(str_field(m, "content"), text))
+    if (strstr(ock__str_field(m, "content"), text))
       return i;
     i++;
   }
@@ -39,8 +39,8 @@ static int splits_a_call(const cJSON *request, int m) {
         c, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(hist, a), "tool_calls")) {
       for (int r = m + 1; r < n; r++) {
         const cJSON *res = cJSON_GetArrayItem(hist, r);
-        if (!strcmp(str_field(res, "role"), "tool") &&
-            !strcmp(str_field(res, "tool_call_id"), str_field(c, "id")))
+        if (!strcmp(ock__str_field(res, "role"), "tool") &&
+            !strcmp(ock__str_field(res, "tool_call_id"), ock__str_field(c, "id")))
           return 1;
       }
     }
@@ -51,14 +51,14 @@ static int splits_a_call(const cJSON *request, int m) {
 static int requests_between(const struct view *v, size_t from, size_t to) {
   int n = 0;
   for (size_t i = from; i < to && i < v->n; i++)
-    n += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
+    n += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
   return n;
 }
 
 /* deny_reason: the <reason> of SPEC.md 5.6 for the deny (or ask_user) reply to event e. */
 static const char *deny_reason(const cJSON *e) {
-  const char *why = str_field(event_reply(e), "reason");
-  if (!strcmp(event_action(e), "ask_user"))
+  const char *why = ock__str_field(ock__event_reply(e), "reason");
+  if (!strcmp(ock__event_action(e), "ask_user"))
     return "No approval system available";
   return *why ? why : "no reason given";
 }
@@ -69,10 +69,10 @@ static const cJSON *denial_seen(const struct view *v, const struct view_exec *x,
                                 size_t n) {
   const cJSON *pc = NULL;
   for (size_t i = x->first; i < x->end && !pc; i++)
-    if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE))
+    if (ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE))
       pc = v->e[i];
-  const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
-  const char *reason = str_field(x->complete, "reason");
+  const char *response = pc ? ock_json_str(ock__event_data(pc), "response") : NULL;
+  const char *reason = ock__str_field(x->complete, "reason");
   snprintf(seen, n, "reason \"%.40s\", prompt:complete %s%.80s%s", reason, response ? "\"" : "",
            response ? response
            : pc     ? "without a string response"
@@ -88,12 +88,13 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
                           const cJSON *pc) {
   char want[OCK_MAX_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
-  const char *response = pc ? ock_json_str(event_data(pc), "response") : NULL;
-  const char *reason = str_field(x->complete, "reason");
+  const char *response = pc ? ock_json_str(ock__event_data(pc), "response") : NULL;
+  const char *reason = ock__str_field(x->complete, "reason");
   if (response && len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
-    grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want), entry_seq(pc),
-               "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
-               "execute %d: response \"%.80s\", expected \"%.80s\"", x->index, response, want);
+    ock__grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want),
+                    ock__entry_seq(pc),
+                    "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
+                    "execute %d: response \"%.80s\", expected \"%.80s\"", x->index, response, want);
   return !strcmp(reason, "denied") && response && *response;
 }
 
@@ -102,30 +103,30 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
 static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
-  const char *status = str_field(x->complete, "status");
+  const char *status = ock__str_field(x->complete, "status");
   int sent = requests_between(v, i, x->end);
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
   int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
-  grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, entry_seq(e),
-             "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
-             "prompt:complete with a response",
-             "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
-             *status ? status : "(none)", seen);
-  if (!strcmp(event_action(e), "ask_user"))
-    grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
-               "ask_user, with no approval system, is a deny",
-               "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
-               *status ? status : "(none)");
+  ock__grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, ock__entry_seq(e),
+                  "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
+                  "prompt:complete with a response",
+                  "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
+                  *status ? status : "(none)", seen);
+  if (!strcmp(ock__event_action(e), "ask_user"))
+    ock__grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, ock__entry_seq(e),
+                    "ask_user, with no approval system, is a deny",
+                    "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
+                    *status ? status : "(none)");
   /* The denied prompt never entered the conversation: the next prompt's request shows it. */
-  const cJSON *next = next_first_request(v, x);
-  const char *prompt = str_field(event_data(e), "prompt");
+  const cJSON *next = ock__next_first_request(v, x);
+  const char *prompt = ock__str_field(ock__event_data(e), "prompt");
   if (next && *prompt)
-    grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
-               !history_has_user_text(next, prompt), entry_seq(next),
-               "a denied prompt is not stored in the context",
-               "the denied prompt of execute %d %s in the next request", x->index,
-               history_has_user_text(next, prompt) ? "is" : "is not");
+    ock__grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
+                    !ock__history_has_user_text(next, prompt), ock__entry_seq(next),
+                    "a denied prompt is not stored in the context",
+                    "the denied prompt of execute %d %s in the next request", x->index,
+                    ock__history_has_user_text(next, prompt) ? "is" : "is not");
 }
 
 /* hook_deny_request: a deny (or ask_user) of the provider:request at entry index i of execute x
@@ -133,11 +134,11 @@ static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, siz
 static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
-  const char *status = str_field(x->complete, "status");
+  const char *status = ock__str_field(x->complete, "status");
   size_t stop = x->end;
   for (size_t j = i + 1; j < x->end; j++)
-    if (is_event(v->e[j], OCK_EV_PROVIDER_REQUEST) ||
-        is_event(v->e[j], OCK_EV_ORCHESTRATOR_COMPLETE)) {
+    if (ock__is_event(v->e[j], OCK_EV_PROVIDER_REQUEST) ||
+        ock__is_event(v->e[j], OCK_EV_ORCHESTRATOR_COMPLETE)) {
       stop = j;
       break;
     }
@@ -145,25 +146,25 @@ static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, si
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
   int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
-  grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, entry_seq(e),
-             "deny on provider:request: that request is not sent, status incomplete, reason "
-             "denied, prompt:complete with a response",
-             "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
-             *status ? status : "(none)", seen);
-  if (!strcmp(event_action(e), "ask_user"))
-    grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, entry_seq(e),
-               "ask_user, with no approval system, is a deny",
-               "ask_user on provider:request: %d request(s) sent, status %s", sent,
-               *status ? status : "(none)");
+  ock__grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, ock__entry_seq(e),
+                  "deny on provider:request: that request is not sent, status incomplete, reason "
+                  "denied, prompt:complete with a response",
+                  "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
+                  *status ? status : "(none)", seen);
+  if (!strcmp(ock__event_action(e), "ask_user"))
+    ock__grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, ock__entry_seq(e),
+                    "ask_user, with no approval system, is a deny",
+                    "ask_user on provider:request: %d request(s) sent, status %s", sent,
+                    *status ? status : "(none)");
 }
 
 /* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
  * provider:request; an ask_user is also reported under OCK-HOOK-008. */
 static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
-  const struct view_exec *x = view_exec_of(g->v, i);
+  const struct view_exec *x = ock__view_exec_of(g->v, i);
   if (!x)
     return;
-  if (is_event(g->v->e[i], OCK_EV_PROMPT_SUBMIT))
+  if (ock__is_event(g->v->e[i], OCK_EV_PROMPT_SUBMIT))
     hook_deny_submit(g, x, i);
   else
     hook_deny_request(g, x, i);
@@ -173,29 +174,31 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
  * result, and the loop goes on (SPEC.md 5.6); its text is OCK-TEXT-005's. */
 static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSON *denied_at,
                       const char *check, const char *req) {
-  const char *owed = call_not_fed_back(g->v, f, 1);
-  int typed = f->error && !strcmp(fate_error_type(f), "denied");
-  grade_emit(g, check, req, !f->start && typed && !owed, entry_seq(denied_at),
-             "a denied call is not run, gets tool:error denied and a result, and the loop goes on",
-             "call %s (%s) denied at %s: %s", call_id(f), call_name(f), event_name(denied_at),
-             f->start    ? "the tool ran anyway"
-             : !f->error ? "no tool:error"
-             : !typed    ? fate_error_type(f)
-             : owed      ? owed
-                         : "denied, answered");
+  const char *owed = ock__call_not_fed_back(g->v, f, 1);
+  int typed = f->error && !strcmp(ock__fate_error_type(f), "denied");
+  ock__grade_emit(
+      g, check, req, !f->start && typed && !owed, ock__entry_seq(denied_at),
+      "a denied call is not run, gets tool:error denied and a result, and the loop goes on",
+      "call %s (%s) denied at %s: %s", ock__call_id(f), ock__call_name(f),
+      ock__event_name(denied_at),
+      f->start    ? "the tool ran anyway"
+      : !f->error ? "no tool:error"
+      : !typed    ? ock__fate_error_type(f)
+      : owed      ? owed
+                  : "denied, answered");
   char want[OCK_MAX_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Error: denied: %s", deny_reason(denied_at));
   if (len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
-    text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);
+    ock__text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);
 }
 
 static void injections(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (!is_kind(e, OCK_ENTRY_EVENT) || strcmp(event_action(e), "inject_context"))
+    if (!ock__is_kind(e, OCK_ENTRY_EVENT) || strcmp(ock__event_action(e), "inject_context"))
       continue;
-    const cJSON *reply = event_reply(e);
+    const cJSON *reply = ock__event_reply(e);
     const char *text = ock_json_str(reply, "context_injection");
     if (!text || !*text)
       continue;
@@ -203,28 +206,30 @@ static void injections(struct grade_ctx *g) {
     const char *req = ephemeral ? "OCK-HOOK-005" : "OCK-HOOK-004";
     const char *check = ephemeral ? "hook.inject-ephemeral" : "hook.inject-kept";
     size_t j;
-    const cJSON *next = next_request_after(v, i, &j);
+    const cJSON *next = ock__next_request_after(v, i, &j);
     if (!next)
       continue;
     int at = message_index_containing(next, text);
-    grade_emit(g, check, req, at >= 0, entry_seq(next), "the injection is in the next request",
-               "injection from %s (seq %ld) %s request %ld", event_name(e), entry_seq(e),
-               at >= 0 ? "is in" : "is missing from", entry_seq(next));
+    ock__grade_emit(g, check, req, at >= 0, ock__entry_seq(next),
+                    "the injection is in the next request",
+                    "injection from %s (seq %ld) %s request %ld", ock__event_name(e),
+                    ock__entry_seq(e), at >= 0 ? "is in" : "is missing from", ock__entry_seq(next));
     if (at >= 0)
-      grade_emit(
-          g, "hook.inject-placement", "OCK-HOOK-007", !splits_a_call(next, at), entry_seq(next),
-          "never between a tool call and its results", "injected message at messages[%d] %s", at,
-          splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
+      ock__grade_emit(g, "hook.inject-placement", "OCK-HOOK-007", !splits_a_call(next, at),
+                      ock__entry_seq(next), "never between a tool call and its results",
+                      "injected message at messages[%d] %s", at,
+                      splits_a_call(next, at) ? "splits a tool call from its results"
+                                              : "is placed well");
     for (size_t k = j + 1; k < v->n; k++) {
-      if (!is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
+      if (!ock__is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
         continue;
       int present = message_index_containing(v->e[k], text) >= 0;
       if (ephemeral ? present : !present) {
-        grade_emit(g, check, req, 0, entry_seq(v->e[k]),
-                   ephemeral ? "an ephemeral injection appears in the next request only"
-                             : "a kept injection appears in every later request",
-                   "request %ld %s the injection from seq %ld", entry_seq(v->e[k]),
-                   present ? "still carries" : "lost", entry_seq(e));
+        ock__grade_emit(g, check, req, 0, ock__entry_seq(v->e[k]),
+                        ephemeral ? "an ephemeral injection appears in the next request only"
+                                  : "a kept injection appears in every later request",
+                        "request %ld %s the injection from seq %ld", ock__entry_seq(v->e[k]),
+                        present ? "still carries" : "lost", ock__entry_seq(e));
         break;
       }
     }
@@ -232,37 +237,38 @@ static void injections(struct grade_ctx *g) {
 }
 
 static void modifications(struct grade_ctx *g, const struct call_fate *f) {
-  if (f->pre && !strcmp(event_action(f->pre), "modify") && f->start) {
+  if (f->pre && !strcmp(ock__event_action(f->pre), "modify") && f->start) {
     const cJSON *want = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(event_reply(f->pre), "data"), "tool_input");
+        cJSON_GetObjectItemCaseSensitive(ock__event_reply(f->pre), "data"), "tool_input");
     if (want) {
       int same = cJSON_Compare(want, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1);
-      grade_emit(g, "hook.modify-tool-pre", "OCK-HOOK-006", same, entry_seq(f->start),
-                 "modify on tool:pre: the tool receives data.tool_input",
-                 "call %s: the tool input %s the modified input", call_id(f),
-                 same ? "equals" : "differs from");
+      ock__grade_emit(g, "hook.modify-tool-pre", "OCK-HOOK-006", same, ock__entry_seq(f->start),
+                      "modify on tool:pre: the tool receives data.tool_input",
+                      "call %s: the tool input %s the modified input", ock__call_id(f),
+                      same ? "equals" : "differs from");
     }
   }
-  if (f->selecting && !strcmp(event_action(f->selecting), "modify")) {
-    const cJSON *data = cJSON_GetObjectItemCaseSensitive(event_reply(f->selecting), "data");
+  if (f->selecting && !strcmp(ock__event_action(f->selecting), "modify")) {
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(ock__event_reply(f->selecting), "data");
     const char *tool = ock_json_str(data, "tool");
     if (tool) {
-      const char *ran = f->start ? str_field(f->start, "name") : "";
-      const cJSON *sel = event_data(f->selected);
+      const char *ran = f->start ? ock__str_field(f->start, "name") : "";
+      const cJSON *sel = ock__event_data(f->selected);
       /* A tool the session lacks is not run: step 4 of SPEC.md 5.8 makes it not_found. */
-      int exists = session_has_tool(g->v, tool);
+      int exists = ock__session_has_tool(g->v, tool);
       int ok = (exists ? f->start && !strcmp(ran, tool)
-                       : !f->start && !strcmp(fate_error_type(f), "not_found")) &&
-               f->selected && !strcmp(str_field(sel, "source"), "scheduler") &&
-               !strcmp(str_field(sel, "original_tool"), call_name(f));
-      grade_emit(g, "hook.selecting-modify", "OCK-HOOK-012", ok,
-                 f->start ? entry_seq(f->start) : entry_seq(f->selecting),
-                 "modify on tool:selecting runs data.tool (not_found when the session lacks it); "
-                 "tool:selected names the scheduler",
-                 "call %s: asked for %s%s, ran \"%s\"%s%s, tool:selected source \"%s\"", call_id(f),
-                 tool, exists ? "" : " (not in the session)", f->start ? ran : "(nothing)",
-                 f->error ? ", tool:error " : "", f->error ? fate_error_type(f) : "",
-                 str_field(sel, "source"));
+                       : !f->start && !strcmp(ock__fate_error_type(f), "not_found")) &&
+               f->selected && !strcmp(ock__str_field(sel, "source"), "scheduler") &&
+               !strcmp(ock__str_field(sel, "original_tool"), ock__call_name(f));
+      ock__grade_emit(
+          g, "hook.selecting-modify", "OCK-HOOK-012", ok,
+          f->start ? ock__entry_seq(f->start) : ock__entry_seq(f->selecting),
+          "modify on tool:selecting runs data.tool (not_found when the session lacks it); "
+          "tool:selected names the scheduler",
+          "call %s: asked for %s%s, ran \"%s\"%s%s, tool:selected source \"%s\"", ock__call_id(f),
+          tool, exists ? "" : " (not in the session)", f->start ? ran : "(nothing)",
+          f->error ? ", tool:error " : "", f->error ? ock__fate_error_type(f) : "",
+          ock__str_field(sel, "source"));
     }
   }
 }
@@ -271,35 +277,36 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
  * through tool:selecting and tool:selected first (OCK-HOOK-010). The grammar accepts a
  * tool:pre straight after tool:selecting, so the missing step is this check's to see. */
 static void selection_steps(struct grade_ctx *g, const struct call_fate *f) {
-  if (!f->pre || strcmp(str_field(g->v->config, "mode"), "events"))
+  if (!f->pre || strcmp(ock__str_field(g->v->config, "mode"), "events"))
     return;
-  long pre = entry_seq(f->pre);
-  long selecting = f->selecting ? entry_seq(f->selecting) : -1;
-  long selected = f->selected ? entry_seq(f->selected) : -1;
+  long pre = ock__entry_seq(f->pre);
+  long selecting = f->selecting ? ock__entry_seq(f->selecting) : -1;
+  long selected = f->selected ? ock__entry_seq(f->selected) : -1;
   int ok = selecting >= 0 && selecting < selected && selected < pre;
-  grade_emit(g, "hook.selecting-order", "OCK-HOOK-010", ok, pre,
-             "tool:selecting, then tool:selected, then tool:pre",
-             "call %s: tool:selecting at %ld, tool:selected at %ld, tool:pre at %ld (-1: none)",
-             call_id(f), selecting, selected, pre);
+  ock__grade_emit(
+      g, "hook.selecting-order", "OCK-HOOK-010", ok, pre,
+      "tool:selecting, then tool:selected, then tool:pre",
+      "call %s: tool:selecting at %ld, tool:selected at %ld, tool:pre at %ld (-1: none)",
+      ock__call_id(f), selecting, selected, pre);
 }
 
-void check_hook(struct grade_ctx *g) {
+void ock__check_hook(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if ((is_event(e, OCK_EV_PROMPT_SUBMIT) || is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
-        event_denied(e))
+    if ((ock__is_event(e, OCK_EV_PROMPT_SUBMIT) || ock__is_event(e, OCK_EV_PROVIDER_REQUEST)) &&
+        ock__event_denied(e))
       deny_prompt_or_request(g, i);
   }
   struct call_fate *fates = NULL;
-  size_t n = call_fates(v, &fates);
+  size_t n = ock__call_fates(v, &fates);
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *f = &fates[i];
-    if (f->selecting && event_denied(f->selecting))
+    if (f->selecting && ock__event_denied(f->selecting))
       deny_tool(g, f, f->selecting, "hook.selecting-deny", "OCK-HOOK-011");
-    else if (f->pre && !strcmp(event_action(f->pre), "deny"))
+    else if (f->pre && !strcmp(ock__event_action(f->pre), "deny"))
       deny_tool(g, f, f->pre, "hook.deny-tool-pre", "OCK-HOOK-003");
-    else if (f->pre && !strcmp(event_action(f->pre), "ask_user"))
+    else if (f->pre && !strcmp(ock__event_action(f->pre), "ask_user"))
       deny_tool(g, f, f->pre, "hook.ask-user", "OCK-HOOK-008");
     modifications(g, f);
     selection_steps(g, f);

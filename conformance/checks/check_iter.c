@@ -28,10 +28,10 @@ static int ends_with_reminder(const char *text) {
 
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(m,
-                     cJSON_GetObjectItemCaseSensitive(
-                         request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(str_field(m, "content"),
-                                                                         REMINDER_MARK)) return 1;
+  cJSON_ArrayForEach(
+      m, cJSON_GetObjectItemCaseSensitive(
+             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(ock__str_field(m, "content"),
+                                                             REMINDER_MARK)) return 1;
   return 0;
 }
 
@@ -39,7 +39,7 @@ static int carries_reminder(const cJSON *request) {
 static int carries_text(const cJSON *request, const char *text) {
   const cJSON *m;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
-    if (strstr(str_field(m, "content"), text))
+    if (strstr(ock__str_field(m, "content"), text))
       return 1;
   }
   return 0;
@@ -55,11 +55,12 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
     return NULL;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (i < wrap && is_kind(e, OCK_ENTRY_LLM_REQUEST) && carries_text(e, content))
+    if (i < wrap && ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && carries_text(e, content))
       return NULL;
-    const char *injected = is_kind(e, OCK_ENTRY_EVENT) && !strcmp(event_action(e), "inject_context")
-                               ? ock_json_str(event_reply(e), "context_injection")
-                               : NULL;
+    const char *injected =
+        ock__is_kind(e, OCK_ENTRY_EVENT) && !strcmp(ock__event_action(e), "inject_context")
+            ? ock_json_str(ock__event_reply(e), "context_injection")
+            : NULL;
     if (injected && *injected && strstr(content, injected))
       return NULL;
   }
@@ -70,8 +71,9 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
 static int history_holds_call(const cJSON *request, const char *id) {
   const cJSON *m, *c;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
-      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
-                                m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
+      cJSON_ArrayForEach(
+          c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) if (!strcmp(ock__str_field(c, "id"),
+                                                                            id)) return 1;
   return 0;
 }
 
@@ -79,35 +81,36 @@ static int history_holds_call(const cJSON *request, const char *id) {
  * stores a tool call of its reply (SPEC.md 5.5, OCK-ITER-005). */
 static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const struct view *v = g->v;
-  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(view_reply_of(v, w), "tool_calls");
+  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(ock__view_reply_of(v, w), "tool_calls");
   if (cJSON_GetArraySize(calls) == 0)
     return;
   const cJSON *call;
   cJSON_ArrayForEach(call, calls) {
-    const char *id = str_field(call, "id");
+    const char *id = ock__str_field(call, "id");
     if (!*id)
       continue;
     for (size_t i = w + 1; i < v->n; i++) {
       const cJSON *e = v->e[i];
       const char *what = NULL;
-      if (is_kind(e, OCK_ENTRY_EVENT) && !strncmp(event_name(e), "tool:", 5) &&
-          !strcmp(str_field(event_data(e), "tool_call_id"), id))
-        what = event_name(e);
-      else if (is_kind(e, OCK_ENTRY_TOOL_START) && !strcmp(str_field(e, "tool_call_id"), id))
+      if (ock__is_kind(e, OCK_ENTRY_EVENT) && !strncmp(ock__event_name(e), "tool:", 5) &&
+          !strcmp(ock__str_field(ock__event_data(e), "tool_call_id"), id))
+        what = ock__event_name(e);
+      else if (ock__is_kind(e, OCK_ENTRY_TOOL_START) &&
+               !strcmp(ock__str_field(e, "tool_call_id"), id))
         what = "the tool run";
-      else if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_holds_call(e, id))
+      else if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_holds_call(e, id))
         what = "a later request's history";
       if (what) {
-        grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, entry_seq(e),
-                   "the wrap-up reply's tool calls are not run, announced or stored",
-                   "execute %d: wrap-up call %.60s (%.60s) appears in %s", x->index, id,
-                   str_field(call, "name"), what);
+        ock__grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, ock__entry_seq(e),
+                        "the wrap-up reply's tool calls are not run, announced or stored",
+                        "execute %d: wrap-up call %.60s (%.60s) appears in %s", x->index, id,
+                        ock__str_field(call, "name"), what);
         return;
       }
     }
   }
-  grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 1, entry_seq(v->e[w]),
-             "the wrap-up reply's tool calls are not run, announced or stored", "as expected");
+  ock__grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 1, ock__entry_seq(v->e[w]),
+                  "the wrap-up reply's tool calls are not run, announced or stored", "as expected");
 }
 
 /* The most LLM turns of an execute the checks keep apart (max_iterations above 60 is not
@@ -122,15 +125,15 @@ static int find_turns(const struct view *v, const struct view_exec *x, size_t *t
   const cJSON *prev = NULL;
   int have_prev = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
-    if (!have_prev || !reply_failed(prev)) {
+    if (!have_prev || !ock__reply_failed(prev)) {
       if (turns < MAX_TURNS)
         turn_req[turns] = i;
       turns++;
     }
     have_prev = 1;
-    prev = view_reply_of(v, i);
+    prev = ock__view_reply_of(v, i);
   }
   return turns;
 }
@@ -140,12 +143,12 @@ static int find_turns(const struct view *v, const struct view_exec *x, size_t *t
 static void iter_status(struct grade_ctx *g, const struct view_exec *x, const size_t *turn_req,
                         int turns, long long max) {
   const struct view *v = g->v;
-  const char *status = str_field(x->complete, "status");
+  const char *status = ock__str_field(x->complete, "status");
   /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
-  const cJSON *wrap_reply = turns == max + 1 ? view_reply_of(v, turn_req[max]) : NULL;
-  const char *want = wrap_reply && reply_failed(wrap_reply) ? "error" : "incomplete";
+  const cJSON *wrap_reply = turns == max + 1 ? ock__view_reply_of(v, turn_req[max]) : NULL;
+  const char *want = wrap_reply && ock__reply_failed(wrap_reply) ? "error" : "incomplete";
   /* Reason max_iterations with incomplete, and turn_count max_iterations + 1 (SPEC.md 5.5). */
-  const char *reason = str_field(x->complete, "reason");
+  const char *reason = ock__str_field(x->complete, "reason");
   long long counted = ock_json_int(x->complete, "turn_count", -1);
   char shown[48]; /* an absent turn_count says so, not -1 */
   if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x->complete, "turn_count")))
@@ -155,26 +158,28 @@ static void iter_status(struct grade_ctx *g, const struct view_exec *x, const si
   int status_ok = !strcmp(status, want) &&
                   (strcmp(want, "incomplete") || !strcmp(reason, "max_iterations")) &&
                   (turns != max + 1 || counted == max + 1);
-  grade_emit(g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
-             "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
-             "limit ended the loop (status error if the wrap-up failed)",
-             "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
-             *status ? status : "(none)", want, *reason ? "\"" : "", *reason ? reason : "(none)",
-             *reason ? "\"" : "", shown);
+  ock__grade_emit(
+      g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
+      "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
+      "limit ended the loop (status error if the wrap-up failed)",
+      "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
+      *status ? status : "(none)", want, *reason ? "\"" : "", *reason ? reason : "(none)",
+      *reason ? "\"" : "", shown);
 }
 
 /* text_reminder: the wrap-up request wrap's last message, last, carries the reminder of
  * SPEC.md 5.5 verbatim (OCK-TEXT-006). */
 static void text_reminder(struct grade_ctx *g, const cJSON *wrap, const cJSON *last) {
-  const char *content = str_field(last, "content");
-  grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content), entry_seq(wrap),
-             "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
-             "last message (role %s) %s: \"%s%.80s\"", str_field(last, "role"),
-             ends_with_reminder(content)      ? "ends with the reminder"
-             : strstr(content, REMINDER_MARK) ? "carries an altered reminder"
-                                              : "does not carry the reminder",
-             strlen(content) > 80 ? "..." : "",
-             strlen(content) > 80 ? content + strlen(content) - 80 : content);
+  const char *content = ock__str_field(last, "content");
+  ock__grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content),
+                  ock__entry_seq(wrap),
+                  "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
+                  "last message (role %s) %s: \"%s%.80s\"", ock__str_field(last, "role"),
+                  ends_with_reminder(content)      ? "ends with the reminder"
+                  : strstr(content, REMINDER_MARK) ? "carries an altered reminder"
+                                                   : "does not carry the reminder",
+                  strlen(content) > 80 ? "..." : "",
+                  strlen(content) > 80 ? content + strlen(content) - 80 : content);
 }
 
 /* iter_reminder_not_stored: no request after the wrap-up request at index w carries the
@@ -182,13 +187,14 @@ static void text_reminder(struct grade_ctx *g, const cJSON *wrap, const cJSON *l
 static void iter_reminder_not_stored(struct grade_ctx *g, size_t w, const char *own) {
   const struct view *v = g->v;
   for (size_t i = w + 1; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
+    if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
       int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
-      grade_emit(g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, entry_seq(v->e[i]),
-                 "the reminder (in any words: the wrap-up request's last user message) is never "
-                 "stored in the context",
-                 "request %ld %s the reminder", entry_seq(v->e[i]),
-                 stored ? "still carries" : "does not carry");
+      ock__grade_emit(
+          g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, ock__entry_seq(v->e[i]),
+          "the reminder (in any words: the wrap-up request's last user message) is never "
+          "stored in the context",
+          "request %ld %s the reminder", ock__entry_seq(v->e[i]),
+          stored ? "still carries" : "does not carry");
     }
 }
 
@@ -200,16 +206,17 @@ static void wrap_up(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const cJSON *wrap = v->e[w];
   const cJSON *hist = cJSON_GetObjectItemCaseSensitive(wrap, OCK_F_LLM_REQUEST_NEUTRAL);
   const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-  int ok = !strcmp(str_field(last, "role"), "user") &&
+  int ok = !strcmp(ock__str_field(last, "role"), "user") &&
            ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0;
-  grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, entry_seq(wrap),
-             "one wrap-up request: a user message last; no tools",
-             "last message role %s; %lld tools offered", str_field(last, "role"),
-             ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0));
+  ock__grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, ock__entry_seq(wrap),
+                  "one wrap-up request: a user message last; no tools",
+                  "last message role %s; %lld tools offered", ock__str_field(last, "role"),
+                  ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0));
   text_reminder(g, wrap, last);
   wrap_up_calls_discarded(g, x, w);
-  const char *content = str_field(last, "content");
-  const char *own = strcmp(str_field(last, "role"), "user") ? NULL : own_reminder(v, w, content);
+  const char *content = ock__str_field(last, "content");
+  const char *own =
+      strcmp(ock__str_field(last, "role"), "user") ? NULL : own_reminder(v, w, content);
   iter_reminder_not_stored(g, w, own);
 }
 
@@ -219,25 +226,25 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   int turns = find_turns(v, x, turn_req);
   if (turns < max || max > 60)
     return; /* the limit was not reached in this execute */
-  const cJSON *last_loop_reply = view_reply_of(v, turn_req[max - 1]);
+  const cJSON *last_loop_reply = ock__view_reply_of(v, turn_req[max - 1]);
   int pending =
       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
   if (turns == max && !pending)
     return; /* the model answered on the last allowed turn */
-  grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
-             "at most max_iterations turns, plus one wrap-up",
-             "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
+  ock__grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
+                  "at most max_iterations turns, plus one wrap-up",
+                  "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
   iter_status(g, x, turn_req, turns, max);
   if (turns == max + 1)
     wrap_up(g, x, turn_req[max]);
   else
-    grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,
-               "one wrap-up request after the last allowed turn", "execute %d: no wrap-up request",
-               x->index);
+    ock__grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,
+                    "one wrap-up request after the last allowed turn",
+                    "execute %d: no wrap-up request", x->index);
 }
 
-void check_iter(struct grade_ctx *g) {
-  long long max = cfg_int(g->v, "max_iterations", 10);
+void ock__check_iter(struct grade_ctx *g) {
+  long long max = ock__cfg_int(g->v, "max_iterations", 10);
   if (max <= 0)
     return;
   for (size_t k = 0; k < g->v->nx; k++)

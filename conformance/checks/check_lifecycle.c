@@ -16,7 +16,8 @@
 static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
   const struct view *v = g->v;
   for (size_t j = i + 1; j < hi; j++)
-    if (is_kind(v->e[j], OCK_ENTRY_EVENT) && ock_registry_event(g->reg, event_name(v->e[j])))
+    if (ock__is_kind(v->e[j], OCK_ENTRY_EVENT) &&
+        ock_registry_event(g->reg, ock__event_name(v->e[j])))
       return j;
   return (size_t)-1;
 }
@@ -32,27 +33,28 @@ static const char *exec_end_status(const char *status) {
 static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   size_t after = next_event(g, x->first, x->end);
-  int start_ok = after != (size_t)-1 && is_event(v->e[after], OCK_EV_EXECUTION_START);
+  int start_ok = after != (size_t)-1 && ock__is_event(v->e[after], OCK_EV_EXECUTION_START);
   size_t end_i = (size_t)-1, complete_i = (size_t)-1;
   for (size_t i = x->first; i < x->end; i++) {
-    if (is_event(v->e[i], OCK_EV_EXECUTION_END) && end_i == (size_t)-1)
+    if (ock__is_event(v->e[i], OCK_EV_EXECUTION_END) && end_i == (size_t)-1)
       end_i = i;
-    if (is_event(v->e[i], OCK_EV_ORCHESTRATOR_COMPLETE) && complete_i == (size_t)-1)
+    if (ock__is_event(v->e[i], OCK_EV_ORCHESTRATOR_COMPLETE) && complete_i == (size_t)-1)
       complete_i = i;
   }
-  const char *status = str_field(x->complete, "status");
-  int end_ok = end_i != (size_t)-1 && complete_i != (size_t)-1 &&
-               next_event(g, end_i, x->end) == complete_i &&
-               !strcmp(str_field(event_data(v->e[end_i]), "status"), exec_end_status(status));
-  grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
-             x->complete_seq,
-             "execution:start right after prompt:submit; execution:end with the "
-             "matching status right before orchestrator:complete",
-             "execute %d: execution:start %s; execution:end %s", x->index,
-             start_ok ? "in place" : "missing or misplaced",
-             end_i == (size_t)-1 ? "missing"
-             : end_ok            ? "in place"
-                                 : "misplaced or with the wrong status");
+  const char *status = ock__str_field(x->complete, "status");
+  int end_ok =
+      end_i != (size_t)-1 && complete_i != (size_t)-1 &&
+      next_event(g, end_i, x->end) == complete_i &&
+      !strcmp(ock__str_field(ock__event_data(v->e[end_i]), "status"), exec_end_status(status));
+  ock__grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
+                  x->complete_seq,
+                  "execution:start right after prompt:submit; execution:end with the "
+                  "matching status right before orchestrator:complete",
+                  "execute %d: execution:start %s; execution:end %s", x->index,
+                  start_ok ? "in place" : "missing or misplaced",
+                  end_i == (size_t)-1 ? "missing"
+                  : end_ok            ? "in place"
+                                      : "misplaced or with the wrong status");
 }
 
 /* The walk over one execute's known events for the stage checks. */
@@ -70,11 +72,12 @@ struct stage_walk {
 static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
                            const struct ock_event_def *def, struct stage_walk *w) {
   enum ock_stage s;
-  const char *got = str_field(event_data(e), "stage");
+  const char *got = ock__str_field(ock__event_data(e), "stage");
   if (ock_stage_parse(got, &s)) {
     if (!w->stage_bad++)
-      grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
-                 "every event carries its stage", "%s has stage \"%.30s\"", event_name(e), got);
+      ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
+                      "every event carries its stage", "%s has stage \"%.30s\"", ock__event_name(e),
+                      got);
     return;
   }
   int ok;
@@ -85,21 +88,21 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
   else
     ok = !strcmp(def->stage, got);
   if (!ok && !w->stage_bad++)
-    grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, entry_seq(e),
-               "every event carries the stage SPEC.md maps it to", "%s has stage %s (expected %s)",
-               event_name(e), got,
-               strcmp(def->stage, "terminal") ? def->stage
-               : w->have_terminal             ? ock_stage_name(w->terminal)
-                                              : "terminal");
+    ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
+                    "every event carries the stage SPEC.md maps it to",
+                    "%s has stage %s (expected %s)", ock__event_name(e), got,
+                    strcmp(def->stage, "terminal") ? def->stage
+                    : w->have_terminal             ? ock_stage_name(w->terminal)
+                                                   : "terminal");
   if (w->prev != OCK_STAGE_COUNT && !ock_stage_transition_allowed(w->prev, s) && !w->trans_bad++)
-    grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, entry_seq(e),
-               "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s", x->index,
-               ock_stage_name(w->prev), ock_stage_name(s), event_name(e));
+    ock__grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, ock__entry_seq(e),
+                    "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s",
+                    x->index, ock_stage_name(w->prev), ock_stage_name(s), ock__event_name(e));
   if (ock_stage_is_terminal(s)) {
     if (w->seen_terminal != OCK_STAGE_COUNT && w->seen_terminal != s && !w->terminal_bad++)
-      grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, entry_seq(e),
-                 "exactly one terminal stage", "execute %d: %s and then %s", x->index,
-                 ock_stage_name(w->seen_terminal), ock_stage_name(s));
+      ock__grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, ock__entry_seq(e),
+                      "exactly one terminal stage", "execute %d: %s and then %s", x->index,
+                      ock_stage_name(w->seen_terminal), ock_stage_name(s));
     w->seen_terminal = s;
   }
   w->prev = s;
@@ -109,15 +112,15 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
  * the status (OCK-LIFECYCLE-004). */
 static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
                           const struct stage_walk *w) {
-  const char *status = str_field(x->complete, "status");
+  const char *status = ock__str_field(x->complete, "status");
   if (!w->stage_bad)
-    grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1, "every event carries its stage",
-               "as expected");
+    ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1,
+                    "every event carries its stage", "as expected");
   if (!w->trans_bad)
-    grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 1, -1,
-               "only the transitions of SPEC.md's table", "as expected");
+    ock__grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 1, -1,
+                    "only the transitions of SPEC.md's table", "as expected");
   if (!w->terminal_bad)
-    grade_emit(
+    ock__grade_emit(
         g, "lifecycle.terminal", "OCK-LIFECYCLE-004",
         w->seen_terminal != OCK_STAGE_COUNT && w->have_terminal && w->seen_terminal == w->terminal,
         x->complete_seq, "exactly one terminal stage, matching the status",
@@ -128,16 +131,16 @@ static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
 
 static void stages(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
-  const char *status = str_field(x->complete, "status");
+  const char *status = ock__str_field(x->complete, "status");
   struct stage_walk w = {
       .terminal = OCK_STAGE_COUNT, .prev = OCK_STAGE_COUNT, .seen_terminal = OCK_STAGE_COUNT};
   w.have_terminal = ock_stage_for_status(status, &w.terminal) == 0;
   int any = 0;
   for (size_t i = x->first; i < x->end; i++) {
     const cJSON *e = v->e[i];
-    if (!is_kind(e, OCK_ENTRY_EVENT))
+    if (!ock__is_kind(e, OCK_ENTRY_EVENT))
       continue;
-    const struct ock_event_def *def = ock_registry_event(g->reg, event_name(e));
+    const struct ock_event_def *def = ock_registry_event(g->reg, ock__event_name(e));
     if (!def)
       continue;
     any = 1;
@@ -177,51 +180,55 @@ static void routing(struct grade_ctx *g) {
     const cJSON *resolve = NULL;
     size_t request = (size_t)-1;
     for (size_t i = x->first; i < x->end && request == (size_t)-1; i++) {
-      if (is_event(v->e[i], OCK_EV_PROVIDER_RESOLVE) && !resolve)
+      if (ock__is_event(v->e[i], OCK_EV_PROVIDER_RESOLVE) && !resolve)
         resolve = v->e[i];
-      if (is_event(v->e[i], OCK_EV_PROVIDER_REQUEST))
+      if (ock__is_event(v->e[i], OCK_EV_PROVIDER_REQUEST))
         request = i;
     }
     if (request == (size_t)-1)
       continue;
-    const cJSON *d = resolve ? event_data(resolve) : NULL;
-    int ok = d && *str_field(d, "provider") && *str_field(d, "reason") &&
+    const cJSON *d = resolve ? ock__event_data(resolve) : NULL;
+    int ok = d && *ock__str_field(d, "provider") && *ock__str_field(d, "reason") &&
              cJSON_HasObjectItem(d, "fallback");
-    grade_emit(g, "lifecycle.resolve", "OCK-LIFECYCLE-005", ok,
-               resolve ? entry_seq(resolve) : entry_seq(v->e[request]),
-               "provider:resolve {provider, reason, fallback} before the first provider:request",
-               "execute %d: %s", x->index,
-               !resolve ? "no provider:resolve before the first request"
-               : ok     ? "present"
-                        : "provider, reason or fallback missing");
+    ock__grade_emit(
+        g, "lifecycle.resolve", "OCK-LIFECYCLE-005", ok,
+        resolve ? ock__entry_seq(resolve) : ock__entry_seq(v->e[request]),
+        "provider:resolve {provider, reason, fallback} before the first provider:request",
+        "execute %d: %s", x->index,
+        !resolve ? "no provider:resolve before the first request"
+        : ok     ? "present"
+                 : "provider, reason or fallback missing");
     if (!d)
       continue;
     if (!first_decision) {
       first_decision = d;
-      const char *fb = str_field(d, "fallback");
-      int ok_prio = want && !strcmp(str_field(d, "provider"), want) &&
+      const char *fb = ock__str_field(d, "fallback");
+      int ok_prio = want && !strcmp(ock__str_field(d, "provider"), want) &&
                     (want_fallback ? !strcmp(fb, want_fallback)
                                    : cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(d, "fallback")));
-      grade_emit(g, "lifecycle.routing-priority", "OCK-LIFECYCLE-007", ok_prio, entry_seq(resolve),
-                 "the lowest priority number first, the next as fallback",
-                 "chose %s (fallback %s); expected %s (fallback %s)", str_field(d, "provider"),
-                 *fb ? fb : "null", want ? want : "?", want_fallback ? want_fallback : "null");
+      ock__grade_emit(
+          g, "lifecycle.routing-priority", "OCK-LIFECYCLE-007", ok_prio, ock__entry_seq(resolve),
+          "the lowest priority number first, the next as fallback",
+          "chose %s (fallback %s); expected %s (fallback %s)", ock__str_field(d, "provider"),
+          *fb ? fb : "null", want ? want : "?", want_fallback ? want_fallback : "null");
     } else {
-      int same = !strcmp(str_field(d, "provider"), str_field(first_decision, "provider")) &&
-                 !strcmp(str_field(d, "reason"), str_field(first_decision, "reason")) &&
-                 !strcmp(str_field(d, "fallback"), str_field(first_decision, "fallback"));
-      grade_emit(g, "lifecycle.routing-deterministic", "OCK-LIFECYCLE-006", same,
-                 entry_seq(resolve), "the same inputs give the same routing decision",
-                 "execute %d chose %s (%.60s), execute 1 chose %s (%.60s)", x->index,
-                 str_field(d, "provider"), str_field(d, "reason"),
-                 str_field(first_decision, "provider"), str_field(first_decision, "reason"));
+      int same =
+          !strcmp(ock__str_field(d, "provider"), ock__str_field(first_decision, "provider")) &&
+          !strcmp(ock__str_field(d, "reason"), ock__str_field(first_decision, "reason")) &&
+          !strcmp(ock__str_field(d, "fallback"), ock__str_field(first_decision, "fallback"));
+      ock__grade_emit(g, "lifecycle.routing-deterministic", "OCK-LIFECYCLE-006", same,
+                      ock__entry_seq(resolve), "the same inputs give the same routing decision",
+                      "execute %d chose %s (%.60s), execute 1 chose %s (%.60s)", x->index,
+                      ock__str_field(d, "provider"), ock__str_field(d, "reason"),
+                      ock__str_field(first_decision, "provider"),
+                      ock__str_field(first_decision, "reason"));
     }
   }
 }
 
 static const char *session_trace_id(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_ENTRY_SESSION) && ock_json_str(v->e[i], "trace_id"))
+    if (ock__is_kind(v->e[i], OCK_ENTRY_SESSION) && ock_json_str(v->e[i], "trace_id"))
       return ock_json_str(v->e[i], "trace_id");
   return ock_json_str(v->session, "trace_id");
 }
@@ -234,28 +241,29 @@ static void trace(struct grade_ctx *g) {
   int bad = 0, any = 0;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_ENTRY_EVENT) && ock_registry_event(g->reg, event_name(e))) {
+    if (ock__is_kind(e, OCK_ENTRY_EVENT) && ock_registry_event(g->reg, ock__event_name(e))) {
       any = 1;
-      const char *got = str_field(event_data(e), "trace_id");
+      const char *got = ock__str_field(ock__event_data(e), "trace_id");
       if (strcmp(got, want) && !bad++)
-        grade_emit(g, "trace.id", "OCK-TRACE-001", 0, entry_seq(e),
-                   "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
-                   event_name(e), got);
+        ock__grade_emit(g, "trace.id", "OCK-TRACE-001", 0, ock__entry_seq(e),
+                        "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
+                        ock__event_name(e), got);
     }
-    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) || is_kind(e, OCK_ENTRY_TOOL_START)) {
-      const char *h = str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
-      grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), entry_seq(e),
-                 "LLM and tool endpoint requests carry X-OCK-Trace-Id", "%s %ld: header \"%.60s\"",
-                 entry_kind(e), entry_seq(e), h);
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || ock__is_kind(e, OCK_ENTRY_TOOL_START)) {
+      const char *h =
+          ock__str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
+      ock__grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), ock__entry_seq(e),
+                      "LLM and tool endpoint requests carry X-OCK-Trace-Id",
+                      "%s %ld: header \"%.60s\"", ock__entry_kind(e), ock__entry_seq(e), h);
     }
   }
   if (any && !bad)
-    grade_emit(g, "trace.id", "OCK-TRACE-001", 1, -1, "every event carries the session's trace_id",
-               "as expected");
+    ock__grade_emit(g, "trace.id", "OCK-TRACE-001", 1, -1,
+                    "every event carries the session's trace_id", "as expected");
 }
 
-void check_lifecycle(struct grade_ctx *g) {
-  if (!grade_applies(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001")) {
+void ock__check_lifecycle(struct grade_ctx *g) {
+  if (!ock__grade_applies(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001")) {
     /* Mark the rest of the group not applicable too, so the report says why. */
     static const char *const rest[][2] = {{"lifecycle.stage", "OCK-LIFECYCLE-002"},
                                           {"lifecycle.transitions", "OCK-LIFECYCLE-003"},
@@ -263,7 +271,7 @@ void check_lifecycle(struct grade_ctx *g) {
                                           {"lifecycle.resolve", "OCK-LIFECYCLE-005"},
                                           {"trace.id", "OCK-TRACE-001"}};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
-      grade_applies(g, rest[i][0], rest[i][1]);
+      ock__grade_applies(g, rest[i][0], rest[i][1]);
     return;
   }
   for (size_t k = 0; k < g->v->nx; k++) {

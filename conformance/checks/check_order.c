@@ -48,17 +48,17 @@ static void on_violation(void *user, const struct ock_grammar_violation *viol) {
         !strcmp(grammar_checks[i].requirement, "OCK-ORDER-007")) {
       r->violated[i] = 1;
       charged |= !strcmp(grammar_checks[i].requirement, viol->requirement);
-      grade_emit(r->g, grammar_checks[i].check, grammar_checks[i].requirement, 0, viol->seq,
-                 grammar_checks[i].expected, "execute %d: %s", viol->execute, viol->message);
+      ock__grade_emit(r->g, grammar_checks[i].check, grammar_checks[i].requirement, 0, viol->seq,
+                      grammar_checks[i].expected, "execute %d: %s", viol->execute, viol->message);
     }
   }
   if (!charged)
-    grade_error(r->g, "order.grammar", viol->requirement, viol->message);
+    ock__grade_error(r->g, "order.grammar", viol->requirement, viol->message);
 }
 
 static int saw_event(const struct view *v, const char *name) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_event(v->e[i], name))
+    if (ock__is_event(v->e[i], name))
       return 1;
   return 0;
 }
@@ -68,15 +68,16 @@ static void run_grammar(struct grade_ctx *g) {
   struct run r = {.g = g};
   ock_grammar *gr = NULL;
   if (ock_grammar_new(on_violation, &r, &gr)) {
-    grade_error(g, "order.grammar", "OCK-ORDER-007", "out of memory");
+    ock__grade_error(g, "order.grammar", "OCK-ORDER-007", "out of memory");
     return;
   }
   long last = 0;
   for (size_t i = 0; i < v->n; i++) {
-    if (!is_kind(v->e[i], OCK_ENTRY_EVENT))
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
-    last = entry_seq(v->e[i]);
-    ock_grammar_event(gr, last, event_name(v->e[i]), event_data(v->e[i]), event_action(v->e[i]));
+    last = ock__entry_seq(v->e[i]);
+    ock_grammar_event(gr, last, ock__event_name(v->e[i]), ock__event_data(v->e[i]),
+                      ock__event_action(v->e[i]));
   }
   ock_grammar_end(gr, last);
   ock_grammar_free(gr);
@@ -95,8 +96,9 @@ static void run_grammar(struct grade_ctx *g) {
         !saw_event(v, OCK_EV_TOOL_ERROR))
       continue;
     if (!strcmp(req, "OCK-LIFECYCLE-001"))
-      continue; /* presence is check_lifecycle's; the grammar only reports misplacement */
-    grade_emit(g, grammar_checks[i].check, req, 1, -1, grammar_checks[i].expected, "as expected");
+      continue; /* presence is ock__check_lifecycle's; the grammar only reports misplacement */
+    ock__grade_emit(g, grammar_checks[i].check, req, 1, -1, grammar_checks[i].expected,
+                    "as expected");
   }
 }
 
@@ -111,14 +113,14 @@ static void prompt_complete_presence(struct grade_ctx *g) {
     int n = 0;
     long seq = x->complete_seq;
     for (size_t i = x->first; i < x->end; i++)
-      if (is_event(v->e[i], OCK_EV_PROMPT_COMPLETE)) {
+      if (ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE)) {
         n++;
-        seq = entry_seq(v->e[i]);
+        seq = ock__entry_seq(v->e[i]);
       }
     int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
-    grade_emit(g, "order.prompt-complete", "OCK-ORDER-004", returns ? n == 1 : n == 0, seq,
-               "one prompt:complete on success/incomplete, none on error/cancelled",
-               "execute %d: status %s with %d prompt:complete", x->index, status, n);
+    ock__grade_emit(g, "order.prompt-complete", "OCK-ORDER-004", returns ? n == 1 : n == 0, seq,
+                    "one prompt:complete on success/incomplete, none on error/cancelled",
+                    "execute %d: status %s with %d prompt:complete", x->index, status, n);
   }
 }
 
@@ -127,11 +129,12 @@ static void prompt_complete_presence(struct grade_ctx *g) {
 static int never_sent(const struct view *v, size_t i, size_t end) {
   for (size_t j = i + 1; j < end; j++) {
     const cJSON *e = v->e[j];
-    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) || is_event(e, OCK_EV_PROVIDER_RESPONSE) ||
-        is_event(e, OCK_EV_PROVIDER_REQUEST))
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || ock__is_event(e, OCK_EV_PROVIDER_RESPONSE) ||
+        ock__is_event(e, OCK_EV_PROVIDER_REQUEST))
       return 0;
-    if (is_event(e, OCK_EV_PROVIDER_ERROR)) {
-      const char *t = str_field(cJSON_GetObjectItemCaseSensitive(event_data(e), "error"), "type");
+    if (ock__is_event(e, OCK_EV_PROVIDER_ERROR)) {
+      const char *t =
+          ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(e), "error"), "type");
       return !strcmp(t, "cancelled");
     }
   }
@@ -146,35 +149,38 @@ static void requests_announced(struct grade_ctx *g) {
     int announced = 0, received = 0, any = 0;
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *e = v->e[i];
-      if (is_event(e, OCK_EV_PROVIDER_REQUEST) && !event_denied(e) && !never_sent(v, i, x->end))
+      if (ock__is_event(e, OCK_EV_PROVIDER_REQUEST) && !ock__event_denied(e) &&
+          !never_sent(v, i, x->end))
         announced++;
-      if (is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
+      if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST)) {
         any = 1;
         received++;
         if (received > announced)
-          grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(e),
-                     "provider:request before each LLM request",
-                     "execute %d: LLM request %d arrived before its provider:request", x->index,
-                     received);
+          ock__grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, ock__entry_seq(e),
+                          "provider:request before each LLM request",
+                          "execute %d: LLM request %d arrived before its provider:request",
+                          x->index, received);
       }
     }
     if (any || announced)
-      grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", announced == received,
-                 x->complete_seq, "as many provider:request (not denied) as LLM requests",
-                 "execute %d: %d provider:request, %d LLM requests received", x->index, announced,
-                 received);
+      ock__grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", announced == received,
+                      x->complete_seq, "as many provider:request (not denied) as LLM requests",
+                      "execute %d: %d provider:request, %d LLM requests received", x->index,
+                      announced, received);
   }
   for (size_t i = 0; i < v->n && (!v->nx || i < v->x[0].first); i++)
-    if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
-      grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, entry_seq(v->e[i]),
-                 "LLM requests only inside an execute", "an LLM request before any prompt:submit");
+    if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      ock__grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, ock__entry_seq(v->e[i]),
+                      "LLM requests only inside an execute",
+                      "an LLM request before any prompt:submit");
 }
 
 /* find_event finds the first event named name with data.tool_call_id == id in [from, to). */
 static size_t find_tool_event(const struct view *v, size_t from, size_t to, const char *name,
                               const char *id) {
   for (size_t i = from; i < to; i++)
-    if (is_event(v->e[i], name) && !strcmp(str_field(event_data(v->e[i]), "tool_call_id"), id))
+    if (ock__is_event(v->e[i], name) &&
+        !strcmp(ock__str_field(ock__event_data(v->e[i]), "tool_call_id"), id))
       return i;
   return (size_t)-1;
 }
@@ -183,20 +189,21 @@ static size_t find_tool_event(const struct view *v, size_t from, size_t to, cons
 static void tools_announced(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
-    if (!is_kind(v->e[i], OCK_ENTRY_TOOL_START))
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START))
       continue;
-    const struct view_exec *x = view_exec_of(v, i);
+    const struct view_exec *x = ock__view_exec_of(v, i);
     if (!x)
       continue;
-    const char *id = str_field(v->e[i], "tool_call_id");
+    const char *id = ock__str_field(v->e[i], "tool_call_id");
     size_t pre = find_tool_event(v, x->first, i, OCK_EV_TOOL_PRE, id);
-    grade_emit(g, "order.tool-pre-before-run", "OCK-ORDER-006", pre != (size_t)-1,
-               entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
-               "tool %s (%s) ran %s", str_field(v->e[i], "name"), id,
-               pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
+    ock__grade_emit(g, "order.tool-pre-before-run", "OCK-ORDER-006", pre != (size_t)-1,
+                    ock__entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
+                    "tool %s (%s) ran %s", ock__str_field(v->e[i], "name"), id,
+                    pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
     size_t end = (size_t)-1;
     for (size_t j = i + 1; j < x->end && end == (size_t)-1; j++)
-      if (is_kind(v->e[j], OCK_ENTRY_TOOL_END) && !strcmp(str_field(v->e[j], "tool_call_id"), id))
+      if (ock__is_kind(v->e[j], OCK_ENTRY_TOOL_END) &&
+          !strcmp(ock__str_field(v->e[j], "tool_call_id"), id))
         end = j;
     if (end == (size_t)-1)
       continue;
@@ -204,15 +211,16 @@ static void tools_announced(struct grade_ctx *g) {
     if (post == (size_t)-1)
       post = find_tool_event(v, x->first, x->end, OCK_EV_TOOL_ERROR, id);
     const char *etype =
-        post != (size_t)-1 && is_event(v->e[post], OCK_EV_TOOL_ERROR)
-            ? str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[post]), "error"), "type")
+        post != (size_t)-1 && ock__is_event(v->e[post], OCK_EV_TOOL_ERROR)
+            ? ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[post]), "error"),
+                             "type")
             : "";
     /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
     if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
-      grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end, entry_seq(v->e[post]),
-                 "tool:post or tool:error after the tool replied",
-                 "%s for %s came %s the tool's reply", event_name(v->e[post]), id,
-                 post > end ? "after" : "before");
+      ock__grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end,
+                      ock__entry_seq(v->e[post]), "tool:post or tool:error after the tool replied",
+                      "%s for %s came %s the tool's reply", ock__event_name(v->e[post]), id,
+                      post > end ? "after" : "before");
   }
 }
 
@@ -221,8 +229,8 @@ static int calls_equal(const cJSON *event_calls, const cJSON *reply_calls) {
   if (cJSON_GetArraySize(event_calls) != cJSON_GetArraySize(reply_calls))
     return 0;
   for (int i = 0; i < cJSON_GetArraySize(reply_calls); i++)
-    if (strcmp(str_field(cJSON_GetArrayItem(event_calls, i), "id"),
-               str_field(cJSON_GetArrayItem(reply_calls, i), "id")))
+    if (strcmp(ock__str_field(cJSON_GetArrayItem(event_calls, i), "id"),
+               ock__str_field(cJSON_GetArrayItem(reply_calls, i), "id")))
       return 0;
   return 1;
 }
@@ -232,38 +240,39 @@ static void responses_match(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply))
+    if (!ock__is_kind(reply, OCK_ENTRY_LLM_REPLY) || ock__reply_failed(reply))
       continue;
     size_t j = i + 1;
-    while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
-           !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
+    while (j < v->n && !ock__is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+           !ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR) &&
+           !ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       j++;
-    if (j >= v->n || !is_kind(v->e[j], OCK_ENTRY_EVENT))
+    if (j >= v->n || !ock__is_kind(v->e[j], OCK_ENTRY_EVENT))
       continue; /* a later check (grammar, complete) reports a missing close */
-    if (reply_abandoned(v, i))
+    if (ock__reply_abandoned(v, i))
       continue; /* cancellation discards the reply, however complete (SPEC.md 5.10) */
-    if (is_event(v->e[j], OCK_EV_PROVIDER_ERROR)) {
-      grade_emit(g, "order.response-matches", "OCK-ORDER-008", 0, entry_seq(v->e[j]),
-                 "a successful reply is reported with provider:response",
-                 "the mock's reply %ld succeeded, the SUT reported provider:error",
-                 entry_seq(reply));
+    if (ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR)) {
+      ock__grade_emit(g, "order.response-matches", "OCK-ORDER-008", 0, ock__entry_seq(v->e[j]),
+                      "a successful reply is reported with provider:response",
+                      "the mock's reply %ld succeeded, the SUT reported provider:error",
+                      ock__entry_seq(reply));
       continue;
     }
-    const cJSON *d = event_data(v->e[j]);
-    const char *text = str_field(reply, "text");
-    const char *content = str_field(d, "content");
+    const cJSON *d = ock__event_data(v->e[j]);
+    const char *text = ock__str_field(reply, "text");
+    const char *content = ock__str_field(d, "content");
     int ok_text = !strcmp(text, content);
     int ok_calls = calls_equal(cJSON_GetObjectItemCaseSensitive(d, "tool_calls"),
                                cJSON_GetObjectItemCaseSensitive(reply, "tool_calls"));
-    grade_emit(g, "order.response-matches", "OCK-ORDER-008", ok_text && ok_calls,
-               entry_seq(v->e[j]), "provider:response content and tool_calls equal the reply",
-               "%s%s (reply text \"%.60s\", event content \"%.60s\")",
-               ok_text ? "" : "content differs; ", ok_calls ? "" : "tool_calls differ", text,
-               content);
+    ock__grade_emit(
+        g, "order.response-matches", "OCK-ORDER-008", ok_text && ok_calls, ock__entry_seq(v->e[j]),
+        "provider:response content and tool_calls equal the reply",
+        "%s%s (reply text \"%.60s\", event content \"%.60s\")", ok_text ? "" : "content differs; ",
+        ok_calls ? "" : "tool_calls differ", text, content);
   }
 }
 
-void check_order(struct grade_ctx *g) {
+void ock__check_order(struct grade_ctx *g) {
   run_grammar(g);
   prompt_complete_presence(g);
   requests_announced(g);

@@ -37,8 +37,9 @@ static int history_has_calls(const cJSON *request) {
 static int history_has_call_id(const cJSON *request, const char *id) {
   const cJSON *m, *c;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
-      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
-                                m, "tool_calls")) if (!strcmp(str_field(c, "id"), id)) return 1;
+      cJSON_ArrayForEach(
+          c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) if (!strcmp(ock__str_field(c, "id"),
+                                                                            id)) return 1;
   return 0;
 }
 
@@ -46,8 +47,8 @@ static int history_has_result_id(const cJSON *request, const char *id) {
   const cJSON *m;
   cJSON_ArrayForEach(
       m, cJSON_GetObjectItemCaseSensitive(
-             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(str_field(m, "role"), "tool") &&
-                                                      !strcmp(str_field(m, "tool_call_id"),
+             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(ock__str_field(m, "role"), "tool") &&
+                                                      !strcmp(ock__str_field(m, "tool_call_id"),
                                                               id)) return 1;
   return 0;
 }
@@ -55,7 +56,7 @@ static int history_has_result_id(const cJSON *request, const char *id) {
 /* rejected_by_providers: a finding whose shape the real APIs answer with HTTP 400; results out
  * of call order (A08) are accepted there, so they are OCK-ORPHAN-005's alone (SPEC.md 6.7). */
 static int rejected_by_providers(const cJSON *finding) {
-  return strcmp(str_field(finding, OCK_F_FINDING_SHAPE), "A08_PARALLEL_WRONG_ORDER") != 0;
+  return strcmp(ock__str_field(finding, OCK_F_FINDING_SHAPE), "A08_PARALLEL_WRONG_ORDER") != 0;
 }
 
 static void validator_findings(struct grade_ctx *g) {
@@ -64,19 +65,19 @@ static void validator_findings(struct grade_ctx *g) {
   int exercised = 0;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_has_calls(e))
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_has_calls(e))
       exercised = 1;
-    if (!is_kind(e, OCK_ENTRY_FINDING))
+    if (!ock__is_kind(e, OCK_ENTRY_FINDING))
       continue;
-    const char *shape = str_field(e, OCK_F_FINDING_SHAPE);
+    const char *shape = ock__str_field(e, OCK_F_FINDING_SHAPE);
     for (size_t s = 0; s < N_SHAPES; s++) {
       if (strcmp(shape, shapes[s].shape))
         continue;
       seen[s] = 1;
-      grade_emit(g, shapes[s].check, shapes[s].requirement, 0, entry_seq(e),
-                 "the provider accepts the history", "%s at messages[%lld] (%s): %.200s", shape,
-                 ock_json_int(e, OCK_F_FINDING_MESSAGE_INDEX, -1), str_field(e, "tool_call_id"),
-                 str_field(e, "message"));
+      ock__grade_emit(g, shapes[s].check, shapes[s].requirement, 0, ock__entry_seq(e),
+                      "the provider accepts the history", "%s at messages[%lld] (%s): %.200s",
+                      shape, ock_json_int(e, OCK_F_FINDING_MESSAGE_INDEX, -1),
+                      ock__str_field(e, "tool_call_id"), ock__str_field(e, "message"));
     }
   }
   if (!exercised)
@@ -86,15 +87,15 @@ static void validator_findings(struct grade_ctx *g) {
     for (size_t t = 0; t < N_SHAPES; t++)
       any |= seen[t] && !strcmp(shapes[t].check, shapes[s].check);
     if (!any)
-      grade_emit(g, shapes[s].check, shapes[s].requirement, 1, -1,
-                 "the provider accepts the history", "no %s finding", shapes[s].shape);
+      ock__grade_emit(g, shapes[s].check, shapes[s].requirement, 1, -1,
+                      "the provider accepts the history", "no %s finding", shapes[s].shape);
   }
 }
 
 /* next_request: the first llm_request after entry i, or (size_t)-1. */
 static size_t next_request(const struct view *v, size_t i) {
   for (size_t j = i + 1; j < v->n; j++)
-    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
+    if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       return j;
   return (size_t)-1;
 }
@@ -114,7 +115,7 @@ static const cJSON *stored_call(const cJSON *request, const char *id, int *posit
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
     int k = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) {
-      if (!strcmp(str_field(c, "id"), id)) {
+      if (!strcmp(ock__str_field(c, "id"), id)) {
         *position = k;
         return c;
       }
@@ -128,9 +129,9 @@ static const cJSON *stored_call(const cJSON *request, const char *id, int *posit
  * message's calls. Writes what differs into why. */
 static int same_place(const cJSON *sent, int sent_pos, const cJSON *kept, int kept_pos, char *why,
                       size_t n) {
-  if (strcmp(str_field(sent, "name"), str_field(kept, "name"))) {
-    snprintf(why, n, "name \"%.40s\" stored as \"%.40s\"", str_field(sent, "name"),
-             str_field(kept, "name"));
+  if (strcmp(ock__str_field(sent, "name"), ock__str_field(kept, "name"))) {
+    snprintf(why, n, "name \"%.40s\" stored as \"%.40s\"", ock__str_field(sent, "name"),
+             ock__str_field(kept, "name"));
     return 0;
   }
   if (sent_pos != kept_pos) {
@@ -167,50 +168,52 @@ static void calls_kept(struct grade_ctx *g) {
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, "tool_calls");
-    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || !cJSON_GetArraySize(calls) ||
-        view_is_wrap_up(v, i))
+    if (!ock__is_kind(reply, OCK_ENTRY_LLM_REPLY) || ock__reply_failed(reply) ||
+        !cJSON_GetArraySize(calls) || ock__view_is_wrap_up(v, i))
       continue;
     size_t j = next_request(v, i);
     if (j == (size_t)-1)
       continue;
     /* Without events, whether a reply that came after the SIGINT was abandoned is not seen:
      * both fates are allowed, and orphan.context-valid still judges the next history. */
-    if (v->traffic && view_after_cancel(v, i))
+    if (v->traffic && ock__view_after_cancel(v, i))
       continue;
     const cJSON *c;
-    if (reply_abandoned(v, i)) {
+    if (ock__reply_abandoned(v, i)) {
       /* A reply abandoned on cancellation is discarded: none of its calls is stored. */
       cJSON_ArrayForEach(c, calls) {
-        const char *id = str_field(c, "id");
+        const char *id = ock__str_field(c, "id");
         int stored = history_has_call_id(v->e[j], id);
-        grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", !stored, entry_seq(v->e[j]),
-                   "the calls of a reply abandoned on cancellation are not stored",
-                   "call %s from abandoned reply %ld is %s in request %ld", id, entry_seq(reply),
-                   stored ? "stored" : "absent", entry_seq(v->e[j]));
+        ock__grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", !stored, ock__entry_seq(v->e[j]),
+                        "the calls of a reply abandoned on cancellation are not stored",
+                        "call %s from abandoned reply %ld is %s in request %ld", id,
+                        ock__entry_seq(reply), stored ? "stored" : "absent",
+                        ock__entry_seq(v->e[j]));
       }
       continue;
     }
     int pos = 0;
     cJSON_ArrayForEach(c, calls) {
-      const char *id = str_field(c, "id");
+      const char *id = ock__str_field(c, "id");
       int kept = history_has_call_id(v->e[j], id) && history_has_result_id(v->e[j], id);
-      grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", kept, entry_seq(v->e[j]),
-                 "the next request carries the call the mock sent and its result",
-                 "call %s from reply %ld is %s in request %ld", id, entry_seq(reply),
-                 kept ? "answered" : "missing (with its result)", entry_seq(v->e[j]));
+      ock__grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", kept, ock__entry_seq(v->e[j]),
+                      "the next request carries the call the mock sent and its result",
+                      "call %s from reply %ld is %s in request %ld", id, ock__entry_seq(reply),
+                      kept ? "answered" : "missing (with its result)", ock__entry_seq(v->e[j]));
       int kept_pos = -1;
       const cJSON *stored = kept ? stored_call(v->e[j], id, &kept_pos) : NULL;
       char why[240] = "the same";
       if (stored) {
-        grade_emit(g, "orphan.call-unchanged", "OCK-ORPHAN-006",
-                   same_place(c, pos, stored, kept_pos, why, sizeof why), entry_seq(v->e[j]),
-                   "the stored call has the model's name, at the model's position",
-                   "call %s in request %ld: %s", id, entry_seq(v->e[j]), why);
+        ock__grade_emit(g, "orphan.call-unchanged", "OCK-ORPHAN-006",
+                        same_place(c, pos, stored, kept_pos, why, sizeof why),
+                        ock__entry_seq(v->e[j]),
+                        "the stored call has the model's name, at the model's position",
+                        "call %s in request %ld: %s", id, ock__entry_seq(v->e[j]), why);
         snprintf(why, sizeof why, "the same");
-        grade_emit(g, "orphan.call-arguments", "OCK-ORPHAN-008",
-                   same_arguments(c, stored, why, sizeof why), entry_seq(v->e[j]),
-                   "the stored call has the model's arguments, equal by JSON value",
-                   "call %s in request %ld: %s", id, entry_seq(v->e[j]), why);
+        ock__grade_emit(g, "orphan.call-arguments", "OCK-ORPHAN-008",
+                        same_arguments(c, stored, why, sizeof why), ock__entry_seq(v->e[j]),
+                        "the stored call has the model's arguments, equal by JSON value",
+                        "call %s in request %ld: %s", id, ock__entry_seq(v->e[j]), why);
       }
       pos++;
     }
@@ -225,7 +228,7 @@ static void context_left_valid(struct grade_ctx *g) {
     const struct view_exec *x = &v->x[k];
     size_t j = (size_t)-1;
     for (size_t i = v->x[k + 1].first; i < v->n && j == (size_t)-1; i++)
-      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         j = i;
     if (j == (size_t)-1)
       continue;
@@ -233,29 +236,30 @@ static void context_left_valid(struct grade_ctx *g) {
     char what[200] = "valid";
     for (size_t i = x->first; i < x->end; i++) {
       const cJSON *reply = v->e[i];
-      if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || view_is_wrap_up(v, i))
+      if (!ock__is_kind(reply, OCK_ENTRY_LLM_REPLY) || ock__reply_failed(reply) ||
+          ock__view_is_wrap_up(v, i))
         continue;
       const cJSON *c;
       cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
-        const char *id = str_field(c, "id");
+        const char *id = ock__str_field(c, "id");
         if (history_has_call_id(v->e[j], id) && !history_has_result_id(v->e[j], id) && !bad) {
           bad = 1;
           snprintf(what, sizeof what, "call %s of execute %d has no result", id, x->index);
         }
       }
     }
-    for (size_t i = j + 1; i < v->n && !is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && !bad; i++)
-      if (is_kind(v->e[i], OCK_ENTRY_FINDING) && rejected_by_providers(v->e[i])) {
+    for (size_t i = j + 1; i < v->n && !ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && !bad; i++)
+      if (ock__is_kind(v->e[i], OCK_ENTRY_FINDING) && rejected_by_providers(v->e[i])) {
         bad = 1;
-        snprintf(what, sizeof what, "%s", str_field(v->e[i], OCK_F_FINDING_SHAPE));
+        snprintf(what, sizeof what, "%s", ock__str_field(v->e[i], OCK_F_FINDING_SHAPE));
       }
-    grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, entry_seq(v->e[j]),
-               "the next prompt's first request has a valid history",
-               "after execute %d (status %s): %s", x->index,
-               x->complete  ? str_field(x->complete, "status")
-               : v->traffic ? "not posted: black-box"
-                            : "none",
-               what);
+    ock__grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, ock__entry_seq(v->e[j]),
+                    "the next prompt's first request has a valid history",
+                    "after execute %d (status %s): %s", x->index,
+                    x->complete  ? ock__str_field(x->complete, "status")
+                    : v->traffic ? "not posted: black-box"
+                                 : "none",
+                    what);
   }
 }
 
@@ -267,33 +271,35 @@ static void final_stored(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k + 1 < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    const char *status = str_field(x->complete, "status");
+    const char *status = ock__str_field(x->complete, "status");
     const cJSON *last = NULL;
     size_t last_at = 0;
     for (size_t i = x->first; i < x->end; i++)
-      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
-        last = view_reply_of(v, i);
+      if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
+        last = ock__view_reply_of(v, i);
         last_at = i;
       }
     /* Without events (a black-box run) the traffic shows a final answer: the execute's last
      * reply succeeded with no tool calls, and no SIGINT came before it. */
-    if (v->traffic && last && !reply_failed(last) &&
+    if (v->traffic && last && !ock__reply_failed(last) &&
         !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last, "tool_calls")) &&
-        !view_after_cancel(v, last_at))
+        !ock__view_after_cancel(v, last_at))
       status = "success";
-    if (strcmp(status, "success") && !(!strcmp(status, "incomplete") &&
-                                       !strcmp(str_field(x->complete, "reason"), "max_iterations")))
+    if (strcmp(status, "success") &&
+        !(!strcmp(status, "incomplete") &&
+          !strcmp(ock__str_field(x->complete, "reason"), "max_iterations")))
       continue;
-    const cJSON *next = next_first_request(v, x);
+    const cJSON *next = ock__next_first_request(v, x);
     const char *prompt = v->x[k + 1].prompt;
-    if (!last || reply_failed(last) || !next || !prompt)
+    if (!last || ock__reply_failed(last) || !next || !prompt)
       continue;
-    const char *text = str_field(last, "text");
+    const char *text = ock__str_field(last, "text");
     const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, OCK_F_LLM_REQUEST_NEUTRAL);
     int user = -1, i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, hist) {
-      if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), prompt))
+      if (!strcmp(ock__str_field(m, "role"), "user") &&
+          !strcmp(ock__str_field(m, "content"), prompt))
         user = i;
       i++;
     }
@@ -301,16 +307,16 @@ static void final_stored(struct grade_ctx *g) {
       continue; /* the prompt itself is missing: PROC and HOOK checks report it */
     const cJSON *assistant = NULL;
     for (int j = user - 1; j >= 0 && !assistant; j--)
-      if (!strcmp(str_field(cJSON_GetArrayItem(hist, j), "role"), "assistant"))
+      if (!strcmp(ock__str_field(cJSON_GetArrayItem(hist, j), "role"), "assistant"))
         assistant = cJSON_GetArrayItem(hist, j);
     int calls = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(assistant, "tool_calls"));
     int ok;
     if (*text)
-      ok = assistant && !calls && !strcmp(str_field(assistant, "content"), text);
+      ok = assistant && !calls && !strcmp(ock__str_field(assistant, "content"), text);
     else
-      ok = !assistant || calls || *str_field(assistant, "content");
-    grade_emit(
-        g, "orphan.final-stored", "OCK-ORPHAN-009", ok, entry_seq(next),
+      ok = !assistant || calls || *ock__str_field(assistant, "content");
+    ock__grade_emit(
+        g, "orphan.final-stored", "OCK-ORPHAN-009", ok, ock__entry_seq(next),
         *text ? "the final answer is stored as an assistant message with its exact text"
               : "an empty final reply stores no assistant message",
         "execute %d answered \"%.60s\"; the assistant message before the next prompt: %s%.60s%s",
@@ -318,12 +324,12 @@ static void final_stored(struct grade_ctx *g) {
         !assistant ? "none"
         : calls    ? "one with tool calls"
                    : "\"",
-        assistant && !calls ? str_field(assistant, "content") : "",
+        assistant && !calls ? ock__str_field(assistant, "content") : "",
         assistant && !calls ? "\"" : "");
   }
 }
 
-void check_orphan(struct grade_ctx *g) {
+void ock__check_orphan(struct grade_ctx *g) {
   final_stored(g);
   validator_findings(g);
   calls_kept(g);

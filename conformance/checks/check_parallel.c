@@ -13,14 +13,15 @@
 
 static const char *group_of(const struct call_fate *f) {
   const cJSON *e = f->pre ? f->pre : f->post ? f->post : f->error;
-  return e ? ock_json_str(event_data(e), "parallel_group_id") : NULL;
+  return e ? ock_json_str(ock__event_data(e), "parallel_group_id") : NULL;
 }
 
 static int result_position(const cJSON *request, const char *id) {
   int i = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
-    if (!strcmp(str_field(m, "role"), "tool") && !strcmp(str_field(m, "tool_call_id"), id))
+    if (!strcmp(ock__str_field(m, "role"), "tool") &&
+        !strcmp(ock__str_field(m, "tool_call_id"), id))
       return i;
     i++;
   }
@@ -38,7 +39,8 @@ static void parallel_group_id(struct grade_ctx *g, const struct call_fate *f, si
   for (size_t i = a; i < b && same; i++) {
     const cJSON *events[] = {f[i].pre, f[i].post, f[i].error};
     for (size_t k = 0; k < sizeof events / sizeof events[0] && same; k++) {
-      const char *gi = events[k] ? ock_json_str(event_data(events[k]), "parallel_group_id") : "";
+      const char *gi =
+          events[k] ? ock_json_str(ock__event_data(events[k]), "parallel_group_id") : "";
       same = !events[k] || (gi && !strcmp(gi, group));
     }
   }
@@ -48,12 +50,12 @@ static void parallel_group_id(struct grade_ctx *g, const struct call_fate *f, si
       same = 0; /* another response reused it */
   }
   if (f[a].pre || f[a].error)
-    grade_emit(g, "parallel.group-id", "OCK-PARALLEL-001", same, entry_seq(f[a].reply),
-               "one parallel_group_id per response, shared by its calls, unique to it",
-               "reply %ld: %s", entry_seq(f[a].reply),
-               same    ? "one id"
-               : group ? "ids differ or repeat across responses"
-                       : "no parallel_group_id");
+    ock__grade_emit(g, "parallel.group-id", "OCK-PARALLEL-001", same, ock__entry_seq(f[a].reply),
+                    "one parallel_group_id per response, shared by its calls, unique to it",
+                    "reply %ld: %s", ock__entry_seq(f[a].reply),
+                    same    ? "one id"
+                    : group ? "ids differ or repeat across responses"
+                            : "no parallel_group_id");
 }
 
 /* parallel_overlap: the calls [a, b) of one reply run at the same time (OCK-PARALLEL-002). */
@@ -65,7 +67,7 @@ static void parallel_overlap(struct grade_ctx *g, const struct call_fate *f, siz
       all_ran = 0;
       break;
     }
-    double s = entry_time(f[i].start), e = entry_time(f[i].end);
+    double s = ock__entry_time(f[i].start), e = ock__entry_time(f[i].end);
     if (first_start < 0 || s < first_start)
       first_start = s;
     if (s > last_start)
@@ -74,10 +76,10 @@ static void parallel_overlap(struct grade_ctx *g, const struct call_fate *f, siz
       first_end = e;
   }
   if (all_ran && first_end - first_start >= 100)
-    grade_emit(g, "parallel.overlap", "OCK-PARALLEL-002", last_start < first_end,
-               entry_seq(f[a].reply), "the calls of one response run at the same time",
-               "last call started %.0f ms after the first, the first finished after %.0f ms",
-               last_start - first_start, first_end - first_start);
+    ock__grade_emit(g, "parallel.overlap", "OCK-PARALLEL-002", last_start < first_end,
+                    ock__entry_seq(f[a].reply), "the calls of one response run at the same time",
+                    "last call started %.0f ms after the first, the first finished after %.0f ms",
+                    last_start - first_start, first_end - first_start);
 }
 
 /* parallel_result_order: the results of the calls [a, b) of one reply come in call order,
@@ -87,11 +89,11 @@ static void parallel_result_order(struct grade_ctx *g, const struct call_fate *f
   const struct view *v = g->v;
   size_t j;
   const cJSON *next =
-      next_request_after(v, f[b - 1].end ? f[b - 1].reply_index : f[a].reply_index, &j);
+      ock__next_request_after(v, f[b - 1].end ? f[b - 1].reply_index : f[a].reply_index, &j);
   if (next) {
     int prev = -1, ordered = 1, all = 1;
     for (size_t i = a; i < b; i++) {
-      int p = result_position(next, call_id(&f[i]));
+      int p = result_position(next, ock__call_id(&f[i]));
       all &= p >= 0;
       if (p >= 0 && p < prev)
         ordered = 0;
@@ -99,22 +101,22 @@ static void parallel_result_order(struct grade_ctx *g, const struct call_fate *f
         prev = p;
     }
     if (all)
-      grade_emit(g, "parallel.result-order", "OCK-PARALLEL-003", ordered, entry_seq(next),
-                 "results in call order", "results of reply %ld are %s", entry_seq(f[a].reply),
-                 ordered ? "in call order" : "out of call order");
+      ock__grade_emit(g, "parallel.result-order", "OCK-PARALLEL-003", ordered, ock__entry_seq(next),
+                      "results in call order", "results of reply %ld are %s",
+                      ock__entry_seq(f[a].reply), ordered ? "in call order" : "out of call order");
   }
 }
 
-void check_parallel(struct grade_ctx *g) {
+void ock__check_parallel(struct grade_ctx *g) {
   const struct view *v = g->v;
   struct call_fate *f = NULL;
-  size_t n = call_fates(v, &f);
+  size_t n = ock__call_fates(v, &f);
   for (size_t a = 0; a < n;) {
     size_t b = a; /* [a, b): the calls of one reply */
     while (b < n && f[b].reply == f[a].reply)
       b++;
     parallel_group_id(g, f, n, a, b);
-    if (b - a >= 2 && cfg_bool(v, "parallel_tools", 1))
+    if (b - a >= 2 && ock__cfg_bool(v, "parallel_tools", 1))
       parallel_overlap(g, f, a, b);
     if (b - a >= 2)
       parallel_result_order(g, f, a, b);

@@ -11,7 +11,7 @@
 
 static int cancel_fired(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (is_kind(v->e[i], OCK_ENTRY_CANCEL))
+    if (ock__is_kind(v->e[i], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
@@ -21,10 +21,10 @@ static void proc_session(struct grade_ctx *g) {
   const struct view *v = g->v;
   long fetched = -1, first_event = -1;
   for (size_t i = 0; i < v->n && fetched < 0; i++) {
-    if (is_kind(v->e[i], OCK_ENTRY_SESSION))
-      fetched = entry_seq(v->e[i]);
-    else if (is_kind(v->e[i], OCK_ENTRY_EVENT) && first_event < 0)
-      first_event = entry_seq(v->e[i]);
+    if (ock__is_kind(v->e[i], OCK_ENTRY_SESSION))
+      fetched = ock__entry_seq(v->e[i]);
+    else if (ock__is_kind(v->e[i], OCK_ENTRY_EVENT) && first_event < 0)
+      first_event = ock__entry_seq(v->e[i]);
   }
   char seen[120];
   if (fetched < 0)
@@ -34,9 +34,9 @@ static void proc_session(struct grade_ctx *g) {
              first_event, fetched);
   else
     snprintf(seen, sizeof seen, "fetched (seq %ld) before the first event", fetched);
-  grade_emit(g, "proc.session", "OCK-PROC-001", fetched >= 0 && first_event < 0,
-             first_event >= 0 ? first_event : fetched, "GET /ock/v1/session before the first event",
-             "%s", seen);
+  ock__grade_emit(g, "proc.session", "OCK-PROC-001", fetched >= 0 && first_event < 0,
+                  first_event >= 0 ? first_event : fetched,
+                  "GET /ock/v1/session before the first event", "%s", seen);
 }
 
 /* prompt_count: the session's prompts, one execute each. */
@@ -47,42 +47,43 @@ static int prompt_count(const struct view *v) {
 static void proc_executes(struct grade_ctx *g) {
   const struct view *v = g->v;
   int want = prompt_count(v);
-  grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
-             v->nx ? v->x[v->nx - 1].complete_seq : -1, "one execute (prompt:submit) per prompt",
-             "%d prompts, %zu executes", want, v->nx);
+  ock__grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
+                  v->nx ? v->x[v->nx - 1].complete_seq : -1,
+                  "one execute (prompt:submit) per prompt", "%d prompts, %zu executes", want,
+                  v->nx);
 }
 
 static void proc_prompt_order(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    const char *got = ock_json_str(event_data(v->e[x->first]), "prompt");
+    const char *got = ock_json_str(ock__event_data(v->e[x->first]), "prompt");
     int ok = x->prompt && got && !strcmp(got, x->prompt);
-    grade_emit(g, "proc.prompt-order", "OCK-PROC-001", ok, entry_seq(v->e[x->first]),
-               "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
-               x->index, got ? got : "(no prompt field)");
+    ock__grade_emit(g, "proc.prompt-order", "OCK-PROC-001", ok, ock__entry_seq(v->e[x->first]),
+                    "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
+                    x->index, got ? got : "(no prompt field)");
   }
 }
 
 static void proc_exit(struct grade_ctx *g) {
   const struct sut_result *p = g->v->proc;
   if (p->timed_out)
-    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
-               "timed out after %.0f ms and was killed", p->wall_ms);
+    ock__grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
+                    "timed out after %.0f ms and was killed", p->wall_ms);
   else if (p->signal)
-    grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout", "ended by %s",
-               sut_signal_name(p->signal));
+    ock__grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
+                    "ended by %s", ock__sut_signal_name(p->signal));
   else
-    grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1, "exit 0 within the timeout",
-               "exit code %d", p->exit_code);
+    ock__grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1,
+                    "exit 0 within the timeout", "exit code %d", p->exit_code);
 }
 
 static void proc_signal(struct grade_ctx *g) {
   const struct sut_result *p = g->v->proc;
   if (!p->timed_out)
-    grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
-               "not killed by a signal", "%s",
-               p->signal ? sut_signal_name(p->signal) : "no signal");
+    ock__grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
+                    "not killed by a signal", "%s",
+                    p->signal ? ock__sut_signal_name(p->signal) : "no signal");
 }
 
 static void proc_sigint(struct grade_ctx *g) {
@@ -91,10 +92,10 @@ static void proc_sigint(struct grade_ctx *g) {
   int want = prompt_count(v);
   if (cancel_fired(v)) {
     int survived = p->signal != SIGINT && !p->timed_out && (int)v->nx == want;
-    grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
-               "SIGINT cancels the running execute; the process goes on with the next prompt",
-               "%s; %zu of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
-               v->nx, want);
+    ock__grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
+                    "SIGINT cancels the running execute; the process goes on with the next prompt",
+                    "%s; %zu of %d executes ran",
+                    p->signal == SIGINT ? "killed by SIGINT" : "alive", v->nx, want);
   }
 }
 
@@ -102,23 +103,23 @@ static void proc_sigint(struct grade_ctx *g) {
  * with lifecycle declared also trace_id and stage. */
 static void proc_event_fields(struct grade_ctx *g) {
   const struct view *v = g->v;
-  int lifecycle = grade_declared(g, OCK_CAP_LIFECYCLE);
+  int lifecycle = ock__grade_declared(g, OCK_CAP_LIFECYCLE);
   int fields_bad = 0;
   for (size_t i = 0; i < v->n && !fields_bad; i++) {
-    if (!is_kind(v->e[i], OCK_ENTRY_EVENT))
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
     char missing[256];
-    if (ock_event_missing_fields(g->reg, event_name(v->e[i]), event_data(v->e[i]), lifecycle,
-                                 missing, sizeof missing)) {
+    if (ock_event_missing_fields(g->reg, ock__event_name(v->e[i]), ock__event_data(v->e[i]),
+                                 lifecycle, missing, sizeof missing)) {
       fields_bad = 1;
-      grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, entry_seq(v->e[i]),
-                 "every event carries the fields SPEC.md 4 requires", "%s lacks %s",
-                 event_name(v->e[i]), missing);
+      ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, ock__entry_seq(v->e[i]),
+                      "every event carries the fields SPEC.md 4 requires", "%s lacks %s",
+                      ock__event_name(v->e[i]), missing);
     }
   }
   if (v->nx && !fields_bad)
-    grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1,
-               "every event carries the fields SPEC.md 4 requires", "as expected");
+    ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1,
+                    "every event carries the fields SPEC.md 4 requires", "as expected");
 }
 
 static void proc_events_well_formed(struct grade_ctx *g) {
@@ -127,17 +128,17 @@ static void proc_events_well_formed(struct grade_ctx *g) {
   long bad_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
     const char *path = ock_json_str(v->e[i], "path");
-    if (is_kind(v->e[i], OCK_ENTRY_HTTP_ERROR) && path && strstr(path, "/ock/v1/events")) {
+    if (ock__is_kind(v->e[i], OCK_ENTRY_HTTP_ERROR) && path && strstr(path, "/ock/v1/events")) {
       bad++;
-      bad_seq = entry_seq(v->e[i]);
+      bad_seq = ock__entry_seq(v->e[i]);
     }
   }
   if (v->nx)
-    grade_emit(g, "proc.events-well-formed", "OCK-PROC-005", bad == 0, bad_seq,
-               "every event is a JSON object {event, data}", "%d malformed event posts", bad);
+    ock__grade_emit(g, "proc.events-well-formed", "OCK-PROC-005", bad == 0, bad_seq,
+                    "every event is a JSON object {event, data}", "%d malformed event posts", bad);
 }
 
-void check_proc(struct grade_ctx *g) {
+void ock__check_proc(struct grade_ctx *g) {
   proc_session(g);
   proc_executes(g);
   proc_prompt_order(g);

@@ -30,29 +30,31 @@ static void window(struct grade_ctx *g, size_t start) {
   size_t close = (size_t)-1;
   for (size_t i = start + 1; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_ENTRY_LLM_REQUEST))
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST))
       streamed |= ock_json_bool(e, "stream", 0);
-    if (is_event(e, OCK_EV_PROVIDER_STREAM)) {
+    if (ock__is_event(e, OCK_EV_PROVIDER_STREAM)) {
       n_stream++;
-      rc |= ock_buf_puts(&text, str_field(event_data(e), "delta"));
+      rc |= ock_buf_puts(&text, ock__str_field(ock__event_data(e), "delta"));
     }
-    if (is_event(e, OCK_EV_PROVIDER_RESPONSE) || is_event(e, OCK_EV_PROVIDER_ERROR) ||
-        is_event(e, OCK_EV_PROVIDER_REQUEST) || is_event(e, OCK_EV_ORCHESTRATOR_COMPLETE)) {
+    if (ock__is_event(e, OCK_EV_PROVIDER_RESPONSE) || ock__is_event(e, OCK_EV_PROVIDER_ERROR) ||
+        ock__is_event(e, OCK_EV_PROVIDER_REQUEST) ||
+        ock__is_event(e, OCK_EV_ORCHESTRATOR_COMPLETE)) {
       close = i;
       break;
     }
   }
-  if (close != (size_t)-1 && streamed && is_event(v->e[close], OCK_EV_PROVIDER_RESPONSE)) {
-    const char *content = str_field(event_data(v->e[close]), "content");
+  if (close != (size_t)-1 && streamed && ock__is_event(v->e[close], OCK_EV_PROVIDER_RESPONSE)) {
+    const char *content = ock__str_field(ock__event_data(v->e[close]), "content");
     if (n_stream)
-      grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
-                 !rc && !strcmp(text.data ? text.data : "", content), entry_seq(v->e[close]),
-                 "the provider:stream deltas add up to the response",
-                 "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
+      ock__grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
+                      !rc && !strcmp(text.data ? text.data : "", content),
+                      ock__entry_seq(v->e[close]),
+                      "the provider:stream deltas add up to the response",
+                      "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
     if (*content)
-      grade_emit(g, "stream.events", "OCK-STREAM-005", n_stream > 0, entry_seq(v->e[close]),
-                 "provider:stream events for a streamed reply with text", "%d provider:stream",
-                 n_stream);
+      ock__grade_emit(
+          g, "stream.events", "OCK-STREAM-005", n_stream > 0, ock__entry_seq(v->e[close]),
+          "provider:stream events for a streamed reply with text", "%d provider:stream", n_stream);
   }
   ock_buf_free(&text);
 }
@@ -60,9 +62,10 @@ static void window(struct grade_ctx *g, size_t start) {
 /* stream_requested: an LLM request e asks for a stream when config.streaming is set
  * (OCK-STREAM-001). */
 static void stream_requested(struct grade_ctx *g, const cJSON *e) {
-  grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0), entry_seq(e),
-             "\"stream\": true when config.streaming", "request %ld: stream %s", entry_seq(e),
-             ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
+  ock__grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0),
+                  ock__entry_seq(e), "\"stream\": true when config.streaming",
+                  "request %ld: stream %s", ock__entry_seq(e),
+                  ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
 }
 
 /* stream_fault_is_error: the broken reply at entry index i is a provider:error, and no call of
@@ -71,29 +74,30 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
   size_t j = i + 1;
-  while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
-         !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
+  while (j < v->n && !ock__is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+         !ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR) &&
+         !ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
     j++;
-  int ok = j < v->n && is_event(v->e[j], OCK_EV_PROVIDER_ERROR);
+  int ok = j < v->n && ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR);
   /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
   const cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
     for (size_t k = i + 1; k < v->n; k++) {
       const cJSON *later = v->e[k];
-      if (is_kind(later, OCK_ENTRY_TOOL_START) &&
-          !strcmp(str_field(later, "tool_call_id"), str_field(c, "id")))
+      if (ock__is_kind(later, OCK_ENTRY_TOOL_START) &&
+          !strcmp(ock__str_field(later, "tool_call_id"), ock__str_field(c, "id")))
         ok = 0;
-      if (is_event(later, OCK_EV_TOOL_PRE) &&
-          !strcmp(str_field(event_data(later), "tool_call_id"), str_field(c, "id")))
+      if (ock__is_event(later, OCK_EV_TOOL_PRE) &&
+          !strcmp(ock__str_field(ock__event_data(later), "tool_call_id"), ock__str_field(c, "id")))
         ok = 0;
     }
   }
-  grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, entry_seq(e),
-             "a broken stream is a provider:error; nothing of it is run",
-             "reply %ld was broken (%s); the SUT %s", entry_seq(e),
-             ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
-             ok ? "reported provider:error"
-                : "treated it as a response, or ran or announced its tools");
+  ock__grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, ock__entry_seq(e),
+                  "a broken stream is a provider:error; nothing of it is run",
+                  "reply %ld was broken (%s); the SUT %s", ock__entry_seq(e),
+                  ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
+                  ok ? "reported provider:error"
+                     : "treated it as a response, or ran or announced its tools");
 }
 
 /* stream_arguments_reassembled: a call of a streamed reply that ran as the model sent it gets
@@ -101,37 +105,37 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
 static void stream_arguments_reassembled(struct grade_ctx *g, const struct call_fate *f) {
   const struct view *v = g->v;
   size_t r = f->reply_index;
-  while (r > 0 && !is_kind(v->e[r], OCK_ENTRY_LLM_REQUEST))
+  while (r > 0 && !ock__is_kind(v->e[r], OCK_ENTRY_LLM_REQUEST))
     r--;
   if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
-      (f->pre && strcmp(event_action(f->pre), "continue")) || f->selecting)
+      (f->pre && strcmp(ock__event_action(f->pre), "continue")) || f->selecting)
     return;
-  cJSON *args = cJSON_Parse(call_args(f));
+  cJSON *args = cJSON_Parse(ock__call_args(f));
   if (cJSON_IsObject(args))
-    grade_emit(g, "stream.arguments-reassembled", "OCK-STREAM-003",
-               cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1),
-               entry_seq(f->start), "streamed tool-call arguments reassembled whole",
-               "call %s: the tool input %s the streamed arguments", call_id(f),
-               cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1)
-                   ? "equals"
-                   : "differs from");
+    ock__grade_emit(g, "stream.arguments-reassembled", "OCK-STREAM-003",
+                    cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1),
+                    ock__entry_seq(f->start), "streamed tool-call arguments reassembled whole",
+                    "call %s: the tool input %s the streamed arguments", ock__call_id(f),
+                    cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1)
+                        ? "equals"
+                        : "differs from");
   cJSON_Delete(args);
 }
 
-void check_stream(struct grade_ctx *g) {
+void ock__check_stream(struct grade_ctx *g) {
   const struct view *v = g->v;
-  int want_stream = cfg_bool(v, "streaming", 0);
+  int want_stream = ock__cfg_bool(v, "streaming", 0);
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (want_stream && is_kind(e, OCK_ENTRY_LLM_REQUEST))
+    if (want_stream && ock__is_kind(e, OCK_ENTRY_LLM_REQUEST))
       stream_requested(g, e);
-    if (is_event(e, OCK_EV_PROVIDER_REQUEST) && !event_denied(e))
+    if (ock__is_event(e, OCK_EV_PROVIDER_REQUEST) && !ock__event_denied(e))
       window(g, i);
-    if (is_kind(e, OCK_ENTRY_LLM_REPLY) && broken_stream(e))
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REPLY) && broken_stream(e))
       stream_fault_is_error(g, i);
   }
   struct call_fate *fates = NULL;
-  size_t n = call_fates(v, &fates);
+  size_t n = ock__call_fates(v, &fates);
   for (size_t i = 0; i < n; i++)
     stream_arguments_reassembled(g, &fates[i]);
   free(fates);

@@ -12,18 +12,18 @@
 #include "checks/grade.h"
 #include "model/view_calls.h"
 
-void text_of_result(struct grade_ctx *g, const char *check, const char *req,
-                    const struct call_fate *f, const char *want, int prefix_only) {
+void ock__text_of_result(struct grade_ctx *g, const char *check, const char *req,
+                         const struct call_fate *f, const char *want, int prefix_only) {
   size_t j;
-  const cJSON *next = next_request_after(g->v, f->reply_index, &j);
-  const char *text = next ? request_result_text(next, call_id(f)) : NULL;
+  const cJSON *next = ock__next_request_after(g->v, f->reply_index, &j);
+  const char *text = next ? ock__request_result_text(next, ock__call_id(f)) : NULL;
   if (!text)
     return;
   int ok = prefix_only ? !strncmp(text, want, strlen(want)) : !strcmp(text, want);
-  grade_emit(g, check, req, ok, entry_seq(next),
-             prefix_only ? "the result text starts with the text of SPEC.md 5.11"
-                         : "the result text is the text of SPEC.md 5.11",
-             "call %s (%.40s): result text \"%.80s\"%s, expected %s\"%.80s\"", call_id(f),
-             call_name(f), text, strlen(text) > 80 ? "..." : "", prefix_only ? "a start of " : "",
-             want);
+  ock__grade_emit(g, check, req, ok, ock__entry_seq(next),
+                  prefix_only ? "the result text starts with the text of SPEC.md 5.11"
+                              : "the result text is the text of SPEC.md 5.11",
+                  "call %s (%.40s): result text \"%.80s\"%s, expected %s\"%.80s\"", ock__call_id(f),
+                  ock__call_name(f), text, strlen(text) > 80 ? "..." : "",
+                  prefix_only ? "a start of " : "", want);
 }

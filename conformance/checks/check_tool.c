@@ -18,23 +18,23 @@
 static int denied_or_modified(const cJSON *event) {
   if (!event)
     return 0;
-  const char *a = event_action(event);
+  const char *a = ock__event_action(event);
   return !strcmp(a, "deny") || !strcmp(a, "modify") || !strcmp(a, "ask_user");
 }
 
 static int cancel_in(const struct view *v, const struct view_exec *x) {
   for (size_t i = x ? x->first : 0; x && i < x->end; i++)
-    if (is_kind(v->e[i], OCK_ENTRY_CANCEL))
+    if (ock__is_kind(v->e[i], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
 
 /* modified: the data.<key> a modify reply to event carried, or NULL. */
 static const cJSON *modified(const cJSON *event, const char *key) {
-  if (!event || strcmp(event_action(event), "modify"))
+  if (!event || strcmp(ock__event_action(event), "modify"))
     return NULL;
   return cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(event_reply(event), "data"), key);
+      cJSON_GetObjectItemCaseSensitive(ock__event_reply(event), "data"), key);
 }
 
 /* The cap of a result text compared; a longer error.message or tool name is not judged. */
@@ -47,7 +47,7 @@ static void failure_text(struct grade_ctx *g, const struct call_fate *f, const c
   char want[OCK_MAX_RESULT_TEXT];
   int len = snprintf(want, sizeof want, "Error: %s", msg && *msg ? msg : "unknown error");
   if (len >= 0 && (size_t)len < sizeof want)
-    text_of_result(g, "text.tool-failure", "OCK-TEXT-002", f, want, 0);
+    ock__text_of_result(g, "text.tool-failure", "OCK-TEXT-002", f, want, 0);
 }
 
 /* unknown_text: "Error: tool '<name>' not found" (SPEC.md 5.11, OCK-TEXT-001), <name> the
@@ -55,35 +55,35 @@ static void failure_text(struct grade_ctx *g, const struct call_fate *f, const c
 static void unknown_text(struct grade_ctx *g, const struct call_fate *f, const char *name) {
   char want[OCK_MAX_RESULT_TEXT];
   size_t j;
-  const cJSON *next = next_request_after(g->v, f->reply_index, &j);
-  const char *text = next ? request_result_text(next, call_id(f)) : NULL;
+  const cJSON *next = ock__next_request_after(g->v, f->reply_index, &j);
+  const char *text = next ? ock__request_result_text(next, ock__call_id(f)) : NULL;
   int len = snprintf(want, sizeof want, "Error: tool '%s' not found", name);
-  if (text && strcmp(name, call_name(f)) && strcmp(text, want))
-    len = snprintf(want, sizeof want, "Error: tool '%s' not found", call_name(f));
+  if (text && strcmp(name, ock__call_name(f)) && strcmp(text, want))
+    len = snprintf(want, sizeof want, "Error: tool '%s' not found", ock__call_name(f));
   if (len >= 0 && (size_t)len < sizeof want)
-    text_of_result(g, "text.unknown-tool", "OCK-TEXT-001", f, want, 0);
+    ock__text_of_result(g, "text.unknown-tool", "OCK-TEXT-001", f, want, 0);
 }
 
 /* tool_unknown: a call to a tool the session does not have (OCK-TOOL-001). */
 static void tool_unknown(struct grade_ctx *g, const struct call_fate *f, const char *name) {
   const struct view *v = g->v;
-  const char *id = call_id(f);
-  long rseq = entry_seq(f->reply);
+  const char *id = ock__call_id(f);
+  long rseq = ock__entry_seq(f->reply);
   /* The loop goes on: not_found is no fail_fast failure (SPEC.md 5.7). */
-  const char *owed = call_not_fed_back(v, f, 1);
-  int typed = f->error && !strcmp(fate_error_type(f), "not_found");
-  grade_emit(g, "tool.unknown", "OCK-TOOL-001", !f->start && typed && !owed,
-             f->error   ? entry_seq(f->error)
-             : f->start ? entry_seq(f->start)
-                        : rseq,
-             "unknown tool: tool:error not_found, the endpoint never called, a result, the "
-             "loop goes on",
-             "call %s to unknown tool \"%.40s\": %s", id, name,
-             f->start    ? "the tool endpoint was called"
-             : !f->error ? "no tool:error"
-             : !typed    ? fate_error_type(f)
-             : owed      ? owed
-                         : "not_found, answered");
+  const char *owed = ock__call_not_fed_back(v, f, 1);
+  int typed = f->error && !strcmp(ock__fate_error_type(f), "not_found");
+  ock__grade_emit(g, "tool.unknown", "OCK-TOOL-001", !f->start && typed && !owed,
+                  f->error   ? ock__entry_seq(f->error)
+                  : f->start ? ock__entry_seq(f->start)
+                             : rseq,
+                  "unknown tool: tool:error not_found, the endpoint never called, a result, the "
+                  "loop goes on",
+                  "call %s to unknown tool \"%.40s\": %s", id, name,
+                  f->start    ? "the tool endpoint was called"
+                  : !f->error ? "no tool:error"
+                  : !typed    ? ock__fate_error_type(f)
+                  : owed      ? owed
+                              : "not_found, answered");
   unknown_text(g, f, name);
 }
 
@@ -92,52 +92,53 @@ static void tool_unknown(struct grade_ctx *g, const struct call_fate *f, const c
 static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *f,
                                    const cJSON *args, const cJSON *sent) {
   const struct view *v = g->v;
-  const char *id = call_id(f);
-  long rseq = entry_seq(f->reply);
-  const char *owed = call_not_fed_back(v, f, 0);
-  int typed = f->error && !strcmp(fate_error_type(f), "invalid_arguments");
-  grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", !f->start && typed && !owed,
-             f->error ? entry_seq(f->error) : rseq,
-             "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
-             "result",
-             "call %s with %s \"%.40s\": %s", id,
-             sent == args ? "arguments" : "an sent after a modify of", call_args(f),
-             f->start    ? "the tool was run"
-             : !f->error ? "no tool:error"
-             : !typed    ? fate_error_type(f)
-             : owed      ? owed
-                         : "invalid_arguments, answered");
-  text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f, "Error: invalid arguments: ", 1);
+  const char *id = ock__call_id(f);
+  long rseq = ock__entry_seq(f->reply);
+  const char *owed = ock__call_not_fed_back(v, f, 0);
+  int typed = f->error && !strcmp(ock__fate_error_type(f), "invalid_arguments");
+  ock__grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", !f->start && typed && !owed,
+                  f->error ? ock__entry_seq(f->error) : rseq,
+                  "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
+                  "result",
+                  "call %s with %s \"%.40s\": %s", id,
+                  sent == args ? "arguments" : "an sent after a modify of", ock__call_args(f),
+                  f->start    ? "the tool was run"
+                  : !f->error ? "no tool:error"
+                  : !typed    ? ock__fate_error_type(f)
+                  : owed      ? owed
+                              : "invalid_arguments, answered");
+  ock__text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f,
+                      "Error: invalid arguments: ", 1);
 }
 
 /* tool_invalid_arguments_replaced: a modify replaced arguments that were not an object with an
  * object, sent: step 5 finds an object, so the tool runs with it (SPEC.md 5.8, OCK-TOOL-005). */
 static void tool_invalid_arguments_replaced(struct grade_ctx *g, const struct call_fate *f,
                                             const cJSON *sent) {
-  const char *id = call_id(f);
-  long rseq = entry_seq(f->reply);
+  const char *id = ock__call_id(f);
+  long rseq = ock__entry_seq(f->reply);
   const cJSON *got = f->start ? cJSON_GetObjectItemCaseSensitive(f->start, "input") : NULL;
   int ok = got && cJSON_Compare(got, sent, 1);
-  grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
-             f->start   ? entry_seq(f->start)
-             : f->error ? entry_seq(f->error)
-                        : rseq,
-             "arguments a modify replaced with an object: the tool runs with that object",
-             "call %s with arguments \"%.40s\": %s", id, call_args(f),
-             got        ? (ok ? "run with the modified input" : "run with another input")
-             : f->error ? fate_error_type(f)
-                        : "not run");
+  ock__grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
+                  f->start   ? ock__entry_seq(f->start)
+                  : f->error ? ock__entry_seq(f->error)
+                             : rseq,
+                  "arguments a modify replaced with an object: the tool runs with that object",
+                  "call %s with arguments \"%.40s\": %s", id, ock__call_args(f),
+                  got        ? (ok ? "run with the modified input" : "run with another input")
+                  : f->error ? ock__fate_error_type(f)
+                             : "not run");
 }
 
 /* tool_input: the tool receives the model's arguments, args, as its input (OCK-TOOL-004). */
 static void tool_input(struct grade_ctx *g, const struct call_fate *f, const cJSON *args) {
-  const char *id = call_id(f);
+  const char *id = ock__call_id(f);
   const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
   int same = cJSON_Compare(input, args, 1);
-  grade_emit(g, "tool.input", "OCK-TOOL-004", same, entry_seq(f->start),
-             "the tool receives the model's arguments as its input",
-             "call %s: arguments %.80s, tool input %.80s", id, call_args(f),
-             cJSON_IsObject(input) ? "(different object)" : "(not an object)");
+  ock__grade_emit(g, "tool.input", "OCK-TOOL-004", same, ock__entry_seq(f->start),
+                  "the tool receives the model's arguments as its input",
+                  "call %s: arguments %.80s, tool input %.80s", id, ock__call_args(f),
+                  cJSON_IsObject(input) ? "(different object)" : "(not an object)");
 }
 
 /* name_and_input judges the call's name and input after the hooks changed them (SPEC.md 5.8
@@ -145,9 +146,9 @@ static void tool_input(struct grade_ctx *g, const struct call_fate *f, const cJS
 static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const char *name,
                            int cancelled) {
   const struct view *v = g->v;
-  int known = session_has_tool(v, name);
+  int known = ock__session_has_tool(v, name);
   /* Empty arguments mean {} (SPEC.md 5). */
-  cJSON *args = *call_args(f) ? cJSON_Parse(call_args(f)) : cJSON_CreateObject();
+  cJSON *args = *ock__call_args(f) ? cJSON_Parse(ock__call_args(f)) : cJSON_CreateObject();
   const cJSON *sent = args, *m;
   if ((m = modified(f->selecting, "tool_input")) != NULL)
     sent = m;
@@ -156,7 +157,8 @@ static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const
   int args_ok = cJSON_IsObject(sent);
   int steered = denied_or_modified(f->pre) || denied_or_modified(f->selecting);
   /* A veto (steps 2 and 3) comes before the name and input are looked at. */
-  int vetoed = (f->selecting && event_denied(f->selecting)) || (f->pre && event_denied(f->pre));
+  int vetoed =
+      (f->selecting && ock__event_denied(f->selecting)) || (f->pre && ock__event_denied(f->pre));
 
   if (vetoed) {
     /* judged by the HOOK checks */
@@ -176,31 +178,32 @@ static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const
  * not (OCK-TOOL-003). A call abandoned on cancellation is the CANCEL checks' to judge. */
 static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int cancelled) {
   const struct view *v = g->v;
-  const char *id = call_id(f);
-  if (f->start && !(f->error && !strcmp(fate_error_type(f), "cancelled"))) {
-    double limit = (double)cfg_int(v, "tool_timeout_ms", 30000);
+  const char *id = ock__call_id(f);
+  if (f->start && !(f->error && !strcmp(ock__fate_error_type(f), "cancelled"))) {
+    double limit = (double)ock__cfg_int(v, "tool_timeout_ms", 30000);
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
     int answered = f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0);
-    double took = answered ? entry_time(f->end) - entry_time(f->start) : -1;
-    int said_timeout = f->error && !strcmp(fate_error_type(f), "timeout");
+    double took = answered ? ock__entry_time(f->end) - ock__entry_time(f->start) : -1;
+    int said_timeout = f->error && !strcmp(ock__fate_error_type(f), "timeout");
     if (took < 0 || took > limit + 200) {
-      const char *owed = call_not_fed_back(v, f, 0);
-      grade_emit(g, "tool.timeout", "OCK-TOOL-003", said_timeout && !owed,
-                 f->error ? entry_seq(f->error) : entry_seq(f->start),
-                 "a tool that does not answer within tool_timeout_ms: tool:error timeout, a "
-                 "result",
-                 "tool %s %s (tool_timeout_ms %.0f): %s", id,
-                 took < 0 ? "never answered" : "answered late", limit,
-                 !said_timeout ? "not reported as timeout"
-                 : owed        ? owed
-                               : "reported as timeout, answered");
+      const char *owed = ock__call_not_fed_back(v, f, 0);
+      ock__grade_emit(g, "tool.timeout", "OCK-TOOL-003", said_timeout && !owed,
+                      f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->start),
+                      "a tool that does not answer within tool_timeout_ms: tool:error timeout, a "
+                      "result",
+                      "tool %s %s (tool_timeout_ms %.0f): %s", id,
+                      took < 0 ? "never answered" : "answered late", limit,
+                      !said_timeout ? "not reported as timeout"
+                      : owed        ? owed
+                                    : "reported as timeout, answered");
       if (!cancelled)
-        text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+        ock__text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
     } else if (said_timeout && took < limit - 50)
-      grade_emit(g, "tool.timeout", "OCK-TOOL-003", 0, entry_seq(f->error),
-                 "timeout only when the tool took longer than tool_timeout_ms",
-                 "tool %s answered in %.0f ms, under tool_timeout_ms %.0f, yet reported timeout",
-                 id, took, limit);
+      ock__grade_emit(
+          g, "tool.timeout", "OCK-TOOL-003", 0, ock__entry_seq(f->error),
+          "timeout only when the tool took longer than tool_timeout_ms",
+          "tool %s answered in %.0f ms, under tool_timeout_ms %.0f, yet reported timeout", id, took,
+          limit);
   }
 }
 
@@ -209,22 +212,22 @@ static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int can
 static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f, long status,
                                   int cancelled) {
   const struct view *v = g->v;
-  const char *id = call_id(f);
-  const char *t = fate_error_type(f);
-  const char *owed = call_not_fed_back(v, f, 0);
+  const char *id = ock__call_id(f);
+  const char *t = ock__fate_error_type(f);
+  const char *owed = ock__call_not_fed_back(v, f, 0);
   int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
-  grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
-             f->error ? entry_seq(f->error) : entry_seq(f->end),
-             "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
-             "result",
-             "tool %s answered HTTP %ld: %s", id, status,
-             f->post     ? "reported with tool:post"
-             : !f->error ? "no tool:error"
-             : !typed    ? t
-             : owed      ? owed
-                         : t);
+  ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
+                  f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->end),
+                  "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
+                  "result",
+                  "tool %s answered HTTP %ld: %s", id, status,
+                  f->post     ? "reported with tool:post"
+                  : !f->error ? "no tool:error"
+                  : !typed    ? t
+                  : owed      ? owed
+                              : t);
   if (!cancelled)
-    text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+    ock__text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
 }
 
 /* tool_failure_result: a result with success false is a tool:post and goes back to the model
@@ -232,20 +235,20 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
 static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
                                 const cJSON *result) {
   const struct view *v = g->v;
-  const char *id = call_id(f);
+  const char *id = ock__call_id(f);
   /* Under fail_fast another call of the response may fail and end the execute. */
-  int goes_on = strcmp(cfg_str(v, "error_strategy", "continue"), "fail_fast") != 0;
-  const char *owed = call_not_fed_back(v, f, goes_on);
+  int goes_on = strcmp(ock__cfg_str(v, "error_strategy", "continue"), "fail_fast") != 0;
+  const char *owed = ock__call_not_fed_back(v, f, goes_on);
   int ok = f->post && !f->error && !owed;
-  grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
-             f->post ? entry_seq(f->post) : entry_seq(f->end),
-             "success:false: tool:post with the result, a result fed back, and the loop goes "
-             "on",
-             "tool %s returned success:false: %s%s%s", id,
-             f->post    ? OCK_EV_TOOL_POST
-             : f->error ? OCK_EV_TOOL_ERROR
-                        : "no event",
-             owed ? "; " : "", owed ? owed : "");
+  ock__grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
+                  f->post ? ock__entry_seq(f->post) : ock__entry_seq(f->end),
+                  "success:false: tool:post with the result, a result fed back, and the loop goes "
+                  "on",
+                  "tool %s returned success:false: %s%s%s", id,
+                  f->post    ? OCK_EV_TOOL_POST
+                  : f->error ? OCK_EV_TOOL_ERROR
+                             : "no event",
+                  owed ? "; " : "", owed ? owed : "");
   failure_text(g, f, result);
 }
 
@@ -253,15 +256,16 @@ static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
 static void tool_result_content(struct grade_ctx *g, const struct call_fate *f,
                                 const cJSON *result) {
   const struct view *v = g->v;
-  const char *id = call_id(f);
+  const char *id = ock__call_id(f);
   const cJSON *out = cJSON_GetObjectItemCaseSensitive(result, "output");
   size_t j;
-  const cJSON *req = next_request_after(v, f->start_index, &j);
-  const char *text = req ? request_result_text(req, id) : NULL;
+  const cJSON *req = ock__next_request_after(v, f->start_index, &j);
+  const char *text = req ? ock__request_result_text(req, id) : NULL;
   if (cJSON_IsString(out) && *out->valuestring && text)
-    grade_emit(g, "tool.result-content", "OCK-TOOL-006", strstr(text, out->valuestring) != NULL,
-               entry_seq(req), "the tool result sent back contains the tool's output",
-               "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring, text);
+    ock__grade_emit(g, "tool.result-content", "OCK-TOOL-006",
+                    strstr(text, out->valuestring) != NULL, ock__entry_seq(req),
+                    "the tool result sent back contains the tool's output",
+                    "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring, text);
 }
 
 /* endpoint_reply judges what the tool endpoint answered a call it ran. */
@@ -282,18 +286,19 @@ static void endpoint_reply(struct grade_ctx *g, const struct call_fate *f, int c
 /* tool_event_fields: the call's tool events carry its tool_name (OCK-TOOL-007), the name after
  * a modify. */
 static void tool_event_fields(struct grade_ctx *g, const struct call_fate *f, const char *name) {
-  const char *id = call_id(f);
+  const char *id = ock__call_id(f);
   const cJSON *named = f->pre ? f->pre : f->error;
   if (named && !denied_or_modified(f->selecting)) {
-    const char *tn = ock_json_str(event_data(named), "tool_name");
-    grade_emit(g, "tool.event-fields", "OCK-TOOL-007", tn && !strcmp(tn, name), entry_seq(named),
-               "tool events carry the call's tool_name", "call %s to \"%.40s\": %s has \"%.40s\"",
-               id, name, event_name(named), tn ? tn : "(no tool_name)");
+    const char *tn = ock_json_str(ock__event_data(named), "tool_name");
+    ock__grade_emit(g, "tool.event-fields", "OCK-TOOL-007", tn && !strcmp(tn, name),
+                    ock__entry_seq(named), "tool events carry the call's tool_name",
+                    "call %s to \"%.40s\": %s has \"%.40s\"", id, name, ock__event_name(named),
+                    tn ? tn : "(no tool_name)");
   }
 }
 
 static void one_call(struct grade_ctx *g, const struct call_fate *f) {
-  const char *name = call_name(f);
+  const char *name = ock__call_name(f);
   /* The name is judged after a tool:selecting modify changed it (SPEC.md 5.8 step 2). */
   const cJSON *new_name = modified(f->selecting, "tool");
   if (cJSON_IsString(new_name))
@@ -305,9 +310,9 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   tool_event_fields(g, f, name);
 }
 
-void check_tool(struct grade_ctx *g) {
+void ock__check_tool(struct grade_ctx *g) {
   struct call_fate *fates = NULL;
-  size_t n = call_fates(g->v, &fates);
+  size_t n = ock__call_fates(g->v, &fates);
   for (size_t i = 0; i < n; i++)
     one_call(g, &fates[i]);
   free(fates);

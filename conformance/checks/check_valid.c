@@ -10,7 +10,7 @@
 #include "ock/json.h"
 #include "ock/utf8.h"
 
-void check_valid(struct grade_ctx *g) {
+void ock__check_valid(struct grade_ctx *g) {
   const struct view *v = g->v;
   int no_provider =
       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0;
@@ -24,21 +24,21 @@ void check_valid(struct grade_ctx *g) {
     const char *check = empty ? "valid.empty-prompt" : "valid.no-provider";
     int sent = 0;
     for (size_t i = x->first; i < x->end; i++)
-      sent += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
+      sent += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     const char *status = ock_json_str(x->complete, "status");
     const char *type = ock_json_str(cJSON_GetObjectItemCaseSensitive(x->complete, "error"), "type");
     int ok = !sent && status && !strcmp(status, "error") && type && !strcmp(type, want_type);
-    grade_emit(g, check, req, ok, x->complete_seq,
-               "status error, error.type as SPEC.md says, no LLM request",
-               "execute %d: status %s, error.type %s, %d LLM request(s)", x->index,
-               status ? status : "(none)", type ? type : "(none)", sent);
+    ock__grade_emit(g, check, req, ok, x->complete_seq,
+                    "status error, error.type as SPEC.md says, no LLM request",
+                    "execute %d: status %s, error.type %s, %d LLM request(s)", x->index,
+                    status ? status : "(none)", type ? type : "(none)", sent);
     /* Nothing of an invalid execute is stored: the next request carries no such prompt. */
-    const cJSON *next = next_first_request(v, x);
+    const cJSON *next = ock__next_first_request(v, x);
     if (next && empty)
-      grade_emit(g, "valid.not-stored", req, !history_has_user_text(next, x->prompt),
-                 entry_seq(next), "an invalid prompt is not stored in the context",
-                 "the blank prompt of execute %d %s in the next request", x->index,
-                 history_has_user_text(next, x->prompt) ? "is" : "is not");
+      ock__grade_emit(g, "valid.not-stored", req, !ock__history_has_user_text(next, x->prompt),
+                      ock__entry_seq(next), "an invalid prompt is not stored in the context",
+                      "the blank prompt of execute %d %s in the next request", x->index,
+                      ock__history_has_user_text(next, x->prompt) ? "is" : "is not");
     if (k + 1 >=
         (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts")))
       continue;
@@ -48,9 +48,9 @@ void check_valid(struct grade_ctx *g) {
     int asks = nx && !no_provider && nx->prompt && !ock_utf8_is_blank(nx->prompt);
     int requests = 0;
     for (size_t i = nx ? nx->first : 0; nx && i < nx->end; i++)
-      requests += is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
-    grade_emit(g, "valid.next-prompt", "OCK-VALID-003", nx && (!asks || requests > 0),
-               x->complete_seq, "the next prompt still runs and reaches the provider",
-               "%zu of the prompts ran; the next one made %d LLM request(s)", v->nx, requests);
+      requests += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
+    ock__grade_emit(g, "valid.next-prompt", "OCK-VALID-003", nx && (!asks || requests > 0),
+                    x->complete_seq, "the next prompt still runs and reaches the provider",
+                    "%zu of the prompts ran; the next one made %d LLM request(s)", v->nx, requests);
   }
 }

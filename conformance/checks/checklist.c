@@ -137,16 +137,16 @@ static const struct check_entry table[] = {
     {"valid.not-stored", "OCK-VALID-001", CHECK_GRADES},
 };
 
-size_t checklist_count(void) {
+size_t ock__checklist_count(void) {
   return sizeof table / sizeof table[0];
 }
 
-const struct check_entry *checklist_at(size_t i) {
-  return i < checklist_count() ? &table[i] : NULL;
+const struct check_entry *ock__checklist_at(size_t i) {
+  return i < ock__checklist_count() ? &table[i] : NULL;
 }
 
-const struct check_entry *checklist_find(const char *id) {
-  for (size_t i = 0; id && i < checklist_count(); i++)
+const struct check_entry *ock__checklist_find(const char *id) {
+  for (size_t i = 0; id && i < ock__checklist_count(); i++)
     if (!strcmp(table[i].id, id))
       return &table[i];
   return NULL;

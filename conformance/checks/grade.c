@@ -12,12 +12,12 @@
 #include "ock/json.h"
 #include "ock/utf8.h"
 
-double grade_late_ms(const struct grade_ctx *g) {
+double ock__grade_late_ms(const struct grade_ctx *g) {
   /* Slow machines and sanitizer builds wake late, never early: only the late side widens. */
   return GRADE_TIMING_LATE_MS * (g->time_scale > 1 ? g->time_scale : 1);
 }
 
-int grade_declared(const struct grade_ctx *g, const char *cap) {
+int ock__grade_declared(const struct grade_ctx *g, const char *cap) {
   if (!strcmp(cap, OCK_CAP_CORE))
     return 1;
   for (size_t i = 0; g->declared && g->declared[i]; i++)
@@ -80,7 +80,7 @@ static void record(struct grade_ctx *g, const char *check, const struct ock_requ
 /* listed: check is a row of the checklist (checklist.c) with requirement req; otherwise it
  * records an ERROR that says so and returns 0. */
 static int listed(struct grade_ctx *g, const char *check, const char *req) {
-  const struct check_entry *c = checklist_find(check);
+  const struct check_entry *c = ock__checklist_find(check);
   char why[300];
   if (!c)
     snprintf(why, sizeof why,
@@ -92,24 +92,24 @@ static int listed(struct grade_ctx *g, const char *check, const char *req) {
              c->requirement);
   else
     return 1;
-  grade_error(g, check, req, why);
+  ock__grade_error(g, check, req, why);
   return 0;
 }
 
-int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
+int ock__grade_applies(struct grade_ctx *g, const char *check, const char *req) {
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
   if (!listed(g, check, req))
     return 0;
   if (!r) {
-    grade_error(g, check, req, "the check names a requirement the registry does not have");
+    ock__grade_error(g, check, req, "the check names a requirement the registry does not have");
     return 0;
   }
   char why[160];
-  if (g->blackbox && !blackbox_graded(check, r))
+  if (g->blackbox && !ock__blackbox_graded(check, r))
     snprintf(why, sizeof why,
              "%s: the traffic of a black-box run does not decide this check (SPEC.md 9.7)",
              BLACKBOX_REASON);
-  else if (!grade_declared(g, r->capability))
+  else if (!ock__grade_declared(g, r->capability))
     snprintf(why, sizeof why, "not applicable: capability %s not declared", r->capability);
   else if (r->level > g->level)
     snprintf(why, sizeof why, "not graded: level %s (use --level)", ock_level_name(r->level));
@@ -120,18 +120,18 @@ int grade_applies(struct grade_ctx *g, const char *check, const char *req) {
   return 0;
 }
 
-void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
-                const char *expected, const char *actual_fmt, ...) {
+void ock__grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
+                     const char *expected, const char *actual_fmt, ...) {
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
   if (!listed(g, check, req))
     return;
   if (!r) {
-    grade_error(g, check, req, "the check names a requirement the registry does not have");
+    ock__grade_error(g, check, req, "the check names a requirement the registry does not have");
     return;
   }
-  if (!grade_declared(g, r->capability) || r->level > g->level ||
-      (g->blackbox && !blackbox_graded(check, r))) {
-    grade_applies(g, check, req);
+  if (!ock__grade_declared(g, r->capability) || r->level > g->level ||
+      (g->blackbox && !ock__blackbox_graded(check, r))) {
+    ock__grade_applies(g, check, req);
     return;
   }
   char actual[600];
@@ -152,19 +152,19 @@ void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok,
   record(g, check, r, v, seq, expected, actual, message);
 }
 
-void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
+void ock__grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
   static const struct ock_requirement unknown = {
       "OCK-UNKNOWN", "", OCK_LEVEL_MUST, OCK_CAP_CORE, "", "", "", 0};
   const struct ock_requirement *r = ock_registry_find(g->reg, req);
   record(g, check, r ? r : &unknown, OCK_VERDICT_ERROR, -1, "the check runs", why, why);
 }
 
-void grade_scenario(struct grade_ctx *g) {
+void ock__grade_scenario(struct grade_ctx *g) {
   static void (*const groups[])(struct grade_ctx *) = {
-      check_proc,     check_complete,  check_order,      check_orphan,
-      check_tool,     check_hook,      check_iter,       check_stream,
-      check_parallel, check_lifecycle, check_error,      check_cancel,
-      check_valid,    check_expect,    check_capability, NULL};
+      ock__check_proc,     ock__check_complete,  ock__check_order,      ock__check_orphan,
+      ock__check_tool,     ock__check_hook,      ock__check_iter,       ock__check_stream,
+      ock__check_parallel, ock__check_lifecycle, ock__check_error,      ock__check_cancel,
+      ock__check_valid,    ock__check_expect,    ock__check_capability, NULL};
   for (int i = 0; groups[i]; i++)
     groups[i](g);
 }

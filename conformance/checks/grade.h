@@ -1,7 +1,7 @@
 /*
  * grade.h: turning one scenario's evidence into verdicts per check.
  *
- * A check looks at the view (view.h) and reports each outcome with grade_emit: which check,
+ * A check looks at the view (view.h) and reports each outcome with ock__grade_emit: which check,
  * which requirement, passed or not, the journal sequence number that proves it, what was
  * expected and what was seen. grade.c turns that into a verdict: PASS, or for a failure FAIL
  * (MUST) or WARN (SHOULD, MAY; FAIL under --strict); SKIP when the requirement's capability was
@@ -37,51 +37,51 @@ struct grade_ctx {
 #define GRADE_TIMING_EARLY_MS 50.0
 #define GRADE_TIMING_LATE_MS 500.0
 
-/* grade_late_ms: the late tolerance of timing checks under this run's --time-scale. */
-double grade_late_ms(const struct grade_ctx *g);
+/* ock__grade_late_ms: the late tolerance of timing checks under this run's --time-scale. */
+double ock__grade_late_ms(const struct grade_ctx *g);
 
-/* grade_declared: the SUT declared capability cap. */
-int grade_declared(const struct grade_ctx *g, const char *cap);
+/* ock__grade_declared: the SUT declared capability cap. */
+int ock__grade_declared(const struct grade_ctx *g, const char *cap);
 
-/* grade_applies: 1 when req's capability is declared and its level graded; otherwise it
+/* ock__grade_applies: 1 when req's capability is declared and its level graded; otherwise it
  * records a SKIP for check (once) and returns 0. */
-int grade_applies(struct grade_ctx *g, const char *check, const char *req);
+int ock__grade_applies(struct grade_ctx *g, const char *check, const char *req);
 
-/* grade_emit records one outcome. seq: the journal entry that proves it (-1 if none).
+/* ock__grade_emit records one outcome. seq: the journal entry that proves it (-1 if none).
  * actual_fmt describes what was seen (printf). */
-void grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
-                const char *expected, const char *actual_fmt, ...)
+void ock__grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
+                     const char *expected, const char *actual_fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-/* grade_error records that a check could not be run (harness or mock failure): ERROR. */
-void grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why);
+/* ock__grade_error records that a check could not be run (harness or mock failure): ERROR. */
+void ock__grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why);
 
-/* grade_scenario runs every check on the view. */
-void grade_scenario(struct grade_ctx *g);
+/* ock__grade_scenario runs every check on the view. */
+void ock__grade_scenario(struct grade_ctx *g);
 
 /* The checks, one function per requirement group (check_<group>.c). */
-void check_complete(struct grade_ctx *g);
-void check_order(struct grade_ctx *g);
-void check_orphan(struct grade_ctx *g);
-void check_tool(struct grade_ctx *g);
-void check_hook(struct grade_ctx *g);
-void check_iter(struct grade_ctx *g);
-void check_stream(struct grade_ctx *g);
-void check_parallel(struct grade_ctx *g);
-void check_lifecycle(struct grade_ctx *g);
-void check_error(struct grade_ctx *g);
-void check_cancel(struct grade_ctx *g);
-void check_valid(struct grade_ctx *g);
-void check_proc(struct grade_ctx *g);
-void check_expect(struct grade_ctx *g);
-void check_capability(struct grade_ctx *g);
+void ock__check_complete(struct grade_ctx *g);
+void ock__check_order(struct grade_ctx *g);
+void ock__check_orphan(struct grade_ctx *g);
+void ock__check_tool(struct grade_ctx *g);
+void ock__check_hook(struct grade_ctx *g);
+void ock__check_iter(struct grade_ctx *g);
+void ock__check_stream(struct grade_ctx *g);
+void ock__check_parallel(struct grade_ctx *g);
+void ock__check_lifecycle(struct grade_ctx *g);
+void ock__check_error(struct grade_ctx *g);
+void ock__check_cancel(struct grade_ctx *g);
+void ock__check_valid(struct grade_ctx *g);
+void ock__check_proc(struct grade_ctx *g);
+void ock__check_expect(struct grade_ctx *g);
+void ock__check_capability(struct grade_ctx *g);
 
 struct call_fate;
-/* text_of_result grades the tool result text of call f, as the first LLM request after its
+/* ock__text_of_result grades the tool result text of call f, as the first LLM request after its
  * reply carries it, against want: equal, or when prefix_only, starting with it (check_text.c,
  * a TEXT requirement of SPEC.md 2.15). Emits nothing when no such request carries a result for
  * the call: whether one is owed is the MUST checks' to judge. */
-void text_of_result(struct grade_ctx *g, const char *check, const char *req,
-                    const struct call_fate *f, const char *want, int prefix_only);
+void ock__text_of_result(struct grade_ctx *g, const char *check, const char *req,
+                         const struct call_fate *f, const char *want, int prefix_only);
 
 #endif

@@ -14,32 +14,32 @@
 
 enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INCOMPLETE = 3 };
 
-int cmd_run(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_explain(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_fuzz(int argc, char **argv);
+int ock__cmd_run(int argc, char **argv);
+int ock__cmd_list(int argc, char **argv);
+int ock__cmd_explain(int argc, char **argv);
+int ock__cmd_check(int argc, char **argv);
+int ock__cmd_report(int argc, char **argv);
+int ock__cmd_fuzz(int argc, char **argv);
 
-/* check_event_log grades one event log read from f (name labels messages), printing
+/* ock__check_event_log grades one event log read from f (name labels messages), printing
  * violations and a summary to out (NULL: silent). Returns the exit code of `ock check`. */
-int check_event_log(FILE *f, const char *name, FILE *out);
+int ock__check_event_log(FILE *f, const char *name, FILE *out);
 
-/* default_fixtures_dir: $OCK_FIXTURES, else the installed share/ock/fixtures next to the
+/* ock__default_fixtures_dir: $OCK_FIXTURES, else the installed share/ock/fixtures next to the
  * binary, else "fixtures" (the source tree). Static storage. */
-const char *default_fixtures_dir(void);
+const char *ock__default_fixtures_dir(void);
 
-/* cli_fixtures_missing: when dir is default_fixtures_dir()'s answer and not a directory,
+/* ock__cli_fixtures_missing: when dir is ock__default_fixtures_dir()'s answer and not a directory,
  * writes into err (n bytes) every place that was tried and how to name the scenarios
  * (--fixtures, OCK_FIXTURES), and returns -1; else 0 (a directory named by --fixtures is
  * reported by the loader). */
-int cli_fixtures_missing(const char *dir, char *err, size_t n);
+int ock__cli_fixtures_missing(const char *dir, char *err, size_t n);
 
-/* cli_make_dirs creates dir and its missing parents (mode 0755); a failure shows when the
+/* ock__cli_make_dirs creates dir and its missing parents (mode 0755); a failure shows when the
  * directory is written. */
-void cli_make_dirs(const char *dir);
+void ock__cli_make_dirs(const char *dir);
 
-/* use_color: stdout is a terminal and NO_COLOR is not set. */
-int use_color(FILE *f);
+/* ock__use_color: stdout is a terminal and NO_COLOR is not set. */
+int ock__use_color(FILE *f);
 
 #endif

@@ -186,7 +186,7 @@ static void print_tally(const struct tally *t, const char *name, long lines, lon
     fprintf(t->out, "  %-18s %ld\n", t->ids[i], t->counts[i]);
 }
 
-int check_event_log(FILE *f, const char *name, FILE *out) {
+int ock__check_event_log(FILE *f, const char *name, FILE *out) {
   struct tally t = {.out = out};
   ock_grammar *g = NULL;
   if (ock_grammar_new(on_violation, &t, &g))
@@ -231,7 +231,7 @@ static void print_usage(const struct ock_option *t, FILE *f) {
   fputs(usage_tail, f);
 }
 
-int cmd_check(int argc, char **argv) {
+int ock__cmd_check(int argc, char **argv) {
   int quiet = 0, help = 0, npos = 0;
   const struct ock_option t[] = {
       {"quiet", 0, OCK_OPT_FLAG, &quiet, .help = "prints nothing: the exit code tells"},
@@ -258,7 +258,7 @@ int cmd_check(int argc, char **argv) {
     fprintf(stderr, "ock check: %s: cannot open\n", path);
     return EXIT_USAGE;
   }
-  int code = check_event_log(f, path, quiet ? NULL : stdout);
+  int code = ock__check_event_log(f, path, quiet ? NULL : stdout);
   if (f != stdin)
     fclose(f);
   return code;

@@ -67,8 +67,8 @@ static unsigned long long session_seed(unsigned long long seed, long i) {
 }
 
 static int universal(const char *req) {
-  for (int i = 0; req && fuzz_universal_requirements[i]; i++)
-    if (!strcmp(req, fuzz_universal_requirements[i]))
+  for (int i = 0; req && ock__fuzz_universal_requirements[i]; i++)
+    if (!strcmp(req, ock__fuzz_universal_requirements[i]))
       return 1;
   return 0;
 }
@@ -89,7 +89,7 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
                            .level = OCK_LEVEL_MUST};
   cJSON *result = NULL;
   *error = 0;
-  if (scenario_run(&sc, &cfg, z->reg, &result) || !result) {
+  if (ock__scenario_run(&sc, &cfg, z->reg, &result) || !result) {
     *error = 1;
     return NULL;
   }
@@ -112,7 +112,7 @@ static void *worker(void *arg) {
     long i = atomic_fetch_add(&z->next, 1);
     if (i >= z->count || i > atomic_load(&z->first_failure))
       return NULL;
-    cJSON *fx = fuzz_generate(session_seed(z->seed, i), z->declared);
+    cJSON *fx = ock__fuzz_generate(session_seed(z->seed, i), z->declared);
     int error = 0;
     cJSON *failed = run_one(z, fx, &error);
     if (error) {
@@ -146,7 +146,7 @@ static cJSON *shrink(struct fuzz *z, cJSON *fx, const char *req, int *runs) {
   while (progress && *runs < SHRINK_BUDGET) {
     progress = 0;
     cJSON *cand = NULL;
-    for (int k = 0; *runs < SHRINK_BUDGET && fuzz_shrink_step(fx, k, &cand); k++) {
+    for (int k = 0; *runs < SHRINK_BUDGET && ock__fuzz_shrink_step(fx, k, &cand); k++) {
       if (!cand)
         continue;
       int error = 0;
@@ -229,7 +229,7 @@ static int parse_fuzz_options(int argc, char **argv, struct fuzz *z) {
 
 /* write_fixture writes fx to DIR/<id>.json into path (n bytes); returns 0 or -1. */
 static int write_fixture(const struct fuzz *z, const cJSON *fx, char *path, size_t n) {
-  cli_make_dirs(z->out_dir);
+  ock__cli_make_dirs(z->out_dir);
   snprintf(path, n, "%s/%s.json", z->out_dir, ock_json_str(fx, "id"));
   char *text = cJSON_Print(fx);
   FILE *out = fopen(path, "w");
@@ -297,7 +297,7 @@ static void run_sessions(struct fuzz *z) {
     pthread_join(threads[i], NULL);
 }
 
-int cmd_fuzz(int argc, char **argv) {
+int ock__cmd_fuzz(int argc, char **argv) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   struct fuzz z = {.seed = 1,
                    .count = 100,
@@ -320,7 +320,7 @@ int cmd_fuzz(int argc, char **argv) {
   long f = atomic_load(&z.first_failure);
   if (f < z.count) {
     unsigned long long seed = session_seed(z.seed, f);
-    cJSON *fx = fuzz_generate(seed, z.declared);
+    cJSON *fx = ock__fuzz_generate(seed, z.declared);
     int error = 0;
     cJSON *failed = run_one(&z, fx, &error);
     if (!failed)

@@ -64,8 +64,8 @@ static int list_requirements(const ock_registry *reg, const struct filter *f, cJ
 static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON *json) {
   struct scenario_set set;
   char err[1200], safe[4 * sizeof err];
-  if (cli_fixtures_missing(f->fixtures, err, sizeof err) ||
-      scenarios_load(f->fixtures, reg, NULL, NULL, &set, err, sizeof err)) {
+  if (ock__cli_fixtures_missing(f->fixtures, err, sizeof err) ||
+      ock__scenarios_load(f->fixtures, reg, NULL, NULL, &set, err, sizeof err)) {
     fprintf(stderr, "ock: %s\n", ock_escape_terminal(safe, sizeof safe, err));
     return -1;
   }
@@ -73,7 +73,7 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
   for (size_t i = 0; i < set.n; i++) {
     const struct scenario *sc = &set.items[i];
     const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements");
-    const cJSON *caps = scenario_capabilities(sc);
+    const cJSON *caps = ock__scenario_capabilities(sc);
     if ((f->requirement && !has_string(reqs, f->requirement)) ||
         (f->capability && strcmp(f->capability, OCK_CAP_CORE) && !has_string(caps, f->capability)))
       continue;
@@ -93,7 +93,7 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
       free(r);
     }
   }
-  scenarios_free(&set);
+  ock__scenarios_free(&set);
   return shown;
 }
 
@@ -152,7 +152,7 @@ static int parse_list_options(int argc, char **argv, struct filter *f, const cha
   f->level = f->level_i < 0 ? NULL : level_names[f->level_i];
   f->format = formats[f->format_i];
   if (!f->fixtures)
-    f->fixtures = default_fixtures_dir();
+    f->fixtures = ock__default_fixtures_dir();
   return 0;
 }
 
@@ -166,7 +166,7 @@ static int group_unknown(const ock_registry *reg, const char *group) {
   return group != NULL;
 }
 
-int cmd_list(int argc, char **argv) {
+int ock__cmd_list(int argc, char **argv) {
   struct filter f;
   const char *what = NULL;
   int pr = parse_list_options(argc, argv, &f, &what);
@@ -213,7 +213,7 @@ int cmd_list(int argc, char **argv) {
 static void print_exercising(const ock_registry *reg, const char *fixtures, const char *id) {
   struct scenario_set set;
   char err[1200];
-  if (scenarios_load(fixtures, reg, NULL, NULL, &set, err, sizeof err))
+  if (ock__scenarios_load(fixtures, reg, NULL, NULL, &set, err, sizeof err))
     return;
   int n = 0;
   for (size_t i = 0; i < set.n; i++)
@@ -221,7 +221,7 @@ static void print_exercising(const ock_registry *reg, const char *fixtures, cons
       printf("%s %s\n", n++ ? "   " : "Scenarios:", set.items[i].id);
   if (!n)
     printf("Scenarios: none in %s\n", fixtures);
-  scenarios_free(&set);
+  ock__scenarios_free(&set);
 }
 
 static const char explain_usage_head[] =
@@ -232,7 +232,7 @@ static const char explain_usage_head[] =
     "the check looks at, and a typical cause and fix, and the scenarios that exercise it.\n"
     "\n";
 
-int cmd_explain(int argc, char **argv) {
+int ock__cmd_explain(int argc, char **argv) {
   const char *fixtures = NULL;
   int help = 0, npos = 0;
   const struct ock_option t[] = {
@@ -250,7 +250,7 @@ int cmd_explain(int argc, char **argv) {
     return help ? EXIT_PASS : EXIT_USAGE;
   }
   if (!fixtures)
-    fixtures = default_fixtures_dir();
+    fixtures = ock__default_fixtures_dir();
   ock_registry *reg = NULL;
   struct ock_jerr je;
   if (ock_registry_load_builtin(&reg, &je))
@@ -258,7 +258,7 @@ int cmd_explain(int argc, char **argv) {
   const char *id = argv[1];
   const struct ock_requirement *r = ock_registry_find(reg, id);
   /* A check id (as report lines and JUnit name them) explains the requirement it grades. */
-  const struct check_entry *check = r ? NULL : checklist_find(id);
+  const struct check_entry *check = r ? NULL : ock__checklist_find(id);
   if (check && check->requirement && (r = ock_registry_find(reg, check->requirement)) != NULL) {
     printf("check %s reports under %s%s\n\n", check->id, r->id,
            check->kind == CHECK_HARNESS ? " (an ERROR of the harness, not a finding on the SUT)"

@@ -72,7 +72,7 @@ static void print_usage(const struct ock_option *t, FILE *f) {
   fputs(usage_tail, f);
 }
 
-int cmd_report(int argc, char **argv) {
+int ock__cmd_report(int argc, char **argv) {
   const char *dir = "reports/latest";
   int help = 0, npos = 0;
   const struct ock_option t[] = {{NULL, 'o', OCK_OPT_STRING, &dir, .metavar = "DIR",

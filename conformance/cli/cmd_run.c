@@ -271,14 +271,14 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
     char id[512];
     size_t len = colon ? (size_t)(colon - e) : strlen(e);
     snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), e);
-    if (!scenarios_find(all, id)) {
+    if (!ock__scenarios_find(all, id)) {
       snprintf(err, n,
                "expected failures: the entry \"%.300s\" names no scenario of %s (see ock list "
                "scenarios)",
                e, o->fixtures);
       return -1;
     }
-    if (colon && !ock_registry_find(reg, colon + 1) && !checklist_find(colon + 1)) {
+    if (colon && !ock_registry_find(reg, colon + 1) && !ock__checklist_find(colon + 1)) {
       snprintf(err, n,
                "expected failures: the entry \"%.300s\" names no requirement or check id after "
                "the colon (see ock list requirements, ock explain ID)",
@@ -405,7 +405,7 @@ static int parse_options(int argc, char **argv, struct run_opts *o, char *err, s
     return -1;
   }
   if (!o->fixtures)
-    o->fixtures = default_fixtures_dir();
+    o->fixtures = ock__default_fixtures_dir();
   return 0;
 }
 
@@ -520,7 +520,7 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
     cJSON_AddItemToArray(checks, s);
   }
   cJSON_ReplaceItemInObjectCaseSensitive(result, "verdict",
-                                         cJSON_CreateString(scenario_verdict(checks)));
+                                         cJSON_CreateString(ock__scenario_verdict(checks)));
   cJSON_ReplaceItemInObjectCaseSensitive(result, "expected_failure", cJSON_CreateBool(excused));
 }
 
@@ -618,7 +618,7 @@ static void *worker(void *arg) {
       return NULL;
     const struct scenario *sc = &p->set->items[k / (size_t)p->o->repeat];
     cJSON *r = NULL;
-    scenario_run(sc, &p->cfg, p->reg, &r);
+    ock__scenario_run(sc, &p->cfg, p->reg, &r);
     if (!r)
       continue;
     if (p->o->repeat > 1) {
@@ -669,7 +669,7 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
   cJSON_AddNumberToObject(r, "duration_ms", 0);
   cJSON_AddStringToObject(r, "tier", o->blackbox ? "blackbox" : "instrumented");
   if (o->blackbox)
-    cJSON_AddItemToObject(r, "blackbox_coverage", blackbox_coverage(reg));
+    cJSON_AddItemToObject(r, "blackbox_coverage", ock__blackbox_coverage(reg));
   cJSON *orch = cJSON_AddObjectToObject(r, "orchestrator");
   cJSON_AddStringToObject(orch, "command", o->orchestrator ? o->orchestrator : "");
   cJSON_AddStringToObject(orch, "name", o->name ? o->name : o->orchestrator ? o->orchestrator : "");
@@ -792,16 +792,16 @@ static int load_inputs(struct run_opts *o, const ock_registry *reg, struct scena
                        int *usage_error, char *err, size_t n) {
   *usage_error = 1;
   if (check_out_dir(o->out_dir, err, n) || (o->manifest && load_manifest(o, err, n)) ||
-      (o->baseline && load_baseline(o, err, n)) || cli_fixtures_missing(o->fixtures, err, n))
+      (o->baseline && load_baseline(o, err, n)) || ock__cli_fixtures_missing(o->fixtures, err, n))
     return -1;
   *usage_error = 0;
-  if (scenarios_load(o->fixtures, reg, NULL, NULL, set, err, n))
+  if (ock__scenarios_load(o->fixtures, reg, NULL, NULL, set, err, n))
     return -1;
   if (baseline_unknown(o, set, reg, err, n)) {
     *usage_error = 1;
     return -1;
   }
-  scenarios_select(set, o->cases.items, o->excludes.items);
+  ock__scenarios_select(set, o->cases.items, o->excludes.items);
   return 0;
 }
 
@@ -820,7 +820,7 @@ static void fail_early(const struct run_opts *o, const ock_registry *reg, const 
   }
 }
 
-/* The dispositions cmd_run replaces while it runs, and gives back. */
+/* The dispositions ock__cmd_run replaces while it runs, and gives back. */
 struct signals {
   struct sigaction old_int, old_term, old_hup, old_pipe;
 };
@@ -903,7 +903,7 @@ static int finish_report(const struct pool *p, cJSON *report, const char *starte
   }
   if (interrupted) {
     cJSON_AddBoolToObject(report, "interrupted", 1);
-    cJSON_AddStringToObject(report, "interrupt_signal", sut_signal_name(interrupted));
+    cJSON_AddStringToObject(report, "interrupt_signal", ock__sut_signal_name(interrupted));
   }
   return write_reports(report, p->reg, p->o->out_dir,
                        missing       ? EXIT_USAGE
@@ -911,7 +911,7 @@ static int finish_report(const struct pool *p, cJSON *report, const char *starte
                                      : 0);
 }
 
-int cmd_run(int argc, char **argv) {
+int ock__cmd_run(int argc, char **argv) {
   struct run_opts o;
   char err[1200];
   int pr = parse_options(argc, argv, &o, err, sizeof err), usage_error = 1;
@@ -934,17 +934,17 @@ int cmd_run(int argc, char **argv) {
   if (pr < 0) {
     fail_early(&o, reg, started, usage_error, err);
   } else {
-    scenarios_shard(&set, o.shard_i, o.shard_n);
+    ock__scenarios_shard(&set, o.shard_i, o.shard_n);
     snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
     if (o.journals)
-      cli_make_dirs(journal_dir);
+      ock__cli_make_dirs(journal_dir);
     struct signals sig;
     signals_take(&sig);
     struct pool p = {.o = &o,
                      .set = &set,
                      .reg = reg,
                      .total = set.n * (size_t)o.repeat,
-                     .color = !strcmp(o.format, "human") && use_color(stdout)};
+                     .color = !strcmp(o.format, "human") && ock__use_color(stdout)};
     p.results = calloc(p.total + 1, sizeof *p.results);
     pthread_mutex_init(&p.lock, NULL);
     run_pool(&p, journal_dir);
@@ -958,7 +958,7 @@ int cmd_run(int argc, char **argv) {
     free(p.results);
     cJSON_Delete(report);
   }
-  scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
+  ock__scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
   cJSON_Delete(o.manifest_json);
   free(o.baseline_text);
   ock_registry_free(reg);

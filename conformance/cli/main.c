@@ -31,7 +31,7 @@ static const char usage[] =
     "\n"
     "Exit codes: 0 pass, 1 a check failed, 2 usage or fixture error, 3 incomplete.\n";
 
-void cli_make_dirs(const char *dir) {
+void ock__cli_make_dirs(const char *dir) {
   char path[4300];
   snprintf(path, sizeof path, "%s", dir);
   for (char *p = path + 1; *p; p++)
@@ -43,11 +43,11 @@ void cli_make_dirs(const char *dir) {
   mkdir(path, 0755);
 }
 
-int use_color(FILE *f) {
+int ock__use_color(FILE *f) {
   return isatty(fileno(f)) && !getenv("NO_COLOR");
 }
 
-const char *default_fixtures_dir(void) {
+const char *ock__default_fixtures_dir(void) {
   static char path[PATH_MAX + 64];
   const char *env = getenv("OCK_FIXTURES");
   if (env && *env)
@@ -71,11 +71,11 @@ const char *default_fixtures_dir(void) {
   return "fixtures";
 }
 
-int cli_fixtures_missing(const char *dir, char *err, size_t n) {
+int ock__cli_fixtures_missing(const char *dir, char *err, size_t n) {
   struct stat st;
   if (!stat(dir, &st) && S_ISDIR(st.st_mode))
     return 0;
-  if (strcmp(dir, default_fixtures_dir())) /* named by --fixtures: the loader says why */
+  if (strcmp(dir, ock__default_fixtures_dir())) /* named by --fixtures: the loader says why */
     return 0;
   const char *env = getenv("OCK_FIXTURES");
   char exe[PATH_MAX], cwd[PATH_MAX];
@@ -108,17 +108,17 @@ int main(int argc, char **argv) {
   }
   const char *cmd = argv[1];
   if (!strcmp(cmd, "run"))
-    return cmd_run(argc - 1, argv + 1);
+    return ock__cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "list"))
-    return cmd_list(argc - 1, argv + 1);
+    return ock__cmd_list(argc - 1, argv + 1);
   if (!strcmp(cmd, "explain"))
-    return cmd_explain(argc - 1, argv + 1);
+    return ock__cmd_explain(argc - 1, argv + 1);
   if (!strcmp(cmd, "check"))
-    return cmd_check(argc - 1, argv + 1);
+    return ock__cmd_check(argc - 1, argv + 1);
   if (!strcmp(cmd, "report"))
-    return cmd_report(argc - 1, argv + 1);
+    return ock__cmd_report(argc - 1, argv + 1);
   if (!strcmp(cmd, "fuzz"))
-    return cmd_fuzz(argc - 1, argv + 1);
+    return ock__cmd_fuzz(argc - 1, argv + 1);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("ock %s (contract ock/1)\n", OCK_KIT_VERSION);
     return EXIT_PASS;

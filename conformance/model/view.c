@@ -8,59 +8,59 @@
 #include "ock/json.h"
 #include "ock/status.h"
 
-const char *str_field(const cJSON *o, const char *k) {
+const char *ock__str_field(const cJSON *o, const char *k) {
   const char *s = ock_json_str(o, k);
   return s ? s : "";
 }
 
-const char *entry_kind(const cJSON *e) {
+const char *ock__entry_kind(const cJSON *e) {
   const char *k = ock_json_str(e, OCK_F_KIND);
   return k ? k : "";
 }
 
-long entry_seq(const cJSON *e) {
+long ock__entry_seq(const cJSON *e) {
   return (long)ock_json_int(e, OCK_F_SEQ, -1);
 }
 
-double entry_time(const cJSON *e) {
+double ock__entry_time(const cJSON *e) {
   return ock_json_num(e, OCK_F_T_MS, 0);
 }
 
-int is_kind(const cJSON *e, enum ock_journal_kind kind) {
-  return kind < OCK_ENTRY_KNOWN && !strcmp(entry_kind(e), ock_journal_kind_name(kind));
+int ock__is_kind(const cJSON *e, enum ock_journal_kind kind) {
+  return kind < OCK_ENTRY_KNOWN && !strcmp(ock__entry_kind(e), ock_journal_kind_name(kind));
 }
 
-const char *event_name(const cJSON *e) {
+const char *ock__event_name(const cJSON *e) {
   const char *n = ock_json_str(e, OCK_F_EVENT_EVENT);
   return n ? n : "";
 }
 
-/* The empty object event_data returns for an entry without object data: a constant, not
+/* The empty object ock__event_data returns for an entry without object data: a constant, not
  * allocated on first use. Scenarios are graded on several worker threads at once, and a
  * lazily created one raced: two workers that both found it missing both created it, and the
  * one overwritten was never freed (a 64-byte cJSON that LeakSanitizer reported at exit, now and
  * then, in any suite that runs ock with --jobs 2). An object with no child is all cJSON reads. */
 static const cJSON empty_object = {.type = cJSON_Object};
 
-const cJSON *event_data(const cJSON *e) {
+const cJSON *ock__event_data(const cJSON *e) {
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_DATA);
   return cJSON_IsObject(d) ? d : &empty_object;
 }
 
-const cJSON *event_reply(const cJSON *e) {
+const cJSON *ock__event_reply(const cJSON *e) {
   return cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_REPLY);
 }
 
-const char *event_action(const cJSON *e) {
-  const char *a = ock_json_str(event_reply(e), "action");
+const char *ock__event_action(const cJSON *e) {
+  const char *a = ock_json_str(ock__event_reply(e), "action");
   return a ? a : "continue";
 }
 
-int is_event(const cJSON *e, const char *name) {
-  return is_kind(e, OCK_ENTRY_EVENT) && (!name || !strcmp(event_name(e), name));
+int ock__is_event(const cJSON *e, const char *name) {
+  return ock__is_kind(e, OCK_ENTRY_EVENT) && (!name || !strcmp(ock__event_name(e), name));
 }
 
-int reply_failed(const cJSON *reply) {
+int ock__reply_failed(const cJSON *reply) {
   if (!reply)
     return 1;
   if (ock_json_int(reply, OCK_F_LLM_REPLY_STATUS, 200) >= 400)
@@ -81,24 +81,24 @@ static int view_init(struct view *v, const cJSON *fixture, const cJSON *journal,
   v->e = calloc(n + 1, sizeof *v->e);
   v->x = calloc(n + 1, sizeof *v->x);
   if (!v->e || !v->x) {
-    view_free(v);
+    ock__view_free(v);
     return OCK_ENOMEM;
   }
   return OCK_OK;
 }
 
-const char *last_user_text(const cJSON *request) {
+const char *ock__last_user_text(const cJSON *request) {
   const char *text = NULL;
   const cJSON *m;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
-    if (!strcmp(str_field(m, "role"), "user"))
+    if (!strcmp(ock__str_field(m, "role"), "user"))
       text = ock_json_str(m, "content");
   }
   return text;
 }
 
-int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
-                       const struct sut_result *proc) {
+int ock__view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
+                            const struct sut_result *proc) {
   if (view_init(v, fixture, journal, proc))
     return OCK_ENOMEM;
   v->traffic = 1;
@@ -109,9 +109,9 @@ int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journa
   cJSON_ArrayForEach(it, journal) {
     size_t i = v->n++;
     v->e[i] = it;
-    if (!is_kind(it, OCK_ENTRY_LLM_REQUEST))
+    if (!ock__is_kind(it, OCK_ENTRY_LLM_REQUEST))
       continue;
-    const char *said = last_user_text(it);
+    const char *said = ock__last_user_text(it);
     /* Only the next prompt opens an execute; a blank prompt before it (one the SUT must
      * refuse without a request, SPEC.md 5.12) is passed over when the prompt after it opens. */
     for (int p = next; said && p < n_prompts; p++) {
@@ -138,16 +138,16 @@ int view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journa
   return OCK_OK;
 }
 
-int view_after_cancel(const struct view *v, size_t i) {
-  const struct view_exec *x = view_exec_of(v, i);
+int ock__view_after_cancel(const struct view *v, size_t i) {
+  const struct view_exec *x = ock__view_exec_of(v, i);
   for (size_t k = x ? x->first : 0; k < i && k < v->n; k++)
-    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
+    if (ock__is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }
 
-int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
-               const struct sut_result *proc) {
+int ock__view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
+                    const struct sut_result *proc) {
   memset(v, 0, sizeof *v);
   v->fixture = fixture;
   v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
@@ -157,7 +157,7 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
   v->e = calloc(n + 1, sizeof *v->e);
   v->x = calloc(n + 1, sizeof *v->x);
   if (!v->e || !v->x) {
-    view_free(v);
+    ock__view_free(v);
     return OCK_ENOMEM;
   }
   const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
@@ -165,7 +165,7 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
   cJSON_ArrayForEach(it, journal) {
     size_t i = v->n++;
     v->e[i] = it;
-    if (is_event(it, OCK_EV_PROMPT_SUBMIT)) {
+    if (ock__is_event(it, OCK_EV_PROMPT_SUBMIT)) {
       if (v->nx)
         v->x[v->nx - 1].end = i;
       struct view_exec *x = &v->x[v->nx++];
@@ -175,15 +175,16 @@ int view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
       x->complete_seq = -1;
       const cJSON *p = cJSON_GetArrayItem(prompts, x->index - 1);
       x->prompt = cJSON_IsString(p) ? p->valuestring : NULL;
-    } else if (v->nx && is_event(it, OCK_EV_ORCHESTRATOR_COMPLETE) && !v->x[v->nx - 1].complete) {
-      v->x[v->nx - 1].complete = event_data(it);
-      v->x[v->nx - 1].complete_seq = entry_seq(it);
+    } else if (v->nx && ock__is_event(it, OCK_EV_ORCHESTRATOR_COMPLETE) &&
+               !v->x[v->nx - 1].complete) {
+      v->x[v->nx - 1].complete = ock__event_data(it);
+      v->x[v->nx - 1].complete_seq = ock__entry_seq(it);
     }
   }
   return OCK_OK;
 }
 
-void view_free(struct view *v) {
+void ock__view_free(struct view *v) {
   free(v->e);
   free(v->x);
   v->e = NULL;
@@ -191,55 +192,55 @@ void view_free(struct view *v) {
   v->n = v->nx = 0;
 }
 
-const struct view_exec *view_exec_of(const struct view *v, size_t i) {
+const struct view_exec *ock__view_exec_of(const struct view *v, size_t i) {
   for (size_t k = v->nx; k-- > 0;)
     if (i >= v->x[k].first)
       return &v->x[k];
   return NULL;
 }
 
-const cJSON *view_reply_of(const struct view *v, size_t i) {
+const cJSON *ock__view_reply_of(const struct view *v, size_t i) {
   /* The mock names the request a reply answers (request_seq): a reply journaled late (the
    * client had gone) still pairs with its own request. */
-  long seq = entry_seq(v->e[i]);
+  long seq = ock__entry_seq(v->e[i]);
   for (size_t j = i + 1; j < v->n; j++)
-    if (is_kind(v->e[j], OCK_ENTRY_LLM_REPLY) &&
+    if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REPLY) &&
         ock_json_int(v->e[j], OCK_F_LLM_REPLY_REQUEST_SEQ, -2) == seq)
       return v->e[j];
   for (size_t j = i + 1; j < v->n; j++) { /* a journal without request_seq: by position */
-    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
+    if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       return NULL;
-    if (is_kind(v->e[j], OCK_ENTRY_LLM_REPLY) &&
+    if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REPLY) &&
         !cJSON_HasObjectItem(v->e[j], OCK_F_LLM_REPLY_REQUEST_SEQ))
       return v->e[j];
   }
   return NULL;
 }
 
-int event_denied(const cJSON *e) {
-  const char *a = event_action(e);
+int ock__event_denied(const cJSON *e) {
+  const char *a = ock__event_action(e);
   return !strcmp(a, "deny") || !strcmp(a, "ask_user"); /* no approval system under ock/1 */
 }
 
-int view_is_wrap_up(const struct view *v, size_t i) {
-  while (i > 0 && !is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+int ock__view_is_wrap_up(const struct view *v, size_t i) {
+  while (i > 0 && !ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
     i--;
   const cJSON *request = v->e[i];
-  const struct view_exec *x = view_exec_of(v, i);
-  if (!x || !is_kind(request, OCK_ENTRY_LLM_REQUEST))
+  const struct view_exec *x = ock__view_exec_of(v, i);
+  if (!x || !ock__is_kind(request, OCK_ENTRY_LLM_REQUEST))
     return 0;
-  /* The turn of the request within its execute (SPEC.md 5.1), counted as view_turns does. */
+  /* The turn of the request within its execute (SPEC.md 5.1), counted as ock__view_turns does. */
   int turn = 0, have_prev = 0;
   const cJSON *prev_reply = NULL;
   for (size_t k = x->first; k <= i; k++) {
-    if (!is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
+    if (!ock__is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
       continue;
-    if (!have_prev || !reply_failed(prev_reply))
+    if (!have_prev || !ock__reply_failed(prev_reply))
       turn++;
     have_prev = 1;
-    prev_reply = view_reply_of(v, k);
+    prev_reply = ock__view_reply_of(v, k);
   }
-  if (turn != cfg_int(v, "max_iterations", 10) + 1)
+  if (turn != ock__cfg_int(v, "max_iterations", 10) + 1)
     return 0;
   /* A request of that turn that still offers tools is the loop going on past the limit
    * (OCK-ITER-001), not a wrap-up; the reminder's words are not looked at (OCK-TEXT-006). */
@@ -254,55 +255,55 @@ int view_is_wrap_up(const struct view *v, size_t i) {
   return 0;
 }
 
-int view_turns(const struct view *v, const struct view_exec *x) {
+int ock__view_turns(const struct view *v, const struct view_exec *x) {
   int turns = 0;
   const cJSON *prev_reply = NULL;
   int have_prev = 0;
   for (size_t i = x->first; i < x->end; i++) {
-    if (!is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
-    if (!have_prev || !reply_failed(prev_reply))
+    if (!have_prev || !ock__reply_failed(prev_reply))
       turns++;
     have_prev = 1;
-    prev_reply = view_reply_of(v, i);
+    prev_reply = ock__view_reply_of(v, i);
   }
   return turns;
 }
 
-long long cfg_int(const struct view *v, const char *key, long long dflt) {
+long long ock__cfg_int(const struct view *v, const char *key, long long dflt) {
   return ock_json_int(v->config, key, dflt);
 }
 
-const char *cfg_str(const struct view *v, const char *key, const char *dflt) {
+const char *ock__cfg_str(const struct view *v, const char *key, const char *dflt) {
   const char *s = ock_json_str(v->config, key);
   return s ? s : dflt;
 }
 
-int cfg_bool(const struct view *v, const char *key, int dflt) {
+int ock__cfg_bool(const struct view *v, const char *key, int dflt) {
   return ock_json_bool(v->config, key, dflt);
 }
 
-const cJSON *next_first_request(const struct view *v, const struct view_exec *x) {
+const cJSON *ock__next_first_request(const struct view *v, const struct view_exec *x) {
   for (size_t k = 0; k + 1 < v->nx; k++) {
     if (&v->x[k] != x)
       continue;
     for (size_t i = v->x[k + 1].first; i < v->x[k + 1].end; i++)
-      if (is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         return v->e[i];
   }
   return NULL;
 }
 
-int history_has_user_text(const cJSON *request, const char *text) {
+int ock__history_has_user_text(const cJSON *request, const char *text) {
   const cJSON *m;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) {
-    if (!strcmp(str_field(m, "role"), "user") && !strcmp(str_field(m, "content"), text))
+    if (!strcmp(ock__str_field(m, "role"), "user") && !strcmp(ock__str_field(m, "content"), text))
       return 1;
   }
   return 0;
 }
 
-int session_has_tool(const struct view *v, const char *name) {
+int ock__session_has_tool(const struct view *v, const char *name) {
   const cJSON *t;
   cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->session, "tools")) {
     const char *n = ock_json_str(t, "name");
@@ -312,17 +313,19 @@ int session_has_tool(const struct view *v, const char *name) {
   return 0;
 }
 
-int reply_abandoned(const struct view *v, size_t i) {
+int ock__reply_abandoned(const struct view *v, size_t i) {
   size_t j = i + 1;
-  while (j < v->n && !is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
-         !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) && !is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
+  while (j < v->n && !ock__is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) &&
+         !ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR) &&
+         !ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
     j++;
-  if (j >= v->n || !is_event(v->e[j], OCK_EV_PROVIDER_ERROR) ||
-      strcmp(str_field(cJSON_GetObjectItemCaseSensitive(event_data(v->e[j]), "error"), "type"),
+  if (j >= v->n || !ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR) ||
+      strcmp(ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[j]), "error"),
+                            "type"),
              "cancelled"))
     return 0;
-  for (size_t k = j; k-- > 0 && !is_event(v->e[k], OCK_EV_PROMPT_SUBMIT);)
-    if (is_kind(v->e[k], OCK_ENTRY_CANCEL))
+  for (size_t k = j; k-- > 0 && !ock__is_event(v->e[k], OCK_EV_PROMPT_SUBMIT);)
+    if (ock__is_kind(v->e[k], OCK_ENTRY_CANCEL))
       return 1;
   return 0;
 }

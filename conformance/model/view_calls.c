@@ -7,32 +7,32 @@
 #include "ock/contract.h"
 #include "ock/json.h"
 
-const char *call_id(const struct call_fate *f) {
-  return str_field(f->call, "id");
+const char *ock__call_id(const struct call_fate *f) {
+  return ock__str_field(f->call, "id");
 }
 
-const char *call_name(const struct call_fate *f) {
-  return str_field(f->call, "name");
+const char *ock__call_name(const struct call_fate *f) {
+  return ock__str_field(f->call, "name");
 }
 
-const char *call_args(const struct call_fate *f) {
-  return str_field(f->call, "arguments");
+const char *ock__call_args(const struct call_fate *f) {
+  return ock__str_field(f->call, "arguments");
 }
 
-const char *fate_error_type(const struct call_fate *f) {
-  const cJSON *err = cJSON_GetObjectItemCaseSensitive(event_data(f->error), "error");
-  return str_field(err, "type");
+const char *ock__fate_error_type(const struct call_fate *f) {
+  const cJSON *err = cJSON_GetObjectItemCaseSensitive(ock__event_data(f->error), "error");
+  return ock__str_field(err, "type");
 }
 
 static void collect(const struct view *v, struct call_fate *f) {
-  const char *id = call_id(f);
+  const char *id = ock__call_id(f);
   size_t end = f->x ? f->x->end : v->n;
   for (size_t i = f->reply_index + 1; i < end; i++) {
     const cJSON *e = v->e[i];
-    if (is_kind(e, OCK_ENTRY_EVENT)) {
-      if (strcmp(str_field(event_data(e), "tool_call_id"), id))
+    if (ock__is_kind(e, OCK_ENTRY_EVENT)) {
+      if (strcmp(ock__str_field(ock__event_data(e), "tool_call_id"), id))
         continue;
-      const char *n = event_name(e);
+      const char *n = ock__event_name(e);
       const cJSON **slot = !strcmp(n, OCK_EV_TOOL_SELECTING)  ? &f->selecting
                            : !strcmp(n, OCK_EV_TOOL_SELECTED) ? &f->selected
                            : !strcmp(n, OCK_EV_TOOL_PRE)      ? &f->pre
@@ -41,23 +41,24 @@ static void collect(const struct view *v, struct call_fate *f) {
                                                               : NULL;
       if (slot && !*slot)
         *slot = e;
-    } else if (is_kind(e, OCK_ENTRY_TOOL_START) && !f->start &&
-               !strcmp(str_field(e, OCK_F_TOOL_START_TOOL_CALL_ID), id)) {
+    } else if (ock__is_kind(e, OCK_ENTRY_TOOL_START) && !f->start &&
+               !strcmp(ock__str_field(e, OCK_F_TOOL_START_TOOL_CALL_ID), id)) {
       f->start = e;
       f->start_index = i;
-    } else if (is_kind(e, OCK_ENTRY_TOOL_END) && !f->end &&
-               !strcmp(str_field(e, OCK_F_TOOL_END_TOOL_CALL_ID), id)) {
+    } else if (ock__is_kind(e, OCK_ENTRY_TOOL_END) && !f->end &&
+               !strcmp(ock__str_field(e, OCK_F_TOOL_END_TOOL_CALL_ID), id)) {
       f->end = e;
     }
   }
 }
 
-size_t call_fates(const struct view *v, struct call_fate **out) {
+size_t ock__call_fates(const struct view *v, struct call_fate **out) {
   size_t n = 0, cap = 0;
   struct call_fate *fates = NULL;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    if (!is_kind(reply, OCK_ENTRY_LLM_REPLY) || reply_failed(reply) || view_is_wrap_up(v, i))
+    if (!ock__is_kind(reply, OCK_ENTRY_LLM_REPLY) || ock__reply_failed(reply) ||
+        ock__view_is_wrap_up(v, i))
       continue;
     const cJSON *c;
     int idx = 0;
@@ -77,7 +78,7 @@ size_t call_fates(const struct view *v, struct call_fate **out) {
       f->call = c;
       f->reply = reply;
       f->reply_index = i;
-      f->x = view_exec_of(v, i);
+      f->x = ock__view_exec_of(v, i);
       f->call_index = idx++;
       collect(v, f);
     }
@@ -86,9 +87,9 @@ size_t call_fates(const struct view *v, struct call_fate **out) {
   return n;
 }
 
-const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_out) {
+const cJSON *ock__next_request_after(const struct view *v, size_t i, size_t *index_out) {
   for (size_t j = i + 1; j < v->n; j++) {
-    if (is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST)) {
+    if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST)) {
       if (index_out)
         *index_out = j;
       return v->e[j];
@@ -97,26 +98,27 @@ const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_ou
   return NULL;
 }
 
-const char *request_result_text(const cJSON *request, const char *id) {
+const char *ock__request_result_text(const cJSON *request, const char *id) {
   const cJSON *m;
   cJSON_ArrayForEach(
       m, cJSON_GetObjectItemCaseSensitive(
-             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(str_field(m, "role"), "tool") &&
-                                                      !strcmp(str_field(m, "tool_call_id"),
-                                                              id)) return str_field(m, "content");
+             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(ock__str_field(m, "role"), "tool") &&
+                                                      !strcmp(ock__str_field(m, "tool_call_id"),
+                                                              id)) return ock__str_field(m,
+                                                                                         "content");
   return NULL;
 }
 
-const char *call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on) {
+const char *ock__call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on) {
   size_t j = 0;
-  const cJSON *next = next_request_after(v, f->reply_index, &j);
-  const char *status = f->x ? str_field(f->x->complete, "status") : "";
+  const cJSON *next = ock__next_request_after(v, f->reply_index, &j);
+  const char *status = f->x ? ock__str_field(f->x->complete, "status") : "";
   int may_stop = !strcmp(status, "cancelled") || !strcmp(status, "error");
   for (size_t i = f->x ? f->x->first : 0; f->x && i < f->x->end && !may_stop; i++)
-    may_stop = is_kind(v->e[i], OCK_ENTRY_CANCEL);
+    may_stop = ock__is_kind(v->e[i], OCK_ENTRY_CANCEL);
   if (!next)
     return goes_on && !may_stop ? "no later LLM request: the loop stopped" : NULL;
-  if (!request_result_text(next, call_id(f)))
+  if (!ock__request_result_text(next, ock__call_id(f)))
     return "no tool result for it in the next LLM request";
   if (goes_on && !may_stop && f->x && j >= f->x->end)
     return "the loop stopped: the next LLM request belongs to a later execute";

@@ -21,31 +21,31 @@ struct call_fate {
   size_t start_index;
 };
 
-/* call_fates collects the fates of all calls in the view. *out is an array the caller frees
+/* ock__call_fates collects the fates of all calls in the view. *out is an array the caller frees
  * with free(); returns the count (0 when there are none or out of memory). */
-size_t call_fates(const struct view *v, struct call_fate **out);
+size_t ock__call_fates(const struct view *v, struct call_fate **out);
 
-/* call_id / call_name / call_args: fields of the call (never NULL). */
-const char *call_id(const struct call_fate *f);
-const char *call_name(const struct call_fate *f);
-const char *call_args(const struct call_fate *f);
+/* ock__call_id / ock__call_name / ock__call_args: fields of the call (never NULL). */
+const char *ock__call_id(const struct call_fate *f);
+const char *ock__call_name(const struct call_fate *f);
+const char *ock__call_args(const struct call_fate *f);
 
-/* fate_error_type: data.error.type of the tool:error event, or "". */
-const char *fate_error_type(const struct call_fate *f);
+/* ock__fate_error_type: data.error.type of the tool:error event, or "". */
+const char *ock__fate_error_type(const struct call_fate *f);
 
-/* next_request_after: the first llm_request entry after index i, or NULL. */
-const cJSON *next_request_after(const struct view *v, size_t i, size_t *index_out);
+/* ock__next_request_after: the first llm_request entry after index i, or NULL. */
+const cJSON *ock__next_request_after(const struct view *v, size_t i, size_t *index_out);
 
-/* request_result_text: the content of the tool result for id in the request's history, or
+/* ock__request_result_text: the content of the tool result for id in the request's history, or
  * NULL when the history has none. */
-const char *request_result_text(const cJSON *request, const char *id);
+const char *ock__request_result_text(const cJSON *request, const char *id);
 
-/* call_not_fed_back judges what every call is owed whatever its result says (SPEC.md 5.8): a
+/* ock__call_not_fed_back judges what every call is owed whatever its result says (SPEC.md 5.8): a
  * tool result in the first LLM request after the reply that issued it, and, when goes_on, that
  * request in the same execute; an execute that ended cancelled or error (or holds a SIGINT) need
  * not go on, and when no request follows it nothing is owed. Returns NULL when that holds, else a
  * static phrase saying what is missing. The wording of the result is not judged here: that is
  * the TEXT requirements' (SPEC.md 2.15). */
-const char *call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on);
+const char *ock__call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on);
 
 #endif

@@ -361,7 +361,7 @@ static void exit_status(struct ock_doc *d, const cJSON *p) {
       ock_doc_put(d, " (the shell could not execute the command)");
     else if (c > 128 && c < 128 + 65)
       ock_doc_putf(d, " (128 + %lld: a process under the shell was killed by %s)", c - 128,
-                   sut_signal_name((int)(c - 128)));
+                   ock__sut_signal_name((int)(c - 128)));
   } else {
     ock_doc_put(d, "no exit status");
   }

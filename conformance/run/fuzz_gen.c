@@ -6,7 +6,7 @@
 #include "ock/caps.h"
 #include "ock/contract.h"
 
-const char *const fuzz_universal_requirements[] = {
+const char *const ock__fuzz_universal_requirements[] = {
     "OCK-COMPLETE-001", "OCK-COMPLETE-002", "OCK-COMPLETE-003",
     "OCK-COMPLETE-004", "OCK-COMPLETE-005", "OCK-ORDER-001",
     "OCK-ORDER-002",    "OCK-ORDER-003",    "OCK-ORDER-004",
@@ -227,7 +227,7 @@ static void draw_behaviour(cJSON *fx, unsigned long long *s, const char *const *
   }
 }
 
-cJSON *fuzz_generate(unsigned long long seed, const char *const *caps) {
+cJSON *ock__fuzz_generate(unsigned long long seed, const char *const *caps) {
   unsigned long long s = seed;
   int streaming = declared(caps, OCK_CAP_STREAMING) && chance(&s, 40);
   cJSON *fcaps = NULL;
@@ -251,7 +251,7 @@ static int offer(cJSON *c, int applies, cJSON **out) {
 
 /* Shrinking: candidate k of fx, in a fixed order: drop prompt i, drop turn i, drop call c of a
  * turn, drop the hooks, drop the cancel, turn streaming off. */
-int fuzz_shrink_step(const cJSON *fx, int k, cJSON **out) {
+int ock__fuzz_shrink_step(const cJSON *fx, int k, cJSON **out) {
   cJSON *c = cJSON_Duplicate(fx, 1);
   cJSON *cs = cJSON_GetObjectItemCaseSensitive(c, "session");
   cJSON *prompts = cJSON_GetObjectItemCaseSensitive(cs, "prompts");

@@ -11,15 +11,15 @@
 
 #include <cJSON.h>
 
-/* fuzz_generate returns a new fixture (caller cJSON_Deletes) for seed; declared is the
+/* ock__fuzz_generate returns a new fixture (caller cJSON_Deletes) for seed; declared is the
  * NULL-terminated capability list of the SUT. */
-cJSON *fuzz_generate(unsigned long long seed, const char *const *declared);
+cJSON *ock__fuzz_generate(unsigned long long seed, const char *const *declared);
 
-/* fuzz_shrink_step writes into *out (caller deletes) the candidate number k smaller than fx,
+/* ock__fuzz_shrink_step writes into *out (caller deletes) the candidate number k smaller than fx,
  * or returns 0 when there is no candidate k (k counts from 0). */
-int fuzz_shrink_step(const cJSON *fx, int k, cJSON **out);
+int ock__fuzz_shrink_step(const cJSON *fx, int k, cJSON **out);
 
 /* The requirements every session must meet, whatever was scripted. NULL-terminated. */
-extern const char *const fuzz_universal_requirements[];
+extern const char *const ock__fuzz_universal_requirements[];
 
 #endif

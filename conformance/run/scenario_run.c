@@ -32,7 +32,7 @@ static void on_cancel(void *user) {
   struct cancel_target *t = user;
   sut *s = atomic_load(&t->s);
   if (s)
-    sut_interrupt(s);
+    ock__sut_interrupt(s);
   else
     atomic_store(&t->pending, 1);
 }
@@ -43,7 +43,7 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
-const char *scenario_verdict(const cJSON *checks) {
+const char *ock__scenario_verdict(const cJSON *checks) {
   enum ock_verdict worst = OCK_VERDICT_SKIP;
   int any = 0;
   const cJSON *c;
@@ -91,7 +91,7 @@ static cJSON *base_result(const struct scenario *sc) {
   cJSON_AddItemToObject(
       r, "requirements",
       cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
-  const cJSON *caps = scenario_capabilities(sc);
+  const cJSON *caps = ock__scenario_capabilities(sc);
   cJSON_AddItemToObject(r, "capabilities", caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateArray());
   return r;
 }
@@ -114,7 +114,7 @@ static cJSON *process_json(struct sut_result *p) {
   else
     cJSON_AddNullToObject(o, "exit_code");
   if (p->signal)
-    cJSON_AddStringToObject(o, "signal", sut_signal_name(p->signal));
+    cJSON_AddStringToObject(o, "signal", ock__sut_signal_name(p->signal));
   else
     cJSON_AddNullToObject(o, "signal");
   cJSON_AddBoolToObject(o, "timed_out", p->timed_out);
@@ -170,7 +170,7 @@ static const char *s_or(const cJSON *o, const char *k, const char *dflt) {
   return s ? s : dflt;
 }
 
-cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) {
+cJSON *ock__scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) {
   cJSON *rows = cJSON_CreateArray();
   size_t n = 0;
   const cJSON *e;
@@ -252,7 +252,7 @@ static void write_journal(ock_mock *m, const struct run_config *cfg, const char 
 static int skip_reason(const struct scenario *sc, const struct run_config *cfg, char *why,
                        size_t n) {
   const cJSON *cap;
-  cJSON_ArrayForEach(cap, scenario_capabilities(sc)) {
+  cJSON_ArrayForEach(cap, ock__scenario_capabilities(sc)) {
     if (cJSON_IsString(cap) && !declared(cfg, cap->valuestring)) {
       snprintf(why, n, "capability %s not declared", cap->valuestring);
       return 1;
@@ -263,7 +263,7 @@ static int skip_reason(const struct scenario *sc, const struct run_config *cfg, 
     snprintf(why, n, "wire %s not declared", wire);
     return 1;
   }
-  return cfg->blackbox && blackbox_scenario_skip(sc->fixture, why, n);
+  return cfg->blackbox && ock__blackbox_scenario_skip(sc->fixture, why, n);
 }
 
 /* run_sut runs the SUT against the mock at url with the provider variables of SPEC.md 7, and
@@ -284,7 +284,7 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
   add_env(env, &ne, "ANTHROPIC_API_KEY", "ock-dummy-key");
   /* A black-box SUT reads the prompts on stdin (SPEC.md 9.7). */
   char *input = cfg->blackbox
-                    ? blackbox_input(cJSON_GetObjectItemCaseSensitive(
+                    ? ock__blackbox_input(cJSON_GetObjectItemCaseSensitive(
                           cJSON_GetObjectItemCaseSensitive(sc->fixture, "session"), "prompts"))
                     : NULL;
   struct sut_spec spec = {.command = cfg->command,
@@ -295,13 +295,13 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
                           .abort_flag = cfg->abort_flag};
   memset(proc, 0, sizeof *proc);
   proc->exit_code = -1;
-  int rc = cfg->blackbox && !input ? OCK_ENOMEM : sut_start(&spec, s);
+  int rc = cfg->blackbox && !input ? OCK_ENOMEM : ock__sut_start(&spec, s);
   free(input);
   if (!rc) {
     atomic_store(&target->s, *s);
     if (atomic_load(&target->pending))
-      sut_interrupt(*s);
-    sut_wait(*s, proc);
+      ock__sut_interrupt(*s);
+    ock__sut_wait(*s, proc);
   } else {
     proc->spawn_failed = 1;
     proc->out = strdup("");
@@ -322,23 +322,23 @@ static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario
     int sig = cfg->abort_flag ? (int)*cfg->abort_flag : 0;
     snprintf(why, sizeof why,
              "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
-             sig > 1 ? sut_signal_name(sig) : "an interrupt");
-    grade_error(g, "harness.interrupted", "OCK-PROC-001", why);
-  } else if (journal && !(cfg->blackbox ? view_build_traffic(v, sc->fixture, journal, proc)
-                                        : view_build(v, sc->fixture, journal, proc))) {
+             sig > 1 ? ock__sut_signal_name(sig) : "an interrupt");
+    ock__grade_error(g, "harness.interrupted", "OCK-PROC-001", why);
+  } else if (journal && !(cfg->blackbox ? ock__view_build_traffic(v, sc->fixture, journal, proc)
+                                        : ock__view_build(v, sc->fixture, journal, proc))) {
     g->v = v;
-    grade_scenario(g);
-    view_free(v);
+    ock__grade_scenario(g);
+    ock__view_free(v);
     g->v = NULL;
   } else {
-    grade_error(g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
+    ock__grade_error(g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
   }
   if (dropped) {
     char why[200];
     snprintf(why, sizeof why,
              "the journal was cut: %zu entries past its cap were not kept, so checks saw a part",
              dropped);
-    grade_error(g, "harness.journal-cap", "OCK-PROC-005", why);
+    ock__grade_error(g, "harness.journal-cap", "OCK-PROC-005", why);
   }
 }
 
@@ -351,8 +351,8 @@ static int not_run(cJSON *r, cJSON *checks, const char *verdict, double ms, cons
   return OCK_OK;
 }
 
-int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
-                 cJSON **out) {
+int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
+                      const ock_registry *reg, cJSON **out) {
   double t0 = now_ms();
   cJSON *r = base_result(sc);
   cJSON *checks = cJSON_CreateArray();
@@ -384,7 +384,7 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   if (rc) {
     char why[900];
     snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
-    grade_error(&g, "harness.mock", "OCK-PROC-001", why);
+    ock__grade_error(&g, "harness.mock", "OCK-PROC-001", why);
     ock_mock_free(m);
     return not_run(r, checks, OCK_V_ERROR, now_ms() - t0, NULL, out);
   }
@@ -397,15 +397,15 @@ int scenario_run(const struct scenario *sc, const struct run_config *cfg, const 
   write_journal(m, cfg, sc->id);
   struct view v;
   grade_run(&g, &v, sc, cfg, journal, &proc, ock_mock_journal_dropped(m));
-  finish(r, checks, scenario_verdict(checks), now_ms() - t0, NULL);
+  finish(r, checks, ock__scenario_verdict(checks), now_ms() - t0, NULL);
   cJSON_AddBoolToObject(r, "timed_out", proc.timed_out);
   if (proc.aborted)
     cJSON_AddBoolToObject(r, "interrupted", 1);
   cJSON_AddItemToObject(r, "process", process_json(&proc));
-  cJSON_AddItemToObject(r, "timeline", scenario_timeline(journal, checks, TIMELINE_MAX));
+  cJSON_AddItemToObject(r, "timeline", ock__scenario_timeline(journal, checks, TIMELINE_MAX));
   cJSON_Delete(journal);
-  sut_result_clear(&proc);
-  sut_free(s);
+  ock__sut_result_clear(&proc);
+  ock__sut_free(s);
   ock_mock_free(m);
   *out = r;
   return OCK_OK;

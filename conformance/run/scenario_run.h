@@ -31,19 +31,20 @@ struct run_config {
   volatile sig_atomic_t *abort_flag; /* set by ock's own SIGINT: stop waiting, kill the SUT */
 };
 
-/* scenario_run runs sc and returns its result object (*out, caller frees). A scenario that
+/* ock__scenario_run runs sc and returns its result object (*out, caller frees). A scenario that
  * needs a capability the SUT did not declare, or a provider on a wire it did not declare, is not
  * run: verdict SKIP. A harness failure
  * (the mock would not start) is verdict ERROR, never a pass. Returns OCK_OK or OCK_ENOMEM. */
-int scenario_run(const struct scenario *sc, const struct run_config *cfg, const ock_registry *reg,
-                 cJSON **out);
+int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
+                      const ock_registry *reg, cJSON **out);
 
-/* scenario_verdict: the most severe verdict among a result's checks (OCK_V_ERROR if it has none).
+/* ock__scenario_verdict: the most severe verdict among a result's checks (OCK_V_ERROR if it has
+ * none).
  */
-const char *scenario_verdict(const cJSON *checks);
+const char *ock__scenario_verdict(const cJSON *checks);
 
-/* scenario_timeline builds the sequence diagram's rows from a journal (borrowed): one row per
+/* ock__scenario_timeline builds the sequence diagram's rows from a journal (borrowed): one row per
  * entry, at most max rows, failed marked for the seqs in a failing check's evidence. */
-cJSON *scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max);
+cJSON *ock__scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max);
 
 #endif

@@ -205,8 +205,8 @@ static int validate_names(const cJSON *fx, const ock_registry *reg, struct ock_j
   return OCK_OK;
 }
 
-int scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg, char *errbuf,
-                       size_t n) {
+int ock__scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg,
+                            char *errbuf, size_t n) {
   struct ock_jerr err;
   const char *id = NULL, *s = NULL;
   const cJSON *expect = NULL;
@@ -308,7 +308,7 @@ static int load_one(const char *dir, const char *name, const ock_registry *reg,
     snprintf(errbuf, n, "%s: %s", err.where, err.what);
     return rc;
   }
-  rc = scenarios_validate(*fx, path, reg, errbuf, n);
+  rc = ock__scenarios_validate(*fx, path, reg, errbuf, n);
   const char *id = ock_json_str(*fx, "id");
   size_t stem = strlen(name) - 5; /* without ".json" */
   if (!rc && (strlen(id) != stem || strncmp(id, name, stem))) {
@@ -324,8 +324,9 @@ static int load_one(const char *dir, const char *name, const ock_registry *reg,
   return rc;
 }
 
-int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
-                   const char *const *exclude, struct scenario_set *out, char *errbuf, size_t n) {
+int ock__scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
+                        const char *const *exclude, struct scenario_set *out, char *errbuf,
+                        size_t n) {
   memset(out, 0, sizeof *out);
   char **names = NULL;
   size_t count = 0;
@@ -356,14 +357,14 @@ int scenarios_load(const char *dir, const ock_registry *reg, const char *const *
     free(names[i]);
   free(names);
   if (rc)
-    scenarios_free(out);
+    ock__scenarios_free(out);
   else /* by id, as reports and merges order them (file names sort "a-b.json" before "a.json") */
     qsort(out->items, out->n, sizeof *out->items, by_id);
   return rc;
 }
 
-void scenarios_select(struct scenario_set *s, const char *const *include,
-                      const char *const *exclude) {
+void ock__scenarios_select(struct scenario_set *s, const char *const *include,
+                           const char *const *exclude) {
   size_t k = 0;
   for (size_t i = 0; i < s->n; i++) {
     if ((!include || !include[0] || matches_any(s->items[i].id, include)) &&
@@ -377,14 +378,14 @@ void scenarios_select(struct scenario_set *s, const char *const *include,
   s->n = k;
 }
 
-int scenarios_find(const struct scenario_set *s, const char *id) {
+int ock__scenarios_find(const struct scenario_set *s, const char *id) {
   for (size_t i = 0; i < s->n; i++)
     if (!strcmp(s->items[i].id, id))
       return 1;
   return 0;
 }
 
-void scenarios_shard(struct scenario_set *s, int index, int count) {
+void ock__scenarios_shard(struct scenario_set *s, int index, int count) {
   if (count <= 1)
     return;
   size_t k = 0;
@@ -399,7 +400,7 @@ void scenarios_shard(struct scenario_set *s, int index, int count) {
   s->n = k;
 }
 
-void scenarios_free(struct scenario_set *s) {
+void ock__scenarios_free(struct scenario_set *s) {
   for (size_t i = 0; i < s->n; i++) {
     free(s->items[i].path);
     cJSON_Delete(s->items[i].fixture);
@@ -409,6 +410,6 @@ void scenarios_free(struct scenario_set *s) {
   s->n = 0;
 }
 
-const cJSON *scenario_capabilities(const struct scenario *sc) {
+const cJSON *ock__scenario_capabilities(const struct scenario *sc) {
   return cJSON_GetObjectItemCaseSensitive(sc->fixture, "capabilities");
 }

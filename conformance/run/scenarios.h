@@ -28,31 +28,32 @@ struct scenario_set {
   size_t n;
 };
 
-/* scenarios_load reads every *.json in dir, validates each against reg (sorted by id),
+/* ock__scenarios_load reads every *.json in dir, validates each against reg (sorted by id),
  * and keeps those whose id matches one of include (NULL or empty: all) and none of exclude.
  * On a bad fixture it returns OCK_ETYPE/OCK_EMISSING/OCK_EJSON/OCK_EIO with errbuf holding
  * "FILE: JSON-PATH: what was expected". */
-int scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
-                   const char *const *exclude, struct scenario_set *out, char *errbuf, size_t n);
+int ock__scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
+                        const char *const *exclude, struct scenario_set *out, char *errbuf,
+                        size_t n);
 
-/* scenarios_validate validates one parsed fixture (borrowed); file names it in errors. */
-int scenarios_validate(const cJSON *fixture, const char *file, const ock_registry *reg,
-                       char *errbuf, size_t n);
+/* ock__scenarios_validate validates one parsed fixture (borrowed); file names it in errors. */
+int ock__scenarios_validate(const cJSON *fixture, const char *file, const ock_registry *reg,
+                            char *errbuf, size_t n);
 
-/* scenarios_select keeps the scenarios whose id matches one of include (NULL or empty: all)
- * and none of exclude, in order, as scenarios_load does; the others are freed. */
-void scenarios_select(struct scenario_set *s, const char *const *include,
-                      const char *const *exclude);
+/* ock__scenarios_select keeps the scenarios whose id matches one of include (NULL or empty: all)
+ * and none of exclude, in order, as ock__scenarios_load does; the others are freed. */
+void ock__scenarios_select(struct scenario_set *s, const char *const *include,
+                           const char *const *exclude);
 
-/* scenarios_find: 1 when the set holds a scenario of that id, else 0. */
-int scenarios_find(const struct scenario_set *s, const char *id);
+/* ock__scenarios_find: 1 when the set holds a scenario of that id, else 0. */
+int ock__scenarios_find(const struct scenario_set *s, const char *id);
 
-/* scenarios_shard keeps the scenarios of shard index (1-based) of count, by position. */
-void scenarios_shard(struct scenario_set *s, int index, int count);
+/* ock__scenarios_shard keeps the scenarios of shard index (1-based) of count, by position. */
+void ock__scenarios_shard(struct scenario_set *s, int index, int count);
 
-void scenarios_free(struct scenario_set *s);
+void ock__scenarios_free(struct scenario_set *s);
 
-/* scenario_capabilities: the capabilities the fixture needs (borrowed array or NULL). */
-const cJSON *scenario_capabilities(const struct scenario *sc);
+/* ock__scenario_capabilities: the capabilities the fixture needs (borrowed array or NULL). */
+const cJSON *ock__scenario_capabilities(const struct scenario *sc);
 
 #endif

@@ -87,7 +87,7 @@ struct sut {
   int waited;
 };
 
-const char *sut_signal_name(int sig) {
+const char *ock__sut_signal_name(int sig) {
   static _Thread_local char other[16];
   switch (sig) {
   case SIGSEGV:
@@ -135,7 +135,7 @@ static void track_forked(void *ctx, pid_t pid) {
   pthread_mutex_unlock(&live_lock);
 }
 
-int sut_start(const struct sut_spec *spec, sut **out) {
+int ock__sut_start(const struct sut_spec *spec, sut **out) {
   sut *s = calloc(1, sizeof *s);
   if (!s)
     return OCK_ENOMEM;
@@ -157,7 +157,7 @@ int sut_start(const struct sut_spec *spec, sut **out) {
   return OCK_OK;
 }
 
-void sut_interrupt(sut *s) {
+void ock__sut_interrupt(sut *s) {
   if (s && ock_process_kill(s->proc, SIGINT))
     atomic_fetch_add(&s->interrupts, 1);
 }
@@ -169,7 +169,7 @@ static void forget(sut *s) {
   reap_orphans();
 }
 
-int sut_wait(sut *s, struct sut_result *r) {
+int ock__sut_wait(sut *s, struct sut_result *r) {
   struct ock_process_result pr;
   ock_process_wait(s->proc, s->timeout_s, &pr);
   forget(s);
@@ -188,7 +188,7 @@ int sut_wait(sut *s, struct sut_result *r) {
   return OCK_OK;
 }
 
-void sut_free(sut *s) {
+void ock__sut_free(sut *s) {
   if (!s)
     return;
   pid_t pid = ock_process_pid(s->proc);
@@ -200,7 +200,7 @@ void sut_free(sut *s) {
   free(s);
 }
 
-void sut_result_clear(struct sut_result *r) {
+void ock__sut_result_clear(struct sut_result *r) {
   free(r->out);
   free(r->err);
   memset(r, 0, sizeof *r);

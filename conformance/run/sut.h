@@ -33,7 +33,8 @@ struct sut_result {
   int timed_out;    /* killed at the timeout */
   int aborted;      /* killed because the abort flag was set (ock itself was interrupted) */
   int spawn_failed; /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
-  char *out; /* kept stdout, NUL-terminated, its own NUL bytes as '?'; owned (sut_result_clear) */
+  char *out; /* kept stdout, NUL-terminated, its own NUL bytes as '?'; owned (ock__sut_result_clear)
+              */
   size_t out_total; /* bytes it wrote to stdout in all */
   char *err;
   size_t err_total;
@@ -43,22 +44,22 @@ struct sut_result {
 
 typedef struct sut sut;
 
-/* sut_start forks and execs the SUT. Returns OCK_OK, OCK_EIO (pipe/fork failed) or
+/* ock__sut_start forks and execs the SUT. Returns OCK_OK, OCK_EIO (pipe/fork failed) or
  * OCK_ENOMEM. */
-int sut_start(const struct sut_spec *spec, sut **out);
+int ock__sut_start(const struct sut_spec *spec, sut **out);
 
-/* sut_interrupt sends SIGINT to the SUT's process group, as Ctrl-C would. Safe to call from
+/* ock__sut_interrupt sends SIGINT to the SUT's process group, as Ctrl-C would. Safe to call from
  * any thread, and before or after the SUT exited (then it does nothing). */
-void sut_interrupt(sut *s);
+void ock__sut_interrupt(sut *s);
 
-/* sut_wait reads the SUT's output until it exits or the timeout passes, kills the process
- * group, and fills *out (caller clears it with sut_result_clear). Call once. */
-int sut_wait(sut *s, struct sut_result *out);
+/* ock__sut_wait reads the SUT's output until it exits or the timeout passes, kills the process
+ * group, and fills *out (caller clears it with ock__sut_result_clear). Call once. */
+int ock__sut_wait(sut *s, struct sut_result *out);
 
-void sut_free(sut *s); /* kills the group if still running; NULL is a no-op */
-void sut_result_clear(struct sut_result *r);
+void ock__sut_free(sut *s); /* kills the group if still running; NULL is a no-op */
+void ock__sut_result_clear(struct sut_result *r);
 
-/* sut_signal_name: "SIGSEGV" for 11, etc.; "SIG<n>" for others (static or thread-local). */
-const char *sut_signal_name(int sig);
+/* ock__sut_signal_name: "SIGSEGV" for 11, etc.; "SIG<n>" for others (static or thread-local). */
+const char *ock__sut_signal_name(int sig);
 
 #endif

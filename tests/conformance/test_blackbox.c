@@ -34,11 +34,11 @@ static void list_and_registry_agree(void) {
   ock_registry *reg = NULL;
   struct ock_jerr err;
   OCK_ASSERT_OK(ock_registry_load_builtin(&reg, &err));
-  OCK_ASSERT_INT_GT(blackbox_check_count(), 0);
-  for (size_t i = 0; i < blackbox_check_count(); i++) {
-    const struct check_entry *c = checklist_find(blackbox_check_at(i));
+  OCK_ASSERT_INT_GT(ock__blackbox_check_count(), 0);
+  for (size_t i = 0; i < ock__blackbox_check_count(); i++) {
+    const struct check_entry *c = ock__checklist_find(ock__blackbox_check_at(i));
     if (!c) {
-      ock_test_fail(__LINE__, __FILE__, "%s is not in the checklist", blackbox_check_at(i));
+      ock_test_fail(__LINE__, __FILE__, "%s is not in the checklist", ock__blackbox_check_at(i));
       continue;
     }
     const struct ock_requirement *r =
@@ -50,15 +50,16 @@ static void list_and_registry_agree(void) {
   for (size_t k = 0; k < ock_registry_count(reg); k++) {
     const struct ock_requirement *r = ock_registry_at(reg, k);
     int graded = 0;
-    for (size_t i = 0; i < checklist_count() && r->blackbox && !graded; i++) {
-      const struct check_entry *c = checklist_at(i);
-      graded = c->requirement && !strcmp(c->requirement, r->id) && blackbox_check_listed(c->id);
+    for (size_t i = 0; i < ock__checklist_count() && r->blackbox && !graded; i++) {
+      const struct check_entry *c = ock__checklist_at(i);
+      graded =
+          c->requirement && !strcmp(c->requirement, r->id) && ock__blackbox_check_listed(c->id);
     }
     if (r->blackbox && !graded)
       ock_test_fail(__LINE__, __FILE__, "%s is \"blackbox\": true, but no listed check grades it",
                     r->id);
   }
-  cJSON *cov = blackbox_coverage(reg);
+  cJSON *cov = ock__blackbox_coverage(reg);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cov, "graded")) +
                         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cov, "not_graded")),
                     ock_registry_count(reg));
@@ -68,7 +69,7 @@ static void list_and_registry_agree(void) {
 
 static void prompts_are_escaped_one_a_line(void) {
   cJSON *prompts = cJSON_Parse("[\"two\\nlines\", \"a \\\\ and \\\\n\", \"\"]");
-  char *in = blackbox_input(prompts);
+  char *in = ock__blackbox_input(prompts);
   OCK_ASSERT_STR_EQ(in, "two\\nlines\na \\\\ and \\\\n\n\n");
   free(in);
   cJSON_Delete(prompts);
@@ -89,7 +90,7 @@ static void executes_are_found_in_the_traffic(void) {
       "c\"}]}]");
   struct sut_result proc = {.exit_code = 0};
   struct view v;
-  OCK_ASSERT_OK(view_build_traffic(&v, fx, journal, &proc));
+  OCK_ASSERT_OK(ock__view_build_traffic(&v, fx, journal, &proc));
   OCK_ASSERT_TRUE(v.traffic);
   OCK_ASSERT_INT_EQ(v.nx, 2);
   OCK_ASSERT_INT_EQ(v.x[0].index, 1);
@@ -100,7 +101,7 @@ static void executes_are_found_in_the_traffic(void) {
   OCK_ASSERT_INT_EQ(v.x[1].first, 3);
   OCK_ASSERT_INT_EQ(v.x[1].end, 5);
   OCK_ASSERT_NULL(v.x[1].complete);
-  view_free(&v);
+  ock__view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
 }
@@ -114,7 +115,7 @@ static void event_scenarios_are_skipped(void) {
     cJSON *fx = NULL;
     struct ock_jerr err;
     OCK_ASSERT_OK(ock_json_parse_file(ock_test_path(files[i]), 1 << 20, &fx, &err));
-    OCK_ASSERT_TRUE(blackbox_scenario_skip(fx, why, sizeof why));
+    OCK_ASSERT_TRUE(ock__blackbox_scenario_skip(fx, why, sizeof why));
     OCK_ASSERT_CONTAINS(why, BLACKBOX_REASON ": ");
     cJSON_Delete(fx);
   }
@@ -122,7 +123,7 @@ static void event_scenarios_are_skipped(void) {
   struct ock_jerr err;
   OCK_ASSERT_OK(ock_json_parse_file(
       ock_test_path("tests/conformance/blackbox/blackbox-tool-failure.json"), 1 << 20, &fx, &err));
-  OCK_ASSERT_INT_EQ(blackbox_scenario_skip(fx, why, sizeof why), 0);
+  OCK_ASSERT_INT_EQ(ock__blackbox_scenario_skip(fx, why, sizeof why), 0);
   cJSON_Delete(fx);
 }
 

@@ -66,7 +66,7 @@ static cJSON *grade_scaled(const char *fixture, const char *journal_text, const 
   struct sut_result proc = {.exit_code = 0};
   struct view v;
   cJSON *checks = cJSON_CreateArray();
-  view_build(&v, fx, journal, &proc);
+  ock__view_build(&v, fx, journal, &proc);
   struct grade_ctx g = {.v = &v,
                         .reg = reg,
                         .declared = caps,
@@ -74,8 +74,8 @@ static cJSON *grade_scaled(const char *fixture, const char *journal_text, const 
                         .strict = strict,
                         .time_scale = time_scale,
                         .checks = checks};
-  grade_scenario(&g);
-  view_free(&v);
+  ock__grade_scenario(&g);
+  ock__view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
   return checks;
@@ -698,9 +698,9 @@ static void response_value_compared(void) {
 static void unlisted_check_id_is_an_error(void) {
   cJSON *checks = cJSON_CreateArray();
   struct grade_ctx g = {.reg = reg, .level = OCK_LEVEL_SHOULD, .checks = checks};
-  grade_emit(&g, "proc.no-such-check", "OCK-PROC-001", 1, -1, "x", "fine");
-  grade_emit(&g, "proc.session", "OCK-PROC-002", 1, -1, "x", "fine");
-  grade_emit(&g, "proc.exit", "OCK-PROC-002", 1, -1, "x", "fine");
+  ock__grade_emit(&g, "proc.no-such-check", "OCK-PROC-001", 1, -1, "x", "fine");
+  ock__grade_emit(&g, "proc.session", "OCK-PROC-002", 1, -1, "x", "fine");
+  ock__grade_emit(&g, "proc.exit", "OCK-PROC-002", 1, -1, "x", "fine");
   OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.no-such-check"), "ERROR");
   OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.session"), "ERROR");
   OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.exit"), "PASS");
@@ -709,13 +709,13 @@ static void unlisted_check_id_is_an_error(void) {
 
 /* Every row of the checklist is unique and names a requirement of the registry. */
 static void checklist_rows_are_sound(void) {
-  OCK_ASSERT_INT_GT(checklist_count(), 90);
-  for (size_t i = 0; i < checklist_count(); i++) {
-    const struct check_entry *c = checklist_at(i);
+  OCK_ASSERT_INT_GT(ock__checklist_count(), 90);
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
+    const struct check_entry *c = ock__checklist_at(i);
     if (c->requirement && !ock_registry_find(reg, c->requirement))
       ock_test_fail(__LINE__, __FILE__, "checklist row %s names %s, not in the registry", c->id,
                     c->requirement);
-    if (checklist_find(c->id) != c)
+    if (ock__checklist_find(c->id) != c)
       ock_test_fail(__LINE__, __FILE__, "checklist row %s appears twice", c->id);
   }
 }
@@ -783,8 +783,9 @@ static void expect_timing_widens_with_time_scale(void) {
 
 /* OCK-LIFECYCLE-001 looks at known events only (SPEC.md 3.1): custom events may stand between
  * prompt:submit and execution:start, and between execution:end and orchestrator:complete. */
-/* lifecycle_verdict runs check_lifecycle alone on the journal: the grammar (check_order) reports
- * misplacement under the same check id, and this test is about check_lifecycle's own reading. */
+/* lifecycle_verdict runs ock__check_lifecycle alone on the journal: the grammar (ock__check_order)
+ * reports misplacement under the same check id, and this test is about ock__check_lifecycle's own
+ * reading. */
 static const char *lifecycle_verdict(const char *journal_text, char *out, size_t n) {
   static const char *const caps[] = {"lifecycle", NULL};
   cJSON *fx = cJSON_Parse(fixture_text);
@@ -792,12 +793,12 @@ static const char *lifecycle_verdict(const char *journal_text, char *out, size_t
   struct sut_result proc = {.exit_code = 0};
   struct view v;
   cJSON *checks = cJSON_CreateArray();
-  view_build(&v, fx, journal, &proc);
+  ock__view_build(&v, fx, journal, &proc);
   struct grade_ctx g = {
       .v = &v, .reg = reg, .declared = caps, .level = OCK_LEVEL_SHOULD, .checks = checks};
-  check_lifecycle(&g);
+  ock__check_lifecycle(&g);
   snprintf(out, n, "%s", verdict_of(checks, "lifecycle.execution-events"));
-  view_free(&v);
+  ock__view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
   cJSON_Delete(checks);
@@ -985,10 +986,10 @@ static void signalled_exit_is_named(void) {
   struct sut_result proc = {.exit_code = -1, .signal = SIGSEGV};
   struct view v;
   cJSON *checks = cJSON_CreateArray();
-  view_build(&v, fx, journal, &proc);
+  ock__view_build(&v, fx, journal, &proc);
   struct grade_ctx g = {
       .v = &v, .reg = reg, .declared = no_caps, .level = OCK_LEVEL_SHOULD, .checks = checks};
-  grade_scenario(&g);
+  ock__grade_scenario(&g);
   const cJSON *k;
   int seen = 0;
   cJSON_ArrayForEach(k, checks) {
@@ -1000,20 +1001,21 @@ static void signalled_exit_is_named(void) {
                       "OCK-PROC-002: ended by SIGSEGV, expected exit code 0");
   }
   OCK_ASSERT_INT_EQ(seen, 1);
-  view_free(&v);
+  ock__view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
   cJSON_Delete(checks);
 }
 
-/* ---- event_data from concurrent graders ---------------------------------------------------- */
+/* ---- ock__event_data from concurrent graders ----------------------------------------------------
+ */
 
 #define EVENT_DATA_CHILD "OCK_TEST_EVENT_DATA_CHILD"
 
 static atomic_int slow_allocs;
 
 /* slow_malloc counts cJSON's allocations and holds each one, so that a thread which allocates
- * in event_data is still inside it when the other thread arrives. */
+ * in ock__event_data is still inside it when the other thread arrives. */
 static void *slow_malloc(size_t n) {
   atomic_fetch_add(&slow_allocs, 1);
   struct timespec t = {0, 100 * 1000000L}; /* the race window under test, not a wait */
@@ -1030,12 +1032,12 @@ struct data_asker {
 static void *ask_data(void *arg) {
   struct data_asker *a = arg;
   pthread_barrier_wait(a->start);
-  a->data = event_data(a->entry);
+  a->data = ock__event_data(a->entry);
   return NULL;
 }
 
 /* event_data_shared_check: two threads released together ask for the data of events without
- * an object one; run in a process that has not called event_data before. */
+ * an object one; run in a process that has not called ock__event_data before. */
 static void event_data_shared_check(void) {
   cJSON *none = cJSON_Parse("{\"kind\":\"event\",\"event\":\"x\"}");
   cJSON *number = cJSON_Parse("{\"kind\":\"event\",\"event\":\"x\",\"data\":3}");
@@ -1055,16 +1057,16 @@ static void event_data_shared_check(void) {
   OCK_ASSERT_TRUE(a.data == b.data);
   OCK_ASSERT_TRUE(cJSON_IsObject(a.data));
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(a.data), 0);
-  OCK_ASSERT_TRUE(cJSON_IsObject(event_data(NULL)));
+  OCK_ASSERT_TRUE(cJSON_IsObject(ock__event_data(NULL)));
   cJSON_Delete(none);
   cJSON_Delete(number);
 }
 
-/* Scenarios are graded on --jobs worker threads at once, and every check asks event_data for
+/* Scenarios are graded on --jobs worker threads at once, and every check asks ock__event_data for
  * the data of events that may have none. The empty object it then returns must be one both
  * threads share and nothing may be allocated for it: a default created on first use raced
  * (two threads each created one, and the one overwritten leaked, which LeakSanitizer reported
- * at exit of ock run now and then). Earlier tests of this binary have called event_data
+ * at exit of ock run now and then). Earlier tests of this binary have called ock__event_data
  * already, so the check runs in a fresh process: this binary, running only this test. */
 static void event_data_is_shared_by_concurrent_graders(void) {
   if (getenv(EVENT_DATA_CHILD)) {

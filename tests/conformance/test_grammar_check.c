@@ -80,7 +80,7 @@ static void ock_check_agrees(void) {
     fclose(w);
     FILE *in = fmemopen(log, log_len, "r");
     FILE *o = open_memstream(&out, &out_len);
-    int code = check_event_log(in, "example", o);
+    int code = ock__check_event_log(in, "example", o);
     fclose(in);
     fclose(o);
     long first = -1;
@@ -119,13 +119,13 @@ static void ock_run_agrees(void) {
     }
     struct sut_result proc = {.exit_code = 0};
     struct view v;
-    view_build(&v, fx, journal, &proc);
+    ock__view_build(&v, fx, journal, &proc);
     struct grade_ctx g = {.v = &v,
                           .reg = reg,
                           .declared = caps,
                           .level = OCK_LEVEL_SHOULD,
                           .checks = cJSON_CreateArray()};
-    grade_scenario(&g);
+    ock__grade_scenario(&g);
     const cJSON *c, *found = NULL;
     cJSON_ArrayForEach(c, g.checks) if (!strcmp(ock_json_str(c, "id"), "order.grammar")) found = c;
     const char *verdict = found ? ock_json_str(found, "verdict") : "none";
@@ -140,7 +140,7 @@ static void ock_run_agrees(void) {
     else
       CU_PASS(ex->text);
     cJSON_Delete(g.checks);
-    view_free(&v);
+    ock__view_free(&v);
     cJSON_Delete(journal);
   }
   cJSON_Delete(fx);

@@ -28,7 +28,7 @@ static int teardown(void) {
 static void every_requirement_has_a_scenario(void) {
   struct scenario_set set;
   char err[1200] = "";
-  int rc = scenarios_load(ock_test_path("fixtures"), reg, NULL, NULL, &set, err, sizeof err);
+  int rc = ock__scenarios_load(ock_test_path("fixtures"), reg, NULL, NULL, &set, err, sizeof err);
   if (rc) {
     ock_test_fail(__LINE__, __FILE__, "fixtures/ does not load: %s", err);
     return;
@@ -46,7 +46,7 @@ static void every_requirement_has_a_scenario(void) {
     else
       CU_PASS(id);
   }
-  scenarios_free(&set);
+  ock__scenarios_free(&set);
 }
 
 /* one_bad writes text as the only fixture of a fresh directory and expects a load error
@@ -62,7 +62,7 @@ static void one_bad(const char *name, const char *text, const char *where, const
   fclose(f);
   struct scenario_set set;
   char err[1200] = "";
-  OCK_ASSERT_INT_NE(scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err), OCK_OK);
+  OCK_ASSERT_INT_NE(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err), OCK_OK);
   OCK_ASSERT_CONTAINS(err, path);
   OCK_ASSERT_CONTAINS(err, where);
   OCK_ASSERT_CONTAINS(err, what);
@@ -123,7 +123,7 @@ static void symlinked_fixture_is_refused(void) {
   snprintf(cmd, sizeof cmd, "mkdir -p %s && ln -sf /etc/hostname %s/outside.json", dir, dir);
   OCK_ASSERT_INT_EQ(system(cmd), 0);
   struct scenario_set set;
-  OCK_ASSERT_INT_NE(scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err), OCK_OK);
+  OCK_ASSERT_INT_NE(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err), OCK_OK);
   OCK_ASSERT_CONTAINS(err, "outside.json: not a regular file");
 }
 
@@ -133,28 +133,28 @@ static void shards_partition_the_selection(void) {
   const char *dir = ock_test_path("fixtures");
   char path[4096];
   snprintf(path, sizeof path, "%s", dir);
-  if (scenarios_load(path, reg, NULL, NULL, &all, err, sizeof err)) {
+  if (ock__scenarios_load(path, reg, NULL, NULL, &all, err, sizeof err)) {
     ock_test_fail(__LINE__, __FILE__, "%s", err);
     return;
   }
-  OCK_ASSERT_OK(scenarios_load(path, reg, NULL, NULL, &s1, err, sizeof err));
-  OCK_ASSERT_OK(scenarios_load(path, reg, NULL, NULL, &s2, err, sizeof err));
-  scenarios_shard(&s1, 1, 2);
-  scenarios_shard(&s2, 2, 2);
+  OCK_ASSERT_OK(ock__scenarios_load(path, reg, NULL, NULL, &s1, err, sizeof err));
+  OCK_ASSERT_OK(ock__scenarios_load(path, reg, NULL, NULL, &s2, err, sizeof err));
+  ock__scenarios_shard(&s1, 1, 2);
+  ock__scenarios_shard(&s2, 2, 2);
   OCK_ASSERT_INT_EQ(s1.n + s2.n, all.n);
   for (size_t i = 0; i < s1.n; i++)
     for (size_t k = 0; k < s2.n; k++)
       if (!strcmp(s1.items[i].id, s2.items[k].id))
         ock_test_fail(__LINE__, __FILE__, "%s is in both shards", s1.items[i].id);
-  scenarios_free(&all);
-  scenarios_free(&s1);
-  scenarios_free(&s2);
+  ock__scenarios_free(&all);
+  ock__scenarios_free(&s1);
+  ock__scenarios_free(&s2);
   const char *only[] = {"text-*", NULL};
-  OCK_ASSERT_OK(scenarios_load(path, reg, only, NULL, &s1, err, sizeof err));
+  OCK_ASSERT_OK(ock__scenarios_load(path, reg, only, NULL, &s1, err, sizeof err));
   for (size_t i = 0; i < s1.n; i++)
     OCK_ASSERT_INT_EQ(strncmp(s1.items[i].id, "text-", 5), 0);
   OCK_ASSERT_INT_GT(s1.n, 0);
-  scenarios_free(&s1);
+  ock__scenarios_free(&s1);
 }
 
 static const struct ock_test tests[] = {

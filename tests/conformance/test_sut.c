@@ -14,12 +14,12 @@ static struct sut_result run(const char *cmd, double timeout_s, size_t cap) {
   struct sut_result r;
   memset(&r, 0, sizeof r);
   sut *s = NULL;
-  if (sut_start(&spec, &s)) {
+  if (ock__sut_start(&spec, &s)) {
     ock_test_fail(__LINE__, __FILE__, "sut_start failed for %s", cmd);
     return r;
   }
-  sut_wait(s, &r);
-  sut_free(s);
+  ock__sut_wait(s, &r);
+  ock__sut_free(s);
   return r;
 }
 
@@ -53,7 +53,7 @@ static void exit_code_and_output(void) {
   OCK_ASSERT_INT_EQ(r.timed_out, 0);
   OCK_ASSERT_STR_EQ(r.out, "out\nfrom-harness\n");
   OCK_ASSERT_STR_EQ(r.err, "err\n");
-  sut_result_clear(&r);
+  ock__sut_result_clear(&r);
 }
 
 /* A NUL byte in the SUT's output does not hide what follows it. */
@@ -63,15 +63,15 @@ static void output_past_a_nul_is_kept(void) {
   OCK_ASSERT_STR_EQ(r.err, "dump?\001then the cause\n");
   OCK_ASSERT_STR_EQ(r.out, "a?b");
   OCK_ASSERT_INT_EQ(r.err_total, 21);
-  sut_result_clear(&r);
+  ock__sut_result_clear(&r);
 }
 
 static void signal_is_reported(void) {
   struct sut_result r = run("kill -SEGV $$; sleep 1", 5, 1024);
   OCK_ASSERT_INT_EQ(r.signal, SIGSEGV);
-  OCK_ASSERT_STR_EQ(sut_signal_name(r.signal), "SIGSEGV");
+  OCK_ASSERT_STR_EQ(ock__sut_signal_name(r.signal), "SIGSEGV");
   OCK_ASSERT_INT_EQ(r.exit_code, -1);
-  sut_result_clear(&r);
+  ock__sut_result_clear(&r);
 }
 
 static void output_is_capped_and_counted(void) {
@@ -79,7 +79,7 @@ static void output_is_capped_and_counted(void) {
   OCK_ASSERT_INT_EQ(strlen(r.out), 1000);
   OCK_ASSERT_INT_EQ(r.out_total, 1000000);
   OCK_ASSERT_INT_EQ(r.exit_code, 0);
-  sut_result_clear(&r);
+  ock__sut_result_clear(&r);
 }
 
 static void timeout_kills_the_group(void) {
@@ -93,7 +93,7 @@ static void timeout_kills_the_group(void) {
   OCK_ASSERT_INT_GE(r.wall_ms, 450);
   OCK_ASSERT_INT_LT(r.wall_ms, 3000);
   OCK_ASSERT_TRUE(gone_within(marker, 5000));
-  sut_result_clear(&r);
+  ock__sut_result_clear(&r);
 }
 
 static void children_die_with_the_sut(void) {
@@ -104,7 +104,7 @@ static void children_die_with_the_sut(void) {
   struct sut_result r = run(cmd, 5, 1024);
   OCK_ASSERT_INT_EQ(r.exit_code, 0);
   OCK_ASSERT_TRUE(gone_within(marker, 5000));
-  sut_result_clear(&r);
+  ock__sut_result_clear(&r);
 }
 
 static void interrupt_reaches_the_sut(void) {
@@ -119,15 +119,15 @@ static void interrupt_reaches_the_sut(void) {
   snprintf(cmd, sizeof cmd, "trap 'exit 7' INT; : > %s; sleep 5 & wait", ready);
   struct sut_spec spec = {.command = cmd, .env = env, .timeout_s = 5, .output_cap = 64};
   sut *s = NULL;
-  OCK_ASSERT_OK(sut_start(&spec, &s));
+  OCK_ASSERT_OK(ock__sut_start(&spec, &s));
   OCK_ASSERT_TRUE(file_within(ready, 5000));
-  sut_interrupt(s);
+  ock__sut_interrupt(s);
   struct sut_result r;
-  sut_wait(s, &r);
+  ock__sut_wait(s, &r);
   OCK_ASSERT_INT_EQ(r.exit_code, 7);
   OCK_ASSERT_TRUE(r.interrupted);
-  sut_result_clear(&r);
-  sut_free(s);
+  ock__sut_result_clear(&r);
+  ock__sut_free(s);
   ock_test_rmdir(dir);
 }
 

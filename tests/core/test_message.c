@@ -22,7 +22,8 @@ static void sample(struct ock_history *h) {
   ock_history_add_text(h, OCK_ROLE_ASSISTANT, "15 C, time unknown");
 }
 
-static void assert_same(const struct ock_history *a, const struct ock_history *b, int check_error) {
+static void assert_same(const struct ock_history *a, const struct ock_history *b,
+                        int ock__check_error) {
   OCK_ASSERT_INT_EQ(b->len, a->len);
   for (size_t i = 0; i < a->len && i < b->len; i++) {
     const struct ock_message *x = &a->items[i], *y = &b->items[i];
@@ -36,7 +37,7 @@ static void assert_same(const struct ock_history *a, const struct ock_history *b
     }
     if (x->tool_call_id)
       OCK_ASSERT_STR_EQ(y->tool_call_id, x->tool_call_id);
-    if (check_error)
+    if (ock__check_error)
       OCK_ASSERT_INT_EQ(y->is_error, x->is_error);
   }
 }

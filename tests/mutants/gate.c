@@ -138,7 +138,7 @@ static int matches(const cJSON *s, const char *sel) {
  * selector matches and no "!selector" does. */
 static void expand(struct gate *g, struct gate_mutant *gm) {
   char buf[64], sel[1024];
-  snprintf(sel, sizeof sel, "%s", mutant_cases(gm->m, buf, sizeof buf));
+  snprintf(sel, sizeof sel, "%s", ock__mutant_cases(gm->m, buf, sizeof buf));
   const cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) {
     int hit = 0, out = 0;
@@ -199,25 +199,25 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
     snprintf(err, n, "`ock list scenarios` failed; see %s", errf);
     return -1;
   }
-  g->mut = calloc(mutant_count(), sizeof *g->mut);
-  g->checks = calloc(checklist_count(), sizeof *g->checks);
+  g->mut = calloc(ock__mutant_count(), sizeof *g->mut);
+  g->checks = calloc(ock__checklist_count(), sizeof *g->checks);
   g->proofs = cJSON_CreateObject();
   if (!g->mut || !g->checks || !g->proofs) {
     snprintf(err, n, "out of memory");
     return -1;
   }
-  for (size_t i = 0; i < mutant_count(); i++) {
-    if (!selected(only, mutant_at(i)->name))
+  for (size_t i = 0; i < ock__mutant_count(); i++) {
+    if (!selected(only, ock__mutant_at(i)->name))
       continue;
     struct gate_mutant *gm = &g->mut[g->n++];
-    gm->m = mutant_at(i);
+    gm->m = ock__mutant_at(i);
     gm->exit_code = -1;
     expand(g, gm);
   }
-  for (size_t i = 0; i < checklist_count(); i++) {
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
     struct gate_check *c = &g->checks[g->n_checks++];
-    c->id = checklist_at(i)->id;
-    c->harness = checklist_at(i)->kind == CHECK_HARNESS;
+    c->id = ock__checklist_at(i)->id;
+    c->harness = ock__checklist_at(i)->kind == CHECK_HARNESS;
   }
   return 0;
 }

@@ -96,13 +96,14 @@ static void table_covers_registry(void) {
   for (size_t i = 0; reg && i < ock_registry_count(reg); i++) {
     const char *id = ock_registry_at(reg, i)->id;
     int n = 0;
-    for (size_t k = 0; k < mutant_count(); k++)
-      n += !strcmp(mutant_at(k)->requirement, id) || gate_lists(mutant_at(k)->proves_too, id);
+    for (size_t k = 0; k < ock__mutant_count(); k++)
+      n += !strcmp(ock__mutant_at(k)->requirement, id) ||
+           gate_lists(ock__mutant_at(k)->proves_too, id);
     if (!n)
       ock_test_fail(__LINE__, __FILE__, "%s has no mutation in mutants/mutations.c", id);
   }
-  for (size_t k = 0; reg && k < mutant_count(); k++) {
-    const struct mutation *m = mutant_at(k);
+  for (size_t k = 0; reg && k < ock__mutant_count(); k++) {
+    const struct mutation *m = ock__mutant_at(k);
     if (!ock_registry_find(reg, m->requirement))
       ock_test_fail(__LINE__, __FILE__, "mutation %s names %s, which is not in the registry",
                     m->name, m->requirement);
@@ -115,7 +116,7 @@ static void table_covers_registry(void) {
                       "mutation %s names %s in proves_too, which is not in the registry", m->name,
                       w);
     for (size_t j = 0; j < k; j++)
-      if (!strcmp(mutant_at(j)->name, m->name))
+      if (!strcmp(ock__mutant_at(j)->name, m->name))
         ock_test_fail(__LINE__, __FILE__, "two mutations are named %s", m->name);
   }
   ock_registry_free(reg);
@@ -137,7 +138,7 @@ static void every_requirement_has_a_scenario(void) {
       char buf[64];
       ock_test_fail(__LINE__, __FILE__, "mutation %s (%s): no scenario matches \"%s\"",
                     g.mut[i].m->name, g.mut[i].m->requirement,
-                    mutant_cases(g.mut[i].m, buf, sizeof buf));
+                    ock__mutant_cases(g.mut[i].m, buf, sizeof buf));
     }
 }
 
@@ -295,7 +296,7 @@ static void every_fixture_claim_is_proven(void) {
     snprintf(copy, sizeof copy, "%s", row->checks);
     char *save = NULL;
     for (char *id = strtok_r(copy, " ", &save); id; id = strtok_r(NULL, " ", &save)) {
-      if (!checklist_find(id)) {
+      if (!ock__checklist_find(id)) {
         ock_test_fail(__LINE__, __FILE__, "proves.c: %s names %s, which is not a check id", sid,
                       id);
         continue;

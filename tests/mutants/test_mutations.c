@@ -33,7 +33,7 @@ static void done(struct mutant_exchange *x) {
 }
 
 static const struct mutation *need(const char *name) {
-  const struct mutation *m = mutant_find(name);
+  const struct mutation *m = ock__mutant_find(name);
   OCK_ASSERT_NOT_NULL_FATAL(m);
   return m;
 }
@@ -44,56 +44,57 @@ static const char *data_str(const struct mutant_exchange *x, const char *key) {
 }
 
 static void table_is_well_formed(void) {
-  OCK_ASSERT_INT_GE(mutant_count(), 82);
-  for (size_t i = 0; i < mutant_count(); i++) {
-    const struct mutation *m = mutant_at(i);
+  OCK_ASSERT_INT_GE(ock__mutant_count(), 82);
+  for (size_t i = 0; i < ock__mutant_count(); i++) {
+    const struct mutation *m = ock__mutant_at(i);
     int hooks = !!m->session + !!m->session_request + !!m->event + !!m->event_reply +
                 !!m->llm_request + !!m->llm_reply + !!m->tool_request + !!m->tool_reply +
                 !!m->exit + m->dies_on_sigint + m->seals_cut_streams + m->drops_bad_stream_events;
     if (!m->name || !*m->name || !m->what || !*m->what || !m->requirement || hooks == 0)
       ock_test_fail(__LINE__, __FILE__, "mutation %zu (%s) lacks a name, a lie or a hook", i,
                     m->name ? m->name : "?");
-    OCK_ASSERT_TRUE(mutant_find(m->name) == m);
+    OCK_ASSERT_TRUE(ock__mutant_find(m->name) == m);
   }
-  OCK_ASSERT_NULL(mutant_at(mutant_count()));
-  OCK_ASSERT_NULL(mutant_find("no-such-mutation"));
+  OCK_ASSERT_NULL(ock__mutant_at(ock__mutant_count()));
+  OCK_ASSERT_NULL(ock__mutant_find("no-such-mutation"));
   const struct mutation *none = need("none");
   OCK_ASSERT_STR_EQ(none->requirement, "");
   char buf[64];
-  OCK_ASSERT_STR_EQ(mutant_cases(need("complete-twice"), buf, sizeof buf), "@OCK-COMPLETE-001");
+  OCK_ASSERT_STR_EQ(ock__mutant_cases(need("complete-twice"), buf, sizeof buf),
+                    "@OCK-COMPLETE-001");
 }
 
 static void state_follows_traffic(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   cJSON *doc = cJSON_Parse("{\"config\":{\"streaming\":true}}");
-  mutant_note_session(&s, doc);
+  ock__mutant_note_session(&s, doc);
   OCK_ASSERT_TRUE(s.streaming);
   cJSON *submit = event("prompt:submit", "{\"prompt\":\"p\"}");
   cJSON *cancel = event("cancel:requested", "{}");
   cJSON *resolve = event("provider:resolve", "{\"provider\":\"p\"}");
   cJSON *post = event("tool:post", "{}");
   cJSON *inject = cJSON_Parse("{\"action\":\"inject_context\",\"context_injection\":\"NOTE\"}");
-  mutant_note_event(&s, submit, NULL);
-  mutant_note_event(&s, resolve, NULL);
-  mutant_note_event(&s, post, inject);
-  mutant_note_event(&s, post, inject); /* the same text is kept once */
+  ock__mutant_note_event(&s, submit, NULL);
+  ock__mutant_note_event(&s, resolve, NULL);
+  ock__mutant_note_event(&s, post, inject);
+  ock__mutant_note_event(&s, post, inject); /* the same text is kept once */
   cJSON *req =
       cJSON_Parse("{\"messages\":[{\"role\":\"user\",\"content\":\"orchestrator-loop-limit\"}]}");
-  mutant_note_llm(&s, req);
+  ock__mutant_note_llm(&s, req);
   OCK_ASSERT_INT_EQ(s.executes, 1);
   OCK_ASSERT_INT_EQ(s.llm_in_execute, 1);
   OCK_ASSERT_TRUE(s.wrapped_up);
   OCK_ASSERT_INT_EQ(s.n_injections, 1);
   OCK_ASSERT_STR_EQ(s.injections[0], "NOTE");
   OCK_ASSERT_NOT_NULL(s.resolve);
-  mutant_note_event(&s, cancel, NULL);
-  mutant_note_event(&s, submit, NULL);
+  ock__mutant_note_event(&s, cancel, NULL);
+  ock__mutant_note_event(&s, submit, NULL);
   OCK_ASSERT_INT_EQ(s.executes, 2);
   OCK_ASSERT_TRUE(s.after_cancel);
   OCK_ASSERT_INT_EQ(s.llm_in_execute, 0);
   OCK_ASSERT_NULL(s.resolve);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
   cJSON_Delete(doc);
   cJSON_Delete(submit);
   cJSON_Delete(cancel);
@@ -105,7 +106,7 @@ static void state_follows_traffic(void) {
 
 static void complete_lies(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   struct mutant_headers h = {0};
 
   struct mutant_exchange x =
@@ -139,12 +140,12 @@ static void complete_lies(void) {
   OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
   OCK_ASSERT_STR_EQ(data_str(&x, "reason"), "(absent)");
   done(&x);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 }
 
 static void held_events_overtaken(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   struct mutant_headers h = {0};
   const struct mutation *m = need("provider-request-late");
   struct mutant_exchange x = exchange_of(event("provider:request", "{\"provider\":\"p\"}"), &h);
@@ -169,12 +170,12 @@ static void held_events_overtaken(void) {
   OCK_ASSERT_NULL(x.answer);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.before), 1);
   done(&x);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 }
 
 static void hook_replies_ignored(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   struct mutant_headers h = {0};
   struct mutant_exchange x = exchange_of(event("tool:pre", "{}"), &h);
   x.reply = cJSON_Parse("{\"action\":\"deny\",\"reason\":\"no\"}");
@@ -192,12 +193,12 @@ static void hook_replies_ignored(void) {
   need("ephemeral-injection-ignored")->event_reply(&s, &x);
   OCK_ASSERT_STR_EQ(cJSON_GetObjectItem(x.reply, "action")->valuestring, "continue");
   done(&x);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 }
 
 static void stream_and_lifecycle_lies(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   struct mutant_headers h = {0};
   struct mutant_exchange x = exchange_of(
       event("provider:error", "{\"provider\":\"p\",\"error\":{\"type\":\"stream_error\"}}"), &h);
@@ -226,16 +227,16 @@ static void stream_and_lifecycle_lies(void) {
   OCK_ASSERT_TRUE(
       cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "fallback")));
   done(&x);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 }
 
 static void traffic_lies(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   struct mutant_headers h = {0};
-  mutant_headers_add(&h, "X-OCK-Trace-Id", "t");
-  mutant_headers_add(&h, "Retry-After", "1");
-  mutant_headers_add(&h, "retry-after-ms", "500");
+  ock__mutant_headers_add(&h, "X-OCK-Trace-Id", "t");
+  ock__mutant_headers_add(&h, "Retry-After", "1");
+  ock__mutant_headers_add(&h, "retry-after-ms", "500");
   struct mutant_exchange x = {.route = MUTANT_ROUTE_LLM,
                               .wire = MUTANT_WIRE_OPENAI,
                               .body = cJSON_Parse("{\"stream\":true,\"stream_options\":{},"
@@ -247,7 +248,7 @@ static void traffic_lies(void) {
   OCK_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItem(x.body, "stream")));
   OCK_ASSERT_INT_EQ(cJSON_HasObjectItem(x.body, "stream_options"), 0);
   need("trace-header-dropped")->llm_request(&s, &x);
-  OCK_ASSERT_NULL(mutant_headers_get(&h, "x-ock-trace-id"));
+  OCK_ASSERT_NULL(ock__mutant_headers_get(&h, "x-ock-trace-id"));
   need("retry-after-ignored")->llm_reply(&s, &x);
   OCK_ASSERT_INT_EQ(h.n, 0);
   need("non-retryable-retried")->llm_reply(&s, &x);
@@ -265,13 +266,13 @@ static void traffic_lies(void) {
   need("streamed-arguments-truncated")->tool_request(&s, &t);
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(t.body, "input")), 1);
   done(&t);
-  mutant_headers_free(&h);
-  mutant_state_free(&s);
+  ock__mutant_headers_free(&h);
+  ock__mutant_state_free(&s);
 }
 
 static void session_and_exit_lies(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   cJSON *doc = cJSON_Parse("{\"config\":{\"max_iterations\":2,\"parallel_tools\":true,"
                            "\"error_strategy\":\"fallback\",\"max_retries\":2,"
                            "\"retry_base_delay_ms\":100}}");
@@ -291,25 +292,25 @@ static void session_and_exit_lies(void) {
   OCK_ASSERT_INT_EQ(need("exit-one")->exit(&s, 3), 3);
   OCK_ASSERT_INT_EQ(need("sigsegv-at-exit")->exit(&s, 0), -SIGSEGV);
   OCK_ASSERT_TRUE(need("dies-on-sigint")->dies_on_sigint);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 }
 
 static void headers(void) {
   struct mutant_headers h = {0};
   for (int i = 0; i < OCK_MAX_MUTANT_HEADERS; i++)
-    OCK_ASSERT_INT_EQ(mutant_headers_add(&h, "X-A", "1"), 0);
-  OCK_ASSERT_INT_EQ(mutant_headers_add(&h, "X-B", "2"), -1); /* past the cap: dropped */
-  OCK_ASSERT_STR_EQ(mutant_headers_get(&h, "x-a"), "1");
-  OCK_ASSERT_INT_EQ(mutant_headers_remove(&h, "X-a"), OCK_MAX_MUTANT_HEADERS);
+    OCK_ASSERT_INT_EQ(ock__mutant_headers_add(&h, "X-A", "1"), 0);
+  OCK_ASSERT_INT_EQ(ock__mutant_headers_add(&h, "X-B", "2"), -1); /* past the cap: dropped */
+  OCK_ASSERT_STR_EQ(ock__mutant_headers_get(&h, "x-a"), "1");
+  OCK_ASSERT_INT_EQ(ock__mutant_headers_remove(&h, "X-a"), OCK_MAX_MUTANT_HEADERS);
   OCK_ASSERT_INT_EQ(h.n, 0);
-  mutant_headers_free(&h);
+  ock__mutant_headers_free(&h);
 }
 
 /* event-before-session posts one event ahead of the first session fetch only; blank-prompt-stored
  * puts a blank prompt into the next LLM request only, once. */
 static void session_and_blank_prompt_lies(void) {
   struct mutant_state s;
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   struct mutant_headers h = {0};
   struct mutant_exchange x = {.route = MUTANT_ROUTE_SESSION, .path = "/ock/v1/session"};
   need("event-before-session")->session_request(&s, &x);
@@ -319,9 +320,9 @@ static void session_and_blank_prompt_lies(void) {
   need("event-before-session")->session_request(&s, &x);
   OCK_ASSERT_NULL(x.before);
   done(&x);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   const struct mutation *m = need("blank-prompt-stored");
   x = exchange_of(event("prompt:submit", "{\"prompt\":\"real\"}"), &h);
   m->event(&s, &x);
@@ -342,10 +343,10 @@ static void session_and_blank_prompt_lies(void) {
                         "  ");
     done(&x);
   }
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 
   /* wrap-up-call-announced acts on the provider:response after the wrap-up request only. */
-  mutant_state_init(&s);
+  ock__mutant_state_init(&s);
   m = need("wrap-up-call-announced");
   const char *response = "{\"tool_calls\":[{\"id\":\"c9\",\"name\":\"get\",\"arguments\":{}}]}";
   x = exchange_of(event("provider:response", response), &h);
@@ -365,7 +366,7 @@ static void session_and_blank_prompt_lies(void) {
   const cJSON *pre_data = cJSON_GetObjectItem(cJSON_GetArrayItem(x.after, 0), "data");
   OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(pre_data, "tool_call_id")), "c9");
   done(&x);
-  mutant_state_free(&s);
+  ock__mutant_state_free(&s);
 }
 
 static const struct ock_test tests[] = {

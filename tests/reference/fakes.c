@@ -302,7 +302,7 @@ int count_events(const struct world *w, const char *name) {
   return n;
 }
 
-const cJSON *event_data(const struct world *w, const char *name, int k) {
+const cJSON *ock__event_data(const struct world *w, const char *name, int k) {
   const cJSON *e;
   cJSON_ArrayForEach(e, w->hooks.events) {
     if (!strcmp(ock_json_str(e, "event"), name) && k-- == 0)

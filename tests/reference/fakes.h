@@ -125,8 +125,8 @@ void check_history(const struct ock_history *h, const char *what);
 
 /* Event access (this execute's). */
 int count_events(const struct world *w, const char *name);
-/* event_data: the data of the k-th (0-based) event named name, or NULL. */
-const cJSON *event_data(const struct world *w, const char *name, int k);
+/* ock__event_data: the data of the k-th (0-based) event named name, or NULL. */
+const cJSON *ock__event_data(const struct world *w, const char *name, int k);
 /* event_names: the names joined by ",", for exact sequence asserts (static buffer). */
 const char *event_names(const struct world *w);
 const struct ock_history *world_history(const struct world *w);

@@ -54,14 +54,15 @@ static void test_direct_answer(void) {
   OCK_ASSERT_STR_EQ(event_names(&w),
                     "prompt:submit,execution:start,provider:resolve,provider:request,"
                     "provider:response,prompt:complete,execution:end,orchestrator:complete");
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "prompt:complete", 0), "response"), "Hello there.");
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "prompt:complete", 0), "response"),
+                    "Hello there.");
   OCK_ASSERT_STR_EQ(w.res.response, "Hello there.");
   const struct ock_history *h = world_history(&w);
   OCK_ASSERT_INT_EQ(h->len, 2);
   OCK_ASSERT_STR_EQ(msg_text(h, 0), "Say hello");
   OCK_ASSERT_STR_EQ(msg_text(h, 1), "Hello there.");
   /* provider:request carries provider, model, 1-based iteration and attempt */
-  const cJSON *rq = event_data(&w, "provider:request", 0);
+  const cJSON *rq = ock__event_data(&w, "provider:request", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(rq, "provider"), "main");
   OCK_ASSERT_STR_EQ(ock_json_str(rq, "model"), "fake-model");
   OCK_ASSERT_INT_EQ(ock_json_int(rq, "iteration", 0), 1);
@@ -94,11 +95,11 @@ static void test_tools_parallel_in_call_order(void) {
   OCK_ASSERT_STR_EQ(msg_text(h, 2), "slow out");
   OCK_ASSERT_STR_EQ(msg_text(h, 3), "{\"k\":[1,2]}");
   /* one parallel_group_id for the response, on pre/post of both calls */
-  const char *g = ock_json_str(event_data(&w, "tool:pre", 0), "parallel_group_id");
+  const char *g = ock_json_str(ock__event_data(&w, "tool:pre", 0), "parallel_group_id");
   OCK_ASSERT_TRUE(g && strlen(g) == 36);
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "tool:pre", 1), "parallel_group_id"), g);
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "tool:post", 0), "parallel_group_id"), g);
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "tool:post", 1), "parallel_group_id"), g);
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "tool:pre", 1), "parallel_group_id"), g);
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "tool:post", 0), "parallel_group_id"), g);
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "tool:post", 1), "parallel_group_id"), g);
   /* the second request keeps the assistant message with the calls the provider sent */
   const struct ock_history *req2 = &w.providers[0].seen[1];
   OCK_ASSERT_INT_EQ(req2->len, 4);
@@ -106,7 +107,7 @@ static void test_tools_parallel_in_call_order(void) {
   OCK_ASSERT_STR_EQ(req2->items[1].calls[1].id, "c2");
   /* provider:response shows the calls as the model sent them */
   const cJSON *calls =
-      cJSON_GetObjectItemCaseSensitive(event_data(&w, "provider:response", 0), "tool_calls");
+      cJSON_GetObjectItemCaseSensitive(ock__event_data(&w, "provider:response", 0), "tool_calls");
   OCK_ASSERT_INT_EQ(cJSON_GetArraySize(calls), 2);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(calls, 1), "name"), "fast");
   OCK_ASSERT_INT_EQ(
@@ -124,8 +125,8 @@ static void test_group_ids_differ_per_response(void) {
   world_tool(&w, "t", NULL);
   world_run(&w, "go");
   check_contract(&w, OCK_EXEC_SUCCESS, 3);
-  const char *g1 = ock_json_str(event_data(&w, "tool:pre", 0), "parallel_group_id");
-  const char *g2 = ock_json_str(event_data(&w, "tool:pre", 1), "parallel_group_id");
+  const char *g1 = ock_json_str(ock__event_data(&w, "tool:pre", 0), "parallel_group_id");
+  const char *g2 = ock_json_str(ock__event_data(&w, "tool:pre", 1), "parallel_group_id");
   OCK_ASSERT_TRUE(g1 && g2 && strcmp(g1, g2) != 0);
   world_free(&w);
 }
@@ -159,9 +160,9 @@ static void test_max_iterations_wrap_up(void) {
   world_run(&w, "loop forever");
   check_contract(&w, OCK_EXEC_INCOMPLETE, 3);
   OCK_ASSERT_STR_EQ(w.res.reason, "max_iterations");
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "orchestrator:complete", 0), "reason"),
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "orchestrator:complete", 0), "reason"),
                     "max_iterations");
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "prompt:complete", 0), "response"),
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "prompt:complete", 0), "response"),
                     "Summary so far.");
   OCK_ASSERT_INT_EQ(t->calls, 2); /* the wrap-up reply's call is neither run... */
   /* the wrap-up request: reminder last, role user, no tools offered */
@@ -170,7 +171,7 @@ static void test_max_iterations_wrap_up(void) {
   OCK_ASSERT_STR_EQ(msg_text(wrap, wrap->len - 1), REMINDER);
   OCK_ASSERT_INT_EQ(p->tools_offered[2], 0);
   OCK_ASSERT_INT_EQ(p->tools_offered[1], 1);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 2), "iteration", 0), 3);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:request", 2), "iteration", 0), 3);
   /* ...nor stored; the reminder is never stored */
   const struct ock_history *h = world_history(&w);
   OCK_ASSERT_STR_EQ(msg_text(h, h->len - 1), "Summary so far.");
@@ -195,7 +196,7 @@ static void test_deny_prompt_submit(void) {
   world_run(&w, "forbidden");
   check_contract(&w, OCK_EXEC_INCOMPLETE, 0);
   OCK_ASSERT_STR_EQ(w.res.reason, "denied");
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "prompt:complete", 0), "response"),
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "prompt:complete", 0), "response"),
                     "Denied: policy");
   OCK_ASSERT_INT_EQ(p->requests, 0);
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:request"), 0);
@@ -217,7 +218,7 @@ static void test_deny_provider_request(void) {
   OCK_ASSERT_INT_EQ(p->requests, 0);
   const struct ock_history *h = world_history(&w);
   OCK_ASSERT_INT_EQ(h->len, 1); /* the context keeps what it holds; nothing for the denial */
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "prompt:complete", 0), "response"),
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "prompt:complete", 0), "response"),
                     "Denied: budget");
   world_free(&w);
 }
@@ -251,7 +252,7 @@ static void test_deny_tool_pre(void) {
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
   OCK_ASSERT_INT_EQ(rm->calls, 0);
   OCK_ASSERT_INT_EQ(ls->calls, 1);
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(e, "tool_call_id"), "c1");
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"), "denied");
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 2), "Error: denied: dangerous");
@@ -411,7 +412,7 @@ static void test_tool_not_found(void) {
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
   OCK_ASSERT_CONTAINS(event_names(&w), "tool:pre,tool:error");
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
                     "not_found");
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 2), "Error: tool 'nope' not found");
@@ -428,7 +429,7 @@ static void test_tool_success_false(void) {
       "{\"success\":false,\"output\":null,\"error\":{\"type\":\"x\",\"message\":\"disk full\"}}");
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
-  const cJSON *post = event_data(&w, "tool:post", 0);
+  const cJSON *post = ock__event_data(&w, "tool:post", 0);
   OCK_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(post, "result"), "success")));
   OCK_ASSERT_INT_EQ(count_events(&w, "tool:error"), 0);
@@ -444,7 +445,7 @@ static void test_tool_endpoint_failure_continue(void) {
   world_tool(&w, "t", NULL)->fail_rc = OCK_EHTTP;
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
                     "execution_failed");
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 2), "Error: fake tool t failed");
@@ -459,7 +460,7 @@ static void test_tool_timeout(void) {
   world_tool(&w, "t", NULL)->fail_rc = OCK_ETIMEDOUT;
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"), "timeout");
   world_free(&w);
 }
@@ -472,7 +473,7 @@ static void test_tool_result_without_success(void) {
   world_tool(&w, "t", "{\"output\":\"no success member\"}");
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
                     "execution_failed");
   OCK_ASSERT_CONTAINS(msg_text(world_history(&w), 2), "Error: ");
@@ -490,13 +491,14 @@ static void test_tool_invalid_arguments(void) {
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
   OCK_ASSERT_INT_EQ(t->calls, 0);
   OCK_ASSERT_INT_EQ(count_events(&w, "tool:error"), 2);
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
                     "invalid_arguments");
   OCK_ASSERT_CONTAINS(msg_text(world_history(&w), 2), "Error: invalid arguments: ");
   /* tool:pre shows the raw text when it is not JSON */
   OCK_ASSERT_STR_EQ(
-      cJSON_GetObjectItemCaseSensitive(event_data(&w, "tool:pre", 0), "tool_input")->valuestring,
+      cJSON_GetObjectItemCaseSensitive(ock__event_data(&w, "tool:pre", 0), "tool_input")
+          ->valuestring,
       "{\"a\":");
   world_free(&w);
 }
@@ -549,7 +551,7 @@ static void provider_error_ends(enum ock_strategy s) {
   check_contract(&w, OCK_EXEC_ERROR, 1);
   OCK_ASSERT_INT_EQ(p->requests, 1);
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 0);
-  const cJSON *e = event_data(&w, "provider:error", 0);
+  const cJSON *e = ock__event_data(&w, "provider:error", 0);
   OCK_ASSERT_INT_EQ(ock_json_int(e, "status_code", 0), 503);
   OCK_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "retryable")));
   OCK_ASSERT_INT_EQ(ock_json_int(e, "attempt", 0), 1);
@@ -580,11 +582,11 @@ static void test_retry_then_success(void) {
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
   OCK_ASSERT_INT_EQ(p->requests, 3);
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 2);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:retry", 0), "attempt", 0), 2);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:retry", 0), "delay_ms", 0), 1000);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:retry", 1), "delay_ms", 0), 2000);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 2), "attempt", 0), 3);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 2), "iteration", 0), 1);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:retry", 0), "attempt", 0), 2);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:retry", 0), "delay_ms", 0), 1000);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:retry", 1), "delay_ms", 0), 2000);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:request", 2), "attempt", 0), 3);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:request", 2), "iteration", 0), 1);
   OCK_ASSERT_INT_EQ(w.n_sleeps, 2);
   OCK_ASSERT_INT_EQ(w.sleeps[1], 2000);
   world_free(&w);
@@ -615,7 +617,7 @@ static void test_retry_not_retryable(void) {
   check_contract(&w, OCK_EXEC_ERROR, 1);
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 0);
   OCK_ASSERT_TRUE(cJSON_IsFalse(
-      cJSON_GetObjectItemCaseSensitive(event_data(&w, "provider:error", 0), "retryable")));
+      cJSON_GetObjectItemCaseSensitive(ock__event_data(&w, "provider:error", 0), "retryable")));
   world_free(&w);
 }
 
@@ -638,7 +640,7 @@ static void test_retry_after_and_cap(void) {
   OCK_ASSERT_INT_EQ(w.sleeps[1], 5000); /* and is capped */
   OCK_ASSERT_INT_EQ(w.sleeps[2], 5000); /* backoff 4000*2^2 capped */
   OCK_ASSERT_TRUE(cJSON_IsNull(
-      cJSON_GetObjectItemCaseSensitive(event_data(&w, "provider:error", 2), "status_code")));
+      cJSON_GetObjectItemCaseSensitive(ock__event_data(&w, "provider:error", 2), "status_code")));
   world_free(&w);
 }
 
@@ -657,15 +659,15 @@ static void test_fallback_next_provider(void) {
   OCK_ASSERT_INT_EQ(a->requests, 3);
   OCK_ASSERT_INT_EQ(b->requests, 2);
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:resolve"), 2);
-  const cJSON *r0 = event_data(&w, "provider:resolve", 0),
-              *r1 = event_data(&w, "provider:resolve", 1);
+  const cJSON *r0 = ock__event_data(&w, "provider:resolve", 0),
+              *r1 = ock__event_data(&w, "provider:resolve", 1);
   OCK_ASSERT_STR_EQ(ock_json_str(r0, "provider"), "primary");
   OCK_ASSERT_STR_EQ(ock_json_str(r0, "fallback"), "backup");
   OCK_ASSERT_STR_EQ(ock_json_str(r1, "provider"), "backup");
   OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r1, "fallback")));
   OCK_ASSERT_CONTAINS(ock_json_str(r1, "reason"), "fallback after \"primary\" failed");
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 3), "attempt", 0), 4);
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "provider:request", 3), "provider"), "backup");
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:request", 3), "attempt", 0), 4);
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "provider:request", 3), "provider"), "backup");
   world_free(&w);
 }
 
@@ -682,7 +684,7 @@ static void test_fallback_budget_per_provider(void) {
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
   OCK_ASSERT_INT_EQ(b->requests, 3); /* the retry budget starts again on the fallback */
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 4);
-  OCK_ASSERT_INT_EQ(ock_json_int(event_data(&w, "provider:request", 5), "attempt", 0), 6);
+  OCK_ASSERT_INT_EQ(ock_json_int(ock__event_data(&w, "provider:request", 5), "attempt", 0), 6);
   world_free(&w);
 }
 
@@ -712,11 +714,11 @@ static void test_routing_deterministic_across_executes(void) {
   world_run(&w, "x");
   char reason[256];
   snprintf(reason, sizeof reason, "%s",
-           ock_json_str(event_data(&w, "provider:resolve", 0), "reason"));
+           ock_json_str(ock__event_data(&w, "provider:resolve", 0), "reason"));
   world_run(&w, "y");
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "provider:resolve", 0), "provider"), "first");
-  OCK_ASSERT_STR_EQ(ock_json_str(event_data(&w, "provider:resolve", 0), "reason"), reason);
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "provider:resolve", 0), "provider"), "first");
+  OCK_ASSERT_STR_EQ(ock_json_str(ock__event_data(&w, "provider:resolve", 0), "reason"), reason);
   world_free(&w);
 }
 
@@ -741,14 +743,15 @@ static void test_streaming_deltas_add_up(void) {
   int n = count_events(&w, "provider:stream");
   OCK_ASSERT_INT_GT(n, 4);
   for (int i = 0; i < n; i++) {
-    const cJSON *d = event_data(&w, "provider:stream", i);
+    const cJSON *d = ock__event_data(&w, "provider:stream", i);
     if (ock_json_int(d, "iteration", 0) == 2)
       OCK_ASSERT_OK(ock_buf_puts(&joined, ock_json_str(d, "delta")));
   }
-  OCK_ASSERT_STR_EQ(joined.data, ock_json_str(event_data(&w, "provider:response", 1), "content"));
+  OCK_ASSERT_STR_EQ(joined.data,
+                    ock_json_str(ock__event_data(&w, "provider:response", 1), "content"));
   ock_buf_free(&joined);
-  const cJSON *tcd =
-      cJSON_GetObjectItemCaseSensitive(event_data(&w, "provider:stream", 4), "tool_call_delta");
+  const cJSON *tcd = cJSON_GetObjectItemCaseSensitive(ock__event_data(&w, "provider:stream", 4),
+                                                      "tool_call_delta");
   OCK_ASSERT_STR_EQ(ock_json_str(tcd, "id"), "c1");
   world_free(&w);
 }
@@ -767,7 +770,7 @@ static void test_streaming_cut_is_error_then_retry(void) {
   check_contract(&w, OCK_EXEC_SUCCESS, 1);
   OCK_ASSERT_INT_EQ(t->calls, 0); /* no partial tool call runs */
   OCK_ASSERT_INT_EQ(count_events(&w, "provider:retry"), 1);
-  const cJSON *e = event_data(&w, "provider:error", 0);
+  const cJSON *e = ock__event_data(&w, "provider:error", 0);
   OCK_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "retryable")));
   OCK_ASSERT_STR_EQ(msg_text(world_history(&w), 1), "whole");
   world_free(&w);
@@ -786,11 +789,11 @@ static void test_events_mode_selection(void) {
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_SUCCESS, 2);
   OCK_ASSERT_CONTAINS(event_names(&w), "tool:selecting,tool:selected,tool:pre,tool:post");
-  const cJSON *sel = event_data(&w, "tool:selected", 0);
+  const cJSON *sel = ock__event_data(&w, "tool:selected", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(sel, "source"), "llm");
   OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sel, "original_tool")));
   const cJSON *av =
-      cJSON_GetObjectItemCaseSensitive(event_data(&w, "tool:selecting", 0), "available_tools");
+      cJSON_GetObjectItemCaseSensitive(ock__event_data(&w, "tool:selecting", 0), "available_tools");
   OCK_ASSERT_STR_EQ(cJSON_GetArrayItem(av, 0)->valuestring, "t");
   world_free(&w);
 }
@@ -831,7 +834,7 @@ static void test_events_mode_modify(void) {
   OCK_ASSERT_INT_EQ(slow->calls, 0);
   OCK_ASSERT_INT_EQ(fast->calls, 1);
   OCK_ASSERT_STR_EQ(fast->inputs[0], "{\"q\":2}");
-  const cJSON *sel = event_data(&w, "tool:selected", 0);
+  const cJSON *sel = ock__event_data(&w, "tool:selected", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(sel, "source"), "scheduler");
   OCK_ASSERT_STR_EQ(ock_json_str(sel, "original_tool"), "slow_tool");
   OCK_ASSERT_STR_EQ(ock_json_str(sel, "tool_name"), "fast_tool");
@@ -868,7 +871,7 @@ static void test_cancel_in_flight_request(void) {
   world_provider(&w, "main", 1, turns, N(turns));
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_CANCELLED, 1);
-  const cJSON *e = event_data(&w, "provider:error", 0);
+  const cJSON *e = ock__event_data(&w, "provider:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
                     "cancelled");
   OCK_ASSERT_CONTAINS(event_names(&w), "provider:error,cancel:requested,cancel:completed,"
@@ -982,7 +985,7 @@ static void test_cancel_between_selection_and_start(void) {
   check_contract(&w, OCK_EXEC_CANCELLED, 1);
   OCK_ASSERT_INT_EQ(t->calls, 0);
   OCK_ASSERT_INT_EQ(count_events(&w, "tool:selecting"), 1); /* c2 never selected */
-  const cJSON *e = event_data(&w, "tool:error", 0);
+  const cJSON *e = ock__event_data(&w, "tool:error", 0);
   OCK_ASSERT_STR_EQ(ock_json_str(e, "tool_call_id"), "c1");
   OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "error"), "type"),
                     "cancelled");
@@ -1078,7 +1081,7 @@ static void test_empty_prompt(void) {
     check_contract(&w, OCK_EXEC_ERROR, 0);
     OCK_ASSERT_STR_EQ(w.res.error_type, "invalid_input");
     OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItemCaseSensitive(
-                                       event_data(&w, "orchestrator:complete", 0), "error"),
+                                       ock__event_data(&w, "orchestrator:complete", 0), "error"),
                                    "type"),
                       "invalid_input");
     OCK_ASSERT_STR_EQ(event_names(&w), "prompt:submit,execution:start,execution:end,"
