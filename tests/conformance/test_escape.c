@@ -126,12 +126,12 @@ static void test_failure_fails_closed(void) {
   ock_buf_init(&b, 16);
   OCK_ASSERT_OK(ock_buf_puts(&b, "keep"));
   OCK_ASSERT_INT_EQ(ock_escape_xml(&b, "<<<<<<<<<<", 0, OCK_ESC_TEXT), OCK_ETOOBIG);
-  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_NULL(b.data);
   OCK_ASSERT_INT_EQ(b.len, 0);
   OCK_ASSERT_INT_EQ(ock_escape_markdown(&b, "|", 0), OCK_ETOOBIG);
   ock_buf_reset(&b);
   OCK_ASSERT_INT_EQ(ock_escape_markdown(&b, "||||||||||||", 0), OCK_ETOOBIG);
-  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_NULL(b.data);
   ock_buf_free(&b);
 }
 

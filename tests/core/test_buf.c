@@ -24,7 +24,7 @@ static void refuses_past_cap_and_frees(void) {
   ock_buf_init(&b, 8);
   OCK_ASSERT_OK(ock_buf_puts(&b, "12345678"));
   OCK_ASSERT_INT_EQ(ock_buf_puts(&b, "9"), OCK_ETOOBIG);
-  CU_ASSERT_PTR_NULL(b.data); /* no half-written text is left to be mistaken for a whole one */
+  OCK_ASSERT_NULL(b.data); /* no half-written text is left to be mistaken for a whole one */
   OCK_ASSERT_INT_EQ(b.len, 0);
   OCK_ASSERT_INT_EQ(b.err, OCK_ETOOBIG);
   ock_buf_free(&b);
@@ -40,7 +40,7 @@ static void dead_fails_every_append_the_same_way(void) {
   OCK_ASSERT_INT_EQ(ock_buf_puts(&b, "x"), OCK_ETOOBIG);
   OCK_ASSERT_INT_EQ(ock_buf_printf(&b, "%d", 1), OCK_ETOOBIG);
   OCK_ASSERT_INT_EQ(ock_buf_reserve(&b, 1), OCK_ETOOBIG);
-  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_NULL(b.data);
   OCK_ASSERT_INT_EQ(b.len, 0);
   ock_buf_free(&b);
 }
@@ -65,7 +65,7 @@ static void out_of_memory_frees_and_stays_dead(void) {
   ock_buf_init(&b, SIZE_MAX);
   OCK_ASSERT_OK(ock_buf_puts(&b, "kept until the failure"));
   OCK_ASSERT_INT_EQ(ock_buf_reserve(&b, SIZE_MAX / 2), OCK_ENOMEM); /* no allocator has that */
-  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_NULL(b.data);
   OCK_ASSERT_INT_EQ(ock_buf_puts(&b, "x"), OCK_ENOMEM);
   ock_buf_free(&b);
 }
@@ -78,7 +78,7 @@ static void unrenderable_format_fails_closed(void) {
   OCK_ASSERT_OK(ock_buf_puts(&b, "before"));
   static const wchar_t wide[] = {0x20ac, 0};
   OCK_ASSERT_INT_EQ(ock_buf_printf(&b, "%ls", wide), OCK_EINVAL);
-  CU_ASSERT_PTR_NULL(b.data);
+  OCK_ASSERT_NULL(b.data);
   OCK_ASSERT_INT_EQ(ock_buf_puts(&b, "x"), OCK_EINVAL);
   ock_buf_free(&b);
 }
@@ -88,7 +88,7 @@ static void take_refuses_a_dead_buffer(void) {
   struct ock_buf b;
   ock_buf_init(&b, 4);
   OCK_ASSERT_INT_EQ(ock_buf_puts(&b, "12345"), OCK_ETOOBIG);
-  CU_ASSERT_PTR_NULL(ock_buf_take(&b));
+  OCK_ASSERT_NULL(ock_buf_take(&b));
   OCK_ASSERT_OK(ock_buf_puts(&b, "ok"));
   char *s = ock_buf_take(&b);
   OCK_ASSERT_STR_EQ(s, "ok");

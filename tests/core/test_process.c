@@ -79,7 +79,7 @@ static void timeout_kills_the_group_with_a_grandchild(void) {
   struct ock_process_spec spec = {.command = "sleep 60 & echo $!; wait", .output_cap = 100};
   struct ock_process_result r;
   run(&spec, 0.5, &r);
-  OCK_ASSERT_INT_EQ(r.timed_out, 1);
+  OCK_ASSERT_TRUE(r.timed_out);
   OCK_ASSERT_INT_EQ(r.exit_code, -1);
   OCK_ASSERT_INT_EQ(r.signal, 0);
   OCK_ASSERT_DOUBLE_LT(r.wall_ms, 5000.0);
@@ -147,7 +147,7 @@ static void poll_sees_output_and_kill_signals(void) {
   for (int i = 0; i < 500 && !strchr(ock_process_stdout(p), '\n'); i++)
     ock_process_poll(p, 20);
   OCK_ASSERT_STR_EQ(ock_process_stdout(p), "ready\n");
-  OCK_ASSERT_INT_EQ(ock_process_kill(p, SIGTERM), 1);
+  OCK_ASSERT_TRUE(ock_process_kill(p, SIGTERM));
   struct ock_process_result r;
   OCK_ASSERT_OK(ock_process_wait(p, 10, &r));
   OCK_ASSERT_INT_EQ(r.signal, SIGTERM);
