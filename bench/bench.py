@@ -1028,6 +1028,9 @@ def main():
         print("bench: wrote the table into %s" % os.path.relpath(args.results))
     if failed:
         sys.exit("bench: item(s) %s could not run" % ",".join(map(str, failed)))
+    missed = ["%s. %s" % (r["item"], r["what"]) for r in ROWS if r["ok"] is False]
+    if missed:  # a bar missed fails the run, so a regression cannot pass unseen
+        sys.exit("bench: bar(s) missed: %s" % "; ".join(missed))
 
 
 if __name__ == "__main__":
