@@ -148,18 +148,9 @@ int ock__view_after_cancel(const struct view *v, size_t i) {
 
 int ock__view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
                     const struct sut_result *proc) {
-  memset(v, 0, sizeof *v);
-  v->fixture = fixture;
-  v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
-  v->config = cJSON_GetObjectItemCaseSensitive(v->session, "config");
-  v->proc = proc;
-  size_t n = (size_t)cJSON_GetArraySize(journal);
-  v->e = calloc(n + 1, sizeof *v->e);
-  v->x = calloc(n + 1, sizeof *v->x);
-  if (!v->e || !v->x) {
-    ock__view_free(v);
+  if (view_init(v, fixture, journal, proc))
     return OCK_ENOMEM;
-  }
+  size_t n = (size_t)cJSON_GetArraySize(journal);
   const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
   const cJSON *it;
   cJSON_ArrayForEach(it, journal) {
