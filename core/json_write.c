@@ -16,19 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_scan.h"
 #include "ock/status.h"
 
 #define NUMBER_MAX 32 /* "%1.17g" of any double, and its sign */
 
-/* plain: byte c goes out as it is inside a string (not a control character, '"' or '\'). */
-static int plain(unsigned char c) {
-  return c >= 32 && c != '"' && c != '\\';
+/* escaped_size: the bytes of the escape of c, a byte that is not plain (json_scan.h). */
+static size_t escaped_size(unsigned char c) {
+  return c >= 32 || strchr("\b\f\n\r\t", c) ? 2 : 6;
 }
 
+/* string_size: the bytes of s printed as a JSON string, quotes included; plain runs are
+ * skipped a word at a time. */
 static size_t string_size(const char *s) {
-  size_t n = 2;
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-    n += plain(*p) ? 1 : *p >= 32 || strchr("\b\f\n\r\t", *p) ? 2 : 6;
+  const char *p = s ? s : "", *end = p + strlen(p);
+  size_t n = 2 + (size_t)(end - p);
+  for (; (p = ock__plain_run(p, end)) < end; p++)
+    n += escaped_size((unsigned char)*p) - 1;
   return n;
 }
 
@@ -98,13 +102,16 @@ static char *emit_number(char *out, double d) {
 static char *emit_string(char *out, const char *s) {
   static const char hex[] = "0123456789abcdef";
   *out++ = '"';
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (plain(*p)) {
-      *out++ = (char)*p;
-      continue;
-    }
+  const char *p = s ? s : "", *end = p + strlen(p);
+  for (;; p++) {
+    const char *run = p;
+    p = ock__plain_run(p, end);
+    memcpy(out, run, (size_t)(p - run));
+    out += p - run;
+    if (p == end)
+      break;
     *out++ = '\\';
-    switch (*p) {
+    switch ((unsigned char)*p) {
     case '"':
       *out++ = '"';
       break;
@@ -128,7 +135,7 @@ static char *emit_string(char *out, const char *s) {
       break;
     default:
       memcpy(out, "u00", 3);
-      out[3] = hex[*p >> 4];
+      out[3] = hex[(unsigned char)*p >> 4];
       out[4] = hex[*p & 15];
       out += 5;
     }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_scan.h"
 #include "ock/status.h"
 
 #define DEPTH_MAX 64  /* deeper values are declined (cJSON's own limit is 1000) */
@@ -70,31 +71,6 @@ static int hex4(const char *p, unsigned *out) {
   return OCK_OK;
 }
 
-/* special8: does any of the 8 bytes in v end a plain run ('"', '\\' or a control
- * character)? Bit tricks on 8 bytes at once: a request is mostly string bytes, scanned a few
- * times. */
-static uint64_t special8(uint64_t v) {
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-  uint64_t quote = v ^ (ones * '"'), backslash = v ^ (ones * '\\');
-  return ((quote - ones) & ~quote & highs) | ((backslash - ones) & ~backslash & highs) |
-         ((v - ones * 0x20) & ~v & highs);
-}
-
-/* plain_run: the first byte at or after p that is '"', '\\' or a control character (end
- * when there is none). */
-static const char *plain_run(const char *p, const char *end) {
-  uint64_t v;
-  while (end - p >= 8) {
-    memcpy(&v, p, 8);
-    if (special8(v))
-      break;
-    p += 8;
-  }
-  while (p < end && (unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
-    p++;
-  return p;
-}
-
 /* scan_string: the string at s->p; tok gets its bytes, quotes included. */
 static int scan_string(struct scan *s, struct ock_wire_span *tok, int *escaped) {
   if (peek(s) != '"')
@@ -102,7 +78,7 @@ static int scan_string(struct scan *s, struct ock_wire_span *tok, int *escaped) 
   const char *start = s->p, *p = s->p + 1, *end = s->end;
   *escaped = 0;
   for (;;) {
-    p = plain_run(p, end);
+    p = ock__plain_run(p, end);
     if (p >= end || (unsigned char)*p < 0x20)
       return OCK_EJSON; /* cJSON takes a control character, and prints it escaped */
     if (*p == '"')
@@ -784,7 +760,7 @@ int ock_wire_compact(struct ock_buf *out, const char *text, size_t len) {
   for (size_t i = 0; i < len; i++) {
     char c = text[i];
     if (in_string) {
-      size_t n = (size_t)(plain_run(text + i, text + len) - (text + i));
+      size_t n = (size_t)(ock__plain_run(text + i, text + len) - (text + i));
       memcpy(o, text + i, n); /* the string's plain run, then the byte that ends it */
       o += n;
       i += n;

@@ -183,6 +183,26 @@ static void same_as_cjson(const cJSON *v, const char *what) {
   cJSON_free(theirs);
 }
 
+/* The writer skips plain bytes a word at a time: a byte to escape at every offset of the first
+ * and second word, in strings of every length around them, with bytes from 0x80 up on either side,
+ * must still come out as cJSON prints it. */
+static void escapes_at_every_offset_of_a_word(void) {
+  static const char specials[] = {'"', '\\', '\n', '\x01', '\x1f'};
+  cJSON *a = cJSON_CreateArray();
+  for (size_t len = 1; len <= 20; len++)
+    for (size_t at = 0; at < len; at++)
+      for (size_t k = 0; k < sizeof specials; k++) {
+        char s[24];
+        memset(s, at % 2 ? 'x' : '\xc3', len);
+        s[at] = specials[k];
+        s[len] = '\0';
+        cJSON_AddItemToArray(a, cJSON_CreateString(s));
+      }
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(a), 20 * 21 / 2 * 5);
+  same_as_cjson(a, "one escape at each offset");
+  cJSON_Delete(a);
+}
+
 static void print_matches_cjson_byte_for_byte(void) {
   static const double numbers[] = {0,
                                    -0.0,
@@ -292,6 +312,7 @@ static const struct ock_test tests[] = {
     {"paths_read_and_cut_like_snprintf", paths_read_and_cut_like_snprintf},
     {"write_int_prints_decimal", write_int_prints_decimal},
     {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},
+    {"escapes_at_every_offset_of_a_word", escapes_at_every_offset_of_a_word},
     {"print_of_nothing_is_null", print_of_nothing_is_null},
     {"huge_numbers_are_absent", huge_numbers_are_absent},
     {"string_ok_and_missing", string_ok_and_missing},
