@@ -111,6 +111,10 @@ size_t ock_utf8_prefix(const char *s, size_t len, long long chars) {
   return i;
 }
 
+int ock__wire_status(const struct ock_buf *out, int failed) {
+  return !failed ? OCK_OK : out->err ? out->err : OCK_ENOMEM;
+}
+
 int ock__wire_add(cJSON *obj, const char *key, cJSON *item) {
   int ok = obj && item &&
            (key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item));

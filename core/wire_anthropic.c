@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ock/status.h"
+#include "ock/wire_request.h"
 
 /* ---- requests ------------------------------------------------------------------------------ */
 
@@ -171,33 +172,51 @@ static int add_usage(cJSON *o, long long in, long long out) {
          cJSON_AddNumberToObject(u, "output_tokens", (double)out);
 }
 
-/* add_content: the reply's text block and tool_use blocks. */
-static int add_content(cJSON *o, const struct ock_reply *r) {
-  cJSON *content = cJSON_AddArrayToObject(o, "content");
-  int ok = content != NULL;
-  if (ok && has_text(r)) {
-    cJSON *b = cJSON_CreateObject();
-    ok = ock__wire_add(content, NULL, b) && cJSON_AddStringToObject(b, "type", "text") &&
-         cJSON_AddStringToObject(b, "text", r->msg.content);
+/* The non-streaming reply is written as text, member by member in the API's order: it is the
+ * mock's hot path, and a tree of it cost most of a reply's instructions. */
+
+/* write_input writes a tool_use block's "input" as reply_input makes it: an object in the bytes
+ * cJSON prints for it, anything else as the string it is. */
+static int write_input(const char *arguments, struct ock_buf *out) {
+  const char *args = arguments ? arguments : "{}";
+  int rc = ock_wire_object_text(out, args, strlen(args));
+  if (rc != OCK_EJSON)
+    return rc != OCK_OK;
+  cJSON *input = reply_input(args);
+  rc = input ? ock_json_write(out, input) : OCK_ENOMEM;
+  cJSON_Delete(input);
+  return rc != OCK_OK;
+}
+
+static int write_content(const struct ock_reply *r, struct ock_buf *out) {
+  int rc = ock_buf_puts(out, ",\"content\":["), first = 1;
+  if (!rc && has_text(r)) {
+    rc = ock_buf_puts(out, "{\"type\":\"text\",\"text\":") ||
+         ock_json_write_string(out, r->msg.content) || ock_buf_puts(out, "}");
+    first = 0;
   }
-  for (size_t i = 0; ok && i < r->msg.n_calls; i++) {
-    cJSON *b = cJSON_CreateObject();
-    ok = ock__wire_add(content, NULL, b) && cJSON_AddStringToObject(b, "type", "tool_use") &&
-         cJSON_AddStringToObject(b, "id", r->msg.calls[i].id) &&
-         cJSON_AddStringToObject(b, "name", r->msg.calls[i].name) &&
-         ock__wire_add(b, "input", reply_input(r->msg.calls[i].arguments));
-  }
-  return ok;
+  for (size_t i = 0; !rc && i < r->msg.n_calls; i++, first = 0)
+    rc = (!first && ock_buf_puts(out, ",")) ||
+         ock_buf_puts(out, "{\"type\":\"tool_use\",\"id\":") ||
+         ock_json_write_string(out, r->msg.calls[i].id) || ock_buf_puts(out, ",\"name\":") ||
+         ock_json_write_string(out, r->msg.calls[i].name) || ock_buf_puts(out, ",\"input\":") ||
+         write_input(r->msg.calls[i].arguments, out) || ock_buf_puts(out, "}");
+  return rc || ock_buf_puts(out, "]");
 }
 
 static int anthropic_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                            struct ock_buf *out) {
-  cJSON *o = cJSON_CreateObject();
-  int ok = o && add_header(o, r, f) && add_content(o, r) &&
-           cJSON_AddStringToObject(o, "stop_reason", stop_of(r)) &&
-           ock__wire_add_str(o, "stop_sequence", f->stop_sequence) &&
-           add_usage(o, tokens(r->input_tokens), tokens(r->output_tokens));
-  return ock__wire_print_to(out, ock__wire_built(o, ok));
+  int failed = ock_buf_puts(out, "{\"id\":") || ock_json_write_string(out, r->id) ||
+               ock_buf_puts(out, ",\"type\":\"message\",\"role\":\"assistant\",\"model\":") ||
+               ock_json_write_string(out, f->model) || write_content(r, out) ||
+               ock_buf_puts(out, ",\"stop_reason\":") || ock_json_write_string(out, stop_of(r)) ||
+               ock_buf_puts(out, ",\"stop_sequence\":") ||
+               ock_json_write_string(out, f->stop_sequence) ||
+               ock_buf_puts(out, ",\"usage\":{\"input_tokens\":") ||
+               ock_json_write_int(out, tokens(r->input_tokens)) ||
+               ock_buf_puts(out, ",\"output_tokens\":") ||
+               ock_json_write_int(out, tokens(r->output_tokens)) || ock_buf_puts(out, "}}");
+  return ock__wire_status(out, failed);
 }
 
 /* event: an object {"type": type} to fill, sent as the event of that name (NULL when out of

@@ -67,6 +67,10 @@ int ock__wire_error_event(ock_wire_stream *s, const cJSON *error, struct ock_wir
  * -1 when it is not one (a fraction, 1e300, -1): a malformed chunk. */
 int ock__wire_index(const cJSON *obj, int dflt);
 
+/* ock__wire_status: what a text encoder returns after writing to out as one chain of ||:
+ * OCK_OK, or the status the buffer died with (OCK_ENOMEM, OCK_ETOOBIG). */
+int ock__wire_status(const struct ock_buf *out, int failed);
+
 /* Building a JSON tree fails closed: each step of a tree is checked and a tree that lost a
  * member is never printed, so an encoder either writes its exact bytes or says OCK_ENOMEM. */
 /* ock__wire_add attaches item (taken) to obj as member key, or as the array's next item when

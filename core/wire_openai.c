@@ -124,48 +124,46 @@ static cJSON *usage_json(const struct ock_reply *r) {
   return ock__wire_built(u, ok);
 }
 
-static int add_calls(cJSON *msg, const struct ock_message *m) {
-  cJSON *calls = cJSON_AddArrayToObject(msg, "tool_calls");
-  int ok = calls != NULL;
-  for (size_t i = 0; ok && i < m->n_calls; i++) {
+/* The non-streaming reply is written as text, member by member in the API's order: it is the
+ * mock's hot path, and a tree of it cost most of a reply's instructions. */
+static int write_reply_calls(const struct ock_message *m, struct ock_buf *out) {
+  int rc = put(out, ",\"tool_calls\":[");
+  for (size_t i = 0; !rc && i < m->n_calls; i++) {
     const char *args = m->calls[i].arguments;
-    cJSON *c = cJSON_CreateObject();
-    ok = ock__wire_add(calls, NULL, c) && cJSON_AddStringToObject(c, "id", m->calls[i].id) &&
-         cJSON_AddStringToObject(c, "type", "function");
-    cJSON *fn = ok ? cJSON_AddObjectToObject(c, "function") : NULL;
-    ok = fn && cJSON_AddStringToObject(fn, "name", m->calls[i].name) &&
-         cJSON_AddStringToObject(fn, "arguments", args ? args : "{}");
+    rc = (i && put(out, ",")) || put(out, "{\"id\":") || str(out, m->calls[i].id) ||
+         put(out, ",\"type\":\"function\",\"function\":{\"name\":") || str(out, m->calls[i].name) ||
+         put(out, ",\"arguments\":") || str(out, args ? args : "{}") || put(out, "}}");
   }
-  return ok;
+  return rc || put(out, "]");
 }
 
-static int add_message(cJSON *choice, const struct ock_message *m) {
-  cJSON *msg = cJSON_AddObjectToObject(choice, "message");
-  int ok = msg && cJSON_AddStringToObject(msg, "role", "assistant");
+static int write_reply_message(const struct ock_message *m, struct ock_buf *out) {
+  int rc = put(out, "{\"role\":\"assistant\",\"content\":");
   if (m->content && (*m->content || !m->n_calls))
-    ok = ok && cJSON_AddStringToObject(msg, "content", m->content);
-  else if (m->n_calls)
-    ok = ok && cJSON_AddNullToObject(msg, "content");
+    rc = rc || str(out, m->content);
   else
-    ok = ok && cJSON_AddStringToObject(msg, "content", "");
-  ok = ok && cJSON_AddNullToObject(msg, "refusal");
-  return ok && (!m->n_calls || add_calls(msg, m));
+    rc = rc || put(out, m->n_calls ? "null" : "\"\"");
+  return rc || put(out, ",\"refusal\":null") || (m->n_calls && write_reply_calls(m, out)) ||
+         put(out, "}");
+}
+
+static int write_usage(const struct ock_reply *r, struct ock_buf *out) {
+  long long in = tokens(r->input_tokens), o = tokens(r->output_tokens);
+  return put(out, "{\"prompt_tokens\":") || ock_json_write_int(out, in) ||
+         put(out, ",\"completion_tokens\":") || ock_json_write_int(out, o) ||
+         put(out, ",\"total_tokens\":") || ock_json_write_int(out, in + o) || put(out, "}");
 }
 
 static int openai_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                         struct ock_buf *out) {
-  cJSON *o = cJSON_CreateObject();
-  int ok = ock__wire_add_str(o, "id", r->id) &&
-           cJSON_AddStringToObject(o, "object", "chat.completion") &&
-           cJSON_AddNumberToObject(o, "created", (double)f->created) &&
-           ock__wire_add_str(o, "model", f->model);
-  cJSON *choices = ok ? cJSON_AddArrayToObject(o, "choices") : NULL;
-  cJSON *choice = choices ? cJSON_CreateObject() : NULL;
-  ok = ock__wire_add(choices, NULL, choice) && cJSON_AddNumberToObject(choice, "index", 0) &&
-       add_message(choice, &r->msg) && cJSON_AddNullToObject(choice, "logprobs") &&
-       cJSON_AddStringToObject(choice, "finish_reason", finish_of(r)) &&
-       ock__wire_add(o, "usage", usage_json(r)) && cJSON_AddNullToObject(o, "system_fingerprint");
-  return ock__wire_print_to(out, ock__wire_built(o, ok));
+  int failed =
+      put(out, "{\"id\":") || str(out, r->id) ||
+      put(out, ",\"object\":\"chat.completion\",\"created\":") ||
+      ock_json_write_int(out, f->created) || put(out, ",\"model\":") || str(out, f->model) ||
+      put(out, ",\"choices\":[{\"index\":0,\"message\":") || write_reply_message(&r->msg, out) ||
+      put(out, ",\"logprobs\":null,\"finish_reason\":") || str(out, finish_of(r)) ||
+      put(out, "}],\"usage\":") || write_usage(r, out) || put(out, ",\"system_fingerprint\":null}");
+  return ock__wire_status(out, failed);
 }
 
 /* One streamed reply being encoded. */

@@ -138,6 +138,29 @@ static void test_body_tool_use_and_raw_arguments(void) {
   ock_buf_free(&b);
 }
 
+/* Arguments outside the text writer's plain subset (a fraction written long, a \u escape,
+ * white space, an array) go out as cJSON reads and prints them, the bytes of the tree encoder
+ * this replaced: the same object whichever path wrote it. */
+static void test_body_input_printed_as_cjson_prints_it(void) {
+  static struct ock_tool_call odd[] = {
+      {"toolu_a", "f", "{ \"n\": 1.50, \"s\": \"\\u0041\", \"l\": [1, 2] }"},
+      {"toolu_b", "g", "[1,2]"},
+      {"toolu_c", "h", "{\"k\":true} trailing"},
+  };
+  struct answer a = answer(NULL, 3, "tool_use");
+  a.r.msg.calls = odd;
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  OCK_ASSERT_OK(ock_wire_anthropic.encode_reply(&a.r, &a.f, &b));
+  OCK_ASSERT_CONTAINS(b.data, "\"id\":\"toolu_a\",\"name\":\"f\",\"input\":"
+                              "{\"n\":1.5,\"s\":\"A\",\"l\":[1,2]}}");
+  /* not an object: the string it is */
+  OCK_ASSERT_CONTAINS(b.data, "\"name\":\"g\",\"input\":\"[1,2]\"}");
+  /* cJSON_Parse stops after the object, so the object it read is sent */
+  OCK_ASSERT_CONTAINS(b.data, "\"name\":\"h\",\"input\":{\"k\":true}}");
+  ock_buf_free(&b);
+}
+
 static void test_error_envelopes(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
@@ -202,6 +225,7 @@ static const struct ock_test tests[] = {
     {"text_and_parallel_tools_stream", test_text_and_parallel_tools_stream},
     {"empty_content_stream_and_body", test_empty_content_stream_and_body},
     {"body_tool_use_and_raw_arguments", test_body_tool_use_and_raw_arguments},
+    {"body_input_printed_as_cjson_prints_it", test_body_input_printed_as_cjson_prints_it},
     {"error_envelopes", test_error_envelopes},
     {NULL, NULL}};
 
