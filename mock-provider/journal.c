@@ -3,14 +3,25 @@
  *
  * The harness trusts this record more than anything the SUT says about itself, so it must
  * never lose order: one mutex around seq assignment and storage, nothing clever. Each entry is
- * kept as its compact JSON line, one allocation (a tree of the same entry costs six times the
- * memory and most of a busy mock's allocator time); it is parsed back only when a snapshot is
- * asked for, once per scenario. The entry is printed before the lock is taken; under it, only
- * the seq and the time are written in front of it.
+ * kept as its compact JSON line (a tree of the same entry costs six times the memory and most of
+ * a busy mock's allocator time); it is parsed back only when a snapshot is asked for, once per
+ * scenario. The entry is printed before the lock is taken; under it, only the seq and the time
+ * are written in front of it, and the line is copied to the end of the newest block.
+ *
+ * The llm_request entry, the largest, is printed only when the journal is read (once per
+ * scenario): it is kept as the request's bytes, which are smaller than its printed form, and
+ * printing it was a third of a request's work (ock__journal_append_later).
+ *
+ * Lines live in blocks of 4 MiB, not in an allocation each: a busy mock keeps about 2 KB a
+ * request, and as small allocations among each request's short-lived ones that growth kept every
+ * connection thread's malloc arena growing (a heap extension and a page fault per request, a
+ * sixth of the mock's time under load). Not huge pages: the first touch of a 2 MiB page
+ * clears it at once, and under the lock that stalled every request for milliseconds.
  */
 #include "journal.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,10 +32,39 @@
 
 #define FRAME_MAX 96                         /* {"seq":N,"t_ms":T,"kind":"" without the kind */
 #define KIND_MEMBER ",\"" OCK_F_KIND "\":\"" /* what precedes the kind in a line */
+#define BLOCK_SIZE ((size_t)4 << 20)         /* a line longer than this gets a block of its own */
+
+#define ALIGN 16 /* of everything room() hands out: a blob may hold any type */
+
+/* A block of kept lines, each NUL-terminated, one after the other. */
+struct block {
+  struct block *next; /* the block before it */
+  size_t used;
+  size_t size;
+  char data[];
+};
+
+/* An entry printed when it is read: its frame's numbers and the copies it is printed from, all
+ * in a block. */
+struct later {
+  long long seq;
+  long long t_us;
+  ock_journal_print_fn print;
+  const char *kind;
+  const char *tail; /* or NULL */
+  const void *blob;
+};
+
+/* One kept entry: its line (compact JSON, no newline), or what prints it. Both in a block. */
+struct entry {
+  const char *line; /* NULL when later prints it */
+  const struct later *later;
+};
 
 struct mock_journal {
   pthread_mutex_t lock;
-  char **lines; /* kept entries, in seq order: compact JSON, no newline */
+  struct entry *entries; /* the kept entries, in seq order */
+  struct block *newest;  /* the block lines are added to; the chain holds every line */
   size_t len;
   size_t cap;
   size_t max;         /* keep at most this many */
@@ -53,9 +93,12 @@ int ock__journal_new(size_t max, size_t max_bytes, struct mock_journal **out) {
 void ock__journal_free(struct mock_journal *j) {
   if (!j)
     return;
-  for (size_t i = 0; i < j->len; i++)
-    free(j->lines[i]);
-  free(j->lines);
+  while (j->newest) {
+    struct block *b = j->newest;
+    j->newest = b->next;
+    free(b);
+  }
+  free(j->entries);
   pthread_mutex_destroy(&j->lock);
   free(j);
 }
@@ -106,15 +149,45 @@ static int compose(struct ock_buf *line, long long seq, long long t_us, const ch
   return rc | ock_buf_puts(line, "}");
 }
 
-/* grow makes room for one more line; caller holds the lock. */
+/* room returns n bytes at the end of the newest block, aligned to ALIGN, starting a block when
+ * it has not that many left; NULL when out of memory. Caller holds the lock. */
+static void *room(struct mock_journal *j, size_t n) {
+  struct block *b = j->newest;
+  size_t at = b ? (size_t)((-(uintptr_t)(b->data + b->used)) & (ALIGN - 1)) + b->used : 0;
+  if (!b || b->size - b->used < n + ALIGN) {
+    size_t size = n + ALIGN > BLOCK_SIZE ? n + ALIGN : BLOCK_SIZE;
+    b = malloc(sizeof *b + size);
+    if (!b)
+      return NULL;
+    b->next = j->newest;
+    b->used = 0;
+    b->size = size;
+    j->newest = b;
+    at = (size_t)((-(uintptr_t)b->data) & (ALIGN - 1));
+  }
+  b->used = at + n;
+  return b->data + at;
+}
+
+/* copy: s copied into a block (NULL stays NULL); NULL when out of memory. */
+static char *copy(struct mock_journal *j, const char *s, size_t n) {
+  char *c = s ? room(j, n + 1) : NULL;
+  if (c) {
+    memcpy(c, s, n);
+    c[n] = '\0';
+  }
+  return c;
+}
+
+/* grow makes room for one more entry; caller holds the lock. */
 static int grow(struct mock_journal *j) {
   if (j->len < j->cap)
     return OCK_OK;
   size_t cap = j->cap ? j->cap * 2 : 256;
-  char **p = realloc(j->lines, cap * sizeof *p);
+  struct entry *p = realloc(j->entries, cap * sizeof *p);
   if (!p)
     return OCK_ENOMEM;
-  j->lines = p;
+  j->entries = p;
   j->cap = cap;
   return OCK_OK;
 }
@@ -137,7 +210,7 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
   size_t tail_len = tail ? strlen(tail) : 0;
   struct ock_buf line;
   ock_buf_init(&line, (size_t)-1 / 2);
-  /* All the room now, so nothing below allocates while the lock is held. */
+  /* All the room now: under the lock, only a new block allocates, once in 4 MiB of lines. */
   if (ock_buf_reserve(&line, FRAME_MAX + strlen(kind) + members_len + tail_len + 4))
     return 0;
   pthread_mutex_lock(&j->lock);
@@ -148,40 +221,59 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
     ock_buf_free(&line);
     return 0;
   }
-  size_t line_len = line.len;
-  size_t size = line_len + 1 + 16 + sizeof *j->lines; /* the line, malloc's header, its slot */
-  if (j->len >= j->max || size > j->max_bytes - j->bytes) {
+  size_t size = line.len + 1 + sizeof *j->entries; /* the line, its NUL, its slot */
+  int keep = j->len < j->max && size <= j->max_bytes - j->bytes;
+  char *kept = keep ? copy(j, line.data, line.len) : NULL;
+  if (kept) {
+    j->entries[j->len++] = (struct entry){kept, NULL};
+    j->bytes += size;
+  } else if (keep) {
+    seq = 0; /* out of memory */
+  } else {
     j->dropped++;
-    pthread_mutex_unlock(&j->lock);
-    ock_buf_free(&line);
-    return seq;
   }
-  char *kept = ock_buf_take(&line);
-  char *fit = realloc(kept, line_len + 1); /* the buffer grew by doubling: keep only the line */
-  if (fit)
-    kept = fit;
-  j->lines[j->len++] = kept;
-  j->bytes += size;
   pthread_mutex_unlock(&j->lock);
+  ock_buf_free(&line);
   return seq;
 }
 
-cJSON *ock__journal_snapshot(struct mock_journal *j) {
-  cJSON *arr = cJSON_CreateArray();
-  if (!arr)
-    return NULL;
+/* keep_later stores a later entry; caller holds the lock. 1 when kept, 0 out of memory. */
+static int keep_later(struct mock_journal *j, const struct later *l, size_t blob_len) {
+  struct later *kept = room(j, sizeof *kept);
+  void *blob = kept ? room(j, blob_len ? blob_len : 1) : NULL;
+  if (blob)
+    memcpy(blob, l->blob, blob_len);
+  const char *kind = blob ? copy(j, l->kind, strlen(l->kind)) : NULL;
+  const char *tail = l->tail ? copy(j, l->tail, strlen(l->tail)) : "";
+  if (!kind || !tail)
+    return 0;
+  *kept = *l;
+  kept->blob = blob;
+  kept->kind = kind;
+  kept->tail = l->tail ? tail : NULL;
+  j->entries[j->len++] = (struct entry){NULL, kept};
+  return 1;
+}
+
+long long ock__journal_append_later(struct mock_journal *j, const char *kind,
+                                    ock_journal_print_fn print, const void *blob, size_t blob_len,
+                                    const char *tail) {
+  size_t size = sizeof(struct later) + blob_len + strlen(kind) + (tail ? strlen(tail) : 0) +
+                3 * ALIGN + sizeof *j->entries;
   pthread_mutex_lock(&j->lock);
-  for (size_t i = 0; i < j->len; i++) {
-    cJSON *e = cJSON_Parse(j->lines[i]);
-    if (!e || !cJSON_AddItemToArray(arr, e)) {
-      cJSON_Delete(e);
-      cJSON_Delete(arr);
-      arr = NULL;
-      break;
-    }
+  long long seq = ++j->seq;
+  struct later l = {seq, elapsed_us(&j->t0), print, kind, tail, blob};
+  if (grow(j)) {
+    seq = 0;
+  } else if (j->len >= j->max || size > j->max_bytes - j->bytes) {
+    j->dropped++;
+  } else if (keep_later(j, &l, blob_len)) {
+    j->bytes += size;
+  } else {
+    seq = 0;
   }
   pthread_mutex_unlock(&j->lock);
-  return arr;
+  return seq;
 }
 
 /* kind_is: does a kept line (which starts {"seq":N,"t_ms":T,"kind":"K") have kind K? */
@@ -194,18 +286,57 @@ static int kind_is(const char *line, const char *kind) {
   return !strncmp(k, kind, n) && k[n] == '"';
 }
 
-cJSON *ock__journal_select(struct mock_journal *j, const char *const *kinds) {
+/* object_members: the members of a compact object's text "{...}", without the braces. */
+static const char *object_members(const char *object, size_t *len) {
+  const char *members = object && object[0] == '{' && object[1] != '}' ? object + 1 : "}";
+  *len = strlen(members) - 1; /* without its closing brace */
+  return members;
+}
+
+/* entry_text appends entry i's line to out, printing it when it is kept for later. Caller
+ * holds the lock. Returns OCK_OK or ock_buf_append's error. */
+static int entry_text(const struct mock_journal *j, size_t i, struct ock_buf *out) {
+  const struct entry *e = &j->entries[i];
+  if (e->line)
+    return ock_buf_puts(out, e->line);
+  const struct later *l = e->later;
+  struct ock_buf object;
+  ock_buf_init(&object, (size_t)-1 / 2);
+  int rc = l->print(l->blob, &object);
+  size_t members_len, tail_len = l->tail ? strlen(l->tail) : 0;
+  const char *members = object_members(object.data, &members_len);
+  if (!rc)
+    rc = compose(out, l->seq, l->t_us, l->kind, members, members_len, l->tail, tail_len);
+  ock_buf_free(&object);
+  return rc;
+}
+
+/* entry_kind_is: has entry i the kind? */
+static int entry_kind_is(const struct mock_journal *j, size_t i, const char *kind) {
+  const struct entry *e = &j->entries[i];
+  return e->line ? kind_is(e->line, kind) : !strcmp(e->later->kind, kind);
+}
+
+/* entry_tree parses entry i, printed into scratch; NULL when out of memory. */
+static cJSON *entry_tree(const struct mock_journal *j, size_t i, struct ock_buf *scratch) {
+  ock_buf_reset(scratch);
+  return entry_text(j, i, scratch) ? NULL : cJSON_ParseWithLength(scratch->data, scratch->len);
+}
+
+/* trees: the kept entries of the kinds (NULL: all) as an array of trees; NULL when out of
+ * memory. */
+static cJSON *trees(struct mock_journal *j, const char *const *kinds) {
   cJSON *arr = cJSON_CreateArray();
-  if (!arr)
-    return NULL;
+  struct ock_buf scratch;
+  ock_buf_init(&scratch, (size_t)-1 / 2);
   pthread_mutex_lock(&j->lock);
   for (size_t i = 0; i < j->len && arr; i++) {
-    int wanted = 0;
-    for (size_t k = 0; kinds[k] && !wanted; k++)
-      wanted = kind_is(j->lines[i], kinds[k]);
+    int wanted = !kinds;
+    for (size_t k = 0; kinds && kinds[k] && !wanted; k++)
+      wanted = entry_kind_is(j, i, kinds[k]);
     if (!wanted)
       continue;
-    cJSON *e = cJSON_Parse(j->lines[i]);
+    cJSON *e = entry_tree(j, i, &scratch);
     if (!e || !cJSON_AddItemToArray(arr, e)) {
       cJSON_Delete(e);
       cJSON_Delete(arr);
@@ -213,7 +344,16 @@ cJSON *ock__journal_select(struct mock_journal *j, const char *const *kinds) {
     }
   }
   pthread_mutex_unlock(&j->lock);
+  ock_buf_free(&scratch);
   return arr;
+}
+
+cJSON *ock__journal_snapshot(struct mock_journal *j) {
+  return trees(j, NULL);
+}
+
+cJSON *ock__journal_select(struct mock_journal *j, const char *const *kinds) {
+  return trees(j, kinds);
 }
 
 int ock__journal_array_text(struct mock_journal *j, struct ock_buf *out) {
@@ -223,7 +363,7 @@ int ock__journal_array_text(struct mock_journal *j, struct ock_buf *out) {
     if (i)
       rc = ock_buf_append(out, ",", 1);
     if (!rc)
-      rc = ock_buf_puts(out, j->lines[i]);
+      rc = entry_text(j, i, out);
   }
   pthread_mutex_unlock(&j->lock);
   return rc ? rc : ock_buf_append(out, "]", 1);
@@ -238,11 +378,17 @@ size_t ock__journal_dropped(struct mock_journal *j) {
 
 int ock__journal_write(struct mock_journal *j, FILE *f) {
   int rc = OCK_OK;
+  struct ock_buf line;
+  ock_buf_init(&line, (size_t)-1 / 2);
   pthread_mutex_lock(&j->lock);
-  for (size_t i = 0; i < j->len && !rc; i++)
-    if (fputs(j->lines[i], f) == EOF || fputc('\n', f) == EOF)
+  for (size_t i = 0; i < j->len && !rc; i++) {
+    ock_buf_reset(&line);
+    rc = entry_text(j, i, &line) ? OCK_ENOMEM : OCK_OK;
+    if (!rc && (fwrite(line.data, 1, line.len, f) != line.len || fputc('\n', f) == EOF))
       rc = OCK_EIO;
+  }
   pthread_mutex_unlock(&j->lock);
+  ock_buf_free(&line);
   if (!rc && fflush(f))
     rc = OCK_EIO;
   return rc;

@@ -4,8 +4,9 @@
  * Each entry is a JSON object {"seq": N, "t_ms": T, "kind": K, ...}: seq counts from 1 in
  * append order, t_ms is monotonic milliseconds since the journal's epoch. Appends are
  * serialised by a mutex, so seq order is the order the mock decided things in. Past either
- * cap (entries, bytes kept), entries still take a seq but are counted instead of kept. No I/O
- * except ock__journal_write, which prints to a FILE the caller owns.
+ * cap (entries, bytes kept), entries still take a seq but are counted instead of kept. An entry
+ * is kept as its text, or as bytes it is printed from when read (ock__journal_append_later). No
+ * I/O except ock__journal_write, which prints to a FILE the caller owns.
  */
 #ifndef OCK_MOCK_JOURNAL_H
 #define OCK_MOCK_JOURNAL_H
@@ -39,6 +40,20 @@ long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *e
  * its own locks keeps them short. */
 long long ock__journal_append_text(struct mock_journal *j, const char *kind, const char *object,
                                    const char *tail);
+
+/* ock_journal_print_fn appends the JSON object text ("{...}") of an entry kept as the bytes
+ * ock__journal_append_later was given (blob, a copy, aligned for any type). Returns OCK_OK,
+ * or ock_buf_append's error. It runs when the journal is read, under the journal's lock. */
+typedef int (*ock_journal_print_fn)(const void *blob, struct ock_buf *out);
+
+/* ock__journal_append_later is ock__journal_append_text of an entry printed only when the
+ * journal is read: the journal keeps a copy of blob (blob_len bytes) and tail, and print makes
+ * the object from the copy each time (the same text every time: print must depend on nothing
+ * else that changes). A busy mock then keeps what arrived, not its larger printed form, and
+ * does not print on the request's path what is read once per scenario. Same returns. */
+long long ock__journal_append_later(struct mock_journal *j, const char *kind,
+                                    ock_journal_print_fn print, const void *blob, size_t blob_len,
+                                    const char *tail);
 
 /* ock__journal_snapshot: a deep copy of the kept entries as an array (caller cJSON_Deletes);
  * NULL when out of memory. */

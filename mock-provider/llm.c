@@ -4,8 +4,10 @@
  * For each request, in this order: read the body (model, messages as the neutral history,
  * tools' names) with core's tree-less reader (ock/wire_request.h), or, for a body outside its
  * subset, with cJSON and the tree readers of core/message.c, which word every 400 in the
- * provider's envelope; validate the history (validate.c); print the llm_request journal entry
- * straight from the body's bytes; under the state lock decide() the answer (the request's 400,
+ * provider's envelope; validate the history (validate.c); pack the request for its llm_request
+ * journal entry, which the journal prints from the body's bytes when it is read (the entry is
+ * read once per scenario, and printing it was a third of a request's work); under the state
+ * lock decide() the answer (the request's 400,
  * the history's 400 unless observe-only, a seeded random fault, the scripted turn with its
  * fault, or "unmatched") and journal_decision() journals it in that order and fires a cancel
  * trigger; then, outside the lock, build the bytes through the provider's wire (wire.h). The
@@ -339,40 +341,91 @@ static int write_params(struct ock_buf *out, const struct llm_in *in) {
   return rc || ock_buf_puts(out, "}");
 }
 
-/* request_text: the llm_request journal entry, without what the lock decides (decide() gives
- * turn, request_index and position, written after these members). Caller frees. */
-static char *request_text(const struct mock_request *rq, const struct mock_provider *p,
-                          const struct llm_in *in) {
+/* write_request appends the llm_request journal entry, without what the lock decides (decide()
+ * gives turn, request_index and position, written after these members). Returns OCK_OK or
+ * ock_buf_append's error. */
+static int write_request(struct ock_buf *out, const struct mock_request *rq,
+                         const struct mock_provider *p, const struct llm_in *in) {
   int anthropic = p->api == MOCK_API_ANTHROPIC;
-  struct ock_buf b;
-  ock_buf_init(&b, (size_t)-1 / 2);
+  struct ock_buf *b = out;
+  /* The entry holds the messages twice (as sent, and neutral): room for that at once, instead
+   * of a realloc for every doubling. */
   int rc =
-      ock_buf_puts(&b, "{\"" OCK_F_LLM_REQUEST_PROVIDER "\":") ||
-      ock_json_write_string(&b, p->name) || ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_API "\":") ||
-      ock_json_write_string(&b, ock__api_name(p->api)) ||
-      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_METHOD "\":") ||
-      ock_json_write_string(&b, rq->method) ||
-      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_PATH "\":") || ock_json_write_string(&b, rq->path) ||
-      ock_buf_puts(&b, in->stream ? ",\"" OCK_F_LLM_REQUEST_STREAM "\":true"
-                                  : ",\"" OCK_F_LLM_REQUEST_STREAM "\":false") ||
-      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_MODEL "\":") ||
-      ock_json_write_string(&b, in->model) ||
-      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_MESSAGES "\":") ||
-      write_value(&b, in, in->req.messages, in->messages) ||
-      (anthropic && (ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_SYSTEM "\":") ||
-                     write_value(&b, in, in->req.system, in->system))) ||
-      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_NEUTRAL "\":") || write_neutral(&b, in, anthropic) ||
-      write_tools(&b, in) || write_params(&b, in) ||
-      ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_HEADERS "\":{") ||
+      ock_buf_reserve(b, 2 * rq->body_len + 512) ||
+      ock_buf_puts(b, "{\"" OCK_F_LLM_REQUEST_PROVIDER "\":") ||
+      ock_json_write_string(b, p->name) || ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_API "\":") ||
+      ock_json_write_string(b, ock__api_name(p->api)) ||
+      ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_METHOD "\":") ||
+      ock_json_write_string(b, rq->method) || ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_PATH "\":") ||
+      ock_json_write_string(b, rq->path) ||
+      ock_buf_puts(b, in->stream ? ",\"" OCK_F_LLM_REQUEST_STREAM "\":true"
+                                 : ",\"" OCK_F_LLM_REQUEST_STREAM "\":false") ||
+      ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_MODEL "\":") || ock_json_write_string(b, in->model) ||
+      ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_MESSAGES "\":") ||
+      write_value(b, in, in->req.messages, in->messages) ||
+      (anthropic && (ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_SYSTEM "\":") ||
+                     write_value(b, in, in->req.system, in->system))) ||
+      ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_NEUTRAL "\":") || write_neutral(b, in, anthropic) ||
+      write_tools(b, in) || write_params(b, in) ||
+      ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_HEADERS "\":{") ||
       (rq->trace_id &&
-       (ock_buf_puts(&b, "\"x-ock-trace-id\":") || ock_json_write_string(&b, rq->trace_id))) ||
-      ock_buf_puts(&b, "}") ||
-      (in->problem[0] && (ock_buf_puts(&b, ",\"" OCK_F_LLM_REQUEST_ERROR "\":") ||
-                          ock_json_write_string(&b, in->problem))) ||
-      ock_buf_puts(&b, "}");
-  char *text = rc ? NULL : ock_buf_take(&b);
-  ock_buf_free(&b);
-  return text;
+       (ock_buf_puts(b, "\"x-ock-trace-id\":") || ock_json_write_string(b, rq->trace_id))) ||
+      ock_buf_puts(b, "}") ||
+      (in->problem[0] && (ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_ERROR "\":") ||
+                          ock_json_write_string(b, in->problem))) ||
+      ock_buf_puts(b, "}");
+  return rc ? b->err ? b->err : OCK_ENOMEM : OCK_OK;
+}
+
+/* What an llm_request entry is printed from when the journal is read: the request as it
+ * arrived (read_request reads it again, to the same result). */
+struct request_blob {
+  const struct mock_provider *p;
+  size_t method_len, path_len, trace_len, body_len; /* trace_len SIZE_MAX: no trace header */
+  char bytes[];                                     /* method, path, trace id, body; each + NUL */
+};
+
+/* request_blob packs what print_request needs into one allocation; NULL when out of memory. */
+static struct request_blob *request_blob(const struct mock_request *rq,
+                                         const struct mock_provider *p, size_t *len) {
+  size_t m = strlen(rq->method), pa = strlen(rq->path);
+  size_t t = rq->trace_id ? strlen(rq->trace_id) : SIZE_MAX;
+  *len = sizeof(struct request_blob) + m + pa + (rq->trace_id ? t : 0) + rq->body_len + 4;
+  struct request_blob *b = malloc(*len);
+  if (!b)
+    return NULL;
+  *b = (struct request_blob){p, m, pa, t, rq->body_len};
+  char *at = b->bytes;
+  memcpy(at, rq->method, m + 1);
+  at += m + 1;
+  memcpy(at, rq->path, pa + 1);
+  at += pa + 1;
+  if (rq->trace_id) {
+    memcpy(at, rq->trace_id, t + 1);
+    at += t + 1;
+  } else {
+    *at++ = '\0';
+  }
+  memcpy(at, rq->body, rq->body_len);
+  at[rq->body_len] = '\0';
+  return b;
+}
+
+/* print_request: the ock_journal_print_fn of llm_request entries. */
+static int print_request(const void *blob, struct ock_buf *out) {
+  const struct request_blob *b = blob;
+  struct mock_request rq = {.method = b->bytes};
+  rq.path = rq.method + b->method_len + 1;
+  const char *trace = rq.path + b->path_len + 1;
+  rq.trace_id = b->trace_len == SIZE_MAX ? NULL : trace;
+  rq.body = trace + (b->trace_len == SIZE_MAX ? 0 : b->trace_len) + 1;
+  rq.body_len = b->body_len;
+  struct llm_in in;
+  int rc = read_request(&rq, b->p, &in);
+  if (!rc)
+    rc = write_request(out, &rq, b->p, &in);
+  free_request(&in);
+  return rc;
 }
 
 /* fault_json: {"kind", and the fault's parameters} as the journal shows a fault. */
@@ -531,16 +584,16 @@ static cJSON *fault_entry(const struct mock_provider *p, const struct llm_decisi
  * fires a cancel trigger on it; under st->lock, right after decide(), so the journal's order
  * is the order of the decisions. Sets d->request_seq. */
 static void journal_decision(struct mock_state *st, const struct mock_provider *p,
-                             const char *request_text, const struct mock_finding *finding,
-                             const struct finding_text *ft, struct llm_decision *d,
-                             struct mock_plan *plan) {
+                             const struct request_blob *blob, size_t blob_len,
+                             const struct mock_finding *finding, const struct finding_text *ft,
+                             struct llm_decision *d, struct mock_plan *plan) {
   char decided[128];
   snprintf(decided, sizeof decided,
            "\"" OCK_F_LLM_REQUEST_TURN "\":%d,\"" OCK_F_LLM_REQUEST_REQUEST_INDEX
            "\":%llu,\"" OCK_F_LLM_REQUEST_POSITION "\":%llu",
            d->turn, d->index, d->position);
-  d->request_seq =
-      ock__journal_append_text(st->journal, OCK_KIND_LLM_REQUEST, request_text, decided);
+  d->request_seq = ock__journal_append_later(st->journal, OCK_KIND_LLM_REQUEST, print_request, blob,
+                                             blob_len, decided);
   ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, d->index, plan);
   if (finding->shape != MOCK_SHAPE_NONE)
     ock__journal_append(st->journal, OCK_KIND_FINDING, finding_entry(p, finding, ft, d));
@@ -600,7 +653,9 @@ static char *reply_text(const struct mock_provider *p, const struct llm_decision
   struct ock_buf b;
   ock_buf_init(&b, (size_t)-1 / 2);
   cJSON *fault = d->fault ? fault_json(d->fault) : NULL;
-  int rc = ock_buf_puts(&b, "{\"" OCK_F_LLM_REPLY_PROVIDER "\":") ||
+  size_t body = plan->body.n && !plan->stream ? plan->body.lens[0] : 0;
+  int rc = ock_buf_reserve(&b, 2 * body + 512) || /* the reply's text, and its body */
+           ock_buf_puts(&b, "{\"" OCK_F_LLM_REPLY_PROVIDER "\":") ||
            ock_json_write_string(&b, p->name) ||
            ock_buf_puts(&b, ",\"" OCK_F_LLM_REPLY_STATUS "\":") ||
            ock_json_write_int(&b, plan->status) ||
@@ -810,24 +865,25 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   struct mock_finding finding;
   struct finding_text ft;
   struct llm_decision d;
-  char *text = NULL; /* the llm_request entry, printed before the lock is taken */
+  struct request_blob *blob = NULL; /* the llm_request entry, packed before the lock is taken */
+  size_t blob_len = 0;
   memset(&finding, 0, sizeof finding);
   int rc = read_request(rq, p, &in);
   if (!rc && !in.problem[0])
     rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   if (!rc) {
     finding_text_of(p, &in, &finding, &ft);
-    if (!(text = request_text(rq, p, &in)))
+    if (!(blob = request_blob(rq, p, &blob_len)))
       rc = OCK_ENOMEM;
   }
   if (!rc) {
     pthread_mutex_lock(&st->lock);
     decide(st, p, &in, &finding, &ft, &d);
-    journal_decision(st, p, text, &finding, &ft, &d, plan);
+    journal_decision(st, p, blob, blob_len, &finding, &ft, &d, plan);
     pthread_mutex_unlock(&st->lock);
     rc = plan_reply(st, rq, p, &in, &d, plan);
   }
-  free(text);
+  free(blob);
   ock__finding_clear(&finding);
   free_request(&in);
   return rc;

@@ -1,6 +1,7 @@
 /*
  * test_alloc_mock.c: every allocation of the mock's request path (ock__serve_llm, from the
- * parsed request to the planned reply and its journal entries) fails once (failmalloc.h). The
+ * parsed request to the planned reply and its journal entries, and the journal read back, which
+ * prints the llm_request entry) fails once (failmalloc.h). The
  * mock answers what it can: a failed allocation ends in OCK_ENOMEM, or in a reply planned
  * without what could not be allocated; never a crash and never a leak.
  */
@@ -97,6 +98,12 @@ static int serve(void *input) {
   ock__plan_init(&plan);
   int rc = ock__serve_llm(in->st, &rq, p, &plan);
   ock__plan_free(&plan);
+  if (!rc) { /* reading the journal prints the llm_request entry from the request's bytes */
+    struct ock_buf all;
+    ock_buf_init(&all, (size_t)-1 / 2);
+    rc = ock__journal_array_text(in->st->journal, &all);
+    ock_buf_free(&all);
+  }
   return rc;
 }
 

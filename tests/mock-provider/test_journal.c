@@ -102,7 +102,76 @@ static void test_select_by_kind(void) {
   ock__journal_free(j);
 }
 
+/* A later entry: its blob is a number n, printed as {"n":n}; prints counts the printing. */
+static int prints;
+
+static int print_n(const void *blob, struct ock_buf *out) {
+  prints++;
+  return ock_buf_printf(out, "{\"n\":%d}", *(const int *)blob);
+}
+
+static void test_later_entries_print_when_read(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(10, 1 << 20, &j));
+  prints = 0;
+  int n = 41;
+  OCK_ASSERT_INT_EQ(ock__journal_append(j, "session", NULL), 1);
+  OCK_ASSERT_INT_EQ(
+      ock__journal_append_later(j, "llm_request", print_n, &n, sizeof n, "\"turn\":0"), 2);
+  n = 42; /* the journal printed from its own copy */
+  OCK_ASSERT_INT_EQ(ock__journal_append_later(j, "llm_request", print_n, &n, sizeof n, NULL), 3);
+  OCK_ASSERT_INT_EQ(ock__journal_append_text(j, "llm_reply", "{\"status\":200}", NULL), 4);
+  OCK_ASSERT_INT_EQ(prints, 0); /* nothing printed on the request's path */
+  cJSON *snap = ock__journal_snapshot(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(snap), 4);
+  const cJSON *second = cJSON_GetArrayItem(snap, 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(second, "kind"), "llm_request");
+  OCK_ASSERT_INT_EQ((long long)ock_json_num(second, "seq", -1), 2);
+  OCK_ASSERT_INT_EQ((long long)ock_json_num(second, "n", -1), 41);
+  OCK_ASSERT_INT_EQ((long long)ock_json_num(second, "turn", -1), 0);
+  OCK_ASSERT_STR_EQ(second->child->next->next->next->string, "n"); /* after the frame */
+  OCK_ASSERT_INT_EQ((long long)ock_json_num(cJSON_GetArrayItem(snap, 2), "n", -1), 42);
+  OCK_ASSERT_INT_EQ(prints, 2);
+  cJSON_Delete(snap);
+  static const char *const replies[] = {"llm_reply", NULL};
+  cJSON *sel = ock__journal_select(j, replies);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(sel), 1);
+  OCK_ASSERT_INT_EQ(prints, 2); /* selecting other kinds prints no later entry */
+  cJSON_Delete(sel);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  OCK_ASSERT_OK(ock__journal_write(j, f));
+  fclose(f);
+  OCK_ASSERT_CONTAINS(buf, "\"kind\":\"llm_request\",\"n\":41,\"turn\":0}\n");
+  OCK_ASSERT_CONTAINS(buf, "\"kind\":\"llm_request\",\"n\":42}\n");
+  free(buf);
+  struct ock_buf text;
+  ock_buf_init(&text, 1 << 20);
+  OCK_ASSERT_OK(ock__journal_array_text(j, &text));
+  OCK_ASSERT_CONTAINS(text.data, "\"n\":41,\"turn\":0},{");
+  ock_buf_free(&text);
+  ock__journal_free(j);
+}
+
+/* A later entry counts against the caps like any other: its copy is what it keeps. */
+static void test_later_entries_count_against_the_caps(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(1000, 4096, &j));
+  char big[3000] = {0};
+  for (int i = 0; i < 3; i++)
+    OCK_ASSERT_INT_EQ(ock__journal_append_later(j, "llm_request", print_n, big, sizeof big, NULL),
+                      i + 1);
+  cJSON *snap = ock__journal_snapshot(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(snap), 1);
+  OCK_ASSERT_INT_EQ(ock__journal_dropped(j), 2);
+  cJSON_Delete(snap);
+  ock__journal_free(j);
+}
+
 static const struct ock_test tests[] = {
+    {"later_entries_print_when_read", test_later_entries_print_when_read},
+    {"later_entries_count_against_the_caps", test_later_entries_count_against_the_caps},
     {"byte_cap", test_byte_cap},
     {"entries_are_framed_in_order", test_entries_are_framed_in_order},
     {"cap_counts_what_it_drops", test_cap_counts_what_it_drops},
