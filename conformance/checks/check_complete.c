@@ -55,7 +55,8 @@ static void what_happened(const struct view *v, const struct view_exec *x, struc
       h->failed_reply |= failed;
       h->last_reply_ok = !failed;
       h->last_reply_final =
-          !failed && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) == 0;
+          !failed &&
+          cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(e, OCK_F_LLM_REPLY_TOOL_CALLS)) == 0;
     }
   }
 }

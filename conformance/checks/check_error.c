@@ -17,19 +17,19 @@
 #include "model/view_calls.h"
 
 static const char *fault_kind(const cJSON *reply) {
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_FAULT);
   return cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");
 }
 
 /* retryable per SPEC.md: 408, 409, 429, 5xx but 501, 529, a cut or dropped stream. */
 static int retryable(const cJSON *reply) {
-  long status = (long)ock_json_int(reply, "status", 200);
+  long status = (long)ock_json_int(reply, OCK_F_LLM_REPLY_STATUS, 200);
   const char *k = fault_kind(reply);
   if (status >= 400)
     return status == 408 || status == 409 || status == 429 || status == 529 ||
            (status >= 500 && status != 501);
   if (k && !strcmp(k, "malformed_chunk")) /* retryable when streamed, not as a whole body */
-    return ock_json_bool(reply, "stream", 0);
+    return ock_json_bool(reply, OCK_F_LLM_REPLY_STREAM, 0);
   return k && (!strcmp(k, "cut_stream") || !strcmp(k, "error_mid_stream") ||
                !strcmp(k, "drop_connection") || !strcmp(k, "client_gone"));
 }
@@ -37,8 +37,9 @@ static int retryable(const cJSON *reply) {
 /* scripted_turn: the fixture's script turn that produced this reply, or NULL. */
 static const cJSON *scripted_turn(const struct view *v, const cJSON *reply) {
   const cJSON *script = cJSON_GetObjectItemCaseSensitive(v->fixture, "script");
-  const cJSON *turns = cJSON_GetObjectItemCaseSensitive(script, ock__str_field(reply, "provider"));
-  return cJSON_GetArrayItem(turns, (int)ock_json_int(reply, "turn", -1));
+  const cJSON *turns =
+      cJSON_GetObjectItemCaseSensitive(script, ock__str_field(reply, OCK_F_LLM_REPLY_PROVIDER));
+  return cJSON_GetArrayItem(turns, (int)ock_json_int(reply, OCK_F_LLM_REPLY_TURN, -1));
 }
 
 /* retry_after_ms: what the mock told the SUT to wait, or -1. */
@@ -124,7 +125,7 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
                     "provider:error retryable as SPEC.md 5.7 classifies the fault",
                     "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s",
                     ock__entry_seq(reply), fault_kind(reply) ? fault_kind(reply) : "HTTP ",
-                    fault_kind(reply) ? "" : ock__str_field(reply, "status"),
+                    fault_kind(reply) ? "" : ock__str_field(reply, OCK_F_LLM_REPLY_STATUS),
                     ock__cfg_str(v, "error_strategy", "continue"),
                     cJSON_IsTrue(r) ? "true" : "false", want ? "true" : "false");
   }
@@ -152,7 +153,7 @@ static void error_no_retry(struct grade_ctx *g, const struct failure *fl) {
   ock__grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
                   next ? ock__entry_seq(next) : ock__entry_seq(reply),
                   "a non-retryable error is not retried", "HTTP %lld from %s was %s",
-                  ock_json_int(reply, "status", 0), provider,
+                  ock_json_int(reply, OCK_F_LLM_REPLY_STATUS, 0), provider,
                   next && !strcmp(next_prov, provider) ? "retried" : "not retried");
 }
 
@@ -236,7 +237,7 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
   ock__grade_emit(
       g, "error.retry", "OCK-ERROR-002", ok, next ? ock__entry_seq(next) : ock__entry_seq(reply),
       "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s", attempt,
-      fault_kind(reply) ? fault_kind(reply) : ock__str_field(reply, "status"),
+      fault_kind(reply) ? fault_kind(reply) : ock__str_field(reply, OCK_F_LLM_REPLY_STATUS),
       !next                         ? "no retry"
       : strcmp(next_prov, provider) ? "the retry went elsewhere"
       : announced                   ? "retried"
@@ -306,8 +307,8 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   if (fl.next && fl.j >= x->end)
     fl.next = NULL;
   reported(g, i, reply, fl.next ? fl.j : x->end);
-  fl.provider = ock__str_field(reply, "provider");
-  fl.next_prov = fl.next ? ock__str_field(fl.next, "provider") : NULL;
+  fl.provider = ock__str_field(reply, OCK_F_LLM_REPLY_PROVIDER);
+  fl.next_prov = fl.next ? ock__str_field(fl.next, OCK_F_LLM_REQUEST_PROVIDER) : NULL;
   fl.can_retry = fl.retry_on && retryable(reply) && attempt <= fl.max_retries;
   fl.fallback = !strcmp(strategy, "fallback") ? next_provider(v, fl.provider) : NULL;
 

@@ -96,7 +96,7 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
           !strcmp(ock__str_field(ock__event_data(e), "tool_call_id"), id))
         what = ock__event_name(e);
       else if (ock__is_kind(e, OCK_ENTRY_TOOL_START) &&
-               !strcmp(ock__str_field(e, "tool_call_id"), id))
+               !strcmp(ock__str_field(e, OCK_F_TOOL_START_TOOL_CALL_ID), id))
         what = "the tool run";
       else if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_holds_call(e, id))
         what = "a later request's history";

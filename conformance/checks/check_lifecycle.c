@@ -250,8 +250,10 @@ static void trace(struct grade_ctx *g) {
                         ock__event_name(e), got);
     }
     if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || ock__is_kind(e, OCK_ENTRY_TOOL_START)) {
+      const char *headers = ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) ? OCK_F_LLM_REQUEST_HEADERS
+                                                                   : OCK_F_TOOL_START_HEADERS;
       const char *h =
-          ock__str_field(cJSON_GetObjectItemCaseSensitive(e, "headers"), "x-ock-trace-id");
+          ock__str_field(cJSON_GetObjectItemCaseSensitive(e, headers), "x-ock-trace-id");
       ock__grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), ock__entry_seq(e),
                       "LLM and tool endpoint requests carry X-OCK-Trace-Id",
                       "%s %ld: header \"%.60s\"", ock__entry_kind(e), ock__entry_seq(e), h);

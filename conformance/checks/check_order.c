@@ -259,11 +259,11 @@ static void responses_match(struct grade_ctx *g) {
       continue;
     }
     const cJSON *d = ock__event_data(v->e[j]);
-    const char *text = ock__str_field(reply, "text");
+    const char *text = ock__str_field(reply, OCK_F_LLM_REPLY_TEXT);
     const char *content = ock__str_field(d, "content");
     int ok_text = !strcmp(text, content);
     int ok_calls = calls_equal(cJSON_GetObjectItemCaseSensitive(d, "tool_calls"),
-                               cJSON_GetObjectItemCaseSensitive(reply, "tool_calls"));
+                               cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS));
     ock__grade_emit(
         g, "order.response-matches", "OCK-ORDER-008", ok_text && ok_calls, ock__entry_seq(v->e[j]),
         "provider:response content and tool_calls equal the reply",

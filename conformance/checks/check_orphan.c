@@ -77,7 +77,8 @@ static void validator_findings(struct grade_ctx *g) {
       ock__grade_emit(g, shapes[s].check, shapes[s].requirement, 0, ock__entry_seq(e),
                       "the provider accepts the history", "%s at messages[%lld] (%s): %.200s",
                       shape, ock_json_int(e, OCK_F_FINDING_MESSAGE_INDEX, -1),
-                      ock__str_field(e, "tool_call_id"), ock__str_field(e, "message"));
+                      ock__str_field(e, OCK_F_FINDING_TOOL_CALL_ID),
+                      ock__str_field(e, OCK_F_FINDING_MESSAGE));
     }
   }
   if (!exercised)
@@ -167,7 +168,7 @@ static void calls_kept(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *reply = v->e[i];
-    const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, "tool_calls");
+    const cJSON *calls = cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS);
     if (!ock__is_kind(reply, OCK_ENTRY_LLM_REPLY) || ock__reply_failed(reply) ||
         !cJSON_GetArraySize(calls) || ock__view_is_wrap_up(v, i))
       continue;
@@ -240,7 +241,7 @@ static void context_left_valid(struct grade_ctx *g) {
           ock__view_is_wrap_up(v, i))
         continue;
       const cJSON *c;
-      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, "tool_calls")) {
+      cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS)) {
         const char *id = ock__str_field(c, "id");
         if (history_has_call_id(v->e[j], id) && !history_has_result_id(v->e[j], id) && !bad) {
           bad = 1;

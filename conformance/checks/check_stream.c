@@ -15,7 +15,7 @@
 #include "model/view_calls.h"
 
 static int broken_stream(const cJSON *reply) {
-  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "fault");
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_FAULT);
   const char *k = cJSON_IsString(f) ? f->valuestring : ock_json_str(f, "kind");
   return k && (!strcmp(k, "cut_stream") || !strcmp(k, "error_mid_stream") ||
                !strcmp(k, "drop_connection") || !strcmp(k, "malformed_chunk"));
@@ -31,7 +31,7 @@ static void window(struct grade_ctx *g, size_t start) {
   for (size_t i = start + 1; i < v->n; i++) {
     const cJSON *e = v->e[i];
     if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST))
-      streamed |= ock_json_bool(e, "stream", 0);
+      streamed |= ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0);
     if (ock__is_event(e, OCK_EV_PROVIDER_STREAM)) {
       n_stream++;
       rc |= ock_buf_puts(&text, ock__str_field(ock__event_data(e), "delta"));
@@ -62,10 +62,11 @@ static void window(struct grade_ctx *g, size_t start) {
 /* stream_requested: an LLM request e asks for a stream when config.streaming is set
  * (OCK-STREAM-001). */
 static void stream_requested(struct grade_ctx *g, const cJSON *e) {
-  ock__grade_emit(g, "stream.requested", "OCK-STREAM-001", ock_json_bool(e, "stream", 0),
-                  ock__entry_seq(e), "\"stream\": true when config.streaming",
-                  "request %ld: stream %s", ock__entry_seq(e),
-                  ock_json_bool(e, "stream", 0) ? "true" : "false or absent");
+  ock__grade_emit(g, "stream.requested", "OCK-STREAM-001",
+                  ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0), ock__entry_seq(e),
+                  "\"stream\": true when config.streaming", "request %ld: stream %s",
+                  ock__entry_seq(e),
+                  ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0) ? "true" : "false or absent");
 }
 
 /* stream_fault_is_error: the broken reply at entry index i is a provider:error, and no call of
@@ -81,23 +82,23 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
   int ok = j < v->n && ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR);
   /* No call of a broken reply may run or be announced (no tool_start, no tool:pre). */
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "tool_calls")) {
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, OCK_F_LLM_REPLY_TOOL_CALLS)) {
     for (size_t k = i + 1; k < v->n; k++) {
       const cJSON *later = v->e[k];
       if (ock__is_kind(later, OCK_ENTRY_TOOL_START) &&
-          !strcmp(ock__str_field(later, "tool_call_id"), ock__str_field(c, "id")))
+          !strcmp(ock__str_field(later, OCK_F_TOOL_START_TOOL_CALL_ID), ock__str_field(c, "id")))
         ok = 0;
       if (ock__is_event(later, OCK_EV_TOOL_PRE) &&
           !strcmp(ock__str_field(ock__event_data(later), "tool_call_id"), ock__str_field(c, "id")))
         ok = 0;
     }
   }
-  ock__grade_emit(g, "stream.fault-is-error", "OCK-STREAM-004", ok, ock__entry_seq(e),
-                  "a broken stream is a provider:error; nothing of it is run",
-                  "reply %ld was broken (%s); the SUT %s", ock__entry_seq(e),
-                  ock_json_str(e, "fault") ? ock_json_str(e, "fault") : "fault",
-                  ok ? "reported provider:error"
-                     : "treated it as a response, or ran or announced its tools");
+  ock__grade_emit(
+      g, "stream.fault-is-error", "OCK-STREAM-004", ok, ock__entry_seq(e),
+      "a broken stream is a provider:error; nothing of it is run",
+      "reply %ld was broken (%s); the SUT %s", ock__entry_seq(e),
+      ock_json_str(e, OCK_F_LLM_REPLY_FAULT) ? ock_json_str(e, OCK_F_LLM_REPLY_FAULT) : "fault",
+      ok ? "reported provider:error" : "treated it as a response, or ran or announced its tools");
 }
 
 /* stream_arguments_reassembled: a call of a streamed reply that ran as the model sent it gets
