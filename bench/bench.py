@@ -49,7 +49,13 @@ class Procs:
         self.live = []
 
     def start(self, argv, stop_signal=signal.SIGTERM, **kw):
-        p = subprocess.Popen(argv, start_new_session=True, **kw)
+        # A process group of its own, so stop() can kill what it forked, but in the bench's
+        # session, as wrk is: with autogroup scheduling (Debian's default,
+        # /proc/sys/kernel/sched_autogroup_enabled) a new session is a scheduling group of its
+        # own, which gets half of the CPU against wrk's group whatever its threads need. That
+        # held the mock (16 connection threads, 1.3 cores at item 1's rate) to one core while
+        # nginx needed half of one, so item 1 measured the bench's sessions, not the servers.
+        p = subprocess.Popen(argv, process_group=0, **kw)
         p.stop_signal = stop_signal
         self.live.append(p)
         return p
