@@ -192,6 +192,13 @@ static int grow(struct mock_journal *j) {
   return OCK_OK;
 }
 
+/* object_members: the members of a compact object's text "{...}", without the braces. */
+static const char *object_members(const char *object, size_t *len) {
+  const char *members = object && object[0] == '{' && object[1] != '}' ? object + 1 : "}";
+  *len = strlen(members) - 1; /* without its closing brace */
+  return members;
+}
+
 long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *entry) {
   struct ock_buf text;
   ock_buf_init(&text, (size_t)-1 / 2);
@@ -205,8 +212,8 @@ long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *e
 long long ock__journal_append_text(struct mock_journal *j, const char *kind, const char *object,
                                    const char *tail) {
   /* The members follow the frame: ..."kind":"K",members,tail} or ..."kind":"K"}. */
-  const char *members = object && object[0] == '{' && object[1] != '}' ? object + 1 : "}";
-  size_t members_len = strlen(members) - 1; /* without its closing brace */
+  size_t members_len;
+  const char *members = object_members(object, &members_len);
   size_t tail_len = tail ? strlen(tail) : 0;
   struct ock_buf line;
   ock_buf_init(&line, (size_t)-1 / 2);
@@ -284,13 +291,6 @@ static int kind_is(const char *line, const char *kind) {
   k += sizeof KIND_MEMBER - 1;
   size_t n = strlen(kind);
   return !strncmp(k, kind, n) && k[n] == '"';
-}
-
-/* object_members: the members of a compact object's text "{...}", without the braces. */
-static const char *object_members(const char *object, size_t *len) {
-  const char *members = object && object[0] == '{' && object[1] != '}' ? object + 1 : "}";
-  *len = strlen(members) - 1; /* without its closing brace */
-  return members;
 }
 
 /* entry_text appends entry i's line to out, printing it when it is kept for later. Caller

@@ -38,30 +38,29 @@ static void as_reply(const struct mock_answer *a, struct ock_tool_call *calls, s
                                .include_usage = a->include_usage};
 }
 
-int ock__answer_body(const struct ock_wire_ops *w, const struct mock_answer *a,
-                     struct ock_buf *out) {
+/* encode writes the answer with the wire's reply encoder into body, or with its event encoder
+ * into events (the other is NULL). */
+static int encode(const struct ock_wire_ops *w, const struct mock_answer *a, struct ock_buf *body,
+                  struct ock_chunks *events) {
   struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
   if (!calls)
     return OCK_ENOMEM;
   struct ock_reply r;
   struct ock_wire_frame f;
   as_reply(a, calls, &r, &f);
-  int rc = w->encode_reply(&r, &f, out);
+  int rc = body ? w->encode_reply(&r, &f, body) : w->encode_events(&r, &f, events);
   free(calls);
   return rc;
 }
 
+int ock__answer_body(const struct ock_wire_ops *w, const struct mock_answer *a,
+                     struct ock_buf *out) {
+  return encode(w, a, out, NULL);
+}
+
 int ock__answer_events(const struct ock_wire_ops *w, const struct mock_answer *a,
                        struct ock_chunks *out) {
-  struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
-  if (!calls)
-    return OCK_ENOMEM;
-  struct ock_reply r;
-  struct ock_wire_frame f;
-  as_reply(a, calls, &r, &f);
-  int rc = w->encode_events(&r, &f, out);
-  free(calls);
-  return rc;
+  return encode(w, a, NULL, out);
 }
 
 static const char *const ERR1 =
