@@ -7,7 +7,8 @@
  * content-reader callback that sleeps between them. Every sleep is sliced (10 ms) and checks
  * the stop flag, because MHD_stop_daemon joins the connection threads. Everything the mock
  * decides is decided by routes.c and the handlers into a plan (plan.h); this file only reads
- * the request (body capped at 8 MiB), plays the plan, and manages the daemon's life.
+ * the request (body capped at 8 MiB, through core's request skeleton, ock/http_request.h, which
+ * the mutant's proxy shares), plays the plan, and manages the daemon's life.
  */
 #include "ock/caps.h"
 #include "ock/mock.h"
@@ -28,7 +29,7 @@
 
 #include "fixture.h"
 #include "guard.h"
-#include "ock/buf.h"
+#include "ock/http_request.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
 #include "state.h"
@@ -48,14 +49,6 @@ struct ock_mock {
   char url[96];
 };
 
-/* One request while its body arrives, and what is left to do once its reply is out. */
-struct conn_req {
-  ock_mock *m;
-  struct ock_buf body;
-  int too_big;
-  int answered; /* a reply was queued before the body was read (413) */
-};
-
 /* One plan being played by the content reader. */
 struct player {
   ock_mock *m;
@@ -66,16 +59,9 @@ struct player {
   int journaled; /* the deferred entry (or the gone one) is in the journal */
 };
 
-/* peer_gone: has the client closed its end? A read that would return end-of-file says so;
- * pending bytes (a pipelined request) do not. */
+/* peer_gone: has the client closed its end (ock/http_request.h)? c may be NULL. */
 static int peer_gone(struct MHD_Connection *c) {
-  const union MHD_ConnectionInfo *ci =
-      c ? MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD) : NULL;
-  if (!ci)
-    return 0;
-  char b;
-  ssize_t n = recv(ci->connect_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
-  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+  return ock_http_peer_gone(ock_http_connection_fd(c));
 }
 
 /* sleep_ms sleeps in slices; returns 0 when the mock started stopping or the client went
@@ -222,7 +208,7 @@ static const char *request_header(void *conn, const char *name) {
 
 /* serve routes a complete request and queues the reply. */
 static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *url,
-                             const char *method, struct conn_req *r) {
+                             const char *method, struct ock_http_request *r) {
   /* The path (percent-decoded) and the trace header reach the journal: '?' for every byte
    * that is not UTF-8, so the journal is always valid JSON text. */
   const char *trace_id = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-OCK-Trace-Id");
@@ -293,18 +279,7 @@ static struct mock_watch *watch_of(struct MHD_Connection *c) {
  * ({"error":{"type","message"}}), and closes the connection after it. */
 static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const char *type,
                               const char *message) {
-  char body[512];
-  int n = snprintf(body, sizeof body, "{\"error\":{\"type\":\"%s\",\"message\":\"%s\"}}", type,
-                   message);
-  struct MHD_Response *resp =
-      MHD_create_response_from_buffer((size_t)n, body, MHD_RESPMEM_MUST_COPY);
-  if (!resp)
-    return MHD_NO;
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-  enum MHD_Result ret = MHD_queue_response(c, status, resp);
-  MHD_destroy_response(resp);
-  return ret;
+  return ock_http_queue_json_error(c, status, type, message, 1);
 }
 
 struct lengths {
@@ -333,62 +308,58 @@ static int content_lengths_conflict(struct MHD_Connection *c) {
   return l.conflict;
 }
 
+/* admit applies the mock's policy to a request whose headers are in and whose body is not:
+ * the connection cap, conflicting lengths and a length past the cap are answered before a
+ * byte of the body is read. */
+static enum MHD_Result admit(ock_mock *m, struct MHD_Connection *c, const char *url,
+                             const char *method, struct ock_http_request *r) {
+  if (ock__guard_open_count(m->guard) > OCK_MAX_MOCK_CONNECTIONS) {
+    r->answered = 1;
+    return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded",
+                  "ock-mock-provider serves at most " OCK_STR(
+                      OCK_MAX_MOCK_CONNECTIONS) " connections at once, and that many are open; "
+                                                "retry when one closes");
+  }
+  if (content_lengths_conflict(c)) {
+    r->answered = 1;
+    return refuse(c, MHD_HTTP_BAD_REQUEST, "invalid_request_error",
+                  "the request has two Content-Length headers with different values");
+  }
+  const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+  if (cl) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(cl, &end, 10);
+    if (errno || end == cl || n > OCK_MAX_MOCK_BODY)
+      r->too_big = 1;
+    /* Past the cap the body is read and dropped, so the client, still sending, gets its
+     * 413 instead of a reset; only an absurd length is refused before a byte is read. */
+    if (errno || end == cl || n > OCK_MAX_MOCK_DRAIN) {
+      r->answered = 1;
+      return serve(m, c, url, method, r);
+    }
+  }
+  return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls) {
   ock_mock *m = cls;
-  struct conn_req *r = *req_cls;
+  struct ock_http_request *r;
   (void)version;
-  if (!r) {
-    r = calloc(1, sizeof *r);
-    if (!r)
-      return MHD_NO;
-    r->m = m;
-    ock_buf_init(&r->body, OCK_MAX_MOCK_BODY);
-    *req_cls = r;
-    if (ock__guard_open_count(m->guard) > OCK_MAX_MOCK_CONNECTIONS) {
-      r->answered = 1;
-      return refuse(
-          c, MHD_HTTP_SERVICE_UNAVAILABLE, "overloaded",
-          "ock-mock-provider serves at most " OCK_STR(
-              OCK_MAX_MOCK_CONNECTIONS) " connections at once, and that many are open; retry "
-                                        "when one closes");
-    }
-    if (content_lengths_conflict(c)) {
-      r->answered = 1;
-      return refuse(c, MHD_HTTP_BAD_REQUEST, "invalid_request_error",
-                    "the request has two Content-Length headers with different values");
-    }
-    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-    if (cl) {
-      char *end = NULL;
-      errno = 0;
-      unsigned long long n = strtoull(cl, &end, 10);
-      if (errno || end == cl || n > OCK_MAX_MOCK_BODY)
-        r->too_big = 1;
-      /* Past the cap the body is read and dropped, so the client, still sending, gets its
-       * 413 instead of a reset; only an absurd length is refused before a byte is read. */
-      if (errno || end == cl || n > OCK_MAX_MOCK_DRAIN) {
-        r->answered = 1;
-        return serve(m, c, url, method, r);
-      }
-    }
+  switch (ock_http_request_read(req_cls, OCK_MAX_MOCK_BODY, upload_data, upload_data_size, &r)) {
+  case OCK_HTTP_NEW:
+    return admit(m, c, url, method, r);
+  case OCK_HTTP_MORE:
     return MHD_YES;
+  case OCK_HTTP_READY:
+    ock__guard_read(watch_of(c));
+    return serve(m, c, url, method, r);
+  case OCK_HTTP_NOMEM:
+    break;
   }
-  if (r->answered) {
-    *upload_data_size = 0;
-    return MHD_YES;
-  }
-  if (*upload_data_size) {
-    if (!r->too_big && ock_buf_append(&r->body, upload_data, *upload_data_size)) {
-      r->too_big = 1;
-      ock_buf_free(&r->body);
-    }
-    *upload_data_size = 0;
-    return MHD_YES;
-  }
-  ock__guard_read(watch_of(c));
-  return serve(m, c, url, method, r);
+  return MHD_NO;
 }
 
 /* on_connection: every connection is watched by the guard from its start to its close. */
@@ -407,15 +378,8 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
                          enum MHD_RequestTerminationCode toe) {
-  (void)cls;
-  (void)toe;
   ock__guard_replied(watch_of(c));
-  struct conn_req *r = *req_cls;
-  if (!r)
-    return;
-  ock_buf_free(&r->body);
-  free(r);
-  *req_cls = NULL;
+  ock_http_request_completed(cls, c, req_cls, toe);
 }
 
 int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_mock **out,
@@ -464,8 +428,7 @@ int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
   }
   struct sockaddr_storage ss;
   memset(&ss, 0, sizeof ss);
-  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                       MHD_USE_POLL | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
+  unsigned int flags = OCK_HTTP_DAEMON_FLAGS | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
   struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
   struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
   int is6 = 0;

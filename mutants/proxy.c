@@ -14,7 +14,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -30,6 +29,7 @@
 
 #include "ock/caps.h"
 #include "ock/buf.h"
+#include "ock/http_request.h"
 #include "ock/json.h"
 #include "ock/status.h"
 #include "upstream.h"
@@ -52,12 +52,6 @@ struct proxy {
   char *last_body;
   size_t last_len;
   struct mutant_headers last_headers;
-};
-
-/* One request while its body arrives. */
-struct conn_req {
-  struct ock_buf body;
-  int too_big;
 };
 
 /* What a forwarded transfer watches to know whether to go on. */
@@ -123,22 +117,9 @@ static enum mutant_route classify(const char *method, const char *url, enum muta
 
 /* ---- upstream helpers ------------------------------------------------------------------------ */
 
-/* client_gone: the SUT closed its side of the connection. */
-static int client_gone(int fd) {
-  if (fd < 0)
-    return 0;
-  struct pollfd pfd = {fd, POLLIN, 0};
-  if (poll(&pfd, 1, 0) <= 0)
-    return 0;
-  if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
-    return 1;
-  char c;
-  return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
-}
-
 static int keep_going(void *user) {
   struct watch *w = user;
-  return !atomic_load(&w->p->stopping) && !client_gone(w->fd);
+  return !atomic_load(&w->p->stopping) && !ock_http_peer_gone(w->fd);
 }
 
 /* post_extra sends one body the hooks asked for to the mock; its reply is not needed. */
@@ -317,7 +298,7 @@ static int pipe_keep_going(void *user) {
   pthread_mutex_lock(&pp->mu);
   int gone = pp->reader_gone;
   pthread_mutex_unlock(&pp->mu);
-  return !gone && !atomic_load(&pp->p->stopping) && !client_gone(pp->fd);
+  return !gone && !atomic_load(&pp->p->stopping) && !ock_http_peer_gone(pp->fd);
 }
 
 static int pipe_head(void *user, long status, const struct mutant_headers *h) {
@@ -459,7 +440,7 @@ static ssize_t play_pipe(void *cls, uint64_t pos, char *buf, size_t max) {
       until.tv_nsec -= 1000000000L;
     }
     pthread_cond_timedwait(&pp->cv, &pp->mu, &until);
-    if (pos >= pp->data.len && !pp->finished && client_gone(pp->fd))
+    if (pos >= pp->data.len && !pp->finished && ock_http_peer_gone(pp->fd))
       pp->reader_gone = 1;
   }
 }
@@ -561,14 +542,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, long status,
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *what) {
-  char body[512];
-  int n =
-      snprintf(body, sizeof body, "{\"error\":{\"type\":\"ock_mutant\",\"message\":\"%s\"}}", what);
-  struct mutant_headers h = {0};
-  ock__mutant_headers_add(&h, "Content-Type", "application/json");
-  enum MHD_Result ret = send_reply(c, status, &h, body, (size_t)n, 0);
-  ock__mutant_headers_free(&h);
-  return ret;
+  return ock_http_queue_json_error(c, status, "ock_mutant", what, 0);
 }
 
 /* ---- one request ------------------------------------------------------------------------------
@@ -636,9 +610,7 @@ static int after_reply(proxy *p, struct mutant_exchange *x, mutant_hook_fn after
 static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mutant_exchange *x,
                                   const char *full, const char *body, size_t len,
                                   mutant_hook_fn after) {
-  const union MHD_ConnectionInfo *ci =
-      MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-  struct pipe *pp = pipe_start(p, ci ? ci->connect_fd : -1, full, body, len, x->req_headers);
+  struct pipe *pp = pipe_start(p, ock_http_connection_fd(c), full, body, len, x->req_headers);
   if (!pp)
     return send_error(c, 502, "the proxy could not start the transfer");
   pipe_wait_head(pp);
@@ -676,9 +648,7 @@ static enum MHD_Result stream_llm(proxy *p, struct MHD_Connection *c, struct mut
 static int forward_whole(proxy *p, struct MHD_Connection *c, struct mutant_exchange *x,
                          const char *method, const char *full, const char *body, size_t len,
                          mutant_hook_fn after, struct upstream_reply *up) {
-  const union MHD_ConnectionInfo *ci =
-      MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-  struct watch w = {p, ci ? ci->connect_fd : -1};
+  struct watch w = {p, ock_http_connection_fd(c)};
   struct upstream_request rq = {.method = method,
                                 .url = full,
                                 .body = body,
@@ -726,7 +696,7 @@ static int before_hook(proxy *p, struct mutant_exchange *x) {
 }
 
 static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url,
-                             const char *method, struct conn_req *r) {
+                             const char *method, struct ock_http_request *r) {
   if (r->too_big) {
     fprintf(stderr, "ock-mutant: %s %s: the request body is larger than the 8 MiB cap\n", method,
             url);
@@ -786,36 +756,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **req_cls) {
   (void)version;
-  proxy *p = cls;
-  struct conn_req *r = *req_cls;
-  if (!r) {
-    r = calloc(1, sizeof *r);
-    if (!r)
-      return MHD_NO;
-    ock_buf_init(&r->body, OCK_MAX_MUTANT_BODY);
-    *req_cls = r;
+  struct ock_http_request *r;
+  switch (ock_http_request_read(req_cls, OCK_MAX_MUTANT_BODY, upload_data, upload_data_size, &r)) {
+  case OCK_HTTP_NEW:
+  case OCK_HTTP_MORE:
     return MHD_YES;
+  case OCK_HTTP_READY:
+    return serve(cls, c, url, method, r);
+  case OCK_HTTP_NOMEM:
+    break;
   }
-  if (*upload_data_size) {
-    if (!r->too_big && ock_buf_append(&r->body, upload_data, *upload_data_size)) {
-      r->too_big = 1;
-      ock_buf_free(&r->body);
-    }
-    *upload_data_size = 0;
-    return MHD_YES;
-  }
-  return serve(p, c, url, method, r);
-}
-
-static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
-                         enum MHD_RequestTerminationCode toe) {
-  (void)cls, (void)c, (void)toe;
-  struct conn_req *r = *req_cls;
-  if (!r)
-    return;
-  ock_buf_free(&r->body);
-  free(r);
-  *req_cls = NULL;
+  return MHD_NO;
 }
 
 /* ---- life -------------------------------------------------------------------------------------
@@ -864,12 +815,11 @@ int ock__proxy_start(const struct mutation *mu, const char *upstream, proxy **ou
     return OCK_EIO;
   }
   snprintf(p->url, sizeof p->url, "http://127.0.0.1:%u", (unsigned)ntohs(sa.sin_port));
-  p->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                                   MHD_USE_POLL,
-                               0, NULL, NULL, on_request, p, MHD_OPTION_LISTEN_SOCKET, fd,
-                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, OCK_MAX_PROXY_HEADER_MEMORY,
-                               MHD_OPTION_CONNECTION_LIMIT, (unsigned int)OCK_MAX_PROXY_CONNECTIONS,
-                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, p, MHD_OPTION_END);
+  p->daemon = MHD_start_daemon(OCK_HTTP_DAEMON_FLAGS, 0, NULL, NULL, on_request, p,
+                               MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                               OCK_MAX_PROXY_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
+                               (unsigned int)OCK_MAX_PROXY_CONNECTIONS, MHD_OPTION_NOTIFY_COMPLETED,
+                               ock_http_request_completed, p, MHD_OPTION_END);
   if (!p->daemon) {
     snprintf(err, n, "cannot serve on %s: %s", p->url, strerror(errno));
     close(fd);
