@@ -26,7 +26,7 @@ struct mock_guard {
   pthread_t reaper;
   int stopping;
   unsigned timeout_ms;
-  int open;
+  atomic_int open; /* changed under lock, read without it (on every request) */
   struct mock_watch *head;
 };
 
@@ -98,7 +98,7 @@ void ock__guard_free(struct mock_guard *g) {
 struct mock_watch *ock__guard_open(struct mock_guard *g, int fd) {
   struct mock_watch *w = calloc(1, sizeof *w);
   pthread_mutex_lock(&g->lock);
-  g->open++;
+  atomic_fetch_add(&g->open, 1);
   if (w) {
     w->fd = fd;
     atomic_init(&w->waiting_since_ms, now_ms());
@@ -113,7 +113,7 @@ struct mock_watch *ock__guard_open(struct mock_guard *g, int fd) {
 
 void ock__guard_close(struct mock_guard *g, struct mock_watch *w) {
   pthread_mutex_lock(&g->lock);
-  g->open--;
+  atomic_fetch_sub(&g->open, 1);
   if (w) {
     if (w->prev)
       w->prev->next = w->next;
@@ -127,10 +127,7 @@ void ock__guard_close(struct mock_guard *g, struct mock_watch *w) {
 }
 
 int ock__guard_open_count(struct mock_guard *g) {
-  pthread_mutex_lock(&g->lock);
-  int n = g->open;
-  pthread_mutex_unlock(&g->lock);
-  return n;
+  return atomic_load(&g->open);
 }
 
 void ock__guard_read(struct mock_watch *w) {

@@ -61,11 +61,15 @@ static char *dup_or_empty(const char *s) {
 
 /* A hash map from call id to where it was issued: the walk looks ids up in O(1), so a hostile
  * history of 100k messages costs linear time, not quadratic. Keys are borrowed from h. */
+struct idmap_slot {
+  const char *key; /* NULL: free */
+  size_t msg;      /* the index (in h) of the message that issued the id */
+  size_t pos;      /* the call's position in that message */
+};
+
 struct idmap {
-  const char **keys;
-  size_t *msg; /* the index (in h) of the message that issued the id */
-  size_t *pos; /* the call's position in that message */
-  size_t cap;  /* a power of two, or 0 */
+  struct idmap_slot *slots;
+  size_t cap; /* a power of two, or 0 */
   size_t len;
 };
 
@@ -81,48 +85,37 @@ static long long idmap_find(const struct idmap *m, const char *id) {
   if (!m->cap)
     return -1;
   for (size_t i = id_hash(id) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->keys[i])
+    if (!m->slots[i].key)
       return -1;
-    if (!strcmp(m->keys[i], id))
+    if (!strcmp(m->slots[i].key, id))
       return (long long)i;
   }
 }
 
+/* idmap_put maps id to (msg, pos). The table starts small (a request's history has a few ids)
+ * and doubles, so it stays at most half full. */
 static int idmap_put(struct idmap *m, const char *id, size_t msg, size_t pos) {
   if ((m->len + 1) * 2 > m->cap) {
-    struct idmap bigger = {.cap = m->cap ? m->cap * 2 : 64};
-    bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
-    bigger.msg = calloc(bigger.cap, sizeof *bigger.msg);
-    bigger.pos = calloc(bigger.cap, sizeof *bigger.pos);
-    if (!bigger.keys || !bigger.msg || !bigger.pos) {
-      free(bigger.keys);
-      free(bigger.msg);
-      free(bigger.pos);
+    struct idmap bigger = {.cap = m->cap ? m->cap * 2 : 16};
+    if (!(bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)))
       return OCK_ENOMEM;
-    }
     for (size_t i = 0; i < m->cap; i++)
-      if (m->keys[i])
-        idmap_put(&bigger, m->keys[i], m->msg[i], m->pos[i]);
-    free(m->keys);
-    free(m->msg);
-    free(m->pos);
+      if (m->slots[i].key)
+        idmap_put(&bigger, m->slots[i].key, m->slots[i].msg, m->slots[i].pos);
+    free(m->slots);
     *m = bigger;
   }
   size_t i = id_hash(id) & (m->cap - 1);
-  while (m->keys[i] && strcmp(m->keys[i], id))
+  while (m->slots[i].key && strcmp(m->slots[i].key, id))
     i = (i + 1) & (m->cap - 1);
-  if (!m->keys[i])
+  if (!m->slots[i].key)
     m->len++;
-  m->keys[i] = id;
-  m->msg[i] = msg;
-  m->pos[i] = pos;
+  m->slots[i] = (struct idmap_slot){id, msg, pos};
   return OCK_OK;
 }
 
 static void idmap_free(struct idmap *m) {
-  free(m->keys);
-  free(m->msg);
-  free(m->pos);
+  free(m->slots);
   memset(m, 0, sizeof *m);
 }
 
@@ -173,8 +166,8 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
     if (h->items[k].role != OCK_ROLE_TOOL)
       continue;
     long long slot = idmap_find(&w->issued, id_of(h->items[k].tool_call_id));
-    later =
-        slot >= 0 && w->issued.msg[slot] == (size_t)w->call_msg && w->issued.pos[slot] >= w->due;
+    later = slot >= 0 && w->issued.slots[slot].msg == (size_t)w->call_msg &&
+            w->issued.slots[slot].pos >= w->due;
   }
   enum mock_shape shape =
       later ? (assistant ? MOCK_A04_INTERLEAVED_ASST_MSG : MOCK_A03_INTERLEAVED_USER_MSG)
@@ -205,9 +198,9 @@ static int on_result(struct walk *w, size_t i, int *stop) {
   if (!w->n_open)
     return report(w, slot >= 0 ? MOCK_A05_DUPLICATE_TOOL_CALL_ID : MOCK_A02_UNMATCHED_TOOL_RESULT,
                   r->wire_index, id, id, 1);
-  if (slot < 0 || w->issued.msg[slot] != (size_t)w->call_msg)
+  if (slot < 0 || w->issued.slots[slot].msg != (size_t)w->call_msg)
     return report(w, MOCK_A06_WRONG_TOOL_CALL_ID, r->wire_index, id, id, 1);
-  if (w->issued.pos[slot] != w->due) {
+  if (w->issued.slots[slot].pos != w->due) {
     const char *expected = id_of(h->items[w->call_msg].calls[w->due].id);
     int rc = report(w, MOCK_A08_PARALLEL_WRONG_ORDER, r->wire_index, expected, id, 1);
     if (!rc && !(w->out->expected = dup_or_empty(expected)))
