@@ -36,9 +36,9 @@ struct ock_process_spec {
   int inherit_stdio; /* the child shares the caller's stdin, stdout and stderr: nothing is
                         captured, and input and output_cap are ignored */
   volatile sig_atomic_t *abort_flag; /* when it becomes non-zero: stop waiting, kill the group */
-  /* Optional, for a caller that tracks its children: before_fork runs just before fork() (a
-   * non-zero return refuses the start), after_fork just after it in the parent with the child's
-   * pid or -1. Both get fork_ctx. */
+  /* Optional, for a caller that tracks its children: before_fork runs just before the child is
+   * started (a non-zero return refuses the start), after_fork just after, with the child's pid
+   * or -1. Both get fork_ctx. */
   int (*before_fork)(void *ctx);
   void (*after_fork)(void *ctx, pid_t pid);
   void *fork_ctx;
@@ -60,7 +60,7 @@ typedef struct ock_process ock_process;
 
 /* ock_process_start starts the child described by spec (read during the call; input and env
  * are copied or used before it returns). Returns OCK_OK and *out (caller frees with
- * ock_process_free), OCK_ENOMEM, or OCK_EIO when a pipe or fork failed or before_fork refused;
+ * ock_process_free), OCK_ENOMEM, or OCK_EIO when a pipe or the spawn failed or before_fork refused;
  * *out is untouched on failure. A program that cannot be executed exits 127. */
 int ock_process_start(const struct ock_process_spec *spec, ock_process **out);
 
