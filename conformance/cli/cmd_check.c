@@ -90,26 +90,36 @@ static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
     report(t, line, "OCK-COMPLETE-005", "turn_count is not a non-negative integer");
 }
 
-/* read_line reads one line into b (cleared first), at its real length: NUL bytes are kept and
- * counted in b->len, the newline is not kept. Returns 1 for a line, 0 at EOF, -1 for a line
- * longer than the cap (then reading stops: a file such as /dev/zero has no end of line). */
-static int read_line(FILE *f, struct ock_buf *b) {
-  char chunk[4096];
-  size_t n = 0;
-  int c = EOF, any = 0;
+/* The log, read a block at a time; lines are found in the block with memchr. */
+struct lines {
+  FILE *f;
+  size_t at, len; /* the unread bytes are block[at..len) */
+  char block[1 << 16];
+};
+
+/* read_line reads the next line into b (cleared first), at its real length: NUL bytes are kept
+ * and counted in b->len, the newline is not kept. Returns 1 for a line, 0 at EOF, -1 for a
+ * line longer than b's cap (then reading stops: a file such as /dev/zero has no end of line). */
+static int read_line(struct lines *r, struct ock_buf *b) {
+  int any = 0;
   ock_buf_reset(b);
-  while ((c = getc_unlocked(f)) != EOF && c != '\n') {
-    any = 1;
-    chunk[n++] = (char)c;
-    if (n == sizeof chunk) {
-      if (ock_buf_append(b, chunk, n))
-        return -1;
-      n = 0;
+  for (;;) {
+    if (r->at == r->len) {
+      r->at = 0;
+      r->len = fread(r->block, 1, sizeof r->block, r->f);
+      if (!r->len)
+        return any;
     }
+    const char *start = r->block + r->at;
+    const char *nl = memchr(start, '\n', r->len - r->at);
+    size_t n = nl ? (size_t)(nl - start) : r->len - r->at;
+    if (n && ock_buf_append(b, start, n))
+      return -1;
+    r->at += n + (nl != NULL);
+    any = 1;
+    if (nl)
+      return 1;
   }
-  if (n && ock_buf_append(b, chunk, n))
-    return -1;
-  return any || c == '\n';
 }
 
 /* line_problem: what keeps one line from being read as exactly one event, or NULL. The line
@@ -193,9 +203,15 @@ int ock__check_event_log(FILE *f, const char *name, FILE *out) {
     return EXIT_INCOMPLETE;
   struct ock_buf line;
   ock_buf_init(&line, OCK_MAX_EVENT_LOG_LINE);
+  struct lines *in = malloc(sizeof *in);
+  if (!in) {
+    ock_grammar_free(g);
+    return EXIT_INCOMPLETE;
+  }
+  in->f = f, in->at = in->len = 0;
   long lineno = 0, events = 0;
   int got;
-  while ((got = read_line(f, &line)) != 0) {
+  while ((got = read_line(in, &line)) != 0) {
     lineno++;
     if (got < 0) {
       report(&t, lineno, "OCK-PROC-005", "line longer than 16 MiB; reading stopped here");
@@ -211,6 +227,7 @@ int ock__check_event_log(FILE *f, const char *name, FILE *out) {
   int executes = ock_grammar_executes(g);
   ock_grammar_free(g);
   ock_buf_free(&line);
+  free(in);
   if (out)
     print_tally(&t, name, lineno, events, executes);
   if (ferror(f)) {
