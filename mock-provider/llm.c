@@ -752,6 +752,26 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
 }
 
 /* The answer's strings, built from the turn and the decision. */
+void ock__id_text(char *out, const char *prefix, unsigned hash, char sep,
+                  const unsigned long long *ns, int count) {
+  size_t len = strlen(prefix);
+  memcpy(out, prefix, len);
+  for (int i = 7; i >= 0; i--)
+    out[len++] = "0123456789abcdef"[hash >> (4 * i) & 15];
+  for (int k = 0; k < count; k++) {
+    char digits[20];
+    int d = 0;
+    unsigned long long n = ns[k];
+    do
+      digits[d++] = (char)('0' + n % 10);
+    while (n /= 10);
+    out[len++] = sep;
+    while (d)
+      out[len++] = digits[--d];
+  }
+  out[len] = '\0';
+}
+
 struct answer_ids {
   char id[64];
   char (*call_ids)[64];
@@ -770,18 +790,16 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
     return OCK_ENOMEM;
   size_t out_len = t && t->text ? strlen(t->text) : 0;
   for (size_t i = 0; i < n; i++) {
-    snprintf(ids->call_ids[i], sizeof ids->call_ids[i], "%s%08x_%llu_%zu", w->call_prefix,
-             (unsigned)fx->hash, reply_no, i);
+    ock__id_text(ids->call_ids[i], w->call_prefix, fx->hash, '_',
+                 (unsigned long long[]){reply_no, i}, 2);
     ids->calls[i].id = ids->call_ids[i];
     ids->calls[i].name = t->calls[i].name;
     ids->calls[i].arguments = t->calls[i].arguments;
     ids->calls[i].raw = t->calls[i].raw;
     out_len += strlen(t->calls[i].arguments);
   }
-  if (p->api == MOCK_API_OPENAI)
-    snprintf(ids->id, sizeof ids->id, "chatcmpl-%08x-%llu", (unsigned)fx->hash, reply_no);
-  else
-    snprintf(ids->id, sizeof ids->id, "msg_%08x_%llu", (unsigned)fx->hash, reply_no);
+  int openai = p->api == MOCK_API_OPENAI;
+  ock__id_text(ids->id, openai ? "chatcmpl-" : "msg_", fx->hash, openai ? '-' : '_', &reply_no, 1);
   memset(a, 0, sizeof *a);
   a->id = ids->id;
   a->model = in->model;
@@ -828,8 +846,8 @@ static int plan_reply(struct mock_state *st, const struct mock_request *rq,
                       const struct mock_provider *p, const struct llm_in *in,
                       const struct llm_decision *d, struct mock_plan *plan) {
   char request_id[64];
-  snprintf(request_id, sizeof request_id, "req_ock_%08x_%lld", (unsigned)st->fx->hash,
-           d->request_seq);
+  ock__id_text(request_id, "req_ock_", st->fx->hash, '_',
+               (unsigned long long[]){(unsigned long long)d->request_seq}, 1);
   const struct mock_turn *t = d->turn >= 0 ? &p->turns[d->turn] : NULL;
   struct answer_ids ids = {0};
   struct mock_answer a;

@@ -156,7 +156,8 @@ int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, 
   const struct ock_wire_ops *w = path_api(rq->path);
   if (w) {
     char request_id[64];
-    snprintf(request_id, sizeof request_id, "req_ock_%08x_%lld", (unsigned)st->fx->hash, seq);
+    ock__id_text(request_id, "req_ock_", st->fx->hash, '_',
+                 (unsigned long long[]){(unsigned long long)seq}, 1);
     struct ock_buf b;
     ock_buf_init(&b, 1 << 20);
     int rc = w->encode_error(status, message, NULL, NULL, request_id, &b);

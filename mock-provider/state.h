@@ -104,6 +104,13 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
 int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, int status,
                           const char *type, const char *message, struct mock_plan *plan);
 
+/* ock__id_text writes prefix, hash as 8 lowercase hex digits, then sep and n for each n in ns
+ * (count of them), and a NUL: the deterministic ids of SPEC.md 6.6 ("req_ock_H_S",
+ * "chatcmpl-H-T", "call_H_T_I"), without printf, which cost a tenth of a reply. out must hold
+ * the prefix and 8 + count * 21 + 1 more bytes. */
+void ock__id_text(char *out, const char *prefix, unsigned hash, char sep,
+                  const unsigned long long *ns, int count);
+
 /* ock__headers_json: {"x-ock-trace-id": value} or {} (caller owns). */
 cJSON *ock__headers_json(const struct mock_request *rq);
 

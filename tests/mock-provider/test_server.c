@@ -18,6 +18,7 @@
 #include "helpers.h"
 #include "ock/json.h"
 #include "runner.h"
+#include "state.h"
 
 /* ---- reading replies -------------------------------------------------------------------- */
 
@@ -1244,7 +1245,26 @@ static void test_llm_endpoint_refusals_in_the_wire_envelope(void) {
   ock_mock_free(m);
 }
 
+/* The deterministic ids (SPEC.md 6.6) are written without printf: the same text as
+ * "%s%08x" then "_%llu" per number, for a hash with leading zeros, 0 and the largest n. */
+static void test_ids_are_printf_text(void) {
+  static const unsigned hashes[] = {0, 0x00ab0c0du, 0xffffffffu};
+  static const unsigned long long ns[] = {0, 7, 10, 1700000000ULL, 18446744073709551615ULL};
+  for (size_t h = 0; h < sizeof hashes / sizeof *hashes; h++)
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+      char got[96], want[96];
+      unsigned long long two[2] = {ns[i], ns[(i + 1) % 5]};
+      ock__id_text(got, "chatcmpl-", hashes[h], '-', two, 1);
+      snprintf(want, sizeof want, "chatcmpl-%08x-%llu", hashes[h], two[0]);
+      OCK_ASSERT_STR_EQ(got, want);
+      ock__id_text(got, "call_", hashes[h], '_', two, 2);
+      snprintf(want, sizeof want, "call_%08x_%llu_%llu", hashes[h], two[0], two[1]);
+      OCK_ASSERT_STR_EQ(got, want);
+    }
+}
+
 static const struct ock_test tests[] = {
+    {"ids_are_printf_text", test_ids_are_printf_text},
     {"two_turn_tool_conversation_openai", test_two_turn_tool_conversation_openai},
     {"two_turn_tool_conversation_anthropic", test_two_turn_tool_conversation_anthropic},
     {"anthropic_tool_use_input_must_be_an_object", test_anthropic_tool_use_input_must_be_an_object},
