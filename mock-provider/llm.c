@@ -699,14 +699,18 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
     rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
   plan->body_json = 1;
   ock_buf_free(&b);
+  char value[32];
   if (!rc && f && f->kind == MOCK_FAULT_STATUS && f->retry_after >= 0) {
     if (f->retry_after == (double)(long long)f->retry_after)
-      rc = ock__plan_header(plan, "retry-after", "%lld", (long long)f->retry_after);
+      snprintf(value, sizeof value, "%lld", (long long)f->retry_after);
     else
-      rc = ock__plan_header(plan, "retry-after", "%g", f->retry_after);
+      snprintf(value, sizeof value, "%g", f->retry_after);
+    rc = ock__plan_header(plan, "retry-after", value);
   }
-  if (!rc && f && f->kind == MOCK_FAULT_STATUS && f->retry_after_ms >= 0)
-    rc = ock__plan_header(plan, "retry-after-ms", "%lld", f->retry_after_ms);
+  if (!rc && f && f->kind == MOCK_FAULT_STATUS && f->retry_after_ms >= 0) {
+    snprintf(value, sizeof value, "%lld", f->retry_after_ms);
+    rc = ock__plan_header(plan, "retry-after-ms", value);
+  }
   return rc;
 }
 
@@ -864,7 +868,7 @@ static int plan_reply(struct mock_state *st, const struct mock_request *rq,
   if (!rc)
     rc = reply_bytes(p, in, d, request_id, played, &a, plan);
   if (!rc)
-    rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, "%s", request_id);
+    rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, request_id);
   if (!rc && plan->close)
     rc = ock__plan_header(plan, "connection", "close");
   char *entry = rc ? NULL : reply_text(p, d, played ? &a : NULL, plan);

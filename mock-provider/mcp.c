@@ -167,7 +167,7 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
   cJSON_AddStringToObject(si, "version", "1");
   int rc = ock__plan_json(plan, 200, rpc_result(id, r));
   if (!rc)
-    rc = ock__plan_header(plan, "Mcp-Session-Id", "%s", sid);
+    rc = ock__plan_header(plan, "Mcp-Session-Id", sid);
   return rc;
 }
 

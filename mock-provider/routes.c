@@ -165,7 +165,7 @@ int ock__serve_http_error(struct mock_state *st, const struct mock_request *rq, 
       rc = ock__plan_bytes(plan, status, "application/json", b.data, b.len);
     ock_buf_free(&b);
     if (!rc && w == &ock_wire_anthropic)
-      rc = ock__plan_header(plan, w->request_id_header, "%s", request_id);
+      rc = ock__plan_header(plan, w->request_id_header, request_id);
     return rc;
   }
   cJSON *body = cJSON_CreateObject();
@@ -185,7 +185,7 @@ static int wrong_method(struct mock_state *st, const struct mock_request *rq, co
   snprintf(msg, sizeof msg, "%s is not allowed on %.100s; use %s", rq->method, rq->path, allow);
   int rc = ock__serve_http_error(st, rq, 405, "method_not_allowed", msg, plan);
   if (!rc)
-    rc = ock__plan_header(plan, "Allow", "%s", allow);
+    rc = ock__plan_header(plan, "Allow", allow);
   return rc;
 }
 
