@@ -1,14 +1,15 @@
 /*
  * mock.c: the public API of mock.h, and the thin libmicrohttpd edge.
  *
- * libmicrohttpd runs one thread per connection (MHD_USE_INTERNAL_POLLING_THREAD |
- * MHD_USE_THREAD_PER_CONNECTION), so a handler may block: a turn's delay sleeps in the
- * access handler before the status line goes out, and a stream's pieces are produced by a
- * content-reader callback that sleeps between them. Every sleep is sliced (10 ms) and checks
- * the stop flag, because MHD_stop_daemon joins the connection threads. Everything the mock
- * decides is decided by routes.c and the handlers into a plan (plan.h); this file only reads
- * the request (body capped at 8 MiB, through core's request skeleton, ock/http_request.h, which
- * the mutant's proxy shares), plays the plan, and manages the daemon's life.
+ * libmicrohttpd serves every connection from a pool of MOCK_THREADS event-loop threads (epoll),
+ * so a handler never sleeps: a turn's delay suspends the connection in the access handler,
+ * before the status line goes out, and a stream's content reader suspends it between pieces;
+ * the sleeper (sleeper.h) resumes it when the time is up, when the client went away, or when
+ * the mock stops. A thread per connection, the earlier design, spent a third of the mock's CPU
+ * switching between those threads under load (bench/RESULTS.md). Everything the mock decides is
+ * decided by routes.c and the handlers into a plan (plan.h); this file only reads the request
+ * (body capped at 8 MiB, through core's request skeleton, ock/http_request.h, which the mutant's
+ * proxy shares), plays the plan, and manages the daemon's life.
  */
 #include "ock/caps.h"
 #include "ock/mock.h"
@@ -23,7 +24,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include <microhttpd.h>
 
@@ -31,20 +31,26 @@
 #include "guard.h"
 #include "ock/http_request.h"
 #include "ock/status.h"
+#include "listener.h"
 #include "ock/utf8.h"
+#include "sleeper.h"
 #include "state.h"
 
-#define MOCK_SLICE_MS 10
 #define MOCK_IDLE_TIMEOUT_S 30
+/* The event-loop threads: the two cores of a test machine, shared with the SUT or a load
+ * generator; more would only queue behind each other. */
+#define MOCK_THREADS 2
 
 struct ock_mock {
   struct mock_state *st;
   struct ock_mock_options opt;
   char bind[64]; /* the address to bind, copied from the options */
   struct MHD_Daemon *daemon;
-  struct mock_guard *guard; /* connection cap and request deadline, while started */
-  atomic_int stopping;      /* set first by ock_mock_stop; sleeps and streams watch it */
-  pthread_mutex_t life;     /* serialises start and stop */
+  struct mock_guard *guard;       /* connection cap and request deadline, while started */
+  struct mock_sleeper *sleeper;   /* holds the connections that wait, while started */
+  struct mock_listener *listener; /* accepts the connections, while started */
+  atomic_int stopping;            /* set first by ock_mock_stop; sleeps and streams watch it */
+  pthread_mutex_t life;           /* serialises start and stop */
   int port;
   char url[96];
 };
@@ -56,6 +62,7 @@ struct player {
   struct mock_plan *plan;
   size_t piece;  /* the piece being sent */
   size_t off;    /* bytes of it already sent */
+  int waited;    /* the pause before this piece is over */
   int journaled; /* the deferred entry (or the gone one) is in the journal */
 };
 
@@ -64,22 +71,10 @@ static int peer_gone(struct MHD_Connection *c) {
   return ock_http_peer_gone(ock_http_connection_fd(c));
 }
 
-/* sleep_ms sleeps in slices; returns 0 when the mock started stopping or the client went
- * away meanwhile (then nobody waits for the reply any more). c may be NULL. Without a sleep
- * the socket is not asked: a client closing now could as well close just after the question,
- * and the question was a system call on every request. */
-static int sleep_ms(ock_mock *m, struct MHD_Connection *c, long long ms) {
-  if (ms <= 0)
-    return !atomic_load(&m->stopping);
-  while (ms > 0) {
-    if (atomic_load(&m->stopping) || peer_gone(c))
-      return 0;
-    long long step = ms < MOCK_SLICE_MS ? ms : MOCK_SLICE_MS;
-    struct timespec ts = {.tv_sec = 0, .tv_nsec = step * 1000000L};
-    while (nanosleep(&ts, &ts) && errno == EINTR) {
-    }
-    ms -= step;
-  }
+/* still_wanted: after a wait, is the reply still wanted: the mock is not stopping and the
+ * client did not go away meanwhile? (Without a wait the socket is not asked: a client closing
+ * now could as well close just after the question, which was a system call a request.) */
+static int still_wanted(ock_mock *m, struct MHD_Connection *c) {
   return !atomic_load(&m->stopping) && !peer_gone(c);
 }
 
@@ -121,6 +116,7 @@ static ssize_t play(void *cls, uint64_t pos, char *buf, size_t max) {
   while (pl->piece < plan->body.n && pl->off >= plan->body.lens[pl->piece]) {
     pl->piece++;
     pl->off = 0;
+    pl->waited = 0;
   }
   if (pl->piece >= plan->body.n) {
     if (!pl->journaled)
@@ -128,8 +124,17 @@ static ssize_t play(void *cls, uint64_t pos, char *buf, size_t max) {
     pl->journaled = 1;
     return MHD_CONTENT_READER_END_OF_STREAM;
   }
-  if (pl->off == 0 && pl->piece > 0 && !sleep_ms(pl->m, pl->conn, plan->chunk_delay_ms))
-    return MHD_CONTENT_READER_END_WITH_ERROR;
+  if (pl->off == 0 && pl->piece > 0 && plan->chunk_delay_ms > 0) {
+    /* The pause before a piece: 0 bytes now, and libmicrohttpd asks again once resumed. */
+    if (!pl->waited) {
+      pl->waited = 1;
+      return ock__sleeper_wait(pl->m->sleeper, pl->conn, plan->chunk_delay_ms)
+                 ? 0
+                 : MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    if (!still_wanted(pl->m, pl->conn))
+      return MHD_CONTENT_READER_END_WITH_ERROR;
+  }
   size_t n = plan->body.lens[pl->piece] - pl->off;
   if (n > max)
     n = max;
@@ -206,7 +211,38 @@ static const char *request_header(void *conn, const char *name) {
   return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
-/* serve routes a complete request and queues the reply. */
+/* answer queues the plan's reply once its delay is over; takes ownership of the plan. */
+static enum MHD_Result answer(ock_mock *m, struct MHD_Connection *c, struct mock_plan *plan) {
+  if (atomic_load(&m->stopping)) {
+    journal_deferred(m, plan, 1);
+    free_plan(plan);
+    return MHD_NO;
+  }
+  if (plan->drop_after == 0) { /* SPEC 6.6: closed before any response byte */
+    journal_deferred(m, plan, 0);
+    free_plan(plan);
+    return MHD_NO;
+  }
+  return respond(m, c, plan);
+}
+
+/* answer_held: the request's delay is over (libmicrohttpd called the handler again after the
+ * sleeper resumed the connection): its reply goes out, unless nobody waits for it any more. */
+static enum MHD_Result answer_held(ock_mock *m, struct MHD_Connection *c,
+                                   struct ock_http_request *r) {
+  struct mock_plan *plan = r->held;
+  r->held = NULL;
+  if (!still_wanted(m, c)) {
+    journal_deferred(m, plan, 1);
+    free_plan(plan);
+    return MHD_NO;
+  }
+  return answer(m, c, plan);
+}
+
+/* serve routes a complete request and queues the reply, or holds it through its delay. A
+ * request answered before its body was read (r->answered) is never a turn, so never delayed:
+ * its connection goes on reading the body, and could not come back to a held reply. */
 static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *url,
                              const char *method, struct ock_http_request *r) {
   /* The path (percent-decoded) and the trace header reach the journal: '?' for every byte
@@ -252,17 +288,16 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
   }
   if (plan->cancel && m->opt.on_cancel)
     m->opt.on_cancel(m->opt.user);
-  if (!sleep_ms(m, c, plan->delay_ms)) {
+  if (plan->delay_ms > 0 && !r->answered) {
+    r->held = plan;
+    if (ock__sleeper_wait(m->sleeper, c, plan->delay_ms))
+      return MHD_YES; /* answer_held goes on */
+    r->held = NULL;
     journal_deferred(m, plan, 1);
     free_plan(plan);
     return MHD_NO;
   }
-  if (plan->drop_after == 0) { /* SPEC 6.6: closed before any response byte */
-    journal_deferred(m, plan, 0);
-    free_plan(plan);
-    return MHD_NO;
-  }
-  return respond(m, c, plan);
+  return answer(m, c, plan);
 }
 
 #define OCK_STR_(x) #x
@@ -354,6 +389,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   case OCK_HTTP_MORE:
     return MHD_YES;
   case OCK_HTTP_READY:
+    if (r->held)
+      return answer_held(m, c, r);
     ock__guard_read(watch_of(c));
     return serve(m, c, url, method, r);
   case OCK_HTTP_NOMEM:
@@ -378,6 +415,12 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
                          enum MHD_RequestTerminationCode toe) {
+  struct ock_http_request *r = *req_cls;
+  if (r && r->held) { /* closed while its reply waited */
+    journal_deferred(cls, r->held, 1);
+    free_plan(r->held);
+    r->held = NULL;
+  }
   ock__guard_replied(watch_of(c));
   ock_http_request_completed(cls, c, req_cls, toe);
 }
@@ -420,6 +463,34 @@ int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_m
   return OCK_OK;
 }
 
+/* stop_parts stops what ock_mock_start started, in the order that lets each go: no new
+ * connection, no suspended one, the daemon's threads, then the guard they used. */
+static void stop_parts(ock_mock *m) {
+  ock__listener_free(m->listener);
+  m->listener = NULL;
+  ock__sleeper_stop(m->sleeper); /* MHD_stop_daemon must find no suspended connection */
+  if (m->daemon)
+    MHD_stop_daemon(m->daemon);
+  m->daemon = NULL;
+  ock__sleeper_free(m->sleeper);
+  m->sleeper = NULL;
+  ock__guard_free(m->guard);
+  m->guard = NULL;
+}
+
+/* start_daemon: libmicrohttpd's threads, fed by the listener (listener.h). */
+static struct MHD_Daemon *start_daemon(ock_mock *m) {
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                       MHD_USE_NO_LISTEN_SOCKET | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
+  return MHD_start_daemon(
+      flags, 0, NULL, NULL, on_request, m, MHD_OPTION_CONNECTION_TIMEOUT,
+      (unsigned int)MOCK_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+      OCK_MAX_MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
+      (unsigned int)(OCK_MAX_MOCK_CONNECTIONS + OCK_MAX_MOCK_OVERFLOW_CONNECTIONS),
+      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)MOCK_THREADS, MHD_OPTION_NOTIFY_CONNECTION,
+      on_connection, m, MHD_OPTION_NOTIFY_COMPLETED, on_completed, m, MHD_OPTION_END);
+}
+
 int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
   pthread_mutex_lock(&m->life);
   if (m->daemon || atomic_load(&m->stopping)) {
@@ -428,9 +499,9 @@ int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
   }
   struct sockaddr_storage ss;
   memset(&ss, 0, sizeof ss);
-  unsigned int flags = OCK_HTTP_DAEMON_FLAGS | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
   struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
   struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+  socklen_t len = sizeof *v4;
   int is6 = 0;
   if (inet_pton(AF_INET, m->bind, &v4->sin_addr) == 1) {
     v4->sin_family = AF_INET;
@@ -438,34 +509,32 @@ int ock_mock_start(ock_mock *m, struct ock_jerr *err) {
   } else if (inet_pton(AF_INET6, m->bind, &v6->sin6_addr) == 1) {
     v6->sin6_family = AF_INET6;
     v6->sin6_port = htons((uint16_t)m->opt.port);
-    flags |= MHD_USE_IPv6;
+    len = sizeof *v6;
     is6 = 1;
   } else {
     pthread_mutex_unlock(&m->life);
     return ock_jerr_set(err, OCK_EINVAL, "bind_address",
                         "\"%s\" is not a numeric IPv4 or IPv6 address", m->bind);
   }
-  if (ock__guard_new(m->opt.request_timeout_ms, &m->guard)) {
+  int rc = ock__listener_open((struct sockaddr *)&ss, len, &m->listener);
+  if (rc) {
     pthread_mutex_unlock(&m->life);
-    return ock_jerr_set(err, OCK_ENOMEM, "ock_mock_start", "out of memory");
+    return rc == OCK_EIO ? ock_jerr_set(err, OCK_EIO, "ock_mock_start",
+                                        "cannot serve on %s port %d (in use, or not an address "
+                                        "of this host)",
+                                        m->bind, m->opt.port)
+                         : ock_jerr_set(err, OCK_ENOMEM, "ock_mock_start", "out of memory");
   }
-  m->daemon = MHD_start_daemon(
-      flags, (uint16_t)m->opt.port, NULL, NULL, on_request, m, MHD_OPTION_SOCK_ADDR,
-      (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)MOCK_IDLE_TIMEOUT_S,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, OCK_MAX_MOCK_HEADER_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
-      (unsigned int)(OCK_MAX_MOCK_CONNECTIONS + OCK_MAX_MOCK_OVERFLOW_CONNECTIONS),
-      MHD_OPTION_NOTIFY_CONNECTION, on_connection, m, MHD_OPTION_NOTIFY_COMPLETED, on_completed, m,
-      MHD_OPTION_END);
-  if (!m->daemon) {
-    ock__guard_free(m->guard);
-    m->guard = NULL;
+  if (ock__guard_new(m->opt.request_timeout_ms, &m->guard) || ock__sleeper_new(&m->sleeper) ||
+      !(m->daemon = start_daemon(m)) ||
+      ock__listener_start(m->listener, m->daemon, m->guard,
+                          OCK_MAX_MOCK_CONNECTIONS + OCK_MAX_MOCK_OVERFLOW_CONNECTIONS)) {
+    stop_parts(m);
     pthread_mutex_unlock(&m->life);
-    return ock_jerr_set(err, OCK_EIO, "ock_mock_start",
-                        "cannot serve on %s port %d (in use, or not an address of this host)",
-                        m->bind, m->opt.port);
+    return ock_jerr_set(err, OCK_ENOMEM, "ock_mock_start",
+                        "cannot start the server's threads (out of memory or threads)");
   }
-  const union MHD_DaemonInfo *info = MHD_get_daemon_info(m->daemon, MHD_DAEMON_INFO_BIND_PORT);
-  m->port = info ? info->port : m->opt.port;
+  m->port = ock__listener_port(m->listener);
   snprintf(m->url, sizeof m->url, is6 ? "http://[%s]:%d" : "http://%s:%d", m->bind, m->port);
   pthread_mutex_lock(&m->st->lock);
   snprintf(m->st->url, sizeof m->st->url, "%s", m->url);
@@ -500,12 +569,7 @@ void ock_mock_stop(ock_mock *m) {
     return;
   pthread_mutex_lock(&m->life);
   atomic_store(&m->stopping, 1);
-  if (m->daemon) {
-    MHD_stop_daemon(m->daemon);
-    m->daemon = NULL;
-  }
-  ock__guard_free(m->guard); /* after the daemon: its connections have all closed */
-  m->guard = NULL;
+  stop_parts(m);
   pthread_mutex_unlock(&m->life);
 }
 

@@ -2,7 +2,8 @@
  * http_request.h: the libmicrohttpd request skeleton shared by the mock provider and the
  * mutant's proxy.
  *
- * Both serve HTTP with one thread per connection (OCK_HTTP_DAEMON_FLAGS) and read each request
+ * The proxy serves HTTP with one thread per connection (OCK_HTTP_DAEMON_FLAGS), the mock from two
+ * event-loop threads (mock-provider/mock.c); both read each request
  * the same way: the first call of the access handler makes a per-request struct, later calls
  * append the upload body to a capped buffer (dropping what is past the cap and remembering
  * that), and the last call, with no data, serves the whole request. ock_http_request_read does
@@ -22,8 +23,8 @@
 
 #include "ock/buf.h"
 
-/* The daemon flags of both servers: one thread per connection, so a handler may block (a
- * scripted delay, a forwarded transfer), and poll() rather than select() (no FD_SETSIZE). */
+/* The proxy's daemon flags: one thread per connection, so a handler may block (a forwarded
+ * transfer), and poll() rather than select() (no FD_SETSIZE). */
 #define OCK_HTTP_DAEMON_FLAGS                                                                      \
   (MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL)
 
@@ -32,6 +33,8 @@ struct ock_http_request {
   struct ock_buf body; /* the upload so far; freed (and empty) once too_big */
   int too_big;         /* the body passed the cap, or the caller judged it too big up front */
   int answered;        /* a reply was queued before the body was read: the rest is dropped */
+  void *held;          /* the server's own: a reply it holds while the connection is suspended
+                          (the mock's delays); the server frees it before this struct is freed */
 };
 
 /* What ock_http_request_read found, i.e. what the access handler does next. */
