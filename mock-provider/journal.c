@@ -18,6 +18,7 @@
  * sixth of the mock's time under load). Not huge pages: the first touch of a 2 MiB page
  * clears it at once, and under the lock that stalled every request for milliseconds.
  */
+#define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "journal.h"
 
 #include <pthread.h>
@@ -75,11 +76,21 @@ struct mock_journal {
   struct timespec t0; /* the epoch of t_ms */
 };
 
+int ock__lock_init(pthread_mutex_t *lock) {
+  pthread_mutexattr_t attr;
+  if (pthread_mutexattr_init(&attr))
+    return OCK_ENOMEM;
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+  int rc = pthread_mutex_init(lock, &attr);
+  pthread_mutexattr_destroy(&attr);
+  return rc ? OCK_ENOMEM : OCK_OK;
+}
+
 int ock__journal_new(size_t max, size_t max_bytes, struct mock_journal **out) {
   struct mock_journal *j = calloc(1, sizeof *j);
   if (!j)
     return OCK_ENOMEM;
-  if (pthread_mutex_init(&j->lock, NULL)) {
+  if (ock__lock_init(&j->lock)) {
     free(j);
     return OCK_ENOMEM;
   }

@@ -36,7 +36,7 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
   st->fx = fx;
   st->observe_only = observe_only;
   st->seed = seed;
-  if (pthread_mutex_init(&st->lock, NULL)) {
+  if (ock__lock_init(&st->lock)) {
     free(st);
     ock__fixture_free(fx);
     return OCK_ENOMEM;
