@@ -58,9 +58,12 @@
 /* The journal entries kept when the options do not say: a run of every fixture stays far
  * below it. */
 #define OCK_MAX_MOCK_JOURNAL_ENTRIES 200000
-/* A request's line and headers (libmicrohttpd's connection memory): 64 KiB takes any client's
- * headers; a larger header block is refused by libmicrohttpd. */
-#define OCK_MAX_MOCK_HEADER_MEMORY ((size_t)64 * 1024)
+/* A request's line and headers (libmicrohttpd's connection memory, which also holds the reply's
+ * header): 16 KiB, as Node's HTTP server, takes any LLM client's headers (under 2 KiB); a larger
+ * header block is refused by libmicrohttpd with 431. libmicrohttpd clears the whole of it before
+ * every request: at 64 KiB that was the largest single cost of a request and swept the caches
+ * the load generator and the kernel share (SPEC.md 6.9). */
+#define OCK_MAX_MOCK_HEADER_MEMORY ((size_t)16 * 1024)
 /* The open connections the mock serves at once; past this a request gets 503. A SUT with
  * parallel tools opens a handful; 512 stays below the default descriptor limit of 1024. */
 #define OCK_MAX_MOCK_CONNECTIONS 512
@@ -132,7 +135,7 @@
 /* The proxy's open connections, as the mock's OCK_MAX_MOCK_CONNECTIONS. */
 #define OCK_MAX_PROXY_CONNECTIONS 512
 /* A request's line and headers at the proxy, as the mock's OCK_MAX_MOCK_HEADER_MEMORY. */
-#define OCK_MAX_PROXY_HEADER_MEMORY ((size_t)64 * 1024)
+#define OCK_MAX_PROXY_HEADER_MEMORY OCK_MAX_MOCK_HEADER_MEMORY
 /* Tool calls or results one wire edit looks at in one request body. */
 #define OCK_MAX_WIRE_REFS 256
 /* The most text one rewritten string may hold; a longer rewrite is cut there. */
