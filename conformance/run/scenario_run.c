@@ -368,7 +368,8 @@ int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
   struct ock_mock_options mo = {.observe_only = cfg->observe_only,
                                 .seed = cfg->seed,
                                 .on_cancel = on_cancel,
-                                .user = &target};
+                                .user = &target,
+                                .threads = 1}; /* one SUT: a thread per start is what counts */
   ock_mock *m = NULL;
   struct ock_jerr err;
   struct grade_ctx g = {.reg = reg,

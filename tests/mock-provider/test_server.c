@@ -1142,6 +1142,59 @@ static void test_parallel_tool_calls_keep_one_order(void) {
   ock_mock_free(m);
 }
 
+struct delayed {
+  ock_mock *m;
+  long status;
+  atomic_int done;
+};
+
+static void *post_delayed(void *arg) {
+  struct delayed *d = arg;
+  struct http_reply r;
+  http_post(d->m, llm_path(0), request_body(0, 0, "[{\"role\":\"user\",\"content\":\"x\"}]"), NULL,
+            &r);
+  d->status = r.status;
+  http_reply_free(&r);
+  atomic_store(&d->done, 1);
+  return NULL;
+}
+
+/* A delay suspends its connection instead of holding a serving thread: with one thread, a
+ * request made during another's delay is answered before it; and a mock stopped while a
+ * connection is suspended resumes it (libmicrohttpd aborts on a suspended connection at stop)
+ * and journals the reply as abandoned. */
+static void test_a_delay_holds_no_thread(void) {
+  struct ock_mock_options o = {.threads = 1};
+  ock_mock *m = mock_from(one_turn_fixture("{\"text\":\"late\",\"delay_ms\":1500}"), &o);
+  if (!m)
+    return;
+  struct delayed d = {.m = m};
+  atomic_init(&d.done, 0);
+  pthread_t t;
+  pthread_create(&t, NULL, post_delayed, &d);
+  cJSON *req = NULL; /* the request is journaled before its delay starts */
+  for (int i = 0; i < 500 && !req; i++) {
+    req = journal_nth(m, "llm_request", 0);
+    if (!req)
+      usleep(10000);
+  }
+  OCK_ASSERT_NOT_NULL_FATAL(req);
+  cJSON_Delete(req);
+  struct http_reply r;
+  http_get(m, "/ock/v1/session", &r);
+  OCK_ASSERT_INT_EQ((int)r.status, 200);
+  OCK_ASSERT_INT_EQ(atomic_load(&d.done), 0); /* the delayed one still waits */
+  http_reply_free(&r);
+  ock_mock_stop(m);
+  pthread_join(t, NULL);
+  OCK_ASSERT_INT_NE((int)d.status, 200);
+  cJSON *rep = journal_nth(m, "llm_reply", 0);
+  OCK_ASSERT_NOT_NULL_FATAL(rep);
+  OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetObjectItem(rep, "fault"), "kind"), "client_gone");
+  cJSON_Delete(rep);
+  ock_mock_free(m);
+}
+
 static int suite_init(void) {
   return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : 1;
 }
@@ -1292,6 +1345,7 @@ static const struct ock_test tests[] = {
      test_default_endpoints_reach_the_first_provider_of_each_api},
     {"client_gone", test_client_gone},
     {"delays_before_and_between_chunks", test_delays_before_and_between_chunks},
+    {"a_delay_holds_no_thread", test_a_delay_holds_no_thread},
     {"parallel_tool_calls_keep_one_order", test_parallel_tool_calls_keep_one_order},
     {"cancel_triggers_on_events_and_after_execute",
      test_cancel_triggers_on_events_and_after_execute},

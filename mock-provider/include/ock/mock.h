@@ -39,6 +39,10 @@ struct ock_mock_options {
   unsigned request_timeout_ms;   /* 0: default 30000; the time a request's headers and body
                                     may take, from the connection's start or the previous
                                     reply; past it the connection is closed */
+  unsigned threads;              /* 0: 4; the event-loop threads that serve the connections
+                                    (none ever blocks: delays suspend the connection). One
+                                    serves a single client well and starts and stops sooner;
+                                    more serve many busy connections faster */
 };
 
 /* ock_mock_new validates the fixture and makes a stopped mock.
