@@ -29,6 +29,7 @@ struct mock_sleeper {
   pthread_mutex_t lock;
   pthread_cond_t wake; /* on CLOCK_MONOTONIC */
   pthread_t thread;
+  int started; /* the thread runs: from the first wait on (most scenarios never wait) */
   int stopping;
   int joined;
   struct nap *naps;
@@ -91,12 +92,6 @@ int ock__sleeper_new(struct mock_sleeper **out) {
   pthread_mutex_init(&s->lock, NULL);
   pthread_cond_init(&s->wake, &attr);
   pthread_condattr_destroy(&attr);
-  if (pthread_create(&s->thread, NULL, run, s)) {
-    pthread_cond_destroy(&s->wake);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
-    return OCK_ENOMEM;
-  }
   *out = s;
   return OCK_OK;
 }
@@ -109,7 +104,9 @@ int ock__sleeper_wait(struct mock_sleeper *s, struct MHD_Connection *c, long lon
   n->fd = ock_http_connection_fd(c);
   n->due_ns = now_ns() + ms * 1000000LL;
   pthread_mutex_lock(&s->lock);
-  if (s->stopping) {
+  if (!s->stopping && !s->started && !pthread_create(&s->thread, NULL, run, s))
+    s->started = 1;
+  if (s->stopping || !s->started) {
     pthread_mutex_unlock(&s->lock);
     free(n);
     return 0;
@@ -127,9 +124,11 @@ void ock__sleeper_stop(struct mock_sleeper *s) {
     return;
   pthread_mutex_lock(&s->lock);
   s->stopping = 1;
+  int started = s->started;
   pthread_cond_signal(&s->wake);
   pthread_mutex_unlock(&s->lock);
-  pthread_join(s->thread, NULL);
+  if (started)
+    pthread_join(s->thread, NULL);
   s->joined = 1;
 }
 

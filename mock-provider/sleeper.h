@@ -16,14 +16,16 @@
 
 struct mock_sleeper;
 
-/* ock__sleeper_new starts the sleeper's thread. Returns OCK_OK or OCK_ENOMEM. */
+/* ock__sleeper_new makes a sleeper; its thread starts with the first wait. Returns OCK_OK or
+ * OCK_ENOMEM. */
 int ock__sleeper_new(struct mock_sleeper **out);
 
 /* ock__sleeper_wait suspends c for ms milliseconds (ms > 0). Call it only from a libmicrohttpd
  * callback of c (the access handler or a content reader), on a daemon started with
  * MHD_ALLOW_SUSPEND_RESUME, and return from the callback at once: MHD_YES without a reply from
  * the access handler, 0 bytes from a content reader. Returns 1 when c is suspended, 0 when it
- * is not (the sleeper is stopping, or no memory): then the caller ends the reply itself. */
+ * is not (the sleeper is stopping, or no memory or thread): then the caller ends the reply
+ * itself. */
 int ock__sleeper_wait(struct mock_sleeper *s, struct MHD_Connection *c, long long ms);
 
 /* ock__sleeper_stop resumes every connection it holds and suspends no more: call it before
