@@ -52,7 +52,7 @@ struct ock_mock {
   struct mock_guard *guard;       /* connection cap and request deadline, while started */
   struct mock_sleeper *sleeper;   /* holds the connections that wait, while started */
   struct mock_listener *listener; /* accepts the connections, while started */
-  atomic_int stopping;            /* set first by ock_mock_stop; sleeps and streams watch it */
+  atomic_int stopping;            /* set first by ock_mock_stop; waits and streams watch it */
   pthread_mutex_t life;           /* serialises start and stop */
   int port;
   char url[96];
