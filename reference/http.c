@@ -5,23 +5,19 @@
  * passes them to on_data after each curl_multi_perform, so no user code runs inside libcurl.
  *
  * Each thread keeps its easy and multi handles from one exchange to the next (a pthread key
- * frees them when the thread exits, ock_http_thread_cleanup before that), so the multi
- * handle's connection cache keeps a connection to $OCK_URL open: the events and tool calls
- * of a turn, five of its six exchanges, skip the connect, the handshake and the multi
- * handle's wake-up socketpair. An exchange started inside another one (a stream's on_data
- * posting an event) takes a second pair, kept the same way.
+ * frees them when the thread exits, ock_http_thread_cleanup before that), which spares each
+ * LLM request the handles' set-up and the multi handle's wake-up socketpair. An exchange
+ * started inside another one takes a second pair, kept the same way.
  *
- * Only requests with keep_alive set may use that cache, because libcurl 7.88 replays a
- * request on a new connection, without a word, when a *reused* connection closes before
- * any response byte ("Connection died, retrying a fresh connect"; no option turns this off
- * before CURLOPT_FORBID_RETRY_ON_REUSE in 8.16). A provider that read the request and then
- * dropped the connection (the mock's drop_connection with N = 0, SPEC.md 6.6) would see it
- * twice and the orchestrator would never see the error. So an LLM request goes on a
- * connection of its own (CURLOPT_FRESH_CONNECT), closed after it (CURLOPT_FORBID_REUSE):
- * libcurl never replays on a fresh connection. With reuse, the fixtures
- * error-drop-connection and retry-connection-drop fail. The ock/1 endpoints answer every
- * request they read, so a replay there can only repeat one the server never read (a kept
- * connection closed by the server's idle timeout just as the request left).
+ * Each request goes on a connection of its own (CURLOPT_FRESH_CONNECT), closed after it
+ * (CURLOPT_FORBID_REUSE), because libcurl 7.88 replays a request on a new connection, without
+ * a word, when a *reused* connection closes before any response byte ("Connection died,
+ * retrying a fresh connect"; no option turns this off before CURLOPT_FORBID_RETRY_ON_REUSE in
+ * 8.16). A provider that read the request and then dropped the connection (the mock's
+ * drop_connection with N = 0, SPEC.md 6.6) would see it twice and the orchestrator would
+ * never see the error: with reuse, the fixtures error-drop-connection and
+ * retry-connection-drop fail. libcurl never replays on a fresh connection. (The ock/1
+ * exchanges, which may reuse, go over plain_http.h.)
  */
 #include "http.h"
 
@@ -34,6 +30,7 @@
 #include <curl/curl.h>
 
 #include "ock/status.h"
+#include "plain_http.h"
 
 struct xfer {
   const struct ock__http_request *rq;
@@ -106,6 +103,7 @@ static struct handles *handles_take(void) {
 }
 
 void ock_http_thread_cleanup(void) {
+  ock__plain_thread_cleanup(); /* the ock/1 side's kept connection */
   pthread_once(&handles_once, handles_key_create);
   if (!handles_key_ok)
     return;
@@ -212,10 +210,8 @@ static void set_options(struct xfer *x, struct curl_slist *hdrs, char *errbuf) {
   curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(x->easy, CURLOPT_XFERINFODATA, x);
   curl_easy_setopt(x->easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-  if (!rq->keep_alive) { /* see the top of this file */
-    curl_easy_setopt(x->easy, CURLOPT_FRESH_CONNECT, 1L);
-    curl_easy_setopt(x->easy, CURLOPT_FORBID_REUSE, 1L);
-  }
+  curl_easy_setopt(x->easy, CURLOPT_FRESH_CONNECT, 1L); /* see the top of this file */
+  curl_easy_setopt(x->easy, CURLOPT_FORBID_REUSE, 1L);
   if (rq->timeout_ms > 0)
     curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, rq->timeout_ms);
   if (!strcmp(rq->method, "POST")) {
@@ -298,7 +294,6 @@ int ock__http_exchange(const struct ock__http_request *rq, struct ock__http_resp
     snprintf(why, why_len, "the response passed %zu bytes", rq->max_body);
   else if (rc == OCK_ECANCELLED)
     snprintf(why, why_len, "abandoned on cancellation");
-  /* An unfinished transfer's connection is closed here; a finished one's stays cached. */
   curl_multi_remove_handle(multi, x.easy);
 done:
   curl_easy_reset(x.easy); /* no option may point into this frame after it */

@@ -1,13 +1,14 @@
 /*
- * http.h: one HTTP exchange over libcurl, the only place the reference does network I/O.
+ * http.h: one HTTP exchange over libcurl: the LLM requests. (The ock/1 exchanges with the
+ * harness go over plain_http.h, which takes the same request and response structs.)
  *
  * The exchange runs on a multi handle so that the caller's on_data sees the body as it
  * arrives *outside* any libcurl callback (a streaming consumer may then post events, itself
  * an HTTP exchange). It honours a whole-transfer timeout, a body cap, and a cancellation flag
  * checked by libcurl's progress callback and between polls, so an in-flight transfer is
  * abandoned within a few tens of milliseconds of a cancel. Each thread reuses its libcurl
- * handles, and with keep_alive its connections, from one exchange to the next (http.c says
- * why only ock/1 requests keep them).
+ * handles from one exchange to the next; each request goes on a new connection, closed after
+ * it (http.c says why).
  */
 #ifndef OCK_REF_HTTP_H
 #define OCK_REF_HTTP_H
@@ -26,8 +27,6 @@ struct ock__http_request {
   long timeout_ms;            /* whole transfer; 0 = none */
   const ock_cancel *cancel;   /* may be NULL */
   size_t max_body;            /* cap on the bytes kept or passed on */
-  int keep_alive; /* 1: may go on a kept connection and leave it open; 0: a new connection,
-                   * closed after (LLM requests: libcurl would replay them, see http.c) */
   /* on_data, when set, receives a 2xx response's body as it arrives (the body then is not
    * kept); a non-zero return abandons the transfer and becomes the exchange's return value.
    * Error statuses are always kept in the response body. */

@@ -5,7 +5,8 @@
  * goes on, as DESIGN.md §3 requires. Event posts are never abandoned on cancellation (the
  * closing events of a cancelled execute must arrive); tool calls are. A hook registry that
  * cannot be reached must not stop the loop, so a failed post counts as "continue" and is
- * reported on stderr.
+ * reported on stderr. All of it goes over plain_http.h's client, not libcurl: these exchanges
+ * are most of a turn's work (plain_http.h says why).
  */
 #include "ock/orchestrator.h"
 
@@ -16,7 +17,7 @@
 #include <curl/curl.h>
 
 #include "ock/caps.h"
-#include "http.h"
+#include "plain_http.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -41,16 +42,17 @@ static char *join_url(const char *root, const char *path, const char *name) {
 int ock_http_get_json(const char *url, long timeout_ms, size_t max, cJSON **out,
                       struct ock_jerr *err) {
   const char *headers[] = {"Accept: application/json", NULL};
-  struct ock__http_request rq = {.method = "GET",
-                                 .url = url,
-                                 .headers = headers,
-                                 .timeout_ms = timeout_ms,
-                                 .max_body = max,
-                                 .keep_alive = 1};
+  struct ock__http_request rq = {
+      .method = "GET",
+      .url = url,
+      .headers = headers,
+      .timeout_ms = timeout_ms,
+      .max_body = max,
+  };
   struct ock__http_response rs;
   ock__http_response_init(&rs, max);
   char why[512] = "";
-  int rc = ock__http_exchange(&rq, &rs, why, sizeof why);
+  int rc = ock__plain_exchange(&rq, &rs, why, sizeof why);
   if (rc == OCK_OK && (rs.status < 200 || rs.status >= 300))
     rc = ock_jerr_set(err, OCK_EHTTP, url, "HTTP status %ld", rs.status);
   else if (rc)
@@ -64,6 +66,26 @@ int ock_http_get_json(const char *url, long timeout_ms, size_t max, cJSON **out,
     }
   }
   ock__http_response_free(&rs);
+  return rc;
+}
+
+/* post_body renders {"<k1>": "<v1>", "<k2>": <v2, or {} when NULL>} into *out (caller frees
+ * with ock_buf_free), without copying v2's tree. OCK_ETOOBIG past what an ock/1 endpoint
+ * keeps (it would answer 413), or OCK_ENOMEM; out is then empty. */
+static int post_body(struct ock_buf *out, const char *k1, const char *v1, const char *k2,
+                     const cJSON *v2) {
+  ock_buf_init(out, OCK_MAX_MOCK_BODY);
+  int rc = ock_buf_puts(out, "{");
+  rc |= ock_json_write_string(out, k1);
+  rc |= ock_buf_puts(out, ":");
+  rc |= ock_json_write_string(out, v1);
+  rc |= ock_buf_puts(out, ",");
+  rc |= ock_json_write_string(out, k2);
+  rc |= ock_buf_puts(out, ":");
+  rc |= v2 ? ock_json_write(out, v2) : ock_buf_puts(out, "{}");
+  rc |= ock_buf_puts(out, "}");
+  if (rc)
+    ock_buf_free(out);
   return rc;
 }
 
@@ -84,33 +106,32 @@ static int tool_execute(void *self, const char *tool_call_id, const cJSON *input
     detail = scratch;
     detail_len = sizeof scratch;
   }
-  cJSON *req = cJSON_CreateObject();
-  cJSON_AddStringToObject(req, "tool_call_id", tool_call_id ? tool_call_id : "");
-  cJSON_AddItemToObject(req, "input", input ? cJSON_Duplicate(input, 1) : cJSON_CreateObject());
-  char *body = ock_json_print(req);
-  cJSON_Delete(req);
-  if (!body) {
-    snprintf(detail, detail_len, "out of memory");
-    return OCK_ENOMEM;
+  struct ock_buf body;
+  int rc = post_body(&body, "tool_call_id", tool_call_id ? tool_call_id : "", "input", input);
+  if (rc) {
+    snprintf(detail, detail_len, "%s",
+             rc == OCK_ETOOBIG ? "the tool's input is too large to send" : "out of memory");
+    return rc;
   }
   char trace[300];
   snprintf(trace, sizeof trace, "X-OCK-Trace-Id: %s", env && env->trace_id ? env->trace_id : "");
   const char *headers[] = {"Content-Type: application/json", env && env->trace_id ? trace : NULL,
                            NULL};
-  struct ock__http_request rq = {.method = "POST",
-                                 .url = t->url,
-                                 .body = body,
-                                 .body_len = strlen(body),
-                                 .headers = headers,
-                                 .timeout_ms = env ? env->timeout_ms : 0,
-                                 .cancel = env ? env->cancel : NULL,
-                                 .max_body = OCK_MAX_TOOL_REPLY,
-                                 .keep_alive = 1};
+  struct ock__http_request rq = {
+      .method = "POST",
+      .url = t->url,
+      .body = body.data,
+      .body_len = body.len,
+      .headers = headers,
+      .timeout_ms = env ? env->timeout_ms : 0,
+      .cancel = env ? env->cancel : NULL,
+      .max_body = OCK_MAX_TOOL_REPLY,
+  };
   struct ock__http_response rs;
   ock__http_response_init(&rs, OCK_MAX_TOOL_REPLY);
   char why[512] = "";
-  int rc = ock__http_exchange(&rq, &rs, why, sizeof why);
-  free(body);
+  rc = ock__plain_exchange(&rq, &rs, why, sizeof why);
+  ock_buf_free(&body);
   if (rc == OCK_ETIMEDOUT) {
     snprintf(detail, detail_len, "tool '%s' timed out after %ld ms", t->name,
              env ? env->timeout_ms : 0L);
@@ -185,27 +206,27 @@ struct ock_http_hooks {
 static int hooks_emit(void *self, const char *name, const cJSON *data,
                       struct ock_hook_result *out) {
   struct ock_http_hooks *h = self;
-  cJSON *ev = cJSON_CreateObject();
-  cJSON_AddStringToObject(ev, "event", name);
-  cJSON_AddItemToObject(ev, "data", data ? cJSON_Duplicate(data, 1) : cJSON_CreateObject());
-  char *body = ock_json_print(ev);
-  cJSON_Delete(ev);
-  if (!body)
-    return OCK_ENOMEM;
+  struct ock_buf body;
+  int rc = post_body(&body, "event", name, "data", data);
+  if (rc) {
+    fprintf(stderr, "ock-orchestrator: event %s not sent: %s\n", name, ock_strerror(rc));
+    return rc;
+  }
   const char *headers[] = {"Content-Type: application/json", NULL};
-  struct ock__http_request rq = {.method = "POST",
-                                 .url = h->url,
-                                 .body = body,
-                                 .body_len = strlen(body),
-                                 .headers = headers,
-                                 .timeout_ms = h->timeout_ms,
-                                 .max_body = OCK_MAX_HOOK_REPLY,
-                                 .keep_alive = 1};
+  struct ock__http_request rq = {
+      .method = "POST",
+      .url = h->url,
+      .body = body.data,
+      .body_len = body.len,
+      .headers = headers,
+      .timeout_ms = h->timeout_ms,
+      .max_body = OCK_MAX_HOOK_REPLY,
+  };
   struct ock__http_response rs;
   ock__http_response_init(&rs, OCK_MAX_HOOK_REPLY);
   char why[512] = "";
-  int rc = ock__http_exchange(&rq, &rs, why, sizeof why);
-  free(body);
+  rc = ock__plain_exchange(&rq, &rs, why, sizeof why);
+  ock_buf_free(&body);
   if (rc) {
     fprintf(stderr, "ock-orchestrator: event %s not delivered: %s\n", name, why);
   } else if (rs.status < 200 || rs.status >= 300) {
