@@ -112,6 +112,16 @@ static int escape_one(struct ock_buf *out, enum syntax syn, unsigned flags, unsi
   return ock_buf_append(out, p, k);
 }
 
+/* verbatim: 1 when the byte c is a character that goes out as it is in this syntax (the
+ * common case, copied in runs; everything else goes through escape_one). */
+static int verbatim(unsigned char c, enum syntax syn) {
+  if (c < 0x20 || c >= 0x7F || c == '&' || c == '<' || c == '>')
+    return 0;
+  if (syn == XML)
+    return c != '"' && c != '\'';
+  return !strchr("\\`*_[]|~$", c);
+}
+
 static int escape(struct ock_buf *out, const char *s, size_t limit, enum syntax syn,
                   unsigned flags) {
   if (!s)
@@ -120,6 +130,16 @@ static int escape(struct ock_buf *out, const char *s, size_t limit, enum syntax 
   const unsigned char *p = (const unsigned char *)s;
   int rc = OCK_OK;
   while (n && !rc) {
+    size_t run = 0;
+    while (run < n && (!limit || chars + run < limit) && verbatim(p[run], syn))
+      run++;
+    if (run) {
+      rc = ock_buf_append(out, p, run);
+      p += run;
+      n -= run;
+      chars += run;
+      continue;
+    }
     if (limit && chars == limit) {
       rc = ock_buf_puts(out, OCK_ESCAPE_ELLIPSIS);
       break;

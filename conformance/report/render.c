@@ -5,6 +5,7 @@
 #include "report/render.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ock/caps.h"
@@ -12,6 +13,30 @@
 #include "ock/status.h"
 #include "report/escape.h"
 #include "report/report.h"
+
+static int id_cmp(const void *a, const void *b) {
+  const struct ock_report_id *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* ids_build indexes array's items that have an "id"; leaves ix->ids NULL out of memory. */
+static void ids_build(struct ock_report_ids *ix, const cJSON *array) {
+  memset(ix, 0, sizeof *ix);
+  ix->array = array;
+  int n = cJSON_GetArraySize(array);
+  if (n <= 0 || !(ix->ids = malloc((size_t)n * sizeof *ix->ids)))
+    return;
+  const cJSON *e;
+  int i = 0;
+  cJSON_ArrayForEach(e, array) {
+    const char *id = ock_json_str(e, "id");
+    if (id)
+      ix->ids[ix->n++] = (struct ock_report_id){id, i};
+    i++;
+  }
+  qsort(ix->ids, ix->n, sizeof *ix->ids, id_cmp);
+}
 
 void ock_report_model_read(struct ock_report_model *m, const cJSON *report) {
   memset(m, 0, sizeof *m);
@@ -26,18 +51,39 @@ void ock_report_model_read(struct ock_report_model *m, const cJSON *report) {
   m->error = ock_json_str(report, "error");
   m->exit_code = ock_json_int(report, "exit_code", -1);
   m->strict = ock_json_bool(m->options, "strict", 0);
+  ids_build(&m->scenario_ids, m->scenarios);
+  ids_build(&m->requirement_ids, m->requirements);
 }
 
-int ock_report_index_of(const cJSON *array, const char *id) {
-  const cJSON *e;
-  int i = 0;
-  cJSON_ArrayForEach(e, array) {
-    const char *eid = ock_json_str(e, "id");
-    if (id && eid && !strcmp(eid, id))
-      return i;
-    i++;
+void ock_report_model_free(struct ock_report_model *m) {
+  free(m->scenario_ids.ids);
+  free(m->requirement_ids.ids);
+  m->scenario_ids.ids = m->requirement_ids.ids = NULL;
+}
+
+int ock_report_index_of(const struct ock_report_ids *ix, const char *id) {
+  if (!id)
+    return -1;
+  if (!ix->ids) {
+    const cJSON *e;
+    int i = 0;
+    cJSON_ArrayForEach(e, ix->array) {
+      const char *eid = ock_json_str(e, "id");
+      if (eid && !strcmp(eid, id))
+        return i;
+      i++;
+    }
+    return -1;
   }
-  return -1;
+  size_t lo = 0, hi = ix->n; /* the first entry whose id is not below id */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->ids[mid].id, id) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ix->n && !strcmp(ix->ids[lo].id, id) ? ix->ids[lo].at : -1;
 }
 
 void ock_doc_fail(struct ock_doc *d, int rc) {
@@ -89,5 +135,6 @@ int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FI
   if (!rc && d.b.len && fwrite(d.b.data, 1, d.b.len, out) != d.b.len)
     rc = OCK_EIO;
   ock_buf_free(&d.b);
+  ock_report_model_free(&m);
   return rc;
 }

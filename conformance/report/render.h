@@ -20,6 +20,19 @@
 #include "ock/caps.h"
 #include "ock/buf.h"
 
+/* The index of each "id" in an array of the report (scenarios, requirements): the first
+ * item's, found by binary search. Renderers link every scenario and requirement by index, and
+ * with a linear search a run of a few hundred scenarios spent most of its report time there. */
+struct ock_report_id {
+  const char *id; /* borrowed from the tree */
+  int at;
+};
+struct ock_report_ids {
+  const cJSON *array;        /* what is indexed; searched linearly when ids is NULL */
+  struct ock_report_id *ids; /* sorted by id, then at; owned by the model */
+  size_t n;
+};
+
 /* The report, read once for every renderer. Every pointer is borrowed from the tree and may
  * be NULL when the member is absent. */
 struct ock_report_model {
@@ -31,14 +44,18 @@ struct ock_report_model {
   const char *error;         /* why the run did not grade (exit code 2), or NULL */
   long long exit_code;       /* -1 when absent */
   int strict;                /* options.strict */
+  struct ock_report_ids scenario_ids, requirement_ids;
 };
 
-/* ock_report_model_read fills m from report (borrowed for m's lifetime). */
+/* ock_report_model_read fills m from report (borrowed for m's lifetime); free it with
+ * ock_report_model_free. Out of memory, the id lookups fall back to a linear search. */
 void ock_report_model_read(struct ock_report_model *m, const cJSON *report);
+void ock_report_model_free(struct ock_report_model *m);
 
-/* ock_report_index_of: the index in array (m->requirements, m->scenarios) of the first item
- * whose "id" is id, or -1 (id NULL: -1). Renderers link by index, never by a report string. */
-int ock_report_index_of(const cJSON *array, const char *id);
+/* ock_report_index_of: the index in ix's array (&m->scenario_ids, &m->requirement_ids) of the
+ * first item whose "id" is id, or -1 (id NULL: -1). Renderers link by index, never by a
+ * report string. */
+int ock_report_index_of(const struct ock_report_ids *ix, const char *id);
 
 /* The document being rendered: the model it renders, its bytes, and the first error
  * (OCK_ETOOBIG past the cap, OCK_ENOMEM). Once rc is set, nothing more is appended. */

@@ -258,7 +258,7 @@ static void group_matrix(struct ock_doc *d, const cJSON *reqs) {
 
 static void scenario_link(struct ock_doc *d, const char *id) {
   const cJSON *scenarios = d->m->scenarios;
-  int i = ock_report_index_of(scenarios, id);
+  int i = ock_report_index_of(&d->m->scenario_ids, id);
   if (i < 0) {
     ock_doc_text(d, id);
     return;
@@ -405,7 +405,6 @@ static void stderr_tail(struct ock_doc *d, const cJSON *p) {
 
 /* failure_row: one failing check (or, with check NULL, a scenario that failed without one). */
 static void failure_row(struct ock_doc *d, const cJSON *s, const cJSON *check) {
-  const cJSON *reqs = d->m->requirements;
   const char *v = ock_json_str(check ? check : s, "verdict");
   const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "requirements"), 0);
   const char *rid = check                   ? ock_json_str(check, "requirement")
@@ -414,7 +413,7 @@ static void failure_row(struct ock_doc *d, const cJSON *s, const cJSON *check) {
   ock_doc_putf(d, "<tr class=\"r-%s\"><td>", verdict_class(v));
   scenario_link(d, ock_json_str(s, "id"));
   ock_doc_put(d, "</td><td class=\"mono\">");
-  int ri = ock_report_index_of(reqs, rid);
+  int ri = ock_report_index_of(&d->m->requirement_ids, rid);
   if (ri >= 0)
     ock_doc_putf(d, "<a href=\"#req-%d\">", ri);
   ock_doc_text(d, rid);
@@ -715,7 +714,6 @@ static void sequence_diagram(struct ock_doc *d, const cJSON *scenario, int diagr
 
 static void checks_table(struct ock_doc *d, const cJSON *scenario) {
   const cJSON *checks = cJSON_GetObjectItemCaseSensitive(scenario, "checks"), *c, *e;
-  const cJSON *reqs = d->m->requirements;
   ock_doc_put(d, "<h4>Checks</h4>\n");
   if (cJSON_GetArraySize(checks) == 0) {
     ock_doc_put(d, "<p class=\"note\">No check ran.</p>\n");
@@ -726,7 +724,7 @@ static void checks_table(struct ock_doc *d, const cJSON *scenario) {
                  "</tr>\n");
   cJSON_ArrayForEach(c, checks) {
     const char *v = ock_json_str(c, "verdict"), *rid = ock_json_str(c, "requirement");
-    int ri = ock_report_index_of(reqs, rid);
+    int ri = ock_report_index_of(&d->m->requirement_ids, rid);
     ock_doc_putf(d, "<tr class=\"r-%s\"><td class=\"mono\">", verdict_class(v));
     ock_doc_text(d, ock_json_str(c, "id"));
     ock_doc_put(d, "</td><td class=\"mono\">");

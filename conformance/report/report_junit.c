@@ -124,7 +124,7 @@ static void evidence(struct ock_doc *d, const cJSON *check) {
 static void check_body(struct ock_doc *d, const cJSON *check) {
   const char *rid = ock_json_str(check, "requirement");
   const cJSON *req =
-      cJSON_GetArrayItem(d->m->requirements, ock_report_index_of(d->m->requirements, rid));
+      cJSON_GetArrayItem(d->m->requirements, ock_report_index_of(&d->m->requirement_ids, rid));
   const char *level = ock_json_str(check, "level");
   ock_doc_xml(d, rid, 0, OCK_ESC_TEXT);
   if (!level)

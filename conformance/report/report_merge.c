@@ -8,6 +8,7 @@
  */
 #include "report/report.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,10 +33,20 @@ struct agg {
   char *message;     /* owned; "<scenario>: <message>" */
 };
 
+/* A string already in one of the aggregates' lists: append_unique looks here instead of
+ * walking the list, which made a run of a few hundred scenarios quadratic. */
+struct seen {
+  const cJSON *list; /* NULL: a free slot */
+  const char *s;     /* borrowed from the list's item */
+};
+
 struct summarizer {
   struct agg *aggs;
   size_t n, cap;
   cJSON *reqs, *trace; /* the new arrays */
+  struct seen *seen;   /* open addressing, seen_cap a power of two; NULL: lists are walked */
+  size_t seen_n, seen_cap;
+  int seen_off; /* the table was dropped (out of memory): never rebuilt, it would miss */
   int oom;
   int by_verdict[5]; /* scenarios by verdict severity (SKIP PASS WARN FAIL ERROR) */
   int total;         /* scenarios counted */
@@ -66,13 +77,56 @@ static int array_has(const cJSON *a, const char *s) {
   return 0;
 }
 
+static size_t seen_hash(const cJSON *list, const char *s) {
+  size_t h = (size_t)14695981039346656037ULL ^ (size_t)(uintptr_t)list;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
+  return h;
+}
+
+/* seen_slot: the slot holding (list, s), or the free slot where it would go. */
+static struct seen *seen_slot(const struct summarizer *z, const cJSON *list, const char *s) {
+  size_t mask = z->seen_cap - 1;
+  for (size_t i = seen_hash(list, s) & mask;; i = (i + 1) & mask) {
+    struct seen *e = &z->seen[i];
+    if (!e->list || (e->list == list && !strcmp(e->s, s)))
+      return e;
+  }
+}
+
+/* seen_grow keeps the table at most half full; out of memory it is dropped (lists are then
+ * walked, as before it existed). */
+static void seen_grow(struct summarizer *z) {
+  if (z->seen_off || (z->seen && 2 * (z->seen_n + 1) <= z->seen_cap))
+    return;
+  size_t cap = z->seen_cap ? 2 * z->seen_cap : 256;
+  struct seen *old = z->seen, *grown = calloc(cap, sizeof *grown);
+  size_t old_cap = z->seen_cap;
+  z->seen = grown;
+  z->seen_cap = grown ? cap : 0;
+  z->seen_off = !grown;
+  for (size_t i = 0; grown && i < old_cap; i++)
+    if (old[i].list)
+      *seen_slot(z, old[i].list, old[i].s) = old[i];
+  free(old);
+}
+
 static void append_unique(struct summarizer *z, cJSON *a, const char *s) {
-  if (!a || !s || array_has(a, s))
+  if (!a || !s)
+    return;
+  seen_grow(z);
+  struct seen *slot = z->seen ? seen_slot(z, a, s) : NULL;
+  if (slot ? slot->list != NULL : array_has(a, s))
     return;
   cJSON *str = cJSON_CreateString(s);
   if (!str || !cJSON_AddItemToArray(a, str)) {
     cJSON_Delete(str);
     z->oom = 1;
+    return;
+  }
+  if (slot) {
+    *slot = (struct seen){a, str->valuestring};
+    z->seen_n++;
   }
 }
 
@@ -301,6 +355,7 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg) {
   for (size_t i = 0; i < z.n; i++)
     free(z.aggs[i].message);
   free(z.aggs);
+  free(z.seen);
   int exit_code;
   const char *verdict = run_verdict(
       &z, ock_json_bool(cJSON_GetObjectItemCaseSensitive(report, "options"), "strict", 0),

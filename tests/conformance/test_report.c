@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ock/status.h"
+#include "report/render.h"
 #include "report/report.h"
 #include "runner.h"
 #include "run/scenario_run.h"
@@ -894,6 +895,31 @@ static void timeline_lanes_of_mcp_entries(void) {
   cJSON_Delete(journal);
 }
 
+/* The renderers' id lookup: the first item with the id, whatever the order, as a linear
+ * search would find it; a missing id, an item without one, or NULL give -1. */
+static void test_index_of_finds_the_first(void) {
+  cJSON *report = cJSON_Parse("{\"scenarios\": [{\"id\": \"b\"}, {\"id\": \"a\"}, {}, "
+                              "{\"id\": \"b\"}, {\"id\": \"c\"}], \"requirements\": []}");
+  OCK_ASSERT_NOT_NULL_FATAL(report);
+  struct ock_report_model m;
+  ock_report_model_read(&m, report);
+  OCK_ASSERT_NOT_NULL(m.scenario_ids.ids);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.scenario_ids, "b"), 0);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.scenario_ids, "a"), 1);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.scenario_ids, "c"), 4);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.scenario_ids, "d"), -1);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.scenario_ids, ""), -1);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.scenario_ids, NULL), -1);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&m.requirement_ids, "a"), -1);
+  /* Without the index (out of memory), the linear search gives the same answers. */
+  struct ock_report_ids linear = {.array = m.scenarios};
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&linear, "b"), 0);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&linear, "c"), 4);
+  OCK_ASSERT_INT_EQ(ock_report_index_of(&linear, "d"), -1);
+  ock_report_model_free(&m);
+  cJSON_Delete(report);
+}
+
 static const struct ock_test tests[] = {
     {"summarize_sample_is_consistent", test_summarize_sample_is_consistent},
     {"summarize_fail_in_must_warn_in_should", test_summarize_fail_in_must_warn_in_should},
@@ -920,6 +946,7 @@ static const struct ock_test tests[] = {
     {"schema_and_validator_agree_on_required", test_schema_and_validator_agree_on_required},
     {"exit2_run_writes_every_format", test_exit2_run_writes_every_format},
     {"timeline_lanes_of_mcp_entries", timeline_lanes_of_mcp_entries},
+    {"index_of_finds_the_first", test_index_of_finds_the_first},
     {NULL, NULL}};
 
 const struct ock_suite suite_report = {"report", tests, NULL, NULL};
