@@ -283,6 +283,26 @@ static void test_limits_and_broken_responses(void) {
   server_stop(&s);
 }
 
+/* A host name goes through the resolver (an address literal does not); the Host header keeps
+ * the name. */
+static void test_a_name_is_resolved(void) {
+  const char *const script[] = {OK_5, NULL};
+  struct server s;
+  server_start(&s, script, 0);
+  char url[96], want[128];
+  snprintf(url, sizeof url, "http://localhost%s/n", strrchr(s.url, ':'));
+  const struct ock__http_request rq = {.method = "GET", .url = url, .max_body = 10};
+  struct ock__http_response rs;
+  char why[256] = "";
+  ock__http_response_init(&rs, 10);
+  OCK_ASSERT_INT_EQ(ock__plain_exchange(&rq, &rs, why, sizeof why), OCK_OK);
+  OCK_ASSERT_STR_EQ(rs.body.data, "hello");
+  snprintf(want, sizeof want, "GET /n HTTP/1.1\r\nHost: localhost%s\r\n\r\n", strrchr(s.url, ':'));
+  OCK_ASSERT_STR_EQ(s.last, want);
+  ock__http_response_free(&rs);
+  server_stop(&s);
+}
+
 static void test_bad_urls_and_refused(void) {
   const char *const bad[] = {"https://127.0.0.1:1/", "http://",      "http://user@host/",
                              "http://host:x/",       "http://[::1/", "http://h:123456789/"};
@@ -320,6 +340,7 @@ static const struct ock_test tests[] = {
     {"stale_kept_connection_is_retried_once", test_stale_kept_connection_is_retried_once},
     {"drop_on_a_new_connection_is_not_retried", test_drop_on_a_new_connection_is_not_retried},
     {"limits_and_broken_responses", test_limits_and_broken_responses},
+    {"a_name_is_resolved", test_a_name_is_resolved},
     {"bad_urls_and_refused", test_bad_urls_and_refused},
     {NULL, NULL}};
 
