@@ -373,7 +373,8 @@ static int header_is(const char *line, const char *name, const char **value) {
   return 1;
 }
 
-/* has_token: a comma-separated header value holds token (any case). */
+/* has_token: a comma-separated header value holds token (any case); with last_only, token is
+ * its last element (a transfer coding list must end with chunked). */
 static int has_token(const char *v, const char *token, int last_only) {
   size_t k = strlen(token);
   int found = 0;
@@ -398,6 +399,8 @@ static int parse_header(struct wire *w, const char *line, struct head *h) {
     char *end = NULL;
     errno = 0;
     long long n = strtoll(v, &end, 10);
+    while (end && (*end == ' ' || *end == '\t')) /* blanks may end a field value */
+      end++;
     if (end == v || *end || n < 0 || errno || (h->length >= 0 && h->length != n))
       return broken(w, "the response has an invalid Content-Length");
     h->length = n;
