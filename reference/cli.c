@@ -43,7 +43,8 @@ static const char usage_head[] =
 static const char usage_tail[] =
     "\n"
     "environment:\n"
-    "  OCK_URL            root of the ock/1 endpoints (required), e.g. http://127.0.0.1:8080\n"
+    "  OCK_URL            root of the ock/1 endpoints (required), e.g. http://127.0.0.1:8080;\n"
+    "                     plain http://, reached directly (no proxy: they are the harness's)\n"
     "  OPENAI_API_KEY     sent to OpenAI-wire providers (a dummy when unset)\n"
     "  ANTHROPIC_API_KEY  sent to Anthropic-wire providers (a dummy when unset)\n"
     "\n"
