@@ -60,7 +60,7 @@ __all__ = [
     "OpenAIProvider", "AnthropicProvider", "ProviderError",
     "OckTool", "ToolResult", "ToolEndpointError", "ToolTimeoutError", "tool_call_id_var",
     "OckHooks", "HookResult", "InMemoryContext",
-    "messages_to_openai", "messages_to_anthropic", "tool_specs", "parse_arguments",
+    "messages_to_openai", "messages_to_anthropic", "assistant_calls", "tool_specs", "parse_arguments",
 ]
 
 ADAPTER_VERSION = "0.1.0"
@@ -281,19 +281,21 @@ def _sse_events(lines: list[str]) -> tuple[str | None, str]:
 
 # ---- Data shapes: ToolResult, HookResult ---------------------------------------------------------
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class ToolResult:
     """What a tool endpoint returned (SPEC.md section 6.2), shaped like Amplifier's ToolResult.
 
-    `to_dict()` gives the reply body unchanged; `get_serialized_output()` behaves as
-    Amplifier's: output given -> dict/list as JSON, anything else as str(); no output and
-    failed -> "Error: <error.message>" ("Unknown error" without message, "Failed" without
-    error); no output and success -> "Success". Control characters are stripped as Amplifier
-    does. (This is Amplifier's text, not SPEC.md 5.11's: an orchestrator that wants the SPEC
-    texts builds them itself.)"""
+    `to_dict()` gives the reply body unchanged; `get_serialized_output()` gives the text
+    amplifier-core 2.0's ToolResult gives: output given -> dict/list as JSON, anything else as
+    str(); failed without output but with an error message -> the message itself (Amplifier
+    copies error.message into output); failed with an error object without message ->
+    "Error: Unknown error"; failed with no error (or an empty one) -> "Error: Failed"; no
+    output and success -> "Success". Control characters and lone surrogates are stripped as
+    Amplifier does. (These are Amplifier's texts, not SPEC.md 5.11's: an orchestrator that
+    wants the SPEC texts builds them itself.)"""
 
     def __init__(self, success: bool = True, output: Any = None, error: Any = None,
                  raw: dict | None = None):
@@ -321,18 +323,33 @@ class ToolResult:
     def __getitem__(self, key: str) -> Any:
         return self.to_dict()[key]
 
+    def _effective_output(self) -> Any:
+        """Amplifier's model_post_init: a failed result without output takes error.message."""
+        if self.output is None and not self.success and self.error and isinstance(self.error, dict):
+            message = self.error.get("message")
+            if message:
+                return message
+        return self.output
+
     def get_serialized_output(self) -> str:
-        if self.output is not None:
-            text = json.dumps(self.output) if isinstance(self.output, (dict, list)) else str(self.output)
+        output = self._effective_output()
+        if output is not None:
+            text = json.dumps(output) if isinstance(output, (dict, list)) else str(output)
             return _SURROGATE.sub("", _CONTROL.sub("", text))
         if not self.success:
-            if isinstance(self.error, dict):
+            if self.error and isinstance(self.error, dict):
                 return f"Error: {self.error.get('message', 'Unknown error')}"
-            return "Failed"
+            return "Error: Failed"
         return "Success"
 
     def __str__(self) -> str:
-        return self.get_serialized_output()
+        """Amplifier's ToolResult.__str__ (not the same text as get_serialized_output)."""
+        if self.success:
+            output = self._effective_output()
+            return str(output) if output else "Success"
+        if self.error and isinstance(self.error, dict):
+            return f"Error: {self.error.get('message', 'Unknown error')}"
+        return "Failed"
 
     def __repr__(self) -> str:
         return f"ToolResult({self.to_dict()!r})"
@@ -483,6 +500,21 @@ def _call_fields(call: Any) -> tuple[Any, Any, Any]:
     return cid, name, args
 
 
+def assistant_calls(message: Any) -> list:
+    """The tool calls of a stored assistant message: its `tool_calls`, then every `tool_call`
+    content block whose id none of them has. A provider may hand calls over only as content
+    blocks (Amplifier's ToolCallBlock), and a loop may store just those blocks: they are calls
+    the model made, so they go on the wire, where a call without its result is then seen."""
+    calls = list(_field(message, "tool_calls") or [])
+    seen = {_call_fields(c)[0] for c in calls}
+    content = _field(message, "content")
+    for block in content if isinstance(content, list) else []:
+        if _field(block, "type") == "tool_call" and _field(block, "id") not in seen:
+            seen.add(_field(block, "id"))
+            calls.append(block)
+    return calls
+
+
 def _arguments_text(args: Any) -> str:
     """Wire arguments: a string as received, anything else as compact JSON (None -> {})."""
     if args is None:
@@ -504,7 +536,8 @@ def _tool_content(content: Any) -> str:
 
 def messages_to_openai(messages: list) -> list[dict]:
     """Context messages -> OpenAI Chat Completions `messages` (SPEC.md 6.4). Nothing is added,
-    dropped or reordered: a broken history stays broken."""
+    dropped or reordered: a broken history stays broken. An assistant message's calls are
+    those of `assistant_calls()`: content blocks of type tool_call count."""
     out: list[dict] = []
     for m in messages:
         role = _field(m, "role")
@@ -512,7 +545,7 @@ def messages_to_openai(messages: list) -> list[dict]:
             out.append({"role": "tool", "tool_call_id": _field(m, "tool_call_id"),
                         "content": _tool_content(_field(m, "content"))})
         elif role == "assistant":
-            calls = _field(m, "tool_calls") or []
+            calls = assistant_calls(m)
             text = content_text(_field(m, "content"))
             msg: dict = {"role": "assistant", "content": text if (text or not calls) else None}
             if calls:
@@ -565,7 +598,7 @@ def messages_to_anthropic(messages: list) -> tuple[str | None, list[dict]]:
             text = content_text(_field(m, "content"))
             if text:
                 blocks.append({"type": "text", "text": text})
-            for c in _field(m, "tool_calls") or []:
+            for c in assistant_calls(m):
                 cid, name, args = _call_fields(c)
                 blocks.append({"type": "tool_use", "id": cid, "name": name,
                                "input": _anthropic_input(args)})

@@ -52,12 +52,35 @@ class OpenAIMessages(unittest.TestCase):
                               {"id": "c3", "type": "function", "function": {"name": "t3", "arguments": "{\"z\": 1}"}},
                               {"id": "c4", "name": "t4", "arguments": "{not json"}]}
         (wire,) = oa.messages_to_openai([msg])
-        self.assertEqual(wire["content"], "Checking")  # text blocks only; tool_call blocks are not calls
+        self.assertEqual(wire["content"], "Checking")  # the text of text blocks only
+        # A tool_call content block whose id no tool_calls entry has is a call too: it goes last.
         self.assertEqual(wire["tool_calls"], [
             {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
             {"id": "c2", "type": "function", "function": {"name": "t2", "arguments": "{\"a\":[1,2]}"}},
             {"id": "c3", "type": "function", "function": {"name": "t3", "arguments": "{\"z\": 1}"}},
-            {"id": "c4", "type": "function", "function": {"name": "t4", "arguments": "{not json"}}])
+            {"id": "c4", "type": "function", "function": {"name": "t4", "arguments": "{not json"}},
+            {"id": "x", "type": "function", "function": {"name": "y", "arguments": "{}"}}])
+
+    def test_calls_stored_only_as_content_blocks_reach_the_wire(self):
+        # Amplifier providers put every call in content as a tool_call block; a loop that stores
+        # only the blocks (loop-basic's max-iterations reply) still made the call, and the
+        # provider must see it, with no result after it: the orphan is not hidden.
+        msgs = [{"role": "user", "content": "q"},
+                {"role": "assistant", "content": [
+                    {"type": "text", "text": "Let me look"},
+                    {"type": "tool_call", "id": "call_1", "name": "get_weather", "input": {"city": "Paris"}}]},
+                {"role": "user", "content": "and?"}]
+        wire = oa.messages_to_openai(msgs)
+        self.assertEqual(wire[1], {"role": "assistant", "content": "Let me look", "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]})
+        _, awire = oa.messages_to_anthropic(msgs)
+        self.assertEqual(awire[1]["content"][1],
+                         {"type": "tool_use", "id": "call_1", "name": "get_weather", "input": {"city": "Paris"}})
+        # A block that repeats a tool_calls entry (same id) is not sent twice.
+        dup = {"role": "assistant", "content": [{"type": "tool_call", "id": "c1", "name": "t", "input": {}}],
+               "tool_calls": [{"id": "c1", "tool": "t", "arguments": {}}]}
+        self.assertEqual(len(oa.messages_to_openai([dup])[0]["tool_calls"]), 1)
 
     def test_calls_without_text_have_null_content(self):
         (wire,) = oa.messages_to_openai([{"role": "assistant", "content": "", "tool_calls": [
@@ -109,9 +132,14 @@ class ToolResultText(unittest.TestCase):
         self.assertEqual(self.text(success=True, output=[1, 2]), "[1, 2]")
         self.assertEqual(self.text(success=True, output=15), "15")
         self.assertEqual(self.text(success=True, output=None), "Success")
-        self.assertEqual(self.text(success=False, output=None, error={"type": "x", "message": "down"}), "Error: down")
+        # The four failure cases, as amplifier-core 2.0.2's ToolResult gives them (tests/adapters/
+        # hosts/test_amplifier_host.py compares these with the real class): a message is copied
+        # into output, so it is the whole text.
+        self.assertEqual(self.text(success=False, output=None, error={"type": "x", "message": "down"}), "down")
         self.assertEqual(self.text(success=False, error={"type": "x"}), "Error: Unknown error")
-        self.assertEqual(self.text(success=False), "Failed")
+        self.assertEqual(self.text(success=False), "Error: Failed")
+        self.assertEqual(self.text(success=False, error={}), "Error: Failed")
+        self.assertEqual(self.text(success=True, output="a\x85b"), "ab")
         self.assertEqual(self.text(success=False, output="partial", error={"message": "m"}), "partial")
         self.assertEqual(self.text(success=True, output="a\x00b\x1bc\td"), "abc\td")
 
