@@ -1,12 +1,14 @@
 # OCK, the Orchestrator Conformance Kit: the one build.
 #
 #   make            build every part into build/
-#   make test       build, then run every test binary (CUnit); fails on the first failing part
+#   make test       build, then run every test binary (CUnit) and the Python tests (pytest in
+#                   build/venv, made from adapters/python/requirements.lock); fails if any part failed
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
 #                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
+#   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
 #   make clean
 #   make install     PREFIX=/usr/local DESTDIR= (see install.mk)
 #   make test-frameworks  the JavaScript adapter, the official SDKs against the mock, the framework
@@ -73,14 +75,16 @@ include bench/part.mk
 include fuzz/part.mk
 include install.mk
 include frameworks.mk
+include adapters/python/part.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
 
 # Every test binary runs even if an earlier one failed; the target fails if any did.
-test: all
+test: all $(PY_PKG_STAMP)
 	@failed=; for t in $(TEST_BINS); do \
 	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
 	done; \
+	echo "== pytest tests/adapters"; $(PY_TEST_CMD) || failed="$$failed pytest"; \
 	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || failed="$$failed tests/report/screenshots.sh"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all test binaries passed"

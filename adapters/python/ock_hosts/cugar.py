@@ -1,0 +1,5 @@
+"""ock-cugar (written next)."""
+
+
+def main() -> int:
+    return 2
