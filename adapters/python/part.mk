@@ -1,7 +1,8 @@
 # adapters/python: the stdlib-only adapter and the hosts ock-amplifier and ock-cugar, installed
 # into a virtualenv that make creates from the pinned, hashed adapters/python/requirements.lock
 # (amplifier-core from PyPI, pytest, setuptools). make test runs their pytest suite,
-# tests/adapters/, against the mock and the real amplifier-core.
+# tests/adapters/, against the mock and the real amplifier-core (without amplifier-core's own
+# pytest plugin, amplifier_module, which is for testing modules and needs pytest-asyncio).
 PYTHON3       ?= python3
 PY_VENV       := $(BUILD)/venv
 PY_DEPS_STAMP := $(PY_VENV)/.deps-ok
@@ -30,6 +31,6 @@ venv: $(PY_PKG_STAMP)
 
 # The Python tests: the adapter's unit tests, the hosts against the mock (ock-mock-provider and
 # ock must be built: make test builds them first).
-PY_TEST_CMD = OCK_ROOT="$(CURDIR)" OCK_BUILD="$(BUILD)" $(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/adapters
+PY_TEST_CMD = OCK_ROOT="$(CURDIR)" OCK_BUILD="$(BUILD)" $(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider -p no:amplifier_module tests/adapters
 test-python: all $(PY_PKG_STAMP)
 	$(PY_TEST_CMD)

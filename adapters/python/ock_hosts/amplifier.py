@@ -525,7 +525,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     extra = parse_config(ap, args.config)
     sys.dont_write_bytecode = True
-    return run(args.orchestrator, args.url, extra)
+    return exit_now(run(args.orchestrator, args.url, extra))
+
+
+def exit_now(code: int) -> int:
+    """Ends the process with `code` without interpreter finalization: amplifier-core's Rust
+    runtime keeps threads that can abort a finalizing interpreter (PyGILState_Release), which
+    would turn a clean run into SIGABRT."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
