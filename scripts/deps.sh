@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages OCK builds and tests with, when any is missing.
 # Called by the Makefile before every build, so a fresh Debian 12 machine needs
-# nothing but `make`. As root it runs apt-get; otherwise it names the packages.
+# nothing but `make`. As root it runs apt-get; otherwise it names the packages. python3-venv
+# gives `python3 -m venv` its pip (make venv: build/venv from adapters/python/requirements.lock).
 set -eu
 
-PACKAGES="${OCK_PACKAGES:-gcc make pkg-config libcjson-dev libcurl4-openssl-dev libcunit1-dev libmicrohttpd-dev lcov valgrind curl python3}"
+PACKAGES="${OCK_PACKAGES:-gcc make pkg-config libcjson-dev libcurl4-openssl-dev libcunit1-dev libmicrohttpd-dev lcov valgrind curl python3 python3-venv}"
 
 missing=""
 for p in $PACKAGES; do
