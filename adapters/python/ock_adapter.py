@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """ock_adapter: run an Amplifier-style Python orchestrator under the OCK SUT protocol ock/1.
 
-One stdlib-only file (Python 3.11+). Copy it next to your orchestrator, or run it from here:
+One stdlib-only file (Python 3.11+), for orchestrators that need no framework: replies are plain
+dicts. An Amplifier module written against amplifier-core (ChatResponse attributes, the
+coordinator, its HookRegistry) runs under `ock-amplifier` instead (ock_hosts/amplifier.py).
+Copy this file next to your orchestrator, or run it from here:
 
     python3 ock_adapter.py path/to/orchestrator.py [ClassName] [--config JSON]
 
