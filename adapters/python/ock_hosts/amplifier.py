@@ -517,8 +517,9 @@ def parse_config(ap: argparse.ArgumentParser, text: str | None) -> dict | None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="ock-amplifier",
-        description="Run an Amplifier orchestrator module unchanged under ock/1, on amplifier-core.")
+        prog="ock-amplifier", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run an Amplifier orchestrator module unchanged under ock/1, on amplifier-core.",
+        epilog=(__doc__ or "").split("\n\n", 1)[1])
     ap.add_argument("orchestrator", help="a module package folder, MODULE, MODULE:Class, or FILE.py[:Class]")
     ap.add_argument("--config", default=None, help="JSON object merged over the session config")
     ap.add_argument("--url", default=None, help="mock root URL (default: $OCK_URL)")
