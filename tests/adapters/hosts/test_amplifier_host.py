@@ -188,7 +188,8 @@ def test_sigint_is_graceful_then_immediate():
 def ock_run(orchestrator, out, *args):
     if not (BUILD / "bin" / "ock").exists():
         pytest.skip(f"{BUILD}/bin/ock is not built (make all)")
-    cmd = [str(BUILD / "bin" / "ock"), "run", "--orchestrator", orchestrator, "--fixtures", "fixtures",
+    fixtures = [] if "--fixtures" in args else ["--fixtures", "fixtures"]
+    cmd = [str(BUILD / "bin" / "ock"), "run", "--orchestrator", orchestrator, *fixtures,
            "-o", str(out), "--format", "jsonl", "--jobs", "2", *args]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     report = json.loads((out / "report.json").read_text())
@@ -241,3 +242,19 @@ def test_a_call_stored_only_as_content_blocks_is_an_orphan_on_the_wire(tmp_path)
     assert scenario["verdict"] == "FAIL"
     assert requirement(scenario, "OCK-ORPHAN-001") == "FAIL", json.dumps(scenario["checks"])[:3000]
     assert proc.returncode == 1
+
+
+def test_example_module_keeps_finished_results_when_cancelled_during_a_round(tmp_path):
+    # The scenario where loop-basic, on Amplifier's immediate cancellation (a second SIGINT, the
+    # task cancelled) during a parallel round, overwrites the finished call's real result
+    # (docs/seeds.md). The example runs calls one after another and stops on the first SIGINT's
+    # token; the call that finished keeps its result either way. (cancel-second-sigint, above,
+    # is the example under two SIGINTs.)
+    proc, report = ock_run(f"{VENV_BIN}/ock-amplifier examples/amplifier-loop", tmp_path / "r",
+                           "--capabilities", "core,cancellation", "--fixtures", str(HERE / "fixtures"),
+                           "--case", "amplifier-immediate-cancel-during-tools")
+    (scenario,) = report["scenarios"]
+    assert scenario["verdict"] == "PASS", proc.stdout[-3000:]
+    assert scenario["process"]["sigints"] >= 1
+    for rid in ("OCK-CANCEL-001", "OCK-CANCEL-003", "OCK-TOOL-006", "OCK-COMPLETE-001"):
+        assert requirement(scenario, rid) == "PASS", rid
