@@ -1,8 +1,7 @@
 """The BasicOrchestrator example of the Amplifier orchestrator contract, ported faithfully.
 
 Source: the "Example Implementation" of the Amplifier Orchestrator Contract
-(microsoft/amplifier-core docs/contracts/ORCHESTRATOR_CONTRACT.md; the kit's copy is
-/work/shared/seeds/000_*.txt). The logic, the events and their payloads are the example's, defects
+(microsoft/amplifier-core docs/contracts/ORCHESTRATOR_CONTRACT.md). The logic, the events and their payloads are the example's, defects
 included, so that OCK shows what the example gets wrong. The only changes are the comments:
 each `# DEFECT:` line names, in one sentence, what breaks at that line and the SPEC.md
 requirement it violates. It runs unchanged under adapters/python/ock_adapter.py, which provides
