@@ -313,6 +313,24 @@ static void print_human(const struct side *a, const struct side *b, const cJSON 
                                        : "same contract");
 }
 
+static void print_json(const char *const paths[2], const cJSON *changes, int breaking, int waived) {
+  cJSON *out = cJSON_CreateObject();
+  cJSON_AddStringToObject(out, "diff", "ock-diff/1");
+  cJSON_AddStringToObject(out, "old", paths[0]);
+  cJSON_AddStringToObject(out, "new", paths[1]);
+  cJSON_AddStringToObject(out, "verdict",
+                          breaking                      ? "regression"
+                          : cJSON_GetArraySize(changes) ? "compatible"
+                                                        : "same");
+  cJSON_AddNumberToObject(out, "breaking", breaking);
+  cJSON_AddNumberToObject(out, "allowed", waived);
+  cJSON_AddItemReferenceToObject(out, "changes", (cJSON *)changes);
+  char *t = cJSON_Print(out);
+  puts(t ? t : "{}");
+  free(t);
+  cJSON_Delete(out);
+}
+
 int ock__cmd_diff(int argc, char **argv) {
   const char *paths[2] = {NULL, NULL}, *allow = NULL, *format = "human";
   int np = 0;
@@ -364,26 +382,10 @@ int ock__cmd_diff(int argc, char **argv) {
       ok ? waived++ : breaking++;
     }
     code = breaking ? EXIT_FAIL : EXIT_PASS;
-    if (!strcmp(format, "json")) {
-      cJSON *out = cJSON_CreateObject();
-      cJSON_AddStringToObject(out, "diff", "ock-diff/1");
-      cJSON_AddStringToObject(out, "old", paths[0]);
-      cJSON_AddStringToObject(out, "new", paths[1]);
-      cJSON_AddStringToObject(out, "verdict",
-                              breaking                      ? "regression"
-                              : cJSON_GetArraySize(changes) ? "compatible"
-                                                            : "same");
-      cJSON_AddNumberToObject(out, "breaking", breaking);
-      cJSON_AddNumberToObject(out, "allowed", waived);
-      cJSON_AddItemToObject(out, "changes", changes);
-      changes = NULL;
-      char *t = cJSON_Print(out);
-      puts(t ? t : "{}");
-      free(t);
-      cJSON_Delete(out);
-    } else {
+    if (!strcmp(format, "json"))
+      print_json(paths, changes, breaking, waived);
+    else
       print_human(&a, &b, changes, breaking, waived);
-    }
   } else {
     fprintf(stderr, "ock diff: %s\n", err);
   }
