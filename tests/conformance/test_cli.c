@@ -181,6 +181,8 @@ static void fixture_values_and_duplicate_keys_are_errors(void) {
       {"", ",\"title\":\"again\"", "$.title: ", "duplicate key"},
       {"", ",\"expect\":{\"executes\":[{\"status\":\"success\",\"status\":\"error\"}]}",
        "$.expect.executes[0].status: ", "duplicate key"},
+      {"", ",\"expect\":{\"executes\":[{\"status\":\"success\\u0000x\"}]}",
+       "$.expect.executes[0].status: ", "a string holds U+0000"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char dir[128], path[192], text[2048], cmd[1024], out[8192], t[512];
@@ -940,8 +942,34 @@ static void check_reads_lines_at_their_length(void) {
   OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: line longer than 16 MiB; reading stopped");
 }
 
+/* check_refuses_what_readers_disagree_on: U+0000 in a string (cJSON would read the prefix)
+ * and a member name given twice (cJSON reads the first, Python and JavaScript the last) are
+ * findings and the line is not graded; a turn_count beyond any integer is no integer. */
+static void check_refuses_what_readers_disagree_on(void) {
+  char path[256], cmd[1024], text[1 << 14];
+  snprintf(path, sizeof path, "%s/disagree.jsonl", tmp);
+  write_text(path, "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\\u0000-but-really-failed\",\"turn_count\":0}}\n"
+                   "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\",\"status\":\"cancelled\",\"turn_count\":0}}\n"
+                   "{\"event\":\"orchestrator:complete\\u0000x\",\"data\":{}}\n"
+                   "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\",\"turn_count\":1e400}}\n"
+                   "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\",\"turn_count\":1e300}}\n");
+  snprintf(cmd, sizeof cmd, "%s/bin/ock check %s", OCK_ROOT_BIN, path);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-disagree", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: $.data.status: a string holds U+0000");
+  OCK_ASSERT_CONTAINS(text, "line 2: OCK-PROC-005: $.data.status: duplicate key");
+  OCK_ASSERT_CONTAINS(text, "line 3: OCK-PROC-005: $.event: a string holds U+0000");
+  OCK_ASSERT_CONTAINS(text, "line 4: OCK-COMPLETE-005: turn_count is not a non-negative integer");
+  OCK_ASSERT_CONTAINS(text, "line 5: OCK-COMPLETE-005: turn_count is not a non-negative integer");
+  OCK_ASSERT_CONTAINS(text, "5 line(s), 2 event(s)");
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
+    {"check_refuses_what_readers_disagree_on", check_refuses_what_readers_disagree_on},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
     {"the_sut_gets_the_mcp_url", the_sut_gets_the_mcp_url},
     /* Before the whole-catalog run: the checker is forked from this process and its peak RSS
