@@ -1289,6 +1289,47 @@ static void test_nul_strings_and_repeated_names_are_refused(void) {
   ock_mock_free(m);
 }
 
+/* An assistant message with thousands of unanswered calls gets the real API's 400 and a
+ * finding whose text names the first ids and counts the rest: not a 500, not an empty text. */
+static void test_many_open_calls_get_the_real_400(void) {
+  static const int counts[] = {100, 20000};
+  for (int k = 0; k < 2; k++) {
+    ock_mock *m = mock_from(BROKEN_FIXTURE, NULL);
+    if (!m)
+      return;
+    struct ock_buf b;
+    ock_buf_init(&b, (size_t)8 << 20);
+    int rc =
+        ock_buf_puts(&b, "{\"model\":\"gpt-test\",\"messages\":[{\"role\":\"user\",\"content\":"
+                         "\"hi\"},{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[");
+    for (int i = 0; i < counts[k] && !rc; i++)
+      rc = ock_buf_printf(
+          &b,
+          "%s{\"id\":\"call_%06d_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\","
+          "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}",
+          i ? "," : "", i);
+    rc = rc || ock_buf_puts(&b, "]}]}");
+    OCK_ASSERT_OK(rc);
+    struct http_reply r;
+    http_post(m, llm_path(0), b.data, NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 400);
+    cJSON *body = cJSON_Parse(r.body.data);
+    const char *msg = ock_json_str(cJSON_GetObjectItem(body, "error"), "message");
+    OCK_ASSERT_CONTAINS(msg, "did not have response messages: call_000000_");
+    char more[64];
+    snprintf(more, sizeof more, "... and %d more", counts[k] - 16);
+    OCK_ASSERT_CONTAINS(msg, more);
+    cJSON_Delete(body);
+    http_reply_free(&r);
+    cJSON *f = journal_nth(m, "finding", 0);
+    OCK_ASSERT_STR_EQ(ock_json_str(f, "shape"), "A01_UNMATCHED_TOOL_USE");
+    OCK_ASSERT_CONTAINS(ock_json_str(f, "message"), more);
+    cJSON_Delete(f);
+    ock_buf_free(&b);
+    ock_mock_free(m);
+  }
+}
+
 /* An HTTP-level refusal on an LLM endpoint comes in that API's own error envelope, as the real
  * service's 404, 405 or 413 does: an SDK reads error.type and error.message from it. */
 static void test_llm_endpoint_refusals_in_the_wire_envelope(void) {
@@ -1390,6 +1431,7 @@ static const struct ock_test tests[] = {
     {"session_document", test_session_document},
     {"bad_input_gets_a_clear_4xx", test_bad_input_gets_a_clear_4xx},
     {"empty_messages_refused_with_the_real_text", test_empty_messages_refused_with_the_real_text},
+    {"many_open_calls_get_the_real_400", test_many_open_calls_get_the_real_400},
     {"nul_strings_and_repeated_names_are_refused", test_nul_strings_and_repeated_names_are_refused},
     {"llm_endpoint_refusals_in_the_wire_envelope", test_llm_endpoint_refusals_in_the_wire_envelope},
     {"cancel_trigger_and_prompt_stop", test_cancel_trigger_and_prompt_stop},

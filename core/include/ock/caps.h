@@ -77,9 +77,10 @@
 /* An error body the mock writes (a provider error envelope, a fault's event): built from a
  * fixture's message, which is far shorter than 1 MiB. */
 #define OCK_MAX_ERROR_BODY ((size_t)1 << 20)
-/* The list of open tool call IDs named in a history finding: the IDs come from the request,
- * which OCK_MAX_MOCK_BODY bounds already; 1 MiB more than covers them. */
-#define OCK_MAX_ID_LIST ((size_t)1 << 20)
+/* The list of open tool call IDs named in a history finding's 400 text: ids past this many
+ * bytes are counted ("..., ... and 4000 more"), so that the text fits the finding (and a
+ * request with megabytes of ids gets the real API's 400, not a 500). */
+#define OCK_MAX_ID_LIST ((size_t)1024)
 
 /* ---- the ock harness ------------------------------------------------------------------------ */
 
