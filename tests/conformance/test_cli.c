@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/render.h"
 #include "ock/json.h"
 
 #ifndef OCK_BIN_DIR
@@ -967,8 +968,25 @@ static void check_refuses_what_readers_disagree_on(void) {
   OCK_ASSERT_CONTAINS(text, "5 line(s), 2 event(s)");
 }
 
+/* The console's cause line explains the scenario's verdict: an ERROR scenario (its journal cut
+ * at the cap) names the harness failure, not the first FAIL that the cut evidence produced. */
+static void console_cause_explains_the_verdict(void) {
+  cJSON *r = cJSON_Parse(
+      "{\"verdict\":\"ERROR\",\"checks\":[{\"id\":\"proc.executes\",\"verdict\":\"FAIL\","
+      "\"message\":\"1 prompts, 0 executes\"},{\"id\":\"harness.journal-cap\",\"verdict\":"
+      "\"ERROR\",\"message\":\"the journal was cut\"}]}");
+  OCK_ASSERT_STR_EQ(ock_json_str(ock_report_scenario_cause(r), "id"), "harness.journal-cap");
+  cJSON_ReplaceItemInObject(r, "verdict", cJSON_CreateString("FAIL"));
+  OCK_ASSERT_STR_EQ(ock_json_str(ock_report_scenario_cause(r), "id"), "proc.executes");
+  cJSON_Delete(r);
+  r = cJSON_Parse("{\"verdict\":\"PASS\",\"checks\":[{\"id\":\"a\",\"verdict\":\"PASS\"}]}");
+  OCK_ASSERT_NULL(ock_report_scenario_cause(r));
+  cJSON_Delete(r);
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
+    {"console_cause_explains_the_verdict", console_cause_explains_the_verdict},
     {"check_refuses_what_readers_disagree_on", check_refuses_what_readers_disagree_on},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
     {"the_sut_gets_the_mcp_url", the_sut_gets_the_mcp_url},
