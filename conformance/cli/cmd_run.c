@@ -566,8 +566,13 @@ static void print_progress(struct pool *p, const cJSON *r) {
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
       const char *v = ock_json_str(c, "verdict");
-      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
-        cJSON_AddItemToArray(failed, cJSON_CreateString(ock_json_str(c, "requirement")));
+      const char *req = ock_json_str(c, "requirement");
+      int listed = 0; /* one requirement, however many of its checks failed */
+      const cJSON *f;
+      cJSON_ArrayForEach(f, failed) listed |= req && !strcmp(f->valuestring, req);
+      if (v && req && !listed &&
+          (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
+        cJSON_AddItemToArray(failed, cJSON_CreateString(req));
     }
     if (ock_report_scenario_cause(r))
       cJSON_AddStringToObject(line, "cause", ock_json_str(ock_report_scenario_cause(r), "message"));

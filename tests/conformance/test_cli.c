@@ -659,6 +659,8 @@ static void usage_errors_are_explained(void) {
       {"explain", "usage: ock explain ID", 2},
       {"explain OCK-NOPE-001", "no requirement", 2},
       {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
+      {"explain ock-orphan-001", "OCK-ORPHAN-001  (MUST", 0},
+      {"explain Proc.Exit", "check proc.exit reports under OCK-PROC-002", 0},
       {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
@@ -984,8 +986,23 @@ static void console_cause_explains_the_verdict(void) {
   cJSON_Delete(r);
 }
 
+/* jsonl names each failed requirement once, however many of its checks failed: two checks of
+ * OCK-PROC-006 fail under a fallback that keeps the first provider's model. */
+static void jsonl_lists_a_requirement_once(void) {
+  char cmd[1024], out[8192];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator '%s/bin/ock-mutant fallback-keeps-model -- "
+           "%s/bin/ock-orchestrator' --capabilities core,resilience --fixtures %s --case "
+           "fallback-second-provider --format jsonl -o %s/jsonl-once 2>/dev/null",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "jsonl-once", out, sizeof out), 1);
+  OCK_ASSERT_CONTAINS(out, "\"failed\":[\"OCK-PROC-006\",");
+  ASSERT_LACKS(out, "\"OCK-PROC-006\",\"OCK-PROC-006\"");
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
+    {"jsonl_lists_a_requirement_once", jsonl_lists_a_requirement_once},
     {"console_cause_explains_the_verdict", console_cause_explains_the_verdict},
     {"check_refuses_what_readers_disagree_on", check_refuses_what_readers_disagree_on},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
