@@ -1287,6 +1287,35 @@ static void test_nul_strings_and_repeated_names_are_refused(void) {
   OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(req, "neutral")));
   cJSON_Delete(req);
   ock_mock_free(m);
+  /* Arguments whose JSON text holds U+0000 or a name twice are valid strings of the request;
+   * the neutral history keeps them as the text they are, never as cJSON's cut tree. */
+  static const char *const args[] = {"{\\\"city\\\":\\\"Paris\\\\u0000x\\\"}",
+                                     "{\\\"city\\\":\\\"Paris\\\",\\\"city\\\":\\\"Rome\\\"}"};
+  static const char *const kept[] = {"{\"city\":\"Paris\\u0000x\"}",
+                                     "{\"city\":\"Paris\",\"city\":\"Rome\"}"};
+  for (int i = 0; i < 2; i++) {
+    m = mock_from(BROKEN_FIXTURE, NULL);
+    if (!m)
+      return;
+    char messages[600];
+    snprintf(messages, sizeof messages,
+             "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":null,"
+             "\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+             "\"arguments\":\"%s\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":"
+             "\"ok\"}]",
+             args[i]);
+    http_post(m, llm_path(0), request_body(0, 0, messages), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 200);
+    http_reply_free(&r);
+    req = journal_nth(m, "llm_request", 0);
+    const cJSON *call = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(req, "neutral"), 1),
+                            "tool_calls"),
+        0);
+    OCK_ASSERT_STR_EQ(ock_json_str(call, "arguments"), kept[i]);
+    cJSON_Delete(req);
+    ock_mock_free(m);
+  }
 }
 
 /* An assistant message with thousands of unanswered calls gets the real API's 400 and a
