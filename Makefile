@@ -1,8 +1,10 @@
 # OCK, the Orchestrator Conformance Kit: the one build.
 #
-#   make            build every part into build/
+#   make            build every part into build/ (make bins: the commands alone)
+#   make deps       install the Debian packages only (as root; writes nothing in the tree)
 #   make test       build, then run every test binary (CUnit) and the Python tests (pytest in
 #                   build/venv, made from adapters/python/requirements.lock); fails if any part failed
+#   make test-action the GitHub Action's steps as an unprivileged runner user (root only)
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
 #                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
@@ -48,14 +50,17 @@ BINS      :=
 LIBS      :=
 TEST_BINS :=
 
-.PHONY: all test coverage lint clean deps check-asan valgrind
+.PHONY: all bins test test-action coverage lint clean deps check-asan valgrind
 all:
 
 $(DEPS_STAMP): scripts/deps.sh
 	@mkdir -p $(@D)
 	@sh scripts/deps.sh
 	@touch $@
-deps: $(DEPS_STAMP)
+# make deps: the Debian packages alone. It writes nothing in the tree, so a `sudo make deps`
+# leaves no root-owned build/ behind for the unprivileged make that follows (a CI runner's way).
+deps:
+	@sh scripts/deps.sh
 
 # One object rule for every part; -MMD keeps header dependencies honest.
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP) $(CONTRACT_MAP_H)
@@ -78,6 +83,8 @@ include frameworks.mk
 include adapters/python/part.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
+# make bins: the commands alone (ock, ock-orchestrator, ock-mock-provider, ock-mutant), no tests.
+bins: $(BINS)
 
 # Every test binary runs even if an earlier one failed; the target fails if any did.
 test: all $(PY_PKG_STAMP)
@@ -88,6 +95,11 @@ test: all $(PY_PKG_STAMP)
 	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || failed="$$failed tests/report/screenshots.sh"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all test binaries passed"
+
+# The GitHub Action (action.yml) run as a hosted runner runs it: its steps as an unprivileged
+# user with sudo, in a copy of the tracked files that user owns (needs root; SKIP otherwise).
+test-action:
+	@python3 tests/action/run_action.py
 
 # The parts whose line coverage must reach COVERAGE_MIN percent.
 COVERAGE_GATED ?= reference mock-provider conformance

@@ -33,7 +33,7 @@ $(BLACKBOX_SUT): $(call objs_of,tests/conformance/blackbox_sut.c)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
-$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_blackbox.c tests/conformance/test_cli.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
+$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_blackbox.c tests/conformance/test_cli.c tests/conformance/test_diff.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 # The examples test runs from the source root, so it needs the binaries' absolute path.
 $(call objs_of,tests/conformance/test_examples.c tests/conformance/test_cli.c): CFLAGS += -DOCK_ROOT_BIN='"$(abspath $(BUILD))"'
 $(call objs_of,tests/conformance/test_report.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'

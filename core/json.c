@@ -4,6 +4,7 @@
  * cJSON's own errors are a pointer into the text; here every failure becomes a path and a
  * sentence, because the reader is a person fixing a fixture or a SUT author reading a report.
  */
+#define _GNU_SOURCE /* memmem */
 #include "ock/json.h"
 
 #include <errno.h>
@@ -49,6 +50,99 @@ const char *ock_json_type_name(const cJSON *v) {
   return "invalid";
 }
 
+/* ---- strings that hold U+0000 ----------------------------------------------------------- */
+
+/* cJSON keeps strings as C strings: "a\u0000b" reads back as "a", and a grade of that string
+ * would be a grade of its prefix. So the reader refuses such a string; the walk below only
+ * runs when the text holds "\u0000" or a NUL byte at all, and only to name the path. */
+
+#define NUL_PATH_LEVELS 32 /* deeper levels are left out of the path */
+
+struct nul_level {
+  char kind;       /* '{' or '[' */
+  int index;       /* of the current element, in an array */
+  const char *key; /* the current member's name as it is in the text, in an object */
+  size_t key_len;
+};
+
+/* string_end: the closing quote of the string whose body starts at p; *nul set when the body
+ * holds U+0000, escaped or as a byte. */
+static const char *string_end(const char *p, const char *end, int *nul) {
+  for (; p < end && *p != '"'; p++) {
+    if (*p == '\0')
+      *nul = 1;
+    if (*p == '\\' && end - p >= 6 && p[1] == 'u' && !memcmp(p + 2, "0000", 4))
+      *nul = 1;
+    if (*p == '\\')
+      p++;
+  }
+  return p;
+}
+
+/* nul_path writes the JSON path of a string (value or member name) that holds U+0000 into out;
+ * the text is one value cJSON has read. Returns 0 when there is none. */
+static int nul_path(const char *text, const char *end, char *out, size_t n) {
+  struct nul_level lv[NUL_PATH_LEVELS];
+  int depth = 0, key_next = 0;
+  for (const char *p = text; p < end; p++) {
+    struct nul_level *top = depth > 0 && depth <= NUL_PATH_LEVELS ? &lv[depth - 1] : NULL;
+    if (*p == '{' || *p == '[') {
+      if (depth < NUL_PATH_LEVELS)
+        lv[depth] = (struct nul_level){*p, 0, "", 0};
+      depth++;
+      key_next = *p == '{';
+    } else if (*p == '}' || *p == ']') {
+      depth--;
+    } else if (*p == ',' && top) {
+      top->index++;
+      key_next = top->kind == '{';
+    } else if (*p == ':') {
+      key_next = 0;
+    } else if (*p == '"') {
+      int nul = 0;
+      const char *s = p + 1;
+      p = string_end(s, end, &nul);
+      if (top && top->kind == '{' && key_next) {
+        top->key = s;
+        top->key_len = (size_t)(p - s);
+      }
+      if (nul) {
+        snprintf(out, n, "$");
+        for (int i = 0; i < depth && i < NUL_PATH_LEVELS; i++) {
+          char key[80], at[OCK_JSON_PATH_MAX];
+          snprintf(key, sizeof key, "%.*s", (int)(lv[i].key_len < 64 ? lv[i].key_len : 64),
+                   lv[i].key);
+          if (lv[i].kind == '{')
+            ock_jpath_key(at, sizeof at, out, key);
+          else
+            ock_jpath_index(at, sizeof at, out, lv[i].index);
+          snprintf(out, n, "%s", at);
+        }
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* refuse_nul: OCK_EJSON naming the string when text[0..end) holds one with U+0000. */
+static int refuse_nul(const char *text, const char *end, struct ock_jerr *err) {
+  size_t len = (size_t)(end - text);
+  if (!memchr(text, '\0', len) && !memmem(text, len, "\\u0000", 6))
+    return OCK_OK;
+  char path[OCK_JSON_PATH_MAX];
+  if (!nul_path(text, end, path, sizeof path))
+    return OCK_OK; /* the match was "\\u0000": an escaped backslash, then "u0000" */
+  return ock_jerr_set(err, OCK_EJSON, path,
+                      "a string holds U+0000 (\\u0000): refused, because a reader that ends "
+                      "strings at NUL would take its prefix for it");
+}
+
+int ock_json_check_read(const char *text, size_t len, const cJSON *v, struct ock_jerr *err) {
+  int rc = refuse_nul(text, text + len, err);
+  return rc ? rc : ock_json_check_unique_keys(v, "$", err);
+}
+
 int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *err) {
   const char *end = NULL;
   cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -67,6 +161,12 @@ int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *e
     return ock_jerr_set(err, OCK_EJSON, "$",
                         "not valid JSON (line %d, column %d; or nested deeper than %d levels)",
                         line, col, CJSON_NESTING_LIMIT);
+  }
+  int rc = ock_json_check_read(
+      text, end && end >= text && end <= text + len ? (size_t)(end - text) : len, v, err);
+  if (rc) {
+    cJSON_Delete(v);
+    return rc == OCK_ENOMEM ? rc : OCK_EJSON;
   }
   *out = v;
   return OCK_OK;
@@ -108,17 +208,27 @@ static int by_key(const void *a, const void *b) {
   return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
 }
 
-/* unique_members checks one object's member names: sorted copies of the member pointers, so an
+#define PAIRWISE_MAX 16 /* objects up to this many members are compared pairwise, no malloc */
+
+/* repeated_member: the name of a member obj has twice, or NULL; *rc OCK_ENOMEM when the check
+ * could not be made. Larger objects are checked on sorted copies of the member pointers, so an
  * object of a million members costs n log n, not n squared. */
-static int unique_members(const cJSON *obj, const char *path, struct ock_jerr *err) {
+static const char *repeated_member(const cJSON *obj, int *rc) {
   size_t n = 0;
-  const cJSON *m;
+  const cJSON *m, *o;
   cJSON_ArrayForEach(m, obj) n++;
-  if (n < 2)
-    return OCK_OK;
+  if (n <= PAIRWISE_MAX) {
+    for (m = obj->child; m; m = m->next)
+      for (o = m->next; o; o = o->next)
+        if (!strcmp(m->string, o->string))
+          return o->string;
+    return NULL;
+  }
   const cJSON **members = malloc(n * sizeof *members);
-  if (!members)
-    return ock_jerr_set(err, OCK_ENOMEM, path, "out of memory checking member names");
+  if (!members) {
+    *rc = OCK_ENOMEM;
+    return NULL;
+  }
   size_t i = 0;
   cJSON_ArrayForEach(m, obj) members[i++] = m;
   qsort(members, n, sizeof *members, by_key);
@@ -126,39 +236,57 @@ static int unique_members(const cJSON *obj, const char *path, struct ock_jerr *e
   for (i = 1; i < n && !dup; i++)
     if (!strcmp(members[i - 1]->string, members[i]->string))
       dup = members[i]->string;
-  int rc = OCK_OK;
-  if (dup) {
-    char mp[OCK_JSON_PATH_MAX];
-    ock_jpath_key(mp, sizeof mp, path, dup);
-    rc = ock_jerr_set(err, OCK_ETYPE, mp,
-                      "duplicate key: a member name appears once per object (JSON readers "
-                      "disagree on which value wins)");
-  }
   free(members);
+  return dup;
+}
+
+/* The members and elements from the root down to a value, so that a path is only written for
+ * an error. */
+struct chain {
+  const struct chain *up;
+  const cJSON *item; /* a member (its key is item->string) or an element */
+  int index;         /* of an element */
+};
+
+static void chain_path(const struct chain *c, const char *root, char *out, size_t n) {
+  if (!c) {
+    snprintf(out, n, "%s", root ? root : "$");
+    return;
+  }
+  char up[OCK_JSON_PATH_MAX];
+  chain_path(c->up, root, up, sizeof up);
+  if (c->item->string)
+    ock_jpath_key(out, n, up, c->item->string);
+  else
+    ock_jpath_index(out, n, up, c->index);
+}
+
+static int unique_keys(const cJSON *value, const struct chain *at, const char *root,
+                       struct ock_jerr *err) {
+  if (!cJSON_IsObject(value) && !cJSON_IsArray(value))
+    return OCK_OK;
+  int rc = OCK_OK;
+  const char *dup = cJSON_IsObject(value) ? repeated_member(value, &rc) : NULL;
+  if (rc)
+    return ock_jerr_set(err, rc, root, "out of memory checking member names");
+  if (dup) {
+    char path[OCK_JSON_PATH_MAX], mp[OCK_JSON_PATH_MAX];
+    chain_path(at, root, path, sizeof path);
+    ock_jpath_key(mp, sizeof mp, path, dup);
+    return ock_jerr_set(err, OCK_ETYPE, mp,
+                        "duplicate key: a member name appears once per object (JSON readers "
+                        "disagree on which value wins)");
+  }
+  struct chain c = {at, NULL, 0};
+  for (const cJSON *m = value->child; m && !rc; m = m->next, c.index++) {
+    c.item = m;
+    rc = unique_keys(m, &c, root, err);
+  }
   return rc;
 }
 
 int ock_json_check_unique_keys(const cJSON *value, const char *path, struct ock_jerr *err) {
-  if (!cJSON_IsObject(value) && !cJSON_IsArray(value))
-    return OCK_OK;
-  if (cJSON_IsObject(value)) {
-    int rc = unique_members(value, path, err);
-    if (rc)
-      return rc;
-  }
-  const cJSON *m;
-  int i = 0;
-  cJSON_ArrayForEach(m, value) {
-    char mp[OCK_JSON_PATH_MAX];
-    if (cJSON_IsObject(value))
-      ock_jpath_key(mp, sizeof mp, path, m->string);
-    else
-      ock_jpath_index(mp, sizeof mp, path, i++);
-    int rc = ock_json_check_unique_keys(m, mp, err);
-    if (rc)
-      return rc;
-  }
-  return OCK_OK;
+  return unique_keys(value, NULL, path, err);
 }
 
 /* join writes the k parts one after the other into out (n bytes), cut as snprintf would cut

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "ock/process.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -111,6 +112,29 @@ struct exec_plan {
   char *sh[4]; /* argv for the shell */
 };
 
+/* assignments_len: how many bytes of cmd are leading NAME=VALUE words and the blanks after
+ * them ("VAR=x cmd" -> 6). `exec` goes after them: `exec VAR=x cmd` would run a program
+ * named VAR=x, where `VAR=x exec cmd` runs cmd with VAR in its environment. A value may be
+ * quoted with '' or "" (simple_command allows no other shell syntax). */
+static size_t assignments_len(const char *cmd) {
+  size_t at = 0;
+  for (;;) {
+    size_t i = at;
+    if (!isalpha((unsigned char)cmd[i]) && cmd[i] != '_')
+      return at;
+    while (isalnum((unsigned char)cmd[i]) || cmd[i] == '_')
+      i++;
+    if (cmd[i] != '=')
+      return at;
+    for (char quote = 0; cmd[i] && (quote || !isspace((unsigned char)cmd[i])); i++)
+      if (cmd[i] == '\'' || cmd[i] == '"')
+        quote = quote == cmd[i] ? 0 : quote ? quote : cmd[i];
+    while (isspace((unsigned char)cmd[i]))
+      i++;
+    at = i;
+  }
+}
+
 static int plan_exec(const struct ock_process_spec *spec, struct exec_plan *x) {
   memset(x, 0, sizeof *x);
   x->env = build_env(spec->env);
@@ -123,7 +147,9 @@ static int plan_exec(const struct ock_process_spec *spec, struct exec_plan *x) {
   x->line = malloc(len);
   if (!x->line)
     return OCK_ENOMEM;
-  snprintf(x->line, len, "%s%s", simple_command(spec->command) ? "exec " : "", spec->command);
+  size_t head = simple_command(spec->command) ? assignments_len(spec->command) : 0;
+  snprintf(x->line, len, "%.*s%s%s", (int)head, spec->command,
+           simple_command(spec->command) ? "exec " : "", spec->command + head);
   x->sh[0] = "sh", x->sh[1] = "-c", x->sh[2] = x->line, x->sh[3] = NULL;
   x->argv = x->sh;
   return OCK_OK;

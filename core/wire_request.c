@@ -20,6 +20,7 @@
 #define DEPTH_MAX 64  /* deeper values are declined (cJSON's own limit is 1000) */
 #define DIGITS_MAX 15 /* a number of at most 15 digits reads back as cJSON prints it */
 #define NAME_MAX 32   /* roles and block types are short; a longer one is declined */
+#define KEYS_MAX 32   /* an object with more members is declined */
 
 struct scan {
   const char *base; /* the text spans count from */
@@ -242,11 +243,32 @@ static int next(struct scan *s, char close, int n, int *more) {
 
 static int skip_value(struct scan *s, int depth);
 
+/* The member names of one object so far: a name given twice is declined, since readers
+ * disagree on which value wins (the tree reader refuses it, naming its path). */
+struct names_seen {
+  struct ock_wire_span at[KEYS_MAX];
+  int n;
+};
+
+/* name_new records key (a name without escapes, quotes included); OCK_EJSON when the object
+ * already has it, or has KEYS_MAX names (the tree reader checks such an object). */
+static int name_new(const struct scan *s, struct names_seen *seen, struct ock_wire_span key) {
+  if (seen->n == KEYS_MAX)
+    return OCK_EJSON;
+  for (int i = 0; i < seen->n; i++)
+    if (seen->at[i].len == key.len && !memcmp(s->base + seen->at[i].at, s->base + key.at, key.len))
+      return OCK_EJSON;
+  seen->at[seen->n++] = key;
+  return OCK_OK;
+}
+
 static int skip_container(struct scan *s, int depth) {
   int object = *s->p == '{';
   if (depth >= DEPTH_MAX)
     return OCK_EJSON;
   s->p++;
+  struct names_seen seen;
+  seen.n = 0;
   int rc = OCK_OK, more = 1;
   for (int n = 0; !rc; n++) {
     rc = next(s, object ? '}' : ']', n, &more);
@@ -256,6 +278,8 @@ static int skip_container(struct scan *s, int depth) {
     int escaped;
     if (object) {
       rc = scan_string(s, &key, &escaped);
+      if (!rc)
+        rc = escaped ? OCK_EJSON : name_new(s, &seen, key);
       if (!rc)
         rc = eat(s, ':');
     }
@@ -305,8 +329,8 @@ static int grow(void **items, size_t *cap, size_t n, size_t size) {
 }
 
 /* collect scans the object at s->p: vals[i] gets the value of the member named names[i]
- * (NULL-terminated; len 0 when absent), all (when not NULL) every member. A member the caller
- * looks at given twice, or any name with an escape, is declined. */
+ * (NULL-terminated; len 0 when absent), all (when not NULL) every member. Any name given
+ * twice, or with an escape, is declined. */
 static int collect(struct scan *s, const char *const *names, struct ock_wire_span *vals, int depth,
                    struct members *all) {
   for (size_t i = 0; names[i]; i++)
@@ -314,6 +338,8 @@ static int collect(struct scan *s, const char *const *names, struct ock_wire_spa
   if (peek(s) != '{' || depth >= DEPTH_MAX)
     return OCK_EJSON;
   s->p++;
+  struct names_seen seen;
+  seen.n = 0;
   int rc = OCK_OK, more = 1;
   for (int n = 0; !rc; n++) {
     rc = next(s, '}', n, &more);
@@ -322,8 +348,8 @@ static int collect(struct scan *s, const char *const *names, struct ock_wire_spa
     struct ock_wire_span key, val;
     int escaped;
     rc = scan_string(s, &key, &escaped);
-    if (!rc && escaped)
-      rc = OCK_EJSON;
+    if (!rc)
+      rc = escaped ? OCK_EJSON : name_new(s, &seen, key);
     if (!rc)
       rc = eat(s, ':');
     if (rc)

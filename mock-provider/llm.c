@@ -234,12 +234,15 @@ static int *result_blocks(const struct llm_in *in) {
 }
 
 /* write_arguments writes a call's arguments: an object goes in as an object, anything else
- * as the string it is. */
+ * as the string it is (also an object that readers read differently, with U+0000 in a string
+ * or a member name twice: cJSON's tree of it would not be what was sent). */
 static int write_arguments(struct ock_buf *out, const char *args) {
   int rc = ock_wire_object_text(out, args, strlen(args));
   if (rc != OCK_EJSON)
     return rc;
-  cJSON *parsed = cJSON_Parse(args); /* outside the plain subset: as cJSON reads it */
+  cJSON *parsed = NULL; /* outside the plain subset: as the kit's reader reads it */
+  if (ock_json_parse(args, strlen(args), &parsed, NULL))
+    parsed = NULL;
   rc = cJSON_IsObject(parsed) ? ock_json_write(out, parsed) : ock_json_write_string(out, args);
   cJSON_Delete(parsed);
   return rc;

@@ -153,12 +153,20 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
   const struct ock_history *h = w->h;
   const struct ock_message *m = &h->items[w->call_msg];
   struct ock_buf ids;
-  ock_buf_init(&ids, OCK_MAX_ID_LIST);
-  for (size_t c = w->due; c < m->n_calls; c++) {
-    if (ock_buf_printf(&ids, "%s%s", ids.len ? ", " : "", id_of(m->calls[c].id))) {
-      ock_buf_free(&ids);
-      return OCK_ENOMEM;
-    }
+  ock_buf_init(&ids, OCK_MAX_ID_LIST + 64);
+  int rc = OCK_OK;
+  size_t c = w->due;
+  for (; c < m->n_calls && !rc; c++) {
+    const char *id = id_of(m->calls[c].id);
+    if (ids.len + 2 + strlen(id) > OCK_MAX_ID_LIST)
+      break; /* the rest is counted, so the 400 stays a readable size */
+    rc = ock_buf_printf(&ids, "%s%s", ids.len ? ", " : "", id);
+  }
+  if (!rc && c < m->n_calls)
+    rc = ock_buf_printf(&ids, "%s... and %zu more", ids.len ? ", " : "", m->n_calls - c);
+  if (rc) {
+    ock_buf_free(&ids);
+    return OCK_ENOMEM;
   }
   /* A result for an open call further on? (The walk stops here, so this runs once.) */
   int later = 0;
@@ -174,7 +182,7 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
       : m->n_calls >= 2 && w->due ? MOCK_A07_PARALLEL_MISSING_RESULT
                                   : MOCK_A01_UNMATCHED_TOOL_USE;
   const char *first = id_of(m->calls[w->due].id);
-  int rc = report(w, shape, m->wire_index, first, first, 0);
+  rc = report(w, shape, m->wire_index, first, first, 0);
   if (!rc) {
     w->out->ids = ock_buf_take(&ids);
     rc = w->out->ids ? OCK_OK : OCK_ENOMEM;

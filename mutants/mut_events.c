@@ -203,6 +203,21 @@ void ock__mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_ex
   snprintf(last, sizeof last, "%s", provider);
 }
 
+void ock__mut_event_model_kept(struct mutant_state *s, struct mutant_exchange *x) {
+  static char first[256];
+  static int execute = -1;
+  if (!is(x, OCK_EV_PROVIDER_REQUEST))
+    return;
+  const char *model = data_str(x, "model");
+  if (s->executes != execute || !first[0]) {
+    execute = s->executes;
+    snprintf(first, sizeof first, "%s", model);
+  } else if (strcmp(first, model)) {
+    /* the request after a fallback carries the new provider's model; the event says the old */
+    ock__mut_set_str(ock__mut_event_data(x), "model", first);
+  }
+}
+
 void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))

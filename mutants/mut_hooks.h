@@ -40,6 +40,7 @@ void ock__mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exc
 void ock__mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_event_model_kept(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
@@ -106,6 +107,7 @@ void ock__mut_call_id_rewritten(struct mutant_state *s, struct mutant_exchange *
 void ock__mut_call_arguments_altered(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_call_name_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_fallback_keeps_model(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_final_answer_altered(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_empty_reply_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_context_left_broken(struct mutant_state *s, struct mutant_exchange *x);

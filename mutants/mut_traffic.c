@@ -96,6 +96,24 @@ void ock__mut_fallback_forgotten(struct mutant_state *s, struct mutant_exchange 
   x->path = x->path_buf;
 }
 
+void ock__mut_fallback_keeps_model(struct mutant_state *s, struct mutant_exchange *x) {
+  static char first[128], model[256];
+  char now[128];
+  path_provider(x->path, now, sizeof now);
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(x->body, "model");
+  if (!cJSON_IsString(m))
+    return;
+  if (s->llm_in_execute == 0) {
+    snprintf(first, sizeof first, "%s", now);
+    snprintf(model, sizeof model, "%s", m->valuestring);
+    return;
+  }
+  /* A request to another provider than the execute's first (a fallback) keeps the first's
+   * model, as a loop that resolves the model once per execute. */
+  if (*first && *now && strcmp(first, now))
+    cJSON_SetValuestring(m, model);
+}
+
 /* last_user_index: the index of the last user message of the request, or -1. */
 static int last_user_index(const cJSON *messages) {
   int found = -1, i = 0;

@@ -180,8 +180,8 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
   long seq = x->complete_seq;
   const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
   int turns = ock__view_turns(v, x);
-  int is_int =
-      cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble == floor(tc->valuedouble);
+  int is_int = cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble <= OCK_JSON_INT_MAX &&
+               tc->valuedouble == floor(tc->valuedouble);
   char shown[64]; /* what was sent: never a placeholder number for an absent value */
   if (cJSON_IsNumber(tc))
     snprintf(shown, sizeof shown, "%g%s", tc->valuedouble,
@@ -189,7 +189,7 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
   else
     snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
   ock__grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
-                  is_int && (int)tc->valuedouble == turns, seq,
+                  is_int && tc->valuedouble == (double)turns, seq,
                   "turn_count equals the LLM turns the mock served",
                   "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
 }

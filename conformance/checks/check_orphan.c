@@ -102,11 +102,16 @@ static size_t next_request(const struct view *v, size_t i) {
 }
 
 /* arguments_value: a call's arguments as a JSON value: a text is parsed ("" is {}, SPEC.md 5),
- * an object or other value is copied. NULL when the text is not JSON. Caller frees. */
+ * an object or other value is copied. NULL when the text is not JSON, or is JSON that readers
+ * read differently (U+0000 in a string, a member name twice: SPEC.md 4.1), so that it is
+ * compared as text. Caller frees. */
 static cJSON *arguments_value(const cJSON *args) {
   if (!cJSON_IsString(args))
     return args ? cJSON_Duplicate(args, 1) : NULL;
-  return *args->valuestring ? cJSON_Parse(args->valuestring) : cJSON_CreateObject();
+  cJSON *v = NULL;
+  if (!*args->valuestring)
+    return cJSON_CreateObject();
+  return ock_json_parse(args->valuestring, strlen(args->valuestring), &v, NULL) ? NULL : v;
 }
 
 /* stored_call: the tool call with that id in the request's neutral history, and its position

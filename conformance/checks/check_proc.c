@@ -122,6 +122,65 @@ static void proc_event_fields(struct grade_ctx *g) {
                     "every event carries the fields SPEC.md 4 requires", "as expected");
 }
 
+/* session_model: the model of the session provider named name, or NULL when there is none. */
+static const char *session_model(const struct view *v, const char *name) {
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
+    if (name && !strcmp(ock__str_field(p, "name"), name))
+      return ock_json_str(p, "model");
+  }
+  return NULL;
+}
+
+/* proc_request_models: every LLM request carries the model of the session provider it goes to
+ * (OCK-PROC-006); a fallback that keeps the first provider's model asks the wrong model. A
+ * request the mock refused as malformed (its error member) may have no model to read: the 400
+ * it got is graded where it leads. */
+static void proc_request_models(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (!ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || cJSON_HasObjectItem(e, "error"))
+      continue;
+    const char *provider = ock__str_field(e, "provider");
+    const char *want = session_model(v, provider), *got = ock_json_str(e, "model");
+    if (!want)
+      continue;
+    ock__grade_emit(g, "proc.request-model", "OCK-PROC-006", got && !strcmp(got, want),
+                    ock__entry_seq(e), "each LLM request carries its provider's model",
+                    "request to %s with model \"%.80s\", the session gives it \"%.80s\"", provider,
+                    got ? got : "(none)", want);
+  }
+}
+
+/* proc_event_models: provider:request names the model the request it announces carries, or,
+ * when no request follows it (a deny, a SIGINT), its provider's model (OCK-PROC-006). */
+static void proc_event_models(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (!ock__is_event(e, OCK_EV_PROVIDER_REQUEST))
+      continue;
+    const cJSON *d = ock__event_data(e);
+    const char *provider = ock_json_str(d, "provider"), *named = ock_json_str(d, "model");
+    const char *sent = NULL;
+    for (size_t j = i + 1; j < v->n && !sent; j++) {
+      if (ock__is_event(v->e[j], OCK_EV_PROVIDER_REQUEST))
+        break;
+      if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST) && !cJSON_HasObjectItem(v->e[j], "error"))
+        sent = ock_json_str(v->e[j], "model");
+    }
+    const char *want = sent ? sent : session_model(v, provider);
+    if (!want)
+      continue;
+    ock__grade_emit(g, "proc.event-model", "OCK-PROC-006", named && !strcmp(named, want),
+                    ock__entry_seq(e), "provider:request names the model the request carries",
+                    "provider:request model \"%.80s\", the request %s \"%.80s\"",
+                    named ? named : "(none)", sent ? "carries" : "to that provider would carry",
+                    want);
+  }
+}
+
 static void proc_events_well_formed(struct grade_ctx *g) {
   const struct view *v = g->v;
   int bad = 0;
@@ -147,4 +206,6 @@ void ock__check_proc(struct grade_ctx *g) {
   proc_sigint(g);
   proc_event_fields(g);
   proc_events_well_formed(g);
+  proc_request_models(g);
+  proc_event_models(g);
 }

@@ -34,9 +34,9 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
     "\n"
-    "Every line must be one event: a NUL byte, content after the object, a line that is not an\n"
-    "event, invalid UTF-8 or a missing \"data\" is a finding; a line over 16 MiB stops the\n"
-    "reading.\n"
+    "Every line must be one event: a NUL byte, U+0000 in a string, a member name given twice,\n"
+    "content after the object, a line that is not an event, invalid UTF-8 or a missing \"data\"\n"
+    "is a finding; a line over 16 MiB stops the reading.\n"
     "\n"
     "Exit: 0 no violation, 1 violations found, 2 the file cannot be read, 3 no event found.\n";
 
@@ -86,7 +86,9 @@ static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
            "orchestrator:complete status is not success, incomplete, "
            "cancelled or error");
   const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "turn_count");
-  if (!cJSON_IsNumber(tc) || tc->valuedouble < 0 || tc->valuedouble != floor(tc->valuedouble))
+  /* 1e400 reads as infinity, which floor() leaves as it is: bounded first */
+  if (!cJSON_IsNumber(tc) || !(tc->valuedouble >= 0 && tc->valuedouble <= OCK_JSON_INT_MAX) ||
+      tc->valuedouble != floor(tc->valuedouble))
     report(t, line, "OCK-COMPLETE-005", "turn_count is not a non-negative integer");
 }
 
@@ -139,6 +141,13 @@ static const char *line_problem(char *text, size_t len, cJSON **o, char *why, si
     snprintf(why, n, "not a JSON object%s", bad ? " (and invalid UTF-8)" : "");
     return why;
   }
+  struct ock_jerr jerr; /* U+0000 in a string, a name given twice: not graded as cJSON reads it */
+  if (ock_json_check_read(text, end ? (size_t)(end - text) : len, *o, &jerr)) {
+    snprintf(why, n, "%s: %s; the line is skipped", jerr.where, jerr.what);
+    cJSON_Delete(*o);
+    *o = NULL;
+    return why;
+  }
   while (end && end < text + len && (*end == ' ' || *end == '\t' || *end == '\r'))
     end++;
   if (end && end < text + len) {
@@ -158,7 +167,7 @@ static const char *line_problem(char *text, size_t len, cJSON **o, char *why, si
 /* grade_line grades one line (len bytes, without its end) of the log; returns 1 when it was
  * an event. */
 static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, size_t len) {
-  char why[200];
+  char why[sizeof(struct ock_jerr) + 64];
   cJSON *o = NULL;
   const char *problem = line_problem(text, len, &o, why, sizeof why);
   if (problem)

@@ -21,6 +21,7 @@
 #include "ock/options.h"
 #include "ock/registry.h"
 #include "run/scenario_run.h"
+#include "run/sut.h"
 
 #define SHRINK_BUDGET 80
 
@@ -40,7 +41,8 @@ static const char usage_head[] =
 static const char usage_tail[] =
     "\n"
     "Exit: 0 every session passed, 1 a failure was found, 2 usage error, 3 a session could not\n"
-    "be graded (a harness or generator fault).\n";
+    "be graded (a harness or generator fault), or SIGINT, SIGTERM or SIGHUP stopped the run (the\n"
+    "running orchestrators are killed, and nothing is left running).\n";
 
 struct fuzz {
   const char *command;
@@ -59,6 +61,25 @@ struct fuzz {
   pthread_mutex_t lock;
   char first_message[700]; /* the failure of session first_failure, as first seen */
 };
+
+/* The signal that interrupted the fuzzing (SIGINT, SIGTERM or SIGHUP), or 0: the running
+ * sessions' SUTs are killed, no new session starts, and ock fuzz exits 3 without shrinking. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig) {
+  if (!interrupted)
+    interrupted = sig;
+}
+
+static void catch_interrupts(void) {
+  struct sigaction sa = {0};
+  sa.sa_handler = on_interrupt;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  sa.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &sa, NULL);
+}
 
 static unsigned long long session_seed(unsigned long long seed, long i) {
   unsigned long long z = seed * 0x9E3779B97F4A7C15ULL + (unsigned long long)i + 1;
@@ -86,7 +107,8 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
                            .timeout_s = z->timeout_s,
                            .time_scale = 1,
                            .output_cap = 16384,
-                           .level = OCK_LEVEL_MUST};
+                           .level = OCK_LEVEL_MUST,
+                           .abort_flag = &interrupted};
   cJSON *result = NULL;
   *error = 0;
   if (ock__scenario_run(&sc, &cfg, z->reg, &result) || !result) {
@@ -110,11 +132,16 @@ static void *worker(void *arg) {
   struct fuzz *z = arg;
   for (;;) {
     long i = atomic_fetch_add(&z->next, 1);
-    if (i >= z->count || i > atomic_load(&z->first_failure))
+    if (i >= z->count || i > atomic_load(&z->first_failure) || interrupted)
       return NULL;
     cJSON *fx = ock__fuzz_generate(session_seed(z->seed, i), z->declared);
     int error = 0;
     cJSON *failed = run_one(z, fx, &error);
+    if (interrupted) { /* a session cut short by the signal says nothing */
+      cJSON_Delete(failed);
+      cJSON_Delete(fx);
+      return NULL;
+    }
     if (error) {
       atomic_store(&z->harness_error, 1);
       fprintf(stderr, "ock fuzz: session %ld (seed %llu) could not be graded\n", i,
@@ -313,12 +340,17 @@ int ock__cmd_fuzz(int argc, char **argv) {
   z.reg = reg;
   z.first_failure = z.count;
   pthread_mutex_init(&z.lock, NULL);
-  signal(SIGPIPE, SIG_IGN);
+  catch_interrupts();
   printf("ock fuzz: %d sessions from seed %llu against %s\n", z.count, z.seed, z.command);
+  fflush(stdout);
   run_sessions(&z);
   int code = atomic_load(&z.harness_error) ? EXIT_INCOMPLETE : EXIT_PASS;
   long f = atomic_load(&z.first_failure);
-  if (f < z.count) {
+  if (interrupted) {
+    printf("ock fuzz: interrupted by %s after %ld of %d sessions; nothing shrunk\n",
+           ock__sut_signal_name(interrupted), atomic_load(&z.done), z.count);
+    code = EXIT_INCOMPLETE;
+  } else if (f < z.count) {
     unsigned long long seed = session_seed(z.seed, f);
     cJSON *fx = ock__fuzz_generate(seed, z.declared);
     int error = 0;

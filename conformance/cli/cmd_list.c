@@ -2,6 +2,7 @@
  * cmd_list.c: `ock list` (the scenarios and the requirements, filterable) and `ock explain ID`
  * (one requirement in full, with the scenarios that exercise it).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,8 +229,9 @@ static const char explain_usage_head[] =
     "usage: ock explain ID [--fixtures DIR]\n"
     "\n"
     "Prints a requirement of the contract (e.g. OCK-ORPHAN-001, or a check id such as\n"
-    "proc.exit for the requirement it grades): its level and capability, the sentence, what\n"
-    "the check looks at, and a typical cause and fix, and the scenarios that exercise it.\n"
+    "proc.exit for the requirement it grades; either in any case): its level and capability,\n"
+    "the sentence, what the check looks at, and a typical cause and fix, and the scenarios\n"
+    "that exercise it.\n"
     "\n";
 
 int ock__cmd_explain(int argc, char **argv) {
@@ -256,9 +258,20 @@ int ock__cmd_explain(int argc, char **argv) {
   if (ock_registry_load_builtin(&reg, &je))
     return EXIT_INCOMPLETE;
   const char *id = argv[1];
-  const struct ock_requirement *r = ock_registry_find(reg, id);
+  /* Any case: requirement ids are upper case (ock-orphan-001 is OCK-ORPHAN-001), check ids
+   * lower case (PROC.EXIT is proc.exit). */
+  char upper[128], lower[128];
+  size_t n = strlen(id) < sizeof upper - 1 ? strlen(id) : sizeof upper - 1;
+  for (size_t i = 0; i < n; i++) {
+    upper[i] = (char)toupper((unsigned char)id[i]);
+    lower[i] = (char)tolower((unsigned char)id[i]);
+  }
+  upper[n] = lower[n] = '\0';
+  const struct ock_requirement *r = ock_registry_find(reg, upper);
+  if (r)
+    id = r->id;
   /* A check id (as report lines and JUnit name them) explains the requirement it grades. */
-  const struct check_entry *check = r ? NULL : ock__checklist_find(id);
+  const struct check_entry *check = r ? NULL : ock__checklist_find(lower);
   if (check && check->requirement && (r = ock_registry_find(reg, check->requirement)) != NULL) {
     printf("check %s reports under %s%s\n\n", check->id, r->id,
            check->kind == CHECK_HARNESS ? " (an ERROR of the harness, not a finding on the SUT)"

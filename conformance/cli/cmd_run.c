@@ -26,6 +26,7 @@
 #include "ock/options.h"
 #include "ock/registry.h"
 #include "ock/status.h"
+#include "report/render.h"
 #include "report/report.h"
 #include "run/scenario_run.h"
 #include "run/scenarios.h"
@@ -565,12 +566,16 @@ static void print_progress(struct pool *p, const cJSON *r) {
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
       const char *v = ock_json_str(c, "verdict");
-      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
-        cJSON_AddItemToArray(failed, cJSON_CreateString(ock_json_str(c, "requirement")));
-      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) &&
-          !cJSON_HasObjectItem(line, "cause") && ock_json_str(c, "message"))
-        cJSON_AddStringToObject(line, "cause", ock_json_str(c, "message"));
+      const char *req = ock_json_str(c, "requirement");
+      int listed = 0; /* one requirement, however many of its checks failed */
+      const cJSON *f;
+      cJSON_ArrayForEach(f, failed) listed |= req && !strcmp(f->valuestring, req);
+      if (v && req && !listed &&
+          (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
+        cJSON_AddItemToArray(failed, cJSON_CreateString(req));
     }
+    if (ock_report_scenario_cause(r))
+      cJSON_AddStringToObject(line, "cause", ock_json_str(ock_report_scenario_cause(r), "message"));
     char *text = ock_json_print(line);
     printf("%s\n", text);
     free(text);
@@ -579,10 +584,10 @@ static void print_progress(struct pool *p, const cJSON *r) {
     printf("[%3zu/%zu] %s%-7s%s %6.2fs  %s", p->done, p->total, paint(p, verdict),
            timed_out ? "TIMEOUT" : verdict, p->color ? "\033[0m" : "",
            ock_json_num(r, "duration_ms", 0) / 1000.0, ock_json_str(r, "id"));
-    const cJSON *c, *first = NULL;
+    int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */
+    const cJSON *c, *first = cut ? NULL : ock_report_scenario_cause(r);
     const char *shown[4] = {0};
     int n = 0;
-    int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */
     if (cut)
       printf("  interrupted, not graded");
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(cut ? NULL : r, "checks")) {
@@ -590,16 +595,15 @@ static void print_progress(struct pool *p, const cJSON *r) {
       int dup = 0;
       for (int i = 0; i < n; i++)
         dup |= !strcmp(shown[i], req);
-      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) && !first)
-        first = c;
       if (v && req && !dup && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) && n < 4) {
         printf("%s%s", n ? ", " : "  ", n < 3 ? req : "...");
         shown[n++] = req;
       }
     }
     printf("\n");
-    /* The cause on a line of its own: the first failing check's message, which quotes what the
-     * SUT sent, so escaped (no escape sequence reaches the terminal) and cut to one line. */
+    /* The cause on a line of its own: the message of the check behind the verdict, which quotes
+     * what the SUT sent, so escaped (no escape sequence reaches the terminal) and cut to one
+     * line. */
     const char *cause = ock_json_str(first, "message");
     if (cause && *cause) {
       char id[80], text[CAUSE_WIDTH + 1];

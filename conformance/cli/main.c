@@ -24,6 +24,8 @@ static const char usage[] =
     "  explain ID                 a requirement (or the one a check id such as proc.exit\n"
     "                             grades): its text, level, what the check looks at, a fix\n"
     "  check EVENTS.jsonl         grade a recorded event log offline (grammar, fields, pairing)\n"
+    "  diff OLD NEW               compare two runs' event contracts (events, fields, pairing,\n"
+    "                             status); exit 1 on a breaking change\n"
     "  report merge A.json B.json... -o DIR   join the reports of shards\n"
     "  report render FILE.json -o DIR         write the other formats from a report.json\n"
     "  fuzz --orchestrator CMD    random sessions against CMD, universal rules, shrunk failures\n"
@@ -115,6 +117,8 @@ int main(int argc, char **argv) {
     return ock__cmd_explain(argc - 1, argv + 1);
   if (!strcmp(cmd, "check"))
     return ock__cmd_check(argc - 1, argv + 1);
+  if (!strcmp(cmd, "diff"))
+    return ock__cmd_diff(argc - 1, argv + 1);
   if (!strcmp(cmd, "report"))
     return ock__cmd_report(argc - 1, argv + 1);
   if (!strcmp(cmd, "fuzz"))

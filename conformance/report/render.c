@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ock/caps.h"
+#include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
 #include "report/escape.h"
@@ -137,4 +138,19 @@ int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FI
   ock_buf_free(&d.b);
   ock_report_model_free(&m);
   return rc;
+}
+
+const cJSON *ock_report_scenario_cause(const cJSON *r) {
+  const char *verdict = ock_json_str(r, "verdict");
+  const cJSON *c, *first = NULL;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
+    const char *v = ock_json_str(c, "verdict");
+    if (!v || !ock_json_str(c, "message") || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_ERROR)))
+      continue;
+    if (verdict && !strcmp(v, verdict))
+      return c;
+    if (!first)
+      first = c;
+  }
+  return first;
 }

@@ -80,4 +80,10 @@ void ock_doc_duration(struct ock_doc *d, double ms, int decimals);
 /* ock_doc_fail records rc (an OCK_E* code) unless an error is recorded already. */
 void ock_doc_fail(struct ock_doc *d, int rc);
 
+/* ock_report_scenario_cause: the check a scenario result (report.json's shape) names as the
+ * cause of its verdict: the first FAIL or ERROR whose verdict is the scenario's own (an ERROR
+ * scenario names its harness failure, such as a journal cut at its cap, not a FAIL that the
+ * cut evidence produced), else the first FAIL or ERROR; NULL when none has a message. */
+const cJSON *ock_report_scenario_cause(const cJSON *scenario);
+
 #endif

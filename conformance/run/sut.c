@@ -3,6 +3,7 @@
  * command, SIGINT counted when ock cancels it, and the orphans it leaves killed (see sut.h).
  */
 #include "run/sut.h"
+#include "run/sentinel.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -135,12 +136,31 @@ static void track_forked(void *ctx, pid_t pid) {
   pthread_mutex_unlock(&live_lock);
 }
 
+/* with_mark: spec's environment additions and the sentinel's mark, as a new array (the strings
+ * are borrowed); NULL when out of memory. */
+static const char **with_mark(const char *const *env, const char *mark) {
+  size_t n = 0;
+  while (env && env[n])
+    n++;
+  const char **all = calloc(n + 2, sizeof *all);
+  if (!all)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    all[i] = env[i];
+  all[n] = mark;
+  return all;
+}
+
 int ock__sut_start(const struct sut_spec *spec, sut **out) {
   sut *s = calloc(1, sizeof *s);
-  if (!s)
+  const char **env = with_mark(spec->env, ock__sentinel_mark());
+  if (!s || !env) {
+    free(s);
+    free(env);
     return OCK_ENOMEM;
+  }
   struct ock_process_spec ps = {.command = spec->command,
-                                .env = spec->env,
+                                .env = env,
                                 .input = spec->input,
                                 .output_cap = spec->output_cap,
                                 .abort_flag = spec->abort_flag,
@@ -149,10 +169,12 @@ int ock__sut_start(const struct sut_spec *spec, sut **out) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   s->timeout_s = spec->timeout_s;
   int rc = ock_process_start(&ps, &s->proc);
+  free(env);
   if (rc) {
     free(s);
     return rc;
   }
+  ock__sentinel_watch(ock_process_pid(s->proc));
   *out = s;
   return OCK_OK;
 }
@@ -166,6 +188,7 @@ void ock__sut_interrupt(sut *s) {
 static void forget(sut *s) {
   s->waited = 1;
   live_remove(ock_process_pid(s->proc));
+  ock__sentinel_forget(ock_process_pid(s->proc));
   reap_orphans();
 }
 
@@ -195,6 +218,7 @@ void ock__sut_free(sut *s) {
   ock_process_free(s->proc); /* kills the group and reaps the SUT if still running */
   if (!s->waited) {
     live_remove(pid);
+    ock__sentinel_forget(pid);
     reap_orphans();
   }
   free(s);

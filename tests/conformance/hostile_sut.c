@@ -200,6 +200,19 @@ int main(int argc, char **argv) {
         _exit(0);
       }
     return 0;
+  } else if (!strcmp(mode, "forkhang")) { /* children that leave the group, then hang deaf */
+    for (int i = 0; i < 3; i++)
+      if (fork() == 0) {
+        setsid();
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        sleep(60);
+        _exit(0);
+      }
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    for (;;)
+      pause();
   } else if (!strcmp(mode, "flood"))
     flood_output();
   else if (!strcmp(mode, "events"))

@@ -1096,8 +1096,63 @@ static void event_data_is_shared_by_concurrent_graders(void) {
   ock_test_rmdir(dir);
 }
 
+/* A stored call whose arguments text holds U+0000 (escaped in the text) or a member name twice
+ * is not the model's call, though cJSON would read its prefix or first member as equal. */
+/* clang-format off */
+static void stored_arguments_read_whole(void) {
+  static const char *const stored[] = {
+      "{\\\"city\\\":\\\"Paris\\\\u0000x\\\"}",
+      "{\\\"city\\\":\\\"Paris\\\",\\\"city\\\":\\\"Rome\\\"}",
+      "{\\\"city\\\":\\\"Paris\\\"}"};
+  static const char *const want[] = {"FAIL", "FAIL", "PASS"};
+  for (int i = 0; i < 3; i++) {
+    char journal[4096];
+    snprintf(journal, sizeof journal,
+             "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}")
+             "," EV("provider:request", "{}") "," REQ(USER)
+             "," REPLY_CALL("call_1", "get", "{\\\"city\\\":\\\"Paris\\\"}")
+             "," EV("provider:request", "{}")
+             "," REQ("[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"\","
+                     "\"tool_calls\":[{\"id\":\"call_1\",\"name\":\"get\",\"arguments\":\"%s\"}]},"
+                     "{\"role\":\"tool\",\"content\":\"v\",\"tool_call_id\":\"call_1\"}]")
+             "," REPLY_TEXT("done") "," COMPLETE("2", "success") "]",
+             stored[i]);
+    cJSON *c = grade(journal, no_caps, 0);
+    EXPECT(c, "orphan.call-arguments", want[i]);
+    cJSON_Delete(c);
+  }
+}
+/* clang-format on */
+
+/* turn_count is compared as the number sent: 1.5 is not 1, 1e400 (infinity) no integer. */
+/* clang-format off */
+static void turn_count_is_compared_whole(void) {
+  static const char *const sent[] = {"1.5", "1e400", "1"};
+  static const char *const want[] = {"FAIL", "FAIL", "PASS"};
+  static const char *fixture =
+      "{\"id\":\"t\",\"requirements\":[\"OCK-COMPLETE-001\"],\"session\":{\"prompts\":[\"hi\"],"
+      "\"providers\":[{\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}]},"
+      "\"script\":{\"main\":[]},\"expect\":{\"executes\":[{\"turn_count\":1}]}}";
+  for (int i = 0; i < 3; i++) {
+    char journal[2048];
+    snprintf(journal, sizeof journal,
+             "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}")
+             "," EV("provider:request", "{}") "," REQ(USER) "," REPLY_TEXT("Hello")
+             "," EV("orchestrator:complete",
+                    "{\"orchestrator\":\"x\",\"turn_count\":%s,\"status\":\"success\"}") "]",
+             sent[i]);
+    cJSON *c = grade_with(fixture, journal, no_caps, 0);
+    EXPECT(c, "expect.turn-count", want[i]);
+    EXPECT(c, "complete.turn-count", want[i]);
+    cJSON_Delete(c);
+  }
+}
+/* clang-format on */
+
 static const struct ock_test tests[] = {
     {"absent_values_are_named", absent_values_are_named},
+    {"stored_arguments_read_whole", stored_arguments_read_whole},
+    {"turn_count_is_compared_whole", turn_count_is_compared_whole},
     {"signalled_exit_is_named", signalled_exit_is_named},
     {"response_value_compared", response_value_compared},
     {"a_correct_text_turn_passes", a_correct_text_turn_passes},

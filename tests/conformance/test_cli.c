@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/render.h"
 #include "ock/json.h"
 
 #ifndef OCK_BIN_DIR
@@ -181,6 +182,8 @@ static void fixture_values_and_duplicate_keys_are_errors(void) {
       {"", ",\"title\":\"again\"", "$.title: ", "duplicate key"},
       {"", ",\"expect\":{\"executes\":[{\"status\":\"success\",\"status\":\"error\"}]}",
        "$.expect.executes[0].status: ", "duplicate key"},
+      {"", ",\"expect\":{\"executes\":[{\"status\":\"success\\u0000x\"}]}",
+       "$.expect.executes[0].status: ", "a string holds U+0000"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char dir[128], path[192], text[2048], cmd[1024], out[8192], t[512];
@@ -656,6 +659,8 @@ static void usage_errors_are_explained(void) {
       {"explain", "usage: ock explain ID", 2},
       {"explain OCK-NOPE-001", "no requirement", 2},
       {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
+      {"explain ock-orphan-001", "OCK-ORPHAN-001  (MUST", 0},
+      {"explain Proc.Exit", "check proc.exit reports under OCK-PROC-002", 0},
       {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
@@ -940,8 +945,66 @@ static void check_reads_lines_at_their_length(void) {
   OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: line longer than 16 MiB; reading stopped");
 }
 
+/* check_refuses_what_readers_disagree_on: U+0000 in a string (cJSON would read the prefix)
+ * and a member name given twice (cJSON reads the first, Python and JavaScript the last) are
+ * findings and the line is not graded; a turn_count beyond any integer is no integer. */
+static void check_refuses_what_readers_disagree_on(void) {
+  char path[256], cmd[1024], text[1 << 14];
+  snprintf(path, sizeof path, "%s/disagree.jsonl", tmp);
+  write_text(path, "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\\u0000-but-really-failed\",\"turn_count\":0}}\n"
+                   "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\",\"status\":\"cancelled\",\"turn_count\":0}}\n"
+                   "{\"event\":\"orchestrator:complete\\u0000x\",\"data\":{}}\n"
+                   "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\",\"turn_count\":1e400}}\n"
+                   "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"o\","
+                   "\"status\":\"success\",\"turn_count\":1e300}}\n");
+  snprintf(cmd, sizeof cmd, "%s/bin/ock check %s", OCK_ROOT_BIN, path);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "check-disagree", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "line 1: OCK-PROC-005: $.data.status: a string holds U+0000");
+  OCK_ASSERT_CONTAINS(text, "line 2: OCK-PROC-005: $.data.status: duplicate key");
+  OCK_ASSERT_CONTAINS(text, "line 3: OCK-PROC-005: $.event: a string holds U+0000");
+  OCK_ASSERT_CONTAINS(text, "line 4: OCK-COMPLETE-005: turn_count is not a non-negative integer");
+  OCK_ASSERT_CONTAINS(text, "line 5: OCK-COMPLETE-005: turn_count is not a non-negative integer");
+  OCK_ASSERT_CONTAINS(text, "5 line(s), 2 event(s)");
+}
+
+/* The console's cause line explains the scenario's verdict: an ERROR scenario (its journal cut
+ * at the cap) names the harness failure, not the first FAIL that the cut evidence produced. */
+static void console_cause_explains_the_verdict(void) {
+  cJSON *r = cJSON_Parse(
+      "{\"verdict\":\"ERROR\",\"checks\":[{\"id\":\"proc.executes\",\"verdict\":\"FAIL\","
+      "\"message\":\"1 prompts, 0 executes\"},{\"id\":\"harness.journal-cap\",\"verdict\":"
+      "\"ERROR\",\"message\":\"the journal was cut\"}]}");
+  OCK_ASSERT_STR_EQ(ock_json_str(ock_report_scenario_cause(r), "id"), "harness.journal-cap");
+  cJSON_ReplaceItemInObject(r, "verdict", cJSON_CreateString("FAIL"));
+  OCK_ASSERT_STR_EQ(ock_json_str(ock_report_scenario_cause(r), "id"), "proc.executes");
+  cJSON_Delete(r);
+  r = cJSON_Parse("{\"verdict\":\"PASS\",\"checks\":[{\"id\":\"a\",\"verdict\":\"PASS\"}]}");
+  OCK_ASSERT_NULL(ock_report_scenario_cause(r));
+  cJSON_Delete(r);
+}
+
+/* jsonl names each failed requirement once, however many of its checks failed: two checks of
+ * OCK-PROC-006 fail under a fallback that keeps the first provider's model. */
+static void jsonl_lists_a_requirement_once(void) {
+  char cmd[1024], out[8192];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator '%s/bin/ock-mutant fallback-keeps-model -- "
+           "%s/bin/ock-orchestrator' --capabilities core,resilience --fixtures %s --case "
+           "fallback-second-provider --format jsonl -o %s/jsonl-once 2>/dev/null",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "jsonl-once", out, sizeof out), 1);
+  OCK_ASSERT_CONTAINS(out, "\"failed\":[\"OCK-PROC-006\",");
+  ASSERT_LACKS(out, "\"OCK-PROC-006\",\"OCK-PROC-006\"");
+}
+
 static const struct ock_test tests[] = {
     {"bad_fixture_exits_2_naming_it", bad_fixture_exits_2_naming_it},
+    {"jsonl_lists_a_requirement_once", jsonl_lists_a_requirement_once},
+    {"console_cause_explains_the_verdict", console_cause_explains_the_verdict},
+    {"check_refuses_what_readers_disagree_on", check_refuses_what_readers_disagree_on},
     {"a_sut_that_exits_is_graded", a_sut_that_exits_is_graded},
     {"the_sut_gets_the_mcp_url", the_sut_gets_the_mcp_url},
     /* Before the whole-catalog run: the checker is forked from this process and its peak RSS

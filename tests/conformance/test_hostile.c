@@ -22,7 +22,11 @@ static int setup(void) {
   return ock_test_tmpdir(out_dir, "hostile");
 }
 
+/* teardown kills what a failed test left running, so a failure never leaks processes. */
 static int teardown(void) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "pkill -KILL -f '^[^ ]*[h]ostile_sut [a-z]* %s'", out_dir);
+  ock_test_sh(cmd);
   return ock_test_rmdir(out_dir);
 }
 
@@ -33,6 +37,81 @@ static int leftovers(void) {
   char cmd[256];
   snprintf(cmd, sizeof cmd, "pgrep -f '[h]ostile_sut .* %s' >/dev/null", out_dir);
   return system(cmd) == 0;
+}
+
+/* count_leftovers: how many processes of this test run are alive. */
+static int count_leftovers(void) {
+  char cmd[256], line[32] = "";
+  snprintf(cmd, sizeof cmd, "pgrep -fc '^[^ ]*[h]ostile_sut [a-z]* %s'", out_dir);
+  FILE *f = popen(cmd, "r");
+  if (!f)
+    return -1;
+  if (!fgets(line, sizeof line, f))
+    line[0] = '\0';
+  pclose(f);
+  return (int)strtol(line, NULL, 10);
+}
+
+/* wait_count polls count_leftovers() for up to seconds until it is at least (at_least) or at
+ * most (!at_least) n; returns the last count. */
+static int wait_count(int n, int at_least, double seconds) {
+  int c = count_leftovers();
+  for (int i = 0; i < seconds * 20 && (at_least ? c < n : c > n); i++) {
+    usleep(50 * 1000);
+    c = count_leftovers();
+  }
+  return c;
+}
+
+/* start_background runs `ock ARGS` in the background against `hostile_sut forkhang`, with its
+ * pid in NAME.pid and, once it ends, its exit code in NAME.code; then waits until both
+ * scenarios' SUTs and their three children each are alive. */
+static void start_background(const char *name, const char *args) {
+  char cmd[1400];
+  snprintf(cmd, sizeof cmd,
+           "(%s/bin/ock %s --orchestrator '%s/tests/hostile_sut forkhang %s' --jobs 2 "
+           "--timeout 60 -o %s/%s >%s/%s.out 2>&1 & p=$!; echo $p >%s/%s.pid; wait $p; "
+           "echo $? >%s/%s.code) >/dev/null 2>&1 &",
+           OCK_BIN_DIR, args, OCK_BIN_DIR, out_dir, out_dir, name, out_dir, name, out_dir, name,
+           out_dir, name);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  OCK_ASSERT_INT_EQ(wait_count(8, 1, 20), 8);
+}
+
+/* signal_background sends sig to the ock started as NAME. */
+static void signal_background(const char *name, const char *sig) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "kill -%s $(cat %s/%s.pid)", sig, out_dir, name);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+}
+
+/* An out-of-memory kill of the harness is a SIGKILL it cannot see: its sentinel still kills the
+ * SUTs, and the children that left their groups. */
+static void killed_harness_leaves_nothing(void) {
+  char args[512];
+  snprintf(args, sizeof args, "run --fixtures %s --case text-answer --case tool-single-call",
+           ock_test_path("fixtures"));
+  start_background("killed", args);
+  signal_background("killed", "KILL");
+  OCK_ASSERT_INT_EQ(wait_count(0, 0, 5), 0);
+}
+
+/* ock fuzz stops on SIGINT, SIGTERM and SIGHUP like ock run: the running SUTs killed, exit 3. */
+static void interrupted_fuzz_leaves_nothing(void) {
+  static const char *const sigs[] = {"INT", "TERM", "HUP"};
+  for (int i = 0; i < 3; i++) {
+    char name[32], path[256];
+    snprintf(name, sizeof name, "fuzz-%s", sigs[i]);
+    start_background(name, "fuzz --count 6");
+    signal_background(name, sigs[i]);
+    OCK_ASSERT_INT_EQ(wait_count(0, 0, 5), 0);
+    snprintf(path, sizeof path, "%s/%s.code", out_dir, name);
+    char *code = NULL;
+    for (int t = 0; t < 100 && !(code = ock_test_read_file(path)); t++)
+      usleep(50 * 1000);
+    OCK_ASSERT_STR_EQ(code, "3\n");
+    free(code);
+  }
 }
 
 /* run_mode runs ock against `hostile_sut MODE` and checks the outcome. expect_signal: the
@@ -148,5 +227,7 @@ static const struct ock_test tests[] = {
     {"escaping_children_are_killed", escaping_children_are_killed},
     {"gigabytes_of_output", gigabytes_of_output},
     {"floods_the_mock", floods_the_mock},
+    {"killed_harness_leaves_nothing", killed_harness_leaves_nothing},
+    {"interrupted_fuzz_leaves_nothing", interrupted_fuzz_leaves_nothing},
     {NULL, NULL}};
 const struct ock_suite suite_hostile = {"hostile", tests, setup, teardown};

@@ -146,6 +146,49 @@ static void duplicate_keys_are_found(void) {
   cJSON_Delete(big);
 }
 
+/* A string that holds U+0000 is refused with its path, wherever it is: cJSON would read it
+ * as its prefix. An escaped backslash before "u0000" is no U+0000. */
+static void strings_with_nul_are_refused(void) {
+  static const struct {
+    const char *text;
+    size_t len;
+    const char *where;
+  } cases[] = {
+      {"{\"status\":\"success\\u0000-but-really-failed\"}", 0, "$.status"},
+      {"{\"event\":\"orchestrator:complete\\u0000x\",\"data\":{}}", 0, "$.event"},
+      {"{\"a\":[1,{\"b\":[\"x\",\"\\u0000\"]}]}", 0, "$.a[1].b[1]"},
+      {"{\"status\\u0000x\":\"success\"}", 0, "$.status\\u0000x"},
+      {"\"\\u0000\"", 0, "$"},
+      {"{\"k\":\"a\0b\"}", 11, "$.k"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cJSON *v = NULL;
+    struct ock_jerr err;
+    size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+    OCK_ASSERT_INT_EQ(ock_json_parse(cases[i].text, len, &v, &err), OCK_EJSON);
+    OCK_ASSERT_NULL(v);
+    OCK_ASSERT_STR_EQ(err.where, cases[i].where);
+    OCK_ASSERT_CONTAINS(err.what, "U+0000");
+  }
+  cJSON *v = NULL;
+  const char *fine = "{\"s\":\"\\\\u0000\",\"t\":\"\\u0001\"}";
+  OCK_ASSERT_OK(ock_json_parse(fine, strlen(fine), &v, NULL));
+  OCK_ASSERT_STR_EQ(ock_json_str(v, "s"), "\\u0000");
+  cJSON_Delete(v);
+}
+
+/* The parser refuses a repeated member name, so first-wins and last-wins readers never
+ * disagree on what a body said. */
+static void parse_refuses_duplicate_keys(void) {
+  const char *text = "{\"event\":\"x\",\"data\":{\"status\":\"success\",\"status\":\"cancelled\"}}";
+  cJSON *v = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_INT_EQ(ock_json_parse(text, strlen(text), &v, &err), OCK_EJSON);
+  OCK_ASSERT_NULL(v);
+  OCK_ASSERT_STR_EQ(err.where, "$.data.status");
+  OCK_ASSERT_CONTAINS(err.what, "duplicate key");
+}
+
 static void deep_nesting_is_an_error_not_a_crash(void) {
   size_t depth = 10000;
   char *text = malloc(depth * 2 + 1);
@@ -309,6 +352,8 @@ static void paths_read_and_cut_like_snprintf(void) {
 
 static const struct ock_test tests[] = {
     {"duplicate_keys_are_found", duplicate_keys_are_found},
+    {"strings_with_nul_are_refused", strings_with_nul_are_refused},
+    {"parse_refuses_duplicate_keys", parse_refuses_duplicate_keys},
     {"paths_read_and_cut_like_snprintf", paths_read_and_cut_like_snprintf},
     {"write_int_prints_decimal", write_int_prints_decimal},
     {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},

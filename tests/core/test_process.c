@@ -42,6 +42,19 @@ static void exit_code_of_argv_and_of_a_command(void) {
   ock_process_result_clear(&r);
 }
 
+/* A command led by assignments runs its program with them in its environment (the shell's
+ * `exec` goes after them, not before). */
+static void leading_assignments_reach_the_program(void) {
+  struct ock_process_spec spec = {.command = "OCK_T1=one OCK_T2='two words' env",
+                                  .output_cap = 1 << 16};
+  struct ock_process_result r;
+  run(&spec, 10, &r);
+  OCK_ASSERT_INT_EQ(r.exit_code, 0);
+  OCK_ASSERT_CONTAINS(r.out, "\nOCK_T1=one\n");
+  OCK_ASSERT_CONTAINS(r.out, "\nOCK_T2=two words\n");
+  ock_process_result_clear(&r);
+}
+
 static void signal_that_ended_it(void) {
   struct ock_process_spec spec = {.command = "kill -SEGV $$", .output_cap = 100};
   struct ock_process_result r;
@@ -170,6 +183,7 @@ static void inherit_stdio_keeps_nothing(void) {
 
 static const struct ock_test tests[] = {
     {"exit_code_of_argv_and_of_a_command", exit_code_of_argv_and_of_a_command},
+    {"leading_assignments_reach_the_program", leading_assignments_reach_the_program},
     {"signal_that_ended_it", signal_that_ended_it},
     {"missing_program_exits_127", missing_program_exits_127},
     {"timeout_kills_the_group_with_a_grandchild", timeout_kills_the_group_with_a_grandchild},

@@ -138,16 +138,21 @@ static void test_anthropic_shapes(void) {
  * declined, never read differently. */
 static void test_declined(void) {
   static const char *const openai[] = {
-      "",
-      "[]",
-      "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} trailing",
+      "", "[]", "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]} trailing",
       "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
       "{\"model\":\"\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
-      "{\"model\":\"m\",\"messages\":[]}",
-      "{\"model\":\"m\",\"messages\":{}}",
+      "{\"model\":\"m\",\"messages\":[]}", "{\"model\":\"m\",\"messages\":{}}",
       "{\"model\":\"m\",\"stream\":null,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
       "{\"mod\\u0065l\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
       "{\"model\":\"m\",\"model\":\"n\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+      /* a name given twice anywhere, also where the reader does not look */
+      "{\"model\":\"m\",\"t\":1,\"t\":2,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+      "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"name\":\"a\",\"name\":\"b\","
+      "\"content\":\"x\"}]}",
+      "{\"model\":\"m\",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\","
+      "\"parameters\":{\"p\":1,\"p\":2}}}],\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+      "{\"model\":\"m\",\"x\":[{\"k\":{\"s\":1,\"s\":1}}],\"messages\":[{\"role\":\"user\","
+      "\"content\":\"x\"}]}",
       "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"a\tb\"}]}",
       "{\"model\":\"m\",\"t\":1e3,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
       "{\"model\":\"m\",\"t\":1234567890123456,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]"
@@ -166,8 +171,7 @@ static void test_declined(void) {
       "{\"model\":\"m\",\"stream_options\":{\"include_usage\":1},\"messages\":[{\"role\":\"user\","
       "\"content\":\"x\"}]}",
       "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"},]}",
-      "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]",
-      NULL};
+      "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]", NULL};
   static const char *const anthropic[] = {
       "{\"model\":\"m\",\"messages\":[{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\","
       "\"id\":\"t\",\"name\":\"w\",\"input\":\"{}\"}]}]}",

@@ -1237,6 +1237,128 @@ static void test_empty_messages_refused_with_the_real_text(void) {
   ock_mock_free(m);
 }
 
+/* A string with U+0000 in it, or a member name given twice, would be graded as what cJSON
+ * reads (the prefix; the first value) while other readers see the rest: the events endpoint
+ * and the LLM endpoints refuse both with a 400 naming the path, and journal no cut string. */
+static void test_nul_strings_and_repeated_names_are_refused(void) {
+  static const struct {
+    const char *body, *where;
+  } events[] = {
+      {"{\"event\":\"orchestrator:complete\",\"data\":{\"status\":\"success\\u0000-but-really-"
+       "failed\"}}",
+       "$.data.status: a string holds U+0000"},
+      {"{\"event\":\"orchestrator:complete\\u0000x\",\"data\":{}}", "$.event: a string holds"},
+      {"{\"event\":\"orchestrator:complete\",\"data\":{\"status\":\"success\",\"status\":"
+       "\"cancelled\"}}",
+       "$.data.status: duplicate key"},
+  };
+  ock_mock *m = mock_from(BROKEN_FIXTURE, NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+    http_post(m, "/ock/v1/events", events[i].body, NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 400);
+    OCK_ASSERT_CONTAINS(r.body.data, events[i].where);
+    http_reply_free(&r);
+  }
+  OCK_ASSERT_INT_EQ(journal_count(m, "event"), 0);
+  OCK_ASSERT_INT_EQ(journal_count(m, "http_error"), 3);
+  /* A result for "c1" + U+0000 + "junk" is no result for "c1"; neither is one whose id is
+   * given twice (Python reads "junk"). Plain "junk" is the broken history it always was. */
+  static const char *const ids[] = {"\"c1\\u0000junk\"", "\"c1\",\"tool_call_id\":\"junk\"",
+                                    "\"junk\""};
+  static const char *const why[] = {"U+0000", "duplicate key",
+                                    "a preceeding message with 'tool_calls'"};
+  for (int i = 0; i < 3; i++) {
+    char messages[600];
+    snprintf(messages, sizeof messages,
+             "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":null,"
+             "\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+             "\"arguments\":\"{}\"}}]},{\"role\":\"tool\",\"tool_call_id\":%s,\"content\":\"ok\"}]",
+             ids[i]);
+    http_post(m, llm_path(0), request_body(0, 0, messages), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 400);
+    OCK_ASSERT_CONTAINS(r.body.data, why[i]);
+    http_reply_free(&r);
+  }
+  cJSON *req = journal_nth(m, "llm_request", 0);
+  OCK_ASSERT_CONTAINS(ock_json_str(req, "error"), "$.messages[2].tool_call_id: a string holds");
+  OCK_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItem(req, "neutral")));
+  cJSON_Delete(req);
+  ock_mock_free(m);
+  /* Arguments whose JSON text holds U+0000 or a name twice are valid strings of the request;
+   * the neutral history keeps them as the text they are, never as cJSON's cut tree. */
+  static const char *const args[] = {"{\\\"city\\\":\\\"Paris\\\\u0000x\\\"}",
+                                     "{\\\"city\\\":\\\"Paris\\\",\\\"city\\\":\\\"Rome\\\"}"};
+  static const char *const kept[] = {"{\"city\":\"Paris\\u0000x\"}",
+                                     "{\"city\":\"Paris\",\"city\":\"Rome\"}"};
+  for (int i = 0; i < 2; i++) {
+    m = mock_from(BROKEN_FIXTURE, NULL);
+    if (!m)
+      return;
+    char messages[600];
+    snprintf(messages, sizeof messages,
+             "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":null,"
+             "\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"f\","
+             "\"arguments\":\"%s\"}}]},{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":"
+             "\"ok\"}]",
+             args[i]);
+    http_post(m, llm_path(0), request_body(0, 0, messages), NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 200);
+    http_reply_free(&r);
+    req = journal_nth(m, "llm_request", 0);
+    const cJSON *call = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(req, "neutral"), 1),
+                            "tool_calls"),
+        0);
+    OCK_ASSERT_STR_EQ(ock_json_str(call, "arguments"), kept[i]);
+    cJSON_Delete(req);
+    ock_mock_free(m);
+  }
+}
+
+/* An assistant message with thousands of unanswered calls gets the real API's 400 and a
+ * finding whose text names the first ids and counts the rest: not a 500, not an empty text. */
+static void test_many_open_calls_get_the_real_400(void) {
+  static const int counts[] = {100, 20000};
+  for (int k = 0; k < 2; k++) {
+    ock_mock *m = mock_from(BROKEN_FIXTURE, NULL);
+    if (!m)
+      return;
+    struct ock_buf b;
+    ock_buf_init(&b, (size_t)8 << 20);
+    int rc =
+        ock_buf_puts(&b, "{\"model\":\"gpt-test\",\"messages\":[{\"role\":\"user\",\"content\":"
+                         "\"hi\"},{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[");
+    for (int i = 0; i < counts[k] && !rc; i++)
+      rc = ock_buf_printf(
+          &b,
+          "%s{\"id\":\"call_%06d_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\","
+          "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}",
+          i ? "," : "", i);
+    rc = rc || ock_buf_puts(&b, "]}]}");
+    OCK_ASSERT_OK(rc);
+    struct http_reply r;
+    http_post(m, llm_path(0), b.data, NULL, &r);
+    OCK_ASSERT_INT_EQ(r.status, 400);
+    cJSON *body = cJSON_Parse(r.body.data);
+    const char *msg = ock_json_str(cJSON_GetObjectItem(body, "error"), "message");
+    OCK_ASSERT_CONTAINS(msg, "did not have response messages: call_000000_");
+    char more[64];
+    snprintf(more, sizeof more, "... and %d more", counts[k] - 16);
+    OCK_ASSERT_CONTAINS(msg, more);
+    cJSON_Delete(body);
+    http_reply_free(&r);
+    cJSON *f = journal_nth(m, "finding", 0);
+    OCK_ASSERT_STR_EQ(ock_json_str(f, "shape"), "A01_UNMATCHED_TOOL_USE");
+    OCK_ASSERT_CONTAINS(ock_json_str(f, "message"), more);
+    cJSON_Delete(f);
+    ock_buf_free(&b);
+    ock_mock_free(m);
+  }
+}
+
 /* An HTTP-level refusal on an LLM endpoint comes in that API's own error envelope, as the real
  * service's 404, 405 or 413 does: an SDK reads error.type and error.message from it. */
 static void test_llm_endpoint_refusals_in_the_wire_envelope(void) {
@@ -1338,6 +1460,8 @@ static const struct ock_test tests[] = {
     {"session_document", test_session_document},
     {"bad_input_gets_a_clear_4xx", test_bad_input_gets_a_clear_4xx},
     {"empty_messages_refused_with_the_real_text", test_empty_messages_refused_with_the_real_text},
+    {"many_open_calls_get_the_real_400", test_many_open_calls_get_the_real_400},
+    {"nul_strings_and_repeated_names_are_refused", test_nul_strings_and_repeated_names_are_refused},
     {"llm_endpoint_refusals_in_the_wire_envelope", test_llm_endpoint_refusals_in_the_wire_envelope},
     {"cancel_trigger_and_prompt_stop", test_cancel_trigger_and_prompt_stop},
     {"random_faults_are_seeded", test_random_faults_are_seeded},

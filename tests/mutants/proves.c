@@ -103,13 +103,13 @@ static const struct proves_row table[] = {
                           "error.provider-error expect.llm-requests expect.turn-count"},
     {"fallback-cross-wire",
      "complete.turn-count error.fallback expect.last-request expect.llm-requests expect.turn-count "
-     "orphan.call-kept orphan.result-for-every-call"},
+     "orphan.call-kept orphan.result-for-every-call proc.event-model proc.request-model"},
     {"fallback-later-turns", "error.fallback-sticks"},
     {"fallback-non-retryable", "complete.turn-count error.fallback error.no-retry "
                                "expect.events-absent expect.llm-requests expect.turn-count"},
     {"fallback-second-provider",
      "complete.turn-count error.fallback error.retry expect.events-present expect.llm-requests "
-     "expect.turn-count order.grammar"},
+     "expect.turn-count order.grammar proc.event-model proc.request-model"},
     {"hook-ask-user-prompt-submit", "complete.status-matches complete.turn-count expect.reason "
                                     "expect.status expect.turn-count order.prompt-complete"},
     {"hook-ask-user-provider-request",

@@ -53,8 +53,9 @@
  * sees the 413 instead of a reset connection; beyond it the connection is closed. */
 #define OCK_MAX_MOCK_DRAIN ((unsigned long long)OCK_MAX_MOCK_BODY * 16)
 /* The bytes the journal keeps; past it entries are dropped and counted. A long run's journal
- * is tens of MiB. */
-#define OCK_MAX_MOCK_JOURNAL_BYTES ((size_t)512 << 20)
+ * is tens of MiB. The harness reads it as a cJSON tree, about as large again, so a scenario's
+ * journal takes about twice this at its peak: 256 MiB keeps that near 512 MiB. */
+#define OCK_MAX_MOCK_JOURNAL_BYTES ((size_t)256 << 20)
 /* The journal entries kept when the options do not say: a run of every fixture stays far
  * below it. */
 #define OCK_MAX_MOCK_JOURNAL_ENTRIES 200000
@@ -77,9 +78,10 @@
 /* An error body the mock writes (a provider error envelope, a fault's event): built from a
  * fixture's message, which is far shorter than 1 MiB. */
 #define OCK_MAX_ERROR_BODY ((size_t)1 << 20)
-/* The list of open tool call IDs named in a history finding: the IDs come from the request,
- * which OCK_MAX_MOCK_BODY bounds already; 1 MiB more than covers them. */
-#define OCK_MAX_ID_LIST ((size_t)1 << 20)
+/* The list of open tool call IDs named in a history finding's 400 text: ids past this many
+ * bytes are counted ("..., ... and 4000 more"), so that the text fits the finding (and a
+ * request with megabytes of ids gets the real API's 400, not a 500). */
+#define OCK_MAX_ID_LIST ((size_t)1024)
 
 /* ---- the ock harness ------------------------------------------------------------------------ */
 

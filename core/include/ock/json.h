@@ -18,6 +18,8 @@
 #include "ock/buf.h"
 
 #define OCK_JSON_PATH_MAX 256
+#define OCK_JSON_INT_MAX                                                                           \
+  9007199254740991.0 /* 2^53 - 1: the largest integer JSON readers agree on */
 
 /* What went wrong, and where. `where` is a JSON path, optionally prefixed by "file: ". */
 struct ock_jerr {
@@ -35,9 +37,18 @@ int ock_jerr_set(struct ock_jerr *err, int code, const char *where, const char *
 /* ock_jerr_format writes "where: what" into out (always NUL-terminated). */
 void ock_jerr_format(const struct ock_jerr *err, char *out, size_t n);
 
-/* ock_json_parse parses len bytes. On a syntax error it reports the line and column.
- * Returns OCK_OK (*out owned by the caller: cJSON_Delete) or OCK_EJSON. */
+/* ock_json_parse parses len bytes. On a syntax error it reports the line and column. It also
+ * refuses what cJSON would read otherwise than other JSON readers do, naming the JSON path: a
+ * string or member name that holds U+0000 (cJSON's C strings end there, so "a\u0000b" would
+ * read as "a") and an object with a member name given twice (cJSON's lookups see the first,
+ * Python's and JavaScript's the last). Returns OCK_OK (*out owned by the caller:
+ * cJSON_Delete), OCK_EJSON or OCK_ENOMEM. */
 int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *err);
+
+/* ock_json_check_read: what ock_json_parse refuses beyond syntax, for v, the value cJSON read
+ * from text[0..len) (len: up to the end of that value). Returns OCK_OK, OCK_EJSON (U+0000 in a
+ * string), OCK_ETYPE (a repeated member name) or OCK_ENOMEM, err naming the path. */
+int ock_json_check_read(const char *text, size_t len, const cJSON *v, struct ock_jerr *err);
 
 /* ock_json_parse_file reads and parses a file of at most max bytes; errors name the file.
  * Returns OCK_OK, OCK_EIO (unreadable), OCK_ETOOBIG, or OCK_EJSON. */

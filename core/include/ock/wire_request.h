@@ -11,8 +11,9 @@
  *
  * It takes a strict subset: a well-formed request in the shape both APIs accept, in plain JSON
  * (member names without escapes, no control characters, \u0000 or surrogate escapes in
- * strings, numbers without exponent and of at most 15 digits, no member the reader looks at
- * given twice, nesting at most 64 deep, nothing but white space after the body). Anything
+ * strings, numbers without exponent and of at most 15 digits, no member name given twice in
+ * an object and at most 32 members in one, nesting at most 64 deep, nothing but white space
+ * after the body). Anything
  * else, malformed or only unusual, is declined with OCK_EJSON: the caller then reads it with
  * the tree reader (cJSON and ock_history_from_openai / _anthropic), which is the reference for
  * what is accepted and words every error with its JSON path. Inside the subset the results are
