@@ -786,7 +786,8 @@ static void expect_timing_widens_with_time_scale(void) {
 /* lifecycle_verdict runs ock__check_lifecycle alone on the journal: the grammar (ock__check_order)
  * reports misplacement under the same check id, and this test is about ock__check_lifecycle's own
  * reading. */
-static const char *lifecycle_verdict(const char *journal_text, char *out, size_t n) {
+static const char *lifecycle_check(const char *journal_text, const char *id, char *out,
+                                   size_t n) {
   static const char *const caps[] = {"lifecycle", NULL};
   cJSON *fx = cJSON_Parse(fixture_text);
   cJSON *journal = number(journal_text);
@@ -797,13 +798,72 @@ static const char *lifecycle_verdict(const char *journal_text, char *out, size_t
   struct grade_ctx g = {
       .v = &v, .reg = reg, .declared = caps, .level = OCK_LEVEL_SHOULD, .checks = checks};
   ock__check_lifecycle(&g);
-  snprintf(out, n, "%s", verdict_of(checks, "lifecycle.execution-events"));
+  snprintf(out, n, "%s", verdict_of(checks, id));
   ock__view_free(&v);
   cJSON_Delete(journal);
   cJSON_Delete(fx);
   cJSON_Delete(checks);
   return out;
 }
+
+static const char *lifecycle_verdict(const char *journal_text, char *out, size_t n) {
+  return lifecycle_check(journal_text, "lifecycle.execution-events", out, n);
+}
+
+/* clang-format off */
+/* CUGAR's ReferenceOrchestrator as a host forwards it: its stages, which no known event names,
+ * as custom events with their stage; STEPS is spliced in after PLAN (SPEC.md 4.4). */
+#define S_(stage) ",\"trace_id\":\"tr\",\"stage\":\"" stage "\"}"
+#define CUGAR_JOURNAL(PLAN, STEPS)                                                     \
+  "[{\"kind\":\"session\",\"trace_id\":\"tr\"},"                                     \
+  EV("prompt:submit", "{\"prompt\":\"hi\"" S_("initialize")) ","                     \
+  EV("execution:start", "{\"prompt\":\"hi\"" S_("initialize")) ","                   \
+  PLAN STEPS                                                                           \
+  EV("cugar:aggregate", "{\"count\":2" S_("aggregate")) ","                            \
+  EV("execution:end", "{\"response\":\"done\",\"status\":\"completed\"" S_("complete")) "," \
+  EV("orchestrator:complete",                                                          \
+     "{\"orchestrator\":\"x\",\"turn_count\":0,\"status\":\"success\"" S_("complete")) "]"
+#define CUGAR_PLAN EV("cugar:plan", "{\"num_steps\":2" S_("plan")) ","
+#define CUGAR_STEP                                                                     \
+  EV("cugar:route", "{\"step\":1" S_("route")) ","                                    \
+  EV("cugar:execute", "{\"step\":1" S_("execute")) ","
+/* clang-format on */
+
+/* SPEC.md 4.4 accepts CUGAR's canonical order, PLAN before ROUTE and a ROUTE per step, read from
+ * the stages of custom events; the same events in an order CUGAR refuses fail OCK-LIFECYCLE-003. */
+static void cugar_stage_order_is_accepted(void) {
+  char got[16];
+  OCK_ASSERT_STR_EQ(lifecycle_check(CUGAR_JOURNAL(CUGAR_PLAN, CUGAR_STEP CUGAR_STEP),
+                                    "lifecycle.transitions", got, sizeof got),
+                    "PASS");
+  OCK_ASSERT_STR_EQ(lifecycle_check(CUGAR_JOURNAL(CUGAR_PLAN, CUGAR_STEP CUGAR_STEP),
+                                    "lifecycle.stage", got, sizeof got),
+                    "PASS");
+  OCK_ASSERT_STR_EQ(lifecycle_check(CUGAR_JOURNAL(CUGAR_PLAN, CUGAR_STEP CUGAR_STEP),
+                                    "lifecycle.terminal", got, sizeof got),
+                    "PASS");
+  /* ROUTE before any PLAN */
+  OCK_ASSERT_STR_EQ(lifecycle_check(CUGAR_JOURNAL("", CUGAR_STEP CUGAR_PLAN), "lifecycle.transitions",
+                                    got, sizeof got),
+                    "FAIL");
+  /* PLAN -> EXECUTE: the step's ROUTE is missing */
+  OCK_ASSERT_STR_EQ(
+      lifecycle_check(CUGAR_JOURNAL(CUGAR_PLAN, EV("cugar:execute", "{\"step\":1" S_("execute")) ","),
+                      "lifecycle.transitions", got, sizeof got),
+      "FAIL");
+  /* ROUTE -> AGGREGATE: the step's EXECUTE is missing */
+  OCK_ASSERT_STR_EQ(
+      lifecycle_check(CUGAR_JOURNAL(CUGAR_PLAN, EV("cugar:route", "{\"step\":1" S_("route")) ","),
+                      "lifecycle.transitions", got, sizeof got),
+      "FAIL");
+  /* a step after the terminal stage */
+  OCK_ASSERT_STR_EQ(
+      lifecycle_check(CUGAR_JOURNAL(CUGAR_PLAN, CUGAR_STEP EV("cugar:done", "{\"ok\":1" S_("complete")) ","
+                                                           CUGAR_STEP),
+                      "lifecycle.transitions", got, sizeof got),
+      "FAIL");
+}
+#undef S_
 
 static void custom_events_do_not_displace_execution_events(void) {
   char got[16];
@@ -1124,6 +1184,7 @@ static const struct ock_test tests[] = {
     {"undeclared_capability_by_behaviour", undeclared_capability_by_behaviour},
     {"custom_events_do_not_displace_execution_events",
      custom_events_do_not_displace_execution_events},
+    {"cugar_stage_order_is_accepted", cugar_stage_order_is_accepted},
     {"event_data_is_shared_by_concurrent_graders", event_data_is_shared_by_concurrent_graders},
     {NULL, NULL}};
 const struct ock_suite suite_checks = {"checks", tests, setup, teardown};
