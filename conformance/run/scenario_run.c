@@ -16,6 +16,7 @@
 #include "ock/status.h"
 #include "ock/utf8.h"
 #include "run/sut.h"
+#include "model/pair.h"
 #include "model/view.h"
 
 #define TIMELINE_MAX 400
@@ -314,8 +315,10 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
 /* grade_run grades what the SUT did (proc) as the journal shows it, into g->checks; v is the
  * caller's room for the journal's view. */
 static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario *sc,
-                      const struct run_config *cfg, const cJSON *journal,
-                      const struct sut_result *proc, size_t dropped) {
+                      const struct run_config *cfg, cJSON *journal, const struct sut_result *proc,
+                      size_t dropped) {
+  if (journal && !cfg->blackbox)
+    ock__pair_tool_events(journal); /* id-less tool events read with their call's id (4.6) */
   if (proc->aborted) {
     /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
     char why[200];

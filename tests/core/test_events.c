@@ -82,7 +82,8 @@ static void both_orders_and_no_mix(void) {
          "complete"),
        0, "a routed step after unrouted ones"},
       {S("initialize", "plan", "route", "aggregate", "complete"), 0, "route -> aggregate"},
-      {S("initialize", "plan", "route", "execute", "aggregate", "failed"), 0, "aggregate -> failed"},
+      {S("initialize", "plan", "route", "execute", "aggregate", "failed"), 0,
+       "aggregate -> failed"},
       {S("initialize", "plan", "route", "execute", "complete", "execute"), 0,
        "complete -> execute"},
   };
