@@ -710,9 +710,9 @@ static int check_strings(const cJSON *obj, const char *key, struct ock_jerr *err
 
 static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
   static const char *const keys[] = {
-      "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
-      "session",     "script", "tools",         "hooks",  "cancel",       "observe_only",
-      "seed",        "expect", "random_faults", NULL};
+      "ock_fixture",   "id",      "title", "proves", "requirements", "capabilities", "session",
+      "script",        "tools",   "hooks", "cancel", "observe_only", "seed",         "expect",
+      "random_faults", "aliases", NULL};
   TRY(ock_jcheck_object(f->json, "$", err));
   TRY(ock_jcheck_keys(f->json, "$", keys, err));
   long long version = 0;

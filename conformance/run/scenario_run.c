@@ -89,6 +89,12 @@ static cJSON *base_result(const struct scenario *sc) {
   cJSON_AddStringToObject(r, "title", sc->title ? sc->title : sc->id);
   cJSON_AddStringToObject(r, "proves", sc->proves ? sc->proves : "");
   cJSON_AddStringToObject(r, "file", sc->path);
+  if (sc->base) /* one wire of a wire-less scenario (SPEC.md 8.2) */
+    cJSON_AddStringToObject(r, "fixture_id", sc->base);
+  if (sc->wire)
+    cJSON_AddStringToObject(r, "wire", sc->wire);
+  if (sc->alias)
+    cJSON_AddStringToObject(r, "alias", sc->alias);
   cJSON_AddItemToObject(
       r, "requirements",
       cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
@@ -274,7 +280,7 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
   char v1[600], mcp[600];
   snprintf(v1, sizeof v1, "%s/v1", url);
   snprintf(mcp, sizeof mcp, "%s/mcp", url);
-  char *env[12] = {0};
+  char *env[16] = {0};
   size_t ne = 0;
   add_env(env, &ne, "OCK_URL", url);
   add_env(env, &ne, "OCK_MCP_URL", mcp);
@@ -283,6 +289,10 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
   add_env(env, &ne, "OPENAI_API_KEY", "ock-dummy-key");
   add_env(env, &ne, "ANTHROPIC_BASE_URL", url);
   add_env(env, &ne, "ANTHROPIC_API_KEY", "ock-dummy-key");
+  /* @google/genai puts the API version after the base URL itself (/v1beta/models/...) */
+  add_env(env, &ne, "GOOGLE_GEMINI_BASE_URL", url);
+  add_env(env, &ne, "GEMINI_API_KEY", "ock-dummy-key");
+  add_env(env, &ne, "GOOGLE_API_KEY", "ock-dummy-key");
   /* A black-box SUT reads the prompts on stdin (SPEC.md 9.7). */
   char *input = cfg->blackbox
                     ? ock__blackbox_input(cJSON_GetObjectItemCaseSensitive(
