@@ -17,6 +17,7 @@
  */
 #include "model/pair.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ock/contract.h"
@@ -73,12 +74,12 @@ static int same_call(const struct round *r, size_t i, size_t j) {
 
 /* traffic_index: the entry index of the first tool_start (kind) with call i's id after entry
  * `at` (forward), or of the first tool_end before it (backward); (size_t)-1 when none. */
-static size_t traffic_index(const cJSON *journal, size_t n, size_t at, const struct round *r,
+static size_t traffic_index(const cJSON *const *ents, size_t n, size_t at, const struct round *r,
                             size_t i, int forward) {
   const char *id = ock__str_field(r->calls[i], "id");
   enum ock_journal_kind kind = forward ? OCK_ENTRY_TOOL_START : OCK_ENTRY_TOOL_END;
   for (size_t k = forward ? at + 1 : 0; forward ? k < n : k < at; k++) {
-    const cJSON *e = cJSON_GetArrayItem(journal, (int)k);
+    const cJSON *e = ents[k];
     if (ock__is_kind(e, kind) && !strcmp(ock__str_field(e, "tool_call_id"), id))
       return k;
   }
@@ -88,13 +89,13 @@ static size_t traffic_index(const cJSON *journal, size_t n, size_t at, const str
 /* choose: among the candidate calls (cand, all the same call), the one the endpoint traffic
  * names: the first started after a tool:pre, the first ended before a tool:post or tool:error;
  * else the first in the reply's order. */
-static size_t choose(const cJSON *journal, size_t n, size_t at, const struct round *r,
+static size_t choose(const cJSON *const *ents, size_t n, size_t at, const struct round *r,
                      const size_t *cand, size_t nc, enum slot s) {
   if (s == SLOT_SELECTING || s == SLOT_SELECTED)
     return cand[0];
   size_t best = cand[0], best_at = (size_t)-1;
   for (size_t k = 0; k < nc; k++) {
-    size_t t = traffic_index(journal, n, at, r, cand[k], s == SLOT_PRE);
+    size_t t = traffic_index(ents, n, at, r, cand[k], s == SLOT_PRE);
     if (t != (size_t)-1 && (best_at == (size_t)-1 || t < best_at)) {
       best = cand[k];
       best_at = t;
@@ -104,10 +105,10 @@ static size_t choose(const cJSON *journal, size_t n, size_t at, const struct rou
 }
 
 /* ended_with: the tool_end of call i before entry `at` replied `result` (JSON values equal). */
-static int ended_with(const cJSON *journal, size_t at, const struct round *r, size_t i,
+static int ended_with(const cJSON *const *ents, size_t at, const struct round *r, size_t i,
                       const cJSON *result) {
-  size_t t = traffic_index(journal, at, at, r, i, 0);
-  const cJSON *end = t == (size_t)-1 ? NULL : cJSON_GetArrayItem(journal, (int)t);
+  size_t t = traffic_index(ents, at, at, r, i, 0);
+  const cJSON *end = t == (size_t)-1 ? NULL : ents[t];
   const cJSON *reply = cJSON_GetObjectItemCaseSensitive(end, OCK_F_TOOL_END_REPLY);
   return reply && cJSON_Compare(reply, result, 1);
 }
@@ -126,7 +127,7 @@ static size_t narrow(size_t *out, size_t n, const int *keep) {
  * arguments equal the event's tool_input, and for a tool:post the ones whose tool_end replied its
  * result, when some do. Returns the count; 0 also when calls that differ remain and nothing
  * tells them apart. */
-static size_t candidates(const cJSON *journal, size_t at, const struct round *r, const cJSON *d,
+static size_t candidates(const cJSON *const *ents, size_t at, const struct round *r, const cJSON *d,
                          enum slot s, size_t *out) {
   const char *name = ock_json_str(d, s == SLOT_SELECTED ? "original_tool" : "tool_name");
   if (!name)
@@ -144,7 +145,7 @@ static size_t candidates(const cJSON *journal, size_t at, const struct round *r,
   if (input)
     n = narrow(out, n, keep);
   for (size_t k = 0; result && s == SLOT_CLOSE && k < n; k++)
-    keep[k] = ended_with(journal, at, r, out[k], result);
+    keep[k] = ended_with(ents, at, r, out[k], result);
   if (result && s == SLOT_CLOSE)
     n = narrow(out, n, keep);
   for (size_t k = 1; k < n; k++)
@@ -167,6 +168,14 @@ size_t ock__pair_tool_events(cJSON *journal) {
   size_t paired = 0, n = (size_t)cJSON_GetArraySize(journal);
   size_t cand[PAIR_MAX_CALLS];
   size_t k = 0;
+  /* The entries by index: the traffic is searched around each id-less event. Without room for
+   * it nothing is paired, and the grammar refuses the id-less events: never a false pass. */
+  const cJSON **ents = n ? malloc(n * sizeof *ents) : NULL;
+  if (!ents)
+    return 0;
+  for (const cJSON *e = journal->child; e && k < n; e = e->next)
+    ents[k++] = e;
+  k = 0;
   for (cJSON *e = journal ? journal->child : NULL; e; e = e->next, k++) {
     if (ock__is_kind(e, OCK_ENTRY_LLM_REPLY) && !ock__reply_failed(e)) {
       round_from_reply(&r, e);
@@ -190,15 +199,16 @@ size_t ock__pair_tool_events(cJSON *journal) {
           take(&r, i, s, d);
       continue;
     }
-    size_t nc = cJSON_IsObject(d) ? candidates(journal, k, &r, d, s, cand) : 0;
+    size_t nc = cJSON_IsObject(d) ? candidates(ents, k, &r, d, s, cand) : 0;
     if (!nc)
       continue; /* nothing to pair with: the grammar refuses the event */
-    size_t i = choose(journal, n, k, &r, cand, nc, s);
+    size_t i = choose(ents, n, k, &r, cand, nc, s);
     take(&r, i, s, d);
     cJSON_AddStringToObject(d, "tool_call_id", ock__str_field(r.calls[i], "id"));
     cJSON_AddBoolToObject(e, OCK_F_EVENT_TOOL_CALL_ID_INFERRED, 1);
     paired++;
   }
   round_clear(&r);
+  free(ents);
   return paired;
 }
