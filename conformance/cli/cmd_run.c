@@ -315,8 +315,8 @@ static void wire_options(void) {
   if (used < sizeof wires_help)
     snprintf(wires_help + used, sizeof wires_help - used,
              "\n(default openai,anthropic). A scenario pinned to another wire is\n"
-             "SKIP; a wire-less one plays on each, as ID@WIRE (with none\n"
-             "declared: once, on openai, as ID)");
+             "SKIP; a wire-less one plays on each, as ID@WIRE (on one wire, or\n"
+             "with none declared on openai, as ID)");
 }
 
 /* run_options fills t with the options of ock run, stored into o and *format. */
@@ -485,16 +485,21 @@ static int check_out_dir(const char *dir, char *err, size_t n) {
 /* ---- the baseline --------------------------------------------------------------------------- */
 
 /* entry_names: the length of the scenario part of baseline entry e ("scenario" or
- * "scenario:ID") when it names result: its id, or (for one wire of a wire-less scenario) the
- * fixture's id, every wire of it, or its alias; else 0. *exact: it names the id or the alias. */
+ * "scenario:ID") when it names result: its id, its alias, "<fixture id>@<wire>" (exactly this
+ * run), or the fixture's id when the run plays it on several wires (every wire of it); else 0.
+ * *exact: it names this very run. */
 static size_t entry_names(const char *e, const cJSON *result, int *exact) {
   const char *colon = strchr(e, ':');
   size_t len = colon ? (size_t)(colon - e) : strlen(e);
-  const char *names[] = {ock_json_str(result, "id"), ock_json_str(result, "alias"),
-                         ock_json_str(result, "fixture_id")};
-  for (int k = 0; k < 3; k++) {
-    if (names[k] && strlen(names[k]) == len && !strncmp(e, names[k], len)) {
-      *exact = k < 2;
+  char wire_id[600] = "";
+  const char *fixture = ock_json_str(result, "fixture_id"), *wire = ock_json_str(result, "wire");
+  if (fixture && wire)
+    snprintf(wire_id, sizeof wire_id, "%s@%s", fixture, wire);
+  const char *names[] = {ock_json_str(result, "id"), ock_json_str(result, "alias"), wire_id,
+                         fixture};
+  for (int k = 0; k < 4; k++) {
+    if (names[k] && *names[k] && strlen(names[k]) == len && !strncmp(e, names[k], len)) {
+      *exact = k < 3;
       return len;
     }
   }

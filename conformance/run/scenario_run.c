@@ -89,10 +89,10 @@ static cJSON *base_result(const struct scenario *sc) {
   cJSON_AddStringToObject(r, "title", sc->title ? sc->title : sc->id);
   cJSON_AddStringToObject(r, "proves", sc->proves ? sc->proves : "");
   cJSON_AddStringToObject(r, "file", sc->path);
-  if (sc->base) /* one wire of a wire-less scenario (SPEC.md 8.2) */
+  if (sc->base) { /* one wire of a wire-less scenario (SPEC.md 8.2) */
     cJSON_AddStringToObject(r, "fixture_id", sc->base);
-  if (sc->wire)
     cJSON_AddStringToObject(r, "wire", sc->wire);
+  }
   if (sc->alias)
     cJSON_AddStringToObject(r, "alias", sc->alias);
   cJSON_AddItemToObject(

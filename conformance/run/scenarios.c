@@ -298,10 +298,10 @@ static int matches_any(const char *id, const char *const *globs) {
   return 0;
 }
 
-/* scenario_matches: a glob matches sc by its id, its fixture's id or its alias. */
+/* scenario_matches: a glob matches sc by its id, its fixture's id, "<id>@<wire>" or its alias. */
 static int scenario_matches(const struct scenario *sc, const char *const *globs) {
   return matches_any(sc->id, globs) || matches_any(sc->base, globs) ||
-         matches_any(sc->alias, globs);
+         matches_any(sc->wire_id, globs) || matches_any(sc->alias, globs);
 }
 
 static void scenario_release(struct scenario *sc) {
@@ -454,7 +454,7 @@ void ock__scenarios_select(struct scenario_set *s, const char *const *include,
 
 int ock__scenario_names(const struct scenario *sc, const char *name) {
   return !strcmp(sc->id, name) || (sc->base && !strcmp(sc->base, name)) ||
-         (sc->alias && !strcmp(sc->alias, name));
+         (sc->wire_id && !strcmp(sc->wire_id, name)) || (sc->alias && !strcmp(sc->alias, name));
 }
 
 int ock__scenarios_find(const struct scenario_set *s, const char *id) {
@@ -515,8 +515,9 @@ static int give_wire(cJSON *fx, const char *wire) {
   return OCK_OK;
 }
 
-/* on_wire: sc (wire-less) played on wire, as "<id>@<wire>", into *out. OCK_OK or OCK_ENOMEM. */
-static int on_wire(const struct scenario *sc, const char *wire, struct scenario *out) {
+/* on_wire: sc (wire-less) played on wire into *out: as "<id>@<wire>" when the run plays it on
+ * several wires, else under its own id. OCK_OK or OCK_ENOMEM. */
+static int on_wire(const struct scenario *sc, const char *wire, int several, struct scenario *out) {
   memset(out, 0, sizeof *out);
   char id[512];
   snprintf(id, sizeof id, "%s@%s", sc->id, wire);
@@ -528,7 +529,7 @@ static int on_wire(const struct scenario *sc, const char *wire, struct scenario 
     scenario_release(out);
     return OCK_ENOMEM;
   }
-  out->id = out->wire_id;
+  out->id = several ? out->wire_id : out->base;
   out->title = ock_json_str(out->fixture, "title");
   out->proves = ock_json_str(out->fixture, "proves");
   out->wire = wire;
@@ -544,9 +545,11 @@ int ock__scenarios_expand(struct scenario_set *s, const char *const *wires) {
     if (ock_wire_by_name(wires[i], &w)) /* the table's own string: it outlives the set */
       names[nw++] = ock_wire_name_at((int)w);
   }
+  if (!nw) /* none declared: as before, on openai */
+    names[nw++] = ock_wire_name_at(OCK_WIRE_OPENAI);
   size_t wide = 0;
   for (size_t i = 0; i < s->n; i++)
-    wide += wireless(s->items[i].fixture) ? (nw ? nw : 1) : 1;
+    wide += wireless(s->items[i].fixture) ? nw : 1;
   struct scenario *items = calloc(wide + 1, sizeof *items);
   if (!items)
     return OCK_ENOMEM;
@@ -554,16 +557,12 @@ int ock__scenarios_expand(struct scenario_set *s, const char *const *wires) {
   int rc = OCK_OK;
   for (size_t i = 0; i < s->n; i++) {
     struct scenario *sc = &s->items[i];
-    if (!wireless(sc->fixture) || !nw) {
-      if (!rc && wireless(sc->fixture)) { /* none declared: as before, on openai, its own id */
-        sc->wire = ock_wire_name_at(OCK_WIRE_OPENAI);
-        rc = give_wire(sc->fixture, sc->wire);
-      }
+    if (!wireless(sc->fixture)) {
       items[k++] = *sc;
       continue;
     }
     for (size_t w = 0; w < nw && !rc; w++)
-      if (!(rc = on_wire(sc, names[w], &items[k])))
+      if (!(rc = on_wire(sc, names[w], nw > 1, &items[k])))
         k++;
     scenario_release(sc);
   }

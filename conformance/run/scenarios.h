@@ -18,11 +18,11 @@
 struct scenario {
   char *path;     /* the fixture file; owned */
   cJSON *fixture; /* parsed; owned */
-  const char *id; /* borrowed from fixture, or for one wire of a wire-less one wire_id */
+  const char *id; /* borrowed: the fixture's id, or wire_id when played on several wires */
   const char *title;
   const char *proves;
-  char *base;        /* the fixture's own id when id is "<id>@<wire>", else NULL; owned */
-  char *wire_id;     /* "<id>@<wire>" for one wire of a wire-less one, else NULL; owned */
+  char *base;        /* a wire-less fixture's own id, else NULL; owned */
+  char *wire_id;     /* a wire-less fixture's "<id>@<wire>", else NULL; owned */
   const char *wire;  /* the wire a wire-less fixture is played on (static), else NULL */
   const char *alias; /* the id it was known by on that wire ("aliases"), or NULL; borrowed */
 };
@@ -46,18 +46,19 @@ int ock__scenarios_validate(const cJSON *fixture, const char *file, const ock_re
 
 /* ock__scenarios_select keeps the scenarios whose id matches one of include (NULL or empty: all)
  * and none of exclude, in order, as ock__scenarios_load does; the others are freed. A glob
- * matches "<id>@<wire>" also through "<id>" (every wire) and through the alias. */
+ * matches one wire of a wire-less scenario through its id, "<id>" (every wire), "<id>@<wire>"
+ * and its alias. */
 void ock__scenarios_select(struct scenario_set *s, const char *const *include,
                            const char *const *exclude);
 
 /* ock__scenarios_expand plays each wire-less scenario (a session provider without "api",
- * SPEC.md 8.2) on wires: with wires NULL (none declared), once on openai under its own id; else
- * once per wire, as "<id>@<wire>", the providers without "api" taking that wire. Scenarios whose
+ * SPEC.md 8.2) on each of wires (NULL or empty: openai), the providers without "api" taking that
+ * wire: as "<id>@<wire>" when there are several, else under its own id. Scenarios whose
  * providers all name their wire stay as they are. Re-sorts by id. OCK_OK or OCK_ENOMEM. */
 int ock__scenarios_expand(struct scenario_set *s, const char *const *wires);
 
 /* ock__scenario_names: name (a scenario id, no glob) names sc: its id, its fixture's id (every
- * wire of it), or its alias. */
+ * wire of it), "<id>@<wire>", or its alias. */
 int ock__scenario_names(const struct scenario *sc, const char *name);
 
 /* ock__scenarios_find: 1 when the set holds a scenario that name names, else 0. */

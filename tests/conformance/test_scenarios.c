@@ -182,8 +182,8 @@ static const char *api_of(const struct scenario *sc) {
 }
 
 /* A scenario whose providers name no wire is written once and played on each declared wire as
- * "<id>@<wire>" (SPEC.md 8.2); with none declared, once on openai under its own id. A glob
- * selects it by its id, its fixture's id (every wire) or its alias; a pinned one stays one. */
+ * "<id>@<wire>" (SPEC.md 8.2); on one wire (openai when none is declared) under its own id. A
+ * glob selects it by its id, its fixture's id (every wire) or its alias; a pinned one stays one. */
 static void wireless_scenarios_play_on_each_wire(void) {
   char dir[128], cmd[300], err[1200] = "";
   snprintf(dir, sizeof dir, "%s/wires", tmpdir);
@@ -224,6 +224,17 @@ static void wireless_scenarios_play_on_each_wire(void) {
   ock__scenarios_select(&set, by_alias, NULL);
   OCK_ASSERT_INT_EQ(set.n, 1);
   OCK_ASSERT_STR_EQ(set.items[0].id, "both@anthropic");
+  ock__scenarios_free(&set);
+
+  /* one wire declared: played there, under its own id, still named by "<id>@<wire>" */
+  const char *const one[] = {"anthropic", NULL};
+  OCK_ASSERT_OK(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err));
+  OCK_ASSERT_OK(ock__scenarios_expand(&set, one));
+  OCK_ASSERT_INT_EQ(set.n, 2);
+  OCK_ASSERT_STR_EQ(set.items[0].id, "both");
+  OCK_ASSERT_STR_EQ(api_of(&set.items[0]), "anthropic");
+  OCK_ASSERT_TRUE(ock__scenarios_find(&set, "both@anthropic"));
+  OCK_ASSERT_FALSE(ock__scenarios_find(&set, "both@openai"));
   ock__scenarios_free(&set);
 
   OCK_ASSERT_OK(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err));
