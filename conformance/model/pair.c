@@ -30,28 +30,45 @@
 enum slot { SLOT_SELECTING, SLOT_SELECTED, SLOT_PRE, SLOT_CLOSE, SLOT_COUNT };
 
 struct round {
-  const cJSON *calls[PAIR_MAX_CALLS]; /* the tool_calls of the latest reply of the execute */
-  cJSON *args[PAIR_MAX_CALLS];        /* their arguments parsed ({} when empty), or NULL */
+  cJSON *owned;                       /* a copy of the latest reply's tool_calls */
+  const cJSON *calls[PAIR_MAX_CALLS]; /* its items */
+  cJSON *args[PAIR_MAX_CALLS];        /* their arguments as JSON ({} when empty), or NULL */
   unsigned char taken[PAIR_MAX_CALLS][SLOT_COUNT];
-  const char *chosen[PAIR_MAX_CALLS]; /* the tool a tool:selected named for it, or NULL */
+  char *chosen[PAIR_MAX_CALLS]; /* the tool a tool:selected named for it, or NULL; owned */
   size_t n;
 };
 
+struct ock_pairer {
+  struct round r;
+};
+
 static void round_clear(struct round *r) {
-  for (size_t i = 0; i < r->n; i++)
+  for (size_t i = 0; i < r->n; i++) {
     cJSON_Delete(r->args[i]);
+    free(r->chosen[i]);
+  }
+  cJSON_Delete(r->owned);
   memset(r, 0, sizeof *r);
 }
 
-static void round_from_reply(struct round *r, const cJSON *reply) {
+/* args_of: a call's arguments as JSON: the text parsed (the mock's journal), or the value (a
+ * provider:response event); {} when absent or empty. NULL when the text is not JSON. */
+static cJSON *args_of(const cJSON *call) {
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(call, "arguments");
+  if (cJSON_IsString(a))
+    return *a->valuestring ? cJSON_Parse(a->valuestring) : cJSON_CreateObject();
+  return a ? cJSON_Duplicate(a, 1) : cJSON_CreateObject();
+}
+
+static void round_from_calls(struct round *r, const cJSON *tool_calls) {
   round_clear(r);
+  r->owned = cJSON_Duplicate(tool_calls, 1);
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS)) {
+  cJSON_ArrayForEach(c, r->owned) {
     if (r->n == PAIR_MAX_CALLS)
       break;
-    const char *text = ock__str_field(c, "arguments");
     r->calls[r->n] = c;
-    r->args[r->n] = *text ? cJSON_Parse(text) : cJSON_CreateObject();
+    r->args[r->n] = args_of(c);
     r->n++;
   }
 }
@@ -78,7 +95,7 @@ static size_t traffic_index(const cJSON *const *ents, size_t n, size_t at, const
                             size_t i, int forward) {
   const char *id = ock__str_field(r->calls[i], "id");
   enum ock_journal_kind kind = forward ? OCK_ENTRY_TOOL_START : OCK_ENTRY_TOOL_END;
-  for (size_t k = forward ? at + 1 : 0; forward ? k < n : k < at; k++) {
+  for (size_t k = forward ? at + 1 : 0; ents && (forward ? k < n : k < at); k++) {
     const cJSON *e = ents[k];
     if (ock__is_kind(e, kind) && !strcmp(ock__str_field(e, "tool_call_id"), id))
       return k;
@@ -159,56 +176,81 @@ static size_t candidates(const cJSON *const *ents, size_t at, const struct round
  * and tool:post come. */
 static void take(struct round *r, size_t i, enum slot s, const cJSON *d) {
   r->taken[i][s] = 1;
-  if (s == SLOT_SELECTED && ock_json_str(d, "tool_name"))
-    r->chosen[i] = ock_json_str(d, "tool_name");
+  if (s == SLOT_SELECTED && ock_json_str(d, "tool_name")) {
+    free(r->chosen[i]);
+    r->chosen[i] = strdup(ock_json_str(d, "tool_name"));
+  }
+}
+
+ock_pairer *ock__pairer_new(void) {
+  return calloc(1, sizeof(ock_pairer));
+}
+
+void ock__pairer_free(ock_pairer *p) {
+  if (!p)
+    return;
+  round_clear(&p->r);
+  free(p);
+}
+
+void ock__pairer_calls(ock_pairer *p, const cJSON *tool_calls) {
+  round_from_calls(&p->r, tool_calls);
+}
+
+void ock__pairer_reset(ock_pairer *p) {
+  round_clear(&p->r);
+}
+
+int ock__pairer_event(ock_pairer *p, const char *name, cJSON *data, const cJSON *const *ents,
+                      size_t n, size_t at) {
+  struct round *r = &p->r;
+  if (!ock_event_is_tool(ock_event_parse(name)) || !cJSON_IsObject(data))
+    return 0;
+  enum slot s = slot_of(name);
+  if (cJSON_HasObjectItem(data, "tool_call_id")) { /* it names its call: that call's slot */
+    const char *id = ock_json_str(data, "tool_call_id");
+    for (size_t i = 0; id && i < r->n; i++)
+      if (!strcmp(ock__str_field(r->calls[i], "id"), id))
+        take(r, i, s, data);
+    return 0; /* an id of the wrong type: the grammar says so */
+  }
+  size_t cand[PAIR_MAX_CALLS];
+  size_t nc = candidates(ents, at, r, data, s, cand);
+  if (!nc)
+    return 0; /* nothing to pair with: the grammar refuses the event */
+  size_t i = choose(ents, n, at, r, cand, nc, s);
+  take(r, i, s, data);
+  return cJSON_AddStringToObject(data, "tool_call_id", ock__str_field(r->calls[i], "id")) != NULL;
 }
 
 size_t ock__pair_tool_events(cJSON *journal) {
-  struct round r = {.n = 0};
-  size_t paired = 0, n = (size_t)cJSON_GetArraySize(journal);
-  size_t cand[PAIR_MAX_CALLS];
-  size_t k = 0;
+  size_t paired = 0, n = (size_t)cJSON_GetArraySize(journal), k = 0;
   /* The entries by index: the traffic is searched around each id-less event. Without room for
    * it nothing is paired, and the grammar refuses the id-less events: never a false pass. */
   const cJSON **ents = n ? malloc(n * sizeof *ents) : NULL;
-  if (!ents)
+  ock_pairer *p = ents ? ock__pairer_new() : NULL;
+  if (!p) {
+    free(ents);
     return 0;
+  }
   for (const cJSON *e = journal->child; e && k < n; e = e->next)
     ents[k++] = e;
   k = 0;
-  for (cJSON *e = journal ? journal->child : NULL; e; e = e->next, k++) {
-    if (ock__is_kind(e, OCK_ENTRY_LLM_REPLY) && !ock__reply_failed(e)) {
-      round_from_reply(&r, e);
-      continue;
-    }
+  for (cJSON *e = journal->child; e; e = e->next, k++) {
+    if (ock__is_kind(e, OCK_ENTRY_LLM_REPLY) && !ock__reply_failed(e))
+      ock__pairer_calls(p, cJSON_GetObjectItemCaseSensitive(e, OCK_F_LLM_REPLY_TOOL_CALLS));
     if (!ock__is_kind(e, OCK_ENTRY_EVENT))
       continue;
     const char *name = ock__event_name(e);
     if (!strcmp(name, OCK_EV_PROMPT_SUBMIT))
-      round_clear(&r); /* a new execute: the calls of the last one are not this one's */
-    if (!ock_event_is_tool(ock_event_parse(name)))
-      continue;
-    cJSON *d = cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_DATA);
-    enum slot s = slot_of(name);
-    if (cJSON_HasObjectItem(d, "tool_call_id") && !ock_json_str(d, "tool_call_id"))
-      continue; /* an id of the wrong type: the grammar says so */
-    const char *id = ock_json_str(d, "tool_call_id");
-    if (id) { /* an event with its id takes its call's slot */
-      for (size_t i = 0; i < r.n; i++)
-        if (!strcmp(ock__str_field(r.calls[i], "id"), id))
-          take(&r, i, s, d);
-      continue;
+      ock__pairer_reset(p); /* a new execute: the calls of the last one are not this one's */
+    if (ock__pairer_event(p, name, cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_DATA), ents, n,
+                          k)) {
+      cJSON_AddBoolToObject(e, OCK_F_EVENT_TOOL_CALL_ID_INFERRED, 1);
+      paired++;
     }
-    size_t nc = cJSON_IsObject(d) ? candidates(ents, k, &r, d, s, cand) : 0;
-    if (!nc)
-      continue; /* nothing to pair with: the grammar refuses the event */
-    size_t i = choose(ents, n, k, &r, cand, nc, s);
-    take(&r, i, s, d);
-    cJSON_AddStringToObject(d, "tool_call_id", ock__str_field(r.calls[i], "id"));
-    cJSON_AddBoolToObject(e, OCK_F_EVENT_TOOL_CALL_ID_INFERRED, 1);
-    paired++;
   }
-  round_clear(&r);
+  ock__pairer_free(p);
   free(ents);
   return paired;
 }
