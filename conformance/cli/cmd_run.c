@@ -276,6 +276,11 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
     char id[512];
     size_t len = colon ? (size_t)(colon - e) : strlen(e);
     snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), e);
+    /* "<id>@<wire>" of a wire this run does not play names a scenario all the same: one
+     * baseline may serve runs on different wires */
+    char *at = strrchr(id, '@');
+    if (at && ock_wire_by_name(at + 1, NULL))
+      *at = '\0';
     if (!ock__scenarios_find(all, id)) {
       snprintf(err, n,
                "expected failures: the entry \"%.300s\" names no scenario of %s (see ock list "
