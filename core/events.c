@@ -3,7 +3,9 @@
  *
  * The transition table is the CUGAR lifecycle fitted to an LLM loop: route picks a provider,
  * plan is an LLM turn (the model decides what to do next), execute runs the tools it asked
- * for, aggregate hands the answer back; any stage may fail or be cancelled.
+ * for, aggregate hands the answer back; any stage may fail or be cancelled. CUGAR's own order
+ * (plan first, then a route before each step's execute) is accepted beside it; the stage walk
+ * keeps the two apart.
  */
 #include "ock/events.h"
 
@@ -80,18 +82,51 @@ int ock_stage_transition_allowed(enum ock_stage from, enum ock_stage to) {
     return from != OCK_STAGE_AGGREGATE;
   switch (from) {
   case OCK_STAGE_INITIALIZE:
-    return to == OCK_STAGE_ROUTE || to == OCK_STAGE_AGGREGATE;
+    return to == OCK_STAGE_ROUTE || to == OCK_STAGE_PLAN || to == OCK_STAGE_AGGREGATE;
   case OCK_STAGE_ROUTE:
-    return to == OCK_STAGE_PLAN;
+    return to == OCK_STAGE_PLAN || to == OCK_STAGE_EXECUTE;
   case OCK_STAGE_PLAN:
     return to == OCK_STAGE_EXECUTE || to == OCK_STAGE_AGGREGATE || to == OCK_STAGE_ROUTE;
   case OCK_STAGE_EXECUTE:
-    return to == OCK_STAGE_PLAN;
+    return to == OCK_STAGE_PLAN || to == OCK_STAGE_ROUTE || to == OCK_STAGE_AGGREGATE;
   case OCK_STAGE_AGGREGATE:
     return to == OCK_STAGE_COMPLETE;
   default:
     return 0;
   }
+}
+
+void ock_stage_walk_start(struct ock_stage_walk *w) {
+  *w = (struct ock_stage_walk){.prev = OCK_STAGE_COUNT};
+}
+
+/* in_order: the pairs that belong to one order only. route -> execute starts a routed step, and
+ * needs a plan before it (CUGAR: "PLAN MUST complete before ROUTE"); once steps are routed each
+ * one is (plan -> execute would skip its ROUTE), the next step is routed from the last one's
+ * execute, and the results are aggregated after it. In the provider-routing order the tool
+ * results go back to the model instead: execute -> route and execute -> aggregate stay refused. */
+static int in_order(const struct ock_stage_walk *w, enum ock_stage to) {
+  enum ock_stage from = w->prev;
+  if (from == OCK_STAGE_ROUTE && to == OCK_STAGE_EXECUTE)
+    return w->planned && !w->unrouted_steps;
+  if (from == OCK_STAGE_PLAN && to == OCK_STAGE_EXECUTE)
+    return !w->routed_steps;
+  if (from == OCK_STAGE_EXECUTE && (to == OCK_STAGE_ROUTE || to == OCK_STAGE_AGGREGATE))
+    return w->routed_steps;
+  return 1;
+}
+
+int ock_stage_walk_next(struct ock_stage_walk *w, enum ock_stage to) {
+  enum ock_stage from = w->prev;
+  int ok = from == OCK_STAGE_COUNT || (ock_stage_transition_allowed(from, to) && in_order(w, to));
+  if (from == OCK_STAGE_ROUTE && to == OCK_STAGE_EXECUTE)
+    w->routed_steps = 1;
+  if (from == OCK_STAGE_PLAN && to == OCK_STAGE_EXECUTE)
+    w->unrouted_steps = 1;
+  if (to == OCK_STAGE_PLAN)
+    w->planned = 1;
+  w->prev = to;
+  return ok;
 }
 
 static void note_missing(char *out, size_t n, size_t *used, const char *field) {

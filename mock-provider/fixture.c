@@ -152,7 +152,8 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
     TRY(ock_jcheck_keys(p, pp, keys, err));
     TRY(get_safe_name(p, pp, "name", &mp->name, err));
     int api = 0;
-    TRY(ock_jget_enum(p, pp, "api", OCK_REQUIRED, apis, &api, err));
+    /* without api a scenario is wire-less (SPEC.md 8.2): alone, the mock plays it on openai */
+    TRY(ock_jget_enum(p, pp, "api", OCK_OPTIONAL, apis, &api, err));
     mp->api = (enum mock_api)api;
     TRY(ock_jget_nonempty(p, pp, "model", OCK_REQUIRED, &mp->model, err));
     mp->priority = 100;
@@ -710,9 +711,9 @@ static int check_strings(const cJSON *obj, const char *key, struct ock_jerr *err
 
 static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
   static const char *const keys[] = {
-      "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
-      "session",     "script", "tools",         "hooks",  "cancel",       "observe_only",
-      "seed",        "expect", "random_faults", NULL};
+      "ock_fixture",   "id",      "title", "proves", "requirements", "capabilities", "session",
+      "script",        "tools",   "hooks", "cancel", "observe_only", "seed",         "expect",
+      "random_faults", "aliases", NULL};
   TRY(ock_jcheck_object(f->json, "$", err));
   TRY(ock_jcheck_keys(f->json, "$", keys, err));
   long long version = 0;

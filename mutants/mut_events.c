@@ -11,6 +11,7 @@
 #include "mut_hooks.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
+#include "ock/events.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -372,6 +373,13 @@ void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *
   char name[512];
   snprintf(name, sizeof name, "%s_renamed", data_str(x, "tool_name"));
   ock__mut_set_str(ock__mut_event_data(x), "tool_name", name);
+}
+
+void ock__mut_tool_id_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = ock__mut_event_data(x);
+  if (d && ock_event_is_tool(ock_event_parse(ock__mut_event_name(x))))
+    cJSON_DeleteItemFromObjectCaseSensitive(d, "tool_call_id");
 }
 
 /* ---- HOOK ---------------------------------------------------------------------------------- */

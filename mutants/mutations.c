@@ -193,6 +193,10 @@ static const struct mutation table[] = {
      .requirement = "OCK-TOOL-007",
      .what = "tool:pre names another tool than the call's",
      .event = ock__mut_tool_name_changed},
+    {.name = "tool-id-dropped",
+     .requirement = "OCK-TOOL-008",
+     .what = "tool events carry no tool_call_id, as Amplifier's documented payload",
+     .event = ock__mut_tool_id_dropped},
 
     /* HOOK */
     {.name = "deny-submit-ignored",

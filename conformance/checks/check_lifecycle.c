@@ -57,35 +57,37 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
                                       : "misplaced or with the wrong status");
 }
 
-/* The walk over one execute's known events for the stage checks. */
+/* The walk over one execute's staged events for the stage checks. */
 struct stage_walk {
   enum ock_stage terminal;      /* the terminal stage the status maps to */
   int have_terminal;            /* the status maps to one */
-  enum ock_stage prev;          /* the previous event's stage; OCK_STAGE_COUNT before the first */
+  struct ock_stage_walk order;  /* the transitions so far (SPEC.md 4.4) */
   enum ock_stage seen_terminal; /* the last terminal stage seen; OCK_STAGE_COUNT when none */
   int stage_bad, trans_bad, terminal_bad; /* failures reported: only the first of each is */
 };
 
-/* stage_of_event judges the stage of the known event e (def) of execute x: the stage SPEC.md
- * maps it to (OCK-LIFECYCLE-002), an allowed transition from the previous one (-003), no second
- * terminal stage (-004). */
+/* stage_of_event judges the stage of event e of execute x: for a known event (def), the stage
+ * SPEC.md maps it to (OCK-LIFECYCLE-002); for every event with a stage, an allowed transition from
+ * the previous one (-003) and no second terminal stage (-004). A custom event's stage is its own
+ * (any of the eight): it takes part in the walk, so that CUGAR's plan, route and execute steps,
+ * which no known event names, are held to SPEC.md 4.4 too; one without a stage is skipped. */
 static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
                            const struct ock_event_def *def, struct stage_walk *w) {
   enum ock_stage s;
   const char *got = ock__str_field(ock__event_data(e), "stage");
   if (ock_stage_parse(got, &s)) {
-    if (!w->stage_bad++)
+    if (def && !w->stage_bad++)
       ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
                       "every event carries its stage", "%s has stage \"%.30s\"", ock__event_name(e),
                       got);
     return;
   }
-  int ok;
-  if (!strcmp(def->stage, "terminal"))
+  int ok = 1; /* a custom event's stage is any of the eight */
+  if (def && !strcmp(def->stage, "terminal"))
     ok = w->have_terminal && s == w->terminal;
-  else if (!strcmp(def->stage, "current"))
+  else if (def && !strcmp(def->stage, "current"))
     ok = !ock_stage_is_terminal(s);
-  else
+  else if (def)
     ok = !strcmp(def->stage, got);
   if (!ok && !w->stage_bad++)
     ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
@@ -94,10 +96,11 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
                     strcmp(def->stage, "terminal") ? def->stage
                     : w->have_terminal             ? ock_stage_name(w->terminal)
                                                    : "terminal");
-  if (w->prev != OCK_STAGE_COUNT && !ock_stage_transition_allowed(w->prev, s) && !w->trans_bad++)
+  enum ock_stage from = w->order.prev;
+  if (!ock_stage_walk_next(&w->order, s) && !w->trans_bad++)
     ock__grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, ock__entry_seq(e),
                     "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s",
-                    x->index, ock_stage_name(w->prev), ock_stage_name(s), ock__event_name(e));
+                    x->index, ock_stage_name(from), ock_stage_name(s), ock__event_name(e));
   if (ock_stage_is_terminal(s)) {
     if (w->seen_terminal != OCK_STAGE_COUNT && w->seen_terminal != s && !w->terminal_bad++)
       ock__grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, ock__entry_seq(e),
@@ -105,7 +108,6 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
                       ock_stage_name(w->seen_terminal), ock_stage_name(s));
     w->seen_terminal = s;
   }
-  w->prev = s;
 }
 
 /* stages_passed: what no event of x failed passes, and the terminal stage reached must match
@@ -132,8 +134,8 @@ static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
 static void stages(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   const char *status = ock__str_field(x->complete, "status");
-  struct stage_walk w = {
-      .terminal = OCK_STAGE_COUNT, .prev = OCK_STAGE_COUNT, .seen_terminal = OCK_STAGE_COUNT};
+  struct stage_walk w = {.terminal = OCK_STAGE_COUNT, .seen_terminal = OCK_STAGE_COUNT};
+  ock_stage_walk_start(&w.order);
   w.have_terminal = ock_stage_for_status(status, &w.terminal) == 0;
   int any = 0;
   for (size_t i = x->first; i < x->end; i++) {
@@ -141,9 +143,7 @@ static void stages(struct grade_ctx *g, const struct view_exec *x) {
     if (!ock__is_kind(e, OCK_ENTRY_EVENT))
       continue;
     const struct ock_event_def *def = ock_registry_event(g->reg, ock__event_name(e));
-    if (!def)
-      continue;
-    any = 1;
+    any |= def != NULL;
     stage_of_event(g, x, e, def, &w);
   }
   if (any)

@@ -12,6 +12,7 @@
 #include "checks/grade.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
+#include "ock/events.h"
 #include "ock/json.h"
 #include "model/view_calls.h"
 
@@ -310,10 +311,36 @@ static void one_call(struct grade_ctx *g, const struct call_fate *f) {
   tool_event_fields(g, f, name);
 }
 
+/* ids_carried: every tool event carries its tool_call_id as the SUT sent it (OCK-TOOL-008). One
+ * finding per scenario, whatever the number of events: the harness paired the id-less ones
+ * (SPEC.md 4.6), and the requirements of safety are graded on that pairing. */
+static void ids_carried(struct grade_ctx *g) {
+  const struct view *v = g->v;
+  size_t tool_events = 0, without = 0;
+  long first = -1;
+  for (size_t i = 0; i < v->n; i++) {
+    const cJSON *e = v->e[i];
+    if (!ock__is_kind(e, OCK_ENTRY_EVENT) ||
+        !ock_event_is_tool(ock_event_parse(ock__event_name(e))))
+      continue;
+    tool_events++;
+    if (ock_json_bool(e, OCK_F_EVENT_TOOL_CALL_ID_INFERRED, 0) ||
+        !ock_json_str(ock__event_data(e), "tool_call_id")) {
+      if (!without++)
+        first = ock__entry_seq(e);
+    }
+  }
+  if (tool_events)
+    ock__grade_emit(g, "tool.id-carried", "OCK-TOOL-008", without == 0, first,
+                    "every tool event carries data.tool_call_id",
+                    "%zu of %zu tool events without tool_call_id", without, tool_events);
+}
+
 void ock__check_tool(struct grade_ctx *g) {
   struct call_fate *fates = NULL;
   size_t n = ock__call_fates(g->v, &fates);
   for (size_t i = 0; i < n; i++)
     one_call(g, &fates[i]);
   free(fates);
+  ids_carried(g);
 }

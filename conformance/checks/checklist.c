@@ -126,6 +126,7 @@ static const struct check_entry table[] = {
     {"tool.endpoint-failure", "OCK-TOOL-003", CHECK_GRADES},
     {"tool.event-fields", "OCK-TOOL-007", CHECK_GRADES},
     {"tool.failure-result", "OCK-TOOL-002", CHECK_GRADES},
+    {"tool.id-carried", "OCK-TOOL-008", CHECK_GRADES},
     {"tool.input", "OCK-TOOL-004", CHECK_GRADES},
     {"tool.invalid-arguments", "OCK-TOOL-005", CHECK_GRADES},
     {"tool.result-content", "OCK-TOOL-006", CHECK_GRADES},

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/pair.h"
 #include "report/escape.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
@@ -27,7 +28,9 @@ static const char usage_head[] =
     "\n"
     "Grades a recorded event log without running anything: the per-execute event grammar\n"
     "(SPEC.md section 3), the fields of orchestrator:complete, and tool-event pairing by\n"
-    "tool_call_id. Each line is {\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
+    "tool_call_id (a tool event without one is paired with the provider:response call of its\n"
+    "name and arguments, and reported once as OCK-TOOL-008: SPEC.md 4.6). Each line is\n"
+    "{\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
     "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
     "in the history) need `ock run`.\n"
     "\n";
@@ -45,7 +48,9 @@ struct tally {
   long counts[128];
   int n;
   long total;
-  FILE *out; /* where violations and the summary go; NULL: nowhere */
+  FILE *out;          /* where violations and the summary go; NULL: nowhere */
+  ock_pairer *pairer; /* id-less tool events paired with the calls (SPEC.md 4.6), or NULL */
+  long paired;        /* how many were */
 };
 
 static void count(struct tally *t, const char *req) {
@@ -164,6 +169,22 @@ static const char *line_problem(char *text, size_t len, cJSON **o, char *why, si
   return NULL;
 }
 
+/* pair_line: the model's calls come from provider:response; a tool event without
+ * tool_call_id is read with the id of the call it reports (SPEC.md 4.6), and the first one is
+ * reported under OCK-TOOL-008, once: a missing id is one finding, not one per event. */
+static void pair_line(struct tally *t, long lineno, const char *ev, cJSON *data) {
+  if (!t->pairer)
+    return;
+  if (!strcmp(ev, OCK_EV_PROMPT_SUBMIT))
+    ock__pairer_reset(t->pairer);
+  if (!strcmp(ev, OCK_EV_PROVIDER_RESPONSE))
+    ock__pairer_calls(t->pairer, cJSON_GetObjectItemCaseSensitive(data, "tool_calls"));
+  if (ock__pairer_event(t->pairer, ev, data, NULL, 0, 0) && !t->paired++)
+    report(t, lineno, "OCK-TOOL-008",
+           "tool events without tool_call_id: each is read with the id of the model's call of "
+           "its name and arguments (SPEC.md 4.6); reported once");
+}
+
 /* grade_line grades one line (len bytes, without its end) of the log; returns 1 when it was
  * an event. */
 static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, size_t len) {
@@ -174,7 +195,7 @@ static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, 
     report(t, lineno, "OCK-PROC-005", problem);
   const char *kind = ock_json_str(o, "kind");
   const char *ev = ock_json_str(o, "event");
-  const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
+  cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
   if (!o || (kind && strcmp(kind, OCK_KIND_EVENT))) {
     cJSON_Delete(o); /* a mock journal's other kinds are not events: skipped */
     return 0;
@@ -188,6 +209,7 @@ static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, 
     return 0;
   }
   const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
+  pair_line(t, lineno, ev, data);
   ock_grammar_event(g, lineno, ev, data, action);
   if (!strcmp(ev, OCK_EV_ORCHESTRATOR_COMPLETE))
     check_complete_fields(t, lineno, data);
@@ -206,15 +228,18 @@ static void print_tally(const struct tally *t, const char *name, long lines, lon
 }
 
 int ock__check_event_log(FILE *f, const char *name, FILE *out) {
-  struct tally t = {.out = out};
+  struct tally t = {.out = out, .pairer = ock__pairer_new()};
   ock_grammar *g = NULL;
-  if (ock_grammar_new(on_violation, &t, &g))
+  if (ock_grammar_new(on_violation, &t, &g)) {
+    ock__pairer_free(t.pairer);
     return EXIT_INCOMPLETE;
+  }
   struct ock_buf line;
   ock_buf_init(&line, OCK_MAX_EVENT_LOG_LINE);
   struct lines *in = malloc(sizeof *in);
   if (!in) {
     ock_grammar_free(g);
+    ock__pairer_free(t.pairer);
     return EXIT_INCOMPLETE;
   }
   in->f = f, in->at = in->len = 0;
@@ -235,6 +260,7 @@ int ock__check_event_log(FILE *f, const char *name, FILE *out) {
   ock_grammar_end(g, lineno);
   int executes = ock_grammar_executes(g);
   ock_grammar_free(g);
+  ock__pairer_free(t.pairer);
   ock_buf_free(&line);
   free(in);
   if (out)

@@ -27,6 +27,7 @@
 #include "ock/registry.h"
 #include "ock/status.h"
 #include "report/render.h"
+#include "ock/wire_list.h"
 #include "report/report.h"
 #include "run/scenario_run.h"
 #include "run/scenarios.h"
@@ -102,10 +103,14 @@ static int parse_shard(const char *s, int *i, int *n) {
   return 0;
 }
 
-/* wire_known: one of the two provider wires a SUT may declare (SPEC.md 7.9). */
+/* wire_known: a provider wire of the wire table, which a SUT may declare (SPEC.md 7.9). */
 static int wire_known(const char *w) {
-  return !strcmp(w, "openai") || !strcmp(w, "anthropic");
+  return ock_wire_by_name(w, NULL);
 }
+
+/* The wires a SUT that declares none is taken to speak: the two the kit had before the others
+ * were added, so that a scenario pinned to a newer wire does not fail an existing user's run. */
+static const char *const default_wires[] = {"openai", "anthropic", NULL};
 
 /* same_set: a and b hold the same names, in any order, ignoring implied (NULL: none). */
 static int same_set(const struct ock_option_list *a, const struct ock_option_list *b,
@@ -208,8 +213,8 @@ static int load_manifest(struct run_opts *o, char *err, size_t n) {
   if (!rc)
     rc = ock_jget_array(m, "$", "wires", OCK_OPTIONAL, &wires, &je);
   if (!rc)
-    rc = read_strings(wires, "$.wires", wire_known, "expected \"openai\" or \"anthropic\"", &mwires,
-                      &je);
+    rc = read_strings(wires, "$.wires", wire_known, "expected a wire name (see ock run --help)",
+                      &mwires, &je);
   if (!rc)
     rc = read_strings(caps, "$.capabilities", ock_capability_known,
                       "expected a known capability name", &mcaps, &je);
@@ -272,6 +277,11 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
     char id[512];
     size_t len = colon ? (size_t)(colon - e) : strlen(e);
     snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), e);
+    /* "<id>@<wire>" of a wire this run does not play names a scenario all the same: one
+     * baseline may serve runs on different wires */
+    char *at = strrchr(id, '@');
+    if (at && ock_wire_by_name(at + 1, NULL))
+      *at = '\0';
     if (!ock__scenarios_find(all, id)) {
       snprintf(err, n,
                "expected failures: the entry \"%.300s\" names no scenario of %s (see ock list "
@@ -292,12 +302,32 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
 
 static const char *const level_names[] = {"must", "should", "may", NULL}; /* enum ock_level */
 static const char *const formats[] = {"human", "jsonl", NULL};
-static const char *const wire_names[] = {"openai", "anthropic", NULL};
+static const char *wire_names[65]; /* filled from the wire table by run_options */
+static char wires_help[600];
 
 enum { RUN_OPTIONS = 26 };
 
+/* wire_options lists the wires of the table for --wires and its help. */
+static void wire_options(void) {
+  size_t used = 0;
+  int n = ock_wire_count();
+  used += (size_t)snprintf(wires_help, sizeof wires_help, "the provider wires it speaks:");
+  for (int i = 0; i < n && i < 64 && used < sizeof wires_help; i++) {
+    wire_names[i] = ock_wire_name_at(i);
+    used += (size_t)snprintf(wires_help + used, sizeof wires_help - used, "%s %s", i ? "," : "",
+                             wire_names[i]);
+  }
+  wire_names[n < 64 ? n : 64] = NULL;
+  if (used < sizeof wires_help)
+    snprintf(wires_help + used, sizeof wires_help - used,
+             "\n(default openai,anthropic). A scenario pinned to another wire is\n"
+             "SKIP; a wire-less one plays on each, as ID@WIRE (on one wire, or\n"
+             "with none declared on openai, as ID)");
+}
+
 /* run_options fills t with the options of ock run, stored into o and *format. */
 static void run_options(struct run_opts *o, int *format, struct ock_option t[RUN_OPTIONS]) {
+  wire_options();
   const struct ock_option rows[] = {
       {"orchestrator", 0, OCK_OPT_STRING, &o->orchestrator, .metavar = "CMD",
        .help = "the system under test (required)"},
@@ -305,8 +335,7 @@ static void run_options(struct run_opts *o, int *format, struct ock_option t[RUN
        .help = "what it supports, comma-separated: core, streaming, parallel,\n"
                "scheduling, lifecycle, resilience, cancellation (core is implied)"},
       {"wires", 0, OCK_OPT_LIST, &o->wires, .values = wire_names, .metavar = "LIST",
-       .help = "the provider wires it speaks: openai, anthropic (default both);\n"
-               "a scenario on another wire is SKIP"},
+       .help = wires_help},
       {"manifest", 0, OCK_OPT_STRING, &o->manifest, .metavar = "FILE",
        .help = "JSON {name, capabilities, wires, expected_failures, framework,\nemulated} instead"},
       {"name", 0, OCK_OPT_STRING, &o->name, .metavar = "NAME",
@@ -461,14 +490,37 @@ static int check_out_dir(const char *dir, char *err, size_t n) {
 
 /* ---- the baseline --------------------------------------------------------------------------- */
 
-static int listed(const struct run_opts *o, const char *scenario, const char *req,
-                  const char *check, int *used) {
+/* entry_names: the length of the scenario part of baseline entry e ("scenario" or
+ * "scenario:ID") when it names result: its id, its alias, "<fixture id>@<wire>" (exactly this
+ * run), or the fixture's id when the run plays it on several wires (every wire of it); else 0.
+ * *exact: it names this very run. */
+static size_t entry_names(const char *e, const cJSON *result, int *exact) {
+  const char *colon = strchr(e, ':');
+  size_t len = colon ? (size_t)(colon - e) : strlen(e);
+  char wire_id[600] = "";
+  const char *fixture = ock_json_str(result, "fixture_id"), *wire = ock_json_str(result, "wire");
+  if (fixture && wire)
+    snprintf(wire_id, sizeof wire_id, "%s@%s", fixture, wire);
+  const char *names[] = {ock_json_str(result, "id"), ock_json_str(result, "alias"), wire_id,
+                         fixture};
+  for (int k = 0; k < 4; k++) {
+    if (names[k] && *names[k] && strlen(names[k]) == len && !strncmp(e, names[k], len)) {
+      *exact = k < 3;
+      return len;
+    }
+  }
+  return 0;
+}
+
+static int listed(const struct run_opts *o, const cJSON *result, const char *req, const char *check,
+                  int *used) {
   for (int i = 0; i < o->expected.n; i++) {
     const char *e = o->expected.items[i];
-    size_t sl = strlen(scenario);
-    if (strncmp(e, scenario, sl))
+    int exact = 0;
+    size_t sl = entry_names(e, result, &exact);
+    if (!sl)
       continue;
-    if (!e[sl] || (e[sl] == ':' && (!strcmp(e + sl + 1, req) || !strcmp(e + sl + 1, check)))) {
+    if (!e[sl] || !strcmp(e + sl + 1, req) || !strcmp(e + sl + 1, check)) {
       used[i] = 1;
       return 1;
     }
@@ -482,7 +534,6 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
   const char *verdict = ock_json_str(result, "verdict");
   if (!o->expected.n || (verdict && !strcmp(verdict, OCK_V_SKIP)))
     return; /* a scenario not run has nothing to excuse, and proves no entry stale */
-  const char *id = ock_json_str(result, "id");
   int used[OCK_MAX_LIST_ITEMS] = {0};
   int excused = 0;
   cJSON *checks = cJSON_GetObjectItemCaseSensitive(result, "checks"), *c;
@@ -490,7 +541,7 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
     const char *v = ock_json_str(c, "verdict");
     if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_WARN)))
       continue;
-    if (listed(o, id, ock_json_str(c, "requirement"), ock_json_str(c, "id"), used)) {
+    if (listed(o, result, ock_json_str(c, "requirement"), ock_json_str(c, "id"), used)) {
       cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(OCK_V_PASS));
       cJSON_AddBoolToObject(c, "expected_failure", 1);
       excused = 1;
@@ -498,8 +549,11 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
   }
   for (int i = 0; i < o->expected.n; i++) {
     const char *e = o->expected.items[i];
-    size_t sl = strlen(id);
-    if (used[i] || strncmp(e, id, sl) || (e[sl] && e[sl] != ':'))
+    int exact = 0;
+    size_t sl = entry_names(e, result, &exact);
+    /* An entry for every wire of a scenario may excuse a failure of another wire: only one that
+     * names this very run is stale here. */
+    if (used[i] || !sl || !exact)
       continue;
     const char *req = e[sl] == ':' && ock_registry_find(reg, e + sl + 1) ? e + sl + 1 : NULL;
     if (!req)
@@ -685,10 +739,8 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
     cJSON_InsertItemInArray(caps, 0, cJSON_CreateString(OCK_CAP_CORE));
   cJSON_AddItemToObject(orch, "capabilities", caps);
   cJSON *wires = o->wires.n ? string_array(&o->wires) : cJSON_CreateArray();
-  if (!o->wires.n) {
-    cJSON_AddItemToArray(wires, cJSON_CreateString("openai"));
-    cJSON_AddItemToArray(wires, cJSON_CreateString("anthropic"));
-  }
+  for (size_t i = 0; !o->wires.n && default_wires[i]; i++)
+    cJSON_AddItemToArray(wires, cJSON_CreateString(default_wires[i]));
   cJSON_AddItemToObject(orch, "wires", wires);
   if (o->framework)
     cJSON_AddStringToObject(orch, "framework", o->framework);
@@ -801,6 +853,14 @@ static int load_inputs(struct run_opts *o, const ock_registry *reg, struct scena
   *usage_error = 0;
   if (ock__scenarios_load(o->fixtures, reg, NULL, NULL, set, err, n))
     return -1;
+  const char *wires[OCK_MAX_LIST_ITEMS + 1];
+  for (int i = 0; i < o->wires.n && i < OCK_MAX_LIST_ITEMS; i++)
+    wires[i] = o->wires.items[i];
+  wires[o->wires.n < OCK_MAX_LIST_ITEMS ? o->wires.n : OCK_MAX_LIST_ITEMS] = NULL;
+  if (ock__scenarios_expand(set, o->wires.n ? wires : NULL)) {
+    snprintf(err, n, "out of memory while laying out the scenarios on each wire");
+    return -1;
+  }
   if (baseline_unknown(o, set, reg, err, n)) {
     *usage_error = 1;
     return -1;
@@ -861,7 +921,7 @@ static void run_pool(struct pool *p, const char *journal_dir) {
   wires[o->wires.n] = NULL;
   p->cfg = (struct run_config){.command = o->orchestrator,
                                .declared = declared,
-                               .wires = o->wires.n ? wires : NULL,
+                               .wires = o->wires.n ? wires : default_wires,
                                .timeout_s = o->timeout_s,
                                .time_scale = o->time_scale,
                                .output_cap = 64 * 1024,

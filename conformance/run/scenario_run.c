@@ -16,6 +16,7 @@
 #include "ock/status.h"
 #include "ock/utf8.h"
 #include "run/sut.h"
+#include "model/pair.h"
 #include "model/view.h"
 
 #define TIMELINE_MAX 400
@@ -88,6 +89,12 @@ static cJSON *base_result(const struct scenario *sc) {
   cJSON_AddStringToObject(r, "title", sc->title ? sc->title : sc->id);
   cJSON_AddStringToObject(r, "proves", sc->proves ? sc->proves : "");
   cJSON_AddStringToObject(r, "file", sc->path);
+  if (sc->base) { /* one wire of a wire-less scenario (SPEC.md 8.2) */
+    cJSON_AddStringToObject(r, "fixture_id", sc->base);
+    cJSON_AddStringToObject(r, "wire", sc->wire);
+  }
+  if (sc->alias)
+    cJSON_AddStringToObject(r, "alias", sc->alias);
   cJSON_AddItemToObject(
       r, "requirements",
       cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
@@ -273,7 +280,7 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
   char v1[600], mcp[600];
   snprintf(v1, sizeof v1, "%s/v1", url);
   snprintf(mcp, sizeof mcp, "%s/mcp", url);
-  char *env[12] = {0};
+  char *env[16] = {0};
   size_t ne = 0;
   add_env(env, &ne, "OCK_URL", url);
   add_env(env, &ne, "OCK_MCP_URL", mcp);
@@ -282,6 +289,10 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
   add_env(env, &ne, "OPENAI_API_KEY", "ock-dummy-key");
   add_env(env, &ne, "ANTHROPIC_BASE_URL", url);
   add_env(env, &ne, "ANTHROPIC_API_KEY", "ock-dummy-key");
+  /* @google/genai puts the API version after the base URL itself (/v1beta/models/...) */
+  add_env(env, &ne, "GOOGLE_GEMINI_BASE_URL", url);
+  add_env(env, &ne, "GEMINI_API_KEY", "ock-dummy-key");
+  add_env(env, &ne, "GOOGLE_API_KEY", "ock-dummy-key");
   /* A black-box SUT reads the prompts on stdin (SPEC.md 9.7). */
   char *input = cfg->blackbox
                     ? ock__blackbox_input(cJSON_GetObjectItemCaseSensitive(
@@ -314,8 +325,10 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
 /* grade_run grades what the SUT did (proc) as the journal shows it, into g->checks; v is the
  * caller's room for the journal's view. */
 static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario *sc,
-                      const struct run_config *cfg, const cJSON *journal,
-                      const struct sut_result *proc, size_t dropped) {
+                      const struct run_config *cfg, cJSON *journal, const struct sut_result *proc,
+                      size_t dropped) {
+  if (journal && !cfg->blackbox)
+    ock__pair_tool_events(journal); /* id-less tool events read with their call's id (4.6) */
   if (proc->aborted) {
     /* Cut short by ock's own interrupt: what the SUT did so far says nothing about it. */
     char why[200];

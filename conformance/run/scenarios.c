@@ -12,16 +12,20 @@
 #include "ock/json.h"
 #include "ock/mock.h"
 #include "ock/status.h"
+#include "ock/wire_list.h"
 
 static const char *const top_keys[] = {
-    "ock_fixture", "id",     "title",         "proves", "requirements", "capabilities",
-    "session",     "script", "tools",         "hooks",  "cancel",       "observe_only",
-    "seed",        "expect", "random_faults", NULL};
+    "ock_fixture",   "id",      "title", "proves", "requirements", "capabilities", "session",
+    "script",        "tools",   "hooks", "cancel", "observe_only", "seed",         "expect",
+    "random_faults", "aliases", NULL};
 static const char *const expect_keys[] = {
     "exit_code",  "executes",   "events_present",        "events_absent", "llm_requests",
     "tool_calls", "tool_input", "last_request_contains", "timing",        "requirement",
     NULL};
 static const char *const execute_keys[] = {"status", "turn_count", "reason", "error_type", NULL};
+
+static int wireless(const cJSON *fx);
+static int give_wire(cJSON *fx, const char *wire);
 
 static int fail(char *errbuf, size_t n, const char *file, const struct ock_jerr *err, int rc) {
   snprintf(errbuf, n, "%s: %s: %s", file, err->where, err->what);
@@ -205,6 +209,30 @@ static int validate_names(const cJSON *fx, const ock_registry *reg, struct ock_j
   return OCK_OK;
 }
 
+/* validate_wires: the id has no "@" (it marks the wire of a wire-less scenario, SPEC.md 8.2),
+ * and "aliases", when present, maps wire names to ids. */
+static int validate_wires(const cJSON *fx, const char *id, struct ock_jerr *err) {
+  if (strchr(id, '@'))
+    return ock_jerr_set(
+        err, OCK_ETYPE, "$.id",
+        "\"%.60s\" holds \"@\", which marks the wire of a scenario played on several "
+        "(\"<id>@<wire>\"): expected an id without it",
+        id);
+  const cJSON *aliases = NULL, *a;
+  int rc = ock_jget_object(fx, "$", "aliases", OCK_OPTIONAL, &aliases, err);
+  cJSON_ArrayForEach(a, aliases) {
+    char path[OCK_JSON_PATH_MAX];
+    ock_jpath_key(path, sizeof path, "$.aliases", a->string);
+    if (!rc && !ock_wire_by_name(a->string, NULL))
+      rc = ock_jerr_set(err, OCK_ETYPE, path,
+                        "expected a wire name (see ock run --help), got \"%.40s\"", a->string);
+    if (!rc && (!cJSON_IsString(a) || !*a->valuestring || strchr(a->valuestring, '@')))
+      rc = ock_jerr_set(err, OCK_ETYPE, path,
+                        "expected the scenario id it had on that wire, without \"@\"");
+  }
+  return rc;
+}
+
 int ock__scenarios_validate(const cJSON *fx, const char *file, const ock_registry *reg,
                             char *errbuf, size_t n) {
   struct ock_jerr err;
@@ -236,10 +264,20 @@ int ock__scenarios_validate(const cJSON *fx, const char *file, const ock_registr
     rc = validate_expect(expect, reg, &err);
   if (rc)
     return fail(errbuf, n, file, &err, rc);
-  /* The mock validates the members it plays: session, script, tools, hooks, cancel. */
+  rc = validate_wires(fx, id, &err);
+  if (rc)
+    return fail(errbuf, n, file, &err, rc);
+  /* The mock validates the members it plays: session, script, tools, hooks, cancel; a wire-less
+   * scenario as it is played on each wire, here on openai. */
+  cJSON *played = wireless(fx) ? cJSON_Duplicate(fx, 1) : NULL;
+  if (played && give_wire(played, ock_wire_name_at(OCK_WIRE_OPENAI))) {
+    cJSON_Delete(played);
+    return OCK_ENOMEM;
+  }
   ock_mock *m = NULL;
-  rc = ock_mock_new(fx, NULL, &m, &err);
+  rc = ock_mock_new(played ? played : fx, NULL, &m, &err);
   ock_mock_free(m);
+  cJSON_Delete(played);
   if (rc)
     return fail(errbuf, n, file, &err, rc);
   return OCK_OK;
@@ -254,10 +292,23 @@ static int by_id(const void *a, const void *b) {
 }
 
 static int matches_any(const char *id, const char *const *globs) {
-  for (size_t i = 0; globs && globs[i]; i++)
+  for (size_t i = 0; id && globs && globs[i]; i++)
     if (!fnmatch(globs[i], id, 0))
       return 1;
   return 0;
+}
+
+/* scenario_matches: a glob matches sc by its id, its fixture's id, "<id>@<wire>" or its alias. */
+static int scenario_matches(const struct scenario *sc, const char *const *globs) {
+  return matches_any(sc->id, globs) || matches_any(sc->base, globs) ||
+         matches_any(sc->wire_id, globs) || matches_any(sc->alias, globs);
+}
+
+static void scenario_release(struct scenario *sc) {
+  free(sc->path);
+  free(sc->base);
+  free(sc->wire_id);
+  cJSON_Delete(sc->fixture);
 }
 
 /* json_files lists the names of dir ending in ".json" (not hidden), sorted, into *names
@@ -324,6 +375,28 @@ static int load_one(const char *dir, const char *name, const ock_registry *reg,
   return rc;
 }
 
+/* aliases_unique: no alias (SPEC.md 8.2) is the id of a fixture or another alias: each names one
+ * run. Returns OCK_OK, or OCK_ETYPE with errbuf. */
+static int aliases_unique(const struct scenario_set *set, char *errbuf, size_t n) {
+  for (size_t i = 0; i < set->n; i++) {
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(set->items[i].fixture, "aliases")) {
+      for (size_t k = 0; k < set->n; k++) {
+        const cJSON *b;
+        int clash = !strcmp(set->items[k].id, a->valuestring);
+        cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(set->items[k].fixture, "aliases"))
+            clash |= b != a && !strcmp(b->valuestring, a->valuestring);
+        if (clash) {
+          snprintf(errbuf, n, "%s: $.aliases.%s: \"%s\" is also the id or an alias of %s",
+                   set->items[i].path, a->string, a->valuestring, set->items[k].path);
+          return OCK_ETYPE;
+        }
+      }
+    }
+  }
+  return OCK_OK;
+}
+
 int ock__scenarios_load(const char *dir, const ock_registry *reg, const char *const *include,
                         const char *const *exclude, struct scenario_set *out, char *errbuf,
                         size_t n) {
@@ -356,6 +429,8 @@ int ock__scenarios_load(const char *dir, const ock_registry *reg, const char *co
   for (size_t i = 0; i < count; i++)
     free(names[i]);
   free(names);
+  if (!rc)
+    rc = aliases_unique(out, errbuf, n);
   if (rc)
     ock__scenarios_free(out);
   else /* by id, as reports and merges order them (file names sort "a-b.json" before "a.json") */
@@ -367,20 +442,24 @@ void ock__scenarios_select(struct scenario_set *s, const char *const *include,
                            const char *const *exclude) {
   size_t k = 0;
   for (size_t i = 0; i < s->n; i++) {
-    if ((!include || !include[0] || matches_any(s->items[i].id, include)) &&
-        !matches_any(s->items[i].id, exclude)) {
+    if ((!include || !include[0] || scenario_matches(&s->items[i], include)) &&
+        !scenario_matches(&s->items[i], exclude)) {
       s->items[k++] = s->items[i];
     } else {
-      free(s->items[i].path);
-      cJSON_Delete(s->items[i].fixture);
+      scenario_release(&s->items[i]);
     }
   }
   s->n = k;
 }
 
+int ock__scenario_names(const struct scenario *sc, const char *name) {
+  return !strcmp(sc->id, name) || (sc->base && !strcmp(sc->base, name)) ||
+         (sc->wire_id && !strcmp(sc->wire_id, name)) || (sc->alias && !strcmp(sc->alias, name));
+}
+
 int ock__scenarios_find(const struct scenario_set *s, const char *id) {
   for (size_t i = 0; i < s->n; i++)
-    if (!strcmp(s->items[i].id, id))
+    if (ock__scenario_names(&s->items[i], id))
       return 1;
   return 0;
 }
@@ -393,18 +472,15 @@ void ock__scenarios_shard(struct scenario_set *s, int index, int count) {
     if ((int)(i % (size_t)count) == index - 1) {
       s->items[k++] = s->items[i];
     } else {
-      free(s->items[i].path);
-      cJSON_Delete(s->items[i].fixture);
+      scenario_release(&s->items[i]);
     }
   }
   s->n = k;
 }
 
 void ock__scenarios_free(struct scenario_set *s) {
-  for (size_t i = 0; i < s->n; i++) {
-    free(s->items[i].path);
-    cJSON_Delete(s->items[i].fixture);
-  }
+  for (size_t i = 0; i < s->n; i++)
+    scenario_release(&s->items[i]);
   free(s->items);
   s->items = NULL;
   s->n = 0;
@@ -412,4 +488,87 @@ void ock__scenarios_free(struct scenario_set *s) {
 
 const cJSON *ock__scenario_capabilities(const struct scenario *sc) {
   return cJSON_GetObjectItemCaseSensitive(sc->fixture, "capabilities");
+}
+
+/* ---- scenarios on every wire (SPEC.md 8.2) ----------------------------------------------------
+ */
+
+/* wireless: the fixture has a session provider without "api". */
+static int wireless(const cJSON *fx) {
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
+                            cJSON_GetObjectItemCaseSensitive(fx, "session"), "providers")) {
+    if (!cJSON_HasObjectItem(p, "api"))
+      return 1;
+  }
+  return 0;
+}
+
+/* give_wire: the providers of fx without "api" get wire. OCK_OK or OCK_ENOMEM. */
+static int give_wire(cJSON *fx, const char *wire) {
+  cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(
+                            cJSON_GetObjectItemCaseSensitive(fx, "session"), "providers")) {
+    if (!cJSON_HasObjectItem(p, "api") && !cJSON_AddStringToObject(p, "api", wire))
+      return OCK_ENOMEM;
+  }
+  return OCK_OK;
+}
+
+/* on_wire: sc (wire-less) played on wire into *out: as "<id>@<wire>" when the run plays it on
+ * several wires, else under its own id. OCK_OK or OCK_ENOMEM. */
+static int on_wire(const struct scenario *sc, const char *wire, int several, struct scenario *out) {
+  memset(out, 0, sizeof *out);
+  char id[512];
+  snprintf(id, sizeof id, "%s@%s", sc->id, wire);
+  out->fixture = cJSON_Duplicate(sc->fixture, 1); /* its id stays the fixture's: the mock's */
+  out->path = strdup(sc->path);
+  out->base = strdup(sc->id);
+  out->wire_id = strdup(id);
+  if (!out->fixture || !out->path || !out->base || !out->wire_id || give_wire(out->fixture, wire)) {
+    scenario_release(out);
+    return OCK_ENOMEM;
+  }
+  out->id = several ? out->wire_id : out->base;
+  out->title = ock_json_str(out->fixture, "title");
+  out->proves = ock_json_str(out->fixture, "proves");
+  out->wire = wire;
+  out->alias = ock_json_str(cJSON_GetObjectItemCaseSensitive(out->fixture, "aliases"), wire);
+  return OCK_OK;
+}
+
+int ock__scenarios_expand(struct scenario_set *s, const char *const *wires) {
+  const char *names[64];
+  size_t nw = 0;
+  for (size_t i = 0; wires && wires[i] && nw < 64; i++) {
+    enum ock_wire w;
+    if (ock_wire_by_name(wires[i], &w)) /* the table's own string: it outlives the set */
+      names[nw++] = ock_wire_name_at((int)w);
+  }
+  if (!nw) /* none declared: as before, on openai */
+    names[nw++] = ock_wire_name_at(OCK_WIRE_OPENAI);
+  size_t wide = 0;
+  for (size_t i = 0; i < s->n; i++)
+    wide += wireless(s->items[i].fixture) ? nw : 1;
+  struct scenario *items = calloc(wide + 1, sizeof *items);
+  if (!items)
+    return OCK_ENOMEM;
+  size_t k = 0;
+  int rc = OCK_OK;
+  for (size_t i = 0; i < s->n; i++) {
+    struct scenario *sc = &s->items[i];
+    if (!wireless(sc->fixture)) {
+      items[k++] = *sc;
+      continue;
+    }
+    for (size_t w = 0; w < nw && !rc; w++)
+      if (!(rc = on_wire(sc, names[w], nw > 1, &items[k])))
+        k++;
+    scenario_release(sc);
+  }
+  free(s->items);
+  s->items = items;
+  s->n = k;
+  qsort(s->items, s->n, sizeof *s->items, by_id);
+  return rc;
 }

@@ -18,9 +18,13 @@
 struct scenario {
   char *path;     /* the fixture file; owned */
   cJSON *fixture; /* parsed; owned */
-  const char *id; /* borrowed from fixture */
+  const char *id; /* borrowed: the fixture's id, or wire_id when played on several wires */
   const char *title;
   const char *proves;
+  char *base;        /* a wire-less fixture's own id, else NULL; owned */
+  char *wire_id;     /* a wire-less fixture's "<id>@<wire>", else NULL; owned */
+  const char *wire;  /* the wire a wire-less fixture is played on (static), else NULL */
+  const char *alias; /* the id it was known by on that wire ("aliases"), or NULL; borrowed */
 };
 
 struct scenario_set {
@@ -41,11 +45,23 @@ int ock__scenarios_validate(const cJSON *fixture, const char *file, const ock_re
                             char *errbuf, size_t n);
 
 /* ock__scenarios_select keeps the scenarios whose id matches one of include (NULL or empty: all)
- * and none of exclude, in order, as ock__scenarios_load does; the others are freed. */
+ * and none of exclude, in order, as ock__scenarios_load does; the others are freed. A glob
+ * matches one wire of a wire-less scenario through its id, "<id>" (every wire), "<id>@<wire>"
+ * and its alias. */
 void ock__scenarios_select(struct scenario_set *s, const char *const *include,
                            const char *const *exclude);
 
-/* ock__scenarios_find: 1 when the set holds a scenario of that id, else 0. */
+/* ock__scenarios_expand plays each wire-less scenario (a session provider without "api",
+ * SPEC.md 8.2) on each of wires (NULL or empty: openai), the providers without "api" taking that
+ * wire: as "<id>@<wire>" when there are several, else under its own id. Scenarios whose
+ * providers all name their wire stay as they are. Re-sorts by id. OCK_OK or OCK_ENOMEM. */
+int ock__scenarios_expand(struct scenario_set *s, const char *const *wires);
+
+/* ock__scenario_names: name (a scenario id, no glob) names sc: its id, its fixture's id (every
+ * wire of it), "<id>@<wire>", or its alias. */
+int ock__scenario_names(const struct scenario *sc, const char *name);
+
+/* ock__scenarios_find: 1 when the set holds a scenario that name names, else 0. */
 int ock__scenarios_find(const struct scenario_set *s, const char *id);
 
 /* ock__scenarios_shard keeps the scenarios of shard index (1-based) of count, by position. */

@@ -733,6 +733,52 @@ static void list_and_explain(void) {
   OCK_ASSERT_CONTAINS(text, "text-answer");
 }
 
+/* A wire-less scenario runs on each declared wire as <id>@<wire> (SPEC.md 8.2); a baseline entry
+ * <id> covers every wire, <id>@<wire> only that one. */
+static void wireless_scenarios_run_on_each_wire(void) {
+  char cmd[2048], text[1 << 14], path[256];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --wires anthropic,openai "
+           "--capabilities streaming,parallel,scheduling,lifecycle,resilience,cancellation "
+           "--fixtures %s --case text-answer -o %s/onwires",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, ock_test_path("fixtures"), tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "onwires", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "text-answer@anthropic");
+  OCK_ASSERT_CONTAINS(text, "text-answer@openai");
+  snprintf(path, sizeof path, "%s/onwires/report.json", tmp);
+  cJSON *r = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_INT_EQ(ock_json_parse_file(path, 64 << 20, &r, &err), 0);
+  const cJSON *sc;
+  int n = 0;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) {
+    char want[64];
+    snprintf(want, sizeof want, "text-answer@%s", ock_json_str(sc, "wire"));
+    OCK_ASSERT_STR_EQ(ock_json_str(sc, "id"), want);
+    OCK_ASSERT_STR_EQ(ock_json_str(sc, "fixture_id"), "text-answer");
+    OCK_ASSERT_STR_EQ(ock_json_str(sc, "verdict"), "PASS");
+    n++;
+  }
+  OCK_ASSERT_INT_EQ(n, 2);
+  cJSON_Delete(r);
+  /* false fails both; "text-answer" excuses both wires, "text-answer@anthropic" only one */
+  const char *const entries[] = {"text-answer\n", "text-answer@anthropic\n"};
+  const int want_exit[] = {0, 1};
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/wire-baseline-%d.txt", tmp, k);
+    FILE *f = fopen(path, "w");
+    fputs(entries[k], f);
+    fclose(f);
+    char name[32];
+    snprintf(name, sizeof name, "wirebase%d", k);
+    snprintf(cmd, sizeof cmd,
+             "%s/bin/ock run --orchestrator false --wires openai,anthropic --fixtures %s "
+             "--case text-answer --expected-failures %s -o %s/%s",
+             OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp, name);
+    OCK_ASSERT_INT_EQ(out_of(cmd, name, text, sizeof text), want_exit[k]);
+  }
+}
+
 static void baseline_excuses_and_goes_stale(void) {
   char cmd[2048], text[1 << 14], path[256];
   /* false fails text-answer (it never runs the prompt); listing it excuses the failures. */
@@ -1015,6 +1061,7 @@ static const struct ock_test tests[] = {
     {"time_scale_variable_is_checked", time_scale_variable_is_checked},
     {"list_and_explain", list_and_explain},
     {"baseline_excuses_and_goes_stale", baseline_excuses_and_goes_stale},
+    {"wireless_scenarios_run_on_each_wire", wireless_scenarios_run_on_each_wire},
     {"check_reports_violations", check_reports_violations},
     {"fuzz_finds_shrinks_and_replays", fuzz_finds_shrinks_and_replays},
     {"interrupted_runs_end_cleanly", interrupted_runs_end_cleanly},

@@ -98,6 +98,53 @@ static void ock_check_agrees(void) {
   }
 }
 
+/* check_text runs ock check on log and returns its exit code; *out (caller frees) the output. */
+static int check_text(const char *log, char **out) {
+  size_t out_len = 0;
+  FILE *in = fmemopen((void *)log, strlen(log), "r");
+  FILE *o = open_memstream(out, &out_len);
+  int code = ock__check_event_log(in, "amplifier", o);
+  fclose(in);
+  fclose(o);
+  return code;
+}
+
+/* clang-format off */
+#define AMP_LOG(PRE_A, PRE_B, POST_A, POST_B)                                                     \
+  "{\"event\":\"prompt:submit\",\"data\":{\"prompt\":\"w\"}}\n"                                   \
+  "{\"event\":\"provider:request\",\"data\":{}}\n"                                                \
+  "{\"event\":\"provider:response\",\"data\":{\"content\":\"\",\"tool_calls\":["                   \
+  "{\"id\":\"c1\",\"name\":\"get\",\"arguments\":{\"q\":1}},"                                      \
+  "{\"id\":\"c2\",\"name\":\"get\",\"arguments\":{\"q\":2}}]}}\n"                                  \
+  "{\"event\":\"tool:pre\",\"data\":" PRE_B "}\n"                                                 \
+  "{\"event\":\"tool:pre\",\"data\":" PRE_A "}\n"                                                 \
+  "{\"event\":\"tool:post\",\"data\":" POST_A "}\n"                                               \
+  "{\"event\":\"tool:post\",\"data\":" POST_B "}\n"                                               \
+  "{\"event\":\"provider:request\",\"data\":{}}\n"                                                \
+  "{\"event\":\"provider:response\",\"data\":{\"content\":\"ok\",\"tool_calls\":[]}}\n"            \
+  "{\"event\":\"prompt:complete\",\"data\":{\"response\":\"ok\"}}\n"                               \
+  "{\"event\":\"orchestrator:complete\",\"data\":{\"orchestrator\":\"x\",\"turn_count\":2,"        \
+  "\"status\":\"success\"}}\n"
+#define AMP(q) "{\"tool_name\":\"get\",\"tool_input\":{\"q\":" q "}}"
+/* clang-format on */
+
+/* ock check pairs id-less tool events with the calls of provider:response as ock run does
+ * (SPEC.md 4.6): Amplifier's payload costs one OCK-TOOL-008 line, not a grammar rejection; events
+ * that name no input cannot be told apart between calls with other arguments, and are refused. */
+static void ock_check_pairs_tool_events(void) {
+  char *out = NULL;
+  OCK_ASSERT_INT_EQ(check_text(AMP_LOG(AMP("1"), AMP("2"), AMP("1"), AMP("2")), &out), 1);
+  OCK_ASSERT_CONTAINS(out, "OCK-TOOL-008       1");
+  OCK_ASSERT_CONTAINS(out, "1 violation(s)");
+  free(out);
+  out = NULL;
+#define BARE "{\"tool_name\":\"get\"}"
+  OCK_ASSERT_INT_EQ(check_text(AMP_LOG(AMP("1"), AMP("2"), BARE, BARE), &out), 1);
+#undef BARE
+  OCK_ASSERT_CONTAINS(out, "OCK-TOOL-007");
+  free(out);
+}
+
 static const char *fixture_text =
     "{\"id\":\"t\",\"requirements\":[\"OCK-ORDER-007\"],\"session\":{\"prompts\":[\"hi\"],"
     "\"config\":{},\"providers\":[{\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}],"
@@ -147,5 +194,8 @@ static void ock_run_agrees(void) {
 }
 
 static const struct ock_test tests[] = {
-    {"ock_check_agrees", ock_check_agrees}, {"ock_run_agrees", ock_run_agrees}, {NULL, NULL}};
+    {"ock_check_agrees", ock_check_agrees},
+    {"ock_run_agrees", ock_run_agrees},
+    {"ock_check_pairs_tool_events", ock_check_pairs_tool_events},
+    {NULL, NULL}};
 const struct ock_suite suite_grammar_check = {"grammar_check", tests, setup, teardown};

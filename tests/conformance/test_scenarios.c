@@ -157,10 +157,103 @@ static void shards_partition_the_selection(void) {
   ock__scenarios_free(&s1);
 }
 
+/* write_fixture writes text as dir/name.json. */
+static void write_fixture(const char *dir, const char *name, const char *text) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s.json", dir, name);
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+#define WIRELESS(id, extra)                                                                        \
+  "{\"ock_fixture\":1,\"id\":\"" id "\",\"title\":\"t\",\"proves\":\"p\","                         \
+  "\"requirements\":[\"OCK-COMPLETE-001\"]," extra                                                 \
+  "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\",\"model\":\"x\"}]},"           \
+  "\"script\":{\"m\":[{\"text\":\"ok\"}]}}"
+
+/* api of the first provider of sc's fixture. */
+static const char *api_of(const struct scenario *sc) {
+  const cJSON *p =
+      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                             cJSON_GetObjectItemCaseSensitive(sc->fixture, "session"), "providers"),
+                         0);
+  return ock_json_str(p, "api");
+}
+
+/* A scenario whose providers name no wire is written once and played on each declared wire as
+ * "<id>@<wire>" (SPEC.md 8.2); on one wire (openai when none is declared) under its own id. A
+ * glob selects it by its id, its fixture's id (every wire) or its alias; a pinned one stays one. */
+static void wireless_scenarios_play_on_each_wire(void) {
+  char dir[128], cmd[300], err[1200] = "";
+  snprintf(dir, sizeof dir, "%s/wires", tmpdir);
+  snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  write_fixture(dir, "both", WIRELESS("both", "\"aliases\":{\"anthropic\":\"anthropic-both\"},"));
+  write_fixture(
+      dir, "pinned",
+      "{\"ock_fixture\":1,\"id\":\"pinned\",\"requirements\":[\"OCK-COMPLETE-001\"]," GOOD_SESSION
+      "}");
+  struct scenario_set set;
+  if (ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err)) {
+    ock_test_fail(__LINE__, __FILE__, "the fixtures do not load: %s", err);
+    return;
+  }
+  OCK_ASSERT_OK(ock__scenarios_expand(&set, NULL));
+  OCK_ASSERT_INT_EQ(set.n, 2);
+  OCK_ASSERT_STR_EQ(set.items[0].id, "both");
+  OCK_ASSERT_STR_EQ(api_of(&set.items[0]), "openai");
+  ock__scenarios_free(&set);
+
+  const char *const wires[] = {"openai", "anthropic", NULL};
+  OCK_ASSERT_OK(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err));
+  OCK_ASSERT_OK(ock__scenarios_expand(&set, wires));
+  OCK_ASSERT_INT_EQ(set.n, 3);
+  OCK_ASSERT_STR_EQ(set.items[0].id, "both@anthropic");
+  OCK_ASSERT_STR_EQ(api_of(&set.items[0]), "anthropic");
+  OCK_ASSERT_STR_EQ(set.items[0].alias, "anthropic-both");
+  OCK_ASSERT_STR_EQ(set.items[1].id, "both@openai");
+  OCK_ASSERT_STR_EQ(api_of(&set.items[1]), "openai");
+  OCK_ASSERT_TRUE(set.items[1].alias == NULL);
+  OCK_ASSERT_STR_EQ(ock_json_str(set.items[1].fixture, "id"), "both"); /* the mock's id */
+  OCK_ASSERT_STR_EQ(set.items[2].id, "pinned");
+  OCK_ASSERT_TRUE(ock__scenarios_find(&set, "anthropic-both"));
+  OCK_ASSERT_TRUE(ock__scenarios_find(&set, "both"));
+  OCK_ASSERT_FALSE(ock__scenarios_find(&set, "both@gemini-like"));
+  const char *const by_alias[] = {"anthropic-both", NULL};
+  ock__scenarios_select(&set, by_alias, NULL);
+  OCK_ASSERT_INT_EQ(set.n, 1);
+  OCK_ASSERT_STR_EQ(set.items[0].id, "both@anthropic");
+  ock__scenarios_free(&set);
+
+  /* one wire declared: played there, under its own id, still named by "<id>@<wire>" */
+  const char *const one[] = {"anthropic", NULL};
+  OCK_ASSERT_OK(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err));
+  OCK_ASSERT_OK(ock__scenarios_expand(&set, one));
+  OCK_ASSERT_INT_EQ(set.n, 2);
+  OCK_ASSERT_STR_EQ(set.items[0].id, "both");
+  OCK_ASSERT_STR_EQ(api_of(&set.items[0]), "anthropic");
+  OCK_ASSERT_TRUE(ock__scenarios_find(&set, "both@anthropic"));
+  OCK_ASSERT_FALSE(ock__scenarios_find(&set, "both@openai"));
+  ock__scenarios_free(&set);
+
+  OCK_ASSERT_OK(ock__scenarios_load(dir, reg, NULL, NULL, &set, err, sizeof err));
+  OCK_ASSERT_OK(ock__scenarios_expand(&set, wires));
+  const char *const by_base[] = {"both", NULL};
+  ock__scenarios_select(&set, by_base, NULL);
+  OCK_ASSERT_INT_EQ(set.n, 2);
+  ock__scenarios_free(&set);
+
+  one_bad("at-id", WIRELESS("at@id", ""), "$.id", "\"@\"");
+  one_bad("alias-wire", WIRELESS("alias-wire", "\"aliases\":{\"carrier-pigeon\":\"x\"},"),
+          "$.aliases.carrier-pigeon", "expected a wire name");
+}
+
 static const struct ock_test tests[] = {
     {"every_requirement_has_a_scenario", every_requirement_has_a_scenario},
     {"bad_fixtures_are_named", bad_fixtures_are_named},
     {"shards_partition_the_selection", shards_partition_the_selection},
     {"symlinked_fixture_is_refused", symlinked_fixture_is_refused},
+    {"wireless_scenarios_play_on_each_wire", wireless_scenarios_play_on_each_wire},
     {NULL, NULL}};
 const struct ock_suite suite_scenarios = {"scenarios", tests, setup, teardown};

@@ -16,8 +16,10 @@ static void transitions_follow_the_table(void) {
       {OCK_STAGE_PLAN, OCK_STAGE_AGGREGATE, 1},       {OCK_STAGE_AGGREGATE, OCK_STAGE_COMPLETE, 1},
       {OCK_STAGE_PLAN, OCK_STAGE_ROUTE, 1},           {OCK_STAGE_INITIALIZE, OCK_STAGE_FAILED, 1},
       {OCK_STAGE_EXECUTE, OCK_STAGE_CANCELLED, 1},    {OCK_STAGE_PLAN, OCK_STAGE_PLAN, 1},
-      {OCK_STAGE_INITIALIZE, OCK_STAGE_AGGREGATE, 1}, {OCK_STAGE_INITIALIZE, OCK_STAGE_PLAN, 0},
-      {OCK_STAGE_ROUTE, OCK_STAGE_EXECUTE, 0},        {OCK_STAGE_EXECUTE, OCK_STAGE_AGGREGATE, 0},
+      {OCK_STAGE_INITIALIZE, OCK_STAGE_AGGREGATE, 1}, {OCK_STAGE_INITIALIZE, OCK_STAGE_PLAN, 1},
+      {OCK_STAGE_ROUTE, OCK_STAGE_EXECUTE, 1},        {OCK_STAGE_EXECUTE, OCK_STAGE_AGGREGATE, 1},
+      {OCK_STAGE_EXECUTE, OCK_STAGE_ROUTE, 1},        {OCK_STAGE_ROUTE, OCK_STAGE_AGGREGATE, 0},
+      {OCK_STAGE_INITIALIZE, OCK_STAGE_EXECUTE, 0},   {OCK_STAGE_AGGREGATE, OCK_STAGE_PLAN, 0},
       {OCK_STAGE_COMPLETE, OCK_STAGE_EXECUTE, 0},     {OCK_STAGE_FAILED, OCK_STAGE_ROUTE, 0},
       {OCK_STAGE_COMPLETE, OCK_STAGE_CANCELLED, 0},   {OCK_STAGE_AGGREGATE, OCK_STAGE_FAILED, 0},
       {OCK_STAGE_PLAN, OCK_STAGE_COMPLETE, 0},
@@ -29,6 +31,70 @@ static void transitions_follow_the_table(void) {
                     ock_stage_name(cases[i].from), ock_stage_name(cases[i].to), got, cases[i].ok);
     else
       CU_PASS("transition");
+  }
+}
+
+/* walk: 1 when the stages, in order, are one execute SPEC.md 4.4 accepts. */
+static int walk(const char *const *stages) {
+  struct ock_stage_walk w;
+  ock_stage_walk_start(&w);
+  int ok = 1;
+  for (size_t i = 0; stages[i]; i++) {
+    enum ock_stage s = OCK_STAGE_COUNT;
+    if (ock_stage_parse(stages[i], &s))
+      return -1;
+    ok &= ock_stage_walk_next(&w, s);
+  }
+  return ok;
+}
+
+/* Both orders of SPEC.md 4.4 are accepted whole, and the pairs one order adds open no hole in the
+ * other: each refused walk below breaks exactly one rule. */
+static void both_orders_and_no_mix(void) {
+#define S(...) ((const char *const[]){__VA_ARGS__, NULL})
+  const struct {
+    const char *const *stages;
+    int ok;
+    const char *what;
+  } cases[] = {
+      /* the provider-routing order of an LLM loop: route, plan, a tool round, plan, answer */
+      {S("initialize", "route", "plan", "execute", "plan", "aggregate", "complete"), 1, "provider"},
+      {S("initialize", "route", "plan", "route", "plan", "failed"), 1, "fallback, then failure"},
+      /* CUGAR's ReferenceOrchestrator: PLAN, then ROUTE and EXECUTE per step, AGGREGATE */
+      {S("initialize", "plan", "route", "execute", "aggregate", "complete"), 1, "CUGAR one step"},
+      {S("initialize", "plan", "route", "execute", "route", "execute", "aggregate", "complete"), 1,
+       "CUGAR two steps"},
+      {S("initialize", "plan", "route", "execute", "failed"), 1, "CUGAR step fails"},
+      {S("initialize", "plan", "aggregate", "complete"), 1, "CUGAR zero steps"},
+      /* CUGAR's order over an LLM loop, beside provider routing: each tool call is a routed step */
+      {S("initialize", "route", "plan", "route", "execute", "route", "execute", "plan", "aggregate",
+         "complete"),
+       1, "provider routing, then routed steps"},
+      /* refused */
+      {S("initialize", "route", "execute", "aggregate", "complete"), 0, "route before any plan"},
+      {S("initialize", "plan", "execute", "aggregate", "complete"), 0, "unrouted step aggregated"},
+      {S("initialize", "route", "plan", "execute", "route", "plan", "aggregate", "complete"), 0,
+       "execute -> route in the provider order"},
+      {S("initialize", "plan", "route", "execute", "plan", "execute", "plan", "aggregate",
+         "complete"),
+       0, "an unrouted step after routed ones"},
+      {S("initialize", "route", "plan", "execute", "plan", "route", "execute", "plan", "aggregate",
+         "complete"),
+       0, "a routed step after unrouted ones"},
+      {S("initialize", "plan", "route", "aggregate", "complete"), 0, "route -> aggregate"},
+      {S("initialize", "plan", "route", "execute", "aggregate", "failed"), 0,
+       "aggregate -> failed"},
+      {S("initialize", "plan", "route", "execute", "complete", "execute"), 0,
+       "complete -> execute"},
+  };
+#undef S
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int got = walk(cases[i].stages);
+    if (got != cases[i].ok)
+      ock_test_fail(__LINE__, __FILE__, "%s: accepted=%d, expected %d", cases[i].what, got,
+                    cases[i].ok);
+    else
+      CU_PASS("walk");
   }
 }
 
@@ -105,6 +171,7 @@ static void verdicts_in_order_of_severity(void) {
 
 static const struct ock_test tests[] = {
     {"transitions_follow_the_table", transitions_follow_the_table},
+    {"both_orders_and_no_mix", both_orders_and_no_mix},
     {"names_and_statuses", names_and_statuses},
     {"missing_fields_are_listed", missing_fields_are_listed},
     {"contract_names_round_trip", contract_names_round_trip},

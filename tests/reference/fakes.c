@@ -465,7 +465,10 @@ void check_events(const cJSON *events, enum ock_exec_status status, int turn_cou
   }
 
   /* stages and trace IDs; the order through the contract's own automaton (core/grammar.c) */
-  enum ock_stage prev = OCK_STAGE_INITIALIZE, terminal;
+  enum ock_stage terminal;
+  struct ock_stage_walk order;
+  ock_stage_walk_start(&order);
+  order.prev = OCK_STAGE_INITIALIZE; /* an execute opens in initialize */
   ock_stage_for_status(ock_exec_status_name(status), &terminal);
   struct grammar_seen seen = {.events = events};
   ock_grammar *grammar = NULL;
@@ -483,14 +486,14 @@ void check_events(const cJSON *events, enum ock_exec_status status, int turn_cou
       ock_test_fail(__LINE__, __FILE__, "event %d (%s) has no valid stage", i, name);
       continue;
     }
+    enum ock_stage prev = order.prev;
     check_fields(name, d, st, prev);
-    if (!ock_stage_transition_allowed(prev, st))
+    if (!ock_stage_walk_next(&order, st))
       ock_test_fail(__LINE__, __FILE__, "event %d (%s): stage %s may not follow %s (%s)", i, name,
                     ock_stage_name(st), ock_stage_name(prev), names_in(events));
     if (ock_stage_is_terminal(st) && st != terminal)
       ock_test_fail(__LINE__, __FILE__, "event %d (%s): terminal stage %s, expected %s", i, name,
                     ock_stage_name(st), ock_stage_name(terminal));
-    prev = st;
   }
   if (grammar)
     ock_grammar_end(grammar, n);

@@ -63,9 +63,27 @@ int ock_stage_is_terminal(enum ock_stage s);
  * cancelled (cancelled). OCK_EINVAL for an unknown status. */
 int ock_stage_for_status(const char *status, enum ock_stage *out);
 
-/* ock_stage_transition_allowed: 1 when an event of stage `to` may follow one of stage `from`
- * within one execute (SPEC.md's transition table; a stage may always repeat). */
+/* ock_stage_transition_allowed: 1 when an event of stage `to` may ever follow one of stage
+ * `from` within one execute (the pairs of SPEC.md 4.4's table, of both orders; a stage may always
+ * repeat). Some pairs hold only in one order: ock_stage_walk_next judges them with the history. */
 int ock_stage_transition_allowed(enum ock_stage from, enum ock_stage to);
+
+/* The stage walk of one execute (SPEC.md 4.4). An execute follows the provider-routing order
+ * (route, plan, its tool rounds in execute, plan again) or CUGAR's (plan, then a route before
+ * each step's execute); the walk remembers which, so that neither order's pairs open a hole in
+ * the other. Start it zeroed-but-for prev with ock_stage_walk_start. */
+struct ock_stage_walk {
+  enum ock_stage prev; /* the previous stage; OCK_STAGE_COUNT before the first event */
+  int planned;         /* a plan stage was seen */
+  int routed_steps;    /* a route was followed by an execute: CUGAR's order */
+  int unrouted_steps;  /* a plan was followed by an execute: the provider-routing order */
+};
+
+void ock_stage_walk_start(struct ock_stage_walk *w);
+
+/* ock_stage_walk_next: 1 when stage `to` may follow the walk's history, 0 when SPEC.md 4.4
+ * refuses it. Either way the walk moves on to `to`, so one bad step is reported once. */
+int ock_stage_walk_next(struct ock_stage_walk *w, enum ock_stage to);
 
 /* ock_event_missing_fields writes into out (comma-separated, NUL-terminated) the registry's
  * required fields of event `name` that data lacks, plus "trace_id" and "stage" when
