@@ -10,7 +10,10 @@
  * with forget-answer it keeps no final answer in the history (OCK-ORPHAN-009). A failed LLM
  * request (429, 5xx, no answer) is retried twice, after the Retry-After the provider sent or an
  * exponential backoff from 100 ms (the resilience fixtures' config); with no-wait at once, which
- * the retry timing checks must catch. TAG is ignored (it
+ * the retry timing checks must catch. Its owner configures it for the catalog as SPEC.md 9.7
+ * lets an owner do: it reads config.max_iterations (default 10) from the session document and
+ * then sends the wrap-up request with the reminder and no tools; it skips a blank prompt; it
+ * stores no empty final answer; it words tool errors as SPEC.md 5.9 says. TAG is ignored (it
  * lets a test find the processes of its own run).
  */
 #include <stdio.h>
@@ -22,9 +25,15 @@
 #include <cJSON.h>
 #include <curl/curl.h>
 
+#include "ock/utf8.h"
+
 #define BODY_MAX (4 << 20)
 #define TURNS_MAX 10
 #define RETRIES 2
+#define REMINDER                                                                                   \
+  "<system-reminder source=\"orchestrator-loop-limit\">\nYou have reached the maximum number "     \
+  "of iterations for this turn. Please provide a response to the user now, summarizing your "      \
+  "progress and noting what remains to be done.\n</system-reminder>"
 
 struct body {
   char *data;
@@ -45,6 +54,9 @@ static size_t keep(void *p, size_t size, size_t n, void *user) {
   b->data[b->len] = '\0';
   return add;
 }
+
+/* The session's config, as the agent's owner would set it (SPEC.md 9.7). */
+static long tool_timeout_ms = 30000;
 
 /* retry_after_ms: the delay the last reply's Retry-After headers asked for, or -1. */
 static double retry_after_ms = -1;
@@ -75,8 +87,12 @@ static cJSON *call(CURL *c, const char *url, const cJSON *body, long *status) {
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &got);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
+                   body && strstr(url, "/ock/v1/tools/") ? tool_timeout_ms : 20000L);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, header);
+  /* libcurl resends a request on its own when a reused connection drops before the reply: a
+   * retry the agent never decided on, which the black-box tier sees (OCK-ERROR-002). */
+  curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);
   retry_after_ms = -1;
   *status = 0;
   if (curl_easy_perform(c) == CURLE_OK)
@@ -88,12 +104,8 @@ static cJSON *call(CURL *c, const char *url, const cJSON *body, long *status) {
   return reply;
 }
 
-/* openai_tools: the session's tools in the OpenAI wire's form. */
-static cJSON *openai_tools(CURL *c, const char *base) {
-  char url[1024];
-  snprintf(url, sizeof url, "%s/ock/v1/session", base);
-  long status;
-  cJSON *session = call(c, url, NULL, &status);
+/* openai_tools: the tools of session in the OpenAI wire's form. */
+static cJSON *openai_tools(const cJSON *session) {
   cJSON *tools = cJSON_CreateArray();
   const cJSON *t;
   cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(session, "tools")) {
@@ -107,29 +119,57 @@ static cJSON *openai_tools(CURL *c, const char *base) {
     cJSON_AddItemToObject(tool, "function", fn);
     cJSON_AddItemToArray(tools, tool);
   }
-  cJSON_Delete(session);
   return tools;
 }
 
+static int has_tool(const cJSON *tools, const char *name) {
+  const cJSON *t;
+  cJSON_ArrayForEach(t, tools) {
+    const char *n = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "function"), "name"));
+    if (n && name && !strcmp(n, name))
+      return 1;
+  }
+  return 0;
+}
+
+/* error_text: "Error: " and msg, a new string. */
+static char *error_text(const char *fmt, const char *msg) {
+  char text[1024];
+  snprintf(text, sizeof text, fmt, msg);
+  return strdup(text);
+}
+
 /* run_tool runs one call at the tools endpoint; returns the result text (caller frees) and
- * whether the tool failed. */
-static char *run_tool(CURL *c, const char *base, const cJSON *tc, int *failed) {
+ * whether the tool failed: 1 a failed result, 2 a failure of the call itself. */
+static char *run_tool(CURL *c, const char *base, const cJSON *tools, const cJSON *tc, int *failed) {
   const cJSON *fn = cJSON_GetObjectItemCaseSensitive(tc, "function");
   const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fn, "name"));
   const char *args = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fn, "arguments"));
+  *failed = 1;
+  if (!has_tool(tools, name))
+    return error_text("Error: tool '%s' not found", name ? name : "");
+  cJSON *input = args && !ock_utf8_is_blank(args) ? cJSON_Parse(args) : cJSON_CreateObject();
+  if (!cJSON_IsObject(input)) {
+    cJSON_Delete(input);
+    *failed = 2; /* a tool:error, which ends the execute under fail_fast */
+    return error_text("Error: invalid arguments: %s", "not a JSON object");
+  }
   char url[1024];
   snprintf(url, sizeof url, "%s/ock/v1/tools/%s", base, name ? name : "");
   cJSON *req = cJSON_CreateObject();
   cJSON_AddItemToObject(req, "tool_call_id",
                         cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(tc, "id"), 1));
-  cJSON *input = args ? cJSON_Parse(args) : NULL;
-  cJSON_AddItemToObject(req, "input", input ? input : cJSON_CreateObject());
+  cJSON_AddItemToObject(req, "input", input);
   long status;
   cJSON *res = call(c, url, req, &status);
   cJSON_Delete(req);
   const cJSON *out = cJSON_GetObjectItemCaseSensitive(res, "output");
-  *failed = status != 200 || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "success"));
-  char *text = *failed               ? strdup("Error: the tool failed")
+  const char *msg = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "error"), "message"));
+  *failed = status != 200 ? 2 : !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "success"));
+  char *text = status != 200         ? strdup("Error: the tool endpoint failed")
+               : *failed             ? error_text("Error: %s", msg && *msg ? msg : "unknown error")
                : cJSON_IsString(out) ? strdup(out->valuestring)
                                      : cJSON_PrintUnformatted(out);
   cJSON_Delete(res);
@@ -159,25 +199,56 @@ int main(int argc, char **argv) {
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
   CURL *c = curl_easy_init();
-  cJSON *tools = openai_tools(c, base);
-  cJSON *messages = cJSON_CreateArray();
   char url[1024], line[65536];
+  snprintf(url, sizeof url, "%s/ock/v1/session", base);
+  long got;
+  cJSON *session = call(c, url, NULL, &got);
+  cJSON *tools = openai_tools(session);
+  int max_iter = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(session, "config"), "max_iterations"));
+  if (max_iter <= 0 || max_iter > TURNS_MAX)
+    max_iter = TURNS_MAX;
+  const cJSON *config = cJSON_GetObjectItemCaseSensitive(session, "config");
+  const char *strategy =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(config, "error_strategy"));
+  int retries =
+      strategy && (!strcmp(strategy, "retry") || !strcmp(strategy, "fallback")) ? RETRIES : 0;
+  int fail_fast = strategy && !strcmp(strategy, "fail_fast");
+  double timeout =
+      cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(config, "tool_timeout_ms"));
+  if (timeout >= 1 && timeout < 600000)
+    tool_timeout_ms = (long)timeout;
+  cJSON_Delete(session);
+  cJSON *messages = cJSON_CreateArray();
   snprintf(url, sizeof url, "%s/chat/completions", llm);
   while (fgets(line, sizeof line, stdin)) {
     decode(line);
+    if (ock_utf8_is_blank(line))
+      continue; /* invalid input: no request, nothing stored (SPEC.md 5.12) */
     cJSON *user = cJSON_CreateObject();
     cJSON_AddStringToObject(user, "role", "user");
     cJSON_AddStringToObject(user, "content", line);
     cJSON_AddItemToArray(messages, user);
-    for (int turn = 0; turn < TURNS_MAX; turn++) {
+    for (int turn = 0; turn <= max_iter; turn++) {
+      int wrap_up = turn == max_iter;
       cJSON *req = cJSON_CreateObject();
       cJSON_AddStringToObject(req, "model", "gpt-ock");
-      cJSON_AddItemReferenceToObject(req, "messages", messages);
-      if (cJSON_GetArraySize(tools))
+      cJSON *sent = messages;
+      if (wrap_up) { /* the reminder goes out once and is not stored (SPEC.md 5.5) */
+        sent = cJSON_Duplicate(messages, 1);
+        cJSON *reminder = cJSON_CreateObject();
+        cJSON_AddStringToObject(reminder, "role", "user");
+        cJSON_AddStringToObject(reminder, "content", REMINDER);
+        cJSON_AddItemToArray(sent, reminder);
+        cJSON_AddItemToObject(req, "messages", sent);
+      } else {
+        cJSON_AddItemReferenceToObject(req, "messages", messages);
+      }
+      if (cJSON_GetArraySize(tools) && !wrap_up)
         cJSON_AddItemReferenceToObject(req, "tools", tools);
       long status;
       cJSON *reply = call(c, url, req, &status);
-      for (int retry = 1; retry <= RETRIES && (status == 0 || status == 429 || status >= 500);
+      for (int retry = 1; retry <= retries && (status == 0 || status == 429 || status >= 500);
            retry++) {
         double ms = retry_after_ms >= 0 ? retry_after_ms : 100.0 * (1 << (retry - 1));
         if (!no_wait) /* the backoff under test: the harness grades its timing */
@@ -194,11 +265,15 @@ int main(int argc, char **argv) {
         break;
       }
       const cJSON *calls = cJSON_GetObjectItemCaseSensitive(msg, "tool_calls");
-      if (!cJSON_GetArraySize(calls)) {
+      if (!cJSON_GetArraySize(calls) || wrap_up) { /* a wrap-up reply's calls are dropped */
         const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
         printf("%s\n", text ? text : "");
-        if (!forget_answer)
-          cJSON_AddItemToArray(messages, cJSON_Duplicate(msg, 1));
+        if (!forget_answer && text && *text) {
+          cJSON *answer = cJSON_CreateObject();
+          cJSON_AddStringToObject(answer, "role", "assistant");
+          cJSON_AddStringToObject(answer, "content", text);
+          cJSON_AddItemToArray(messages, answer);
+        }
         cJSON_Delete(reply);
         break;
       }
@@ -206,9 +281,12 @@ int main(int argc, char **argv) {
       cJSON_AddItemToArray(messages, kept);
       calls = cJSON_GetObjectItemCaseSensitive(kept, "tool_calls");
       const cJSON *tc;
+      int stop = 0;
       cJSON_ArrayForEach(tc, calls) {
         int failed = 0;
-        char *text = run_tool(c, base, tc, &failed);
+        char *text = stop ? strdup("Error: skipped: an earlier tool call failed (fail_fast)")
+                          : run_tool(c, base, tools, tc, &failed);
+        stop = stop || (fail_fast && failed == 2);
         if (!(failed && drop_failed)) {
           cJSON *result = cJSON_CreateObject();
           cJSON_AddStringToObject(result, "role", "tool");
@@ -220,6 +298,8 @@ int main(int argc, char **argv) {
         free(text);
       }
       cJSON_Delete(reply);
+      if (stop)
+        break;
     }
     fflush(stdout);
   }
