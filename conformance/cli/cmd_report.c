@@ -17,7 +17,9 @@ static const char usage_head[] =
     "       ock report render FILE.json [-o DIR]\n"
     "\n"
     "merge joins shard reports of one run (`ock run --shard I/N`) into one: the same document an\n"
-    "unsharded run writes. render writes all four formats from a report.json.\n"
+    "unsharded run writes. Shards of another orchestrator, capability set, wire set, fixture set\n"
+    "or selection, tier, seed, level or kit are refused, naming the member and both files.\n"
+    "render writes all four formats from a report.json.\n"
     "\n";
 
 static const char usage_tail[] =
@@ -95,7 +97,9 @@ int ock__cmd_report(int argc, char **argv) {
   int gap = 0, rc = read_reports(argv + 2, n, reports);
   if (!rc && merge && (gap = shards_missing(reports, n)))
     rc = 1;
-  if (!rc && merge && (rc = ock_report_merge((const cJSON *const *)reports, n, &out, &je)))
+  if (!rc && merge &&
+      (rc = ock_report_merge_named((const cJSON *const *)reports, (const char *const *)argv + 2, n,
+                                   &out, &je)))
     fprintf(stderr, "ock report merge: %s: %s\n", je.where, je.what);
   if (!rc && !merge) {
     out = reports[0];

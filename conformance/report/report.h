@@ -108,10 +108,18 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg);
  * latest, duration_ms = their difference; options.shard = "merged"; everything else comes
  * from the first shard, then ock_report_summarize(*out, NULL) recomputes the aggregates.
  * Each shard must validate, and the shards must agree on schema_version, contract_version,
- * kit.version, seed, options.level and options.strict. A scenario id present twice is an
- * error naming the id and both shards. Errors name the shard ("shard 2: $.scenarios[0].id").
- * Returns OCK_OK, OCK_EINVAL, OCK_ETYPE, OCK_EMISSING or OCK_ENOMEM. */
+ * kit.version, seed, options.level, options.strict, tier, orchestrator.command, .name,
+ * .capabilities and .wires, options.fixtures, options.case and options.exclude: a difference
+ * is an error whose where is the member's JSON path and whose what names both shards and both
+ * values. A scenario id present twice is an error naming the id and both shards. Errors name
+ * the shard ("shard 2: $.scenarios[0].id"). Returns OCK_OK, OCK_EINVAL, OCK_ETYPE, OCK_EMISSING
+ * or OCK_ENOMEM. */
 int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err);
+
+/* ock_report_merge_named is ock_report_merge with the shards' file names (names[i] for
+ * reports[i], borrowed; NULL: "shard i") in the message of a member they differ on. */
+int ock_report_merge_named(const cJSON *const *reports, const char *const *names, size_t n,
+                           cJSON **out, struct ock_jerr *err);
 
 /* ock_report_shards_missing checks that n shard reports (borrowed) are a whole set: each
  * options.shard is "I/N" with the same N, no I twice, and every I from 1 to N present. On a

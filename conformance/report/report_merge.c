@@ -9,6 +9,7 @@
 #include "report/report.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -410,10 +411,60 @@ static int same_member(const cJSON *first, const cJSON *r, const char *object, c
   return a && b && cJSON_Compare(a, b, 1);
 }
 
-static int check_shards(const cJSON *const *reports, size_t n, struct ock_jerr *err) {
-  static const char *const agree[][2] = {
-      {NULL, "schema_version"}, {NULL, "contract_version"}, {"kit", "version"}, {NULL, "seed"},
-      {"options", "level"},     {"options", "strict"},      {NULL, "tier"}};
+/* shard_name: names[i] when given, else "shard i+1", into buf. */
+static const char *shard_name(const char *const *names, size_t i, char *buf, size_t n) {
+  if (names && names[i])
+    return names[i];
+  snprintf(buf, n, "shard %zu", i + 1);
+  return buf;
+}
+
+/* differs sets err for member (object key) on which shard i differs from shard 1: the JSON
+ * path, both shards and both values. */
+static int differs(const cJSON *const *reports, const char *const *names, size_t i,
+                   const char *object, const char *key, struct ock_jerr *err) {
+  char where[OCK_JSON_PATH_MAX], path[OCK_JSON_PATH_MAX], a[64], b[64];
+  if (object)
+    ock_jpath_key(path, sizeof path, "$", object);
+  else
+    snprintf(path, sizeof path, "$");
+  ock_jpath_key(where, sizeof where, path, key);
+  char *va[2] = {NULL, NULL};
+  for (int k = 0; k < 2; k++) {
+    const cJSON *r = reports[k ? i : 0];
+    const cJSON *o = object ? cJSON_GetObjectItemCaseSensitive(r, object) : r;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    va[k] = v ? cJSON_PrintUnformatted(v) : NULL;
+  }
+  int rc = ock_jerr_set(err, OCK_EINVAL, where,
+                        "%.200s has %.120s where %.200s has %.120s; only shards of one run (same "
+                        "kit, contract, seed, level, strictness, tier, orchestrator, capabilities, "
+                        "wires and fixtures) can be merged",
+                        shard_name(names, i, b, sizeof b), va[1] ? va[1] : "nothing",
+                        shard_name(names, 0, a, sizeof a), va[0] ? va[0] : "nothing");
+  free(va[0]);
+  free(va[1]);
+  return rc;
+}
+
+static int check_shards(const cJSON *const *reports, const char *const *names, size_t n,
+                        struct ock_jerr *err) {
+  /* What makes shards one run: the same kit and contract, the same grading, the same
+   * orchestrator declaring the same, and the same scenarios to split. */
+  static const char *const agree[][2] = {{NULL, "schema_version"},
+                                         {NULL, "contract_version"},
+                                         {"kit", "version"},
+                                         {NULL, "seed"},
+                                         {"options", "level"},
+                                         {"options", "strict"},
+                                         {NULL, "tier"},
+                                         {"orchestrator", "command"},
+                                         {"orchestrator", "name"},
+                                         {"orchestrator", "capabilities"},
+                                         {"orchestrator", "wires"},
+                                         {"options", "fixtures"},
+                                         {"options", "case"},
+                                         {"options", "exclude"}};
   for (size_t i = 0; i < n; i++) {
     struct ock_jerr verr;
     if (!reports[i])
@@ -426,20 +477,9 @@ static int check_shards(const cJSON *const *reports, size_t n, struct ock_jerr *
       }
       return rc;
     }
-    for (size_t k = 0; i > 0 && k < sizeof agree / sizeof agree[0]; k++) {
-      if (same_member(reports[0], reports[i], agree[k][0], agree[k][1]))
-        continue;
-      char where[OCK_JSON_PATH_MAX], path[OCK_JSON_PATH_MAX];
-      if (agree[k][0])
-        ock_jpath_key(path, sizeof path, "$", agree[k][0]);
-      else
-        snprintf(path, sizeof path, "$");
-      ock_jpath_key(where, sizeof where, path, agree[k][1]);
-      return ock_jerr_set(err, OCK_EINVAL, where,
-                          "shard %zu differs from shard 1; only shards of one run (same kit, "
-                          "contract, seed, level and strictness) can be merged",
-                          i + 1);
-    }
+    for (size_t k = 0; i > 0 && k < sizeof agree / sizeof agree[0]; k++)
+      if (!same_member(reports[0], reports[i], agree[k][0], agree[k][1]))
+        return differs(reports, names, i, agree[k][0], agree[k][1], err);
   }
   return OCK_OK;
 }
@@ -561,9 +601,14 @@ static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
 }
 
 int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err) {
+  return ock_report_merge_named(reports, NULL, n, out, err);
+}
+
+int ock_report_merge_named(const cJSON *const *reports, const char *const *names, size_t n,
+                           cJSON **out, struct ock_jerr *err) {
   if (!reports || n == 0 || !out)
     return ock_jerr_set(err, OCK_EINVAL, "shards", "no report to merge");
-  int rc = check_shards(reports, n, err);
+  int rc = check_shards(reports, names, n, err);
   struct shard_scenario *all = NULL;
   size_t count = 0;
   if (!rc)

@@ -514,6 +514,17 @@ static void shards_merge_to_the_whole_run(void) {
            tmp, tmp, tmp);
   OCK_ASSERT_INT_EQ(out_of(cmd, "merge-twice", text, sizeof text), 2);
   OCK_ASSERT_CONTAINS(text, "shard 2/2, which is already given");
+  /* The second shard of another capability set is refused, naming the member and both files. */
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/s3 && sed 's/\"capabilities\":[^]]*]/\"capabilities\": [\"core\", "
+           "\"streaming\"]/' %s/s2/report.json >%s/s3/report.json && "
+           "%s/bin/ock report merge %s/s1/report.json %s/s3/report.json -o %s/part",
+           tmp, tmp, tmp, OCK_BIN_DIR, tmp, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "merge-other", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "$.orchestrator.capabilities");
+  OCK_ASSERT_CONTAINS(text, "s3/report.json has [\"core\",\"streaming\"] where ");
+  OCK_ASSERT_CONTAINS(text, "s1/report.json has ");
+  OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
 }
 
 /* peak_rss_of_check runs `ock check -` on a generated log of executes*5 events, piped in,

@@ -492,7 +492,7 @@ static void test_merge_rejects_other_runs(void) {
   struct ock_jerr err;
   OCK_ASSERT_INT_EQ(ock_report_merge(shards, 2, &merged, &err), OCK_EINVAL);
   OCK_ASSERT_STR_EQ(err.where, "$.contract_version");
-  OCK_ASSERT_CONTAINS(err.what, "shard 2 differs from shard 1");
+  OCK_ASSERT_CONTAINS(err.what, "shard 2 has \"ock/2\" where shard 1 has");
   /* An invalid shard is named with its path. */
   const cJSON *bad[] = {sample, other};
   OCK_ASSERT_INT_EQ(ock_report_merge(bad, 2, &merged, &err), OCK_EMISSING);
@@ -500,6 +500,41 @@ static void test_merge_rejects_other_runs(void) {
   OCK_ASSERT_INT_EQ(ock_report_merge(bad, 0, &merged, &err), OCK_EINVAL);
   cJSON_Delete(b);
   cJSON_Delete(other);
+  cJSON_Delete(sample);
+}
+
+/* A shard of another orchestrator, capability set, wire set or fixture set is another run: the
+ * merge is refused with the member's path, both shards and both values, never credited to the
+ * first shard's orchestrator. */
+static void test_merge_rejects_other_orchestrators(void) {
+  static const char *const members[][3] = {
+      {"orchestrator", "command", "\"other-agent\""},
+      {"orchestrator", "name", "\"other\""},
+      {"orchestrator", "capabilities", "[\"core\",\"streaming\"]"},
+      {"orchestrator", "wires", "[\"anthropic\"]"},
+      {"options", "fixtures", "\"elsewhere/fixtures\""},
+      {"options", "case", "[\"tool-*\"]"},
+      {"options", "exclude", "[\"stream-*\"]"}};
+  cJSON *sample = load_json(SAMPLE), *merged = NULL;
+  for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+    cJSON *b = cJSON_Duplicate(sample, 1);
+    cJSON_ReplaceItemInObjectCaseSensitive(b, "scenarios", cJSON_CreateArray());
+    cJSON *o = cJSON_GetObjectItemCaseSensitive(b, members[i][0]);
+    cJSON_DeleteItemFromObjectCaseSensitive(o, members[i][1]);
+    cJSON_AddItemToObject(o, members[i][1], cJSON_Parse(members[i][2]));
+    const cJSON *shards[] = {sample, b};
+    const char *names[] = {"a/report.json", "b/report.json"};
+    struct ock_jerr err;
+    char where[100];
+    snprintf(where, sizeof where, "$.%s.%s", members[i][0], members[i][1]);
+    OCK_ASSERT_INT_EQ(ock_report_merge_named(shards, names, 2, &merged, &err), OCK_EINVAL);
+    OCK_ASSERT_NULL(merged);
+    OCK_ASSERT_STR_EQ(err.where, where);
+    OCK_ASSERT_CONTAINS(err.what, "b/report.json has ");
+    OCK_ASSERT_CONTAINS(err.what, members[i][2]);
+    OCK_ASSERT_CONTAINS(err.what, " where a/report.json has ");
+    cJSON_Delete(b);
+  }
   cJSON_Delete(sample);
 }
 
@@ -936,6 +971,7 @@ static const struct ock_test tests[] = {
     {"merge_two_shards_equals_unsharded", test_merge_two_shards_equals_unsharded},
     {"merge_duplicate_scenario", test_merge_duplicate_scenario},
     {"merge_rejects_other_runs", test_merge_rejects_other_runs},
+    {"merge_rejects_other_orchestrators", test_merge_rejects_other_orchestrators},
     {"merge_one_shard", test_merge_one_shard},
     {"write_all_creates_every_file", test_write_all_creates_every_file},
     {"write_all_refuses_symlinked_dir", test_write_all_refuses_symlinked_dir},
