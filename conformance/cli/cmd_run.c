@@ -711,7 +711,8 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
   return r;
 }
 
-static void print_summary(const struct run_opts *o, const cJSON *report, const char *dir) {
+static void print_summary(const struct run_opts *o, const cJSON *report, const char *dir,
+                          int written) {
   FILE *f = strcmp(o->format, "jsonl") ? stdout : stderr;
   const cJSON *levels = cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(report, "summary"), "levels");
@@ -738,8 +739,12 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
             "\nThe run was interrupted (%s): %d scenario run(s) finished or were cut short "
             "(ERROR, interrupted); the rest did not start. The reports are partial.\n",
             sig, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(report, "scenarios")));
-  fprintf(f, "\nverdict %s; reports: %s/report.json, junit.xml, summary.md, report.html\n",
-          ock_json_str(report, "verdict"), dir);
+  if (written)
+    fprintf(f, "\nverdict %s; reports: %s/report.json, junit.xml, summary.md, report.html\n",
+            ock_json_str(report, "verdict"), dir);
+  else /* never point at files this run did not write */
+    fprintf(f, "\nverdict %s; the reports were NOT written (see the error above)\n",
+            ock_json_str(report, "verdict"));
 }
 
 /* command_not_found: every scenario that ran ended with the shell's 127 at once, printing
@@ -769,16 +774,21 @@ static int command_not_found(const cJSON *scenarios, char *why, size_t n) {
   return 1;
 }
 
-/* write_reports fills the aggregates and writes the four files; returns the exit code. */
-static int write_reports(cJSON *report, const ock_registry *reg, const char *dir, int forced_exit) {
+/* write_reports fills the aggregates and writes the four files, *written saying whether it
+ * did; returns the exit code. */
+static int write_reports(cJSON *report, const ock_registry *reg, const char *dir, int forced_exit,
+                         int *written) {
   ock_report_summarize(report, reg);
   if (forced_exit) {
     cJSON_ReplaceItemInObjectCaseSensitive(report, "exit_code", cJSON_CreateNumber(forced_exit));
     cJSON_ReplaceItemInObjectCaseSensitive(report, "verdict", cJSON_CreateString("INCOMPLETE"));
   }
   char err[600];
-  if (ock_report_write_all(report, dir, err, sizeof err)) {
-    fprintf(stderr, "ock: could not write the reports: %s\n", err);
+  *written = !ock_report_write_all(report, dir, err, sizeof err);
+  if (!*written) {
+    char safe[4 * 600]; /* the path may hold anything */
+    fprintf(stderr, "ock: could not write the reports: %s\n",
+            ock_escape_terminal(safe, sizeof safe, err));
     return EXIT_INCOMPLETE;
   }
   return (int)ock_json_int(report, "exit_code", EXIT_INCOMPLETE);
@@ -815,7 +825,8 @@ static void fail_early(const struct run_opts *o, const ock_registry *reg, const 
   if (!usage_error || (o->out_named && !check_out_dir(o->out_dir, why, sizeof why))) {
     cJSON *report = new_report(o, started, reg);
     cJSON_AddStringToObject(report, "error", err);
-    write_reports(report, reg, o->out_dir, EXIT_USAGE);
+    int written;
+    write_reports(report, reg, o->out_dir, EXIT_USAGE, &written);
     cJSON_Delete(report);
   }
 }
@@ -880,8 +891,9 @@ static void run_pool(struct pool *p, const char *journal_dir) {
     pthread_join(threads[i], NULL);
 }
 
-/* finish_report gathers the results into the report, writes it and returns the exit code. */
-static int finish_report(const struct pool *p, cJSON *report, const char *started) {
+/* finish_report gathers the results into the report, writes it (*written: whether it did) and
+ * returns the exit code. */
+static int finish_report(const struct pool *p, cJSON *report, const char *started, int *written) {
   cJSON *scen = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
   for (size_t k = 0; k < p->total; k++)
     if (p->results[k])
@@ -908,7 +920,8 @@ static int finish_report(const struct pool *p, cJSON *report, const char *starte
   return write_reports(report, p->reg, p->o->out_dir,
                        missing       ? EXIT_USAGE
                        : interrupted ? EXIT_INCOMPLETE
-                                     : 0);
+                                     : 0,
+                       written);
 }
 
 int ock__cmd_run(int argc, char **argv) {
@@ -949,8 +962,9 @@ int ock__cmd_run(int argc, char **argv) {
     pthread_mutex_init(&p.lock, NULL);
     run_pool(&p, journal_dir);
     cJSON *report = new_report(&o, started, reg);
-    code = finish_report(&p, report, started);
-    print_summary(&o, report, o.out_dir);
+    int written = 0;
+    code = finish_report(&p, report, started, &written);
+    print_summary(&o, report, o.out_dir, written);
     if (!p.total)
       fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
     signals_give_back(&sig);

@@ -59,13 +59,16 @@ int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FI
 const struct ock_report_writer *ock_report_writer_find(const char *name);
 
 /* ock_report_write_all writes every writer's file into dir (borrowed), creating dir and its
- * parents as `mkdir -p` does. It refuses (OCK_EINVAL) when dir itself or one of the four
- * files in it is a symbolic link or not a regular file, so a report never lands outside the
- * chosen directory. Each file is rendered to a temporary name in dir first; only when all
- * four rendered are they renamed into place, so a reader sees old or new files, never a
- * half-written one. On failure nothing is replaced, and errbuf (n bytes, may be NULL) gets
- * one sentence naming the path and the cause. Returns OCK_OK, OCK_EINVAL, OCK_EIO,
- * OCK_ENOMEM or OCK_ETOOBIG. */
+ * parents as `mkdir -p` does. It refuses (OCK_EINVAL) when dir itself is a symbolic link or not
+ * a directory, so a report never lands outside the chosen directory. The four files are
+ * rendered into a fresh directory beside dir (".<name>.new-XXXXXX", removed afterwards); only
+ * when all four rendered is each renamed into place, replacing whatever had its name (an old
+ * report, a forged one, a symbolic link, which is not followed), so a reader sees old or new
+ * files, never a half-written one. When rendering fails nothing in dir changes; when a file
+ * cannot be put in place (a directory has its name), the report files of dir that are not this
+ * run's are removed, so none is left looking current. errbuf (n bytes, may be NULL) gets one
+ * sentence naming the path and the cause. Returns OCK_OK, OCK_EINVAL, OCK_EIO, OCK_ENOMEM or
+ * OCK_ETOOBIG. */
 int ock_report_write_all(const cJSON *report, const char *dir, char *errbuf, size_t n);
 
 /* ock_report_validate checks that report (borrowed) has the shape every reader relies on:

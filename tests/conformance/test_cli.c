@@ -527,6 +527,37 @@ static void shards_merge_to_the_whole_run(void) {
   OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
 }
 
+/* An orchestrator that plants a symbolic link and a forged summary in the report directory does
+ * not stop the reports: both are replaced by the run's own, the link's target untouched. One
+ * that plants a directory under a report's name stops it, and the console then points at no
+ * report and the planted or stale ones are gone. */
+static void planted_reports_are_replaced_or_disowned(void) {
+  char cmd[3000], text[8192], out[200], victim[200];
+  snprintf(out, sizeof out, "%s/planted", tmp);
+  snprintf(victim, sizeof victim, "%s/victim.txt", tmp);
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s && echo precious >%s && "
+           "%s/bin/ock run --orchestrator 'ln -sf %s %s/report.json; "
+           "printf FOR%%sGED x >%s/summary.md' --fixtures %s --case text-answer -o %s",
+           out, victim, OCK_BIN_DIR, victim, out, out, ock_test_path("fixtures"), out);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "planted-link", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "reports: ");
+  snprintf(cmd, sizeof cmd,
+           "grep -qx precious %s && test ! -L %s/report.json && grep -q '\"verdict\"' "
+           "%s/report.json && ! grep -q FORxGED %s/summary.md",
+           victim, out, out, out);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator 'rm -f %s/report.html; mkdir -p %s/report.html/x' "
+           "--fixtures %s --case text-answer -o %s",
+           OCK_BIN_DIR, out, out, ock_test_path("fixtures"), out);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "planted-dir", text, sizeof text), 3);
+  OCK_ASSERT_CONTAINS(text, "could not write the reports");
+  OCK_ASSERT_CONTAINS(text, "report.html");
+  OCK_ASSERT_CONTAINS(text, "the reports were NOT written");
+  ASSERT_LACKS(text, "; reports: ");
+}
+
 /* peak_rss_of_check runs `ock check -` on a generated log of executes*5 events, piped in,
  * and returns the peak RSS of the ock process alone (KiB), or -1. */
 static long peak_rss_of_check(int executes, int *exit_code) {
@@ -959,6 +990,7 @@ static const struct ock_test tests[] = {
      * includes ours, which parsing that run's report would raise. */
     {"check_streams_in_flat_memory", check_streams_in_flat_memory},
     {"shards_merge_to_the_whole_run", shards_merge_to_the_whole_run},
+    {"planted_reports_are_replaced_or_disowned", planted_reports_are_replaced_or_disowned},
     {"usage_errors_are_explained", usage_errors_are_explained},
     {"time_scale_variable_is_checked", time_scale_variable_is_checked},
     {"list_and_explain", list_and_explain},

@@ -610,21 +610,59 @@ static void test_write_all_refuses_symlinked_dir(void) {
   remove_tree(root);
 }
 
-static void test_write_all_refuses_symlinked_file(void) {
+/* A symbolic link or a forged report planted in the directory is replaced by this run's file,
+ * the link not followed; the victim it pointed to is untouched and no temporary is left. */
+static void test_write_all_replaces_planted_files(void) {
   cJSON *sample = load_json(SAMPLE);
-  char root[64], dir[128], victim[128], link[160], errbuf[256] = "";
+  char root[64], dir[128], victim[128], link[160], forged[160], errbuf[256] = "";
   snprintf(root, sizeof root, "%s", scratch_dir());
   snprintf(dir, sizeof dir, "%s/latest", root);
   snprintf(victim, sizeof victim, "%s/victim.txt", root);
   snprintf(link, sizeof link, "%s/junit.xml", dir);
+  snprintf(forged, sizeof forged, "%s/summary.md", dir);
   OCK_ASSERT_OK(mkdir(dir, 0755));
   write_text(victim, "precious\n");
+  write_text(forged, "# verdict PASS (forged)\n");
   OCK_ASSERT_OK(symlink(victim, link));
-  OCK_ASSERT_INT_EQ(ock_report_write_all(sample, dir, errbuf, sizeof errbuf), OCK_EINVAL);
-  OCK_ASSERT_CONTAINS(errbuf, "junit.xml: is a symbolic link");
-  OCK_ASSERT_INT_EQ(exists(dir, "report.json"), 0); /* nothing written at all */
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "grep -qx precious '%s'", victim);
+  OCK_ASSERT_OK(ock_report_write_all(sample, dir, errbuf, sizeof errbuf));
+  struct stat st;
+  OCK_ASSERT_OK(lstat(link, &st));
+  OCK_ASSERT_TRUE(S_ISREG(st.st_mode));
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "grep -qx precious '%s' && grep -q '<testsuites' '%s'", victim, link);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "grep -q forged '%s'", forged);
+  OCK_ASSERT_INT_NE(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 4 && test $(ls -A '%s' | wc -l) -eq 2",
+           dir, root);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  cJSON_Delete(sample);
+  remove_tree(root);
+}
+
+/* A directory planted under a report's name cannot be replaced: the write fails naming it, and
+ * the old reports are removed rather than left looking like this run's. */
+static void test_write_all_planted_directory_fails_clean(void) {
+  cJSON *sample = load_json(SAMPLE);
+  char root[64], dir[128], blocker[160], old[160], errbuf[256] = "";
+  snprintf(root, sizeof root, "%s", scratch_dir());
+  snprintf(dir, sizeof dir, "%s/latest", root);
+  snprintf(blocker, sizeof blocker, "%s/report.html/x", dir);
+  snprintf(old, sizeof old, "%s/report.json", dir);
+  OCK_ASSERT_OK(ock_report_write_all(sample, dir, errbuf, sizeof errbuf));
+  snprintf(blocker, sizeof blocker, "%s/report.html", dir);
+  OCK_ASSERT_OK(unlink(blocker));
+  OCK_ASSERT_OK(mkdir(blocker, 0755));
+  snprintf(blocker, sizeof blocker, "%s/report.html/x", dir);
+  write_text(blocker, "x");
+  write_text(old, "{\"verdict\": \"PASS\"}");
+  OCK_ASSERT_INT_NE(ock_report_write_all(sample, dir, errbuf, sizeof errbuf), OCK_OK);
+  OCK_ASSERT_CONTAINS(errbuf, "report.html");
+  OCK_ASSERT_CONTAINS(errbuf, "a directory");
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "grep -q '\"verdict\": \"PASS\"}' '%s'", old);
+  OCK_ASSERT_INT_NE(system(cmd), 0); /* the planted one is gone or replaced */
+  snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", root); /* no staging left */
   OCK_ASSERT_INT_EQ(system(cmd), 0);
   cJSON_Delete(sample);
   remove_tree(root);
@@ -975,7 +1013,8 @@ static const struct ock_test tests[] = {
     {"merge_one_shard", test_merge_one_shard},
     {"write_all_creates_every_file", test_write_all_creates_every_file},
     {"write_all_refuses_symlinked_dir", test_write_all_refuses_symlinked_dir},
-    {"write_all_refuses_symlinked_file", test_write_all_refuses_symlinked_file},
+    {"write_all_replaces_planted_files", test_write_all_replaces_planted_files},
+    {"write_all_planted_directory_fails_clean", test_write_all_planted_directory_fails_clean},
     {"write_all_not_a_directory", test_write_all_not_a_directory},
     {"writer_table", test_writer_table},
     {"schema_matches_reports", test_schema_matches_reports},
