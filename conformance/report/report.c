@@ -58,13 +58,32 @@ int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, level_names[i]);
     rc = ock_buf_printf(b, " · %s%s %lld/%lld%s", strong_open, level_names[i],
                         ock_json_int(l, "passed", 0), ock_json_int(l, "total", 0), strong_close);
+    if (!rc && ock_json_int(l, "waived", 0))
+      rc = ock_buf_printf(b, ", %lld waived", ock_json_int(l, "waived", 0));
   }
   if (!rc)
     rc = ock_buf_printf(b, " · %lld scenarios:", ock_json_int(counts, "total", 0));
   for (int i = 0; i < 5 && !rc; i++)
     rc = ock_buf_printf(b, "%s %lld %s", i ? "," : "", ock_json_int(counts, verdicts[i], 0),
                         verdicts[i]);
+  if (!rc && ock_json_int(counts, "waived", 0))
+    rc = ock_buf_printf(b, ", %lld waived", ock_json_int(counts, "waived", 0));
   return rc;
+}
+
+int ock_report_check_fails(const cJSON *check) {
+  const char *waived = ock_json_str(check, "waived");
+  return ock_verdict_severity(waived ? waived : ock_json_str(check, "verdict")) >= 2;
+}
+
+int ock_report_scenario_fails(const cJSON *scenario, const char *req) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(scenario, "checks")) {
+    const char *of = ock_json_str(c, "requirement");
+    if (of && req && !strcmp(of, req) && ock_report_check_fails(c))
+      return 1;
+  }
+  return 0;
 }
 
 /* digits reads exactly n decimal digits. */

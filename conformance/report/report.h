@@ -143,9 +143,18 @@ int ock_report_time_ms(const char *text, long long *out);
 
 /* ock_report_tally appends the run's counts as the HTML and Markdown headlines show them:
  * " · MUST 3/4 · SHOULD 1/1 · MAY 0/0 · 9 scenarios: 7 PASS, 1 FAIL, 0 WARN, 1 SKIP, 0 ERROR",
- * each level wrapped in strong_open and strong_close (say "<b>" and "</b>", or ""). Only numbers
- * and fixed names are written, never a report string. Returns ock_buf's codes. */
+ * with ", N waived" after a level and after the scenario counts when the baseline waived
+ * failures there, each level wrapped in strong_open and strong_close (say "<b>" and "</b>", or "").
+ * Only numbers and fixed names are written, never a report string. Returns ock_buf's codes. */
 int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_open,
                      const char *strong_close);
+
+/* ock_report_check_fails: check is WARN, FAIL or ERROR, or was one before the baseline waived
+ * it ("waived"). */
+int ock_report_check_fails(const cJSON *check);
+
+/* ock_report_scenario_fails: a check of scenario charged to requirement req fails (as
+ * ock_report_check_fails says): the scenarios a requirement not met is listed with. */
+int ock_report_scenario_fails(const cJSON *scenario, const char *req);
 
 #endif

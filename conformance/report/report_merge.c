@@ -29,7 +29,8 @@ struct agg {
   cJSON *t_checks;   /* trace's "checks" */
   const char *id;    /* borrowed from req */
   const char *level; /* borrowed from req */
-  int worst;         /* most severe verdict so far, -1 = none ran */
+  int worst;         /* most severe verdict so far, -1 = none ran; a waived check's own verdict */
+  int worst_kept;    /* the same over the checks not waived */
   int msg_sev;       /* severity of the check that gave the message, -1 = none */
   char *message;     /* owned; "<scenario>: <message>" */
 };
@@ -51,7 +52,9 @@ struct summarizer {
   int oom;
   int by_verdict[5]; /* scenarios by verdict severity (SKIP PASS WARN FAIL ERROR) */
   int total;         /* scenarios counted */
+  int waived_scen;   /* scenarios that passed only because the baseline waived a failure */
   int passed[3];     /* per level (MUST SHOULD MAY): requirements that passed */
+  int waived[3];     /* per level: requirements whose worst verdict the baseline waived */
   int graded[3];     /* per level: requirements graded (not SKIP, not UNTESTED) */
 };
 
@@ -146,7 +149,7 @@ static struct agg *add_requirement(struct summarizer *z, const char *id, const c
   }
   struct agg *a = &z->aggs[z->n];
   memset(a, 0, sizeof *a);
-  a->worst = a->msg_sev = -1;
+  a->worst = a->worst_kept = a->msg_sev = -1;
   a->req = cJSON_CreateObject();
   a->trace = cJSON_CreateObject();
   if (!a->req || !cJSON_AddItemToArray(z->reqs, a->req)) {
@@ -229,11 +232,15 @@ static void note_check(struct summarizer *z, const char *scenario, const cJSON *
     if (!a)
       return;
   }
-  int sev = ock_verdict_severity(ock_json_str(check, "verdict"));
+  /* A failure the baseline waived (--expected-failures) counts as what it was, apart. */
+  const char *waived = ock_json_str(check, "waived");
+  int sev = ock_verdict_severity(waived ? waived : ock_json_str(check, "verdict"));
   if (sev < 0) /* a check cannot be UNTESTED; treat it as the harness error it is */
     sev = 4;
   if (sev > a->worst)
     a->worst = sev;
+  if (!waived && sev > a->worst_kept)
+    a->worst_kept = sev;
   append_unique(z, a->scenarios, scenario);
   append_unique(z, a->t_scen, scenario);
   append_unique(z, a->t_checks, ock_json_str(check, "id"));
@@ -263,6 +270,16 @@ static int set_member(cJSON *obj, const char *key, cJSON *item) {
   return cJSON_AddItemToObject(obj, key, item) ? 1 : (cJSON_Delete(item), 0);
 }
 
+/* scenario_waived: a check of s is a failure the baseline waived. */
+static int scenario_waived(const cJSON *s) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+    if (ock_json_str(c, "waived"))
+      return 1;
+  }
+  return 0;
+}
+
 /* tally_scenarios counts the scenarios by verdict and notes, per requirement, the scenarios
  * that claim it and the checks that graded it. */
 static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
@@ -272,7 +289,10 @@ static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
     if (!sid || z->oom)
       continue;
     int sev = ock_verdict_severity(ock_json_str(s, "verdict"));
-    z->by_verdict[sev < 0 ? 4 : sev]++;
+    if (sev == 1 && scenario_waived(s))
+      z->waived_scen++;
+    else
+      z->by_verdict[sev < 0 ? 4 : sev]++;
     z->total++;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "requirements")) {
       struct agg *a = cJSON_IsString(c) ? find_requirement(z, c->valuestring) : NULL;
@@ -292,14 +312,17 @@ static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
 static void settle_requirements(struct summarizer *z) {
   for (size_t i = 0; i < z->n && !z->oom; i++) {
     struct agg *a = &z->aggs[i];
+    int waived = a->worst > a->worst_kept && a->worst >= 2; /* its worst is a waived failure */
     if (!set_member(a->req, "verdict",
                     cJSON_CreateString(a->worst < 0 ? "UNTESTED" : verdict_names[a->worst])) ||
-        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))))
+        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))) ||
+        (waived && !cJSON_AddBoolToObject(a->req, "waived", 1)))
       z->oom = 1;
     for (int l = 0; l < 3; l++) {
       if (!strcmp(a->level, level_names[l])) {
         z->graded[l] += a->worst >= 1; /* SKIP and UNTESTED were not graded */
         z->passed[l] += a->worst == 1;
+        z->waived[l] += waived;
       }
     }
   }
@@ -315,10 +338,13 @@ static void summary_counts(struct summarizer *z, cJSON *counts, cJSON *lv) {
     if (!cJSON_AddNumberToObject(counts, verdict_names[order[v]], z->by_verdict[order[v]]))
       z->oom = 1;
   }
+  if (!cJSON_AddNumberToObject(counts, "waived", z->waived_scen))
+    z->oom = 1;
   for (int l = 0; l < 3; l++) {
     cJSON *o = cJSON_AddObjectToObject(lv, level_names[l]);
     if (!o || !cJSON_AddNumberToObject(o, "passed", z->passed[l]) ||
-        !cJSON_AddNumberToObject(o, "total", z->graded[l]))
+        !cJSON_AddNumberToObject(o, "total", z->graded[l]) ||
+        !cJSON_AddNumberToObject(o, "waived", z->waived[l]))
       z->oom = 1;
   }
 }

@@ -782,6 +782,14 @@ static void baseline_excuses_and_goes_stale(void) {
            "--expected-failures %s -o %s/base1",
            OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
   OCK_ASSERT_INT_EQ(out_of(cmd, "base1", text, sizeof text), 0);
+  /* Exit 0, but the waived MUSTs are not counted as met (only proc.signal's is), listed apart. */
+  OCK_ASSERT_CONTAINS(text, "WAIVED");
+  OCK_ASSERT_CONTAINS(text, "MUST 1/6, 5 waived");
+  OCK_ASSERT_CONTAINS(text, "Waived (--expected-failures; they do not fail the run):");
+  ASSERT_LACKS(text, "Not met:");
+  snprintf(path, sizeof path, "%s/base1/summary.md", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "### Waived");
+  snprintf(path, sizeof path, "%s/baseline.txt", tmp);
   /* A scenario skipped for an undeclared capability stays SKIP under a baseline. */
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer "
