@@ -558,6 +558,33 @@ static void planted_reports_are_replaced_or_disowned(void) {
   ASSERT_LACKS(text, "; reports: ");
 }
 
+/* `ock report render` of an edited report: a verdict that does not follow from the scenarios is
+ * recomputed (never PASS beside a FAIL count), and a scenario verdict milder than its checks is
+ * refused. */
+static void render_recomputes_or_refuses(void) {
+  char cmd[2048], text[8192], path[300];
+  const char *sample = ock_test_path("tests/conformance/golden/sample-report.json");
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/edit && sed 's/^  \"verdict\": \"FAIL\",$/  \"verdict\": \"PASS\",/; "
+           "s/^  \"exit_code\": 1,$/  \"exit_code\": 0,/' %s >%s/edit/verdict.json && "
+           "grep -q '^  \"exit_code\": 0,$' %s/edit/verdict.json && "
+           "%s/bin/ock report render %s/edit/verdict.json -o %s/edit/out1",
+           tmp, sample, tmp, tmp, OCK_ROOT_BIN, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "render-verdict", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "its verdict PASS does not follow from its scenarios");
+  snprintf(path, sizeof path, "%s/edit/out1/summary.md", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "## OCK conformance: FAIL");
+  snprintf(cmd, sizeof cmd,
+           "sed 's/\"verdict\": \"FAIL\", \"duration_ms\": 530/\"verdict\": \"PASS\", "
+           "\"duration_ms\": 530/' %s >%s/edit/scenario.json && ! cmp -s %s %s/edit/scenario.json "
+           "&& %s/bin/ock report render %s/edit/scenario.json -o %s/edit/out2",
+           sample, tmp, sample, tmp, OCK_ROOT_BIN, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "render-scenario", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "scenario injection-payloads has verdict PASS but its check");
+  snprintf(path, sizeof path, "%s/edit/out2", tmp);
+  OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
+}
+
 /* peak_rss_of_check runs `ock check -` on a generated log of executes*5 events, piped in,
  * and returns the peak RSS of the ock process alone (KiB), or -1. */
 static long peak_rss_of_check(int executes, int *exit_code) {
@@ -999,6 +1026,7 @@ static const struct ock_test tests[] = {
     {"check_streams_in_flat_memory", check_streams_in_flat_memory},
     {"shards_merge_to_the_whole_run", shards_merge_to_the_whole_run},
     {"planted_reports_are_replaced_or_disowned", planted_reports_are_replaced_or_disowned},
+    {"render_recomputes_or_refuses", render_recomputes_or_refuses},
     {"usage_errors_are_explained", usage_errors_are_explained},
     {"time_scale_variable_is_checked", time_scale_variable_is_checked},
     {"list_and_explain", list_and_explain},
