@@ -248,7 +248,8 @@ static void write_journal(ock_mock *m, const struct run_config *cfg, const char 
 }
 
 /* skip_reason: why sc is not run against what cfg declares (a capability, a wire, a
- * black-box run of a scenario that needs hook replies or events), written into why; 0 when it runs. */
+ * black-box run of a scenario that needs hook replies or events), written into why; 0 when it
+ * runs. */
 static int skip_reason(const struct scenario *sc, const struct run_config *cfg, char *why,
                        size_t n) {
   const cJSON *cap;
