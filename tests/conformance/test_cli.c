@@ -547,6 +547,18 @@ static void planted_reports_are_replaced_or_disowned(void) {
            "%s/report.json && ! grep -q FORxGED %s/summary.md",
            victim, out, out, out);
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  /* Nor does a link planted where a journal goes make the journal overwrite its target. */
+  snprintf(
+      cmd, sizeof cmd,
+      "%s/bin/ock run --journals --orchestrator 'ln -sf %s %s/journals/text-answer.journal.jsonl' "
+      "--fixtures %s --case text-answer -o %s",
+      OCK_BIN_DIR, victim, out, ock_test_path("fixtures"), out);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "planted-journal", text, sizeof text), 1);
+  snprintf(cmd, sizeof cmd,
+           "grep -qx precious %s && test ! -L %s/journals/text-answer.journal.jsonl && "
+           "test -f %s/journals/text-answer.journal.jsonl",
+           victim, out, out);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator 'rm -f %s/report.html; mkdir -p %s/report.html/x' "
            "--fixtures %s --case text-answer -o %s",
