@@ -188,124 +188,157 @@ static void decode(char *s) {
   *w = '\0';
 }
 
-int main(int argc, char **argv) {
-  int drop_failed = argc > 1 && !strcmp(argv[1], "drop-failed");
-  int forget_answer = argc > 1 && !strcmp(argv[1], "forget-answer");
-  int no_wait = argc > 1 && !strcmp(argv[1], "no-wait");
-  const char *base = getenv("OCK_URL"), *llm = getenv("OPENAI_BASE_URL");
-  if (!base || !llm) {
-    fprintf(stderr, "blackbox_sut: OCK_URL and OPENAI_BASE_URL must be set\n");
-    return 2;
-  }
-  curl_global_init(CURL_GLOBAL_DEFAULT);
-  CURL *c = curl_easy_init();
-  char url[1024], line[65536];
-  snprintf(url, sizeof url, "%s/ock/v1/session", base);
+/* One agent: its connection, its configuration and its one conversation. */
+struct agent {
+  CURL *c;
+  const char *base; /* $OCK_URL: the session document and the tools endpoint */
+  char url[1024];   /* the chat completions endpoint */
+  cJSON *tools;     /* the OpenAI wire's tool definitions */
+  cJSON *messages;  /* the conversation */
+  int max_iter;     /* turns that offer tools before the wrap-up request */
+  int retries;      /* retries of a failed request (0 unless retry or fallback) */
+  int fail_fast;    /* a tool call that fails ends the execute */
+  int drop_failed, forget_answer, no_wait; /* the deliberate bugs */
+};
+
+/* configure reads what an owner would set from the session document (SPEC.md 9.7). */
+static void configure(struct agent *a) {
+  char url[1100];
   long got;
-  cJSON *session = call(c, url, NULL, &got);
-  cJSON *tools = openai_tools(session);
-  int max_iter = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(session, "config"), "max_iterations"));
-  if (max_iter <= 0 || max_iter > TURNS_MAX)
-    max_iter = TURNS_MAX;
+  snprintf(url, sizeof url, "%s/ock/v1/session", a->base);
+  cJSON *session = call(a->c, url, NULL, &got);
   const cJSON *config = cJSON_GetObjectItemCaseSensitive(session, "config");
+  a->tools = openai_tools(session);
+  a->max_iter =
+      (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(config, "max_iterations"));
+  if (a->max_iter <= 0 || a->max_iter > TURNS_MAX)
+    a->max_iter = TURNS_MAX;
   const char *strategy =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(config, "error_strategy"));
-  int retries =
+  a->retries =
       strategy && (!strcmp(strategy, "retry") || !strcmp(strategy, "fallback")) ? RETRIES : 0;
-  int fail_fast = strategy && !strcmp(strategy, "fail_fast");
+  a->fail_fast = strategy && !strcmp(strategy, "fail_fast");
   double timeout =
       cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(config, "tool_timeout_ms"));
   if (timeout >= 1 && timeout < 600000)
     tool_timeout_ms = (long)timeout;
   cJSON_Delete(session);
-  cJSON *messages = cJSON_CreateArray();
-  snprintf(url, sizeof url, "%s/chat/completions", llm);
+}
+
+/* ask sends one turn's request (the wrap-up one with the reminder, which is not stored, and no
+ * tools: SPEC.md 5.5), retrying a failed one; returns the reply and its status. */
+static cJSON *ask(struct agent *a, int wrap_up, long *status) {
+  cJSON *req = cJSON_CreateObject();
+  cJSON_AddStringToObject(req, "model", "gpt-ock");
+  if (wrap_up) {
+    cJSON *sent = cJSON_Duplicate(a->messages, 1);
+    cJSON *reminder = cJSON_CreateObject();
+    cJSON_AddStringToObject(reminder, "role", "user");
+    cJSON_AddStringToObject(reminder, "content", REMINDER);
+    cJSON_AddItemToArray(sent, reminder);
+    cJSON_AddItemToObject(req, "messages", sent);
+  } else {
+    cJSON_AddItemReferenceToObject(req, "messages", a->messages);
+  }
+  if (cJSON_GetArraySize(a->tools) && !wrap_up)
+    cJSON_AddItemReferenceToObject(req, "tools", a->tools);
+  cJSON *reply = call(a->c, a->url, req, status);
+  for (int retry = 1; retry <= a->retries && (*status == 0 || *status == 429 || *status >= 500);
+       retry++) {
+    double ms = retry_after_ms >= 0 ? retry_after_ms : 100.0 * (1 << (retry - 1));
+    if (!a->no_wait) /* the backoff under test: the harness grades its timing */
+      usleep((useconds_t)((ms < 2000 ? ms : 2000) * 1000));
+    cJSON_Delete(reply);
+    reply = call(a->c, a->url, req, status);
+  }
+  cJSON_Delete(req);
+  return reply;
+}
+
+/* run_calls runs the calls of the assistant message kept in the conversation and stores their
+ * results; returns 1 when fail_fast ends the execute. */
+static int run_calls(struct agent *a, const cJSON *kept) {
+  const cJSON *tc;
+  int stop = 0;
+  cJSON_ArrayForEach(tc, cJSON_GetObjectItemCaseSensitive(kept, "tool_calls")) {
+    int failed = 0;
+    char *text = stop ? strdup("Error: skipped: an earlier tool call failed (fail_fast)")
+                      : run_tool(a->c, a->base, a->tools, tc, &failed);
+    stop = stop || (a->fail_fast && failed == 2);
+    if (!(failed && a->drop_failed)) {
+      cJSON *result = cJSON_CreateObject();
+      cJSON_AddStringToObject(result, "role", "tool");
+      cJSON_AddItemToObject(result, "tool_call_id",
+                            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(tc, "id"), 1));
+      cJSON_AddStringToObject(result, "content", text ? text : "");
+      cJSON_AddItemToArray(a->messages, result);
+    }
+    free(text);
+  }
+  return stop;
+}
+
+/* execute runs one prompt until the model calls no tool (or the wrap-up turn answers). */
+static void execute(struct agent *a, const char *prompt) {
+  cJSON *user = cJSON_CreateObject();
+  cJSON_AddStringToObject(user, "role", "user");
+  cJSON_AddStringToObject(user, "content", prompt);
+  cJSON_AddItemToArray(a->messages, user);
+  for (int turn = 0; turn <= a->max_iter; turn++) {
+    int wrap_up = turn == a->max_iter, stop = 1;
+    long status;
+    cJSON *reply = ask(a, wrap_up, &status);
+    cJSON *msg = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(reply, "choices"), 0), "message");
+    const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
+    if (status != 200 || !msg) {
+      fprintf(stderr, "blackbox_sut: the LLM answered HTTP %ld\n", status);
+    } else if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(msg, "tool_calls")) ||
+               wrap_up) { /* a final answer; a wrap-up reply's calls are dropped */
+      printf("%s\n", text ? text : "");
+      if (!a->forget_answer && text && *text) { /* an empty answer stores nothing */
+        cJSON *answer = cJSON_CreateObject();
+        cJSON_AddStringToObject(answer, "role", "assistant");
+        cJSON_AddStringToObject(answer, "content", text);
+        cJSON_AddItemToArray(a->messages, answer);
+      }
+    } else {
+      cJSON *kept = cJSON_Duplicate(msg, 1);
+      cJSON_AddItemToArray(a->messages, kept);
+      stop = run_calls(a, kept);
+    }
+    cJSON_Delete(reply);
+    if (stop)
+      break;
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  struct agent a = {.base = getenv("OCK_URL"),
+                    .drop_failed = !strcmp(mode, "drop-failed"),
+                    .forget_answer = !strcmp(mode, "forget-answer"),
+                    .no_wait = !strcmp(mode, "no-wait")};
+  const char *llm = getenv("OPENAI_BASE_URL");
+  if (!a.base || !llm) {
+    fprintf(stderr, "blackbox_sut: OCK_URL and OPENAI_BASE_URL must be set\n");
+    return 2;
+  }
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  a.c = curl_easy_init();
+  configure(&a);
+  a.messages = cJSON_CreateArray();
+  snprintf(a.url, sizeof a.url, "%s/chat/completions", llm);
+  char line[65536];
   while (fgets(line, sizeof line, stdin)) {
     decode(line);
-    if (ock_utf8_is_blank(line))
-      continue; /* invalid input: no request, nothing stored (SPEC.md 5.12) */
-    cJSON *user = cJSON_CreateObject();
-    cJSON_AddStringToObject(user, "role", "user");
-    cJSON_AddStringToObject(user, "content", line);
-    cJSON_AddItemToArray(messages, user);
-    for (int turn = 0; turn <= max_iter; turn++) {
-      int wrap_up = turn == max_iter;
-      cJSON *req = cJSON_CreateObject();
-      cJSON_AddStringToObject(req, "model", "gpt-ock");
-      cJSON *sent = messages;
-      if (wrap_up) { /* the reminder goes out once and is not stored (SPEC.md 5.5) */
-        sent = cJSON_Duplicate(messages, 1);
-        cJSON *reminder = cJSON_CreateObject();
-        cJSON_AddStringToObject(reminder, "role", "user");
-        cJSON_AddStringToObject(reminder, "content", REMINDER);
-        cJSON_AddItemToArray(sent, reminder);
-        cJSON_AddItemToObject(req, "messages", sent);
-      } else {
-        cJSON_AddItemReferenceToObject(req, "messages", messages);
-      }
-      if (cJSON_GetArraySize(tools) && !wrap_up)
-        cJSON_AddItemReferenceToObject(req, "tools", tools);
-      long status;
-      cJSON *reply = call(c, url, req, &status);
-      for (int retry = 1; retry <= retries && (status == 0 || status == 429 || status >= 500);
-           retry++) {
-        double ms = retry_after_ms >= 0 ? retry_after_ms : 100.0 * (1 << (retry - 1));
-        if (!no_wait) /* the backoff under test: the harness grades its timing */
-          usleep((useconds_t)((ms < 2000 ? ms : 2000) * 1000));
-        cJSON_Delete(reply);
-        reply = call(c, url, req, &status);
-      }
-      cJSON_Delete(req);
-      cJSON *msg = cJSON_GetObjectItemCaseSensitive(
-          cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(reply, "choices"), 0), "message");
-      if (status != 200 || !msg) {
-        fprintf(stderr, "blackbox_sut: the LLM answered HTTP %ld\n", status);
-        cJSON_Delete(reply);
-        break;
-      }
-      const cJSON *calls = cJSON_GetObjectItemCaseSensitive(msg, "tool_calls");
-      if (!cJSON_GetArraySize(calls) || wrap_up) { /* a wrap-up reply's calls are dropped */
-        const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
-        printf("%s\n", text ? text : "");
-        if (!forget_answer && text && *text) {
-          cJSON *answer = cJSON_CreateObject();
-          cJSON_AddStringToObject(answer, "role", "assistant");
-          cJSON_AddStringToObject(answer, "content", text);
-          cJSON_AddItemToArray(messages, answer);
-        }
-        cJSON_Delete(reply);
-        break;
-      }
-      cJSON *kept = cJSON_Duplicate(msg, 1);
-      cJSON_AddItemToArray(messages, kept);
-      calls = cJSON_GetObjectItemCaseSensitive(kept, "tool_calls");
-      const cJSON *tc;
-      int stop = 0;
-      cJSON_ArrayForEach(tc, calls) {
-        int failed = 0;
-        char *text = stop ? strdup("Error: skipped: an earlier tool call failed (fail_fast)")
-                          : run_tool(c, base, tools, tc, &failed);
-        stop = stop || (fail_fast && failed == 2);
-        if (!(failed && drop_failed)) {
-          cJSON *result = cJSON_CreateObject();
-          cJSON_AddStringToObject(result, "role", "tool");
-          cJSON_AddItemToObject(result, "tool_call_id",
-                                cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(tc, "id"), 1));
-          cJSON_AddStringToObject(result, "content", text ? text : "");
-          cJSON_AddItemToArray(messages, result);
-        }
-        free(text);
-      }
-      cJSON_Delete(reply);
-      if (stop)
-        break;
-    }
+    if (!ock_utf8_is_blank(line)) /* a blank prompt: no request, nothing stored (SPEC.md 5.12) */
+      execute(&a, line);
     fflush(stdout);
   }
-  cJSON_Delete(messages);
-  cJSON_Delete(tools);
-  curl_easy_cleanup(c);
+  cJSON_Delete(a.messages);
+  cJSON_Delete(a.tools);
+  curl_easy_cleanup(a.c);
   curl_global_cleanup();
   return 0;
 }
