@@ -423,7 +423,8 @@ static int render_temp(const cJSON *report, const struct ock_report_writer *w, i
 }
 
 /* stage renders every writer into a fresh directory beside dir (made with mkdtemp, so nothing
- * else has put anything in it), whose path goes into stage_path. */
+ * else has put anything in it), or in dir when its parent cannot be written; its path goes
+ * into stage_path. */
 static int stage(const cJSON *report, const char *dir, char *stage_path, size_t sp, char *errbuf,
                  size_t n) {
   const char *slash = strrchr(dir, '/');
@@ -432,9 +433,12 @@ static int stage(const cJSON *report, const char *dir, char *stage_path, size_t 
   snprintf(stage_path, sp, "%.*s%s.%s.new-XXXXXX", plen, dir, slash ? "/" : "", base);
   if (slash == dir) /* "/latest": the parent is the root */
     snprintf(stage_path, sp, "/.%s.new-XXXXXX", base);
-  if (!mkdtemp(stage_path))
-    return fail(errbuf, n, OCK_EIO, "cannot create a directory beside %s: %s", dir,
-                strerror(errno));
+  if (!mkdtemp(stage_path)) { /* a parent it may not write to ($HOME's): then inside dir */
+    snprintf(stage_path, sp, "%s/.ock-new-XXXXXX", dir);
+    if (!mkdtemp(stage_path))
+      return fail(errbuf, n, OCK_EIO, "cannot create a directory beside or in %s: %s", dir,
+                  strerror(errno));
+  }
   int sfd = -1, rc = open_dir(stage_path, &sfd, errbuf, n);
   for (int i = 0; !rc && i < N_WRITERS; i++)
     rc = render_temp(report, ock_report_writers[i], sfd, stage_path,

@@ -61,7 +61,8 @@ const struct ock_report_writer *ock_report_writer_find(const char *name);
 /* ock_report_write_all writes every writer's file into dir (borrowed), creating dir and its
  * parents as `mkdir -p` does. It refuses (OCK_EINVAL) when dir itself is a symbolic link or not
  * a directory, so a report never lands outside the chosen directory. The four files are
- * rendered into a fresh directory beside dir (".<name>.new-XXXXXX", removed afterwards); only
+ * rendered into a fresh directory beside dir (".<name>.new-XXXXXX", or ".ock-new-XXXXXX" in dir
+ * when its parent cannot be written; removed afterwards); only
  * when all four rendered is each renamed into place, replacing whatever had its name (an old
  * report, a forged one, a symbolic link, which is not followed), so a reader sees old or new
  * files, never a half-written one. When rendering fails nothing in dir changes; when a file
