@@ -29,7 +29,7 @@ $(HOSTILE_BIN): $(call objs_of,tests/conformance/hostile_sut.c)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 # blackbox_sut: a plain agent with no events, graded by `ock run --blackbox` (test_blackbox.c).
-$(BLACKBOX_SUT): $(call objs_of,tests/conformance/blackbox_sut.c)
+$(BLACKBOX_SUT): $(call objs_of,tests/conformance/blackbox_sut.c) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 

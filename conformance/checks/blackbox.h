@@ -6,7 +6,8 @@
  * harness then grades what the traffic shows (ock__view_build_traffic finds the executes): the
  * check ids listed in blackbox.c, each charged to a requirement whose registry entry says
  * "blackbox": true. Every other check is SKIP with the reason black-box, and a scenario that
- * needs events or hooks is SKIP as a whole.
+ * scripts hook replies, needs lifecycle events or times its SIGINT by an event is SKIP as a whole;
+ * in any other scenario the clauses that expect events are SKIP, the rest graded.
  */
 #ifndef OCK_BLACKBOX_H
 #define OCK_BLACKBOX_H
@@ -29,7 +30,7 @@ const char *ock__blackbox_check_at(size_t i); /* NULL past the end */
 int ock__blackbox_graded(const char *check, const struct ock_requirement *r);
 
 /* ock__blackbox_scenario_skip: why fixture cannot be graded black-box (it scripts hook replies,
- * needs the lifecycle capability, expects events, or times its SIGINT by an event), written to
+ * needs the lifecycle capability, or times its SIGINT by an event), written to
  * why; 0 when it can. */
 int ock__blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n);
 

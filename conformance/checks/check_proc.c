@@ -8,6 +8,7 @@
 #include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/json.h"
+#include "ock/utf8.h"
 
 static int cancel_fired(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
@@ -44,8 +45,41 @@ static int prompt_count(const struct view *v) {
   return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "prompts"));
 }
 
+/* prompts_to_send: in a black-box run, the prompts whose execute the traffic must show: every
+ * prompt that is not blank (SPEC.md 5.12), when the session has a provider to send it to. */
+static int prompts_to_send(const struct view *v) {
+  if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")))
+    return 0;
+  int n = 0;
+  const cJSON *p;
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "prompts")) {
+    if (!cJSON_IsString(p) || !ock_utf8_is_blank(p->valuestring))
+      n++;
+  }
+  return n;
+}
+
+/* executes_seen: the executes of prompts that are not blank (the traffic tier's count). */
+static int executes_seen(const struct view *v) {
+  int seen = 0;
+  for (size_t k = 0; k < v->nx; k++)
+    seen += !ock_utf8_is_blank(v->x[k].prompt);
+  return seen;
+}
+
 static void proc_executes(struct grade_ctx *g) {
   const struct view *v = g->v;
+  if (v->traffic) {
+    /* No prompt:submit: a prompt the SUT never sent to the LLM opens no execute (SPEC.md 9.7).
+     * A blank prompt sent all the same is OCK-VALID-001's, which the traffic tier leaves out. */
+    int want = prompts_to_send(v), seen = executes_seen(v);
+    ock__grade_emit(g, "proc.executes", "OCK-PROC-001", seen == want,
+                    v->nx ? ock__entry_seq(v->e[v->x[v->nx - 1].first]) : -1,
+                    "every prompt that is not blank opens an execute: an LLM request whose last "
+                    "user message is the prompt",
+                    "%d such prompts, %d seen in the LLM requests", want, seen);
+    return;
+  }
   int want = prompt_count(v);
   ock__grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
                   v->nx ? v->x[v->nx - 1].complete_seq : -1,
@@ -89,13 +123,14 @@ static void proc_signal(struct grade_ctx *g) {
 static void proc_sigint(struct grade_ctx *g) {
   const struct view *v = g->v;
   const struct sut_result *p = v->proc;
-  int want = prompt_count(v);
+  int want = v->traffic ? prompts_to_send(v) : prompt_count(v);
+  int ran = v->traffic ? executes_seen(v) : (int)v->nx;
   if (cancel_fired(v)) {
-    int survived = p->signal != SIGINT && !p->timed_out && (int)v->nx == want;
+    int survived = p->signal != SIGINT && !p->timed_out && ran == want;
     ock__grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
                     "SIGINT cancels the running execute; the process goes on with the next prompt",
-                    "%s; %zu of %d executes ran",
-                    p->signal == SIGINT ? "killed by SIGINT" : "alive", v->nx, want);
+                    "%s; %d of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
+                    ran, want);
   }
 }
 

@@ -17,7 +17,10 @@ static const char usage_head[] =
     "       ock report render FILE.json [-o DIR]\n"
     "\n"
     "merge joins shard reports of one run (`ock run --shard I/N`) into one: the same document an\n"
-    "unsharded run writes. render writes all four formats from a report.json.\n"
+    "unsharded run writes. Shards of another orchestrator, capability set, wire set, fixture set\n"
+    "or selection, tier, seed, level or kit are refused, naming the member and both files.\n"
+    "render writes all four formats from a report.json, its summary and verdict recomputed from\n"
+    "its scenarios; a report whose scenario verdict is milder than one of its checks is refused.\n"
     "\n";
 
 static const char usage_tail[] =
@@ -52,6 +55,53 @@ static int shards_missing(cJSON **reports, size_t n) {
   else if (gap)
     fprintf(stderr, "ock report merge: %s\n", missing);
   return gap;
+}
+
+/* inconsistent: a scenario of report whose verdict is milder than one of its checks (an edited
+ * report: a FAIL check under a PASS scenario). Says which and returns 1; 0 when none. */
+static int inconsistent(const cJSON *report, const char *file) {
+  const cJSON *s, *c;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
+    int sev = ock_verdict_severity(ock_json_str(s, "verdict"));
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      if (ock_verdict_severity(ock_json_str(c, "verdict")) <= sev)
+        continue;
+      fprintf(stderr,
+              "ock report: %s: scenario %.120s has verdict %.20s but its check %.80s is %.20s: "
+              "the report was edited or is broken; refusing to render it\n",
+              file, ock_json_str(s, "id"), ock_json_str(s, "verdict"), ock_json_str(c, "id"),
+              ock_json_str(c, "verdict"));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* recompute gives report the aggregates its scenarios imply (summary, requirements, verdict,
+ * exit code), saying so when the verdict it carried was another. */
+static int recompute(cJSON *report, const char *file) {
+  char was[32];
+  snprintf(was, sizeof was, "%s",
+           ock_json_str(report, "verdict") ? ock_json_str(report, "verdict") : "");
+  if (ock_report_summarize(report, NULL)) {
+    fprintf(stderr, "ock report: %s: out of memory\n", file);
+    return 1;
+  }
+  /* A run that did not grade (error: exit 2) or was cut short stays INCOMPLETE, as ock run
+   * wrote it (SPEC.md 9, 10). */
+  int forced = ock_json_str(report, "error")             ? EXIT_USAGE
+               : ock_json_bool(report, "interrupted", 0) ? EXIT_INCOMPLETE
+                                                         : 0;
+  if (forced) {
+    cJSON_ReplaceItemInObjectCaseSensitive(report, "exit_code", cJSON_CreateNumber(forced));
+    cJSON_ReplaceItemInObjectCaseSensitive(report, "verdict", cJSON_CreateString("INCOMPLETE"));
+  }
+  if (strcmp(was, ock_json_str(report, "verdict")))
+    fprintf(stderr,
+            "ock report: %s: its verdict %s does not follow from its scenarios; rendered "
+            "with the recomputed verdict %s\n",
+            file, was, ock_json_str(report, "verdict"));
+  return 0;
 }
 
 /* write_out writes the four files of out into dir; returns the joined run's exit code. */
@@ -95,11 +145,16 @@ int ock__cmd_report(int argc, char **argv) {
   int gap = 0, rc = read_reports(argv + 2, n, reports);
   if (!rc && merge && (gap = shards_missing(reports, n)))
     rc = 1;
-  if (!rc && merge && (rc = ock_report_merge((const cJSON *const *)reports, n, &out, &je)))
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = inconsistent(reports[i], argv[2 + i]);
+  if (!rc && merge &&
+      (rc = ock_report_merge_named((const cJSON *const *)reports, (const char *const *)argv + 2, n,
+                                   &out, &je)))
     fprintf(stderr, "ock report merge: %s: %s\n", je.where, je.what);
   if (!rc && !merge) {
     out = reports[0];
     reports[0] = NULL;
+    rc = recompute(out, argv[2]);
   }
   int code = rc ? (gap > 0 ? EXIT_INCOMPLETE : EXIT_USAGE) : write_out(out, dir, merge);
   for (size_t i = 0; i < n; i++)

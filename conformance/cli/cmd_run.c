@@ -542,6 +542,8 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
     if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_WARN)))
       continue;
     if (listed(o, result, ock_json_str(c, "requirement"), ock_json_str(c, "id"), used)) {
+      /* It passes the run, and stays counted apart as the failure it was (SPEC.md 9.3). */
+      cJSON_AddStringToObject(c, "waived", v);
       cJSON_ReplaceItemInObjectCaseSensitive(c, "verdict", cJSON_CreateString(OCK_V_PASS));
       cJSON_AddBoolToObject(c, "expected_failure", 1);
       excused = 1;
@@ -617,10 +619,13 @@ static void print_progress(struct pool *p, const cJSON *r) {
     cJSON_AddBoolToObject(line, "interrupted", ock_json_bool(r, "interrupted", 0));
     cJSON_AddNumberToObject(line, "duration_ms", ock_json_num(r, "duration_ms", 0));
     cJSON *failed = cJSON_AddArrayToObject(line, "failed");
+    cJSON *waived = cJSON_AddArrayToObject(line, "waived");
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
       const char *v = ock_json_str(c, "verdict");
       const char *req = ock_json_str(c, "requirement");
+      if (ock_json_str(c, "waived"))
+        cJSON_AddItemToArray(waived, cJSON_CreateString(req));
       int listed = 0; /* one requirement, however many of its checks failed */
       const cJSON *f;
       cJSON_ArrayForEach(f, failed) listed |= req && !strcmp(f->valuestring, req);
@@ -635,9 +640,14 @@ static void print_progress(struct pool *p, const cJSON *r) {
     free(text);
     cJSON_Delete(line);
   } else {
-    printf("[%3zu/%zu] %s%-7s%s %6.2fs  %s", p->done, p->total, paint(p, verdict),
-           timed_out ? "TIMEOUT" : verdict, p->color ? "\033[0m" : "",
-           ock_json_num(r, "duration_ms", 0) / 1000.0, ock_json_str(r, "id"));
+    int waived = !strcmp(verdict, OCK_V_PASS) && ock_json_bool(r, "expected_failure", 0);
+    printf("[%3zu/%zu] %s%-7s%s %6.2fs  %s", p->done, p->total,
+           paint(p, waived ? OCK_V_WARN : verdict),
+           timed_out ? "TIMEOUT"
+           : waived  ? "WAIVED"
+                     : verdict,
+           p->color ? "\033[0m" : "", ock_json_num(r, "duration_ms", 0) / 1000.0,
+           ock_json_str(r, "id"));
     int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */
     const cJSON *c, *first = cut ? NULL : ock_report_scenario_cause(r);
     const char *shown[4] = {0};
@@ -649,6 +659,10 @@ static void print_progress(struct pool *p, const cJSON *r) {
       int dup = 0;
       for (int i = 0; i < n; i++)
         dup |= !strcmp(shown[i], req);
+      if (ock_json_str(c, "waived")) /* a waived failure is named as the failure it was */
+        v = ock_json_str(c, "waived");
+      if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) && !first)
+        first = c;
       if (v && req && !dup && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR)) && n < 4) {
         printf("%s%s", n ? ", " : "  ", n < 3 ? req : "...");
         shown[n++] = req;
@@ -767,7 +781,8 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
   return r;
 }
 
-static void print_summary(const struct run_opts *o, const cJSON *report, const char *dir) {
+static void print_summary(const struct run_opts *o, const cJSON *report, const char *dir,
+                          int written) {
   FILE *f = strcmp(o->format, "jsonl") ? stdout : stderr;
   const cJSON *levels = cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(report, "summary"), "levels");
@@ -775,18 +790,26 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
   static const char *const names[] = {"MUST", "SHOULD", "MAY"};
   for (int i = 0; i < 3; i++) {
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, names[i]);
-    fprintf(f, "%s %lld/%lld%s", names[i], ock_json_int(l, "passed", 0),
-            ock_json_int(l, "total", 0), i < 2 ? "   " : "\n");
+    long long waived = ock_json_int(l, "waived", 0);
+    fprintf(f, "%s %lld/%lld", names[i], ock_json_int(l, "passed", 0), ock_json_int(l, "total", 0));
+    if (waived)
+      fprintf(f, ", %lld waived", waived);
+    fprintf(f, "%s", i < 2 ? "   " : "\n");
   }
-  const cJSON *r;
-  int shown = 0;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
-    const char *v = ock_json_str(r, "verdict");
-    if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_ERROR) && strcmp(v, OCK_V_WARN)))
-      continue;
-    if (!shown++)
-      fprintf(f, "\nNot met:\n");
-    fprintf(f, "  %-5s %-18s %s\n", v, ock_json_str(r, "id"), ock_json_str(r, "text"));
+  /* Not met first, then what the baseline waived: a waived failure is not a pass. */
+  for (int waived = 0; waived < 2; waived++) {
+    const cJSON *r;
+    int shown = 0;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements")) {
+      const char *v = ock_json_str(r, "verdict");
+      if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_ERROR) && strcmp(v, OCK_V_WARN)) ||
+          ock_json_bool(r, "waived", 0) != waived)
+        continue;
+      if (!shown++)
+        fprintf(f, waived ? "\nWaived (--expected-failures; they do not fail the run):\n"
+                          : "\nNot met:\n");
+      fprintf(f, "  %-5s %-18s %s\n", v, ock_json_str(r, "id"), ock_json_str(r, "text"));
+    }
   }
   const char *sig = ock_json_str(report, "interrupt_signal");
   if (sig)
@@ -794,8 +817,12 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
             "\nThe run was interrupted (%s): %d scenario run(s) finished or were cut short "
             "(ERROR, interrupted); the rest did not start. The reports are partial.\n",
             sig, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(report, "scenarios")));
-  fprintf(f, "\nverdict %s; reports: %s/report.json, junit.xml, summary.md, report.html\n",
-          ock_json_str(report, "verdict"), dir);
+  if (written)
+    fprintf(f, "\nverdict %s; reports: %s/report.json, junit.xml, summary.md, report.html\n",
+            ock_json_str(report, "verdict"), dir);
+  else /* never point at files this run did not write */
+    fprintf(f, "\nverdict %s; the reports were NOT written (see the error above)\n",
+            ock_json_str(report, "verdict"));
 }
 
 /* command_not_found: every scenario that ran ended with the shell's 127 at once, printing
@@ -825,16 +852,21 @@ static int command_not_found(const cJSON *scenarios, char *why, size_t n) {
   return 1;
 }
 
-/* write_reports fills the aggregates and writes the four files; returns the exit code. */
-static int write_reports(cJSON *report, const ock_registry *reg, const char *dir, int forced_exit) {
+/* write_reports fills the aggregates and writes the four files, *written saying whether it
+ * did; returns the exit code. */
+static int write_reports(cJSON *report, const ock_registry *reg, const char *dir, int forced_exit,
+                         int *written) {
   ock_report_summarize(report, reg);
   if (forced_exit) {
     cJSON_ReplaceItemInObjectCaseSensitive(report, "exit_code", cJSON_CreateNumber(forced_exit));
     cJSON_ReplaceItemInObjectCaseSensitive(report, "verdict", cJSON_CreateString("INCOMPLETE"));
   }
   char err[600];
-  if (ock_report_write_all(report, dir, err, sizeof err)) {
-    fprintf(stderr, "ock: could not write the reports: %s\n", err);
+  *written = !ock_report_write_all(report, dir, err, sizeof err);
+  if (!*written) {
+    char safe[4 * 600]; /* the path may hold anything */
+    fprintf(stderr, "ock: could not write the reports: %s\n",
+            ock_escape_terminal(safe, sizeof safe, err));
     return EXIT_INCOMPLETE;
   }
   return (int)ock_json_int(report, "exit_code", EXIT_INCOMPLETE);
@@ -879,7 +911,8 @@ static void fail_early(const struct run_opts *o, const ock_registry *reg, const 
   if (!usage_error || (o->out_named && !check_out_dir(o->out_dir, why, sizeof why))) {
     cJSON *report = new_report(o, started, reg);
     cJSON_AddStringToObject(report, "error", err);
-    write_reports(report, reg, o->out_dir, EXIT_USAGE);
+    int written;
+    write_reports(report, reg, o->out_dir, EXIT_USAGE, &written);
     cJSON_Delete(report);
   }
 }
@@ -944,8 +977,9 @@ static void run_pool(struct pool *p, const char *journal_dir) {
     pthread_join(threads[i], NULL);
 }
 
-/* finish_report gathers the results into the report, writes it and returns the exit code. */
-static int finish_report(const struct pool *p, cJSON *report, const char *started) {
+/* finish_report gathers the results into the report, writes it (*written: whether it did) and
+ * returns the exit code. */
+static int finish_report(const struct pool *p, cJSON *report, const char *started, int *written) {
   cJSON *scen = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
   for (size_t k = 0; k < p->total; k++)
     if (p->results[k])
@@ -972,7 +1006,8 @@ static int finish_report(const struct pool *p, cJSON *report, const char *starte
   return write_reports(report, p->reg, p->o->out_dir,
                        missing       ? EXIT_USAGE
                        : interrupted ? EXIT_INCOMPLETE
-                                     : 0);
+                                     : 0,
+                       written);
 }
 
 int ock__cmd_run(int argc, char **argv) {
@@ -1013,8 +1048,9 @@ int ock__cmd_run(int argc, char **argv) {
     pthread_mutex_init(&p.lock, NULL);
     run_pool(&p, journal_dir);
     cJSON *report = new_report(&o, started, reg);
-    code = finish_report(&p, report, started);
-    print_summary(&o, report, o.out_dir);
+    int written = 0;
+    code = finish_report(&p, report, started, &written);
+    print_summary(&o, report, o.out_dir, written);
     if (!p.total)
       fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
     signals_give_back(&sig);

@@ -7,6 +7,7 @@
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
+#include "ock/utf8.h"
 
 const char *ock__str_field(const cJSON *o, const char *k) {
   const char *s = ock_json_str(o, k);
@@ -119,7 +120,7 @@ int ock__view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *j
       if (!cJSON_IsString(want))
         break;
       if (strcmp(want->valuestring, said)) {
-        if (want->valuestring[strspn(want->valuestring, " \t\r\n")])
+        if (!ock_utf8_is_blank(want->valuestring))
           break;
         continue;
       }

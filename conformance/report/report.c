@@ -2,10 +2,10 @@
  * report.c: the writer table, reading and validating report.json, and writing every format
  * into a report directory (see report.h).
  *
- * Writing goes through a directory file descriptor opened with O_NOFOLLOW, and every file is
- * created with openat(O_EXCL | O_NOFOLLOW) under a temporary name and then renamed, so neither
- * a symbolic link planted in the directory nor a crash half way leaves a wrong or partial
- * report behind.
+ * Writing renders every file into a fresh directory beside the report directory (mkdtemp; each
+ * file created with openat(O_EXCL | O_NOFOLLOW)) and then renames each into place, so neither
+ * a symbolic link or a forged report planted in the directory nor a crash half way leaves a
+ * wrong or partial report behind: a rename replaces the planted entry without following it.
  */
 #include "report/report.h"
 
@@ -58,13 +58,32 @@ int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(levels, level_names[i]);
     rc = ock_buf_printf(b, " · %s%s %lld/%lld%s", strong_open, level_names[i],
                         ock_json_int(l, "passed", 0), ock_json_int(l, "total", 0), strong_close);
+    if (!rc && ock_json_int(l, "waived", 0))
+      rc = ock_buf_printf(b, ", %lld waived", ock_json_int(l, "waived", 0));
   }
   if (!rc)
     rc = ock_buf_printf(b, " · %lld scenarios:", ock_json_int(counts, "total", 0));
   for (int i = 0; i < 5 && !rc; i++)
     rc = ock_buf_printf(b, "%s %lld %s", i ? "," : "", ock_json_int(counts, verdicts[i], 0),
                         verdicts[i]);
+  if (!rc && ock_json_int(counts, "waived", 0))
+    rc = ock_buf_printf(b, ", %lld waived", ock_json_int(counts, "waived", 0));
   return rc;
+}
+
+int ock_report_check_fails(const cJSON *check) {
+  const char *waived = ock_json_str(check, "waived");
+  return ock_verdict_severity(waived ? waived : ock_json_str(check, "verdict")) >= 2;
+}
+
+int ock_report_scenario_fails(const cJSON *scenario, const char *req) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(scenario, "checks")) {
+    const char *of = ock_json_str(c, "requirement");
+    if (of && req && !strcmp(of, req) && ock_report_check_fails(c))
+      return 1;
+  }
+  return 0;
 }
 
 /* digits reads exactly n decimal digits. */
@@ -403,12 +422,77 @@ static int render_temp(const cJSON *report, const struct ock_report_writer *w, i
   return OCK_OK;
 }
 
+/* stage renders every writer into a fresh directory beside dir (made with mkdtemp, so nothing
+ * else has put anything in it), or in dir when its parent cannot be written; its path goes
+ * into stage_path. */
+static int stage(const cJSON *report, const char *dir, char *stage_path, size_t sp, char *errbuf,
+                 size_t n) {
+  const char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : dir;
+  int plen = slash ? (int)(slash - dir) : 0;
+  snprintf(stage_path, sp, "%.*s%s.%s.new-XXXXXX", plen, dir, slash ? "/" : "", base);
+  if (slash == dir) /* "/latest": the parent is the root */
+    snprintf(stage_path, sp, "/.%s.new-XXXXXX", base);
+  if (!mkdtemp(stage_path)) { /* a parent it may not write to ($HOME's): then inside dir */
+    snprintf(stage_path, sp, "%s/.ock-new-XXXXXX", dir);
+    if (!mkdtemp(stage_path))
+      return fail(errbuf, n, OCK_EIO, "cannot create a directory beside or in %s: %s", dir,
+                  strerror(errno));
+  }
+  int sfd = -1, rc = open_dir(stage_path, &sfd, errbuf, n);
+  for (int i = 0; !rc && i < N_WRITERS; i++)
+    rc = render_temp(report, ock_report_writers[i], sfd, stage_path,
+                     ock_report_writers[i]->filename, errbuf, n);
+  if (sfd >= 0)
+    close(sfd);
+  return rc;
+}
+
+/* unstage removes the staging directory and what is left in it. */
+static void unstage(const char *stage_path) {
+  int sfd = open(stage_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  for (int i = 0; sfd >= 0 && i < N_WRITERS; i++)
+    unlinkat(sfd, ock_report_writers[i]->filename, 0);
+  if (sfd >= 0)
+    close(sfd);
+  rmdir(stage_path);
+}
+
+/* install moves the staged files into dir, one rename each. A rename replaces whatever entry
+ * had the name (an old report, a forged one, a symbolic link, which is not followed) at once;
+ * only a directory in the way stops it. When one cannot be installed, the files of that name
+ * that are not this run's are removed, so no stale or planted report is left looking current. */
+static int install(const char *stage_path, const char *dir, char *errbuf, size_t n) {
+  int sfd = -1, dfd = -1, rc = open_dir(stage_path, &sfd, errbuf, n);
+  if (!rc)
+    rc = open_dir(dir, &dfd, errbuf, n);
+  int done[N_WRITERS] = {0};
+  for (int i = 0; !rc && i < N_WRITERS; i++) {
+    const char *name = ock_report_writers[i]->filename;
+    if (renameat(sfd, name, dfd, name))
+      rc = fail(errbuf, n, OCK_EIO, "cannot put %s/%s in place: %s%s", dir, name, strerror(errno),
+                errno == EISDIR || errno == ENOTEMPTY ? " (a directory)" : "");
+    done[i] = !rc;
+  }
+  for (int i = 0; rc && dfd >= 0 && i < N_WRITERS; i++) {
+    struct stat st;
+    const char *name = ock_report_writers[i]->filename;
+    if (!done[i] && !fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISDIR(st.st_mode))
+      unlinkat(dfd, name, 0);
+  }
+  if (sfd >= 0)
+    close(sfd);
+  if (dfd >= 0)
+    close(dfd);
+  return rc;
+}
+
 int ock_report_write_all(const cJSON *report, const char *dir, char *errbuf, size_t n) {
   if (!report || !dir)
     return fail(errbuf, n, OCK_EINVAL, "ock_report_write_all: no report or no directory");
   /* Without its trailing slashes, so that "link/" is seen as the link it names, not as the
    * directory the link points to. */
-  char path[4096];
+  char path[4096], staged[4200] = "";
   size_t len = strlen(dir);
   while (len > 1 && dir[len - 1] == '/')
     len--;
@@ -419,43 +503,14 @@ int ock_report_write_all(const cJSON *report, const char *dir, char *errbuf, siz
   dir = path;
   int dfd = -1, rc = make_dirs(dir, errbuf, n);
   if (!rc)
-    rc = open_dir(dir, &dfd, errbuf, n);
-  if (rc)
-    return rc;
-  for (int i = 0; i < N_WRITERS; i++) {
-    struct stat st;
-    const char *name = ock_report_writers[i]->filename;
-    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
-      continue;
-    if (S_ISLNK(st.st_mode))
-      rc = fail(errbuf, n, OCK_EINVAL, "%s/%s: is a symbolic link; %s", dir, name, symlink_advice);
-    else if (!S_ISREG(st.st_mode))
-      rc = fail(errbuf, n, OCK_EINVAL, "%s/%s: exists and is not a regular file", dir, name);
-    if (rc) {
-      close(dfd);
-      return rc;
-    }
-  }
-  char tmp[N_WRITERS][128];
-  int made = 0;
-  for (; made < N_WRITERS && !rc; made++) {
-    const struct ock_report_writer *w = ock_report_writers[made];
-    snprintf(tmp[made], sizeof tmp[made], ".%s.%ld.tmp", w->filename, (long)getpid());
-    rc = render_temp(report, w, dfd, dir, tmp[made], errbuf, n);
-  }
-  if (rc) {
-    for (int i = 0; i < made - 1; i++)
-      unlinkat(dfd, tmp[i], 0);
+    rc = open_dir(dir, &dfd, errbuf, n); /* a directory that is a symbolic link is refused */
+  if (dfd >= 0)
     close(dfd);
-    return rc;
-  }
-  for (int i = 0; i < N_WRITERS; i++) {
-    if (renameat(dfd, tmp[i], dfd, ock_report_writers[i]->filename) && !rc)
-      rc = fail(errbuf, n, OCK_EIO, "cannot rename %s/%s to %s: %s", dir, tmp[i],
-                ock_report_writers[i]->filename, strerror(errno));
-  }
-  for (int i = 0; rc && i < N_WRITERS; i++)
-    unlinkat(dfd, tmp[i], 0); /* the ones not renamed; a renamed one is gone already */
-  close(dfd);
+  if (!rc)
+    rc = stage(report, dir, staged, sizeof staged, errbuf, n);
+  if (!rc)
+    rc = install(staged, dir, errbuf, n);
+  if (staged[0])
+    unstage(staged);
   return rc;
 }

@@ -59,13 +59,17 @@ int ock_report_render(const struct ock_report_writer *w, const cJSON *report, FI
 const struct ock_report_writer *ock_report_writer_find(const char *name);
 
 /* ock_report_write_all writes every writer's file into dir (borrowed), creating dir and its
- * parents as `mkdir -p` does. It refuses (OCK_EINVAL) when dir itself or one of the four
- * files in it is a symbolic link or not a regular file, so a report never lands outside the
- * chosen directory. Each file is rendered to a temporary name in dir first; only when all
- * four rendered are they renamed into place, so a reader sees old or new files, never a
- * half-written one. On failure nothing is replaced, and errbuf (n bytes, may be NULL) gets
- * one sentence naming the path and the cause. Returns OCK_OK, OCK_EINVAL, OCK_EIO,
- * OCK_ENOMEM or OCK_ETOOBIG. */
+ * parents as `mkdir -p` does. It refuses (OCK_EINVAL) when dir itself is a symbolic link or not
+ * a directory, so a report never lands outside the chosen directory. The four files are
+ * rendered into a fresh directory beside dir (".<name>.new-XXXXXX", or ".ock-new-XXXXXX" in dir
+ * when its parent cannot be written; removed afterwards); only
+ * when all four rendered is each renamed into place, replacing whatever had its name (an old
+ * report, a forged one, a symbolic link, which is not followed), so a reader sees old or new
+ * files, never a half-written one. When rendering fails nothing in dir changes; when a file
+ * cannot be put in place (a directory has its name), the report files of dir that are not this
+ * run's are removed, so none is left looking current. errbuf (n bytes, may be NULL) gets one
+ * sentence naming the path and the cause. Returns OCK_OK, OCK_EINVAL, OCK_EIO, OCK_ENOMEM or
+ * OCK_ETOOBIG. */
 int ock_report_write_all(const cJSON *report, const char *dir, char *errbuf, size_t n);
 
 /* ock_report_validate checks that report (borrowed) has the shape every reader relies on:
@@ -108,10 +112,18 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg);
  * latest, duration_ms = their difference; options.shard = "merged"; everything else comes
  * from the first shard, then ock_report_summarize(*out, NULL) recomputes the aggregates.
  * Each shard must validate, and the shards must agree on schema_version, contract_version,
- * kit.version, seed, options.level and options.strict. A scenario id present twice is an
- * error naming the id and both shards. Errors name the shard ("shard 2: $.scenarios[0].id").
- * Returns OCK_OK, OCK_EINVAL, OCK_ETYPE, OCK_EMISSING or OCK_ENOMEM. */
+ * kit.version, seed, options.level, options.strict, tier, orchestrator.command, .name,
+ * .capabilities and .wires, options.fixtures, options.case and options.exclude: a difference
+ * is an error whose where is the member's JSON path and whose what names both shards and both
+ * values. A scenario id present twice is an error naming the id and both shards. Errors name
+ * the shard ("shard 2: $.scenarios[0].id"). Returns OCK_OK, OCK_EINVAL, OCK_ETYPE, OCK_EMISSING
+ * or OCK_ENOMEM. */
 int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err);
+
+/* ock_report_merge_named is ock_report_merge with the shards' file names (names[i] for
+ * reports[i], borrowed; NULL: "shard i") in the message of a member they differ on. */
+int ock_report_merge_named(const cJSON *const *reports, const char *const *names, size_t n,
+                           cJSON **out, struct ock_jerr *err);
 
 /* ock_report_shards_missing checks that n shard reports (borrowed) are a whole set: each
  * options.shard is "I/N" with the same N, no I twice, and every I from 1 to N present. On a
@@ -132,9 +144,18 @@ int ock_report_time_ms(const char *text, long long *out);
 
 /* ock_report_tally appends the run's counts as the HTML and Markdown headlines show them:
  * " · MUST 3/4 · SHOULD 1/1 · MAY 0/0 · 9 scenarios: 7 PASS, 1 FAIL, 0 WARN, 1 SKIP, 0 ERROR",
- * each level wrapped in strong_open and strong_close (say "<b>" and "</b>", or ""). Only numbers
- * and fixed names are written, never a report string. Returns ock_buf's codes. */
+ * with ", N waived" after a level and after the scenario counts when the baseline waived
+ * failures there, each level wrapped in strong_open and strong_close (say "<b>" and "</b>", or "").
+ * Only numbers and fixed names are written, never a report string. Returns ock_buf's codes. */
 int ock_report_tally(struct ock_buf *b, const cJSON *report, const char *strong_open,
                      const char *strong_close);
+
+/* ock_report_check_fails: check is WARN, FAIL or ERROR, or was one before the baseline waived
+ * it ("waived"). */
+int ock_report_check_fails(const cJSON *check);
+
+/* ock_report_scenario_fails: a check of scenario charged to requirement req fails (as
+ * ock_report_check_fails says): the scenarios a requirement not met is listed with. */
+int ock_report_scenario_fails(const cJSON *scenario, const char *req);
 
 #endif

@@ -406,6 +406,8 @@ static void stderr_tail(struct ock_doc *d, const cJSON *p) {
 /* failure_row: one failing check (or, with check NULL, a scenario that failed without one). */
 static void failure_row(struct ock_doc *d, const cJSON *s, const cJSON *check) {
   const char *v = ock_json_str(check ? check : s, "verdict");
+  if (check && ock_json_str(check, "waived")) /* shown as the failure it was */
+    v = ock_json_str(check, "waived");
   const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "requirements"), 0);
   const char *rid = check                   ? ock_json_str(check, "requirement")
                     : cJSON_IsString(first) ? first->valuestring
@@ -495,9 +497,12 @@ static void failures(struct ock_doc *d) {
   }
   ock_doc_put(d, "<section id=\"failures\">\n<h2>Failures</h2>\n");
   if (!in) {
-    ock_doc_put(d, cJSON_GetArraySize(scen)
-                       ? "<p class=\"note\">No scenario failed or errored.</p>\n"
-                       : "<p class=\"note\">No scenario ran.</p>\n");
+    ock_doc_put(
+        d, !cJSON_GetArraySize(scen) ? "<p class=\"note\">No scenario ran.</p>\n"
+           : ock_json_int(cJSON_GetObjectItemCaseSensitive(d->m->summary, "scenarios"), "waived", 0)
+               ? "<p class=\"note\">No scenario failed or errored but for the failures "
+                 "waived below.</p>\n"
+               : "<p class=\"note\">No scenario failed or errored.</p>\n");
     ock_doc_put(d, "</section>\n");
     return;
   }
@@ -519,6 +524,40 @@ static void failures(struct ock_doc *d) {
         "<a href=\"#requirements\">Requirements</a> and <a href=\"#scenarios\">Scenarios</a>."
         "</p>\n",
         f.left, f.left == 1 ? "" : "s");
+  ock_doc_put(d, "</section>\n");
+}
+
+/* waived: on the first screen too, the failures the expected-failures baseline excused: they
+ * pass the run, and they are not passes. */
+static void waived(struct ock_doc *d) {
+  const cJSON *s, *c;
+  int n = 0, rows = 0;
+  cJSON_ArrayForEach(s, d->m->scenarios) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      n += ock_json_str(c, "waived") != NULL;
+    }
+  }
+  if (!n)
+    return;
+  ock_doc_putf(d,
+               "<section id=\"waived\">\n<h2>Waived</h2>\n<p class=\"note\">%d failing check%s "
+               "waived by the expected-failures baseline: they do not fail the run, and they are "
+               "not counted as passes.</p>\n",
+               n, n == 1 ? "" : "s");
+  ock_doc_put(d, "<table class=\"fails\">\n<tr><th>Scenario</th><th>Requirement</th><th>Check</th>"
+                 "<th>Verdict</th><th>Cause</th></tr>\n");
+  cJSON_ArrayForEach(s, d->m->scenarios) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      if (ock_json_str(c, "waived") && rows++ < FAILS_MAX)
+        failure_row(d, s, c);
+    }
+  }
+  ock_doc_put(d, "</table>\n");
+  if (rows > FAILS_MAX)
+    ock_doc_putf(d,
+                 "<p class=\"note\">… and %d more, under <a href=\"#scenarios\">Scenarios</a>."
+                 "</p>\n",
+                 rows - FAILS_MAX);
   ock_doc_put(d, "</section>\n");
 }
 
@@ -854,7 +893,7 @@ static void scenarios(struct ock_doc *d) {
     int total = 0, passed = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
       total++;
-      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1;
+      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1 && !ock_json_str(c, "waived");
     }
     const char *v = ock_json_str(s, "verdict");
     ock_doc_putf(d, "<tr class=\"r-%s\"><td class=\"mono\"><a href=\"#sc-%d\">", verdict_class(v),
@@ -893,6 +932,7 @@ static void render_html(struct ock_doc *d) {
                  "<a href=\"#run\">Run</a> · <a href=\"#requirements\">Requirements</a> · "
                  "<a href=\"#scenarios\">Scenarios</a></p>\n");
   failures(d);
+  waived(d);
   run_meta(d);
   requirements(d);
   scenarios(d);

@@ -143,16 +143,29 @@ static void coverage(struct ock_doc *d) {
   ock_doc_put(d, ".\n\n");
 }
 
-static void requirements(struct ock_doc *d) {
-  const cJSON *r;
-  int bad = 0, by[6] = {0}; /* SKIP PASS WARN FAIL ERROR UNTESTED */
-  cJSON_ArrayForEach(r, d->m->requirements) {
-    int sev = ock_verdict_severity(ock_json_str(r, "verdict"));
-    by[sev < 0 ? 5 : sev]++;
+/* failing_scenarios: the scenarios of r in which one of its checks fails, not every one that
+ * claims it. */
+static void failing_scenarios(struct ock_doc *d, const cJSON *r) {
+  const cJSON *e;
+  int first = 1;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) {
+    int at = cJSON_IsString(e) ? ock_report_index_of(&d->m->scenario_ids, e->valuestring) : -1;
+    if (at < 0 ||
+        !ock_report_scenario_fails(cJSON_GetArrayItem(d->m->scenarios, at), ock_json_str(r, "id")))
+      continue;
+    ock_doc_put(d, first ? "" : ", ");
+    ock_doc_md(d, e->valuestring, CELL_LIMIT);
+    first = 0;
   }
-  ock_doc_put(d, "### Requirements not met\n\n");
+}
+
+/* requirement_rows: the table of the requirements not met (waived 0) or waived (1). */
+static int requirement_rows(struct ock_doc *d, int waived) {
+  const cJSON *r;
+  int bad = 0;
   cJSON_ArrayForEach(r, d->m->requirements) {
-    if (ock_verdict_severity(ock_json_str(r, "verdict")) < 2)
+    if (ock_verdict_severity(ock_json_str(r, "verdict")) < 2 ||
+        ock_json_bool(r, "waived", 0) != waived)
       continue;
     if (!bad++)
       ock_doc_put(
@@ -167,31 +180,67 @@ static void requirements(struct ock_doc *d) {
     ock_doc_put(d, " | ");
     ock_doc_md(d, ock_json_str(r, "text"), CELL_LIMIT);
     ock_doc_put(d, " | ");
-    string_list(d, cJSON_GetObjectItemCaseSensitive(r, "scenarios"));
+    failing_scenarios(d, r);
     ock_doc_put(d, " | ");
     ock_doc_md(d, ock_json_str(r, "message"), CELL_LIMIT);
     ock_doc_put(d, " |\n");
   }
-  if (!bad && by[5] == cJSON_GetArraySize(d->m->requirements))
+  return bad;
+}
+
+static void requirements(struct ock_doc *d) {
+  const cJSON *r;
+  int by[6] = {0}, waived = 0; /* SKIP PASS WARN FAIL ERROR UNTESTED */
+  cJSON_ArrayForEach(r, d->m->requirements) {
+    int sev = ock_verdict_severity(ock_json_str(r, "verdict"));
+    by[sev < 0 ? 5 : sev]++;
+    waived += ock_json_bool(r, "waived", 0);
+  }
+  ock_doc_put(d, "### Requirements not met\n\n");
+  int bad = requirement_rows(d, 0);
+  if (!bad && waived)
+    ock_doc_put(d, "Every requirement that was tested passed, was skipped or was waived.\n");
+  else if (!bad && by[5] == cJSON_GetArraySize(d->m->requirements))
     ock_doc_put(d, "No requirement was tested.\n");
   else if (!bad)
     ock_doc_put(d, "Every requirement that was tested passed or was skipped.\n");
-  ock_doc_putf(
-      d, "\nRequirements: %d passed, %d warned, %d failed, %d error, %d skipped, %d untested.\n\n",
-      by[1], by[2], by[3], by[4], by[0], by[5]);
+  if (waived) {
+    ock_doc_put(d, "\n### Waived: failures the expected-failures baseline excused\n\n"
+                   "They do not fail the run, and they are not passes.\n\n");
+    requirement_rows(d, 1);
+  }
+  ock_doc_putf(d,
+               "\nRequirements: %d passed, %d warned, %d failed, %d error, %d skipped, %d untested",
+               by[1], by[2], by[3], by[4], by[0], by[5]);
+  if (waived)
+    ock_doc_putf(d, " (%d of them waived)", waived);
+  ock_doc_put(d, ".\n\n");
 }
 
 /* scenario_note: why a scenario did not pass, in one cell. */
 static void scenario_note(struct ock_doc *d, const cJSON *s) {
   const char *verdict = ock_json_str(s, "verdict");
   int sev = ock_verdict_severity(verdict);
+  const cJSON *c;
+  if (sev == 1) { /* a PASS says only what the baseline waived */
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+      if (!ock_json_str(c, "waived"))
+        continue;
+      ock_doc_put(d, "waived ");
+      ock_doc_md(d, ock_json_str(c, "waived"), CELL_LIMIT);
+      ock_doc_put(d, ": ");
+      ock_doc_md(d, ock_json_str(c, "id"), CELL_LIMIT);
+      ock_doc_put(d, ": ");
+      ock_doc_md(d, ock_json_str(c, "message"), CELL_LIMIT);
+      return;
+    }
+  }
   if (sev == 1 || sev < 0) /* PASS, or no verdict: nothing to say */
     return;
   if (ock_json_str(s, "skip_reason")) {
     ock_doc_md(d, ock_json_str(s, "skip_reason"), CELL_LIMIT);
     return;
   }
-  const cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
     if (ock_verdict_severity(ock_json_str(c, "verdict")) != sev)
       continue;
@@ -222,14 +271,15 @@ static void scenarios(struct ock_doc *d) {
     int total = 0, passed = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
       total++;
-      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1;
+      passed += ock_verdict_severity(ock_json_str(c, "verdict")) == 1 && !ock_json_str(c, "waived");
     }
     ock_doc_put(d, "| ");
     ock_doc_md(d, ock_json_str(s, "id"), CELL_LIMIT);
     ock_doc_put(d, " | ");
     ock_doc_md(d, ock_json_str(s, "verdict"), CELL_LIMIT);
     if (ock_json_bool(s, "expected_failure", 0))
-      ock_doc_put(d, " (expected failure)");
+      ock_doc_put(d, ock_verdict_severity(ock_json_str(s, "verdict")) == 1 ? " (waived)"
+                                                                           : " (expected failure)");
     ock_doc_put(d, " | ");
     ock_doc_duration(d, ock_json_num(s, "duration_ms", 0), 1);
     ock_doc_putf(d, " | %d/%d | ", passed, total);

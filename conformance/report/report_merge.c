@@ -9,6 +9,7 @@
 #include "report/report.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,8 @@ struct agg {
   cJSON *t_checks;   /* trace's "checks" */
   const char *id;    /* borrowed from req */
   const char *level; /* borrowed from req */
-  int worst;         /* most severe verdict so far, -1 = none ran */
+  int worst;         /* most severe verdict so far, -1 = none ran; a waived check's own verdict */
+  int worst_kept;    /* the same over the checks not waived */
   int msg_sev;       /* severity of the check that gave the message, -1 = none */
   char *message;     /* owned; "<scenario>: <message>" */
 };
@@ -50,7 +52,9 @@ struct summarizer {
   int oom;
   int by_verdict[5]; /* scenarios by verdict severity (SKIP PASS WARN FAIL ERROR) */
   int total;         /* scenarios counted */
+  int waived_scen;   /* scenarios that passed only because the baseline waived a failure */
   int passed[3];     /* per level (MUST SHOULD MAY): requirements that passed */
+  int waived[3];     /* per level: requirements whose worst verdict the baseline waived */
   int graded[3];     /* per level: requirements graded (not SKIP, not UNTESTED) */
 };
 
@@ -145,7 +149,7 @@ static struct agg *add_requirement(struct summarizer *z, const char *id, const c
   }
   struct agg *a = &z->aggs[z->n];
   memset(a, 0, sizeof *a);
-  a->worst = a->msg_sev = -1;
+  a->worst = a->worst_kept = a->msg_sev = -1;
   a->req = cJSON_CreateObject();
   a->trace = cJSON_CreateObject();
   if (!a->req || !cJSON_AddItemToArray(z->reqs, a->req)) {
@@ -228,11 +232,15 @@ static void note_check(struct summarizer *z, const char *scenario, const cJSON *
     if (!a)
       return;
   }
-  int sev = ock_verdict_severity(ock_json_str(check, "verdict"));
+  /* A failure the baseline waived (--expected-failures) counts as what it was, apart. */
+  const char *waived = ock_json_str(check, "waived");
+  int sev = ock_verdict_severity(waived ? waived : ock_json_str(check, "verdict"));
   if (sev < 0) /* a check cannot be UNTESTED; treat it as the harness error it is */
     sev = 4;
   if (sev > a->worst)
     a->worst = sev;
+  if (!waived && sev > a->worst_kept)
+    a->worst_kept = sev;
   append_unique(z, a->scenarios, scenario);
   append_unique(z, a->t_scen, scenario);
   append_unique(z, a->t_checks, ock_json_str(check, "id"));
@@ -262,6 +270,16 @@ static int set_member(cJSON *obj, const char *key, cJSON *item) {
   return cJSON_AddItemToObject(obj, key, item) ? 1 : (cJSON_Delete(item), 0);
 }
 
+/* scenario_waived: a check of s is a failure the baseline waived. */
+static int scenario_waived(const cJSON *s) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks")) {
+    if (ock_json_str(c, "waived"))
+      return 1;
+  }
+  return 0;
+}
+
 /* tally_scenarios counts the scenarios by verdict and notes, per requirement, the scenarios
  * that claim it and the checks that graded it. */
 static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
@@ -271,7 +289,10 @@ static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
     if (!sid || z->oom)
       continue;
     int sev = ock_verdict_severity(ock_json_str(s, "verdict"));
-    z->by_verdict[sev < 0 ? 4 : sev]++;
+    if (sev == 1 && scenario_waived(s))
+      z->waived_scen++;
+    else
+      z->by_verdict[sev < 0 ? 4 : sev]++;
     z->total++;
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "requirements")) {
       struct agg *a = cJSON_IsString(c) ? find_requirement(z, c->valuestring) : NULL;
@@ -291,14 +312,17 @@ static void tally_scenarios(struct summarizer *z, const cJSON *scenarios) {
 static void settle_requirements(struct summarizer *z) {
   for (size_t i = 0; i < z->n && !z->oom; i++) {
     struct agg *a = &z->aggs[i];
+    int waived = a->worst > a->worst_kept && a->worst >= 2; /* its worst is a waived failure */
     if (!set_member(a->req, "verdict",
                     cJSON_CreateString(a->worst < 0 ? "UNTESTED" : verdict_names[a->worst])) ||
-        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))))
+        (a->message && !set_member(a->req, "message", cJSON_CreateString(a->message))) ||
+        (waived && !cJSON_AddBoolToObject(a->req, "waived", 1)))
       z->oom = 1;
     for (int l = 0; l < 3; l++) {
       if (!strcmp(a->level, level_names[l])) {
         z->graded[l] += a->worst >= 1; /* SKIP and UNTESTED were not graded */
         z->passed[l] += a->worst == 1;
+        z->waived[l] += waived;
       }
     }
   }
@@ -314,10 +338,13 @@ static void summary_counts(struct summarizer *z, cJSON *counts, cJSON *lv) {
     if (!cJSON_AddNumberToObject(counts, verdict_names[order[v]], z->by_verdict[order[v]]))
       z->oom = 1;
   }
+  if (!cJSON_AddNumberToObject(counts, "waived", z->waived_scen))
+    z->oom = 1;
   for (int l = 0; l < 3; l++) {
     cJSON *o = cJSON_AddObjectToObject(lv, level_names[l]);
     if (!o || !cJSON_AddNumberToObject(o, "passed", z->passed[l]) ||
-        !cJSON_AddNumberToObject(o, "total", z->graded[l]))
+        !cJSON_AddNumberToObject(o, "total", z->graded[l]) ||
+        !cJSON_AddNumberToObject(o, "waived", z->waived[l]))
       z->oom = 1;
   }
 }
@@ -410,10 +437,60 @@ static int same_member(const cJSON *first, const cJSON *r, const char *object, c
   return a && b && cJSON_Compare(a, b, 1);
 }
 
-static int check_shards(const cJSON *const *reports, size_t n, struct ock_jerr *err) {
-  static const char *const agree[][2] = {
-      {NULL, "schema_version"}, {NULL, "contract_version"}, {"kit", "version"}, {NULL, "seed"},
-      {"options", "level"},     {"options", "strict"},      {NULL, "tier"}};
+/* shard_name: names[i] when given, else "shard i+1", into buf. */
+static const char *shard_name(const char *const *names, size_t i, char *buf, size_t n) {
+  if (names && names[i])
+    return names[i];
+  snprintf(buf, n, "shard %zu", i + 1);
+  return buf;
+}
+
+/* differs sets err for member (object key) on which shard i differs from shard 1: the JSON
+ * path, both shards and both values. */
+static int differs(const cJSON *const *reports, const char *const *names, size_t i,
+                   const char *object, const char *key, struct ock_jerr *err) {
+  char where[OCK_JSON_PATH_MAX], path[OCK_JSON_PATH_MAX], a[64], b[64];
+  if (object)
+    ock_jpath_key(path, sizeof path, "$", object);
+  else
+    snprintf(path, sizeof path, "$");
+  ock_jpath_key(where, sizeof where, path, key);
+  char *va[2] = {NULL, NULL};
+  for (int k = 0; k < 2; k++) {
+    const cJSON *r = reports[k ? i : 0];
+    const cJSON *o = object ? cJSON_GetObjectItemCaseSensitive(r, object) : r;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    va[k] = v ? cJSON_PrintUnformatted(v) : NULL;
+  }
+  int rc = ock_jerr_set(err, OCK_EINVAL, where,
+                        "%.200s has %.120s where %.200s has %.120s; only shards of one run (same "
+                        "kit, contract, seed, level, strictness, tier, orchestrator, capabilities, "
+                        "wires and fixtures) can be merged",
+                        shard_name(names, i, b, sizeof b), va[1] ? va[1] : "nothing",
+                        shard_name(names, 0, a, sizeof a), va[0] ? va[0] : "nothing");
+  free(va[0]);
+  free(va[1]);
+  return rc;
+}
+
+static int check_shards(const cJSON *const *reports, const char *const *names, size_t n,
+                        struct ock_jerr *err) {
+  /* What makes shards one run: the same kit and contract, the same grading, the same
+   * orchestrator declaring the same, and the same scenarios to split. */
+  static const char *const agree[][2] = {{NULL, "schema_version"},
+                                         {NULL, "contract_version"},
+                                         {"kit", "version"},
+                                         {NULL, "seed"},
+                                         {"options", "level"},
+                                         {"options", "strict"},
+                                         {NULL, "tier"},
+                                         {"orchestrator", "command"},
+                                         {"orchestrator", "name"},
+                                         {"orchestrator", "capabilities"},
+                                         {"orchestrator", "wires"},
+                                         {"options", "fixtures"},
+                                         {"options", "case"},
+                                         {"options", "exclude"}};
   for (size_t i = 0; i < n; i++) {
     struct ock_jerr verr;
     if (!reports[i])
@@ -426,20 +503,9 @@ static int check_shards(const cJSON *const *reports, size_t n, struct ock_jerr *
       }
       return rc;
     }
-    for (size_t k = 0; i > 0 && k < sizeof agree / sizeof agree[0]; k++) {
-      if (same_member(reports[0], reports[i], agree[k][0], agree[k][1]))
-        continue;
-      char where[OCK_JSON_PATH_MAX], path[OCK_JSON_PATH_MAX];
-      if (agree[k][0])
-        ock_jpath_key(path, sizeof path, "$", agree[k][0]);
-      else
-        snprintf(path, sizeof path, "$");
-      ock_jpath_key(where, sizeof where, path, agree[k][1]);
-      return ock_jerr_set(err, OCK_EINVAL, where,
-                          "shard %zu differs from shard 1; only shards of one run (same kit, "
-                          "contract, seed, level and strictness) can be merged",
-                          i + 1);
-    }
+    for (size_t k = 0; i > 0 && k < sizeof agree / sizeof agree[0]; k++)
+      if (!same_member(reports[0], reports[i], agree[k][0], agree[k][1]))
+        return differs(reports, names, i, agree[k][0], agree[k][1], err);
   }
   return OCK_OK;
 }
@@ -561,9 +627,14 @@ static int build_merged(cJSON *m, const cJSON *const *reports, size_t n,
 }
 
 int ock_report_merge(const cJSON *const *reports, size_t n, cJSON **out, struct ock_jerr *err) {
+  return ock_report_merge_named(reports, NULL, n, out, err);
+}
+
+int ock_report_merge_named(const cJSON *const *reports, const char *const *names, size_t n,
+                           cJSON **out, struct ock_jerr *err) {
   if (!reports || n == 0 || !out)
     return ock_jerr_set(err, OCK_EINVAL, "shards", "no report to merge");
-  int rc = check_shards(reports, n, err);
+  int rc = check_shards(reports, names, n, err);
   struct shard_scenario *all = NULL;
   size_t count = 0;
   if (!rc)

@@ -1,11 +1,13 @@
 /* scenario_run.c: run and grade one scenario (see scenario_run.h). */
 #include "run/scenario_run.h"
 
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "checks/blackbox.h"
 #include "checks/grade.h"
@@ -242,20 +244,32 @@ static void add_env(char **env, size_t *n, const char *name, const char *value) 
     snprintf(env[(*n)++], len, "%s=%s", name, value);
 }
 
+/* write_journal writes the mock's journal as DIR/journals/<id>.journal.jsonl. The SUT could have
+ * planted a symbolic link there (the directory or the file): neither is followed, so a journal
+ * never overwrites a file elsewhere. */
 static void write_journal(ock_mock *m, const struct run_config *cfg, const char *id) {
   if (!cfg->journal_dir)
     return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s.journal.jsonl", cfg->journal_dir, id);
-  FILE *f = fopen(path, "w");
+  int dfd = open(cfg->journal_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0)
+    return;
+  char name[600];
+  snprintf(name, sizeof name, "%s.journal.jsonl", id);
+  unlinkat(dfd, name, 0); /* a planted link or file goes; a new file takes its place */
+  int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  close(dfd);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (f) {
     ock_mock_write_journal(m, f);
     fclose(f);
+  } else if (fd >= 0) {
+    close(fd);
   }
 }
 
 /* skip_reason: why sc is not run against what cfg declares (a capability, a wire, a
- * black-box run of a scenario that needs events), written into why; 0 when it runs. */
+ * black-box run of a scenario that needs hook replies or events), written into why; 0 when it
+ * runs. */
 static int skip_reason(const struct scenario *sc, const struct run_config *cfg, char *why,
                        size_t n) {
   const cJSON *cap;

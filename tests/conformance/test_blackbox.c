@@ -106,9 +106,10 @@ static void executes_are_found_in_the_traffic(void) {
   cJSON_Delete(fx);
 }
 
+/* Scenarios that script hook replies or time their SIGINT by an event are SKIP as a whole; one
+ * that only expects events besides its traffic (tool-single-call) is graded. */
 static void event_scenarios_are_skipped(void) {
   static const char *const files[] = {"fixtures/anthropic-deny-tool-pre.json",
-                                      "fixtures/tool-single-call.json",
                                       "fixtures/cancel-between-turns.json", NULL};
   char why[120];
   for (int i = 0; files[i]; i++) {
@@ -125,6 +126,35 @@ static void event_scenarios_are_skipped(void) {
       ock_test_path("tests/conformance/blackbox/blackbox-tool-failure.json"), 1 << 20, &fx, &err));
   OCK_ASSERT_INT_EQ(ock__blackbox_scenario_skip(fx, why, sizeof why), 0);
   cJSON_Delete(fx);
+  OCK_ASSERT_OK(
+      ock_json_parse_file(ock_test_path("fixtures/tool-single-call.json"), 1 << 20, &fx, &err));
+  OCK_ASSERT_INT_EQ(ock__blackbox_scenario_skip(fx, why, sizeof why), 0);
+  cJSON_Delete(fx);
+}
+
+/* The catalog's scenarios that need no hook reply, no lifecycle event and no event-timed SIGINT
+ * are all driven black-box: more than 110 of them. */
+static void most_of_the_catalog_is_graded(void) {
+  cJSON *catalog = NULL;
+  struct ock_jerr err;
+  char cmd[600], why[120];
+  snprintf(cmd, sizeof cmd, "ls %s/*.json >%s/catalog.txt", ock_test_path("fixtures"), out_dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  snprintf(cmd, sizeof cmd, "%s/catalog.txt", out_dir);
+  FILE *f = fopen(cmd, "r");
+  OCK_ASSERT_NOT_NULL_FATAL(f);
+  int total = 0, driven = 0;
+  char line[1024];
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    OCK_ASSERT_OK(ock_json_parse_file(line, 1 << 20, &catalog, &err));
+    total++;
+    driven += !ock__blackbox_scenario_skip(catalog, why, sizeof why);
+    cJSON_Delete(catalog);
+  }
+  fclose(f);
+  OCK_ASSERT_INT_GE(total, 150);
+  OCK_ASSERT_INT_GE(driven, 110);
 }
 
 /* scenario_check_verdict: the verdict of check id in scenario sid (NULL: the first), or ""
@@ -214,6 +244,81 @@ static void plain_agent_passes(void) {
   cJSON_Delete(report);
 }
 
+/* scenario_count: how many scenarios of report have verdict v; with failing_check, how many of
+ * those have that check FAIL. */
+static int scenario_count(const cJSON *report, const char *v, const char *failing_check) {
+  int n = 0;
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
+    const char *msg, *id = ock_json_str(sc, "id");
+    if (strcmp(ock_json_str(sc, "verdict"), v))
+      continue;
+    n += !failing_check ||
+         !strcmp(scenario_check_verdict(report, id ? id : "", failing_check, &msg), "FAIL");
+  }
+  return n;
+}
+
+/* run_catalog grades CMD black-box on the catalog's core scenarios on the OpenAI wire. */
+static cJSON *run_catalog(const char *name, const char *command, int want_exit) {
+  char cmd[2048], path[256];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --blackbox --orchestrator '%s' --fixtures %s --capabilities core "
+           "--wires openai --jobs 2 -o %s/%s --format jsonl >%s/%s.out 2>&1",
+           OCK_BIN_DIR, command, ock_test_path("fixtures"), out_dir, name, out_dir, name);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), want_exit);
+  snprintf(path, sizeof path, "%s/%s/report.json", out_dir, name);
+  cJSON *report = NULL;
+  struct ock_jerr err;
+  if (ock_json_parse_file(path, 64 << 20, &report, &err))
+    ock_test_fail(__LINE__, __FILE__, "%s: report.json unreadable: %s", name, err.what);
+  return report;
+}
+
+/* An agent that does nothing FAILs every scenario it is graded on, OCK-PROC-001 first: a prompt
+ * that never reaches the LLM is no execute. The one exception sends nothing either way: a
+ * session without a provider. */
+static void idle_agent_fails(void) {
+  cJSON *report = run_catalog("idle", "true", 1);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
+  OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "FAIL");
+  int fail = scenario_count(report, "FAIL", NULL);
+  OCK_ASSERT_INT_GE(fail, 35);
+  OCK_ASSERT_INT_EQ(scenario_count(report, "FAIL", "proc.executes"), fail);
+  OCK_ASSERT_INT_EQ(scenario_count(report, "PASS", NULL), 1);
+  const char *msg;
+  OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "valid-no-provider", "proc.executes", &msg),
+                    "PASS");
+  OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "tool-single-call", "proc.executes", &msg),
+                    "FAIL");
+  OCK_ASSERT_CONTAINS(msg, "1 such prompts, 0 seen");
+  cJSON_Delete(report);
+}
+
+/* The plain agent PASSes every core scenario on its wire that the tier drives, those that also
+ * expect events among them (their event clauses SKIP, black-box). */
+static void plain_agent_passes_the_catalog(void) {
+  char command[600];
+  snprintf(command, sizeof command, "%s/tests/blackbox_sut plain %s", OCK_BIN_DIR, out_dir);
+  cJSON *report = run_catalog("catalog", command, 0);
+  OCK_ASSERT_NOT_NULL_FATAL(report);
+  OCK_ASSERT_STR_EQ(ock_json_str(report, "verdict"), "PASS");
+  OCK_ASSERT_INT_GE(scenario_count(report, "PASS", NULL), 36);
+  OCK_ASSERT_INT_EQ(scenario_count(report, "PASS", "proc.executes"), 0);
+  const char *msg;
+  OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "tool-single-call", "proc.executes", &msg),
+                    "PASS");
+  OCK_ASSERT_STR_EQ(
+      scenario_check_verdict(report, "tool-single-call", "expect.events-present", &msg), "SKIP");
+  OCK_ASSERT_CONTAINS(msg, BLACKBOX_REASON ": ");
+  OCK_ASSERT_STR_EQ(
+      scenario_check_verdict(report, "tool-single-call", "orphan.result-for-every-call", &msg),
+      "PASS");
+  OCK_ASSERT_STR_EQ(scenario_check_verdict(report, "valid-empty-prompt", "proc.executes", &msg),
+                    "PASS");
+  cJSON_Delete(report);
+}
+
 static void dropped_result_is_an_orphan(void) {
   cJSON *report = run_agent("drop-failed", 1);
   OCK_ASSERT_NOT_NULL_FATAL(report);
@@ -241,6 +346,9 @@ static const struct ock_test tests[] = {
     {"prompts_are_escaped_one_a_line", prompts_are_escaped_one_a_line},
     {"executes_are_found_in_the_traffic", executes_are_found_in_the_traffic},
     {"event_scenarios_are_skipped", event_scenarios_are_skipped},
+    {"most_of_the_catalog_is_graded", most_of_the_catalog_is_graded},
+    {"idle_agent_fails", idle_agent_fails},
+    {"plain_agent_passes_the_catalog", plain_agent_passes_the_catalog},
     {"plain_agent_passes", plain_agent_passes},
     {"dropped_result_is_an_orphan", dropped_result_is_an_orphan},
     {"forgotten_answer_is_seen", forgotten_answer_is_seen},

@@ -517,6 +517,87 @@ static void shards_merge_to_the_whole_run(void) {
            tmp, tmp, tmp);
   OCK_ASSERT_INT_EQ(out_of(cmd, "merge-twice", text, sizeof text), 2);
   OCK_ASSERT_CONTAINS(text, "shard 2/2, which is already given");
+  /* The second shard of another capability set is refused, naming the member and both files. */
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/s3 && sed 's/\"capabilities\":[^]]*]/\"capabilities\": [\"core\", "
+           "\"streaming\"]/' %s/s2/report.json >%s/s3/report.json && "
+           "%s/bin/ock report merge %s/s1/report.json %s/s3/report.json -o %s/part",
+           tmp, tmp, tmp, OCK_BIN_DIR, tmp, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "merge-other", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "$.orchestrator.capabilities");
+  OCK_ASSERT_CONTAINS(text, "s3/report.json has [\"core\",\"streaming\"] where ");
+  OCK_ASSERT_CONTAINS(text, "s1/report.json has ");
+  OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
+}
+
+/* An orchestrator that plants a symbolic link and a forged summary in the report directory does
+ * not stop the reports: both are replaced by the run's own, the link's target untouched. One
+ * that plants a directory under a report's name stops it, and the console then points at no
+ * report and the planted or stale ones are gone. */
+static void planted_reports_are_replaced_or_disowned(void) {
+  char cmd[3000], text[8192], out[200], victim[200];
+  snprintf(out, sizeof out, "%s/planted", tmp);
+  snprintf(victim, sizeof victim, "%s/victim.txt", tmp);
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s && echo precious >%s && "
+           "%s/bin/ock run --orchestrator 'ln -sf %s %s/report.json; "
+           "printf FOR%%sGED x >%s/summary.md' --fixtures %s --case text-answer -o %s",
+           out, victim, OCK_BIN_DIR, victim, out, out, ock_test_path("fixtures"), out);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "planted-link", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "reports: ");
+  snprintf(cmd, sizeof cmd,
+           "grep -qx precious %s && test ! -L %s/report.json && grep -q '\"verdict\"' "
+           "%s/report.json && ! grep -q FORxGED %s/summary.md",
+           victim, out, out, out);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  /* Nor does a link planted where a journal goes make the journal overwrite its target. */
+  snprintf(
+      cmd, sizeof cmd,
+      "%s/bin/ock run --journals --orchestrator 'ln -sf %s %s/journals/text-answer.journal.jsonl' "
+      "--fixtures %s --case text-answer -o %s",
+      OCK_BIN_DIR, victim, out, ock_test_path("fixtures"), out);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "planted-journal", text, sizeof text), 1);
+  snprintf(cmd, sizeof cmd,
+           "grep -qx precious %s && test ! -L %s/journals/text-answer.journal.jsonl && "
+           "test -f %s/journals/text-answer.journal.jsonl",
+           victim, out, out);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator 'rm -f %s/report.html; mkdir -p %s/report.html/x' "
+           "--fixtures %s --case text-answer -o %s",
+           OCK_BIN_DIR, out, out, ock_test_path("fixtures"), out);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "planted-dir", text, sizeof text), 3);
+  OCK_ASSERT_CONTAINS(text, "could not write the reports");
+  OCK_ASSERT_CONTAINS(text, "report.html");
+  OCK_ASSERT_CONTAINS(text, "the reports were NOT written");
+  ASSERT_LACKS(text, "; reports: ");
+}
+
+/* `ock report render` of an edited report: a verdict that does not follow from the scenarios is
+ * recomputed (never PASS beside a FAIL count), and a scenario verdict milder than its checks is
+ * refused. */
+static void render_recomputes_or_refuses(void) {
+  char cmd[2048], text[8192], path[300];
+  const char *sample = ock_test_path("tests/conformance/golden/sample-report.json");
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/edit && sed 's/^  \"verdict\": \"FAIL\",$/  \"verdict\": \"PASS\",/; "
+           "s/^  \"exit_code\": 1,$/  \"exit_code\": 0,/' %s >%s/edit/verdict.json && "
+           "grep -q '^  \"exit_code\": 0,$' %s/edit/verdict.json && "
+           "%s/bin/ock report render %s/edit/verdict.json -o %s/edit/out1",
+           tmp, sample, tmp, tmp, OCK_ROOT_BIN, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "render-verdict", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, "its verdict PASS does not follow from its scenarios");
+  snprintf(path, sizeof path, "%s/edit/out1/summary.md", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "## OCK conformance: FAIL");
+  snprintf(cmd, sizeof cmd,
+           "sed 's/\"verdict\": \"FAIL\", \"duration_ms\": 530/\"verdict\": \"PASS\", "
+           "\"duration_ms\": 530/' %s >%s/edit/scenario.json && ! cmp -s %s %s/edit/scenario.json "
+           "&& %s/bin/ock report render %s/edit/scenario.json -o %s/edit/out2",
+           sample, tmp, sample, tmp, OCK_ROOT_BIN, tmp, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "render-scenario", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "scenario injection-payloads has verdict PASS but its check");
+  snprintf(path, sizeof path, "%s/edit/out2", tmp);
+  OCK_ASSERT_INT_EQ(access(path, F_OK), -1);
 }
 
 /* peak_rss_of_check runs `ock check -` on a generated log of executes*5 events, piped in,
@@ -791,6 +872,14 @@ static void baseline_excuses_and_goes_stale(void) {
            "--expected-failures %s -o %s/base1",
            OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp);
   OCK_ASSERT_INT_EQ(out_of(cmd, "base1", text, sizeof text), 0);
+  /* Exit 0, but the waived MUSTs are not counted as met (only proc.signal's is), listed apart. */
+  OCK_ASSERT_CONTAINS(text, "WAIVED");
+  OCK_ASSERT_CONTAINS(text, "MUST 1/6, 5 waived");
+  OCK_ASSERT_CONTAINS(text, "Waived (--expected-failures; they do not fail the run):");
+  ASSERT_LACKS(text, "Not met:");
+  snprintf(path, sizeof path, "%s/base1/summary.md", tmp);
+  OCK_ASSERT_CONTAINS(slurp(path), "### Waived");
+  snprintf(path, sizeof path, "%s/baseline.txt", tmp);
   /* A scenario skipped for an undeclared capability stays SKIP under a baseline. */
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer "
@@ -1057,6 +1146,8 @@ static const struct ock_test tests[] = {
      * includes ours, which parsing that run's report would raise. */
     {"check_streams_in_flat_memory", check_streams_in_flat_memory},
     {"shards_merge_to_the_whole_run", shards_merge_to_the_whole_run},
+    {"planted_reports_are_replaced_or_disowned", planted_reports_are_replaced_or_disowned},
+    {"render_recomputes_or_refuses", render_recomputes_or_refuses},
     {"usage_errors_are_explained", usage_errors_are_explained},
     {"time_scale_variable_is_checked", time_scale_variable_is_checked},
     {"list_and_explain", list_and_explain},

@@ -492,7 +492,7 @@ static void test_merge_rejects_other_runs(void) {
   struct ock_jerr err;
   OCK_ASSERT_INT_EQ(ock_report_merge(shards, 2, &merged, &err), OCK_EINVAL);
   OCK_ASSERT_STR_EQ(err.where, "$.contract_version");
-  OCK_ASSERT_CONTAINS(err.what, "shard 2 differs from shard 1");
+  OCK_ASSERT_CONTAINS(err.what, "shard 2 has \"ock/2\" where shard 1 has");
   /* An invalid shard is named with its path. */
   const cJSON *bad[] = {sample, other};
   OCK_ASSERT_INT_EQ(ock_report_merge(bad, 2, &merged, &err), OCK_EMISSING);
@@ -500,6 +500,41 @@ static void test_merge_rejects_other_runs(void) {
   OCK_ASSERT_INT_EQ(ock_report_merge(bad, 0, &merged, &err), OCK_EINVAL);
   cJSON_Delete(b);
   cJSON_Delete(other);
+  cJSON_Delete(sample);
+}
+
+/* A shard of another orchestrator, capability set, wire set or fixture set is another run: the
+ * merge is refused with the member's path, both shards and both values, never credited to the
+ * first shard's orchestrator. */
+static void test_merge_rejects_other_orchestrators(void) {
+  static const char *const members[][3] = {
+      {"orchestrator", "command", "\"other-agent\""},
+      {"orchestrator", "name", "\"other\""},
+      {"orchestrator", "capabilities", "[\"core\",\"streaming\"]"},
+      {"orchestrator", "wires", "[\"anthropic\"]"},
+      {"options", "fixtures", "\"elsewhere/fixtures\""},
+      {"options", "case", "[\"tool-*\"]"},
+      {"options", "exclude", "[\"stream-*\"]"}};
+  cJSON *sample = load_json(SAMPLE), *merged = NULL;
+  for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+    cJSON *b = cJSON_Duplicate(sample, 1);
+    cJSON_ReplaceItemInObjectCaseSensitive(b, "scenarios", cJSON_CreateArray());
+    cJSON *o = cJSON_GetObjectItemCaseSensitive(b, members[i][0]);
+    cJSON_DeleteItemFromObjectCaseSensitive(o, members[i][1]);
+    cJSON_AddItemToObject(o, members[i][1], cJSON_Parse(members[i][2]));
+    const cJSON *shards[] = {sample, b};
+    const char *names[] = {"a/report.json", "b/report.json"};
+    struct ock_jerr err;
+    char where[100];
+    snprintf(where, sizeof where, "$.%s.%s", members[i][0], members[i][1]);
+    OCK_ASSERT_INT_EQ(ock_report_merge_named(shards, names, 2, &merged, &err), OCK_EINVAL);
+    OCK_ASSERT_NULL(merged);
+    OCK_ASSERT_STR_EQ(err.where, where);
+    OCK_ASSERT_CONTAINS(err.what, "b/report.json has ");
+    OCK_ASSERT_CONTAINS(err.what, members[i][2]);
+    OCK_ASSERT_CONTAINS(err.what, " where a/report.json has ");
+    cJSON_Delete(b);
+  }
   cJSON_Delete(sample);
 }
 
@@ -575,21 +610,59 @@ static void test_write_all_refuses_symlinked_dir(void) {
   remove_tree(root);
 }
 
-static void test_write_all_refuses_symlinked_file(void) {
+/* A symbolic link or a forged report planted in the directory is replaced by this run's file,
+ * the link not followed; the victim it pointed to is untouched and no temporary is left. */
+static void test_write_all_replaces_planted_files(void) {
   cJSON *sample = load_json(SAMPLE);
-  char root[64], dir[128], victim[128], link[160], errbuf[256] = "";
+  char root[64], dir[128], victim[128], link[160], forged[160], errbuf[256] = "";
   snprintf(root, sizeof root, "%s", scratch_dir());
   snprintf(dir, sizeof dir, "%s/latest", root);
   snprintf(victim, sizeof victim, "%s/victim.txt", root);
   snprintf(link, sizeof link, "%s/junit.xml", dir);
+  snprintf(forged, sizeof forged, "%s/summary.md", dir);
   OCK_ASSERT_OK(mkdir(dir, 0755));
   write_text(victim, "precious\n");
+  write_text(forged, "# verdict PASS (forged)\n");
   OCK_ASSERT_OK(symlink(victim, link));
-  OCK_ASSERT_INT_EQ(ock_report_write_all(sample, dir, errbuf, sizeof errbuf), OCK_EINVAL);
-  OCK_ASSERT_CONTAINS(errbuf, "junit.xml: is a symbolic link");
-  OCK_ASSERT_INT_EQ(exists(dir, "report.json"), 0); /* nothing written at all */
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "grep -qx precious '%s'", victim);
+  OCK_ASSERT_OK(ock_report_write_all(sample, dir, errbuf, sizeof errbuf));
+  struct stat st;
+  OCK_ASSERT_OK(lstat(link, &st));
+  OCK_ASSERT_TRUE(S_ISREG(st.st_mode));
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "grep -qx precious '%s' && grep -q '<testsuites' '%s'", victim, link);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "grep -q forged '%s'", forged);
+  OCK_ASSERT_INT_NE(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 4 && test $(ls -A '%s' | wc -l) -eq 2",
+           dir, root);
+  OCK_ASSERT_INT_EQ(system(cmd), 0);
+  cJSON_Delete(sample);
+  remove_tree(root);
+}
+
+/* A directory planted under a report's name cannot be replaced: the write fails naming it, and
+ * the old reports are removed rather than left looking like this run's. */
+static void test_write_all_planted_directory_fails_clean(void) {
+  cJSON *sample = load_json(SAMPLE);
+  char root[64], dir[128], blocker[160], old[160], errbuf[256] = "";
+  snprintf(root, sizeof root, "%s", scratch_dir());
+  snprintf(dir, sizeof dir, "%s/latest", root);
+  snprintf(blocker, sizeof blocker, "%s/report.html/x", dir);
+  snprintf(old, sizeof old, "%s/report.json", dir);
+  OCK_ASSERT_OK(ock_report_write_all(sample, dir, errbuf, sizeof errbuf));
+  snprintf(blocker, sizeof blocker, "%s/report.html", dir);
+  OCK_ASSERT_OK(unlink(blocker));
+  OCK_ASSERT_OK(mkdir(blocker, 0755));
+  snprintf(blocker, sizeof blocker, "%s/report.html/x", dir);
+  write_text(blocker, "x");
+  write_text(old, "{\"verdict\": \"PASS\"}");
+  OCK_ASSERT_INT_NE(ock_report_write_all(sample, dir, errbuf, sizeof errbuf), OCK_OK);
+  OCK_ASSERT_CONTAINS(errbuf, "report.html");
+  OCK_ASSERT_CONTAINS(errbuf, "a directory");
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "grep -q '\"verdict\": \"PASS\"}' '%s'", old);
+  OCK_ASSERT_INT_NE(system(cmd), 0); /* the planted one is gone or replaced */
+  snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", root); /* no staging left */
   OCK_ASSERT_INT_EQ(system(cmd), 0);
   cJSON_Delete(sample);
   remove_tree(root);
@@ -936,10 +1009,12 @@ static const struct ock_test tests[] = {
     {"merge_two_shards_equals_unsharded", test_merge_two_shards_equals_unsharded},
     {"merge_duplicate_scenario", test_merge_duplicate_scenario},
     {"merge_rejects_other_runs", test_merge_rejects_other_runs},
+    {"merge_rejects_other_orchestrators", test_merge_rejects_other_orchestrators},
     {"merge_one_shard", test_merge_one_shard},
     {"write_all_creates_every_file", test_write_all_creates_every_file},
     {"write_all_refuses_symlinked_dir", test_write_all_refuses_symlinked_dir},
-    {"write_all_refuses_symlinked_file", test_write_all_refuses_symlinked_file},
+    {"write_all_replaces_planted_files", test_write_all_replaces_planted_files},
+    {"write_all_planted_directory_fails_clean", test_write_all_planted_directory_fails_clean},
     {"write_all_not_a_directory", test_write_all_not_a_directory},
     {"writer_table", test_writer_table},
     {"schema_matches_reports", test_schema_matches_reports},

@@ -549,6 +549,65 @@ static void test_exit2_run_in_every_format(void) {
   cJSON_Delete(report);
 }
 
+/* find_item: the item of array whose key is value. */
+static cJSON *find_item(const cJSON *array, const char *key, const char *value) {
+  cJSON *it;
+  cJSON_ArrayForEach(it, array) {
+    const char *v = ock_json_str(it, key);
+    if (v && !strcmp(v, value))
+      return it;
+  }
+  return NULL;
+}
+
+/* A failure the expected-failures baseline waived passes the run, and every format counts it
+ * apart: not under PASS, not in "passed", listed on its own, a junit <skipped> that says so. */
+static void test_waived_counted_apart(void) {
+  cJSON *report = load_sample();
+  cJSON *sc =
+      find_item(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), "id", "tool-single-call");
+  cJSON *check =
+      find_item(cJSON_GetObjectItemCaseSensitive(sc, "checks"), "id", "hook.modify_by_value");
+  OCK_ASSERT_NOT_NULL_FATAL(check);
+  cJSON_AddStringToObject(check, "waived", "WARN");
+  cJSON_AddBoolToObject(check, "expected_failure", 1);
+  cJSON_ReplaceItemInObjectCaseSensitive(sc, "expected_failure", cJSON_CreateBool(1));
+  OCK_ASSERT_OK(ock_report_summarize(report, NULL));
+  const cJSON *summary = cJSON_GetObjectItemCaseSensitive(report, "summary");
+  const cJSON *counts = cJSON_GetObjectItemCaseSensitive(summary, "scenarios");
+  const cJSON *should = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(summary, "levels"), "SHOULD");
+  OCK_ASSERT_INT_EQ(ock_json_int(counts, "PASS", -1), 0);
+  OCK_ASSERT_INT_EQ(ock_json_int(counts, "waived", -1), 1);
+  OCK_ASSERT_INT_EQ(ock_json_int(should, "passed", -1), 0);
+  OCK_ASSERT_INT_EQ(ock_json_int(should, "total", -1), 2);
+  OCK_ASSERT_INT_EQ(ock_json_int(should, "waived", -1), 1);
+  const cJSON *req =
+      find_item(cJSON_GetObjectItemCaseSensitive(report, "requirements"), "id", "OCK-HOOK-006");
+  OCK_ASSERT_STR_EQ(ock_json_str(req, "verdict"), "WARN");
+  OCK_ASSERT_TRUE(ock_json_bool(req, "waived", 0));
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_report_validate(report, &err));
+  int rc;
+  char *md = render(&ock_report_writer_markdown, report, &rc);
+  OCK_ASSERT_CONTAINS(md, "SHOULD 0/2, 1 waived");
+  OCK_ASSERT_CONTAINS(md, "### Waived");
+  OCK_ASSERT_CONTAINS(md, "| OCK-HOOK-006 | SHOULD | WARN |");
+  OCK_ASSERT_CONTAINS(md, "| tool-single-call | PASS (waived) |");
+  OCK_ASSERT_CONTAINS(md, "1 waived");
+  free(md);
+  char *html = render(&ock_report_writer_html, report, &rc);
+  OCK_ASSERT_CONTAINS(html, "<section id=\"waived\">");
+  OCK_ASSERT_CONTAINS(html, ", 1 waived");
+  OCK_ASSERT_TRUE(strstr(html, "id=\"waived\"") < strstr(html, "id=\"requirements\""));
+  free(html);
+  char *xml = render(&ock_report_writer_junit, report, &rc);
+  OCK_ASSERT_CONTAINS(xml, "<skipped message=\"WAIVED WARN (listed in --expected-failures)");
+  OCK_ASSERT_CONTAINS(xml, "<property name=\"waived\" value=\"true\"/>");
+  free(xml);
+  cJSON_Delete(report);
+}
+
 static const struct ock_test tests[] = {
     {"golden_json", test_golden_json},
     {"golden_junit", test_golden_junit},
@@ -565,6 +624,7 @@ static const struct ock_test tests[] = {
     {"html_failures_first", test_html_failures_first},
     {"html_diagram_arrows_and_labels", test_html_diagram_arrows_and_labels},
     {"exit2_run_in_every_format", test_exit2_run_in_every_format},
+    {"waived_counted_apart", test_waived_counted_apart},
     {NULL, NULL}};
 
 const struct ock_suite suite_report_golden = {"report_golden", tests, NULL, NULL};
