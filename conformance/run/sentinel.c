@@ -4,7 +4,7 @@
  * The sentinel is forked from a process that has threads, so until it exits it calls only
  * async-signal-safe functions and raw system calls: no malloc, no stdio, no locks.
  */
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* SOCK_CLOEXEC, close_range */
 #include "run/sentinel.h"
 
 #include <stdint.h>
@@ -12,14 +12,17 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ock/caps.h"
 
 static pthread_mutex_t sentinel_lock = PTHREAD_MUTEX_INITIALIZER;
-static int sentinel_fd = -1;   /* the harness's end of the pipe; -1 before the start */
+static int sentinel_fd = -1; /* the harness's end of the socket pair; -1 before the start */
+static _Atomic pid_t sentinel_pid = -1;
 static char sentinel_mark[64]; /* "OCK_SENTINEL=<pid>" */
 
 /* ---- the sentinel's side (async-signal-safe) ------------------------------------------------ */
@@ -122,7 +125,7 @@ static void kill_marked(const char *mark) {
   close(dir);
 }
 
-/* sentinel_main: the sentinel's life. It reads "+PGID\n" and "-PGID\n" lines until the pipe's
+/* sentinel_main: the sentinel's life. It reads "+PGID\n" and "-PGID\n" lines until its socket's
  * end of file, then kills what is still listed and what carries the mark, and exits. */
 static void sentinel_main(int fd, const char *mark) {
   static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
@@ -166,16 +169,17 @@ static void sentinel_main(int fd, const char *mark) {
 
 /* ---- the harness's side --------------------------------------------------------------------- */
 
-/* start: forks the sentinel; under sentinel_lock. */
+/* start: forks the sentinel; under sentinel_lock. A socket pair, not a pipe: the harness's sends
+ * use MSG_NOSIGNAL, so a sentinel that died never costs the harness a SIGPIPE. */
 static void start(void) {
   int fds[2];
   char mark[sizeof sentinel_mark] = "OCK_SENTINEL=";
   *put_long(mark + strlen(mark), (long)getpid()) = '\0';
-  if (pipe2(fds, O_CLOEXEC))
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
     return;
   pid_t pid = fork();
   if (pid == 0) {
-    /* Keep nothing of the harness open but the pipe: a listening socket held here would stay
+    /* Keep nothing of the harness open but the socket: a listening socket held here would stay
      * open after the harness closed it. */
     dup2(fds[0], 0);
     syscall(SYS_close_range, 1, ~0U, 0);
@@ -187,11 +191,12 @@ static void start(void) {
     return;
   }
   sentinel_fd = fds[1];
+  sentinel_pid = pid;
   memcpy(sentinel_mark, mark, sizeof mark);
 }
 
-/* tell sends one line to the sentinel; a line is shorter than PIPE_BUF, so writes of threads
- * and of forked copies of the harness never interleave. */
+/* tell sends one line to the sentinel in one send; lines of threads and of forked copies of the
+ * harness never interleave (a stream socket delivers a short send whole, in order). */
 static void tell(char sign, pid_t pgid) {
   char line[32], *p = line;
   *p++ = sign;
@@ -199,7 +204,7 @@ static void tell(char sign, pid_t pgid) {
   *p++ = '\n';
   ssize_t w;
   do
-    w = write(sentinel_fd, line, (size_t)(p - line));
+    w = send(sentinel_fd, line, (size_t)(p - line), MSG_NOSIGNAL);
   while (w < 0 && errno == EINTR);
 }
 
@@ -210,6 +215,10 @@ const char *ock__sentinel_mark(void) {
   const char *mark = sentinel_fd < 0 ? NULL : sentinel_mark;
   pthread_mutex_unlock(&sentinel_lock);
   return mark;
+}
+
+pid_t ock__sentinel_pid(void) {
+  return sentinel_pid;
 }
 
 void ock__sentinel_watch(pid_t pgid) {

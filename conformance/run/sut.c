@@ -40,11 +40,14 @@ static void live_remove(pid_t pid) {
   pthread_mutex_unlock(&live_lock);
 }
 
-/* kill_if_orphan kills and reaps child pid when it is not a live SUT. Under live_lock. */
+/* kill_if_orphan kills and reaps child pid when it is not a live SUT (nor the sentinel). Under
+ * live_lock. */
 static void kill_if_orphan(pid_t pid) {
   for (size_t i = 0; i < n_live; i++)
     if (live[i] == pid)
       return;
+  if (pid == ock__sentinel_pid()) /* the harness's own child, not a SUT's */
+    return;
   kill(pid, SIGKILL);
   waitpid(pid, NULL, 0);
 }

@@ -63,19 +63,19 @@ static int wait_count(int n, int at_least, double seconds) {
   return c;
 }
 
-/* start_background runs `ock ARGS` in the background against `hostile_sut forkhang`, with its
- * pid in NAME.pid and, once it ends, its exit code in NAME.code; then waits until both
- * scenarios' SUTs and their three children each are alive. */
-static void start_background(const char *name, const char *args) {
+/* start_background runs `ock ARGS` in the background against `hostile_sut MODE`, with its pid in
+ * NAME.pid and, once it ends, its exit code in NAME.code; then waits until `alive` hostile
+ * processes (SUTs and their children) are alive. */
+static void start_background(const char *name, const char *args, const char *mode, int alive) {
   char cmd[1400];
   snprintf(cmd, sizeof cmd,
-           "(%s/bin/ock %s --orchestrator '%s/tests/hostile_sut forkhang %s' --jobs 2 "
+           "(%s/bin/ock %s --orchestrator '%s/tests/hostile_sut %s %s' "
            "--timeout 60 -o %s/%s >%s/%s.out 2>&1 & p=$!; echo $p >%s/%s.pid; wait $p; "
            "echo $? >%s/%s.code) >/dev/null 2>&1 &",
-           OCK_BIN_DIR, args, OCK_BIN_DIR, out_dir, out_dir, name, out_dir, name, out_dir, name,
-           out_dir, name);
+           OCK_BIN_DIR, args, OCK_BIN_DIR, mode, out_dir, out_dir, name, out_dir, name, out_dir,
+           name, out_dir, name);
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
-  OCK_ASSERT_INT_EQ(wait_count(8, 1, 20), 8);
+  OCK_ASSERT_INT_EQ(wait_count(alive, 1, 20), alive);
 }
 
 /* signal_background sends sig to the ock started as NAME. */
@@ -89,10 +89,18 @@ static void signal_background(const char *name, const char *sig) {
  * SUTs, and the children that left their groups. */
 static void killed_harness_leaves_nothing(void) {
   char args[512];
-  snprintf(args, sizeof args, "run --fixtures %s --case text-answer --case tool-single-call",
+  snprintf(args, sizeof args,
+           "run --fixtures %s --case text-answer --case tool-single-call --jobs 2",
            ock_test_path("fixtures"));
-  start_background("killed", args);
+  start_background("killed", args, "forkhang", 8);
   signal_background("killed", "KILL");
+  OCK_ASSERT_INT_EQ(wait_count(0, 0, 5), 0);
+  /* The same after a SUT was reaped: the harness's reaping of orphans spares its sentinel. */
+  snprintf(args, sizeof args,
+           "run --fixtures %s --case text-answer --case tool-single-call --jobs 1",
+           ock_test_path("fixtures"));
+  start_background("killed-late", args, "latehang", 4);
+  signal_background("killed-late", "KILL");
   OCK_ASSERT_INT_EQ(wait_count(0, 0, 5), 0);
 }
 
@@ -102,7 +110,7 @@ static void interrupted_fuzz_leaves_nothing(void) {
   for (int i = 0; i < 3; i++) {
     char name[32], path[256];
     snprintf(name, sizeof name, "fuzz-%s", sigs[i]);
-    start_background(name, "fuzz --count 6");
+    start_background(name, "fuzz --count 6 --jobs 2", "forkhang", 8);
     signal_background(name, sigs[i]);
     OCK_ASSERT_INT_EQ(wait_count(0, 0, 5), 0);
     snprintf(path, sizeof path, "%s/%s.code", out_dir, name);
