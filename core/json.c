@@ -162,8 +162,16 @@ int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *e
                         "not valid JSON (line %d, column %d; or nested deeper than %d levels)",
                         line, col, CJSON_NESTING_LIMIT);
   }
-  int rc = ock_json_check_read(
-      text, end && end >= text && end <= text + len ? (size_t)(end - text) : len, v, err);
+  size_t used = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+  size_t rest = used;
+  while (rest < len &&
+         (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\n' || text[rest] == '\r'))
+    rest++;
+  /* cJSON stops after the first value; other readers refuse what follows it */
+  int rc = rest < len
+               ? ock_jerr_set(err, OCK_EJSON, "$",
+                              "content after the JSON value, at byte %zu: one value only", rest)
+               : ock_json_check_read(text, used, v, err);
   if (rc) {
     cJSON_Delete(v);
     return rc == OCK_ENOMEM ? rc : OCK_EJSON;

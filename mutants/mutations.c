@@ -407,7 +407,9 @@ static const struct mutation table[] = {
      .llm_request = ock__mut_fallback_forgotten},
     {.name = "fallback-keeps-model",
      .requirement = "OCK-PROC-006",
-     .what = "a request to a fallback provider carries the first provider's model",
+     .what = "a request to a fallback provider carries the first provider's model, and its "
+             "provider:request says so",
+     .event = ock__mut_event_model_kept,
      .llm_request = ock__mut_fallback_keeps_model},
     {.name = "event-model-kept",
      .requirement = "OCK-PROC-006",

@@ -175,10 +175,10 @@ static void proc_request_models(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (!ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || cJSON_HasObjectItem(e, "error"))
+    if (!ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || cJSON_HasObjectItem(e, OCK_F_LLM_REQUEST_ERROR))
       continue;
-    const char *provider = ock__str_field(e, "provider");
-    const char *want = session_model(v, provider), *got = ock_json_str(e, "model");
+    const char *provider = ock__str_field(e, OCK_F_LLM_REQUEST_PROVIDER);
+    const char *want = session_model(v, provider), *got = ock_json_str(e, OCK_F_LLM_REQUEST_MODEL);
     if (!want)
       continue;
     ock__grade_emit(g, "proc.request-model", "OCK-PROC-006", got && !strcmp(got, want),
@@ -202,8 +202,9 @@ static void proc_event_models(struct grade_ctx *g) {
     for (size_t j = i + 1; j < v->n && !sent; j++) {
       if (ock__is_event(v->e[j], OCK_EV_PROVIDER_REQUEST))
         break;
-      if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST) && !cJSON_HasObjectItem(v->e[j], "error"))
-        sent = ock_json_str(v->e[j], "model");
+      if (ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST) &&
+          !cJSON_HasObjectItem(v->e[j], OCK_F_LLM_REQUEST_ERROR))
+        sent = ock_json_str(v->e[j], OCK_F_LLM_REQUEST_MODEL);
     }
     const char *want = sent ? sent : session_model(v, provider);
     if (!want)

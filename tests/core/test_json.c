@@ -179,6 +179,18 @@ static void strings_with_nul_are_refused(void) {
 
 /* The parser refuses a repeated member name, so first-wins and last-wins readers never
  * disagree on what a body said. */
+static void parse_refuses_content_after_the_value(void) {
+  cJSON *v = NULL;
+  struct ock_jerr err;
+  const char *text = "{\"event\":\"x\",\"data\":{}} {\"event\":\"y\"}";
+  OCK_ASSERT_INT_EQ(ock_json_parse(text, strlen(text), &v, &err), OCK_EJSON);
+  OCK_ASSERT_NULL(v);
+  OCK_ASSERT_CONTAINS(err.what, "content after the JSON value, at byte 24");
+  text = "{\"a\":1} \r\n\t";
+  OCK_ASSERT_OK(ock_json_parse(text, strlen(text), &v, &err));
+  cJSON_Delete(v);
+}
+
 static void parse_refuses_duplicate_keys(void) {
   const char *text = "{\"event\":\"x\",\"data\":{\"status\":\"success\",\"status\":\"cancelled\"}}";
   cJSON *v = NULL;
@@ -354,6 +366,7 @@ static const struct ock_test tests[] = {
     {"duplicate_keys_are_found", duplicate_keys_are_found},
     {"strings_with_nul_are_refused", strings_with_nul_are_refused},
     {"parse_refuses_duplicate_keys", parse_refuses_duplicate_keys},
+    {"parse_refuses_content_after_the_value", parse_refuses_content_after_the_value},
     {"paths_read_and_cut_like_snprintf", paths_read_and_cut_like_snprintf},
     {"write_int_prints_decimal", write_int_prints_decimal},
     {"print_matches_cjson_byte_for_byte", print_matches_cjson_byte_for_byte},

@@ -1251,6 +1251,8 @@ static void test_nul_strings_and_repeated_names_are_refused(void) {
       {"{\"event\":\"orchestrator:complete\",\"data\":{\"status\":\"success\",\"status\":"
        "\"cancelled\"}}",
        "$.data.status: duplicate key"},
+      {"{\"event\":\"prompt:submit\",\"data\":{}} {\"event\":\"orchestrator:complete\"}",
+       "content after the JSON value"},
   };
   ock_mock *m = mock_from(BROKEN_FIXTURE, NULL);
   if (!m)
@@ -1263,7 +1265,7 @@ static void test_nul_strings_and_repeated_names_are_refused(void) {
     http_reply_free(&r);
   }
   OCK_ASSERT_INT_EQ(journal_count(m, "event"), 0);
-  OCK_ASSERT_INT_EQ(journal_count(m, "http_error"), 3);
+  OCK_ASSERT_INT_EQ(journal_count(m, "http_error"), 4);
   /* A result for "c1" + U+0000 + "junk" is no result for "c1"; neither is one whose id is
    * given twice (Python reads "junk"). Plain "junk" is the broken history it always was. */
   static const char *const ids[] = {"\"c1\\u0000junk\"", "\"c1\",\"tool_call_id\":\"junk\"",

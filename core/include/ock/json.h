@@ -40,8 +40,9 @@ void ock_jerr_format(const struct ock_jerr *err, char *out, size_t n);
 /* ock_json_parse parses len bytes. On a syntax error it reports the line and column. It also
  * refuses what cJSON would read otherwise than other JSON readers do, naming the JSON path: a
  * string or member name that holds U+0000 (cJSON's C strings end there, so "a\u0000b" would
- * read as "a") and an object with a member name given twice (cJSON's lookups see the first,
- * Python's and JavaScript's the last). Returns OCK_OK (*out owned by the caller:
+ * read as "a"), an object with a member name given twice (cJSON's lookups see the first,
+ * Python's and JavaScript's the last), and anything but white space after the value (cJSON
+ * stops after it). Returns OCK_OK (*out owned by the caller:
  * cJSON_Delete), OCK_EJSON or OCK_ENOMEM. */
 int ock_json_parse(const char *text, size_t len, cJSON **out, struct ock_jerr *err);
 
