@@ -21,6 +21,7 @@
 #include "ock/options.h"
 #include "ock/registry.h"
 #include "run/scenario_run.h"
+#include "run/sentinel.h"
 #include "run/sut.h"
 
 #define SHRINK_BUDGET 80
@@ -365,6 +366,7 @@ int ock__cmd_fuzz(int argc, char **argv) {
   } else {
     printf("ock fuzz: %d sessions, no rule broken\n", z.count);
   }
+  ock__sentinel_stop();
   pthread_mutex_destroy(&z.lock);
   ock_registry_free(reg);
   return code;

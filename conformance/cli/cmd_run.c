@@ -30,6 +30,7 @@
 #include "ock/wire_list.h"
 #include "report/report.h"
 #include "run/scenario_run.h"
+#include "run/sentinel.h"
 #include "run/scenarios.h"
 #include "run/sut.h"
 
@@ -1047,6 +1048,7 @@ int ock__cmd_run(int argc, char **argv) {
     p.results = calloc(p.total + 1, sizeof *p.results);
     pthread_mutex_init(&p.lock, NULL);
     run_pool(&p, journal_dir);
+    ock__sentinel_stop();
     cJSON *report = new_report(&o, started, reg);
     int written = 0;
     code = finish_report(&p, report, started, &written);

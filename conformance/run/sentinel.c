@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ock/caps.h"
@@ -215,6 +216,18 @@ const char *ock__sentinel_mark(void) {
   const char *mark = sentinel_fd < 0 ? NULL : sentinel_mark;
   pthread_mutex_unlock(&sentinel_lock);
   return mark;
+}
+
+void ock__sentinel_stop(void) {
+  pthread_mutex_lock(&sentinel_lock);
+  if (sentinel_fd >= 0) {
+    close(sentinel_fd);
+    sentinel_fd = -1;
+    while (waitpid(sentinel_pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+    sentinel_pid = -1;
+  }
+  pthread_mutex_unlock(&sentinel_lock);
 }
 
 pid_t ock__sentinel_pid(void) {

@@ -21,6 +21,11 @@
  * without one). Thread-safe. */
 const char *ock__sentinel_mark(void);
 
+/* ock__sentinel_stop: the run is over and every SUT reaped; closes the harness's end and waits for
+ * the sentinel's last sweep and exit, so nothing of the run is left when the command returns.
+ * A later SUT start forks a new sentinel. */
+void ock__sentinel_stop(void);
+
 /* ock__sentinel_pid: the sentinel's pid, or -1 before it started. It is a child of the harness
  * that the orphan reaping must spare. */
 pid_t ock__sentinel_pid(void);
