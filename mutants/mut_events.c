@@ -405,6 +405,12 @@ void ock__mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x
   ignore_reply(x, NULL, "ask_user");
 }
 
+void ock__mut_ask_user_tool_runs(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, OCK_EV_TOOL_PRE, "ask_user");
+  ignore_reply(x, OCK_EV_TOOL_SELECTING, "ask_user");
+}
+
 void ock__mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_SELECTED))
@@ -581,6 +587,17 @@ void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
     x->replay_after = 1;
+}
+
+/* sigint_at_next_turn: a deferred SIGINT reaches the SUT only when it starts its next turn or
+ * ends the execute: a loop that looks at its cancel flag between turns only, so the running tool
+ * finishes and the rest of the round runs. */
+void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->sigint_pending && (is(x, OCK_EV_PROVIDER_REQUEST) || is(x, OCK_EV_PROMPT_COMPLETE) ||
+                            is(x, OCK_EV_ORCHESTRATOR_COMPLETE))) {
+    s->sigint_pending = 0;
+    s->sigint_now = 1;
+  }
 }
 
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {

@@ -79,6 +79,7 @@ void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_excha
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x);
@@ -92,6 +93,7 @@ void ock__mut_kept_injection_ignored(struct mutant_state *s, struct mutant_excha
 void ock__mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_ask_user_tool_runs(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x);

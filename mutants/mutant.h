@@ -85,8 +85,10 @@ struct mutant_state {
   cJSON *resolve;           /* the last provider:resolve body of this execute */
   char *injections[OCK_MAX_MUTANT_INJECTIONS]; /* context_injection texts the mock replied */
   int n_injections;
-  int stop;   /* a hook asks the process to stop the SUT now and exit 0 */
-  char *kept; /* a text one hook keeps for a later one (malloc'd; freed with the state) */
+  int stop;           /* a hook asks the process to stop the SUT now and exit 0 */
+  int sigint_pending; /* defers_sigint: the harness's SIGINT came and the SUT has not got it yet */
+  int sigint_now;     /* a hook asks the proxy to pass the pending SIGINT on to the SUT now */
+  char *kept;         /* a text one hook keeps for a later one (malloc'd; freed with the state) */
 };
 
 /* ock__mutant_state_init / ock__mutant_state_free: an empty state; free releases what hooks kept.
@@ -129,7 +131,10 @@ struct mutation {
   mutant_hook_fn tool_request;    /* a tool request, before it is forwarded */
   mutant_hook_fn tool_reply;      /* a tool reply, before the SUT sees it */
   mutant_exit_fn exit;            /* the process exit */
-  int dies_on_sigint;          /* SIGINT ends the mutant (and its SUT) instead of being ignored */
+  int dies_on_sigint; /* SIGINT ends the mutant (and its SUT) instead of being ignored */
+  int defers_sigint;  /* the SUT runs in its own process group, so the harness's SIGINT reaches the
+                         mutant only; it is kept pending (mutant_state.sigint_pending) until a
+                         hook sets sigint_now, and then passed on before the SUT gets that reply */
   int seals_cut_streams;       /* a streamed LLM reply the mock cut short reaches the SUT with the
                                   wire's terminator added, as if it had ended normally */
   int drops_bad_stream_events; /* also leave out of a stream every event whose data is not JSON

@@ -6,6 +6,7 @@
  * SHOULD) are judged apart, so other words fail no MUST.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,79 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
   }
 }
 
+/* The mock holds the reply to the request that fired the cancel trigger this long (SPEC.md 8.7). */
+#define CANCEL_HOLD_MS 200.0
+
+/* cancel_grace_ms: how long after the SIGINT a SUT may still be busy noticing it: the hold, then
+ * the late tolerance of SPEC.md 9.4. */
+static double cancel_grace_ms(const struct grade_ctx *g) {
+  return CANCEL_HOLD_MS * (g->time_scale > 1 ? g->time_scale : 1) + ock__grade_late_ms(g);
+}
+
+/* cancel_round_stopped: no tool call starts once the cancel is noticed, or past the grace after
+ * the SIGINT when the SUT never says it noticed (OCK-CANCEL-006). Unlike OCK-CANCEL-004 this
+ * looks at tools only: starting one acts on the world. */
+static void cancel_round_stopped(struct grade_ctx *g, const struct view_exec *x,
+                                 const struct cancel_marks *m) {
+  const struct view *v = g->v;
+  double deadline = ock__entry_time(v->e[m->fired]) + cancel_grace_ms(g);
+  size_t late = (size_t)-1;
+  for (size_t i = m->fired + 1; i < x->end && late == (size_t)-1; i++)
+    if (ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
+        ((m->requested != (size_t)-1 && i > m->requested) || ock__entry_time(v->e[i]) > deadline))
+      late = i;
+  ock__grade_emit(
+      g, "cancel.round-stopped", "OCK-CANCEL-006", late == (size_t)-1,
+      late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[m->fired]),
+      "no tool call starts after cancel:requested, nor past the grace after the SIGINT",
+      "execute %d: %s%s%s", x->index, late == (size_t)-1 ? "no tool started after the cancel" : "",
+      late != (size_t)-1 ? ock__str_field(v->e[late], "tool_call_id") : "",
+      late == (size_t)-1                                  ? ""
+      : m->requested != (size_t)-1 && late > m->requested ? " started after cancel:requested"
+                                                          : " started long after the SIGINT");
+}
+
+/* closed_at: the seq at which the SUT reported call f (its tool:post or tool:error), or, when it
+ * never did, the seq of the execute's orchestrator:complete (LONG_MAX without one). */
+static long closed_at(const struct view_exec *x, const struct call_fate *f) {
+  const cJSON *ev = f->post ? f->post : f->error;
+  if (ev)
+    return ock__entry_seq(ev);
+  return x->complete_seq >= 0 ? x->complete_seq : LONG_MAX;
+}
+
+/* cancel_tool_abandoned: a tool running when the SIGINT came is abandoned: the SUT reports the
+ * call without waiting for the endpoint's reply (OCK-CANCEL-006). A reply that came within the
+ * grace may have been read before the SUT noticed the signal, and one the SUT hung up on
+ * (client_gone) was not waited for; a SUT that abandons a request it cannot close reports the
+ * call before the reply comes. */
+static void cancel_tool_abandoned(struct grade_ctx *g, const struct view_exec *x,
+                                  const struct cancel_marks *m) {
+  const struct view *v = g->v;
+  double sigint = ock__entry_time(v->e[m->fired]);
+  long fired = ock__entry_seq(v->e[m->fired]);
+  struct call_fate *f = NULL;
+  size_t n = ock__call_fates(v, &f);
+  for (size_t i = 0; i < n; i++) {
+    const struct call_fate *c = &f[i];
+    if (c->x != x || !c->start || !c->end || ock__entry_seq(c->start) > fired ||
+        ock__entry_seq(c->end) < fired || ock_json_bool(c->end, OCK_F_TOOL_END_CLIENT_GONE, 0))
+      continue;
+    double after = ock__entry_time(c->end) - sigint;
+    if (after <= cancel_grace_ms(g))
+      continue;
+    int waited = closed_at(x, c) > ock__entry_seq(c->end);
+    ock__grade_emit(g, "cancel.tool-abandoned", "OCK-CANCEL-006", !waited, ock__entry_seq(c->end),
+                    "a tool running at the SIGINT is abandoned: the call is reported before its "
+                    "endpoint replies",
+                    "call %s (%.40s): the endpoint replied %.0f ms after the SIGINT, %s",
+                    ock__call_id(c), ock__call_name(c), after,
+                    waited ? "and the SUT reported the call only after that reply"
+                           : "after the SUT had reported the call");
+  }
+  free(f);
+}
+
 /* cancel_results_kept: in next, the first request of the following execute, the tools that
  * finished before the SIGINT at fired keep their real results, and every other call the SUT took
  * up gets one, in the words of OCK-TEXT-007 when it has no real one (OCK-CANCEL-003). */
@@ -239,6 +313,9 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   cancel_events(g, x, &m);
   cancel_once(g, x, &m);
   cancel_no_new_work(g, x, &m);
+  cancel_round_stopped(g, x, &m);
+  if (!v->traffic)
+    cancel_tool_abandoned(g, x, &m);
   if (k + 1 >= v->nx)
     return;
   const cJSON *next = first_request_of(v, &v->x[k + 1]);

@@ -174,11 +174,30 @@ static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const
   cJSON_Delete(args);
 }
 
+/* abandoned_at_sigint: the harness's SIGINT came while call f ran, and the SUT did not wait for
+ * the reply (none came, or it had hung up): the call was abandoned on cancellation. */
+static int abandoned_at_sigint(const struct view *v, const struct call_fate *f) {
+  if (!f->start || (f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0)))
+    return 0;
+  long start = ock__entry_seq(f->start), end = f->end ? ock__entry_seq(f->end) : -1;
+  for (size_t i = f->start_index; i < v->n; i++) {
+    long seq = ock__entry_seq(v->e[i]);
+    if (end >= 0 && seq > end)
+      break;
+    if (seq > start && ock__is_kind(v->e[i], OCK_ENTRY_CANCEL))
+      return 1;
+  }
+  return 0;
+}
+
 /* tool_timeout: a tool that did not answer within tool_timeout_ms is a timeout; one that did is
- * not (OCK-TOOL-003). A call abandoned on cancellation is the CANCEL checks' to judge. */
+ * not (OCK-TOOL-003). A call abandoned on cancellation (tool:error cancelled, or a call the SUT
+ * stopped waiting for once the SIGINT came) is the CANCEL checks' to judge. */
 static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int cancelled) {
   const struct view *v = g->v;
   const char *id = ock__call_id(f);
+  if (cancelled && abandoned_at_sigint(v, f))
+    return;
   if (f->start && !(f->error && !strcmp(ock__fate_error_type(f), "cancelled"))) {
     double limit = (double)ock__cfg_int(v, "tool_timeout_ms", 30000);
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */

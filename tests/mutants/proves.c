@@ -64,6 +64,8 @@ static const struct proves_row table[] = {
      "complete.turn-count expect.last-request expect.llm-requests "
      "expect.turn-count orphan.call-order orphan.context-valid parallel.group-id"},
     {"cancel-during-retry-backoff", "cancel.status error.retry"},
+    {"cancel-during-sequential-round",
+     "cancel.events cancel.round-stopped cancel.status cancel.tool-abandoned expect.tool-calls"},
     {"cancel-during-stream",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status expect.last-request "
      "expect.llm-requests proc.sigint stream.requested"},
@@ -114,8 +116,10 @@ static const struct proves_row table[] = {
                                     "expect.status expect.turn-count order.prompt-complete"},
     {"hook-ask-user-provider-request",
      "complete.status-matches expect.reason expect.status order.prompt-complete"},
-    {"hook-ask-user-tool-pre", "expect.events-present expect.last-request expect.tool-calls "
-                               "hook.ask-user orphan.result-for-every-call tool.event-fields"},
+    {"hook-ask-user-selecting", "expect.tool-calls hook.ask-user-tool-not-run hook.selecting-deny"},
+    {"hook-ask-user-tool-pre",
+     "expect.events-present expect.last-request expect.tool-calls hook.ask-user "
+     "hook.ask-user-tool-not-run orphan.result-for-every-call tool.event-fields"},
     {"hook-deny-prompt-submit",
      "complete.last complete.once complete.status-matches complete.turn-count expect.llm-requests "
      "expect.reason expect.status expect.turn-count hook.deny-submit hook.deny-submit-not-stored "
