@@ -8,8 +8,8 @@
  * child ended (after the mutation's exit hook). The child stays in the mutant's process group,
  * so the harness's SIGINT to the group reaches it directly; the mutant itself ignores SIGINT
  * unless its mutation says otherwise (a mutation that defers the SIGINT runs the child in its own
- * group and hands the signal on when a hook says), and passes SIGTERM on. It leaves no thread or process
- * behind.
+ * group and hands the signal on when a hook says), and passes SIGTERM on. It leaves no thread or
+ * process behind.
  */
 #include <signal.h>
 #include <stdio.h>

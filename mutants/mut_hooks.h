@@ -79,6 +79,9 @@ void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_excha
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_retry_prompt_repeated(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);

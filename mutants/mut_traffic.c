@@ -329,3 +329,63 @@ void ock__mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_excha
     cJSON_AddStringToObject(d, "trace_id", ock__mut_str(data, "trace_id"));
   ock__mut_post_after(x, pre);
 }
+
+/* ---- what a failed attempt leaves behind (OCK-ERROR-012) ------------------------------------ */
+
+/* append_message adds {role, content: text} at the end of the request's messages: a plain
+ * string content is valid on both wires. */
+static void append_message(cJSON *body, const char *role, const char *text) {
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(body, "messages");
+  cJSON *m = cJSON_CreateObject();
+  cJSON_AddStringToObject(m, "role", role);
+  cJSON_AddStringToObject(m, "content", text);
+  if (cJSON_IsArray(msgs))
+    cJSON_AddItemToArray(msgs, m);
+  else
+    cJSON_Delete(m);
+}
+
+/* note_attempts keeps what the retry lies need: that a provider:retry came, and the text the
+ * provider:stream events of the current request carried. */
+void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x) {
+  const char *name = ock__mut_event_name(x);
+  if (!strcmp(name, OCK_EV_PROVIDER_RETRY)) {
+    s->retry_next = 1;
+  } else if (!strcmp(name, OCK_EV_PROVIDER_REQUEST) && !s->retry_next) {
+    free(s->kept);
+    s->kept = NULL;
+  } else if (!strcmp(name, OCK_EV_PROVIDER_STREAM)) {
+    const char *delta = ock__mut_str(ock__mut_event_data(x), "delta");
+    size_t had = s->kept ? strlen(s->kept) : 0, more = strlen(delta);
+    char *grown = realloc(s->kept, had + more + 1);
+    if (grown) {
+      memcpy(grown + had, delta, more + 1);
+      s->kept = grown;
+    }
+  }
+}
+
+void ock__mut_retry_prompt_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->retry_next)
+    return;
+  s->retry_next = 0;
+  const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  const cJSON *last_user = NULL, *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(ock__mut_str(m, "role"), "user"))
+      last_user = m;
+  }
+  if (last_user)
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(x->body, "messages"),
+                         cJSON_Duplicate(last_user, 1));
+}
+
+void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->retry_next)
+    return;
+  s->retry_next = 0;
+  if (s->kept && *s->kept)
+    append_message(x->body, "assistant", s->kept);
+  free(s->kept);
+  s->kept = NULL;
+}

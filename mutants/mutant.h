@@ -86,6 +86,7 @@ struct mutant_state {
   char *injections[OCK_MAX_MUTANT_INJECTIONS]; /* context_injection texts the mock replied */
   int n_injections;
   int stop;           /* a hook asks the process to stop the SUT now and exit 0 */
+  int retry_next;     /* a provider:retry came: the next LLM request is a retry */
   int sigint_pending; /* defers_sigint: the harness's SIGINT came and the SUT has not got it yet */
   int sigint_now;     /* a hook asks the proxy to pass the pending SIGINT on to the SUT now */
   char *kept;         /* a text one hook keeps for a later one (malloc'd; freed with the state) */

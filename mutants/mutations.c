@@ -414,6 +414,20 @@ static const struct mutation table[] = {
      .what = "attempt starts again at 1 when a fallback provider takes the turn",
      .event = ock__mut_attempt_reset_at_fallback},
 
+    {.name = "retry-prompt-repeated",
+     .requirement = "OCK-ERROR-012",
+     .cases = "retry-* anthropic-retry-529",
+     .what = "each retry sends the user prompt once more at the end of the history",
+     .event = ock__mut_note_attempts,
+     .llm_request = ock__mut_retry_prompt_repeated},
+    {.name = "partial-reply-stored",
+     .requirement = "OCK-ERROR-012",
+     .cases = "retry-stream-* stream-fault-*-retry",
+     .what = "the text a failed stream delivered is stored as an assistant message before the "
+             "retry",
+     .event = ock__mut_note_attempts,
+     .llm_request = ock__mut_partial_reply_stored},
+
     /* CANCEL */
     {.name = "cancelled-as-error",
      .requirement = "OCK-CANCEL-001",

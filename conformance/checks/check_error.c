@@ -503,12 +503,73 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
   }
 }
 
+/* injected_between: an event between entry indexes from and to got an inject_context reply. */
+static int injected_between(const struct view *v, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (ock__is_kind(v->e[i], OCK_ENTRY_EVENT) &&
+        !strcmp(ock__event_action(v->e[i]), "inject_context"))
+      return 1;
+  return 0;
+}
+
+/* same_conversation: two neutral histories are equal by JSON value, message by message, leaving
+ * out where each message sat on its wire (wire_index, wire_block: a fallback may change wire). */
+static int same_conversation(const cJSON *a, const cJSON *b) {
+  if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+    return 0;
+  cJSON *ca = cJSON_Duplicate(a, 1), *cb = cJSON_Duplicate(b, 1);
+  cJSON *m;
+  cJSON_ArrayForEach(m, ca) {
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_index");
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_block");
+  }
+  cJSON_ArrayForEach(m, cb) {
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_index");
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_block");
+  }
+  int same = ca && cb && cJSON_Compare(ca, cb, 1);
+  cJSON_Delete(ca);
+  cJSON_Delete(cb);
+  return same;
+}
+
+/* retry_history: a request that continues a turn (a retry or a fallback) carries the turn's
+ * conversation unchanged: nothing of the failed attempt was stored (OCK-ERROR-012). */
+static void retry_history(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  size_t first = 0;
+  const cJSON *prev = NULL;
+  int have = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      continue;
+    if (!have || !ock__reply_failed(prev)) {
+      first = i;
+    } else if (!injected_between(v, first, i)) {
+      const cJSON *a = cJSON_GetObjectItemCaseSensitive(v->e[first], OCK_F_LLM_REQUEST_NEUTRAL);
+      const cJSON *b = cJSON_GetObjectItemCaseSensitive(v->e[i], OCK_F_LLM_REQUEST_NEUTRAL);
+      int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
+      ock__grade_emit(g, "error.retry-same-history", "OCK-ERROR-012", same_conversation(a, b),
+                      ock__entry_seq(v->e[i]),
+                      "a retry or fallback request carries the conversation of the turn's first "
+                      "request",
+                      "execute %d: request %ld repeats request %ld with %d message(s) where it had "
+                      "%d%s",
+                      x->index, ock__entry_seq(v->e[i]), ock__entry_seq(v->e[first]), nb, na,
+                      nb == na ? ", some of them changed" : "");
+    }
+    have = 1;
+    prev = ock__view_reply_of(v, i);
+  }
+}
+
 void ock__check_error(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     numbering(g, x);
     later_turns(g, x);
+    retry_history(g, x);
     int attempt = 0;
     const cJSON *prev = NULL;
     for (size_t i = x->first; i < x->end; i++) {

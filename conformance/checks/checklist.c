@@ -37,6 +37,7 @@ static const struct check_entry table[] = {
     {"error.retry", "OCK-ERROR-002", CHECK_GRADES},
     {"error.retry-after", "OCK-ERROR-005", CHECK_GRADES},
     {"error.retry-count", "OCK-ERROR-008", CHECK_GRADES},
+    {"error.retry-same-history", "OCK-ERROR-012", CHECK_GRADES},
     {"error.retryable-value", "OCK-ERROR-001", CHECK_GRADES},
     {"expect.error-type", "OCK-COMPLETE-007", CHECK_GRADES},
     {"expect.events-absent", NULL, CHECK_GRADES},

@@ -210,6 +210,41 @@ static void call_abandoned_at_sigint_is_no_timeout(void) {
   EXPECT(c, "tool.timeout", "(not run)");
   cJSON_Delete(c);
 }
+
+static const char *const retrying =
+    "{'id':'t','requirements':[],'session':{'prompts':['p'],"
+    "'config':{'error_strategy':'retry','max_retries':2,'retry_base_delay_ms':10},"
+    "'providers':[{'name':'main','api':'openai','model':'m'}],'tools':[]},'script':{'main':[]}}";
+
+/* J_RETRY(hist): a 503, then a retry whose history is hist. */
+#define J_RETRY(hist, between)                                                                     \
+  "[{'kind':'session'},{'kind':'event','event':'prompt:submit','data':{'prompt':'p'}},"             \
+  "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'}]},"            \
+  "{'kind':'llm_reply','provider':'main','status':503,'tool_calls':[],'fault':null},"              \
+  between                                                                                          \
+  "{'kind':'llm_request','provider':'main','neutral':" hist "},"                                   \
+  "{'kind':'llm_reply','provider':'main','status':200,'text':'ok','tool_calls':[],'fault':null}]"
+
+static void retry_that_adds_to_the_history_fails(void) {
+  cJSON *c = grade_journal(retrying, J_RETRY("[{'role':'user','content':'p'},"
+                                             "{'role':'user','content':'p'}]", ""));
+  EXPECT(c, "error.retry-same-history", "FAIL");
+  cJSON_Delete(c);
+  c = grade_journal(retrying, J_RETRY("[{'role':'user','content':'p'},"
+                                      "{'role':'assistant','content':'par'}]", ""));
+  EXPECT(c, "error.retry-same-history", "FAIL");
+  cJSON_Delete(c);
+  /* The same conversation on another wire (wire_index differs) is the same. */
+  c = grade_journal(retrying, J_RETRY("[{'role':'user','content':'p','wire_index':0}]", ""));
+  EXPECT(c, "error.retry-same-history", "PASS");
+  cJSON_Delete(c);
+  /* A hook injected context between the attempts: a difference is owed, not judged. */
+  c = grade_journal(retrying, J_RETRY("[{'role':'user','content':'p'},{'role':'user','content':'i'}]",
+                                      "{'kind':'event','event':'provider:request','data':{},"
+                                      "'reply':{'action':'inject_context','context_injection':'i'}},"));
+  EXPECT(c, "error.retry-same-history", "(not run)");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -217,5 +252,6 @@ static const struct ock_test tests[] = {
     {"tool_round_going_on_after_cancel_fails", tool_round_going_on_after_cancel_fails},
     {"running_tool_waited_for_fails", running_tool_waited_for_fails},
     {"call_abandoned_at_sigint_is_no_timeout", call_abandoned_at_sigint_is_no_timeout},
+    {"retry_that_adds_to_the_history_fails", retry_that_adds_to_the_history_fails},
     {NULL, NULL}};
 const struct ock_suite suite_checks_safety = {"checks_safety", tests, setup, teardown};

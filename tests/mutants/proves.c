@@ -214,7 +214,8 @@ static const struct proves_row table[] = {
     {"retry-after-capped", "error.retry error.retry-after expect.timing"},
     {"retry-after-ms-wins", "error.retry"},
     {"retry-backoff",
-     "complete.turn-count error.backoff error.retry expect.timing expect.turn-count order.grammar"},
+     "complete.turn-count error.backoff error.retry error.retry-same-history expect.timing "
+     "expect.turn-count order.grammar"},
     {"retry-backoff-cap", "complete.turn-count error.backoff error.retry expect.turn-count"},
     {"retry-budget-per-turn", "complete.turn-count error.retry expect.turn-count orphan.call-kept"},
     {"retry-connection-drop", "complete.turn-count error.backoff error.retry expect.turn-count"},
@@ -223,8 +224,8 @@ static const struct proves_row table[] = {
      "error.retry error.retry-count expect.llm-requests expect.turn-count"},
     {"retry-malformed-reply-not-retried", "error.provider-error expect.status"},
     {"retry-request-denied", "error.retry hook.deny-request"},
-    {"retry-stream-cut", "complete.turn-count error.retry expect.turn-count "
-                         "orphan.result-for-every-call stream.fault-is-error"},
+    {"retry-stream-cut", "complete.turn-count error.retry error.retry-same-history "
+                         "expect.turn-count orphan.result-for-every-call stream.fault-is-error"},
     {"retry-stream-error-event", "complete.turn-count error.retry expect.turn-count "
                                  "orphan.result-for-every-call stream.fault-is-error"},
     {"retry-stream-malformed-chunk",
