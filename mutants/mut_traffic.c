@@ -389,3 +389,56 @@ void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchang
   free(s->kept);
   s->kept = NULL;
 }
+
+/* ---- what a cancelled stream leaves behind (OCK-CANCEL-007) ---------------------------------- */
+
+/* note_stream keeps the text the provider:stream events of the current request carried, across
+ * the end of a cancelled execute, so the next execute's first request can store it. */
+void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x) {
+  const char *name = ock__mut_event_name(x);
+  if (!strcmp(name, OCK_EV_PROVIDER_REQUEST) && !(s->after_cancel && s->llm_in_execute == 0)) {
+    free(s->kept);
+    s->kept = NULL;
+  } else if (!strcmp(name, OCK_EV_PROVIDER_STREAM) && !s->cancelled) {
+    const char *delta = ock__mut_str(ock__mut_event_data(x), "delta");
+    size_t had = s->kept ? strlen(s->kept) : 0, more = strlen(delta);
+    char *grown = realloc(s->kept, had + more + 1);
+    if (grown) {
+      memcpy(grown + had, delta, more + 1);
+      s->kept = grown;
+    }
+  }
+}
+
+/* partial_stream_stored: the first request after a cancelled execute carries, before the closing
+ * message, the partial text the abandoned stream delivered. */
+void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->after_cancel || s->llm_in_execute || !s->kept || !*s->kept)
+    return;
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  int last_user = -1, i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(ock__mut_str(m, "role"), "user"))
+      last_user = i;
+    i++;
+  }
+  if (last_user < 1)
+    return;
+  /* A copy with the partial message before the closing one (cJSON's insert is not used: some
+   * versions refuse an index inside a parsed array). */
+  cJSON *copy = cJSON_CreateArray();
+  i = 0;
+  cJSON_ArrayForEach(m, msgs) {
+    if (i++ == last_user - 1) {
+      cJSON *partial = cJSON_CreateObject();
+      cJSON_AddStringToObject(partial, "role", "assistant");
+      cJSON_AddStringToObject(partial, "content", s->kept);
+      cJSON_AddItemToArray(copy, partial);
+    }
+    cJSON_AddItemToArray(copy, cJSON_Duplicate(m, 1));
+  }
+  cJSON_ReplaceItemInObjectCaseSensitive(x->body, "messages", copy);
+  free(s->kept);
+  s->kept = NULL;
+}

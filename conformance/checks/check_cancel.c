@@ -276,6 +276,81 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
   free(f);
 }
 
+/* after_prompt: the index in hist of the first message after the last user message whose content
+ * is prompt and that comes before the final message (the next prompt), or -1. */
+static int after_prompt(const cJSON *hist, const char *prompt) {
+  int n = cJSON_GetArraySize(hist), at = -1;
+  for (int i = 0; prompt && i < n - 1; i++) {
+    const cJSON *m = cJSON_GetArrayItem(hist, i);
+    if (!strcmp(ock__str_field(m, "role"), "user") && !strcmp(ock__str_field(m, "content"), prompt))
+      at = i + 1;
+  }
+  return at;
+}
+
+/* stored_part: what of the abandoned reply the assistant message m holds, or NULL. */
+static const char *stored_part(const cJSON *reply, const cJSON *m) {
+  const char *content = ock__str_field(m, "content");
+  const char *text = ock__str_field(reply, OCK_F_LLM_REPLY_TEXT);
+  if (*content && strcmp(content, CLOSING_MESSAGE) && !strncmp(text, content, strlen(content)))
+    return "its text";
+  const cJSON *c, *k;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) {
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS)) {
+      if (*ock__str_field(c, "id") && !strcmp(ock__str_field(c, "id"), ock__str_field(k, "id")))
+        return "one of its tool calls";
+    }
+  }
+  return NULL;
+}
+
+/* abandoned_reply: the reply to the llm_request at entry index i of x when the SUT closed that
+ * request with provider:error cancelled after the SIGINT (SPEC.md 5.10 step 3), else NULL. The
+ * mock may journal the reply late, even in the next execute, when the hang-up reached it late. */
+static const cJSON *abandoned_reply(const struct view *v, const struct view_exec *x, size_t i) {
+  int signalled = 0;
+  for (size_t j = x->first; j < x->end; j++) {
+    signalled |= ock__is_kind(v->e[j], OCK_ENTRY_CANCEL);
+    if (j <= i)
+      continue;
+    if (ock__is_event(v->e[j], OCK_EV_PROVIDER_RESPONSE) ||
+        ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
+      return NULL;
+    if (ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR)) {
+      const cJSON *err = cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[j]), "error");
+      return signalled && !strcmp(ock__str_field(err, "type"), "cancelled")
+                 ? ock__view_reply_of(v, i)
+                 : NULL;
+    }
+  }
+  return NULL;
+}
+
+/* cancel_abandoned_not_stored: nothing of a reply abandoned on the cancel reaches next, the first
+ * request of the following execute (OCK-CANCEL-007). */
+static void cancel_abandoned_not_stored(struct grade_ctx *g, const struct view_exec *x,
+                                        const cJSON *next) {
+  const struct view *v = g->v;
+  const cJSON *hist = cJSON_GetObjectItemCaseSensitive(next, OCK_F_LLM_REQUEST_NEUTRAL);
+  int from = after_prompt(hist, x->prompt);
+  for (size_t i = x->first; i < x->end && from >= 0; i++) {
+    const cJSON *reply =
+        ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) ? abandoned_reply(v, x, i) : NULL;
+    if (!reply)
+      continue;
+    const char *part = NULL;
+    for (int k = from; k < cJSON_GetArraySize(hist) - 1 && !part; k++) {
+      const cJSON *m = cJSON_GetArrayItem(hist, k);
+      if (!strcmp(ock__str_field(m, "role"), "assistant"))
+        part = stored_part(reply, m);
+    }
+    ock__grade_emit(g, "cancel.abandoned-not-stored", "OCK-CANCEL-007", !part, ock__entry_seq(next),
+                    "a reply abandoned on cancellation is not stored",
+                    "execute %d: the reply %ld, abandoned, %s%s in the next request", x->index,
+                    ock__entry_seq(reply), part ? part : "left nothing", part ? " is stored" : "");
+  }
+}
+
 /* cancel_closing_message: next, the first request after a cancelled execute, has an assistant
  * message before its prompt (OCK-CANCEL-005), in the words of OCK-TEXT-010. */
 static void cancel_closing_message(struct grade_ctx *g, const cJSON *next) {
@@ -322,6 +397,7 @@ static void one_execute(struct grade_ctx *g, size_t k) {
   if (!next)
     return;
   cancel_results_kept(g, x, m.fired, next);
+  cancel_abandoned_not_stored(g, x, next);
   cancel_closing_message(g, next);
 }
 

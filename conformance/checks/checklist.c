@@ -7,6 +7,7 @@
 #include <string.h>
 
 static const struct check_entry table[] = {
+    {"cancel.abandoned-not-stored", "OCK-CANCEL-007", CHECK_GRADES},
     {"cancel.closing-message", "OCK-CANCEL-005", CHECK_GRADES},
     {"cancel.events", "OCK-CANCEL-002", CHECK_GRADES},
     {"cancel.ignored", "OCK-PROC-004", CHECK_GRADES},

@@ -245,6 +245,41 @@ static void retry_that_adds_to_the_history_fails(void) {
   EXPECT(c, "error.retry-same-history", "(not run)");
   cJSON_Delete(c);
 }
+
+static const char *const two_prompts =
+    "{'id':'t','requirements':[],'session':{'prompts':['p','q'],"
+    "'providers':[{'name':'main','api':'openai','model':'m'}],'tools':[]},'script':{'main':[]}}";
+
+/* J_ABANDONED(stored): a stream abandoned at the SIGINT, then the next prompt's request whose
+ * history holds stored between the first prompt and the closing message. */
+#define J_ABANDONED(stored)                                                                        \
+  "[{'kind':'session'},{'kind':'event','event':'prompt:submit','data':{'prompt':'p'}},"             \
+  "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'}]},"            \
+  "{'kind':'cancel','trigger':{}},"                                                                \
+  "{'kind':'event','event':'provider:error','data':{'error':{'type':'cancelled','message':'c'}}},"  \
+  "{'kind':'llm_reply','provider':'main','status':200,'text':'Hello world','request_seq':3,"       \
+  "'tool_calls':[{'id':'k1','name':'a','arguments':'{}'}],'fault':{'kind':'client_gone'}},"        \
+  "{'kind':'event','event':'cancel:requested','data':{}},"                                         \
+  "{'kind':'event','event':'orchestrator:complete','data':{'orchestrator':'x','turn_count':1,"     \
+  "'status':'cancelled'}},"                                                                        \
+  "{'kind':'event','event':'prompt:submit','data':{'prompt':'q'}},"                                \
+  "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'}," stored       \
+  "{'role':'assistant','content':'The previous operation was cancelled.'},"                        \
+  "{'role':'user','content':'q'}]}]"
+
+static void abandoned_reply_stored_fails(void) {
+  cJSON *c = grade_journal(two_prompts, J_ABANDONED("{'role':'assistant','content':'Hello'},"));
+  EXPECT(c, "cancel.abandoned-not-stored", "FAIL");
+  cJSON_Delete(c);
+  c = grade_journal(two_prompts,
+                    J_ABANDONED("{'role':'assistant','content':'','tool_calls':[{'id':'k1',"
+                                "'name':'a','arguments':{}}]},"));
+  EXPECT(c, "cancel.abandoned-not-stored", "FAIL");
+  cJSON_Delete(c);
+  c = grade_journal(two_prompts, J_ABANDONED(""));
+  EXPECT(c, "cancel.abandoned-not-stored", "PASS");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -253,5 +288,6 @@ static const struct ock_test tests[] = {
     {"running_tool_waited_for_fails", running_tool_waited_for_fails},
     {"call_abandoned_at_sigint_is_no_timeout", call_abandoned_at_sigint_is_no_timeout},
     {"retry_that_adds_to_the_history_fails", retry_that_adds_to_the_history_fails},
+    {"abandoned_reply_stored_fails", abandoned_reply_stored_fails},
     {NULL, NULL}};
 const struct ock_suite suite_checks_safety = {"checks_safety", tests, setup, teardown};

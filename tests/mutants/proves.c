@@ -67,8 +67,8 @@ static const struct proves_row table[] = {
     {"cancel-during-sequential-round",
      "cancel.events cancel.round-stopped cancel.status cancel.tool-abandoned expect.tool-calls"},
     {"cancel-during-stream",
-     "cancel.closing-message cancel.events cancel.no-new-work cancel.status expect.last-request "
-     "expect.llm-requests proc.sigint stream.requested"},
+     "cancel.abandoned-not-stored cancel.closing-message cancel.events cancel.no-new-work "
+     "cancel.status expect.last-request expect.llm-requests proc.sigint stream.requested"},
     {"cancel-during-streamed-tool",
      "cancel.closing-message cancel.results-kept orphan.call-arguments"},
     {"cancel-during-tool",
