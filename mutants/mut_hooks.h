@@ -79,6 +79,7 @@ void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_excha
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x);

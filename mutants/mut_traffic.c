@@ -442,3 +442,26 @@ void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchan
   free(s->kept);
   s->kept = NULL;
 }
+
+/* unstarted_calls_dropped: the first request after a cancelled execute stores only the first
+ * call of the round (the one that started) and its result; the calls the cancel kept from
+ * starting are left out with their results (OpenAI wire). */
+void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->after_cancel || s->llm_in_execute || x->wire != MUTANT_WIRE_OPENAI)
+    return;
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  cJSON *calls = NULL, *m;
+  cJSON_ArrayForEach(m, msgs) {
+    cJSON *tc = cJSON_GetObjectItemCaseSensitive(m, "tool_calls");
+    if (cJSON_GetArraySize(tc) > 1)
+      calls = tc;
+  }
+  while (calls && cJSON_GetArraySize(calls) > 1) {
+    cJSON *gone = cJSON_DetachItemFromArray(calls, cJSON_GetArraySize(calls) - 1);
+    const char *id = ock__mut_str(gone, "id");
+    for (int i = cJSON_GetArraySize(msgs) - 1; i >= 0; i--)
+      if (!strcmp(ock__mut_str(cJSON_GetArrayItem(msgs, i), "tool_call_id"), id))
+        cJSON_DeleteItemFromArray(msgs, i);
+    cJSON_Delete(gone);
+  }
+}

@@ -446,6 +446,13 @@ static const struct mutation table[] = {
      .requirement = "OCK-CANCEL-003",
      .what = "after a cancel, finished tool results are sent as \"Error: cancelled\"",
      .llm_request = ock__mut_finished_results_lost},
+    {.name = "unstarted-calls-dropped",
+     .requirement = "OCK-CANCEL-003",
+     .proves_too = "OCK-ORPHAN-006",
+     .cases = "cancel-during-sequential-round",
+     .what = "after a cancel, the calls of the round that never started are left out of the "
+             "context with their results",
+     .llm_request = ock__mut_unstarted_calls_dropped},
     {.name = "work-after-cancel",
      .requirement = "OCK-CANCEL-004",
      .what = "the last tool or LLM request is sent once more after cancel:requested",

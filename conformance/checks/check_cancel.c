@@ -237,6 +237,25 @@ static void cancel_tool_abandoned(struct grade_ctx *g, const struct view_exec *x
   free(f);
 }
 
+/* reply_reported: the SUT reported the llm_reply with provider:response: after its request, that
+ * event comes before any provider:error and any other LLM request of x. */
+static int reply_reported(const struct view *v, const struct view_exec *x, const cJSON *reply) {
+  long request = (long)ock_json_int(reply, OCK_F_LLM_REPLY_REQUEST_SEQ, -1);
+  int after = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
+      if (after)
+        return 0;
+      after = ock__entry_seq(v->e[i]) == request;
+    } else if (after && ock__is_event(v->e[i], OCK_EV_PROVIDER_ERROR)) {
+      return 0;
+    } else if (after && ock__is_event(v->e[i], OCK_EV_PROVIDER_RESPONSE)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* cancel_results_kept: in next, the first request of the following execute, the tools that
  * finished before the SIGINT at fired keep their real results, and every other call the SUT took
  * up gets one, in the words of OCK-TEXT-007 when it has no real one (OCK-CANCEL-003). */
@@ -258,11 +277,12 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
                       "call %s: result in the next request \"%.60s\"", ock__call_id(&f[i]),
                       text ? text : "(missing)");
   }
-  /* (A call of a reply the SUT abandoned unreported was never taken up.) */
+  /* Every call of a reply the SUT reported is owed a result, also one that never started; a
+   * call of a reply the SUT abandoned unreported was never taken up. */
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *c = &f[i];
     if (c->x != x || (c->end && ock__entry_seq(c->end) <= ock__entry_seq(v->e[fired])) ||
-        !(c->selecting || c->pre || c->error || c->start))
+        !(c->selecting || c->pre || c->error || c->start || reply_reported(v, x, c->reply)))
       continue;
     const char *text = ock__request_result_text(next, ock__call_id(c));
     ock__grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text != NULL, ock__entry_seq(next),

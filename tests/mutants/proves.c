@@ -65,7 +65,8 @@ static const struct proves_row table[] = {
      "expect.turn-count orphan.call-order orphan.context-valid parallel.group-id"},
     {"cancel-during-retry-backoff", "cancel.status error.retry"},
     {"cancel-during-sequential-round",
-     "cancel.events cancel.round-stopped cancel.status cancel.tool-abandoned expect.tool-calls"},
+     "cancel.events cancel.results-kept cancel.round-stopped cancel.status cancel.tool-abandoned "
+     "expect.tool-calls orphan.call-kept"},
     {"cancel-during-stream",
      "cancel.abandoned-not-stored cancel.closing-message cancel.events cancel.no-new-work "
      "cancel.status expect.last-request expect.llm-requests proc.sigint stream.requested"},
