@@ -80,6 +80,7 @@ void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exc
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x);

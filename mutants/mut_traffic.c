@@ -263,6 +263,23 @@ void ock__mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange
   ock__mutant_headers_remove(x->reply_headers, "retry-after-ms");
 }
 
+/* retry_after_as_floor: the SUT waits the longer of Retry-After and its backoff, as a loop that
+ * takes Retry-After as a floor under the backoff instead of as the wait: the first retry's
+ * backoff (about the base delay) is written into retry-after-ms. */
+void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x) {
+  const char *ms = ock__mutant_headers_get(x->reply_headers, "retry-after-ms");
+  if (!ms)
+    return;
+  char *end = NULL;
+  double asked = strtod(ms, &end);
+  if (end == ms || asked >= (double)s->base_delay_ms)
+    return;
+  char floor[32];
+  snprintf(floor, sizeof floor, "%ld", s->base_delay_ms);
+  ock__mutant_headers_remove(x->reply_headers, "retry-after-ms");
+  ock__mutant_headers_add(x->reply_headers, "retry-after-ms", floor);
+}
+
 void ock__mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   cJSON *input = cJSON_GetObjectItemCaseSensitive(x->body, "input");

@@ -73,6 +73,7 @@ struct mutant_state {
   int streaming;            /* the session's config.streaming */
   int retrying;             /* config.error_strategy is retry or fallback */
   int max_iterations;       /* config.max_iterations (10 when absent) */
+  long base_delay_ms;       /* config.retry_base_delay_ms (1000 when absent) */
   int executes;             /* prompt:submit events seen */
   int llm_in_execute;       /* LLM requests since the last prompt:submit */
   int responses_in_execute; /* provider:response events since the last prompt:submit */

@@ -384,6 +384,12 @@ static const struct mutation table[] = {
      .requirement = "OCK-ERROR-005",
      .what = "retry-after and retry-after-ms headers never reach the SUT",
      .llm_reply = ock__mut_retry_after_ignored},
+    {.name = "retry-after-as-floor",
+     .requirement = "OCK-ERROR-005",
+     .cases = "retry-after-shorter-than-backoff",
+     .what = "Retry-After is taken as a floor under the backoff: the retry waits the longer of "
+             "the two",
+     .llm_reply = ock__mut_retry_after_as_floor},
     {.name = "fallback-as-retry",
      .requirement = "OCK-ERROR-006",
      .what = "the SUT runs error_strategy retry where the session says fallback",

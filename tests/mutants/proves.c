@@ -214,6 +214,7 @@ static const struct proves_row table[] = {
      "complete.turn-count error.retry error.retry-after expect.timing expect.turn-count"},
     {"retry-after-capped", "error.retry error.retry-after expect.timing"},
     {"retry-after-ms-wins", "error.retry"},
+    {"retry-after-shorter-than-backoff", "error.retry error.retry-after error.retry-same-history"},
     {"retry-backoff",
      "complete.turn-count error.backoff error.retry error.retry-same-history expect.timing "
      "expect.turn-count order.grammar"},
