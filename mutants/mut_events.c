@@ -182,6 +182,13 @@ void ock__mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exch
     cJSON_ReplaceItemInObjectCaseSensitive(d, "retryable", cJSON_CreateFalse());
 }
 
+void ock__mut_stream_iteration_one(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_PROVIDER_STREAM))
+    cJSON_ReplaceItemInObjectCaseSensitive(ock__mut_event_data(x), "iteration",
+                                           cJSON_CreateNumber(1));
+}
+
 void ock__mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON *it = cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "iteration");
   if (is(x, OCK_EV_PROVIDER_REQUEST) && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)

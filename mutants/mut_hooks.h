@@ -38,6 +38,7 @@ void ock__mut_other_deny_response(struct mutant_state *s, struct mutant_exchange
 void ock__mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_stream_iteration_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);

@@ -459,6 +459,23 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   }
 }
 
+/* reply_numbering: a provider:stream or provider:response e carries the iteration of the request
+ * it belongs to (OCK-ERROR-010). */
+static void reply_numbering(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
+                            long iteration) {
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(ock__event_data(e), "iteration");
+  if (iteration < 1)
+    return;
+  char its[32] = "missing";
+  if (cJSON_IsNumber(it))
+    snprintf(its, sizeof its, "%g", it->valuedouble);
+  ock__grade_emit(g, "error.numbering-reply", "OCK-ERROR-010",
+                  cJSON_IsNumber(it) && it->valuedouble == (double)iteration, ock__entry_seq(e),
+                  "provider:stream and provider:response carry the iteration of their request",
+                  "execute %d: %s iteration %s, expected %ld", x->index, ock__event_name(e), its,
+                  iteration);
+}
+
 /* numbering: provider:request and provider:error carry iteration, the turn number of the
  * execute (the wrap-up request is max_iterations + 1), and attempt, 1 for a turn's first
  * request and one more after each failed one (a retry or a fallback), as the mock saw them. */
@@ -473,6 +490,10 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
       continue;
     }
     int request = ock__is_event(e, OCK_EV_PROVIDER_REQUEST);
+    if (ock__is_event(e, OCK_EV_PROVIDER_STREAM) || ock__is_event(e, OCK_EV_PROVIDER_RESPONSE)) {
+      reply_numbering(g, x, e, iteration);
+      continue;
+    }
     if (!request && !ock__is_event(e, OCK_EV_PROVIDER_ERROR))
       continue;
     if (request) {

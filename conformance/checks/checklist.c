@@ -34,6 +34,7 @@ static const struct check_entry table[] = {
     {"error.fallback-sticks", "OCK-ERROR-011", CHECK_GRADES},
     {"error.no-retry", "OCK-ERROR-003", CHECK_GRADES},
     {"error.numbering", "OCK-ERROR-010", CHECK_GRADES},
+    {"error.numbering-reply", "OCK-ERROR-010", CHECK_GRADES},
     {"error.provider-error", "OCK-ERROR-001", CHECK_GRADES},
     {"error.retry", "OCK-ERROR-002", CHECK_GRADES},
     {"error.retry-after", "OCK-ERROR-005", CHECK_GRADES},
