@@ -82,6 +82,8 @@ void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_excha
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_note_failed_output(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_failed_output_fed_back(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x);

@@ -482,3 +482,25 @@ void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exch
     cJSON_Delete(gone);
   }
 }
+
+/* ---- a failed tool's output taken for its result (OCK-TOOL-002) ----------------------------- */
+
+/* note_failed_output keeps the output of a ToolResult with success false. */
+void ock__mut_note_failed_output(struct mutant_state *s, struct mutant_exchange *x) {
+  const cJSON *out = cJSON_GetObjectItemCaseSensitive(x->reply, "output");
+  if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x->reply, "success")) && cJSON_IsString(out) &&
+      *out->valuestring) {
+    free(s->kept);
+    s->kept = strdup(out->valuestring);
+  }
+}
+
+/* failed_output_fed_back: the next request carries that output as the tool result, instead of
+ * the error (a loop that feeds back whatever output the result has). */
+void ock__mut_failed_output_fed_back(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->kept)
+    return;
+  ock_wire_set_result_texts(x->body, wire_of(x), s->kept, 0);
+  free(s->kept);
+  s->kept = NULL;
+}

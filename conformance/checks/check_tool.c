@@ -249,6 +249,22 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
     ock__text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
 }
 
+/* failure_reported: the result fed back for a ToolResult with success false reports the failure:
+ * it carries error.message, whatever else it says, not the output alone (OCK-TOOL-002; the exact
+ * words are OCK-TEXT-002's). A failure without a message is judged by its words only. */
+static void failure_reported(struct grade_ctx *g, const struct call_fate *f, const cJSON *result) {
+  const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
+  size_t j;
+  const cJSON *next = ock__next_request_after(g->v, f->reply_index, &j);
+  const char *text = next ? ock__request_result_text(next, ock__call_id(f)) : NULL;
+  if (!msg || !*msg || !text)
+    return;
+  ock__grade_emit(g, "tool.failure-reported", "OCK-TOOL-002", strstr(text, msg) != NULL,
+                  ock__entry_seq(next), "the result of a failed tool carries its error message",
+                  "call %s: error.message \"%.60s\", result text \"%.80s\"", ock__call_id(f), msg,
+                  text);
+}
+
 /* tool_failure_result: a result with success false is a tool:post and goes back to the model
  * (OCK-TOOL-002). */
 static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
@@ -268,6 +284,7 @@ static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
                   : f->error ? OCK_EV_TOOL_ERROR
                              : "no event",
                   owed ? "; " : "", owed ? owed : "");
+  failure_reported(g, f, result);
   failure_text(g, f, result);
 }
 

@@ -129,6 +129,7 @@ static const struct check_entry table[] = {
     {"text.unknown-tool", "OCK-TEXT-001", CHECK_GRADES},
     {"tool.endpoint-failure", "OCK-TOOL-003", CHECK_GRADES},
     {"tool.event-fields", "OCK-TOOL-007", CHECK_GRADES},
+    {"tool.failure-reported", "OCK-TOOL-002", CHECK_GRADES},
     {"tool.failure-result", "OCK-TOOL-002", CHECK_GRADES},
     {"tool.input", "OCK-TOOL-004", CHECK_GRADES},
     {"tool.invalid-arguments", "OCK-TOOL-005", CHECK_GRADES},

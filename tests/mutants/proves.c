@@ -343,6 +343,7 @@ static const struct proves_row table[] = {
     {"tool-failure-result",
      "expect.events-absent expect.events-present expect.last-request expect.status "
      "order.tool-pairing orphan.result-for-every-call tool.failure-result"},
+    {"tool-failure-with-output", "expect.last-request tool.failure-reported"},
     {"tool-invalid-arguments", "expect.last-request orphan.call-kept orphan.result-for-every-call "
                                "tool.event-fields tool.invalid-arguments"},
     {"tool-large-output",
