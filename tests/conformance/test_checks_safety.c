@@ -280,6 +280,47 @@ static void abandoned_reply_stored_fails(void) {
   EXPECT(c, "cancel.abandoned-not-stored", "PASS");
   cJSON_Delete(c);
 }
+
+static const char *const one_turn =
+    "{'id':'t','requirements':[],'session':{'prompts':['p','q'],"
+    "'config':{'max_iterations':1,'error_strategy':'retry','max_retries':1,"
+    "'retry_base_delay_ms':10},"
+    "'providers':[{'name':'main','api':'openai','model':'m'}],'tools':[{'name':'a'}]},"
+    "'script':{'main':[]}}";
+
+#define REMINDER "<system-reminder source=\\\"orchestrator-loop-limit\\\">stop</system-reminder>"
+#define WRAP_HIST                                                                                  \
+  "[{'role':'user','content':'p'},{'role':'assistant','content':'','tool_calls':[{'id':'c1',"      \
+  "'name':'a','arguments':{}}]},{'role':'tool','tool_call_id':'c1','content':'x'},"                \
+  "{'role':'user','content':'" REMINDER "'}]"
+
+/* J_WRAP(next): the limit reached, a wrap-up request that fails (503) and is retried with the
+ * reminder, then the next prompt's request, next. */
+#define J_WRAP(next)                                                                               \
+  "[{'kind':'session'},{'kind':'event','event':'prompt:submit','data':{'prompt':'p'}},"             \
+  "{'kind':'llm_request','provider':'main','tools_offered':1,"                                     \
+  "'neutral':[{'role':'user','content':'p'}]},"                                                    \
+  "{'kind':'llm_reply','provider':'main','status':200,'text':'','request_seq':3,"                  \
+  "'tool_calls':[{'id':'c1','name':'a','arguments':'{}'}],'fault':null},"                          \
+  "{'kind':'llm_request','provider':'main','tools_offered':0,'neutral':" WRAP_HIST "},"             \
+  "{'kind':'llm_reply','provider':'main','status':503,'request_seq':5,'tool_calls':[],"            \
+  "'fault':null},"                                                                                 \
+  "{'kind':'llm_request','provider':'main','tools_offered':0,'neutral':" WRAP_HIST "},"             \
+  "{'kind':'llm_reply','provider':'main','status':200,'text':'done','request_seq':7,"              \
+  "'tool_calls':[],'fault':null},"                                                                 \
+  "{'kind':'event','event':'prompt:submit','data':{'prompt':'q'}},"                                \
+  "{'kind':'llm_request','provider':'main','tools_offered':1,'neutral':" next "}]"
+
+static void retried_wrap_up_is_no_stored_reminder(void) {
+  cJSON *c = grade_journal(one_turn, J_WRAP("[{'role':'user','content':'q'}]"));
+  EXPECT(c, "iter.reminder-not-stored", "PASS");
+  cJSON_Delete(c);
+  /* The next prompt's request still carrying it is a stored reminder. */
+  c = grade_journal(one_turn, J_WRAP("[{'role':'user','content':'" REMINDER "'},"
+                                     "{'role':'user','content':'q'}]"));
+  EXPECT(c, "iter.reminder-not-stored", "FAIL");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -289,5 +330,6 @@ static const struct ock_test tests[] = {
     {"call_abandoned_at_sigint_is_no_timeout", call_abandoned_at_sigint_is_no_timeout},
     {"retry_that_adds_to_the_history_fails", retry_that_adds_to_the_history_fails},
     {"abandoned_reply_stored_fails", abandoned_reply_stored_fails},
+    {"retried_wrap_up_is_no_stored_reminder", retried_wrap_up_is_no_stored_reminder},
     {NULL, NULL}};
 const struct ock_suite suite_checks_safety = {"checks_safety", tests, setup, teardown};
