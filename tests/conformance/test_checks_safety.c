@@ -321,6 +321,36 @@ static void retried_wrap_up_is_no_stored_reminder(void) {
   EXPECT(c, "iter.reminder-not-stored", "FAIL");
   cJSON_Delete(c);
 }
+
+/* requirement_of: the requirement check id was charged to, "(not run)" when it reported nothing. */
+static const char *requirement_of(const cJSON *checks, const char *id) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, checks) {
+    if (!strcmp(ock_json_str(c, "id"), id))
+      return ock_json_str(c, "requirement");
+  }
+  return "(not run)";
+}
+
+static void expect_clauses_charged_to_what_they_prove(void) {
+  /* The first requirement is a MUST; the JSON text's spacing and the provider:response are not
+   * its to judge. */
+  const char *fx =
+      "{'id':'t','requirements':['OCK-TOOL-004'],'session':{'prompts':['p'],"
+      "'providers':[{'name':'main','api':'openai','model':'m'}],'tools':[{'name':'a'}]},"
+      "'script':{'main':[]},'tools':{'a':{'result':{'success':true,'output':{'t':4}}}},"
+      "'expect':{'last_request_contains':['{\\'t\\':4}'],"
+      "'events_present':['provider:response']}}";
+  const char *j =
+      "[{'kind':'session'},{'kind':'event','event':'prompt:submit','data':{'prompt':'p'}},"
+      "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'},"
+      "{'role':'tool','tool_call_id':'c','content':'{ \\'t\\': 4 }'}]}]";
+  cJSON *c = grade_journal(fx, j);
+  OCK_ASSERT_STR_EQ(requirement_of(c, "expect.last-request"), "OCK-TOOL-006");
+  EXPECT(c, "expect.last-request", "WARN");
+  OCK_ASSERT_STR_EQ(requirement_of(c, "expect.events-present"), "OCK-ORDER-002");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -331,5 +361,6 @@ static const struct ock_test tests[] = {
     {"retry_that_adds_to_the_history_fails", retry_that_adds_to_the_history_fails},
     {"abandoned_reply_stored_fails", abandoned_reply_stored_fails},
     {"retried_wrap_up_is_no_stored_reminder", retried_wrap_up_is_no_stored_reminder},
+    {"expect_clauses_charged_to_what_they_prove", expect_clauses_charged_to_what_they_prove},
     {NULL, NULL}};
 const struct ock_suite suite_checks_safety = {"checks_safety", tests, setup, teardown};
