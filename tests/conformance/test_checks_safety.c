@@ -351,6 +351,33 @@ static void expect_clauses_charged_to_what_they_prove(void) {
   OCK_ASSERT_STR_EQ(requirement_of(c, "expect.events-present"), "OCK-ORDER-002");
   cJSON_Delete(c);
 }
+
+static void pool_of_two_overlaps(void) {
+  /* Three calls through a pool of two: the third starts when the first ends. A later call
+   * started before an earlier one ended: the calls ran at the same time. */
+  const char *fx =
+      "{'id':'t','requirements':[],'session':{'prompts':['p'],'config':{'parallel_tools':true},"
+      "'providers':[{'name':'main','api':'openai','model':'m'}],"
+      "'tools':[{'name':'a'}]},'script':{'main':[]}}";
+  const char *j =
+      "[{'kind':'session'},{'kind':'event','event':'prompt:submit','data':{'prompt':'p'}},"
+      "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'}]},"
+      "{'kind':'llm_reply','provider':'main','status':200,'text':'','fault':null,'tool_calls':["
+      "{'id':'c1','name':'a','arguments':'{}'},{'id':'c2','name':'a','arguments':'{}'},"
+      "{'id':'c3','name':'a','arguments':'{}'}]},"
+      "{'kind':'tool_start','name':'a','tool_call_id':'c1','input':{},'t_ms':100},"
+      "{'kind':'tool_start','name':'a','tool_call_id':'c2','input':{},'t_ms':101},"
+      "{'kind':'tool_end','name':'a','tool_call_id':'c1','status':200,"
+      "'reply':{'success':true,'output':'x'},'t_ms':300},"
+      "{'kind':'tool_start','name':'a','tool_call_id':'c3','input':{},'t_ms':301},"
+      "{'kind':'tool_end','name':'a','tool_call_id':'c2','status':200,"
+      "'reply':{'success':true,'output':'x'},'t_ms':302},"
+      "{'kind':'tool_end','name':'a','tool_call_id':'c3','status':200,"
+      "'reply':{'success':true,'output':'x'},'t_ms':500}]";
+  cJSON *c = grade_journal(fx, j);
+  EXPECT(c, "parallel.overlap", "PASS");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -362,5 +389,6 @@ static const struct ock_test tests[] = {
     {"abandoned_reply_stored_fails", abandoned_reply_stored_fails},
     {"retried_wrap_up_is_no_stored_reminder", retried_wrap_up_is_no_stored_reminder},
     {"expect_clauses_charged_to_what_they_prove", expect_clauses_charged_to_what_they_prove},
+    {"pool_of_two_overlaps", pool_of_two_overlaps},
     {NULL, NULL}};
 const struct ock_suite suite_checks_safety = {"checks_safety", tests, setup, teardown};
