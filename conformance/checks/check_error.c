@@ -339,9 +339,10 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
 
 #define SKIPPED_TEXT "Error: skipped: an earlier tool call failed (fail_fast)"
 
-/* skipped_calls: once the failure `failed` is known, no other call of its response starts, and
- * each call that never started has a result (SPEC.md 5.7, a SHOULD), in the words of
- * OCK-TEXT-008 (judged apart, so other words fail only the text). */
+/* skipped_calls: once the failure `failed` is known (its tool:error), no other call of its
+ * response starts (judged in sequential rounds), and each call that never started has a result
+ * (SPEC.md 5.7, a SHOULD), in the words of OCK-TEXT-008 (judged apart, so other words fail only the
+ * text). */
 static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t n,
                           const struct call_fate *failed) {
   const struct view *v = g->v;
@@ -352,7 +353,10 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
     const struct call_fate *c = &f[i];
     if (c == failed || c->reply_index != failed->reply_index)
       continue;
-    if (c->start && ock__entry_seq(c->start) > known) {
+    /* Only in a sequential round is the order the mock saw the SUT's own: with parallel calls a
+     * start the SUT decided before it knew of the failure may reach the mock after its
+     * tool:error, so there the start is not judged (timing is no evidence here). */
+    if (c->start && ock__entry_seq(c->start) > known && !ock__cfg_bool(v, "parallel_tools", 1)) {
       ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, ock__entry_seq(c->start),
                       "fail_fast: no call of the response starts once a tool failure is known",
                       "call %s started at %ld, after the failure of %s at %ld", ock__call_id(c),
