@@ -378,6 +378,36 @@ static void pool_of_two_overlaps(void) {
   EXPECT(c, "parallel.overlap", "PASS");
   cJSON_Delete(c);
 }
+
+#define FF_FIXTURE(parallel)                                                                       \
+  "{'id':'t','requirements':[],'session':{'prompts':['p'],"                                        \
+  "'config':{'error_strategy':'fail_fast','parallel_tools':" parallel "},"                         \
+  "'providers':[{'name':'main','api':'openai','model':'m'}],'tools':[{'name':'a'},{'name':'b'}]}," \
+  "'script':{'main':[]}}"
+
+static void fail_fast_start_judged_in_sequential_rounds_only(void) {
+  /* c2's start reaches the mock after c1's tool:error: in a parallel round the SUT may have
+   * started it before it knew; in a sequential one it started it after. */
+  const char *j = J_START
+      "{'kind':'event','event':'tool:pre','data':{'tool_call_id':'c1','tool_name':'a'}},"
+      "{'kind':'event','event':'tool:pre','data':{'tool_call_id':'c2','tool_name':'b'}},"
+      "{'kind':'tool_start','name':'a','tool_call_id':'c1','input':{}},"
+      "{'kind':'tool_end','name':'a','tool_call_id':'c1','status':500,'reply':null},"
+      "{'kind':'event','event':'tool:error','data':{'tool_call_id':'c1','tool_name':'a',"
+      "'error':{'type':'execution_failed','message':'500'}}},"
+      "{'kind':'tool_start','name':'b','tool_call_id':'c2','input':{}},"
+      "{'kind':'tool_end','name':'b','tool_call_id':'c2','status':200,"
+      "'reply':{'success':true,'output':'y'}},"
+      "{'kind':'event','event':'tool:post','data':{'tool_call_id':'c2','tool_name':'b'}},"
+      "{'kind':'event','event':'orchestrator:complete','data':{'orchestrator':'x','turn_count':1,"
+      "'status':'error','error':{'type':'execution_failed','message':'m'}}}]";
+  cJSON *c = grade_journal(FF_FIXTURE("true"), j);
+  EXPECT(c, "error.fail-fast-unstarted", "(not run)");
+  cJSON_Delete(c);
+  c = grade_journal(FF_FIXTURE("false"), j);
+  EXPECT(c, "error.fail-fast-unstarted", "WARN");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -390,5 +420,7 @@ static const struct ock_test tests[] = {
     {"retried_wrap_up_is_no_stored_reminder", retried_wrap_up_is_no_stored_reminder},
     {"expect_clauses_charged_to_what_they_prove", expect_clauses_charged_to_what_they_prove},
     {"pool_of_two_overlaps", pool_of_two_overlaps},
+    {"fail_fast_start_judged_in_sequential_rounds_only",
+     fail_fast_start_judged_in_sequential_rounds_only},
     {NULL, NULL}};
 const struct ock_suite suite_checks_safety = {"checks_safety", tests, setup, teardown};
