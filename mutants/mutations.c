@@ -553,9 +553,10 @@ static const struct mutation table[] = {
      .dies_on_sigint = 1},
     {.name = "ignored-sigint-cancels",
      .requirement = "OCK-PROC-004",
-     .cases = "cancel-after-prompt-complete cancel-during-denied-prompt cancel-during-empty-prompt",
-     .what = "a SIGINT the SUT must ignore (after prompt:complete, or with a denied or empty "
-             "prompt) still turns the status into cancelled",
+     .cases = "cancel-after-prompt-complete cancel-during-denied-prompt cancel-during-empty-prompt "
+              "cancel-during-execution-end",
+     .what = "a SIGINT the SUT must ignore (after prompt:complete or execution:end, or with a "
+             "denied or empty prompt) still turns the status into cancelled",
      .event = ock__mut_ignored_sigint_cancels},
     {.name = "malformed-event",
      .requirement = "OCK-PROC-005",

@@ -46,7 +46,7 @@ struct cancel_marks {
   size_t ignored;   /* a SIGINT that finds none: late, after the answer, or in a refused execute */
   size_t requested; /* the first cancel:requested */
   size_t completed; /* the first cancel:completed */
-  size_t answered;  /* the first prompt:complete */
+  size_t answered;  /* the first prompt:complete or execution:end */
   int refused_execute;
   int n_requested, n_completed, n_signals;
 };
@@ -60,7 +60,10 @@ static void find_marks(const struct view *v, const struct view_exec *x, struct c
     n_requested += ock__is_event(v->e[i], OCK_EV_CANCEL_REQUESTED);
     n_completed += ock__is_event(v->e[i], OCK_EV_CANCEL_COMPLETED);
     n_signals += ock__is_kind(v->e[i], OCK_ENTRY_CANCEL);
-    if (ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) && answered == (size_t)-1)
+    /* Once prompt:complete or execution:end went out, the execute's outcome is told. */
+    if ((ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE) ||
+         ock__is_event(v->e[i], OCK_EV_EXECUTION_END)) &&
+        answered == (size_t)-1)
       answered = i;
     /* A SIGINT after orchestrator:complete falls between executes; one after prompt:complete
      * finds the answer delivered, and one in a refused execute finds no work: nothing is left
@@ -94,13 +97,17 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
   const struct view *v = g->v;
   size_t requested = m->requested, answered = m->answered, ignored = m->ignored;
   const char *status = ock__str_field(x->complete, "status");
-  const char *when = answered != (size_t)-1 && answered < ignored ? "after prompt:complete"
-                     : m->refused_execute ? "in an execute that sends no request"
-                                          : "late";
+  const char *when =
+      answered != (size_t)-1 && answered < ignored
+          ? (ock__is_event(v->e[answered], OCK_EV_PROMPT_COMPLETE) ? "after prompt:complete"
+                                                                   : "after execution:end")
+      : m->refused_execute ? "in an execute that sends no request"
+                           : "late";
   ock__grade_emit(g, "cancel.ignored", "OCK-PROC-004",
                   requested == (size_t)-1 && strcmp(status, "cancelled"),
                   requested != (size_t)-1 ? ock__entry_seq(v->e[requested]) : x->complete_seq,
-                  "a SIGINT after prompt:complete, or in an execute that sends no request (denied "
+                  "a SIGINT after prompt:complete or execution:end, or in an execute that sends no "
+                  "request (denied "
                   "or invalid prompt, no provider), is ignored: no cancel:requested, status not "
                   "cancelled",
                   "execute %d: SIGINT %s; %s, status %s", x->index, when,

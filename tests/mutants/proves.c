@@ -55,6 +55,7 @@ static const struct proves_row table[] = {
      "expect.last-request expect.llm-requests orphan.context-valid proc.sigint"},
     {"cancel-during-denied-prompt", "cancel.ignored hook.deny-submit"},
     {"cancel-during-empty-prompt", "cancel.ignored valid.empty-prompt"},
+    {"cancel-during-execution-end", "cancel.ignored expect.status"},
     {"cancel-during-llm",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status complete.status "
      "complete.turn-count expect.last-request expect.llm-requests expect.turn-count order.grammar "
