@@ -56,6 +56,8 @@ static const struct proves_row table[] = {
     {"cancel-during-denied-prompt", "cancel.ignored hook.deny-submit"},
     {"cancel-during-empty-prompt", "cancel.ignored valid.empty-prompt"},
     {"cancel-during-execution-end", "cancel.ignored expect.status"},
+    {"cancel-during-final-answer",
+     "cancel.closing-message cancel.events cancel.status expect.status"},
     {"cancel-during-llm",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status complete.status "
      "complete.turn-count expect.last-request expect.llm-requests expect.turn-count order.grammar "
