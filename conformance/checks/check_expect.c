@@ -30,11 +30,11 @@ static const struct clause_rule {
     {"timing", NULL, {"OCK-ERROR-005", "OCK-ERROR-004"}},
     {"tool_input", NULL, {"OCK-HOOK-006", "OCK-HOOK-012", "OCK-STREAM-003", "OCK-TOOL-004"}},
     /* An event every execute of that kind owes, by the requirement that owes it. */
-    {"events_present", "prompt:submit", {"OCK-ORDER-001"}},
-    {"events_present", "provider:request", {"OCK-ORDER-005"}},
-    {"events_present", "provider:response", {"OCK-ORDER-002"}},
-    {"events_present", "prompt:complete", {"OCK-ORDER-004"}},
-    {"events_present", "orchestrator:complete", {"OCK-COMPLETE-001"}},
+    {"events_present", OCK_EV_PROMPT_SUBMIT, {"OCK-ORDER-001"}},
+    {"events_present", OCK_EV_PROVIDER_REQUEST, {"OCK-ORDER-005"}},
+    {"events_present", OCK_EV_PROVIDER_RESPONSE, {"OCK-ORDER-002"}},
+    {"events_present", OCK_EV_PROMPT_COMPLETE, {"OCK-ORDER-004"}},
+    {"events_present", OCK_EV_ORCHESTRATOR_COMPLETE, {"OCK-COMPLETE-001"}},
     {"events_present", "cancel:", {"OCK-CANCEL-002"}},
     {"events_present", "execution:", {"OCK-LIFECYCLE-001"}},
     /* The texts of SPEC.md 5.10 and 5.11, by their fixed prefixes: each its TEXT requirement
