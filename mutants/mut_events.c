@@ -351,6 +351,12 @@ void ock__mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant
     set_error_type(x, "not_found");
 }
 
+void ock__mut_timeout_as_failure(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "timeout"))
+    set_error_type(x, "execution_failed");
+}
+
 void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "invalid_arguments"))

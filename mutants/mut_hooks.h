@@ -84,6 +84,9 @@ void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exch
 void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_failed_output(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_failed_output_fed_back(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_denied_prompt_kept(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_result_without_call(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_timeout_as_failure(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x);

@@ -504,3 +504,22 @@ void ock__mut_failed_output_fed_back(struct mutant_state *s, struct mutant_excha
   free(s->kept);
   s->kept = NULL;
 }
+
+/* ---- one lie per check (each makes one check id FAIL and, as far as it can, no other) ------- */
+
+/* denied_prompt_kept: the mock denied this prompt:submit; the prompt is kept to be stored. */
+void ock__mut_denied_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
+  if (strcmp(ock__mut_event_name(x), OCK_EV_PROMPT_SUBMIT) ||
+      strcmp(ock__mut_str(x->reply, "action"), "deny"))
+    return;
+  free(s->kept);
+  s->kept = strdup(ock__mut_str(ock__mut_event_data(x), "prompt"));
+}
+
+/* result_without_call: the last tool result is sent twice, the copy under an id no call has. */
+void ock__mut_result_without_call(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (ock_wire_result_count(x->body, wire_of(x)) > 0 &&
+      ock_wire_duplicate_last_result(x->body, wire_of(x)))
+    ock_wire_rename_last_result(x->body, wire_of(x), "_nocall");
+}
