@@ -235,7 +235,16 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
   const char *t = ock__fate_error_type(f);
   const char *owed = ock__call_not_fed_back(v, f, 0);
   int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
-  ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
+  /* Over MCP the status never reaches the client: the failure arrives as a CallToolResult with
+   * isError true, the same as a ToolResult with success false, so a tool:post reporting the
+   * failure is as right there (SPEC.md 7.10). */
+  int via_mcp = !strcmp(ock__str_field(f->end, "via"), "mcp");
+  int mcp_post =
+      via_mcp && f->post && !f->error &&
+      !ock_json_bool(cJSON_GetObjectItemCaseSensitive(ock__event_data(f->post), "result"),
+                     "success", 1);
+  ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003",
+                  (mcp_post || (typed && !f->post)) && !owed,
                   f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->end),
                   "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
                   "result",

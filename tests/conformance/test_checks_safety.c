@@ -408,6 +408,30 @@ static void fail_fast_start_judged_in_sequential_rounds_only(void) {
   EXPECT(c, "error.fail-fast-unstarted", "WARN");
   cJSON_Delete(c);
 }
+
+/* J_500(via): a call whose endpoint answered 500, reported with tool:post success false. */
+#define J_500(via)                                                                                 \
+  J_START "{'kind':'event','event':'tool:pre','data':{'tool_call_id':'c1','tool_name':'a'}},"      \
+  "{'kind':'tool_start','name':'a','tool_call_id':'c1','input':{}" via "},"                        \
+  "{'kind':'tool_end','name':'a','tool_call_id':'c1','status':500,'reply':null" via "},"           \
+  "{'kind':'event','event':'tool:post','data':{'tool_call_id':'c1','tool_name':'a',"               \
+  "'result':{'success':false,'error':{'message':'Error: tool endpoint returned HTTP 500'}}}},"     \
+  "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'},"              \
+  "{'role':'assistant','content':'','tool_calls':[{'id':'c1','name':'a','arguments':{}},"          \
+  "{'id':'c2','name':'b','arguments':{}}]},"                                                       \
+  "{'role':'tool','tool_call_id':'c1','content':'Error: tool endpoint returned HTTP 500'},"        \
+  "{'role':'tool','tool_call_id':'c2','content':'x'}]}]"
+
+static void mcp_500_reported_as_failed_result(void) {
+  /* Over MCP the 500 arrives as isError, like success false: tool:post is right there. */
+  cJSON *c = grade_journal(one_tool, J_500(",'via':'mcp'"));
+  EXPECT(c, "tool.endpoint-failure", "PASS");
+  cJSON_Delete(c);
+  /* At the ock/1 endpoint the SUT saw the status: tool:error execution_failed is owed. */
+  c = grade_journal(one_tool, J_500(""));
+  EXPECT(c, "tool.endpoint-failure", "FAIL");
+  cJSON_Delete(c);
+}
 /* clang-format on */
 
 static const struct ock_test tests[] = {
@@ -420,6 +444,7 @@ static const struct ock_test tests[] = {
     {"retried_wrap_up_is_no_stored_reminder", retried_wrap_up_is_no_stored_reminder},
     {"expect_clauses_charged_to_what_they_prove", expect_clauses_charged_to_what_they_prove},
     {"pool_of_two_overlaps", pool_of_two_overlaps},
+    {"mcp_500_reported_as_failed_result", mcp_500_reported_as_failed_result},
     {"fail_fast_start_judged_in_sequential_rounds_only",
      fail_fast_start_judged_in_sequential_rounds_only},
     {NULL, NULL}};
