@@ -7,8 +7,9 @@
  * OCK_URL, OPENAI_BASE_URL and ANTHROPIC_BASE_URL pointing at the proxy, and ends the way the
  * child ended (after the mutation's exit hook). The child stays in the mutant's process group,
  * so the harness's SIGINT to the group reaches it directly; the mutant itself ignores SIGINT
- * unless its mutation says otherwise, and passes SIGTERM on. It leaves no thread or process
- * behind.
+ * unless its mutation says otherwise (a mutation that defers the SIGINT runs the child in its own
+ * group and hands the signal on when a hook says), and passes SIGTERM on. It leaves no thread or
+ * process behind.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -75,6 +76,8 @@ static int wait_child(ock_process *c, proxy *p, const struct mutation *mu, int *
         died_on_sigint = 1;
         break;
       }
+      if (mu->defers_sigint)
+        ock__proxy_note_sigint(p);
     }
     if (got_sigterm) {
       got_sigterm = 0;
@@ -147,14 +150,17 @@ static int run_child(const struct mutation *mu, proxy *p, char **cmd) {
   snprintf(urls[1], sizeof urls[1], "OPENAI_BASE_URL=%s/v1", self);
   snprintf(urls[2], sizeof urls[2], "ANTHROPIC_BASE_URL=%s", self);
   const char *env[] = {urls[0], urls[1], urls[2], NULL};
-  struct ock_process_spec spec = {
-      .argv = (const char *const *)cmd, .env = env, .same_group = 1, .inherit_stdio = 1};
+  struct ock_process_spec spec = {.argv = (const char *const *)cmd,
+                                  .env = env,
+                                  .same_group = !mu->defers_sigint,
+                                  .inherit_stdio = 1};
   ock_process *c = NULL;
   int rc = ock_process_start(&spec, &c);
   if (rc) {
     fprintf(stderr, "ock-mutant: cannot run \"%s\": %s\n", cmd[0], ock_strerror(rc));
     return 127;
   }
+  ock__proxy_set_child(p, ock_process_pid(c));
   int stopped = 0;
   int ended = wait_child(c, p, mu, &stopped);
   ock_process_free(c);

@@ -183,6 +183,13 @@ void ock__mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exch
     cJSON_ReplaceItemInObjectCaseSensitive(d, "retryable", cJSON_CreateFalse());
 }
 
+void ock__mut_stream_iteration_one(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_PROVIDER_STREAM))
+    cJSON_ReplaceItemInObjectCaseSensitive(ock__mut_event_data(x), "iteration",
+                                           cJSON_CreateNumber(1));
+}
+
 void ock__mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x) {
   cJSON *it = cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "iteration");
   if (is(x, OCK_EV_PROVIDER_REQUEST) && cJSON_IsNumber(it) && it->valueint == s->max_iterations + 1)
@@ -360,6 +367,12 @@ void ock__mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant
     set_error_type(x, "not_found");
 }
 
+void ock__mut_timeout_as_failure(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "timeout"))
+    set_error_type(x, "execution_failed");
+}
+
 void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "invalid_arguments"))
@@ -426,6 +439,12 @@ void ock__mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exch
 void ock__mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   ignore_reply(x, NULL, "ask_user");
+}
+
+void ock__mut_ask_user_tool_runs(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ignore_reply(x, OCK_EV_TOOL_PRE, "ask_user");
+  ignore_reply(x, OCK_EV_TOOL_SELECTING, "ask_user");
 }
 
 void ock__mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x) {
@@ -604,6 +623,17 @@ void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
     x->replay_after = 1;
+}
+
+/* sigint_at_next_turn: a deferred SIGINT reaches the SUT only when it starts its next turn or
+ * ends the execute: a loop that looks at its cancel flag between turns only, so the running tool
+ * finishes and the rest of the round runs. */
+void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->sigint_pending && (is(x, OCK_EV_PROVIDER_REQUEST) || is(x, OCK_EV_PROMPT_COMPLETE) ||
+                            is(x, OCK_EV_ORCHESTRATOR_COMPLETE))) {
+    s->sigint_pending = 0;
+    s->sigint_now = 1;
+  }
 }
 
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x) {

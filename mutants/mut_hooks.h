@@ -38,6 +38,7 @@ void ock__mut_other_deny_response(struct mutant_state *s, struct mutant_exchange
 void ock__mut_end_response_rewritten(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_orchestrator_name_varies(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_retryable_as_will_retry(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_stream_iteration_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_wrap_up_iteration_repeated(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_attempt_reset_at_fallback(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_event_model_kept(struct mutant_state *s, struct mutant_exchange *x);
@@ -81,6 +82,19 @@ void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_excha
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_note_failed_output(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_failed_output_fed_back(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_denied_prompt_kept(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_result_without_call(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_timeout_as_failure(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_retry_prompt_repeated(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x);
@@ -94,6 +108,7 @@ void ock__mut_kept_injection_ignored(struct mutant_state *s, struct mutant_excha
 void ock__mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ask_user_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_ask_user_tool_runs(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_deny_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_modify_selecting_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x);

@@ -281,6 +281,23 @@ void ock__mut_retry_after_ignored(struct mutant_state *s, struct mutant_exchange
   ock__mutant_headers_remove(x->reply_headers, "retry-after-ms");
 }
 
+/* retry_after_as_floor: the SUT waits the longer of Retry-After and its backoff, as a loop that
+ * takes Retry-After as a floor under the backoff instead of as the wait: the first retry's
+ * backoff (about the base delay) is written into retry-after-ms. */
+void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x) {
+  const char *ms = ock__mutant_headers_get(x->reply_headers, "retry-after-ms");
+  if (!ms)
+    return;
+  char *end = NULL;
+  double asked = strtod(ms, &end);
+  if (end == ms || asked >= (double)s->base_delay_ms)
+    return;
+  char floor[32];
+  snprintf(floor, sizeof floor, "%ld", s->base_delay_ms);
+  ock__mutant_headers_remove(x->reply_headers, "retry-after-ms");
+  ock__mutant_headers_add(x->reply_headers, "retry-after-ms", floor);
+}
+
 void ock__mut_tool_input_altered(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   cJSON *input = cJSON_GetObjectItemCaseSensitive(x->body, "input");
@@ -346,4 +363,181 @@ void ock__mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_excha
   if (*ock__mut_str(data, "trace_id"))
     cJSON_AddStringToObject(d, "trace_id", ock__mut_str(data, "trace_id"));
   ock__mut_post_after(x, pre);
+}
+
+/* ---- what a failed attempt leaves behind (OCK-ERROR-012) ------------------------------------ */
+
+/* append_message adds {role, content: text} at the end of the request's messages: a plain
+ * string content is valid on both wires. */
+static void append_message(cJSON *body, const char *role, const char *text) {
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(body, "messages");
+  cJSON *m = cJSON_CreateObject();
+  cJSON_AddStringToObject(m, "role", role);
+  cJSON_AddStringToObject(m, "content", text);
+  if (cJSON_IsArray(msgs))
+    cJSON_AddItemToArray(msgs, m);
+  else
+    cJSON_Delete(m);
+}
+
+/* note_attempts keeps what the retry lies need: that a provider:retry came, and the text the
+ * provider:stream events of the current request carried. */
+void ock__mut_note_attempts(struct mutant_state *s, struct mutant_exchange *x) {
+  const char *name = ock__mut_event_name(x);
+  if (!strcmp(name, OCK_EV_PROVIDER_RETRY)) {
+    s->retry_next = 1;
+  } else if (!strcmp(name, OCK_EV_PROVIDER_REQUEST) && !s->retry_next) {
+    free(s->kept);
+    s->kept = NULL;
+  } else if (!strcmp(name, OCK_EV_PROVIDER_STREAM)) {
+    const char *delta = ock__mut_str(ock__mut_event_data(x), "delta");
+    size_t had = s->kept ? strlen(s->kept) : 0, more = strlen(delta);
+    char *grown = realloc(s->kept, had + more + 1);
+    if (grown) {
+      memcpy(grown + had, delta, more + 1);
+      s->kept = grown;
+    }
+  }
+}
+
+void ock__mut_retry_prompt_repeated(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->retry_next)
+    return;
+  s->retry_next = 0;
+  const cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  const cJSON *last_user = NULL, *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(ock__mut_str(m, "role"), "user"))
+      last_user = m;
+  }
+  if (last_user)
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(x->body, "messages"),
+                         cJSON_Duplicate(last_user, 1));
+}
+
+void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->retry_next)
+    return;
+  s->retry_next = 0;
+  if (s->kept && *s->kept)
+    append_message(x->body, "assistant", s->kept);
+  free(s->kept);
+  s->kept = NULL;
+}
+
+/* ---- what a cancelled stream leaves behind (OCK-CANCEL-007) ---------------------------------- */
+
+/* note_stream keeps the text the provider:stream events of the current request carried, across
+ * the end of a cancelled execute, so the next execute's first request can store it. */
+void ock__mut_note_stream(struct mutant_state *s, struct mutant_exchange *x) {
+  const char *name = ock__mut_event_name(x);
+  if (!strcmp(name, OCK_EV_PROVIDER_REQUEST) && !(s->after_cancel && s->llm_in_execute == 0)) {
+    free(s->kept);
+    s->kept = NULL;
+  } else if (!strcmp(name, OCK_EV_PROVIDER_STREAM) && !s->cancelled) {
+    const char *delta = ock__mut_str(ock__mut_event_data(x), "delta");
+    size_t had = s->kept ? strlen(s->kept) : 0, more = strlen(delta);
+    char *grown = realloc(s->kept, had + more + 1);
+    if (grown) {
+      memcpy(grown + had, delta, more + 1);
+      s->kept = grown;
+    }
+  }
+}
+
+/* partial_stream_stored: the first request after a cancelled execute carries, before the closing
+ * message, the partial text the abandoned stream delivered. */
+void ock__mut_partial_stream_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->after_cancel || s->llm_in_execute || !s->kept || !*s->kept)
+    return;
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  int last_user = -1, i = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, msgs) {
+    if (!strcmp(ock__mut_str(m, "role"), "user"))
+      last_user = i;
+    i++;
+  }
+  if (last_user < 1)
+    return;
+  /* A copy with the partial message before the closing one (cJSON's insert is not used: some
+   * versions refuse an index inside a parsed array). */
+  cJSON *copy = cJSON_CreateArray();
+  i = 0;
+  cJSON_ArrayForEach(m, msgs) {
+    if (i++ == last_user - 1) {
+      cJSON *partial = cJSON_CreateObject();
+      cJSON_AddStringToObject(partial, "role", "assistant");
+      cJSON_AddStringToObject(partial, "content", s->kept);
+      cJSON_AddItemToArray(copy, partial);
+    }
+    cJSON_AddItemToArray(copy, cJSON_Duplicate(m, 1));
+  }
+  cJSON_ReplaceItemInObjectCaseSensitive(x->body, "messages", copy);
+  free(s->kept);
+  s->kept = NULL;
+}
+
+/* unstarted_calls_dropped: the first request after a cancelled execute stores only the first
+ * call of the round (the one that started) and its result; the calls the cancel kept from
+ * starting are left out with their results (OpenAI wire). */
+void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->after_cancel || s->llm_in_execute || x->wire != MUTANT_WIRE_OPENAI)
+    return;
+  cJSON *msgs = cJSON_GetObjectItemCaseSensitive(x->body, "messages");
+  cJSON *calls = NULL, *m;
+  cJSON_ArrayForEach(m, msgs) {
+    cJSON *tc = cJSON_GetObjectItemCaseSensitive(m, "tool_calls");
+    if (cJSON_GetArraySize(tc) > 1)
+      calls = tc;
+  }
+  while (calls && cJSON_GetArraySize(calls) > 1) {
+    cJSON *gone = cJSON_DetachItemFromArray(calls, cJSON_GetArraySize(calls) - 1);
+    const char *id = ock__mut_str(gone, "id");
+    for (int i = cJSON_GetArraySize(msgs) - 1; i >= 0; i--)
+      if (!strcmp(ock__mut_str(cJSON_GetArrayItem(msgs, i), "tool_call_id"), id))
+        cJSON_DeleteItemFromArray(msgs, i);
+    cJSON_Delete(gone);
+  }
+}
+
+/* ---- a failed tool's output taken for its result (OCK-TOOL-002) ----------------------------- */
+
+/* note_failed_output keeps the output of a ToolResult with success false. */
+void ock__mut_note_failed_output(struct mutant_state *s, struct mutant_exchange *x) {
+  const cJSON *out = cJSON_GetObjectItemCaseSensitive(x->reply, "output");
+  if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(x->reply, "success")) && cJSON_IsString(out) &&
+      *out->valuestring) {
+    free(s->kept);
+    s->kept = strdup(out->valuestring);
+  }
+}
+
+/* failed_output_fed_back: the next request carries that output as the tool result, instead of
+ * the error (a loop that feeds back whatever output the result has). */
+void ock__mut_failed_output_fed_back(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->kept)
+    return;
+  ock_wire_set_result_texts(x->body, wire_of(x), s->kept, 0);
+  free(s->kept);
+  s->kept = NULL;
+}
+
+/* ---- one lie per check (each makes one check id FAIL and, as far as it can, no other) ------- */
+
+/* denied_prompt_kept: the mock denied this prompt:submit; the prompt is kept to be stored. */
+void ock__mut_denied_prompt_kept(struct mutant_state *s, struct mutant_exchange *x) {
+  if (strcmp(ock__mut_event_name(x), OCK_EV_PROMPT_SUBMIT) ||
+      strcmp(ock__mut_str(x->reply, "action"), "deny"))
+    return;
+  free(s->kept);
+  s->kept = strdup(ock__mut_str(ock__mut_event_data(x), "prompt"));
+}
+
+/* result_without_call: the last tool result is sent twice, the copy under an id no call has. */
+void ock__mut_result_without_call(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (ock_wire_result_count(x->body, wire_of(x)) > 0 &&
+      ock_wire_duplicate_last_result(x->body, wire_of(x)))
+    ock_wire_rename_last_result(x->body, wire_of(x), "_nocall");
 }

@@ -84,6 +84,8 @@ void ock__mutant_note_session(struct mutant_state *s, const cJSON *doc) {
                                              !strcmp(strategy->valuestring, "fallback"));
   const cJSON *max = cJSON_GetObjectItemCaseSensitive(config, "max_iterations");
   s->max_iterations = cJSON_IsNumber(max) ? max->valueint : 10;
+  const cJSON *base = cJSON_GetObjectItemCaseSensitive(config, "retry_base_delay_ms");
+  s->base_delay_ms = cJSON_IsNumber(base) ? (long)base->valuedouble : 1000;
 }
 
 void ock__mutant_note_event(struct mutant_state *s, const cJSON *event, const cJSON *reply) {

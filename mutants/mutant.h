@@ -73,6 +73,7 @@ struct mutant_state {
   int streaming;            /* the session's config.streaming */
   int retrying;             /* config.error_strategy is retry or fallback */
   int max_iterations;       /* config.max_iterations (10 when absent) */
+  long base_delay_ms;       /* config.retry_base_delay_ms (1000 when absent) */
   int executes;             /* prompt:submit events seen */
   int llm_in_execute;       /* LLM requests since the last prompt:submit */
   int responses_in_execute; /* provider:response events since the last prompt:submit */
@@ -85,8 +86,11 @@ struct mutant_state {
   cJSON *resolve;           /* the last provider:resolve body of this execute */
   char *injections[OCK_MAX_MUTANT_INJECTIONS]; /* context_injection texts the mock replied */
   int n_injections;
-  int stop;   /* a hook asks the process to stop the SUT now and exit 0 */
-  char *kept; /* a text one hook keeps for a later one (malloc'd; freed with the state) */
+  int stop;           /* a hook asks the process to stop the SUT now and exit 0 */
+  int retry_next;     /* a provider:retry came: the next LLM request is a retry */
+  int sigint_pending; /* defers_sigint: the harness's SIGINT came and the SUT has not got it yet */
+  int sigint_now;     /* a hook asks the proxy to pass the pending SIGINT on to the SUT now */
+  char *kept;         /* a text one hook keeps for a later one (malloc'd; freed with the state) */
 };
 
 /* ock__mutant_state_init / ock__mutant_state_free: an empty state; free releases what hooks kept.
@@ -129,7 +133,10 @@ struct mutation {
   mutant_hook_fn tool_request;    /* a tool request, before it is forwarded */
   mutant_hook_fn tool_reply;      /* a tool reply, before the SUT sees it */
   mutant_exit_fn exit;            /* the process exit */
-  int dies_on_sigint;          /* SIGINT ends the mutant (and its SUT) instead of being ignored */
+  int dies_on_sigint; /* SIGINT ends the mutant (and its SUT) instead of being ignored */
+  int defers_sigint;  /* the SUT runs in its own process group, so the harness's SIGINT reaches the
+                         mutant only; it is kept pending (mutant_state.sigint_pending) until a
+                         hook sets sigint_now, and then passed on before the SUT gets that reply */
   int seals_cut_streams;       /* a streamed LLM reply the mock cut short reaches the SUT with the
                                   wire's terminator added, as if it had ended normally */
   int drops_bad_stream_events; /* also leave out of a stream every event whose data is not JSON

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,7 @@ struct proxy {
   atomic_int stopping;
   atomic_int stop_requested;
   atomic_int child_gone;        /* the SUT was stopped (ock__proxy_child_gone) */
+  atomic_int child_pid;         /* the SUT's pid, for a deferred SIGINT (0: not known) */
   pthread_mutex_t workers_lock; /* guards workers */
   pthread_cond_t workers_done;
   int workers; /* streaming transfers still running (detached threads) */
@@ -581,6 +583,14 @@ static void free_exchange(struct mutant_exchange *x) {
 
 static void await_stop(proxy *p);
 
+/* pass_sigint_on sends the deferred SIGINT to the SUT and gives its handler a moment to run
+ * before the SUT reads the reply it is waiting for. */
+static void pass_sigint_on(proxy *p) {
+  pid_t pid = (pid_t)atomic_load(&p->child_pid);
+  if (pid > 0 && !kill(pid, SIGINT))
+    usleep(50 * 1000);
+}
+
 /* after_reply runs the reply hook and keeps the state's facts current; returns 1 when a hook
  * asked for the SUT to be stopped. */
 static int after_reply(proxy *p, struct mutant_exchange *x, mutant_hook_fn after, int cut,
@@ -599,7 +609,11 @@ static int after_reply(proxy *p, struct mutant_exchange *x, mutant_hook_fn after
   if (x->route == MUTANT_ROUTE_LLM && x->body)
     ock__mutant_note_llm(&p->st, x->body);
   int stop = p->st.stop;
+  int sigint_now = p->st.sigint_now;
+  p->st.sigint_now = 0;
   pthread_mutex_unlock(&p->lock);
+  if (sigint_now)
+    pass_sigint_on(p);
   post_events(p, x->after);
   if (x->replay_after)
     replay(p);
@@ -836,6 +850,16 @@ const char *ock__proxy_url(const proxy *p) {
 
 int ock__proxy_stop_requested(proxy *p) {
   return atomic_load(&p->stop_requested);
+}
+
+void ock__proxy_set_child(proxy *p, pid_t pid) {
+  atomic_store(&p->child_pid, (int)pid);
+}
+
+void ock__proxy_note_sigint(proxy *p) {
+  pthread_mutex_lock(&p->lock);
+  p->st.sigint_pending = 1;
+  pthread_mutex_unlock(&p->lock);
 }
 
 void ock__proxy_child_gone(proxy *p) {

@@ -12,6 +12,7 @@
 #define OCK_MUTANTS_PROXY_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "mutant.h"
 
@@ -34,6 +35,12 @@ int ock__proxy_stop_requested(proxy *p);
 /* ock__proxy_child_gone tells the proxy the SUT was stopped, releasing the reply that asked for it.
  * Safe from any thread. */
 void ock__proxy_child_gone(proxy *p);
+
+/* ock__proxy_set_child tells the proxy the SUT's pid, for a deferred SIGINT (defers_sigint);
+ * ock__proxy_note_sigint records that the harness's SIGINT came (it stays pending until a hook
+ * passes it on). */
+void ock__proxy_set_child(proxy *p, pid_t pid);
+void ock__proxy_note_sigint(proxy *p);
 
 /* ock__proxy_exit_status applies the mutation's exit hook to how the SUT ended (an exit code >= 0
  * or -signal); returns the same encoding. */

@@ -339,9 +339,10 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
 
 #define SKIPPED_TEXT "Error: skipped: an earlier tool call failed (fail_fast)"
 
-/* skipped_calls: once the failure `failed` is known, no other call of its response starts, and
- * each call that never started has a result (SPEC.md 5.7, a SHOULD), in the words of
- * OCK-TEXT-008 (judged apart, so other words fail only the text). */
+/* skipped_calls: once the failure `failed` is known (its tool:error), no other call of its
+ * response starts (judged in sequential rounds), and each call that never started has a result
+ * (SPEC.md 5.7, a SHOULD), in the words of OCK-TEXT-008 (judged apart, so other words fail only the
+ * text). */
 static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t n,
                           const struct call_fate *failed) {
   const struct view *v = g->v;
@@ -352,7 +353,10 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
     const struct call_fate *c = &f[i];
     if (c == failed || c->reply_index != failed->reply_index)
       continue;
-    if (c->start && ock__entry_seq(c->start) > known) {
+    /* Only in a sequential round is the order the mock saw the SUT's own: with parallel calls a
+     * start the SUT decided before it knew of the failure may reach the mock after its
+     * tool:error, so there the start is not judged (timing is no evidence here). */
+    if (c->start && ock__entry_seq(c->start) > known && !ock__cfg_bool(v, "parallel_tools", 1)) {
       ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, ock__entry_seq(c->start),
                       "fail_fast: no call of the response starts once a tool failure is known",
                       "call %s started at %ld, after the failure of %s at %ld", ock__call_id(c),
@@ -459,6 +463,23 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   }
 }
 
+/* reply_numbering: a provider:stream or provider:response e carries the iteration of the request
+ * it belongs to (OCK-ERROR-010). */
+static void reply_numbering(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
+                            long iteration) {
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(ock__event_data(e), "iteration");
+  if (iteration < 1)
+    return;
+  char its[32] = "missing";
+  if (cJSON_IsNumber(it))
+    snprintf(its, sizeof its, "%g", it->valuedouble);
+  ock__grade_emit(g, "error.numbering-reply", "OCK-ERROR-010",
+                  cJSON_IsNumber(it) && it->valuedouble == (double)iteration, ock__entry_seq(e),
+                  "provider:stream and provider:response carry the iteration of their request",
+                  "execute %d: %s iteration %s, expected %ld", x->index, ock__event_name(e), its,
+                  iteration);
+}
+
 /* numbering: provider:request and provider:error carry iteration, the turn number of the
  * execute (the wrap-up request is max_iterations + 1), and attempt, 1 for a turn's first
  * request and one more after each failed one (a retry or a fallback), as the mock saw them. */
@@ -473,6 +494,10 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
       continue;
     }
     int request = ock__is_event(e, OCK_EV_PROVIDER_REQUEST);
+    if (ock__is_event(e, OCK_EV_PROVIDER_STREAM) || ock__is_event(e, OCK_EV_PROVIDER_RESPONSE)) {
+      reply_numbering(g, x, e, iteration);
+      continue;
+    }
     if (!request && !ock__is_event(e, OCK_EV_PROVIDER_ERROR))
       continue;
     if (request) {
@@ -503,12 +528,73 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
   }
 }
 
+/* injected_between: an event between entry indexes from and to got an inject_context reply. */
+static int injected_between(const struct view *v, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (ock__is_kind(v->e[i], OCK_ENTRY_EVENT) &&
+        !strcmp(ock__event_action(v->e[i]), "inject_context"))
+      return 1;
+  return 0;
+}
+
+/* same_conversation: two neutral histories are equal by JSON value, message by message, leaving
+ * out where each message sat on its wire (wire_index, wire_block: a fallback may change wire). */
+static int same_conversation(const cJSON *a, const cJSON *b) {
+  if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+    return 0;
+  cJSON *ca = cJSON_Duplicate(a, 1), *cb = cJSON_Duplicate(b, 1);
+  cJSON *m;
+  cJSON_ArrayForEach(m, ca) {
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_index");
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_block");
+  }
+  cJSON_ArrayForEach(m, cb) {
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_index");
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "wire_block");
+  }
+  int same = ca && cb && cJSON_Compare(ca, cb, 1);
+  cJSON_Delete(ca);
+  cJSON_Delete(cb);
+  return same;
+}
+
+/* retry_history: a request that continues a turn (a retry or a fallback) carries the turn's
+ * conversation unchanged: nothing of the failed attempt was stored (OCK-ERROR-012). */
+static void retry_history(struct grade_ctx *g, const struct view_exec *x) {
+  const struct view *v = g->v;
+  size_t first = 0;
+  const cJSON *prev = NULL;
+  int have = 0;
+  for (size_t i = x->first; i < x->end; i++) {
+    if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
+      continue;
+    if (!have || !ock__reply_failed(prev)) {
+      first = i;
+    } else if (!injected_between(v, first, i)) {
+      const cJSON *a = cJSON_GetObjectItemCaseSensitive(v->e[first], OCK_F_LLM_REQUEST_NEUTRAL);
+      const cJSON *b = cJSON_GetObjectItemCaseSensitive(v->e[i], OCK_F_LLM_REQUEST_NEUTRAL);
+      int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
+      ock__grade_emit(g, "error.retry-same-history", "OCK-ERROR-012", same_conversation(a, b),
+                      ock__entry_seq(v->e[i]),
+                      "a retry or fallback request carries the conversation of the turn's first "
+                      "request",
+                      "execute %d: request %ld repeats request %ld with %d message(s) where it had "
+                      "%d%s",
+                      x->index, ock__entry_seq(v->e[i]), ock__entry_seq(v->e[first]), nb, na,
+                      nb == na ? ", some of them changed" : "");
+    }
+    have = 1;
+    prev = ock__view_reply_of(v, i);
+  }
+}
+
 void ock__check_error(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     numbering(g, x);
     later_turns(g, x);
+    retry_history(g, x);
     int attempt = 0;
     const cJSON *prev = NULL;
     for (size_t i = x->first; i < x->end; i++) {

@@ -6,6 +6,7 @@
  * name its requirement itself ("requirement"); that wins.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks/grade.h"
@@ -28,6 +29,14 @@ static const struct clause_rule {
     {"executes.error_type", NULL, {"OCK-COMPLETE-007"}},
     {"timing", NULL, {"OCK-ERROR-005", "OCK-ERROR-004"}},
     {"tool_input", NULL, {"OCK-HOOK-006", "OCK-HOOK-012", "OCK-STREAM-003", "OCK-TOOL-004"}},
+    /* An event every execute of that kind owes, by the requirement that owes it. */
+    {"events_present", OCK_EV_PROMPT_SUBMIT, {"OCK-ORDER-001"}},
+    {"events_present", OCK_EV_PROVIDER_REQUEST, {"OCK-ORDER-005"}},
+    {"events_present", OCK_EV_PROVIDER_RESPONSE, {"OCK-ORDER-002"}},
+    {"events_present", OCK_EV_PROMPT_COMPLETE, {"OCK-ORDER-004"}},
+    {"events_present", OCK_EV_ORCHESTRATOR_COMPLETE, {"OCK-COMPLETE-001"}},
+    {"events_present", "cancel:", {"OCK-CANCEL-002"}},
+    {"events_present", "execution:", {"OCK-LIFECYCLE-001"}},
     /* The texts of SPEC.md 5.10 and 5.11, by their fixed prefixes: each its TEXT requirement
      * (SPEC.md 2.15), so a SUT that words them otherwise fails only a SHOULD. */
     {"last_request_contains", "Error: skipped: ", {"OCK-TEXT-008"}},
@@ -50,8 +59,9 @@ static int fixture_lists(const struct view *v, const char *id) {
   return 0;
 }
 
-/* tool_output_text: text is (part of) the output a scripted tool returned with success true,
- * or "Error: <message>" of one that returned success false. 1: output, 2: failure, 0: no. */
+/* tool_output_text: text is (part of) the output a scripted tool returned with success true (a
+ * string, or the compact JSON of any other output), or "Error: <message>" of one that returned
+ * success false. 1: output, 2: failure, 0: no. */
 static int tool_output_text(const struct view *v, const char *text) {
   const cJSON *t;
   cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->fixture, "tools")) {
@@ -60,6 +70,16 @@ static int tool_output_text(const struct view *v, const char *text) {
     const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(res, "error"), "message");
     if (cJSON_IsString(out) && *out->valuestring && strstr(out->valuestring, text))
       return 1;
+    /* Any other output goes back as compact JSON, whose spacing is OCK-TOOL-006's (SPEC.md
+     * 5.11); an absent output is null. */
+    if (res && !cJSON_IsString(out) &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "success"))) {
+      char *compact = out ? cJSON_PrintUnformatted(out) : NULL;
+      int hit = strstr(compact ? compact : "null", text) != NULL;
+      free(compact);
+      if (hit)
+        return 1;
+    }
     if (msg && *msg && !strncmp(text, "Error: ", 7) && strstr(msg, text + 7))
       return 2;
   }

@@ -192,6 +192,17 @@ static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSO
     ock__text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);
 }
 
+/* ask_user_tool_not_run: an ask_user reply to tool:selecting or tool:pre (at) keeps the call
+ * from running: nobody can approve it (OCK-HOOK-013, MUST). How the call is then reported and
+ * answered is OCK-HOOK-008's, judged as for a deny. */
+static void ask_user_tool_not_run(struct grade_ctx *g, const struct call_fate *f, const cJSON *at) {
+  ock__grade_emit(g, "hook.ask-user-tool-not-run", "OCK-HOOK-013", !f->start,
+                  f->start ? ock__entry_seq(f->start) : ock__entry_seq(at),
+                  "a call whose tool hook replied ask_user is never run",
+                  "call %s (%s), ask_user on %s: %s", ock__call_id(f), ock__call_name(f),
+                  ock__event_name(at), f->start ? "the tool ran anyway" : "not run");
+}
+
 static void injections(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
@@ -302,6 +313,10 @@ void ock__check_hook(struct grade_ctx *g) {
   size_t n = ock__call_fates(v, &fates);
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *f = &fates[i];
+    if (f->selecting && !strcmp(ock__event_action(f->selecting), "ask_user"))
+      ask_user_tool_not_run(g, f, f->selecting);
+    else if (f->pre && !strcmp(ock__event_action(f->pre), "ask_user"))
+      ask_user_tool_not_run(g, f, f->pre);
     if (f->selecting && ock__event_denied(f->selecting))
       deny_tool(g, f, f->selecting, "hook.selecting-deny", "OCK-HOOK-011");
     else if (f->pre && !strcmp(ock__event_action(f->pre), "deny"))

@@ -182,12 +182,20 @@ static void text_reminder(struct grade_ctx *g, const cJSON *wrap, const cJSON *l
                   strlen(content) > 80 ? content + strlen(content) - 80 : content);
 }
 
-/* iter_reminder_not_stored: no request after the wrap-up request at index w carries the
- * reminder, in the words of SPEC.md 5.5 or in own, the SUT's own (OCK-ITER-004). */
-static void iter_reminder_not_stored(struct grade_ctx *g, size_t w, const char *own) {
+/* iter_reminder_not_stored: no request after the wrap-up request at index w of x carries the
+ * reminder, in the words of SPEC.md 5.5 or in own, the SUT's own (OCK-ITER-004), but the retries
+ * and fallbacks of the wrap-up request itself. */
+static void iter_reminder_not_stored(struct grade_ctx *g, const struct view_exec *x, size_t w,
+                                     const char *own) {
   const struct view *v = g->v;
+  size_t prev = w;
+  int in_wrap_up = 1; /* a retry or a fallback of the wrap-up request repeats it, reminder too */
   for (size_t i = w + 1; i < v->n; i++)
     if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST)) {
+      in_wrap_up = in_wrap_up && i < x->end && ock__reply_failed(ock__view_reply_of(v, prev));
+      prev = i;
+      if (in_wrap_up)
+        continue;
       int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
       ock__grade_emit(
           g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, ock__entry_seq(v->e[i]),
@@ -217,7 +225,7 @@ static void wrap_up(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const char *content = ock__str_field(last, "content");
   const char *own =
       strcmp(ock__str_field(last, "role"), "user") ? NULL : own_reminder(v, w, content);
-  iter_reminder_not_stored(g, w, own);
+  iter_reminder_not_stored(g, x, w, own);
 }
 
 static void one_execute(struct grade_ctx *g, const struct view_exec *x, long long max) {

@@ -175,11 +175,30 @@ static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const
   cJSON_Delete(args);
 }
 
+/* abandoned_at_sigint: the harness's SIGINT came while call f ran, and the SUT did not wait for
+ * the reply (none came, or it had hung up): the call was abandoned on cancellation. */
+static int abandoned_at_sigint(const struct view *v, const struct call_fate *f) {
+  if (!f->start || (f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0)))
+    return 0;
+  long start = ock__entry_seq(f->start), end = f->end ? ock__entry_seq(f->end) : -1;
+  for (size_t i = f->start_index; i < v->n; i++) {
+    long seq = ock__entry_seq(v->e[i]);
+    if (end >= 0 && seq > end)
+      break;
+    if (seq > start && ock__is_kind(v->e[i], OCK_ENTRY_CANCEL))
+      return 1;
+  }
+  return 0;
+}
+
 /* tool_timeout: a tool that did not answer within tool_timeout_ms is a timeout; one that did is
- * not (OCK-TOOL-003). A call abandoned on cancellation is the CANCEL checks' to judge. */
+ * not (OCK-TOOL-003). A call abandoned on cancellation (tool:error cancelled, or a call the SUT
+ * stopped waiting for once the SIGINT came) is the CANCEL checks' to judge. */
 static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int cancelled) {
   const struct view *v = g->v;
   const char *id = ock__call_id(f);
+  if (cancelled && abandoned_at_sigint(v, f))
+    return;
   if (f->start && !(f->error && !strcmp(ock__fate_error_type(f), "cancelled"))) {
     double limit = (double)ock__cfg_int(v, "tool_timeout_ms", 30000);
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
@@ -217,7 +236,16 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
   const char *t = ock__fate_error_type(f);
   const char *owed = ock__call_not_fed_back(v, f, 0);
   int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
-  ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003", typed && !f->post && !owed,
+  /* Over MCP the status never reaches the client: the failure arrives as a CallToolResult with
+   * isError true, the same as a ToolResult with success false, so a tool:post reporting the
+   * failure is as right there (SPEC.md 7.10). */
+  int via_mcp = !strcmp(ock__str_field(f->end, "via"), "mcp");
+  int mcp_post =
+      via_mcp && f->post && !f->error &&
+      !ock_json_bool(cJSON_GetObjectItemCaseSensitive(ock__event_data(f->post), "result"),
+                     "success", 1);
+  ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003",
+                  (mcp_post || (typed && !f->post)) && !owed,
                   f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->end),
                   "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
                   "result",
@@ -229,6 +257,22 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
                               : t);
   if (!cancelled)
     ock__text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+}
+
+/* failure_reported: the result fed back for a ToolResult with success false reports the failure:
+ * it carries error.message, whatever else it says, not the output alone (OCK-TOOL-002; the exact
+ * words are OCK-TEXT-002's). A failure without a message is judged by its words only. */
+static void failure_reported(struct grade_ctx *g, const struct call_fate *f, const cJSON *result) {
+  const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(result, "error"), "message");
+  size_t j;
+  const cJSON *next = ock__next_request_after(g->v, f->reply_index, &j);
+  const char *text = next ? ock__request_result_text(next, ock__call_id(f)) : NULL;
+  if (!msg || !*msg || !text)
+    return;
+  ock__grade_emit(g, "tool.failure-reported", "OCK-TOOL-002", strstr(text, msg) != NULL,
+                  ock__entry_seq(next), "the result of a failed tool carries its error message",
+                  "call %s: error.message \"%.60s\", result text \"%.80s\"", ock__call_id(f), msg,
+                  text);
 }
 
 /* tool_failure_result: a result with success false is a tool:post and goes back to the model
@@ -250,6 +294,7 @@ static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
                   : f->error ? OCK_EV_TOOL_ERROR
                              : "no event",
                   owed ? "; " : "", owed ? owed : "");
+  failure_reported(g, f, result);
   failure_text(g, f, result);
 }
 

@@ -31,6 +31,10 @@ static const char usage_head[] =
     "tool_call_id (a tool event without one is paired with the provider:response call of its\n"
     "name and arguments, and reported once as OCK-TOOL-008: SPEC.md 4.6). Each line is\n"
     "{\"event\": NAME, \"data\": {...}}; \"-\" reads standard input.\n"
+    "A line may add \"reply\": the HookResult the orchestrator got for that event (a mock\n"
+    "journal line has it); its \"action\" deny or ask_user opens the deny paths of the grammar.\n"
+    "Without it, a prompt:submit or provider:request followed by prompt:complete is taken as\n"
+    "denied.\n"
     "Checks that need the mock's view (turn_count against real requests, orphaned tool calls\n"
     "in the history) need `ock run`.\n"
     "\n";
@@ -185,9 +189,94 @@ static void pair_line(struct tally *t, long lineno, const char *ev, cJSON *data)
            "its name and arguments (SPEC.md 4.6); reported once");
 }
 
+/* A prompt:submit or provider:request logged without its hook reply (a plain {event, data} log
+ * has no "reply" member) is held, with the execution:start and custom events after it, until the
+ * next event tells whether it was denied: a denial is followed by prompt:complete (SPEC.md 5.6),
+ * anything else goes on. The held events are then fed in order. */
+#define HELD_MAX 256
+
+struct held {
+  long lineno;
+  char *name;
+  cJSON *data;
+  char *action; /* the logged reply's action, NULL when none */
+};
+
+struct lookahead {
+  struct held q[HELD_MAX];
+  int n;
+  int deciding; /* q[0] waits for the event that tells whether it was denied */
+};
+
+/* feed feeds one event to the grammar and the field checks. */
+static void feed(struct tally *t, ock_grammar *g, long lineno, const char *ev, const cJSON *data,
+                 const char *action) {
+  pair_line(t, lineno, ev, (cJSON *)data); /* fills in a paired tool_call_id first */
+  ock_grammar_event(g, lineno, ev, data, action);
+  if (!strcmp(ev, OCK_EV_ORCHESTRATOR_COMPLETE))
+    check_complete_fields(t, lineno, data);
+}
+
+/* release feeds the held events, the first one denied or not. */
+static void release(struct tally *t, ock_grammar *g, struct lookahead *la, int denied) {
+  for (int i = 0; i < la->n; i++) {
+    struct held *h = &la->q[i];
+    feed(t, g, h->lineno, h->name, h->data, i == 0 && la->deciding && denied ? "deny" : h->action);
+    free(h->name);
+    free(h->action);
+    cJSON_Delete(h->data);
+  }
+  la->n = 0;
+  la->deciding = 0;
+}
+
+/* hold keeps one event for later; returns 0 when out of room or memory (then it is not kept). */
+static int hold(struct lookahead *la, long lineno, const char *ev, const cJSON *data,
+                const char *action) {
+  if (la->n >= HELD_MAX)
+    return 0;
+  struct held *h = &la->q[la->n];
+  h->lineno = lineno;
+  h->name = strdup(ev);
+  h->data = cJSON_Duplicate(data, 1);
+  h->action = action ? strdup(action) : NULL;
+  if (!h->name || !h->data || (action && !h->action)) {
+    free(h->name);
+    free(h->action);
+    cJSON_Delete(h->data);
+    return 0;
+  }
+  la->n++;
+  return 1;
+}
+
+/* passes_by: an event that may sit between a held event and the one that decides it. */
+static int passes_by(const char *ev) {
+  enum ock_event e = ock_event_parse(ev);
+  return e == OCK_EVENT_CUSTOM || !strcmp(ev, OCK_EV_EXECUTION_START);
+}
+
+/* grade_event routes one event through the look-ahead. has_reply: the line had a "reply". */
+static void grade_event(struct tally *t, ock_grammar *g, struct lookahead *la, long lineno,
+                        const char *ev, const cJSON *data, const char *action, int has_reply) {
+  if (la->deciding) {
+    if (passes_by(ev) && hold(la, lineno, ev, data, action))
+      return;
+    release(t, g, la, !strcmp(ev, OCK_EV_PROMPT_COMPLETE));
+  }
+  int undecided =
+      !has_reply && (!strcmp(ev, OCK_EV_PROMPT_SUBMIT) || !strcmp(ev, OCK_EV_PROVIDER_REQUEST));
+  if (undecided && hold(la, lineno, ev, data, action)) {
+    la->deciding = 1;
+    return;
+  }
+  feed(t, g, lineno, ev, data, action);
+}
+
 /* grade_line grades one line (len bytes, without its end) of the log; returns 1 when it was
  * an event. */
-static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, size_t len) {
+static int grade_line(struct tally *t, ock_grammar *g, struct lookahead *la, long lineno,
+                      char *text, size_t len) {
   char why[sizeof(struct ock_jerr) + 64];
   cJSON *o = NULL;
   const char *problem = line_problem(text, len, &o, why, sizeof why);
@@ -208,11 +297,8 @@ static int grade_line(struct tally *t, ock_grammar *g, long lineno, char *text, 
     cJSON_Delete(o);
     return 0;
   }
-  const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(o, "reply"), "action");
-  pair_line(t, lineno, ev, data);
-  ock_grammar_event(g, lineno, ev, data, action);
-  if (!strcmp(ev, OCK_EV_ORCHESTRATOR_COMPLETE))
-    check_complete_fields(t, lineno, data);
+  const cJSON *reply = cJSON_GetObjectItemCaseSensitive(o, "reply");
+  grade_event(t, g, la, lineno, ev, data, ock_json_str(reply, "action"), reply != NULL);
   cJSON_Delete(o);
   return 1;
 }
@@ -243,6 +329,12 @@ int ock__check_event_log(FILE *f, const char *name, FILE *out) {
     return EXIT_INCOMPLETE;
   }
   in->f = f, in->at = in->len = 0;
+  struct lookahead *la = calloc(1, sizeof *la);
+  if (!la) {
+    free(in);
+    ock_grammar_free(g);
+    return EXIT_INCOMPLETE;
+  }
   long lineno = 0, events = 0;
   int got;
   while ((got = read_line(in, &line)) != 0) {
@@ -255,8 +347,10 @@ int ock__check_event_log(FILE *f, const char *name, FILE *out) {
     while (len && (line.data[len - 1] == '\r' || line.data[len - 1] == ' '))
       len--;
     if (len)
-      events += grade_line(&t, g, lineno, line.data, len);
+      events += grade_line(&t, g, la, lineno, line.data, len);
   }
+  release(&t, g, la, 0);
+  free(la);
   ock_grammar_end(g, lineno);
   int executes = ock_grammar_executes(g);
   ock_grammar_free(g);

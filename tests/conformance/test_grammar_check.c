@@ -145,6 +145,40 @@ static void ock_check_pairs_tool_events(void) {
   free(out);
 }
 
+/* ock_check_without_replies: a plain {event, data} log (no "reply" member) of every example the
+ * grammar accepts draws no violation either: a denial is read from what follows it. */
+static void ock_check_without_replies(void) {
+  for (int k = 0; k < n_examples; k++) {
+    const struct grammar_example *ex = &examples[k];
+    if (ex->rejected_at >= 0)
+      continue;
+    char *log = NULL, *out = NULL;
+    size_t log_len = 0, out_len = 0;
+    FILE *w = open_memstream(&log, &log_len);
+    for (int i = 0; i < ex->n; i++) {
+      cJSON *e = event_json(ex, i);
+      cJSON_DeleteItemFromObjectCaseSensitive(e, "reply");
+      char *line = cJSON_PrintUnformatted(e);
+      fprintf(w, "%s\n", line);
+      free(line);
+      cJSON_Delete(e);
+    }
+    fclose(w);
+    FILE *in = fmemopen(log, log_len, "r");
+    FILE *o = open_memstream(&out, &out_len);
+    int code = ock__check_event_log(in, "example", o);
+    fclose(in);
+    fclose(o);
+    if (code != 0)
+      ock_test_fail(__LINE__, __FILE__, "%s, logged without replies: ock check exit %d\n%s",
+                    ex->text, code, out);
+    else
+      CU_PASS(ex->text);
+    free(log);
+    free(out);
+  }
+}
+
 static const char *fixture_text =
     "{\"id\":\"t\",\"requirements\":[\"OCK-ORDER-007\"],\"session\":{\"prompts\":[\"hi\"],"
     "\"config\":{},\"providers\":[{\"name\":\"main\",\"api\":\"openai\",\"model\":\"m\"}],"
@@ -194,6 +228,7 @@ static void ock_run_agrees(void) {
 }
 
 static const struct ock_test tests[] = {
+    {"ock_check_without_replies", ock_check_without_replies},
     {"ock_check_agrees", ock_check_agrees},
     {"ock_run_agrees", ock_run_agrees},
     {"ock_check_pairs_tool_events", ock_check_pairs_tool_events},

@@ -55,6 +55,9 @@ static const struct proves_row table[] = {
      "expect.last-request expect.llm-requests orphan.context-valid proc.sigint"},
     {"cancel-during-denied-prompt", "cancel.ignored hook.deny-submit"},
     {"cancel-during-empty-prompt", "cancel.ignored valid.empty-prompt"},
+    {"cancel-during-execution-end", "cancel.ignored expect.status"},
+    {"cancel-during-final-answer",
+     "cancel.closing-message cancel.events cancel.status expect.status"},
     {"cancel-during-llm",
      "cancel.closing-message cancel.events cancel.no-new-work cancel.status complete.status "
      "complete.turn-count expect.last-request expect.llm-requests expect.turn-count order.grammar "
@@ -64,9 +67,12 @@ static const struct proves_row table[] = {
      "complete.turn-count expect.last-request expect.llm-requests "
      "expect.turn-count orphan.call-order orphan.context-valid parallel.group-id"},
     {"cancel-during-retry-backoff", "cancel.status error.retry"},
+    {"cancel-during-sequential-round",
+     "cancel.events cancel.results-kept cancel.round-stopped cancel.status cancel.tool-abandoned "
+     "expect.tool-calls orphan.call-kept"},
     {"cancel-during-stream",
-     "cancel.closing-message cancel.events cancel.no-new-work cancel.status expect.last-request "
-     "expect.llm-requests proc.sigint stream.requested"},
+     "cancel.abandoned-not-stored cancel.closing-message cancel.events cancel.no-new-work "
+     "cancel.status expect.last-request expect.llm-requests proc.sigint stream.requested"},
     {"cancel-during-streamed-tool",
      "cancel.closing-message cancel.results-kept orphan.call-arguments"},
     {"cancel-during-tool",
@@ -114,8 +120,10 @@ static const struct proves_row table[] = {
                                     "expect.status expect.turn-count order.prompt-complete"},
     {"hook-ask-user-provider-request",
      "complete.status-matches expect.reason expect.status order.prompt-complete"},
-    {"hook-ask-user-tool-pre", "expect.events-present expect.last-request expect.tool-calls "
-                               "hook.ask-user orphan.result-for-every-call tool.event-fields"},
+    {"hook-ask-user-selecting", "expect.tool-calls hook.ask-user-tool-not-run hook.selecting-deny"},
+    {"hook-ask-user-tool-pre",
+     "expect.events-present expect.last-request expect.tool-calls hook.ask-user "
+     "hook.ask-user-tool-not-run orphan.result-for-every-call tool.event-fields"},
     {"hook-deny-prompt-submit",
      "complete.last complete.once complete.status-matches complete.turn-count expect.llm-requests "
      "expect.reason expect.status expect.turn-count hook.deny-submit hook.deny-submit-not-stored "
@@ -209,8 +217,10 @@ static const struct proves_row table[] = {
      "complete.turn-count error.retry error.retry-after expect.timing expect.turn-count"},
     {"retry-after-capped", "error.retry error.retry-after expect.timing"},
     {"retry-after-ms-wins", "error.retry"},
+    {"retry-after-shorter-than-backoff", "error.retry error.retry-after error.retry-same-history"},
     {"retry-backoff",
-     "complete.turn-count error.backoff error.retry expect.timing expect.turn-count order.grammar"},
+     "complete.turn-count error.backoff error.retry error.retry-same-history expect.timing "
+     "expect.turn-count order.grammar"},
     {"retry-backoff-cap", "complete.turn-count error.backoff error.retry expect.turn-count"},
     {"retry-budget-per-turn", "complete.turn-count error.retry expect.turn-count orphan.call-kept"},
     {"retry-connection-drop", "complete.turn-count error.backoff error.retry expect.turn-count"},
@@ -219,8 +229,8 @@ static const struct proves_row table[] = {
      "error.retry error.retry-count expect.llm-requests expect.turn-count"},
     {"retry-malformed-reply-not-retried", "error.provider-error expect.status"},
     {"retry-request-denied", "error.retry hook.deny-request"},
-    {"retry-stream-cut", "complete.turn-count error.retry expect.turn-count "
-                         "orphan.result-for-every-call stream.fault-is-error"},
+    {"retry-stream-cut", "complete.turn-count error.retry error.retry-same-history "
+                         "expect.turn-count orphan.result-for-every-call stream.fault-is-error"},
     {"retry-stream-error-event", "complete.turn-count error.retry expect.turn-count "
                                  "orphan.result-for-every-call stream.fault-is-error"},
     {"retry-stream-malformed-chunk",
@@ -336,6 +346,7 @@ static const struct proves_row table[] = {
     {"tool-failure-result",
      "expect.events-absent expect.events-present expect.last-request expect.status "
      "order.tool-pairing orphan.result-for-every-call tool.failure-result"},
+    {"tool-failure-with-output", "expect.last-request tool.failure-reported"},
     {"tool-invalid-arguments", "expect.last-request orphan.call-kept orphan.result-for-every-call "
                                "tool.event-fields tool.invalid-arguments"},
     {"tool-large-output",
