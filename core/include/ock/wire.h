@@ -22,7 +22,11 @@
 #include "ock/json.h"
 #include "ock/message.h"
 
-enum ock_wire { OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC };
+enum ock_wire {
+  OCK_WIRE_OPENAI,
+  OCK_WIRE_ANTHROPIC,
+  OCK_WIRE_RESPONSES /* the OpenAI Responses API: ock/wire_responses.h */
+};
 
 /* ---- byte pieces ----------------------------------------------------------------------------
  * A list of byte strings: SSE events in order, one piece per event, or one body. Each piece is
@@ -181,6 +185,9 @@ struct ock_wire_ops {
   /* encode_error_event appends an in-stream error event (status 0: OpenAI's server_error with
    * code null, Anthropic's overloaded_error). message NULL: "ock: scripted stream error". */
   int (*encode_error_event)(int status, const char *message, struct ock_buf *out);
+  /* encode_error_event_at, when not NULL, is encode_error_event for an event that becomes piece
+   * number seq of its stream: the Responses API numbers its events (sequence_number). */
+  int (*encode_error_event_at)(size_t seq, int status, const char *message, struct ock_buf *out);
   /* encode_malformed_event appends an event whose data is not JSON (`data: {"ock":`). */
   int (*encode_malformed_event)(struct ock_buf *out);
 
