@@ -77,8 +77,7 @@ int ock_history_to_responses(const struct ock_history *h, cJSON **out) {
 
 /* content_text: a message's content (a string, or parts whose text is joined; parts without
  * text, such as input_image, add nothing) as a new string in *out. */
-static int content_text(const cJSON *content, const char *path, char **out,
-                        struct ock_jerr *err) {
+static int content_text(const cJSON *content, const char *path, char **out, struct ock_jerr *err) {
   if (cJSON_IsString(content))
     return (*out = strdup(content->valuestring)) ? OCK_OK : OCK_ENOMEM;
   if (!cJSON_IsArray(content))
@@ -316,7 +315,7 @@ static cJSON *call_item(const struct ock_reply *r, size_t i, int done) {
            cJSON_AddStringToObject(o, "type", "function_call") &&
            cJSON_AddStringToObject(o, "status", done ? "completed" : "in_progress") &&
            cJSON_AddStringToObject(o, "arguments",
-                                   !done         ? ""
+                                   !done          ? ""
                                    : c->arguments ? c->arguments
                                                   : "{}") &&
            cJSON_AddStringToObject(o, "call_id", c->id ? c->id : "") &&
@@ -349,12 +348,14 @@ static cJSON *response_json(const struct ock_reply *r, const struct ock_wire_fra
   int ok = ock__wire_add_str(o, "id", r->id) && cJSON_AddStringToObject(o, "object", "response") &&
            cJSON_AddNumberToObject(o, "created_at", (double)f->created) &&
            cJSON_AddStringToObject(o, "status",
-                                   !done ? "in_progress" : reason ? "incomplete" : "completed") &&
+                                   !done    ? "in_progress"
+                                   : reason ? "incomplete"
+                                            : "completed") &&
            cJSON_AddFalseToObject(o, "background") && cJSON_AddNullToObject(o, "error");
   cJSON *details = ok && done && reason ? cJSON_AddObjectToObject(o, "incomplete_details") : NULL;
-  ok = ok && (details ? cJSON_AddStringToObject(details, "reason", reason) != NULL
-                      : !done || !reason ? cJSON_AddNullToObject(o, "incomplete_details") != NULL
-                                         : 0);
+  ok = ok && (details            ? cJSON_AddStringToObject(details, "reason", reason) != NULL
+              : !done || !reason ? cJSON_AddNullToObject(o, "incomplete_details") != NULL
+                                 : 0);
   ok = ok && ock__wire_add_str(o, "model", f->model);
   cJSON *output = ok ? cJSON_AddArrayToObject(o, "output") : NULL;
   ok = output != NULL;
@@ -427,8 +428,8 @@ static int text_fragment(void *ctx, const char *frag, size_t len) {
   struct events *e = ctx;
   const char *type = "response.output_text.delta";
   cJSON *o = item_event(e, type, 0);
-  int ok = ock__wire_add(o, "delta", ock__wire_strn(frag, len)) &&
-           cJSON_AddArrayToObject(o, "logprobs");
+  int ok =
+      ock__wire_add(o, "delta", ock__wire_strn(frag, len)) && cJSON_AddArrayToObject(o, "logprobs");
   return event_send(e, type, o, ok);
 }
 
@@ -696,16 +697,17 @@ static int responses_error(int status, const char *message, const char *param, c
 /* The `error` event: {type, sequence_number, code, message, param}; its code is the one the
  * status's error body has (server_error for a stream error, status 0). */
 static int error_event_at(size_t seq, int status, const char *message, struct ock_buf *out) {
-  const char *code = status == 429   ? "rate_limit_exceeded"
-                     : status == 401 ? "invalid_api_key"
+  const char *code = status == 429                  ? "rate_limit_exceeded"
+                     : status == 401                ? "invalid_api_key"
                      : status == 0 || status >= 500 ? "server_error"
                                                     : "invalid_request_error";
   cJSON *o = cJSON_CreateObject();
-  int ok = cJSON_AddStringToObject(o, "type", "error") &&
-           cJSON_AddNumberToObject(o, "sequence_number", (double)seq) &&
-           cJSON_AddStringToObject(o, "code", code) &&
-           cJSON_AddStringToObject(o, "message", message ? message : "ock: scripted stream error") &&
-           cJSON_AddNullToObject(o, "param");
+  int ok =
+      cJSON_AddStringToObject(o, "type", "error") &&
+      cJSON_AddNumberToObject(o, "sequence_number", (double)seq) &&
+      cJSON_AddStringToObject(o, "code", code) &&
+      cJSON_AddStringToObject(o, "message", message ? message : "ock: scripted stream error") &&
+      cJSON_AddNullToObject(o, "param");
   int rc = ock_buf_puts(out, "event: error\ndata: ");
   if (!rc)
     rc = ock__wire_print_to(out, ock__wire_built(o, ok));
