@@ -34,7 +34,9 @@ uint32_t ock__fnv1a(const char *s) {
 }
 
 const char *ock__api_name(enum mock_api api) {
-  return api == MOCK_API_ANTHROPIC ? "anthropic" : api == MOCK_API_RESPONSES ? "responses" : "openai";
+  return api == MOCK_API_ANTHROPIC   ? "anthropic"
+         : api == MOCK_API_RESPONSES ? "responses"
+                                     : "openai";
 }
 
 const char *ock__fault_kind_name(enum mock_fault_kind kind) {
@@ -425,9 +427,7 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
   }
   int e = 0;
   const char *key = anthropic ? "stop_reason" : "finish_reason";
-  const char *const *choices = anthropic                   ? stops
-                               : api == MOCK_API_RESPONSES ? statuses
-                                                           : finishes;
+  const char *const *choices = anthropic ? stops : api == MOCK_API_RESPONSES ? statuses : finishes;
   if (cJSON_GetObjectItemCaseSensitive(o, key)) {
     TRY(ock_jget_enum(o, path, key, OCK_REQUIRED, choices, &e, err));
     t->finish = choices[e];

@@ -875,9 +875,9 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
   }
   int openai = p->api == MOCK_API_OPENAI;
   ock__id_text(ids->id,
-               openai                        ? "chatcmpl-"
+               openai                         ? "chatcmpl-"
                : p->api == MOCK_API_RESPONSES ? "resp_"
-                                             : "msg_",
+                                              : "msg_",
                fx->hash, openai ? '-' : '_', &reply_no, 1);
   memset(a, 0, sizeof *a);
   a->id = ids->id;
