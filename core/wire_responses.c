@@ -254,8 +254,6 @@ static int responses_request(const struct ock_wire_request *req, struct ock_buf 
        (!req->n_tools || ock__wire_add(body, "tools", tools_json(req))) &&
        cJSON_AddBoolToObject(body, "stream", req->stream) &&
        cJSON_AddBoolToObject(body, "store", 0);
-  if (!ok && !body)
-    cJSON_Delete(input);
   return ock__wire_print_to(out, ock__wire_built(body, ok));
 }
 

@@ -142,13 +142,28 @@ static void wires_are_declared(void) {
   OCK_ASSERT_CONTAINS(slurp(path), "wires openai");
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator true --wires openai,grpc --fixtures %s 2>&1 | "
-           "grep -q 'expected one of: openai, anthropic; got \"grpc\"'; exit $?",
+           "grep -q 'expected one of: openai, anthropic, responses; got \"grpc\"'; exit $?",
            OCK_BIN_DIR, ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator true --wires grpc --fixtures %s >/dev/null 2>&1",
            OCK_BIN_DIR, ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 2);
+  /* an orchestrator on the Responses API: its scenarios play, the Chat Completions one is SKIP */
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator %s/bin/ock-orchestrator --wires responses --capabilities "
+           "streaming,parallel,scheduling,lifecycle,resilience,cancellation --fixtures %s "
+           "--case text-answer --case responses-tool-single-call -o %s/wires-r >/dev/null 2>&1",
+           OCK_BIN_DIR, OCK_BIN_DIR, ock_test_path("fixtures"), tmp);
+  snprintf(path, sizeof path, "%s/wires-r/report.json", tmp);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  OCK_ASSERT_INT_EQ(ock_json_parse_file(path, 64 << 20, &r, &err), 0);
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) {
+    int responses = !strcmp(ock_json_str(sc, "id"), "responses-tool-single-call");
+    OCK_ASSERT_STR_EQ(ock_json_str(sc, "verdict"), responses ? "PASS" : "SKIP");
+  }
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "scenarios")), 2);
+  cJSON_Delete(r);
 }
 
 static void write_text(const char *path, const char *text) {
