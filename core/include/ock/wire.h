@@ -246,7 +246,9 @@ int ock_wire_stream_finish(ock_wire_stream *s, struct ock_reply *out, struct ock
  * both wires (a result removed, duplicated, reordered, a message slipped between a call and
  * its results, a text moved): ock-mutant's lies are made of these. They only edit the body
  * they are given; each returns 1 when it changed something and 0 when the request has nothing
- * to edit (or w is NULL), and never fails otherwise. */
+ * to edit (or w is NULL), and never fails otherwise. On the Responses API (input items) the
+ * results, the message items and their texts are edited; the edits of a call message find none
+ * there. */
 
 /* ock_wire_result_count: the tool results in the request. */
 int ock_wire_result_count(const cJSON *body, const struct ock_wire_ops *w);
