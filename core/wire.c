@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ock/status.h"
+#include "ock/wire_responses.h"
 
 /* ---- pieces ------------------------------------------------------------------------------- */
 
@@ -193,6 +194,8 @@ int ock__wire_reply_names(struct ock_reply *r, const char *id, const char *finis
 /* ---- the table, error bodies -------------------------------------------------------------- */
 
 const struct ock_wire_ops *ock_wire_get(enum ock_wire wire) {
+  if (wire == OCK_WIRE_RESPONSES)
+    return &ock_wire_responses;
   return wire == OCK_WIRE_ANTHROPIC ? &ock_wire_anthropic : &ock_wire_openai;
 }
 

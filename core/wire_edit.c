@@ -28,7 +28,23 @@ static const cJSON *array_or_null(const cJSON *a) {
 
 cJSON *ock__wire_messages(const cJSON *body) {
   cJSON *m = cJSON_GetObjectItemCaseSensitive(body, "messages");
+  if (!m) /* the Responses API: its message items sit in input, between the call items */
+    m = cJSON_GetObjectItemCaseSensitive(body, "input");
   return cJSON_IsArray(m) ? m : NULL;
+}
+
+/* result_text_key: where a result's text sits ("output" on the Responses API). */
+static const char *result_text_key(const struct ock_wire_ops *w) {
+  return w->wire == OCK_WIRE_RESPONSES ? "output" : "content";
+}
+
+/* result_text: a result's text into buf (a Responses output may be a string or parts). */
+static const char *result_text(const struct ock_wire_result *r, const struct ock_wire_ops *w,
+                               char *buf, size_t n) {
+  if (w->wire != OCK_WIRE_RESPONSES)
+    return ock_wire_text_of(r->item, buf, n);
+  snprintf(buf, n, "%s", ock__wire_str(r->item, "output"));
+  return buf;
 }
 
 /* same_group: two results answer the same assistant message. */
@@ -273,9 +289,9 @@ int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const c
   int n = w->find_results(body, r, OCK_MAX_WIRE_REFS), changed = 0;
   char buf[64];
   for (int i = 0; i < n; i++) {
-    if (only_success && !strncmp(ock_wire_text_of(r[i].item, buf, sizeof buf), "Error:", 6))
+    if (only_success && !strncmp(result_text(&r[i], w, buf, sizeof buf), "Error:", 6))
       continue;
-    set_string(r[i].item, "content", text);
+    set_string(r[i].item, result_text_key(w), text);
     changed = 1;
   }
   return changed;
@@ -288,10 +304,10 @@ int ock_wire_suffix_error_results(cJSON *body, const struct ock_wire_ops *w, con
   int n = w->find_results(body, r, OCK_MAX_WIRE_REFS), changed = 0;
   char buf[4096], text[4096 + 64];
   for (int i = 0; i < n; i++) {
-    if (strncmp(ock_wire_text_of(r[i].item, buf, sizeof buf), "Error: ", 7))
+    if (strncmp(result_text(&r[i], w, buf, sizeof buf), "Error: ", 7))
       continue;
     snprintf(text, sizeof text, "%s%s", buf, suffix);
-    set_string(r[i].item, "content", text);
+    set_string(r[i].item, result_text_key(w), text);
     changed = 1;
   }
   return changed;
@@ -333,12 +349,16 @@ static int map_parts(cJSON *content, enum ock_wire_text_kind kind, ock_wire_text
 }
 
 int ock_wire_map_texts(cJSON *body, const struct ock_wire_ops *w, ock_wire_text_fn fn) {
-  (void)w; /* both wires keep texts in message contents, and in blocks or parts of them */
+  (void)w; /* texts sit in message contents, in blocks or parts of them, or in outputs */
   int changed = 0;
   cJSON *m;
   cJSON_ArrayForEach(m, ock__wire_messages(body)) {
     const char *role = ock__wire_str(m, "role");
     enum ock_wire_text_kind kind;
+    if (!strcmp(ock__wire_str(m, "type"), "function_call_output")) {
+      changed |= map_string(m, "output", OCK_WIRE_TEXT_RESULT, fn); /* the Responses API */
+      continue;
+    }
     if (!strcmp(role, "tool"))
       kind = OCK_WIRE_TEXT_RESULT;
     else if (!strcmp(role, "user"))

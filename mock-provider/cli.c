@@ -27,7 +27,11 @@ static const char usage_head[] =
     "usage: ock-mock-provider --fixture FILE [--port N] [--journal FILE] [--observe-only]\n"
     "                         [--seed N] [--bind ADDR] [--request-timeout-ms N]\n";
 
-static const char usage_tail[] = "Prints the URL, then serves until SIGINT or SIGTERM.\n";
+static const char usage_tail[] =
+    "Serves each provider of the fixture at /p/NAME/v1/chat/completions (api openai),\n"
+    "/p/NAME/v1/responses (responses: the OpenAI Responses API) or /p/NAME/v1/messages\n"
+    "(anthropic), and the first of each api at /v1/... Prints the URL, then serves until SIGINT\n"
+    "or SIGTERM.\n";
 
 /* The command line: where its options go. */
 struct args {

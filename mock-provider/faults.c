@@ -44,13 +44,15 @@ int ock__fault_apply_stream(const struct mock_fault *f, const struct ock_wire_op
   if (f->kind != MOCK_FAULT_CUT_STREAM && f->kind != MOCK_FAULT_ERROR_MID_STREAM &&
       f->kind != MOCK_FAULT_MALFORMED_CHUNK)
     return OCK_OK;
-  ock_chunks_truncate(events, cut_point(events, w, f->after));
+  size_t cut = cut_point(events, w, f->after);
+  ock_chunks_truncate(events, cut);
   if (f->kind == MOCK_FAULT_CUT_STREAM)
     return OCK_OK;
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  int rc = f->kind == MOCK_FAULT_ERROR_MID_STREAM ? w->encode_error_event(f->status, f->message, &b)
-                                                  : w->encode_malformed_event(&b);
+  int rc = f->kind != MOCK_FAULT_ERROR_MID_STREAM ? w->encode_malformed_event(&b)
+           : w->encode_error_event_at ? w->encode_error_event_at(cut, f->status, f->message, &b)
+                                      : w->encode_error_event(f->status, f->message, &b);
   if (!rc)
     rc = ock_chunks_push(events, b.data, b.len);
   ock_buf_free(&b);

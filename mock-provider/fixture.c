@@ -34,7 +34,9 @@ uint32_t ock__fnv1a(const char *s) {
 }
 
 const char *ock__api_name(enum mock_api api) {
-  return api == MOCK_API_ANTHROPIC ? "anthropic" : "openai";
+  return api == MOCK_API_ANTHROPIC   ? "anthropic"
+         : api == MOCK_API_RESPONSES ? "responses"
+                                     : "openai";
 }
 
 const char *ock__fault_kind_name(enum mock_fault_kind kind) {
@@ -136,7 +138,7 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
 static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *path,
                           struct ock_jerr *err) {
   static const char *const keys[] = {"name", "api", "model", "priority", NULL};
-  static const char *const apis[] = {"openai", "anthropic", NULL};
+  static const char *const apis[] = {"openai", "anthropic", "responses", NULL};
   int n = cJSON_GetArraySize(arr);
   if (n == 0)
     return OCK_OK;
@@ -415,16 +417,18 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
     ock_jpath_key(sub, sizeof sub, path, "tool_calls");
     TRY(load_calls(calls, sub, t, err));
   }
-  const char *other = api == MOCK_API_OPENAI ? "stop_reason" : "finish_reason";
+  /* the Responses API's finish is its status, or the reason it is incomplete */
+  static const char *const statuses[] = {"completed", "max_output_tokens", "content_filter", NULL};
+  int anthropic = api == MOCK_API_ANTHROPIC;
+  const char *other = anthropic ? "finish_reason" : "stop_reason";
   if (cJSON_GetObjectItemCaseSensitive(o, other)) {
     ock_jpath_key(sub, sizeof sub, path, other);
     return ock_jerr_set(err, OCK_EINVAL, sub, "this provider speaks %s; use \"%s\"",
-                        ock__api_name(api),
-                        api == MOCK_API_OPENAI ? "finish_reason" : "stop_reason");
+                        ock__api_name(api), anthropic ? "stop_reason" : "finish_reason");
   }
   int e = 0;
-  const char *key = api == MOCK_API_OPENAI ? "finish_reason" : "stop_reason";
-  const char *const *choices = api == MOCK_API_OPENAI ? finishes : stops;
+  const char *key = anthropic ? "stop_reason" : "finish_reason";
+  const char *const *choices = anthropic ? stops : api == MOCK_API_RESPONSES ? statuses : finishes;
   if (cJSON_GetObjectItemCaseSensitive(o, key)) {
     TRY(ock_jget_enum(o, path, key, OCK_REQUIRED, choices, &e, err));
     t->finish = choices[e];

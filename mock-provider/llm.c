@@ -53,6 +53,11 @@ struct llm_in {
   char problem[900];         /* non-empty: the request is malformed (400) */
   const char *problem_param; /* OpenAI "param" of the problem, or NULL */
   const char *problem_code;  /* OpenAI "code" of the problem, or NULL */
+  /* Responses API: what goes before input in hist (instructions, then the conversation
+   * previous_response_id names), and whether the reply is kept for a later request */
+  size_t n_instructions;
+  const char *previous_id;
+  int store;
 };
 
 enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED };
@@ -167,11 +172,72 @@ static void read_tree(const struct mock_request *rq, const struct mock_provider 
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
+/* responses_fields: the members of a Responses API body, from the tree. */
+static int responses_fields(struct llm_in *in, const char **instructions, struct ock_jerr *jerr) {
+  const char *path = "$";
+  int rc = ock_jcheck_object(in->body, path, jerr);
+  if (!rc)
+    rc = ock_jget_nonempty(in->body, path, "model", OCK_REQUIRED, &in->model, jerr);
+  if (!rc)
+    rc = ock_jget_bool(in->body, path, "stream", OCK_OPTIONAL, &in->stream, jerr);
+  if (!rc)
+    rc = ock_jget_array(in->body, path, "tools", OCK_OPTIONAL, &in->tools, jerr);
+  if (!rc)
+    rc = ock_jget_string(in->body, path, "instructions", OCK_OPTIONAL, instructions, jerr);
+  if (!rc)
+    rc = ock_jget_string(in->body, path, "previous_response_id", OCK_OPTIONAL, &in->previous_id,
+                         jerr);
+  if (!rc)
+    rc = ock_jget_bool(in->body, path, "store", OCK_OPTIONAL, &in->store, jerr);
+  in->messages = cJSON_GetObjectItemCaseSensitive(in->body, "input");
+  if (!rc && !in->messages)
+    rc = ock_jerr_set(jerr, OCK_EMISSING, "$.input", "required member is missing");
+  return rc;
+}
+
+/* read_responses reads a Responses API body: the neutral history is the instructions (a system
+ * message), the stored conversation previous_response_id continues, then the input items. An
+ * unknown previous_response_id is the API's own 400. */
+static void read_responses(const struct mock_request *rq, struct mock_store *store,
+                           struct llm_in *in) {
+  struct ock_jerr jerr = {0};
+  const char *instructions = NULL;
+  in->store = 1; /* the API's default */
+  int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
+  if (!rc)
+    rc = responses_fields(in, &instructions, &jerr);
+  if (!rc && instructions) {
+    rc = ock_history_add_text(&in->hist, OCK_ROLE_SYSTEM, instructions);
+    if (!rc) {
+      in->hist.items[0].wire_index = -1;
+      in->n_instructions = 1;
+    }
+  }
+  if (!rc && in->previous_id &&
+      ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND) {
+    snprintf(in->problem, sizeof in->problem, "Previous response with id '%.200s' not found.",
+             in->previous_id);
+    in->problem_param = "previous_response_id";
+    in->problem_code = "previous_response_not_found";
+    return;
+  }
+  if (!rc) {
+    rc = ock_history_from_responses(in->messages, &in->hist, &jerr);
+    in->hist_ok = rc == OCK_OK;
+  }
+  if (rc)
+    snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
+}
+
 /* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM. */
 static int read_request(const struct mock_request *rq, const struct mock_provider *p,
-                        struct llm_in *in) {
+                        struct mock_store *store, struct llm_in *in) {
   memset(in, 0, sizeof *in);
   ock_history_init(&in->hist);
+  if (p->api == MOCK_API_RESPONSES) {
+    read_responses(rq, store, in);
+    return OCK_OK;
+  }
   int rc = ock_wire_request_read(rq->body, rq->body_len, p->api == MOCK_API_ANTHROPIC, &in->req);
   if (rc == OCK_ENOMEM)
     return rc;
@@ -337,7 +403,7 @@ static int write_params(struct ock_buf *out, const struct llm_in *in) {
   }
   const cJSON *m, *body = !in->fast && cJSON_IsObject(in->body) ? in->body : NULL;
   cJSON_ArrayForEach(m, body) {
-    if (strcmp(m->string, "messages") && strcmp(m->string, "system"))
+    if (strcmp(m->string, "messages") && strcmp(m->string, "system") && strcmp(m->string, "input"))
       rc = rc || (n++ && ock_buf_puts(out, ",")) || ock_json_write_string(out, m->string) ||
            ock_buf_puts(out, ":") || ock_json_write(out, m);
   }
@@ -384,20 +450,22 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
  * arrived (read_request reads it again, to the same result). */
 struct request_blob {
   const struct mock_provider *p;
+  struct mock_store *store;
   size_t method_len, path_len, trace_len, body_len; /* trace_len SIZE_MAX: no trace header */
   char bytes[];                                     /* method, path, trace id, body; each + NUL */
 };
 
 /* request_blob packs what print_request needs into one allocation; NULL when out of memory. */
 static struct request_blob *request_blob(const struct mock_request *rq,
-                                         const struct mock_provider *p, size_t *len) {
+                                         const struct mock_provider *p, struct mock_store *store,
+                                         size_t *len) {
   size_t m = strlen(rq->method), pa = strlen(rq->path);
   size_t t = rq->trace_id ? strlen(rq->trace_id) : SIZE_MAX;
   *len = sizeof(struct request_blob) + m + pa + (rq->trace_id ? t : 0) + rq->body_len + 4;
   struct request_blob *b = malloc(*len);
   if (!b)
     return NULL;
-  *b = (struct request_blob){p, m, pa, t, rq->body_len};
+  *b = (struct request_blob){p, store, m, pa, t, rq->body_len};
   char *at = b->bytes;
   memcpy(at, rq->method, m + 1);
   at += m + 1;
@@ -424,7 +492,7 @@ static int print_request(const void *blob, struct ock_buf *out) {
   rq.body = trace + (b->trace_len == SIZE_MAX ? 0 : b->trace_len) + 1;
   rq.body_len = b->body_len;
   struct llm_in in;
-  int rc = read_request(&rq, b->p, &in);
+  int rc = read_request(&rq, b->p, b->store, &in);
   if (!rc)
     rc = write_request(out, &rq, b->p, &in);
   free_request(&in);
@@ -537,9 +605,12 @@ static void decide(struct mock_state *st, const struct mock_provider *p, const s
     snprintf(d->param, sizeof d->param, "%s", in->problem_param ? in->problem_param : "");
     snprintf(d->code, sizeof d->code, "%s", in->problem_code ? in->problem_code : "");
   } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only &&
-             finding->shape != MOCK_A08_PARALLEL_WRONG_ORDER) {
-    /* Results out of call order are journaled but answered: both real APIs accept them
-     * (SPEC.md 6.7). Every other shape is a 400 there, so it is one here. */
+             finding->shape != MOCK_A08_PARALLEL_WRONG_ORDER &&
+             !(p->api == MOCK_API_RESPONSES && (finding->shape == MOCK_A03_INTERLEAVED_USER_MSG ||
+                                                finding->shape == MOCK_A04_INTERLEAVED_ASST_MSG))) {
+    /* Results out of call order are journaled but answered: the real APIs accept them
+     * (SPEC.md 6.7), and the Responses API pairs outputs with calls by call_id wherever they
+     * sit. Every other shape is a 400 there, so it is one here. */
     d->outcome = OUT_HISTORY;
     memcpy(d->message, ft->message, sizeof d->message);
     memcpy(d->param, ft->param, sizeof d->param);
@@ -806,7 +877,11 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
     out_len += strlen(t->calls[i].arguments);
   }
   int openai = p->api == MOCK_API_OPENAI;
-  ock__id_text(ids->id, openai ? "chatcmpl-" : "msg_", fx->hash, openai ? '-' : '_', &reply_no, 1);
+  ock__id_text(ids->id,
+               openai                         ? "chatcmpl-"
+               : p->api == MOCK_API_RESPONSES ? "resp_"
+                                              : "msg_",
+               fx->hash, openai ? '-' : '_', &reply_no, 1);
   memset(a, 0, sizeof *a);
   a->id = ids->id;
   a->model = in->model;
@@ -827,7 +902,7 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
 static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
                        const struct llm_decision *d, const char *request_id, int played,
                        const struct mock_answer *a, struct mock_plan *plan) {
-  int openai = p->api == MOCK_API_OPENAI;
+  int openai = p->api != MOCK_API_ANTHROPIC; /* param and code: both OpenAI wires */
   switch (d->outcome) {
   case OUT_INVALID:
     return error_reply(p, request_id, 400, d->message, openai && d->param[0] ? d->param : NULL,
@@ -845,6 +920,30 @@ static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
     return answer_reply(p, in, request_id, d->fault, a, plan);
   return error_reply(p, request_id, d->fault->status, d->fault->message, NULL, NULL, d->fault,
                      plan);
+}
+
+/* store_reply keeps a Responses API reply's conversation (input after the instructions, and
+ * the reply) under its id, for a later previous_response_id. */
+static int store_reply(struct mock_state *st, const struct llm_in *in,
+                       const struct mock_answer *a) {
+  struct ock_history h;
+  ock_history_init(&h);
+  int rc = OCK_OK;
+  for (size_t i = in->n_instructions; !rc && i < in->hist.len; i++)
+    rc = ock_history_append_message(&h, &in->hist.items[i]);
+  struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
+  if (!calls)
+    rc = OCK_ENOMEM;
+  for (size_t i = 0; !rc && i < a->n_calls; i++)
+    calls[i] = (struct ock_tool_call){(char *)a->calls[i].id, (char *)a->calls[i].name,
+                                      (char *)a->calls[i].arguments};
+  if (!rc)
+    rc = ock_history_add_assistant(&h, a->text && *a->text ? a->text : NULL, calls, a->n_calls);
+  if (!rc)
+    rc = ock__store_put(&st->responses, a->id, &h);
+  free(calls);
+  ock_history_free(&h);
+  return rc;
 }
 
 /* plan_reply builds the reply the decision calls for, and defers its journal entry until it
@@ -870,6 +969,8 @@ static int plan_reply(struct mock_state *st, const struct mock_request *rq,
   }
   if (!rc)
     rc = reply_bytes(p, in, d, request_id, played, &a, plan);
+  if (!rc && played && !d->fault && p->api == MOCK_API_RESPONSES && in->store)
+    rc = store_reply(st, in, &a);
   if (!rc)
     rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, request_id);
   if (!rc && plan->close)
@@ -893,12 +994,12 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   struct request_blob *blob = NULL; /* the llm_request entry, packed before the lock is taken */
   size_t blob_len = 0;
   memset(&finding, 0, sizeof finding);
-  int rc = read_request(rq, p, &in);
+  int rc = read_request(rq, p, &st->responses, &in);
   if (!rc && !in.problem[0])
     rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   if (!rc) {
     finding_text_of(p, &in, &finding, &ft);
-    if (!(blob = request_blob(rq, p, &blob_len)))
+    if (!(blob = request_blob(rq, p, &st->responses, &blob_len)))
       rc = OCK_ENOMEM;
   }
   if (!rc) {

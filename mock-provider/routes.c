@@ -7,7 +7,9 @@
  *   POST /ock/v1/tools/{name}               a ToolResult (or a scripted fault)
  *   POST /p/{provider}/v1/chat/completions  OpenAI providers
  *   POST /p/{provider}/v1/messages          Anthropic providers
- *   POST /v1/chat/completions, /v1/messages the first provider of that api
+ *   POST /p/{provider}/v1/responses         OpenAI Responses providers
+ *   POST /v1/chat/completions, /v1/messages, /v1/responses
+ *                                           the first provider of that api
  *   GET  /ock/v1/journal                    the journal so far (for teams using the CLI;
  *                                           not journaled itself)
  *   POST /mcp (and DELETE)                  the scenario's tools over MCP (mcp.c)
@@ -37,6 +39,12 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
   st->observe_only = observe_only;
   st->seed = seed;
   if (ock__lock_init(&st->lock)) {
+    free(st);
+    ock__fixture_free(fx);
+    return OCK_ENOMEM;
+  }
+  if (ock__store_init(&st->responses)) {
+    pthread_mutex_destroy(&st->lock);
     free(st);
     ock__fixture_free(fx);
     return OCK_ENOMEM;
@@ -75,6 +83,7 @@ void ock__state_free(struct mock_state *st) {
   free(st->cancel_fired);
   ock__journal_free(st->journal);
   ock__fixture_free(st->fx);
+  ock__store_free(&st->responses);
   pthread_mutex_destroy(&st->lock);
   free(st);
 }
@@ -131,11 +140,14 @@ void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const
   }
 }
 
-/* path_api: the wire whose endpoint the path names (".../v1/chat/completions" or
- * ".../v1/messages"), or NULL for the mock's own endpoints. */
+/* path_api: the wire whose endpoint the path names (".../v1/chat/completions",
+ * ".../v1/messages" or ".../v1/responses"), or NULL for the mock's own endpoints. */
 static const struct ock_wire_ops *path_api(const char *path) {
   static const char chat[] = "/v1/chat/completions", messages[] = "/v1/messages";
+  static const char responses[] = "/v1/responses";
   size_t n = strlen(path);
+  if (n >= sizeof responses - 1 && !strcmp(path + n - (sizeof responses - 1), responses))
+    return &ock_wire_responses;
   if (n >= sizeof chat - 1 && !strcmp(path + n - (sizeof chat - 1), chat))
     return &ock_wire_openai;
   if (n >= sizeof messages - 1 && !strcmp(path + n - (sizeof messages - 1), messages))
@@ -214,7 +226,9 @@ static int llm_route(struct mock_state *st, const struct mock_request *rq, enum 
     if (p->api != api) {
       snprintf(msg, sizeof msg, "provider \"%s\" speaks %s; its endpoint is %s", p->name,
                ock__api_name(p->api),
-               p->api == MOCK_API_OPENAI ? "/p/NAME/v1/chat/completions" : "/p/NAME/v1/messages");
+               p->api == MOCK_API_OPENAI      ? "/p/NAME/v1/chat/completions"
+               : p->api == MOCK_API_RESPONSES ? "/p/NAME/v1/responses"
+                                              : "/p/NAME/v1/messages");
       return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
     }
   } else {
@@ -244,6 +258,7 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
   const char *tool = !strncmp(path, "/ock/v1/tools/", 14) ? path + 14 : NULL;
   static const char chat[] = "/v1/chat/completions";
   static const char messages[] = "/v1/messages";
+  static const char responses[] = "/v1/responses";
   if (rq->body_too_big) {
     char msg[160];
     snprintf(msg, sizeof msg, "request body larger than %zu bytes (8 MiB)", OCK_MAX_MOCK_BODY);
@@ -277,6 +292,8 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
     return llm_route(st, rq, MOCK_API_OPENAI, NULL, 0, plan);
   if (!strcmp(path, messages))
     return llm_route(st, rq, MOCK_API_ANTHROPIC, NULL, 0, plan);
+  if (!strcmp(path, responses))
+    return llm_route(st, rq, MOCK_API_RESPONSES, NULL, 0, plan);
   if (!strncmp(path, "/p/", 3)) {
     const char *name = path + 3, *slash = strchr(name, '/');
     if (slash && slash > name) {
@@ -284,13 +301,15 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
         return llm_route(st, rq, MOCK_API_OPENAI, name, (size_t)(slash - name), plan);
       if (!strcmp(slash, messages))
         return llm_route(st, rq, MOCK_API_ANTHROPIC, name, (size_t)(slash - name), plan);
+      if (!strcmp(slash, responses))
+        return llm_route(st, rq, MOCK_API_RESPONSES, name, (size_t)(slash - name), plan);
     }
   }
   char msg[300];
   snprintf(msg, sizeof msg,
            "no endpoint at %.120s; this mock serves /ock/v1/session, /ock/v1/events, "
            "/ock/v1/tools/NAME, /mcp, /p/PROVIDER/v1/chat/completions, /p/PROVIDER/v1/messages, "
-           "/v1/chat/completions, /v1/messages",
+           "/p/PROVIDER/v1/responses, /v1/chat/completions, /v1/messages, /v1/responses",
            path);
   return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
 }

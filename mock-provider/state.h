@@ -20,6 +20,7 @@
 #include "mcp.h"
 #include "plan.h"
 #include "script.h"
+#include "stored.h"
 
 struct mock_state {
   struct mock_fixture *fx;      /* owned */
@@ -40,6 +41,7 @@ struct mock_state {
                                             the <turn> of the deterministic ids (SPEC 6.6) */
   struct mock_mcp_session mcp[OCK_MAX_MCP_SESSIONS]; /* the MCP sessions opened so far (mcp.c) */
   size_t n_mcp;
+  struct mock_store responses; /* the Responses API's stored conversations; its own lock */
 };
 
 #define MOCK_CANCEL_HOLD_MS 200 /* a reply held after its cancel trigger fired (SPEC 8.7) */

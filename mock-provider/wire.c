@@ -13,7 +13,9 @@
 #include "ock/status.h"
 
 const struct ock_wire_ops *ock__wire_for(enum mock_api api) {
-  return ock_wire_get(api == MOCK_API_ANTHROPIC ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI);
+  return ock_wire_get(api == MOCK_API_ANTHROPIC   ? OCK_WIRE_ANTHROPIC
+                      : api == MOCK_API_RESPONSES ? OCK_WIRE_RESPONSES
+                                                  : OCK_WIRE_OPENAI);
 }
 
 /* as_reply views a as a neutral reply: the strings are borrowed (the reply is never cleared),
@@ -194,8 +196,53 @@ static int anthropic_history_error(const struct mock_finding *f, const cJSON *ra
                         n, block_index(raw, n, "tool_result", "tool_use_id", f->id), f->id);
 }
 
+/* The Responses API pairs a function_call_output with its function_call by call_id wherever
+ * both sit in input (a message between them is accepted), and has a text for each orphan
+ * direction, both with param "input" and code null. */
+static int responses_history_error(const struct mock_finding *f, struct ock_buf *param,
+                                   struct ock_buf *out) {
+  switch (f->shape) {
+  case MOCK_A01_UNMATCHED_TOOL_USE:
+  case MOCK_A07_PARALLEL_MISSING_RESULT:
+    return ock_buf_puts(param, "input") ||
+           ock_buf_printf(out, "No tool output found for function call %s.", f->tool_call_id);
+  case MOCK_A02_UNMATCHED_TOOL_RESULT:
+  case MOCK_A06_WRONG_TOOL_CALL_ID:
+    return ock_buf_puts(param, "input") ||
+           ock_buf_printf(out, "No tool call found for function call output with call_id %s.",
+                          f->id);
+  case MOCK_A03_INTERLEAVED_USER_MSG:
+  case MOCK_A04_INTERLEAVED_ASST_MSG:
+    return ock_buf_puts(param, "input") ||
+           ock_buf_printf(out,
+                          "ock: an item sits between function call %s and its "
+                          "function_call_output (the Responses API accepts this; the contract "
+                          "does not).",
+                          f->tool_call_id);
+  case MOCK_A05_DUPLICATE_TOOL_CALL_ID:
+    return ock_buf_puts(param, "input") ||
+           ock_buf_printf(out,
+                          f->on_result ? "ock: more than one function_call_output answers call_id "
+                                         "%s."
+                                       : "ock: call_id %s is issued more than once in this "
+                                         "conversation.",
+                          f->id);
+  case MOCK_A08_PARALLEL_WRONG_ORDER:
+    return ock_buf_puts(param, "input") ||
+           ock_buf_printf(out,
+                          "ock: function_call_output items must answer function calls in order. "
+                          "Expected call_id %s, found %s.",
+                          f->expected ? f->expected : "", f->id);
+  case MOCK_SHAPE_NONE:
+    break;
+  }
+  return OCK_OK;
+}
+
 int ock__history_error(enum mock_api api, const struct mock_finding *f, const cJSON *raw,
                        struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
+  if (api == MOCK_API_RESPONSES)
+    return responses_history_error(f, param, out) ? OCK_ENOMEM : OCK_OK;
   if (api == MOCK_API_ANTHROPIC)
     return anthropic_history_error(f, raw, out);
   return openai_history_error(f, raw, param, code, out);

@@ -17,6 +17,7 @@
 #include "fixture.h"
 #include "ock/buf.h"
 #include "ock/wire.h"
+#include "ock/wire_responses.h"
 #include "validate.h"
 
 struct mock_answer_call {

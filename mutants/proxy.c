@@ -114,6 +114,10 @@ static enum mutant_route classify(const char *method, const char *url, enum muta
     *wire = MUTANT_WIRE_ANTHROPIC;
     return MUTANT_ROUTE_LLM;
   }
+  if (ends_with(url, "/v1/responses")) {
+    *wire = MUTANT_WIRE_RESPONSES;
+    return MUTANT_ROUTE_LLM;
+  }
   return MUTANT_ROUTE_OTHER;
 }
 
@@ -263,7 +267,9 @@ static int lenient_append(struct pipe *pp, const char *bytes, size_t len) {
 
 /* ends_sealed: the stream so far carries its wire's terminator and arrived whole. */
 static int ends_sealed(const struct pipe *pp) {
-  const char *mark = strstr(pp->seal, "message_stop") ? "\"message_stop\"" : "[DONE]";
+  const char *mark = strstr(pp->seal, "message_stop")         ? "\"message_stop\""
+                     : strstr(pp->seal, "response.completed") ? "\"response.completed\""
+                                                              : "[DONE]";
   size_t m = strlen(mark);
   for (size_t i = 0; pp->up.complete && i + m <= pp->data.len; i++)
     if (!memcmp(pp->data.data + i, mark, m))
@@ -273,6 +279,10 @@ static int ends_sealed(const struct pipe *pp) {
 
 /* The terminator of each wire's stream (SPEC.md 6.4, 6.5), for mutations.seals_cut_streams. */
 static const char *stream_terminator(enum mutant_wire w) {
+  if (w == MUTANT_WIRE_RESPONSES) /* a completed response with nothing more in it */
+    return "\n\nevent: response.completed\ndata: {\"type\":\"response.completed\","
+           "\"sequence_number\":0,\"response\":{\"object\":\"response\",\"status\":"
+           "\"completed\",\"output\":[]}}\n\n";
   return w == MUTANT_WIRE_ANTHROPIC
              ? "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
              : "\n\ndata: [DONE]\n\n";

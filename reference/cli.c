@@ -37,6 +37,8 @@ static const char usage_head[] =
     "from $OCK_URL/ock/v1/session, runs each prompt as one execute (keeping one conversation\n"
     "across prompts), posts every event to $OCK_URL/ock/v1/events, runs tools through\n"
     "$OCK_URL/ock/v1/tools/{name}, and exits 0. SIGINT cancels the running execute only.\n"
+    "It speaks each provider's wire (api openai: Chat Completions; responses: the OpenAI\n"
+    "Responses API; anthropic: Messages), streamed and not.\n"
     "\n"
     "options (the session's config wins over these; these win over the environment):\n";
 
@@ -45,7 +47,8 @@ static const char usage_tail[] =
     "environment:\n"
     "  OCK_URL            root of the ock/1 endpoints (required), e.g. http://127.0.0.1:8080;\n"
     "                     plain http://, reached directly (no proxy: they are the harness's)\n"
-    "  OPENAI_API_KEY     sent to OpenAI-wire providers (a dummy when unset)\n"
+    "  OPENAI_API_KEY     sent to OpenAI providers, Chat Completions and Responses API (a\n"
+    "                     dummy when unset)\n"
     "  ANTHROPIC_API_KEY  sent to Anthropic-wire providers (a dummy when unset)\n"
     "\n"
     "exit status: 0 after the last prompt (whatever each execute ended with); 2 for a bad\n"

@@ -1,5 +1,6 @@
 /*
- * provider_http.c: LLM providers over HTTP, OpenAI Chat Completions and Anthropic Messages.
+ * provider_http.c: LLM providers over HTTP: OpenAI Chat Completions, Anthropic Messages and the
+ * OpenAI Responses API.
  *
  * A thin edge: the request body, the JSON reply and the streamed reply (through the SSE
  * decoder, ock/sse.h) are the provider wire's (ock/wire.h), which does all the building and
@@ -188,7 +189,7 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
     return OCK_ENOMEM;
   }
   char auth[600], trace[300];
-  if (p->wire == OCK_WIRE_OPENAI)
+  if (p->wire != OCK_WIRE_ANTHROPIC)
     snprintf(auth, sizeof auth, "Authorization: Bearer %s", p->api_key);
   else
     snprintf(auth, sizeof auth, "x-api-key: %s", p->api_key);
@@ -247,13 +248,13 @@ int ock_http_provider_new(enum ock_wire wire, const char *name, const char *base
                           const char *model, int priority, const char *api_key,
                           ock_http_provider **out) {
   if (!name || !base_url || !model || !out ||
-      (wire != OCK_WIRE_OPENAI && wire != OCK_WIRE_ANTHROPIC))
+      (wire != OCK_WIRE_OPENAI && wire != OCK_WIRE_ANTHROPIC && wire != OCK_WIRE_RESPONSES))
     return OCK_EINVAL;
   struct ock_http_provider *p = calloc(1, sizeof *p);
   if (!p)
     return OCK_ENOMEM;
   if (!api_key)
-    api_key = getenv(wire == OCK_WIRE_OPENAI ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY");
+    api_key = getenv(wire == OCK_WIRE_ANTHROPIC ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
   size_t blen = strlen(base_url);
   while (blen && base_url[blen - 1] == '/')
     blen--;

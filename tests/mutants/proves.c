@@ -206,6 +206,30 @@ static const struct proves_row table[] = {
      "parallel.result-order tool.input"},
     {"parallel-two-rounds",
      "orphan.call-kept orphan.call-order parallel.group-id parallel.overlap parallel.result-order"},
+    {"responses-cancel-during-tool", "cancel.closing-message cancel.results-kept cancel.status "
+                                     "expect.last-request orphan.context-valid proc.sigint"},
+    {"responses-deny-tool-pre", "expect.last-request expect.tool-calls hook.deny-tool-pre "
+                                "orphan.result-for-every-call tool.event-fields"},
+    {"responses-error-500", "complete.error-object error.provider-error"},
+    {"responses-fail-fast-tool", "error.fail-fast expect.last-request expect.tool-calls "
+                                 "orphan.context-valid tool.endpoint-failure"},
+    {"responses-multi-round", "complete.turn-count expect.last-request expect.llm-requests "
+                              "expect.turn-count orphan.result-for-every-call tool.input"},
+    {"responses-parallel-out-of-order",
+     "expect.last-request orphan.call-order orphan.result-for-every-call parallel.group-id "
+     "parallel.overlap parallel.result-order"},
+    {"responses-retry-429", "complete.turn-count error.backoff error.retry expect.turn-count"},
+    {"responses-stream-text", "expect.events-present order.response-matches stream.deltas-add-up "
+                              "stream.events stream.requested"},
+    {"responses-stream-tool-split", "expect.tool-input order.response-matches "
+                                    "stream.arguments-reassembled stream.deltas-add-up tool.input"},
+    {"responses-text", "complete.once complete.turn-count expect.turn-count "
+                       "order.request-before-llm order.response-matches"},
+    {"responses-tool-single-call", "complete.turn-count expect.last-request expect.tool-input "
+                                   "expect.turn-count order.tool-pairing order.tool-pre-before-run "
+                                   "orphan.result-for-every-call tool.input tool.result-content"},
+    {"responses-unknown-tool", "expect.last-request orphan.call-order orphan.context-valid "
+                               "orphan.result-for-every-call tool.unknown"},
     {"retry-400-not-retried", "complete.error-object error.no-retry error.provider-error "
                               "expect.events-absent expect.llm-requests expect.status"},
     {"retry-401-not-retried", "complete.error-object error.no-retry error.provider-error "
@@ -311,6 +335,42 @@ static const struct proves_row table[] = {
      "error.provider-error expect.events-absent expect.llm-requests expect.status "
      "expect.tool-calls order.prompt-complete stream.fault-is-error"},
     {"stream-fault-openai-no-terminator-retry",
+     "complete.turn-count error.retry expect.tool-calls expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-responses-cut-in-arguments-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-responses-cut-in-arguments-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-responses-cut-in-text-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-responses-cut-in-text-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-responses-drop-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-responses-drop-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-responses-error-event-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-responses-error-event-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-responses-malformed-after-call-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-responses-malformed-after-call-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-responses-no-terminator-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "expect.tool-calls order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-responses-no-terminator-retry",
      "complete.turn-count error.retry expect.tool-calls expect.turn-count order.response-matches "
      "orphan.result-for-every-call stream.fault-is-error"},
     {"stream-malformed-chunk",

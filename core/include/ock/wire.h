@@ -22,7 +22,11 @@
 #include "ock/json.h"
 #include "ock/message.h"
 
-enum ock_wire { OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC };
+enum ock_wire {
+  OCK_WIRE_OPENAI,
+  OCK_WIRE_ANTHROPIC,
+  OCK_WIRE_RESPONSES /* the OpenAI Responses API: ock/wire_responses.h */
+};
 
 /* ---- byte pieces ----------------------------------------------------------------------------
  * A list of byte strings: SSE events in order, one piece per event, or one body. Each piece is
@@ -181,6 +185,9 @@ struct ock_wire_ops {
   /* encode_error_event appends an in-stream error event (status 0: OpenAI's server_error with
    * code null, Anthropic's overloaded_error). message NULL: "ock: scripted stream error". */
   int (*encode_error_event)(int status, const char *message, struct ock_buf *out);
+  /* encode_error_event_at, when not NULL, is encode_error_event for an event that becomes piece
+   * number seq of its stream: the Responses API numbers its events (sequence_number). */
+  int (*encode_error_event_at)(size_t seq, int status, const char *message, struct ock_buf *out);
   /* encode_malformed_event appends an event whose data is not JSON (`data: {"ock":`). */
   int (*encode_malformed_event)(struct ock_buf *out);
 
@@ -239,7 +246,9 @@ int ock_wire_stream_finish(ock_wire_stream *s, struct ock_reply *out, struct ock
  * both wires (a result removed, duplicated, reordered, a message slipped between a call and
  * its results, a text moved): ock-mutant's lies are made of these. They only edit the body
  * they are given; each returns 1 when it changed something and 0 when the request has nothing
- * to edit (or w is NULL), and never fails otherwise. */
+ * to edit (or w is NULL), and never fails otherwise. On the Responses API (input items) the
+ * results, the message items and their texts are edited; the edits of a call message find none
+ * there. */
 
 /* ock_wire_result_count: the tool results in the request. */
 int ock_wire_result_count(const cJSON *body, const struct ock_wire_ops *w);
