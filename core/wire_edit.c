@@ -28,6 +28,8 @@ static const cJSON *array_or_null(const cJSON *a) {
 
 cJSON *ock__wire_messages(const cJSON *body) {
   cJSON *m = cJSON_GetObjectItemCaseSensitive(body, "messages");
+  if (!m) /* Gemini's turns */
+    m = cJSON_GetObjectItemCaseSensitive(body, "contents");
   return cJSON_IsArray(m) ? m : NULL;
 }
 
@@ -88,7 +90,7 @@ int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w) {
     return 0;
   struct ock_wire_result *last = &r[n - 1];
   cJSON_DeleteItemFromArray(last->container, last->index);
-  if (w->wire == OCK_WIRE_ANTHROPIC && cJSON_GetArraySize(last->container) == 0)
+  if (w->wire != OCK_WIRE_OPENAI && cJSON_GetArraySize(last->container) == 0)
     cJSON_DeleteItemFromArray(ock__wire_messages(body), last->msg_index);
   return 1;
 }

@@ -34,7 +34,7 @@ uint32_t ock__fnv1a(const char *s) {
 }
 
 const char *ock__api_name(enum mock_api api) {
-  return api == MOCK_API_ANTHROPIC ? "anthropic" : "openai";
+  return api == MOCK_API_ANTHROPIC ? "anthropic" : api == MOCK_API_GEMINI ? "gemini" : "openai";
 }
 
 const char *ock__fault_kind_name(enum mock_fault_kind kind) {
@@ -136,7 +136,7 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
 static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *path,
                           struct ock_jerr *err) {
   static const char *const keys[] = {"name", "api", "model", "priority", NULL};
-  static const char *const apis[] = {"openai", "anthropic", NULL};
+  static const char *const apis[] = {"openai", "anthropic", "gemini", NULL};
   int n = cJSON_GetArraySize(arr);
   if (n == 0)
     return OCK_OK;
@@ -390,6 +390,8 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
       "match",          "text",     "tool_calls", "finish_reason", "stop_reason", "chunk_size",
       "chunk_delay_ms", "delay_ms", "fault",      "stop_sequence", NULL};
   static const char *const finishes[] = {"stop", "length", "tool_calls", "content_filter", NULL};
+  static const char *const gemini_finishes[] = {
+      "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL", "OTHER", NULL};
   static const char *const stops[] = {"end_turn",
                                       "max_tokens",
                                       "stop_sequence",
@@ -414,16 +416,17 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
     ock_jpath_key(sub, sizeof sub, path, "tool_calls");
     TRY(load_calls(calls, sub, t, err));
   }
-  const char *other = api == MOCK_API_OPENAI ? "stop_reason" : "finish_reason";
+  const char *key = api == MOCK_API_ANTHROPIC ? "stop_reason" : "finish_reason";
+  const char *other = api == MOCK_API_ANTHROPIC ? "finish_reason" : "stop_reason";
   if (cJSON_GetObjectItemCaseSensitive(o, other)) {
     ock_jpath_key(sub, sizeof sub, path, other);
     return ock_jerr_set(err, OCK_EINVAL, sub, "this provider speaks %s; use \"%s\"",
-                        ock__api_name(api),
-                        api == MOCK_API_OPENAI ? "finish_reason" : "stop_reason");
+                        ock__api_name(api), key);
   }
   int e = 0;
-  const char *key = api == MOCK_API_OPENAI ? "finish_reason" : "stop_reason";
-  const char *const *choices = api == MOCK_API_OPENAI ? finishes : stops;
+  const char *const *choices = api == MOCK_API_OPENAI   ? finishes
+                               : api == MOCK_API_GEMINI ? gemini_finishes
+                                                        : stops;
   if (cJSON_GetObjectItemCaseSensitive(o, key)) {
     TRY(ock_jget_enum(o, path, key, OCK_REQUIRED, choices, &e, err));
     t->finish = choices[e];

@@ -5,6 +5,8 @@
  */
 #include "wire.h"
 
+#include "gemini.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,9 @@
 #include "ock/status.h"
 
 const struct ock_wire_ops *ock__wire_for(enum mock_api api) {
-  return ock_wire_get(api == MOCK_API_ANTHROPIC ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI);
+  return ock_wire_get(api == MOCK_API_ANTHROPIC ? OCK_WIRE_ANTHROPIC
+                      : api == MOCK_API_GEMINI  ? OCK_WIRE_GEMINI
+                                                : OCK_WIRE_OPENAI);
 }
 
 /* as_reply views a as a neutral reply: the strings are borrowed (the reply is never cleared),
@@ -198,5 +202,7 @@ int ock__history_error(enum mock_api api, const struct mock_finding *f, const cJ
                        struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
   if (api == MOCK_API_ANTHROPIC)
     return anthropic_history_error(f, raw, out);
+  if (api == MOCK_API_GEMINI)
+    return ock__gemini_history_error(f, raw, out);
   return openai_history_error(f, raw, param, code, out);
 }
