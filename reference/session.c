@@ -96,7 +96,8 @@ static int read_config(const cJSON *cfg, struct ock_orchestrator_config *c, stru
 
 static int read_provider(const cJSON *jp, const char *path, struct ock__session_provider *p,
                          struct ock_jerr *err) {
-  static const char *const apis[] = {"openai", "anthropic", NULL};
+  static const char *const apis[] = {"openai", "anthropic", "gemini", NULL};
+  static const enum ock_wire wires[] = {OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC, OCK_WIRE_GEMINI};
   const char *name = NULL, *base_url = NULL, *model = "";
   int api = 0;
   long long prio = 100;
@@ -113,7 +114,7 @@ static int read_provider(const cJSON *jp, const char *path, struct ock__session_
     rc = ock_jget_int(jp, path, "priority", OCK_OPTIONAL, -1000000, 1000000, &prio, err);
   if (rc)
     return rc;
-  p->api = api ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI;
+  p->api = wires[api];
   p->priority = (int)prio;
   if (dup_into(&p->name, name) || dup_into(&p->base_url, base_url) || dup_into(&p->model, model))
     return OCK_ENOMEM;

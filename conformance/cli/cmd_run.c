@@ -101,9 +101,9 @@ static int parse_shard(const char *s, int *i, int *n) {
   return 0;
 }
 
-/* wire_known: one of the two provider wires a SUT may declare (SPEC.md 7.9). */
+/* wire_known: one of the provider wires a SUT may declare (SPEC.md 7.9). */
 static int wire_known(const char *w) {
-  return !strcmp(w, "openai") || !strcmp(w, "anthropic");
+  return !strcmp(w, "openai") || !strcmp(w, "anthropic") || !strcmp(w, "gemini");
 }
 
 /* same_set: a and b hold the same names, in any order, ignoring implied (NULL: none). */
@@ -291,7 +291,7 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
 
 static const char *const level_names[] = {"must", "should", "may", NULL}; /* enum ock_level */
 static const char *const formats[] = {"human", "jsonl", NULL};
-static const char *const wire_names[] = {"openai", "anthropic", NULL};
+static const char *const wire_names[] = {"openai", "anthropic", "gemini", NULL};
 
 enum { RUN_OPTIONS = 26 };
 
@@ -304,8 +304,8 @@ static void run_options(struct run_opts *o, int *format, struct ock_option t[RUN
        .help = "what it supports, comma-separated: core, streaming, parallel,\n"
                "scheduling, lifecycle, resilience, cancellation (core is implied)"},
       {"wires", 0, OCK_OPT_LIST, &o->wires, .values = wire_names, .metavar = "LIST",
-       .help = "the provider wires it speaks: openai, anthropic (default both);\n"
-               "a scenario on another wire is SKIP"},
+       .help = "the provider wires it speaks: openai, anthropic, gemini (default\n"
+               "openai,anthropic); a scenario on another wire is SKIP"},
       {"manifest", 0, OCK_OPT_STRING, &o->manifest, .metavar = "FILE",
        .help = "JSON {name, capabilities, wires, expected_failures, framework,\nemulated} instead"},
       {"name", 0, OCK_OPT_STRING, &o->name, .metavar = "NAME",
