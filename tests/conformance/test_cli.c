@@ -142,7 +142,7 @@ static void wires_are_declared(void) {
   OCK_ASSERT_CONTAINS(slurp(path), "wires openai");
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator true --wires openai,grpc --fixtures %s 2>&1 | "
-           "grep -q 'expected one of: openai, anthropic; got \"grpc\"'; exit $?",
+           "grep -q 'expected one of: openai, anthropic, gemini; got \"grpc\"'; exit $?",
            OCK_BIN_DIR, ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
   snprintf(cmd, sizeof cmd,
@@ -450,10 +450,11 @@ static void verdicts(const char *report, char *out, size_t n) {
  * the merged shards equal the whole run. */
 static void shards_merge_to_the_whole_run(void) {
   char cmd[2048];
-  const char *base =
-      OCK_BIN_DIR "/bin/ock run --orchestrator " OCK_BIN_DIR
-                  "/bin/ock-orchestrator --capabilities core,streaming,parallel,scheduling,"
-                  "lifecycle,resilience,cancellation --format jsonl --jobs 2 --strict";
+  const char *base = OCK_BIN_DIR
+      "/bin/ock run --orchestrator " OCK_BIN_DIR
+      "/bin/ock-orchestrator --capabilities core,streaming,parallel,scheduling,"
+      "lifecycle,resilience,cancellation --wires openai,anthropic,gemini --format jsonl "
+      "--jobs 2 --strict";
   snprintf(cmd, sizeof cmd,
            "%s --fixtures %s -o %s/whole >/dev/null 2>&1; "
            "%s --fixtures %s --shard 1/2 -o %s/s1 >/dev/null 2>&1; "
