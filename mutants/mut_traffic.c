@@ -17,7 +17,9 @@
 static const struct ock_wire_ops *wire_of(const struct mutant_exchange *x) {
   if (x->wire == MUTANT_WIRE_NONE)
     return NULL;
-  return ock_wire_get(x->wire == MUTANT_WIRE_ANTHROPIC ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI);
+  return ock_wire_get(x->wire == MUTANT_WIRE_ANTHROPIC ? OCK_WIRE_ANTHROPIC
+                      : x->wire == MUTANT_WIRE_GEMINI  ? OCK_WIRE_GEMINI
+                                                       : OCK_WIRE_OPENAI);
 }
 
 void ock__mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x) {

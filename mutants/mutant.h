@@ -30,7 +30,12 @@ enum mutant_route {
   MUTANT_ROUTE_OTHER    /* anything else: forwarded untouched */
 };
 
-enum mutant_wire { MUTANT_WIRE_NONE, MUTANT_WIRE_OPENAI, MUTANT_WIRE_ANTHROPIC };
+enum mutant_wire {
+  MUTANT_WIRE_NONE,
+  MUTANT_WIRE_OPENAI,
+  MUTANT_WIRE_ANTHROPIC,
+  MUTANT_WIRE_GEMINI
+};
 
 /* HTTP headers as name/value pairs; names keep the case they arrived with. */
 struct mutant_headers {
