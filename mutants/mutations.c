@@ -292,7 +292,9 @@ static const struct mutation table[] = {
      .event = ock__mut_stream_error_as_response},
     {.name = "cut-stream-sealed",
      .requirement = "OCK-STREAM-004",
-     .cases = "stream-fault-*-cut-* stream-fault-*-no-terminator-* stream-cut anthropic-stream-cut",
+     .cases =
+         "stream-fault-*-cut-* stream-fault-*-no-terminator-* stream-fault-*-no-finish-reason-* "
+         "stream-cut anthropic-stream-cut gemini-stream-cut",
      .what = "a stream the provider cut short is taken as complete (the SUT sees the wire's own "
              "ending added)",
      .seals_cut_streams = 1},

@@ -267,7 +267,9 @@ static int lenient_append(struct pipe *pp, const char *bytes, size_t len) {
 
 /* ends_sealed: the stream so far carries its wire's terminator and arrived whole. */
 static int ends_sealed(const struct pipe *pp) {
-  const char *mark = strstr(pp->seal, "message_stop") ? "\"message_stop\"" : "[DONE]";
+  const char *mark = strstr(pp->seal, "message_stop")   ? "\"message_stop\""
+                     : strstr(pp->seal, "finishReason") ? "\"finishReason\""
+                                                        : "[DONE]";
   size_t m = strlen(mark);
   for (size_t i = 0; pp->up.complete && i + m <= pp->data.len; i++)
     if (!memcmp(pp->data.data + i, mark, m))

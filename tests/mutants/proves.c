@@ -133,7 +133,7 @@ static const struct proves_row table[] = {
     {"gemini-retry-503", "complete.turn-count error.backoff error.retry expect.turn-count"},
     {"gemini-stream-cut", "error.provider-error stream.fault-is-error"},
     {"gemini-stream-text", "expect.events-present order.response-matches stream.deltas-add-up "
-                           "stream.events stream.requested"},
+                           "stream.events"},
     {"gemini-stream-tool-split", "expect.tool-input order.response-matches "
                                  "stream.arguments-reassembled stream.deltas-add-up tool.input"},
     {"gemini-system-injection", "expect.last-request hook.inject-kept"},
