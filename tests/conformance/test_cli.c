@@ -698,7 +698,8 @@ static void time_scale_variable_is_checked(void) {
 }
 
 static void list_and_explain(void) {
-  char cmd[1024], text[1 << 16];
+  static char text[1 << 18]; /* ock list prints a line per scenario: room for a few hundred */
+  char cmd[1024];
   snprintf(cmd, sizeof cmd, "%s/bin/ock list --fixtures %s", OCK_ROOT_BIN,
            ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(out_of(cmd, "list", text, sizeof text), 0);
