@@ -58,9 +58,9 @@ static int model_turn(cJSON *contents, const struct ock_message *m) {
     ok = ock__wire_add(parts, NULL, text_part(m->content));
   for (size_t c = 0; ok && c < m->n_calls; c++) {
     cJSON *part = cJSON_CreateObject();
-    cJSON *fc = cJSON_CreateObject();
-    ok = ock__wire_add(parts, NULL, part) && ock__wire_add(part, "functionCall", fc) &&
-         (!m->calls[c].id || cJSON_AddStringToObject(fc, "id", m->calls[c].id)) &&
+    cJSON *fc =
+        ock__wire_add(parts, NULL, part) ? cJSON_AddObjectToObject(part, "functionCall") : NULL;
+    ok = fc != NULL && (!m->calls[c].id || cJSON_AddStringToObject(fc, "id", m->calls[c].id)) &&
          ock__wire_add_str(fc, "name", m->calls[c].name ? m->calls[c].name : "") &&
          ock__wire_add(fc, "args", args_object(m->calls[c].arguments));
   }
@@ -74,14 +74,13 @@ static int add_response(cJSON *contents, cJSON **open, const struct ock_history 
   if (!*open && !(*open = turn(contents, "user")))
     return 0;
   cJSON *part = cJSON_CreateObject();
-  cJSON *fr = cJSON_CreateObject();
-  cJSON *resp = cJSON_CreateObject();
-  int ok = ock__wire_add(*open, NULL, part) && ock__wire_add(part, "functionResponse", fr) &&
-           (!m->tool_call_id || cJSON_AddStringToObject(fr, "id", m->tool_call_id)) &&
+  cJSON *fr =
+      ock__wire_add(*open, NULL, part) ? cJSON_AddObjectToObject(part, "functionResponse") : NULL;
+  int ok = fr && (!m->tool_call_id || cJSON_AddStringToObject(fr, "id", m->tool_call_id)) &&
            cJSON_AddStringToObject(fr, "name", call_name(h, i, m->tool_call_id));
-  ok = ock__wire_add(ok ? fr : NULL, "response", resp);
-  return ok && cJSON_AddStringToObject(resp, m->is_error ? "error" : "output",
-                                       m->content ? m->content : "");
+  cJSON *resp = ok ? cJSON_AddObjectToObject(fr, "response") : NULL;
+  return resp && cJSON_AddStringToObject(resp, m->is_error ? "error" : "output",
+                                         m->content ? m->content : "");
 }
 
 int ock_history_to_gemini(const struct ock_history *h, cJSON **out, cJSON **out_system) {

@@ -261,8 +261,6 @@ static cJSON *text_message(const cJSON *body, const char *role, const char *text
   cJSON *parts = cJSON_AddArrayToObject(m, "parts"), *part = cJSON_CreateObject();
   int ok = ock__wire_add(parts, NULL, part) && cJSON_AddStringToObject(part, "text", text) &&
            cJSON_AddStringToObject(m, "role", strcmp(role, "assistant") ? role : "model");
-  if (!parts)
-    cJSON_Delete(part);
   return ock__wire_built(m, ok);
 }
 

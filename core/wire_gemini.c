@@ -42,9 +42,7 @@ static int gemini_request(const struct ock_wire_request *req, struct ock_buf *ou
   cJSON *contents = NULL, *system = NULL;
   int rc = ock_history_to_gemini(req->messages, &contents, &system);
   cJSON *body = rc ? NULL : cJSON_CreateObject();
-  int ok = ock__wire_add(body, "contents", contents);
-  if (!body)
-    cJSON_Delete(contents);
+  int ok = ock__wire_add(body, "contents", contents); /* takes contents, also when it fails */
   if (system)
     ok = ock__wire_add(ok ? body : NULL, "systemInstruction", system);
   ok = ok && (!req->n_tools || ock__wire_add(body, "tools", declarations(req)));
@@ -73,13 +71,10 @@ static cJSON *args_value(const char *arguments) {
 
 static cJSON *call_part(const struct ock_tool_call *c) {
   cJSON *part = cJSON_CreateObject();
-  cJSON *fc = cJSON_CreateObject();
-  int ok = ock__wire_add(part, "functionCall", fc) &&
-           cJSON_AddStringToObject(fc, "name", c->name ? c->name : "") &&
+  cJSON *fc = part ? cJSON_AddObjectToObject(part, "functionCall") : NULL;
+  int ok = fc && cJSON_AddStringToObject(fc, "name", c->name ? c->name : "") &&
            ock__wire_add(fc, "args", args_value(c->arguments)) &&
            (!c->id || cJSON_AddStringToObject(fc, "id", c->id));
-  if (!part)
-    cJSON_Delete(fc);
   return ock__wire_built(part, ok);
 }
 
@@ -110,9 +105,7 @@ static cJSON *response(const struct ock_reply *r, const struct ock_wire_frame *f
        cJSON_AddNumberToObject(cand, "index", 0) &&
        add_usage(o, tokens(r->input_tokens), tokens(r->output_tokens), final) &&
        ock__wire_add_str(o, "modelVersion", f->model) && ock__wire_add_str(o, "responseId", r->id);
-  if (!content)
-    cJSON_Delete(parts);
-  return ock__wire_built(o, ok);
+  return ock__wire_built(o, ok); /* parts were taken by ock__wire_add, attached or not */
 }
 
 static int has_text(const struct ock_reply *r) {
