@@ -3,8 +3,8 @@
 #
 #   make test-frameworks   install the pinned frameworks and official SDKs into build/frameworks,
 #                          run the adapter's own tests, drive the standalone mock with the official
-#                          openai (Chat Completions and the Responses API) and @anthropic-ai/sdk
-#                          clients, then run `ock run` for each bridge
+#                          openai (Chat Completions and the Responses API), @anthropic-ai/sdk and
+#                          @google/genai clients, then run `ock run` for each bridge
 #                          with its manifest (its honest capabilities) against its committed
 #                          expected-failures baseline (tests/frameworks/expected/<bridge>.txt; a
 #                          new failure or a stale entry fails). Reports: build/frameworks/reports/.

@@ -47,7 +47,7 @@ $(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMA
 .PHONY: conformance
 OCK_RUN_FLAGS ?=
 # The wires the reference speaks: every wire-less scenario is played on each (SPEC.md 8.2).
-REF_WIRES ?= openai,anthropic,responses
+REF_WIRES ?= openai,anthropic,responses,gemini
 conformance: all
 	$(OCK_BIN) run --orchestrator $(REF_CLI) \
 	  --capabilities "$$($(REF_CLI) --capabilities)" --wires $(REF_WIRES) --name ock-orchestrator \

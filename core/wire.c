@@ -196,13 +196,17 @@ int ock__wire_reply_names(struct ock_reply *r, const char *id, const char *finis
 const struct ock_wire_ops *ock_wire_get(enum ock_wire wire) {
   if (wire == OCK_WIRE_RESPONSES)
     return &ock_wire_responses;
-  return wire == OCK_WIRE_ANTHROPIC ? &ock_wire_anthropic : &ock_wire_openai;
+  return wire == OCK_WIRE_ANTHROPIC ? &ock_wire_anthropic
+         : wire == OCK_WIRE_GEMINI  ? &ock_wire_gemini
+                                    : &ock_wire_openai;
 }
 
 int ock_wire_decode_error(const char *body, size_t len, struct ock_wire_error *out) {
   cJSON *j = len ? cJSON_ParseWithLength(body, len) : NULL;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
   const char *type = ock_json_str(e, "type"), *msg = ock_json_str(e, "message");
+  if (!type)
+    type = ock_json_str(e, "status");
   if (msg) {
     snprintf(out->type, sizeof out->type, "%s", type ? type : "");
     snprintf(out->message, sizeof out->message, "%s", msg);

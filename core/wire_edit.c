@@ -30,12 +30,9 @@ cJSON *ock__wire_messages(const cJSON *body) {
   cJSON *m = cJSON_GetObjectItemCaseSensitive(body, "messages");
   if (!m) /* the Responses API: its message items sit in input, between the call items */
     m = cJSON_GetObjectItemCaseSensitive(body, "input");
+  if (!m) /* Gemini's turns */
+    m = cJSON_GetObjectItemCaseSensitive(body, "contents");
   return cJSON_IsArray(m) ? m : NULL;
-}
-
-/* result_text_key: where a result's text sits ("output" on the Responses API). */
-static const char *result_text_key(const struct ock_wire_ops *w) {
-  return w->wire == OCK_WIRE_RESPONSES ? "output" : "content";
 }
 
 /* result_text: a result's text into buf (a Responses output may be a string or parts). */
@@ -47,10 +44,21 @@ static const char *result_text(const struct ock_wire_result *r, const struct ock
   return buf;
 }
 
+/* is_gemini: the body is a Gemini request (its turns are "contents" of "parts"). */
+static int is_gemini(const cJSON *body) {
+  return cJSON_HasObjectItem(body, "contents") && !cJSON_HasObjectItem(body, "messages");
+}
+
+/* role_is: message m has role; Gemini's "model" is the role "assistant". */
+static int role_is(const cJSON *m, const char *role) {
+  const char *r = ock__wire_str(m, "role");
+  return !strcmp(r, role) || (!strcmp(role, "assistant") && !strcmp(r, "model"));
+}
+
 /* same_group: two results answer the same assistant message. */
 static int same_group(const struct ock_wire_result *a, const struct ock_wire_result *b,
                       const struct ock_wire_ops *w) {
-  if (w->wire == OCK_WIRE_ANTHROPIC)
+  if (w->wire != OCK_WIRE_OPENAI)
     return a->msg == b->msg;
   return b->msg_index == a->msg_index + 1;
 }
@@ -104,7 +112,7 @@ int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w) {
     return 0;
   struct ock_wire_result *last = &r[n - 1];
   cJSON_DeleteItemFromArray(last->container, last->index);
-  if (w->wire == OCK_WIRE_ANTHROPIC && cJSON_GetArraySize(last->container) == 0)
+  if (w->wire != OCK_WIRE_OPENAI && cJSON_GetArraySize(last->container) == 0)
     cJSON_DeleteItemFromArray(ock__wire_messages(body), last->msg_index);
   return 1;
 }
@@ -252,11 +260,31 @@ int ock_wire_rename_call_tool(cJSON *body, const struct ock_wire_ops *w, const c
   return 1;
 }
 
-/* text_message: {"role": role, "content": text}, or NULL when out of memory. */
-static cJSON *text_message(const char *role, const char *text) {
+/* text_message: {"role": role, "content": text}, or Gemini's {"role", "parts": [{"text"}]}
+ * (role "assistant" is "model" there) in a Gemini body; NULL when out of memory. */
+static cJSON *text_message(const cJSON *body, const char *role, const char *text) {
   cJSON *m = cJSON_CreateObject();
-  int ok = cJSON_AddStringToObject(m, "role", role) && cJSON_AddStringToObject(m, "content", text);
+  if (!is_gemini(body)) {
+    int ok =
+        cJSON_AddStringToObject(m, "role", role) && cJSON_AddStringToObject(m, "content", text);
+    return ock__wire_built(m, ok);
+  }
+  cJSON *parts = cJSON_AddArrayToObject(m, "parts"), *part = cJSON_CreateObject();
+  int ok = ock__wire_add(parts, NULL, part) && cJSON_AddStringToObject(part, "text", text) &&
+           cJSON_AddStringToObject(m, "role", strcmp(role, "assistant") ? role : "model");
   return ock__wire_built(m, ok);
+}
+
+/* result_holder: where a result's text sits: the item itself ("content"; "output" on the
+ * Responses API), or for Gemini the functionResponse's "response" object (its "output" or
+ * "error"); *key names the member. */
+static cJSON *result_holder(cJSON *item, const struct ock_wire_ops *w, const char **key) {
+  *key = w->wire == OCK_WIRE_RESPONSES ? "output" : "content";
+  if (w->wire != OCK_WIRE_GEMINI)
+    return item;
+  cJSON *resp = cJSON_GetObjectItemCaseSensitive(item, "response");
+  *key = cJSON_HasObjectItem(resp, "error") ? "error" : "output";
+  return resp;
 }
 
 static cJSON *text_block(const char *text) {
@@ -278,7 +306,7 @@ int ock_wire_split_call(cJSON *body, const struct ock_wire_ops *w, const char *t
     if (next && cJSON_IsArray(content))
       return insert_at(content, 0, text_block(text));
   }
-  return insert_at(msgs, a + 1, text_message("user", text));
+  return insert_at(msgs, a + 1, text_message(body, "user", text));
 }
 
 int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const char *text,
@@ -291,8 +319,11 @@ int ock_wire_set_result_texts(cJSON *body, const struct ock_wire_ops *w, const c
   for (int i = 0; i < n; i++) {
     if (only_success && !strncmp(result_text(&r[i], w, buf, sizeof buf), "Error:", 6))
       continue;
-    set_string(r[i].item, result_text_key(w), text);
-    changed = 1;
+    const char *key;
+    cJSON *holder = result_holder(r[i].item, w, &key);
+    if (holder)
+      set_string(holder, key, text);
+    changed = holder != NULL;
   }
   return changed;
 }
@@ -307,8 +338,11 @@ int ock_wire_suffix_error_results(cJSON *body, const struct ock_wire_ops *w, con
     if (strncmp(result_text(&r[i], w, buf, sizeof buf), "Error: ", 7))
       continue;
     snprintf(text, sizeof text, "%s%s", buf, suffix);
-    set_string(r[i].item, result_text_key(w), text);
-    changed = 1;
+    const char *key;
+    cJSON *holder = result_holder(r[i].item, w, &key);
+    if (holder)
+      set_string(holder, key, text);
+    changed = holder != NULL;
   }
   return changed;
 }
@@ -348,6 +382,24 @@ static int map_parts(cJSON *content, enum ock_wire_text_kind kind, ock_wire_text
   return changed;
 }
 
+/* map_gemini_parts: a Gemini turn's text parts, and its functionResponses' output or error. */
+static int map_gemini_parts(cJSON *parts, enum ock_wire_text_kind kind, ock_wire_text_fn fn) {
+  int changed = 0;
+  cJSON *part;
+  if (!cJSON_IsArray(parts))
+    return 0;
+  cJSON_ArrayForEach(part, parts) {
+    cJSON *fr = cJSON_GetObjectItemCaseSensitive(part, "functionResponse");
+    cJSON *resp = cJSON_GetObjectItemCaseSensitive(fr, "response");
+    if (fr)
+      changed |= map_string(resp, "output", OCK_WIRE_TEXT_RESULT, fn) |
+                 map_string(resp, "error", OCK_WIRE_TEXT_RESULT, fn);
+    else
+      changed |= map_string(part, "text", kind, fn);
+  }
+  return changed;
+}
+
 int ock_wire_map_texts(cJSON *body, const struct ock_wire_ops *w, ock_wire_text_fn fn) {
   (void)w; /* texts sit in message contents, in blocks or parts of them, or in outputs */
   int changed = 0;
@@ -363,12 +415,13 @@ int ock_wire_map_texts(cJSON *body, const struct ock_wire_ops *w, ock_wire_text_
       kind = OCK_WIRE_TEXT_RESULT;
     else if (!strcmp(role, "user"))
       kind = OCK_WIRE_TEXT_USER;
-    else if (!strcmp(role, "assistant"))
+    else if (role_is(m, "assistant"))
       kind = OCK_WIRE_TEXT_ASSISTANT;
     else
       continue;
     changed |= map_string(m, "content", kind, fn);
     changed |= map_parts(cJSON_GetObjectItemCaseSensitive(m, "content"), kind, fn);
+    changed |= map_gemini_parts(cJSON_GetObjectItemCaseSensitive(m, "parts"), kind, fn);
   }
   return changed;
 }
@@ -377,6 +430,14 @@ const char *ock_wire_text_of(const cJSON *message, char *buf, size_t n) {
   size_t len = 0;
   buf[0] = '\0';
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(message, "content");
+  const cJSON *resp = cJSON_GetObjectItemCaseSensitive(message, "response");
+  if (!c && resp) { /* a Gemini functionResponse */
+    const char *t = ock__wire_str(resp, "error");
+    snprintf(buf, n, "%s", *t ? t : ock__wire_str(resp, "output"));
+    return buf;
+  }
+  if (!c) /* a Gemini turn */
+    c = cJSON_GetObjectItemCaseSensitive(message, "parts");
   if (cJSON_IsString(c)) {
     snprintf(buf, n, "%s", c->valuestring);
     return buf;
@@ -399,6 +460,8 @@ const char *ock_wire_text_of(const cJSON *message, char *buf, size_t n) {
  * string content) contains needle. */
 static int text_contains(const cJSON *message, const char *needle) {
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(message, "content");
+  if (!c) /* a Gemini turn */
+    c = cJSON_GetObjectItemCaseSensitive(message, "parts");
   if (cJSON_IsString(c))
     return strstr(c->valuestring, needle) != NULL;
   const cJSON *part;
@@ -484,8 +547,7 @@ int ock_wire_drop_message(cJSON *body, const char *role, const char *text) {
   char buf[512];
   for (int i = cJSON_GetArraySize(msgs) - 1; i >= 0; i--) {
     cJSON *m = cJSON_GetArrayItem(msgs, i);
-    if (!strcmp(ock__wire_str(m, "role"), role) &&
-        !strcmp(ock_wire_text_of(m, buf, sizeof buf), text)) {
+    if (role_is(m, role) && !strcmp(ock_wire_text_of(m, buf, sizeof buf), text)) {
       cJSON_DeleteItemFromArray(msgs, i);
       changed = 1;
     }
@@ -502,9 +564,9 @@ int ock_wire_insert_assistant_before_prompt(cJSON *body, const char *text) {
       u = i;
     i++;
   }
-  if (u < 1 || !strcmp(ock__wire_str(cJSON_GetArrayItem(msgs, u - 1), "role"), "assistant"))
+  if (u < 1 || role_is(cJSON_GetArrayItem(msgs, u - 1), "assistant"))
     return 0;
-  return insert_at(msgs, u, text_message("assistant", text));
+  return insert_at(msgs, u, text_message(body, "assistant", text));
 }
 
 int ock_wire_insert_user_first(cJSON *body, const char *text) {
@@ -515,7 +577,7 @@ int ock_wire_insert_user_first(cJSON *body, const char *text) {
   while (i < cJSON_GetArraySize(msgs) &&
          !strcmp(ock__wire_str(cJSON_GetArrayItem(msgs, i), "role"), "system"))
     i++;
-  return insert_at(msgs, i, text_message("user", text));
+  return insert_at(msgs, i, text_message(body, "user", text));
 }
 
 int ock_wire_move_to_system(cJSON *body, const struct ock_wire_ops *w, const char *needle) {

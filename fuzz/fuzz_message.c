@@ -1,4 +1,4 @@
-/* fuzz_message.c: any JSON as provider messages and replies on both wires; what reads must
+/* fuzz_message.c: any JSON as provider messages and replies on every wire; what reads must
  * convert back without loss of validity. And ock_json_print must print exactly what cJSON
  * prints, for any value (a difference aborts, so the fuzzer reports it). */
 #include <stddef.h>
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/gemini.h"
 #include "ock/json.h"
 #include "ock/message.h"
 #include "ock/wire.h"
@@ -56,12 +57,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ock_history_from_anthropic(cJSON_GetObjectItem(v, "system"), cJSON_GetObjectItem(v, "messages"),
                              &h, &err);
   ock_history_free(&h);
+  if (!ock_history_from_gemini(cJSON_GetObjectItem(v, "systemInstruction"),
+                               cJSON_GetObjectItem(v, "contents"), &h, &err)) {
+    cJSON *back = NULL, *sys = NULL;
+    if (!ock_history_to_gemini(&h, &back, &sys)) {
+      cJSON_Delete(back);
+      cJSON_Delete(sys);
+    }
+  }
+  ock_history_free(&h);
   struct ock_reply r;
   ock_reply_init(&r);
   if (!ock_reply_from_openai(v, &r, &err))
     reencode(&ock_wire_anthropic, &r);
   ock_reply_clear(&r);
   if (!ock_reply_from_anthropic(v, &r, &err))
+    reencode(&ock_wire_gemini, &r);
+  ock_reply_clear(&r);
+  if (!ock_wire_gemini.decode_reply(v, &r, &err))
     reencode(&ock_wire_openai, &r);
   ock_reply_clear(&r);
   free(ock_tool_result_text(v));

@@ -17,7 +17,9 @@ static int on_delta(void *user, const struct ock_delta *d) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2)
     return 0;
-  enum ock_wire wire = data[0] & 1 ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI;
+  enum ock_wire wire = data[0] & 2   ? OCK_WIRE_GEMINI
+                       : data[0] & 1 ? OCK_WIRE_ANTHROPIC
+                                     : OCK_WIRE_OPENAI;
   size_t piece = (size_t)data[1] % 17 + 1;
   data += 2;
   size -= 2;

@@ -36,6 +36,7 @@ uint32_t ock__fnv1a(const char *s) {
 const char *ock__api_name(enum mock_api api) {
   return api == MOCK_API_ANTHROPIC   ? "anthropic"
          : api == MOCK_API_RESPONSES ? "responses"
+         : api == MOCK_API_GEMINI    ? "gemini"
                                      : "openai";
 }
 
@@ -138,7 +139,7 @@ static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err)
 static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *path,
                           struct ock_jerr *err) {
   static const char *const keys[] = {"name", "api", "model", "priority", NULL};
-  static const char *const apis[] = {"openai", "anthropic", "responses", NULL};
+  static const char *const apis[] = {"openai", "anthropic", "responses", "gemini", NULL};
   int n = cJSON_GetArraySize(arr);
   if (n == 0)
     return OCK_OK;
@@ -393,6 +394,8 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
       "match",          "text",     "tool_calls", "finish_reason", "stop_reason", "chunk_size",
       "chunk_delay_ms", "delay_ms", "fault",      "stop_sequence", NULL};
   static const char *const finishes[] = {"stop", "length", "tool_calls", "content_filter", NULL};
+  static const char *const gemini_finishes[] = {
+      "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL", "OTHER", NULL};
   static const char *const stops[] = {"end_turn",
                                       "max_tokens",
                                       "stop_sequence",
@@ -419,16 +422,18 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
   }
   /* the Responses API's finish is its status, or the reason it is incomplete */
   static const char *const statuses[] = {"completed", "max_output_tokens", "content_filter", NULL};
-  int anthropic = api == MOCK_API_ANTHROPIC;
-  const char *other = anthropic ? "finish_reason" : "stop_reason";
+  const char *key = api == MOCK_API_ANTHROPIC ? "stop_reason" : "finish_reason";
+  const char *other = api == MOCK_API_ANTHROPIC ? "finish_reason" : "stop_reason";
   if (cJSON_GetObjectItemCaseSensitive(o, other)) {
     ock_jpath_key(sub, sizeof sub, path, other);
     return ock_jerr_set(err, OCK_EINVAL, sub, "this provider speaks %s; use \"%s\"",
-                        ock__api_name(api), anthropic ? "stop_reason" : "finish_reason");
+                        ock__api_name(api), key);
   }
   int e = 0;
-  const char *key = anthropic ? "stop_reason" : "finish_reason";
-  const char *const *choices = anthropic ? stops : api == MOCK_API_RESPONSES ? statuses : finishes;
+  const char *const *choices = api == MOCK_API_OPENAI      ? finishes
+                               : api == MOCK_API_GEMINI    ? gemini_finishes
+                               : api == MOCK_API_RESPONSES ? statuses
+                                                           : stops;
   if (cJSON_GetObjectItemCaseSensitive(o, key)) {
     TRY(ock_jget_enum(o, path, key, OCK_REQUIRED, choices, &e, err));
     t->finish = choices[e];

@@ -18,7 +18,12 @@
 #include "ock/contract.h"
 #include "ock/json.h"
 
-enum mock_api { MOCK_API_OPENAI = 0, MOCK_API_ANTHROPIC = 1, MOCK_API_RESPONSES = 2 };
+enum mock_api {
+  MOCK_API_OPENAI = 0,
+  MOCK_API_ANTHROPIC = 1,
+  MOCK_API_RESPONSES = 2,
+  MOCK_API_GEMINI = 3
+};
 
 enum mock_fault_kind {
   MOCK_FAULT_NONE = 0,
@@ -156,7 +161,7 @@ void ock__fixture_free(struct mock_fixture *f);
 const struct mock_provider *ock__fixture_provider(const struct mock_fixture *f, const char *name);
 const struct mock_tool *ock__fixture_tool(const struct mock_fixture *f, const char *name);
 
-/* ock__api_name gives "openai", "anthropic" or "responses". */
+/* ock__api_name gives "openai", "anthropic", "responses" or "gemini". */
 const char *ock__api_name(enum mock_api api);
 
 /* ock__fault_kind_name gives "status", "cut_stream", ... ("none" for MOCK_FAULT_NONE). */

@@ -27,6 +27,8 @@
 #include <string.h>
 
 #include "faults.h"
+#include "gemini.h"
+#include "ock/gemini.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/message.h"
@@ -58,6 +60,7 @@ struct llm_in {
   size_t n_instructions;
   const char *previous_id;
   int store;
+  char model_buf[256]; /* Gemini: the model named in the URL */
 };
 
 enum llm_outcome { OUT_TURN, OUT_INVALID, OUT_HISTORY, OUT_RANDOM, OUT_UNMATCHED };
@@ -229,6 +232,47 @@ static void read_responses(const struct mock_request *rq, struct mock_store *sto
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
+/* read_gemini reads a Gemini request: the model and streaming from the path, the body with
+ * the tree readers, and words what the API would refuse as it does. */
+static void read_gemini(const struct mock_request *rq, struct llm_in *in) {
+  struct ock_jerr jerr;
+  const char *model = NULL;
+  size_t model_len = 0;
+  ock__gemini_route(rq->path, &model, &model_len, &in->stream);
+  snprintf(in->model_buf, sizeof in->model_buf, "%.*s", (int)(model_len % sizeof in->model_buf),
+           model ? model : "");
+  in->model = in->model_buf;
+  int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
+  if (!rc)
+    rc = ock_jcheck_object(in->body, "$", &jerr);
+  if (!rc)
+    rc = ock_jget_array(in->body, "$", "contents", OCK_OPTIONAL, &in->messages, &jerr);
+  if (!rc)
+    rc = ock_jget_object(in->body, "$", "systemInstruction", OCK_OPTIONAL, &in->system, &jerr);
+  if (!rc)
+    rc = ock_jget_array(in->body, "$", "tools", OCK_OPTIONAL, &in->tools, &jerr);
+  if (!rc && !cJSON_GetArraySize(in->messages)) {
+    /* the API's own text, newline and all */
+    snprintf(in->problem, sizeof in->problem,
+             "* GenerateContentRequest.contents: contents is not specified\n");
+    return;
+  }
+  if (!rc && in->stream && !ock__gemini_sse(rq)) {
+    snprintf(in->problem, sizeof in->problem,
+             "ock: :streamGenerateContent is served as SSE only; add ?alt=sse");
+    return;
+  }
+  if (!rc) {
+    rc = ock_history_from_gemini(in->system, in->messages, &in->hist, &jerr);
+    in->hist_ok = rc == OCK_OK;
+  }
+  if (rc == OCK_EINVAL && !strcmp(jerr.what, "contents.parts must not be empty."))
+    snprintf(in->problem, sizeof in->problem, "* GenerateContentRequest%s: %s\n", jerr.where + 1,
+             jerr.what);
+  else if (rc)
+    snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
+}
+
 /* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM. */
 static int read_request(const struct mock_request *rq, const struct mock_provider *p,
                         struct mock_store *store, struct llm_in *in) {
@@ -236,6 +280,10 @@ static int read_request(const struct mock_request *rq, const struct mock_provide
   ock_history_init(&in->hist);
   if (p->api == MOCK_API_RESPONSES) {
     read_responses(rq, store, in);
+    return OCK_OK;
+  }
+  if (p->api == MOCK_API_GEMINI) {
+    read_gemini(rq, in);
     return OCK_OK;
   }
   int rc = ock_wire_request_read(rq->body, rq->body_len, p->api == MOCK_API_ANTHROPIC, &in->req);
@@ -383,6 +431,14 @@ static int write_tools(struct ock_buf *out, const struct llm_in *in) {
   }
   const cJSON *t, *tools = in->fast ? NULL : in->tools;
   cJSON_ArrayForEach(t, tools) {
+    const cJSON *decls = cJSON_GetObjectItemCaseSensitive(t, "functionDeclarations"), *d;
+    const cJSON *listed = cJSON_IsArray(decls) ? decls : NULL;
+    cJSON_ArrayForEach(d, listed) { /* Gemini's */
+      const char *dname = ock_json_str(d, "name");
+      rc = rc || (n++ && ock_buf_puts(out, ",")) || ock_json_write_string(out, dname ? dname : "");
+    }
+    if (decls)
+      continue;
     const char *name = ock_json_str(t, "name");
     if (!name)
       name = ock_json_str(cJSON_GetObjectItemCaseSensitive(t, "function"), "name");
@@ -403,7 +459,9 @@ static int write_params(struct ock_buf *out, const struct llm_in *in) {
   }
   const cJSON *m, *body = !in->fast && cJSON_IsObject(in->body) ? in->body : NULL;
   cJSON_ArrayForEach(m, body) {
-    if (strcmp(m->string, "messages") && strcmp(m->string, "system") && strcmp(m->string, "input"))
+    if (strcmp(m->string, "messages") && strcmp(m->string, "system") &&
+        strcmp(m->string, "input") && strcmp(m->string, "contents") &&
+        strcmp(m->string, "systemInstruction"))
       rc = rc || (n++ && ock_buf_puts(out, ",")) || ock_json_write_string(out, m->string) ||
            ock_buf_puts(out, ":") || ock_json_write(out, m);
   }
@@ -416,6 +474,7 @@ static int write_params(struct ock_buf *out, const struct llm_in *in) {
 static int write_request(struct ock_buf *out, const struct mock_request *rq,
                          const struct mock_provider *p, const struct llm_in *in) {
   int anthropic = p->api == MOCK_API_ANTHROPIC;
+  int system = p->api == MOCK_API_ANTHROPIC || p->api == MOCK_API_GEMINI; /* its own member */
   struct ock_buf *b = out;
   /* The entry holds the messages twice (as sent, and neutral): room for that at once, instead
    * of a realloc for every doubling. */
@@ -432,8 +491,8 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
       ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_MODEL "\":") || ock_json_write_string(b, in->model) ||
       ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_MESSAGES "\":") ||
       write_value(b, in, in->req.messages, in->messages) ||
-      (anthropic && (ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_SYSTEM "\":") ||
-                     write_value(b, in, in->req.system, in->system))) ||
+      (system && (ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_SYSTEM "\":") ||
+                  write_value(b, in, in->req.system, in->system))) ||
       ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_NEUTRAL "\":") || write_neutral(b, in, anthropic) ||
       write_tools(b, in) || write_params(b, in) ||
       ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_HEADERS "\":{") ||
@@ -880,6 +939,7 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
   ock__id_text(ids->id,
                openai                         ? "chatcmpl-"
                : p->api == MOCK_API_RESPONSES ? "resp_"
+               : p->api == MOCK_API_GEMINI    ? "resp_"
                                               : "msg_",
                fx->hash, openai ? '-' : '_', &reply_no, 1);
   memset(a, 0, sizeof *a);
@@ -902,7 +962,7 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
 static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
                        const struct llm_decision *d, const char *request_id, int played,
                        const struct mock_answer *a, struct mock_plan *plan) {
-  int openai = p->api != MOCK_API_ANTHROPIC; /* param and code: both OpenAI wires */
+  int openai = p->api == MOCK_API_OPENAI || p->api == MOCK_API_RESPONSES; /* param, code */
   switch (d->outcome) {
   case OUT_INVALID:
     return error_reply(p, request_id, 400, d->message, openai && d->param[0] ? d->param : NULL,
@@ -996,7 +1056,9 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   memset(&finding, 0, sizeof finding);
   int rc = read_request(rq, p, &st->responses, &in);
   if (!rc && !in.problem[0])
-    rc = ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
+    rc = p->api == MOCK_API_GEMINI
+             ? ock__validate_gemini(&in.hist, &finding)
+             : ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   if (!rc) {
     finding_text_of(p, &in, &finding, &ft);
     if (!(blob = request_blob(rq, p, &st->responses, &blob_len)))

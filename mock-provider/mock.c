@@ -214,6 +214,10 @@ static const char *request_header(void *conn, const char *name) {
   return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
+static const char *request_query(void *conn, const char *name) {
+  return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
 /* answer queues the plan's reply once its delay is over; takes ownership of the plan. */
 static enum MHD_Result answer(ock_mock *m, struct MHD_Connection *c, struct mock_plan *plan) {
   if (atomic_load(&m->stopping)) {
@@ -268,6 +272,7 @@ static enum MHD_Result serve(ock_mock *m, struct MHD_Connection *c, const char *
       .body_too_big = r->too_big,
       .trace_id = trace,
       .header = request_header,
+      .query = request_query,
       .conn = c,
   };
   struct mock_plan *plan = malloc(sizeof *plan);

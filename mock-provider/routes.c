@@ -8,8 +8,11 @@
  *   POST /p/{provider}/v1/chat/completions  OpenAI providers
  *   POST /p/{provider}/v1/messages          Anthropic providers
  *   POST /p/{provider}/v1/responses         OpenAI Responses providers
+ *   POST /p/{provider}/{v1,v1beta}/models/{model}:generateContent (and
+ *        :streamGenerateContent?alt=sse)  Gemini providers
  *   POST /v1/chat/completions, /v1/messages, /v1/responses
- *                                           the first provider of that api
+ *                                           the first provider of that api (Gemini: the paths
+ *                                           above without /p/{provider})
  *   GET  /ock/v1/journal                    the journal so far (for teams using the CLI;
  *                                           not journaled itself)
  *   POST /mcp (and DELETE)                  the scenario's tools over MCP (mcp.c)
@@ -26,6 +29,7 @@
 #include "ock/contract.h"
 #include "ock/status.h"
 #include "ock/utf8.h"
+#include "gemini.h"
 #include "wire.h"
 
 int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
@@ -145,9 +149,13 @@ void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const
 static const struct ock_wire_ops *path_api(const char *path) {
   static const char chat[] = "/v1/chat/completions", messages[] = "/v1/messages";
   static const char responses[] = "/v1/responses";
-  size_t n = strlen(path);
+  size_t n = strlen(path), model_len;
   if (n >= sizeof responses - 1 && !strcmp(path + n - (sizeof responses - 1), responses))
     return &ock_wire_responses;
+  const char *model;
+  int stream;
+  if (ock__gemini_route(path, &model, &model_len, &stream) >= 0)
+    return &ock_wire_gemini;
   if (n >= sizeof chat - 1 && !strcmp(path + n - (sizeof chat - 1), chat))
     return &ock_wire_openai;
   if (n >= sizeof messages - 1 && !strcmp(path + n - (sizeof messages - 1), messages))
@@ -228,7 +236,8 @@ static int llm_route(struct mock_state *st, const struct mock_request *rq, enum 
                ock__api_name(p->api),
                p->api == MOCK_API_OPENAI      ? "/p/NAME/v1/chat/completions"
                : p->api == MOCK_API_RESPONSES ? "/p/NAME/v1/responses"
-                                              : "/p/NAME/v1/messages");
+               : p->api == MOCK_API_ANTHROPIC ? "/p/NAME/v1/messages"
+                                              : "/p/NAME/v1beta/models/MODEL:generateContent");
       return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
     }
   } else {
@@ -294,6 +303,14 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
     return llm_route(st, rq, MOCK_API_ANTHROPIC, NULL, 0, plan);
   if (!strcmp(path, responses))
     return llm_route(st, rq, MOCK_API_RESPONSES, NULL, 0, plan);
+  const char *model;
+  size_t model_len;
+  int stream;
+  long gemini = ock__gemini_route(path, &model, &model_len, &stream);
+  if (gemini == 0)
+    return llm_route(st, rq, MOCK_API_GEMINI, NULL, 0, plan);
+  if (gemini > 3 && !strncmp(path, "/p/", 3) && !memchr(path + 3, '/', (size_t)gemini - 3))
+    return llm_route(st, rq, MOCK_API_GEMINI, path + 3, (size_t)gemini - 3, plan);
   if (!strncmp(path, "/p/", 3)) {
     const char *name = path + 3, *slash = strchr(name, '/');
     if (slash && slash > name) {
@@ -305,11 +322,13 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
         return llm_route(st, rq, MOCK_API_RESPONSES, name, (size_t)(slash - name), plan);
     }
   }
-  char msg[300];
+  char msg[400];
   snprintf(msg, sizeof msg,
            "no endpoint at %.120s; this mock serves /ock/v1/session, /ock/v1/events, "
            "/ock/v1/tools/NAME, /mcp, /p/PROVIDER/v1/chat/completions, /p/PROVIDER/v1/messages, "
-           "/p/PROVIDER/v1/responses, /v1/chat/completions, /v1/messages, /v1/responses",
+           "/p/PROVIDER/v1/responses, /p/PROVIDER/v1beta/models/MODEL:generateContent, "
+           "/v1/chat/completions, /v1/messages, /v1/responses, "
+           "/v1beta/models/MODEL:generateContent",
            path);
   return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
 }

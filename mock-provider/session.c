@@ -53,7 +53,9 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
     const struct mock_provider *p = &fx->providers[i];
     char base[256];
     snprintf(base, sizeof base, "%s/p/%s%s", st->url, p->name,
-             p->api == MOCK_API_ANTHROPIC ? "" : "/v1");
+             p->api == MOCK_API_OPENAI || p->api == MOCK_API_RESPONSES
+                 ? "/v1"
+                 : ""); /* Anthropic: {base}/v1/messages; Gemini: {base}/v1beta/models/... */
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToArray(providers, o);
     cJSON_AddStringToObject(o, "name", p->name);

@@ -58,6 +58,8 @@ struct mock_request {
    * NULL when the request has no headers to ask for. The bytes are the client's, not checked
    * as UTF-8: scrub them before they reach the journal. */
   const char *(*header)(void *conn, const char *name);
+  /* query(conn, name): a query argument (?alt=sse), or NULL; query may be NULL, as header. */
+  const char *(*query)(void *conn, const char *name);
   void *conn;
 };
 

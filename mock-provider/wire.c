@@ -5,6 +5,8 @@
  */
 #include "wire.h"
 
+#include "gemini.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 const struct ock_wire_ops *ock__wire_for(enum mock_api api) {
   return ock_wire_get(api == MOCK_API_ANTHROPIC   ? OCK_WIRE_ANTHROPIC
                       : api == MOCK_API_RESPONSES ? OCK_WIRE_RESPONSES
+                      : api == MOCK_API_GEMINI    ? OCK_WIRE_GEMINI
                                                   : OCK_WIRE_OPENAI);
 }
 
@@ -245,5 +248,7 @@ int ock__history_error(enum mock_api api, const struct mock_finding *f, const cJ
     return responses_history_error(f, param, out) ? OCK_ENOMEM : OCK_OK;
   if (api == MOCK_API_ANTHROPIC)
     return anthropic_history_error(f, raw, out);
+  if (api == MOCK_API_GEMINI)
+    return ock__gemini_history_error(f, raw, out);
   return openai_history_error(f, raw, param, code, out);
 }

@@ -19,6 +19,7 @@ static const struct ock_wire_ops *wire_of(const struct mutant_exchange *x) {
     return NULL;
   return ock_wire_get(x->wire == MUTANT_WIRE_ANTHROPIC   ? OCK_WIRE_ANTHROPIC
                       : x->wire == MUTANT_WIRE_RESPONSES ? OCK_WIRE_RESPONSES
+                      : x->wire == MUTANT_WIRE_GEMINI    ? OCK_WIRE_GEMINI
                                                          : OCK_WIRE_OPENAI);
 }
 

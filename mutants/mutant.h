@@ -34,7 +34,8 @@ enum mutant_wire {
   MUTANT_WIRE_NONE,
   MUTANT_WIRE_OPENAI,
   MUTANT_WIRE_ANTHROPIC,
-  MUTANT_WIRE_RESPONSES
+  MUTANT_WIRE_RESPONSES,
+  MUTANT_WIRE_GEMINI
 };
 
 /* HTTP headers as name/value pairs; names keep the case they arrived with. */

@@ -117,6 +117,11 @@ static const struct mutation table[] = {
      .requirement = "OCK-ORPHAN-001",
      .what = "the last tool result is left out of the next LLM request",
      .llm_request = ock__mut_result_dropped},
+    {.name = "result-dropped-gemini",
+     .requirement = "OCK-ORPHAN-001",
+     .cases = "gemini-*",
+     .what = "the last functionResponse part is left out of the next Gemini request",
+     .llm_request = ock__mut_result_dropped},
     {.name = "result-wrong-id",
      .requirement = "OCK-ORPHAN-002",
      .what = "a tool result carries an id no call issued",
@@ -316,7 +321,9 @@ static const struct mutation table[] = {
      .event = ock__mut_stream_error_as_response},
     {.name = "cut-stream-sealed",
      .requirement = "OCK-STREAM-004",
-     .cases = "stream-fault-*-cut-* stream-fault-*-no-terminator-* stream-cut anthropic-stream-cut",
+     .cases =
+         "stream-fault-*-cut-* stream-fault-*-no-terminator-* stream-fault-*-no-finish-reason-* "
+         "stream-cut anthropic-stream-cut gemini-stream-cut",
      .what = "a stream the provider cut short is taken as complete (the SUT sees the wire's own "
              "ending added)",
      .seals_cut_streams = 1},

@@ -95,7 +95,8 @@ static int ends_with(const char *s, const char *suffix) {
 }
 
 /* classify names a request by its path. libmicrohttpd hands over the path without its query
- * string, and the proxy forwards the path alone: ock/1 has no query parameters. */
+ * string, and the proxy forwards the path alone: ock/1 has no query parameters, and the one
+ * the Gemini API needs (?alt=sse on :streamGenerateContent) is put back by serve(). */
 static enum mutant_route classify(const char *method, const char *url, enum mutant_wire *wire) {
   *wire = MUTANT_WIRE_NONE;
   if (!strcmp(method, "GET") && !strcmp(url, "/ock/v1/session"))
@@ -116,6 +117,11 @@ static enum mutant_route classify(const char *method, const char *url, enum muta
   }
   if (ends_with(url, "/v1/responses")) {
     *wire = MUTANT_WIRE_RESPONSES;
+    return MUTANT_ROUTE_LLM;
+  }
+  if (strstr(url, "/models/") &&
+      (ends_with(url, ":generateContent") || ends_with(url, ":streamGenerateContent"))) {
+    *wire = MUTANT_WIRE_GEMINI;
     return MUTANT_ROUTE_LLM;
   }
   return MUTANT_ROUTE_OTHER;
@@ -269,6 +275,7 @@ static int lenient_append(struct pipe *pp, const char *bytes, size_t len) {
 static int ends_sealed(const struct pipe *pp) {
   const char *mark = strstr(pp->seal, "message_stop")         ? "\"message_stop\""
                      : strstr(pp->seal, "response.completed") ? "\"response.completed\""
+                     : strstr(pp->seal, "finishReason")       ? "\"finishReason\""
                                                               : "[DONE]";
   size_t m = strlen(mark);
   for (size_t i = 0; pp->up.complete && i + m <= pp->data.len; i++)
@@ -283,6 +290,9 @@ static const char *stream_terminator(enum mutant_wire w) {
     return "\n\nevent: response.completed\ndata: {\"type\":\"response.completed\","
            "\"sequence_number\":0,\"response\":{\"object\":\"response\",\"status\":"
            "\"completed\",\"output\":[]}}\n\n";
+  if (w == MUTANT_WIRE_GEMINI) /* Gemini's stream ends with the chunk that has a finishReason */
+    return "\n\ndata: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"\"}],\"role\":"
+           "\"model\"},\"finishReason\":\"STOP\",\"index\":0}]}\n\n";
   return w == MUTANT_WIRE_ANTHROPIC
              ? "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
              : "\n\ndata: [DONE]\n\n";
@@ -751,7 +761,9 @@ static enum MHD_Result serve(proxy *p, struct MHD_Connection *c, const char *url
     const char *body = edited ? edited : raw;
     size_t len = edited ? strlen(edited) : r->body.len;
     char full[1024];
-    snprintf(full, sizeof full, "%s%s", p->upstream, x.path);
+    const char *alt = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "alt");
+    int sse = x.wire == MUTANT_WIRE_GEMINI && alt && !strcmp(alt, "sse");
+    snprintf(full, sizeof full, "%s%s%s", p->upstream, x.path, sse ? "?alt=sse" : "");
     if (x.route == MUTANT_ROUTE_LLM || x.route == MUTANT_ROUTE_TOOL)
       remember(p, x.path, body, len, &reqh);
     if (x.route == MUTANT_ROUTE_LLM) {

@@ -50,6 +50,9 @@ static const char usage_tail[] =
     "  OPENAI_API_KEY     sent to OpenAI providers, Chat Completions and Responses API (a\n"
     "                     dummy when unset)\n"
     "  ANTHROPIC_API_KEY  sent to Anthropic-wire providers (a dummy when unset)\n"
+    "  GOOGLE_API_KEY, GEMINI_API_KEY\n"
+    "                     sent to Gemini-wire providers as x-goog-api-key, the first one set\n"
+    "                     (a dummy when neither is)\n"
     "\n"
     "exit status: 0 after the last prompt (whatever each execute ended with); 2 for a bad\n"
     "option; 3 when OCK_URL is unset or the session cannot be fetched or is invalid.\n";

@@ -1,6 +1,7 @@
 /*
  * provider_http.c: LLM providers over HTTP: OpenAI Chat Completions, Anthropic Messages and the
- * OpenAI Responses API.
+ * OpenAI Responses API and the Gemini API (generateContent; the model and streaming are in its
+ * URL, the key in x-goog-api-key).
  *
  * A thin edge: the request body, the JSON reply and the streamed reply (through the SSE
  * decoder, ock/sse.h) are the provider wire's (ock/wire.h), which does all the building and
@@ -188,11 +189,18 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
     set_error(err, OCK_LLM_MALFORMED, 0, "internal_error", "could not build the request body");
     return OCK_ENOMEM;
   }
-  char auth[600], trace[300];
-  if (p->wire != OCK_WIRE_ANTHROPIC)
+  char auth[600], trace[300], url[1200];
+  if (p->wire == OCK_WIRE_OPENAI || p->wire == OCK_WIRE_RESPONSES)
     snprintf(auth, sizeof auth, "Authorization: Bearer %s", p->api_key);
+  else if (p->wire == OCK_WIRE_GEMINI)
+    snprintf(auth, sizeof auth, "x-goog-api-key: %s", p->api_key);
   else
     snprintf(auth, sizeof auth, "x-api-key: %s", p->api_key);
+  /* Gemini: {base}/v1beta/models/{model} + the method; the others' URL is whole */
+  snprintf(url, sizeof url, "%s%s", p->url,
+           p->wire != OCK_WIRE_GEMINI ? ""
+           : req->stream              ? ":streamGenerateContent?alt=sse"
+                                      : ":generateContent");
   snprintf(trace, sizeof trace, "X-OCK-Trace-Id: %s", req->trace_id ? req->trace_id : "");
   const char *headers[] = {"Content-Type: application/json",
                            auth,
@@ -206,7 +214,7 @@ static int exchange(struct ock_http_provider *p, const struct ock_llm_request *r
   if (!rc && req->stream)
     rc = ock_wire_stream_new(p->wire, OCK_MAX_PROVIDER_REPLY, &s.map);
   struct ock__http_request rq = {.method = "POST",
-                                 .url = p->url,
+                                 .url = url,
                                  .body = body,
                                  .body_len = strlen(body),
                                  .headers = headers,
@@ -248,21 +256,28 @@ int ock_http_provider_new(enum ock_wire wire, const char *name, const char *base
                           const char *model, int priority, const char *api_key,
                           ock_http_provider **out) {
   if (!name || !base_url || !model || !out ||
-      (wire != OCK_WIRE_OPENAI && wire != OCK_WIRE_ANTHROPIC && wire != OCK_WIRE_RESPONSES))
+      (wire != OCK_WIRE_OPENAI && wire != OCK_WIRE_ANTHROPIC && wire != OCK_WIRE_RESPONSES &&
+       wire != OCK_WIRE_GEMINI))
     return OCK_EINVAL;
   struct ock_http_provider *p = calloc(1, sizeof *p);
   if (!p)
     return OCK_ENOMEM;
+  if (!api_key && wire == OCK_WIRE_GEMINI) { /* what @google/genai reads, in its order */
+    api_key = getenv("GOOGLE_API_KEY");
+    if (!api_key || !*api_key)
+      api_key = getenv("GEMINI_API_KEY");
+  }
   if (!api_key)
     api_key = getenv(wire == OCK_WIRE_ANTHROPIC ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
   size_t blen = strlen(base_url);
   while (blen && base_url[blen - 1] == '/')
     blen--;
   const char *path = ock_wire_get(wire)->path;
-  size_t ulen = blen + strlen(path) + 1;
+  const char *tail = wire == OCK_WIRE_GEMINI ? model : ""; /* .../v1beta/models/{model} */
+  size_t ulen = blen + strlen(path) + strlen(tail) + 1;
   p->url = malloc(ulen);
   if (p->url)
-    snprintf(p->url, ulen, "%.*s%s", (int)blen, base_url, path);
+    snprintf(p->url, ulen, "%.*s%s%s", (int)blen, base_url, path, tail);
   p->wire = wire;
   p->ops = ock_wire_get(wire);
   p->name = strdup(name);

@@ -96,8 +96,9 @@ static int read_config(const cJSON *cfg, struct ock_orchestrator_config *c, stru
 
 static int read_provider(const cJSON *jp, const char *path, struct ock__session_provider *p,
                          struct ock_jerr *err) {
-  static const char *const apis[] = {"openai", "anthropic", "responses", NULL};
-  static const enum ock_wire wires[] = {OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC, OCK_WIRE_RESPONSES};
+  static const char *const apis[] = {"openai", "anthropic", "responses", "gemini", NULL};
+  static const enum ock_wire wires[] = {OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC, OCK_WIRE_RESPONSES,
+                                        OCK_WIRE_GEMINI};
   const char *name = NULL, *base_url = NULL, *model = "";
   int api = 0;
   long long prio = 100;

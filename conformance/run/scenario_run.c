@@ -70,14 +70,15 @@ static int declared(const struct run_config *cfg, const char *cap) {
 }
 
 /* undeclared_wire: the api of the first session provider on a wire the SUT did not declare, or
- * NULL when it speaks every wire the scenario uses. */
+ * NULL when it speaks every wire the scenario uses. Without declared wires a SUT speaks openai
+ * and anthropic (SPEC.md 7.9): the gemini wire is only ever declared. */
 static const char *undeclared_wire(const struct run_config *cfg, const struct scenario *sc) {
   const cJSON *session = cJSON_GetObjectItemCaseSensitive(sc->fixture, "session");
   const cJSON *p;
   cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(session, "providers")) {
     const char *api = ock_json_str(p, "api");
-    int spoken = !cfg->wires || !api;
-    for (size_t i = 0; !spoken && cfg->wires[i]; i++)
+    int spoken = !api || (!cfg->wires && strcmp(api, "gemini"));
+    for (size_t i = 0; !spoken && cfg->wires && cfg->wires[i]; i++)
       spoken = !strcmp(cfg->wires[i], api);
     if (!spoken)
       return api;

@@ -301,6 +301,9 @@ static void *openai_encode_in(void) {
 static void *anthropic_encode_in(void) {
   return encode_read(&ock_wire_anthropic);
 }
+static void *gemini_encode_in(void) {
+  return encode_read(&ock_wire_gemini);
+}
 
 static void encode_free(void *input) {
   struct encode_in *in = input;
@@ -405,6 +408,9 @@ static void *openai_stream_in(void) {
 static void *anthropic_stream_in(void) {
   return stream_read(&ock_wire_anthropic);
 }
+static void *gemini_stream_in(void) {
+  return stream_read(&ock_wire_gemini);
+}
 
 static void stream_free(void *input) {
   struct stream_in *in = input;
@@ -496,10 +502,20 @@ static const struct alloc_op ops[] = {
      FAILS_WITH(OCK_ENOMEM)},
     {"anthropic encode_error", anthropic_encode_in, encode_errors, encode_free,
      FAILS_WITH(OCK_ENOMEM)},
+    /* args are parsed from the arguments, as for "anthropic history to" */
+    {"gemini encode_request", gemini_encode_in, encode_request, encode_free,
+     FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
+    {"gemini encode_reply", gemini_encode_in, encode_reply, encode_free,
+     FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
+    {"gemini encode_events", gemini_encode_in, encode_events, encode_free,
+     FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},
+    {"gemini encode_error", gemini_encode_in, encode_errors, encode_free, FAILS_WITH(OCK_ENOMEM)},
     /* each event's data is parsed by cJSON: a failed allocation there is a malformed chunk */
     {"openai stream", openai_stream_in, stream_decodes, stream_free,
      FAILS_WITH(OCK_ENOMEM) | FAILS_WITH(OCK_EPROTO)},
     {"anthropic stream", anthropic_stream_in, stream_decodes, stream_free,
+     FAILS_WITH(OCK_ENOMEM) | FAILS_WITH(OCK_EPROTO)},
+    {"gemini stream", gemini_stream_in, stream_decodes, stream_free,
      FAILS_WITH(OCK_ENOMEM) | FAILS_WITH(OCK_EPROTO)},
     /* a call the grammar cannot record is rejected, as grammar.c documents */
     {"grammar", NULL, grammar_reads_an_execute, NULL, FAILS_WITH(OCK_ENOMEM) | MAY_SUCCEED},

@@ -16,13 +16,22 @@
 #include "plan.h"
 #include "state.h"
 
-/* One request to one provider of tests/mock-provider/fixtures/tool_conversation.json. */
+/* One request to one provider of tests/mock-provider/fixtures/tool_conversation.json, or of
+ * GEMINI_FIXTURE. */
 struct llm_case {
-  const char *provider; /* "oa" (OpenAI) or "an" (Anthropic) */
+  const char *provider; /* "oa" (OpenAI), "an" (Anthropic) or "gm" (Gemini) */
   const char *body;
+  const char *path; /* Gemini: the path (it names the model and streaming); else NULL */
 };
 
 static cJSON *fixture_json; /* parsed once, before the allocator fails */
+static cJSON *gemini_json;
+
+static const char GEMINI_FIXTURE[] =
+    "{\"ock_fixture\":1,\"id\":\"alloc-gemini\",\"session\":{\"prompts\":[\"q\"],"
+    "\"providers\":[{\"name\":\"gm\",\"api\":\"gemini\",\"model\":\"gemini-test\"}]},"
+    "\"script\":{\"gm\":[{\"text\":\"Let me check.\",\"chunk_size\":5,\"tool_calls\":[{"
+    "\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}]}]}}";
 
 static const struct llm_case openai_text = {
     "oa", "{\"model\":\"gpt-test\",\"stream\":false,\"messages\":[{\"role\":\"user\","
@@ -45,6 +54,22 @@ static const struct llm_case anthropic_history = {
           "\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"get_weather\",\"input\":{"
           "\"city\":\"Paris\"}}]},{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\","
           "\"tool_use_id\":\"toolu_1\",\"content\":\"15 degrees\"}]}]}"};
+/* A Gemini history without ids (paired by name) answered by a streamed call. */
+static const char GEMINI_HISTORY[] =
+    "{\"systemInstruction\":{\"parts\":[{\"text\":\"brief\"}]},\"contents\":[{\"role\":"
+    "\"user\",\"parts\":[{\"text\":\"q\"}]},{\"role\":\"model\",\"parts\":[{\"functionCall\":"
+    "{\"name\":\"get_weather\",\"args\":{\"city\":\"Paris\"}}}]},{\"role\":\"user\",\"parts\":["
+    "{\"functionResponse\":{\"name\":\"get_weather\",\"response\":{\"output\":\"15\"}}}]}],"
+    "\"tools\":[{\"functionDeclarations\":[{\"name\":\"get_weather\"}]}]}";
+static const struct llm_case gemini_stream = {"gm", GEMINI_HISTORY,
+                                              "/v1beta/models/gemini-test:streamGenerateContent"};
+/* A call turn answered by a user text: the API's count text and a finding. */
+static const struct llm_case gemini_orphan = {
+    "gm",
+    "{\"contents\":[{\"role\":\"user\",\"parts\":[{\"text\":\"q\"}]},{\"role\":\"model\","
+    "\"parts\":[{\"functionCall\":{\"id\":\"c1\",\"name\":\"f\"}}]},{\"role\":\"user\","
+    "\"parts\":[{\"text\":\"r\"}]}]}",
+    "/v1/models/gemini-test:generateContent"};
 
 /* The input of one run: a fresh mock state (so the script starts again) and the case. */
 struct llm_input {
@@ -58,7 +83,7 @@ static void *state_in(void) {
   struct llm_input *in = calloc(1, sizeof *in);
   struct mock_fixture *fx = NULL;
   struct ock_jerr err;
-  if (!in || ock__fixture_load(fixture_json, &fx, &err) ||
+  if (!in || ock__fixture_load(current->path ? gemini_json : fixture_json, &fx, &err) ||
       ock__state_new(fx, 0, 1, 1 << 20, &in->st)) {
     free(in);
     return NULL;
@@ -88,8 +113,9 @@ static int serve(void *input) {
   if (!p)
     return OCK_EINVAL;
   struct mock_request rq = {.method = "POST",
-                            .path = p->api == MOCK_API_ANTHROPIC ? "/v1/messages"
-                                                                 : "/v1/chat/completions",
+                            .path = in->c->path                    ? in->c->path
+                                    : p->api == MOCK_API_ANTHROPIC ? "/v1/messages"
+                                                                   : "/v1/chat/completions",
                             .body = in->c->body,
                             .body_len = strlen(in->c->body),
                             .trace_id = "trace-1",
@@ -114,7 +140,9 @@ static const struct {
              {"openai stream", &openai_stream},
              {"anthropic stream", &anthropic_stream},
              {"openai orphan result", &openai_orphan},
-             {"anthropic tool history", &anthropic_history}};
+             {"anthropic tool history", &anthropic_history},
+             {"gemini history, streamed", &gemini_stream},
+             {"gemini orphan call", &gemini_orphan}};
 
 /* Every case, each allocation failing once: OCK_ENOMEM or a reply, nothing left allocated. */
 static void each_allocation_fails_once(void) {
@@ -131,15 +159,17 @@ static int setup(void) {
   char *text =
       ock_test_read_file(ock_test_path("tests/mock-provider/fixtures/tool_conversation.json"));
   fixture_json = text ? cJSON_Parse(text) : NULL;
+  gemini_json = cJSON_Parse(GEMINI_FIXTURE);
   free(text);
   if (!fixture_json)
     ock_test_fail(__LINE__, __FILE__,
                   "tests/mock-provider/fixtures/tool_conversation.json: cannot read");
-  return fixture_json ? 0 : 1;
+  return fixture_json && gemini_json ? 0 : 1;
 }
 
 static int cleanup(void) {
   cJSON_Delete(fixture_json);
+  cJSON_Delete(gemini_json);
   return 0;
 }
 

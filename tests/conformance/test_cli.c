@@ -143,7 +143,7 @@ static void wires_are_declared(void) {
   OCK_ASSERT_CONTAINS(slurp(path), "wires openai");
   snprintf(cmd, sizeof cmd,
            "%s/bin/ock run --orchestrator true --wires openai,grpc --fixtures %s 2>&1 | "
-           "grep -q 'expected one of: openai, anthropic, responses; got \"grpc\"'; exit $?",
+           "grep -q 'expected one of: openai, anthropic, responses, gemini; got \"grpc\"'; exit $?",
            OCK_BIN_DIR, ock_test_path("fixtures"));
   OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
   snprintf(cmd, sizeof cmd,
@@ -467,7 +467,7 @@ static void verdicts(const char *report, char *out, size_t n) {
 }
 
 /* Every wire the reference speaks: the wire-less scenarios play on each. */
-#define REF_WIRES "openai,anthropic,responses"
+#define REF_WIRES "openai,anthropic,responses,gemini"
 
 /* The reference against the whole catalog on every wire, whole and in two shards: it passes
  * everything, and the merged shards equal the whole run. */
@@ -804,7 +804,7 @@ static void time_scale_variable_is_checked(void) {
 }
 
 static void list_and_explain(void) {
-  static char text[1 << 18];
+  static char text[1 << 18]; /* ock list prints a line per scenario: room for a few hundred */
   char cmd[1024];
   snprintf(cmd, sizeof cmd, "%s/bin/ock list --fixtures %s", OCK_ROOT_BIN,
            ock_test_path("fixtures"));

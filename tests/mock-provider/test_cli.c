@@ -151,7 +151,7 @@ static void test_fixture_errors_exit_2_with_the_path(void) {
   ock_buf_init(&err, 1 << 16);
   OCK_ASSERT_INT_EQ(finish(&c, 0, &err), 2);
   OCK_ASSERT_CONTAINS(err.data, "$.session.providers[0].api: expected one of \"openai\", "
-                                "\"anthropic\", \"responses\", got \"gpt\"");
+                                "\"anthropic\", \"responses\", \"gemini\", got \"gpt\"");
   ock_buf_free(&err);
   unlink(fixture);
 

@@ -234,6 +234,8 @@ static void run_argv(const struct gate *g, char *argv[MAX_ARGS], const char *orc
   argv[k++] = (char *)orchestrator;
   argv[k++] = "--capabilities";
   argv[k++] = ALL_CAPABILITIES;
+  argv[k++] = "--wires";
+  argv[k++] = "openai,anthropic,gemini";
   argv[k++] = "--fixtures";
   argv[k++] = (char *)g->fixtures;
   argv[k++] = "--strict";

@@ -79,8 +79,8 @@ static const struct proves_row table[] = {
      "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
      "complete.last complete.once expect.events-present expect.last-request expect.llm-requests "
      "order.grammar orphan.context-valid proc.sigint proc.signal"},
-    {"cancel-stream-finishes-during-hold", "cancel.status order.response-matches"},
     {"cancel-second-sigint", "cancel.events cancel.once"},
+    {"cancel-stream-finishes-during-hold", "cancel.status order.response-matches"},
     {"error-400-continue",
      "complete.error-object complete.turn-count error.provider-error expect.turn-count"},
     {"error-500-fail-fast",
@@ -116,6 +116,41 @@ static const struct proves_row table[] = {
     {"fallback-second-provider",
      "complete.turn-count error.fallback error.retry expect.events-present expect.llm-requests "
      "expect.turn-count order.grammar proc.event-model proc.request-model"},
+    {"gemini-cancel-during-tool", "cancel.closing-message cancel.results-kept cancel.status "
+                                  "expect.last-request orphan.context-valid"},
+    {"gemini-deny-tool-pre",
+     "expect.last-request expect.tool-calls hook.deny-tool-pre orphan.result-for-every-call "
+     "orphan.results-adjacent tool.event-fields"},
+    {"gemini-error-overloaded", "complete.error-object error.provider-error"},
+    {"gemini-fail-fast-tool", "error.fail-fast expect.last-request expect.tool-calls "
+                              "orphan.context-valid tool.endpoint-failure"},
+    {"gemini-inject-during-round", "expect.last-request hook.inject-kept hook.inject-placement "
+                                   "orphan.result-for-every-call orphan.results-adjacent"},
+    {"gemini-invalid-arguments",
+     "expect.last-request orphan.call-kept orphan.result-for-every-call tool.invalid-arguments"},
+    {"gemini-iter-max",
+     "iter.reminder-not-stored iter.status iter.wrap-up orphan.result-for-every-call"},
+    {"gemini-multi-round",
+     "complete.turn-count expect.last-request expect.llm-requests expect.turn-count "
+     "orphan.call-kept orphan.result-for-every-call orphan.results-adjacent tool.input"},
+    {"gemini-parallel-out-of-order",
+     "expect.last-request orphan.call-order orphan.result-for-every-call orphan.results-adjacent "
+     "parallel.group-id parallel.overlap parallel.result-order"},
+    {"gemini-retry-503", "complete.turn-count error.backoff error.retry expect.turn-count"},
+    {"gemini-stream-cut", "error.provider-error stream.fault-is-error"},
+    {"gemini-stream-text", "expect.events-present order.response-matches stream.deltas-add-up "
+                           "stream.events"},
+    {"gemini-stream-tool-split", "expect.tool-input order.response-matches "
+                                 "stream.arguments-reassembled stream.deltas-add-up tool.input"},
+    {"gemini-system-injection", "expect.last-request hook.inject-kept"},
+    {"gemini-text", "complete.once complete.turn-count expect.turn-count order.request-before-llm "
+                    "order.response-matches"},
+    {"gemini-tool-single-call",
+     "complete.turn-count expect.last-request expect.tool-input expect.turn-count "
+     "order.tool-pairing order.tool-pre-before-run orphan.call-kept orphan.result-for-every-call "
+     "orphan.results-adjacent tool.input tool.result-content"},
+    {"gemini-unknown-tool", "expect.last-request orphan.call-order orphan.context-valid "
+                            "orphan.result-for-every-call orphan.results-adjacent tool.unknown"},
     {"hook-ask-user-prompt-submit", "complete.status-matches complete.turn-count expect.reason "
                                     "expect.status expect.turn-count order.prompt-complete"},
     {"hook-ask-user-provider-request",
@@ -299,6 +334,41 @@ static const struct proves_row table[] = {
      "error.provider-error expect.events-absent expect.llm-requests expect.status "
      "expect.tool-calls order.prompt-complete stream.fault-is-error"},
     {"stream-fault-anthropic-no-terminator-retry",
+     "complete.turn-count error.retry expect.tool-calls expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-gemini-cut-before-call-continue", "error.provider-error expect.status "
+                                                     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-gemini-cut-before-call-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-gemini-cut-in-text-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-gemini-cut-in-text-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-gemini-drop-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-gemini-drop-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-gemini-error-event-continue",
+     "complete.status-matches error.provider-error expect.status order.prompt-complete "
+     "stream.fault-is-error"},
+    {"stream-fault-gemini-error-event-retry",
+     "complete.turn-count error.retry expect.llm-requests expect.turn-count order.response-matches "
+     "stream.fault-is-error"},
+    {"stream-fault-gemini-malformed-after-call-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-gemini-malformed-after-call-retry",
+     "complete.turn-count error.retry expect.turn-count order.response-matches "
+     "orphan.result-for-every-call stream.fault-is-error"},
+    {"stream-fault-gemini-no-finish-reason-continue",
+     "error.provider-error expect.events-absent expect.llm-requests expect.status "
+     "expect.tool-calls order.prompt-complete stream.fault-is-error"},
+    {"stream-fault-gemini-no-finish-reason-retry",
      "complete.turn-count error.retry expect.tool-calls expect.turn-count order.response-matches "
      "orphan.result-for-every-call stream.fault-is-error"},
     {"stream-fault-openai-cut-in-arguments-continue",

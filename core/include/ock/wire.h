@@ -25,7 +25,8 @@
 enum ock_wire {
   OCK_WIRE_OPENAI,
   OCK_WIRE_ANTHROPIC,
-  OCK_WIRE_RESPONSES /* the OpenAI Responses API: ock/wire_responses.h */
+  OCK_WIRE_RESPONSES, /* the OpenAI Responses API: ock/wire_responses.h */
+  OCK_WIRE_GEMINI     /* the Gemini API */
 };
 
 /* ---- byte pieces ----------------------------------------------------------------------------
@@ -203,12 +204,14 @@ struct ock_wire_ops {
 
 extern const struct ock_wire_ops ock_wire_openai;
 extern const struct ock_wire_ops ock_wire_anthropic;
+extern const struct ock_wire_ops ock_wire_gemini; /* wire_gemini.c; more in ock/gemini.h */
 
 /* ock_wire_get: the table of a wire (OpenAI for an unknown value). */
 const struct ock_wire_ops *ock_wire_get(enum ock_wire wire);
 
-/* ock_wire_decode_error reads an error body of either wire ({"error": {"type", "message"}}).
- * OCK_OK with out filled (type "" when absent), OCK_EPROTO when the body is not that shape. */
+/* ock_wire_decode_error reads an error body of any wire ({"error": {"type", "message"}}, or
+ * Gemini's {"error": {"code", "message", "status"}}, whose status is then the type). OCK_OK
+ * with out filled (type "" when absent), OCK_EPROTO when the body is not that shape. */
 int ock_wire_decode_error(const char *body, size_t len, struct ock_wire_error *out);
 
 /* ---- stream decoding ------------------------------------------------------------------------

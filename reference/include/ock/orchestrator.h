@@ -332,11 +332,13 @@ void ock_orchestrator_cancel(ock_orchestrator *o);
 
 /* ---- collaborators over HTTP (libcurl) ----------------------------------------------------- */
 
-/* enum ock_wire (OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC) is in ock/wire.h. */
+/* enum ock_wire (OCK_WIRE_OPENAI, OCK_WIRE_ANTHROPIC, OCK_WIRE_GEMINI) is in ock/wire.h. */
 
-/* An LLM provider on the OpenAI Chat Completions wire (POST {base_url}/chat/completions) or
- * the Anthropic Messages wire (POST {base_url}/v1/messages), JSON or SSE. Strings are copied;
- * api_key NULL uses $OPENAI_API_KEY / $ANTHROPIC_API_KEY or a dummy. */
+/* An LLM provider on the OpenAI Chat Completions wire (POST {base_url}/chat/completions), the
+ * Anthropic Messages wire (POST {base_url}/v1/messages) or the Gemini API wire (POST
+ * {base_url}/v1beta/models/{model}:generateContent, or :streamGenerateContent?alt=sse), JSON or
+ * SSE. Strings are copied; api_key NULL uses $OPENAI_API_KEY / $ANTHROPIC_API_KEY /
+ * $GOOGLE_API_KEY then $GEMINI_API_KEY, or a dummy. */
 typedef struct ock_http_provider ock_http_provider;
 int ock_http_provider_new(enum ock_wire wire, const char *name, const char *base_url,
                           const char *model, int priority, const char *api_key,
