@@ -32,7 +32,8 @@
 #include "run/sut.h"
 
 #define MAX_LIST OCK_OPTION_LIST_MAX
-#define CAUSE_WIDTH 160 /* bytes of a FAIL line's cause on the console */
+#define CONSOLE_CAUSES 8 /* first causes the last screen lists; the reports list all */
+#define CAUSE_WIDTH 160  /* bytes of a FAIL line's cause on the console */
 
 static const char usage_head[] =
     "usage: ock run --orchestrator CMD [options]\n"
@@ -732,6 +733,7 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
       fprintf(f, "\nNot met:\n");
     fprintf(f, "  %-5s %-18s %s\n", v, ock_json_str(r, "id"), ock_json_str(r, "text"));
   }
+  ock__cli_print_causes(f, report, CONSOLE_CAUSES);
   const char *sig = ock_json_str(report, "interrupt_signal");
   if (sig)
     fprintf(f,

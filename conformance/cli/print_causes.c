@@ -1,0 +1,76 @@
+/*
+ * print_causes.c: the first causes on the console (see cli.h), the last screen of `ock run`.
+ *
+ * One fault fails many checks; the console ends on the few causes that explain them, each with
+ * the command that reruns its simplest scenario, so the next step is one copy and paste.
+ */
+#include "cli/cli.h"
+
+#include <cJSON.h>
+
+#include "ock/json.h"
+#include "report/escape.h"
+
+#define LINE_WIDTH 300 /* bytes of one printed report string */
+
+/* failing_checks: the failing checks the causes explain, themselves included. */
+static long long failing_checks(const cJSON *causes) {
+  long long n = 0;
+  const cJSON *c, *k;
+  cJSON_ArrayForEach(c, causes) {
+    n += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios"));
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) n +=
+        ock_json_int(k, "scenarios", 0);
+  }
+  return n;
+}
+
+static void print_consequences(FILE *f, const cJSON *c) {
+  const cJSON *k;
+  int shown = 0;
+  char id[100];
+  cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) {
+    fprintf(f, "%s%s (%lld)", shown++ ? ", " : "     explains: ",
+            ock_escape_terminal(id, sizeof id, ock_json_str(k, "check")),
+            ock_json_int(k, "scenarios", 0));
+  }
+  if (shown)
+    fprintf(f, "\n");
+}
+
+static void print_cause(FILE *f, int i, const cJSON *c) {
+  char id[200], text[LINE_WIDTH], sid[200];
+  const cJSON *simplest = cJSON_GetObjectItemCaseSensitive(c, "simplest");
+  int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios"));
+  fprintf(f, "  %d. %-5s %-6s %s  in %d scenario%s\n", i + 1,
+          ock_escape_terminal(text, 20, ock_json_str(c, "verdict")),
+          ock_escape_terminal(sid, 20, ock_json_str(c, "level")),
+          ock_escape_terminal(id, sizeof id, ock_json_str(c, "id")), n, n == 1 ? "" : "s");
+  const char *m = ock_json_str(c, "message");
+  if (m && *m)
+    fprintf(f, "     %s\n", ock_escape_terminal(text, sizeof text, m));
+  print_consequences(f, c);
+  fprintf(f, "     simplest: %s (%lld events)\n",
+          ock_escape_terminal(sid, sizeof sid, ock_json_str(simplest, "scenario")),
+          ock_json_int(simplest, "events", 0));
+  char cmd[1200];
+  fprintf(f, "     rerun:    %s\n",
+          ock_escape_terminal(cmd, sizeof cmd, ock_json_str(c, "command")));
+}
+
+void ock__cli_print_causes(FILE *f, const cJSON *report, int max) {
+  const cJSON *causes = cJSON_GetObjectItemCaseSensitive(report, "causes");
+  int n = cJSON_GetArraySize(causes), i = 0;
+  if (!n)
+    return;
+  fprintf(f, "\n%d first cause%s of %lld failing check%s:\n", n, n == 1 ? "" : "s",
+          failing_checks(causes), failing_checks(causes) == 1 ? "" : "s");
+  const cJSON *c;
+  cJSON_ArrayForEach(c, causes) {
+    if (i == max)
+      break;
+    print_cause(f, i++, c);
+  }
+  if (n > max)
+    fprintf(f, "  ... and %d more in summary.md and report.html\n", n - max);
+}
