@@ -12,6 +12,7 @@
 #include "report/escape.h"
 
 #define LINE_WIDTH 300 /* bytes of one printed report string */
+#define LINE_WRAP 100  /* columns of the list of consequences */
 
 /* failing_checks: the failing checks the causes explain, themselves included. */
 static long long failing_checks(const cJSON *causes) {
@@ -25,14 +26,22 @@ static long long failing_checks(const cJSON *causes) {
   return n;
 }
 
+/* print_consequences: "explains: a (3), b (1)", wrapped before LINE_WRAP columns. */
 static void print_consequences(FILE *f, const cJSON *c) {
   const cJSON *k;
-  int shown = 0;
+  int shown = 0, col = 0;
   char id[100];
   cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) {
-    fprintf(f, "%s%s (%lld)", shown++ ? ", " : "     explains: ",
-            ock_escape_terminal(id, sizeof id, ock_json_str(k, "check")),
-            ock_json_int(k, "scenarios", 0));
+    char item[160];
+    int n = snprintf(item, sizeof item, "%s (%lld)",
+                     ock_escape_terminal(id, sizeof id, ock_json_str(k, "check")),
+                     ock_json_int(k, "scenarios", 0));
+    if (!shown++)
+      col = fprintf(f, "     explains: %s", item);
+    else if (col + n + 2 > LINE_WRAP)
+      col = fprintf(f, ",\n               %s", item) - 2;
+    else
+      col += fprintf(f, ", %s", item);
   }
   if (shown)
     fprintf(f, "\n");
@@ -50,9 +59,10 @@ static void print_cause(FILE *f, int i, const cJSON *c) {
   if (m && *m)
     fprintf(f, "     %s\n", ock_escape_terminal(text, sizeof text, m));
   print_consequences(f, c);
-  fprintf(f, "     simplest: %s (%lld events)\n",
-          ock_escape_terminal(sid, sizeof sid, ock_json_str(simplest, "scenario")),
-          ock_json_int(simplest, "events", 0));
+  long long events = ock_json_int(simplest, "events", 0);
+  fprintf(f, "     simplest: %s (%lld event%s)\n",
+          ock_escape_terminal(sid, sizeof sid, ock_json_str(simplest, "scenario")), events,
+          events == 1 ? "" : "s");
   char cmd[1200];
   fprintf(f, "     rerun:    %s\n",
           ock_escape_terminal(cmd, sizeof cmd, ock_json_str(c, "command")));

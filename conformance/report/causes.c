@@ -90,7 +90,9 @@ static const struct {
     /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
     {"cancel.status", "lifecycle.*"},
     {"cancel.status", "error.*"},
-    /* A SUT killed by a SIGINT it should have taken as a cancel: nothing after it happens. */
+    /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
+     * its death happens. */
+    {"proc.signal", "*"},
     {"proc.sigint", "*"},
     /* A broken stream taken as an answer: no error, no retry, another outcome. */
     {"stream.fault-is-error", "error.*"},

@@ -746,8 +746,9 @@ static void cause_row(struct ock_doc *d, const cJSON *c, int k) {
   ock_doc_putf(d, "</td><td class=\"n\">%d</td><td>",
                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios")));
   scenario_link(d, ock_json_str(simplest, "scenario"));
-  ock_doc_putf(d, " <span class=\"note\">(%lld events)</span></td></tr>\n",
-               ock_json_int(simplest, "events", 0));
+  long long events = ock_json_int(simplest, "events", 0);
+  ock_doc_putf(d, " <span class=\"note\">(%lld event%s)</span></td></tr>\n", events,
+               events == 1 ? "" : "s");
   ock_doc_put(d, "<tr><td></td><td colspan=\"6\"><span class=\"note\">rerun</span> <code>");
   ock_doc_text(d, ock_json_str(c, "command"));
   ock_doc_put(d, "</code>");

@@ -274,7 +274,8 @@ static void causes(struct ock_doc *d) {
     }
     ock_doc_put(d, " | ");
     ock_doc_md(d, ock_json_str(simplest, "scenario"), CELL_LIMIT);
-    ock_doc_putf(d, " (%lld events) | ", ock_json_int(simplest, "events", 0));
+    long long events = ock_json_int(simplest, "events", 0);
+    ock_doc_putf(d, " (%lld event%s) | ", events, events == 1 ? "" : "s");
     ock_doc_md(d, ock_json_str(c, "command"), 4 * CELL_LIMIT);
     ock_doc_put(d, " |\n");
   }
