@@ -359,6 +359,14 @@ void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *
   ock__mut_set_str(ock__mut_event_data(x), "tool_name", name);
 }
 
+/* The tool events carry no tool_call_id, as a framework whose tool callbacks see no call id
+ * sends them. */
+void ock__mut_tool_event_id_dropped(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_TOOL_PRE) || is(x, OCK_EV_TOOL_POST) || is(x, OCK_EV_TOOL_ERROR))
+    cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "tool_call_id");
+}
+
 /* ---- HOOK ---------------------------------------------------------------------------------- */
 
 /* ignore_reply: the SUT gets "continue" where the mock replied action to event name (NULL:

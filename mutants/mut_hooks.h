@@ -58,6 +58,7 @@ void ock__mut_failed_result_as_error(struct mutant_state *s, struct mutant_excha
 void ock__mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_tool_event_id_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_limit_status_success(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_stream_delta_altered(struct mutant_state *s, struct mutant_exchange *x);

@@ -193,6 +193,10 @@ static const struct mutation table[] = {
      .requirement = "OCK-TOOL-007",
      .what = "tool:pre names another tool than the call's",
      .event = ock__mut_tool_name_changed},
+    {.name = "tool-event-id-dropped",
+     .requirement = "OCK-TOOL-007",
+     .what = "tool:pre, tool:post and tool:error carry no tool_call_id",
+     .event = ock__mut_tool_event_id_dropped},
 
     /* HOOK */
     {.name = "deny-submit-ignored",

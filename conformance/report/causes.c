@@ -13,10 +13,11 @@
  *    orchestrator:complete (complete.once) nothing that reads the outcome can pass; without a
  *    tool result (orphan.result-for-every-call) nothing that reads that result can.
  *
- * Of the checks that explain a failure, the lowest layer and then the earliest evidence (the
- * first journal entry it cites) wins; its own cause is followed until a check nothing explains:
- * the first cause. The rules form no cycle (tests/conformance/test_causes.c checks it over the
- * whole checklist), so that walk ends.
+ * Of the checks that explain a failure, the lowest layer wins, then the nearest deviation
+ * before it (by the first journal entry each cites): of two independent faults in one scenario,
+ * a failure is charged to the one it follows. Its own cause is followed until a check nothing
+ * explains: the first cause. The rules form no cycle (tests/conformance/test_causes.c checks it
+ * over the whole checklist), so that walk ends.
  */
 #include "report/causes.h"
 
@@ -29,13 +30,11 @@
 #include "ock/status.h"
 #include "report/report.h"
 
-/* A pattern is a check id, a group "order.*" (every id that starts with "order."), or "*"
- * (every check). */
+/* A pattern is a check id, or a prefix followed by "*": "order.*" (every id of the group),
+ * "order.tool-*", "*" (every check). */
 static int matches(const char *pattern, const char *id) {
   size_t n = strlen(pattern);
-  if (!strcmp(pattern, "*"))
-    return 1;
-  if (n >= 2 && !strcmp(pattern + n - 2, ".*"))
+  if (n && pattern[n - 1] == '*')
     return !strncmp(pattern, id, n - 1);
   return !strcmp(pattern, id);
 }
@@ -81,6 +80,12 @@ static const struct {
     {"orphan.result-for-every-call", "error.*"},
     {"orphan.result-for-every-call", "cancel.results-kept"},
     {"orphan.result-for-every-call", "text.*"},
+    /* Tool events without their call's id (or naming another tool): no tool check can pair
+     * an event with its call, so each reads a call without events. */
+    {"tool.event-fields", "tool.*"},
+    {"tool.event-fields", "order.tool-*"},
+    {"tool.event-fields", "hook.*"},
+    {"tool.event-fields", "parallel.*"},
     /* A turn counted wrong: the iteration limit's turn count is wrong with it. */
     {"complete.turn-count", "iter.status"},
     /* The iteration limit not kept: the wrap-up and the outcome of the limit go with it. */
@@ -155,13 +160,19 @@ static int is_failing(const char *verdict) {
                      !strcmp(verdict, OCK_V_ERROR));
 }
 
-/* better: candidate j is a more direct explanation than k (lower layer, earlier evidence). */
-static int better(const struct failing *f, int j, int k) {
+/* better: for failure i, candidate j is a more direct explanation than candidate k: of a lower
+ * layer; else the nearest deviation before i (the latest evidence not after i's), since of two
+ * independent faults the one just before a failure is the one it follows from; else, when
+ * neither comes before i, the earlier. */
+static int better(const struct failing *f, int i, int j, int k) {
   if (k < 0)
     return 1;
   if (f[j].layer != f[k].layer)
     return f[j].layer < f[k].layer;
-  return f[j].first_seq < f[k].first_seq;
+  int j_before = f[j].first_seq <= f[i].first_seq, k_before = f[k].first_seq <= f[i].first_seq;
+  if (j_before != k_before)
+    return j_before;
+  return j_before ? f[j].first_seq > f[k].first_seq : f[j].first_seq < f[k].first_seq;
 }
 
 static int root_of(const struct failing *f, int n, int i) {
@@ -188,7 +199,7 @@ static int collect(cJSON *scenario, struct failing *f, int cap) {
   }
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
-      if (j != i && ock_cause_explains(f[j].id, f[i].id) && better(f, j, f[i].parent))
+      if (j != i && ock_cause_explains(f[j].id, f[i].id) && better(f, i, j, f[i].parent))
         f[i].parent = j;
   return n;
 }
