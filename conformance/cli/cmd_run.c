@@ -26,6 +26,7 @@
 #include "ock/options.h"
 #include "ock/registry.h"
 #include "ock/status.h"
+#include "report/causes.h"
 #include "report/report.h"
 #include "run/scenario_run.h"
 #include "run/scenarios.h"
@@ -552,6 +553,13 @@ static const char *paint(const struct pool *p, const char *verdict) {
   return "\033[31m";
 }
 
+/* shown_cause: the FAIL or ERROR check a scenario's line names: its first cause (causes.h),
+ * else NULL (then the first failing check is named). */
+static const cJSON *shown_cause(const cJSON *r) {
+  const cJSON *c = ock_scenario_first_cause(r);
+  return ock_verdict_severity(ock_json_str(c, "verdict")) >= 3 ? c : NULL;
+}
+
 static void print_progress(struct pool *p, const cJSON *r) {
   const char *verdict = ock_json_str(r, "verdict");
   int timed_out = ock_json_bool(r, "timed_out", 0);
@@ -563,7 +571,9 @@ static void print_progress(struct pool *p, const cJSON *r) {
     cJSON_AddBoolToObject(line, "interrupted", ock_json_bool(r, "interrupted", 0));
     cJSON_AddNumberToObject(line, "duration_ms", ock_json_num(r, "duration_ms", 0));
     cJSON *failed = cJSON_AddArrayToObject(line, "failed");
-    const cJSON *c;
+    const cJSON *c = shown_cause(r);
+    if (c && ock_json_str(c, "message"))
+      cJSON_AddStringToObject(line, "cause", ock_json_str(c, "message"));
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
       const char *v = ock_json_str(c, "verdict");
       if (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
@@ -580,7 +590,7 @@ static void print_progress(struct pool *p, const cJSON *r) {
     printf("[%3zu/%zu] %s%-7s%s %6.2fs  %s", p->done, p->total, paint(p, verdict),
            timed_out ? "TIMEOUT" : verdict, p->color ? "\033[0m" : "",
            ock_json_num(r, "duration_ms", 0) / 1000.0, ock_json_str(r, "id"));
-    const cJSON *c, *first = NULL;
+    const cJSON *c, *first = shown_cause(r);
     const char *shown[4] = {0};
     int n = 0;
     int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */

@@ -183,11 +183,10 @@ static int root_of(const struct failing *f, int n, int i) {
 }
 
 /* collect fills f (capacity cap) with the scenario's failing checks; returns how many. */
-static int collect(cJSON *scenario, struct failing *f, int cap) {
+static int collect(const cJSON *scenario, struct failing *f, int cap) {
   int n = 0;
   cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(scenario, "checks")) {
-    cJSON_DeleteItemFromObjectCaseSensitive(c, "cause");
     const char *id = ock_json_str(c, "id");
     if (!id || !ock_json_str(c, "requirement") || !is_failing(ock_json_str(c, "verdict")) ||
         n == cap)
@@ -202,6 +201,27 @@ static int collect(cJSON *scenario, struct failing *f, int cap) {
       if (j != i && ock_cause_explains(f[j].id, f[i].id) && better(f, i, j, f[i].parent))
         f[i].parent = j;
   return n;
+}
+
+const cJSON *ock_scenario_first_cause(const cJSON *scenario) {
+  int cap = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scenario, "checks"));
+  struct failing *f = cap ? calloc((size_t)cap, sizeof *f) : NULL;
+  if (!f)
+    return NULL;
+  int n = collect(scenario, f, cap), best = -1;
+  for (int i = 0; i < n; i++) {
+    int sev = ock_verdict_severity(ock_json_str(f[i].check, "verdict"));
+    if (f[i].parent >= 0)
+      continue;
+    if (best < 0 || sev > ock_verdict_severity(ock_json_str(f[best].check, "verdict")) ||
+        (sev == ock_verdict_severity(ock_json_str(f[best].check, "verdict")) &&
+         (f[i].layer < f[best].layer ||
+          (f[i].layer == f[best].layer && f[i].first_seq < f[best].first_seq))))
+      best = i;
+  }
+  const cJSON *c = best < 0 ? NULL : f[best].check;
+  free(f);
+  return c;
 }
 
 /* ---- grouping across scenarios ---- */
@@ -299,6 +319,10 @@ static int scenario_causes(cJSON *causes, cJSON *sc) {
   struct failing *f = cap ? calloc((size_t)cap, sizeof *f) : NULL;
   if (cap && !f)
     return OCK_ENOMEM;
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sc, "checks")) {
+    cJSON_DeleteItemFromObjectCaseSensitive(c, "cause");
+  }
   int n = collect(sc, f, cap), rc = OCK_OK;
   for (int i = 0; i < n && !rc; i++) {
     const cJSON *root = f[root_of(f, n, i)].check;

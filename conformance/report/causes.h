@@ -34,6 +34,12 @@ void ock_cause_id(char *out, size_t n, const char *requirement, const char *chec
  * fit. */
 int ock_cause_parse(const char *id, char *requirement, char *check, size_t n);
 
+/* ock_scenario_first_cause: of one scenario's failing checks (scenario borrowed), the first
+ * cause to show: nothing in the scenario explains it; the most severe such check, then the
+ * lowest layer, then the earliest evidence. NULL when no check fails (or out of memory).
+ * Borrowed from scenario. */
+const cJSON *ock_scenario_first_cause(const cJSON *scenario);
+
 /* ock_report_causes (re)computes the causes of report (its scenarios' checks):
  *   - each WARN, FAIL or ERROR check gets "cause": the id of its first cause in its scenario
  *     (its own id when nothing else there explains it);

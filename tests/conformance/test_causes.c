@@ -195,6 +195,19 @@ static void failures_charged_to_their_first_cause(void) {
   cJSON_Delete(r);
 }
 
+/* The check a scenario's console line names: its most severe first cause. */
+static void scenario_line_names_the_first_cause(void) {
+  cJSON *r = sample();
+  const cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(r, "scenarios");
+  OCK_ASSERT_STR_EQ(ock_json_str(ock_scenario_first_cause(cJSON_GetArrayItem(scenarios, 0)), "id"),
+                    "complete.once");
+  /* trace.id comes first but WARNs; the missing complete FAILs. */
+  OCK_ASSERT_STR_EQ(ock_json_str(ock_scenario_first_cause(cJSON_GetArrayItem(scenarios, 1)), "id"),
+                    "complete.once");
+  OCK_ASSERT_NULL(ock_scenario_first_cause(cJSON_GetArrayItem(scenarios, 2)));
+  cJSON_Delete(r);
+}
+
 static void causes_group_across_scenarios(void) {
   cJSON *r = sample();
   OCK_ASSERT_OK(ock_report_causes(r));
@@ -273,6 +286,7 @@ static const struct ock_test tests[] = {
     {"rules_have_no_cycle", rules_have_no_cycle},
     {"cause_ids_parse", cause_ids_parse},
     {"failures_charged_to_their_first_cause", failures_charged_to_their_first_cause},
+    {"scenario_line_names_the_first_cause", scenario_line_names_the_first_cause},
     {"causes_group_across_scenarios", causes_group_across_scenarios},
     {"nothing_failing_no_cause", nothing_failing_no_cause},
     {"rerun_command_carries_the_options", rerun_command_carries_the_options},

@@ -130,11 +130,11 @@ static void assert_only_tags(const char *text, const char *const *allowed, int l
 
 static void test_html_shows_payloads_as_text(void) {
   static const char *const tags[] = {
-      "!DOCTYPE", "html", "head", "meta",    "title",   "style",   "body",   "header",   "h1",
-      "h2",       "h3",   "h4",   "p",       "span",    "b",       "table",  "tr",       "th",
-      "td",       "a",    "main", "section", "details", "summary", "div",    "pre",      "svg",
-      "text",     "line", "rect", "polygon", "circle",  "g",       "footer", "clipPath", "code",
-      "br",       NULL};
+      "!DOCTYPE", "html",   "head",     "meta", "title", "style",   "body",    "header",
+      "h1",       "h2",     "h3",       "h4",   "p",     "span",    "b",       "table",
+      "tr",       "th",     "td",       "a",    "main",  "section", "details", "summary",
+      "div",      "pre",    "svg",      "text", "line",  "rect",    "polygon", "circle",
+      "g",        "footer", "clipPath", "code", "br",    NULL};
   cJSON *report = load_sample();
   int rc;
   char *html = render(&ock_report_writer_html, report, &rc);
