@@ -14,11 +14,13 @@
 #define LINE_WIDTH 300 /* bytes of one printed report string */
 #define LINE_WRAP 100  /* columns of the list of consequences */
 
-/* failing_checks: the failing checks the causes explain, themselves included. */
+/* failing_checks: the failing checks the causes not excused explain, themselves included. */
 static long long failing_checks(const cJSON *causes) {
   long long n = 0;
   const cJSON *c, *k;
   cJSON_ArrayForEach(c, causes) {
+    if (ock_json_bool(c, "expected_failure", 0))
+      continue;
     n += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios"));
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) n +=
         ock_json_int(k, "scenarios", 0);
@@ -69,18 +71,25 @@ static void print_cause(FILE *f, int i, const cJSON *c) {
 }
 
 void ock__cli_print_causes(FILE *f, const cJSON *report, int max) {
-  const cJSON *causes = cJSON_GetObjectItemCaseSensitive(report, "causes");
-  int n = cJSON_GetArraySize(causes), i = 0;
-  if (!n)
-    return;
-  fprintf(f, "\n%d first cause%s of %lld failing check%s:\n", n, n == 1 ? "" : "s",
-          failing_checks(causes), failing_checks(causes) == 1 ? "" : "s");
-  const cJSON *c;
+  const cJSON *causes = cJSON_GetObjectItemCaseSensitive(report, "causes"), *c;
+  int n = 0, excused = 0, i = 0;
   cJSON_ArrayForEach(c, causes) {
-    if (i == max)
-      break;
+    if (ock_json_bool(c, "expected_failure", 0))
+      excused++;
+    else
+      n++;
+  }
+  if (n)
+    fprintf(f, "\n%d first cause%s of %lld failing check%s:\n", n, n == 1 ? "" : "s",
+            failing_checks(causes), failing_checks(causes) == 1 ? "" : "s");
+  cJSON_ArrayForEach(c, causes) {
+    if (i == max || ock_json_bool(c, "expected_failure", 0))
+      continue;
     print_cause(f, i++, c);
   }
   if (n > max)
     fprintf(f, "  ... and %d more in summary.md and report.html\n", n - max);
+  if (excused)
+    fprintf(f, "%s%d first cause%s the expected failures excuse (report.json lists them)\n",
+            n ? "" : "\n", excused, excused == 1 ? "" : "s");
 }

@@ -155,9 +155,12 @@ struct failing {
   int parent;     /* the failing check that explains it, or -1 */
 };
 
-static int is_failing(const char *verdict) {
-  return verdict && (!strcmp(verdict, OCK_V_FAIL) || !strcmp(verdict, OCK_V_WARN) ||
-                     !strcmp(verdict, OCK_V_ERROR));
+/* failed: the check failed, or failed and the expected-failures baseline excused it (its
+ * verdict is PASS then, SPEC.md 9.3): an excused failure still explains what follows from it. */
+static int failed(const cJSON *c) {
+  const char *v = ock_json_str(c, "verdict");
+  return ock_json_bool(c, "expected_failure", 0) ||
+         (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_WARN) || !strcmp(v, OCK_V_ERROR)));
 }
 
 /* better: for failure i, candidate j is a more direct explanation than candidate k: of a lower
@@ -188,8 +191,7 @@ static int collect(const cJSON *scenario, struct failing *f, int cap) {
   cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(scenario, "checks")) {
     const char *id = ock_json_str(c, "id");
-    if (!id || !ock_json_str(c, "requirement") || !is_failing(ock_json_str(c, "verdict")) ||
-        n == cap)
+    if (!id || !ock_json_str(c, "requirement") || !failed(c) || n == cap)
       continue;
     const cJSON *ev = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "evidence"), 0);
     f[n] = (struct failing){c, id, layer_of(id),
@@ -256,7 +258,8 @@ static cJSON *cause_entry(cJSON *causes, const char *id, const cJSON *c) {
   cJSON_AddStringToObject(e, "requirement", ock_json_str(c, "requirement"));
   cJSON_AddStringToObject(e, "check", ock_json_str(c, "id"));
   cJSON_AddStringToObject(e, "level", ock_json_str(c, "level") ? ock_json_str(c, "level") : "MUST");
-  cJSON_AddStringToObject(e, "verdict", ock_json_str(c, "verdict"));
+  cJSON_AddStringToObject(e, "verdict", OCK_V_PASS); /* until a failure not excused */
+  cJSON_AddBoolToObject(e, "expected_failure", 1);
   cJSON_AddStringToObject(e, "message", "");
   cJSON_AddArrayToObject(e, "scenarios");
   cJSON_AddArrayToObject(e, "consequences");
@@ -266,9 +269,14 @@ static cJSON *cause_entry(cJSON *causes, const char *id, const cJSON *c) {
   return e;
 }
 
-/* worsen raises the cause's verdict to v when v is more severe: a cause is as severe as the
- * worst failure it explains, so a WARN that explains a FAIL never reads as a pass. */
-static void worsen(cJSON *e, const char *v) {
+/* worsen raises the cause's verdict to check c's when c is more severe: a cause is as severe
+ * as the worst failure it explains, so a WARN that explains a FAIL never reads as a pass. A
+ * failure the baseline excused leaves it as it is; one it did not makes the cause not excused. */
+static void worsen(cJSON *e, const cJSON *c) {
+  const char *v = ock_json_str(c, "verdict");
+  if (ock_json_bool(c, "expected_failure", 0))
+    return;
+  cJSON_ReplaceItemInObjectCaseSensitive(e, "expected_failure", cJSON_CreateFalse());
   if (v && ock_verdict_severity(v) > ock_verdict_severity(ock_json_str(e, "verdict")))
     cJSON_ReplaceItemInObjectCaseSensitive(e, "verdict", cJSON_CreateString(v));
 }
@@ -279,7 +287,7 @@ static int add_root(cJSON *e, const cJSON *sc, const cJSON *c) {
   cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(e, "scenarios");
   if (!sid || !cJSON_AddItemToArray(scenarios, cJSON_CreateString(sid)))
     return OCK_ENOMEM;
-  worsen(e, ock_json_str(c, "verdict"));
+  worsen(e, c);
   cJSON *simplest = cJSON_GetObjectItemCaseSensitive(e, "simplest");
   int events = events_of(sc), known = (int)ock_json_int(simplest, "events", -1);
   if (known < 0 || events < known) {
@@ -294,7 +302,7 @@ static int add_root(cJSON *e, const cJSON *sc, const cJSON *c) {
 
 static int add_consequence(cJSON *e, const cJSON *c) {
   cJSON *list = cJSON_GetObjectItemCaseSensitive(e, "consequences");
-  worsen(e, ock_json_str(c, "verdict"));
+  worsen(e, c);
   const char *id = ock_json_str(c, "id"), *req = ock_json_str(c, "requirement");
   cJSON *k = find_by(list, "check", id, "requirement", req);
   if (k) {
@@ -310,6 +318,8 @@ static int add_consequence(cJSON *e, const cJSON *c) {
   cJSON_AddStringToObject(k, "check", id);
   cJSON_AddStringToObject(k, "requirement", req);
   cJSON_AddStringToObject(k, "verdict", ock_json_str(c, "verdict"));
+  if (ock_json_bool(c, "expected_failure", 0))
+    cJSON_AddBoolToObject(k, "expected_failure", 1);
   cJSON_AddNumberToObject(k, "scenarios", 1);
   return OCK_OK;
 }

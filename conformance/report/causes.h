@@ -41,13 +41,16 @@ int ock_cause_parse(const char *id, char *requirement, char *check, size_t n);
 const cJSON *ock_scenario_first_cause(const cJSON *scenario);
 
 /* ock_report_causes (re)computes the causes of report (its scenarios' checks):
- *   - each WARN, FAIL or ERROR check gets "cause": the id of its first cause in its scenario
+ *   - each WARN, FAIL or ERROR check, and each failure the expected-failures baseline excused
+ *     (verdict PASS, expected_failure), gets "cause": the id of its first cause in its scenario
  *     (its own id when nothing else there explains it);
  *   - report.causes: one entry per distinct first cause, most severe first, then by the number
- *     of scenarios: id, requirement, check, level, verdict, message (of the simplest
- *     scenario), scenarios (every scenario it is the first cause of a failure in), consequences
- *     (each check it explains: check, requirement, count of scenarios), simplest (the scenario
- *     with the fewest timeline events: scenario, events) and command (how to rerun it).
+ *     of scenarios: id, requirement, check, level, verdict (the most severe of its own check's
+ *     and of the checks it explains that the baseline did not excuse; PASS when it excused
+ *     them all), expected_failure (it did), message (of the simplest scenario), scenarios
+ *     (every scenario it is the first cause of a failure in), consequences (each check it
+ *     explains: check, requirement, verdict, count of scenarios), simplest (the scenario with
+ *     the fewest timeline events: scenario, events) and command (how to rerun it).
  * Called by ock_report_summarize. Returns OCK_OK, OCK_EINVAL (no scenarios array) or
  * OCK_ENOMEM. */
 int ock_report_causes(cJSON *report);

@@ -739,6 +739,8 @@ static void cause_row(struct ock_doc *d, const cJSON *c, int k) {
   ock_doc_text(d, ock_json_str(c, "level"));
   ock_doc_put(d, " ");
   badge(d, ock_json_str(c, "verdict"));
+  if (ock_json_bool(c, "expected_failure", 0))
+    ock_doc_put(d, " <span class=\"note\">expected failure</span>");
   ock_doc_put(d, "</td><td>");
   cut_text(d, ock_json_str(c, "message"), 300);
   ock_doc_put(d, "</td><td>");

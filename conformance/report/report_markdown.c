@@ -261,6 +261,8 @@ static void causes(struct ock_doc *d) {
     ock_doc_md(d, ock_json_str(c, "level"), CELL_LIMIT);
     ock_doc_put(d, " | ");
     ock_doc_md(d, ock_json_str(c, "verdict"), CELL_LIMIT);
+    if (ock_json_bool(c, "expected_failure", 0))
+      ock_doc_put(d, " (expected failure)");
     ock_doc_put(d, " | ");
     ock_doc_md(d, ock_json_str(c, "message"), CELL_LIMIT);
     ock_doc_putf(d, " | %d | ",

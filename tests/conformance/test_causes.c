@@ -250,6 +250,45 @@ static void causes_group_across_scenarios(void) {
   cJSON_Delete(r);
 }
 
+/* A failure the expected-failures baseline excused (PASS, expected_failure) still has a cause
+ * and still explains what follows from it; a cause is excused only when all it explains is. */
+static void excused_failures_keep_their_causes(void) {
+  cJSON *r = report_new();
+  cJSON *a = scenario(r, "iter-max-iterations", 12);
+  cJSON *wrap = check("iter.wrap-up", "OCK-ITER-002", "MUST", "PASS", 9, "no wrap-up turn");
+  cJSON_AddBoolToObject(wrap, "expected_failure", 1);
+  cJSON_AddItemToArray(a, wrap);
+  cJSON *st = check("expect.status", "OCK-ITER-003", "MUST", "PASS", -1, "st");
+  cJSON_AddBoolToObject(st, "expected_failure", 1);
+  cJSON_AddItemToArray(a, st);
+  cJSON *b = scenario(r, "iter-wrapup-error", 14);
+  cJSON *wrap2 = check("iter.wrap-up", "OCK-ITER-002", "MUST", "PASS", 9, "no wrap-up turn");
+  cJSON_AddBoolToObject(wrap2, "expected_failure", 1);
+  cJSON_AddItemToArray(b, wrap2);
+  cJSON_AddItemToArray(b, check("expect.turn-count", "OCK-COMPLETE-005", "MUST", "FAIL", -1, "t"));
+  OCK_ASSERT_OK(ock_report_causes(r));
+  OCK_ASSERT_STR_EQ(cause_of(r, 0, "expect.status"), "OCK-ITER-002/iter.wrap-up");
+  const cJSON *causes = cJSON_GetObjectItemCaseSensitive(r, "causes");
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(causes), 1);
+  const cJSON *c = cJSON_GetArrayItem(causes, 0);
+  /* The FAIL it explains in the second scenario was not excused: neither is the cause. */
+  OCK_ASSERT_STR_EQ(ock_json_str(c, "verdict"), "FAIL");
+  OCK_ASSERT_FALSE(ock_json_bool(c, "expected_failure", 1));
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios")), 2);
+  /* With that one excused too, the cause is an expected failure, PASS. */
+  cJSON *tc = cJSON_GetArrayItem(
+      cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "scenarios"), 1), "checks"),
+      1);
+  cJSON_ReplaceItemInObjectCaseSensitive(tc, "verdict", cJSON_CreateString("PASS"));
+  cJSON_AddBoolToObject(tc, "expected_failure", 1);
+  OCK_ASSERT_OK(ock_report_causes(r));
+  c = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "causes"), 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(c, "verdict"), "PASS");
+  OCK_ASSERT_TRUE(ock_json_bool(c, "expected_failure", 0));
+  cJSON_Delete(r);
+}
+
 static void nothing_failing_no_cause(void) {
   cJSON *r = report_new();
   cJSON *a = scenario(r, "text-answer", 5);
@@ -288,6 +327,7 @@ static const struct ock_test tests[] = {
     {"failures_charged_to_their_first_cause", failures_charged_to_their_first_cause},
     {"scenario_line_names_the_first_cause", scenario_line_names_the_first_cause},
     {"causes_group_across_scenarios", causes_group_across_scenarios},
+    {"excused_failures_keep_their_causes", excused_failures_keep_their_causes},
     {"nothing_failing_no_cause", nothing_failing_no_cause},
     {"rerun_command_carries_the_options", rerun_command_carries_the_options},
     {NULL, NULL}};
