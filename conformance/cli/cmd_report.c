@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "ock/json.h"
 #include "ock/options.h"
+#include "report/causes.h"
 #include "report/report.h"
 
 static const char usage_head[] =
@@ -17,7 +18,8 @@ static const char usage_head[] =
     "       ock report render FILE.json [-o DIR]\n"
     "\n"
     "merge joins shard reports of one run (`ock run --shard I/N`) into one: the same document an\n"
-    "unsharded run writes. render writes all four formats from a report.json.\n"
+    "unsharded run writes. render writes all four formats from a report.json (adding its first\n"
+    "causes when it has none).\n"
     "\n";
 
 static const char usage_tail[] =
@@ -100,6 +102,10 @@ int ock__cmd_report(int argc, char **argv) {
   if (!rc && !merge) {
     out = reports[0];
     reports[0] = NULL;
+    /* A report.json of a kit before first causes gets them, so every format can lead with
+     * them; the document's other members are rendered as they are. */
+    if (!cJSON_HasObjectItem(out, "causes") && ock_report_causes(out))
+      rc = 1;
   }
   int code = rc ? (gap > 0 ? EXIT_INCOMPLETE : EXIT_USAGE) : write_out(out, dir, merge);
   for (size_t i = 0; i < n; i++)
