@@ -714,7 +714,8 @@ static void sequence_diagram(struct ock_doc *d, const cJSON *scenario, int diagr
 
 /* ---- the first causes ---- */
 
-#define HTML_CAUSE_DIAGRAMS 5 /* causes whose simplest scenario is drawn on the page */
+#define HTML_CAUSE_DIAGRAMS 5   /* causes whose simplest scenario is drawn on the page */
+#define HTML_CAUSE_SCENARIOS 30 /* scenarios linked from a cause; the rest counted */
 
 static void cause_consequences(struct ock_doc *d, const cJSON *c) {
   const cJSON *k;
@@ -754,8 +755,12 @@ static void cause_row(struct ock_doc *d, const cJSON *c, int k) {
   ock_doc_put(d, "<tr><td></td><td colspan=\"6\"><span class=\"note\">rerun</span> <code>");
   ock_doc_text(d, ock_json_str(c, "command"));
   ock_doc_put(d, "</code>");
-  int n = 0;
+  int n = 0, all = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios"));
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "scenarios")) {
+    if (n == HTML_CAUSE_SCENARIOS) {
+      ock_doc_putf(d, " <span class=\"note\">and %d more</span>", all - n);
+      break;
+    }
     ock_doc_put(d, n++ ? " " : "<br/><span class=\"note\">in</span> ");
     scenario_link(d, cJSON_IsString(e) ? e->valuestring : "?");
   }
