@@ -731,6 +731,24 @@ static void cause_consequences(struct ock_doc *d, const cJSON *c) {
     ock_doc_put(d, "<span class=\"note\">nothing else</span>");
 }
 
+/* cause_process: under a cause whose simplest scenario's SUT ended badly, how it ended and
+ * the end of its stderr, as the failures list shows them (a crash says why there). */
+static void cause_process(struct ock_doc *d, const cJSON *c, int *tails) {
+  const char *id = ock_json_str(cJSON_GetObjectItemCaseSensitive(c, "simplest"), "scenario");
+  int i = ock_report_index_of(&d->m->scenario_ids, id);
+  const cJSON *p =
+      i < 0 ? NULL
+            : cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(d->m->scenarios, i), "process");
+  if (!ended_badly(p))
+    return;
+  ock_doc_put(d, "<tr class=\"crash\"><td></td><td colspan=\"6\"><b>SUT process: ");
+  exit_status(d, p);
+  ock_doc_put(d, "</b>");
+  if ((*tails)++ < TAILS_MAX)
+    stderr_tail(d, p);
+  ock_doc_put(d, "</td></tr>\n");
+}
+
 static void cause_row(struct ock_doc *d, const cJSON *c, int k) {
   const cJSON *simplest = cJSON_GetObjectItemCaseSensitive(c, "simplest"), *e;
   ock_doc_putf(d, "<tr class=\"r-%s\"><td class=\"n\">%d</td><td class=\"mono\">",
@@ -800,8 +818,10 @@ static void causes(struct ock_doc *d) {
   ock_doc_put(d, "<table class=\"fails\">\n<tr><th>#</th><th>Cause</th><th>Level</th>"
                  "<th>What was seen</th><th>Explains (scenarios)</th><th>Scenarios</th>"
                  "<th>Simplest scenario</th></tr>\n");
+  int tails = 0;
   cJSON_ArrayForEach(c, list) {
     cause_row(d, c, k++);
+    cause_process(d, c, &tails);
   }
   ock_doc_put(d, "</table>\n");
   k = 0;
