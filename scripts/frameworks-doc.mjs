@@ -184,6 +184,19 @@ function found(c) {
 }
 
 /**
+ * The checks a cause explains, "check (scenarios)", a check once (the expect.* checks report
+ * under the requirement of their scenario, so one check can be listed under several).
+ */
+function explained(cause) {
+  const counts = new Map();
+  for (const k of cause.consequences ?? []) {
+    if (k.expected_failure !== true && k.verdict !== 'FAIL' && k.verdict !== 'ERROR') continue;
+    counts.set(k.check, (counts.get(k.check) ?? 0) + k.scenarios);
+  }
+  return [...counts].map(([check, n]) => `${check} (${n})`);
+}
+
+/**
  * The findings, one per first cause of the report (SPEC.md 9.8): the deviation, in how many
  * scenarios it is found, the failing checks it explains there, its label from the baseline entry
  * that excuses it, and its simplest scenario to reproduce it. Sorted by cause id.
@@ -212,9 +225,7 @@ export function findingsOf(report, baseline, baselineFile, levelOf = new Map()) 
       label: entry ? entry.label : 'not in the baseline',
       text: entry ? entry.text : `${roots[0].check.verdict} ${cause.check}: the run failed; fix it or list it in ${baselineFile}`,
       scenarios: roots.length,
-      explains: (cause.consequences ?? [])
-        .filter((k) => k.expected_failure === true || k.verdict === 'FAIL' || k.verdict === 'ERROR')
-        .map((k) => `${k.check} (${k.scenarios})`),
+      explains: explained(cause),
       simplest,
     });
   }
