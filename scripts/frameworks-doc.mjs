@@ -144,26 +144,11 @@ export function describe(name, { reports, cache, expected, blackbox }) {
 
   const graded = { MUST: new Set(), SHOULD: new Set() };
   const notMet = { MUST: new Set(), SHOULD: new Set() };
-  const findings = new Map();
   for (const s of report.scenarios) {
     for (const c of s.checks) {
       const level = levelOf.get(c.requirement) ?? c.level;
       if (c.verdict !== 'SKIP' && graded[level]) graded[level].add(c.requirement);
-      // A WARN no baseline entry covers is left out: it does not happen on every run, or the
-      // baseline would list it (vercel-ai.txt says which), and the doc must not change with it.
-      const uncovered = c.verdict === 'FAIL' || c.verdict === 'ERROR';
-      if (!c.expected_failure && !uncovered) continue;
-      notMet[level]?.add(c.requirement);
-      const key = `${s.id}\t${c.requirement}`;
-      if (findings.has(key)) continue;
-      const entry = c.expected_failure ? baseline.find((e) => covers(e, s.id, c)) : null;
-      findings.set(key, {
-        scenario: s.id,
-        requirement: c.requirement,
-        level,
-        label: entry ? entry.label : 'not in the baseline',
-        text: entry ? entry.text : `${c.verdict} ${c.id}: the run failed; fix it or list it in ${baselineFile}`,
-      });
+      if (found(c)) notMet[level]?.add(c.requirement);
     }
   }
   const count = (level) => {
@@ -185,10 +170,66 @@ export function describe(name, { reports, cache, expected, blackbox }) {
     command,
     counts: Object.fromEntries(LEVELS.map((l) => [l, count(l)])),
     coverage: report.blackbox_coverage?.graded?.length ?? null,
-    findings: [...findings.values()].sort((a, b) =>
-      a.scenario === b.scenario ? a.requirement.localeCompare(b.requirement) : a.scenario.localeCompare(b.scenario),
-    ),
+    findings: findingsOf(report, baseline, baselineFile, levelOf),
   };
+}
+
+/**
+ * A check the doc counts as a finding: a failure the baseline excused, or a FAIL or ERROR it did
+ * not. A WARN no baseline entry covers is left out: it does not happen on every run, or the
+ * baseline would list it (vercel-ai.txt says which), and the doc must not change with it.
+ */
+function found(c) {
+  return c.expected_failure === true || c.verdict === 'FAIL' || c.verdict === 'ERROR';
+}
+
+/**
+ * The checks a cause explains, "check (scenarios)", a check once (the expect.* checks report
+ * under the requirement of their scenario, so one check can be listed under several).
+ */
+function explained(cause) {
+  const counts = new Map();
+  for (const k of cause.consequences ?? []) {
+    if (k.expected_failure !== true && k.verdict !== 'FAIL' && k.verdict !== 'ERROR') continue;
+    counts.set(k.check, (counts.get(k.check) ?? 0) + k.scenarios);
+  }
+  return [...counts].map(([check, n]) => `${check} (${n})`);
+}
+
+/**
+ * The findings, one per first cause of the report (SPEC.md 9.8): the deviation, in how many
+ * scenarios it is found, the failing checks it explains there, its label from the baseline entry
+ * that excuses it, and its simplest scenario to reproduce it. Sorted by cause id.
+ */
+export function findingsOf(report, baseline, baselineFile, levelOf = new Map()) {
+  const byId = new Map(report.scenarios.map((s) => [s.id, s]));
+  const findings = [];
+  for (const cause of report.causes ?? []) {
+    const roots = [];
+    for (const id of cause.scenarios) {
+      const s = byId.get(id);
+      const c = s?.checks.find((k) => k.id === cause.check && k.requirement === cause.requirement);
+      if (c && found(c)) roots.push({ scenario: id, check: c });
+    }
+    if (!roots.length) continue;
+    let entry = null;
+    for (const r of roots) {
+      entry = r.check.expected_failure ? baseline.find((e) => covers(e, r.scenario, r.check)) : null;
+      if (entry) break;
+    }
+    const simplest = roots.some((r) => r.scenario === cause.simplest?.scenario) ? cause.simplest.scenario : roots[0].scenario;
+    findings.push({
+      cause: cause.id,
+      requirement: cause.requirement,
+      level: levelOf.get(cause.requirement) ?? cause.level,
+      label: entry ? entry.label : 'not in the baseline',
+      text: entry ? entry.text : `${roots[0].check.verdict} ${cause.check}: the run failed; fix it or list it in ${baselineFile}`,
+      scenarios: roots.length,
+      explains: explained(cause),
+      simplest,
+    });
+  }
+  return findings.sort((a, b) => a.cause.localeCompare(b.cause));
 }
 
 const cell = (s) => String(s).replace(/\|/g, '\\|');
@@ -221,8 +262,10 @@ export function render(frameworks) {
   out.push('- **Emulated** is what the bridge does in the framework\'s place (the manifest\'s');
   out.push('  `emulated`); every report shows it.');
   out.push('- **Findings** are the failures the committed expected-failures baseline');
-  out.push('  (`tests/frameworks/expected/<name>.txt`, SPEC.md 9.3) lists: one line per scenario and');
-  out.push('  requirement, with the command that reproduces it (after `make test-frameworks`, which fills');
+  out.push('  (`tests/frameworks/expected/<name>.txt`, SPEC.md 9.3) lists, grouped by first cause');
+  out.push('  (SPEC.md 9.8): one line per deviation, `<requirement>/<check>`, with the number of scenarios');
+  out.push('  it is found in, the failing checks it explains there (and in how many scenarios), and the');
+  out.push('  command that reproduces its simplest scenario (after `make test-frameworks`, which fills');
   out.push('  `build/frameworks`). A WARN that does not happen on every run is not in a baseline and not');
   out.push('  here; the reports in `build/frameworks/reports/<name>/` have every check.');
   out.push('');
@@ -267,11 +310,12 @@ export function render(frameworks) {
       out.push('No findings.');
       continue;
     }
-    out.push('| scenario | requirement | level | label | finding | reproduce |');
-    out.push('|---|---|---|---|---|---|');
+    out.push('| cause | level | label | finding | scenarios | explains | reproduce |');
+    out.push('|---|---|---|---|---:|---|---|');
     for (const f of fw.findings) {
       out.push(
-        `| ${f.scenario} | ${f.requirement} | ${f.level} | ${f.label} | ${cell(f.text)} | \`${cell(reproduce(fw, f.scenario))}\` |`,
+        `| ${f.cause} | ${f.level} | ${f.label} | ${cell(f.text)} | ${f.scenarios} | ` +
+          `${cell(f.explains.join(', ') || 'nothing else')} | \`${cell(reproduce(fw, f.simplest))}\` |`,
       );
     }
   }

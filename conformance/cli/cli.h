@@ -36,6 +36,14 @@ const char *ock__default_fixtures_dir(void);
  * reported by the loader). */
 int ock__cli_fixtures_missing(const char *dir, char *err, size_t n);
 
+/* ock__cli_print_causes prints report.causes (report borrowed) for a person: how many failing
+ * checks they explain, then each cause (at most max; the rest counted) with its message, the
+ * checks it explains, its simplest scenario and the command that reruns it. Prints nothing
+ * when there is no cause. Every report string is escaped for the terminal
+ * (print_causes.c). */
+struct cJSON;
+void ock__cli_print_causes(FILE *f, const struct cJSON *report, int max);
+
 /* ock__cli_make_dirs creates dir and its missing parents (mode 0755); a failure shows when the
  * directory is written. */
 void ock__cli_make_dirs(const char *dir);

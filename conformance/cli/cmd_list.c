@@ -10,6 +10,7 @@
 
 #include "checks/checklist.h"
 #include "cli/cli.h"
+#include "report/causes.h"
 #include "report/escape.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
@@ -225,12 +226,45 @@ static void print_exercising(const ock_registry *reg, const char *fixtures, cons
   ock__scenarios_free(&set);
 }
 
+/* print_cause says what the first cause "<requirement>/<check>" of a report is, and which
+ * failing checks of its scenario it explains (the rule table of report/causes.c). */
+static void print_cause(const struct check_entry *check, const struct ock_requirement *r) {
+  printf("cause %s/%s: check %s failed on requirement %s, and nothing earlier in its scenario "
+         "explains it.\nIn the same scenario it explains a failure of:",
+         r->id, check->id, check->id, r->id);
+  int n = 0;
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
+    const char *other = ock__checklist_at(i)->id;
+    if (ock_cause_explains(check->id, other))
+      printf("%s%s", n++ % 6 ? ", " : (n > 1 ? ",\n  " : "\n  "), other);
+  }
+  printf("%s\n\n", n ? "" : " nothing else");
+}
+
+/* find_cause: the checklist row of cause id "<requirement>/<check>" and its requirement in
+ * *r, or NULL when id is not a cause of a known check under a known requirement. */
+static const struct check_entry *find_cause(const ock_registry *reg, const char *id,
+                                            const struct ock_requirement **r) {
+  char req[128], check[128];
+  if (ock_cause_parse(id, req, check, sizeof req))
+    return NULL;
+  const struct check_entry *c = ock__checklist_find(check);
+  *r = ock_registry_find(reg, req);
+  if (!c || !*r || (c->requirement && strcmp(c->requirement, req))) {
+    *r = NULL;
+    return NULL;
+  }
+  return c;
+}
+
 static const char explain_usage_head[] =
     "usage: ock explain ID [--fixtures DIR]\n"
     "\n"
     "Prints a requirement of the contract (e.g. OCK-ORPHAN-001, or a check id such as\n"
-    "proc.exit for the requirement it grades; either in any case): its level and capability,\n"
-    "the sentence, what the check looks at, and a typical cause and fix, and the scenarios\n"
+    "proc.exit for the requirement it grades, or a first cause of a report such as\n"
+    "OCK-COMPLETE-001/complete.once with the failures it explains; ids in any case): its level\n"
+    "and capability, the sentence, what the check looks at, and a typical cause and fix, and the "
+    "scenarios\n"
     "that exercise it.\n"
     "\n";
 
@@ -272,7 +306,12 @@ int ock__cmd_explain(int argc, char **argv) {
     id = r->id;
   /* A check id (as report lines and JUnit name them) explains the requirement it grades. */
   const struct check_entry *check = r ? NULL : ock__checklist_find(lower);
-  if (check && check->requirement && (r = ock_registry_find(reg, check->requirement)) != NULL) {
+  const struct check_entry *cause = r || check ? NULL : find_cause(reg, id, &r);
+  if (cause) {
+    print_cause(cause, r);
+    id = r->id;
+  } else if (check && check->requirement &&
+             (r = ock_registry_find(reg, check->requirement)) != NULL) {
     printf("check %s reports under %s%s\n\n", check->id, r->id,
            check->kind == CHECK_HARNESS ? " (an ERROR of the harness, not a finding on the SUT)"
                                         : "");
@@ -280,8 +319,8 @@ int ock__cmd_explain(int argc, char **argv) {
   }
   if (!r) {
     fprintf(stderr,
-            "ock explain: no requirement or check \"%s\"; `ock list requirements` lists the "
-            "requirements\n",
+            "ock explain: no requirement, check or cause \"%s\"; `ock list requirements` lists "
+            "the requirements, report.json's causes the causes\n",
             id);
     ock_registry_free(reg);
     return EXIT_USAGE;

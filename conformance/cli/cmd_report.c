@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "ock/json.h"
 #include "ock/options.h"
+#include "report/causes.h"
 #include "report/report.h"
 
 static const char usage_head[] =
@@ -20,7 +21,8 @@ static const char usage_head[] =
     "unsharded run writes. Shards of another orchestrator, capability set, wire set, fixture set\n"
     "or selection, tier, seed, level or kit are refused, naming the member and both files.\n"
     "render writes all four formats from a report.json, its summary and verdict recomputed from\n"
-    "its scenarios; a report whose scenario verdict is milder than one of its checks is refused.\n"
+    "its scenarios (adding its first causes when it has none); a report whose scenario verdict is\n"
+    "milder than one of its checks is refused.\n"
     "\n";
 
 static const char usage_tail[] =

@@ -28,6 +28,7 @@
 #include "ock/status.h"
 #include "report/render.h"
 #include "ock/wire_list.h"
+#include "report/causes.h"
 #include "report/report.h"
 #include "run/scenario_run.h"
 #include "run/sentinel.h"
@@ -35,7 +36,8 @@
 #include "run/sut.h"
 
 #define MAX_LIST OCK_OPTION_LIST_MAX
-#define CAUSE_WIDTH 160 /* bytes of a FAIL line's cause on the console */
+#define CONSOLE_CAUSES 8 /* first causes the last screen lists; the reports list all */
+#define CAUSE_WIDTH 160  /* bytes of a FAIL line's cause on the console */
 
 static const char usage_head[] =
     "usage: ock run --orchestrator CMD [options]\n"
@@ -609,6 +611,23 @@ static const char *paint(const struct pool *p, const char *verdict) {
   return "\033[31m";
 }
 
+/* shown_cause: the FAIL or ERROR check a scenario's line names: its first cause (causes.h),
+ * else NULL (then the first failing check is named). */
+static const cJSON *shown_cause(const cJSON *r) {
+  const cJSON *c = ock_scenario_first_cause(r);
+  return ock_verdict_severity(ock_json_str(c, "verdict")) >= 3 ? c : NULL;
+}
+
+/* line_cause: the check a scenario's line names. A scenario that could not be graded (ERROR)
+ * names the check that made it so (a cut journal, say); any other its first cause; else the
+ * check behind its verdict. */
+static const cJSON *line_cause(const cJSON *r) {
+  const cJSON *c = shown_cause(r);
+  if (c && strcmp(ock_json_str(r, "verdict"), OCK_V_ERROR))
+    return c;
+  return ock_report_scenario_cause(r);
+}
+
 static void print_progress(struct pool *p, const cJSON *r) {
   const char *verdict = ock_json_str(r, "verdict");
   int timed_out = ock_json_bool(r, "timed_out", 0);
@@ -621,7 +640,9 @@ static void print_progress(struct pool *p, const cJSON *r) {
     cJSON_AddNumberToObject(line, "duration_ms", ock_json_num(r, "duration_ms", 0));
     cJSON *failed = cJSON_AddArrayToObject(line, "failed");
     cJSON *waived = cJSON_AddArrayToObject(line, "waived");
-    const cJSON *c;
+    const cJSON *c = line_cause(r);
+    if (c && ock_json_str(c, "message"))
+      cJSON_AddStringToObject(line, "cause", ock_json_str(c, "message"));
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "checks")) {
       const char *v = ock_json_str(c, "verdict");
       const char *req = ock_json_str(c, "requirement");
@@ -634,8 +655,6 @@ static void print_progress(struct pool *p, const cJSON *r) {
           (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
         cJSON_AddItemToArray(failed, cJSON_CreateString(req));
     }
-    if (ock_report_scenario_cause(r))
-      cJSON_AddStringToObject(line, "cause", ock_json_str(ock_report_scenario_cause(r), "message"));
     char *text = ock_json_print(line);
     printf("%s\n", text);
     free(text);
@@ -650,7 +669,7 @@ static void print_progress(struct pool *p, const cJSON *r) {
            p->color ? "\033[0m" : "", ock_json_num(r, "duration_ms", 0) / 1000.0,
            ock_json_str(r, "id"));
     int cut = ock_json_bool(r, "interrupted", 0); /* its one check is the interrupt itself */
-    const cJSON *c, *first = cut ? NULL : ock_report_scenario_cause(r);
+    const cJSON *c, *first = cut ? NULL : line_cause(r);
     const char *shown[4] = {0};
     int n = 0;
     if (cut)
@@ -812,6 +831,7 @@ static void print_summary(const struct run_opts *o, const cJSON *report, const c
       fprintf(f, "  %-5s %-18s %s\n", v, ock_json_str(r, "id"), ock_json_str(r, "text"));
     }
   }
+  ock__cli_print_causes(f, report, CONSOLE_CAUSES);
   const char *sig = ock_json_str(report, "interrupt_signal");
   if (sig)
     fprintf(f,

@@ -96,7 +96,9 @@ int ock_report_read(const char *path, cJSON **out, struct ock_jerr *err);
  *   traceability  per requirement, the scenarios and the distinct check IDs;
  *   verdict, exit_code  FAIL/1 when a scenario is FAIL (or WARN and options.strict is true);
  *                 else INCOMPLETE/3 when a scenario is ERROR or no scenario ran (none, or all
- *                 SKIP); else PASS/0.
+ *                 SKIP); else PASS/0;
+ *   causes        the first causes of the failing checks, grouped across scenarios, and each
+ *                 failing check's "cause" (causes.h: ock_report_causes).
  * The catalogue is reg (borrowed) when not NULL; when NULL it is the report's own
  * "requirements" array (used to re-aggregate a report that has one, as merge does). A check
  * naming a requirement outside the catalogue is added at the end, so it is never hidden.

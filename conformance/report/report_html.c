@@ -7,7 +7,9 @@
  * the report goes through ock_escape_xml, in text, in attributes and in SVG <text>/<title>.
  *
  * Layout, failures first: a headline (run verdict, exit code, MUST/SHOULD/MAY x/y, and why a
- * run did not grade when it did not), then the failing checks (scenario, requirement, check,
+ * run did not grade when it did not), then the first causes (causes.h: each deviation once,
+ * the checks it explains, the command that reruns its simplest scenario, and that scenario's
+ * sequence diagram), then the failing checks (scenario, requirement, check,
  * cause) with a crashed SUT's exit status and stderr tail, so the first screen says what broke;
  * then the run's metadata, the requirement matrix (groups x verdicts, then every requirement
  * with its verdict, text, first failure and links to its scenarios), then one collapsible
@@ -749,6 +751,127 @@ static void sequence_diagram(struct ock_doc *d, const cJSON *scenario, int diagr
   ock_doc_put(d, "</svg></div>\n");
 }
 
+/* ---- the first causes ---- */
+
+#define HTML_CAUSE_DIAGRAMS 5   /* causes whose simplest scenario is drawn on the page */
+#define HTML_CAUSE_SCENARIOS 30 /* scenarios linked from a cause; the rest counted */
+
+static void cause_consequences(struct ock_doc *d, const cJSON *c) {
+  const cJSON *k;
+  int first = 1;
+  cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) {
+    ock_doc_put(d, first ? "" : ", ");
+    ock_doc_put(d, "<span class=\"mono\">");
+    ock_doc_text(d, ock_json_str(k, "check"));
+    ock_doc_putf(d, "</span> (%lld)", ock_json_int(k, "scenarios", 0));
+    first = 0;
+  }
+  if (first)
+    ock_doc_put(d, "<span class=\"note\">nothing else</span>");
+}
+
+/* cause_process: under a cause whose simplest scenario's SUT ended badly, how it ended and
+ * the end of its stderr, as the failures list shows them (a crash says why there). */
+static void cause_process(struct ock_doc *d, const cJSON *c, int *tails) {
+  const char *id = ock_json_str(cJSON_GetObjectItemCaseSensitive(c, "simplest"), "scenario");
+  int i = ock_report_index_of(&d->m->scenario_ids, id);
+  const cJSON *p =
+      i < 0 ? NULL
+            : cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(d->m->scenarios, i), "process");
+  if (!ended_badly(p))
+    return;
+  ock_doc_put(d, "<tr class=\"crash\"><td></td><td colspan=\"6\"><b>SUT process: ");
+  exit_status(d, p);
+  ock_doc_put(d, "</b>");
+  if ((*tails)++ < TAILS_MAX)
+    stderr_tail(d, p);
+  ock_doc_put(d, "</td></tr>\n");
+}
+
+static void cause_row(struct ock_doc *d, const cJSON *c, int k) {
+  const cJSON *simplest = cJSON_GetObjectItemCaseSensitive(c, "simplest"), *e;
+  ock_doc_putf(d, "<tr class=\"r-%s\"><td class=\"n\">%d</td><td class=\"mono\">",
+               verdict_class(ock_json_str(c, "verdict")), k + 1);
+  ock_doc_text(d, ock_json_str(c, "id"));
+  ock_doc_put(d, "</td><td>");
+  ock_doc_text(d, ock_json_str(c, "level"));
+  ock_doc_put(d, " ");
+  badge(d, ock_json_str(c, "verdict"));
+  if (ock_json_bool(c, "expected_failure", 0))
+    ock_doc_put(d, " <span class=\"note\">expected failure</span>");
+  ock_doc_put(d, "</td><td>");
+  cut_text(d, ock_json_str(c, "message"), 300);
+  ock_doc_put(d, "</td><td>");
+  cause_consequences(d, c);
+  ock_doc_putf(d, "</td><td class=\"n\">%d</td><td>",
+               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios")));
+  scenario_link(d, ock_json_str(simplest, "scenario"));
+  long long events = ock_json_int(simplest, "events", 0);
+  ock_doc_putf(d, " <span class=\"note\">(%lld event%s)</span></td></tr>\n", events,
+               events == 1 ? "" : "s");
+  ock_doc_put(d, "<tr><td></td><td colspan=\"6\"><span class=\"note\">rerun</span> <code>");
+  ock_doc_text(d, ock_json_str(c, "command"));
+  ock_doc_put(d, "</code>");
+  int n = 0, all = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios"));
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "scenarios")) {
+    if (n == HTML_CAUSE_SCENARIOS) {
+      ock_doc_putf(d, " <span class=\"note\">and %d more</span>", all - n);
+      break;
+    }
+    ock_doc_put(d, n++ ? " " : "<br/><span class=\"note\">in</span> ");
+    scenario_link(d, cJSON_IsString(e) ? e->valuestring : "?");
+  }
+  ock_doc_put(d, "</td></tr>\n");
+}
+
+/* cause_diagram: the sequence diagram of cause k's simplest scenario; the first one open. */
+static void cause_diagram(struct ock_doc *d, const cJSON *c, int k) {
+  const char *id = ock_json_str(cJSON_GetObjectItemCaseSensitive(c, "simplest"), "scenario");
+  int i = ock_report_index_of(&d->m->scenario_ids, id);
+  if (i < 0)
+    return;
+  ock_doc_putf(d, "<details class=\"sc\"%s><summary>%d. <span class=\"mono\">",
+               k ? "" : " open=\"\"", k + 1);
+  ock_doc_text(d, ock_json_str(c, "id"));
+  ock_doc_put(d, "</span> in its simplest scenario <span class=\"mono\">");
+  ock_doc_text(d, id);
+  ock_doc_put(d, "</span></summary>\n<div>\n");
+  /* Diagram ids after the scenarios' own, so no clipPath id repeats. */
+  sequence_diagram(d, cJSON_GetArrayItem(d->m->scenarios, i),
+                   cJSON_GetArraySize(d->m->scenarios) + k);
+  ock_doc_put(d, "</div>\n</details>\n");
+}
+
+/* causes: the first section: each first cause once, what it explains, where to rerun it, and
+ * the sequence diagram of its simplest scenario. */
+static void causes(struct ock_doc *d) {
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(d->m->report, "causes"), *c;
+  int n = cJSON_GetArraySize(list), k = 0;
+  if (!n)
+    return;
+  ock_doc_putf(d,
+               "<section id=\"causes\">\n<h2>First causes</h2>\n<p class=\"note\">%d first "
+               "cause%s: each is one deviation; the failing checks it explains are listed with "
+               "it, not as causes of their own.</p>\n",
+               n, n == 1 ? "" : "s");
+  ock_doc_put(d, "<table class=\"fails\">\n<tr><th>#</th><th>Cause</th><th>Level</th>"
+                 "<th>What was seen</th><th>Explains (scenarios)</th><th>Scenarios</th>"
+                 "<th>Simplest scenario</th></tr>\n");
+  int tails = 0;
+  cJSON_ArrayForEach(c, list) {
+    cause_row(d, c, k++);
+    cause_process(d, c, &tails);
+  }
+  ock_doc_put(d, "</table>\n");
+  k = 0;
+  cJSON_ArrayForEach(c, list) {
+    if (k == HTML_CAUSE_DIAGRAMS)
+      break;
+    cause_diagram(d, c, k++);
+  }
+  ock_doc_put(d, "</section>\n");
+}
+
 /* ---- scenarios ---- */
 
 static void checks_table(struct ock_doc *d, const cJSON *scenario) {
@@ -928,9 +1051,11 @@ static void render_html(struct ock_doc *d) {
   ock_doc_put(d, style);
   ock_doc_put(d, "</style>\n</head>\n<body>\n");
   header(d);
-  ock_doc_put(d, "<main>\n<p class=\"note\"><a href=\"#failures\">Failures</a> · "
+  ock_doc_put(d, "<main>\n<p class=\"note\"><a href=\"#causes\">First causes</a> · "
+                 "<a href=\"#failures\">Failures</a> · "
                  "<a href=\"#run\">Run</a> · <a href=\"#requirements\">Requirements</a> · "
                  "<a href=\"#scenarios\">Scenarios</a></p>\n");
+  causes(d);
   failures(d);
   waived(d);
   run_meta(d);

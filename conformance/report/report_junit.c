@@ -2,10 +2,14 @@
  * report_junit.c: the "junit" report writer: junit.xml for CI systems (GitLab, Jenkins,
  * GitHub test reporters).
  *
- * One <testsuite> per scenario and one <testcase> per check (classname = scenario id, name =
+ * First a <testsuite> "first causes" with one <testcase> per first cause (causes.h), whose
+ * message names the checks it explains and the command that reruns it; then one <testsuite>
+ * per scenario and one <testcase> per check (classname = scenario id, name =
  * "<check id> [<requirement id>]"): CI tools group by classname, and a scenario is what a
- * person re-runs. FAIL is a <failure> carrying the requirement text, expected, actual and the
- * journal entries that prove it; ERROR is an <error>; SKIP is <skipped/>; WARN is a <failure>
+ * person re-runs. A check that a first cause explains is <skipped> there, its message naming
+ * the cause, so one fault is one red testcase per scenario it shows in, not a wall. FAIL is
+ * a <failure> carrying the requirement text, expected, actual and the journal entries that
+ * prove it; ERROR is an <error>; SKIP is <skipped/>; WARN is a <failure>
  * only under --strict (it fails the run only then), else a passing testcase with a note in
  * its <system-out>. A failure the expected-failures baseline waived is a <skipped> whose
  * message starts "WAIVED FAIL" (or WARN), so CI shows it is not a pass, and its suite has the
@@ -44,13 +48,6 @@ static enum outcome outcome_of(const char *verdict, int strict) {
   }
 }
 
-/* check_outcome: a failure the baseline waived is a <skipped> with a message saying so: CI
- * tools show skipped tests and their message, where a passing testcase would hide it. */
-static enum outcome check_outcome(const cJSON *check, int strict) {
-  return ock_json_str(check, "waived") ? SKIPPED
-                                       : outcome_of(ock_json_str(check, "verdict"), strict);
-}
-
 struct counts {
   int tests, failures, errors, skipped;
 };
@@ -72,6 +69,26 @@ static int needs_scenario_case(const cJSON *scenario) {
   }
   return cJSON_GetArraySize(checks) == 0 ||
          ock_verdict_severity(ock_json_str(scenario, "verdict")) > worst;
+}
+
+/* consequence_of: the first cause that explains this failing check, when it is not its own
+ * (causes.h); NULL otherwise. Such a check is reported under its cause's testcase. */
+static const char *consequence_of(const cJSON *check) {
+  const char *cause = ock_json_str(check, "cause"), *id = ock_json_str(check, "id");
+  const char *req = ock_json_str(check, "requirement");
+  if (!cause || !id || !req || ock_verdict_severity(ock_json_str(check, "verdict")) < 2)
+    return NULL; /* a PASS, also an excused failure, stays what it is */
+  size_t n = strlen(req);
+  return strncmp(cause, req, n) || cause[n] != '/' || strcmp(cause + n + 1, id) ? cause : NULL;
+}
+
+/* check_outcome: a failure the baseline waived is a <skipped> with a message saying so (CI tools
+ * show skipped tests and their message, where a passing testcase would hide it), and so is a
+ * consequence, whose failure is counted under its cause's testcase. */
+static enum outcome check_outcome(const cJSON *check, int strict) {
+  return ock_json_str(check, "waived") || consequence_of(check)
+             ? SKIPPED
+             : outcome_of(ock_json_str(check, "verdict"), strict);
 }
 
 static struct counts scenario_counts(const cJSON *scenario, int strict) {
@@ -205,10 +222,20 @@ static void testcase(struct ock_doc *d, const char *sid, const cJSON *check) {
       ock_doc_put(d, "\">");
       check_body(d, check);
       ock_doc_put(d, "</skipped>\n");
+      break;
+    }
+    if (consequence_of(check)) {
+      ock_doc_put(d, " message=\"");
+      ock_doc_xml(d, verdict, 0, OCK_ESC_ATTR);
+      ock_doc_put(d, ", a consequence of ");
+      ock_doc_xml(d, consequence_of(check), 0, OCK_ESC_ATTR);
+      ock_doc_put(d, "; its testcase is in the suite first causes: ");
+      ock_doc_xml(d, ock_json_str(check, "message"), 0, OCK_ESC_ATTR);
+      ock_doc_put(d, "\"");
     } else {
       message_attr(d, check);
-      ock_doc_put(d, "/>\n");
     }
+    ock_doc_put(d, "/>\n");
     break;
   default: /* PASSED_WARN */
     ock_doc_put(d, "      <system-out>WARN (does not fail the run without --strict): ");
@@ -345,10 +372,84 @@ static void run_error_suite(struct ock_doc *d) {
   ock_doc_put(d, "</error>\n    </testcase>\n  </testsuite>\n");
 }
 
+/* cause_summary: a cause in one line: its message, where, what it explains, how to rerun. */
+static void cause_summary(struct ock_doc *d, const cJSON *c, unsigned flags) {
+  const cJSON *k;
+  ock_doc_xml(d, ock_json_str(c, "message"), 0, flags);
+  ock_doc_putf(d, " · in %d scenario(s)",
+               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios")));
+  int first = 1;
+  cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) {
+    ock_doc_put(d, first ? " · explains: " : ", ");
+    ock_doc_xml(d, ock_json_str(k, "check"), 0, flags);
+    ock_doc_put(d, " [");
+    ock_doc_xml(d, ock_json_str(k, "requirement"), 0, flags);
+    ock_doc_putf(d, "] in %lld", ock_json_int(k, "scenarios", 0));
+    first = 0;
+  }
+  ock_doc_put(d, " · rerun: ");
+  ock_doc_xml(d, ock_json_str(c, "command"), 0, flags);
+}
+
+static struct counts causes_counts(const cJSON *causes, int strict) {
+  struct counts n = {0};
+  const cJSON *c;
+  cJSON_ArrayForEach(c, causes) {
+    count(&n, outcome_of(ock_json_str(c, "verdict"), strict));
+  }
+  return n;
+}
+
+/* causes_suite: the first suite, one testcase per first cause (causes.h), its message naming
+ * the checks it explains; those checks are skipped in their scenarios' suites. */
+static void causes_suite(struct ock_doc *d) {
+  const cJSON *causes = cJSON_GetObjectItemCaseSensitive(d->m->report, "causes"), *c, *e;
+  if (!cJSON_GetArraySize(causes))
+    return;
+  struct counts n = causes_counts(causes, d->m->strict);
+  ock_doc_putf(d,
+               "  <testsuite name=\"first causes\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+               "skipped=\"%d\" time=\"0\">\n",
+               n.tests, n.failures, n.errors, n.skipped);
+  cJSON_ArrayForEach(c, causes) {
+    enum outcome o = outcome_of(ock_json_str(c, "verdict"), d->m->strict);
+    static const char *const tags[] = {"system-out", "system-out", "failure", "error", "skipped"};
+    ock_doc_put(d, "    <testcase classname=\"first causes\" name=\"");
+    ock_doc_xml(d, ock_json_str(c, "id"), 0, OCK_ESC_ATTR);
+    ock_doc_put(d, "\" time=\"0\">\n      <");
+    ock_doc_put(d, tags[o]);
+    if (o != PASSED_WARN && o != PASSED) {
+      ock_doc_put(d, " message=\"");
+      cause_summary(d, c, OCK_ESC_ATTR);
+      ock_doc_put(d, "\" type=\"");
+      ock_doc_xml(d, ock_json_str(c, "verdict"), 0, OCK_ESC_ATTR);
+      ock_doc_put(d, "\"");
+    }
+    ock_doc_put(d, ">");
+    if (o == PASSED_WARN)
+      ock_doc_put(d, "WARN (does not fail the run without --strict): ");
+    else if (o == PASSED)
+      ock_doc_put(d, "expected failure (the baseline excuses it): ");
+    ock_doc_xml(d, ock_json_str(c, "level"), 0, OCK_ESC_TEXT);
+    ock_doc_put(d, " ");
+    ock_doc_xml(d, ock_json_str(c, "id"), 0, OCK_ESC_TEXT);
+    ock_doc_put(d, ": ");
+    cause_summary(d, c, OCK_ESC_TEXT);
+    ock_doc_put(d, "\nscenarios:");
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "scenarios")) {
+      ock_doc_put(d, " ");
+      ock_doc_xml(d, cJSON_IsString(e) ? e->valuestring : "?", 0, OCK_ESC_TEXT);
+    }
+    ock_doc_putf(d, "</%s>\n    </testcase>\n", tags[o]);
+  }
+  ock_doc_put(d, "  </testsuite>\n");
+}
+
 static void render_junit(struct ock_doc *d) {
   const struct ock_report_model *m = d->m;
   const cJSON *s;
-  struct counts all = {0};
+  struct counts all =
+      causes_counts(cJSON_GetObjectItemCaseSensitive(m->report, "causes"), m->strict);
   if (m->error) /* the run's own error testcase */
     count(&all, ERRORED);
   cJSON_ArrayForEach(s, m->scenarios) {
@@ -368,6 +469,7 @@ static void render_junit(struct ock_doc *d) {
   seconds(d, m->report);
   ock_doc_put(d, "\">\n");
   run_error_suite(d);
+  causes_suite(d);
   struct ock_buf tmp;
   ock_buf_init(&tmp, OCK_MAX_REPORT_OUT);
   cJSON_ArrayForEach(s, m->scenarios) {

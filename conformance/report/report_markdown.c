@@ -2,9 +2,11 @@
  * report_markdown.c: the "markdown" report writer: summary.md, made to be appended to a CI job
  * summary ($GITHUB_STEP_SUMMARY) or pasted into a pull request.
  *
- * It answers three questions in this order: did the run pass (a headline with the verdict,
- * the exit code and MUST/SHOULD/MAY x/y), which requirements are not met (with their text and
- * the scenarios to re-run), and how each scenario went (verdict as plain text, time, checks).
+ * It answers four questions in this order: did the run pass (a headline with the verdict,
+ * the exit code and MUST/SHOULD/MAY x/y), what are the first causes (each deviation once, the
+ * failing checks it explains, the command that reruns its simplest scenario), which
+ * requirements are not met (with their text and the scenarios to re-run), and how each
+ * scenario went (verdict as plain text, time, checks).
  * The details (expected, actual, event timelines, process output) are in report.html. Every
  * string goes through ock_escape_markdown, so a SUT string cannot break a table or inject HTML.
  */
@@ -288,9 +290,54 @@ static void scenarios(struct ock_doc *d) {
   }
 }
 
+/* causes: the first causes, before anything else that is not about the run itself. */
+static void causes(struct ock_doc *d) {
+  const cJSON *causes = cJSON_GetObjectItemCaseSensitive(d->m->report, "causes"), *c, *k;
+  int n = cJSON_GetArraySize(causes);
+  if (!n)
+    return;
+  ock_doc_putf(d,
+               "### First causes\n\n%d first cause%s: each row is one deviation, with the "
+               "failing checks it explains in its scenarios and the command that reruns the "
+               "simplest of them.\n\n"
+               "| Cause | Level | Verdict | What was seen | Scenarios | Explains | Simplest | "
+               "Rerun |\n|---|---|---|---|---:|---|---|---|\n",
+               n, n == 1 ? "" : "s");
+  cJSON_ArrayForEach(c, causes) {
+    const cJSON *simplest = cJSON_GetObjectItemCaseSensitive(c, "simplest");
+    ock_doc_put(d, "| ");
+    ock_doc_md(d, ock_json_str(c, "id"), CELL_LIMIT);
+    ock_doc_put(d, " | ");
+    ock_doc_md(d, ock_json_str(c, "level"), CELL_LIMIT);
+    ock_doc_put(d, " | ");
+    ock_doc_md(d, ock_json_str(c, "verdict"), CELL_LIMIT);
+    if (ock_json_bool(c, "expected_failure", 0))
+      ock_doc_put(d, " (expected failure)");
+    ock_doc_put(d, " | ");
+    ock_doc_md(d, ock_json_str(c, "message"), CELL_LIMIT);
+    ock_doc_putf(d, " | %d | ",
+                 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios")));
+    int first = 1;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) {
+      ock_doc_put(d, first ? "" : ", ");
+      ock_doc_md(d, ock_json_str(k, "check"), CELL_LIMIT);
+      ock_doc_putf(d, " (%lld)", ock_json_int(k, "scenarios", 0));
+      first = 0;
+    }
+    ock_doc_put(d, " | ");
+    ock_doc_md(d, ock_json_str(simplest, "scenario"), CELL_LIMIT);
+    long long events = ock_json_int(simplest, "events", 0);
+    ock_doc_putf(d, " (%lld event%s) | ", events, events == 1 ? "" : "s");
+    ock_doc_md(d, ock_json_str(c, "command"), 4 * CELL_LIMIT);
+    ock_doc_put(d, " |\n");
+  }
+  ock_doc_put(d, "\n");
+}
+
 static void render_markdown(struct ock_doc *d) {
   headline(d);
   run_state(d);
+  causes(d);
   run_line(d);
   coverage(d);
   requirements(d);

@@ -15,6 +15,7 @@
 
 #include "ock/contract.h"
 #include "ock/status.h"
+#include "report/causes.h"
 
 static const char *const verdict_names[] = {OCK_V_SKIP, OCK_V_PASS, OCK_V_WARN, OCK_V_FAIL,
                                             OCK_V_ERROR};
@@ -404,7 +405,7 @@ int ock_report_summarize(cJSON *report, const ock_registry *reg) {
   ok &= set_member(report, "summary", summary);
   ok &= set_member(report, "requirements", z.reqs);
   ok &= set_member(report, "traceability", z.trace);
-  return ok ? OCK_OK : OCK_ENOMEM;
+  return ok ? ock_report_causes(report) : OCK_ENOMEM;
 }
 
 /* ---- merge ---- */

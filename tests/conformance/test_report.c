@@ -157,9 +157,9 @@ static void test_summarize_sample_is_consistent(void) {
   cJSON *sample = load_json(SAMPLE);
   ock_registry *reg = registry_from(sample);
   cJSON *copy = cJSON_Duplicate(sample, 1);
-  static const char *const derived[] = {"verdict", "exit_code", "summary", "requirements",
-                                        "traceability"};
-  for (int i = 0; i < 5; i++)
+  static const char *const derived[] = {"verdict",      "exit_code",    "summary",
+                                        "requirements", "traceability", "causes"};
+  for (int i = 0; i < 6; i++)
     cJSON_ReplaceItemInObjectCaseSensitive(copy, derived[i], cJSON_CreateNull());
   OCK_ASSERT_OK(ock_report_summarize(copy, reg));
   assert_same_json(copy, sample, __LINE__);

@@ -130,10 +130,11 @@ static void assert_only_tags(const char *text, const char *const *allowed, int l
 
 static void test_html_shows_payloads_as_text(void) {
   static const char *const tags[] = {
-      "!DOCTYPE", "html", "head", "meta",    "title",   "style",   "body",   "header",   "h1",
-      "h2",       "h3",   "h4",   "p",       "span",    "b",       "table",  "tr",       "th",
-      "td",       "a",    "main", "section", "details", "summary", "div",    "pre",      "svg",
-      "text",     "line", "rect", "polygon", "circle",  "g",       "footer", "clipPath", NULL};
+      "!DOCTYPE", "html",   "head",     "meta", "title", "style",   "body",    "header",
+      "h1",       "h2",     "h3",       "h4",   "p",     "span",    "b",       "table",
+      "tr",       "th",     "td",       "a",    "main",  "section", "details", "summary",
+      "div",      "pre",    "svg",      "text", "line",  "rect",    "polygon", "circle",
+      "g",        "footer", "clipPath", "code", "br",    NULL};
   cJSON *report = load_sample();
   int rc;
   char *html = render(&ock_report_writer_html, report, &rc);
@@ -165,7 +166,9 @@ static void test_html_is_self_contained(void) {
     OCK_ASSERT_INT_EQ(strncmp(p - 4, "http://www.w3.org/2000/svg", 26), 0);
     p += 3;
   }
-  OCK_ASSERT_INT_EQ(urls, 4); /* one per drawn timeline: stream-text has none */
+  /* One per drawn timeline (stream-text has none), and one per first cause: the timeline of
+   * its simplest scenario, drawn again at the top. */
+  OCK_ASSERT_INT_EQ(urls, 4 + 3);
   OCK_ASSERT_NULL(strstr(html, " src=\""));
   OCK_ASSERT_NULL(strstr(html, "<link"));
   free(html);
@@ -181,7 +184,12 @@ static void test_junit_counts_and_markup(void) {
   char *xml = render(&ock_report_writer_junit, report, &rc);
   OCK_ASSERT_OK(rc);
   assert_only_tags(xml, tags, __LINE__);
-  OCK_ASSERT_CONTAINS(xml, "tests=\"12\" failures=\"2\" errors=\"1\" skipped=\"1\"");
+  /* 12 check and scenario testcases and 3 first causes: the ERROR and the FAIL cause fail;
+   * complete.once, which the SIGSEGV explains, is skipped in its scenario. */
+  OCK_ASSERT_CONTAINS(xml, "tests=\"15\" failures=\"2\" errors=\"2\" skipped=\"2\"");
+  OCK_ASSERT_CONTAINS(xml, "<testsuite name=\"first causes\" tests=\"3\" failures=\"1\" "
+                           "errors=\"1\" skipped=\"0\"");
+  OCK_ASSERT_CONTAINS(xml, "<skipped message=\"FAIL, a consequence of OCK-PROC-003/proc.signal");
   OCK_ASSERT_CONTAINS(xml, "]]&gt;");
   OCK_ASSERT_NULL(strstr(xml, "]]>"));
   OCK_ASSERT_NULL(strchr(xml, '\x1b'));
@@ -191,7 +199,7 @@ static void test_junit_counts_and_markup(void) {
   cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(report, "options"),
                                          "strict", cJSON_CreateTrue());
   xml = render(&ock_report_writer_junit, report, &rc);
-  OCK_ASSERT_CONTAINS(xml, "tests=\"12\" failures=\"3\" errors=\"1\" skipped=\"1\"");
+  OCK_ASSERT_CONTAINS(xml, "tests=\"15\" failures=\"4\" errors=\"2\" skipped=\"2\"");
   free(xml);
   cJSON_Delete(report);
 }
@@ -206,7 +214,7 @@ static void test_junit_scenario_verdict_never_hidden(void) {
   OCK_ASSERT_OK(rc);
   OCK_ASSERT_CONTAINS(xml, "<testcase classname=\"cancel-during-tool\" name=\"scenario\"");
   OCK_ASSERT_CONTAINS(xml, "<error message=\"scenario verdict ERROR\">");
-  OCK_ASSERT_CONTAINS(xml, "tests=\"12\" failures=\"2\" errors=\"1\" skipped=\"1\"");
+  OCK_ASSERT_CONTAINS(xml, "tests=\"15\" failures=\"2\" errors=\"2\" skipped=\"2\"");
   free(xml);
   cJSON_Delete(report);
 }

@@ -7,8 +7,8 @@
 # a failing one (the reference behind the ock-mutant lie turn-count-plus-one) and a crashing one
 # (a SUT that writes to stderr and dies of SIGSEGV). Each report.html is rendered by headless
 # Chromium at 1280x800 into OUTDIR/{pass,fail,crash}.png, to be looked at; the script fails when
-# the first screen of the failing run lacks its failing check, or of the crashing run lacks the
-# SUT's exit status and the end of its stderr.
+# the first screen of the failing run lacks its first cause (SPEC.md 9.8), or of the crashing run
+# lacks its first cause, the SUT's exit status and the end of its stderr.
 #
 # "The first screen" is measured, not guessed: a copy of report.html, with its CSP meta removed
 # and a probe script appended, is loaded by the same browser at the same window size with
@@ -90,8 +90,8 @@ html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html, cou
 script = """<script>
 (function () {
   var out = ["vh=" + window.innerHeight];
-  ["h1 .v", "#run-error", "#failures tr.r-FAIL", "#failures tr.crash b",
-   "#failures tr.crash pre", "#failures p.note"].forEach(function (sel) {
+  ["h1 .v", "#run-error", "#causes tr.r-FAIL", "#causes tr.crash b",
+   "#causes tr.crash pre", "#failures p.note"].forEach(function (sel) {
     var e = document.querySelector(sel), r;
     if (!e) { out.push(sel + "=none"); return; }
     r = e.getBoundingClientRect();
@@ -136,15 +136,13 @@ seen() {
   esac
 }
 
-# first_failing NAME: "check-id" of the first FAIL check in the run's report.json.
-first_failing() {
+# first_cause NAME: the id of the first cause in the run's report.json.
+first_cause() {
   python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-for s in r["scenarios"]:
-    for c in s["checks"]:
-        if c["verdict"] == "FAIL":
-            print(c["id"]); sys.exit(0)
+for c in r.get("causes", []):
+    print(c["id"]); sys.exit(0)
 ' "$out/$1/report.json"
 }
 
@@ -152,14 +150,14 @@ for r in pass fail crash; do probe "$r"; done
 seen pass "h1 .v" PASS
 seen pass "#failures p.note" "No scenario failed"
 seen fail "h1 .v" FAIL
-check=$(first_failing fail)
-[ -n "$check" ] || fail "fail: report.json has no FAIL check"
-seen fail "#failures tr.r-FAIL" "$check"
-seen crash "#failures tr.crash b" "SUT process: "
-grep -E '^#failures tr.crash b=.*(killed by SIGSEGV|exit code 139)' "$out/crash.probe" >/dev/null ||
+cause=$(first_cause fail)
+[ -n "$cause" ] || fail "fail: report.json has no cause"
+seen fail "#causes tr.r-FAIL" "$cause"
+seen crash "#causes tr.crash b" "SUT process: "
+grep -E '^#causes tr.crash b=.*(killed by SIGSEGV|exit code 139)' "$out/crash.probe" >/dev/null ||
   fail "crash: the exit status is not SIGSEGV (see $out/crash.probe)"
-seen crash "#failures tr.crash pre" "fatal: null tool table in dispatch <at> 0x0"
-seen crash "#failures tr.r-FAIL" "$(first_failing crash)"
+seen crash "#causes tr.crash pre" "fatal: null tool table in dispatch <at> 0x0"
+seen crash "#causes tr.r-FAIL" "$(first_cause crash)"
 
 if [ "$failed" != 0 ]; then
   echo "$0: the first screen lacks what it must show; look at $out/*.png" >&2

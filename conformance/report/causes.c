@@ -1,0 +1,486 @@
+/*
+ * causes.c: first causes from the failing checks of each scenario (see causes.h).
+ *
+ * Which failure explains which is data: two tables over check ids.
+ *
+ *  - layers: a check of a higher layer restates, in general terms, what a check of a lower
+ *    layer found in particular. The scenario's expectations (expect.*) sum up the whole run;
+ *    the event grammar, the event fields, the status and turn count of orchestrator:complete
+ *    and the texts fed back sum up one execute. A failing check is explained by any failing
+ *    check of a lower layer in its scenario. The capability checks stand alone: a manifest
+ *    that does not say what the run shows explains no failure, and no failure explains it.
+ *  - rules: within one layer, a deviation that takes away what other checks read. Without
+ *    orchestrator:complete (complete.once) nothing that reads the outcome can pass; without a
+ *    tool result (orphan.result-for-every-call) nothing that reads that result can.
+ *
+ * Of the checks that explain a failure, the lowest layer wins, then the nearest deviation
+ * before it (by the first journal entry each cites): of two independent faults in one scenario,
+ * a failure is charged to the one it follows. Its own cause is followed until a check nothing
+ * explains: the first cause. The rules form no cycle (tests/conformance/test_causes.c checks it
+ * over the whole checklist), so that walk ends.
+ */
+#include "report/causes.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ock/contract.h"
+#include "ock/json.h"
+#include "ock/status.h"
+#include "report/report.h"
+
+/* A pattern is a check id, or a prefix followed by "*": "order.*" (every id of the group),
+ * "order.tool-*", "*" (every check). */
+static int matches(const char *pattern, const char *id) {
+  size_t n = strlen(pattern);
+  if (n && pattern[n - 1] == '*')
+    return !strncmp(pattern, id, n - 1);
+  return !strcmp(pattern, id);
+}
+
+#define STANDS_ALONE (-1) /* a layer of its own: never explains, never explained */
+
+static const struct {
+  const char *checks;
+  int layer;
+} layers[] = {
+    /* A capability used but not declared (or declared but unused) is a finding about the
+     * manifest: it explains no failure of the run and no failure explains it. */
+    {"capability.*", STANDS_ALONE},
+    {"expect.*", 2},
+    {"order.grammar", 1},
+    {"proc.event-fields", 1},
+    {"proc.events-well-formed", 1},
+    {"complete.status-matches", 1},
+    {"complete.turn-count", 1},
+    {"error.provider-error", 1},
+    {"iter.status", 1},
+    {"text.*", 1},
+};
+
+/* Within a layer: a failure of `cause` explains failures of `consequences`. */
+static const struct {
+  const char *cause;
+  const char *consequences;
+} rules[] = {
+    /* No orchestrator:complete, or two: the outcome every later check reads is missing. */
+    {"complete.once", "complete.*"},
+    {"complete.once", "error.*"},
+    {"complete.once", "valid.*"},
+    {"complete.once", "iter.*"},
+    {"complete.once", "cancel.*"},
+    {"complete.once", "lifecycle.*"},
+    {"complete.once", "hook.*"},
+    {"complete.once", "parallel.*"},
+    /* A call without its result: every check of what the result says, or where it sits. */
+    {"orphan.result-for-every-call", "orphan.*"},
+    {"orphan.result-for-every-call", "tool.*"},
+    {"orphan.result-for-every-call", "hook.*"},
+    {"orphan.result-for-every-call", "error.*"},
+    {"orphan.result-for-every-call", "cancel.results-kept"},
+    {"orphan.result-for-every-call", "text.*"},
+    /* Tool events without their call's id (or naming another tool): no tool check can pair
+     * an event with its call, so each reads a call without events. */
+    {"tool.event-fields", "tool.*"},
+    {"tool.event-fields", "order.tool-*"},
+    {"tool.event-fields", "hook.*"},
+    {"tool.event-fields", "parallel.*"},
+    /* A turn counted wrong: the iteration limit's turn count is wrong with it. */
+    {"complete.turn-count", "iter.status"},
+    /* The iteration limit not kept: the wrap-up and the outcome of the limit go with it. */
+    {"iter.limit", "iter.*"},
+    /* A response rewritten in prompt:complete is rewritten in execution:end too. */
+    {"complete.response", "complete.end-response"},
+    /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
+    {"cancel.status", "lifecycle.*"},
+    {"cancel.status", "error.*"},
+    /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
+     * its death happens. */
+    {"proc.signal", "*"},
+    {"proc.sigint", "*"},
+    /* A broken stream taken as an answer: no error, no retry, another outcome. */
+    {"stream.fault-is-error", "error.*"},
+};
+
+static int layer_of(const char *id) {
+  for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
+    if (matches(layers[i].checks, id))
+      return layers[i].layer;
+  return 0;
+}
+
+static int ruled(const char *cause, const char *consequence) {
+  for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+    if (matches(rules[i].cause, cause) && matches(rules[i].consequences, consequence))
+      return 1;
+  return 0;
+}
+
+int ock_cause_explains(const char *cause, const char *consequence) {
+  if (!cause || !consequence || !strcmp(cause, consequence))
+    return 0;
+  int a = layer_of(cause), b = layer_of(consequence);
+  if (a == STANDS_ALONE || b == STANDS_ALONE)
+    return 0;
+  if (a != b)
+    return a < b;
+  return ruled(cause, consequence) && !ruled(consequence, cause);
+}
+
+void ock_cause_id(char *out, size_t n, const char *requirement, const char *check) {
+  snprintf(out, n, "%s/%s", requirement ? requirement : "", check ? check : "");
+}
+
+int ock_cause_parse(const char *id, char *requirement, char *check, size_t n) {
+  const char *slash = id ? strchr(id, '/') : NULL;
+  if (!slash || strncmp(id, "OCK-", 4) || slash == id || !slash[1] || strchr(slash + 1, '/'))
+    return -1;
+  size_t rl = (size_t)(slash - id), cl = strlen(slash + 1);
+  if (rl >= n || cl >= n)
+    return -1;
+  memcpy(requirement, id, rl);
+  requirement[rl] = '\0';
+  memcpy(check, slash + 1, cl + 1);
+  return 0;
+}
+
+/* ---- the first cause of each failing check of one scenario ---- */
+
+struct failing {
+  cJSON *check;
+  const char *id;
+  int layer;
+  long first_seq; /* the first evidence, LONG_MAX when none */
+  int parent;     /* the failing check that explains it, or -1 */
+};
+
+/* failed: the check failed, or failed and the expected-failures baseline excused it (its
+ * verdict is PASS then, SPEC.md 9.3): an excused failure still explains what follows from it. */
+static int failed(const cJSON *c) {
+  const char *v = ock_json_str(c, "verdict");
+  return ock_json_bool(c, "expected_failure", 0) ||
+         (v && (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_WARN) || !strcmp(v, OCK_V_ERROR)));
+}
+
+/* better: for failure i, candidate j is a more direct explanation than candidate k: of a lower
+ * layer; else the nearest deviation before i (the latest evidence not after i's), since of two
+ * independent faults the one just before a failure is the one it follows from; else, when
+ * neither comes before i, the earlier. */
+static int better(const struct failing *f, int i, int j, int k) {
+  if (k < 0)
+    return 1;
+  if (f[j].layer != f[k].layer)
+    return f[j].layer < f[k].layer;
+  int j_before = f[j].first_seq <= f[i].first_seq, k_before = f[k].first_seq <= f[i].first_seq;
+  if (j_before != k_before)
+    return j_before;
+  return j_before ? f[j].first_seq > f[k].first_seq : f[j].first_seq < f[k].first_seq;
+}
+
+static int root_of(const struct failing *f, int n, int i) {
+  int r = i;
+  for (int steps = 0; f[r].parent >= 0 && steps < n; steps++)
+    r = f[r].parent;
+  return f[r].parent >= 0 ? i : r; /* a cycle the rules should not allow: its own cause */
+}
+
+/* collect fills f (capacity cap) with the scenario's failing checks; returns how many. */
+static int collect(const cJSON *scenario, struct failing *f, int cap) {
+  int n = 0;
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(scenario, "checks")) {
+    const char *id = ock_json_str(c, "id");
+    if (!id || !ock_json_str(c, "requirement") || !failed(c) || n == cap)
+      continue;
+    const cJSON *ev = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "evidence"), 0);
+    f[n] = (struct failing){c, id, layer_of(id),
+                            cJSON_IsNumber(ev) ? (long)ev->valuedouble : LONG_MAX, -1};
+    n++;
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (j != i && ock_cause_explains(f[j].id, f[i].id) && better(f, i, j, f[i].parent))
+        f[i].parent = j;
+  return n;
+}
+
+const cJSON *ock_scenario_first_cause(const cJSON *scenario) {
+  int cap = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scenario, "checks"));
+  struct failing *f = cap ? calloc((size_t)cap, sizeof *f) : NULL;
+  if (!f)
+    return NULL;
+  int n = collect(scenario, f, cap), best = -1;
+  for (int i = 0; i < n; i++) {
+    int sev = ock_verdict_severity(ock_json_str(f[i].check, "verdict"));
+    if (f[i].parent >= 0)
+      continue;
+    if (best < 0 || sev > ock_verdict_severity(ock_json_str(f[best].check, "verdict")) ||
+        (sev == ock_verdict_severity(ock_json_str(f[best].check, "verdict")) &&
+         (f[i].layer < f[best].layer ||
+          (f[i].layer == f[best].layer && f[i].first_seq < f[best].first_seq))))
+      best = i;
+  }
+  const cJSON *c = best < 0 ? NULL : f[best].check;
+  free(f);
+  return c;
+}
+
+/* ---- grouping across scenarios ---- */
+
+static cJSON *find_by(cJSON *array, const char *key, const char *value, const char *key2,
+                      const char *value2) {
+  cJSON *e;
+  cJSON_ArrayForEach(e, array) {
+    const char *a = ock_json_str(e, key), *b = key2 ? ock_json_str(e, key2) : NULL;
+    if (a && !strcmp(a, value) && (!key2 || (b && !strcmp(b, value2))))
+      return e;
+  }
+  return NULL;
+}
+
+static int events_of(const cJSON *scenario) {
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(scenario, "timeline");
+  return cJSON_IsArray(t) ? cJSON_GetArraySize(t) : INT_MAX;
+}
+
+/* cause_entry: the entry of cause id in causes, created from root check c when new. */
+static cJSON *cause_entry(cJSON *causes, const char *id, const cJSON *c) {
+  cJSON *e = find_by(causes, "id", id, NULL, NULL);
+  if (e)
+    return e;
+  e = cJSON_CreateObject();
+  if (!e || !cJSON_AddItemToArray(causes, e)) {
+    cJSON_Delete(e);
+    return NULL;
+  }
+  cJSON_AddStringToObject(e, "id", id);
+  cJSON_AddStringToObject(e, "requirement", ock_json_str(c, "requirement"));
+  cJSON_AddStringToObject(e, "check", ock_json_str(c, "id"));
+  cJSON_AddStringToObject(e, "level", ock_json_str(c, "level") ? ock_json_str(c, "level") : "MUST");
+  cJSON_AddStringToObject(e, "verdict", OCK_V_PASS); /* until a failure not excused */
+  cJSON_AddBoolToObject(e, "expected_failure", 1);
+  cJSON_AddStringToObject(e, "message", "");
+  cJSON_AddArrayToObject(e, "scenarios");
+  cJSON_AddArrayToObject(e, "consequences");
+  cJSON *s = cJSON_AddObjectToObject(e, "simplest");
+  cJSON_AddStringToObject(s, "scenario", "");
+  cJSON_AddNumberToObject(s, "events", -1);
+  return e;
+}
+
+/* worsen raises the cause's verdict to check c's when c is more severe: a cause is as severe
+ * as the worst failure it explains, so a WARN that explains a FAIL never reads as a pass. A
+ * failure the baseline excused leaves it as it is; one it did not makes the cause not excused. */
+static void worsen(cJSON *e, const cJSON *c) {
+  const char *v = ock_json_str(c, "verdict");
+  if (ock_json_bool(c, "expected_failure", 0))
+    return;
+  cJSON_ReplaceItemInObjectCaseSensitive(e, "expected_failure", cJSON_CreateFalse());
+  if (v && ock_verdict_severity(v) > ock_verdict_severity(ock_json_str(e, "verdict")))
+    cJSON_ReplaceItemInObjectCaseSensitive(e, "verdict", cJSON_CreateString(v));
+}
+
+#define SIMPLEST_EXCUSED "excused" /* while grouping only: finish removes it */
+
+/* add_root records scenario sc as one where root check c is a first cause. */
+static int add_root(cJSON *e, const cJSON *sc, const cJSON *c) {
+  const char *sid = ock_json_str(sc, "id");
+  cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(e, "scenarios");
+  if (!sid || !cJSON_AddItemToArray(scenarios, cJSON_CreateString(sid)))
+    return OCK_ENOMEM;
+  worsen(e, c);
+  /* The simplest scenario: the fewest events, of those where the failure is not excused if
+   * there is one (that is the one to rerun). */
+  cJSON *simplest = cJSON_GetObjectItemCaseSensitive(e, "simplest");
+  int events = events_of(sc), known = (int)ock_json_int(simplest, "events", -1);
+  int excused = ock_json_bool(c, "expected_failure", 0);
+  int was_excused = ock_json_bool(simplest, SIMPLEST_EXCUSED, 0);
+  if (known < 0 || excused < was_excused || (excused == was_excused && events < known)) {
+    cJSON_ReplaceItemInObjectCaseSensitive(simplest, "scenario", cJSON_CreateString(sid));
+    cJSON_ReplaceItemInObjectCaseSensitive(simplest, "events",
+                                           cJSON_CreateNumber(events == INT_MAX ? 0 : events));
+    cJSON_DeleteItemFromObjectCaseSensitive(simplest, SIMPLEST_EXCUSED);
+    cJSON_AddBoolToObject(simplest, SIMPLEST_EXCUSED, excused);
+    const char *m = ock_json_str(c, "message");
+    cJSON_ReplaceItemInObjectCaseSensitive(e, "message", cJSON_CreateString(m ? m : ""));
+  }
+  return OCK_OK;
+}
+
+static int add_consequence(cJSON *e, const cJSON *c) {
+  cJSON *list = cJSON_GetObjectItemCaseSensitive(e, "consequences");
+  worsen(e, c);
+  const char *id = ock_json_str(c, "id"), *req = ock_json_str(c, "requirement");
+  cJSON *k = find_by(list, "check", id, "requirement", req);
+  if (k) {
+    cJSON_ReplaceItemInObjectCaseSensitive(
+        k, "scenarios", cJSON_CreateNumber((double)ock_json_int(k, "scenarios", 0) + 1));
+    return OCK_OK;
+  }
+  k = cJSON_CreateObject();
+  if (!k || !cJSON_AddItemToArray(list, k)) {
+    cJSON_Delete(k);
+    return OCK_ENOMEM;
+  }
+  cJSON_AddStringToObject(k, "check", id);
+  cJSON_AddStringToObject(k, "requirement", req);
+  cJSON_AddStringToObject(k, "verdict", ock_json_str(c, "verdict"));
+  if (ock_json_bool(c, "expected_failure", 0))
+    cJSON_AddBoolToObject(k, "expected_failure", 1);
+  cJSON_AddNumberToObject(k, "scenarios", 1);
+  return OCK_OK;
+}
+
+static int scenario_causes(cJSON *causes, cJSON *sc) {
+  int cap = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sc, "checks"));
+  struct failing *f = cap ? calloc((size_t)cap, sizeof *f) : NULL;
+  if (cap && !f)
+    return OCK_ENOMEM;
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sc, "checks")) {
+    cJSON_DeleteItemFromObjectCaseSensitive(c, "cause");
+  }
+  int n = collect(sc, f, cap), rc = OCK_OK;
+  for (int i = 0; i < n && !rc; i++) {
+    const cJSON *root = f[root_of(f, n, i)].check;
+    char id[300];
+    ock_cause_id(id, sizeof id, ock_json_str(root, "requirement"), ock_json_str(root, "id"));
+    cJSON *e =
+        cJSON_AddStringToObject(f[i].check, "cause", id) ? cause_entry(causes, id, root) : NULL;
+    if (!e)
+      rc = OCK_ENOMEM;
+    else
+      rc = root == f[i].check ? add_root(e, sc, root) : add_consequence(e, f[i].check);
+  }
+  free(f);
+  return rc;
+}
+
+/* by_weight: most severe first, then the most scenarios, then by id. */
+static int by_weight(const void *pa, const void *pb) {
+  const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
+  int d = ock_verdict_severity(ock_json_str(b, "verdict")) -
+          ock_verdict_severity(ock_json_str(a, "verdict"));
+  if (!d)
+    d = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(b, "scenarios")) -
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "scenarios"));
+  return d ? d : strcmp(ock_json_str(a, "id"), ock_json_str(b, "id"));
+}
+
+/* finish sorts causes and adds each one's rerun command; returns OCK_OK or OCK_ENOMEM. */
+static int finish(cJSON *report, cJSON *causes) {
+  int n = cJSON_GetArraySize(causes);
+  cJSON **items = n ? malloc((size_t)n * sizeof *items) : NULL;
+  if (n && !items)
+    return OCK_ENOMEM;
+  for (int i = 0; i < n; i++)
+    items[i] = cJSON_DetachItemFromArray(causes, 0);
+  if (n)
+    qsort(items, (size_t)n, sizeof *items, by_weight);
+  int rc = OCK_OK;
+  for (int i = 0; i < n; i++) {
+    cJSON_AddItemToArray(causes, items[i]);
+    cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(items[i], "simplest"),
+                                            SIMPLEST_EXCUSED);
+    struct ock_buf b;
+    ock_buf_init(&b, 4096);
+    const char *sid =
+        ock_json_str(cJSON_GetObjectItemCaseSensitive(items[i], "simplest"), "scenario");
+    if (!rc && (ock_report_rerun_command(&b, report, sid) ||
+                !cJSON_AddStringToObject(items[i], "command", b.len ? b.data : "")))
+      rc = OCK_ENOMEM;
+    ock_buf_free(&b);
+  }
+  free(items);
+  return rc;
+}
+
+int ock_report_causes(cJSON *report) {
+  cJSON *scenarios = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
+  if (!cJSON_IsObject(report) || !cJSON_IsArray(scenarios))
+    return OCK_EINVAL;
+  cJSON *causes = cJSON_CreateArray(), *sc;
+  int rc = causes ? OCK_OK : OCK_ENOMEM;
+  cJSON_ArrayForEach(sc, scenarios) {
+    if (!rc)
+      rc = scenario_causes(causes, sc);
+  }
+  if (!rc)
+    rc = finish(report, causes);
+  if (rc) {
+    cJSON_Delete(causes);
+    return rc;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(report, "causes"))
+    return cJSON_ReplaceItemInObjectCaseSensitive(report, "causes", causes) ? OCK_OK : OCK_ENOMEM;
+  return cJSON_AddItemToObject(report, "causes", causes) ? OCK_OK
+                                                         : (cJSON_Delete(causes), OCK_ENOMEM);
+}
+
+/* ---- the command that reruns one scenario ---- */
+
+/* put_word appends s for a POSIX shell: as it is when every byte is safe, else single-quoted. */
+static int put_word(struct ock_buf *b, const char *s) {
+  static const char safe[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,:=@%+-";
+  if (*s && strspn(s, safe) == strlen(s))
+    return ock_buf_puts(b, s);
+  int rc = ock_buf_puts(b, "'");
+  for (const char *p = s; *p && !rc; p++)
+    rc = *p == '\'' ? ock_buf_puts(b, "'\\''") : ock_buf_append(b, p, 1);
+  return rc ? rc : ock_buf_puts(b, "'");
+}
+
+static int put_list(struct ock_buf *b, const char *flag, const cJSON *list) {
+  struct ock_buf joined;
+  ock_buf_init(&joined, 4096);
+  const cJSON *e;
+  int rc = OCK_OK;
+  cJSON_ArrayForEach(e, list) {
+    if (cJSON_IsString(e) && !rc)
+      rc = ock_buf_printf(&joined, "%s%s", joined.len ? "," : "", e->valuestring);
+  }
+  if (!rc && joined.len)
+    rc = ock_buf_printf(b, " %s ", flag);
+  if (!rc && joined.len)
+    rc = put_word(b, joined.data);
+  ock_buf_free(&joined);
+  return rc;
+}
+
+/* fixtures_flag: the fixtures directory unless it is a "fixtures" folder, which is where ock
+ * looks by default. */
+static int fixtures_flag(struct ock_buf *b, const char *dir) {
+  size_t n = dir ? strlen(dir) : 0;
+  while (n && dir[n - 1] == '/')
+    n--;
+  if (!n || (n >= 8 && !strncmp(dir + n - 8, "fixtures", 8) && (n == 8 || dir[n - 9] == '/')))
+    return OCK_OK;
+  int rc = ock_buf_puts(b, " --fixtures ");
+  return rc ? rc : put_word(b, dir);
+}
+
+int ock_report_rerun_command(struct ock_buf *b, const cJSON *report, const char *scenario) {
+  const cJSON *orch = cJSON_GetObjectItemCaseSensitive(report, "orchestrator");
+  const cJSON *opt = cJSON_GetObjectItemCaseSensitive(report, "options");
+  const char *cmd = ock_json_str(orch, "command"), *level = ock_json_str(opt, "level");
+  int rc = ock_buf_puts(b, "ock run --orchestrator ");
+  if (!rc)
+    rc = put_word(b, cmd ? cmd : "");
+  if (!rc)
+    rc = put_list(b, "--capabilities", cJSON_GetObjectItemCaseSensitive(orch, "capabilities"));
+  if (!rc && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(orch, "wires")) == 1)
+    rc = put_list(b, "--wires", cJSON_GetObjectItemCaseSensitive(orch, "wires"));
+  if (!rc && level && strcmp(level, "should"))
+    rc = ock_buf_printf(b, " --level %s", !strcmp(level, "must") ? "must" : "may");
+  if (!rc && ock_json_bool(opt, "strict", 0))
+    rc = ock_buf_puts(b, " --strict");
+  if (!rc && ock_json_bool(opt, "blackbox", 0))
+    rc = ock_buf_puts(b, " --blackbox");
+  if (!rc)
+    rc = fixtures_flag(b, ock_json_str(opt, "fixtures"));
+  if (!rc)
+    rc = ock_buf_puts(b, " --case ");
+  return rc ? rc : put_word(b, scenario ? scenario : "");
+}
