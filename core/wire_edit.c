@@ -58,9 +58,9 @@ static int role_is(const cJSON *m, const char *role) {
 /* same_group: two results answer the same assistant message. */
 static int same_group(const struct ock_wire_result *a, const struct ock_wire_result *b,
                       const struct ock_wire_ops *w) {
-  if (w->wire != OCK_WIRE_OPENAI)
+  if (w->wire == OCK_WIRE_ANTHROPIC || w->wire == OCK_WIRE_GEMINI) /* blocks of one message */
     return a->msg == b->msg;
-  return b->msg_index == a->msg_index + 1;
+  return b->msg_index == a->msg_index + 1; /* messages or items in a row */
 }
 
 /* insert_at puts item at index i of arr (or at its end), taking it. It does not use
@@ -112,7 +112,8 @@ int ock_wire_drop_last_result(cJSON *body, const struct ock_wire_ops *w) {
     return 0;
   struct ock_wire_result *last = &r[n - 1];
   cJSON_DeleteItemFromArray(last->container, last->index);
-  if (w->wire != OCK_WIRE_OPENAI && cJSON_GetArraySize(last->container) == 0)
+  if ((w->wire == OCK_WIRE_ANTHROPIC || w->wire == OCK_WIRE_GEMINI) &&
+      cJSON_GetArraySize(last->container) == 0) /* a message of result blocks, now empty */
     cJSON_DeleteItemFromArray(ock__wire_messages(body), last->msg_index);
   return 1;
 }

@@ -235,7 +235,7 @@ static void run_argv(const struct gate *g, char *argv[MAX_ARGS], const char *orc
   argv[k++] = "--capabilities";
   argv[k++] = ALL_CAPABILITIES;
   argv[k++] = "--wires";
-  argv[k++] = "openai,anthropic,gemini";
+  argv[k++] = "openai,anthropic,responses,gemini";
   argv[k++] = "--fixtures";
   argv[k++] = (char *)g->fixtures;
   argv[k++] = "--strict";
@@ -336,10 +336,14 @@ static int reference_fails_check(const struct gate *g, const char *sid, const ch
 static void prove_check(struct gate *g, const struct gate_mutant *gm, const char *sid,
                         const char *id) {
   size_t at = (size_t)(gm - g->mut) + 1;
+  /* A wire-less scenario runs once per wire, as <fixture>@<wire>: a proof on any wire is the
+   * fixture's (the reference is compared on the same run). */
+  char fixture[256];
+  snprintf(fixture, sizeof fixture, "%.*s", (int)strcspn(sid, "@"), sid);
   if (g->reference_report && !reference_fails_check(g, sid, id)) {
-    cJSON *in = cJSON_GetObjectItemCaseSensitive(g->proofs, sid);
+    cJSON *in = cJSON_GetObjectItemCaseSensitive(g->proofs, fixture);
     if (!in)
-      in = cJSON_AddObjectToObject(g->proofs, sid);
+      in = cJSON_AddObjectToObject(g->proofs, fixture);
     cJSON *by = cJSON_GetObjectItemCaseSensitive(in, id);
     if (!by)
       cJSON_AddNumberToObject(in, id, (double)at);

@@ -134,7 +134,8 @@ static void one_fault_one_cause(void) {
     OCK_ASSERT_INT_GT(failing_checks(report, name), n);
     /* The console ends on the causes, the injected one first, with a command to rerun it. */
     char line[200];
-    snprintf(line, sizeof line, "  1. FAIL  MUST   %s", ock_json_str(first, "id"));
+    snprintf(line, sizeof line, "  1. %-5s %-6s %s", ock_json_str(first, "verdict"),
+             ock_json_str(first, "level"), ock_json_str(first, "id"));
     OCK_ASSERT_CONTAINS(console ? console : "", line);
     OCK_ASSERT_CONTAINS(console ? console : "", "     rerun:    ock run --orchestrator ");
     free(console);
