@@ -4,7 +4,7 @@
 # (the journal indexed for the checks), checks/ (one file per requirement group, grading),
 # report/ (the report model and its four renderers), cli/ (the subcommands). `make conformance` is the main job: the whole suite
 # against the reference orchestrator, reports in reports/latest/.
-CONF_STAGES := run model checks report cli
+CONF_STAGES := run model checks report record cli
 CONF_SRCS := $(filter-out conformance/cli/main.c,$(foreach s,$(CONF_STAGES),$(wildcard conformance/$(s)/*.c)))
 CONF_LIB  := $(BUILD)/lib/libockconf.a
 OCK_BIN   := $(BUILD)/bin/ock
@@ -33,7 +33,7 @@ $(BLACKBOX_SUT): $(call objs_of,tests/conformance/blackbox_sut.c) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
-$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_blackbox.c tests/conformance/test_cli.c tests/conformance/test_diff.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
+$(call objs_of,tests/conformance/test_hostile.c tests/conformance/test_blackbox.c tests/conformance/test_cli.c tests/conformance/test_diff.c tests/conformance/test_record.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'
 # The examples test runs from the source root, so it needs the binaries' absolute path.
 $(call objs_of,tests/conformance/test_examples.c tests/conformance/test_cli.c): CFLAGS += -DOCK_ROOT_BIN='"$(abspath $(BUILD))"'
 $(call objs_of,tests/conformance/test_report.c): CFLAGS += -DOCK_BIN_DIR='"$(BUILD)"'

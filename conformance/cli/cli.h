@@ -19,6 +19,7 @@ int ock__cmd_list(int argc, char **argv);
 int ock__cmd_explain(int argc, char **argv);
 int ock__cmd_check(int argc, char **argv);
 int ock__cmd_diff(int argc, char **argv);
+int ock__cmd_record(int argc, char **argv);
 int ock__cmd_report(int argc, char **argv);
 int ock__cmd_fuzz(int argc, char **argv);
 

@@ -26,6 +26,8 @@ static const char usage[] =
     "  check EVENTS.jsonl         grade a recorded event log offline (grammar, fields, pairing)\n"
     "  diff OLD NEW               compare two runs' event contracts (events, fields, pairing,\n"
     "                             status); exit 1 on a breaking change\n"
+    "  record --upstream URL -o DIR  a recording proxy: a production session as a replayable\n"
+    "                             scenario (fixture.json), its traffic and events\n"
     "  report merge A.json B.json... -o DIR   join the reports of shards\n"
     "  report render FILE.json -o DIR         write the other formats from a report.json\n"
     "  fuzz --orchestrator CMD    random sessions against CMD, universal rules, shrunk failures\n"
@@ -119,6 +121,8 @@ int main(int argc, char **argv) {
     return ock__cmd_check(argc - 1, argv + 1);
   if (!strcmp(cmd, "diff"))
     return ock__cmd_diff(argc - 1, argv + 1);
+  if (!strcmp(cmd, "record"))
+    return ock__cmd_record(argc - 1, argv + 1);
   if (!strcmp(cmd, "report"))
     return ock__cmd_report(argc - 1, argv + 1);
   if (!strcmp(cmd, "fuzz"))

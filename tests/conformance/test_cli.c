@@ -374,7 +374,7 @@ static void console_shows_causes_escaped(void) {
 static void help_options_are_in_the_man_page(void) {
   static const char *const commands[] = {"--help",         "run --help",   "list --help",
                                          "explain --help", "check --help", "report --help",
-                                         "fuzz --help"};
+                                         "fuzz --help",    "record --help"};
   char man[1 << 16];
   FILE *f = fopen(ock_test_path("man/ock.1"), "r");
   OCK_ASSERT_NOT_NULL(f);
