@@ -42,6 +42,14 @@ static char *dup_or_null(const char *s) {
 
 /* ---- history ----------------------------------------------------------------------------- */
 
+int ock_finish_is_token_limit(const char *finish_reason) {
+  static const char *const limits[] = {"length", "max_tokens", "max_output_tokens", "MAX_TOKENS"};
+  for (size_t i = 0; finish_reason && i < sizeof limits / sizeof *limits; i++)
+    if (!strcmp(finish_reason, limits[i]))
+      return 1;
+  return 0;
+}
+
 void ock_history_init(struct ock_history *h) {
   h->items = NULL;
   h->len = 0;

@@ -32,6 +32,9 @@ REMINDER = (
 )
 CANCELLED_MESSAGE = "The previous operation was cancelled."
 FAIL_FAST_TYPES = ("execution_failed", "timeout", "invalid_arguments")
+# SPEC.md 5.8 step 1: the finish reasons of a reply stopped at the output token limit, per wire
+TOKEN_LIMIT_REASONS = ("length", "max_tokens", "max_output_tokens", "MAX_TOKENS")
+TOKEN_LIMIT_DETAIL = "the reply stopped at the output token limit; the arguments may be cut short"
 # SPEC.md 5.12: what an empty prompt may consist of, the Unicode White_Space characters
 BLANK = (
     " \t\r\n\v\f\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
@@ -97,6 +100,7 @@ class _ToolRound:
         self.calls = [_Call(c) for c in calls]
         self.group = group
         self.message = None         # the assistant message that issued the calls
+        self.cut = False            # the reply stopped at the output token limit
 
 
 class BasicOrchestrator:
@@ -220,6 +224,7 @@ class BasicOrchestrator:
 
             # The assistant message with all its calls goes in before any tool runs.
             self._open_round(run, text, calls)
+            run.round.cut = response.get("finish_reason") in TOKEN_LIMIT_REASONS
             await context.add_message(run.round.message)
             failure = None
             for call in run.round.calls:
@@ -246,6 +251,10 @@ class BasicOrchestrator:
     async def _run_call(self, run, call, tools):
         """Runs one call to its result text. Returns (tool:error type or None, message)."""
         tool_input = self._parse_arguments(call.arguments)
+        if run.round.cut and isinstance(tool_input, dict):
+            # SPEC.md 5.8 step 1: a reply stopped at the token limit may have cut the arguments
+            # where they still parse; they are invalid unless a modify replaces them.
+            tool_input = call.arguments if isinstance(call.arguments, str) else json.dumps(tool_input)
         call.started = True
         reply = await self._emit("tool:pre", {
             "tool_call_id": call.id, "tool_name": call.name, "tool_input": tool_input,
@@ -261,7 +270,8 @@ class BasicOrchestrator:
             message = f"tool '{call.name}' not found"
             return await self._tool_error(run, call, "not_found", message, f"Error: {message}")
         if not isinstance(tool_input, dict):
-            detail = self._argument_problem(tool_input)
+            detail = (TOKEN_LIMIT_DETAIL if run.round.cut and isinstance(self._parse_arguments(tool_input), dict)
+                      else self._argument_problem(tool_input))
             return await self._tool_error(run, call, "invalid_arguments", f"invalid arguments: {detail}",
                                           f"Error: invalid arguments: {detail}")
         try:

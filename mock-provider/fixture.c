@@ -388,11 +388,33 @@ static int load_stop_sequence(const cJSON *o, const char *path, enum mock_api ap
   return OCK_OK;
 }
 
+/* load_token_limit: "token_limit": true, a wire-less way to say the reply stopped at the output
+ * token limit; each wire gets its own reason for it (SPEC.md 8.3). */
+static int load_token_limit(const cJSON *o, const char *path, enum mock_api api,
+                            struct mock_turn *t, struct ock_jerr *err) {
+  int on = 0;
+  TRY(ock_jget_bool(o, path, "token_limit", OCK_OPTIONAL, &on, err));
+  if (!on)
+    return OCK_OK;
+  if (t->finish) {
+    char sub[OCK_JSON_PATH_MAX];
+    ock_jpath_key(sub, sizeof sub, path, "token_limit");
+    return ock_jerr_set(err, OCK_EINVAL, sub,
+                        "token_limit names the finish itself; give it or \"%s\", not both",
+                        api == MOCK_API_ANTHROPIC ? "stop_reason" : "finish_reason");
+  }
+  t->finish = api == MOCK_API_ANTHROPIC   ? "max_tokens"
+              : api == MOCK_API_RESPONSES ? "max_output_tokens"
+              : api == MOCK_API_GEMINI    ? "MAX_TOKENS"
+                                          : "length";
+  return OCK_OK;
+}
+
 static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct mock_turn *t,
                      struct ock_jerr *err) {
   static const char *const keys[] = {
       "match",          "text",     "tool_calls", "finish_reason", "stop_reason", "chunk_size",
-      "chunk_delay_ms", "delay_ms", "fault",      "stop_sequence", NULL};
+      "chunk_delay_ms", "delay_ms", "fault",      "stop_sequence", "token_limit", NULL};
   static const char *const finishes[] = {"stop", "length", "tool_calls", "content_filter", NULL};
   static const char *const gemini_finishes[] = {
       "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "MALFORMED_FUNCTION_CALL", "OTHER", NULL};
@@ -439,6 +461,7 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
     t->finish = choices[e];
   }
   TRY(load_stop_sequence(o, path, api, t, err));
+  TRY(load_token_limit(o, path, api, t, err));
   TRY(ock_jget_int(o, path, "chunk_size", OCK_OPTIONAL, 1, 1000000, &t->chunk_size, err));
   TRY(ock_jget_int(o, path, "chunk_delay_ms", OCK_OPTIONAL, 0, 600000, &t->chunk_delay_ms, err));
   TRY(ock_jget_int(o, path, "delay_ms", OCK_OPTIONAL, 0, 600000, &t->delay_ms, err));

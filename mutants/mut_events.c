@@ -419,6 +419,27 @@ void ock__mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchan
   ignore_reply(x, OCK_EV_TOOL_PRE, "deny");
 }
 
+/* A tool:pre whose tool_input is a string that parses to an object: a call of a reply cut at
+ * the output token limit (any other call with an object input goes out as that object). The SUT
+ * gets a modify with that object, so it runs the call as a loop that reads only the arguments
+ * would; the mock journals its own reply, continue. */
+void ock__mut_token_limit_call_run(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  const cJSON *in = cJSON_GetObjectItemCaseSensitive(ock__mut_event_data(x), "tool_input");
+  if (!is(x, OCK_EV_TOOL_PRE) || strcmp(reply_action(x), "continue") || !cJSON_IsString(in))
+    return;
+  cJSON *parsed = cJSON_Parse(in->valuestring);
+  if (!cJSON_IsObject(parsed)) {
+    cJSON_Delete(parsed);
+    return;
+  }
+  cJSON_Delete(x->reply);
+  x->reply = cJSON_CreateObject();
+  cJSON_AddStringToObject(x->reply, "action", "modify");
+  cJSON *d = cJSON_AddObjectToObject(x->reply, "data");
+  cJSON_AddItemToObject(d, "tool_input", parsed);
+}
+
 void ock__mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->reply, "ephemeral")))

@@ -104,6 +104,7 @@ void ock__mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x)
 void ock__mut_deny_submit_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_deny_request_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_deny_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_token_limit_call_run(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_kept_injection_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ephemeral_injection_ignored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_modify_tool_pre_ignored(struct mutant_state *s, struct mutant_exchange *x);

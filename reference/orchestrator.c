@@ -1149,7 +1149,7 @@ static void free_calls(struct call *cs, size_t n) {
 /* run_tools gives every call of one response exactly one result, added in call order after
  * all of them ended, then the kept injections. A fail_fast failure is described in fail_msg
  * and *fail_type. */
-static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls, size_t n,
+static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls, size_t n, int cut,
                                 char *fail_msg, size_t fail_len, const char **fail_type) {
   char group[40];
   make_group_id(r, group, sizeof group);
@@ -1165,6 +1165,12 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
     cs[i].tc = &calls[i];
     cs[i].name = calls[i].name ? calls[i].name : "";
     cs[i].input = parse_input(calls[i].arguments, cs[i].invalid, sizeof cs[i].invalid);
+    if (cut && cs[i].input) { /* parsed, but maybe cut short: not run (SPEC.md 5.8 step 1) */
+      cJSON_Delete(cs[i].input);
+      cs[i].input = NULL;
+      snprintf(cs[i].invalid, sizeof cs[i].invalid,
+               "the reply stopped at the output token limit; the arguments may be cut short");
+    }
   }
   int fail_fast = r->cfg->strategy == OCK_STRATEGY_FAIL_FAST;
   int failed = start_calls(r, cs, n, group, fail_fast);
@@ -1240,7 +1246,8 @@ static int tool_round(struct run *r, const struct ock_reply *reply,
   }
   char fail_msg[600] = "";
   const char *fail_type = "execution_failed";
-  enum tools_end te = run_tools(r, calls, n, fail_msg, sizeof fail_msg, &fail_type);
+  int cut = ock_finish_is_token_limit(reply->finish_reason);
+  enum tools_end te = run_tools(r, calls, n, cut, fail_msg, sizeof fail_msg, &fail_type);
   if (te == TOOLS_CANCELLED)
     finish_cancel(r);
   else if (te == TOOLS_FAILED)

@@ -38,6 +38,11 @@ export const LABELS = [
     meaning: 'the framework does what the contract forbids (a broken stream taken as a reply, a call stored with other arguments)',
   },
   {
+    prefix: 'convention',
+    label: 'SHOULD convention (wording)',
+    meaning: "the framework answers in its own words where ock/1 fixes a text (the TEXT group, SHOULD): not a defect",
+  },
+  {
     prefix: 'policy',
     label: "deviation from the contract's policy",
     meaning: 'the framework does on purpose, its own way, what the contract specifies otherwise (no wrap-up turn, its own retries)',
@@ -132,6 +137,10 @@ export function describe(name, { reports, cache, expected, blackbox }) {
     if (!example) throw new Error(`${relative(ROOT, dir)}: a black-box report, but no --blackbox ${name}=EXAMPLE_DIR names its example`);
     manifestFile = relative(ROOT, resolve(ROOT, example, 'manifest.json'));
     how = `black-box: \`${relative(ROOT, resolve(ROOT, example, 'agent.mjs'))}\`, the framework unmodified with its tools over MCP`;
+  } else if (name.endsWith('-python')) {
+    // A Python bridge (adapters/python/ock_frameworks): console script ock-<framework>.
+    manifestFile = join('adapters/python/manifests', `${name}.json`);
+    how = `instrumented: the Python bridge \`ock-${name.slice(0, -'-python'.length)}\` (adapters/python/ock_frameworks)`;
   } else {
     manifestFile = join('adapters/js/manifests', `${name}.json`);
     how = `instrumented: the bridge \`adapters/js/bin/ock-${name}.js\``;

@@ -1,6 +1,7 @@
 # adapters/python: the stdlib-only adapter and the hosts ock-amplifier and ock-cugar, installed
 # into a virtualenv that make creates from the pinned, hashed adapters/python/requirements.lock
-# (amplifier-core from PyPI, pytest, setuptools). make test runs their pytest suite,
+# (amplifier-core from PyPI, pytest, setuptools, and the Python frameworks the bridges of
+# ock_frameworks run: langgraph with langchain-openai). make test runs their pytest suite,
 # tests/adapters/, against the mock and the real amplifier-core (without amplifier-core's own
 # pytest plugin, amplifier_module, which is for testing modules and needs pytest-asyncio).
 PYTHON3       ?= python3
@@ -8,7 +9,8 @@ PY_VENV       := $(BUILD)/venv
 PY_DEPS_STAMP := $(PY_VENV)/.deps-ok
 PY_PKG_STAMP  := $(PY_VENV)/.pkg-ok
 PY_PKG_SRCS   := adapters/python/pyproject.toml adapters/python/ock_adapter.py \
-                 $(wildcard adapters/python/ock_hosts/*.py) adapters/python/ock_hosts/py.typed
+                 $(wildcard adapters/python/ock_hosts/*.py) adapters/python/ock_hosts/py.typed \
+                 $(wildcard adapters/python/ock_frameworks/*.py)
 PIP            = $(PY_VENV)/bin/pip --quiet --disable-pip-version-check
 
 .PHONY: venv test-python
@@ -24,7 +26,7 @@ $(PY_DEPS_STAMP): adapters/python/requirements.lock | $(DEPS_STAMP)
 $(PY_PKG_STAMP): $(PY_DEPS_STAMP) $(PY_PKG_SRCS)
 	@rm -rf $(BUILD)/pybuild && mkdir -p $(BUILD)/pybuild
 	@cp -r adapters/python/pyproject.toml adapters/python/README.md adapters/python/ock_adapter.py \
-	  adapters/python/ock_hosts $(BUILD)/pybuild/
+	  adapters/python/ock_hosts adapters/python/ock_frameworks $(BUILD)/pybuild/
 	$(PIP) install --no-deps --no-build-isolation --no-index --force-reinstall $(BUILD)/pybuild
 	@touch $@
 venv: $(PY_PKG_STAMP)

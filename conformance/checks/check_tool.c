@@ -14,6 +14,7 @@
 #include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/json.h"
+#include "ock/message.h"
 #include "model/view_calls.h"
 
 static int denied_or_modified(const cJSON *event) {
@@ -112,6 +113,30 @@ static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *
                       "Error: invalid arguments: ", 1);
 }
 
+/* tool_token_limit: a call of a reply that stopped at the output token limit, its arguments
+ * maybe cut short even when they parse, is not run unless a modify replaced them (SPEC.md 5.8
+ * step 1, OCK-TOOL-005). */
+static void tool_token_limit(struct grade_ctx *g, const struct call_fate *f) {
+  const char *id = ock__call_id(f);
+  const char *owed = ock__call_not_fed_back(g->v, f, 0);
+  int typed = f->error && !strcmp(ock__fate_error_type(f), "invalid_arguments");
+  ock__grade_emit(g, "tool.token-limit", "OCK-TOOL-005", !f->start && typed && !owed,
+                  f->start   ? ock__entry_seq(f->start)
+                  : f->error ? ock__entry_seq(f->error)
+                             : ock__entry_seq(f->reply),
+                  "a call of a reply cut at the output token limit: not run, tool:error "
+                  "invalid_arguments, a result",
+                  "call %s of a reply that stopped on \"%.20s\", arguments \"%.40s\": %s", id,
+                  ock_json_str(f->reply, OCK_F_LLM_REPLY_FINISH_REASON), ock__call_args(f),
+                  f->start    ? "the tool was run"
+                  : !f->error ? "no tool:error"
+                  : !typed    ? ock__fate_error_type(f)
+                  : owed      ? owed
+                              : "invalid_arguments, answered");
+  ock__text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f,
+                      "Error: invalid arguments: ", 1);
+}
+
 /* tool_invalid_arguments_replaced: a modify replaced arguments that were not an object with an
  * object, sent: step 5 finds an object, so the tool runs with it (SPEC.md 5.8, OCK-TOOL-005). */
 static void tool_invalid_arguments_replaced(struct grade_ctx *g, const struct call_fate *f,
@@ -156,6 +181,7 @@ static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const
   if ((m = modified(f->pre, "tool_input")) != NULL)
     sent = m;
   int args_ok = cJSON_IsObject(sent);
+  int cut = ock_finish_is_token_limit(ock_json_str(f->reply, OCK_F_LLM_REPLY_FINISH_REASON));
   int steered = denied_or_modified(f->pre) || denied_or_modified(f->selecting);
   /* A veto (steps 2 and 3) comes before the name and input are looked at. */
   int vetoed =
@@ -165,9 +191,11 @@ static void name_and_input(struct grade_ctx *g, const struct call_fate *f, const
     /* judged by the HOOK checks */
   } else if (!known) {
     tool_unknown(g, f, name);
+  } else if (cut && sent == args) {
+    tool_token_limit(g, f);
   } else if (!args_ok) {
     tool_invalid_arguments(g, f, args, sent);
-  } else if (sent != args && !cJSON_IsObject(args) && !cancelled) {
+  } else if (sent != args && (!cJSON_IsObject(args) || cut) && !cancelled) {
     tool_invalid_arguments_replaced(g, f, sent);
   } else if (f->start && !steered) {
     tool_input(g, f, args);

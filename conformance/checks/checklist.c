@@ -136,6 +136,7 @@ static const struct check_entry table[] = {
     {"tool.id-carried", "OCK-TOOL-008", CHECK_GRADES},
     {"tool.input", "OCK-TOOL-004", CHECK_GRADES},
     {"tool.invalid-arguments", "OCK-TOOL-005", CHECK_GRADES},
+    {"tool.token-limit", "OCK-TOOL-005", CHECK_GRADES},
     {"tool.result-content", "OCK-TOOL-006", CHECK_GRADES},
     {"tool.timeout", "OCK-TOOL-003", CHECK_GRADES},
     {"tool.unknown", "OCK-TOOL-001", CHECK_GRADES},

@@ -90,6 +90,45 @@ static void test_full_fixture_loads(void) {
   ock__fixture_free(f);
 }
 
+/* token_limit: one neutral field, each wire's own reason (SPEC.md 8.3). */
+static void test_token_limit_names_each_wires_reason(void) {
+  cJSON *j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+                         ",\"script\":{\"main\":[{\"token_limit\":true},{\"token_limit\":false}],"
+                         "\"alt\":[{\"token_limit\":true}]}}");
+  struct mock_fixture *f = NULL;
+  struct ock_jerr err;
+  int rc = ock__fixture_load(j, &f, &err);
+  cJSON_Delete(j);
+  if (rc) {
+    ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
+    return;
+  }
+  OCK_ASSERT_STR_EQ(f->providers[0].turns[0].finish, "length");
+  OCK_ASSERT_NULL(f->providers[0].turns[1].finish);
+  OCK_ASSERT_STR_EQ(f->providers[1].turns[0].finish, "max_tokens");
+  ock__fixture_free(f);
+  j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[\"hi\"],"
+                  "\"providers\":[{\"name\":\"r\",\"api\":\"responses\",\"model\":\"m\"}]},"
+                  "\"script\":{\"r\":[{\"token_limit\":true}]}}");
+  f = NULL;
+  rc = ock__fixture_load(j, &f, &err);
+  cJSON_Delete(j);
+  OCK_ASSERT_INT_EQ(rc, 0);
+  if (!rc)
+    OCK_ASSERT_STR_EQ(f->providers[0].turns[0].finish, "max_output_tokens");
+  ock__fixture_free(f);
+  j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[\"hi\"],"
+                  "\"providers\":[{\"name\":\"g\",\"api\":\"gemini\",\"model\":\"m\"}]},"
+                  "\"script\":{\"g\":[{\"token_limit\":true}]}}");
+  f = NULL;
+  rc = ock__fixture_load(j, &f, &err);
+  cJSON_Delete(j);
+  OCK_ASSERT_INT_EQ(rc, 0);
+  if (!rc)
+    OCK_ASSERT_STR_EQ(f->providers[0].turns[0].finish, "MAX_TOKENS");
+  ock__fixture_free(f);
+}
+
 struct bad_case {
   const char *json;
   const char *error;
@@ -103,6 +142,13 @@ static const struct bad_case BAD[] = {
      ",\"script\":{\"main\":[{\"stop_sequence\":\"END\"}]}}",
      "$.script.main[0].stop_sequence: stop_sequence is an Anthropic field; this provider speaks "
      "openai"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"token_limit\":true,\"finish_reason\":\"stop\"}]}}",
+     "$.script.main[0].token_limit: token_limit names the finish itself; give it or "
+     "\"finish_reason\", not both"},
+    {"{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
+     ",\"script\":{\"main\":[{\"token_limit\":1}]}}",
+     "$.script.main[0].token_limit: expected true or false, got number"},
     {"{\"ock_fixture\":1,\"id\":\"s\"}", "$.session: required; expected an object"},
     {"{\"ock_fixture\":2,\"id\":\"s\"," BASE_SESSION "}",
      "$.ock_fixture: expected an integer from 1 to 1, got 2"},
@@ -191,6 +237,7 @@ static void test_cancel_triggers_object_or_array(void) {
 static const struct ock_test tests[] = {
     {"cancel_triggers_object_or_array", test_cancel_triggers_object_or_array},
     {"full_fixture_loads", test_full_fixture_loads},
+    {"token_limit_names_each_wires_reason", test_token_limit_names_each_wires_reason},
     {"errors_name_the_json_path", test_errors_name_the_json_path},
     {NULL, NULL}};
 

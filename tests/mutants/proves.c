@@ -452,6 +452,7 @@ static const struct proves_row table[] = {
     {"stream-tool-call-split",
      "expect.tool-input order.response-matches stream.arguments-reassembled stream.deltas-add-up "
      "stream.requested tool.input"},
+    {"stream-tool-token-limit", "tool.token-limit"},
     {"stream-unicode", "order.response-matches stream.deltas-add-up stream.events"},
     {"text-answer",
      "complete.last complete.once complete.orchestrator complete.status expect.events-present "
@@ -501,6 +502,7 @@ static const struct proves_row table[] = {
      * give; other scenarios prove that check id. */
     {"tool-timeout", "complete.turn-count expect.turn-count order.tool-pre-before-run "
                      "tool.timeout"},
+    {"tool-token-limit", "expect.tool-calls tool.token-limit"},
     {"tool-two-prompts",
      "complete.turn-count expect.last-request expect.llm-requests expect.tool-calls "
      "expect.turn-count orphan.call-kept orphan.context-valid orphan.no-duplicates tool.input"},

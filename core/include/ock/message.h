@@ -91,6 +91,11 @@ struct ock_reply {
 void ock_reply_init(struct ock_reply *r);
 void ock_reply_clear(struct ock_reply *r);
 
+/* ock_finish_is_token_limit: 1 when a reply's finish reason, as the wire says it, means the
+ * reply stopped at the output token limit: OpenAI "length", Anthropic "max_tokens", Responses
+ * "max_output_tokens", Gemini "MAX_TOKENS" (SPEC.md 5.8); 0 otherwise and for NULL. */
+int ock_finish_is_token_limit(const char *finish_reason);
+
 /* ock_tool_result_text renders a ToolResult {success, output, error} as the text a tool
  * message carries (SPEC.md 5.11): a string output as is, any other output (absent = null) as
  * compact JSON, a failure as "Error: <error.message>" ("Error: unknown error" without one).

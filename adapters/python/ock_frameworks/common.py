@@ -1,0 +1,140 @@
+"""What every Python framework bridge shares: the ock/1 client (session, events, tools endpoint)
+and how a HookResult, tool arguments, a ToolResult and a provider exception become event fields
+and result texts (SPEC.md 5.6, 5.11). No framework is imported here."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+RETRYABLE_STATUS = (408, 409, 429, 500, 502, 503, 504, 529)
+
+
+class Denied(Exception):
+    """A deny or ask_user reply to prompt:submit or provider:request, thrown out of the framework."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"Denied: {reason}")
+        self.reason = reason
+
+
+class ToolFailed(Exception):
+    """The tools endpoint failed: type is execution_failed or timeout."""
+
+    def __init__(self, type_: str, message: str):
+        super().__init__(message)
+        self.type = type_
+
+
+class OckClient:
+    """$OCK_URL's session, events and tools endpoints, over plain HTTP."""
+
+    def __init__(self, url: str):
+        self.url = url.rstrip("/")
+        self.trace_id = ""
+
+    def _post(self, path: str, body: Any, timeout: float) -> tuple[int, Any]:
+        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-OCK-Trace-Id": self.trace_id})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            data = e.read()
+            try:
+                return e.code, json.loads(data or b"null")
+            except ValueError:
+                return e.code, None
+
+    def session(self) -> dict:
+        with urllib.request.urlopen(self.url + "/ock/v1/session", timeout=30) as r:
+            doc = json.loads(r.read())
+        self.trace_id = doc.get("trace_id") or ""
+        return doc
+
+    def emit(self, event: str, data: dict) -> dict:
+        data = {**data, "trace_id": self.trace_id}
+        status, reply = self._post("/ock/v1/events", {"event": event, "data": data}, 30)
+        return reply if status == 200 and isinstance(reply, dict) else {"action": "continue"}
+
+    @staticmethod
+    def denies(reply: dict) -> bool:
+        return reply.get("action") in ("deny", "ask_user")
+
+    def call_tool(self, name: str, call_id: str, tool_input: dict, timeout_ms: int) -> dict:
+        try:
+            status, reply = self._post(f"/ock/v1/tools/{name}", {"tool_call_id": call_id, "input": tool_input},
+                                       timeout_ms / 1000)
+        except TimeoutError:
+            raise ToolFailed("timeout", f"tool timed out after {timeout_ms} ms") from None
+        except OSError as e:
+            if "timed out" in str(e):
+                raise ToolFailed("timeout", f"tool timed out after {timeout_ms} ms") from None
+            raise ToolFailed("execution_failed", str(e)) from None
+        if status >= 300 or not isinstance(reply, dict):
+            raise ToolFailed("execution_failed", f"tool endpoint answered HTTP {status}")
+        return reply
+
+
+def deny_reason(reply: dict) -> str:
+    if reply.get("action") == "ask_user":
+        return "No approval system available"
+    reason = reply.get("reason")
+    return reason if isinstance(reason, str) and reason else "no reason given"
+
+
+def injection(reply: dict) -> dict | None:
+    if reply.get("action") != "inject_context":
+        return None
+    text = reply.get("context_injection")
+    if not isinstance(text, str) or not text:
+        return None
+    return {"role": reply.get("context_injection_role") or "system", "text": text,
+            "ephemeral": bool(reply.get("ephemeral"))}
+
+
+def parse_arguments(raw: Any) -> Any:
+    """Arguments as an event field: the object they parse to, {} for empty, else the raw string."""
+    if not isinstance(raw, str):
+        return raw
+    if not raw.strip():
+        return {}
+    try:
+        v = json.loads(raw)
+    except ValueError:
+        return raw
+    return v if isinstance(v, dict) else raw
+
+
+def result_text(result: dict) -> str:
+    if result.get("success") is False:
+        msg = (result.get("error") or {}).get("message")
+        return f"Error: {msg if isinstance(msg, str) and msg else 'unknown error'}"
+    out = result.get("output")
+    return out if isinstance(out, str) else json.dumps(out, separators=(",", ":"))
+
+
+def first_provider(session: dict) -> dict | None:
+    providers = sorted(session.get("providers") or [], key=lambda p: p.get("priority", 100))
+    return providers[0] if providers else None
+
+
+def provider_error(e: BaseException) -> dict:
+    """provider:error's error, retryable and status_code for an exception of the openai client."""
+    status = getattr(e, "status_code", None)
+    name = type(e).__name__
+    if isinstance(status, int):
+        kind = "http_error"
+    elif "Timeout" in name:
+        kind = "timeout"
+    elif "Connection" in name:
+        kind = "connection_error"
+    else:
+        kind = "malformed_response"
+    text = str(e) or name
+    message = f"HTTP {status}: {text}" if isinstance(status, int) else text
+    retryable = status in RETRYABLE_STATUS if isinstance(status, int) else kind in ("connection_error", "timeout")
+    return {"error": {"type": kind, "message": message}, "retryable": retryable,
+            "status_code": status if isinstance(status, int) else None}
