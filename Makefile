@@ -79,8 +79,9 @@ include mutants/part.mk
 include bench/part.mk
 include fuzz/part.mk
 include install.mk
-include frameworks.mk
 include adapters/python/part.mk
+# after adapters/python/part.mk: test-frameworks names its virtualenv stamp as a prerequisite
+include frameworks.mk
 
 all: $(LIBS) $(BINS) $(TEST_BINS)
 # make bins: the commands alone (ock, ock-orchestrator, ock-mock-provider, ock-mutant), no tests.
