@@ -79,20 +79,6 @@ static cJSON *num(double v) {
 
 /* ---- the shape of a payload ---------------------------------------------------------------- */
 
-static const char *type_name(const cJSON *v) {
-  if (cJSON_IsString(v))
-    return "string";
-  if (cJSON_IsNumber(v))
-    return "number";
-  if (cJSON_IsBool(v))
-    return "boolean";
-  if (cJSON_IsNull(v))
-    return "null";
-  if (cJSON_IsArray(v))
-    return "array";
-  return "object";
-}
-
 /* shape_add records that path holds type in shape ({path: [types...]}). */
 static void shape_add(cJSON *shape, const char *path, const char *type) {
   cJSON *types = cJSON_GetObjectItemCaseSensitive(shape, path);
@@ -109,7 +95,7 @@ static void shape_add(cJSON *shape, const char *path, const char *type) {
 /* shape_walk records v (at path) and everything under it. Array items share the path
  * "<path>[]". */
 static void shape_walk(cJSON *shape, const cJSON *v, const char *path, int depth) {
-  shape_add(shape, path, type_name(v));
+  shape_add(shape, path, ock_json_type_name(v));
   if (depth >= SHAPE_DEPTH)
     return;
   char sub[512];
