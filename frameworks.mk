@@ -36,7 +36,9 @@ FW_BRIDGES := vercel-ai openai-agents langgraph
 FW_PY_BRIDGES := langgraph
 # Left out of the Python bridges' runs: with parallel_tools false not emulated yet, the ToolNode
 # starts both calls of one tool at once and which reaches the tool first varies (timing).
-FW_PY_EXCLUDE := tool-same-tool-twice
+# error-fail-fast-tool: whether the ToolNode has started the second call when the first fails is
+# timing, so error.fail-fast-unstarted, and the cause it charges, vary from run to run.
+FW_PY_EXCLUDE := tool-same-tool-twice error-fail-fast-tool
 
 # Frameworks graded black-box, as <name>=<example directory>: the directory holds agent.mjs and
 # manifest.json; <name> names the baseline tests/frameworks/expected/<name>.txt and the report
