@@ -85,6 +85,20 @@ def _log(msg: str) -> None:
     print(f"[ock-adapter] {msg}", file=sys.stderr, flush=True)
 
 
+def report_execute(task: "asyncio.Task[Any]", i: int, name: str, out: Any) -> None:
+    """Say how execute number i (a finished task) ended: a cancellation or an exception that
+    escaped execute() on stderr, else its return value on `out`; `name` prefixes the lines."""
+    if task.cancelled():
+        print(f"[{name}] execute {i}: CancelledError escaped execute()", file=sys.stderr, flush=True)
+    elif task.exception() is not None:
+        e = task.exception()
+        print(f"[{name}] execute {i}: exception escaped execute():\n"
+              + "".join(traceback.format_exception(type(e), e, e.__traceback__)),
+              file=sys.stderr, flush=True)
+    else:
+        print(f"[{name}] execute {i} returned: {task.result()!r}", file=out, flush=True)
+
+
 # ---- JSON ----------------------------------------------------------------------------------------
 
 def _jsonable(obj: Any) -> Any:
@@ -1277,14 +1291,7 @@ class _Runner:
             self.task = asyncio.ensure_future(orch.execute(prompt, context, providers, tools, hooks))
             await asyncio.wait([self.task])
             task, self.task = self.task, None
-            if task.cancelled():
-                _log(f"execute {i}: CancelledError escaped execute()")
-            elif task.exception() is not None:
-                e = task.exception()
-                _log(f"execute {i}: exception escaped execute():\n"
-                     + "".join(traceback.format_exception(type(e), e, e.__traceback__)))
-            else:
-                print(f"[ock-adapter] execute {i} returned: {task.result()!r}", file=self.out, flush=True)
+            report_execute(task, i, "ock-adapter", self.out)
         return 0
 
 

@@ -476,14 +476,7 @@ class _Host:
             await asyncio.wait([self.task])
             bridge.open = False
             task, self.task = self.task, None
-            if task.cancelled():
-                _log(f"execute {i}: CancelledError escaped execute()")
-            elif task.exception() is not None:
-                e = task.exception()
-                _log(f"execute {i}: exception escaped execute():\n"
-                     + "".join(traceback.format_exception(type(e), e, e.__traceback__)))
-            else:
-                print(f"[ock-amplifier] execute {i} returned: {task.result()!r}", file=self.out, flush=True)
+            oa.report_execute(task, i, "ock-amplifier", self.out)
         return 0
 
 
