@@ -135,6 +135,15 @@ void ock__mut_injection_between_call_and_results(struct mutant_state *s, struct 
 void ock__mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x);
+/* One text of SPEC.md 2.15 in other words (other_texts' wording), the rest kept. */
+void ock__mut_unknown_tool_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_denied_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_invalid_arguments_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancelled_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_skipped_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_failure_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_closing_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_reminder_other_words(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_stream_false(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x);
