@@ -763,6 +763,7 @@ static void usage_errors_are_explained(void) {
       {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
       {"explain ock-orphan-001", "OCK-ORPHAN-001  (MUST", 0},
       {"explain Proc.Exit", "check proc.exit reports under OCK-PROC-002", 0},
+      {"explain ock-complete-001/COMPLETE.ONCE", "OCK-COMPLETE-001/complete.once", 0},
       {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
