@@ -379,6 +379,12 @@ void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutan
     set_error_type(x, "execution_failed");
 }
 
+void ock__mut_denied_type_renamed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "denied"))
+    set_error_type(x, "rejected");
+}
+
 void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (!is(x, OCK_EV_TOOL_PRE))
@@ -637,6 +643,12 @@ void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exc
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
+    ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
+}
+
+void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_CANCEL_COMPLETED))
     ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 

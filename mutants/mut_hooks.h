@@ -59,6 +59,7 @@ void ock__mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchan
 void ock__mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_denied_type_renamed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_id_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x);
@@ -80,6 +81,7 @@ void ock__mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *
 void ock__mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);

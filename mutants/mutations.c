@@ -4,7 +4,8 @@
  *
  * Each row: the command-line name, the requirement the lie must make FAIL, the scenarios that
  * show it ("@OCK-X-NNN" = every scenario naming that requirement; a glob matches scenario
- * ids; "!" before either leaves those out; NULL = "@" + the requirement itself), one line
+ * ids; "<glob>@<wire>" the wire-less ones it matches, played on that wire only; "!" before
+ * either leaves those out; NULL = "@" + the requirement itself), one line
  * saying what the lie is, and the hook(s) that tell it. A lie is as small as it can be: it breaks
  * its rule and as little else as the rule allows. The hooks live in mut_events.c, mut_traffic.c and
  * mut_process.c.
@@ -796,6 +797,37 @@ static const struct mutation table[] = {
      .cases = "cancel-between-turns cancel-during-llm cancel-during-stream",
      .what = "the closing message after a cancel is worded otherwise; every other text kept",
      .llm_request = ock__mut_closing_other_words},
+    /* HOOK, ORPHAN, CANCEL: safety, each check id alone */
+    {.name = "ask-user-tool-runs-at-pre",
+     .requirement = "OCK-HOOK-013",
+     .cases = "hook-ask-user-tool-pre",
+     .what = "an ask_user reply to tool:pre is taken as continue: the call runs",
+     .event_reply = ock__mut_ask_user_tool_runs},
+    {.name = "denied-type-renamed-ask-user",
+     .requirement = "OCK-HOOK-008",
+     .cases = "hook-ask-user-tool-pre",
+     .what = "a call an ask_user reply vetoed is not run, but its tool:error says type rejected",
+     .event = ock__mut_denied_type_renamed},
+    {.name = "denied-type-renamed-selecting",
+     .requirement = "OCK-HOOK-011",
+     .cases = "hook-selecting-deny",
+     .what = "a call vetoed at tool:selecting is not run, but its tool:error says type rejected",
+     .event = ock__mut_denied_type_renamed},
+    {.name = "result-without-call-one-wire",
+     .requirement = "OCK-ORPHAN-002",
+     .cases = "tool-single-call@openai tool-single-call@anthropic",
+     .what = "every call keeps its result, and one more result follows under an id no call has",
+     .llm_request = ock__mut_result_without_call},
+    {.name = "cancel-completed-twice",
+     .requirement = "OCK-CANCEL-002",
+     .cases = "cancel-during-llm cancel-between-turns",
+     .what = "cancel:completed is sent twice",
+     .event = ock__mut_cancel_completed_twice},
+    {.name = "status-done-plain",
+     .requirement = "OCK-COMPLETE-004",
+     .cases = "text-answer tool-single-call",
+     .what = "orchestrator:complete carries status \"done\"",
+     .event = ock__mut_complete_status_done},
 };
 
 #define N_MUTATIONS (sizeof table / sizeof table[0])

@@ -149,25 +149,58 @@ static int matches(const cJSON *s, const char *sel) {
   return sel[0] == '@' ? names(s, sel + 1) : !fnmatch(sel, str_of(s, "id"), 0);
 }
 
+/* on_wire: a selector "<glob>@<wire>" (not "@OCK-..."): its wire, and the glob in glob (n
+ * bytes); NULL for any other selector. */
+static const char *on_wire(const char *sel, char *glob, size_t n) {
+  const char *at = sel[0] == '@' ? NULL : strrchr(sel, '@');
+  if (!at)
+    return NULL;
+  snprintf(glob, n, "%.*s", (int)(at - sel), sel);
+  return at + 1;
+}
+
+/* add_case appends scenario id to gm->cases, as "<id>@<wire>" when wire is set (the fixture
+ * played on that wire only; its string is kept in gm->owned). */
+static void add_case(struct gate_mutant *gm, const char *id, const char *wire) {
+  if (gm->n_cases >= GATE_MAX_CASES)
+    return;
+  if (!wire) {
+    gm->cases[gm->n_cases++] = id;
+    return;
+  }
+  char one[300];
+  snprintf(one, sizeof one, "%s@%s", id, wire);
+  if (!gm->owned)
+    gm->owned = cJSON_CreateArray();
+  cJSON *s = cJSON_CreateString(one);
+  cJSON_AddItemToArray(gm->owned, s);
+  gm->cases[gm->n_cases++] = s->valuestring;
+}
+
 /* expand fills gm->cases from the mutation's selectors, in catalog order: a scenario any
- * selector matches and no "!selector" does. */
+ * selector matches and no "!selector" does. A selector "<glob>@<wire>" names the wire-less
+ * fixtures it matches played on that one wire. */
 static void expand(struct gate *g, struct gate_mutant *gm) {
   char buf[64], sel[1024];
   snprintf(sel, sizeof sel, "%s", ock__mutant_cases(gm->m, buf, sizeof buf));
   const cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) {
     int hit = 0, out = 0;
-    char copy[1024];
+    const char *wire = NULL;
+    char copy[1024], glob[256];
     snprintf(copy, sizeof copy, "%s", sel);
     char *save = NULL;
     for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+      const char *w = on_wire(tok, glob, sizeof glob);
       if (tok[0] == '!')
         out |= matches(s, tok + 1);
-      else
-        hit |= matches(s, tok);
+      else if (w && !fnmatch(glob, str_of(s, "id"), 0) && !hit)
+        hit = 1, wire = w;
+      else if (!w && matches(s, tok))
+        hit = 1, wire = NULL;
     }
-    if (hit && !out && gm->n_cases < GATE_MAX_CASES)
-      gm->cases[gm->n_cases++] = str_of(s, "id");
+    if (hit && !out)
+      add_case(gm, str_of(s, "id"), wire);
   }
 }
 
@@ -283,8 +316,10 @@ void gate_run_reference(struct gate *g) {
     const char *id = str_of(s, "id");
     int used = 0;
     for (size_t i = 0; i < g->n && !used; i++)
-      for (int c = 0; c < g->mut[i].n_cases && !used; c++)
-        used = !strcmp(g->mut[i].cases[c], id);
+      for (int c = 0; c < g->mut[i].n_cases && !used; c++) {
+        const char *k = g->mut[i].cases[c];
+        used = !strncmp(k, id, strlen(id)) && (!k[strlen(id)] || k[strlen(id)] == '@');
+      }
     if (used && n < GATE_MAX_CASES)
       cases[n++] = id;
   }
@@ -628,8 +663,10 @@ void gate_free(struct gate *g, int keep) {
   cJSON_Delete(g->transparent_report);
   cJSON_Delete(g->proofs);
   ock_registry_free(g->reg);
-  for (size_t i = 0; g->mut && i < g->n; i++)
+  for (size_t i = 0; g->mut && i < g->n; i++) {
     cJSON_Delete(g->mut[i].fails);
+    cJSON_Delete(g->mut[i].owned);
+  }
   free(g->mut);
   free(g->checks);
   memset(g, 0, sizeof *g);

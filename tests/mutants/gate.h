@@ -31,7 +31,8 @@
 
 struct gate_mutant {
   const struct mutation *m;
-  const char *cases[GATE_MAX_CASES]; /* scenario ids, borrowed from the catalog */
+  const char *cases[GATE_MAX_CASES]; /* scenario ids, borrowed from the catalog or owned */
+  cJSON *owned;                      /* the "<id>@<wire>" strings of cases, or NULL */
   int n_cases;
   int exit_code;         /* of its ock run; -1 when it did not run */
   char verdict[16];      /* the requirement's verdict in its report, "" when absent */
