@@ -247,6 +247,14 @@ void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchan
   cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "reason");
 }
 
+void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "success"))
+    return;
+  ock__mut_set_str(ock__mut_event_data(x), "status", "incomplete");
+  ock__mut_set_str(ock__mut_event_data(x), "reason", "max_iterations");
+}
+
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))
@@ -684,6 +692,11 @@ void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exch
 void ock__mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x) {
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) &&
       (!strcmp(error_type(x), "invalid_input") || !strcmp(error_type(x), "no_provider")))
+    s->stop = 1;
+}
+
+void ock__mut_stop_after_first_execute(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     s->stop = 1;
 }
 

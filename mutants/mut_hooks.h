@@ -45,6 +45,7 @@ void ock__mut_event_model_kept(struct mutant_state *s, struct mutant_exchange *x
 void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x);
@@ -99,6 +100,7 @@ void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchang
 void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_stop_after_first_execute(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x);
 

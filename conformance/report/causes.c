@@ -115,6 +115,12 @@ static const struct {
     {"complete.status", "valid.*"},
     /* A cancel told twice: the check of the cancel's pair of events sees the second one too. */
     {"cancel.once", "cancel.events"},
+    /* The prompt after an invalid one never ran: one execute fewer than prompts. */
+    {"valid.next-prompt", "proc.executes"},
+    /* An injection put between a call and its results: the history check sees the same split. */
+    {"hook.inject-placement", "orphan.results-adjacent"},
+    /* An event without the fields it must carry: the check of what they say reads them. */
+    {"proc.event-fields", "error.provider-error"},
     /* No prompt:complete: the lifecycle's transitions lack the step it marks. */
     {"order.prompt-complete", "lifecycle.transitions"},
     /* A turn sent back to the provider that failed carries that provider's model where the
