@@ -660,6 +660,24 @@ void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_excha
     ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
+/* A SIGINT the SUT must ignore (after prompt:complete or execution:end) is announced with
+ * cancel:requested just before orchestrator:complete, though the execute ends as if none came
+ * (the SUT itself never gets the signal: defers_sigint). */
+void ock__mut_ignored_sigint_announced(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->sigint_pending || !is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
+    return;
+  s->sigint_pending = 0;
+  cJSON *d = cJSON_CreateObject(), *from = ock__mut_event_data(x);
+  static const char *const keep[] = {"orchestrator", "turn_count", "trace_id", "stage"};
+  for (size_t i = 0; d && i < sizeof keep / sizeof keep[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(from, keep[i]);
+    if (v)
+      cJSON_AddItemToObject(d, keep[i], cJSON_Duplicate(v, 1));
+  }
+  ock__mut_post_before(x, event_named(OCK_EV_CANCEL_REQUESTED, d));
+  cJSON_Delete(d);
+}
+
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))

@@ -82,6 +82,7 @@ void ock__mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *
 void ock__mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_ignored_sigint_announced(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);

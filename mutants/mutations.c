@@ -848,6 +848,18 @@ static const struct mutation table[] = {
      .cases = "hook-inject-ephemeral-tool-post",
      .what = "a stored injection is placed between a tool call and its results",
      .llm_request = ock__mut_injection_between_call_and_results},
+    {.name = "ignored-sigint-announced",
+     .requirement = "OCK-PROC-004",
+     .cases = "cancel-after-prompt-complete cancel-during-execution-end",
+     .what = "a SIGINT the SUT must ignore is announced with cancel:requested, though the execute "
+             "ends as if none came",
+     .event = ock__mut_ignored_sigint_announced,
+     .defers_sigint = 1},
+    {.name = "prompt-complete-dropped-on-error",
+     .requirement = "OCK-ORDER-004",
+     .cases = "error-500-fail-fast error-fail-fast-tool",
+     .what = "prompt:complete is never sent",
+     .event = ock__mut_prompt_complete_dropped},
 };
 
 #define N_MUTATIONS (sizeof table / sizeof table[0])

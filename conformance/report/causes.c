@@ -95,6 +95,8 @@ static const struct {
     /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
     {"cancel.status", "lifecycle.*"},
     {"cancel.status", "error.*"},
+    /* A SIGINT acted on that should have been ignored: the lifecycle then tells of it. */
+    {"cancel.ignored", "lifecycle.*"},
     /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
      * its death happens. */
     {"proc.signal", "*"},
