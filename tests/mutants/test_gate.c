@@ -277,9 +277,11 @@ static void every_check_is_proven(void) {
 }
 
 /* The ratchet: how many grading check ids a mutation catches alone may rise, never fall. Raise
- * it when a new mutation (or a narrower one) catches one more check id alone. */
-#define GATE_ALONE_FLOOR 61
-#define GATE_STRICT_FLOOR 30
+ * it when a new mutation (or a narrower one) catches one more check id alone. Each floor sits a
+ * little under the count measured (109 and 42), because on a loaded machine a timing check (a
+ * backoff, a cancel's grace) can fail beside a mutant's own check in one run. */
+#define GATE_ALONE_FLOOR 106
+#define GATE_STRICT_FLOOR 40
 
 /* Each grading check id should have a mutation that it alone catches: the one check id that
  * FAILs under the mutation where the reference does not fail it, over every scenario the
