@@ -255,6 +255,12 @@ void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchan
   ock__mut_set_str(ock__mut_event_data(x), "reason", "max_iterations");
 }
 
+void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "reason"), "max_iterations"))
+    ock__mut_set_str(ock__mut_event_data(x), "reason", "iteration_limit");
+}
+
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))

@@ -46,6 +46,7 @@ void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchang
 void ock__mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x);

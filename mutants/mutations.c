@@ -860,6 +860,11 @@ static const struct mutation table[] = {
      .cases = "error-500-fail-fast error-fail-fast-tool",
      .what = "prompt:complete is never sent",
      .event = ock__mut_prompt_complete_dropped},
+    {.name = "limit-reason-renamed",
+     .requirement = "OCK-ITER-003",
+     .cases = "iter-max-iterations anthropic-iter-max",
+     .what = "the iteration limit ends the execute with reason iteration_limit, not max_iterations",
+     .event = ock__mut_limit_reason_renamed},
 };
 
 #define N_MUTATIONS (sizeof table / sizeof table[0])
