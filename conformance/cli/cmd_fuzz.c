@@ -266,6 +266,7 @@ static int parse_fuzz_options(int argc, char **argv, struct fuzz *z) {
       (ock__manifest_load(z->manifest, &z->mf, err, sizeof err) ||
        ock__manifest_merge(&z->mf, z->manifest, &z->caps, &z->wires, err, sizeof err))) {
     fprintf(stderr, "ock fuzz: %s\n", err);
+    ock__manifest_free(&z->mf);
     return -1;
   }
   int nd = 0;
@@ -370,8 +371,10 @@ int ock__cmd_fuzz(int argc, char **argv) {
   if (pr)
     return pr > 0 ? (print_usage(stdout), EXIT_PASS) : EXIT_USAGE;
   ock_registry *reg = NULL;
-  if (ock_registry_load_builtin(&reg, NULL))
+  if (ock_registry_load_builtin(&reg, NULL)) {
+    ock__manifest_free(&z.mf);
     return EXIT_INCOMPLETE;
+  }
   z.reg = reg;
   z.first_failure = z.count;
   pthread_mutex_init(&z.lock, NULL);
