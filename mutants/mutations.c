@@ -865,6 +865,11 @@ static const struct mutation table[] = {
      .cases = "iter-max-iterations anthropic-iter-max",
      .what = "the iteration limit ends the execute with reason iteration_limit, not max_iterations",
      .event = ock__mut_limit_reason_renamed},
+    {.name = "non-retryable-retried-no-fallback",
+     .requirement = "OCK-ERROR-003",
+     .cases = "retry-400-not-retried retry-401-not-retried",
+     .what = "a permanent provider error (400, 401, 403, 404, 413, 422) is taken as 503",
+     .llm_reply = ock__mut_non_retryable_as_retryable},
 };
 
 #define N_MUTATIONS (sizeof table / sizeof table[0])

@@ -95,6 +95,10 @@ static const struct {
     /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
     {"cancel.status", "lifecycle.*"},
     {"cancel.status", "error.*"},
+    /* Streamed arguments put together wrong: the tool gets the wrong input with them. */
+    {"stream.arguments-reassembled", "tool.input"},
+    /* A permanent error retried: the provider:error that called it retryable goes with it. */
+    {"error.no-retry", "error.retryable-value"},
     /* A SIGINT acted on that should have been ignored: the lifecycle then tells of it. */
     {"cancel.ignored", "lifecycle.*"},
     /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
