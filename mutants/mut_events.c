@@ -247,6 +247,20 @@ void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchan
   cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "reason");
 }
 
+void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "success"))
+    return;
+  ock__mut_set_str(ock__mut_event_data(x), "status", "incomplete");
+  ock__mut_set_str(ock__mut_event_data(x), "reason", "max_iterations");
+}
+
+void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "reason"), "max_iterations"))
+    ock__mut_set_str(ock__mut_event_data(x), "reason", "iteration_limit");
+}
+
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "error"))
@@ -377,6 +391,12 @@ void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutan
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "invalid_arguments"))
     set_error_type(x, "execution_failed");
+}
+
+void ock__mut_denied_type_renamed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "denied"))
+    set_error_type(x, "rejected");
 }
 
 void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x) {
@@ -640,6 +660,30 @@ void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_excha
     ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
+void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (is(x, OCK_EV_CANCEL_COMPLETED))
+    ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
+}
+
+/* A SIGINT the SUT must ignore (after prompt:complete or execution:end) is announced with
+ * cancel:requested just before orchestrator:complete, though the execute ends as if none came
+ * (the SUT itself never gets the signal: defers_sigint). */
+void ock__mut_ignored_sigint_announced(struct mutant_state *s, struct mutant_exchange *x) {
+  if (!s->sigint_pending || !is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
+    return;
+  s->sigint_pending = 0;
+  cJSON *d = cJSON_CreateObject(), *from = ock__mut_event_data(x);
+  static const char *const keep[] = {"orchestrator", "turn_count", "trace_id", "stage"};
+  for (size_t i = 0; d && i < sizeof keep / sizeof keep[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(from, keep[i]);
+    if (v)
+      cJSON_AddItemToObject(d, keep[i], cJSON_Duplicate(v, 1));
+  }
+  ock__mut_post_before(x, event_named(OCK_EV_CANCEL_REQUESTED, d));
+  cJSON_Delete(d);
+}
+
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
@@ -672,6 +716,11 @@ void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exch
 void ock__mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange *x) {
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) &&
       (!strcmp(error_type(x), "invalid_input") || !strcmp(error_type(x), "no_provider")))
+    s->stop = 1;
+}
+
+void ock__mut_stop_after_first_execute(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE))
     s->stop = 1;
 }
 

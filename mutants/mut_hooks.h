@@ -45,6 +45,8 @@ void ock__mut_event_model_kept(struct mutant_state *s, struct mutant_exchange *x
 void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_provider_response_dropped(struct mutant_state *s, struct mutant_exchange *x);
@@ -59,6 +61,7 @@ void ock__mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchan
 void ock__mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_endpoint_failure_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_arguments_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_denied_type_renamed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_name_changed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_id_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_selected_dropped(struct mutant_state *s, struct mutant_exchange *x);
@@ -80,6 +83,8 @@ void ock__mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *
 void ock__mut_cancelled_as_error(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_ignored_sigint_announced(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);
@@ -97,6 +102,7 @@ void ock__mut_partial_reply_stored(struct mutant_state *s, struct mutant_exchang
 void ock__mut_sigint_at_next_turn(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_invalid_input_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_no_provider_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_stop_after_first_execute(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_prompt_altered(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x);
 
@@ -135,6 +141,15 @@ void ock__mut_injection_between_call_and_results(struct mutant_state *s, struct 
 void ock__mut_reminder_as_system(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_reminder_stored(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x);
+/* One text of SPEC.md 2.15 in other words (other_texts' wording), the rest kept. */
+void ock__mut_unknown_tool_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_denied_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_invalid_arguments_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancelled_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_skipped_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_failure_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_closing_other_words(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_reminder_other_words(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_stream_false(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_trace_header_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_finished_results_lost(struct mutant_state *s, struct mutant_exchange *x);

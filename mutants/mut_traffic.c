@@ -210,6 +210,110 @@ void ock__mut_other_texts(struct mutant_state *s, struct mutant_exchange *x) {
   ock_wire_map_texts(x->body, wire_of(x), other_words);
 }
 
+/* The texts of SPEC.md 2.15 one by one: a framework that words one of them its own way. */
+enum text_class {
+  TEXT_OTHER,
+  TEXT_UNKNOWN_TOOL,
+  TEXT_DENIED,
+  TEXT_INVALID_ARGUMENTS,
+  TEXT_CANCELLED,
+  TEXT_SKIPPED,
+  TEXT_FAILURE, /* any other "Error: ..." result: a tool's failure or its endpoint's */
+  TEXT_REMINDER,
+  TEXT_CLOSING,
+};
+
+static enum text_class class_of(enum ock_wire_text_kind kind, const char *t) {
+  if (kind == OCK_WIRE_TEXT_USER)
+    return strstr(t, MUT_REMINDER) ? TEXT_REMINDER : TEXT_OTHER;
+  if (kind == OCK_WIRE_TEXT_ASSISTANT)
+    return !strcmp(t, MUT_CANCELLED_TEXT) ? TEXT_CLOSING : TEXT_OTHER;
+  if (kind != OCK_WIRE_TEXT_RESULT || strncmp(t, "Error: ", 7))
+    return TEXT_OTHER;
+  if (!strncmp(t, "Error: tool '", 13) && strstr(t + 13, "' not found"))
+    return TEXT_UNKNOWN_TOOL;
+  if (!strncmp(t, "Error: denied: ", 15))
+    return TEXT_DENIED;
+  if (!strncmp(t, "Error: invalid arguments: ", 26))
+    return TEXT_INVALID_ARGUMENTS;
+  if (!strcmp(t, "Error: cancelled"))
+    return TEXT_CANCELLED;
+  if (!strncmp(t, "Error: skipped: ", 16))
+    return TEXT_SKIPPED;
+  return TEXT_FAILURE;
+}
+
+static const char *words_of(enum text_class c, enum ock_wire_text_kind kind, const char *t,
+                            char *buf, size_t n) {
+  return class_of(kind, t) == c ? other_words(kind, t, buf, n) : NULL;
+}
+
+static const char *unknown_tool_words(enum ock_wire_text_kind kind, const char *t, char *buf,
+                                      size_t n) {
+  return words_of(TEXT_UNKNOWN_TOOL, kind, t, buf, n);
+}
+
+static const char *denied_words(enum ock_wire_text_kind kind, const char *t, char *buf, size_t n) {
+  return words_of(TEXT_DENIED, kind, t, buf, n);
+}
+
+static const char *invalid_arguments_words(enum ock_wire_text_kind kind, const char *t, char *buf,
+                                           size_t n) {
+  return words_of(TEXT_INVALID_ARGUMENTS, kind, t, buf, n);
+}
+
+static const char *cancelled_words(enum ock_wire_text_kind kind, const char *t, char *buf,
+                                   size_t n) {
+  return words_of(TEXT_CANCELLED, kind, t, buf, n);
+}
+
+static const char *skipped_words(enum ock_wire_text_kind kind, const char *t, char *buf, size_t n) {
+  return words_of(TEXT_SKIPPED, kind, t, buf, n);
+}
+
+static const char *failure_words(enum ock_wire_text_kind kind, const char *t, char *buf, size_t n) {
+  return words_of(TEXT_FAILURE, kind, t, buf, n);
+}
+
+static const char *closing_words(enum ock_wire_text_kind kind, const char *t, char *buf, size_t n) {
+  return words_of(TEXT_CLOSING, kind, t, buf, n);
+}
+
+void ock__mut_unknown_tool_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), unknown_tool_words);
+}
+
+void ock__mut_denied_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), denied_words);
+}
+
+void ock__mut_invalid_arguments_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), invalid_arguments_words);
+}
+
+void ock__mut_cancelled_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), cancelled_words);
+}
+
+void ock__mut_skipped_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), skipped_words);
+}
+
+void ock__mut_failure_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), failure_words);
+}
+
+void ock__mut_closing_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), closing_words);
+}
+
 /* reminder_words: other_words for the reminder alone. */
 static const char *reminder_words(enum ock_wire_text_kind kind, const char *t, char *buf,
                                   size_t n) {
@@ -218,6 +322,11 @@ static const char *reminder_words(enum ock_wire_text_kind kind, const char *t, c
 
 /* The reminder in its own words, then stored: the wrap-up request (the one the SUT marked) gets
  * OTHER_REMINDER in place of the reminder, and every request after it starts with it. */
+void ock__mut_reminder_other_words(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  ock_wire_map_texts(x->body, wire_of(x), reminder_words);
+}
+
 void ock__mut_reminder_stored_other_words(struct mutant_state *s, struct mutant_exchange *x) {
   if (ock_wire_find_message(x->body, MUT_REMINDER_MARK) >= 0) {
     s->wrapped_up = 1;

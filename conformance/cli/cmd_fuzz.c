@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/manifest.h"
 #include "report/escape.h"
 #include "run/fuzz_gen.h"
 #include "ock/caps.h"
@@ -27,16 +28,17 @@
 #define SHRINK_BUDGET 80
 
 static const char usage_head[] =
-    "usage: ock fuzz --orchestrator CMD [--capabilities LIST] [--seed S] [--count N]\n"
-    "                [--jobs N] [--timeout S] [-o DIR]\n"
+    "usage: ock fuzz --orchestrator CMD [--capabilities LIST] [--wires LIST]\n"
+    "                [--manifest FILE] [--seed S] [--count N] [--jobs N] [--timeout S]\n"
+    "                [-o DIR]\n"
     "\n"
     "Runs N random scripted sessions (text, tool calls, parallel calls, unknown tools, failing\n"
     "tools, hook denials and injections, provider faults, cancellations, several prompts; only\n"
-    "features of the declared capabilities) drawn from seed S, and checks the rules that hold\n"
-    "for every session: exactly one orchestrator:complete per execute, the event grammar, no\n"
-    "orphaned tool call, the process exits 0. On the first failure it prints the session's\n"
-    "seed, shrinks the session to the smallest that still fails, and writes it to\n"
-    "DIR/fuzz-<seed>.json with the `ock run` line that replays it.\n"
+    "features of the declared capabilities, on the declared wires) drawn from seed S, and\n"
+    "checks the rules that hold for every session: exactly one orchestrator:complete per\n"
+    "execute, the event grammar, no orphaned tool call, the process exits 0. On the first\n"
+    "failure it prints the session's seed, shrinks the session to the smallest that still\n"
+    "fails, and writes it to DIR/fuzz-<seed>.json with the `ock run` line that replays it.\n"
     "\n";
 
 static const char usage_tail[] =
@@ -48,7 +50,10 @@ static const char usage_tail[] =
 struct fuzz {
   const char *command;
   const char *declared[16];
-  struct ock_option_list caps; /* --capabilities as given, for the replay line */
+  struct ock_option_list caps;  /* --capabilities as given (or the manifest's) */
+  struct ock_option_list wires; /* --wires as given (or the manifest's); none: the default */
+  const char *manifest;         /* --manifest, or NULL */
+  struct ock_manifest mf;       /* what it says */
   unsigned long long seed;
   int count, help;
   int jobs;
@@ -105,6 +110,7 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
                         .proves = ock_json_str(fx, "proves")};
   struct run_config cfg = {.command = z->command,
                            .declared = z->declared,
+                           .wires = z->wires.n ? z->wires.items : ock__default_wires,
                            .timeout_s = z->timeout_s,
                            .time_scale = 1,
                            .output_cap = 16384,
@@ -129,13 +135,18 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
   return failed;
 }
 
+/* fuzz_wires: the wires the sessions draw from, NULL for the default pair. */
+static const char *const *fuzz_wires(const struct fuzz *z) {
+  return z->wires.n ? z->wires.items : NULL;
+}
+
 static void *worker(void *arg) {
   struct fuzz *z = arg;
   for (;;) {
     long i = atomic_fetch_add(&z->next, 1);
     if (i >= z->count || i > atomic_load(&z->first_failure) || interrupted)
       return NULL;
-    cJSON *fx = ock__fuzz_generate(session_seed(z->seed, i), z->declared);
+    cJSON *fx = ock__fuzz_generate(session_seed(z->seed, i), z->declared, fuzz_wires(z));
     int error = 0;
     cJSON *failed = run_one(z, fx, &error);
     if (interrupted) { /* a session cut short by the signal says nothing */
@@ -194,7 +205,7 @@ static cJSON *shrink(struct fuzz *z, cJSON *fx, const char *req, int *runs) {
   return fx;
 }
 
-enum { FUZZ_OPTIONS = 10 };
+enum { FUZZ_OPTIONS = 12 };
 
 /* fuzz_options fills t with the options of ock fuzz, stored into z. */
 static void fuzz_options(struct fuzz *z, struct ock_option t[FUZZ_OPTIONS]) {
@@ -203,6 +214,11 @@ static void fuzz_options(struct fuzz *z, struct ock_option t[FUZZ_OPTIONS]) {
        .help = "the system under test (required)"},
       {"capabilities", 0, OCK_OPT_LIST, &z->caps, .values = ock_capabilities, .metavar = "LIST",
        .help = "what it supports, comma-separated (core is implied)"},
+      {"wires", 0, OCK_OPT_LIST, &z->wires, .values = ock__wire_option_names(), .metavar = "LIST",
+       .help = ock__wire_option_help("; each session's provider speaks\none of them")},
+      {"manifest", 0, OCK_OPT_STRING, &z->manifest, .metavar = "FILE",
+       .help = "its capabilities and wires from the manifest of ock run (its\n"
+               "expected_failures name catalog scenarios: not used here)"},
       {"seed", 0, OCK_OPT_U64, &z->seed, .metavar = "S", .help = "the first seed (default 1)"},
       {"count", 0, OCK_OPT_INT, &z->count, 1, 1e9, .metavar = "N",
        .help = "sessions to run (default 100)"},
@@ -246,6 +262,13 @@ static int parse_fuzz_options(int argc, char **argv, struct fuzz *z) {
     print_usage(stderr);
     return -1;
   }
+  if (z->manifest &&
+      (ock__manifest_load(z->manifest, &z->mf, err, sizeof err) ||
+       ock__manifest_merge(&z->mf, z->manifest, &z->caps, &z->wires, err, sizeof err))) {
+    fprintf(stderr, "ock fuzz: %s\n", err);
+    ock__manifest_free(&z->mf);
+    return -1;
+  }
   int nd = 0;
   z->declared[nd++] = OCK_CAP_CORE;
   for (int i = 0; i < z->caps.n && nd < 15; i++)
@@ -268,15 +291,27 @@ static int write_fixture(const struct fuzz *z, const cJSON *fx, char *path, size
   return rc;
 }
 
-/* replay_caps writes " --capabilities a,b" as given into out (n bytes), or "". */
+/* replay_caps writes what the SUT declared, as `ock run` takes it, into out (n bytes): " --manifest
+ * FILE" when one was given, else " --capabilities a,b" and " --wires c,d" as given; or "". */
 static void replay_caps(const struct fuzz *z, char *out, size_t n) {
   size_t used = 0;
   out[0] = '\0';
-  for (int i = 0; i < z->caps.n && used < n; i++) {
-    int w = snprintf(out + used, n - used, "%s%s", i ? "," : " --capabilities ", z->caps.items[i]);
-    if (w < 0)
-      return;
-    used += (size_t)w;
+  if (z->manifest) {
+    snprintf(out, n, " --manifest %s", z->manifest);
+    return;
+  }
+  for (int k = 0; k < 2; k++) {
+    const struct ock_option_list *l = k ? &z->wires : &z->caps;
+    for (int i = 0; i < l->n && used < n; i++) {
+      int w = snprintf(out + used, n - used, "%s%s",
+                       i   ? ","
+                       : k ? " --wires "
+                           : " --capabilities ",
+                       l->items[i]);
+      if (w < 0)
+        return;
+      used += (size_t)w;
+    }
   }
 }
 
@@ -336,8 +371,10 @@ int ock__cmd_fuzz(int argc, char **argv) {
   if (pr)
     return pr > 0 ? (print_usage(stdout), EXIT_PASS) : EXIT_USAGE;
   ock_registry *reg = NULL;
-  if (ock_registry_load_builtin(&reg, NULL))
+  if (ock_registry_load_builtin(&reg, NULL)) {
+    ock__manifest_free(&z.mf);
     return EXIT_INCOMPLETE;
+  }
   z.reg = reg;
   z.first_failure = z.count;
   pthread_mutex_init(&z.lock, NULL);
@@ -353,7 +390,7 @@ int ock__cmd_fuzz(int argc, char **argv) {
     code = EXIT_INCOMPLETE;
   } else if (f < z.count) {
     unsigned long long seed = session_seed(z.seed, f);
-    cJSON *fx = ock__fuzz_generate(seed, z.declared);
+    cJSON *fx = ock__fuzz_generate(seed, z.declared, fuzz_wires(&z));
     int error = 0;
     cJSON *failed = run_one(&z, fx, &error);
     if (!failed)
@@ -367,6 +404,7 @@ int ock__cmd_fuzz(int argc, char **argv) {
     printf("ock fuzz: %d sessions, no rule broken\n", z.count);
   }
   ock__sentinel_stop();
+  ock__manifest_free(&z.mf);
   pthread_mutex_destroy(&z.lock);
   ock_registry_free(reg);
   return code;

@@ -245,8 +245,16 @@ static void print_cause(const struct check_entry *check, const struct ock_requir
  * *r, or NULL when id is not a cause of a known check under a known requirement. */
 static const struct check_entry *find_cause(const ock_registry *reg, const char *id,
                                             const struct ock_requirement **r) {
-  char req[128], check[128];
-  if (ock_cause_parse(id, req, check, sizeof req))
+  char req[128], check[128], cased[300];
+  /* Any case, as for the other ids: the requirement upper case, the check id lower case. */
+  size_t n = strlen(id) < sizeof cased - 1 ? strlen(id) : sizeof cased - 1;
+  int after_slash = 0;
+  for (size_t i = 0; i < n; i++) {
+    after_slash |= id[i] == '/';
+    cased[i] = (char)(after_slash ? tolower((unsigned char)id[i]) : toupper((unsigned char)id[i]));
+  }
+  cased[n] = '\0';
+  if (ock_cause_parse(cased, req, check, sizeof req))
     return NULL;
   const struct check_entry *c = ock__checklist_find(check);
   *r = ock_registry_find(reg, req);

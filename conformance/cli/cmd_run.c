@@ -18,6 +18,7 @@
 #include "checks/blackbox.h"
 #include "checks/checklist.h"
 #include "cli/cli.h"
+#include "cli/manifest.h"
 #include "report/escape.h"
 #include "checks/grade.h"
 #include "ock/caps.h"
@@ -106,141 +107,24 @@ static int parse_shard(const char *s, int *i, int *n) {
   return 0;
 }
 
-/* wire_known: a provider wire of the wire table, which a SUT may declare (SPEC.md 7.9). */
-static int wire_known(const char *w) {
-  return ock_wire_by_name(w, NULL);
-}
-
-/* The wires a SUT that declares none is taken to speak: the two the kit had before the others
- * were added, so that a scenario pinned to a newer wire does not fail an existing user's run. */
-static const char *const default_wires[] = {"openai", "anthropic", NULL};
-
-/* same_set: a and b hold the same names, in any order, ignoring implied (NULL: none). */
-static int same_set(const struct ock_option_list *a, const struct ock_option_list *b,
-                    const char *implied) {
-  for (int k = 0; k < 2; k++) {
-    const struct ock_option_list *x = k ? b : a, *y = k ? a : b;
-    for (int i = 0; i < x->n; i++) {
-      int found = implied && !strcmp(x->items[i], implied);
-      for (int j = 0; j < y->n && !found; j++)
-        found = !strcmp(x->items[i], y->items[j]);
-      if (!found)
-        return 0;
-    }
-  }
-  return 1;
-}
-
-/* join_list writes the names of l as "a,b" into out (n bytes), or "(none)". */
-static void join_list(char *out, size_t n, const struct ock_option_list *l) {
-  size_t used = 0;
-  snprintf(out, n, "%s", l->n ? "" : "(none)");
-  for (int i = 0; i < l->n && used < n; i++) {
-    int w = snprintf(out + used, n - used, "%s%s", i ? "," : "", l->items[i]);
-    if (w < 0)
-      break;
-    used += (size_t)w;
-  }
-}
-
-static int is_nonempty(const char *s) {
-  return s[0] != '\0';
-}
-
-/* read_strings appends the strings of the array arr (at path; NULL: none) to l, each accepted
- * by ok (NULL: any string). Returns 0, or an error in je saying what was expected. */
-static int read_strings(const cJSON *arr, const char *path, int (*ok)(const char *),
-                        const char *expected, struct ock_option_list *l, struct ock_jerr *je) {
-  const cJSON *it;
-  int i = 0;
-  cJSON_ArrayForEach(it, arr) {
-    char p[OCK_JSON_PATH_MAX];
-    ock_jpath_index(p, sizeof p, path, i++);
-    if (!cJSON_IsString(it))
-      return ock_jerr_set(je, OCK_ETYPE, p, "%s, got %s", expected, ock_json_type_name(it));
-    if (ok && !ok(it->valuestring))
-      return ock_jerr_set(je, OCK_ETYPE, p, "%s", expected);
-    list_add(l, it->valuestring);
-  }
-  return 0;
-}
-
-/* manifest_agrees: a --capabilities or --wires given with the manifest must say the same (it is
- * a usage error when they differ: which one the user meant cannot be known); one not given
- * takes the manifest's. A manifest without wires leaves them to --wires (or the default). */
-static int manifest_agrees(struct run_opts *o, const struct ock_option_list *mcaps,
-                           const struct ock_option_list *mwires, int has_wires, char *err,
-                           size_t n) {
-  static const struct {
-    const char *option, *member, *implied;
-    size_t field;
-  } both[] = {{"--capabilities", "capabilities", OCK_CAP_CORE, offsetof(struct run_opts, caps)},
-              {"--wires", "wires", NULL, offsetof(struct run_opts, wires)}};
-  for (size_t k = 0; k < 2; k++) {
-    struct ock_option_list *given = (struct ock_option_list *)((char *)o + both[k].field);
-    const struct ock_option_list *m = k ? mwires : mcaps;
-    if (given->n && (k == 0 || has_wires) && !same_set(given, m, both[k].implied)) {
-      char a[400], b[400];
-      join_list(a, sizeof a, given);
-      join_list(b, sizeof b, m);
-      snprintf(err, n,
-               "%s %s differs from the %s of the manifest %s (%s); give the list once, in the "
-               "manifest or on the command line",
-               both[k].option, a, both[k].member, o->manifest, b);
-      return OCK_ETYPE;
-    }
-    if (!given->n)
-      *given = *m;
-  }
-  return OCK_OK;
-}
-
-/* load_manifest reads the manifest of SPEC.md 7.9. Its name and capabilities are required. */
+/* load_manifest reads the manifest of SPEC.md 7.9 (cli/manifest.h): its lists join the
+ * command line's, its name names the run unless --name does. */
 static int load_manifest(struct run_opts *o, char *err, size_t n) {
-  struct ock_jerr je;
-  const cJSON *m, *caps = NULL, *xf = NULL, *wires = NULL, *emulated = NULL;
-  const char *name = NULL;
-  struct ock_option_list mcaps = {0}, mwires = {0};
-  int rc = ock_json_parse_file(o->manifest, 1 << 20, &o->manifest_json, &je);
-  m = o->manifest_json;
+  struct ock_manifest m;
+  int rc = ock__manifest_load(o->manifest, &m, err, n);
+  o->manifest_json = m.json; /* owns the strings */
   if (!rc)
-    rc = ock_jcheck_object(m, "$", &je);
-  if (!rc)
-    rc = ock_json_check_unique_keys(m, "$", &je);
-  if (!rc)
-    rc = ock_jget_nonempty(m, "$", "name", OCK_REQUIRED, &name, &je);
-  if (!rc)
-    rc = ock_jget_array(m, "$", "capabilities", OCK_REQUIRED, &caps, &je);
-  if (!rc)
-    rc = ock_jget_array(m, "$", "expected_failures", OCK_OPTIONAL, &xf, &je);
-  if (!rc)
-    rc = ock_jget_array(m, "$", "wires", OCK_OPTIONAL, &wires, &je);
-  if (!rc)
-    rc = read_strings(wires, "$.wires", wire_known, "expected a wire name (see ock run --help)",
-                      &mwires, &je);
-  if (!rc)
-    rc = read_strings(caps, "$.capabilities", ock_capability_known,
-                      "expected a known capability name", &mcaps, &je);
-  if (!rc)
-    rc = ock_jget_nonempty(m, "$", "framework", OCK_OPTIONAL, &o->framework, &je);
-  if (!rc)
-    rc = ock_jget_array(m, "$", "emulated", OCK_OPTIONAL, &emulated, &je);
-  o->has_emulated = emulated != NULL;
-  if (!rc)
-    rc = read_strings(emulated, "$.emulated", is_nonempty,
-                      "expected a non-empty string naming a policy the bridge emulates",
-                      &o->emulated, &je);
-  if (!rc)
-    rc = read_strings(xf, "$.expected_failures", NULL,
-                      "expected a string \"scenario\" or \"scenario:ID\"", &o->expected, &je);
-  if (rc) {
-    snprintf(err, n, "%s: %s: %s", o->manifest, je.where, je.what);
+    rc = ock__manifest_merge(&m, o->manifest, &o->caps, &o->wires, err, n);
+  if (rc)
     return rc;
-  }
-  rc = manifest_agrees(o, &mcaps, &mwires, wires != NULL, err, n);
-  if (!rc && !o->name)
-    o->name = name;
-  return rc;
+  for (int i = 0; i < m.expected.n; i++)
+    list_add(&o->expected, m.expected.items[i]);
+  o->framework = m.framework;
+  o->emulated = m.emulated;
+  o->has_emulated = m.has_emulated;
+  if (!o->name)
+    o->name = m.name;
+  return OCK_OK;
 }
 
 static int load_baseline(struct run_opts *o, char *err, size_t n) {
@@ -305,40 +189,21 @@ static int baseline_unknown(const struct run_opts *o, const struct scenario_set 
 
 static const char *const level_names[] = {"must", "should", "may", NULL}; /* enum ock_level */
 static const char *const formats[] = {"human", "jsonl", NULL};
-static const char *wire_names[65]; /* filled from the wire table by run_options */
-static char wires_help[600];
-
 enum { RUN_OPTIONS = 26 };
-
-/* wire_options lists the wires of the table for --wires and its help. */
-static void wire_options(void) {
-  size_t used = 0;
-  int n = ock_wire_count();
-  used += (size_t)snprintf(wires_help, sizeof wires_help, "the provider wires it speaks:");
-  for (int i = 0; i < n && i < 64 && used < sizeof wires_help; i++) {
-    wire_names[i] = ock_wire_name_at(i);
-    used += (size_t)snprintf(wires_help + used, sizeof wires_help - used, "%s %s", i ? "," : "",
-                             wire_names[i]);
-  }
-  wire_names[n < 64 ? n : 64] = NULL;
-  if (used < sizeof wires_help)
-    snprintf(wires_help + used, sizeof wires_help - used,
-             "\n(default openai,anthropic). A scenario pinned to another wire is\n"
-             "SKIP; a wire-less one plays on each, as ID@WIRE (on one wire, or\n"
-             "with none declared on openai, as ID)");
-}
 
 /* run_options fills t with the options of ock run, stored into o and *format. */
 static void run_options(struct run_opts *o, int *format, struct ock_option t[RUN_OPTIONS]) {
-  wire_options();
   const struct ock_option rows[] = {
       {"orchestrator", 0, OCK_OPT_STRING, &o->orchestrator, .metavar = "CMD",
        .help = "the system under test (required)"},
       {"capabilities", 0, OCK_OPT_LIST, &o->caps, .values = ock_capabilities, .metavar = "LIST",
        .help = "what it supports, comma-separated: core, streaming, parallel,\n"
                "scheduling, lifecycle, resilience, cancellation (core is implied)"},
-      {"wires", 0, OCK_OPT_LIST, &o->wires, .values = wire_names, .metavar = "LIST",
-       .help = wires_help},
+      {"wires", 0, OCK_OPT_LIST, &o->wires, .values = ock__wire_option_names(), .metavar = "LIST",
+       .help = ock__wire_option_help(
+           ". A scenario pinned to another wire is\n"
+           "SKIP; a wire-less one plays on each, as ID@WIRE (on one wire, or\n"
+           "with none declared on openai, as ID)")},
       {"manifest", 0, OCK_OPT_STRING, &o->manifest, .metavar = "FILE",
        .help = "JSON {name, capabilities, wires, expected_failures, framework,\nemulated} instead"},
       {"name", 0, OCK_OPT_STRING, &o->name, .metavar = "NAME",
@@ -773,8 +638,8 @@ static cJSON *new_report(const struct run_opts *o, const char *started, const oc
     cJSON_InsertItemInArray(caps, 0, cJSON_CreateString(OCK_CAP_CORE));
   cJSON_AddItemToObject(orch, "capabilities", caps);
   cJSON *wires = o->wires.n ? string_array(&o->wires) : cJSON_CreateArray();
-  for (size_t i = 0; !o->wires.n && default_wires[i]; i++)
-    cJSON_AddItemToArray(wires, cJSON_CreateString(default_wires[i]));
+  for (size_t i = 0; !o->wires.n && ock__default_wires[i]; i++)
+    cJSON_AddItemToArray(wires, cJSON_CreateString(ock__default_wires[i]));
   cJSON_AddItemToObject(orch, "wires", wires);
   if (o->framework)
     cJSON_AddStringToObject(orch, "framework", o->framework);
@@ -975,7 +840,7 @@ static void run_pool(struct pool *p, const char *journal_dir) {
   wires[o->wires.n] = NULL;
   p->cfg = (struct run_config){.command = o->orchestrator,
                                .declared = declared,
-                               .wires = o->wires.n ? wires : default_wires,
+                               .wires = o->wires.n ? wires : ock__default_wires,
                                .timeout_s = o->timeout_s,
                                .time_scale = o->time_scale,
                                .output_cap = 64 * 1024,

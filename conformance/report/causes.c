@@ -95,12 +95,46 @@ static const struct {
     /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
     {"cancel.status", "lifecycle.*"},
     {"cancel.status", "error.*"},
+    /* Streamed arguments put together wrong: the tool gets the wrong input with them. */
+    {"stream.arguments-reassembled", "tool.input"},
+    /* A permanent error retried: the provider:error that called it retryable goes with it. */
+    {"error.no-retry", "error.retryable-value"},
+    /* A SIGINT acted on that should have been ignored: the lifecycle then tells of it. */
+    {"cancel.ignored", "lifecycle.*"},
     /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
      * its death happens. */
     {"proc.signal", "*"},
     {"proc.sigint", "*"},
     /* A broken stream taken as an answer: no error, no retry, another outcome. */
     {"stream.fault-is-error", "error.*"},
+    /* A call run despite an ask_user reply: the deny it should have been (OCK-HOOK-008, or a veto
+     * at tool:selecting) is judged on the same run, and fails with it. */
+    {"hook.ask-user-tool-not-run", "hook.ask-user"},
+    {"hook.ask-user-tool-not-run", "hook.selecting-deny"},
+    /* Results out of call order: the history the API refuses (A08) is the finding; the parallel
+     * check of the same order restates it. */
+    {"orphan.call-order", "parallel.result-order"},
+    /* A status that is none of the four: every check that reads the outcome reads that word. */
+    {"complete.status", "lifecycle.*"},
+    {"complete.status", "order.prompt-complete"},
+    {"complete.status", "cancel.status"},
+    {"complete.status", "valid.*"},
+    /* A cancel told twice: the check of the cancel's pair of events sees the second one too. */
+    {"cancel.once", "cancel.events"},
+    /* The prompt after an invalid one never ran: one execute fewer than prompts. */
+    {"valid.next-prompt", "proc.executes"},
+    /* An injection put between a call and its results: the history check sees the same split. */
+    {"hook.inject-placement", "orphan.results-adjacent"},
+    /* An event without the fields it must carry: the check of what they say reads them. */
+    {"proc.event-fields", "error.provider-error"},
+    /* No prompt:complete: the lifecycle's transitions lack the step it marks. */
+    {"order.prompt-complete", "lifecycle.transitions"},
+    /* A turn sent back to the provider that failed carries that provider's model where the
+     * session gives the fallback's. */
+    {"error.fallback-sticks", "proc.request-model"},
+    /* A timeout reported as another failure: the tool:post order check exempts a timeout by its
+     * type, so it reads the mislabel too. */
+    {"tool.timeout", "order.tool-post-after-run"},
 };
 
 static int layer_of(const char *id) {

@@ -157,7 +157,8 @@ static void draw_config(cJSON *session, unsigned long long *s, const char *const
 }
 
 /* draw_session: the prompts, the config, one provider and the two tools. */
-static void draw_session(cJSON *fx, unsigned long long *s, const char *const *caps, int streaming) {
+static void draw_session(cJSON *fx, unsigned long long *s, const char *const *caps,
+                         const char *const *wires, int streaming) {
   cJSON *session = cJSON_AddObjectToObject(fx, "session");
   cJSON *prompts = cJSON_AddArrayToObject(session, "prompts");
   int n_prompts = 1 + pick(s, 3);
@@ -167,7 +168,15 @@ static void draw_session(cJSON *fx, unsigned long long *s, const char *const *ca
   cJSON *providers = cJSON_AddArrayToObject(session, "providers");
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "name", "main");
-  cJSON_AddStringToObject(p, "api", chance(s, 50) ? "openai" : "anthropic");
+  int n_wires = 0;
+  while (wires && wires[n_wires])
+    n_wires++;
+  /* Two wires: one draw of a coin, as before --wires existed, so that a seed plays the same
+   * session on the default pair. */
+  const char *wire = !n_wires       ? (chance(s, 50) ? "openai" : "anthropic")
+                     : n_wires == 2 ? wires[chance(s, 50) ? 0 : 1]
+                                    : wires[pick(s, n_wires)];
+  cJSON_AddStringToObject(p, "api", wire);
   cJSON_AddStringToObject(p, "model", "mock-model");
   cJSON_AddItemToArray(providers, p);
   cJSON *tools = cJSON_AddArrayToObject(session, "tools");
@@ -227,12 +236,13 @@ static void draw_behaviour(cJSON *fx, unsigned long long *s, const char *const *
   }
 }
 
-cJSON *ock__fuzz_generate(unsigned long long seed, const char *const *caps) {
+cJSON *ock__fuzz_generate(unsigned long long seed, const char *const *caps,
+                          const char *const *wires) {
   unsigned long long s = seed;
   int streaming = declared(caps, OCK_CAP_STREAMING) && chance(&s, 40);
   cJSON *fcaps = NULL;
   cJSON *fx = new_fixture(seed, streaming, &fcaps);
-  draw_session(fx, &s, caps, streaming);
+  draw_session(fx, &s, caps, wires, streaming);
   draw_script(fx, &s, streaming);
   draw_behaviour(fx, &s, caps, fcaps);
   return fx;

@@ -12,8 +12,10 @@
 #include <cJSON.h>
 
 /* ock__fuzz_generate returns a new fixture (caller cJSON_Deletes) for seed; declared is the
- * NULL-terminated capability list of the SUT. */
-cJSON *ock__fuzz_generate(unsigned long long seed, const char *const *declared);
+ * NULL-terminated capability list of the SUT, wires the provider wires it speaks (NULL-terminated;
+ * NULL: openai and anthropic), of which the session's provider takes one. */
+cJSON *ock__fuzz_generate(unsigned long long seed, const char *const *declared,
+                          const char *const *wires);
 
 /* ock__fuzz_shrink_step writes into *out (caller deletes) the candidate number k smaller than fx,
  * or returns 0 when there is no candidate k (k counts from 0). */

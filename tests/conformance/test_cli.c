@@ -763,6 +763,7 @@ static void usage_errors_are_explained(void) {
       {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
       {"explain ock-orphan-001", "OCK-ORPHAN-001  (MUST", 0},
       {"explain Proc.Exit", "check proc.exit reports under OCK-PROC-002", 0},
+      {"explain ock-complete-001/COMPLETE.ONCE", "OCK-COMPLETE-001/complete.once", 0},
       {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
       {"check /nonexistent/log", "cannot open", 2},
@@ -1001,6 +1002,51 @@ static void fuzz_finds_shrinks_and_replays(void) {
   OCK_ASSERT_INT_EQ(out_of(cmd, "fz-replay", text, sizeof text), 1);
 }
 
+/* ock fuzz reads --wires and --manifest as ock run does: each session's provider speaks a declared
+ * wire, the replay line declares the same, and a manifest that disagrees with --wires is refused
+ * with ock run's words. */
+static void fuzz_takes_wires_and_manifest(void) {
+  char cmd[2048], text[1 << 15], path[256];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock fuzz --orchestrator %s/bin/ock-orchestrator --capabilities "
+           "core,streaming,parallel --wires responses,gemini --count 8 --seed 5 --jobs 2 "
+           "-o %s/fzw-ref",
+           OCK_ROOT_BIN, OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fzw-ref", text, sizeof text), 0);
+  OCK_ASSERT_CONTAINS(text, "8 sessions, no rule broken");
+  /* A failing session on the one wire declared: the fixture's provider speaks it. */
+  snprintf(
+      cmd, sizeof cmd,
+      "%s/bin/ock fuzz --orchestrator 'sh -c \"exit 3\"' --wires gemini --count 2 -o %s/fzw-bad",
+      OCK_ROOT_BIN, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fzw-bad", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, " --wires gemini\n");
+  const char *at = strstr(text, "fixture written to ");
+  OCK_ASSERT_NOT_NULL_FATAL(at);
+  snprintf(path, sizeof path, "%.*s", (int)strcspn(at + 19, "\n"), at + 19);
+  OCK_ASSERT_CONTAINS(slurp(path), "\"api\":\t\"gemini\"");
+  /* A manifest: its wires are the sessions', the replay line names it. */
+  snprintf(path, sizeof path, "%s/fzw-manifest.json", tmp);
+  FILE *f = fopen(path, "w");
+  OCK_ASSERT_NOT_NULL_FATAL(f);
+  fputs("{\"name\": \"x\", \"capabilities\": [\"core\"], \"wires\": [\"responses\"]}\n", f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock fuzz --orchestrator 'sh -c \"exit 3\"' --manifest %s --count 2 -o %s/fzw-m",
+           OCK_ROOT_BIN, path, tmp);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fzw-m", text, sizeof text), 1);
+  OCK_ASSERT_CONTAINS(text, " --manifest ");
+  at = strstr(text, "fixture written to ");
+  OCK_ASSERT_NOT_NULL_FATAL(at);
+  char fixture[256];
+  snprintf(fixture, sizeof fixture, "%.*s", (int)strcspn(at + 19, "\n"), at + 19);
+  OCK_ASSERT_CONTAINS(slurp(fixture), "\"api\":\t\"responses\"");
+  snprintf(cmd, sizeof cmd, "%s/bin/ock fuzz --orchestrator true --manifest %s --wires gemini",
+           OCK_ROOT_BIN, path);
+  OCK_ASSERT_INT_EQ(out_of(cmd, "fzw-differ", text, sizeof text), 2);
+  OCK_ASSERT_CONTAINS(text, "--wires gemini differs from the wires of the manifest");
+}
+
 /* interrupted_runs_end_cleanly sends SIGTERM, SIGHUP and SIGINT to a running `ock run` whose SUT
  * sleeps: each ends with exit 3, no process of the SUT's group left, the cut-short scenario
  * ERROR (interrupted) and never a failure, and the console and summary.md say so. */
@@ -1177,6 +1223,7 @@ static const struct ock_test tests[] = {
     {"wireless_scenarios_run_on_each_wire", wireless_scenarios_run_on_each_wire},
     {"check_reports_violations", check_reports_violations},
     {"fuzz_finds_shrinks_and_replays", fuzz_finds_shrinks_and_replays},
+    {"fuzz_takes_wires_and_manifest", fuzz_takes_wires_and_manifest},
     {"interrupted_runs_end_cleanly", interrupted_runs_end_cleanly},
     {"reports_go_only_where_named", reports_go_only_where_named},
     {"check_reads_lines_at_their_length", check_reads_lines_at_their_length},

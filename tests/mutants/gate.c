@@ -17,6 +17,7 @@
 #include "checks/checklist.h"
 #include "ock/json.h"
 #include "ock/process.h"
+#include "report/causes.h"
 
 #define ALL_CAPABILITIES "core,streaming,parallel,scheduling,lifecycle,resilience,cancellation"
 #define REPORT_MAX ((size_t)1 << 30)
@@ -106,6 +107,20 @@ static int program(char *out, size_t n, const char *root, const char *build, con
   return 0;
 }
 
+int gate_reuse(struct gate *g, const char *dir, char *err, size_t n) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/reference/report.json", dir);
+  if (access(path, R_OK)) {
+    snprintf(err, n, "%s: %s (keep a run with OCK_GATE_KEEP=1 first)", path, strerror(errno));
+    return -1;
+  }
+  char *argv[] = {"/bin/rm", "-rf", g->tmp, NULL};
+  finish(start(argv), NULL, NULL, NULL);
+  snprintf(g->tmp, sizeof g->tmp, "%s", dir);
+  g->reused = 1;
+  return 0;
+}
+
 static int names(const cJSON *scenario, const char *id) {
   const cJSON *r;
   cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
@@ -134,25 +149,58 @@ static int matches(const cJSON *s, const char *sel) {
   return sel[0] == '@' ? names(s, sel + 1) : !fnmatch(sel, str_of(s, "id"), 0);
 }
 
+/* on_wire: a selector "<glob>@<wire>" (not "@OCK-..."): its wire, and the glob in glob (n
+ * bytes); NULL for any other selector. */
+static const char *on_wire(const char *sel, char *glob, size_t n) {
+  const char *at = sel[0] == '@' ? NULL : strrchr(sel, '@');
+  if (!at)
+    return NULL;
+  snprintf(glob, n, "%.*s", (int)(at - sel), sel);
+  return at + 1;
+}
+
+/* add_case appends scenario id to gm->cases, as "<id>@<wire>" when wire is set (the fixture
+ * played on that wire only; its string is kept in gm->owned). */
+static void add_case(struct gate_mutant *gm, const char *id, const char *wire) {
+  if (gm->n_cases >= GATE_MAX_CASES)
+    return;
+  if (!wire) {
+    gm->cases[gm->n_cases++] = id;
+    return;
+  }
+  char one[300];
+  snprintf(one, sizeof one, "%s@%s", id, wire);
+  if (!gm->owned)
+    gm->owned = cJSON_CreateArray();
+  cJSON *s = cJSON_CreateString(one);
+  cJSON_AddItemToArray(gm->owned, s);
+  gm->cases[gm->n_cases++] = s->valuestring;
+}
+
 /* expand fills gm->cases from the mutation's selectors, in catalog order: a scenario any
- * selector matches and no "!selector" does. */
+ * selector matches and no "!selector" does. A selector "<glob>@<wire>" names the wire-less
+ * fixtures it matches played on that one wire. */
 static void expand(struct gate *g, struct gate_mutant *gm) {
   char buf[64], sel[1024];
   snprintf(sel, sizeof sel, "%s", ock__mutant_cases(gm->m, buf, sizeof buf));
   const cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) {
     int hit = 0, out = 0;
-    char copy[1024];
+    const char *wire = NULL;
+    char copy[1024], glob[256];
     snprintf(copy, sizeof copy, "%s", sel);
     char *save = NULL;
     for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+      const char *w = on_wire(tok, glob, sizeof glob);
       if (tok[0] == '!')
         out |= matches(s, tok + 1);
-      else
-        hit |= matches(s, tok);
+      else if (w && !fnmatch(glob, str_of(s, "id"), 0) && !hit)
+        hit = 1, wire = w;
+      else if (!w && matches(s, tok))
+        hit = 1, wire = NULL;
     }
-    if (hit && !out && gm->n_cases < GATE_MAX_CASES)
-      gm->cases[gm->n_cases++] = str_of(s, "id");
+    if (hit && !out)
+      add_case(gm, str_of(s, "id"), wire);
   }
 }
 
@@ -268,8 +316,10 @@ void gate_run_reference(struct gate *g) {
     const char *id = str_of(s, "id");
     int used = 0;
     for (size_t i = 0; i < g->n && !used; i++)
-      for (int c = 0; c < g->mut[i].n_cases && !used; c++)
-        used = !strcmp(g->mut[i].cases[c], id);
+      for (int c = 0; c < g->mut[i].n_cases && !used; c++) {
+        const char *k = g->mut[i].cases[c];
+        used = !strncmp(k, id, strlen(id)) && (!k[strlen(id)] || k[strlen(id)] == '@');
+      }
     if (used && n < GATE_MAX_CASES)
       cases[n++] = id;
   }
@@ -284,6 +334,12 @@ void gate_run_reference(struct gate *g) {
   snprintf(terr, sizeof terr, "%s/none.err", g->tmp);
   snprintf(orch, sizeof orch, "%s none -- %s", g->mutant, g->reference);
   char *argv[MAX_ARGS], *targv[MAX_ARGS];
+  if (g->reused) {
+    g->reference_exit = g->transparent_exit = 0;
+    g->reference_report = read_report(dir);
+    g->transparent_report = read_report(tdir);
+    return;
+  }
   run_argv(g, argv, g->reference, dir, cases, n);
   run_argv(g, targv, orch, tdir, cases, n);
   ock_process *both[2] = {start(argv), start(targv)};
@@ -333,9 +389,18 @@ static int reference_fails_check(const struct gate *g, const char *sid, const ch
 
 /* prove_check: mutation name made check id FAIL in scenario sid; it proves the id unless the
  * reference fails it there too. */
-static void prove_check(struct gate *g, const struct gate_mutant *gm, const char *sid,
-                        const char *id) {
+static void prove_check(struct gate *g, struct gate_mutant *gm, const char *sid, const char *id) {
   size_t at = (size_t)(gm - g->mut) + 1;
+  const struct check_entry *row = ock__checklist_find(id);
+  if (row && row->kind == CHECK_GRADES && g->reference_report &&
+      !reference_fails_check(g, sid, id)) {
+    if (!gm->fails)
+      gm->fails = cJSON_CreateObject();
+    cJSON *where = cJSON_GetObjectItemCaseSensitive(gm->fails, id);
+    if (!where)
+      where = cJSON_AddArrayToObject(gm->fails, id);
+    cJSON_AddItemToArray(where, cJSON_CreateString(sid));
+  }
   /* A wire-less scenario runs once per wire, as <fixture>@<wire>: a proof on any wire is the
    * fixture's (the reference is compared on the same run). */
   char fixture[256];
@@ -430,6 +495,14 @@ static void finish_mutant(struct gate *g, struct gate_mutant *gm, ock_process *p
 }
 
 void gate_run_mutants(struct gate *g, int jobs) {
+  for (size_t i = 0; g->reused && i < g->n; i++) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", g->tmp, g->mut[i].m->name);
+    if (g->mut[i].n_cases)
+      grade(g, &g->mut[i], dir);
+  }
+  if (g->reused)
+    return;
   ock_process **procs = calloc(g->n, sizeof *procs);
   if (!procs)
     return;
@@ -505,6 +578,69 @@ const char *gate_proven_in(const struct gate *g, const char *sid, const char *id
   return g->mut[by->valueint - 1].m->name;
 }
 
+int gate_alone_set(const struct gate *g, const struct gate_mutant *gm, char *out, size_t n) {
+  int k = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < g->n_checks; i++)
+    if (cJSON_GetObjectItemCaseSensitive(gm->fails, g->checks[i].id)) {
+      size_t len = strlen(out);
+      snprintf(out + len, len < n ? n - len : 0, "%s%s", k++ ? " " : "", g->checks[i].id);
+    }
+  return k;
+}
+
+/* strictly_catches: the one check id gm makes FAIL where the reference does not is id. */
+static int strictly_catches(const struct gate_mutant *gm, const char *id) {
+  return cJSON_GetArraySize(gm->fails) == 1 && cJSON_GetObjectItemCaseSensitive(gm->fails, id);
+}
+
+static int lists_scenario(const cJSON *where, const char *sid) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, where) if (cJSON_IsString(s) && !strcmp(s->valuestring, sid)) return 1;
+  return 0;
+}
+
+/* alone_catches: gm makes id FAIL, and every other check id it makes FAIL is, in each scenario
+ * where it does, a consequence of id failing there. */
+static int alone_catches(const struct gate_mutant *gm, const char *id) {
+  const cJSON *own = cJSON_GetObjectItemCaseSensitive(gm->fails, id), *other, *s;
+  if (!own)
+    return 0;
+  cJSON_ArrayForEach(other, gm->fails) {
+    if (!strcmp(other->string, id))
+      continue;
+    if (!ock_cause_explains(id, other->string))
+      return 0;
+    cJSON_ArrayForEach(s, other) if (!lists_scenario(own, s->valuestring)) return 0;
+  }
+  return 1;
+}
+
+size_t gate_measure_alone(struct gate *g, size_t *strict) {
+  size_t alone = 0, strictly = 0;
+  for (size_t i = 0; i < g->n_checks; i++) {
+    struct gate_check *c = &g->checks[i];
+    c->alone[0] = c->strictly[0] = c->shared[0] = '\0';
+    c->n_shared = 0;
+    for (size_t k = 0; k < g->n && !c->harness; k++) {
+      const struct gate_mutant *gm = &g->mut[k];
+      if (!*c->strictly && strictly_catches(gm, c->id))
+        snprintf(c->strictly, sizeof c->strictly, "%s", gm->m->name);
+      if (!*c->alone && alone_catches(gm, c->id))
+        snprintf(c->alone, sizeof c->alone, "%s", gm->m->name);
+      else if (cJSON_GetObjectItemCaseSensitive(gm->fails, c->id) && c->n_shared++ < 6) {
+        size_t len = strlen(c->shared);
+        snprintf(c->shared + len, sizeof c->shared - len, "%s%s", len ? " " : "", gm->m->name);
+      }
+    }
+    alone += *c->alone != '\0';
+    strictly += *c->strictly != '\0';
+  }
+  if (strict)
+    *strict = strictly;
+  return alone;
+}
+
 int gate_checks_unproven(const struct gate *g, char *out, size_t n) {
   int missed = 0;
   out[0] = '\0';
@@ -518,7 +654,7 @@ int gate_checks_unproven(const struct gate *g, char *out, size_t n) {
 }
 
 void gate_free(struct gate *g, int keep) {
-  if (*g->tmp && !keep) {
+  if (*g->tmp && !keep && !g->reused) {
     char *argv[] = {"/bin/rm", "-rf", g->tmp, NULL};
     finish(start(argv), NULL, NULL, NULL);
   }
@@ -527,6 +663,10 @@ void gate_free(struct gate *g, int keep) {
   cJSON_Delete(g->transparent_report);
   cJSON_Delete(g->proofs);
   ock_registry_free(g->reg);
+  for (size_t i = 0; g->mut && i < g->n; i++) {
+    cJSON_Delete(g->mut[i].fails);
+    cJSON_Delete(g->mut[i].owned);
+  }
   free(g->mut);
   free(g->checks);
   memset(g, 0, sizeof *g);

@@ -31,7 +31,8 @@
 
 struct gate_mutant {
   const struct mutation *m;
-  const char *cases[GATE_MAX_CASES]; /* scenario ids, borrowed from the catalog */
+  const char *cases[GATE_MAX_CASES]; /* scenario ids, borrowed from the catalog or owned */
+  cJSON *owned;                      /* the "<id>@<wire>" strings of cases, or NULL */
   int n_cases;
   int exit_code;         /* of its ock run; -1 when it did not run */
   char verdict[16];      /* the requirement's verdict in its report, "" when absent */
@@ -41,6 +42,8 @@ struct gate_mutant {
   int caught;            /* verdict FAIL, named by a check */
   int proven;            /* caught in a scenario where the reference passes the requirement */
   char proven_also[512]; /* the requirements of m->proves_too proven alike, ", "-separated */
+  cJSON *fails; /* {check id: [scenario, ...]}: the grading check ids it makes FAIL where the
+                   reference does not fail them, and where */
   double seconds;
 };
 
@@ -51,11 +54,16 @@ struct gate_check {
   char by[64];        /* the mutation that proves it (the first in table order), "" when none */
   size_t by_at;       /* that mutation's place in the table, plus one; 0 when none */
   char scenario[128]; /* where */
+  char alone[64];     /* the first mutation (table order) that alone catches it, "" when none */
+  char strictly[64];  /* the first that catches it with nothing else failing, "" when none */
+  char shared[256];   /* when none does: the mutations that make it FAIL, space-separated */
+  int n_shared;       /* how many those are (shared may list only the first ones) */
 };
 
 struct gate {
   char ock[1024], mutant[1024], reference[1024], fixtures[1024]; /* absolute paths */
   char tmp[256];                                                 /* the run's scratch directory */
+  int reused; /* tmp is a kept run's directory (gate_reuse): graded again, never removed */
   ock_registry *reg;
   cJSON *catalog; /* {"scenarios": [{id, requirements, ...}]} */
   struct gate_mutant *mut;
@@ -75,6 +83,11 @@ struct gate {
  * Returns 0, or -1 with err saying what is missing. */
 int gate_prepare(struct gate *g, const char *root, const char *build, const char *only, char *err,
                  size_t n);
+
+/* gate_reuse makes the gate grade the reports of a run kept in dir (OCK_GATE_KEEP) instead of
+ * running anything: the same verdicts, read again (for work on the grading itself). Returns 0,
+ * or -1 with err when dir holds no reference report. */
+int gate_reuse(struct gate *g, const char *dir, char *err, size_t n);
 
 /* gate_scenarios_of: how many catalog scenarios name requirement id. */
 int gate_scenarios_of(const struct gate *g, const char *id);
@@ -96,6 +109,20 @@ void gate_run_mutants(struct gate *g, int jobs);
 /* gate_reference_failures writes "scenario: requirement, ..." for every FAIL or ERROR of the
  * reference's report into out; returns how many scenarios failed. */
 int gate_reference_failures(const struct gate *g, char *out, size_t n);
+
+/* gate_measure_alone fills each check's alone, strictly and shared (after gate_run_mutants).
+ * Over all the scenarios a mutation runs, take the grading check ids it makes FAIL in a scenario
+ * where the reference does not fail them. The mutation catches check id X strictly alone when
+ * those are exactly {X}; it catches X alone when each other one fails only in scenarios where X
+ * fails too and is there a consequence of X by the first-cause rules (report/causes.h: a
+ * scenario's expectations restating what X found, or a check that reads what X took away):
+ * then X is the one first cause the lie leaves. Returns how many grading check ids one catches
+ * alone; *strict (when not NULL) how many strictly. */
+size_t gate_measure_alone(struct gate *g, size_t *strict);
+
+/* gate_alone_set writes the check ids gm makes FAIL where the reference does not,
+ * space-separated in checklist order, into out; returns how many. */
+int gate_alone_set(const struct gate *g, const struct gate_mutant *gm, char *out, size_t n);
 
 /* gate_checks_unproven writes the ids of the checklist that no mutation proves, space-separated,
  * into out; returns how many (harness rows excepted). */

@@ -40,6 +40,11 @@ static int gate_init(void) {
   if (gate_prepare(&g, root && *root ? root : ".", OCK_BUILD_DIR, getenv("OCK_GATE_ONLY"),
                    prepare_error, sizeof prepare_error) == 0)
     prepared = 1;
+  const char *reuse = getenv("OCK_GATE_REUSE");
+  if (prepared && reuse && *reuse && gate_reuse(&g, reuse, prepare_error, sizeof prepare_error)) {
+    gate_free(&g, 0);
+    prepared = 0;
+  }
   return 0;
 }
 
@@ -271,6 +276,60 @@ static void every_check_is_proven(void) {
                   n, missed);
 }
 
+/* The ratchet: how many grading check ids a mutation catches alone may rise, never fall. Raise
+ * it when a new mutation (or a narrower one) catches one more check id alone. Each floor sits a
+ * little under the count measured (109 and 42), because on a loaded machine a timing check (a
+ * backoff, a cancel's grace) can fail beside a mutant's own check in one run. */
+#define GATE_ALONE_FLOOR 106
+#define GATE_STRICT_FLOOR 40
+
+/* Each grading check id should have a mutation that it alone catches: the one check id that
+ * FAILs under the mutation where the reference does not fail it, over every scenario the
+ * mutation runs. A check caught only beside others might be one that never fails by itself. */
+static void checks_caught_alone(void) {
+  if (!run_all())
+    return;
+  const char *only = getenv("OCK_GATE_ONLY");
+  int partial = only && *only;
+  size_t strict = 0, alone = gate_measure_alone(&g, &strict), grading = 0;
+  printf("gate: check ids caught alone\n");
+  for (size_t i = 0; i < g.n_checks; i++) {
+    const struct gate_check *c = &g.checks[i];
+    if (c->harness)
+      continue;
+    grading++;
+    if (partial && !*c->alone && !c->n_shared)
+      continue;
+    if (*c->alone && *c->strictly)
+      printf("  %-32s ALONE  %s%s%s\n", c->id, c->alone,
+             strcmp(c->alone, c->strictly) ? "; strictly: " : " (strictly)",
+             strcmp(c->alone, c->strictly) ? c->strictly : "");
+    else if (*c->alone)
+      printf("  %-32s ALONE  %s\n", c->id, c->alone);
+    else
+      printf("  %-32s SHARED %s%s\n", c->id, c->n_shared ? c->shared : "(no mutation)",
+             c->n_shared > 6 ? " ..." : "");
+  }
+  printf("gate: what each mutation makes FAIL where the reference does not, when more than one\n");
+  for (size_t i = 0; i < g.n; i++) {
+    char set[4096];
+    if (gate_alone_set(&g, &g.mut[i], set, sizeof set) > 1)
+      printf("  %-34s %.600s\n", g.mut[i].m->name, set);
+  }
+  printf("gate: %zu of %zu grading check ids caught alone (floor %d), %zu of them strictly "
+         "(floor %d)\n",
+         alone, grading, GATE_ALONE_FLOOR, strict, GATE_STRICT_FLOOR);
+  if (!partial && alone < GATE_ALONE_FLOOR)
+    ock_test_fail(__LINE__, __FILE__,
+                  "only %zu grading check ids are caught alone, below the floor of %d: a change "
+                  "made a mutation fail more than its check (see the SHARED rows above)",
+                  alone, GATE_ALONE_FLOOR);
+  if (!partial && strict < GATE_STRICT_FLOOR)
+    ock_test_fail(__LINE__, __FILE__,
+                  "only %zu grading check ids are caught strictly alone, below the floor of %d",
+                  strict, GATE_STRICT_FLOOR);
+}
+
 /* Every fixture has a row in proves.c, and every check id of the row FAILs under some mutation
  * in that scenario, where the reference passes it: the fixture's claim is backed by a check
  * that can fail there. */
@@ -328,6 +387,7 @@ static const struct ock_test tests[] = {
     {"every_requirement_is_caught", every_requirement_is_caught},
     {"every_check_is_proven", every_check_is_proven},
     {"every_fixture_claim_is_proven", every_fixture_claim_is_proven},
+    {"checks_caught_alone", checks_caught_alone},
     {NULL, NULL}};
 
 /* Some ninety runs of ock: over five minutes on a loaded machine. */

@@ -369,6 +369,73 @@ static void session_and_blank_prompt_lies(void) {
   ock__mutant_state_free(&s);
 }
 
+/* Each one-text lie rewords its own text of SPEC.md 2.15 and leaves the others as they are. */
+static void one_text_at_a_time(void) {
+  struct mutant_state s;
+  ock__mutant_state_init(&s);
+  static const char body[] =
+      "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\","
+      "\"content\":null,\"tool_calls\":[{\"id\":\"a\",\"type\":\"function\",\"function\":"
+      "{\"name\":\"f\",\"arguments\":\"{}\"}},{\"id\":\"b\",\"type\":\"function\","
+      "\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},{\"role\":\"tool\","
+      "\"tool_call_id\":\"a\",\"content\":\"Error: cancelled\"},{\"role\":\"tool\","
+      "\"tool_call_id\":\"b\",\"content\":\"Error: tool 'g' not found\"}]}";
+  struct mutant_exchange x = {
+      .route = MUTANT_ROUTE_LLM, .wire = MUTANT_WIRE_OPENAI, .body = cJSON_Parse(body)};
+  need("cancelled-other-words")->llm_request(&s, &x);
+  const cJSON *m = cJSON_GetObjectItem(x.body, "messages");
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 2), "content")),
+                    "Stopped: the user cancelled the run.");
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 3), "content")),
+                    "Error: tool 'g' not found");
+  need("unknown-tool-other-words")->llm_request(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 3), "content")),
+                    "There is no tool called g.");
+  need("tool-failure-other-words")->llm_request(&s, &x); /* no other "Error: " text here */
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 2), "content")),
+                    "Stopped: the user cancelled the run.");
+  done(&x);
+  ock__mutant_state_free(&s);
+}
+
+/* The event lies added for single check ids act on their event only. */
+static void narrow_event_lies(void) {
+  struct mutant_state s;
+  ock__mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  struct mutant_exchange x =
+      exchange_of(event("tool:error", "{\"error\":{\"type\":\"denied\"}}"), &h);
+  need("denied-type-renamed-ask-user")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(
+                        cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"), "type")),
+                    "rejected");
+  done(&x);
+  x = exchange_of(event("cancel:completed", "{}"), &h);
+  need("cancel-completed-twice")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 1);
+  done(&x);
+  x = exchange_of(event("orchestrator:complete", "{\"status\":\"success\",\"orchestrator\":\"o\"}"),
+                  &h);
+  need("ignored-sigint-announced")->event(&s, &x); /* no SIGINT pending: nothing */
+  OCK_ASSERT_NULL(x.before);
+  s.sigint_pending = 1;
+  need("ignored-sigint-announced")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.before), 1);
+  OCK_ASSERT_STR_EQ(
+      cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(x.before, 0), "event")),
+      "cancel:requested");
+  OCK_ASSERT_INT_EQ(s.sigint_pending, 0);
+  need("success-as-incomplete")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "status"), "incomplete");
+  OCK_ASSERT_STR_EQ(data_str(&x, "reason"), "max_iterations");
+  need("limit-reason-renamed")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "reason"), "iteration_limit");
+  need("stop-after-first-execute")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(s.stop, 1);
+  done(&x);
+  ock__mutant_state_free(&s);
+}
+
 static const struct ock_test tests[] = {
     {"table_is_well_formed", table_is_well_formed},
     {"state_follows_traffic", state_follows_traffic},
@@ -380,6 +447,8 @@ static const struct ock_test tests[] = {
     {"session_and_exit_lies", session_and_exit_lies},
     {"headers", headers},
     {"session_and_blank_prompt_lies", session_and_blank_prompt_lies},
+    {"one_text_at_a_time", one_text_at_a_time},
+    {"narrow_event_lies", narrow_event_lies},
     {NULL, NULL}};
 
 const struct ock_suite suite_mutations = {"mutations", tests, NULL, NULL};
