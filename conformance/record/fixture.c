@@ -107,7 +107,7 @@ static int read_request(const struct ock_wire_ops *w, const struct rec_exchange 
     const char *m = NULL;
     size_t n = 0;
     if (ock_gemini_route(x->path, &m, &n, &q->stream) >= 0)
-      snprintf(q->model, sizeof q->model, "%.*s", (int)(n % sizeof q->model), m);
+      snprintf(q->model, sizeof q->model, "%.*s", (int)n, m); /* cut to fit */
     return ock_history_from_gemini(cJSON_GetObjectItemCaseSensitive(q->body, "systemInstruction"),
                                    cJSON_GetObjectItemCaseSensitive(q->body, "contents"), &q->h,
                                    &e);
