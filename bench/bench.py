@@ -418,9 +418,16 @@ http {{
             PROCS.stop(p)
 
     def item1(self):
-        """Item 1 on each wire's request path, each held to the same bars."""
+        """Item 1 on each wire's request path, each held to the same bars. A path that cannot
+        run does not hide the others; the item fails at the end."""
+        failed = []
         for label, api, request, endpoint in WIRES:
-            self.item1_wire(label, api, os.path.join(BENCH, request), endpoint)
+            try:
+                self.item1_wire(label, api, os.path.join(BENCH, request), endpoint)
+            except Exception as e:  # noqa: BLE001 (reported, then raised for the item)
+                failed.append("%s: %s" % (label, str(e).splitlines()[0] if str(e) else repr(e)))
+        if failed:
+            raise RuntimeError("; ".join(failed))
 
     def item1_wire(self, label, api, request, endpoint):
         a = self.args
@@ -466,6 +473,14 @@ http {{
                 left = limit
                 cpu = 0.0
                 for _ in range(duration):
+                    # The fixture was sized from nginx's rate at another moment; on a host whose
+                    # load moves a lot the mock can outrun it. A slice that could use up the
+                    # turns left is not started: the round is measured over fewer slices.
+                    if slices["mock"] and left < 0.65 * slices["mock"][-1]["requests"]:
+                        NOTES.append("Item 1, %s: round %d measured over %d slices of %d (the "
+                                     "fixture's turns ran short)" % (
+                                         label, rnd + 1, len(slices["mock"]), duration))
+                        break
                     slices["nginx"].append(load(url_n, 10 ** 9, 1))
                     c0 = cpu_s(pm.pid)
                     r = load(url_m, left, 1)
