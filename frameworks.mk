@@ -11,6 +11,9 @@
 #                          blackbox-agent.test.mjs grades examples/blackbox-agent (openai + MCP
 #                          client, no OCK code) with `ock run --blackbox`: PASS, and its
 #                          --drop-failed-results variant FAIL on OCK-ORPHAN-001.
+#                          sdk-record.test.mjs drives the same SDKs through `ock record`
+#                          (tests/record/sdk_agent.mjs): the recording holds no key and
+#                          replays as PASS, and FAILs on OCK-ORPHAN-001 with a dropped result.
 #                          Then each framework of FW_BLACKBOX runs unmodified under `ock run
 #                          --blackbox` (SPEC.md 9.7): an example agent on the framework with its
 #                          tools over MCP and no OCK code, graded with its example's manifest

@@ -39,6 +39,15 @@ COMMANDS = []  # every measured command, as run, for RESULTS.md
 ROWS = []  # the table
 NOTES = []  # one line per thing a reader must know about this run
 
+# Item 1's request paths: (label, the fixture's provider api, the request body, the endpoint
+# under /p/<provider>). The same conversation on each wire: system, user, a tool call, its
+# result, a second user message, one tool offered.
+WIRES = [
+    ("Chat Completions", "openai", "request.json", "/v1/chat/completions"),
+    ("Responses API", "responses", "request-responses.json", "/v1/responses"),
+    ("Gemini API", "gemini", "request-gemini.json", "/v1beta/models/gemini-ock:generateContent"),
+]
+
 
 # ----------------------------------------------------------------------------------------------
 # processes: every one we start is registered and stopped at exit, whatever happens
@@ -126,6 +135,13 @@ def merge_slices(runs):
     m["max_us"] = max(r["max_us"] for r in runs)
     m["rps"] = m["requests"] / (m["duration_us"] / 1e6)
     return m
+
+
+def cpu_s(pid):
+    """User plus system CPU time of a live process (all its threads), in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kb(pid):
@@ -263,12 +279,13 @@ class Bench:
                 fixture, open(self.path("mock.stderr")).read()[-500:]))
         return p, line
 
-    def fixture(self, name, providers, turns, turn, tools=None, prompts=None, config=None):
-        """A fixture whose P providers m0..m{P-1} each have the same T turns."""
+    def fixture(self, name, providers, turns, turn, tools=None, prompts=None, config=None,
+                api="openai"):
+        """A fixture whose P providers m0..m{P-1} (on wire `api`) each have the same T turns."""
         fx = {"ock_fixture": 1, "id": name, "title": "bench: " + name,
               "proves": "nothing: a benchmark load", "requirements": ["OCK-COMPLETE-001"],
               "session": {"prompts": prompts or ["What is the weather in Paris?"],
-                          "providers": [{"name": "m%d" % i, "api": "openai", "model": "gpt-ock"}
+                          "providers": [{"name": "m%d" % i, "api": api, "model": "gpt-ock"}
                                         for i in range(providers)]},
               "script": {"m%d" % i: [turn] * turns for i in range(providers)}}
         if tools:
@@ -282,13 +299,13 @@ class Bench:
             raise RuntimeError("%s is larger than the 16 MiB ock-mock-provider reads" % path)
         return path
 
-    def sized_fixture(self, name, turn, rate, seconds):
+    def sized_fixture(self, name, turn, rate, seconds, api="openai"):
         """A one-provider fixture with enough turns for `seconds` of load at `rate` req/s (an
         upper bound: nginx's rate on this machine), with a 30% margin. Returns (path, turns,
         seconds): when the turns would not fit the 16 MiB ock-mock-provider reads, the fixture is
         the largest that fits and `seconds` is cut to what it can serve."""
         turns = int(rate * seconds * 1.3) + 4000
-        path = self.fixture(name + "-probe", 1, 1000, turn)
+        path = self.fixture(name + "-probe", 1, 1000, turn, api=api)
         per_turn = os.path.getsize(path) / 1000.0
         os.remove(path)
         fit = int((15.5 * (1 << 20)) / per_turn)
@@ -297,16 +314,18 @@ class Bench:
             seconds = max(1, int((turns - 4000) / (rate * 1.3)))
             NOTES.append("%s: %d turns is the most a 16 MiB fixture holds; at %s req/s that is "
                          "%d s of load" % (name, turns, fmt(rate), seconds))
-        return self.fixture(name, 1, turns, turn), turns, seconds
+        return self.fixture(name, 1, turns, turn, api=api), turns, seconds
 
     # -- wrk ----------------------------------------------------------------------------------
 
-    def wrk(self, url, body, providers, limit, duration, warm=False, bounded=False):
+    def wrk(self, url, body, providers, limit, duration, warm=False, bounded=False,
+            endpoint=None):
         """One wrk load. `limit` bounds each thread's requests; reaching it is an error (the
-        rate would include the idle rest of -d) unless `bounded`, where only the count matters."""
+        rate would include the idle rest of -d) unless `bounded`, where only the count matters.
+        `endpoint`: the wire's path under /p/<provider> (default Chat Completions')."""
         argv = ["wrk", "-t2", "-c16", "-d%ds" % duration, "--latency",
                 "-s", os.path.join(BENCH, "wrk_chat.lua"), url, "--", body,
-                str(providers), str(limit)]
+                str(providers), str(limit)] + ([endpoint] if endpoint else [])
         if not warm:
             note_command(argv)
         out = subprocess.run(argv, capture_output=True, text=True, timeout=duration + 60).stdout
@@ -363,13 +382,14 @@ http {{
 
     # -- mock-llm -------------------------------------------------------------------------------
 
-    def start_mock_llm(self, content, chunk_size=50, interval_ms=50):
+    def start_mock_llm(self, content, chunk_size=50, interval_ms=50,
+                       path="/v1/chat/completions"):
         if not os.path.exists(MOCK_LLM_MAIN):
             raise RuntimeError("mock-llm is not installed (bash bench/deps.sh)")
         yaml = ("streaming:\n  chunkSize: %d\n  chunkIntervalMs: %d\nrules:\n"
-                "  - path: \"/v1/chat/completions\"\n    method: \"POST\"\n    match: \"@\"\n"
+                "  - path: \"%s\"\n    method: \"POST\"\n    match: \"@\"\n"
                 "    response:\n      status: 200\n      content: '%s'\n"
-                % (chunk_size, interval_ms, content.replace("'", "''")))
+                % (chunk_size, interval_ms, path, content.replace("'", "''")))
         cfg = self.path("mock-llm.yaml")
         with open(cfg, "w") as f:
             f.write(yaml)
@@ -385,41 +405,58 @@ http {{
     # ==========================================================================================
     # 1. mock provider throughput
 
-    def reply_bytes(self, turn):
-        """The mock's exact reply to bench/request.json for one scripted turn."""
-        fx = self.fixture("bench-reply", 1, 1, turn)
+    def reply_bytes(self, turn, api="openai", request=None, endpoint="/v1/chat/completions"):
+        """The mock's exact reply to a request body (bench/request.json) for one scripted turn."""
+        fx = self.fixture("bench-reply", 1, 1, turn, api=api)
         p, url = self.start_mock(fx)
         try:
-            req = urllib.request.Request(url + "/p/m0/v1/chat/completions",
-                                         data=open(self.request, "rb").read(),
+            req = urllib.request.Request(url + "/p/m0" + endpoint,
+                                         data=open(request or self.request, "rb").read(),
                                          headers={"Content-Type": "application/json"})
             return urllib.request.urlopen(req, timeout=10).read().decode()
         finally:
             PROCS.stop(p)
 
     def item1(self):
+        """Item 1 on each wire's request path, each held to the same bars. A path that cannot
+        run does not hide the others; the item fails at the end."""
+        failed = []
+        for label, api, request, endpoint in WIRES:
+            try:
+                self.item1_wire(label, api, os.path.join(BENCH, request), endpoint)
+            except Exception as e:  # noqa: BLE001 (reported, then raised for the item)
+                failed.append("%s: %s" % (label, str(e).splitlines()[0] if str(e) else repr(e)))
+        if failed:
+            raise RuntimeError("; ".join(failed))
+
+    def item1_wire(self, label, api, request, endpoint):
         a = self.args
-        print("1. mock provider: non-streamed chat completion under wrk -t2 -c16", flush=True)
+        chat = api == "openai"
+        print("1. mock provider: non-streamed %s request (%s) under wrk -t2 -c16" % (
+            label, endpoint), flush=True)
         turn = {"text": "It is 15 degrees in Paris."}
-        body = self.reply_bytes(turn)
+        body = self.reply_bytes(turn, api, request, endpoint)
         # The mock's fixture is sized from this machine's rate: nginx's, an upper bound on the
         # mock's, measured here first (a fixed size ran out on fast machines).
         p, url = self.start_nginx(body, "application/json")
         try:
-            self.wrk(url, self.request, 1, 10 ** 9, 1, warm=True)
-            ceiling = self.wrk(url, self.request, 1, 10 ** 9, 1, warm=True)["rps"]
+            self.wrk(url, request, 1, 10 ** 9, 1, warm=True, endpoint=endpoint)
+            ceiling = self.wrk(url, request, 1, 10 ** 9, 1, warm=True, endpoint=endpoint)["rps"]
         finally:
             PROCS.stop(p)
         warm_n = 2000
-        fx, turns, duration = self.sized_fixture("bench-chat", turn, ceiling, a.duration)
+        fx, turns, duration = self.sized_fixture("bench-" + api, turn, ceiling, a.duration, api)
         providers = 1
         limit = (turns - warm_n - 1000) // 2  # per wrk thread; in-flight requests fit the margin
+
+        def load(url, limit, duration, warm=False):
+            return self.wrk(url, request, providers, limit, duration, warm=warm, endpoint=endpoint)
         res = {"mock": [], "mock-llm": [], "nginx": []}
         for rnd in range(a.rounds):
-            p, url = self.start_mock_llm(body)
+            p, url = self.start_mock_llm(body, path=endpoint)
             try:
-                self.wrk(url, self.request, providers, 10 ** 9, 1, warm=True)
-                res["mock-llm"].append(self.wrk(url, self.request, providers, 10 ** 9, duration))
+                load(url, 10 ** 9, 1, warm=True)
+                res["mock-llm"].append(load(url, 10 ** 9, duration))
             finally:
                 PROCS.stop(p)
             # nginx and the mock are measured in alternating one-second slices, both servers up:
@@ -430,16 +467,28 @@ http {{
             pm, url_m = None, None
             try:
                 pm, url_m = self.start_mock(fx, journal)
-                self.wrk(url_n, self.request, providers, 10 ** 9, 1, warm=True)
-                self.wrk(url_m, self.request, providers, warm_n // 2, 2, warm=True)
+                load(url_n, 10 ** 9, 1, warm=True)
+                load(url_m, warm_n // 2, 2, warm=True)
                 slices = {"nginx": [], "mock": []}
                 left = limit
+                cpu = 0.0
                 for _ in range(duration):
-                    slices["nginx"].append(self.wrk(url_n, self.request, providers, 10 ** 9, 1))
-                    r = self.wrk(url_m, self.request, providers, left, 1)
+                    # The fixture was sized from nginx's rate at another moment; on a host whose
+                    # load moves a lot the mock can outrun it. A slice that could use up the
+                    # turns left is not started: the round is measured over fewer slices.
+                    if slices["mock"] and left < 0.65 * slices["mock"][-1]["requests"]:
+                        NOTES.append("Item 1, %s: round %d measured over %d slices of %d (the "
+                                     "fixture's turns ran short)" % (
+                                         label, rnd + 1, len(slices["mock"]), duration))
+                        break
+                    slices["nginx"].append(load(url_n, 10 ** 9, 1))
+                    c0 = cpu_s(pm.pid)
+                    r = load(url_m, left, 1)
+                    cpu += cpu_s(pm.pid) - c0
                     left -= r["requests"] // 2 + 1
                     slices["mock"].append(r)
                 r = merge_slices(slices["mock"])
+                r["cpu_us"] = cpu * 1e6 / max(r["requests"], 1)
                 r["rss_kb"], r["hwm_kb"] = rss_kb(pm.pid)
                 res["mock"].append(r)
                 res["nginx"].append(merge_slices(slices["nginx"]))
@@ -449,8 +498,8 @@ http {{
                     PROCS.stop(pm)
                 os.path.exists(journal) and os.remove(journal)
             if r["status_errors"]:
-                raise RuntimeError("the mock answered %d requests with an error status (turns "
-                                   "ran out?)" % r["status_errors"])
+                raise RuntimeError("the mock answered %d %s requests with an error status "
+                                   "(turns ran out?)" % (r["status_errors"], label))
             print("   round %d: mock %.0f req/s, mock-llm %.0f req/s, nginx %.0f req/s" % (
                 rnd + 1, res["mock"][-1]["rps"], res["mock-llm"][-1]["rps"],
                 res["nginx"][-1]["rps"]), flush=True)
@@ -460,25 +509,34 @@ http {{
         # median.
         vs_llm = statistics.median(m["rps"] / o["rps"] for m, o in zip(res["mock"], res["mock-llm"]))
         vs_ngx = statistics.median(m["rps"] / o["rps"] for m, o in zip(res["mock"], res["nginx"]))
-        self.item1_res = res
-        row(1, "mock req/s (journal + history on)", fmt(med["mock"]),
+        cpu_us = statistics.median(r["cpu_us"] for r in res["mock"])
+        if chat:
+            self.item1_res = res  # item 6 sizes its loads from the Chat Completions rate
+            self.item1_cpu_us = cpu_us
+        what = "" if chat else label + ": "
+        row(1, what + "mock req/s (journal + history on)", fmt(med["mock"]),
             "mock-llm " + fmt(med["mock-llm"]), fmt(vs_llm, "x"), ">= 10x", vs_llm >= 10)
-        row(1, "mock req/s vs a static reply", fmt(med["mock"]), "nginx " + fmt(med["nginx"]),
-            fmt(vs_ngx, "x"), ">= 0.6x", vs_ngx >= 0.6)
+        row(1, what + "mock req/s vs a static reply", fmt(med["mock"]),
+            "nginx " + fmt(med["nginx"]), fmt(vs_ngx, "x"), ">= 0.6x", vs_ngx >= 0.6)
         # p99 against nginx's own p99 in the same rounds: with wrk on the same two cores, an
         # absolute bar measures the machine's load, not the mock.
         p99_ratio = statistics.median(m["p99_us"] / max(o["p99_us"], 1)
                                       for m, o in zip(res["mock"], res["nginx"]))
-        row(1, "mock p99 latency", fmt(p99["mock"], " ms"),
+        row(1, what + "mock p99 latency", fmt(p99["mock"], " ms"),
             "mock-llm %s, nginx %s" % (fmt(p99["mock-llm"], " ms"), fmt(p99["nginx"], " ms")),
             fmt(p99_ratio, "x nginx"), "<= 1.5x nginx", p99_ratio <= 1.5)
-        NOTES.append("Item 1: %d rounds of %d s per server (nginx and the mock in alternating 1 s "
-                     "slices); medians, and ratios as the median of each round's ratio; mock "
-                     "fixture: %d "
-                     "provider, %d turns (each turn answers once), reply %d bytes, request "
-                     "bench/request.json (%d bytes)." % (
-                         a.rounds, duration, providers, turns, len(body),
-                         os.path.getsize(self.request)))
+        # The mock's own CPU per request in its slices (all threads, user + system): what the
+        # host's load moves least, so the paths compare by it.
+        base = getattr(self, "item1_cpu_us", None)
+        row(1, what + "mock CPU per request", fmt(cpu_us, " us"),
+            "-" if chat or not base else "Chat Completions " + fmt(base, " us"),
+            "-" if chat or not base else fmt(cpu_us / base, "x"), "(info)", None)
+        NOTES.append("Item 1, %s (%s): %d rounds of %d s per server (nginx and the mock in "
+                     "alternating 1 s slices); medians, and ratios as the median of each round's "
+                     "ratio; mock fixture: %d provider on wire %s, %d turns (each turn answers "
+                     "once), reply %d bytes, request bench/%s (%d bytes)." % (
+                         label, endpoint, a.rounds, duration, providers, api, turns, len(body),
+                         os.path.basename(request), os.path.getsize(request)))
 
     # ==========================================================================================
     # 2. mock streaming

@@ -21,6 +21,33 @@
 #include "ock/gemini.h"
 #include "ock/status.h"
 
+/* ---- the path ----------------------------------------------------------------------------- */
+
+static int path_ends_with(const char *s, size_t n, const char *tail) {
+  size_t t = strlen(tail);
+  return n >= t && !memcmp(s + n - t, tail, t);
+}
+
+long ock_gemini_route(const char *path, const char **model, size_t *model_len, int *stream) {
+  const char *m = strstr(path, "/models/");
+  if (!m)
+    return -1;
+  size_t before = (size_t)(m - path);
+  long prefix = path_ends_with(path, before, "/v1beta") ? (long)before - 7
+                : path_ends_with(path, before, "/v1")   ? (long)before - 3
+                                                        : -1;
+  const char *name = m + 8, *colon = strchr(name, ':');
+  if (prefix < 0 || !colon || colon == name || memchr(name, '/', (size_t)(colon - name)))
+    return -1;
+  int is_stream = !strcmp(colon, ":streamGenerateContent");
+  if (!is_stream && strcmp(colon, ":generateContent"))
+    return -1;
+  *model = name;
+  *model_len = (size_t)(colon - name);
+  *stream = is_stream;
+  return prefix;
+}
+
 /* ---- requests ------------------------------------------------------------------------------ */
 
 static cJSON *declarations(const struct ock_wire_request *req) {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ock/gemini.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -26,29 +27,8 @@ static const char *const CALL_TURN_TEXT =
 static const char *const RESPONSE_TURN_TEXT =
     "Please ensure that function response turn comes immediately after a function call turn.";
 
-static int ends_with(const char *s, size_t n, const char *tail) {
-  size_t t = strlen(tail);
-  return n >= t && !memcmp(s + n - t, tail, t);
-}
-
 long ock__gemini_route(const char *path, const char **model, size_t *model_len, int *stream) {
-  const char *m = strstr(path, "/models/");
-  if (!m)
-    return -1;
-  size_t before = (size_t)(m - path);
-  long prefix = ends_with(path, before, "/v1beta") ? (long)before - 7
-                : ends_with(path, before, "/v1")   ? (long)before - 3
-                                                   : -1;
-  const char *name = m + 8, *colon = strchr(name, ':');
-  if (prefix < 0 || !colon || colon == name || memchr(name, '/', (size_t)(colon - name)))
-    return -1;
-  int is_stream = !strcmp(colon, ":streamGenerateContent");
-  if (!is_stream && strcmp(colon, ":generateContent"))
-    return -1;
-  *model = name;
-  *model_len = (size_t)(colon - name);
-  *stream = is_stream;
-  return prefix;
+  return ock_gemini_route(path, model, model_len, stream);
 }
 
 int ock__gemini_sse(const struct mock_request *rq) {

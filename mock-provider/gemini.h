@@ -18,7 +18,8 @@
 #include "state.h"
 #include "validate.h"
 
-/* ock__gemini_route: when path ends in /v1/models/M:generateContent or
+/* ock__gemini_route: core's ock_gemini_route (ock/gemini.h), which `ock record` reads paths
+ * with too: when path ends in /v1/models/M:generateContent or
  * :streamGenerateContent (or /v1beta/...), the length of what comes before "/v1" ("" or
  * "/p/NAME"), with *model and *model_len naming M in path and *stream set for
  * streamGenerateContent; -1 for any other path (outputs untouched). */

@@ -25,9 +25,17 @@ static const char usage[] =
     "A recording proxy: listens on 127.0.0.1 (a free port unless --port), prints its URL as the\n"
     "first line of output, and forwards every request to URL (method, path, query, body,\n"
     "headers but the hop-by-hop ones), streamed replies as they arrive. Point the agent's base\n"
-    "URL at it (OPENAI_BASE_URL=<url>/v1, ANTHROPIC_BASE_URL=<url>). Events posted to\n"
-    "/ock/v1/events are recorded and answered {\"action\":\"continue\"}; calls of the kit's tool\n"
-    "endpoint and /mcp are forwarded and recorded.\n"
+    "URL at it (OPENAI_BASE_URL=<url>/v1, ANTHROPIC_BASE_URL=<url>,\n"
+    "GOOGLE_GEMINI_BASE_URL=<url>). Events posted to /ock/v1/events are recorded and answered\n"
+    "{\"action\":\"continue\"}; calls of the kit's tool endpoint and /mcp are forwarded and\n"
+    "recorded.\n"
+    "\n"
+    "It records every wire the kit speaks, streamed and not: OpenAI Chat Completions\n"
+    "(POST .../chat/completions), Anthropic Messages (POST .../v1/messages), the OpenAI\n"
+    "Responses API (POST .../responses; a previous_response_id chain is read whole) and the\n"
+    "Gemini API (POST .../{v1,v1beta}/models/M:generateContent and\n"
+    ":streamGenerateContent). Replay a recording of the last two with --wires responses or\n"
+    "--wires gemini.\n"
     "\n"
     "On SIGINT or SIGTERM it writes:\n"
     "  DIR/fixture.json   a scenario replaying the model's side: the prompts, each reply in the\n"
@@ -44,7 +52,8 @@ static const char usage[] =
     "  -o, --out DIR     where to write (made when missing)\n"
     "  --port N          listen on port N (default: a free port)\n"
     "  --wire W          every request outside /ock/ and /mcp is an LLM request on wire W\n"
-    "                    (openai, anthropic); default: each request's path says\n"
+    "                    (openai, anthropic, responses, gemini); default: each request's path\n"
+    "                    says\n"
     "  --redact PATH     also replace this JSON path in every body, e.g. $.metadata.user_id,\n"
     "                    $.messages[*].content (repeatable)\n"
     "  -h, --help        print this and exit\n"
@@ -112,7 +121,8 @@ static int check_args(const struct record_args *a) {
     return EXIT_USAGE;
   }
   if (a->wire && !ock__rec_wire_of("/", a->wire)) {
-    fprintf(stderr, "ock record: --wire: expected openai or anthropic, got %s\n", a->wire);
+    fprintf(stderr, "ock record: --wire: expected openai, anthropic, responses or gemini, got %s\n",
+            a->wire);
     return EXIT_USAGE;
   }
   return -1;

@@ -8,12 +8,14 @@
 #include <string.h>
 
 #include "ock/caps.h"
+#include "ock/gemini.h"
 #include "ock/json.h"
 #include "ock/message.h"
 #include "ock/sse.h"
 #include "ock/status.h"
 #include "ock/wire.h"
 #include "ock/wire_list.h"
+#include "ock/wire_responses.h"
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -24,8 +26,11 @@ static int ends_with(const char *s, const char *suffix) {
 const struct ock_wire_ops *ock__rec_wire_of(const char *path, const char *wire) {
   for (int i = 0; i < ock_wire_count(); i++) {
     const struct ock_wire_ops *w = ock_wire_get((enum ock_wire)i);
-    size_t k = strlen(w->path); /* a path ending in '/' is a prefix: Gemini's model is in it */
-    int hit = w->path[k - 1] == '/' ? strstr(path, w->path) != NULL : ends_with(path, w->path);
+    const char *model; /* Gemini: the model and the streaming choice are in the path */
+    size_t model_len;
+    int stream;
+    int hit = w->wire == OCK_WIRE_GEMINI ? ock_gemini_route(path, &model, &model_len, &stream) >= 0
+                                         : ends_with(path, w->path);
     if (hit && (!wire || !strcmp(wire, w->name)))
       return w;
   }
@@ -37,35 +42,121 @@ const struct ock_wire_ops *ock__rec_wire_of(const char *path, const char *wire) 
   return NULL;
 }
 
-/* read_history: the neutral history of a request body on that wire. */
-static int read_history(const struct ock_wire_ops *w, const cJSON *body, struct ock_history *h) {
-  struct ock_jerr e;
-  const cJSON *messages = cJSON_GetObjectItemCaseSensitive(body, "messages");
-  if (w->wire == OCK_WIRE_ANTHROPIC)
-    return ock_history_from_anthropic(cJSON_GetObjectItemCaseSensitive(body, "system"), messages, h,
-                                      &e);
-  return ock_history_from_openai(messages, h, &e);
+/* A Responses API conversation the provider keeps (previous_response_id): what led to the
+ * response with that id (the chain before it, the request's input items, not its
+ * instructions) and the reply itself, as SPEC.md 6.10 says the API stores it. */
+struct chain {
+  char *id;
+  struct ock_history conv;
+  struct chain *next;
+};
+
+/* An LLM request as the provider read it: the body, the whole conversation it judged, and
+ * what the wire keeps outside the body (Gemini's model and streaming are in the path). */
+struct llm_req {
+  cJSON *body;
+  struct ock_history h;    /* the whole conversation, chained part included */
+  struct ock_history conv; /* Responses: the same without its instructions, to store */
+  char model[128];
+  int stream;
+};
+
+static const struct chain *find_chain(const struct chain *c, const char *id) {
+  for (; c && id; c = c->next)
+    if (!strcmp(c->id, id))
+      return c;
+  return NULL;
 }
 
-/* offered_tools: the tools of a request body as session.tools entries. */
+/* read_responses: instructions (a system message), the stored conversation the request
+ * continues, then its input items: what the provider validates (SPEC.md 6.10). */
+static int read_responses(const struct chain *chains, struct llm_req *q) {
+  struct ock_jerr e;
+  const char *instructions = ock_json_str(q->body, "instructions");
+  const struct chain *prev = find_chain(chains, ock_json_str(q->body, "previous_response_id"));
+  int rc = prev ? ock_history_copy(&prev->conv, &q->conv) : OCK_OK;
+  rc = rc ? rc
+          : ock_history_from_responses(cJSON_GetObjectItemCaseSensitive(q->body, "input"), &q->conv,
+                                       &e);
+  if (!rc && instructions)
+    rc = ock_history_add_text(&q->h, OCK_ROLE_SYSTEM, instructions);
+  for (size_t i = 0; !rc && i < q->conv.len; i++)
+    rc = ock_history_append_message(&q->h, &q->conv.items[i]);
+  return rc;
+}
+
+/* read_request reads an LLM request body with the wire's own readers (message.h,
+ * wire_responses.h, gemini.h). OCK_OK, or an error for a body that is not the wire's shape. */
+static int read_request(const struct ock_wire_ops *w, const struct rec_exchange *x,
+                        const struct chain *chains, struct llm_req *q) {
+  struct ock_jerr e;
+  q->body = cJSON_ParseWithLength(x->req.data ? x->req.data : "", x->req.len);
+  if (!cJSON_IsObject(q->body))
+    return OCK_EPROTO;
+  const char *model = ock_json_str(q->body, "model");
+  snprintf(q->model, sizeof q->model, "%s", model ? model : "recorded");
+  q->stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(q->body, "stream"));
+  const cJSON *messages = cJSON_GetObjectItemCaseSensitive(q->body, "messages");
+  switch (w->wire) {
+  case OCK_WIRE_ANTHROPIC:
+    return ock_history_from_anthropic(cJSON_GetObjectItemCaseSensitive(q->body, "system"), messages,
+                                      &q->h, &e);
+  case OCK_WIRE_RESPONSES:
+    return read_responses(chains, q);
+  case OCK_WIRE_GEMINI: {
+    const char *m = NULL;
+    size_t n = 0;
+    if (ock_gemini_route(x->path, &m, &n, &q->stream) >= 0)
+      snprintf(q->model, sizeof q->model, "%.*s", (int)n, m); /* cut to fit */
+    return ock_history_from_gemini(cJSON_GetObjectItemCaseSensitive(q->body, "systemInstruction"),
+                                   cJSON_GetObjectItemCaseSensitive(q->body, "contents"), &q->h,
+                                   &e);
+  }
+  default:
+    return ock_history_from_openai(messages, &q->h, &e);
+  }
+}
+
+static void llm_req_free(struct llm_req *q) {
+  cJSON_Delete(q->body);
+  ock_history_free(&q->h);
+  ock_history_free(&q->conv);
+}
+
+/* add_tool appends one declared tool (name, description, JSON Schema) as a session.tools
+ * entry. */
+static void add_tool(cJSON *out, const cJSON *f, const char *schema_key) {
+  const char *name = ock_json_str(f, "name");
+  if (!name)
+    return;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", name);
+  const char *desc = ock_json_str(f, "description");
+  cJSON_AddStringToObject(o, "description", desc ? desc : "");
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(f, schema_key);
+  if (!schema && !strcmp(schema_key, "parametersJsonSchema")) /* Gemini's OpenAPI subset */
+    schema = cJSON_GetObjectItemCaseSensitive(f, "parameters");
+  if (cJSON_IsObject(schema))
+    cJSON_AddItemToObject(o, "input_schema", cJSON_Duplicate(schema, 1));
+  cJSON_AddItemToArray(out, o);
+}
+
+/* offered_tools: the tools of a request body as session.tools entries: OpenAI's
+ * {function: {name, parameters}}, Anthropic's {name, input_schema}, the Responses API's flat
+ * {name, parameters}, Gemini's [{functionDeclarations: [{name, parametersJsonSchema}]}]. */
 static cJSON *offered_tools(const struct ock_wire_ops *w, const cJSON *body) {
   cJSON *out = cJSON_CreateArray();
-  const cJSON *t;
+  const cJSON *t, *d;
   cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(body, "tools")) {
-    const cJSON *f =
-        w->wire == OCK_WIRE_OPENAI ? cJSON_GetObjectItemCaseSensitive(t, "function") : t;
-    const char *name = ock_json_str(f, "name");
-    if (!name)
-      continue;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", name);
-    const char *desc = ock_json_str(f, "description");
-    cJSON_AddStringToObject(o, "description", desc ? desc : "");
-    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(
-        f, w->wire == OCK_WIRE_OPENAI ? "parameters" : "input_schema");
-    if (cJSON_IsObject(schema))
-      cJSON_AddItemToObject(o, "input_schema", cJSON_Duplicate(schema, 1));
-    cJSON_AddItemToArray(out, o);
+    if (w->wire == OCK_WIRE_OPENAI)
+      add_tool(out, cJSON_GetObjectItemCaseSensitive(t, "function"), "parameters");
+    else if (w->wire == OCK_WIRE_ANTHROPIC)
+      add_tool(out, t, "input_schema");
+    else if (w->wire == OCK_WIRE_RESPONSES)
+      add_tool(out, t, "parameters");
+    else
+      cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(t, "functionDeclarations"))
+          add_tool(out, d, "parametersJsonSchema");
   }
   return out;
 }
@@ -178,14 +269,17 @@ static cJSON *turn_of(const struct ock_wire_ops *w, const struct ock_reply *r) {
   }
   const char *fin = r->finish_reason;
   if (fin && strcmp(fin, w->finish_text) && strcmp(fin, w->finish_tools))
-    cJSON_AddStringToObject(t, w->wire == OCK_WIRE_OPENAI ? "finish_reason" : "stop_reason", fin);
+    cJSON_AddStringToObject(t, w->wire == OCK_WIRE_ANTHROPIC ? "stop_reason" : "finish_reason",
+                            fin);
   return t;
 }
 
 /* What the builder carries from one exchange to the next. */
 struct build {
   cJSON *doc, *prompts, *script, *tools, *calls; /* calls: call id -> tool name, unanswered */
+  cJSON *taken;                                  /* call ids of the history already answered */
   cJSON *kit_results;                            /* tool name -> [ToolResult] from the kit */
+  struct chain *chains;                          /* Responses API: the stored conversations */
   size_t prev_len;
   int prev_fault;     /* the previous LLM reply was a fault */
   long retries, most; /* retries of the current turn; the most of any turn */
@@ -223,68 +317,125 @@ static void add_result(cJSON *tools, const char *name, cJSON *result) {
   cJSON_AddItemToArray(calls, c);
 }
 
-/* take_results: the results this request carries for calls of earlier replies. */
+/* history_call_name: the tool name of the call with that id in the history, or NULL. */
+static const char *history_call_name(const struct ock_history *h, const char *id) {
+  for (size_t i = 0; i < h->len; i++)
+    for (size_t k = 0; k < h->items[i].n_calls; k++)
+      if (h->items[i].calls[k].id && !strcmp(h->items[i].calls[k].id, id))
+        return h->items[i].calls[k].name;
+  return NULL;
+}
+
+/* pending_call: the id of the result's call among the recorded replies' unanswered calls. By
+ * id; a Gemini call the model sent without an id was given one by each reader (gemini.h:
+ * "ock-fc:<turn>.<k>" in a request, another in the reply), so it is the first unanswered call
+ * of the same tool name, the API's own pairing. */
+static const char *pending_call(struct build *b, const struct ock_history *h,
+                                const struct ock_message *m) {
+  if (ock_json_str(b->calls, m->tool_call_id))
+    return m->tool_call_id;
+  const char *name =
+      strncmp(m->tool_call_id, "ock-fc:", 7) ? NULL : history_call_name(h, m->tool_call_id);
+  const cJSON *c;
+  cJSON_ArrayForEach(c, b->calls) {
+    if (name && cJSON_IsString(c) && !strcmp(c->valuestring, name))
+      return c->string;
+  }
+  return NULL;
+}
+
+/* take_results: the results this request carries for calls of earlier replies. Each call of
+ * the history is answered once: the next requests carry the same result again. */
 static void take_results(struct build *b, const struct ock_history *h) {
   for (size_t i = 0; i < h->len; i++) {
     const struct ock_message *m = &h->items[i];
-    if (m->role != OCK_ROLE_TOOL || !m->tool_call_id)
+    if (m->role != OCK_ROLE_TOOL || !m->tool_call_id ||
+        cJSON_GetObjectItemCaseSensitive(b->taken, m->tool_call_id))
       continue;
-    const char *name = ock_json_str(b->calls, m->tool_call_id);
-    if (!name)
+    const char *id = pending_call(b, h, m);
+    if (!id)
       continue;
-    add_result(b->tools, name, result_of(m));
-    cJSON_DeleteItemFromObjectCaseSensitive(b->calls, m->tool_call_id);
+    add_result(b->tools, ock_json_str(b->calls, id), result_of(m));
+    cJSON_AddTrueToObject(b->taken, m->tool_call_id);
+    cJSON_DeleteItemFromObjectCaseSensitive(b->calls, id);
   }
 }
 
-static void open_session(struct build *b, const struct ock_wire_ops *w, const cJSON *body) {
+static void open_session(struct build *b, const struct ock_wire_ops *w, const struct llm_req *q) {
   cJSON *session = cJSON_GetObjectItemCaseSensitive(b->doc, "session");
   cJSON *prov = cJSON_AddArrayToObject(session, "providers");
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "name", "primary");
   cJSON_AddStringToObject(p, "api", w->name);
-  const char *model = ock_json_str(body, "model");
-  cJSON_AddStringToObject(p, "model", model ? model : "recorded");
+  cJSON_AddStringToObject(p, "model", q->model);
   cJSON_AddNumberToObject(p, "priority", 1);
   cJSON_AddItemToArray(prov, p);
-  cJSON_AddItemToObject(session, "tools", offered_tools(w, body));
+  cJSON_AddItemToObject(session, "tools", offered_tools(w, q->body));
   b->have_session = 1;
+}
+
+/* keep_chain stores a Responses API reply with the conversation that led to it, so a request
+ * that names it in previous_response_id is read whole (unless the request said store: false,
+ * as the API does). */
+static void keep_chain(struct build *b, struct llm_req *q, const struct ock_reply *r) {
+  if (!r->id || cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(q->body, "store")))
+    return;
+  struct chain *c = calloc(1, sizeof *c);
+  if (!c || !(c->id = strdup(r->id)) || ock_history_append_message(&q->conv, &r->msg)) {
+    if (c)
+      free(c->id);
+    free(c);
+    return;
+  }
+  c->conv = q->conv; /* moved */
+  ock_history_init(&q->conv);
+  c->next = b->chains;
+  b->chains = c;
+}
+
+/* decode: the reply of an exchange, streamed or not; 0 when it is whole and the wire's shape. */
+static int decode(const struct ock_wire_ops *w, const struct rec_exchange *x, struct ock_reply *r,
+                  long *events) {
+  *events = 0;
+  if (x->status < 200 || x->status >= 300)
+    return 1;
+  if (is_stream(x))
+    return decode_stream(w, &x->resp, r, events) != OCK_OK;
+  if (!x->complete)
+    return 1;
+  cJSON *reply = cJSON_ParseWithLength(x->resp.data ? x->resp.data : "", x->resp.len);
+  struct ock_jerr e;
+  int bad = !reply || w->decode_reply(reply, r, &e);
+  cJSON_Delete(reply);
+  return bad;
 }
 
 /* one_llm adds an LLM exchange: maybe a prompt, then its turn. */
 static void one_llm(struct build *b, const struct ock_wire_ops *w, const struct rec_exchange *x) {
-  cJSON *body = cJSON_ParseWithLength(x->req.data ? x->req.data : "", x->req.len);
-  struct ock_history h;
-  ock_history_init(&h);
-  if (!cJSON_IsObject(body) || read_history(w, body, &h) || !h.len) {
-    cJSON_Delete(body);
-    ock_history_free(&h);
+  struct llm_req q = {0};
+  ock_history_init(&q.h);
+  ock_history_init(&q.conv);
+  if (read_request(w, x, b->chains, &q) || !q.h.len) {
+    llm_req_free(&q);
     return;
   }
+  const struct ock_history *h = &q.h;
   if (!b->have_session)
-    open_session(b, w, body);
-  b->streaming |= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body, "stream"));
-  const struct ock_message *last = &h.items[h.len - 1];
-  int retry = b->prev_fault && h.len == b->prev_len;
+    open_session(b, w, &q);
+  b->streaming |= q.stream;
+  const struct ock_message *last = &h->items[h->len - 1];
+  int retry = b->prev_fault && h->len == b->prev_len;
   b->retries = retry ? b->retries + 1 : 0;
   b->most = b->retries > b->most ? b->retries : b->most;
-  if (last->role == OCK_ROLE_USER && h.len != b->prev_len)
+  if (last->role == OCK_ROLE_USER && h->len != b->prev_len)
     cJSON_AddItemToArray(b->prompts, cJSON_CreateString(last->content ? last->content : ""));
-  b->prev_len = h.len;
-  take_results(b, &h);
+  b->prev_len = h->len;
+  take_results(b, h);
   b->llm_requests++;
   struct ock_reply r;
   ock_reply_init(&r);
   long events = 0;
-  int bad = 1;
-  if (x->status >= 200 && x->status < 300 && is_stream(x)) {
-    bad = decode_stream(w, &x->resp, &r, &events);
-  } else if (x->status >= 200 && x->status < 300 && x->complete) {
-    cJSON *reply = cJSON_ParseWithLength(x->resp.data ? x->resp.data : "", x->resp.len);
-    struct ock_jerr e;
-    bad = !reply || w->decode_reply(reply, &r, &e);
-    cJSON_Delete(reply);
-  }
+  int bad = decode(w, x, &r, &events);
   cJSON *fault = refused(x) ? NULL : fault_of(x, bad, events);
   b->prev_fault = fault != NULL;
   cJSON *turn = fault ? cJSON_CreateObject() : turn_of(w, &r);
@@ -294,10 +445,11 @@ static void one_llm(struct build *b, const struct ock_wire_ops *w, const struct 
     cJSON_AddItemToObject(turn, "fault", fault);
   for (size_t i = 0; !fault && i < r.msg.n_calls; i++)
     cJSON_AddStringToObject(b->calls, r.msg.calls[i].id, r.msg.calls[i].name);
+  if (!fault && !bad && w->wire == OCK_WIRE_RESPONSES)
+    keep_chain(b, &q, &r);
   cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(b->script, "primary"), turn);
   ock_reply_clear(&r);
-  ock_history_free(&h);
-  cJSON_Delete(body);
+  llm_req_free(&q);
 }
 
 /* one_tool adds a call of the kit's tool endpoint: its answer is the tool's result. */
@@ -379,6 +531,14 @@ static void finish(struct build *b) {
         counts, t->string, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "calls")));
   }
   cJSON_Delete(b->calls);
+  cJSON_Delete(b->taken);
+  while (b->chains) {
+    struct chain *next = b->chains->next;
+    free(b->chains->id);
+    ock_history_free(&b->chains->conv);
+    free(b->chains);
+    b->chains = next;
+  }
 }
 
 int ock__rec_fixture(struct rec_exchange *const *xs, size_t n, const char *wire, cJSON **out,
@@ -398,6 +558,7 @@ int ock__rec_fixture(struct rec_exchange *const *xs, size_t n, const char *wire,
                     .script = cJSON_CreateObject(),
                     .tools = cJSON_CreateObject(),
                     .calls = cJSON_CreateObject(),
+                    .taken = cJSON_CreateObject(),
                     .kit_results = cJSON_CreateObject()};
   cJSON_AddArrayToObject(b.script, "primary");
   for (size_t i = 0; i < n; i++) {

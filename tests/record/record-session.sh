@@ -1,7 +1,8 @@
 #!/bin/sh
 # record-session.sh BIN_DIR SOURCE_FIXTURE OUT_DIR CLIENT [RECORD_OPTION...]
 # Serves SOURCE_FIXTURE with the mock, starts `ock record` in front of it writing to OUT_DIR,
-# runs the shell command CLIENT with OCK_URL and OPENAI_BASE_URL pointing at the recorder, then
+# runs the shell command CLIENT with OCK_URL and the providers' base URLs (OPENAI_BASE_URL,
+# ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL) pointing at the recorder, then
 # stops the recorder (SIGINT: it writes its files) and the mock. Exits with CLIENT's status, or
 # 90 when a server did not start. Nothing is left running.
 set -u
@@ -30,7 +31,8 @@ MOCK=$(first_line "$WORK/mock.url")
 RP=$!
 REC=$(first_line "$WORK/record.url")
 [ -n "$REC" ] || { cat "$WORK/record.err" >&2; exit 90; }
-OCK_URL=$REC OCK_MCP_URL=$REC/mcp OPENAI_BASE_URL=$REC/v1 ANTHROPIC_BASE_URL=$REC sh -c "$CLIENT" >"$WORK/client.out" 2>&1
+OCK_URL=$REC OCK_MCP_URL=$REC/mcp OPENAI_BASE_URL=$REC/v1 ANTHROPIC_BASE_URL=$REC \
+  GOOGLE_GEMINI_BASE_URL=$REC sh -c "$CLIENT" >"$WORK/client.out" 2>&1
 rc=$?
 stop
 exit $rc

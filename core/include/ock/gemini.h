@@ -10,11 +10,20 @@
 #ifndef OCK_GEMINI_H
 #define OCK_GEMINI_H
 
+#include <stddef.h>
+
 #include <cJSON.h>
 
 #include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/message.h"
+
+/* ock_gemini_route reads a request path: when it ends in /v1/models/M:generateContent or
+ * :streamGenerateContent (or /v1beta/...), returns the length of what comes before "/v1" (""
+ * or a prefix such as "/p/NAME"), with *model and *model_len naming M in path and *stream set
+ * for streamGenerateContent; -1 for any other path (outputs untouched). The mock routes with it
+ * and `ock record` tells a Gemini request by it. */
+long ock_gemini_route(const char *path, const char **model, size_t *model_len, int *stream);
 
 /* ock_history_to_gemini: the history as `contents` (*out, a new array the caller deletes)
  * and the system messages joined by a blank line as a `systemInstruction` object
