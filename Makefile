@@ -81,6 +81,7 @@ include fuzz/part.mk
 include install.mk
 include adapters/python/part.mk
 include adapters/js/part.mk
+include contract.mk
 # after adapters/python/part.mk: test-frameworks names its virtualenv stamp as a prerequisite
 include frameworks.mk
 

@@ -1,7 +1,8 @@
 # adapters/js: the package's unit tests and its type check.
 #
 # make test runs `node --test` in adapters/js (the client, the shared bridge code, each bridge
-# with its framework replaced by a stand-in, the packed tarball installed offline; no registry),
+# with its framework replaced by a stand-in, the packed tarball installed offline, real documents
+# against contract.schema.json; no registry),
 # and js-typecheck: tsc from the pinned devDependencies of adapters/js/package-lock.json, installed
 # by npm ci into $(JS_DEV), checks src/client.js and src/bridge.js (strict), the bridges and bins
 # (checkJs, their frameworks typed any), the declarations in types/ through a consumer
@@ -34,6 +35,6 @@ js-types: $(JS_DEV_STAMP)
 
 # Node 20 or later: the bridges' tests install their stand-ins with node:module register.
 JS_NODE_OK = command -v node >/dev/null 2>&1 && node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'
-JS_TEST_CMD = cd adapters/js && node --test test/*.test.js
+JS_TEST_CMD = cd adapters/js && OCK_BUILD="$(abspath $(BUILD))" node --test test/*.test.js
 test-js:
 	$(JS_TEST_CMD)
