@@ -80,6 +80,8 @@ include bench/part.mk
 include fuzz/part.mk
 include install.mk
 include adapters/python/part.mk
+include adapters/js/part.mk
+include contract.mk
 # after adapters/python/part.mk: test-frameworks names its virtualenv stamp as a prerequisite
 include frameworks.mk
 
@@ -93,6 +95,11 @@ test: all $(PY_PKG_STAMP)
 	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
 	done; \
 	echo "== pytest tests/adapters"; $(PY_TEST_CMD) || failed="$$failed pytest"; \
+	echo "== node --test adapters/js"; if $(JS_NODE_OK); then ($(JS_TEST_CMD)) || failed="$$failed adapters/js"; \
+	  else echo "SKIP: adapters/js node --test (needs node 20 or later)"; fi; \
+	echo "== tsc adapters/js"; if $(JS_NODE_OK) && command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory js-typecheck || failed="$$failed js-typecheck"; \
+	  else echo "SKIP: adapters/js type check (needs node 20 or later and npm)"; fi; \
 	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || failed="$$failed tests/report/screenshots.sh"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all test binaries passed"

@@ -5,9 +5,27 @@
 // loads only the framework it bridges.
 import { RETRYABLE_STATUS, denies } from './client.js';
 
+/** @typedef {import('./client.js').HookResult} HookResult */
+/** @typedef {import('./client.js').ToolResult} ToolResult */
+/** @typedef {import('./client.js').Session} Session */
+/** @typedef {import('./client.js').Provider} Provider */
+/** @typedef {import('./client.js').OckClient} OckClient */
+/** @typedef {{role: 'system' | 'user' | 'assistant', text: string, ephemeral: boolean | undefined}} Injection */
+/**
+ * @typedef {object} ProviderErrorFields
+ * @property {{type: string, message: string}} error
+ * @property {boolean} retryable
+ * @property {number | null} status_code
+ */
+
+/** @type {(v: unknown) => v is Record<string, any>} */
 export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** SPEC.md 5.6: the reason of a deny or ask_user reply. */
+/**
+ * SPEC.md 5.6: the reason of a deny or ask_user reply.
+ * @param {HookResult} result
+ * @returns {string}
+ */
 export function denyReason(result) {
   if (result.action === 'ask_user') return 'No approval system available';
   return typeof result.reason === 'string' && result.reason !== '' ? result.reason : 'no reason given';
@@ -17,6 +35,8 @@ export function denyReason(result) {
  * The arguments of a tool call as an event field (SPEC.md 4.3.6, 4.3.11): the JSON object they
  * parse to, `{}` for an empty string, else the raw string. A value that is already parsed is
  * returned as it is.
+ * @param {unknown} raw
+ * @returns {unknown}
  */
 export function parseArguments(raw) {
   if (typeof raw !== 'string') return raw;
@@ -29,7 +49,11 @@ export function parseArguments(raw) {
   }
 }
 
-/** SPEC.md 5.11: the text of a ToolResult. */
+/**
+ * SPEC.md 5.11: the text of a ToolResult.
+ * @param {ToolResult} result
+ * @returns {string}
+ */
 export function resultText(result) {
   if (result.success === false) {
     const msg = result.error?.message;
@@ -39,7 +63,11 @@ export function resultText(result) {
   return JSON.stringify(result.output ?? null);
 }
 
-/** The injection an inject_context reply asks for, or null (SPEC.md 5.6). */
+/**
+ * The injection an inject_context reply asks for, or null (SPEC.md 5.6).
+ * @param {HookResult} result
+ * @returns {Injection | null}
+ */
 export function injection(result) {
   if (result.action !== 'inject_context') return null;
   if (typeof result.context_injection !== 'string' || result.context_injection === '') return null;
@@ -48,6 +76,7 @@ export function injection(result) {
 
 /** A deny or ask_user reply to prompt:submit or provider:request, thrown out of the framework's loop. */
 export class Denied extends Error {
+  /** @param {string} reason */
   constructor(reason) {
     super(`Denied: ${reason}`);
     this.name = 'OckDenied';
@@ -55,14 +84,22 @@ export class Denied extends Error {
   }
 }
 
-/** The Denied at the root of an exception the framework may have wrapped (cause chain), or null. */
+/**
+ * The Denied at the root of an exception the framework may have wrapped (cause chain), or null.
+ * @param {any} e
+ * @returns {Denied | null}
+ */
 export function deniedIn(e) {
   for (let cur = e, depth = 0; cur && depth < 8; cur = cur.cause, depth += 1)
     if (cur instanceof Denied) return cur;
   return null;
 }
 
-/** The session's first provider: lowest priority number, then order; null when there is none. */
+/**
+ * The session's first provider: lowest priority number, then order; null when there is none.
+ * @param {Session} session
+ * @returns {Provider | null}
+ */
 export function firstProvider(session) {
   const providers = [...session.providers].sort((a, b) => (a.priority ?? 100) - (b.priority ?? 100));
   return providers[0] ?? null;
@@ -72,6 +109,8 @@ export function firstProvider(session) {
  * The provider:error fields (error, retryable, status_code) of an exception thrown by the official
  * openai client or a framework over it: the HTTP status from `status` or `statusCode`, a timeout,
  * a cancellation or a failed connection from the error's name.
+ * @param {any} e
+ * @returns {ProviderErrorFields}
  */
 export function providerError(e) {
   let status = null;
@@ -96,10 +135,14 @@ export function providerError(e) {
  * checks of SPEC.md 5.2 (an empty prompt, no provider, a provider on another wire) and a deny of
  * prompt:submit, each ending the execute through complete(status, extra). Returns the
  * prompt:submit reply and the provider, or `ended` (what complete returned) when it ended.
+ * @param {{prompt: string, client: OckClient, session: Session}} ctx
+ * @param {(status: string, extra?: Record<string, unknown>) => Promise<unknown>} complete
+ * @returns {Promise<{submit: HookResult, provider: Provider, ended?: undefined} | {ended: unknown, submit?: undefined, provider?: undefined}>}
  */
 export async function openaiPrologue({ prompt, client, session }, complete) {
   const submit = await client.emit('prompt:submit', { prompt });
   const provider = firstProvider(session);
+  /** @type {(type: string, message: string) => Promise<{ended: unknown}>} */
   const fail = async (type, message) => ({ ended: (await complete('error', { error: { type, message } })) ?? true });
   if (prompt.trim() === '') return fail('invalid_input', 'the prompt is empty');
   if (!provider) return fail('no_provider', 'the session has no provider');

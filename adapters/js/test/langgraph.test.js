@@ -1,0 +1,115 @@
+// The LangGraph bridge under node --test, with LangGraph and LangChain replaced by
+// test/fakes/langgraph.js (no registry, no framework installed): how its completions model and
+// its tool wrappers turn what the graph does into ock/1 events, and how it applies the
+// HookResults.
+import { test, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import './fakes/register.js';
+import { drive, session, dataOf, completion, sleep } from './harness.js';
+
+const { fake } = await import('./fakes/langgraph.js');
+const { executeLangGraph, newState, ORCHESTRATOR } = await import('../src/langgraph.js');
+
+const usage = { input_tokens: 30, output_tokens: 4 };
+const text = (content) => ({ content, finish_reason: 'stop', usage });
+const calls = (...cs) => ({ content: '', finish_reason: 'tool_calls', usage, tool_calls: cs.map(([id, args, name = 'get_weather']) => ({ id, name, args })) });
+const run = (opts) => drive(executeLangGraph, newState, opts);
+
+beforeEach(() => {
+  fake.replies = [];
+  fake.sent = [];
+});
+
+test('a tool round: the events in order, with the fields of the generation', async () => {
+  fake.replies = [calls(['call_1', { city: 'Paris' }]), text('15 degrees in Paris')];
+  const { events, tools } = await run();
+  assert.deepEqual(events.map((e) => e.event), ['prompt:submit', 'provider:request', 'provider:response', 'tool:pre', 'tool:post',
+    'provider:request', 'provider:response', 'prompt:complete', 'orchestrator:complete']);
+  assert.deepEqual(dataOf(events, 'provider:response')[0], { provider: 'primary', iteration: 1, content: '',
+    tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], finish_reason: 'tool_calls', usage });
+  const ids = { tool_call_id: 'call_1', tool_name: 'get_weather', parallel_group_id: 'pg-0-1' };
+  assert.deepEqual(dataOf(events, 'tool:pre'), [{ ...ids, tool_input: { city: 'Paris' } }]);
+  assert.deepEqual(tools.map((t) => [t.tool_call_id, t.input]), [['call_1', { city: 'Paris' }]]);
+  assert.deepEqual(dataOf(events, 'tool:post'), [{ ...ids, result: { success: true, output: '15 degrees', error: null }, tool_input: { city: 'Paris' } }]);
+  assert.equal(fake.sent[1].at(-1).content, '15 degrees', 'the model reads the result text');
+  assert.deepEqual(dataOf(events, 'prompt:complete'), [{ response: '15 degrees in Paris' }]);
+  assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 2, status: 'success' });
+});
+
+test('tool:pre deny and modify are applied before the tool validates its input', async () => {
+  fake.replies = [calls(['call_1', { city: 'Paris' }], ['call_2', { city: 'Rome' }]), text('ok')];
+  const answer = (event, data) => {
+    if (event !== 'tool:pre') return undefined;
+    return data.tool_call_id === 'call_1' ? { action: 'deny', reason: 'Not Paris' } : { action: 'modify', data: { tool_input: { city: 'Lyon' } } };
+  };
+  const { events, tools } = await run({ reply: answer });
+  assert.deepEqual(tools.map((t) => [t.tool_call_id, t.input]), [['call_2', { city: 'Lyon' }]]);
+  assert.deepEqual(dataOf(events, 'tool:error').map((d) => [d.tool_call_id, d.error]), [['call_1', { type: 'denied', message: 'Not Paris' }]]);
+  assert.deepEqual(dataOf(events, 'tool:post').map((d) => d.tool_input), [{ city: 'Lyon' }]);
+  assert.deepEqual(fake.sent[1].slice(-2).map((m) => m.content), ['Error: denied: Not Paris', '15 degrees']);
+});
+
+test('input the tool schema refuses: tool:error invalid_arguments, the tools endpoint is not called', async () => {
+  fake.replies = [calls(['call_1', { town: 'Paris' }]), text('sorry')];
+  const { events, tools } = await run();
+  assert.deepEqual(tools, []);
+  assert.deepEqual(dataOf(events, 'tool:pre').map((d) => d.tool_input), [{ town: 'Paris' }]);
+  const [err] = dataOf(events, 'tool:error');
+  assert.equal(err.error.type, 'invalid_arguments');
+  assert.equal(err.tool_call_id, 'call_1');
+});
+
+test('a provider:request deny ends the graph: incomplete denied, the model not asked', async () => {
+  fake.replies = [text('never')];
+  const { events } = await run({ reply: (event) => (event === 'provider:request' ? { action: 'deny', reason: 'No budget' } : undefined) });
+  assert.equal(fake.sent.length, 0);
+  assert.deepEqual(dataOf(events, 'prompt:complete'), [{ response: 'Denied: No budget' }]);
+  assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 0, status: 'incomplete', reason: 'denied' });
+});
+
+test('an ephemeral injection reaches that request only; a kept one joins the thread', async () => {
+  fake.replies = [calls(['call_1', { city: 'Paris' }]), text('ok')];
+  const answer = (event, data) => {
+    if (event === 'provider:request' && data.iteration === 1) return { action: 'inject_context', context_injection: 'Use Celsius.', ephemeral: true };
+    if (event === 'prompt:submit') return { action: 'inject_context', context_injection: 'Be brief.', context_injection_role: 'user' };
+    return undefined;
+  };
+  await run({ reply: answer });
+  assert.equal(fake.sent[0].at(-1).content, 'Use Celsius.');
+  assert.equal(fake.sent[0].at(-1).constructor.name, 'SystemMessage');
+  assert.ok(!fake.sent[1].some((m) => m.content === 'Use Celsius.'));
+  assert.ok(fake.sent.every((msgs) => msgs.some((m) => m.content === 'Be brief.' && m.constructor.name === 'HumanMessage')));
+});
+
+test('a provider error: provider:error, then status error', async () => {
+  fake.replies = [Object.assign(new Error('Bad Request'), { status: 400 })];
+  const { events } = await run();
+  assert.deepEqual(dataOf(events, 'provider:error'), [{ provider: 'primary', iteration: 1, attempt: 1,
+    error: { type: 'http_error', message: 'HTTP 400: Bad Request' }, retryable: false, status_code: 400 }]);
+  assert.equal(completion(events).status, 'error');
+});
+
+test('the recursion limit is two supersteps per iteration: max_iterations model calls, then incomplete', async () => {
+  fake.replies = [calls(['call_1', { city: 'A' }]), calls(['call_2', { city: 'B' }]), calls(['call_3', { city: 'C' }])];
+  const { events } = await run({ doc: session({ config: { max_iterations: 2 } }) });
+  assert.equal(dataOf(events, 'provider:request').length, 2);
+  assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 2, status: 'incomplete', reason: 'max_iterations' });
+});
+
+test('parallel_tools false runs the calls of a message one after another, in call order', async () => {
+  const slow = async () => { await sleep(60); return { success: true, output: 'x', error: null }; };
+  fake.replies = [calls(['call_a', { city: 'A' }], ['call_b', { city: 'B' }]), text('done')];
+  const sequential = await run({ doc: session({ config: { parallel_tools: false } }), tool: slow });
+  assert.deepEqual(sequential.log.filter((l) => l.startsWith('tool')), ['tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post',
+    'tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post']);
+  assert.deepEqual(sequential.tools.map((t) => t.tool_call_id), ['call_a', 'call_b']);
+  fake.replies = [calls(['call_a', { city: 'A' }], ['call_b', { city: 'B' }]), text('done')];
+  const parallel = await run({ tool: slow });
+  assert.deepEqual(parallel.log.filter((l) => l.startsWith('tool ')).slice(0, 2), ['tool get_weather', 'tool get_weather']);
+});
+
+test('the conversation is the graph thread: the second prompt sees the first exchange', async () => {
+  fake.replies = [text('15 degrees'), text('You are welcome')];
+  await run({ doc: session({ prompts: ['Weather?', 'Thanks!'] }) });
+  assert.deepEqual(fake.sent[1].map((m) => m.content), ['Weather?', '15 degrees', 'Thanks!']);
+});

@@ -1,0 +1,22 @@
+// Types of ock-adapter/openai-agents (src/openai-agents.js), written by hand: the bridge's code is
+// typed against the framework, which the package does not depend on. test/types.test.js checks
+// that the names declared here are the module's exports.
+import type { ExecuteContext, HookResult } from './client.js';
+
+/** The `orchestrator` field of the bridge's orchestrator:complete. */
+export declare const ORCHESTRATOR: string;
+
+/** What lives across the executes of one session: the Runner's history, the execute counter. */
+export interface OpenAIAgentsState {
+  history: unknown[];
+  executes: number;
+}
+
+/** A fresh state, one per session. */
+export declare function newState(): OpenAIAgentsState;
+
+/**
+ * One execute: one `Runner.run` of the Agents SDK with its ock/1 events, ending with
+ * orchestrator:complete. Resolves to that event's HookResult.
+ */
+export declare function executeOpenAIAgents(ctx: ExecuteContext, state: OpenAIAgentsState): Promise<HookResult>;
