@@ -252,7 +252,7 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
 }
 
 void ock__check_iter(struct grade_ctx *g) {
-  long long max = ock__cfg_int(g->v, "max_iterations", 10);
+  long long max = g->v->cfg.max_iterations;
   if (max <= 0)
     return;
   for (size_t k = 0; k < g->v->nx; k++)

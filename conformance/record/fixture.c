@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ock/caps.h"
+#include "ock/contract_map.h"
 #include "ock/json.h"
 #include "ock/message.h"
 #include "ock/sse.h"
@@ -357,10 +358,10 @@ static void finish(struct build *b) {
   cJSON *session = cJSON_GetObjectItemCaseSensitive(doc, "session");
   cJSON *config = cJSON_AddObjectToObject(session, "config");
   if (b->streaming)
-    cJSON_AddTrueToObject(config, "streaming");
+    cJSON_AddTrueToObject(config, OCK_CFG_STREAMING);
   if (b->most) { /* the agent retried: grade its retries against what it did */
-    cJSON_AddStringToObject(config, "error_strategy", "retry");
-    cJSON_AddNumberToObject(config, "max_retries", (double)b->most);
+    cJSON_AddStringToObject(config, OCK_CFG_ERROR_STRATEGY, OCK_CFG_ERROR_STRATEGY_RETRY);
+    cJSON_AddNumberToObject(config, OCK_CFG_MAX_RETRIES, (double)b->most);
     cJSON *caps = cJSON_AddArrayToObject(doc, "capabilities");
     cJSON_AddItemToArray(caps, cJSON_CreateString("core"));
     cJSON_AddItemToArray(caps, cJSON_CreateString("resilience"));
