@@ -149,6 +149,7 @@ lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
 	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
+	sh scripts/include_lint.sh
 	clang-format --dry-run --Werror $(C_SOURCES)
 	sh scripts/funclen.sh --check
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \

@@ -12,7 +12,7 @@
 #include "checks/grade.h"
 #include "ock/contract.h"
 #include "ock/json.h"
-#include "run/sut.h"
+#include "model/outcome.h"
 
 #define MAX_CANDIDATES 4
 

@@ -15,7 +15,7 @@
 
 #include "ock/config.h"
 #include "ock/contract.h"
-#include "run/sut.h"
+#include "model/outcome.h"
 
 struct view_exec {
   int index;    /* 1-based */
