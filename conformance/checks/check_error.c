@@ -55,9 +55,8 @@ static double retry_after_ms(const struct view *v, const cJSON *reply) {
 static const char *next_provider(const struct view *v, const char *failed) {
   double fp = 0;
   const cJSON *p;
-  cJSON_ArrayForEach(p,
-                     cJSON_GetObjectItemCaseSensitive(
-                         v->session, "providers")) if (!strcmp(ock__str_field(p, "name"), failed))
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers"))
+    if (!strcmp(ock__str_field(p, "name"), failed))
       fp = ock_json_num(p, "priority", 100);
   const char *best = NULL;
   double bp = 0;

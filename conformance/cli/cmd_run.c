@@ -650,7 +650,8 @@ static void print_progress(struct pool *p, const cJSON *r) {
         cJSON_AddItemToArray(waived, cJSON_CreateString(req));
       int listed = 0; /* one requirement, however many of its checks failed */
       const cJSON *f;
-      cJSON_ArrayForEach(f, failed) listed |= req && !strcmp(f->valuestring, req);
+      cJSON_ArrayForEach(f, failed)
+        listed |= req && !strcmp(f->valuestring, req);
       if (v && req && !listed &&
           (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
         cJSON_AddItemToArray(failed, cJSON_CreateString(req));

@@ -376,8 +376,9 @@ static void finish(struct build *b) {
   if (kit) { /* the tools ran through the kit: each is called as often as recorded */
     cJSON *counts = cJSON_AddObjectToObject(expect, "tool_calls");
     const cJSON *t;
-    cJSON_ArrayForEach(t, b->kit_results) cJSON_AddNumberToObject(
-        counts, t->string, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "calls")));
+    cJSON_ArrayForEach(t, b->kit_results)
+      cJSON_AddNumberToObject(counts, t->string,
+                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "calls")));
   }
   cJSON_Delete(b->calls);
 }

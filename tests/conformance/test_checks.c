@@ -94,8 +94,9 @@ static cJSON *grade(const char *journal_text, const char *const *caps, int stric
 
 static const char *verdict_of(const cJSON *checks, const char *id) {
   const cJSON *c;
-  cJSON_ArrayForEach(c, checks) if (!strcmp(ock_json_str(c, "id"), id)) return ock_json_str(
-      c, "verdict");
+  cJSON_ArrayForEach(c, checks)
+    if (!strcmp(ock_json_str(c, "id"), id))
+      return ock_json_str(c, "verdict");
   return "(not run)";
 }
 

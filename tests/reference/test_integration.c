@@ -143,7 +143,8 @@ static void grade(const cJSON *fixture, const cJSON *journal, const struct sut_r
   /* every cancel trigger fired: a SIGINT that never came would test nothing */
   const cJSON *cancel = cJSON_GetObjectItemCaseSensitive(fixture, "cancel");
   int triggers = cJSON_IsArray(cancel) ? cJSON_GetArraySize(cancel) : cancel != NULL, fired = 0;
-  cJSON_ArrayForEach(e, journal) fired += !strcmp(ock_json_str(e, "kind"), "cancel");
+  cJSON_ArrayForEach(e, journal)
+    fired += !strcmp(ock_json_str(e, "kind"), "cancel");
   OCK_ASSERT_INT_EQ(fired, triggers);
 }
 
