@@ -7,7 +7,8 @@
 #   make test-action the GitHub Action's steps as an unprivileged runner user (root only)
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
-#                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
+#                   includes between conformance/ stages (scripts/include_lint.sh), functions
+#                   too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
@@ -33,8 +34,9 @@ SANITIZE ?=
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 
-INCLUDES := -I$(BUILD)/gen/include -Icore/include -Imock-provider/include -Ireference/include -Iconformance -Itests
-CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PKG_CFLAGS) \
+INCLUDES := -I$(BUILD)/gen/include -Icore/include -Imock-provider/include -Ireference/include
+# PART_INCLUDES: what only some parts see, set per object directory below.
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PART_INCLUDES) $(PKG_CFLAGS) \
              $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer) $(FUZZ_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
@@ -66,6 +68,13 @@ deps:
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
+
+# The harness's stages, named "<stage>/<file>.h" (conformance/README.md), for conformance/
+# itself, its tests, the mutant gate (which reads the check table) and the fuzz targets of its
+# parsers; the shared test runner ("runner.h") for tests/. No other part sees either.
+$(BUILD)/obj/conformance/%.o $(BUILD)/obj/tests/conformance/%.o $(BUILD)/obj/tests/mutants/%.o \
+  $(BUILD)/obj/fuzz/%.o: PART_INCLUDES += -Iconformance
+$(BUILD)/obj/tests/%.o: PART_INCLUDES += -Itests
 
 # objs_of(sources): the object files for a list of sources.
 objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -153,7 +162,7 @@ lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	clang-format --dry-run --Werror $(C_SOURCES)
 	sh scripts/funclen.sh --check
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
-	  --suppress=missingIncludeSystem $(INCLUDES) $(filter -I%,$(PKG_CFLAGS)) \
+	  --suppress=missingIncludeSystem $(INCLUDES) -Iconformance -Itests $(filter -I%,$(PKG_CFLAGS)) \
 	  $(filter %.c,$(C_SOURCES))
 
 clean:
