@@ -7,8 +7,9 @@
 #   make test-action the GitHub Action's steps as an unprivileged runner user (root only)
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
-#                   includes between conformance/ stages (scripts/include_lint.sh), functions
-#                   too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
+#                   unbounded buffer caps at call sites, includes between conformance/ stages
+#                   (scripts/include_lint.sh), functions too long (scripts/funclen.sh: none over
+#                   100 lines, at most 10 over 60)
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
@@ -157,6 +158,8 @@ lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@OCK_PACKAGES="clang-format cppcheck universal-ctags" sh scripts/deps.sh
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
+	@unbounded=$$(git grep -nE 'ock_buf_init\([^,]+, *(SIZE_MAX|\(size_t\) *-1|\(size_t\)1 << 30)' -- core mock-provider reference conformance mutants); \
+	if [ -n "$$unbounded" ]; then echo "lint: a buffer cap spelled at its call site (name it in core/include/ock/caps.h):"; echo "$$unbounded"; exit 1; fi
 	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
 	sh scripts/include_lint.sh
 	clang-format --dry-run --Werror $(C_SOURCES)
