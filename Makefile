@@ -7,7 +7,9 @@
 #   make test-action the GitHub Action's steps as an unprivileged runner user (root only)
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
-#                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
+#                   unbounded buffer caps at call sites, includes between conformance/ stages
+#                   (scripts/include_lint.sh), functions too long (scripts/funclen.sh: none over
+#                   100 lines, at most 10 over 60)
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
@@ -33,8 +35,9 @@ SANITIZE ?=
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 
-INCLUDES := -I$(BUILD)/gen/include -Icore/include -Imock-provider/include -Ireference/include -Iconformance -Itests
-CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PKG_CFLAGS) \
+INCLUDES := -I$(BUILD)/gen/include -Icore/include -Imock-provider/include -Ireference/include
+# PART_INCLUDES: what only some parts see, set per object directory below.
+CFLAGS_ALL = $(STD) $(WARN) $(OPT) $(INCLUDES) $(PART_INCLUDES) $(PKG_CFLAGS) \
              $(if $(COVERAGE),--coverage -O0) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer) $(FUZZ_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(if $(COVERAGE),--coverage) $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 LDLIBS_ALL  = $(PKG_LIBS) -lpthread -lm $(LDLIBS)
@@ -66,6 +69,13 @@ deps:
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -I$(dir $<) -MMD -MP -c $< -o $@
+
+# The harness's stages, named "<stage>/<file>.h" (conformance/README.md), for conformance/
+# itself, its tests, the mutant gate (which reads the check table) and the fuzz targets of its
+# parsers; the shared test runner ("runner.h") for tests/. No other part sees either.
+$(BUILD)/obj/conformance/%.o $(BUILD)/obj/tests/conformance/%.o $(BUILD)/obj/tests/mutants/%.o \
+  $(BUILD)/obj/fuzz/%.o: PART_INCLUDES += -Iconformance
+$(BUILD)/obj/tests/%.o: PART_INCLUDES += -Itests
 
 # objs_of(sources): the object files for a list of sources.
 objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -155,11 +165,14 @@ lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@OCK_PACKAGES="clang-format cppcheck universal-ctags" sh scripts/deps.sh
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
+	@unbounded=$$(git grep -nE 'ock_buf_init\([^,]+, *(SIZE_MAX|\(size_t\) *-1|\(size_t\)1 << 30)' -- core mock-provider reference conformance mutants); \
+	if [ -n "$$unbounded" ]; then echo "lint: a buffer cap spelled at its call site (name it in core/include/ock/caps.h):"; echo "$$unbounded"; exit 1; fi
 	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
+	sh scripts/include_lint.sh
 	clang-format --dry-run --Werror $(C_SOURCES)
 	sh scripts/funclen.sh --check
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
-	  --suppress=missingIncludeSystem $(INCLUDES) $(filter -I%,$(PKG_CFLAGS)) \
+	  --suppress=missingIncludeSystem $(INCLUDES) -Iconformance -Itests $(filter -I%,$(PKG_CFLAGS)) \
 	  $(filter %.c,$(C_SOURCES))
 
 clean:

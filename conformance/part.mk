@@ -5,6 +5,7 @@
 # report/ (the report model and its four renderers), cli/ (the subcommands). `make conformance` is the main job: the whole suite
 # against the reference orchestrator, reports in reports/latest/.
 CONF_STAGES := run model checks report record cli
+# (cli/main.c holds main() alone; what the subcommands share is in cli/cli.c.)
 CONF_SRCS := $(filter-out conformance/cli/main.c,$(foreach s,$(CONF_STAGES),$(wildcard conformance/$(s)/*.c)))
 CONF_LIB  := $(BUILD)/lib/libockconf.a
 OCK_BIN   := $(BUILD)/bin/ock
@@ -40,7 +41,15 @@ $(call objs_of,tests/conformance/test_report.c): CFLAGS += -DOCK_BIN_DIR='"$(BUI
 CONF_TEST_BIN  := $(BUILD)/tests/test-conformance
 TEST_BINS      += $(CONF_TEST_BIN)
 
-$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMAR_EXAMPLES_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(BLACKBOX_SUT) $(REF_CLI)
+# libockconf.a is whole without cli/main.c: a program of its own that links every one of its
+# objects (--whole-archive) finds each symbol in the kit's libraries, or the build stops here.
+CONF_LINK_CHECK := $(BUILD)/tests/conf-link-check
+$(CONF_LINK_CHECK): $(call objs_of,tests/conformance/link_check.c) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< -Wl,--whole-archive $(CONF_LIB) -Wl,--no-whole-archive \
+	  $(MOCK_LIB) $(CORE_LIB) $(LDLIBS_ALL)
+
+$(CONF_TEST_BIN): $(call objs_of,$(CONF_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(GRAMMAR_EXAMPLES_OBJS) $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(OCK_BIN) $(HOSTILE_BIN) $(BLACKBOX_SUT) $(REF_CLI) $(CONF_LINK_CHECK)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)
 

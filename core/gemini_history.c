@@ -7,6 +7,7 @@
  * before it by name and in order. The reader gives such parts the ids that pairing implies, so
  * the validator (mock-provider/validate.c) judges every history with one set of rules.
  */
+#include "ock/caps.h"
 #include "ock/gemini.h"
 
 #include <stdio.h>
@@ -86,7 +87,7 @@ static int add_response(cJSON *contents, cJSON **open, const struct ock_history 
 int ock_history_to_gemini(const struct ock_history *h, cJSON **out, cJSON **out_system) {
   cJSON *contents = cJSON_CreateArray();
   struct ock_buf sys;
-  ock_buf_init(&sys, (size_t)1 << 30);
+  ock_buf_init(&sys, OCK_MAX_DERIVED_TEXT);
   int ok = contents != NULL;
   cJSON *open = NULL; /* the parts of the user turn collecting tool results */
   for (size_t i = 0; ok && i < h->len; i++) {
@@ -186,7 +187,7 @@ static int read_call(const struct reader *r, const cJSON *fc, const char *path, 
 static int model_message(const struct reader *r, const cJSON *parts) {
   struct ock_message m = {.role = OCK_ROLE_ASSISTANT, .wire_index = r->index};
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)1 << 30);
+  ock_buf_init(&text, OCK_MAX_DERIVED_TEXT);
   int rc = OCK_OK, has = 0, n = cJSON_GetArraySize(parts), k = 0;
   m.calls = calloc((size_t)(n ? n : 1), sizeof *m.calls);
   if (!m.calls)
@@ -292,7 +293,7 @@ static int flush_text(const struct reader *r, struct ock_buf *text, int *has) {
  * tool message, in part order. */
 static int user_messages(const struct reader *r, const cJSON *parts) {
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)1 << 30);
+  ock_buf_init(&text, OCK_MAX_DERIVED_TEXT);
   unsigned char taken[256] = {0};
   int rc = OCK_OK, has = 0, i = 0, k = 0;
   const cJSON *part;
@@ -341,7 +342,7 @@ static int read_system(const cJSON *system, struct ock_history *out, struct ock_
   if (!cJSON_IsArray(parts))
     return ock_jerr_set(err, OCK_ETYPE, "$.systemInstruction.parts", "expected an array of parts");
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)1 << 30);
+  ock_buf_init(&text, OCK_MAX_DERIVED_TEXT);
   int has = 0, rc = OCK_OK;
   const cJSON *part;
   cJSON_ArrayForEach(part, parts) {

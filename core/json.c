@@ -224,7 +224,8 @@ static int by_key(const void *a, const void *b) {
 static const char *repeated_member(const cJSON *obj, int *rc) {
   size_t n = 0;
   const cJSON *m, *o;
-  cJSON_ArrayForEach(m, obj) n++;
+  cJSON_ArrayForEach(m, obj)
+    n++;
   if (n <= PAIRWISE_MAX) {
     for (m = obj->child; m; m = m->next)
       for (o = m->next; o; o = o->next)
@@ -238,7 +239,8 @@ static const char *repeated_member(const cJSON *obj, int *rc) {
     return NULL;
   }
   size_t i = 0;
-  cJSON_ArrayForEach(m, obj) members[i++] = m;
+  cJSON_ArrayForEach(m, obj)
+    members[i++] = m;
   qsort(members, n, sizeof *members, by_key);
   const char *dup = NULL;
   for (i = 1; i < n && !dup; i++)

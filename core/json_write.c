@@ -7,6 +7,7 @@
  * buffer grows once, and emit() writes with no check per byte. Whole numbers are printed
  * without printf; a number printf must print is read back with strtod, not sscanf.
  */
+#include "ock/caps.h"
 #include "ock/json.h"
 
 #include <float.h>
@@ -214,7 +215,7 @@ int ock_json_write_int(struct ock_buf *out, long long v) {
 
 char *ock_json_print(const cJSON *value) {
   struct ock_buf b;
-  ock_buf_init(&b, SIZE_MAX / 2);
+  ock_buf_init(&b, OCK_MAX_OWN_TEXT);
   if (!value || ock_json_write(&b, value)) {
     ock_buf_free(&b);
     return NULL;

@@ -7,6 +7,7 @@
  * SUT sent, and lenient about what the APIs allow (content null with tool calls, content as
  * an array of text parts).
  */
+#include "ock/caps.h"
 #include "ock/message.h"
 
 #include <stdio.h>
@@ -187,7 +188,7 @@ static int openai_text(const cJSON *content, const char *path, char **out, struc
                         "expected a string, null or an array of parts, got %s",
                         ock_json_type_name(content));
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   const cJSON *part;
   int i = 0;
   cJSON_ArrayForEach(part, content) {
@@ -469,7 +470,7 @@ static int anthropic_message(const cJSON *jm, int idx, struct ock_history *out,
   if (!cJSON_IsArray(content))
     return ock_jerr_set(err, OCK_ETYPE, cp, "expected a string or an array of blocks, got %s",
                         ock_json_type_name(content));
-  ock_buf_init(&r.text, (size_t)1 << 30);
+  ock_buf_init(&r.text, OCK_MAX_DERIVED_TEXT);
   rc = anthropic_blocks(&r, content, cp);
   ock_buf_free(&r.text);
   return rc;
@@ -519,7 +520,7 @@ char *ock_tool_result_text(const cJSON *tr) {
   if (!success) {
     const char *msg = ock_json_str(error, "message");
     struct ock_buf b;
-    ock_buf_init(&b, (size_t)1 << 30);
+    ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
     if (ock_buf_printf(&b, "Error: %s", msg && *msg ? msg : "unknown error")) {
       ock_buf_free(&b);
       return NULL;

@@ -122,7 +122,8 @@ static int count_names(const cJSON *o, const char *key) {
 
 static const char **fill_names(const cJSON *o, const char *key, const char **slot) {
   const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *s;
-  cJSON_ArrayForEach(s, a) *slot++ = s->valuestring;
+  cJSON_ArrayForEach(s, a)
+    *slot++ = s->valuestring;
   *slot++ = NULL;
   return slot;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 #include "ock/wire_responses.h"
 
@@ -80,7 +81,7 @@ size_t ock_chunks_total(const struct ock_chunks *c) {
 
 int ock_sse_frame(struct ock_chunks *out, const char *name, const char *data, size_t len) {
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   int rc = name ? ock_buf_printf(&b, "event: %s\n", name) : OCK_OK;
   if (!rc)
     rc = ock_buf_puts(&b, "data: ");
@@ -145,7 +146,7 @@ int ock__wire_print_to(struct ock_buf *out, cJSON *v) {
 
 int ock__wire_event(struct ock_chunks *out, const char *name, cJSON *data) {
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   int rc = ock__wire_print_to(&b, data);
   if (!rc)
     rc = ock_sse_frame(out, name, b.data, b.len);

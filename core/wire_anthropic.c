@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 #include "ock/wire_request.h"
 
@@ -82,7 +83,7 @@ static int add_message(cJSON *arr, const struct ock_message *m) {
 int ock_history_to_anthropic(const struct ock_history *h, cJSON **out, char **out_system) {
   cJSON *arr = cJSON_CreateArray();
   struct ock_buf sys;
-  ock_buf_init(&sys, (size_t)1 << 30);
+  ock_buf_init(&sys, OCK_MAX_DERIVED_TEXT);
   int ok = arr != NULL;
   cJSON *open_results = NULL; /* content array of the user message collecting tool results */
   for (size_t i = 0; ok && i < h->len; i++) {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/gemini.h"
 #include "ock/status.h"
 
@@ -225,7 +226,7 @@ static int is_thought(const cJSON *part) {
 /* reply_parts reads the parts into the reply's message. */
 static int reply_parts(const cJSON *parts, const char *response_id, struct ock_message *m) {
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)1 << 30);
+  ock_buf_init(&text, OCK_MAX_DERIVED_TEXT);
   int n = cJSON_GetArraySize(parts), has = 0, rc = OCK_OK;
   m->calls = calloc((size_t)(n ? n : 1), sizeof *m->calls);
   const cJSON *part;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 
 /* ---- requests ------------------------------------------------------------------------------ */
@@ -61,7 +62,7 @@ int ock_history_write_openai(const struct ock_history *h, struct ock_buf *out) {
 
 int ock_history_to_openai(const struct ock_history *h, cJSON **out) {
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)-1 / 2);
+  ock_buf_init(&text, OCK_MAX_OWN_TEXT);
   int rc = ock_history_write_openai(h, &text);
   cJSON *arr = rc ? NULL : cJSON_ParseWithLength(text.data, text.len);
   ock_buf_free(&text);
@@ -91,7 +92,7 @@ static cJSON *tools_json(const struct ock_wire_request *req) {
  * goes out on every turn, and a tree of it per turn was most of the reference's cost. */
 static int openai_request(const struct ock_wire_request *req, struct ock_buf *out) {
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)-1 / 2);
+  ock_buf_init(&text, OCK_MAX_OWN_TEXT);
   int rc = ock_history_write_openai(req->messages, &text);
   cJSON *msgs = rc ? NULL : cJSON_CreateRaw(text.data);
   ock_buf_free(&text);

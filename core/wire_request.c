@@ -8,6 +8,7 @@
  * may come in any order, as they may in the tree. Every refusal is OCK_EJSON and sends the
  * request to the tree reader, which has the words for it.
  */
+#include "ock/caps.h"
 #include "ock/wire_request.h"
 
 #include <stdint.h>
@@ -410,7 +411,7 @@ static int text_of(const struct scan *s, struct ock_wire_span v, char **out) {
   if (c != '[')
     return OCK_EJSON;
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   struct scan t = sub_scan(s, v);
   t.p++;
   int rc = OCK_OK, more = 1;
@@ -513,7 +514,7 @@ static int anthropic_call(const struct scan *s, const struct ock_wire_span *v,
     return rc;
   /* the arguments are the input as cJSON prints it: only the canonical form is taken here */
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   rc = ock_wire_object_text(&b, s->base + v[B_INPUT].at, v[B_INPUT].len);
   if (!rc && !(tc->arguments = ock_buf_take(&b)))
     rc = OCK_ENOMEM;
@@ -595,7 +596,7 @@ static int anthropic_message(const struct scan *s, struct scan *t, int wire, str
   struct ock_wire_span v[2];
   char role[NAME_MAX];
   struct anthropic_msg a = {.m = {.wire_index = wire}};
-  ock_buf_init(&a.text, (size_t)1 << 30);
+  ock_buf_init(&a.text, OCK_MAX_DERIVED_TEXT);
   int rc = collect(t, keys, v, 2, NULL);
   if (!rc)
     rc = name_of(s, v[0], role);

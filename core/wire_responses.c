@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/caps.h"
 #include "ock/status.h"
 #include "ock/wire_responses.h"
 
@@ -85,7 +86,7 @@ static int content_text(const cJSON *content, const char *path, char **out, stru
                         "expected a string or an array of content parts, got %s",
                         ock_json_type_name(content));
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   const cJSON *part;
   int i = 0, rc = OCK_OK;
   cJSON_ArrayForEach(part, content) {
@@ -574,7 +575,7 @@ int ock_reply_from_responses(const cJSON *body, struct ock_reply *out, struct oc
   reply.msg.role = OCK_ROLE_ASSISTANT;
   reply.msg.wire_index = -1;
   struct reply_read r = {.msg = &reply.msg, .err = err};
-  ock_buf_init(&r.text, (size_t)1 << 30);
+  ock_buf_init(&r.text, OCK_MAX_DERIVED_TEXT);
   rc = read_output_items(output, &r);
   if (!rc && r.has_text && !(reply.msg.content = ock_buf_take(&r.text)))
     rc = OCK_ENOMEM;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ock/buf.h"
+#include "ock/config.h"
 #include "ock/contract.h"
 #include "ock/status.h"
 
@@ -99,42 +100,6 @@ static int get_safe_name(const cJSON *obj, const char *path, const char *key, co
 }
 
 /* ---- session ---------------------------------------------------------------------------- */
-
-static int load_config(const cJSON *cfg, const char *path, struct ock_jerr *err) {
-  static const char *const keys[] = {"max_iterations",     "parallel_tools", "streaming",
-                                     "error_strategy",     "max_retries",    "retry_base_delay_ms",
-                                     "retry_max_delay_ms", "retry_jitter",   "tool_timeout_ms",
-                                     "request_timeout_ms", "mode",           NULL};
-  static const char *const strategies[] = {"fail_fast", "continue", "retry", "fallback", NULL};
-  static const char *const modes[] = {"basic", "streaming", "events", NULL};
-  const long long big = 86400000LL;
-  long long n;
-  int b, e;
-  double d;
-  TRY(ock_jcheck_keys(cfg, path, keys, err));
-  TRY(ock_jget_int(cfg, path, "max_iterations", OCK_OPTIONAL, 1, 1000000, &n, err));
-  TRY(ock_jget_bool(cfg, path, "parallel_tools", OCK_OPTIONAL, &b, err));
-  TRY(ock_jget_bool(cfg, path, "streaming", OCK_OPTIONAL, &b, err));
-  TRY(ock_jget_enum(cfg, path, "error_strategy", OCK_OPTIONAL, strategies, &e, err));
-  TRY(ock_jget_int(cfg, path, "max_retries", OCK_OPTIONAL, 0, 1000, &n, err));
-  TRY(ock_jget_int(cfg, path, "retry_base_delay_ms", OCK_OPTIONAL, 0, big, &n, err));
-  TRY(ock_jget_int(cfg, path, "retry_max_delay_ms", OCK_OPTIONAL, 0, big, &n, err));
-  TRY(ock_jget_number(cfg, path, "retry_jitter", OCK_OPTIONAL, 0, 1, &d, err));
-  TRY(ock_jget_int(cfg, path, "tool_timeout_ms", OCK_OPTIONAL, 1, big, &n, err));
-  TRY(ock_jget_int(cfg, path, "request_timeout_ms", OCK_OPTIONAL, 1, big, &n, err));
-  TRY(ock_jget_enum(cfg, path, "mode", OCK_OPTIONAL, modes, &e, err));
-  /* SPEC.md 7.4: mode streaming streams, so it needs streaming true. */
-  const char *mode = ock_json_str(cfg, "mode");
-  const cJSON *streaming = cJSON_GetObjectItemCaseSensitive(cfg, "streaming");
-  if (mode && !strcmp(mode, "streaming") && !cJSON_IsTrue(streaming)) {
-    char at[OCK_JSON_PATH_MAX];
-    ock_jpath_key(at, sizeof at, path, "mode");
-    return ock_jerr_set(err, OCK_ETYPE, at,
-                        "mode \"streaming\" needs \"streaming\": true in %s, got %s", path,
-                        streaming ? "false" : "no streaming member");
-  }
-  return OCK_OK;
-}
 
 static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *path,
                           struct ock_jerr *err) {
@@ -227,9 +192,11 @@ static int load_session(struct mock_fixture *f, struct ock_jerr *err) {
     }
     i++;
   }
+  /* The config over the registry's defaults, by the one reader the harness and the reference
+   * share (ock/config.h): what GET /ock/v1/session serves. */
   TRY(ock_jget_object(s, path, "config", OCK_OPTIONAL, &cfg, err));
-  if (cfg)
-    TRY(load_config(cfg, "$.session.config", err));
+  ock_config_default(&f->config);
+  TRY(ock_config_read(cfg, "$.session.config", OCK_CONFIG_FIXTURE, &f->config, err));
   TRY(ock_jget_array(s, path, "providers", OCK_OPTIONAL, &providers, err));
   if (providers)
     TRY(load_providers(f, providers, "$.session.providers", err));

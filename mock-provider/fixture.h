@@ -15,6 +15,7 @@
 
 #include <cJSON.h>
 
+#include "ock/config.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 
@@ -132,7 +133,8 @@ struct mock_fixture {
   uint32_t hash;        /* fnv1a(id) */
   const char *trace_id; /* the fixture's, or "ock-<hash>" in trace_buf */
   char trace_buf[32];
-  const cJSON *session; /* $.session, validated */
+  const cJSON *session;     /* $.session, validated */
+  struct ock_config config; /* $.session.config over the registry's defaults: what is served */
   struct mock_provider *providers;
   size_t n_providers;
   struct mock_tool *tools; /* the session's tools, then nothing else */

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
@@ -212,7 +213,7 @@ static const char *object_members(const char *object, size_t *len) {
 
 long long ock__journal_append(struct mock_journal *j, const char *kind, cJSON *entry) {
   struct ock_buf text;
-  ock_buf_init(&text, (size_t)-1 / 2);
+  ock_buf_init(&text, OCK_MAX_OWN_TEXT);
   int failed = entry && ock_json_write(&text, entry);
   cJSON_Delete(entry);
   long long seq = failed ? 0 : ock__journal_append_text(j, kind, text.data, NULL);
@@ -227,7 +228,7 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
   const char *members = object_members(object, &members_len);
   size_t tail_len = tail ? strlen(tail) : 0;
   struct ock_buf line;
-  ock_buf_init(&line, (size_t)-1 / 2);
+  ock_buf_init(&line, OCK_MAX_OWN_TEXT);
   /* All the room now: under the lock, only a new block allocates, once in 4 MiB of lines. */
   if (ock_buf_reserve(&line, FRAME_MAX + strlen(kind) + members_len + tail_len + 4))
     return 0;
@@ -312,7 +313,7 @@ static int entry_text(const struct mock_journal *j, size_t i, struct ock_buf *ou
     return ock_buf_puts(out, e->line);
   const struct later *l = e->later;
   struct ock_buf object;
-  ock_buf_init(&object, (size_t)-1 / 2);
+  ock_buf_init(&object, OCK_MAX_OWN_TEXT);
   int rc = l->print(l->blob, &object);
   size_t members_len, tail_len = l->tail ? strlen(l->tail) : 0;
   const char *members = object_members(object.data, &members_len);
@@ -339,7 +340,7 @@ static cJSON *entry_tree(const struct mock_journal *j, size_t i, struct ock_buf 
 static cJSON *trees(struct mock_journal *j, const char *const *kinds) {
   cJSON *arr = cJSON_CreateArray();
   struct ock_buf scratch;
-  ock_buf_init(&scratch, (size_t)-1 / 2);
+  ock_buf_init(&scratch, OCK_MAX_OWN_TEXT);
   pthread_mutex_lock(&j->lock);
   for (size_t i = 0; i < j->len && arr; i++) {
     int wanted = !kinds;
@@ -390,7 +391,7 @@ size_t ock__journal_dropped(struct mock_journal *j) {
 int ock__journal_write(struct mock_journal *j, FILE *f) {
   int rc = OCK_OK;
   struct ock_buf line;
-  ock_buf_init(&line, (size_t)-1 / 2);
+  ock_buf_init(&line, OCK_MAX_OWN_TEXT);
   pthread_mutex_lock(&j->lock);
   for (size_t i = 0; i < j->len && !rc; i++) {
     ock_buf_reset(&line);

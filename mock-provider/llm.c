@@ -784,7 +784,7 @@ static int write_sent(struct ock_buf *b, const struct mock_plan *plan) {
 static char *reply_text(const struct mock_provider *p, const struct llm_decision *d,
                         const struct mock_answer *a, const struct mock_plan *plan) {
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)-1 / 2);
+  ock_buf_init(&b, OCK_MAX_OWN_TEXT);
   cJSON *fault = d->fault ? fault_json(d->fault) : NULL;
   size_t body = plan->body.n && !plan->stream ? plan->body.lens[0] : 0;
   int rc = ock_buf_reserve(&b, 2 * body + 512) || /* the reply's text, and its body */
@@ -870,7 +870,7 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
     return rc;
   }
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)1 << 30);
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
   rc = ock__answer_body(w, a, &b);
   struct mock_body_fault bf = {0, -1, 0};
   if (f)

@@ -254,7 +254,7 @@ static int llm_route(struct mock_state *st, const struct mock_request *rq, enum 
 
 static int journal_reply(struct mock_state *st, struct mock_plan *plan) {
   struct ock_buf b;
-  ock_buf_init(&b, SIZE_MAX);
+  ock_buf_init(&b, OCK_MAX_OWN_TEXT);
   int rc = ock__journal_array_text(st->journal, &b);
   if (!rc)
     rc = ock__plan_bytes(plan, 200, "application/json", b.data, b.len);

@@ -1,38 +1,19 @@
 /*
  * session.c: GET /ock/v1/session, the document a SUT reads first (DESIGN.md §3.1).
  *
- * The fixture's session with the contract's defaults filled in (so a SUT never guesses a
- * default differently from the harness), each provider's base_url under this mock's URL,
- * and the trace id.
+ * The fixture's session with the contract's defaults filled in (the fixture loader read its
+ * config over the registry's defaults, ock/config.h, so a SUT never guesses a default
+ * differently from the harness), each provider's base_url under this mock's URL, and the
+ * trace id. The journal's session entry keeps the config served, for the checks.
  */
 #include "state.h"
 
 #include <stdio.h>
 
+#include "ock/config.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
-
-/* config: the defaults of BRIEF "session document", overridden by the fixture's members. */
-static cJSON *config(const cJSON *given) {
-  cJSON *c = cJSON_CreateObject();
-  cJSON_AddNumberToObject(c, "max_iterations", 10);
-  cJSON_AddBoolToObject(c, "parallel_tools", 1);
-  cJSON_AddBoolToObject(c, "streaming", 0);
-  cJSON_AddStringToObject(c, "error_strategy", "continue");
-  cJSON_AddNumberToObject(c, "max_retries", 2);
-  cJSON_AddNumberToObject(c, "retry_base_delay_ms", 1000);
-  cJSON_AddNumberToObject(c, "retry_max_delay_ms", 60000);
-  cJSON_AddNumberToObject(c, "retry_jitter", 0.1);
-  cJSON_AddNumberToObject(c, "tool_timeout_ms", 30000);
-  cJSON_AddNumberToObject(c, "request_timeout_ms", 60000);
-  cJSON_AddStringToObject(c, "mode", "basic");
-  const cJSON *m;
-  cJSON_ArrayForEach(m, given) {
-    cJSON_ReplaceItemInObjectCaseSensitive(c, m->string, cJSON_Duplicate(m, 1));
-  }
-  return c;
-}
 
 int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
                        struct mock_plan *plan) {
@@ -46,8 +27,7 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   cJSON_AddStringToObject(doc, "mcp_url", mcp); /* the same tools over MCP (mcp.c) */
   cJSON_AddItemToObject(
       doc, "prompts", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(fx->session, "prompts"), 1));
-  cJSON_AddItemToObject(doc, "config",
-                        config(cJSON_GetObjectItemCaseSensitive(fx->session, "config")));
+  cJSON_AddItemToObject(doc, "config", ock_config_to_json(&fx->config));
   cJSON *providers = cJSON_AddArrayToObject(doc, "providers");
   for (size_t i = 0; i < fx->n_providers; i++) {
     const struct mock_provider *p = &fx->providers[i];
@@ -84,6 +64,8 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   cJSON_AddItemToObject(e, OCK_F_SESSION_HEADERS, ock__headers_json(rq));
   /* The trace id served (the fixture's, or the derived default): what TRACE checks compare to. */
   cJSON_AddStringToObject(e, OCK_F_SESSION_TRACE_ID, fx->trace_id);
+  /* The config served, every option filled in: what the checks grade against. */
+  cJSON_AddItemToObject(e, OCK_F_SESSION_CONFIG, ock_config_to_json(&fx->config));
   ock__journal_append(st->journal, OCK_KIND_SESSION, e);
   return ock__plan_json(plan, 200, doc);
 }

@@ -138,8 +138,9 @@ void ock__mut_final_answer_altered(struct mutant_state *s, struct mutant_exchang
   cJSON *content = cJSON_GetObjectItemCaseSensitive(before, "content");
   cJSON *block = NULL, *b;
   if (cJSON_IsArray(content))
-    cJSON_ArrayForEach(b, content) if (!block && !strcmp(ock__mut_str(b, "type"), "text")) block =
-        b;
+    cJSON_ArrayForEach(b, content)
+      if (!block && !strcmp(ock__mut_str(b, "type"), "text"))
+        block = b;
   cJSON *holder = cJSON_IsString(content) ? before : block;
   const char *key = cJSON_IsString(content) ? "content" : "text";
   const char *text = ock__mut_str(holder, key);

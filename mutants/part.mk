@@ -16,7 +16,8 @@ $(MUTANT_LIB): $(call objs_of,$(MUTANT_SRCS))
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(MUTANT_BIN): $(call objs_of,mutants/main.c) $(MUTANT_LIB) $(CORE_LIB)
+# The proxy serves HTTP with the mock provider's request skeleton (ock/http_request.h).
+$(MUTANT_BIN): $(call objs_of,mutants/main.c) $(MUTANT_LIB) $(MOCK_LIB) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
@@ -31,6 +32,6 @@ $(call objs_of,tests/mutants/test_gate.c tests/mutants/test_other_texts.c): \
 
 # The gate reads the checklist (conformance/checks/checklist.c) from libockconf.a.
 $(MUTANT_TEST_BIN): $(call objs_of,$(MUTANT_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(MUTANT_LIB) \
-                    $(CONF_LIB) $(CORE_LIB) | $(MUTANT_BIN) $(OCK_BIN) $(REF_CLI)
+                    $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(MUTANT_BIN) $(OCK_BIN) $(REF_CLI)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o %.a,$^) $(LDLIBS_ALL)

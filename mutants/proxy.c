@@ -46,9 +46,10 @@ struct proxy {
   atomic_int stop_requested;
   atomic_int child_gone;        /* the SUT was stopped (ock__proxy_child_gone) */
   atomic_int child_pid;         /* the SUT's pid, for a deferred SIGINT (0: not known) */
-  pthread_mutex_t workers_lock; /* guards workers */
+  pthread_mutex_t workers_lock; /* guards workers; also what child_gone_cv waits with */
   pthread_cond_t workers_done;
-  int workers; /* streaming transfers still running (detached threads) */
+  pthread_cond_t child_gone_cv; /* child_gone or stopping was set (CLOCK_MONOTONIC) */
+  int workers;                  /* streaming transfers still running (detached threads) */
   /* The last tool or LLM request forwarded, for a replay (mutant_exchange.replay_after). */
   char *last_url;
   char *last_body;
@@ -810,6 +811,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 /* proxy_discard frees a proxy whose daemon never started. */
 static void proxy_discard(proxy *p) {
+  pthread_cond_destroy(&p->child_gone_cv);
   pthread_cond_destroy(&p->workers_done);
   pthread_mutex_destroy(&p->workers_lock);
   ock__mutant_state_free(&p->st);
@@ -836,6 +838,11 @@ int ock__proxy_start(const struct mutation *mu, const char *upstream, proxy **ou
   memcpy(p->upstream, upstream, ul);
   pthread_mutex_init(&p->workers_lock, NULL);
   pthread_cond_init(&p->workers_done, NULL);
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&p->child_gone_cv, &ca);
+  pthread_condattr_destroy(&ca);
   ock__mutant_state_init(&p->st);
   /* Bind first, so the URL is known (and written) before any connection thread exists. */
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -884,15 +891,30 @@ void ock__proxy_note_sigint(proxy *p) {
   pthread_mutex_unlock(&p->lock);
 }
 
+/* wake_stop_waiters: await_stop looks again (child_gone or stopping has just been set). */
+static void wake_stop_waiters(proxy *p) {
+  pthread_mutex_lock(&p->workers_lock);
+  pthread_cond_broadcast(&p->child_gone_cv);
+  pthread_mutex_unlock(&p->workers_lock);
+}
+
 void ock__proxy_child_gone(proxy *p) {
   atomic_store(&p->child_gone, 1);
+  wake_stop_waiters(p);
 }
 
 /* await_stop holds the reply that asked for the stop until the SUT is gone (2 s at most), so it
- * cannot act on the reply first, e.g. start its next prompt. */
+ * cannot act on the reply first, e.g. start its next prompt. It sleeps until woken by
+ * ock__proxy_child_gone or ock__proxy_free, not in slices. */
 static void await_stop(proxy *p) {
-  for (int i = 0; i < 1000 && !atomic_load(&p->child_gone) && !atomic_load(&p->stopping); i++)
-    usleep(2000);
+  struct timespec until;
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_sec += 2;
+  pthread_mutex_lock(&p->workers_lock);
+  while (!atomic_load(&p->child_gone) && !atomic_load(&p->stopping))
+    if (pthread_cond_timedwait(&p->child_gone_cv, &p->workers_lock, &until) == ETIMEDOUT)
+      break;
+  pthread_mutex_unlock(&p->workers_lock);
 }
 
 int ock__proxy_exit_status(proxy *p, int ended) {
@@ -908,6 +930,7 @@ void ock__proxy_free(proxy *p) {
   if (!p)
     return;
   atomic_store(&p->stopping, 1);
+  wake_stop_waiters(p);
   if (p->daemon)
     MHD_stop_daemon(p->daemon);
   /* Streaming workers notice `stopping` within a slice (upstream.c). */
@@ -915,6 +938,7 @@ void ock__proxy_free(proxy *p) {
   while (p->workers > 0)
     pthread_cond_wait(&p->workers_done, &p->workers_lock);
   pthread_mutex_unlock(&p->workers_lock);
+  pthread_cond_destroy(&p->child_gone_cv);
   pthread_cond_destroy(&p->workers_done);
   pthread_mutex_destroy(&p->workers_lock);
   ock__mutant_state_free(&p->st);

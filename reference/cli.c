@@ -71,9 +71,11 @@ static void on_sigint(int sig) {
   ock_orchestrator_cancel(g_orch); /* async-signal-safe: a lock-free atomic store */
 }
 
-static const char *const mode_names[] = {"basic", "streaming", "events", NULL}; /* ock_mode */
-static const char *const strategy_names[] = {"fail_fast", "continue", "retry", "fallback",
-                                             NULL}; /* enum ock_strategy */
+/* The value names of enum ock_mode and enum ock_error_strategy, from the registry. */
+#define VALUE_NAME(ident, name) name,
+static const char *const mode_names[] = {OCK_CFG_MODE_VALUES(VALUE_NAME) NULL};
+static const char *const strategy_names[] = {OCK_CFG_ERROR_STRATEGY_VALUES(VALUE_NAME) NULL};
+#undef VALUE_NAME
 
 /* Options from the command line and the environment, before the session's config. */
 struct options {
@@ -88,11 +90,14 @@ enum { ORCH_OPTIONS = 6 };
 static void orch_options(struct options *o, struct ock_option t[ORCH_OPTIONS]) {
   const struct ock_option rows[] = {
       {"mode", 0, OCK_OPT_ENUM, &o->mode, .values = mode_names,
-       .help = "loop mode; env OCK_MODE (default basic)"},
-      {"max-iterations", 0, OCK_OPT_INT, &o->max_iterations, 1, 1000000, .metavar = "N",
-       .help = "tool-loop turns per execute; env OCK_MAX_ITERATIONS (default 10)"},
+       .help = "loop mode; env OCK_MODE (default " OCK_CFG_MODE_DEFAULT_TEXT ")"},
+      {"max-iterations", 0, OCK_OPT_INT, &o->max_iterations, OCK_CFG_MAX_ITERATIONS_MIN,
+       OCK_CFG_MAX_ITERATIONS_MAX, .metavar = "N",
+       .help = "tool-loop turns per execute; env OCK_MAX_ITERATIONS "
+               "(default " OCK_CFG_MAX_ITERATIONS_DEFAULT_TEXT ")"},
       {"error-strategy", 0, OCK_OPT_ENUM, &o->strategy, .values = strategy_names, .metavar = "S",
-       .help = "fail_fast|continue|retry|fallback; env OCK_ERROR_STRATEGY\n(default continue)"},
+       .help = "fail_fast|continue|retry|fallback; env "
+               "OCK_ERROR_STRATEGY\n(default " OCK_CFG_ERROR_STRATEGY_DEFAULT_TEXT ")"},
       {"capabilities", 0, OCK_OPT_FLAG, &o->capabilities,
        .help = "print the capabilities and exit:\n" CAPABILITIES},
       {"help", 'h', OCK_OPT_FLAG, &o->help, .help = "print this and exit"},
@@ -153,7 +158,7 @@ static void apply_options(const struct options *o, struct ock_orchestrator_confi
   if (o->mode >= 0)
     c->mode = (enum ock_mode)o->mode;
   if (o->strategy >= 0)
-    c->strategy = (enum ock_strategy)o->strategy;
+    c->error_strategy = (enum ock_error_strategy)o->strategy;
   if (o->max_iterations > 0)
     c->max_iterations = o->max_iterations;
   c->streaming = c->mode == OCK_MODE_STREAMING;

@@ -83,62 +83,20 @@ struct ock_orchestrator {
 
 /* ---- names and defaults --------------------------------------------------------------------- */
 
-static const char *const mode_names[] = {"basic", "streaming", "events", NULL};
-static const char *const strategy_names[] = {"fail_fast", "continue", "retry", "fallback", NULL};
 static const char *const status_names[] = {"success", "incomplete", "cancelled", "error"};
-
-const char *ock_mode_name(enum ock_mode m) {
-  return (unsigned)m < 3 ? mode_names[m] : "?";
-}
-
-const char *ock_strategy_name(enum ock_strategy s) {
-  return (unsigned)s < 4 ? strategy_names[s] : "?";
-}
 
 const char *ock_exec_status_name(enum ock_exec_status s) {
   return (unsigned)s < 4 ? status_names[s] : "?";
 }
 
-static int parse_name(const char *s, const char *const *names, int *out) {
-  for (int i = 0; s && names[i]; i++) {
-    if (!strcmp(s, names[i])) {
-      *out = i;
-      return OCK_OK;
-    }
-  }
-  return OCK_EINVAL;
-}
-
-int ock_mode_parse(const char *s, enum ock_mode *out) {
-  int i = 0;
-  int rc = parse_name(s, mode_names, &i);
-  if (!rc)
-    *out = (enum ock_mode)i;
-  return rc;
-}
-
-int ock_strategy_parse(const char *s, enum ock_strategy *out) {
-  int i = 0;
-  int rc = parse_name(s, strategy_names, &i);
-  if (!rc)
-    *out = (enum ock_strategy)i;
-  return rc;
-}
-
 void ock_orchestrator_config_default(struct ock_orchestrator_config *c) {
+  struct ock_config d;
+  ock_config_default(&d);
   memset(c, 0, sizeof *c);
   c->name = DEFAULT_NAME;
-  c->mode = OCK_MODE_BASIC;
-  c->max_iterations = 10;
-  c->parallel_tools = 1;
-  c->streaming = 0;
-  c->strategy = OCK_STRATEGY_CONTINUE;
-  c->max_retries = 2;
-  c->retry_base_delay_ms = 1000;
-  c->retry_max_delay_ms = 60000;
-  c->retry_jitter = 0.1;
-  c->tool_timeout_ms = 30000;
-  c->request_timeout_ms = 60000;
+#define COPY_DEFAULT(ident, member, type, dflt, lo, hi) c->member = d.member;
+  OCK_CONFIG_MAP(COPY_DEFAULT)
+#undef COPY_DEFAULT
 }
 
 void ock_exec_result_clear(struct ock_exec_result *r) {
@@ -187,8 +145,11 @@ int ock_orchestrator_new(const struct ock_orchestrator_config *cfg, ock_orchestr
     return OCK_ENOMEM;
   }
   o->cfg.name = o->name;
-  if (o->cfg.max_iterations <= 0)
-    o->cfg.max_iterations = 10;
+  if (o->cfg.max_iterations <= 0) {
+    struct ock_config d;
+    ock_config_default(&d);
+    o->cfg.max_iterations = d.max_iterations;
+  }
   if (o->cfg.max_retries < 0)
     o->cfg.max_retries = 0;
   if (o->cfg.mode == OCK_MODE_STREAMING)
@@ -1172,7 +1133,7 @@ static enum tools_end run_tools(struct run *r, const struct ock_tool_call *calls
                "the reply stopped at the output token limit; the arguments may be cut short");
     }
   }
-  int fail_fast = r->cfg->strategy == OCK_STRATEGY_FAIL_FAST;
+  int fail_fast = r->cfg->error_strategy == OCK_ERROR_STRATEGY_FAIL_FAST;
   int failed = start_calls(r, cs, n, group, fail_fast);
   failed = finish_calls(r, cs, n, group, failed);
   store_results(r, cs, n);

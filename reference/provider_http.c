@@ -50,7 +50,7 @@ static char *request_body(const struct ock_http_provider *p, const struct ock_ll
                                 .stream = req->stream,
                                 .max_tokens = ANTHROPIC_MAX_TOKENS};
   struct ock_buf b;
-  ock_buf_init(&b, (size_t)-1 / 2);
+  ock_buf_init(&b, OCK_MAX_OWN_TEXT);
   if (p->ops->encode_request(&wr, &b)) {
     ock_buf_free(&b);
     return NULL;

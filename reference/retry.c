@@ -62,12 +62,13 @@ struct ock__after_error ock__next_after_error(const struct ock_llm_error *err, i
     return a;
   }
   a.retryable = ock_llm_error_retryable(err);
-  if (cfg->strategy != OCK_STRATEGY_RETRY && cfg->strategy != OCK_STRATEGY_FALLBACK)
+  if (cfg->error_strategy != OCK_ERROR_STRATEGY_RETRY &&
+      cfg->error_strategy != OCK_ERROR_STRATEGY_FALLBACK)
     return a;
   if (a.retryable && retries < cfg->max_retries) {
     a.next = OCK__AFTER_RETRY;
     a.retry = retries + 1;
-  } else if (cfg->strategy == OCK_STRATEGY_FALLBACK) {
+  } else if (cfg->error_strategy == OCK_ERROR_STRATEGY_FALLBACK) {
     a.next = OCK__AFTER_FALLBACK;
   }
   return a;

@@ -38,59 +38,25 @@ static int dup_into(char **dst, const char *src) {
   return *dst ? OCK_OK : OCK_ENOMEM;
 }
 
-static int read_long(const cJSON *cfg, const char *key, long long lo, long long hi, long *out,
-                     struct ock_jerr *err) {
-  long long v = *out;
-  int rc = ock_jget_int(cfg, "$.config", key, OCK_OPTIONAL, lo, hi, &v, err);
-  if (!rc)
-    *out = (long)v;
-  return rc;
-}
-
+/* read_config: the session's config over c, by the one reader of ock/config.h (so its types,
+ * ranges and defaults are the registry's, as the mock served them). */
 static int read_config(const cJSON *cfg, struct ock_orchestrator_config *c, struct ock_jerr *err) {
-  static const char *const modes[] = {"basic", "streaming", "events", NULL};
-  static const char *const strategies[] = {"fail_fast", "continue", "retry", "fallback", NULL};
-  long max_iter = c->max_iterations, retries = c->max_retries;
-  int mode = (int)c->mode, strategy = (int)c->strategy, stream = -1;
-  int mode_set = cJSON_GetObjectItemCaseSensitive(cfg, "mode") != NULL;
-  double jitter = c->retry_jitter;
-  int rc = ock_jcheck_object(cfg, "$.config", err);
-  /* max_iterations <= 0 means "the default" (SPEC.md), so any integer is accepted. */
-  if (!rc)
-    rc = read_long(cfg, "max_iterations", -1000000, 1000000, &max_iter, err);
-  if (!rc)
-    rc = ock_jget_bool(cfg, "$.config", "parallel_tools", OCK_OPTIONAL, &c->parallel_tools, err);
-  if (!rc)
-    rc = ock_jget_bool(cfg, "$.config", "streaming", OCK_OPTIONAL, &stream, err);
-  if (!rc)
-    rc = ock_jget_enum(cfg, "$.config", "error_strategy", OCK_OPTIONAL, strategies, &strategy, err);
-  if (!rc)
-    rc = read_long(cfg, "max_retries", 0, 1000, &retries, err);
-  if (!rc)
-    rc = read_long(cfg, "retry_base_delay_ms", 0, 86400000, &c->retry_base_delay_ms, err);
-  if (!rc)
-    rc = read_long(cfg, "retry_max_delay_ms", 0, 86400000, &c->retry_max_delay_ms, err);
-  if (!rc)
-    rc = ock_jget_number(cfg, "$.config", "retry_jitter", OCK_OPTIONAL, 0.0, 1.0, &jitter, err);
-  if (!rc)
-    rc = read_long(cfg, "tool_timeout_ms", 0, 86400000, &c->tool_timeout_ms, err);
-  if (!rc)
-    rc = read_long(cfg, "request_timeout_ms", 0, 86400000, &c->request_timeout_ms, err);
-  if (!rc)
-    rc = ock_jget_enum(cfg, "$.config", "mode", OCK_OPTIONAL, modes, &mode, err);
+  struct ock_config k;
+  ock_config_default(&k);
+#define FROM_C(ident, member, type, dflt, lo, hi) k.member = c->member;
+  OCK_CONFIG_MAP(FROM_C)
+#undef FROM_C
+  int rc = ock_config_read(cfg, "$.config", OCK_CONFIG_LENIENT, &k, err);
   if (rc)
     return rc;
-  c->max_iterations = max_iter > 0 ? (int)max_iter : 10;
-  c->max_retries = (int)retries;
-  c->retry_jitter = jitter;
-  c->strategy = (enum ock_strategy)strategy;
-  c->mode = (enum ock_mode)mode;
-  if (stream >= 0) {
-    c->streaming = stream;
-    /* An explicit "streaming": false beats a streaming mode that came from the command line. */
-    if (!stream && !mode_set && c->mode == OCK_MODE_STREAMING)
-      c->mode = OCK_MODE_BASIC;
-  }
+  int stream_set = (k.present >> OCK_CONFIG_STREAMING) & 1;
+  int mode_set = (k.present >> OCK_CONFIG_MODE) & 1;
+#define TO_C(ident, member, type, dflt, lo, hi) c->member = k.member;
+  OCK_CONFIG_MAP(TO_C)
+#undef TO_C
+  /* An explicit "streaming": false beats a streaming mode that came from the command line. */
+  if (stream_set && !c->streaming && !mode_set && c->mode == OCK_MODE_STREAMING)
+    c->mode = OCK_MODE_BASIC;
   return OCK_OK;
 }
 

@@ -467,6 +467,55 @@ const char *ock_test_path(const char *rel) {
   return buf;
 }
 
+cJSON *ock_test_registry_config_defaults(void) {
+  char *text = ock_test_read_file(ock_test_path("core/requirements.json"));
+  cJSON *reg = text ? cJSON_Parse(text) : NULL, *out = NULL;
+  free(text);
+  const cJSON *opt;
+  if (reg)
+    out = cJSON_CreateObject();
+  cJSON_ArrayForEach(opt, cJSON_GetObjectItemCaseSensitive(reg, "config")) {
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(opt, "name");
+    const cJSON *dflt = cJSON_GetObjectItemCaseSensitive(opt, "default");
+    if (cJSON_IsString(name) && dflt)
+      cJSON_AddItemToObject(out, name->valuestring, cJSON_Duplicate(dflt, 1));
+  }
+  cJSON_Delete(reg);
+  if (!out || !cJSON_GetArraySize(out)) {
+    ock_test_fail(__LINE__, __FILE__, "no session config options in %s",
+                  ock_test_path("core/requirements.json"));
+    cJSON_Delete(out);
+    return NULL;
+  }
+  return out;
+}
+
+void ock_test_registry_defaults_(int line, const char *file, const cJSON *config, const char *who) {
+  cJSON *want = ock_test_registry_config_defaults();
+  if (!want)
+    return;
+  int bad = 0;
+  const cJSON *w;
+  cJSON_ArrayForEach(w, want) {
+    const cJSON *got = cJSON_GetObjectItemCaseSensitive(config, w->string);
+    if (got && cJSON_Compare(got, w, 1))
+      continue;
+    char *g = got ? cJSON_PrintUnformatted(got) : NULL, *e = cJSON_PrintUnformatted(w);
+    ock_test_fail(line, file, "%s: config.%s is %s, the registry's default is %s", who, w->string,
+                  g ? g : "absent", e ? e : "?");
+    free(g);
+    free(e);
+    bad = 1;
+  }
+  if (cJSON_GetArraySize(config) != cJSON_GetArraySize(want))
+    ock_test_fail(line, file, "%s: %d config options, the registry has %d", who,
+                  cJSON_GetArraySize(config), cJSON_GetArraySize(want)),
+        bad = 1;
+  if (!bad)
+    CU_PASS(who);
+  cJSON_Delete(want);
+}
+
 char *ock_test_read_file(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f)

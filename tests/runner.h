@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <CUnit/CUnit.h>
+#include <cJSON.h>
 
 struct ock_test {
   const char *name;
@@ -38,6 +39,19 @@ int ock_test_main(const struct ock_suite *const *suites, int argc, char **argv);
 
 /* ock_test_path joins the source root (OCK_ROOT, else ".") and rel into a static buffer. */
 const char *ock_test_path(const char *rel);
+
+/* ock_test_registry_config_defaults: {option: default} for every option of the registry's
+ * session config, read from core/requirements.json under OCK_ROOT (not the copy built into
+ * the binaries), so a test compares a part's defaults with the one source. NULL (and a test
+ * failure) when it cannot be read; the caller frees with cJSON_Delete. */
+cJSON *ock_test_registry_config_defaults(void);
+
+/* OCK_ASSERT_REGISTRY_DEFAULTS(config, who): config (a JSON object) holds every option of the
+ * registry's session config with the registry's default, and nothing else; each difference
+ * fails the test naming the option, both values and who (the part whose defaults these are). */
+#define OCK_ASSERT_REGISTRY_DEFAULTS(config, who)                                                  \
+  ock_test_registry_defaults_(__LINE__, __FILE__, (config), (who))
+void ock_test_registry_defaults_(int line, const char *file, const cJSON *config, const char *who);
 
 /* ock_test_read_file returns the whole file, NUL-terminated (caller frees), or NULL when it
  * cannot be read. */

@@ -164,7 +164,7 @@ void ock__check_capability(struct grade_ctx *g) {
   if (!ock__grade_declared(g, OCK_CAP_STREAMING))
     for (size_t i = 0; i < v->n; i++)
       if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock_json_bool(v->e[i], "stream", 0) &&
-          !ock__cfg_bool(v, "streaming", 0)) {
+          !v->cfg.streaming) {
         undeclared(g, OCK_CAP_STREAMING, ock__entry_seq(v->e[i]), "a streaming LLM request");
         break;
       }

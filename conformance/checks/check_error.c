@@ -55,9 +55,8 @@ static double retry_after_ms(const struct view *v, const cJSON *reply) {
 static const char *next_provider(const struct view *v, const char *failed) {
   double fp = 0;
   const cJSON *p;
-  cJSON_ArrayForEach(p,
-                     cJSON_GetObjectItemCaseSensitive(
-                         v->session, "providers")) if (!strcmp(ock__str_field(p, "name"), failed))
+  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers"))
+    if (!strcmp(ock__str_field(p, "name"), failed))
       fp = ock_json_num(p, "priority", 100);
   const char *best = NULL;
   double bp = 0;
@@ -126,7 +125,7 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
                     "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s",
                     ock__entry_seq(reply), fault_kind(reply) ? fault_kind(reply) : "HTTP ",
                     fault_kind(reply) ? "" : ock__str_field(reply, OCK_F_LLM_REPLY_STATUS),
-                    ock__cfg_str(v, "error_strategy", "continue"),
+                    ock_error_strategy_name(v->cfg.error_strategy),
                     cJSON_IsTrue(r) ? "true" : "false", want ? "true" : "false");
   }
 }
@@ -206,8 +205,8 @@ static void error_backoff(struct grade_ctx *g, const struct failure *fl, const c
   const struct view *v = g->v;
   const cJSON *next = fl->next;
   int attempt = fl->attempt;
-  double base = (double)ock__cfg_int(v, "retry_base_delay_ms", 1000);
-  double jitter = ock_json_num(v->config, "retry_jitter", 0.1);
+  double base = (double)v->cfg.retry_base_delay_ms;
+  double jitter = v->cfg.retry_jitter;
   double nominal = fmin(base * pow(2, attempt - 1), cap);
   double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
   double said = ock_json_num(ock__event_data(ev), "delay_ms", -1);
@@ -245,7 +244,7 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
   if (ok) {
     double gap = ock__entry_time(next) - ock__entry_time(reply);
     double ra = retry_after_ms(v, reply);
-    double cap = (double)ock__cfg_int(v, "retry_max_delay_ms", 60000);
+    double cap = (double)v->cfg.retry_max_delay_ms;
     if (ra >= 0)
       error_retry_after(g, fl, gap, ra, cap);
     else
@@ -299,10 +298,10 @@ static void unrecovered(struct grade_ctx *g, const struct view_exec *x) {
 static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i,
                         const cJSON *reply, int attempt) {
   const struct view *v = g->v;
-  const char *strategy = ock__cfg_str(v, "error_strategy", "continue");
   struct failure fl = {.x = x, .i = i, .reply = reply, .attempt = attempt};
-  fl.retry_on = !strcmp(strategy, "retry") || !strcmp(strategy, "fallback");
-  fl.max_retries = ock__cfg_int(v, "max_retries", 2);
+  fl.retry_on = v->cfg.error_strategy == OCK_ERROR_STRATEGY_RETRY ||
+                v->cfg.error_strategy == OCK_ERROR_STRATEGY_FALLBACK;
+  fl.max_retries = v->cfg.max_retries;
   fl.next = ock__next_request_after(v, i, &fl.j);
   if (fl.next && fl.j >= x->end)
     fl.next = NULL;
@@ -310,7 +309,8 @@ static void one_failure(struct grade_ctx *g, const struct view_exec *x, size_t i
   fl.provider = ock__str_field(reply, OCK_F_LLM_REPLY_PROVIDER);
   fl.next_prov = fl.next ? ock__str_field(fl.next, OCK_F_LLM_REQUEST_PROVIDER) : NULL;
   fl.can_retry = fl.retry_on && retryable(reply) && attempt <= fl.max_retries;
-  fl.fallback = !strcmp(strategy, "fallback") ? next_provider(v, fl.provider) : NULL;
+  fl.fallback =
+      v->cfg.error_strategy == OCK_ERROR_STRATEGY_FALLBACK ? next_provider(v, fl.provider) : NULL;
 
   if (fl.retry_on && !retryable(reply))
     error_no_retry(g, &fl);
@@ -356,7 +356,7 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
     /* Only in a sequential round is the order the mock saw the SUT's own: with parallel calls a
      * start the SUT decided before it knew of the failure may reach the mock after its
      * tool:error, so there the start is not judged (timing is no evidence here). */
-    if (c->start && ock__entry_seq(c->start) > known && !ock__cfg_bool(v, "parallel_tools", 1)) {
+    if (c->start && ock__entry_seq(c->start) > known && !v->cfg.parallel_tools) {
       ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, ock__entry_seq(c->start),
                       "fail_fast: no call of the response starts once a tool failure is known",
                       "call %s started at %ld, after the failure of %s at %ld", ock__call_id(c),
@@ -376,7 +376,7 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
 
 static void fail_fast(struct grade_ctx *g) {
   const struct view *v = g->v;
-  if (strcmp(ock__cfg_str(v, "error_strategy", "continue"), "fail_fast"))
+  if (v->cfg.error_strategy != OCK_ERROR_STRATEGY_FAIL_FAST)
     return;
   struct call_fate *f = NULL;
   size_t n = ock__call_fates(v, &f);
@@ -427,9 +427,9 @@ static int is_best_provider(const struct view *v, const char *name, const char *
  * best provider by priority among those that have not failed (SPEC.md 5.7, 5.9). */
 static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
-  if (strcmp(ock__cfg_str(v, "error_strategy", "continue"), "fallback"))
+  if (v->cfg.error_strategy != OCK_ERROR_STRATEGY_FALLBACK)
     return;
-  long long max_retries = ock__cfg_int(v, "max_retries", 2);
+  long long max_retries = v->cfg.max_retries;
   const char *failed[OCK_MAX_FAILED_PROVIDERS];
   int n_failed = 0, failures_in_turn = 0;
   const char *turn_provider = NULL;

@@ -12,7 +12,7 @@
 #include "checks/grade.h"
 #include "ock/contract.h"
 #include "ock/json.h"
-#include "run/sut.h"
+#include "model/outcome.h"
 
 #define MAX_CANDIDATES 4
 
@@ -143,10 +143,9 @@ static int count_events(const struct view *v, const char *name, long *seq) {
 
 static int history_contains(const cJSON *request, const char *text) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(
-             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(ock__str_field(m, "content"),
-                                                             text)) return 1;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
+    if (strstr(ock__str_field(m, "content"), text))
+      return 1;
   return 0;
 }
 

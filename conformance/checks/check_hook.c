@@ -288,7 +288,7 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
  * through tool:selecting and tool:selected first (OCK-HOOK-010). The grammar accepts a
  * tool:pre straight after tool:selecting, so the missing step is this check's to see. */
 static void selection_steps(struct grade_ctx *g, const struct call_fate *f) {
-  if (!f->pre || strcmp(ock__str_field(g->v->config, "mode"), "events"))
+  if (!f->pre || g->v->cfg.mode != OCK_MODE_EVENTS)
     return;
   long pre = ock__entry_seq(f->pre);
   long selecting = f->selecting ? ock__entry_seq(f->selecting) : -1;

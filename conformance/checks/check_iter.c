@@ -28,10 +28,9 @@ static int ends_with_reminder(const char *text) {
 
 static int carries_reminder(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(
-             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (strstr(ock__str_field(m, "content"),
-                                                             REMINDER_MARK)) return 1;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
+    if (strstr(ock__str_field(m, "content"), REMINDER_MARK))
+      return 1;
   return 0;
 }
 
@@ -71,9 +70,9 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
 static int history_holds_call(const cJSON *request, const char *id) {
   const cJSON *m, *c;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
-      cJSON_ArrayForEach(
-          c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) if (!strcmp(ock__str_field(c, "id"),
-                                                                            id)) return 1;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls"))
+      if (!strcmp(ock__str_field(c, "id"), id))
+        return 1;
   return 0;
 }
 
@@ -252,7 +251,7 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
 }
 
 void ock__check_iter(struct grade_ctx *g) {
-  long long max = ock__cfg_int(g->v, "max_iterations", 10);
+  long long max = g->v->cfg.max_iterations;
   if (max <= 0)
     return;
   for (size_t k = 0; k < g->v->nx; k++)

@@ -29,27 +29,27 @@ static const struct {
 /* history_has_calls: the request's neutral history holds an assistant message with calls. */
 static int history_has_calls(const cJSON *request) {
   const cJSON *m;
-  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL)) if (
-      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) > 0) return 1;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
+    if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) > 0)
+      return 1;
   return 0;
 }
 
 static int history_has_call_id(const cJSON *request, const char *id) {
   const cJSON *m, *c;
   cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
-      cJSON_ArrayForEach(
-          c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls")) if (!strcmp(ock__str_field(c, "id"),
-                                                                            id)) return 1;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m, "tool_calls"))
+      if (!strcmp(ock__str_field(c, "id"), id))
+        return 1;
   return 0;
 }
 
 static int history_has_result_id(const cJSON *request, const char *id) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(
-             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(ock__str_field(m, "role"), "tool") &&
-                                                      !strcmp(ock__str_field(m, "tool_call_id"),
-                                                              id)) return 1;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
+    if (!strcmp(ock__str_field(m, "role"), "tool") &&
+        !strcmp(ock__str_field(m, "tool_call_id"), id))
+      return 1;
   return 0;
 }
 

@@ -116,7 +116,7 @@ void ock__check_parallel(struct grade_ctx *g) {
     while (b < n && f[b].reply == f[a].reply)
       b++;
     parallel_group_id(g, f, n, a, b);
-    if (b - a >= 2 && ock__cfg_bool(v, "parallel_tools", 1))
+    if (b - a >= 2 && v->cfg.parallel_tools)
       parallel_overlap(g, f, a, b);
     if (b - a >= 2)
       parallel_result_order(g, f, a, b);

@@ -125,7 +125,7 @@ static void stream_arguments_reassembled(struct grade_ctx *g, const struct call_
 
 void ock__check_stream(struct grade_ctx *g) {
   const struct view *v = g->v;
-  int want_stream = ock__cfg_bool(v, "streaming", 0);
+  int want_stream = v->cfg.streaming;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
     if (want_stream && ock__is_kind(e, OCK_ENTRY_LLM_REQUEST))

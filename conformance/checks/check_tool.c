@@ -228,7 +228,7 @@ static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int can
   if (cancelled && abandoned_at_sigint(v, f))
     return;
   if (f->start && !(f->error && !strcmp(ock__fate_error_type(f), "cancelled"))) {
-    double limit = (double)ock__cfg_int(v, "tool_timeout_ms", 30000);
+    double limit = (double)v->cfg.tool_timeout_ms;
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
     int answered = f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0);
     double took = answered ? ock__entry_time(f->end) - ock__entry_time(f->start) : -1;
@@ -310,7 +310,7 @@ static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
   const struct view *v = g->v;
   const char *id = ock__call_id(f);
   /* Under fail_fast another call of the response may fail and end the execute. */
-  int goes_on = strcmp(ock__cfg_str(v, "error_strategy", "continue"), "fail_fast") != 0;
+  int goes_on = v->cfg.error_strategy != OCK_ERROR_STRATEGY_FAIL_FAST;
   const char *owed = ock__call_not_fed_back(v, f, goes_on);
   int ok = f->post && !f->error && !owed;
   ock__grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,

@@ -272,7 +272,8 @@ static int compare(const struct side *a, const struct side *b, cJSON *changes) {
     else if (ock__diff_executes(s, t, s->string, changes))
       return -1;
   }
-  cJSON_ArrayForEach(s, b->scopes) if (!cJSON_GetObjectItemCaseSensitive(a->scopes, s->string))
+  cJSON_ArrayForEach(s, b->scopes)
+    if (!cJSON_GetObjectItemCaseSensitive(a->scopes, s->string))
       add_scope_change(changes, s->string, "scenario-added", 0);
   return 0;
 }

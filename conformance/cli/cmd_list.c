@@ -36,7 +36,9 @@ struct filter {
 
 static int has_string(const cJSON *arr, const char *s) {
   const cJSON *it;
-  cJSON_ArrayForEach(it, arr) if (cJSON_IsString(it) && !strcmp(it->valuestring, s)) return 1;
+  cJSON_ArrayForEach(it, arr)
+    if (cJSON_IsString(it) && !strcmp(it->valuestring, s))
+      return 1;
   return 0;
 }
 

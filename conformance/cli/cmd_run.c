@@ -134,7 +134,13 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
              strerror(errno));
     return OCK_EIO;
   }
-  size_t cap = OCK_MAX_BASELINE, len = fread(o->baseline_text = malloc(cap + 1), 1, cap, f);
+  o->baseline_text = malloc(OCK_MAX_BASELINE + 1);
+  if (!o->baseline_text) {
+    fclose(f);
+    snprintf(err, n, "%s: out of memory for the expected-failures file", o->baseline);
+    return OCK_ENOMEM;
+  }
+  size_t len = fread(o->baseline_text, 1, OCK_MAX_BASELINE, f);
   fclose(f);
   o->baseline_text[len] = '\0';
   char *save = NULL;
@@ -515,13 +521,17 @@ static void print_progress(struct pool *p, const cJSON *r) {
         cJSON_AddItemToArray(waived, cJSON_CreateString(req));
       int listed = 0; /* one requirement, however many of its checks failed */
       const cJSON *f;
-      cJSON_ArrayForEach(f, failed) listed |= req && !strcmp(f->valuestring, req);
+      cJSON_ArrayForEach(f, failed)
+        listed |= req && !strcmp(f->valuestring, req);
       if (v && req && !listed &&
           (!strcmp(v, OCK_V_FAIL) || !strcmp(v, OCK_V_ERROR) || !strcmp(v, OCK_V_WARN)))
         cJSON_AddItemToArray(failed, cJSON_CreateString(req));
     }
     char *text = ock_json_print(line);
-    printf("%s\n", text);
+    if (text)
+      printf("%s\n", text);
+    else /* the report still has the scenario; only its progress line is lost */
+      fprintf(stderr, "ock: out of memory for the progress line of %s\n", ock_json_str(r, "id"));
     free(text);
     cJSON_Delete(line);
   } else {
@@ -896,6 +906,39 @@ static int finish_report(const struct pool *p, cJSON *report, const char *starte
                        written);
 }
 
+/* run_all runs every scenario of set on the worker pool, then writes and summarizes the
+ * report. Returns the exit code; EXIT_INCOMPLETE, before anything runs, when there is no memory
+ * for the results. */
+static int run_all(const struct run_opts *o, const struct scenario_set *set,
+                   const ock_registry *reg, const char *started, const char *journal_dir) {
+  struct pool p = {.o = o,
+                   .set = set,
+                   .reg = reg,
+                   .total = set->n * (size_t)o->repeat,
+                   .color = !strcmp(o->format, "human") && ock__use_color(stdout)};
+  p.results = calloc(p.total + 1, sizeof *p.results);
+  if (!p.results) {
+    fprintf(stderr, "ock: out of memory for the results of %zu runs; nothing ran\n", p.total);
+    return EXIT_INCOMPLETE;
+  }
+  struct signals sig;
+  signals_take(&sig);
+  pthread_mutex_init(&p.lock, NULL);
+  run_pool(&p, journal_dir);
+  ock__sentinel_stop();
+  cJSON *report = new_report(o, started, reg);
+  int written = 0;
+  int code = finish_report(&p, report, started, &written);
+  print_summary(o, report, o->out_dir, written);
+  if (!p.total)
+    fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
+  signals_give_back(&sig);
+  pthread_mutex_destroy(&p.lock);
+  free(p.results);
+  cJSON_Delete(report);
+  return code;
+}
+
 int ock__cmd_run(int argc, char **argv) {
   struct run_opts o;
   char err[1200];
@@ -923,27 +966,7 @@ int ock__cmd_run(int argc, char **argv) {
     snprintf(journal_dir, sizeof journal_dir, "%s/journals", o.out_dir);
     if (o.journals)
       ock__cli_make_dirs(journal_dir);
-    struct signals sig;
-    signals_take(&sig);
-    struct pool p = {.o = &o,
-                     .set = &set,
-                     .reg = reg,
-                     .total = set.n * (size_t)o.repeat,
-                     .color = !strcmp(o.format, "human") && ock__use_color(stdout)};
-    p.results = calloc(p.total + 1, sizeof *p.results);
-    pthread_mutex_init(&p.lock, NULL);
-    run_pool(&p, journal_dir);
-    ock__sentinel_stop();
-    cJSON *report = new_report(&o, started, reg);
-    int written = 0;
-    code = finish_report(&p, report, started, &written);
-    print_summary(&o, report, o.out_dir, written);
-    if (!p.total)
-      fprintf(stderr, "ock: no scenario ran (check --fixtures, --case, --exclude, --shard)\n");
-    signals_give_back(&sig);
-    pthread_mutex_destroy(&p.lock);
-    free(p.results);
-    cJSON_Delete(report);
+    code = run_all(&o, &set, reg, started, journal_dir);
   }
   ock__scenarios_free(&set); /* loaded whole when only a baseline entry was wrong */
   cJSON_Delete(o.manifest_json);

@@ -22,8 +22,8 @@ static long long failing_checks(const cJSON *causes) {
     if (ock_json_bool(c, "expected_failure", 0))
       continue;
     n += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "scenarios"));
-    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences")) n +=
-        ock_json_int(k, "scenarios", 0);
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "consequences"))
+      n += ock_json_int(k, "scenarios", 0);
   }
   return n;
 }

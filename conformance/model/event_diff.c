@@ -88,7 +88,9 @@ static void shape_add(cJSON *shape, const char *path, const char *type) {
       return;
   }
   const cJSON *t;
-  cJSON_ArrayForEach(t, types) if (!strcmp(t->valuestring, type)) return;
+  cJSON_ArrayForEach(t, types)
+    if (!strcmp(t->valuestring, type))
+      return;
   cJSON_AddItemToArray(types, cJSON_CreateString(type));
 }
 
@@ -107,7 +109,8 @@ static void shape_walk(cJSON *shape, const cJSON *v, const char *path, int depth
     }
   } else if (cJSON_IsArray(v)) {
     snprintf(sub, sizeof sub, "%s[]", path);
-    cJSON_ArrayForEach(c, v) shape_walk(shape, c, sub, depth + 1);
+    cJSON_ArrayForEach(c, v)
+      shape_walk(shape, c, sub, depth + 1);
   }
 }
 
@@ -116,7 +119,9 @@ static void types_text(const cJSON *types, char *out, size_t n) {
   const char *names[8];
   int k = 0;
   const cJSON *t;
-  cJSON_ArrayForEach(t, types) if (k < 8) names[k++] = t->valuestring;
+  cJSON_ArrayForEach(t, types)
+    if (k < 8)
+      names[k++] = t->valuestring;
   for (int i = 1; i < k; i++)
     for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
       const char *x = names[j];
@@ -296,7 +301,9 @@ static void pairing_text(const cJSON *ex, char *out, size_t n) {
 /* complete_field: a copy of field of the execute's last orchestrator:complete, or NULL. */
 static cJSON *complete_field(const cJSON *ex, const char *field) {
   const cJSON *e, *last = NULL;
-  cJSON_ArrayForEach(e, ex) if (!strcmp(event_name(e), OCK_EV_ORCHESTRATOR_COMPLETE)) last = e;
+  cJSON_ArrayForEach(e, ex)
+    if (!strcmp(event_name(e), OCK_EV_ORCHESTRATOR_COMPLETE))
+      last = e;
   const cJSON *v = last ? cJSON_GetObjectItemCaseSensitive(event_data(last), field) : NULL;
   return v ? cJSON_Duplicate(v, 1) : NULL;
 }
@@ -327,7 +334,8 @@ static const cJSON **as_list(const cJSON *ex, int *n) {
   int i = 0;
   const cJSON *e;
   if (list)
-    cJSON_ArrayForEach(e, ex) list[i++] = e;
+    cJSON_ArrayForEach(e, ex)
+      list[i++] = e;
   return list;
 }
 

@@ -70,13 +70,32 @@ int ock__reply_failed(const cJSON *reply) {
   return fault && !cJSON_IsNull(fault);
 }
 
+/* view_config: v->cfg, from the config the mock served (the first session entry that holds
+ * one), else from the fixture's config over the registry's defaults. A value neither can give
+ * (a hand-edited journal) leaves the defaults: the fixture loader refuses such a fixture. */
+static void view_config(struct view *v, const cJSON *journal) {
+  const cJSON *it, *served = NULL;
+  cJSON_ArrayForEach(it, journal) {
+    if (ock__is_kind(it, OCK_ENTRY_SESSION) &&
+        (served = cJSON_GetObjectItemCaseSensitive(it, OCK_F_SESSION_CONFIG)) != NULL)
+      break;
+  }
+  ock_config_default(&v->cfg);
+  if (served && !ock_config_read(served, "$.config", OCK_CONFIG_LENIENT, &v->cfg, NULL)) {
+    v->cfg_served = 1;
+    return;
+  }
+  (void)ock_config_read(cJSON_GetObjectItemCaseSensitive(v->session, "config"), "$.session.config",
+                        OCK_CONFIG_LENIENT, &v->cfg, NULL);
+}
+
 /* view_init: the fields both builders share, and room for n entries and executes. */
 static int view_init(struct view *v, const cJSON *fixture, const cJSON *journal,
                      const struct sut_result *proc) {
   memset(v, 0, sizeof *v);
   v->fixture = fixture;
   v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
-  v->config = cJSON_GetObjectItemCaseSensitive(v->session, "config");
+  view_config(v, journal);
   v->proc = proc;
   size_t n = (size_t)cJSON_GetArraySize(journal);
   v->e = calloc(n + 1, sizeof *v->e);
@@ -232,7 +251,7 @@ int ock__view_is_wrap_up(const struct view *v, size_t i) {
     have_prev = 1;
     prev_reply = ock__view_reply_of(v, k);
   }
-  if (turn != ock__cfg_int(v, "max_iterations", 10) + 1)
+  if (turn != v->cfg.max_iterations + 1)
     return 0;
   /* A request of that turn that still offers tools is the loop going on past the limit
    * (OCK-ITER-001), not a wrap-up; the reminder's words are not looked at (OCK-TEXT-006). */
@@ -260,19 +279,6 @@ int ock__view_turns(const struct view *v, const struct view_exec *x) {
     prev_reply = ock__view_reply_of(v, i);
   }
   return turns;
-}
-
-long long ock__cfg_int(const struct view *v, const char *key, long long dflt) {
-  return ock_json_int(v->config, key, dflt);
-}
-
-const char *ock__cfg_str(const struct view *v, const char *key, const char *dflt) {
-  const char *s = ock_json_str(v->config, key);
-  return s ? s : dflt;
-}
-
-int ock__cfg_bool(const struct view *v, const char *key, int dflt) {
-  return ock_json_bool(v->config, key, dflt);
 }
 
 const cJSON *ock__next_first_request(const struct view *v, const struct view_exec *x) {

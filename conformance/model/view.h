@@ -13,8 +13,9 @@
 
 #include <cJSON.h>
 
+#include "ock/config.h"
 #include "ock/contract.h"
-#include "run/sut.h"
+#include "model/outcome.h"
 
 struct view_exec {
   int index;    /* 1-based */
@@ -28,8 +29,12 @@ struct view_exec {
 struct view {
   const cJSON *fixture;
   const cJSON *session; /* fixture.session */
-  const cJSON *config;  /* fixture.session.config (may be NULL) */
-  const cJSON **e;      /* journal entries in order */
+  /* The session config the mock served (its journal's first session entry), typed by
+   * ock/config.h; a journal without one (the SUT never asked, or an older journal) gets the
+   * fixture's config over the registry's defaults, which is what the mock serves. */
+  struct ock_config cfg;
+  int cfg_served;  /* 1: cfg came from the journal's session entry */
+  const cJSON **e; /* journal entries in order */
   size_t n;
   struct view_exec *x; /* the executes */
   size_t nx;
@@ -100,12 +105,6 @@ int ock__view_is_wrap_up(const struct view *v, size_t i);
 /* ock__view_reply_of: the llm_reply entry answering the llm_request at index i (by the mock's
  * request_seq), or NULL. */
 const cJSON *ock__view_reply_of(const struct view *v, size_t i);
-
-/* ock__cfg_int / ock__cfg_str / ock__cfg_bool read the session config with SPEC.md's defaults
- * applied by the caller. */
-long long ock__cfg_int(const struct view *v, const char *key, long long dflt);
-const char *ock__cfg_str(const struct view *v, const char *key, const char *dflt);
-int ock__cfg_bool(const struct view *v, const char *key, int dflt);
 
 /* ock__next_first_request: the first llm_request of the execute after x, or NULL. */
 const cJSON *ock__next_first_request(const struct view *v, const struct view_exec *x);

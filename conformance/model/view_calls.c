@@ -100,12 +100,10 @@ const cJSON *ock__next_request_after(const struct view *v, size_t i, size_t *ind
 
 const char *ock__request_result_text(const cJSON *request, const char *id) {
   const cJSON *m;
-  cJSON_ArrayForEach(
-      m, cJSON_GetObjectItemCaseSensitive(
-             request, OCK_F_LLM_REQUEST_NEUTRAL)) if (!strcmp(ock__str_field(m, "role"), "tool") &&
-                                                      !strcmp(ock__str_field(m, "tool_call_id"),
-                                                              id)) return ock__str_field(m,
-                                                                                         "content");
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(request, OCK_F_LLM_REQUEST_NEUTRAL))
+    if (!strcmp(ock__str_field(m, "role"), "tool") &&
+        !strcmp(ock__str_field(m, "tool_call_id"), id))
+      return ock__str_field(m, "content");
   return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ock/caps.h"
+#include "ock/contract_map.h"
 #include "ock/gemini.h"
 #include "ock/json.h"
 #include "ock/message.h"
@@ -509,10 +510,10 @@ static void finish(struct build *b) {
   cJSON *session = cJSON_GetObjectItemCaseSensitive(doc, "session");
   cJSON *config = cJSON_AddObjectToObject(session, "config");
   if (b->streaming)
-    cJSON_AddTrueToObject(config, "streaming");
+    cJSON_AddTrueToObject(config, OCK_CFG_STREAMING);
   if (b->most) { /* the agent retried: grade its retries against what it did */
-    cJSON_AddStringToObject(config, "error_strategy", "retry");
-    cJSON_AddNumberToObject(config, "max_retries", (double)b->most);
+    cJSON_AddStringToObject(config, OCK_CFG_ERROR_STRATEGY, OCK_CFG_ERROR_STRATEGY_RETRY);
+    cJSON_AddNumberToObject(config, OCK_CFG_MAX_RETRIES, (double)b->most);
     cJSON *caps = cJSON_AddArrayToObject(doc, "capabilities");
     cJSON_AddItemToArray(caps, cJSON_CreateString("core"));
     cJSON_AddItemToArray(caps, cJSON_CreateString("resilience"));
@@ -527,8 +528,9 @@ static void finish(struct build *b) {
   if (kit) { /* the tools ran through the kit: each is called as often as recorded */
     cJSON *counts = cJSON_AddObjectToObject(expect, "tool_calls");
     const cJSON *t;
-    cJSON_ArrayForEach(t, b->kit_results) cJSON_AddNumberToObject(
-        counts, t->string, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "calls")));
+    cJSON_ArrayForEach(t, b->kit_results)
+      cJSON_AddNumberToObject(counts, t->string,
+                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "calls")));
   }
   cJSON_Delete(b->calls);
   cJSON_Delete(b->taken);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "fixture.h"
+#include "ock/caps.h"
 #include "ock/json.h"
 #include "ock/status.h"
 
@@ -124,8 +125,8 @@ static int append_line(struct ock_buf *b, const cJSON *j) {
 static int write_logs(struct recording *r, const char *dir, struct rec_secrets *s, char *err,
                       size_t n) {
   struct ock_buf traffic, events;
-  ock_buf_init(&traffic, (size_t)1 << 30);
-  ock_buf_init(&events, (size_t)1 << 30);
+  ock_buf_init(&traffic, OCK_MAX_DERIVED_TEXT);
+  ock_buf_init(&events, OCK_MAX_DERIVED_TEXT);
   int rc = ock_buf_puts(&traffic, "");
   size_t n_events = 0;
   for (size_t i = 0; i < r->n && !rc; i++) {
@@ -164,7 +165,7 @@ int ock__recording_write(struct recording *r, const char *dir, char *err, size_t
   if (!rc && !ock__rec_fixture(r->items, r->n, r->wire, &doc, why, sizeof why)) {
     char *text = cJSON_Print(doc);
     struct ock_buf b;
-    ock_buf_init(&b, (size_t)1 << 30);
+    ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
     rc = !text || ock_buf_puts(&b, text) || ock_buf_puts(&b, "\n")
              ? OCK_ENOMEM
              : write_file(dir, "fixture.json", &b, &s, err, n);

@@ -27,7 +27,7 @@
 #include "report/escape.h"
 #include "ock/contract.h"
 #include "ock/status.h"
-#include "run/sut.h"
+#include "model/outcome.h"
 
 /* verdict_class: a CSS class suffix for a verdict; never a report string. */
 static const char *verdict_class(const char *v) {

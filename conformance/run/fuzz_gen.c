@@ -142,18 +142,20 @@ static cJSON *new_fixture(unsigned long long seed, int streaming, cJSON **fcaps)
 static void draw_config(cJSON *session, unsigned long long *s, const char *const *caps,
                         int streaming) {
   cJSON *config = cJSON_AddObjectToObject(session, "config");
-  cJSON_AddNumberToObject(config, "max_iterations", 2 + pick(s, 3));
-  cJSON_AddBoolToObject(config, "parallel_tools", chance(s, 50));
-  cJSON_AddBoolToObject(config, "streaming", streaming);
+  cJSON_AddNumberToObject(config, OCK_CFG_MAX_ITERATIONS, 2 + pick(s, 3));
+  cJSON_AddBoolToObject(config, OCK_CFG_PARALLEL_TOOLS, chance(s, 50));
+  cJSON_AddBoolToObject(config, OCK_CFG_STREAMING, streaming);
   int resilience = declared(caps, OCK_CAP_RESILIENCE);
-  static const char *const strategies[] = {"continue", "fail_fast", "retry"};
-  cJSON_AddStringToObject(config, "error_strategy", strategies[pick(s, resilience ? 3 : 2)]);
-  cJSON_AddNumberToObject(config, "max_retries", 1);
-  cJSON_AddNumberToObject(config, "retry_base_delay_ms", 10);
-  cJSON_AddNumberToObject(config, "retry_max_delay_ms", 50);
-  cJSON_AddNumberToObject(config, "retry_jitter", 0);
+  static const char *const strategies[] = {OCK_CFG_ERROR_STRATEGY_CONTINUE,
+                                           OCK_CFG_ERROR_STRATEGY_FAIL_FAST,
+                                           OCK_CFG_ERROR_STRATEGY_RETRY};
+  cJSON_AddStringToObject(config, OCK_CFG_ERROR_STRATEGY, strategies[pick(s, resilience ? 3 : 2)]);
+  cJSON_AddNumberToObject(config, OCK_CFG_MAX_RETRIES, 1);
+  cJSON_AddNumberToObject(config, OCK_CFG_RETRY_BASE_DELAY_MS, 10);
+  cJSON_AddNumberToObject(config, OCK_CFG_RETRY_MAX_DELAY_MS, 50);
+  cJSON_AddNumberToObject(config, OCK_CFG_RETRY_JITTER, 0);
   if (declared(caps, OCK_CAP_SCHEDULING) && chance(s, 30))
-    cJSON_AddStringToObject(config, "mode", "events");
+    cJSON_AddStringToObject(config, OCK_CFG_MODE, OCK_CFG_MODE_EVENTS);
 }
 
 /* draw_session: the prompts, the config, one provider and the two tools. */
@@ -298,9 +300,9 @@ int ock__fuzz_shrink_step(const cJSON *fx, int k, cJSON **out) {
       return offer(c, has, out);
     }
   cJSON *config = cJSON_GetObjectItemCaseSensitive(cs, "config");
-  int streaming = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, "streaming"));
+  int streaming = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(config, OCK_CFG_STREAMING));
   if (k == 0 && streaming)
-    cJSON_ReplaceItemInObjectCaseSensitive(config, "streaming", cJSON_CreateFalse());
+    cJSON_ReplaceItemInObjectCaseSensitive(config, OCK_CFG_STREAMING, cJSON_CreateFalse());
   if (k == 0)
     return offer(c, streaming, out);
   cJSON_Delete(c);

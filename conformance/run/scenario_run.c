@@ -19,10 +19,10 @@
 #include "ock/utf8.h"
 #include "run/sut.h"
 #include "model/pair.h"
+#include "model/timeline.h"
 #include "model/view.h"
 
 #define TIMELINE_MAX 400
-#define DETAIL_MAX 160
 
 /* The mock's server thread calls on_cancel; the SUT may not exist yet, so it is published
  * through an atomic pointer once spawned. */
@@ -115,125 +115,6 @@ static void finish(cJSON *r, cJSON *checks, const char *verdict, double ms, cons
   else
     cJSON_AddNullToObject(r, "skip_reason");
   cJSON_AddItemToObject(r, "checks", checks);
-}
-
-static cJSON *process_json(struct sut_result *p) {
-  cJSON *o = cJSON_CreateObject();
-  if (p->exit_code >= 0)
-    cJSON_AddNumberToObject(o, "exit_code", p->exit_code);
-  else
-    cJSON_AddNullToObject(o, "exit_code");
-  if (p->signal)
-    cJSON_AddStringToObject(o, "signal", ock__sut_signal_name(p->signal));
-  else
-    cJSON_AddNullToObject(o, "signal");
-  cJSON_AddBoolToObject(o, "timed_out", p->timed_out);
-  cJSON_AddNumberToObject(o, "wall_ms", p->wall_ms);
-  cJSON_AddNumberToObject(o, "sigints", p->interrupted);
-  /* A SUT may print any bytes; the report must stay valid UTF-8 (and JSON, XML, HTML). */
-  if (p->out)
-    ock_utf8_scrub(p->out);
-  if (p->err)
-    ock_utf8_scrub(p->err);
-  cJSON_AddStringToObject(o, "stdout", p->out ? p->out : "");
-  cJSON_AddStringToObject(o, "stderr", p->err ? p->err : "");
-  cJSON_AddNumberToObject(o, "stdout_bytes", (double)p->out_total);
-  cJSON_AddNumberToObject(o, "stderr_bytes", (double)p->err_total);
-  return o;
-}
-
-/* ---- the timeline ------------------------------------------------------------------------- */
-
-static int failing_seq(const cJSON *checks, long seq) {
-  const cJSON *c, *ev;
-  cJSON_ArrayForEach(c, checks) {
-    const char *v = ock_json_str(c, "verdict");
-    if (!v || (strcmp(v, OCK_V_FAIL) && strcmp(v, OCK_V_WARN) && strcmp(v, OCK_V_ERROR)))
-      continue;
-    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(
-                               c, "evidence")) if (cJSON_IsNumber(ev) &&
-                                                   (long)ev->valuedouble == seq) return 1;
-  }
-  return 0;
-}
-
-static void add_row(cJSON *rows, const cJSON *e, const char *lane, const char *label,
-                    const char *detail, int failed) {
-  cJSON *row = cJSON_CreateObject();
-  cJSON_AddNumberToObject(row, "seq", ock_json_num(e, "seq", 0));
-  cJSON_AddNumberToObject(row, "t_ms", ock_json_num(e, "t_ms", 0));
-  cJSON_AddStringToObject(row, "lane", lane);
-  char l[200], d[DETAIL_MAX + 4];
-  snprintf(l, sizeof l, "%s", label);
-  ock_utf8_scrub(l);
-  cJSON_AddStringToObject(row, "label", l);
-  snprintf(d, sizeof d, "%.*s%s", DETAIL_MAX, detail ? detail : "",
-           detail && strlen(detail) > DETAIL_MAX ? "..." : "");
-  ock_utf8_scrub(d); /* the cut may have split a character */
-  cJSON_AddStringToObject(row, "detail", d);
-  cJSON_AddBoolToObject(row, "failed", failed);
-  cJSON_AddItemToArray(rows, row);
-}
-
-static const char *s_or(const cJSON *o, const char *k, const char *dflt) {
-  const char *s = ock_json_str(o, k);
-  return s ? s : dflt;
-}
-
-cJSON *ock__scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max) {
-  cJSON *rows = cJSON_CreateArray();
-  size_t n = 0;
-  const cJSON *e;
-  cJSON_ArrayForEach(e, journal) {
-    if (n++ >= max)
-      break;
-    const char *kind = s_or(e, "kind", "");
-    int failed = failing_seq(checks, (long)ock_json_int(e, "seq", -1));
-    char label[200];
-    char *detail = NULL;
-    if (!strcmp(kind, OCK_KIND_EVENT)) {
-      detail = ock_json_print(cJSON_GetObjectItemCaseSensitive(e, "data"));
-      const char *action = ock_json_str(cJSON_GetObjectItemCaseSensitive(e, "reply"), "action");
-      snprintf(label, sizeof label, "%s%s%s", s_or(e, "event", "?"),
-               action && strcmp(action, "continue") ? " -> " : "",
-               action && strcmp(action, "continue") ? action : "");
-      add_row(rows, e, "sut", label, detail, failed);
-    } else if (!strcmp(kind, OCK_KIND_LLM_REQUEST)) {
-      const cJSON *hist = cJSON_GetObjectItemCaseSensitive(e, OCK_F_LLM_REQUEST_NEUTRAL);
-      const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
-      snprintf(label, sizeof label, "request %s%s (%d messages)", s_or(e, "provider", "?"),
-               ock_json_bool(e, "stream", 0) ? " stream" : "", cJSON_GetArraySize(hist));
-      add_row(rows, e, "llm", label, s_or(last, "content", ""), failed);
-    } else if (!strcmp(kind, OCK_KIND_LLM_REPLY)) {
-      const cJSON *calls = cJSON_GetObjectItemCaseSensitive(e, "tool_calls");
-      const char *fault = ock_json_str(e, "fault");
-      snprintf(label, sizeof label, "reply %lld%s%s%s", ock_json_int(e, "status", 0),
-               cJSON_GetArraySize(calls) ? " tool calls" : "", fault ? " fault " : "",
-               fault ? fault : "");
-      detail = cJSON_GetArraySize(calls) ? ock_json_print(calls) : NULL;
-      add_row(rows, e, "llm", label, detail ? detail : s_or(e, "text", ""), failed);
-    } else if (!strcmp(kind, OCK_KIND_TOOL_START) || !strcmp(kind, OCK_KIND_TOOL_END)) {
-      snprintf(label, sizeof label, "%s %s", kind[5] == 's' ? "tool" : "tool done",
-               s_or(e, "name", "?"));
-      detail =
-          ock_json_print(cJSON_GetObjectItemCaseSensitive(e, kind[5] == 's' ? "input" : "reply"));
-      add_row(rows, e, "tool", label, detail, failed);
-    } else if (!strcmp(kind, OCK_KIND_CANCEL)) {
-      add_row(rows, e, "harness", "SIGINT", s_or(e, "trigger", ""), failed);
-    } else if (!strcmp(kind, OCK_KIND_SESSION)) {
-      add_row(rows, e, "sut", "GET session", "", failed);
-    } else if (!strcmp(kind, OCK_KIND_MCP_SESSION)) {
-      add_row(rows, e, "sut", ock_json_bool(e, "closed", 0) ? "MCP session ended" : "MCP session",
-              s_or(e, "protocol_version", ""), failed);
-    } else {
-      snprintf(label, sizeof label, "%s %s", kind,
-               s_or(e, OCK_F_FINDING_SHAPE, s_or(e, "kind_detail", "")));
-      detail = ock_json_print(e);
-      add_row(rows, e, "fault", label, detail, failed);
-    }
-    free(detail);
-  }
-  return rows;
 }
 
 /* ---- one run ----------------------------------------------------------------------------- */
@@ -430,8 +311,8 @@ int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
   cJSON_AddBoolToObject(r, "timed_out", proc.timed_out);
   if (proc.aborted)
     cJSON_AddBoolToObject(r, "interrupted", 1);
-  cJSON_AddItemToObject(r, "process", process_json(&proc));
-  cJSON_AddItemToObject(r, "timeline", ock__scenario_timeline(journal, checks, TIMELINE_MAX));
+  cJSON_AddItemToObject(r, "process", ock__outcome_json(&proc));
+  cJSON_AddItemToObject(r, "timeline", ock__timeline_build(journal, checks, TIMELINE_MAX));
   cJSON_Delete(journal);
   ock__sut_result_clear(&proc);
   ock__sut_free(s);

@@ -43,8 +43,4 @@ int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
  */
 const char *ock__scenario_verdict(const cJSON *checks);
 
-/* ock__scenario_timeline builds the sequence diagram's rows from a journal (borrowed): one row per
- * entry, at most max rows, failed marked for the seqs in a failing check's evidence. */
-cJSON *ock__scenario_timeline(const cJSON *journal, const cJSON *checks, size_t max);
-
 #endif

@@ -385,7 +385,7 @@ static int aliases_unique(const struct scenario_set *set, char *errbuf, size_t n
         const cJSON *b;
         int clash = !strcmp(set->items[k].id, a->valuestring);
         cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(set->items[k].fixture, "aliases"))
-            clash |= b != a && !strcmp(b->valuestring, a->valuestring);
+          clash |= b != a && !strcmp(b->valuestring, a->valuestring);
         if (clash) {
           snprintf(errbuf, n, "%s: $.aliases.%s: \"%s\" is also the id or an alias of %s",
                    set->items[i].path, a->string, a->valuestring, set->items[k].path);

@@ -91,35 +91,6 @@ struct sut {
   int waited;
 };
 
-const char *ock__sut_signal_name(int sig) {
-  static _Thread_local char other[16];
-  switch (sig) {
-  case SIGSEGV:
-    return "SIGSEGV";
-  case SIGABRT:
-    return "SIGABRT";
-  case SIGKILL:
-    return "SIGKILL";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGINT:
-    return "SIGINT";
-  case SIGHUP:
-    return "SIGHUP";
-  case SIGBUS:
-    return "SIGBUS";
-  case SIGFPE:
-    return "SIGFPE";
-  case SIGILL:
-    return "SIGILL";
-  case SIGPIPE:
-    return "SIGPIPE";
-  default:
-    snprintf(other, sizeof other, "SIG%d", sig);
-    return other;
-  }
-}
-
 /* track_fork, before fork(): takes live_lock, held across the fork so a SUT being born is never
  * taken for an orphan; refuses past OCK_MAX_SUT_LIVE children. */
 static int track_fork(void *ctx) {
@@ -225,10 +196,4 @@ void ock__sut_free(sut *s) {
     reap_orphans();
   }
   free(s);
-}
-
-void ock__sut_result_clear(struct sut_result *r) {
-  free(r->out);
-  free(r->err);
-  memset(r, 0, sizeof *r);
 }

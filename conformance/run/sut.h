@@ -17,6 +17,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "model/outcome.h" /* struct sut_result, what ock__sut_wait fills */
+
 struct sut_spec {
   const char *command; /* passed to /bin/sh -c */
   const char *const
@@ -25,21 +27,6 @@ struct sut_spec {
   size_t output_cap; /* bytes kept of stdout and of stderr each */
   volatile sig_atomic_t *abort_flag; /* when set to non-zero: stop waiting, kill the group */
   const char *input; /* when set: written to the SUT's stdin, which is then closed */
-};
-
-struct sut_result {
-  int exit_code;    /* when it exited; -1 otherwise */
-  int signal;       /* the signal that ended it, or 0 */
-  int timed_out;    /* killed at the timeout */
-  int aborted;      /* killed because the abort flag was set (ock itself was interrupted) */
-  int spawn_failed; /* fork or exec failed (then exit_code is 127 from the shell, or -1) */
-  char *out; /* kept stdout, NUL-terminated, its own NUL bytes as '?'; owned (ock__sut_result_clear)
-              */
-  size_t out_total; /* bytes it wrote to stdout in all */
-  char *err;
-  size_t err_total;
-  double wall_ms;  /* from start to exit (or kill) */
-  int interrupted; /* SIGINTs sent to it */
 };
 
 typedef struct sut sut;
@@ -57,9 +44,5 @@ void ock__sut_interrupt(sut *s);
 int ock__sut_wait(sut *s, struct sut_result *out);
 
 void ock__sut_free(sut *s); /* kills the group if still running; NULL is a no-op */
-void ock__sut_result_clear(struct sut_result *r);
-
-/* ock__sut_signal_name: "SIGSEGV" for 11, etc.; "SIG<n>" for others (static or thread-local). */
-const char *ock__sut_signal_name(int sig);
 
 #endif

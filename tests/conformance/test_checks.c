@@ -94,8 +94,9 @@ static cJSON *grade(const char *journal_text, const char *const *caps, int stric
 
 static const char *verdict_of(const cJSON *checks, const char *id) {
   const cJSON *c;
-  cJSON_ArrayForEach(c, checks) if (!strcmp(ock_json_str(c, "id"), id)) return ock_json_str(
-      c, "verdict");
+  cJSON_ArrayForEach(c, checks)
+    if (!strcmp(ock_json_str(c, "id"), id))
+      return ock_json_str(c, "verdict");
   return "(not run)";
 }
 
@@ -149,6 +150,60 @@ static void a_correct_text_turn_passes(void) {
   EXPECT(c, "order.response-matches", "PASS");
   EXPECT(c, "proc.executes", "PASS");
   EXPECT(c, "lifecycle.execution-events", "SKIP");
+  cJSON_Delete(c);
+}
+
+/* The checks grade against the config the mock served (the journal's session entry), not
+ * the fixture's with defaults of their own. */
+static void view_reads_the_served_config(void) {
+  struct sut_result proc = {.exit_code = 0};
+  struct view v;
+  cJSON *fx = cJSON_Parse(fixture_text); /* max_iterations 2, error_strategy retry */
+  cJSON *j = number("[{\"kind\":\"session\",\"config\":{\"max_iterations\":5,\"streaming\":true}}]");
+  OCK_ASSERT_OK(ock__view_build(&v, fx, j, &proc));
+  OCK_ASSERT_INT_EQ(v.cfg_served, 1);
+  OCK_ASSERT_INT_EQ(v.cfg.max_iterations, 5);
+  OCK_ASSERT_INT_EQ(v.cfg.streaming, 1);
+  /* What the mock served wins whole: an option it left out is the registry's default. */
+  OCK_ASSERT_INT_EQ(v.cfg.error_strategy, OCK_ERROR_STRATEGY_CONTINUE);
+  ock__view_free(&v);
+  cJSON_Delete(j);
+  /* A journal without the served config (an older one): the fixture's over the defaults. */
+  j = number("[" SESSION "]");
+  OCK_ASSERT_OK(ock__view_build(&v, fx, j, &proc));
+  OCK_ASSERT_INT_EQ(v.cfg_served, 0);
+  OCK_ASSERT_INT_EQ(v.cfg.max_iterations, 2);
+  OCK_ASSERT_INT_EQ(v.cfg.error_strategy, OCK_ERROR_STRATEGY_RETRY);
+  ock__view_free(&v);
+  cJSON_Delete(fx);
+  /* Neither sets anything: the checks' defaults are the registry's. */
+  fx = cJSON_Parse("{\"id\":\"t\",\"session\":{\"prompts\":[]}}");
+  OCK_ASSERT_OK(ock__view_build(&v, fx, j, &proc));
+  cJSON *cfg = ock_config_to_json(&v.cfg);
+  OCK_ASSERT_REGISTRY_DEFAULTS(cfg, "the checks' view");
+  cJSON_Delete(cfg);
+  ock__view_free(&v);
+  cJSON_Delete(j);
+  cJSON_Delete(fx);
+}
+
+#define TEXT_TURN_AFTER(session)                                                                   \
+  "[" session "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}")     \
+  "," REQ(USER) "," REPLY_TEXT("Hello") "," EV("provider:response",                                \
+                                               "{\"content\":\"Hello\",\"tool_calls\":[]}")        \
+  "," EV("prompt:complete", "{\"response\":\"Hello\"}") "," COMPLETE("1", "success") "]"
+
+static void checks_grade_the_served_config(void) {
+  static const char *const streaming[] = {"streaming", NULL};
+  /* The fixture leaves streaming off; the mock served it on: a request without "stream": true
+   * fails OCK-STREAM-001. */
+  cJSON *c = grade(TEXT_TURN_AFTER("{\"kind\":\"session\",\"config\":{\"streaming\":true}}"),
+                   streaming, 0);
+  EXPECT(c, "stream.requested", "FAIL");
+  cJSON_Delete(c);
+  c = grade(TEXT_TURN_AFTER("{\"kind\":\"session\",\"config\":{\"streaming\":false}}"), streaming,
+            0);
+  EXPECT(c, "stream.requested", "(not run)");
   cJSON_Delete(c);
 }
 
@@ -1307,6 +1362,8 @@ static void tool_events_without_ids_cost_one_finding(void) {
 /* clang-format on */
 
 static const struct ock_test tests[] = {
+    {"view_reads_the_served_config", view_reads_the_served_config},
+    {"checks_grade_the_served_config", checks_grade_the_served_config},
     {"absent_values_are_named", absent_values_are_named},
     {"stored_arguments_read_whole", stored_arguments_read_whole},
     {"turn_count_is_compared_whole", turn_count_is_compared_whole},

@@ -457,8 +457,9 @@ static void verdicts(const char *report, char *out, size_t n) {
     return;
   size_t used = 0;
   const cJSON *sc;
-  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios")) used += (size_t)snprintf(
-      out + used, n - used, "%s %s\n", ock_json_str(sc, "id"), ock_json_str(sc, "verdict"));
+  cJSON_ArrayForEach(sc, cJSON_GetObjectItemCaseSensitive(r, "scenarios"))
+    used += (size_t)snprintf(out + used, n - used, "%s %s\n", ock_json_str(sc, "id"),
+                             ock_json_str(sc, "verdict"));
   char *levels = ock_json_print(
       cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "summary"), "levels"));
   snprintf(out + used, n - used, "%s %s", levels, ock_json_str(r, "verdict"));

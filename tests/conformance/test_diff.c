@@ -149,7 +149,8 @@ static void pairing_and_outcome_values(void) {
 static void execute_count(void) {
   cJSON *a = events_with("c", "t"), *b = events_with("c", "t"), *two = events_with("d", "t");
   cJSON *e;
-  cJSON_ArrayForEach(e, two) cJSON_AddItemToArray(b, cJSON_Duplicate(e, 1));
+  cJSON_ArrayForEach(e, two)
+    cJSON_AddItemToArray(b, cJSON_Duplicate(e, 1));
   cJSON *c = changes_between(a, b);
   OCK_ASSERT_STR_EQ(keys(c), "!executes");
   cJSON_Delete(c);

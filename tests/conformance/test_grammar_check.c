@@ -208,7 +208,9 @@ static void ock_run_agrees(void) {
                           .checks = cJSON_CreateArray()};
     ock__grade_scenario(&g);
     const cJSON *c, *found = NULL;
-    cJSON_ArrayForEach(c, g.checks) if (!strcmp(ock_json_str(c, "id"), "order.grammar")) found = c;
+    cJSON_ArrayForEach(c, g.checks)
+      if (!strcmp(ock_json_str(c, "id"), "order.grammar"))
+        found = c;
     const char *verdict = found ? ock_json_str(found, "verdict") : "none";
     const cJSON *evidence = found ? cJSON_GetObjectItemCaseSensitive(found, "evidence") : NULL;
     const cJSON *first = cJSON_GetArrayItem(evidence, 0);

@@ -14,6 +14,7 @@
 #include "report/render.h"
 #include "report/report.h"
 #include "runner.h"
+#include "model/timeline.h"
 #include "run/scenario_run.h"
 
 #define SAMPLE "tests/conformance/golden/sample-report.json"
@@ -952,7 +953,7 @@ static void timeline_lanes_of_mcp_entries(void) {
                   "\"protocol_version\":\"2025-11-25\"},"
                   "{\"seq\":2,\"kind\":\"unrequested_tool_call\",\"name\":\"t\"},"
                   "{\"seq\":3,\"kind\":\"mcp_session\",\"session_id\":\"ock-1\",\"closed\":true}]");
-  cJSON *rows = ock__scenario_timeline(journal, NULL, 10);
+  cJSON *rows = ock__timeline_build(journal, NULL, 10);
   static const char *const want[][3] = {{"sut", "MCP session", "2025-11-25"},
                                         {"fault", "unrequested_tool_call ", NULL},
                                         {"sut", "MCP session ended", ""}};

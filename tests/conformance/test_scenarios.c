@@ -39,7 +39,7 @@ static void every_requirement_has_a_scenario(void) {
     for (size_t k = 0; k < set.n && !found; k++) {
       const cJSON *r;
       cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(set.items[k].fixture, "requirements"))
-          found |= cJSON_IsString(r) && !strcmp(r->valuestring, id);
+        found |= cJSON_IsString(r) && !strcmp(r->valuestring, id);
     }
     if (!found)
       ock_test_fail(__LINE__, __FILE__, "%s has no scenario in fixtures/", id);

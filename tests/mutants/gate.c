@@ -123,24 +123,25 @@ int gate_reuse(struct gate *g, const char *dir, char *err, size_t n) {
 
 static int names(const cJSON *scenario, const char *id) {
   const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
-                            scenario, "requirements")) if (cJSON_IsString(r) &&
-                                                           !strcmp(r->valuestring, id)) return 1;
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(scenario, "requirements"))
+    if (cJSON_IsString(r) && !strcmp(r->valuestring, id))
+      return 1;
   return 0;
 }
 
 int gate_scenarios_of(const struct gate *g, const char *id) {
   int n = 0;
   const cJSON *s;
-  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios")) n +=
-      names(s, id);
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios"))
+    n += names(s, id);
   return n;
 }
 
 int gate_scenarios_known(const struct gate *g, const char *id) {
   const cJSON *s;
-  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
-                            g->catalog, "scenarios")) if (!strcmp(str_of(s, "id"), id)) return 1;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->catalog, "scenarios"))
+    if (!strcmp(str_of(s, "id"), id))
+      return 1;
   return 0;
 }
 
@@ -352,8 +353,9 @@ void gate_run_reference(struct gate *g) {
 
 static const cJSON *scenario_in(const cJSON *report, const char *id) {
   const cJSON *s;
-  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
-                            report, "scenarios")) if (!strcmp(str_of(s, "id"), id)) return s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios"))
+    if (!strcmp(str_of(s, "id"), id))
+      return s;
   return NULL;
 }
 
@@ -368,9 +370,9 @@ static int reference_fails(const struct gate *g, const char *id, const char *req
   if (!s)
     return 1;
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
-                            s, "checks")) if (!strcmp(str_of(c, "requirement"), req) &&
-                                              is_failure(str_of(c, "verdict"))) return 1;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks"))
+    if (!strcmp(str_of(c, "requirement"), req) && is_failure(str_of(c, "verdict")))
+      return 1;
   return 0;
 }
 
@@ -381,9 +383,9 @@ static int reference_fails_check(const struct gate *g, const char *sid, const ch
   if (!s)
     return 1;
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
-                            s, "checks")) if (!strcmp(str_of(c, "id"), id) &&
-                                              is_failure(str_of(c, "verdict"))) return 1;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks"))
+    if (!strcmp(str_of(c, "id"), id) && is_failure(str_of(c, "verdict")))
+      return 1;
   return 0;
 }
 
@@ -437,8 +439,8 @@ static void grade(struct gate *g, struct gate_mutant *gm, const char *dir) {
   }
   const char *target = gm->m->requirement;
   const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
-                            report, "requirements")) if (!strcmp(str_of(r, "id"), target))
+  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(report, "requirements"))
+    if (!strcmp(str_of(r, "id"), target))
       snprintf(gm->verdict, sizeof gm->verdict, "%s", str_of(r, "verdict"));
   const cJSON *s, *c;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(report, "scenarios")) {
@@ -537,8 +539,8 @@ int gate_reference_failures(const struct gate *g, char *out, size_t n) {
       continue;
     failed++;
     char one[400] = "";
-    cJSON_ArrayForEach(
-        c, cJSON_GetObjectItemCaseSensitive(s, "checks")) if (is_failure(str_of(c, "verdict")))
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "checks"))
+      if (is_failure(str_of(c, "verdict")))
         append(one, sizeof one,
                *str_of(c, "requirement") ? str_of(c, "requirement") : str_of(c, "id"));
     size_t len = strlen(out);
@@ -560,8 +562,8 @@ int gate_proxy_differences(const struct gate *g, char *out, size_t n) {
     differ++;
     char first[300] = "";
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(
-                              t, "checks")) if (!*first && is_failure(str_of(c, "verdict")))
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t, "checks"))
+      if (!*first && is_failure(str_of(c, "verdict")))
         snprintf(first, sizeof first, ": %s %.200s", str_of(c, "id"), str_of(c, "actual"));
     size_t len = strlen(out);
     snprintf(out + len, len < n ? n - len : 0, "%s  %s: reference %s, through the proxy %s%s",

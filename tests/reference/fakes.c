@@ -298,7 +298,8 @@ const struct ock_history *world_history(const struct world *w) {
 int count_events(const struct world *w, const char *name) {
   int n = 0;
   const cJSON *e;
-  cJSON_ArrayForEach(e, w->hooks.events) n += !strcmp(ock_json_str(e, "event"), name);
+  cJSON_ArrayForEach(e, w->hooks.events)
+    n += !strcmp(ock_json_str(e, "event"), name);
   return n;
 }
 
@@ -390,7 +391,8 @@ static void check_fields(const char *name, const cJSON *d, enum ock_stage st, en
 static int count_in(const cJSON *events, const char *name) {
   int n = 0;
   const cJSON *e;
-  cJSON_ArrayForEach(e, events) n += !strcmp(ock_json_str(e, "event"), name);
+  cJSON_ArrayForEach(e, events)
+    n += !strcmp(ock_json_str(e, "event"), name);
   return n;
 }
 

@@ -27,7 +27,7 @@ int sut_valgrind(void) {
   return system("command -v valgrind >/dev/null 2>&1") == 0;
 }
 
-pid_t ock__sut_start(const char *const *argv, const char *const *env, int valgrind) {
+pid_t ref_cli_start(const char *const *argv, const char *const *env, int valgrind) {
   const char *args[MAX_ARGS];
   size_t k = 0;
   if (valgrind) {
@@ -53,7 +53,7 @@ pid_t ock__sut_start(const char *const *argv, const char *const *env, int valgri
   return ock_process_start(&spec, &running) ? -1 : ock_process_pid(running);
 }
 
-void ock__sut_wait(pid_t pid, long timeout_ms, struct sut_run *out) {
+void ref_cli_wait(pid_t pid, long timeout_ms, struct sut_run *out) {
   memset(out, 0, sizeof *out);
   out->exit_code = -1;
   if (!running || ock_process_pid(running) != pid)

@@ -22,14 +22,14 @@ struct sut_run {
  * build, which checks memory itself). */
 int sut_valgrind(void);
 
-/* ock__sut_start forks the CLI with argv (NULL-terminated, without the program) and the given
+/* ref_cli_start forks the CLI with argv (NULL-terminated, without the program) and the given
  * environment additions ("NAME=value", NULL-terminated; the variables OCK_MODE,
  * OCK_MAX_ITERATIONS and OCK_ERROR_STRATEGY are removed first). Returns the child's pid, which
  * is also its process group, or -1. */
-pid_t ock__sut_start(const char *const *argv, const char *const *env, int valgrind);
+pid_t ref_cli_start(const char *const *argv, const char *const *env, int valgrind);
 
-/* ock__sut_wait waits at most timeout_ms (counted from ock__sut_start), kills the group on expiry,
- * and collects the outcome. pid is ock__sut_start's. */
-void ock__sut_wait(pid_t pid, long timeout_ms, struct sut_run *out);
+/* ref_cli_wait waits at most timeout_ms (counted from ref_cli_start), kills the group on expiry,
+ * and collects the outcome. pid is ref_cli_start's. */
+void ref_cli_wait(pid_t pid, long timeout_ms, struct sut_run *out);
 
 #endif

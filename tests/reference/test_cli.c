@@ -13,9 +13,9 @@
 #include "sut.h"
 
 static void run(const char *const *argv, const char *const *env, struct sut_run *r) {
-  pid_t pid = ock__sut_start(argv, env, 0);
+  pid_t pid = ref_cli_start(argv, env, 0);
   OCK_ASSERT_INT_GT(pid, 0);
-  ock__sut_wait(pid, 20000, r);
+  ref_cli_wait(pid, 20000, r);
   OCK_ASSERT_INT_EQ(r->timed_out, 0);
   OCK_ASSERT_INT_EQ(r->signal, 0);
 }

@@ -143,7 +143,8 @@ static void grade(const cJSON *fixture, const cJSON *journal, const struct sut_r
   /* every cancel trigger fired: a SIGINT that never came would test nothing */
   const cJSON *cancel = cJSON_GetObjectItemCaseSensitive(fixture, "cancel");
   int triggers = cJSON_IsArray(cancel) ? cJSON_GetArraySize(cancel) : cancel != NULL, fired = 0;
-  cJSON_ArrayForEach(e, journal) fired += !strcmp(ock_json_str(e, "kind"), "cancel");
+  cJSON_ArrayForEach(e, journal)
+    fired += !strcmp(ock_json_str(e, "kind"), "cancel");
   OCK_ASSERT_INT_EQ(fired, triggers);
 }
 
@@ -175,11 +176,11 @@ static void run_fixture(const char *name) {
       v_url, v_scn, v_oai, "OPENAI_API_KEY=ock-dummy-key", v_ant, "ANTHROPIC_API_KEY=ock-dummy-key",
       NULL};
   int valgrind = sut_valgrind();
-  pid_t pid = ock__sut_start(NULL, env, valgrind);
+  pid_t pid = ref_cli_start(NULL, env, valgrind);
   OCK_ASSERT_INT_GT(pid, 0);
   atomic_store(&g_child, (int)pid);
   struct sut_run run;
-  ock__sut_wait(pid, valgrind ? 180000 : 30000, &run);
+  ref_cli_wait(pid, valgrind ? 180000 : 30000, &run);
   atomic_store(&g_child, 0);
   cJSON *journal = ock_mock_journal(m);
   ock_mock_stop(m);

@@ -507,7 +507,7 @@ static void test_fail_fast_tool_failure(void) {
   static const struct fake_turn turns[] = {CALL2("c1", "bad", "{}", "c2", "good", "{}"), TEXT("x")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_FAIL_FAST;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_FAIL_FAST;
   w.cfg.parallel_tools = 0;
   struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
   world_tool(&w, "bad", NULL)->fail_rc = OCK_EIO;
@@ -527,7 +527,7 @@ static void test_fail_fast_parallel_answers_all(void) {
   static const struct fake_turn turns[] = {CALL2("c1", "bad", "{}", "c2", "good", "{}"), TEXT("x")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_FAIL_FAST;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_FAIL_FAST;
   world_provider(&w, "main", 1, turns, N(turns));
   world_tool(&w, "bad", NULL)->fail_rc = OCK_EIO;
   world_tool(&w, "good", NULL);
@@ -541,11 +541,11 @@ static void test_fail_fast_parallel_answers_all(void) {
 /* ---- provider errors under each strategy ------------------------------------------------------
  */
 
-static void provider_error_ends(enum ock_strategy s) {
+static void provider_error_ends(enum ock_error_strategy s) {
   static const struct fake_turn turns[] = {FAIL(503), TEXT("never")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = s;
+  w.cfg.error_strategy = s;
   struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_ERROR, 1);
@@ -564,18 +564,18 @@ static void provider_error_ends(enum ock_strategy s) {
 }
 
 static void test_provider_error_continue(void) {
-  provider_error_ends(OCK_STRATEGY_CONTINUE);
+  provider_error_ends(OCK_ERROR_STRATEGY_CONTINUE);
 }
 
 static void test_provider_error_fail_fast(void) {
-  provider_error_ends(OCK_STRATEGY_FAIL_FAST);
+  provider_error_ends(OCK_ERROR_STRATEGY_FAIL_FAST);
 }
 
 static void test_retry_then_success(void) {
   static const struct fake_turn turns[] = {FAIL(429), FAIL(500), TEXT("finally")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_RETRY;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   w.cfg.retry_base_delay_ms = 1000;
   struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
   world_run(&w, "x");
@@ -596,7 +596,7 @@ static void test_retry_exhausted(void) {
   static const struct fake_turn turns[] = {FAIL(503), FAIL(503), FAIL(503), TEXT("never")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_RETRY;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   w.cfg.max_retries = 2;
   struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
   world_run(&w, "x");
@@ -611,7 +611,7 @@ static void test_retry_not_retryable(void) {
   static const struct fake_turn turns[] = {FAIL(401), TEXT("never")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_RETRY;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   world_provider(&w, "main", 1, turns, N(turns));
   world_run(&w, "x");
   check_contract(&w, OCK_EXEC_ERROR, 1);
@@ -629,7 +629,7 @@ static void test_retry_after_and_cap(void) {
       TEXT("ok")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_RETRY;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   w.cfg.max_retries = 3;
   w.cfg.retry_base_delay_ms = 4000;
   w.cfg.retry_max_delay_ms = 5000;
@@ -649,7 +649,7 @@ static void test_fallback_next_provider(void) {
   static const struct fake_turn good[] = {CALL("c1", "t", "{}"), TEXT("from backup")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_FALLBACK;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_FALLBACK;
   w.cfg.max_retries = 2;
   struct fake_provider *b = world_provider(&w, "backup", 5, good, N(good));
   struct fake_provider *a = world_provider(&w, "primary", 1, bad, N(bad));
@@ -676,7 +676,7 @@ static void test_fallback_budget_per_provider(void) {
   static const struct fake_turn flaky[] = {FAIL(503), FAIL(503), TEXT("third time lucky")};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_FALLBACK;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_FALLBACK;
   w.cfg.max_retries = 2;
   world_provider(&w, "a", 1, bad, N(bad));
   struct fake_provider *b = world_provider(&w, "b", 2, flaky, N(flaky));
@@ -693,7 +693,7 @@ static void test_fallback_non_retryable_and_exhausted(void) {
   static const struct fake_turn worse[] = {FAIL(400)};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_FALLBACK;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_FALLBACK;
   world_provider(&w, "a", 1, bad, N(bad));
   world_provider(&w, "b", 2, worse, N(worse));
   world_run(&w, "x");
@@ -763,7 +763,7 @@ static void test_streaming_cut_is_error_then_retry(void) {
   struct world w;
   world_init(&w);
   w.cfg.mode = OCK_MODE_STREAMING;
-  w.cfg.strategy = OCK_STRATEGY_RETRY;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   world_provider(&w, "main", 1, turns, N(turns));
   struct fake_tool *t = world_tool(&w, "t", NULL);
   world_run(&w, "x");
@@ -1030,7 +1030,7 @@ static void test_cancel_during_retry_wait(void) {
   static const struct hook_rule rules[] = {{"provider:retry", 1, NULL, NULL, 1}};
   struct world w;
   world_init(&w);
-  w.cfg.strategy = OCK_STRATEGY_RETRY;
+  w.cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   struct fake_provider *p = world_provider(&w, "main", 1, turns, N(turns));
   world_rules(&w, rules, N(rules));
   world_run(&w, "x");
@@ -1125,12 +1125,12 @@ static void test_api_misuse(void) {
 
 static void test_names(void) {
   enum ock_mode m;
-  enum ock_strategy s;
+  enum ock_error_strategy s;
   OCK_ASSERT_OK(ock_mode_parse("events", &m));
   OCK_ASSERT_INT_EQ(m, OCK_MODE_EVENTS);
   OCK_ASSERT_INT_EQ(ock_mode_parse("turbo", &m), OCK_EINVAL);
-  OCK_ASSERT_OK(ock_strategy_parse("fallback", &s));
-  OCK_ASSERT_STR_EQ(ock_strategy_name(s), "fallback");
+  OCK_ASSERT_OK(ock_error_strategy_parse("fallback", &s));
+  OCK_ASSERT_STR_EQ(ock_error_strategy_name(s), "fallback");
   OCK_ASSERT_STR_EQ(ock_mode_name(OCK_MODE_STREAMING), "streaming");
   OCK_ASSERT_STR_EQ(ock_exec_status_name(OCK_EXEC_CANCELLED), "cancelled");
 }

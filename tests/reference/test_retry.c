@@ -61,7 +61,7 @@ struct after_case {
   int status;
   int cancel_requested;
   int retries;
-  enum ock_strategy strategy;
+  enum ock_error_strategy strategy;
   enum ock__after next;
   int retryable;
   int retry;
@@ -70,10 +70,10 @@ struct after_case {
 #define H OCK_LLM_HTTP
 #define CONN OCK_LLM_CONNECTION
 #define BAD OCK_LLM_MALFORMED
-#define FF OCK_STRATEGY_FAIL_FAST
-#define CONT OCK_STRATEGY_CONTINUE
-#define RETRY OCK_STRATEGY_RETRY
-#define FALLBACK OCK_STRATEGY_FALLBACK
+#define FF OCK_ERROR_STRATEGY_FAIL_FAST
+#define CONT OCK_ERROR_STRATEGY_CONTINUE
+#define RETRY OCK_ERROR_STRATEGY_RETRY
+#define FALLBACK OCK_ERROR_STRATEGY_FALLBACK
 
 static void test_next_after_error(void) {
   static const struct after_case cases[] = {
@@ -101,7 +101,7 @@ static void test_next_after_error(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     const struct after_case *c = &cases[i];
     struct ock_llm_error e = {.kind = c->kind, .status = c->status, .retry_after_ms = -1};
-    cfg.strategy = c->strategy;
+    cfg.error_strategy = c->strategy;
     struct ock__after_error a = ock__next_after_error(&e, c->cancel_requested, c->retries, &cfg);
     if (a.next != c->next || a.retryable != c->retryable || a.retry != c->retry)
       ock_test_fail(__LINE__, __FILE__,
@@ -113,9 +113,9 @@ static void test_next_after_error(void) {
   /* max_retries 0: retry gives up, fallback moves on, at the first error */
   cfg.max_retries = 0;
   struct ock_llm_error e = {.kind = OCK_LLM_HTTP, .status = 503, .retry_after_ms = -1};
-  cfg.strategy = OCK_STRATEGY_RETRY;
+  cfg.error_strategy = OCK_ERROR_STRATEGY_RETRY;
   OCK_ASSERT_INT_EQ(ock__next_after_error(&e, 0, 0, &cfg).next, OCK__AFTER_FAILED);
-  cfg.strategy = OCK_STRATEGY_FALLBACK;
+  cfg.error_strategy = OCK_ERROR_STRATEGY_FALLBACK;
   OCK_ASSERT_INT_EQ(ock__next_after_error(&e, 0, 0, &cfg).next, OCK__AFTER_FALLBACK);
 }
 

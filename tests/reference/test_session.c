@@ -33,7 +33,7 @@ static void test_full(void) {
   OCK_ASSERT_INT_EQ(s->config.max_iterations, 3);
   OCK_ASSERT_INT_EQ(s->config.parallel_tools, 0);
   OCK_ASSERT_TRUE(s->config.streaming);
-  OCK_ASSERT_INT_EQ(s->config.strategy, OCK_STRATEGY_FALLBACK);
+  OCK_ASSERT_INT_EQ(s->config.error_strategy, OCK_ERROR_STRATEGY_FALLBACK);
   OCK_ASSERT_INT_EQ(s->config.max_retries, 4);
   OCK_ASSERT_INT_EQ(s->config.retry_base_delay_ms, 10);
   OCK_ASSERT_INT_EQ(s->config.retry_max_delay_ms, 100);
@@ -55,9 +55,14 @@ static void test_defaults_and_precedence(void) {
   d.max_iterations = 7;
   struct ock__session *s = NULL;
   struct ock_jerr err;
-  OCK_ASSERT_OK(parse("{\"protocol\":\"ock/1\",\"prompts\":[],\"config\":{\"max_iterations\":0}}",
-                      &d, &s, &err));
-  OCK_ASSERT_INT_EQ(s->config.max_iterations, 10); /* <= 0 means the default */
+  /* The session reader is the registry's (ock/config.h): below its minimum is an error. */
+  OCK_ASSERT_INT_EQ(
+      parse("{\"protocol\":\"ock/1\",\"prompts\":[],\"config\":{\"max_iterations\":0}}", &d, &s,
+            &err),
+      OCK_ETYPE);
+  OCK_ASSERT_STR_EQ(err.where, "$.config.max_iterations");
+  OCK_ASSERT_OK(parse("{\"protocol\":\"ock/1\",\"prompts\":[],\"config\":{}}", &d, &s, &err));
+  OCK_ASSERT_INT_EQ(s->config.max_iterations, 7); /* what the command line gave */
   OCK_ASSERT_INT_EQ(s->config.mode, OCK_MODE_STREAMING);
   OCK_ASSERT_INT_EQ(s->n_providers, 0);
   OCK_ASSERT_NULL(s->trace_id);
@@ -68,6 +73,21 @@ static void test_defaults_and_precedence(void) {
   OCK_ASSERT_INT_EQ(s->config.streaming, 0);
   OCK_ASSERT_INT_EQ(s->config.max_iterations, 7);
   ock__session_free(s);
+}
+
+/* The reference's defaults are the registry's: the same options, the same values. */
+static void test_defaults_are_the_registry_s(void) {
+  struct ock_orchestrator_config d;
+  struct ock_config k;
+  ock_orchestrator_config_default(&d);
+  ock_config_default(&k);
+  k.max_iterations = -1; /* every member below is copied from d */
+#define FROM_REFERENCE(ident, member, type, dflt, lo, hi) k.member = d.member;
+  OCK_CONFIG_MAP(FROM_REFERENCE)
+#undef FROM_REFERENCE
+  cJSON *j = ock_config_to_json(&k);
+  OCK_ASSERT_REGISTRY_DEFAULTS(j, "ock_orchestrator_config_default");
+  cJSON_Delete(j);
 }
 
 static void test_errors_name_the_path(void) {
@@ -98,9 +118,11 @@ static void test_errors_name_the_path(void) {
   }
 }
 
-static const struct ock_test tests[] = {{"full", test_full},
-                                        {"defaults_and_precedence", test_defaults_and_precedence},
-                                        {"errors_name_the_path", test_errors_name_the_path},
-                                        {NULL, NULL}};
+static const struct ock_test tests[] = {
+    {"full", test_full},
+    {"defaults_and_precedence", test_defaults_and_precedence},
+    {"defaults_are_the_registry_s", test_defaults_are_the_registry_s},
+    {"errors_name_the_path", test_errors_name_the_path},
+    {NULL, NULL}};
 
 const struct ock_suite session_suite = {"session", tests, NULL, NULL};

@@ -143,4 +143,17 @@
 /* The most text one rewritten string may hold; a longer rewrite is cut there. */
 #define OCK_MAX_WIRE_TEXT 16384
 
+/* ---- text the kit assembles -------------------------------------------------------------- */
+
+/* Text assembled from one document the kit already read under a cap above (a request body, a
+ * provider reply, a fixture, a recording): message text joined from its parts, a system prompt,
+ * a history converted between wires. It cannot outgrow that document, so this cap is a
+ * backstop against a mistake in the kit, not a limit a sender can reach. */
+#define OCK_MAX_DERIVED_TEXT ((size_t)1 << 30)
+/* Text the kit writes from its own trees or records (JSON printed from a cJSON tree, the
+ * journal's lines and document, the request bodies the reference builds from its history):
+ * each input to it is capped above, and its size grows only with what the kit itself kept, so
+ * it is bounded by memory alone. Named, so that no call site spells an unbounded cap. */
+#define OCK_MAX_OWN_TEXT ((size_t)-1 / 2)
+
 #endif

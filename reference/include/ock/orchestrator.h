@@ -35,6 +35,7 @@
 
 #include <cJSON.h>
 
+#include "ock/config.h"
 #include "ock/json.h"
 #include "ock/message.h"
 #include "ock/wire.h"
@@ -241,36 +242,21 @@ void ock_route_decide(const struct ock_provider *const *providers, size_t n,
 
 /* ---- the orchestrator ---------------------------------------------------------------------- */
 
-enum ock_mode { OCK_MODE_BASIC, OCK_MODE_STREAMING, OCK_MODE_EVENTS };
-enum ock_strategy {
-  OCK_STRATEGY_FAIL_FAST,
-  OCK_STRATEGY_CONTINUE,
-  OCK_STRATEGY_RETRY,
-  OCK_STRATEGY_FALLBACK
-};
+/* The loop modes (enum ock_mode) and error strategies (enum ock_error_strategy), their names
+ * on the wire ("basic", "fail_fast", ...) and ock_mode_name / ock_error_strategy_name and the
+ * parse functions come from the registry through ock/config.h. */
 
-/* Names on the wire ("basic", "fail_fast", ...) and back; parse returns OCK_EINVAL. */
-const char *ock_mode_name(enum ock_mode m);
-int ock_mode_parse(const char *s, enum ock_mode *out);
-const char *ock_strategy_name(enum ock_strategy s);
-int ock_strategy_parse(const char *s, enum ock_strategy *out);
-
+/* The orchestrator's settings: its name, and every option of the session config (SPEC.md 7.4)
+ * as ock/config.h types it (max_iterations, parallel_tools, streaming, error_strategy,
+ * max_retries, retry_base_delay_ms, retry_max_delay_ms, retry_jitter, tool_timeout_ms,
+ * request_timeout_ms, mode). Here max_iterations <= 0 means the default, tool_timeout_ms 0
+ * means no limit, and mode streaming sets streaming. */
 struct ock_orchestrator_config {
-  const char *name;           /* "orchestrator" in events; copied; NULL = "ock-reference" */
-  enum ock_mode mode;         /* basic */
-  int max_iterations;         /* 10; <= 0 means the default */
-  int parallel_tools;         /* 1 */
-  int streaming;              /* 0; mode streaming sets it too */
-  enum ock_strategy strategy; /* continue */
-  int max_retries;            /* 2 */
-  long retry_base_delay_ms;   /* 1000 */
-  long retry_max_delay_ms;    /* 60000 */
-  double retry_jitter;        /* 0.1 (a fraction) */
-  long tool_timeout_ms;       /* 30000 */
-  long request_timeout_ms;    /* 60000 */
+  const char *name; /* "orchestrator" in events; copied; NULL = "ock-reference" */
+  OCK_CONFIG_MEMBERS
 };
 
-/* ock_orchestrator_config_default fills c with the defaults in the comments above. */
+/* ock_orchestrator_config_default fills c with the registry's defaults (ock_config_default). */
 void ock_orchestrator_config_default(struct ock_orchestrator_config *c);
 
 /* Time and chance, replaceable so tests run fast and deterministic. */
