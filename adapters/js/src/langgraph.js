@@ -60,7 +60,11 @@ const textOf = (message) => {
  * the counters of the running execute (set by executeLangGraph before each invoke).
  */
 class ReportingCompletions extends ChatOpenAICompletions {
-  async _generate(messages, options, runManager) {
+  _generate(messages, options, runManager) {
+    return this.ock.run.track(this.generateReported(messages, options, runManager));
+  }
+
+  async generateReported(messages, options, runManager) {
     const { client, provider, run } = this.ock;
     run.iteration += 1;
     const iteration = run.iteration;
@@ -78,6 +82,8 @@ class ReportingCompletions extends ChatOpenAICompletions {
       // SPEC.md 5.7: a stream that breaks after its status line (a cut, a dropped connection, a
       // malformed chunk) is retryable, whatever the error's own class says.
       if (this.streaming && pe.status_code === null && pe.error.type !== 'cancelled') pe.retryable = true;
+      // ChatOpenAI ends a request whose signal was aborted with a plain Error("AbortError").
+      if (options?.signal?.aborted && pe.status_code === null) Object.assign(pe, { error: { ...pe.error, type: 'cancelled' }, retryable: false });
       await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
       throw e;
     }
@@ -154,8 +160,8 @@ function sessionTools({ client, session, state, ock }) {
     );
     const frameworkInvoke = t.invoke.bind(t);
     t.invoke = async (call, config) => {
-      if (session.config.parallel_tools) return invokeReported(call, config);
-      const turn = queue.then(() => invokeReported(call, config));
+      if (session.config.parallel_tools) return ock.run.track(invokeReported(call, config));
+      const turn = ock.run.track(queue.then(() => invokeReported(call, config)));
       queue = turn.catch(() => {});
       return turn;
     };
@@ -252,8 +258,17 @@ function buildAgent({ client, session, state, provider }) {
  */
 export async function executeLangGraph({ prompt, client, session, signal }, state) {
   const config = session.config;
+  const pending = new Set();
   const run = {
     turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', invoked: new Set(), reported: new Set(), callIds: new Set(),
+    // The model calls and tool calls the bridge reports, while they run: an aborted invoke
+    // returns at once, and their last events must still come before the execute's end.
+    track(p) {
+      pending.add(p);
+      p.then(() => pending.delete(p), () => pending.delete(p));
+      return p;
+    },
+    settled: () => Promise.allSettled([...pending]),
   };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
@@ -279,6 +294,7 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
         signal,
       });
     } catch (e) {
+      await run.settled();
       const denied = deniedIn(e);
       if (denied) {
         cancel.stop();
