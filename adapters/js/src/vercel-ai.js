@@ -148,12 +148,38 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   if (injected && !injected.ephemeral) messages.push({ role: injected.role, content: injected.text });
   if (injected && injected.ephemeral) run.ephemeral.push(injected);
 
+  // The request being reported, from its provider:request to its provider:response or
+  // provider:error. ai 7 starts a streamed step's tools as their calls arrive, before the
+  // stream's finish part: a tool waits for its step's provider:response (SPEC.md 4.2 orders
+  // tool:pre after it). Events the bridge holds back until then are in `held`.
+  let open = null;
+  const held = new Set();
+  const openRequest = () => {
+    let resolve;
+    const done = new Promise((r) => { resolve = r; });
+    open = { done, resolve };
+  };
+  const closeRequest = () => {
+    open?.resolve();
+    open = null;
+  };
+  const hold = (p) => {
+    held.add(p);
+    p.finally(() => held.delete(p));
+    return p;
+  };
+  const abortError = () => Object.assign(new Error('the call was cancelled'), { name: 'AbortError' });
+
   const middleware = {
     specificationVersion: 'v4',
     transformParams: async ({ type, params }) => {
+      await Promise.allSettled([...held]);
+      // A SIGINT the framework has not looked at yet: the request is never sent.
+      if (signal.aborted) throw abortError();
       run.iteration += 1;
       const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration: run.iteration, attempt: 1 });
       if (denies(reply)) throw new Denied(denyReason(reply));
+      openRequest();
       const inj = injection(reply);
       if (inj && inj.ephemeral) run.ephemeral.push(inj);
       const extra = run.ephemeral.splice(0).map(promptMessage);
@@ -167,6 +193,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       } catch (e) {
         run.turns += 1;
         await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        closeRequest();
         throw e;
       }
       run.turns += 1;
@@ -178,6 +205,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         provider: provider.name, iteration, content, tool_calls: calls, finish_reason: wire ?? result.finishReason,
         usage: tokens(result.usage),
       });
+      closeRequest();
       run.groups += 1;
       return result;
     },
@@ -189,6 +217,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       } catch (e) {
         run.turns += 1;
         await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        closeRequest();
         throw e;
       }
       run.turns += 1;
@@ -216,12 +245,14 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             const pe = providerError(part.error);
             if (pe.error.type !== 'cancelled') pe.retryable = true;
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
+            closeRequest();
           } else if (part.type === 'finish' && !closed) {
             closed = true;
             await client.emit('provider:response', {
               provider: provider.name, iteration, content: text, tool_calls: calls, finish_reason: wire ?? part.finishReason,
               usage: tokens(part.usage),
             });
+            closeRequest();
             run.groups += 1;
           }
           controller.enqueue(part);
@@ -230,6 +261,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
           if (!closed) {
             closed = true;
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, error: { type: 'stream_error', message: 'the stream ended without a finish part' }, retryable: true, status_code: null });
+            closeRequest();
           }
         },
       });
@@ -245,8 +277,8 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       description: spec.description,
       inputSchema: jsonSchema(spec.input_schema),
       execute: async (input, { toolCallId, abortSignal }) => {
-        const group = `pg-${state.executes}-${run.groups}`;
-        const base = { tool_call_id: toolCallId, tool_name: spec.name, parallel_group_id: group };
+        await open?.done;
+        const base = { tool_call_id: toolCallId, tool_name: `${spec.name}`, parallel_group_id: `pg-${state.executes}-${run.groups}` };
         let sent = input;
         if (!preSent.delete(toolCallId)) {
           const pre = await client.emit('tool:pre', { ...base, tool_input: input });
@@ -277,7 +309,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   // tool_input names a tool of the session repairs the call, which the framework then runs
   // through the tool wrapper (no second tool:pre); otherwise tool:error, and the framework
   // answers the call with its own error result.
-  const repairToolCall = async ({ toolCall, error }) => {
+  const report = async ({ toolCall, error }, canRepair) => {
     const base = { tool_call_id: toolCall.toolCallId, tool_name: toolCall.toolName, parallel_group_id: `pg-${state.executes}-${run.groups}` };
     const raw = toolCall.input ?? '';
     const toolInput = raw.trim() === '' ? {} : parseArguments(raw);
@@ -287,17 +319,27 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     if (denies(pre)) {
       type = 'denied';
       message = denyReason(pre);
-    } else if (pre.action === 'modify' && isObject(pre.data?.tool_input) && tools[toolCall.toolName]) {
+    } else if (canRepair && pre.action === 'modify' && isObject(pre.data?.tool_input) && tools[toolCall.toolName]) {
       preSent.add(toolCall.toolCallId);
       return { ...toolCall, input: JSON.stringify(pre.data.tool_input) };
     }
     await client.emit('tool:error', { ...base, error: { type, message }, tool_input: toolInput });
     return null;
   };
+  // On a stream the hook runs while the step's reply is still arriving: its events wait for the
+  // provider:response, and the call is not repaired (the framework answers it).
+  const repairToolCall = async (args) => {
+    if (!open) return report(args, true);
+    hold(open.done.then(() => report(args, false)));
+    return null;
+  };
 
   const options = {
     model: wrapLanguageModel({ model, middleware }),
     messages,
+    // ai 7 refuses system messages in `messages` unless asked: a kept prompt:submit injection
+    // of role system is one, after the prompt (SPEC.md 5.6).
+    allowSystemInMessages: true,
     tools,
     stopWhen: stepCountIs(config.max_iterations),
     maxRetries: 0,
@@ -336,6 +378,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       responseMessages = result.responseMessages;
       finalText = result.text;
     }
+    await Promise.allSettled([...held]);
     state.history = [...messages, ...responseMessages];
     if (await cancel.finish()) return complete('cancelled');
     await client.emit('prompt:complete', { response: finalText });
@@ -343,6 +386,14 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     if (last && last.finishReason === 'tool-calls') return complete('incomplete', { reason: 'max_iterations' });
     return complete('success');
   } catch (e) {
+    await Promise.allSettled([...held]);
+    // A request still open when the call failed (an abort stops reading a stream without a
+    // finish or an error part): it is closed as what ended it.
+    if (open) {
+      const pe = providerError(e);
+      await client.emit('provider:error', { provider: provider.name, iteration: run.iteration, attempt: 1, ...pe });
+      closeRequest();
+    }
     if (e instanceof Denied || e?.cause instanceof Denied) {
       cancel.stop();
       const d = e instanceof Denied ? e : e.cause;
