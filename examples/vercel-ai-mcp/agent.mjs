@@ -24,7 +24,7 @@ try {
     messages.push({ role: 'user', content: prompt });
     try {
       const result = await generateText({ model, tools, messages, stopWhen: stepCountIs(maxSteps) });
-      messages.push(...result.response.messages);
+      messages.push(...result.responseMessages); // every step's messages (ai 7: response is the last step's)
       console.log(result.text);
     } catch (err) {
       console.error(`error: ${err.message}`);

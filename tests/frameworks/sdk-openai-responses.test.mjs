@@ -159,11 +159,15 @@ test('an error event mid-stream rejects the stream helper with its code and mess
   const deltas = [];
   stream.on('response.output_text.delta', (e) => deltas.push(e.delta));
   const err = await stream.finalResponse().then(() => null, (e) => e);
-  // this SDK rejects with the `error` event itself (type, code, message, sequence_number)
+  // openai 7 rejects with an APIError that carries the `error` event (type, code, message,
+  // sequence_number) as `error`, its type and code copied onto it
   assert.ok(err, 'the stream must reject');
+  assert.equal(err.constructor.name, 'APIError');
   assert.equal(err.type, 'error');
   assert.equal(err.code, 'server_error');
   assert.equal(err.message, 'ock: scripted stream error');
-  assert.equal(err.sequence_number, 6);
+  assert.equal(err.error?.type, 'error');
+  assert.equal(err.error?.message, 'ock: scripted stream error');
+  assert.equal(err.error?.sequence_number, 6);
   assert.deepEqual(deltas, ['It i', 's su']);
 });

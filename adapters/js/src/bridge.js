@@ -131,26 +131,62 @@ export function providerError(e) {
 }
 
 /**
- * The start of an execute for a bridge that speaks the OpenAI wire only: prompt:submit, then the
- * checks of SPEC.md 5.2 (an empty prompt, no provider, a provider on another wire) and a deny of
+ * The start of an execute for a bridge that speaks one OpenAI wire (`wires`, default Chat
+ * Completions): prompt:submit, then the checks of SPEC.md 5.2 (an empty prompt, no provider, a
+ * provider on another wire) and a deny of
  * prompt:submit, each ending the execute through complete(status, extra). Returns the
  * prompt:submit reply and the provider, or `ended` (what complete returned) when it ended.
  * @param {{prompt: string, client: OckClient, session: Session}} ctx
  * @param {(status: string, extra?: Record<string, unknown>) => Promise<unknown>} complete
  * @returns {Promise<{submit: HookResult, provider: Provider, ended?: undefined} | {ended: unknown, submit?: undefined, provider?: undefined}>}
  */
-export async function openaiPrologue({ prompt, client, session }, complete) {
+export async function openaiPrologue({ prompt, client, session }, complete, wires = ['openai']) {
   const submit = await client.emit('prompt:submit', { prompt });
   const provider = firstProvider(session);
   /** @type {(type: string, message: string) => Promise<{ended: unknown}>} */
   const fail = async (type, message) => ({ ended: (await complete('error', { error: { type, message } })) ?? true });
   if (prompt.trim() === '') return fail('invalid_input', 'the prompt is empty');
   if (!provider) return fail('no_provider', 'the session has no provider');
-  if (provider.api !== 'openai')
-    return fail('no_provider', `the bridge speaks the openai wire only; provider ${provider.name} is ${provider.api}`);
+  if (!wires.includes(provider.api))
+    return fail('no_provider', `the bridge speaks the ${wires.join(', ')} wire only; provider ${provider.name} is ${provider.api}`);
   if (denies(submit)) {
     await client.emit('prompt:complete', { response: `Denied: ${denyReason(submit)}` });
     return { ended: (await complete('incomplete', { reason: 'denied' })) ?? true };
   }
   return { submit, provider };
+}
+
+/**
+ * Capability cancellation (SPEC.md 5.10) over the framework's own abort signal: the first abort of
+ * `signal` while the execute works sends cancel:requested at once (the framework, which got the
+ * same signal, stops its requests and tools); `finish()` is called before the execute's outcome
+ * is reported and says whether it was cancelled, after sending cancel:completed. An abort after
+ * `stop()` (the answer is given, or the execute never started work) is not a cancellation.
+ * `turns()` gives the turn count the events carry.
+ */
+export function cancellation({ client, signal, orchestrator, turns }) {
+  let requested = null;
+  let active = true;
+  const onAbort = () => {
+    if (!active || requested) return;
+    requested = client.emit('cancel:requested', { orchestrator, turn_count: turns() });
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  return {
+    stop() {
+      active = false;
+      signal.removeEventListener('abort', onAbort);
+    },
+    get requested() {
+      return requested !== null;
+    },
+    async finish() {
+      this.stop();
+      if (!requested) return false;
+      await requested;
+      await client.emit('cancel:completed', { orchestrator, turn_count: turns() });
+      return true;
+    },
+  };
 }

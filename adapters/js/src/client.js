@@ -87,6 +87,8 @@
 
 export const PROTOCOL = 'ock/1';
 export const TRACE_HEADER = 'X-OCK-Trace-Id';
+// The provider wires of SPEC.md 7.3: Chat Completions, Messages, the Responses API, Gemini.
+export const WIRES = Object.freeze(['openai', 'anthropic', 'responses', 'gemini']);
 export const HOOK_ACTIONS = Object.freeze(['continue', 'deny', 'modify', 'inject_context', 'ask_user']);
 
 // HTTP statuses SPEC.md 5.7 calls retryable.
@@ -154,7 +156,7 @@ export function parseSession(doc) {
     need(isObject(p), 'expected an object', at);
     for (const k of ['name', 'api', 'base_url', 'model'])
       need(typeof p[k] === 'string', 'expected a string', `${at}.${k}`);
-    need(p.api === 'openai' || p.api === 'anthropic', 'expected "openai" or "anthropic"', `${at}.api`);
+    need(WIRES.includes(p.api), `expected one of ${WIRES.map((w) => `"${w}"`).join(', ')}`, `${at}.api`);
   });
   need(Array.isArray(doc.tools), 'expected an array', '$.tools');
   doc.tools.forEach((t, i) => {

@@ -10,6 +10,8 @@
 //   the bridge gives it one whose _generate sends the event and awaits the reply before the
 //   request is built, so a deny stops the request (the graph ends with an error the bridge
 //   recognises) and an ephemeral injection is appended to that request's messages only.
+// - provider:stream: with the session streaming (ChatOpenAI's `streaming`), the same model's
+//   _streamResponseChunks, which _generate reads: one event per text chunk.
 // - provider:response, provider:error: the same _generate, from the message the wrapped call
 //   returned (finish_reason from its generation info, the wire's tool calls from the message's
 //   additional_kwargs) or the error it threw.
@@ -17,6 +19,11 @@
 //   for, before the tool validates its input; deny (the tool is not invoked) and modify (the
 //   replacement is the input the tool receives) are applied there.
 // - tool:post, tool:error: the tool's function, around the tools endpoint.
+// - createReactAgent's preModelHook, a node that runs before each model call: it adds the kept
+//   injections of tool:post to the graph's messages (they stay in the conversation), and sends
+//   tool:pre and tool:error for the calls the ToolNode answered itself without calling a tool's
+//   invoke (an unknown tool), found as its error ToolMessages.
+// - cancel:requested, cancel:completed: SIGINT aborts the signal the graph's invoke was given.
 //
 // What the framework does not do, the bridge does not do either; manifests/langgraph.json says
 // what it cannot apply, and make test-frameworks grades the rest. ChatOpenAI's retries are off
@@ -25,9 +32,11 @@ import { ChatOpenAI, ChatOpenAICompletions } from '@langchain/openai';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { MemorySaver, GraphRecursionError } from '@langchain/langgraph';
 import { tool, ToolInputParsingException } from '@langchain/core/tools';
-import { HumanMessage, SystemMessage, AIMessage, isAIMessage } from '@langchain/core/messages';
+import { HumanMessage, SystemMessage, AIMessage, ToolMessage, isAIMessage } from '@langchain/core/messages';
 import { denies, ToolCallError, TRACE_HEADER } from './client.js';
-import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError, openaiPrologue } from './bridge.js';
+import {
+  isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError, openaiPrologue, cancellation,
+} from './bridge.js';
 
 export const ORCHESTRATOR = 'langgraph-bridge';
 
@@ -51,7 +60,11 @@ const textOf = (message) => {
  * the counters of the running execute (set by executeLangGraph before each invoke).
  */
 class ReportingCompletions extends ChatOpenAICompletions {
-  async _generate(messages, options, runManager) {
+  _generate(messages, options, runManager) {
+    return this.ock.run.track(this.generateReported(messages, options, runManager));
+  }
+
+  async generateReported(messages, options, runManager) {
     const { client, provider, run } = this.ock;
     run.iteration += 1;
     const iteration = run.iteration;
@@ -65,7 +78,13 @@ class ReportingCompletions extends ChatOpenAICompletions {
       result = await super._generate(sent, options, runManager);
     } catch (e) {
       run.turns += 1;
-      await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+      const pe = providerError(e);
+      // SPEC.md 5.7: a stream that breaks after its status line (a cut, a dropped connection, a
+      // malformed chunk) is retryable, whatever the error's own class says.
+      if (this.streaming && pe.status_code === null && pe.error.type !== 'cancelled') pe.retryable = true;
+      // ChatOpenAI ends a request whose signal was aborted with a plain Error("AbortError").
+      if (options?.signal?.aborted && pe.status_code === null) Object.assign(pe, { error: { ...pe.error, type: 'cancelled' }, retryable: false });
+      await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
       throw e;
     }
     run.turns += 1;
@@ -75,6 +94,7 @@ class ReportingCompletions extends ChatOpenAICompletions {
       id: c.id, name: c.function?.name, arguments: parseArguments(c.function?.arguments ?? ''),
     }));
     run.lastContent = textOf(message);
+    for (const c of calls) run.callIds.add(c.id);
     await client.emit('provider:response', {
       provider: provider.name, iteration, content: run.lastContent, tool_calls: calls,
       finish_reason: gen?.generationInfo?.finish_reason ?? message?.response_metadata?.finish_reason ?? 'unknown',
@@ -82,6 +102,27 @@ class ReportingCompletions extends ChatOpenAICompletions {
     });
     run.groups += 1;
     return result;
+  }
+
+  // On its streamed path ChatOpenAI also estimates token counts with @langchain/core's tiktoken,
+  // which downloads its encoding at run time; the bridge reports the stream's own usage instead.
+  async _getEstimatedTokenCountFromPrompt() {
+    return 0;
+  }
+
+  async _getNumTokensFromGenerations() {
+    return 0;
+  }
+
+  // With streaming on, ChatOpenAI's _generate (above) reads this stream to its end: each text
+  // chunk is a provider:stream of the running request.
+  async *_streamResponseChunks(messages, options, runManager) {
+    const { client, provider, run } = this.ock;
+    const iteration = run.iteration;
+    for await (const chunk of super._streamResponseChunks(messages, options, runManager)) {
+      if (chunk.text) await client.emit('provider:stream', { provider: provider.name, iteration, delta: chunk.text });
+      yield chunk;
+    }
   }
 }
 
@@ -112,20 +153,21 @@ function sessionTools({ client, session, state, ock }) {
         }
         const post = await client.emit('tool:post', { ...base, result, tool_input: input });
         const inj = injection(post);
-        if (inj && inj.ephemeral) ock.run.ephemeral.push(inj);
+        if (inj) (inj.ephemeral ? ock.run.ephemeral : ock.run.kept).push(inj);
         return resultText(result);
       },
       { name: spec.name, description: spec.description ?? '', schema: spec.input_schema },
     );
     const frameworkInvoke = t.invoke.bind(t);
     t.invoke = async (call, config) => {
-      if (session.config.parallel_tools) return invokeReported(call, config);
-      const turn = queue.then(() => invokeReported(call, config));
+      if (session.config.parallel_tools) return ock.run.track(invokeReported(call, config));
+      const turn = ock.run.track(queue.then(() => invokeReported(call, config)));
       queue = turn.catch(() => {});
       return turn;
     };
     const invokeReported = async (call, config) => {
       const callId = call?.id ?? '';
+      ock.run.invoked.add(callId);
       const base = ids(callId);
       // The ToolNode hands over parsed arguments; ones that are not an object are reported as the
       // JSON text the model sent (SPEC.md 4.3.11: the raw string).
@@ -155,6 +197,36 @@ function sessionTools({ client, session, state, ock }) {
   });
 }
 
+/**
+ * createReactAgent's preModelHook: before each model call, the kept injections waiting (from
+ * tool:post) join the graph's messages, and each error ToolMessage for a call no tool's invoke saw
+ * (the ToolNode answered it itself: an unknown tool) gets its tool:pre and tool:error.
+ */
+function preModelHook({ client, session, state, ock }) {
+  const known = new Set(session.tools.map((t) => t.name));
+  return async (graphState) => {
+    const { run } = ock;
+    const calls = new Map();
+    for (const m of graphState.messages) {
+      if (isAIMessage(m)) for (const c of m.tool_calls ?? []) calls.set(c.id, c);
+      if (!ToolMessage.isInstance(m) || m.status !== 'error') continue;
+      const id = m.tool_call_id;
+      if (run.invoked.has(id) || run.reported.has(id) || !run.callIds.has(id)) continue;
+      run.reported.add(id);
+      const call = calls.get(id);
+      const name = call?.name ?? m.name ?? '';
+      const ids = { tool_call_id: id, tool_name: name, parallel_group_id: `pg-${state.executes}-${run.groups}` };
+      const toolInput = isObject(call?.args) ? call.args : {};
+      const pre = await client.emit('tool:pre', { ...ids, tool_input: toolInput });
+      let error = known.has(name) ? { type: 'invalid_arguments', message: textOf(m) } : { type: 'not_found', message: `tool '${name}' not found` };
+      if (denies(pre)) error = { type: 'denied', message: denyReason(pre) };
+      await client.emit('tool:error', { ...ids, error, tool_input: toolInput });
+    }
+    const kept = run.kept.splice(0).map(injectedMessage);
+    return kept.length ? { messages: kept } : {};
+  };
+}
+
 /** The agent of a session, built once: ChatOpenAI, the tools, a MemorySaver. */
 function buildAgent({ client, session, state, provider }) {
   const ock = { client, provider, run: null };
@@ -164,12 +236,18 @@ function buildAgent({ client, session, state, provider }) {
     configuration: { baseURL: provider.base_url, defaultHeaders: { [TRACE_HEADER]: client.traceId } },
     maxRetries: 0,
     timeout: session.config.request_timeout_ms,
+    streaming: session.config.streaming === true,
     useResponsesApi: false,
   };
   const completions = new ReportingCompletions(fields);
   completions.ock = ock;
   const llm = new ChatOpenAI({ ...fields, completions });
-  const agent = createReactAgent({ llm, tools: sessionTools({ client, session, state, ock }), checkpointSaver: new MemorySaver() });
+  const agent = createReactAgent({
+    llm,
+    tools: sessionTools({ client, session, state, ock }),
+    checkpointSaver: new MemorySaver(),
+    preModelHook: preModelHook({ client, session, state, ock }),
+  });
   return { agent, ock };
 }
 
@@ -180,13 +258,25 @@ function buildAgent({ client, session, state, provider }) {
  */
 export async function executeLangGraph({ prompt, client, session, signal }, state) {
   const config = session.config;
-  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '' };
+  const pending = new Set();
+  const run = {
+    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', invoked: new Set(), reported: new Set(), callIds: new Set(),
+    // The model calls and tool calls the bridge reports, while they run: an aborted invoke
+    // returns at once, and their last events must still come before the execute's end.
+    track(p) {
+      pending.add(p);
+      p.then(() => pending.delete(p), () => pending.delete(p));
+      return p;
+    },
+    settled: () => Promise.allSettled([...pending]),
+  };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
   try {
     const { submit, provider, ended } = await openaiPrologue({ prompt, client, session }, complete);
     if (ended) return ended;
+    const cancel = cancellation({ client, signal, orchestrator: ORCHESTRATOR, turns: () => run.turns });
     state.graph ??= buildAgent({ client, session, state, provider });
     state.graph.ock.run = run;
     const messages = [new HumanMessage(prompt)];
@@ -196,26 +286,29 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
 
     let result;
     try {
-      // A tool round is two supersteps (agent, tools): max_iterations model calls with their tool
-      // rounds run, and the next model call is over the limit.
+      // A tool round is three supersteps (pre_model_hook, agent, tools): max_iterations model
+      // calls with their tool rounds run, and the next one is over the limit.
       result = await state.graph.agent.invoke({ messages }, {
         configurable: { thread_id: session.trace_id },
-        recursionLimit: 2 * config.max_iterations,
+        recursionLimit: 3 * config.max_iterations,
         signal,
       });
     } catch (e) {
+      await run.settled();
       const denied = deniedIn(e);
       if (denied) {
+        cancel.stop();
         await client.emit('prompt:complete', { response: `Denied: ${denied.reason}` });
         return await complete('incomplete', { reason: 'denied' });
       }
-      if (signal.aborted) return await complete('cancelled');
+      if (await cancel.finish()) return await complete('cancelled');
       if (e instanceof GraphRecursionError) {
         await client.emit('prompt:complete', { response: run.lastContent });
         return await complete('incomplete', { reason: 'max_iterations' });
       }
       return await complete('error', { error: providerError(e).error });
     }
+    if (await cancel.finish()) return await complete('cancelled');
     const last = result.messages.at(-1);
     await client.emit('prompt:complete', { response: isAIMessage(last) ? textOf(last) : '' });
     return await complete('success');

@@ -1,29 +1,37 @@
-// The OpenAI Agents SDK bridge: runs the SDK's Runner over an Agent whose model is the Chat
-// Completions model (OpenAIChatCompletionsModel over an official `openai` client pointed at the
-// session's provider), with the session's tools as function tools and maxTurns from
-// max_iterations, and reports what the framework does as ock/1 events.
+// The OpenAI Agents SDK bridge: runs the SDK's Runner over an Agent whose model is the SDK's
+// default, the Responses API model (OpenAIResponsesModel over an official `openai` client pointed
+// at the session's provider, provider api `responses`), with the session's tools as function
+// tools and maxTurns from max_iterations, and reports what the framework does as ock/1 events.
 //
 // Where the events come from:
-// - prompt:submit, prompt:complete, orchestrator:complete: around the Runner.run call.
-// - provider:request: a Model that wraps the Chat Completions model; its getResponse sends the
-//   event and awaits the reply before it hands the request to the wrapped model, so a deny stops
-//   the request before it is built (the run is ended with an error the bridge recognises) and an
-//   ephemeral injection is appended to that request's input only.
-// - provider:response, provider:error: the same wrapper, from what the wrapped model returned
-//   (finish_reason and usage read from the raw Chat Completions reply the model keeps) or threw.
+// - prompt:submit, prompt:complete, orchestrator:complete: around the Runner.run call (streamed
+//   with `stream: true` when the session streams).
+// - provider:request: a Model that wraps the Responses model; its getResponse and
+//   getStreamedResponse send the event and await the reply before they hand the request to the
+//   wrapped model, so a deny stops the request before it is built (the run is ended with an error
+//   the bridge recognises) and an ephemeral injection is appended to that request's input only.
+// - provider:stream, provider:response, provider:error: the same wrapper, from what the wrapped
+//   model returned (status and usage read from the raw Responses reply the model keeps), streamed
+//   (its text deltas and its response_done event) or threw.
 // - tool:pre: the function tool's own invoke, wrapped: the Runner calls it once per call it
 //   decided to run, before the tool parses its input; deny (the tool is not invoked) and modify
 //   (the replacement input is what the tool receives) are applied there.
 // - tool:post, tool:error: the tool's execute, around the tools endpoint.
+// - the calls the Runner answers itself: an unknown tool through its toolErrorFormatter, arguments
+//   that do not parse through the Agent's toolUseBehavior (called with every result of a round,
+//   before the next request): tool:pre and tool:error are sent there for them.
+// - cancel:requested, cancel:completed: SIGINT aborts the signal Runner.run was given.
 //
 // What the framework does not do, the bridge does not do either; manifests/openai-agents.json says
 // what it cannot apply, and make test-frameworks grades the rest. The openai client's own retries
 // are off (maxRetries 0) and the Runner's opt-in retries are left off: neither has a hook that
 // runs between the failure and the wait.
 import OpenAI from 'openai';
-import { Agent, Runner, tool, OpenAIChatCompletionsModel, MaxTurnsExceededError, setTracingDisabled } from '@openai/agents';
+import { Agent, Runner, tool, OpenAIResponsesModel, MemorySession, MaxTurnsExceededError, setTracingDisabled } from '@openai/agents';
 import { denies, ToolCallError, TRACE_HEADER } from './client.js';
-import { isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError, openaiPrologue } from './bridge.js';
+import {
+  isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError as wireError, openaiPrologue, cancellation,
+} from './bridge.js';
 
 export const ORCHESTRATOR = 'openai-agents-bridge';
 
@@ -40,8 +48,44 @@ function inputMessage({ role, text }) {
 const asItems = (input) => (typeof input === 'string' ? [{ role: 'user', content: input }] : [...input]);
 
 /**
+ * The provider:error fields of what the model threw: the SDK's ModelBehaviorError (a reply it
+ * refuses, such as an incomplete or failed response) is a malformed reply, not a failed
+ * connection.
+ */
+function providerError(e) {
+  if (e?.name === 'ModelBehaviorError') return { error: { type: 'malformed_response', message: String(e.message) }, retryable: false, status_code: null };
+  return wireError(e);
+}
+
+/** The Responses API's status as a finish_reason (SPEC.md 6.10): the reason when incomplete. */
+const finishOf = (status, details) => (status === 'incomplete' ? (details?.reason ?? 'incomplete') : (status ?? 'unknown'));
+
+/** provider:response fields of a raw Responses reply (the SDK keeps it as providerData). */
+function rawReply(raw) {
+  const items = raw?.output ?? [];
+  return {
+    content: items.filter((i) => i.type === 'message').flatMap((m) => m.content ?? []).filter((c) => c.type === 'output_text').map((c) => c.text).join(''),
+    calls: items.filter((i) => i.type === 'function_call').map((c) => ({ id: c.call_id, name: c.name, arguments: parseArguments(c.arguments ?? '') })),
+    finish: finishOf(raw?.status, raw?.incomplete_details),
+    usage: { input_tokens: raw?.usage?.input_tokens, output_tokens: raw?.usage?.output_tokens },
+  };
+}
+
+/** The same fields from a streamed response_done event (the SDK's protocol items). */
+function streamedReply(response) {
+  const items = response?.output ?? [];
+  return {
+    content: items.filter((i) => i.type === 'message').flatMap((m) => m.content ?? []).filter((c) => c.type === 'output_text').map((c) => c.text).join(''),
+    calls: items.filter((i) => i.type === 'function_call').map((c) => ({ id: c.callId, name: c.name, arguments: parseArguments(c.arguments ?? '') })),
+    finish: finishOf(response?.providerData?.status, response?.providerData?.incomplete_details),
+    usage: { input_tokens: response?.usage?.inputTokens, output_tokens: response?.usage?.outputTokens },
+  };
+}
+
+/**
  * A Model (the SDK's interface) that reports each request of the wrapped model: provider:request
- * before it, then provider:response or provider:error. `run` is the execute's counters.
+ * before it, then provider:stream, provider:response or provider:error. `run` is the execute's
+ * counters.
  */
 class ReportingModel {
   constructor(inner, { client, provider, run }) {
@@ -55,8 +99,12 @@ class ReportingModel {
     return this.inner.getRetryAdvice?.(args);
   }
 
-  async getResponse(request) {
+  /** provider:request and its reply applied: the request to send, and its iteration. */
+  async begin(request) {
     const { client, provider, run } = this;
+    // The Runner asks for a request after a SIGINT it has not looked at yet: the request is
+    // never sent (the wrapped model would throw the same abort before building it).
+    if (run.signal?.aborted) throw Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
     run.iteration += 1;
     const iteration = run.iteration;
     const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration, attempt: 1 });
@@ -64,37 +112,75 @@ class ReportingModel {
     const inj = injection(reply);
     if (inj && inj.ephemeral) run.ephemeral.push(inj);
     const extra = run.ephemeral.splice(0).map(inputMessage);
-    const sent = extra.length ? { ...request, input: [...asItems(request.input), ...extra] } : request;
+    return { iteration, sent: extra.length ? { ...request, input: [...asItems(request.input), ...extra] } : request };
+  }
+
+  async failed(iteration, e, retryable) {
+    const { client, provider, run } = this;
+    run.turns += 1;
+    const pe = providerError(e);
+    if (retryable !== undefined && pe.error.type !== 'cancelled') pe.retryable = retryable;
+    await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
+  }
+
+  async answered(iteration, { content, calls, finish, usage }) {
+    const { client, provider, run } = this;
+    run.turns += 1;
+    for (const c of calls) run.callInputs.set(c.id, c.arguments);
+    run.lastContent = content;
+    await client.emit('provider:response', { provider: provider.name, iteration, content, tool_calls: calls, finish_reason: finish, usage });
+    run.groups += 1;
+  }
+
+  async getResponse(request) {
+    const { iteration, sent } = await this.begin(request);
     let res;
     try {
       res = await this.inner.getResponse(sent);
     } catch (e) {
-      run.turns += 1;
-      await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+      await this.failed(iteration, e);
       throw e;
     }
-    run.turns += 1;
-    const raw = res.providerData;
-    const choice = raw?.choices?.[0];
-    const message = choice?.message ?? {};
-    const calls = (message.tool_calls ?? [])
-      .filter((c) => c.type === 'function')
-      .map((c) => ({ id: c.id, name: c.function?.name, arguments: parseArguments(c.function?.arguments ?? '') }));
-    for (const c of calls) run.callInputs.set(c.id, c.arguments);
-    run.lastContent = typeof message.content === 'string' ? message.content : '';
-    await client.emit('provider:response', {
-      provider: provider.name, iteration, content: run.lastContent, tool_calls: calls,
-      finish_reason: choice?.finish_reason ?? 'unknown',
-      usage: { input_tokens: raw?.usage?.prompt_tokens, output_tokens: raw?.usage?.completion_tokens },
-    });
-    run.groups += 1;
+    await this.answered(iteration, rawReply(res.providerData));
     return res;
   }
 
-  // Streaming is not bridged (capability streaming is not declared): the Runner's streamed
-  // path is never taken by this bridge.
-  getStreamedResponse() {
-    throw new Error('ock-openai-agents: streaming is not bridged');
+  async *getStreamedResponse(request) {
+    const { iteration, sent } = await this.begin(request);
+    const { client, provider } = this;
+    let done = false;
+    let failed = false;
+    try {
+      for await (const event of this.inner.getStreamedResponse(sent)) {
+        if (event.type === 'output_text_delta' && !done) {
+          await client.emit('provider:stream', { provider: provider.name, iteration, delta: event.delta });
+        } else if (event.type === 'response_done' && !done) {
+          done = true;
+          await this.answered(iteration, streamedReply(event.response));
+        }
+        yield event;
+      }
+    } catch (e) {
+      // SPEC.md 5.7: an error event or a broken chunk inside a stream is retryable.
+      failed = true;
+      if (!done) await this.failed(iteration, e, true);
+      throw e;
+    } finally {
+      // The Runner stopped reading (an abort): the request is closed as cancelled.
+      if (!done && !failed && this.run.signal?.aborted) {
+        failed = true;
+        await this.failed(iteration, Object.assign(new Error('the stream was abandoned on cancel'), { name: 'AbortError' }));
+      }
+    }
+    // A stream that ends without its terminal event: the SDK goes on without a response_done.
+    if (!done && !failed) {
+      failed = true;
+      this.run.turns += 1;
+      await client.emit('provider:error', {
+        provider: provider.name, iteration, attempt: 1, retryable: true, status_code: null,
+        error: { type: 'stream_error', message: 'the stream ended without its terminal event' },
+      });
+    }
   }
 }
 
@@ -130,6 +216,7 @@ function sessionTools({ client, session, state, run, signal }) {
     const frameworkInvoke = t.invoke;
     t.invoke = async (runContext, rawInput, details) => {
       const callId = details?.toolCall?.callId ?? '';
+      run.invoked.add(callId);
       const ids = base(callId);
       const toolInput = parseArguments(rawInput);
       const pre = await client.emit('tool:pre', { ...ids, tool_input: toolInput });
@@ -152,6 +239,7 @@ function sessionTools({ client, session, state, run, signal }) {
  * 5.11 gives the model, or the denial when tool:pre denies.
  */
 async function reportToolNotFound(client, state, run, { toolName, callId }) {
+  run.reported.add(callId);
   const ids = { tool_call_id: callId, tool_name: toolName, parallel_group_id: `pg-${state.executes}-${run.groups}` };
   const toolInput = run.callInputs.get(callId) ?? {};
   const pre = await client.emit('tool:pre', { ...ids, tool_input: toolInput });
@@ -165,19 +253,50 @@ async function reportToolNotFound(client, state, run, { toolName, callId }) {
 }
 
 /**
+ * The Agent's toolUseBehavior: the Runner calls it with the results of each tool round before the
+ * next request. A result whose call never reached a tool's invoke (arguments the Runner could not
+ * parse; unknown tools went through reportToolNotFound) gets its tool:pre and tool:error here,
+ * so that the call is reported before its result goes to the model. The run goes on.
+ */
+function reportUnrunCalls(client, state, run) {
+  return async (_context, results) => {
+    for (const r of results) {
+      const raw = r.runItem?.rawItem;
+      const callId = raw?.callId;
+      if (!callId || run.invoked.has(callId) || run.reported.has(callId)) continue;
+      run.reported.add(callId);
+      const name = r.tool?.name ?? raw?.name ?? '';
+      const ids = { tool_call_id: callId, tool_name: name, parallel_group_id: `pg-${state.executes}-${run.groups}` };
+      const toolInput = run.callInputs.get(callId) ?? {};
+      const pre = await client.emit('tool:pre', { ...ids, tool_input: toolInput });
+      const error = denies(pre)
+        ? { type: 'denied', message: denyReason(pre) }
+        : { type: 'invalid_arguments', message: 'the arguments are not valid JSON; the Runner did not run the tool' };
+      await client.emit('tool:error', { ...ids, error, tool_input: toolInput });
+    }
+    return { isFinalOutput: false, isInterrupted: undefined };
+  };
+}
+
+/**
  * One execute: the events of SPEC.md section 4 around one Runner.run call. `state` carries what
- * lives across executes: the SDK's input items (the history) and the execute counter.
+ * lives across executes: the SDK's session (the history) and the execute counter.
  */
 export async function executeOpenAIAgents({ prompt, client, session, signal }, state) {
   const config = session.config;
-  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '', callInputs: new Map() };
+  const run = {
+    turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '', callInputs: new Map(), invoked: new Set(), reported: new Set(), signal,
+  };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
   try {
-    const { submit, provider, ended } = await openaiPrologue({ prompt, client, session }, complete);
+    const { submit, provider, ended } = await openaiPrologue({ prompt, client, session }, complete, ['responses']);
     if (ended) return ended;
-    const input = [...state.history, { role: 'user', content: prompt }];
+    const cancel = cancellation({ client, signal, orchestrator: ORCHESTRATOR, turns: () => run.turns });
+    // The conversation lives where the SDK keeps it: a MemorySession, one per SUT process; each
+    // execute's input is its new items, which the Runner adds to the session's history.
+    const input = [{ role: 'user', content: prompt }];
     const injected = injection(submit);
     if (injected && !injected.ephemeral) input.push(inputMessage(injected));
     if (injected && injected.ephemeral) run.ephemeral.push(injected);
@@ -189,8 +308,13 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
       timeout: config.request_timeout_ms,
       defaultHeaders: { [TRACE_HEADER]: client.traceId },
     });
-    const model = new ReportingModel(new OpenAIChatCompletionsModel(openai, provider.model), { client, provider, run });
-    const agent = new Agent({ name: ORCHESTRATOR, model, tools: sessionTools({ client, session, state, run, signal }) });
+    const model = new ReportingModel(new OpenAIResponsesModel(openai, provider.model), { client, provider, run });
+    const agent = new Agent({
+      name: ORCHESTRATOR,
+      model,
+      tools: sessionTools({ client, session, state, run, signal }),
+      toolUseBehavior: reportUnrunCalls(client, state, run),
+    });
     const runner = new Runner({
       tracingDisabled: true,
       toolNotFoundBehavior: 'return_error_to_model',
@@ -200,25 +324,38 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
 
     let result;
     try {
-      result = await runner.run(agent, input, { maxTurns: config.max_iterations, signal });
+      if (config.streaming) {
+        result = await runner.run(agent, input, { maxTurns: config.max_iterations, signal, session: state.session, stream: true });
+        for await (const _event of result); // eslint-disable-line no-unused-vars
+        await result.completed;
+        if (result.error) throw result.error;
+      } else {
+        result = await runner.run(agent, input, { maxTurns: config.max_iterations, signal, session: state.session });
+      }
     } catch (e) {
-      // What the context already holds stays (SPEC.md 5.14): the SDK's state at the failure when
-      // the error carries one (MaxTurnsExceededError does). A provider error or a deny carries
-      // none, so the run's items are lost with it, a framework finding the baseline lists.
-      state.history = e?.state?.history ?? input;
+      // What the context already holds stays (SPEC.md 5.14) as far as the SDK keeps it in the
+      // session: the items of the turns that finished before a cancel (its persistence
+      // checkpoint); what it drops on other failures is a finding the baseline lists.
       const denied = deniedIn(e);
       if (denied) {
+        cancel.stop();
         await client.emit('prompt:complete', { response: `Denied: ${denied.reason}` });
         return await complete('incomplete', { reason: 'denied' });
       }
-      if (signal.aborted) return await complete('cancelled');
+      if (await cancel.finish()) return await complete('cancelled');
       if (e instanceof MaxTurnsExceededError) {
+        // The error carries the SDK's state at the limit; its history (the session's items and
+        // this run's) becomes the session, as a caller that resumes from it would keep it.
+        if (Array.isArray(e.state?.history)) {
+          await state.session.clearSession();
+          await state.session.addItems(e.state.history);
+        }
         await client.emit('prompt:complete', { response: run.lastContent });
         return await complete('incomplete', { reason: 'max_iterations' });
       }
       return await complete('error', { error: providerError(e).error });
     }
-    state.history = result.history;
+    if (await cancel.finish()) return await complete('cancelled');
     const text = typeof result.finalOutput === 'string' ? result.finalOutput : JSON.stringify(result.finalOutput ?? '');
     await client.emit('prompt:complete', { response: text });
     return await complete('success');
@@ -228,4 +365,4 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
 }
 
 /** A fresh cross-execute state for executeOpenAIAgents. */
-export const newState = () => ({ history: [], executes: 0 });
+export const newState = () => ({ session: new MemorySession(), executes: 0 });

@@ -1,5 +1,8 @@
 // The Vercel AI SDK bridge: runs `generateText` (or `streamText` when the session streams) with
-// the session's tools and a step limit, and reports what the framework does as ock/1 events.
+// the session's tools and a step limit, and reports what the framework does as ock/1 events. The
+// model is the session's first provider on its wire: @ai-sdk/openai's Chat Completions model
+// (`openai`) or its Responses model (`responses`, `openai.responses(...)`), @ai-sdk/anthropic
+// (`anthropic`) or @ai-sdk/google (`gemini`).
 //
 // Where the events come from:
 // - prompt:submit, prompt:complete, orchestrator:complete: around the generateText/streamText call.
@@ -7,9 +10,15 @@
 //   built, so its reply can deny the request (the call is aborted with an error) or inject an
 //   ephemeral message into it.
 // - provider:stream, provider:response, provider:error: wrapGenerate / wrapStream, from what the
-//   model returned (the wire's finish_reason is read from the raw reply).
+//   model returned (the wire's own finish reason is read from the raw reply).
 // - tool:pre, tool:post, tool:error: the tool wrappers, at the moment the framework runs a tool
 //   (deny and modify applied there).
+// - the calls the framework would answer itself (an unknown tool, arguments that do not parse or
+//   fail the schema): its repairToolCall hook, called before the step's tools run: tool:pre there,
+//   its modify repairs the call (the framework then runs it through the tool wrapper), else
+//   tool:error and the framework's own error result.
+// - cancel:requested, cancel:completed: SIGINT aborts the abortSignal generateText/streamText
+//   was given.
 //
 // What the framework does not do, the bridge does not do either; manifests/vercel-ai.json says what
 // it cannot apply, and make test-frameworks grades the rest. The framework's own retries are off
@@ -18,8 +27,9 @@
 import { generateText, streamText, stepCountIs, jsonSchema, tool, wrapLanguageModel } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { denies, ToolCallError, RETRYABLE_STATUS } from './client.js';
-import { isObject, resultText } from './bridge.js';
+import { isObject, resultText, cancellation } from './bridge.js';
 
 export const ORCHESTRATOR = 'vercel-ai-bridge';
 
@@ -63,21 +73,50 @@ function providerError(e) {
   let type = 'connection_error';
   if (status !== null) type = 'http_error';
   else if (e?.name === 'AbortError' || e?.name === 'ResponseAborted') type = 'cancelled';
+  else if (/Timeout/.test(e?.name ?? '')) type = 'timeout';
   else if (/JSON|parse|Invalid|validation/i.test(e?.name ?? '') || /JSON/.test(e?.message ?? '')) type = 'malformed_response';
   const message = status !== null ? `HTTP ${status}: ${e.message}` : String(e?.message || e?.name || 'provider error');
-  return { error: { type, message }, retryable: status !== null ? RETRYABLE_STATUS.includes(status) : type === 'connection_error', status_code: status };
+  const retryable = status !== null ? RETRYABLE_STATUS.includes(status) : type === 'connection_error' || type === 'timeout';
+  return { error: { type, message }, retryable, status_code: status };
 }
+
+/** provider:response usage from the model's: ai 7 counts tokens as {total, ...} objects. */
+const count = (t) => (typeof t === 'number' ? t : t?.total);
+const tokens = (u) => ({ input_tokens: count(u?.inputTokens), output_tokens: count(u?.outputTokens) });
+
+/** The Responses API's status as a finish_reason (SPEC.md 6.10): the reason when incomplete. */
+const responsesFinish = (r) => (r?.status === 'incomplete' ? (r.incomplete_details?.reason ?? 'incomplete') : r?.status);
+
+/**
+ * The wire's own finish reason: from a non-streamed reply's body, and from one raw chunk of a
+ * streamed one (undefined when the chunk carries none).
+ */
+const WIRE_FINISH = {
+  openai: { body: (b) => b?.choices?.[0]?.finish_reason, chunk: (v) => v?.choices?.[0]?.finish_reason },
+  anthropic: { body: (b) => b?.stop_reason, chunk: (v) => v?.delta?.stop_reason },
+  responses: {
+    body: responsesFinish,
+    chunk: (v) => (['response.completed', 'response.incomplete', 'response.failed'].includes(v?.type) ? responsesFinish(v.response) : undefined),
+  },
+  gemini: { body: (b) => b?.candidates?.[0]?.finishReason, chunk: (v) => v?.candidates?.[0]?.finishReason },
+};
 
 /** The language model of the session's first provider (lowest priority number, then order). */
 export function sessionModel(session, client) {
   const providers = [...session.providers].sort((a, b) => (a.priority ?? 100) - (b.priority ?? 100));
   const p = providers[0];
   if (!p) return null;
-  const common = { apiKey: process.env.OPENAI_API_KEY || 'ock-dummy-key', fetch: client.tracedFetch() };
-  if (p.api === 'openai') return { provider: p, model: createOpenAI({ ...common, baseURL: p.base_url }).chat(p.model) };
+  const fetch = client.tracedFetch();
+  const openaiKey = process.env.OPENAI_API_KEY || 'ock-dummy-key';
+  if (p.api === 'openai') return { provider: p, model: createOpenAI({ apiKey: openaiKey, fetch, baseURL: p.base_url }).chat(p.model) };
+  if (p.api === 'responses') return { provider: p, model: createOpenAI({ apiKey: openaiKey, fetch, baseURL: p.base_url }).responses(p.model) };
+  if (p.api === 'gemini') {
+    const apiKey = process.env.GEMINI_API_KEY || process.env.GOOGLE_API_KEY || 'ock-dummy-key';
+    return { provider: p, model: createGoogleGenerativeAI({ apiKey, fetch, baseURL: `${p.base_url}/v1beta` })(p.model) };
+  }
   return {
     provider: p,
-    model: createAnthropic({ ...common, apiKey: process.env.ANTHROPIC_API_KEY || 'ock-dummy-key', baseURL: `${p.base_url}/v1` })(p.model),
+    model: createAnthropic({ fetch, apiKey: process.env.ANTHROPIC_API_KEY || 'ock-dummy-key', baseURL: `${p.base_url}/v1` })(p.model),
   };
 }
 
@@ -102,17 +141,45 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     return complete('error', { error });
   }
   const { provider, model } = chosen;
+  const finishOf = WIRE_FINISH[provider.api];
+  const cancel = cancellation({ client, signal, orchestrator: ORCHESTRATOR, turns: () => run.turns });
   const messages = [...state.history, { role: 'user', content: prompt }];
   const injected = injection(submit);
   if (injected && !injected.ephemeral) messages.push({ role: injected.role, content: injected.text });
   if (injected && injected.ephemeral) run.ephemeral.push(injected);
 
+  // The request being reported, from its provider:request to its provider:response or
+  // provider:error. ai 7 starts a streamed step's tools as their calls arrive, before the
+  // stream's finish part: a tool waits for its step's provider:response (SPEC.md 4.2 orders
+  // tool:pre after it). Events the bridge holds back until then are in `held`.
+  let open = null;
+  const held = new Set();
+  const openRequest = () => {
+    let resolve;
+    const done = new Promise((r) => { resolve = r; });
+    open = { done, resolve };
+  };
+  const closeRequest = () => {
+    open?.resolve();
+    open = null;
+  };
+  const hold = (p) => {
+    held.add(p);
+    p.finally(() => held.delete(p));
+    return p;
+  };
+  const abortError = () => Object.assign(new Error('the call was cancelled'), { name: 'AbortError' });
+
   const middleware = {
-    middlewareVersion: 'v2',
+    specificationVersion: 'v4',
     transformParams: async ({ type, params }) => {
+      await Promise.allSettled([...held]);
+      // A SIGINT the framework has not looked at yet: the request is never sent.
+      if (signal.aborted) throw abortError();
       run.iteration += 1;
       const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration: run.iteration, attempt: 1 });
       if (denies(reply)) throw new Denied(denyReason(reply));
+      openRequest();
       const inj = injection(reply);
       if (inj && inj.ephemeral) run.ephemeral.push(inj);
       const extra = run.ephemeral.splice(0).map(promptMessage);
@@ -126,17 +193,19 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       } catch (e) {
         run.turns += 1;
         await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        closeRequest();
         throw e;
       }
       run.turns += 1;
       const body = result.response?.body;
-      const wire = provider.api === 'openai' ? body?.choices?.[0]?.finish_reason : body?.stop_reason;
+      const wire = finishOf.body(body);
       const content = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
       const calls = result.content.filter((c) => c.type === 'tool-call').map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: parseArguments(c.input) }));
       await client.emit('provider:response', {
         provider: provider.name, iteration, content, tool_calls: calls, finish_reason: wire ?? result.finishReason,
-        usage: { input_tokens: result.usage?.inputTokens, output_tokens: result.usage?.outputTokens },
+        usage: tokens(result.usage),
       });
+      closeRequest();
       run.groups += 1;
       return result;
     },
@@ -148,6 +217,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       } catch (e) {
         run.turns += 1;
         await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        closeRequest();
         throw e;
       }
       run.turns += 1;
@@ -159,7 +229,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         async transform(part, controller) {
           if (part.type === 'raw') {
             const v = part.rawValue;
-            const fr = provider.api === 'openai' ? v?.choices?.[0]?.finish_reason : v?.delta?.stop_reason;
+            const fr = finishOf.chunk(v);
             if (typeof fr === 'string') wire = fr;
             return; // asked for by the bridge, not by the caller
           }
@@ -175,12 +245,14 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             const pe = providerError(part.error);
             if (pe.error.type !== 'cancelled') pe.retryable = true;
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
+            closeRequest();
           } else if (part.type === 'finish' && !closed) {
             closed = true;
             await client.emit('provider:response', {
               provider: provider.name, iteration, content: text, tool_calls: calls, finish_reason: wire ?? part.finishReason,
-              usage: { input_tokens: part.usage?.inputTokens, output_tokens: part.usage?.outputTokens },
+              usage: tokens(part.usage),
             });
+            closeRequest();
             run.groups += 1;
           }
           controller.enqueue(part);
@@ -189,6 +261,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
           if (!closed) {
             closed = true;
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, error: { type: 'stream_error', message: 'the stream ended without a finish part' }, retryable: true, status_code: null });
+            closeRequest();
           }
         },
       });
@@ -196,30 +269,25 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     },
   };
 
-  // parallel_tools false (emulated, see the manifest): the framework starts every call of a step
-  // at once, calling the tools' execute in call order; each call takes its place in this queue
-  // before it does anything, so the calls run one after another in call order.
-  let queue = Promise.resolve();
-  const oneAtATime = (execute) => (config.parallel_tools ? execute : (...args) => {
-    const turn = queue.then(() => execute(...args));
-    queue = turn.catch(() => {});
-    return turn;
-  });
+  // Calls the bridge already sent tool:pre for, in repairToolCall (a call its modify repaired).
+  const preSent = new Set();
   const tools = {};
   for (const spec of session.tools) {
     tools[spec.name] = tool({
       description: spec.description,
       inputSchema: jsonSchema(spec.input_schema),
-      execute: oneAtATime(async (input, { toolCallId, abortSignal }) => {
-        const group = `pg-${state.executes}-${run.groups}`;
-        const base = { tool_call_id: toolCallId, tool_name: spec.name, parallel_group_id: group };
-        const pre = await client.emit('tool:pre', { ...base, tool_input: input });
-        if (denies(pre)) {
-          await client.emit('tool:error', { ...base, error: { type: 'denied', message: denyReason(pre) }, tool_input: input });
-          return `Error: denied: ${denyReason(pre)}`;
-        }
+      execute: async (input, { toolCallId, abortSignal }) => {
+        await open?.done;
+        const base = { tool_call_id: toolCallId, tool_name: `${spec.name}`, parallel_group_id: `pg-${state.executes}-${run.groups}` };
         let sent = input;
-        if (pre.action === 'modify' && isObject(pre.data?.tool_input)) sent = pre.data.tool_input;
+        if (!preSent.delete(toolCallId)) {
+          const pre = await client.emit('tool:pre', { ...base, tool_input: input });
+          if (denies(pre)) {
+            await client.emit('tool:error', { ...base, error: { type: 'denied', message: denyReason(pre) }, tool_input: input });
+            return `Error: denied: ${denyReason(pre)}`;
+          }
+          if (pre.action === 'modify' && isObject(pre.data?.tool_input)) sent = pre.data.tool_input;
+        }
         let result;
         try {
           result = await client.callTool(spec.name, toolCallId, sent, { signal: abortSignal, timeoutMs: config.tool_timeout_ms });
@@ -232,23 +300,69 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         const inj = injection(post);
         if (inj && inj.ephemeral) run.ephemeral.push(inj);
         return resultText(result);
-      }),
+      },
     });
   }
+
+  // The framework's repairToolCall: called for a call it would not run (NoSuchToolError,
+  // InvalidToolInputError) before the step's tools run. tool:pre is sent there; a modify whose
+  // tool_input names a tool of the session repairs the call, which the framework then runs
+  // through the tool wrapper (no second tool:pre); otherwise tool:error, and the framework
+  // answers the call with its own error result.
+  const report = async ({ toolCall, error }, canRepair) => {
+    const base = { tool_call_id: toolCall.toolCallId, tool_name: toolCall.toolName, parallel_group_id: `pg-${state.executes}-${run.groups}` };
+    const raw = toolCall.input ?? '';
+    const toolInput = raw.trim() === '' ? {} : parseArguments(raw);
+    const pre = await client.emit('tool:pre', { ...base, tool_input: toolInput });
+    let type = error?.name === 'AI_NoSuchToolError' ? 'not_found' : 'invalid_arguments';
+    let message = String(error?.message ?? type);
+    if (denies(pre)) {
+      type = 'denied';
+      message = denyReason(pre);
+    } else if (canRepair && pre.action === 'modify' && isObject(pre.data?.tool_input) && tools[toolCall.toolName]) {
+      preSent.add(toolCall.toolCallId);
+      return { ...toolCall, input: JSON.stringify(pre.data.tool_input) };
+    }
+    await client.emit('tool:error', { ...base, error: { type, message }, tool_input: toolInput });
+    return null;
+  };
+  // On a stream the hook runs while the step's reply is still arriving: its events wait for the
+  // provider:response, and the call is not repaired (the framework answers it).
+  const repairToolCall = async (args) => {
+    if (!open) return report(args, true);
+    hold(open.done.then(() => report(args, false)));
+    return null;
+  };
 
   const options = {
     model: wrapLanguageModel({ model, middleware }),
     messages,
+    // ai 7 refuses system messages in `messages` unless asked: a kept prompt:submit injection
+    // of role system is one, after the prompt (SPEC.md 5.6).
+    allowSystemInMessages: true,
     tools,
     stopWhen: stepCountIs(config.max_iterations),
     maxRetries: 0,
     abortSignal: signal,
+    // parallel_tools false: the framework's own toolCallConcurrency 1 runs a step's calls one
+    // after another in call order.
+    toolCallConcurrency: config.parallel_tools ? undefined : 1,
+    // request_timeout_ms: the framework's per-step timeout, which covers the step's request and
+    // its tools (its nearest hook; the manifest says so).
+    timeout: { stepMs: config.request_timeout_ms },
+    repairToolCall,
+    // On the Responses API the provider stores each response by default and sends the earlier
+    // items as item_reference ids; the mock keeps responses only for previous_response_id
+    // (SPEC.md 6.10), so the bridge asks for full items (store false, as a client that keeps its
+    // own history does).
+    ...(provider.api === 'responses' ? { providerOptions: { openai: { store: false } } } : {}),
     // The messages of the steps that finished, kept when a later step fails (SPEC.md 5.7).
-    onStepFinish: (step) => { run.stepMessages = step.response.messages; },
+    // ai 7: a step's response.messages are that step's own.
+    onStepFinish: (step) => { run.stepMessages.push(...step.response.messages); },
   };
   try {
     let steps;
-    let response;
+    let responseMessages;
     let finalText;
     if (config.streaming) {
       let streamError = null;
@@ -256,28 +370,39 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       await result.consumeStream();
       if (streamError) throw streamError;
       steps = await result.steps;
-      response = await result.response;
+      responseMessages = await result.responseMessages;
       finalText = await result.text;
     } else {
       const result = await generateText(options);
       steps = result.steps;
-      response = result.response;
+      responseMessages = result.responseMessages;
       finalText = result.text;
     }
-    state.history = [...messages, ...response.messages];
+    await Promise.allSettled([...held]);
+    state.history = [...messages, ...responseMessages];
+    if (await cancel.finish()) return complete('cancelled');
     await client.emit('prompt:complete', { response: finalText });
     const last = steps.at(-1);
     if (last && last.finishReason === 'tool-calls') return complete('incomplete', { reason: 'max_iterations' });
     return complete('success');
   } catch (e) {
+    await Promise.allSettled([...held]);
+    // A request still open when the call failed (an abort stops reading a stream without a
+    // finish or an error part): it is closed as what ended it.
+    if (open) {
+      const pe = providerError(e);
+      await client.emit('provider:error', { provider: provider.name, iteration: run.iteration, attempt: 1, ...pe });
+      closeRequest();
+    }
     if (e instanceof Denied || e?.cause instanceof Denied) {
+      cancel.stop();
       const d = e instanceof Denied ? e : e.cause;
       state.history = [...messages, ...run.stepMessages]; // what the context already holds stays
       await client.emit('prompt:complete', { response: `Denied: ${d.reason}` });
       return complete('incomplete', { reason: 'denied' });
     }
     state.history = [...messages, ...run.stepMessages];
-    if (signal.aborted) return complete('cancelled');
+    if (await cancel.finish()) return complete('cancelled');
     const { error } = providerError(e);
     return complete('error', { error });
   } finally {

@@ -22,7 +22,7 @@ test('connect reads and checks the session document', async () => {
 
 test('a broken session names the JSON path at fault', () => {
   const bad = clone(SESSION);
-  bad.providers[0].api = 'gemini';
+  bad.providers[0].api = 'cohere'; // not a wire of SPEC.md 7.3
   assert.throws(() => parseSession(bad), (e) => e instanceof SessionError && e.path === '$.providers[0].api');
   const noTrace = { ...clone(SESSION), trace_id: '' };
   assert.throws(() => parseSession(noTrace), (e) => e.path === '$.trace_id');
