@@ -243,6 +243,8 @@ def test_mcp_agent_tools_and_results():
     text = types.SimpleNamespace(type="text", text="boom")
     assert agent.result_text(types.SimpleNamespace(content=[text], is_error=True)) == "Error: boom"
     assert agent.result_text(types.SimpleNamespace(content=[text], is_error=False)) == "boom"
+    said = types.SimpleNamespace(type="text", text="Error: unknown error")
+    assert agent.result_text(types.SimpleNamespace(content=[said], is_error=True)) == "Error: unknown error"
 
 
 def test_mcp_agent_does_not_run_unparsable_arguments():
@@ -256,3 +258,18 @@ def test_mcp_agent_does_not_run_unparsable_arguments():
     assert asyncio.run(agent.run_tool(NoMcp(), call)).startswith("Error: invalid arguments: ")
     call.function.arguments = "[1]"
     assert asyncio.run(agent.run_tool(NoMcp(), call)) == "Error: invalid arguments: not a JSON object"
+
+
+@pytest.mark.parametrize("module", [oab, pab])
+def test_a_cancel_closes_what_the_framework_left_open(module):
+    client = FakeClient()
+    bridge = module.Bridge(client, SESSION)
+    bridge.run.open_request = 2
+    bridge.run.open_calls["c1"] = {"tool_call_id": "c1", "tool_name": "get_weather", "parallel_group_id": "pg-0-1"}
+    asyncio.run(bridge._close_open())
+    assert client.names() == ["provider:error", "tool:error"]
+    assert client.events[0][1]["error"]["type"] == "cancelled" and client.events[0][1]["iteration"] == 2
+    assert client.events[1][1]["tool_call_id"] == "c1" and client.events[1][1]["error"]["type"] == "cancelled"
+    assert bridge.run.turns == 1 and bridge.run.open_request is None and bridge.run.open_calls == {}
+    asyncio.run(bridge._close_open())
+    assert len(client.events) == 2

@@ -22,6 +22,7 @@ manifests/openai-agents-python.json says what the bridge applies and what it doe
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import signal
@@ -94,6 +95,8 @@ class Run:
         self.last_content = ""
         self.call_inputs: dict[str, Any] = {}
         self.cancelled = False
+        self.open_request: int | None = None  # the iteration of the request in flight
+        self.open_calls: dict[str, dict] = {}  # tool_call_id -> the ids of a call at the tools endpoint
 
 
 class ReportingModel(Model):
@@ -118,6 +121,7 @@ class ReportingModel(Model):
         inj = injection(reply)
         if inj and inj["ephemeral"]:
             run.ephemeral.append(inj)
+        run.open_request = run.iteration
         return run.iteration
 
     def _input(self, items):
@@ -131,15 +135,16 @@ class ReportingModel(Model):
 
     async def _failed(self, it: int, e: BaseException) -> None:
         b = self.bridge
+        if b.run.open_request != it:  # closed already, after a cancel
+            return
+        b.run.open_request = None
         b.run.turns += 1
-        if isinstance(e, asyncio.CancelledError):
-            err = {"error": {"type": "cancelled", "message": "cancelled"}, "retryable": False, "status_code": None}
-        else:
-            err = provider_error(e)
-        await b.emit("provider:error", {"provider": b.provider["name"], "iteration": it, "attempt": 1, **err})
+        await b.emit("provider:error", {"provider": b.provider["name"], "iteration": it, "attempt": 1,
+                                        **provider_error(e)})
 
     async def _responded(self, it: int, output: list, usage: Any) -> None:
         b, run = self.bridge, self.bridge.run
+        run.open_request = None
         run.turns += 1
         text, calls = output_summary(output)
         for c in calls:
@@ -158,8 +163,10 @@ class ReportingModel(Model):
         try:
             res = await self.inner.get_response(system_instructions, self._input(input), model_settings, tools,
                                                 output_schema, handoffs, tracing, **kwargs)
-        except BaseException as e:
-            await asyncio.shield(self._failed(it, e))
+        except asyncio.CancelledError:
+            raise  # the request stays open: the execute's cancel path closes it before cancel:completed
+        except Exception as e:
+            await self._failed(it, e)
             raise
         await self._responded(it, res.output, res.usage)
         return res
@@ -179,8 +186,10 @@ class ReportingModel(Model):
                 elif kind == "response.completed":
                     done = event.response
                 yield event
-        except BaseException as e:
-            await asyncio.shield(self._failed(it, e))
+        except asyncio.CancelledError:
+            raise  # the request stays open: the execute's cancel path closes it before cancel:completed
+        except Exception as e:
+            await self._failed(it, e)
             raise
         if done is None:
             e = RuntimeError("the stream ended without response.completed")
@@ -201,9 +210,12 @@ class Bridge:
         self.executes = 0
         self.history: list = []
         self.task: asyncio.Task | None = None
+        self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
     async def emit(self, event: str, data: dict) -> dict:
-        return await asyncio.to_thread(self.client.emit, event, data)
+        """One event, POSTed by the one events thread: the events reach the harness in the order they
+        were sent, also when a cancelled task stops waiting for one whose POST goes on."""
+        return await asyncio.get_running_loop().run_in_executor(self.events, self.client.emit, event, data)
 
     # ---- the tools --------------------------------------------------------------------------
 
@@ -222,7 +234,20 @@ class Bridge:
                             on_invoke_tool=invoke, strict_json_schema=False)
 
     async def _invoke(self, name: str, call_id: str, raw: str) -> str:
-        """One call the Runner decided to run: tool:pre, then denied, invalid, or the tools endpoint."""
+        """One call the Runner decided to run; open (for a cancel to close) from its tool:pre on."""
+        self.run.open_calls[call_id] = self._ids(call_id, name)
+        try:
+            out = await self._invoke_call(name, call_id, raw)
+        except asyncio.CancelledError:
+            raise  # still open: the execute's cancel path closes it, in order, before cancel:completed
+        except BaseException:
+            self.run.open_calls.pop(call_id, None)
+            raise
+        self.run.open_calls.pop(call_id, None)
+        return out
+
+    async def _invoke_call(self, name: str, call_id: str, raw: str) -> str:
+        """tool:pre, then denied, invalid, or the tools endpoint."""
         base = self._ids(call_id, name)
         tool_input = parse_arguments(raw)
         pre = await self.emit("tool:pre", {**base, "tool_input": tool_input})
@@ -243,10 +268,6 @@ class Bridge:
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)},
                                            "tool_input": tool_input})
             return f"Error: {e}"
-        except asyncio.CancelledError:
-            await asyncio.shield(self.emit("tool:error", {**base, "error": {"type": "cancelled", "message": "cancelled"},
-                                                          "tool_input": tool_input}))
-            raise
         post = await self.emit("tool:post", {**base, "result": result, "tool_input": tool_input})
         inj = injection(post)
         if inj and inj["ephemeral"]:
@@ -319,6 +340,7 @@ class Bridge:
             result = await self._run(items)
         except asyncio.CancelledError:
             self._keep_history(None, items)
+            await self._close_open()
             self.history.append(input_message({"role": "assistant", "text": CANCELLED_TEXT}))
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
@@ -357,12 +379,27 @@ class Bridge:
         base = [{"role": "user", "content": data.input}] if isinstance(data.input, str) else list(data.input)
         self.history = base + [i.to_input_item() for i in data.new_items]
 
+    async def _close_open(self) -> None:
+        """After a cancel: the request and the tool calls still open (the framework cancelled their
+        tasks without waiting for them) are closed before cancel:completed (SPEC.md 5.10)."""
+        run = self.run
+        if run.open_request is not None:
+            it, run.open_request = run.open_request, None
+            run.turns += 1
+            await self.emit("provider:error", {"provider": self.provider["name"], "iteration": it, "attempt": 1,
+                                               "error": {"type": "cancelled", "message": "cancelled"},
+                                               "retryable": False, "status_code": None})
+        for ids in list(run.open_calls.values()):
+            run.open_calls.pop(ids["tool_call_id"], None)
+            await self.emit("tool:error", {**ids, "error": {"type": "cancelled", "message": "cancelled"}})
+
     def on_sigint(self) -> None:
         """SIGINT during a run: cancel:requested once, then the run's task is cancelled."""
         if self.task is None or self.run.cancelled:
             return
         self.run.cancelled = True
-        self.client.emit("cancel:requested", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
+        self.events.submit(self.client.emit, "cancel:requested",
+                           {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
         self.task.cancel()
 
 

@@ -23,6 +23,7 @@ manifests/pydantic-ai-python.json says what the bridge applies and what it does 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import json
 import os
@@ -107,6 +108,8 @@ class Run:
         self.last_content = ""
         self.plans: dict[str, tuple[str, Any]] = {}
         self.cancelled = False
+        self.open_request: int | None = None  # the iteration of the request in flight
+        self.open_calls: dict[str, dict] = {}  # tool_call_id -> the ids of a call at the tools endpoint
         self.messages: list = []
 
 
@@ -134,14 +137,19 @@ class Reporting(AbstractCapability):
             run.ephemeral.clear()
             request_context = dataclasses.replace(request_context, messages=list(request_context.messages) + extra)
         b.stream_iteration = it
+        run.open_request = it
         try:
             response = await handler(request_context)
-        except BaseException as e:
+        except asyncio.CancelledError:
+            raise  # the request stays open: the execute's cancel path closes it before cancel:completed
+        except Exception as e:
+            if run.open_request != it:  # closed already, after a cancel
+                raise
+            run.open_request = None
             run.turns += 1
-            err = ({"error": {"type": "cancelled", "message": "cancelled"}, "retryable": False, "status_code": None}
-                   if isinstance(e, asyncio.CancelledError) else provider_error(e))
-            await asyncio.shield(b.emit("provider:error", {"provider": p["name"], "iteration": it, "attempt": 1, **err}))
+            await b.emit("provider:error", {"provider": p["name"], "iteration": it, "attempt": 1, **provider_error(e)})
             raise
+        run.open_request = None
         run.turns += 1
         text, calls = response_summary(response)
         run.last_content = text
@@ -175,6 +183,7 @@ class Reporting(AbstractCapability):
         whenever the call must not run as the model wrote it."""
         b = self.bridge
         base = b.ids(call.tool_call_id, call.tool_name)
+        b.run.open_calls[call.tool_call_id] = base  # open, for a cancel to close, until the tool function ends
         pre = await b.emit("tool:pre", {**base, "tool_input": parse_arguments(args if args is not None else "")})
         plan = decide(pre, args)
         b.run.plans[call.tool_call_id] = plan
@@ -193,10 +202,13 @@ class Bridge:
         self.executes = 0
         self.history: list = []
         self.task: asyncio.Task | None = None
+        self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         self.stream_iteration = 0
 
     async def emit(self, event: str, data: dict) -> dict:
-        return await asyncio.to_thread(self.client.emit, event, data)
+        """One event, POSTed by the one events thread: the events reach the harness in the order they
+        were sent, also when a cancelled task stops waiting for one whose POST goes on."""
+        return await asyncio.get_running_loop().run_in_executor(self.events, self.client.emit, event, data)
 
     def ids(self, call_id: str, name: str) -> dict:
         return {"tool_call_id": call_id or "", "tool_name": name or "",
@@ -213,6 +225,17 @@ class Bridge:
                                 sequential=not self.config.get("parallel_tools", True))
 
     async def _call(self, ctx: RunContext, name: str) -> str:
+        try:
+            out = await self._call_tool(ctx, name)
+        except asyncio.CancelledError:
+            raise  # still open: the execute's cancel path closes it, in order, before cancel:completed
+        except BaseException:
+            self.run.open_calls.pop(ctx.tool_call_id or "", None)
+            raise
+        self.run.open_calls.pop(ctx.tool_call_id or "", None)
+        return out
+
+    async def _call_tool(self, ctx: RunContext, name: str) -> str:
         call_id = ctx.tool_call_id or ""
         base = self.ids(call_id, name)
         kind, value = self.run.plans.pop(call_id, ("invalid", "the call was not seen"))
@@ -228,10 +251,6 @@ class Bridge:
         except ToolFailed as e:
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)}, "tool_input": value})
             return f"Error: {e}"
-        except asyncio.CancelledError:
-            await asyncio.shield(self.emit("tool:error", {**base, "error": {"type": "cancelled", "message": "cancelled"},
-                                                          "tool_input": value}))
-            raise
         post = await self.emit("tool:post", {**base, "result": result, "tool_input": value})
         inj = injection(post)
         if inj and inj["ephemeral"]:
@@ -295,6 +314,7 @@ class Bridge:
                 event_stream_handler=self._stream_events if self.config.get("streaming") else None)
         except asyncio.CancelledError:
             self._keep_history(history, prompt, user_prompt)
+            await self._close_open()
             self.history.append(ModelResponse(parts=[TextPart(CANCELLED_TEXT)]))
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
@@ -322,11 +342,26 @@ class Bridge:
             return
         self.history = history + ([ModelRequest(parts=[UserPromptPart(prompt)])] if user_prompt is not None else [])
 
+    async def _close_open(self) -> None:
+        """After a cancel: the request and the tool calls still open (the framework cancelled their
+        tasks without waiting for them) are closed before cancel:completed (SPEC.md 5.10)."""
+        run = self.run
+        if run.open_request is not None:
+            it, run.open_request = run.open_request, None
+            run.turns += 1
+            await self.emit("provider:error", {"provider": self.provider["name"], "iteration": it, "attempt": 1,
+                                               "error": {"type": "cancelled", "message": "cancelled"},
+                                               "retryable": False, "status_code": None})
+        for ids in list(run.open_calls.values()):
+            run.open_calls.pop(ids["tool_call_id"], None)
+            await self.emit("tool:error", {**ids, "error": {"type": "cancelled", "message": "cancelled"}})
+
     def on_sigint(self) -> None:
         if self.task is None or self.run.cancelled:
             return
         self.run.cancelled = True
-        self.client.emit("cancel:requested", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
+        self.events.submit(self.client.emit, "cancel:requested",
+                           {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
         self.task.cancel()
 
 
