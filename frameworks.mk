@@ -57,6 +57,16 @@ FW_PY_BRIDGES := langgraph
 # error-fail-fast-tool: whether the ToolNode has started the second call when the first fails is
 # timing, so error.fail-fast-unstarted, and the cause it charges, vary from run to run.
 FW_PY_EXCLUDE := tool-same-tool-twice error-fail-fast-tool
+# The Python runs play two scenarios at a time (--jobs 2): each scenario starts a fresh Python
+# process that imports its framework (seconds of CPU for the Agents SDK and Pydantic AI), and more
+# jobs than cores only turns that into timeouts.
+FW_PY_JOBS := 2
+# Seconds per scenario for the Python black-box run (ock run --timeout): the default 30 is
+# mostly the agent's start (importing openai and mcp) on a loaded machine.
+FW_PY_TIMEOUT := 120
+# The Python agent graded black-box, as for FW_BLACKBOX: <name>=<directory> holding agent.py and
+# manifest.json, run with the virtualenv's python, baseline tests/frameworks/expected/<name>.txt.
+FW_PY_BLACKBOX := python-mcp=examples/python-mcp
 
 # Frameworks graded black-box, as <name>=<example directory>: the directory holds agent.mjs and
 # manifest.json; <name> names the baseline tests/frameworks/expected/<name>.txt and the report
@@ -73,6 +83,7 @@ FW_BLACKBOX_EXCLUDE := tool-same-tool-twice
 # frameworks-doc` after make test-frameworks writes it; make test-frameworks ends by checking that
 # the committed file is what its run makes.
 FW_DOC_ARGS = --reports $(FW_CACHE)/reports --cache $(FW_CACHE) $(addprefix --blackbox ,$(FW_BLACKBOX))
+FW_DOC_ARGS += $(addprefix --blackbox ,$(FW_PY_BLACKBOX))
 
 .PHONY: test-frameworks frameworks-cache frameworks-doc frameworks-update
 frameworks-cache: $(FW_STAMP)
@@ -104,10 +115,18 @@ test-frameworks: all $(FW_STAMP) $(PY_PKG_STAMP)
 	@status=0; for b in $(FW_PY_BRIDGES); do \
 	  echo "== Python bridge $$b (ock run, baseline tests/frameworks/expected/$$b-python.txt)"; \
 	  $(OCK_BIN) run --orchestrator "$(PY_VENV)/bin/ock-$$b" $(addprefix --exclude ,$(FW_PY_EXCLUDE)) \
-	    --manifest adapters/python/manifests/$$b-python.json \
+	    --jobs $(FW_PY_JOBS) --manifest adapters/python/manifests/$$b-python.json \
 	    --expected-failures tests/frameworks/expected/$$b-python.txt \
 	    -o $(FW_CACHE)/reports/$$b-python || status=1; \
 	done; exit $$status
+	@status=0; for e in $(FW_PY_BLACKBOX); do \
+	  n=$${e%%=*}; d=$${e#*=}; \
+	  echo "== $$n: $$d unmodified (ock run --blackbox, baseline tests/frameworks/expected/$$n.txt)"; \
+	  $(OCK_BIN) run --blackbox --orchestrator "$(PY_VENV)/bin/python $(CURDIR)/$$d/agent.py" --jobs $(FW_PY_JOBS) \
+	    --timeout $(FW_PY_TIMEOUT) --manifest $$d/manifest.json --expected-failures tests/frameworks/expected/$$n.txt \
+	    -o $(FW_CACHE)/reports/$$n || status=1; \
+	done; exit $$status
+	@$(PY_VENV)/bin/python -m pip list --format json --disable-pip-version-check > $(FW_CACHE)/python-versions.json
 	@status=0; for e in $(FW_BLACKBOX); do \
 	  n=$${e%%=*}; d=$${e#*=}; \
 	  echo "== $$n: $$d unmodified (ock run --blackbox, baseline tests/frameworks/expected/$$n.txt)"; \

@@ -95,15 +95,21 @@ export function parseBaseline(text, file) {
 /**
  * The installed versions of the packages a manifest's `framework` names as "<package> <major>"
  * ("ai 5 ... @ai-sdk/openai 2"). A stated version the installed one does not start with is an
- * error: the manifest is out of date.
+ * error: the manifest is out of date. `python`: the packages are the virtualenv's, read from
+ * <cache>/python-versions.json (`pip list --format json`, written by make test-frameworks), not
+ * the npm cache's.
  */
-export function frameworkVersions(framework, cache, file) {
+export function frameworkVersions(framework, cache, file, python = false) {
   const found = [];
+  const pyFile = join(cache, 'python-versions.json');
+  const pip = python && existsSync(pyFile)
+    ? new Map(JSON.parse(readFileSync(pyFile, 'utf8')).map((p) => [p.name.toLowerCase().replace(/[._]/g, '-'), p.version]))
+    : new Map();
   for (const m of framework.matchAll(/(?:^|[\s(])(@[a-z0-9][\w.-]*\/[\w.-]+|[a-z][\w.-]*) (\d+(?:\.\d+)*)\b/g)) {
     const [, name, stated] = m;
-    const pkg = join(cache, 'node_modules', name, 'package.json');
-    if (!existsSync(pkg)) continue;
-    const { version } = JSON.parse(readFileSync(pkg, 'utf8'));
+    const pkg = python ? pyFile : join(cache, 'node_modules', name, 'package.json');
+    const version = python ? pip.get(name) : existsSync(pkg) ? JSON.parse(readFileSync(pkg, 'utf8')).version : undefined;
+    if (version === undefined) continue;
     if (version !== stated && !version.startsWith(`${stated}.`)) {
       throw new Error(`${file}: framework says ${name} ${stated}, ${relative(ROOT, pkg)} has ${version}`);
     }
@@ -132,11 +138,14 @@ export function describe(name, { reports, cache, expected, blackbox }) {
   const tier = report.tier ?? 'instrumented';
   let manifestFile;
   let how;
+  let python = name.endsWith('-python');
   if (tier === 'blackbox') {
     const example = blackbox.get(name);
     if (!example) throw new Error(`${relative(ROOT, dir)}: a black-box report, but no --blackbox ${name}=EXAMPLE_DIR names its example`);
     manifestFile = relative(ROOT, resolve(ROOT, example, 'manifest.json'));
-    how = `black-box: \`${relative(ROOT, resolve(ROOT, example, 'agent.mjs'))}\`, the framework unmodified with its tools over MCP`;
+    python = existsSync(resolve(ROOT, example, 'agent.py'));
+    const agent = resolve(ROOT, example, python ? 'agent.py' : 'agent.mjs');
+    how = `black-box: \`${relative(ROOT, agent)}\`, the framework unmodified with its tools over MCP`;
   } else if (name.endsWith('-python')) {
     // A Python bridge (adapters/python/ock_frameworks): console script ock-<framework>.
     manifestFile = join('adapters/python/manifests', `${name}.json`);
@@ -169,7 +178,7 @@ export function describe(name, { reports, cache, expected, blackbox }) {
     tier,
     how,
     framework: manifest.framework ?? manifest.name,
-    versions: frameworkVersions(manifest.framework ?? '', cache, manifestFile),
+    versions: frameworkVersions(manifest.framework ?? '', cache, manifestFile, python),
     capabilities: report.orchestrator.capabilities ?? [],
     wires: report.orchestrator.wires ?? ['openai', 'anthropic'],
     emulated: manifest.emulated ?? [],
@@ -260,9 +269,10 @@ export function render(frameworks) {
   out.push('     file is not what its run makes. -->');
   out.push('');
   out.push('What `ock run` finds in the agent frameworks people build on, from a real run of');
-  out.push('`make test-frameworks` against the pinned versions of `tests/frameworks/package-lock.json`.');
+  out.push('`make test-frameworks` against the pinned versions of `tests/frameworks/package-lock.json`');
+  out.push('and, for the Python rows, `adapters/python/requirements.lock`.');
   out.push('Each framework is graded in one or both tiers: **instrumented**, through its bridge in');
-  out.push('`adapters/js` (events and hooks of SPEC.md Section 4, with the capabilities its manifest');
+  out.push('`adapters/js` or `adapters/python` (events and hooks of SPEC.md Section 4, with the capabilities its manifest');
   out.push('declares), and **black-box** (`ock run --blackbox`, SPEC.md 9.7), the framework unmodified');
   out.push('in an example agent with its tools over MCP and no line of OCK code.');
   out.push('');

@@ -1,7 +1,8 @@
 # adapters/python: the stdlib-only adapter and the hosts ock-amplifier and ock-cugar, installed
 # into a virtualenv that make creates from the pinned, hashed adapters/python/requirements.lock
 # (amplifier-core from PyPI, pytest, setuptools, and the Python frameworks the bridges of
-# ock_frameworks run: langgraph with langchain-openai). make test runs their pytest suite,
+# ock_frameworks run: langgraph with langchain-openai, openai-agents, pydantic-ai-slim[openai];
+# and mcp, for the black-box agent of examples/python-mcp). make test runs their pytest suite,
 # tests/adapters/, against the mock and the real amplifier-core (without amplifier-core's own
 # pytest plugin, amplifier_module, which is for testing modules and needs pytest-asyncio).
 PYTHON3       ?= python3

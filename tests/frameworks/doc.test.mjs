@@ -211,3 +211,21 @@ test('the committed table is made from the committed baselines and manifests onl
     assert.ok(parseBaseline(readFileSync(join(ROOT, file), 'utf8'), file).length > 0, file);
   }
 });
+
+test('a Python row reads its versions from the virtualenv list, not the npm cache', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'ock-doc-py-'));
+  try {
+    // The npm cache has another openai: a Python row must not take it.
+    mkdirSync(join(cache, 'node_modules', 'openai'), { recursive: true });
+    writeFileSync(join(cache, 'node_modules', 'openai', 'package.json'), JSON.stringify({ name: 'openai', version: '6.9.1' }));
+    writeFileSync(join(cache, 'python-versions.json'), JSON.stringify([
+      { name: 'openai', version: '3.57.0' }, { name: 'openai_agents', version: '0.24.0' }, { name: 'mcp', version: '2.3.0' },
+    ]));
+    const framework = 'openai-agents 0.24.0 (the Agents SDK) with openai 3.57.0 and mcp 2';
+    assert.deepEqual(frameworkVersions(framework, cache, 'p.json', true), ['openai-agents 0.24.0', 'openai 3.57.0', 'mcp 2.3.0']);
+    assert.throws(() => frameworkVersions(framework, cache, 'p.json'), /p\.json: framework says openai 3\.57\.0, .* has 6\.9\.1/);
+    assert.throws(() => frameworkVersions('openai-agents 0.25', cache, 'p.json', true), /says openai-agents 0\.25, .*python-versions\.json has 0\.24\.0/);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});

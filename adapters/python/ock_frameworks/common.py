@@ -108,6 +108,16 @@ def parse_arguments(raw: Any) -> Any:
     return v if isinstance(v, dict) else raw
 
 
+def arguments_problem(raw: Any) -> str:
+    """Why arguments that are not an object cannot run: the message of tool:error invalid_arguments."""
+    if isinstance(raw, str) and raw.strip():
+        try:
+            json.loads(raw)
+        except ValueError:
+            return f"not valid JSON: {raw[:120]}"
+    return "arguments are not a JSON object"
+
+
 def result_text(result: dict) -> str:
     if result.get("success") is False:
         msg = (result.get("error") or {}).get("message")

@@ -1,0 +1,275 @@
+"""Unit tests of the Python framework bridges' own logic (adapters/python/ock_frameworks) and of the
+black-box MCP agent's (examples/python-mcp/agent.py): what the bridges make of the frameworks'
+objects and of the events endpoint's replies, with a recording stand-in for the ock/1 client. No
+network: the frameworks are imported, never run against a server (make test-frameworks does that).
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import types
+
+import pytest
+
+from ock_frameworks import openai_agents_bridge as oab
+from ock_frameworks import pydantic_ai_bridge as pab
+from ock_frameworks.common import ToolFailed
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SESSION = {"trace_id": "ock-1", "prompts": ["hi"], "config": {"tool_timeout_ms": 1000, "parallel_tools": True},
+           "providers": [{"name": "primary", "model": "m", "base_url": "http://127.0.0.1:9/v1", "api": "responses"}],
+           "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}]}
+
+
+class FakeClient:
+    """The ock/1 client's surface the bridges use: emit records, replies come from `replies`."""
+
+    def __init__(self, replies=None, result=None, fail=None):
+        self.trace_id = "ock-1"
+        self.events: list[tuple[str, dict]] = []
+        self.replies = replies or {}
+        self.result = result if result is not None else {"success": True, "output": "sunny"}
+        self.fail = fail
+        self.calls: list[tuple[str, str, dict]] = []
+
+    def emit(self, event, data):
+        self.events.append((event, data))
+        return self.replies.get(event, {"action": "continue"})
+
+    @staticmethod
+    def denies(reply):
+        return reply.get("action") in ("deny", "ask_user")
+
+    def call_tool(self, name, call_id, tool_input, timeout_ms):
+        self.calls.append((name, call_id, tool_input))
+        if self.fail:
+            raise self.fail
+        return self.result
+
+    def names(self):
+        return [e for e, _ in self.events]
+
+
+# ---- the Agents SDK bridge --------------------------------------------------------------------
+
+def test_agents_output_summary_reads_text_and_calls():
+    text, calls = oab.output_summary([
+        {"type": "message", "content": [{"type": "output_text", "text": "It is "}, {"type": "output_text", "text": "15"}]},
+        {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": '{"city":"Paris"}'},
+        {"type": "function_call", "call_id": "c2", "name": "get_weather", "arguments": ""},
+        {"type": "function_call", "call_id": "c3", "name": "get_weather", "arguments": "{broken"},
+    ])
+    assert text == "It is 15"
+    assert [c["arguments"] for c in calls] == [{"city": "Paris"}, {}, "{broken"]
+    assert [c["id"] for c in calls] == ["c1", "c2", "c3"]
+
+
+def test_agents_input_message_roles():
+    assert oab.input_message({"role": "user", "text": "u"}) == {"role": "user", "content": "u"}
+    assert oab.input_message({"role": "system", "text": "s"}) == {"role": "system", "content": "s"}
+    a = oab.input_message({"role": "assistant", "text": "a"})
+    assert a["role"] == "assistant" and a["content"][0] == {"type": "output_text", "text": "a", "annotations": []}
+
+
+def agents_bridge(client):
+    return oab.Bridge(client, SESSION)
+
+
+def test_agents_invoke_runs_the_tool_and_posts_tool_post():
+    client = FakeClient()
+    out = asyncio.run(agents_bridge(client)._invoke("get_weather", "c1", '{"city":"Paris"}'))
+    assert out == "sunny"
+    assert client.names() == ["tool:pre", "tool:post"]
+    assert client.calls == [("get_weather", "c1", {"city": "Paris"})]
+
+
+def test_agents_invoke_denied_never_calls_the_tool():
+    client = FakeClient({"tool:pre": {"action": "deny", "reason": "no"}})
+    out = asyncio.run(agents_bridge(client)._invoke("get_weather", "c1", "{}"))
+    assert out == "Error: denied: no"
+    assert client.names() == ["tool:pre", "tool:error"]
+    assert client.events[1][1]["error"]["type"] == "denied"
+    assert client.calls == []
+
+
+@pytest.mark.parametrize("raw,message", [("{broken", "not valid JSON: {broken"),
+                                         ('["Paris"]', "arguments are not a JSON object")])
+def test_agents_invoke_invalid_arguments_are_answered_not_run(raw, message):
+    client = FakeClient()
+    out = asyncio.run(agents_bridge(client)._invoke("get_weather", "c1", raw))
+    assert out == f"Error: invalid arguments: {message}"
+    assert client.events[1][1]["error"]["type"] == "invalid_arguments"
+    assert client.calls == []
+
+
+def test_agents_invoke_modify_repairs_arguments():
+    client = FakeClient({"tool:pre": {"action": "modify", "data": {"tool_input": {"city": "Oslo"}}}})
+    asyncio.run(agents_bridge(client)._invoke("get_weather", "c1", "{broken"))
+    assert client.calls == [("get_weather", "c1", {"city": "Oslo"})]
+
+
+def test_agents_invoke_tool_failure_is_tool_error():
+    client = FakeClient(fail=ToolFailed("timeout", "tool timed out after 1000 ms"))
+    out = asyncio.run(agents_bridge(client)._invoke("get_weather", "c1", "{}"))
+    assert out == "Error: tool timed out after 1000 ms"
+    assert client.events[-1][0] == "tool:error" and client.events[-1][1]["error"]["type"] == "timeout"
+
+
+def test_agents_unknown_tool_is_reported_through_the_formatter():
+    client = FakeClient()
+    bridge = agents_bridge(client)
+    bridge.run.call_inputs["c9"] = {"x": 1}
+    args = types.SimpleNamespace(kind="tool_not_found", call_id="c9", tool_name="nope")
+    assert asyncio.run(bridge._format_tool_error(args)) == "Error: tool 'nope' not found"
+    assert client.names() == ["tool:pre", "tool:error"]
+    assert client.events[0][1]["tool_input"] == {"x": 1}
+    assert client.events[1][1]["error"]["type"] == "not_found"
+    other = types.SimpleNamespace(kind="tool_exception", call_id="c9", tool_name="get_weather")
+    assert asyncio.run(bridge._format_tool_error(other)) is None
+
+
+def test_agents_history_kept_from_run_data():
+    bridge = agents_bridge(FakeClient())
+    item = types.SimpleNamespace(to_input_item=lambda: {"type": "function_call_output", "call_id": "c1"})
+    err = Exception("boom")
+    err.run_data = types.SimpleNamespace(input="hi", new_items=[item])
+    bridge._keep_history(err, [{"role": "user", "content": "ignored"}])
+    assert bridge.history == [{"role": "user", "content": "hi"}, {"type": "function_call_output", "call_id": "c1"}]
+    bridge._keep_history(Exception("no data"), [{"role": "user", "content": "kept"}])
+    assert bridge.history == [{"role": "user", "content": "kept"}]
+
+
+# ---- the Pydantic AI bridge -------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply,raw,expected", [
+    ({"action": "deny", "reason": "r"}, "{}", ("deny", "r")),
+    ({"action": "ask_user"}, "{}", ("deny", "No approval system available")),
+    ({"action": "modify", "data": {"tool_input": {"a": 1}}}, "{broken", ("run", {"a": 1})),
+    ({"action": "continue"}, '{"a": 2}', ("run", {"a": 2})),
+    ({"action": "continue"}, {"a": 3}, ("run", {"a": 3})),
+    ({"action": "continue"}, "", ("run", {})),
+    ({"action": "continue"}, "{broken", ("invalid", "not valid JSON: {broken")),
+    ({"action": "continue"}, '["Paris"]', ("invalid", "arguments are not a JSON object")),
+])
+def test_pydantic_decide(reply, raw, expected):
+    assert pab.decide(reply, raw) == expected
+
+
+def test_pydantic_response_summary_and_messages():
+    from pydantic_ai.messages import ModelRequest, ModelResponse, SystemPromptPart, TextPart, ToolCallPart
+    resp = ModelResponse(parts=[TextPart("a"), ToolCallPart("get_weather", '{"city":"Paris"}', tool_call_id="c1"),
+                                ToolCallPart("get_weather", "{bad", tool_call_id="c2")])
+    text, calls = pab.response_summary(resp)
+    assert text == "a"
+    assert calls == [{"id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}},
+                     {"id": "c2", "name": "get_weather", "arguments": "{bad"}]
+    assert isinstance(pab.request_of({"role": "assistant", "text": "x"}), ModelResponse)
+    sys_msg = pab.request_of({"role": "system", "text": "x"})
+    assert isinstance(sys_msg, ModelRequest) and isinstance(sys_msg.parts[0], SystemPromptPart)
+    assert pab.FINISH["tool_call"] == "tool_calls"
+
+
+def pydantic_bridge(client, **config):
+    session = {**SESSION, "config": {**SESSION["config"], **config},
+               "providers": [{**SESSION["providers"][0], "api": "openai"}]}
+    return pab.Bridge(client, session)
+
+
+def test_pydantic_tool_function_carries_out_the_plan():
+    client = FakeClient()
+    bridge = pydantic_bridge(client)
+    ctx = types.SimpleNamespace(tool_call_id="c1", enqueue=lambda *a: None)
+    bridge.run.plans["c1"] = ("run", {"city": "Paris"})
+    assert asyncio.run(bridge._call(ctx, "get_weather")) == "sunny"
+    bridge.run.plans["c1"] = ("deny", "no")
+    assert asyncio.run(bridge._call(ctx, "get_weather")) == "Error: denied: no"
+    bridge.run.plans["c1"] = ("invalid", "not valid JSON: {x")
+    assert asyncio.run(bridge._call(ctx, "get_weather")) == "Error: invalid arguments: not valid JSON: {x"
+    assert client.calls == [("get_weather", "c1", {"city": "Paris"})]
+    assert client.names() == ["tool:post", "tool:error", "tool:error"]
+
+
+def test_pydantic_kept_injection_on_tool_post_is_enqueued():
+    client = FakeClient({"tool:post": {"action": "inject_context", "context_injection": "note"}})
+    bridge = pydantic_bridge(client)
+    queued = []
+    ctx = types.SimpleNamespace(tool_call_id="c1", enqueue=lambda *parts: queued.extend(parts))
+    bridge.run.plans["c1"] = ("run", {})
+    asyncio.run(bridge._call(ctx, "get_weather"))
+    assert [p.content for p in queued] == ["note"]
+    assert bridge.run.ephemeral == []
+
+
+def test_pydantic_before_tool_validate_sends_tool_pre_and_hides_bad_arguments():
+    client = FakeClient()
+    bridge = pydantic_bridge(client)
+    hooks = pab.Reporting(bridge)
+    call = types.SimpleNamespace(tool_call_id="c1", tool_name="get_weather")
+    assert asyncio.run(hooks.before_tool_validate(None, call=call, tool_def=None, args="{broken")) == "{}"
+    assert client.events[0] == ("tool:pre", {"tool_call_id": "c1", "tool_name": "get_weather",
+                                             "parallel_group_id": "pg-0-0", "tool_input": "{broken"})
+    assert bridge.run.plans["c1"][0] == "invalid"
+
+
+def test_pydantic_unknown_calls_are_reported():
+    client = FakeClient()
+    hooks = pab.Reporting(pydantic_bridge(client))
+    asyncio.run(hooks._unknown_calls([{"id": "c1", "name": "get_weather", "arguments": {}},
+                                      {"id": "c2", "name": "nope", "arguments": {}}]))
+    assert client.names() == ["tool:pre", "tool:error"]
+    assert client.events[1][1]["error"] == {"type": "not_found", "message": "tool 'nope' not found"}
+
+
+def test_pydantic_sequential_tools_when_parallel_tools_false():
+    assert pydantic_bridge(FakeClient(), parallel_tools=False)._tool(SESSION["tools"][0]).sequential is True
+    assert pydantic_bridge(FakeClient(), parallel_tools=True)._tool(SESSION["tools"][0]).sequential is False
+
+
+# ---- the black-box MCP agent ------------------------------------------------------------------
+
+def mcp_agent():
+    spec = importlib.util.spec_from_file_location("python_mcp_agent", os.path.join(ROOT, "examples/python-mcp/agent.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_mcp_agent_tools_and_results():
+    agent = mcp_agent()
+    listed = types.SimpleNamespace(tools=[types.SimpleNamespace(name="t", description=None, input_schema={"type": "object"})])
+    assert agent.openai_tools(listed) == [{"type": "function", "function": {"name": "t", "description": "",
+                                                                             "parameters": {"type": "object"}}}]
+    text = types.SimpleNamespace(type="text", text="boom")
+    assert agent.result_text(types.SimpleNamespace(content=[text], is_error=True)) == "Error: boom"
+    assert agent.result_text(types.SimpleNamespace(content=[text], is_error=False)) == "boom"
+    said = types.SimpleNamespace(type="text", text="Error: unknown error")
+    assert agent.result_text(types.SimpleNamespace(content=[said], is_error=True)) == "Error: unknown error"
+
+
+def test_mcp_agent_does_not_run_unparsable_arguments():
+    agent = mcp_agent()
+
+    class NoMcp:
+        async def call_tool(self, *a):
+            raise AssertionError("the tool must not be called")
+
+    call = types.SimpleNamespace(function=types.SimpleNamespace(name="t", arguments="{bad"))
+    assert asyncio.run(agent.run_tool(NoMcp(), call)).startswith("Error: invalid arguments: ")
+    call.function.arguments = "[1]"
+    assert asyncio.run(agent.run_tool(NoMcp(), call)) == "Error: invalid arguments: not a JSON object"
+
+
+@pytest.mark.parametrize("module", [oab, pab])
+def test_a_cancel_closes_what_the_framework_left_open(module):
+    client = FakeClient()
+    bridge = module.Bridge(client, SESSION)
+    bridge.run.open_request = 2
+    bridge.run.open_calls["c1"] = {"tool_call_id": "c1", "tool_name": "get_weather", "parallel_group_id": "pg-0-1"}
+    asyncio.run(bridge._close_open())
+    assert client.names() == ["provider:error", "tool:error"]
+    assert client.events[0][1]["error"]["type"] == "cancelled" and client.events[0][1]["iteration"] == 2
+    assert client.events[1][1]["tool_call_id"] == "c1" and client.events[1][1]["error"]["type"] == "cancelled"
+    assert bridge.run.turns == 1 and bridge.run.open_request is None and bridge.run.open_calls == {}
+    asyncio.run(bridge._close_open())
+    assert len(client.events) == 2
