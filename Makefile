@@ -7,7 +7,9 @@
 #   make test-action the GitHub Action's steps as an unprivileged runner user (root only)
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
-#                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60)
+#                   functions too long (scripts/funclen.sh: none over 100 lines, at most 10 over 60),
+#                   SPEC.md Section 2 and docs/requirements.md as make spec writes them
+#   make spec       write SPEC.md Section 2 and docs/requirements.md from core/requirements.json
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
@@ -88,10 +90,12 @@ all: $(LIBS) $(BINS) $(TEST_BINS)
 bins: $(BINS)
 
 # Every test binary runs even if an earlier one failed; the target fails if any did.
-test: all $(PY_PKG_STAMP)
+test: all $(PY_PKG_STAMP) $(SPEC_GEN)
 	@failed=; for t in $(TEST_BINS); do \
 	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
 	done; \
+	echo "== SPEC.md and docs/requirements.md against the registry (make spec)"; \
+	$(SPEC_GEN) --check $(SPEC_DOCS) || failed="$$failed spec"; \
 	echo "== pytest tests/adapters"; $(PY_TEST_CMD) || failed="$$failed pytest"; \
 	echo "== tests/report/screenshots.sh"; BUILD="$(BUILD)" tests/report/screenshots.sh || failed="$$failed tests/report/screenshots.sh"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
@@ -144,8 +148,9 @@ valgrind: all
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 # Functions STYLE.md bans: unbounded copies and formats, and parsers that cannot report an error.
 BANNED_FUNCTIONS := sprintf|strcpy|strcat|gets|atoi|strtok|sscanf
-lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
+lint: $(SPEC_GEN) | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@OCK_PACKAGES="clang-format cppcheck universal-ctags" sh scripts/deps.sh
+	$(SPEC_GEN) --check $(SPEC_DOCS)
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
 	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
