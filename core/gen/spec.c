@@ -6,7 +6,7 @@
  *
  * SPEC.md: the region between the marker lines BEGIN_MARK and END_MARK (Section 2) is replaced
  * by the registry's "spec.section_2" lines and, per group of "groups", the group's intro and one
- * block per requirement (ID, level, capability, black-box, the sentence). The rest of SPEC.md is
+ * block per requirement (the ID, then its level, capability, black-box mark and sentence). The rest of SPEC.md is
  * left as it is. docs/requirements.md is written whole: "spec.page_intro", the journal table
  * ("spec.journal_head", one row per "journal.kinds" entry from its "doc" and "written",
  * "spec.journal_after"), then per group its intro and "notes" and the full blocks (with the
@@ -111,8 +111,9 @@ static void put_field(struct text *t, const char *name, const char *value) {
   put(t, "\n");
 }
 
-/* put_block puts one requirement's block: the short form for SPEC.md, the full one (rationale
- * and Checked by) for the page. Returns 0, or 1 after naming the member that is missing. */
+/* put_block puts one requirement's block: for SPEC.md the ID, then one line with the level,
+ * the capability, the black-box mark and the sentence; for the page (full) the ID and a list of
+ * level, capability, black-box, the sentence, the rationale and Checked by. Returns 0, or 1 after naming the member that is missing. */
 static int put_block(struct text *t, const cJSON *r, int i, int full) {
   static const char *const need[] = {"id", "level", "capability", "text", "checked_by"};
   for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
@@ -124,15 +125,25 @@ static int put_block(struct text *t, const cJSON *r, int i, int full) {
   put(t, "### ");
   put(t, str(r, "id"));
   put(t, "\n");
+  int blackbox = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "blackbox"));
+  if (!full) { /* "**MUST**, `core`, black-box. The sentence." */
+    put(t, "**");
+    put(t, str(r, "level"));
+    put(t, "**, `");
+    put(t, str(r, "capability"));
+    put(t, blackbox ? "`, black-box. " : "`. ");
+    put(t, str(r, "text"));
+    put(t, "\n\n");
+    return 0;
+  }
   put_field(t, "Level", str(r, "level"));
   put_field(t, "Capability", str(r, "capability"));
-  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "blackbox")))
+  if (blackbox)
     put_field(t, "Black-box", "yes");
   put_field(t, "Requirement", str(r, "text"));
-  if (full && str(r, "rationale"))
+  if (str(r, "rationale"))
     put_field(t, "Rationale", str(r, "rationale"));
-  if (full)
-    put_field(t, "Checked by", str(r, "checked_by"));
+  put_field(t, "Checked by", str(r, "checked_by"));
   put(t, "\n");
   return 0;
 }

@@ -56,6 +56,18 @@ static int field_value(const char *line, const char *name, char *out, size_t n) 
   return 1;
 }
 
+/* short_line: SPEC.md's line after the ID, "**MUST**, `core`, black-box. The sentence.", into
+ * cur's level, capability and black-box mark. */
+static void short_line(const char *line, struct spec_req *cur) {
+  const char *end = strncmp(line, "**", 2) ? NULL : strstr(line + 2, "**, `");
+  const char *cap = end ? end + 5 : NULL, *cap_end = cap ? strchr(cap, '`') : NULL;
+  if (!cap_end)
+    return;
+  snprintf(cur->level, sizeof cur->level, "%.*s", (int)(end - line - 2), line + 2);
+  snprintf(cur->capability, sizeof cur->capability, "%.*s", (int)(cap_end - cap), cap);
+  cur->blackbox = !strncmp(cap_end, "`, black-box. ", 14) ? 1 : strncmp(cap_end, "`. ", 3) ? -1 : 0;
+}
+
 /* parse_spec reads the "### OCK-..." blocks of SPEC.md into reqs; returns the count. */
 static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
   size_t n = 0;
@@ -77,6 +89,7 @@ static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
     if (!cur)
       continue;
     char dummy[8];
+    short_line(line, cur);
     field_value(line, "Level", cur->level, sizeof cur->level);
     field_value(line, "Capability", cur->capability, sizeof cur->capability);
     char tier[16] = "";
