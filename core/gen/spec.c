@@ -6,11 +6,11 @@
  *
  * SPEC.md: the region between the marker lines BEGIN_MARK and END_MARK (Section 2) is replaced
  * by the registry's "spec.section_2" lines and, per group of "groups", the group's intro and one
- * block per requirement (the ID, then its level, capability, black-box mark and sentence). The rest of SPEC.md is
- * left as it is. docs/requirements.md is written whole: "spec.page_intro", the journal table
- * ("spec.journal_head", one row per "journal.kinds" entry from its "doc" and "written",
- * "spec.journal_after"), then per group its intro and "notes" and the full blocks (with the
- * rationale and the "Checked by" line).
+ * block per requirement (the ID, then its level, capability, black-box mark and sentence). The
+ * rest of SPEC.md is left as it is. docs/requirements.md is written whole: "spec.page_intro",
+ * the journal table ("spec.journal_head", one row per "journal.kinds" entry from its "doc" and
+ * "written", "spec.journal_after"), then per group its intro and "notes" and the full blocks
+ * (with the rationale and the "Checked by" line).
  *
  * --check writes nothing: it exits 1 naming the first line where a file differs from what it
  * would write (make lint and make test run it; make spec writes). Exit 2: a usage error or a
@@ -55,7 +55,9 @@ static void put_n(struct text *t, const char *s, size_t n) {
   t->s[t->n] = '\0';
 }
 
-static void put(struct text *t, const char *s) { put_n(t, s, strlen(s)); }
+static void put(struct text *t, const char *s) {
+  put_n(t, s, strlen(s));
+}
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -113,7 +115,8 @@ static void put_field(struct text *t, const char *name, const char *value) {
 
 /* put_block puts one requirement's block: for SPEC.md the ID, then one line with the level,
  * the capability, the black-box mark and the sentence; for the page (full) the ID and a list of
- * level, capability, black-box, the sentence, the rationale and Checked by. Returns 0, or 1 after naming the member that is missing. */
+ * level, capability, black-box, the sentence, the rationale and Checked by. Returns 0, or 1 after
+ * naming the member that is missing. */
 static int put_block(struct text *t, const cJSON *r, int i, int full) {
   static const char *const need[] = {"id", "level", "capability", "text", "checked_by"};
   for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
@@ -291,7 +294,8 @@ static int settle(const char *path, const char *old, const char *text, int check
   if (!line)
     return 0;
   if (check) {
-    fprintf(stderr, "%s: line %ld differs from what make spec writes from the registry; run make spec\n",
+    fprintf(stderr,
+            "%s: line %ld differs from what make spec writes from the registry; run make spec\n",
             path, line);
     return 1;
   }
@@ -311,8 +315,8 @@ static int run(const cJSON *reg, const char *spec_path, const char *page_path, i
   int rc = 2;
   if (!spec)
     fprintf(stderr, "%s: cannot read\n", spec_path);
-  else if (!make_region(&region, reg) && !make_page(&page, reg) && !region.failed &&
-           !page.failed && (new_spec = splice(spec_path, spec, region.s))) {
+  else if (!make_region(&region, reg) && !make_page(&page, reg) && !region.failed && !page.failed &&
+           (new_spec = splice(spec_path, spec, region.s))) {
     rc = settle(spec_path, spec, new_spec, check);
     int rc2 = settle(page_path, old_page, page.s, check);
     rc = rc > rc2 ? rc : rc2;

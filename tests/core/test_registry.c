@@ -275,7 +275,8 @@ static void spec_journal_table_is_the_registry(void) {
  * SPEC.md and docs/requirements.md in dir; its message in dir/check.err. */
 static int spec_check(const char *dir) {
   char cmd[1024];
-  snprintf(cmd, sizeof cmd, "%s/tools/ock-gen-spec --check %s %s/SPEC.md %s/requirements.md 2>%s/check.err",
+  snprintf(cmd, sizeof cmd,
+           "%s/tools/ock-gen-spec --check %s %s/SPEC.md %s/requirements.md 2>%s/check.err",
            OCK_BIN_DIR, ock_test_path("core/requirements.json"), dir, dir, dir);
   return ock_test_sh(cmd);
 }
