@@ -9,7 +9,9 @@
 #   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
 #                   unbounded buffer caps at call sites, includes between conformance/ stages
 #                   (scripts/include_lint.sh), functions too long (scripts/funclen.sh: none over
-#                   100 lines, at most 10 over 60)
+#                   100 lines, at most 10 over 60), SPEC.md Section 2 and docs/requirements.md as
+#                   make spec writes them
+#   make spec       write SPEC.md Section 2 and docs/requirements.md from core/requirements.json
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
@@ -100,10 +102,12 @@ all: $(LIBS) $(BINS) $(TEST_BINS)
 bins: $(BINS)
 
 # Every test binary runs even if an earlier one failed; the target fails if any did.
-test: all $(PY_PKG_STAMP)
+test: all $(PY_PKG_STAMP) $(SPEC_GEN)
 	@failed=; for t in $(TEST_BINS); do \
 	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
 	done; \
+	echo "== SPEC.md and docs/requirements.md against the registry (make spec)"; \
+	$(SPEC_GEN) --check $(SPEC_DOCS) || failed="$$failed spec"; \
 	echo "== pytest tests/adapters"; $(PY_TEST_CMD) || failed="$$failed pytest"; \
 	echo "== node --test adapters/js"; if $(JS_NODE_OK); then ($(JS_TEST_CMD)) || failed="$$failed adapters/js"; \
 	  else echo "SKIP: adapters/js node --test (needs node 20 or later)"; fi; \
@@ -161,8 +165,9 @@ valgrind: all
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 # Functions STYLE.md bans: unbounded copies and formats, and parsers that cannot report an error.
 BANNED_FUNCTIONS := sprintf|strcpy|strcat|gets|atoi|strtok|sscanf
-lint: | $(DEPS_STAMP) $(CONTRACT_MAP_H)
+lint: $(SPEC_GEN) | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@OCK_PACKAGES="clang-format cppcheck universal-ctags" sh scripts/deps.sh
+	$(SPEC_GEN) --check $(SPEC_DOCS)
 	@banned=$$(git grep -nE '(^|[^_a-z])($(BANNED_FUNCTIONS))[[:space:]]*\(' -- '*.c' '*.h'); \
 	if [ -n "$$banned" ]; then echo "lint: banned functions ($(BANNED_FUNCTIONS)):"; echo "$$banned"; exit 1; fi
 	@unbounded=$$(git grep -nE 'ock_buf_init\([^,]+, *(SIZE_MAX|\(size_t\) *-1|\(size_t\)1 << 30)' -- core mock-provider reference conformance mutants); \

@@ -29,3 +29,16 @@ $(BUILD)/obj/gen/registry_data.o: $(CORE_GEN) | $(DEPS_STAMP)
 $(CORE_LIB): $(call objs_of,$(CORE_SRCS)) $(BUILD)/obj/gen/registry_data.o
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# Section 2 of SPEC.md and docs/requirements.md, written from the registry (core/gen/spec.c):
+# `make spec` writes them; make lint and make test run the same tool with --check, which fails
+# when either file differs from what the registry gives.
+SPEC_GEN  := $(BUILD)/tools/ock-gen-spec
+SPEC_DOCS := core/requirements.json SPEC.md docs/requirements.md
+$(SPEC_GEN): core/gen/spec.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(STD) $(WARN) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+.PHONY: spec
+spec: $(SPEC_GEN)
+	$(SPEC_GEN) $(SPEC_DOCS)

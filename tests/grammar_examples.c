@@ -1,4 +1,5 @@
-/* grammar_examples.c: SPEC.md 3.4's notation for event sequences (see grammar_examples.h). */
+/* grammar_examples.c: the notation of SPEC.md 3.4 (docs/grammar.md) for event sequences (see
+ * grammar_examples.h). */
 #include "grammar_examples.h"
 
 #include <ctype.h>
@@ -120,16 +121,18 @@ static int next_block(const char **p, const char **start, const char **end) {
 int grammar_spec_examples(const char *spec, struct grammar_example *out, int max, char *err,
                           size_t en) {
   const char *p = strstr(spec, "\n## 3.4 Examples");
-  const char *section_end = p ? strstr(p + 1, "\n# ") : NULL;
-  if (!p || !section_end) {
-    snprintf(err, en, "SPEC.md has no section '## 3.4 Examples'");
+  const char *section_end = p ? strstr(p + 1, "\n#") : NULL;
+  if (p && !section_end)
+    section_end = p + strlen(p);
+  if (!p) {
+    snprintf(err, en, "docs/grammar.md has no section '## 3.4 Examples'");
     return -1;
   }
   int n = 0;
   for (int block = 0; block < 2; block++) {
     const char *start, *end;
     if (next_block(&p, &start, &end) || end > section_end) {
-      snprintf(err, en, "SPEC.md 3.4: expected two code blocks (accepted, rejected)");
+      snprintf(err, en, "3.4 Examples: expected two code blocks (accepted, rejected)");
       return -1;
     }
     /* An example starts at a line without indentation; indented lines continue it. */
@@ -148,13 +151,13 @@ int grammar_spec_examples(const char *spec, struct grammar_example *out, int max
         start += ll + (nl != NULL);
       } while (start < end && *start == ' ');
       if (n == max) {
-        snprintf(err, en, "SPEC.md 3.4: more than %d examples", max);
+        snprintf(err, en, "3.4 Examples: more than %d examples", max);
         return -1;
       }
       if (grammar_example_parse(text, &out[n], err, en))
         return -1;
       if ((out[n].rejected_at >= 0) != block) {
-        snprintf(err, en, "SPEC.md 3.4: %s example %s a [rejected] symbol: %s",
+        snprintf(err, en, "3.4 Examples: %s example %s a [rejected] symbol: %s",
                  block ? "a rejected" : "an accepted", block ? "lacks" : "has", text);
         return -1;
       }
@@ -165,7 +168,7 @@ int grammar_spec_examples(const char *spec, struct grammar_example *out, int max
 }
 
 int grammar_read_spec_examples(struct grammar_example *out, int max, char *err, size_t en) {
-  const char *path = ock_test_path("SPEC.md");
+  const char *path = ock_test_path("docs/grammar.md");
   char *spec = ock_test_read_file(path);
   if (!spec) {
     snprintf(err, en, "cannot read %s", path);

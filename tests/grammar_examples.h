@@ -35,14 +35,15 @@ struct grammar_example {
 /* grammar_example_parse reads one example. Returns 0, or -1 with a message in err. */
 int grammar_example_parse(const char *text, struct grammar_example *out, char *err, size_t en);
 
-/* grammar_spec_examples reads the two code blocks of SPEC.md 3.4 from spec (the whole text):
+/* grammar_spec_examples reads the two code blocks of Section 3.4 from spec (the whole text of
+ * docs/grammar.md, where SPEC.md keeps its examples):
  * the accepted examples (each must have no bracket) and the rejected ones (each must have
  * one). Returns how many it stored into out (at most max), or -1 with a message in err. */
 int grammar_spec_examples(const char *spec, struct grammar_example *out, int max, char *err,
                           size_t en);
 
-/* grammar_read_spec_examples: grammar_spec_examples over the project's SPEC.md (found through
- * OCK_ROOT, as every test finds its files). */
+/* grammar_read_spec_examples: grammar_spec_examples over the project's docs/grammar.md (found
+ * through OCK_ROOT, as every test finds its files). */
 int grammar_read_spec_examples(struct grammar_example *out, int max, char *err, size_t en);
 
 /* grammar_feed runs ex through a fresh automaton; returns the 0-based index of the first

@@ -30,7 +30,7 @@ static void spec_examples(void) {
     accepted += ex[i].rejected_at < 0;
     rejected += ex[i].rejected_at >= 0;
   }
-  /* the examples are read from SPEC.md: an emptied section must not pass */
+  /* the examples are read from docs/grammar.md: an emptied section must not pass */
   OCK_ASSERT_INT_GE(accepted, 10);
   OCK_ASSERT_INT_GE(rejected, 15);
 }

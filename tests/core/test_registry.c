@@ -1,11 +1,17 @@
 /*
  * test_registry.c: the registry loads, rejects bad entries with their path, and agrees with
- * SPEC.md on every requirement's ID, level and capability, and on the journal's kinds and
- * fields. Renaming an ID in one and not the other fails `spec_and_registry_agree`.
+ * SPEC.md Section 2 and docs/requirements.md (both written from it by make spec) on every
+ * requirement's ID, level and capability, and on the journal's kinds and fields. Renaming an ID
+ * in one and not the other fails `spec_and_registry_agree`; `spec_check_finds_an_edit` shows
+ * that the --check of make lint and make test refuses a hand edit of a generated text.
  */
 #include "runner.h"
 
 #include <stdlib.h>
+
+#ifndef OCK_BIN_DIR
+#define OCK_BIN_DIR "build"
+#endif
 
 #include "ock/json.h"
 #include "ock/registry.h"
@@ -50,6 +56,18 @@ static int field_value(const char *line, const char *name, char *out, size_t n) 
   return 1;
 }
 
+/* short_line: SPEC.md's line after the ID, "**MUST**, `core`, black-box. The sentence.", into
+ * cur's level, capability and black-box mark. */
+static void short_line(const char *line, struct spec_req *cur) {
+  const char *end = strncmp(line, "**", 2) ? NULL : strstr(line + 2, "**, `");
+  const char *cap = end ? end + 5 : NULL, *cap_end = cap ? strchr(cap, '`') : NULL;
+  if (!cap_end)
+    return;
+  snprintf(cur->level, sizeof cur->level, "%.*s", (int)(end - line - 2), line + 2);
+  snprintf(cur->capability, sizeof cur->capability, "%.*s", (int)(cap_end - cap), cap);
+  cur->blackbox = !strncmp(cap_end, "`, black-box. ", 14) ? 1 : strncmp(cap_end, "`. ", 3) ? -1 : 0;
+}
+
 /* parse_spec reads the "### OCK-..." blocks of SPEC.md into reqs; returns the count. */
 static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
   size_t n = 0;
@@ -71,6 +89,7 @@ static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
     if (!cur)
       continue;
     char dummy[8];
+    short_line(line, cur);
     field_value(line, "Level", cur->level, sizeof cur->level);
     field_value(line, "Capability", cur->capability, sizeof cur->capability);
     char tier[16] = "";
@@ -83,8 +102,11 @@ static size_t parse_spec(char *text, struct spec_req *reqs, size_t max) {
   return n;
 }
 
-static void spec_and_registry_agree(void) {
-  char *text = ock_test_read_file(ock_test_path("SPEC.md"));
+/* requirement_blocks_agree: the blocks of the document at rel (SPEC.md's short ones, or the
+ * page's with a "Checked by" line when checked_by) name every requirement of the registry once,
+ * with its level, capability and black-box mark. */
+static void requirement_blocks_agree(const char *rel, int checked_by) {
+  char *text = ock_test_read_file(ock_test_path(rel));
   OCK_ASSERT_NOT_NULL_FATAL(text);
   static struct spec_req reqs[1000];
   size_t n = parse_spec(text, reqs, 1000);
@@ -109,8 +131,9 @@ static void spec_and_registry_agree(void) {
                     : reqs[i].blackbox   ? "(not yes)"
                                          : "(none)",
                     r->blackbox ? "true" : "false");
-    if (!reqs[i].has_checked_by)
-      ock_test_fail(__LINE__, __FILE__, "%s: SPEC.md has no \"Checked by\" line", reqs[i].id);
+    if (reqs[i].has_checked_by != checked_by)
+      ock_test_fail(__LINE__, __FILE__, "%s: %s %s a \"Checked by\" line", reqs[i].id, rel,
+                    checked_by ? "lacks" : "has");
     for (size_t j = 0; j < i; j++)
       if (!strcmp(reqs[i].id, reqs[j].id))
         ock_test_fail(__LINE__, __FILE__, "SPEC.md defines %s twice", reqs[i].id);
@@ -124,6 +147,11 @@ static void spec_and_registry_agree(void) {
       ock_test_fail(__LINE__, __FILE__, "the registry has %s, SPEC.md does not", id);
   }
   OCK_ASSERT_INT_EQ(n, ock_registry_count(reg));
+}
+
+static void spec_and_registry_agree(void) {
+  requirement_blocks_agree("SPEC.md", 0);
+  requirement_blocks_agree("docs/requirements.md", 1);
 }
 
 static void every_group_is_covered(void) {
@@ -208,10 +236,11 @@ static const char *spec_journal_row(const char *spec, const char *kind) {
   return row ? row + 1 : NULL;
 }
 
-/* SPEC.md's journal table names every kind of the registry's "journal" and each of its fields,
- * in backquotes on the kind's row: the generated field constants and the prose never drift. */
+/* The journal table of docs/requirements.md names every kind of the registry's "journal" and
+ * each of its fields, in backquotes on the kind's row: the generated field constants and the
+ * prose never drift. */
 static void spec_journal_table_is_the_registry(void) {
-  char *spec = ock_test_read_file(ock_test_path("SPEC.md"));
+  char *spec = ock_test_read_file(ock_test_path("docs/requirements.md"));
   char *text = ock_test_read_file(ock_test_path("core/requirements.json"));
   cJSON *root = text ? cJSON_Parse(text) : NULL;
   OCK_ASSERT_NOT_NULL_FATAL(spec);
@@ -242,6 +271,51 @@ static void spec_journal_table_is_the_registry(void) {
   free(spec);
 }
 
+/* spec_check: the exit status of make spec's --check over the registry and the copies of
+ * SPEC.md and docs/requirements.md in dir; its message in dir/check.err. */
+static int spec_check(const char *dir) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "%s/tools/ock-gen-spec --check %s %s/SPEC.md %s/requirements.md 2>%s/check.err",
+           OCK_BIN_DIR, ock_test_path("core/requirements.json"), dir, dir, dir);
+  return ock_test_sh(cmd);
+}
+
+/* A copy of the generated texts passes the check; one word changed in a requirement sentence of
+ * either fails it, naming the file and the line; so does a copy of SPEC.md without its
+ * markers. */
+static void spec_check_finds_an_edit(void) {
+  char dir[64], cmd[1024];
+  OCK_ASSERT_OK(ock_test_tmpdir(dir, "spec"));
+  /* ock_test_path's answer lasts until its next call: one path per command. */
+  snprintf(cmd, sizeof cmd, "cp %s %s/SPEC.md", ock_test_path("SPEC.md"), dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  snprintf(cmd, sizeof cmd, "cp %s %s/requirements.md", ock_test_path("docs/requirements.md"), dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  OCK_ASSERT_INT_EQ(spec_check(dir), 0);
+  static const char *const files[] = {"SPEC.md", "requirements.md"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(cmd, sizeof cmd,
+             "cp %s/%s %s/keep && sed -i 's/exactly one orchestrator:complete event/one or more "
+             "orchestrator:complete events/' %s/%s && ! cmp -s %s/keep %s/%s",
+             dir, files[i], dir, dir, files[i], dir, dir, files[i]);
+    OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+    OCK_ASSERT_INT_EQ(spec_check(dir), 1);
+    snprintf(cmd, sizeof cmd, "%s/check.err", dir);
+    char *err = ock_test_read_file(cmd);
+    OCK_ASSERT_NOT_NULL_FATAL(err);
+    OCK_ASSERT_CONTAINS(err, files[i]);
+    OCK_ASSERT_CONTAINS(err, "differs from what make spec writes");
+    free(err);
+    snprintf(cmd, sizeof cmd, "mv %s/keep %s/%s", dir, dir, files[i]);
+    OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  }
+  snprintf(cmd, sizeof cmd, "sed -i '/^<!-- Section 2 is written by make spec/d' %s/SPEC.md", dir);
+  OCK_ASSERT_INT_EQ(ock_test_sh(cmd), 0);
+  OCK_ASSERT_INT_EQ(spec_check(dir), 2);
+  ock_test_rmdir(dir);
+}
+
 static const struct ock_test tests[] = {
     {"spec_and_registry_agree", spec_and_registry_agree},
     {"every_group_is_covered", every_group_is_covered},
@@ -249,5 +323,6 @@ static const struct ock_test tests[] = {
     {"events_have_stages", events_have_stages},
     {"bad_registries_are_named", bad_registries_are_named},
     {"spec_journal_table_is_the_registry", spec_journal_table_is_the_registry},
+    {"spec_check_finds_an_edit", spec_check_finds_an_edit},
     {NULL, NULL}};
 const struct ock_suite suite_registry = {"registry", tests, setup, teardown};
