@@ -157,7 +157,7 @@ static cJSON *offered_tools(const struct ock_wire_ops *w, const cJSON *body) {
       add_tool(out, t, "parameters");
     else
       cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(t, "functionDeclarations"))
-          add_tool(out, d, "parametersJsonSchema");
+        add_tool(out, d, "parametersJsonSchema");
   }
   return out;
 }

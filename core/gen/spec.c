@@ -92,7 +92,8 @@ static int put_lines(struct text *t, const cJSON *o, const char *path, const cha
   if (!a)
     return 0;
   int ok = cJSON_IsArray(a);
-  cJSON_ArrayForEach(line, a) ok = ok && cJSON_IsString(line) && !strchr(line->valuestring, '\n');
+  cJSON_ArrayForEach(line, a)
+    ok = ok && cJSON_IsString(line) && !strchr(line->valuestring, '\n');
   if (!ok) {
     fprintf(stderr, "$.%s.%s: expected an array of lines (strings without a line break)\n", path,
             key);

@@ -598,7 +598,9 @@ static int strictly_catches(const struct gate_mutant *gm, const char *id) {
 
 static int lists_scenario(const cJSON *where, const char *sid) {
   const cJSON *s;
-  cJSON_ArrayForEach(s, where) if (cJSON_IsString(s) && !strcmp(s->valuestring, sid)) return 1;
+  cJSON_ArrayForEach(s, where)
+    if (cJSON_IsString(s) && !strcmp(s->valuestring, sid))
+      return 1;
   return 0;
 }
 
@@ -613,7 +615,9 @@ static int alone_catches(const struct gate_mutant *gm, const char *id) {
       continue;
     if (!ock_cause_explains(id, other->string))
       return 0;
-    cJSON_ArrayForEach(s, other) if (!lists_scenario(own, s->valuestring)) return 0;
+    cJSON_ArrayForEach(s, other)
+      if (!lists_scenario(own, s->valuestring))
+        return 0;
   }
   return 1;
 }
