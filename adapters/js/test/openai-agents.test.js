@@ -138,3 +138,15 @@ test('the prologue: an empty prompt and a provider on another wire (Chat Complet
   const chat = await run({ doc: session() });
   assert.deepEqual(completion(chat.events).error, { type: 'no_provider', message: 'the bridge speaks the responses wire only; provider primary is openai' });
 });
+
+test('arguments that do not parse: the Runner answers the call; its toolUseBehavior reports tool:pre and tool:error before the next request', async () => {
+  fake.replies = [reply({ calls: [['call_1', 'get_weather', '{"city": ']] }), reply({ content: 'sorry' })];
+  const { events, tools } = await run();
+  assert.deepEqual(tools, []);
+  const ids = { tool_call_id: 'call_1', tool_name: 'get_weather', parallel_group_id: 'pg-0-1' };
+  assert.deepEqual(dataOf(events, 'tool:pre'), [{ ...ids, tool_input: '{"city": ' }]);
+  assert.deepEqual(dataOf(events, 'tool:error'), [{ ...ids, tool_input: '{"city": ',
+    error: { type: 'invalid_arguments', message: 'the arguments are not valid JSON; the Runner did not run the tool' } }]);
+  assert.deepEqual(events.map((e) => e.event), ['prompt:submit', 'provider:request', 'provider:response', 'tool:pre', 'tool:error',
+    'provider:request', 'provider:response', 'prompt:complete', 'orchestrator:complete']);
+});

@@ -1,7 +1,8 @@
 // A stand-in for the OpenAI Agents SDK (@openai/agents 0.20): Agent, tool, the Responses model,
 // MemorySession and a Runner whose loop is shaped like the SDK's (the session's items before the
-// input, one getResponse per turn, the turn's function calls run through each tool's invoke, a
-// call to a missing tool handed to toolErrorFormatter, maxFunctionToolConcurrency, the Agent's
+// input, one getResponse per turn, the turn's function calls run through each tool's invoke (the
+// arguments parsed first: a call whose arguments do not parse gets an error result without its
+// tool's invoke), a call to a missing tool handed to toolErrorFormatter, maxFunctionToolConcurrency, the Agent's
 // toolUseBehavior called with the round's results, the run's items added to the session,
 // MaxTurnsExceededError with the run's state). Streamed runs are not stood in for.
 // The model's replies come from `fake.replies` (an Error is thrown); `fake.requests` records
@@ -76,6 +77,15 @@ export function tool(options) {
   };
 }
 
+const parses = (text) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export class Runner {
   constructor(options) {
     this.options = options;
@@ -100,9 +110,10 @@ export class Runner {
       }
       const runOne = async (call) => {
         const t = agent.tools.find((x) => x.name === call.name);
-        const output = t
-          ? await t.invoke({}, call.arguments, { toolCall: call, signal })
-          : await this.options.toolErrorFormatter({ kind: 'tool_not_found', toolName: call.name, callId: call.callId });
+        let output;
+        if (!t) output = await this.options.toolErrorFormatter({ kind: 'tool_not_found', toolName: call.name, callId: call.callId });
+        else if (!parses(call.arguments)) output = `Invalid input for function tool '${call.name}'.`; // the tool is not invoked
+        else output = await t.invoke({}, call.arguments, { toolCall: call, signal });
         return { type: 'function_call_result', callId: call.callId, output };
       };
       let results;
