@@ -163,8 +163,11 @@ export async function openaiPrologue({ prompt, client, session }, complete, wire
  * is reported and says whether it was cancelled, after sending cancel:completed. An abort after
  * `stop()` (the answer is given, or the execute never started work) is not a cancellation.
  * `turns()` gives the turn count the events carry.
+ * @param {{client: OckClient, signal: AbortSignal, orchestrator: string, turns: () => number}} ctx
+ * @returns {{stop(): void, readonly requested: boolean, finish(): Promise<boolean>}}
  */
 export function cancellation({ client, signal, orchestrator, turns }) {
+  /** @type {Promise<HookResult> | null} */
   let requested = null;
   let active = true;
   const onAbort = () => {

@@ -79,19 +79,22 @@ test('the events each bridge sends are valid', { skip: noSchema }, async () => {
     ['vercel-ai', 'executeVercelAi', (f) => { f.replies = [
       { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: '{"city":"Paris"}' }], finishReason: 'tool-calls', usage: {}, response: { body: { choices: [{ finish_reason: 'tool_calls' }] } } },
       Object.assign(new Error('Too Many Requests'), { statusCode: 429 })]; }],
+    // The Agents SDK bridge speaks the Responses wire: its replies are raw Responses bodies.
     ['openai-agents', 'executeOpenAIAgents', (f) => { f.replies = [
-      { providerData: { choices: [{ message: { content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'nope', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] },
+      { providerData: { status: 'completed', output: [{ type: 'function_call', call_id: 'c1', name: 'nope', arguments: '{}' }], usage: { input_tokens: 9, output_tokens: 2 } },
         output: [{ type: 'function_call', callId: 'c1', name: 'nope', arguments: '{}' }] },
-      { providerData: { choices: [{ message: { content: 'done' }, finish_reason: 'stop' }] }, output: [{ type: 'message', content: [{ type: 'output_text', text: 'done' }] }] }]; }],
+      { providerData: { status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'done' }] }], usage: { input_tokens: 12, output_tokens: 1 } },
+        output: [{ type: 'message', content: [{ type: 'output_text', text: 'done' }] }] }]; }, 'responses'],
     ['langgraph', 'executeLangGraph', (f) => { f.replies = [
       { content: '', finish_reason: 'tool_calls', tool_calls: [{ id: 'c1', name: 'get_weather', args: { town: 'x' } }] }, { content: 'ok', finish_reason: 'stop' }]; }],
   ];
-  for (const [name, fn, script] of bridges) {
+  for (const [name, fn, script, api = 'openai'] of bridges) {
     const { fake } = await import(`./fakes/${name === 'vercel-ai' ? 'ai' : name}.js`);
     const mod = await import(`../src/${name}.js`);
     script(fake);
     const reply = (event) => (event === 'tool:pre' && name === 'vercel-ai' ? { action: 'deny', reason: 'no' } : undefined);
-    const { events } = await drive(mod[fn], mod.newState, { doc: session(), reply });
+    const providers = [{ name: 'primary', api, base_url: 'http://127.0.0.1:9/p/primary/v1', model: 'gpt-ock', priority: 1 }];
+    const { events } = await drive(mod[fn], mod.newState, { doc: session({ providers }), reply });
     assert.ok(events.length >= 6, name);
     for (const e of events) assert.deepEqual(errors('event', e), [], `${name}: ${JSON.stringify(e)}`);
   }

@@ -89,7 +89,7 @@ test('a provider error: provider:error, then status error', async () => {
   assert.equal(completion(events).status, 'error');
 });
 
-test('the recursion limit is two supersteps per iteration: max_iterations model calls, then incomplete', async () => {
+test('the recursion limit is three supersteps per iteration (pre_model_hook, agent, tools): max_iterations model calls, then incomplete', async () => {
   fake.replies = [calls(['call_1', { city: 'A' }]), calls(['call_2', { city: 'B' }]), calls(['call_3', { city: 'C' }])];
   const { events } = await run({ doc: session({ config: { max_iterations: 2 } }) });
   assert.equal(dataOf(events, 'provider:request').length, 2);
@@ -112,4 +112,18 @@ test('the conversation is the graph thread: the second prompt sees the first exc
   fake.replies = [text('15 degrees'), text('You are welcome')];
   await run({ doc: session({ prompts: ['Weather?', 'Thanks!'] }) });
   assert.deepEqual(fake.sent[1].map((m) => m.content), ['Weather?', '15 degrees', 'Thanks!']);
+});
+
+test('the preModelHook: a call to an unknown tool gets tool:pre and tool:error not_found; a kept tool:post injection joins the next request', async () => {
+  fake.replies = [calls(['call_9', { zone: 'UTC' }, 'get_time'], ['call_1', { city: 'Paris' }]), text('ok')];
+  const answer = (event) => (event === 'tool:post' ? { action: 'inject_context', context_injection: 'Mind the units.' } : undefined);
+  const { events, tools } = await run({ reply: answer });
+  assert.deepEqual(tools.map((t) => t.tool_call_id), ['call_1']);
+  assert.deepEqual(dataOf(events, 'tool:pre').map((d) => [d.tool_call_id, d.tool_name]), [['call_1', 'get_weather'], ['call_9', 'get_time']]);
+  assert.deepEqual(dataOf(events, 'tool:error'), [{ tool_call_id: 'call_9', tool_name: 'get_time', parallel_group_id: 'pg-0-1',
+    error: { type: 'not_found', message: "tool 'get_time' not found" }, tool_input: { zone: 'UTC' } }]);
+  const second = events.findIndex((e) => e.event === 'provider:request' && e.data.iteration === 2);
+  assert.ok(events.findIndex((e) => e.event === 'tool:error') < second, 'reported before the next request');
+  assert.equal(fake.sent[1].at(-1).content, 'Mind the units.');
+  assert.equal(fake.sent[1].at(-1).constructor.name, 'SystemMessage');
 });

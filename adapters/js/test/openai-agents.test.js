@@ -10,19 +10,33 @@ import { drive, session, dataOf, completion, sleep } from './harness.js';
 const { fake } = await import('./fakes/openai-agents.js');
 const { executeOpenAIAgents, newState, ORCHESTRATOR } = await import('../src/openai-agents.js');
 
-/** A Model reply: the raw Chat Completions body in providerData, the SDK's items in output. */
-function reply({ content = '', calls = [], finish = calls.length ? 'tool_calls' : 'stop' }) {
-  const wire = calls.map(([id, name, args]) => ({ id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }));
+/**
+ * A Model reply: the raw Responses body in providerData (the SDK keeps the reply there), the
+ * SDK's items in output.
+ */
+function reply({ content = '', calls = [], status = 'completed' }) {
+  const args = (a) => (typeof a === 'string' ? a : JSON.stringify(a));
   return {
-    providerData: { choices: [{ message: { content, tool_calls: wire.length ? wire : undefined }, finish_reason: finish }], usage: { prompt_tokens: 20, completion_tokens: 5 } },
+    providerData: {
+      status,
+      output: [
+        ...(content ? [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: content }] }] : []),
+        ...calls.map(([id, name, a]) => ({ type: 'function_call', call_id: id, name, arguments: args(a) })),
+      ],
+      usage: { input_tokens: 20, output_tokens: 5 },
+    },
     output: [
       ...(content ? [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: content }] }] : []),
-      ...wire.map((c) => ({ type: 'function_call', callId: c.id, name: c.function.name, arguments: c.function.arguments })),
+      ...calls.map(([id, name, a]) => ({ type: 'function_call', callId: id, name, arguments: args(a) })),
     ],
   };
 }
-const run = (opts) => drive(executeOpenAIAgents, newState, opts);
-const toolOutputs = (state) => state.history.filter((i) => i.type === 'function_call_result').map((i) => i.output);
+/** The bridge speaks the Responses wire only: the session's provider is on it. */
+const PROVIDERS = [{ name: 'primary', api: 'responses', base_url: 'http://127.0.0.1:9/p/primary/v1', model: 'gpt-ock', priority: 1 }];
+const doc = (over = {}) => session({ providers: PROVIDERS, ...over });
+const run = ({ doc: d = doc(), ...opts } = {}) => drive(executeOpenAIAgents, newState, { doc: d, ...opts });
+/** The tool results the SDK's session holds. */
+const toolOutputs = async (state) => (await state.session.getItems()).filter((i) => i.type === 'function_call_result').map((i) => i.output);
 
 beforeEach(() => {
   fake.replies = [];
@@ -37,12 +51,12 @@ test('a tool round: the events in order, with the fields of the raw reply', asyn
     'provider:request', 'provider:response', 'prompt:complete', 'orchestrator:complete']);
   assert.deepEqual(dataOf(events, 'provider:request').map((d) => d.iteration), [1, 2]);
   assert.deepEqual(dataOf(events, 'provider:response')[0], { provider: 'primary', iteration: 1, content: '',
-    tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], finish_reason: 'tool_calls', usage: { input_tokens: 20, output_tokens: 5 } });
+    tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], finish_reason: 'completed', usage: { input_tokens: 20, output_tokens: 5 } });
   const ids = { tool_call_id: 'call_1', tool_name: 'get_weather', parallel_group_id: 'pg-0-1' };
   assert.deepEqual(dataOf(events, 'tool:pre'), [{ ...ids, tool_input: { city: 'Paris' } }]);
   assert.deepEqual(tools.map((t) => [t.tool_call_id, t.input]), [['call_1', { city: 'Paris' }]]);
   assert.deepEqual(dataOf(events, 'tool:post')[0].result, { success: true, output: '15 degrees', error: null });
-  assert.deepEqual(toolOutputs(state), ['15 degrees']);
+  assert.deepEqual(await toolOutputs(state), ['15 degrees']);
   assert.deepEqual(dataOf(events, 'prompt:complete'), [{ response: '15 degrees in Paris' }]);
   assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 2, status: 'success' });
   const [runner] = fake.runners;
@@ -60,7 +74,7 @@ test('tool:pre deny and modify are applied before the tool parses its input', as
   assert.deepEqual(tools.map((t) => [t.tool_call_id, t.input]), [['call_2', { city: 'Lyon' }]]);
   assert.deepEqual(dataOf(events, 'tool:error').map((d) => [d.tool_call_id, d.error]), [['call_1', { type: 'denied', message: 'Not Paris' }]]);
   assert.deepEqual(dataOf(events, 'tool:post').map((d) => d.tool_input), [{ city: 'Lyon' }]);
-  assert.deepEqual(toolOutputs(state), ['Error: denied: Not Paris', '15 degrees']);
+  assert.deepEqual(await toolOutputs(state), ['Error: denied: Not Paris', '15 degrees']);
 });
 
 test('a call to a tool the agent lacks: tool:pre with the response arguments, then tool:error not_found', async () => {
@@ -69,7 +83,7 @@ test('a call to a tool the agent lacks: tool:pre with the response arguments, th
   assert.deepEqual(tools, []);
   assert.deepEqual(dataOf(events, 'tool:pre'), [{ tool_call_id: 'call_9', tool_name: 'get_time', parallel_group_id: 'pg-0-1', tool_input: { zone: 'UTC' } }]);
   assert.deepEqual(dataOf(events, 'tool:error')[0].error, { type: 'not_found', message: "tool 'get_time' not found" });
-  assert.deepEqual(toolOutputs(state), ["Error: tool 'get_time' not found"]);
+  assert.deepEqual(await toolOutputs(state), ["Error: tool 'get_time' not found"]);
 });
 
 test('a provider:request deny: the wrapped model is not asked, status incomplete denied', async () => {
@@ -97,16 +111,16 @@ test('a provider error: provider:error from the thrown error, then status error'
 
 test('MaxTurnsExceededError: incomplete max_iterations, the last content as the response, the run state kept', async () => {
   fake.replies = [reply({ content: 'checking', calls: [['call_1', 'get_weather', { city: 'Paris' }]] })];
-  const { events, state } = await run({ doc: session({ config: { max_iterations: 1 } }) });
+  const { events, state } = await run({ doc: doc({ config: { max_iterations: 1 } }) });
   assert.deepEqual(dataOf(events, 'prompt:complete'), [{ response: 'checking' }]);
   assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 1, status: 'incomplete', reason: 'max_iterations' });
-  assert.deepEqual(toolOutputs(state), ['15 degrees'], 'the history is the one the error carries');
+  assert.deepEqual(await toolOutputs(state), ['15 degrees'], 'the history is the one the error carries');
 });
 
 test('parallel_tools false is the Runner at one function tool at a time', async () => {
   const slow = async () => { await sleep(60); return { success: true, output: 'x', error: null }; };
   fake.replies = [reply({ calls: [['call_a', 'get_weather', { city: 'A' }], ['call_b', 'get_weather', { city: 'B' }]] }), reply({ content: 'done' })];
-  const { log } = await run({ doc: session({ config: { parallel_tools: false } }), tool: slow });
+  const { log } = await run({ doc: doc({ config: { parallel_tools: false } }), tool: slow });
   assert.equal(fake.runners[0].options.toolExecution.maxFunctionToolConcurrency, 1);
   assert.deepEqual(log.filter((l) => l.startsWith('tool')), ['tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post',
     'tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post']);
@@ -115,10 +129,24 @@ test('parallel_tools false is the Runner at one function tool at a time', async 
   assert.equal(fake.runners[1].options.toolExecution.maxFunctionToolConcurrency, null);
 });
 
-test('the prologue: an empty prompt and a provider on another wire end with status error', async () => {
-  const empty = await run({ doc: session({ prompts: ['  '] }) });
+test('the prologue: an empty prompt and a provider on another wire (Chat Completions too) end with status error', async () => {
+  const empty = await run({ doc: doc({ prompts: ['  '] }) });
   assert.deepEqual(completion(empty.events).error, { type: 'invalid_input', message: 'the prompt is empty' });
-  const anthropic = await run({ doc: session({ providers: [{ name: 'claude', api: 'anthropic', base_url: 'http://127.0.0.1:9/p/claude', model: 'c', priority: 1 }] }) });
+  const anthropic = await run({ doc: doc({ providers: [{ name: 'claude', api: 'anthropic', base_url: 'http://127.0.0.1:9/p/claude', model: 'c', priority: 1 }] }) });
   assert.equal(completion(anthropic.events).error.type, 'no_provider');
   assert.equal(dataOf(anthropic.events, 'provider:request').length, 0);
+  const chat = await run({ doc: session() });
+  assert.deepEqual(completion(chat.events).error, { type: 'no_provider', message: 'the bridge speaks the responses wire only; provider primary is openai' });
+});
+
+test('arguments that do not parse: the Runner answers the call; its toolUseBehavior reports tool:pre and tool:error before the next request', async () => {
+  fake.replies = [reply({ calls: [['call_1', 'get_weather', '{"city": ']] }), reply({ content: 'sorry' })];
+  const { events, tools } = await run();
+  assert.deepEqual(tools, []);
+  const ids = { tool_call_id: 'call_1', tool_name: 'get_weather', parallel_group_id: 'pg-0-1' };
+  assert.deepEqual(dataOf(events, 'tool:pre'), [{ ...ids, tool_input: '{"city": ' }]);
+  assert.deepEqual(dataOf(events, 'tool:error'), [{ ...ids, tool_input: '{"city": ',
+    error: { type: 'invalid_arguments', message: 'the arguments are not valid JSON; the Runner did not run the tool' } }]);
+  assert.deepEqual(events.map((e) => e.event), ['prompt:submit', 'provider:request', 'provider:response', 'tool:pre', 'tool:error',
+    'provider:request', 'provider:response', 'prompt:complete', 'orchestrator:complete']);
 });

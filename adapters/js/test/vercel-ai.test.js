@@ -177,3 +177,20 @@ test('the session model: the first provider by priority, on its own wire, with t
   assert.equal(model.settings.fetch, 'traced');
   assert.equal(sessionModel(session({ providers: [] }), client), null);
 });
+
+test('the session model on the Responses and Gemini wires; the Responses request is sent with store false', async () => {
+  const client = { tracedFetch: () => 'traced' };
+  const on = (api, base) => session({ providers: [{ name: 'primary', api, base_url: base, model: 'm', priority: 1 }] });
+  const responses = sessionModel(on('responses', 'http://127.0.0.1:9/p/primary/v1'), client).model;
+  assert.equal(responses.provider, 'openai.responses');
+  assert.equal(responses.settings.baseURL, 'http://127.0.0.1:9/p/primary/v1');
+  const gemini = sessionModel(on('gemini', 'http://127.0.0.1:9/p/primary'), client).model;
+  assert.equal(gemini.provider, 'google.generative-ai');
+  assert.equal(gemini.settings.baseURL, 'http://127.0.0.1:9/p/primary/v1beta');
+  assert.equal(gemini.settings.fetch, 'traced');
+
+  fake.replies = [{ ...text('15 degrees'), response: { body: { status: 'completed' } } }];
+  const { events } = await run({ doc: on('responses', 'http://127.0.0.1:9/p/primary/v1') });
+  assert.deepEqual(fake.params[0].providerOptions, { openai: { store: false } });
+  assert.equal(dataOf(events, 'provider:response')[0].finish_reason, 'completed');
+});

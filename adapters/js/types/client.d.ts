@@ -96,6 +96,7 @@ export function runSession(execute: Execute, { url, fetch: fetchImpl }?: {
 /** @typedef {typeof globalThis.fetch} Fetch */
 export const PROTOCOL: "ock/1";
 export const TRACE_HEADER: "X-OCK-Trace-Id";
+export const WIRES: readonly string[];
 export const HOOK_ACTIONS: readonly string[];
 export const RETRYABLE_STATUS: readonly number[];
 /** A session document that cannot be used; `path` is the JSON path at fault. */

@@ -6,9 +6,12 @@ import type { ExecuteContext, HookResult } from './client.js';
 /** The `orchestrator` field of the bridge's orchestrator:complete. */
 export declare const ORCHESTRATOR: string;
 
-/** What lives across the executes of one session: the Runner's history, the execute counter. */
+/**
+ * What lives across the executes of one session: the SDK's MemorySession (it holds the
+ * conversation the Runner reads and adds to), the execute counter.
+ */
 export interface OpenAIAgentsState {
-  history: unknown[];
+  session: unknown;
   executes: number;
 }
 
@@ -16,7 +19,8 @@ export interface OpenAIAgentsState {
 export declare function newState(): OpenAIAgentsState;
 
 /**
- * One execute: one `Runner.run` of the Agents SDK with its ock/1 events, ending with
+ * One execute: one `Runner.run` of the Agents SDK on its Responses model (the session's provider
+ * on the `responses` wire), streamed when `config.streaming`, with its ock/1 events, ending with
  * orchestrator:complete. Resolves to that event's HookResult.
  */
 export declare function executeOpenAIAgents(ctx: ExecuteContext, state: OpenAIAgentsState): Promise<HookResult>;

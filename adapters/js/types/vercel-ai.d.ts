@@ -16,8 +16,9 @@ export interface VercelAiState {
 export declare function newState(): VercelAiState;
 
 /**
- * The AI SDK language model of the session's first provider (`@ai-sdk/openai`'s Chat Completions
- * model or `@ai-sdk/anthropic`), or null when the session has none.
+ * The AI SDK language model of the session's first provider, on its wire: `@ai-sdk/openai`'s Chat
+ * Completions model (`openai`) or its Responses model (`responses`), `@ai-sdk/anthropic`
+ * (`anthropic`) or `@ai-sdk/google` (`gemini`); null when the session has none.
  */
 export declare function sessionModel(session: Session, client: OckClient): { provider: Provider; model: unknown } | null;
 

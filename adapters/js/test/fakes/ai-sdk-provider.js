@@ -1,4 +1,4 @@
-// A stand-in for @ai-sdk/openai and @ai-sdk/anthropic: a language model whose doGenerate and
+// A stand-in for @ai-sdk/openai, @ai-sdk/anthropic and @ai-sdk/google: a language model whose doGenerate and
 // doStream answer from the fake `ai`'s scripted replies (a streamed reply is `{stream: [parts]}`).
 import { nextReply } from './ai.js';
 
@@ -14,9 +14,13 @@ function model(provider, modelId, settings) {
 }
 
 export function createOpenAI(settings) {
-  return { chat: (id) => model('openai.chat', id, settings) };
+  return { chat: (id) => model('openai.chat', id, settings), responses: (id) => model('openai.responses', id, settings) };
 }
 
 export function createAnthropic(settings) {
   return (id) => model('anthropic.messages', id, settings);
+}
+
+export function createGoogleGenerativeAI(settings) {
+  return (id) => model('google.generative-ai', id, settings);
 }

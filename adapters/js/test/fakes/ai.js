@@ -1,6 +1,7 @@
-// A stand-in for the Vercel AI SDK (`ai` 5): the parts the bridge calls, with a loop shaped like
+// A stand-in for the Vercel AI SDK (`ai` 7): the parts the bridge calls, with a loop shaped like
 // the framework's (one model call per step through the language-model middleware, the step's
-// tool calls started at once in call order, onStepFinish, the step limit). The model's replies
+// tool calls started in call order, at once or toolCallConcurrency at a time, onStepFinish with
+// the step's own response messages, the run's responseMessages, the step limit). The model's replies
 // come from `fake.replies`, in order; `fake.params` records the params of each model call.
 export const fake = { replies: [], params: [] };
 
@@ -41,24 +42,31 @@ async function loop(options, type) {
   const steps = [];
   for (let n = 0; n < options.stopWhen.count; n += 1) {
     const prompt = history.map((m) => (typeof m.content === 'string' && m.role !== 'system' ? { ...m, content: [{ type: 'text', text: m.content }] } : m));
-    const result = await callModel(options.model, type, { prompt, abortSignal: options.abortSignal });
+    const result = await callModel(options.model, type, { prompt, abortSignal: options.abortSignal, providerOptions: options.providerOptions });
     if (result.error) {
       options.onError?.({ error: result.error });
       break;
     }
     const calls = result.content.filter((c) => c.type === 'tool-call');
     const assistant = { role: 'assistant', content: result.content };
-    const outputs = await Promise.all(calls.map((c) => options.tools[c.toolName].execute(JSON.parse(c.input), { toolCallId: c.toolCallId, abortSignal: options.abortSignal })));
+    const runOne = (c) => options.tools[c.toolName].execute(JSON.parse(c.input), { toolCallId: c.toolCallId, abortSignal: options.abortSignal });
+    let outputs;
+    if (options.toolCallConcurrency === 1) {
+      outputs = [];
+      for (const c of calls) outputs.push(await runOne(c));
+    } else {
+      outputs = await Promise.all(calls.map(runOne));
+    }
     const added = [assistant];
     if (calls.length) added.push({ role: 'tool', content: calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId, output: outputs[i] })) });
     responseMessages.push(...added);
     history.push(...added);
     const text = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
     steps.push({ finishReason: result.finishReason, text });
-    options.onStepFinish?.({ response: { messages: [...responseMessages] }, finishReason: result.finishReason });
+    options.onStepFinish?.({ response: { messages: added }, finishReason: result.finishReason });
     if (!calls.length) break;
   }
-  return { steps, response: { messages: responseMessages }, text: steps.at(-1)?.text ?? '' };
+  return { steps, responseMessages, text: steps.at(-1)?.text ?? '' };
 }
 
 export const generateText = (options) => loop(options, 'generate');
@@ -68,7 +76,7 @@ export function streamText(options) {
   return {
     consumeStream: () => done.then(() => undefined),
     steps: done.then((r) => r.steps),
-    response: done.then((r) => r.response),
+    responseMessages: done.then((r) => r.responseMessages),
     text: done.then((r) => r.text),
   };
 }

@@ -1,8 +1,9 @@
 // A stand-in for LangGraph JS and the LangChain parts the bridge uses (@langchain/langgraph 1,
 // @langchain/openai 1, @langchain/core 1): messages, tool() with its schema check, ChatOpenAI
-// delegating to its `completions` model, and createReactAgent's loop (agent and tools supersteps,
-// the ToolNode starting the calls of a message at once, an unknown tool answered without any
-// tool, a MemorySaver thread, GraphRecursionError past recursionLimit). The model's replies come
+// delegating to its `completions` model, and createReactAgent's loop (pre_model_hook, agent and
+// tools supersteps, the hook's messages added to the state, the ToolNode starting the calls of a
+// message at once, an unknown tool answered without any tool by an error ToolMessage, a
+// MemorySaver thread, GraphRecursionError past recursionLimit). The model's replies come
 // from `fake.replies`: `{content, tool_calls: [{id, name, args}], finish_reason}` or an Error.
 export const fake = { replies: [], sent: [] };
 
@@ -15,7 +16,11 @@ class BaseMessage {
 export class HumanMessage extends BaseMessage {}
 export class SystemMessage extends BaseMessage {}
 export class AIMessage extends BaseMessage {}
-export class ToolMessage extends BaseMessage {}
+export class ToolMessage extends BaseMessage {
+  static isInstance(m) {
+    return m instanceof ToolMessage;
+  }
+}
 export const isAIMessage = (m) => m instanceof AIMessage;
 
 export class ToolInputParsingException extends Error {}
@@ -69,32 +74,37 @@ export class ChatOpenAI {
   }
 }
 
-export function createReactAgent({ llm, tools, checkpointSaver }) {
+export function createReactAgent({ llm, tools, checkpointSaver, preModelHook }) {
+  const toolStep = (call, config) => {
+    const t = tools.find((x) => x.name === call.name);
+    const error = (text) => new ToolMessage(text, { tool_call_id: call.id, name: call.name, status: 'error' });
+    if (!t) return error(`Error: Tool "${call.name}" not found.`);
+    return t.invoke({ ...call, type: 'tool_call' }, { signal: config.signal }).then(
+      (out) => new ToolMessage(out, { tool_call_id: call.id, name: call.name, status: 'success' }),
+      (e) => error(`Error: ${e.message}`),
+    );
+  };
   return {
     async invoke({ messages }, config) {
       const id = config.configurable.thread_id;
       const thread = [...(checkpointSaver.threads.get(id) ?? []), ...messages];
       checkpointSaver.threads.set(id, [...thread]);
+      // START -> pre_model_hook -> agent -> tools (when the message has calls) -> pre_model_hook.
+      const nodes = ['pre_model_hook', 'agent', 'tools'];
       for (let superstep = 1; ; superstep += 1) {
         if (superstep > config.recursionLimit) throw new GraphRecursionError(`Recursion limit of ${config.recursionLimit} reached`);
-        const last = thread.at(-1);
-        if (superstep % 2 === 1) {
+        const node = nodes[(superstep - 1) % 3];
+        if (node === 'pre_model_hook') {
+          const update = preModelHook ? await preModelHook({ messages: [...thread] }) : {};
+          thread.push(...(update.messages ?? []));
+        } else if (node === 'agent') {
           const { generations } = await llm.completions._generate([...thread], { signal: config.signal });
           thread.push(generations[0].message);
-        } else if (last.tool_calls?.length) {
-          const results = await Promise.all(last.tool_calls.map(async (call) => {
-            const t = tools.find((x) => x.name === call.name);
-            if (!t) return new ToolMessage(`Error: Tool "${call.name}" not found.`, { tool_call_id: call.id });
-            try {
-              return new ToolMessage(await t.invoke({ ...call, type: 'tool_call' }, { signal: config.signal }), { tool_call_id: call.id });
-            } catch (e) {
-              return new ToolMessage(`Error: ${e.message}`, { tool_call_id: call.id });
-            }
-          }));
-          thread.push(...results);
+        } else {
+          thread.push(...(await Promise.all(thread.at(-1).tool_calls.map((call) => toolStep(call, config)))));
         }
         checkpointSaver.threads.set(id, [...thread]);
-        if (superstep % 2 === 1 && !thread.at(-1).tool_calls?.length) return { messages: thread };
+        if (node === 'agent' && !thread.at(-1).tool_calls?.length) return { messages: thread };
       }
     },
   };

@@ -5,6 +5,7 @@ const FAKES = {
   ai: 'ai.js',
   '@ai-sdk/openai': 'ai-sdk-provider.js',
   '@ai-sdk/anthropic': 'ai-sdk-provider.js',
+  '@ai-sdk/google': 'ai-sdk-provider.js',
   openai: 'openai.js',
   '@openai/agents': 'openai-agents.js',
   '@langchain/openai': 'langgraph.js',

@@ -4,6 +4,7 @@
 declare module 'ai';
 declare module '@ai-sdk/openai';
 declare module '@ai-sdk/anthropic';
+declare module '@ai-sdk/google';
 declare module 'openai';
 declare module '@openai/agents';
 // ChatOpenAICompletions is subclassed, so it is declared as a class that takes anything.
