@@ -154,8 +154,14 @@ static int load_baseline(struct run_opts *o, char *err, size_t n) {
     size_t l = strlen(line);
     while (l && (line[l - 1] == ' ' || line[l - 1] == '\r' || line[l - 1] == '\t'))
       line[--l] = '\0';
-    if (*line)
-      list_add(&o->expected, line);
+    if (!*line)
+      continue;
+    if (o->expected.n >= MAX_LIST) {
+      snprintf(err, n, "%s: more than %d expected-failures entries; the kit reads at most %d",
+               o->baseline, MAX_LIST, MAX_LIST);
+      return OCK_ETYPE;
+    }
+    list_add(&o->expected, line);
   }
   return OCK_OK;
 }
@@ -408,7 +414,7 @@ static void apply_baseline(const struct run_opts *o, cJSON *result, const ock_re
   const char *verdict = ock_json_str(result, "verdict");
   if (!o->expected.n || (verdict && !strcmp(verdict, OCK_V_SKIP)))
     return; /* a scenario not run has nothing to excuse, and proves no entry stale */
-  int used[OCK_MAX_LIST_ITEMS] = {0};
+  int used[MAX_LIST] = {0};
   int excused = 0;
   cJSON *checks = cJSON_GetObjectItemCaseSensitive(result, "checks"), *c;
   cJSON_ArrayForEach(c, checks) {

@@ -68,6 +68,8 @@ static int read_strings(const cJSON *arr, const char *path, int (*ok)(const char
       return ock_jerr_set(je, OCK_ETYPE, p, "%s, got %s", expected, ock_json_type_name(it));
     if (ok && !ok(it->valuestring))
       return ock_jerr_set(je, OCK_ETYPE, p, "%s", expected);
+    if (l->n >= OCK_OPTION_LIST_MAX)
+      return ock_jerr_set(je, OCK_ETYPE, p, "at most %d strings in the list", OCK_OPTION_LIST_MAX);
     list_add(l, it->valuestring);
   }
   return 0;

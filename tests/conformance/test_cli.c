@@ -14,6 +14,7 @@
 
 #include "report/render.h"
 #include "ock/json.h"
+#include "ock/options.h"
 
 #ifndef OCK_BIN_DIR
 #define OCK_BIN_DIR "build"
@@ -884,6 +885,30 @@ static void wireless_scenarios_run_on_each_wire(void) {
   }
 }
 
+/* A baseline is read whole: an entry after the first 256 still excuses (a framework's baseline on
+ * four wires runs to hundreds), and one longer than the kit reads is refused, never cut short. */
+static void baseline_is_read_whole(void) {
+  char cmd[2048], text[1 << 14], path[256];
+  const int lines[] = {300, OCK_OPTION_LIST_MAX + 1};
+  const int want_exit[] = {0, 2};
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/long-baseline-%d.txt", tmp, k);
+    FILE *f = fopen(path, "w");
+    for (int i = 0; i < lines[k]; i++)
+      fputs("tool-single-call:OCK-PROC-002\n", f);
+    fputs("text-answer\n", f); /* false fails text-answer: the last entry excuses it */
+    fclose(f);
+    char name[32];
+    snprintf(name, sizeof name, "longbase%d", k);
+    snprintf(cmd, sizeof cmd,
+             "%s/bin/ock run --orchestrator false --fixtures %s --case text-answer "
+             "--expected-failures %s -o %s/%s",
+             OCK_ROOT_BIN, ock_test_path("fixtures"), path, tmp, name);
+    OCK_ASSERT_INT_EQ(out_of(cmd, name, text, sizeof text), want_exit[k]);
+  }
+  OCK_ASSERT_CONTAINS(text, "expected-failures entries; the kit reads at most");
+}
+
 static void baseline_excuses_and_goes_stale(void) {
   char cmd[2048], text[1 << 14], path[256];
   /* false fails text-answer (it never runs the prompt); listing it excuses the failures. */
@@ -1221,6 +1246,7 @@ static const struct ock_test tests[] = {
     {"time_scale_variable_is_checked", time_scale_variable_is_checked},
     {"list_and_explain", list_and_explain},
     {"baseline_excuses_and_goes_stale", baseline_excuses_and_goes_stale},
+    {"baseline_is_read_whole", baseline_is_read_whole},
     {"wireless_scenarios_run_on_each_wire", wireless_scenarios_run_on_each_wire},
     {"check_reports_violations", check_reports_violations},
     {"fuzz_finds_shrinks_and_replays", fuzz_finds_shrinks_and_replays},
