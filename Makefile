@@ -13,6 +13,7 @@
 #                   make spec writes them
 #   make spec       write SPEC.md Section 2 and docs/requirements.md from core/requirements.json
 #   make check-asan the tests under AddressSanitizer + UBSan; make valgrind: under memcheck
+#   make check-asan-coverage  both at once: the sanitizers and the coverage gate from one run (CI)
 #   make fuzz       libFuzzer on every input parser (FUZZ_SECONDS=60 each; see fuzz/part.mk)
 #   make venv       build/venv: the pinned Python packages and ock-amplifier, ock-cugar
 #   make clean
@@ -55,7 +56,7 @@ BINS      :=
 LIBS      :=
 TEST_BINS :=
 
-.PHONY: all bins test test-action coverage lint clean deps check-asan valgrind
+.PHONY: all bins test test-action coverage lint clean deps check-asan check-asan-coverage valgrind
 all:
 
 $(DEPS_STAMP): scripts/deps.sh
@@ -154,9 +155,15 @@ coverage:
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (any finding
 # aborts the test that caused it), in its own build tree. An allocation larger than any
 # allocator can give returns NULL, as glibc's malloc does, so the out-of-memory tests run here.
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 OCK_TIME_SCALE=3
 check-asan:
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 OCK_TIME_SCALE=3 \
-	  $(MAKE) BUILD=$(BUILD)/asan SANITIZE=address,undefined OPT="-O1 -g" test
+	$(SANITIZER_ENV) $(MAKE) BUILD=$(BUILD)/asan SANITIZE=address,undefined OPT="-O1 -g" test
+
+# CI's instrumented run: the tests once, built with gcov and the sanitizers together, so that one
+# run gives the coverage gate and the sanitizers' findings (make coverage and make check-asan each
+# run the whole suite; CI runs it once for both).
+check-asan-coverage:
+	$(SANITIZER_ENV) $(MAKE) SANITIZE=address,undefined coverage
 
 # Every test binary under valgrind memcheck: leaks and invalid accesses fail the target.
 VALGRIND = valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect \
@@ -169,6 +176,7 @@ valgrind: all
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 # Functions STYLE.md bans: unbounded copies and formats, and parsers that cannot report an error.
 BANNED_FUNCTIONS := sprintf|strcpy|strcat|gets|atoi|strtok|sscanf
+LINT_JOBS := $(shell nproc 2>/dev/null || echo 1)
 lint: $(SPEC_GEN) | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@OCK_PACKAGES="clang-format cppcheck universal-ctags" sh scripts/deps.sh
 	$(SPEC_GEN) --check $(SPEC_DOCS)
@@ -180,7 +188,7 @@ lint: $(SPEC_GEN) | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	sh scripts/include_lint.sh
 	clang-format --dry-run --Werror $(C_SOURCES)
 	sh scripts/funclen.sh --check
-	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
+	cppcheck -j $(LINT_JOBS) --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 	  --suppress=missingIncludeSystem $(INCLUDES) -Iconformance -Itests $(filter -I%,$(PKG_CFLAGS)) \
 	  $(filter %.c,$(C_SOURCES))
 
