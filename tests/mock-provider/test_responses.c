@@ -285,6 +285,15 @@ static void test_orphan_behind_reference(void) {
   OCK_ASSERT_STR_EQ(ock_json_str(f, "shape"), "A01_UNMATCHED_TOOL_USE");
   OCK_ASSERT_INT_EQ(ock_json_bool(f, "rejected", -1), 1);
   cJSON_Delete(f);
+  /* the journal keeps input as sent, and the neutral history as resolved */
+  cJSON *req = journal_nth(m, "llm_request", 1);
+  OCK_ASSERT_STR_EQ(
+      ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(req, "messages"), 2), "type"),
+      "item_reference");
+  const cJSON *asst = cJSON_GetArrayItem(cJSON_GetObjectItem(req, "neutral"), 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(asst, "content"), "Let me check.");
+  OCK_ASSERT_INT_EQ(ock_json_int(asst, "wire_index", -2), 1);
+  cJSON_Delete(req);
   cJSON_Delete(e);
   cJSON_Delete(first);
   ock_mock_free(m);
