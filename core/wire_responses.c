@@ -339,6 +339,19 @@ static cJSON *usage_json(const struct ock_reply *r) {
   return ock__wire_built(u, ok);
 }
 
+int ock_responses_output(const struct ock_reply *r, cJSON **out) {
+  cJSON *output = cJSON_CreateArray();
+  int ok = output != NULL;
+  if (ok && has_text(r))
+    ok = ock__wire_add(output, NULL, message_item(r, 1));
+  for (size_t i = 0; ok && i < r->msg.n_calls; i++)
+    ok = ock__wire_add(output, NULL, call_item(r, i, 1));
+  if (!(output = ock__wire_built(output, ok)))
+    return OCK_ENOMEM;
+  *out = output;
+  return OCK_OK;
+}
+
 /* response_json: the Response object; done: the final one (output, status, usage), else the
  * one response.created and response.in_progress carry. */
 static cJSON *response_json(const struct ock_reply *r, const struct ock_wire_frame *f, int done) {
@@ -356,12 +369,10 @@ static cJSON *response_json(const struct ock_reply *r, const struct ock_wire_fra
               : !done || !reason ? cJSON_AddNullToObject(o, "incomplete_details") != NULL
                                  : 0);
   ok = ok && ock__wire_add_str(o, "model", f->model);
-  cJSON *output = ok ? cJSON_AddArrayToObject(o, "output") : NULL;
-  ok = output != NULL;
-  if (ok && done && has_text(r))
-    ok = ock__wire_add(output, NULL, message_item(r, 1));
-  for (size_t i = 0; ok && done && i < r->msg.n_calls; i++)
-    ok = ock__wire_add(output, NULL, call_item(r, i, 1));
+  cJSON *output = NULL;
+  ok = ok &&
+       (done ? ock_responses_output(r, &output) == OCK_OK : (output = cJSON_CreateArray()) != NULL);
+  ok = ok && ock__wire_add(o, "output", output);
   ok = ok && (done ? ock__wire_add(o, "usage", usage_json(r))
                    : cJSON_AddNullToObject(o, "usage") != NULL);
   return ock__wire_built(o, ok);

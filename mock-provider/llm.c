@@ -55,11 +55,14 @@ struct llm_in {
   char problem[900];         /* non-empty: the request is malformed (400) */
   const char *problem_param; /* OpenAI "param" of the problem, or NULL */
   const char *problem_code;  /* OpenAI "code" of the problem, or NULL */
+  int problem_status;        /* the problem's HTTP status; 0: 400 */
   /* Responses API: what goes before input in hist (instructions, then the conversation
    * previous_response_id names), and whether the reply is kept for a later request */
   size_t n_instructions;
   const char *previous_id;
   int store;
+  size_t seen;     /* the stored items an item_reference may name (stored.h) */
+  cJSON *resolved; /* owned: input with its item references replaced, or NULL when it has none */
   char model_buf[256]; /* Gemini: the model named in the URL */
 };
 
@@ -85,6 +88,7 @@ struct llm_decision {
   char message[1400];             /* error text for INVALID, HISTORY, UNMATCHED */
   char param[64];                 /* OpenAI "param" for HISTORY and INVALID */
   char code[64];                  /* OpenAI "code" for HISTORY and INVALID ("" : null) */
+  int status;                     /* INVALID: the HTTP status */
   char expected[1400];            /* UNMATCHED: what the script expected */
 };
 
@@ -198,14 +202,77 @@ static int responses_fields(struct llm_in *in, const char **instructions, struct
   return rc;
 }
 
+/* The API's texts for an item_reference it cannot resolve: 404, type invalid_request_error,
+ * param "input", code null, with the second sentence when the request itself says store false
+ * (openai/openai-agents-python#2020 without it, #2265 and home-assistant/core#150251 with it). */
+static const char *const ITEM_NOT_FOUND = "Item with id '%.200s' not found.";
+static const char *const NOT_PERSISTED =
+    " Items are not persisted when `store` is set to false. Try again with `store` set to true, "
+    "or remove this item from your input.";
+
+static int is_reference(const cJSON *item) {
+  const char *type = ock_json_str(item, "type");
+  return type && !strcmp(type, "item_reference");
+}
+
+/* resolve_one puts the stored item that reference names in its place in in->resolved, or words
+ * the API's refusal of it; reference is then gone. OCK_OK (also when refused), else the error. */
+static int resolve_one(struct mock_store *store, struct llm_in *in, cJSON *reference, int index,
+                       struct ock_jerr *jerr) {
+  char path[OCK_JSON_PATH_MAX];
+  const char *id = NULL;
+  cJSON *item = NULL;
+  ock_jpath_index(path, sizeof path, "$.input", index);
+  int rc = ock_jget_string(reference, path, "id", OCK_REQUIRED, &id, jerr);
+  if (!rc)
+    rc = ock__store_item(store, id, in->seen, &item);
+  if (rc == OCK_ENOTFOUND) {
+    int n = snprintf(in->problem, sizeof in->problem, ITEM_NOT_FOUND, id);
+    if (!in->store && n > 0 && (size_t)n < sizeof in->problem)
+      snprintf(in->problem + n, sizeof in->problem - (size_t)n, "%s", NOT_PERSISTED);
+    in->problem_param = "input";
+    in->problem_status = 404;
+    return OCK_OK;
+  }
+  if (!rc && !cJSON_ReplaceItemViaPointer(in->resolved, reference, item)) {
+    cJSON_Delete(item);
+    rc = OCK_ENOMEM;
+  }
+  return rc;
+}
+
+/* resolve_references: when input names stored items by item_reference, in->resolved is a copy
+ * of it with each reference replaced, in place, by the item (so the neutral history, validated
+ * and journaled, is the conversation the API sees; wire indexes stay those of input). */
+static int resolve_references(struct mock_store *store, struct llm_in *in, struct ock_jerr *jerr) {
+  const cJSON *item;
+  int any = 0;
+  if (cJSON_IsArray(in->messages))
+    cJSON_ArrayForEach(item, in->messages)
+      any |= is_reference(item);
+  if (!any)
+    return OCK_OK;
+  if (!(in->resolved = cJSON_Duplicate(in->messages, 1)))
+    return OCK_ENOMEM;
+  int i = 0, rc = OCK_OK;
+  for (cJSON *it = in->resolved->child, *next; it && !rc && !in->problem[0]; it = next, i++) {
+    next = it->next;
+    if (is_reference(it))
+      rc = resolve_one(store, in, it, i, jerr);
+  }
+  return rc;
+}
+
 /* read_responses reads a Responses API body: the neutral history is the instructions (a system
- * message), the stored conversation previous_response_id continues, then the input items. An
- * unknown previous_response_id is the API's own 400. */
-static void read_responses(const struct mock_request *rq, struct mock_store *store,
+ * message), the stored conversation previous_response_id continues, then the input items, each
+ * item_reference as the stored item it names. An unknown previous_response_id is the API's own
+ * 400, an unknown item_reference its 404. */
+static void read_responses(const struct mock_request *rq, struct mock_store *store, size_t seen,
                            struct llm_in *in) {
   struct ock_jerr jerr = {0};
   const char *instructions = NULL;
   in->store = 1; /* the API's default */
+  in->seen = seen;
   int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
   if (!rc)
     rc = responses_fields(in, &instructions, &jerr);
@@ -224,8 +291,12 @@ static void read_responses(const struct mock_request *rq, struct mock_store *sto
     in->problem_code = "previous_response_not_found";
     return;
   }
+  if (!rc)
+    rc = resolve_references(store, in, &jerr);
+  if (!rc && in->problem[0])
+    return;
   if (!rc) {
-    rc = ock_history_from_responses(in->messages, &in->hist, &jerr);
+    rc = ock_history_from_responses(in->resolved ? in->resolved : in->messages, &in->hist, &jerr);
     in->hist_ok = rc == OCK_OK;
   }
   if (rc)
@@ -273,13 +344,14 @@ static void read_gemini(const struct mock_request *rq, struct llm_in *in) {
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
-/* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM. */
+/* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM.
+ * seen: the stored items an item_reference may name (SIZE_MAX: all kept now). */
 static int read_request(const struct mock_request *rq, const struct mock_provider *p,
-                        struct mock_store *store, struct llm_in *in) {
+                        struct mock_store *store, size_t seen, struct llm_in *in) {
   memset(in, 0, sizeof *in);
   ock_history_init(&in->hist);
   if (p->api == MOCK_API_RESPONSES) {
-    read_responses(rq, store, in);
+    read_responses(rq, store, seen == SIZE_MAX ? ock__store_items(store) : seen, in);
     return OCK_OK;
   }
   if (p->api == MOCK_API_GEMINI) {
@@ -308,6 +380,7 @@ static void free_request(struct llm_in *in) {
   ock_history_free(&in->hist);
   ock_wire_request_free(&in->req);
   cJSON_Delete(in->body);
+  cJSON_Delete(in->resolved);
 }
 
 /* raw_messages: the request's "messages" as a tree, for what only a finding needs (the
@@ -510,6 +583,7 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
 struct request_blob {
   const struct mock_provider *p;
   struct mock_store *store;
+  size_t seen; /* the stored items the request could name when it arrived */
   size_t method_len, path_len, trace_len, body_len; /* trace_len SIZE_MAX: no trace header */
   char bytes[];                                     /* method, path, trace id, body; each + NUL */
 };
@@ -517,14 +591,14 @@ struct request_blob {
 /* request_blob packs what print_request needs into one allocation; NULL when out of memory. */
 static struct request_blob *request_blob(const struct mock_request *rq,
                                          const struct mock_provider *p, struct mock_store *store,
-                                         size_t *len) {
+                                         size_t seen, size_t *len) {
   size_t m = strlen(rq->method), pa = strlen(rq->path);
   size_t t = rq->trace_id ? strlen(rq->trace_id) : SIZE_MAX;
   *len = sizeof(struct request_blob) + m + pa + (rq->trace_id ? t : 0) + rq->body_len + 4;
   struct request_blob *b = malloc(*len);
   if (!b)
     return NULL;
-  *b = (struct request_blob){p, store, m, pa, t, rq->body_len};
+  *b = (struct request_blob){p, store, seen, m, pa, t, rq->body_len};
   char *at = b->bytes;
   memcpy(at, rq->method, m + 1);
   at += m + 1;
@@ -551,7 +625,7 @@ static int print_request(const void *blob, struct ock_buf *out) {
   rq.body = trace + (b->trace_len == SIZE_MAX ? 0 : b->trace_len) + 1;
   rq.body_len = b->body_len;
   struct llm_in in;
-  int rc = read_request(&rq, b->p, b->store, &in);
+  int rc = read_request(&rq, b->p, b->store, b->seen, &in);
   if (!rc)
     rc = write_request(out, &rq, b->p, &in);
   free_request(&in);
@@ -656,6 +730,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, const s
   d->fault = NULL;
   d->request_seq = 0;
   d->message[0] = d->param[0] = d->code[0] = d->expected[0] = '\0';
+  d->status = 400;
   d->index = ++st->llm_requests;
   d->position = ++st->provider_requests[p - st->fx->providers];
   if (in->problem[0]) {
@@ -663,6 +738,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, const s
     snprintf(d->message, sizeof d->message, "%s", in->problem);
     snprintf(d->param, sizeof d->param, "%s", in->problem_param ? in->problem_param : "");
     snprintf(d->code, sizeof d->code, "%s", in->problem_code ? in->problem_code : "");
+    d->status = in->problem_status ? in->problem_status : 400;
   } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only &&
              finding->shape != MOCK_A08_PARALLEL_WRONG_ORDER &&
              !(p->api == MOCK_API_RESPONSES && (finding->shape == MOCK_A03_INTERLEAVED_USER_MSG ||
@@ -965,7 +1041,8 @@ static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
   int openai = p->api == MOCK_API_OPENAI || p->api == MOCK_API_RESPONSES; /* param, code */
   switch (d->outcome) {
   case OUT_INVALID:
-    return error_reply(p, request_id, 400, d->message, openai && d->param[0] ? d->param : NULL,
+    return error_reply(p, request_id, d->status, d->message,
+                       openai && d->param[0] ? d->param : NULL,
                        openai && d->code[0] ? d->code : NULL, NULL, plan);
   case OUT_UNMATCHED:
     return error_reply(p, request_id, 400, d->message, NULL, NULL, NULL, plan);
@@ -980,6 +1057,34 @@ static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
     return answer_reply(p, in, request_id, d->fault, a, plan);
   return error_reply(p, request_id, d->fault->status, d->fault->message, NULL, NULL, d->fault,
                      plan);
+}
+
+/* keep_items keeps each item of items that carries an id, for a later item_reference. */
+static int keep_items(struct mock_store *store, const cJSON *items) {
+  const cJSON *item;
+  int rc = OCK_OK;
+  if (!cJSON_IsArray(items))
+    return OCK_OK;
+  cJSON_ArrayForEach(item, items) {
+    const char *id = ock_json_str(item, "id");
+    if (id && !is_reference(item) && (rc = ock__store_put_item(store, id, item)))
+      break;
+  }
+  return rc;
+}
+
+/* store_items keeps the items of a stored response by id: the input items that carry one (a
+ * reference as the item it named) and the reply's output items. */
+static int store_items(struct mock_state *st, const struct llm_in *in,
+                       const struct mock_answer *a) {
+  cJSON *output = NULL;
+  int rc = keep_items(&st->responses, in->resolved ? in->resolved : in->messages);
+  if (!rc)
+    rc = ock__answer_output(a, &output);
+  if (!rc)
+    rc = keep_items(&st->responses, output);
+  cJSON_Delete(output);
+  return rc;
 }
 
 /* store_reply keeps a Responses API reply's conversation (input after the instructions, and
@@ -1001,6 +1106,8 @@ static int store_reply(struct mock_state *st, const struct llm_in *in,
     rc = ock_history_add_assistant(&h, a->text && *a->text ? a->text : NULL, calls, a->n_calls);
   if (!rc)
     rc = ock__store_put(&st->responses, a->id, &h);
+  if (!rc)
+    rc = store_items(st, in, a);
   free(calls);
   ock_history_free(&h);
   return rc;
@@ -1054,14 +1161,14 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   struct request_blob *blob = NULL; /* the llm_request entry, packed before the lock is taken */
   size_t blob_len = 0;
   memset(&finding, 0, sizeof finding);
-  int rc = read_request(rq, p, &st->responses, &in);
+  int rc = read_request(rq, p, &st->responses, SIZE_MAX, &in);
   if (!rc && !in.problem[0])
     rc = p->api == MOCK_API_GEMINI
              ? ock__validate_gemini(&in.hist, &finding)
              : ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   if (!rc) {
     finding_text_of(p, &in, &finding, &ft);
-    if (!(blob = request_blob(rq, p, &st->responses, &blob_len)))
+    if (!(blob = request_blob(rq, p, &st->responses, in.seen, &blob_len)))
       rc = OCK_ENOMEM;
   }
   if (!rc) {

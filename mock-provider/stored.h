@@ -8,12 +8,21 @@
  * the journal see the chained history, as the real API judges it. Entries are only added,
  * never changed, so a request read again later (the journal prints llm_request entries when
  * it is read) finds the same chain. Thread-safe.
+ *
+ * It also keeps each item of a stored response by its item id: the output items (msg_...,
+ * fc_..._I) and the input items that carried an id. A request's input may name one with
+ * {"type": "item_reference", "id"}, as @ai-sdk/openai does for its earlier output items when
+ * store is true; the mock puts the stored item in its place before validating (llm.c).
+ * A lookup sees only the items kept before a given count, so a request read again for the
+ * journal resolves as it did when it arrived.
  */
 #ifndef OCK_MOCK_STORED_H
 #define OCK_MOCK_STORED_H
 
 #include <pthread.h>
 #include <stddef.h>
+
+#include <cJSON.h>
 
 #include "ock/message.h"
 
@@ -22,10 +31,17 @@ struct mock_stored {
   struct ock_history conversation;
 };
 
+struct mock_stored_item {
+  char *id;
+  cJSON *item;
+};
+
 struct mock_store {
   pthread_mutex_t lock;
   struct mock_stored *items;
   size_t n, cap;
+  struct mock_stored_item *refs; /* the referenceable items, in the order they were kept */
+  size_t n_refs, cap_refs;
 };
 
 /* ock__store_init: OCK_OK or OCK_ENOMEM. ock__store_free frees every entry. */
@@ -38,5 +54,16 @@ int ock__store_put(struct mock_store *s, const char *id, const struct ock_histor
 /* ock__store_chain appends a copy of id's conversation to out, every message with wire_index
  * -1 (none of them is in the request). OCK_OK, OCK_ENOTFOUND, OCK_ENOMEM. */
 int ock__store_chain(struct mock_store *s, const char *id, struct ock_history *out);
+
+/* ock__store_put_item keeps a copy of item under id; an id already kept keeps its first item.
+ * OCK_OK or OCK_ENOMEM. */
+int ock__store_put_item(struct mock_store *s, const char *id, const cJSON *item);
+
+/* ock__store_items: how many items are kept now (what ock__store_item's seen bounds). */
+size_t ock__store_items(struct mock_store *s);
+
+/* ock__store_item sets *out to a copy of the item kept under id among the first seen items
+ * (caller deletes it). OCK_OK, OCK_ENOTFOUND, OCK_ENOMEM. */
+int ock__store_item(struct mock_store *s, const char *id, size_t seen, cJSON **out);
 
 #endif

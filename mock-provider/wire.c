@@ -68,6 +68,18 @@ int ock__answer_events(const struct ock_wire_ops *w, const struct mock_answer *a
   return encode(w, a, NULL, out);
 }
 
+int ock__answer_output(const struct mock_answer *a, cJSON **out) {
+  struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
+  if (!calls)
+    return OCK_ENOMEM;
+  struct ock_reply r;
+  struct ock_wire_frame f;
+  as_reply(a, calls, &r, &f);
+  int rc = ock_responses_output(&r, out);
+  free(calls);
+  return rc;
+}
+
 static const char *const ERR1 =
     "An assistant message with 'tool_calls' must be followed by tool messages responding to "
     "each 'tool_call_id'. The following tool_call_ids did not have response messages: ";

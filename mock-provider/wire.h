@@ -53,6 +53,10 @@ int ock__answer_body(const struct ock_wire_ops *w, const struct mock_answer *a,
 int ock__answer_events(const struct ock_wire_ops *w, const struct mock_answer *a,
                        struct ock_chunks *out);
 
+/* ock__answer_output: the Responses API output items of a (what its reply carries), for the
+ * store of referenceable items. *out owned by the caller. OCK_OK or OCK_ENOMEM. */
+int ock__answer_output(const struct mock_answer *a, cJSON **out);
+
 /* ock__history_error: the provider's 400 message for a finding (SPEC 6.7); raw is the
  * request's "messages". Appends OpenAI's param and code to param and code (nothing for
  * Anthropic) and the message to out. */

@@ -1,7 +1,7 @@
 /*
  * test_responses.c: the mock's OpenAI Responses API (POST /v1/responses): replies, the stored
- * conversation behind previous_response_id, both orphan texts and their findings, and the
- * wire's fault shapes.
+ * conversation behind previous_response_id, item references to stored items, both orphan texts
+ * and their findings, and the wire's fault shapes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +167,138 @@ static void test_unknown_previous_response(void) {
   ock_mock_free(m);
 }
 
+/* second_neutral plays the first turn, then sends second (a printf format given the first
+ * reply's message item id, its function_call item id, and the call's call_id twice, in that
+ * order) and returns the journal's neutral history of the second request (a copy). */
+static cJSON *second_neutral(const char *second, long want_status) {
+  ock_mock *m = mock_from(FIXTURE, NULL);
+  if (!m)
+    return NULL;
+  cJSON *first = post(m, "{\"model\":\"gpt-test\",\"input\":\"hi\"}", 200);
+  const cJSON *output = cJSON_GetObjectItem(first, "output");
+  const cJSON *call = cJSON_GetArrayItem(output, 1);
+  const char *call_id = ock_json_str(call, "call_id");
+  char body[1024];
+  snprintf(body, sizeof body, second, ock_json_str(cJSON_GetArrayItem(output, 0), "id"),
+           ock_json_str(call, "id"), call_id, call_id);
+  cJSON *reply = post(m, body, want_status);
+  cJSON *req = journal_nth(m, "llm_request", 1);
+  cJSON *neutral = cJSON_DetachItemFromObject(req, "neutral");
+  cJSON_Delete(req);
+  cJSON_Delete(reply);
+  cJSON_Delete(first);
+  ock_mock_free(m);
+  return neutral;
+}
+
+/* A history sent with item references (as @ai-sdk/openai sends its earlier output items when
+ * store is true) is validated as the same history sent in full: the neutral histories are
+ * equal, value for value, and both are answered. */
+static void test_item_references_resolve(void) {
+  cJSON *full = second_neutral(
+      "{\"model\":\"gpt-test\",\"input\":[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":"
+      "\"assistant\",\"content\":\"Let me check.\"%.0s%.0s},{\"type\":\"function_call\","
+      "\"call_id\":\"%s\",\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"},"
+      "{\"type\":\"function_call_output\",\"call_id\":\"%s\",\"output\":\"15 degrees\"}]}",
+      200);
+  cJSON *refs = second_neutral(
+      "{\"model\":\"gpt-test\",\"input\":[{\"role\":\"user\",\"content\":\"hi\"},{\"type\":"
+      "\"item_reference\",\"id\":\"%s\"},{\"type\":\"item_reference\",\"id\":\"%s\"},{\"type\":"
+      "\"function_call_output\",\"call_id\":\"%s\",\"output\":\"15 degrees\"%.0s}]}",
+      200);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(full), 3);
+  OCK_ASSERT_TRUE(full && refs && cJSON_Compare(full, refs, 1));
+  const cJSON *assistant = cJSON_GetArrayItem(refs, 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(assistant, "content"), "Let me check.");
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(assistant, "tool_calls")), 1);
+  cJSON_Delete(full);
+  cJSON_Delete(refs);
+}
+
+/* ref_body: a request whose input is one reference to id, with "store": false when unstored. */
+static void ref_body(char *out, size_t n, const char *id, int unstored) {
+  snprintf(out, n, "{\"model\":\"m\",%s\"input\":[{\"type\":\"item_reference\",\"id\":\"%s\"}]}",
+           unstored ? "\"store\":false," : "", id ? id : "");
+}
+
+/* A reference to an id the mock never stored, or to an item of a response made with store
+ * false (never stored), is the API's 404 in its envelope; the request's journal entry carries
+ * the text. A request that itself says store false gets the API's second sentence. */
+static void test_unknown_item_reference(void) {
+  ock_mock *m = mock_from(FIXTURE, NULL);
+  if (!m)
+    return;
+  struct http_reply r;
+  http_post(m, "/v1/responses",
+            "{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"q\"},{\"type\":"
+            "\"item_reference\",\"id\":\"fc_nope\"}]}",
+            NULL, &r);
+  OCK_ASSERT_INT_EQ(r.status, 404);
+  OCK_ASSERT_STR_EQ(r.body.data, "{\"error\":{\"message\":\"Item with id 'fc_nope' not found.\","
+                                 "\"type\":\"invalid_request_error\",\"param\":\"input\","
+                                 "\"code\":null}}");
+  http_reply_free(&r);
+  cJSON *req = journal_nth(m, "llm_request", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(req, "error"), "Item with id 'fc_nope' not found.");
+  cJSON_Delete(req);
+  cJSON *first = post(m, "{\"model\":\"m\",\"store\":false,\"input\":\"x\"}", 200);
+  const char *msg = ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(first, "output"), 0), "id");
+  char body[256], want[512];
+  ref_body(body, sizeof body, msg, 0);
+  cJSON *e = post(m, body, 404);
+  snprintf(want, sizeof want, "Item with id '%s' not found.", msg ? msg : "");
+  expect_error(e, want, "input", NULL);
+  cJSON_Delete(e);
+  ref_body(body, sizeof body, msg, 1);
+  e = post(m, body, 404);
+  snprintf(want, sizeof want,
+           "Item with id '%s' not found. Items are not persisted when `store` is set to false. "
+           "Try again with `store` set to true, or remove this item from your input.",
+           msg ? msg : "");
+  expect_error(e, want, "input", NULL);
+  OCK_ASSERT_INT_EQ(journal_count(m, "finding"), 0);
+  cJSON_Delete(e);
+  cJSON_Delete(first);
+  ock_mock_free(m);
+}
+
+/* An orphan behind references is still one: the function_call is sent as a reference and its
+ * output is missing, so the API's A01 text and a rejected finding. */
+static void test_orphan_behind_reference(void) {
+  ock_mock *m = mock_from(FIXTURE, NULL);
+  if (!m)
+    return;
+  cJSON *first = post(m, "{\"model\":\"gpt-test\",\"input\":\"hi\"}", 200);
+  const cJSON *output = cJSON_GetObjectItem(first, "output");
+  const cJSON *call = cJSON_GetArrayItem(output, 1);
+  char body[512], want[160];
+  snprintf(body, sizeof body,
+           "{\"model\":\"gpt-test\",\"input\":[{\"role\":\"user\",\"content\":\"hi\"},{\"type\":"
+           "\"item_reference\",\"id\":\"%s\"},{\"type\":\"item_reference\",\"id\":\"%s\"},"
+           "{\"role\":\"user\",\"content\":\"never mind\"}]}",
+           ock_json_str(cJSON_GetArrayItem(output, 0), "id"), ock_json_str(call, "id"));
+  cJSON *e = post(m, body, 400);
+  snprintf(want, sizeof want, "No tool output found for function call %s.",
+           ock_json_str(call, "call_id"));
+  expect_error(e, want, "input", NULL);
+  cJSON *f = journal_nth(m, "finding", 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(f, "shape"), "A01_UNMATCHED_TOOL_USE");
+  OCK_ASSERT_INT_EQ(ock_json_bool(f, "rejected", -1), 1);
+  cJSON_Delete(f);
+  /* the journal keeps input as sent, and the neutral history as resolved */
+  cJSON *req = journal_nth(m, "llm_request", 1);
+  OCK_ASSERT_STR_EQ(
+      ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(req, "messages"), 2), "type"),
+      "item_reference");
+  const cJSON *asst = cJSON_GetArrayItem(cJSON_GetObjectItem(req, "neutral"), 1);
+  OCK_ASSERT_STR_EQ(ock_json_str(asst, "content"), "Let me check.");
+  OCK_ASSERT_INT_EQ(ock_json_int(asst, "wire_index", -2), 1);
+  cJSON_Delete(req);
+  cJSON_Delete(e);
+  cJSON_Delete(first);
+  ock_mock_free(m);
+}
+
 /* fault_fixture: one streamed turn with a tool call and the given fault. */
 static void fault_fixture(char *out, size_t n, const char *fault) {
   snprintf(out, n,
@@ -231,6 +363,9 @@ static const struct ock_test tests[] = {
     {"chained_conversation", test_chained_conversation},
     {"orphans_get_the_real_texts", test_orphans_get_the_real_texts},
     {"unknown_previous_response", test_unknown_previous_response},
+    {"item_references_resolve", test_item_references_resolve},
+    {"unknown_item_reference", test_unknown_item_reference},
+    {"orphan_behind_reference", test_orphan_behind_reference},
     {"stream_faults", test_stream_faults},
     {NULL, NULL}};
 

@@ -352,9 +352,11 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     timeout: { stepMs: config.request_timeout_ms },
     repairToolCall,
     // On the Responses API the provider stores each response by default and sends the earlier
-    // items as item_reference ids; the mock keeps responses only for previous_response_id
-    // (SPEC.md 6.10), so the bridge asks for full items (store false, as a client that keeps its
-    // own history does).
+    // items as item_reference ids. The mock resolves those (SPEC.md 6.10), but after a stream
+    // that failed part way the provider also refers to the partial message item, which the mock
+    // does not keep (whether the API does is not documented): that 404 would end the next
+    // execute of the stream-fault scenarios. So the bridge asks for full items (store false, as
+    // a client that keeps its own history does).
     ...(provider.api === 'responses' ? { providerOptions: { openai: { store: false } } } : {}),
     // The messages of the steps that finished, kept when a later step fails (SPEC.md 5.7).
     // ai 7: a step's response.messages are that step's own.

@@ -33,6 +33,12 @@ int ock_history_to_responses(const struct ock_history *h, cJSON **out);
  * the JSON path under "$.input". */
 int ock_history_from_responses(const cJSON *input, struct ock_history *out, struct ock_jerr *err);
 
+/* ock_responses_output: the output items of a finished reply, as its Response object carries
+ * them (the text as a message item msg_..., then one function_call item fc_..._I per call, each
+ * with its id). The Responses API stores them under those ids, for a later item_reference.
+ * *out is owned by the caller. OCK_OK or OCK_ENOMEM. */
+int ock_responses_output(const struct ock_reply *r, cJSON **out);
+
 /* ock_reply_from_responses reads a Response object (output items, status, usage). The finish
  * reason is the status ("completed"), or for status "incomplete" incomplete_details.reason
  * ("max_output_tokens", "content_filter"). */
