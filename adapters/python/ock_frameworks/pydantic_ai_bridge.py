@@ -23,11 +23,9 @@ manifests/pydantic-ai-python.json says what the bridge applies and what it does 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
 import json
 import os
-import signal
 import sys
 from typing import Any
 
@@ -50,16 +48,17 @@ from pydantic_ai.providers.openai import OpenAIProvider
 from pydantic_ai.usage import UsageLimits
 
 from ock_frameworks.common import (
+    AsyncBridge,
     Denied,
     OckClient,
     ToolFailed,
     arguments_problem,
     deny_reason,
-    first_provider,
     injection,
     parse_arguments,
     provider_error,
     result_text,
+    run_bridge,
 )
 
 ORCHESTRATOR = "pydantic-ai-python-bridge"
@@ -190,25 +189,15 @@ class Reporting(AbstractCapability):
         return args if plan[0] == "run" and args == plan[1] else "{}"
 
 
-class Bridge:
+class Bridge(AsyncBridge):
     """One session: the client, the agent, the message history, the execute counter."""
 
-    def __init__(self, client: OckClient, session: dict):
-        self.client = client
-        self.session = session
-        self.config = session.get("config") or {}
-        self.provider = first_provider(session)
-        self.run = Run()
-        self.executes = 0
-        self.history: list = []
-        self.task: asyncio.Task | None = None
-        self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-        self.stream_iteration = 0
+    orchestrator = ORCHESTRATOR
+    run_class = Run
 
-    async def emit(self, event: str, data: dict) -> dict:
-        """One event, POSTed by the one events thread: the events reach the harness in the order they
-        were sent, also when a cancelled task stops waiting for one whose POST goes on."""
-        return await asyncio.get_running_loop().run_in_executor(self.events, self.client.emit, event, data)
+    def __init__(self, client: OckClient, session: dict):
+        super().__init__(client, session)
+        self.stream_iteration = 0
 
     def ids(self, call_id: str, name: str) -> dict:
         return {"tool_call_id": call_id or "", "tool_name": name or "",
@@ -276,17 +265,6 @@ class Bridge:
         tools = [self._tool(t) for t in self.session.get("tools") or []]
         return Agent(model, tools=tools, capabilities=[Reporting(self)], retries=int(self.config.get("max_iterations", 10)))
 
-    async def _complete(self, status: str, **extra) -> None:
-        await self.emit("orchestrator:complete", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns,
-                                                  "status": status, **extra})
-
-    async def execute(self, prompt: str) -> None:
-        self.run = Run()
-        try:
-            await self._execute(prompt)
-        finally:
-            self.executes += 1
-
     async def _execute(self, prompt: str) -> None:
         submit = await self.emit("prompt:submit", {"prompt": prompt})
         if not prompt.strip():
@@ -342,40 +320,9 @@ class Bridge:
             return
         self.history = history + ([ModelRequest(parts=[UserPromptPart(prompt)])] if user_prompt is not None else [])
 
-    async def _close_open(self) -> None:
-        """After a cancel: the request and the tool calls still open (the framework cancelled their
-        tasks without waiting for them) are closed before cancel:completed (SPEC.md 5.10)."""
-        run = self.run
-        if run.open_request is not None:
-            it, run.open_request = run.open_request, None
-            run.turns += 1
-            await self.emit("provider:error", {"provider": self.provider["name"], "iteration": it, "attempt": 1,
-                                               "error": {"type": "cancelled", "message": "cancelled"},
-                                               "retryable": False, "status_code": None})
-        for ids in list(run.open_calls.values()):
-            run.open_calls.pop(ids["tool_call_id"], None)
-            await self.emit("tool:error", {**ids, "error": {"type": "cancelled", "message": "cancelled"}})
-
-    def on_sigint(self) -> None:
-        if self.task is None or self.run.cancelled:
-            return
-        self.run.cancelled = True
-        self.events.submit(self.client.emit, "cancel:requested",
-                           {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
-        self.task.cancel()
-
-
-async def run_session(bridge: Bridge) -> None:
-    asyncio.get_running_loop().add_signal_handler(signal.SIGINT, bridge.on_sigint)
-    for prompt in bridge.session.get("prompts") or []:
-        await asyncio.create_task(bridge.execute(prompt))
-
 
 def main() -> int:
-    client = OckClient(os.environ["OCK_URL"])
-    session = client.session()
-    asyncio.run(run_session(Bridge(client, session)))
-    return 0
+    return run_bridge(Bridge)
 
 
 if __name__ == "__main__":
