@@ -175,7 +175,9 @@ class AsyncBridge:
         self.run = self.run_class()
         self.executes = 0
         self.history: list = []
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task | None = None  # the execute's task while its run may be cancelled
+        self.in_execute = False
+        self.sigint_seen = False  # a SIGINT came while prompt:submit was out
         self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
     async def emit(self, event: str, data: dict) -> dict:
@@ -192,10 +194,25 @@ class AsyncBridge:
 
     async def execute(self, prompt: str) -> None:
         self.run = self.run_class()
+        self.in_execute, self.sigint_seen = True, False
         try:
             await self._execute(prompt)
         finally:
+            self.in_execute, self.task = False, None
             self.executes += 1
+
+    def _start_work(self) -> None:
+        """Called by _execute inside the try that handles CancelledError, once prompt:submit's reply
+        let the prompt run: from here a SIGINT cancels the task. One that arrived earlier (while
+        prompt:submit was out) cancels it now; before this point it only waits, because a deny or
+        an empty prompt decides the execute without a cancel (SPEC.md 5.10)."""
+        self.task = asyncio.current_task()
+        if self.sigint_seen:
+            self._cancel()
+
+    def _closing(self, call_id: str) -> None:
+        """A call's tool:post or tool:error is about to go out: a cancel from now on leaves it be."""
+        self.run.open_calls.pop(call_id, None)
 
     async def _close_open(self) -> None:
         """After a cancel: the request and the tool calls still open (the framework cancelled their
@@ -211,7 +228,15 @@ class AsyncBridge:
             await self.emit("tool:error", {**ids, "error": dict(CANCELLED)})
 
     def on_sigint(self) -> None:
-        """SIGINT during a run: cancel:requested once, then the run's task is cancelled."""
+        """SIGINT during a run: cancel:requested once, then the run's task is cancelled. Before the
+        run starts it is kept for _start_work; after the run (the answer given) or between executes
+        it is ignored."""
+        if self.task is None:
+            self.sigint_seen = self.in_execute
+            return
+        self._cancel()
+
+    def _cancel(self) -> None:
         if self.task is None or self.run.cancelled:
             return
         self.run.cancelled = True

@@ -238,21 +238,25 @@ class Bridge(AsyncBridge):
         pre = await self.emit("tool:pre", {**base, "tool_input": tool_input})
         if self.client.denies(pre):
             reason = deny_reason(pre)
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "denied", "message": reason}})
             return f"Error: denied: {reason}"
         if pre.get("action") == "modify" and isinstance((pre.get("data") or {}).get("tool_input"), dict):
             tool_input = pre["data"]["tool_input"]
         if not isinstance(tool_input, dict):
             message = arguments_problem(raw)
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": message}})
             return f"Error: invalid arguments: {message}"
         try:
             result = await asyncio.to_thread(self.client.call_tool, name, call_id, tool_input,
                                              self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)},
                                            "tool_input": tool_input})
             return f"Error: {e}"
+        self._closing(call_id)
         post = await self.emit("tool:post", {**base, "result": result, "tool_input": tool_input})
         inj = injection(post)
         if inj and inj["ephemeral"]:
@@ -309,8 +313,8 @@ class Bridge(AsyncBridge):
             items.append(input_message(inj))
         elif inj:
             self.run.ephemeral.append(inj)
-        self.task = asyncio.current_task()
         try:
+            self._start_work()
             result = await self._run(items)
         except asyncio.CancelledError:
             self._keep_history(None, items)
@@ -319,6 +323,7 @@ class Bridge(AsyncBridge):
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
         except Exception as e:
+            self.task = None  # the outcome is decided: a SIGINT from here is ignored
             self._keep_history(e, items)
             if isinstance(e, Denied):
                 await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
@@ -328,7 +333,7 @@ class Bridge(AsyncBridge):
                 return await self._complete("incomplete", reason="max_iterations")
             return await self._complete("error", error=provider_error(e)["error"])
         finally:
-            self.task = None
+            self.task = None  # the answer is given: a SIGINT from here is ignored
         self.history = result.to_input_list()
         out = result.final_output
         await self.emit("prompt:complete", {"response": out if isinstance(out, str) else json.dumps(out)})

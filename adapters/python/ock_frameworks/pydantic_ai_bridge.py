@@ -37,6 +37,7 @@ from pydantic_ai.messages import (
     ModelRequest,
     ModelResponse,
     PartDeltaEvent,
+    PartStartEvent,
     SystemPromptPart,
     TextPart,
     TextPartDelta,
@@ -110,6 +111,7 @@ class Run:
         self.open_request: int | None = None  # the iteration of the request in flight
         self.open_calls: dict[str, dict] = {}  # tool_call_id -> the ids of a call at the tools endpoint
         self.messages: list = []
+        self.request_len = 0  # how many of messages the request in flight was sent
 
 
 class Reporting(AbstractCapability):
@@ -123,7 +125,8 @@ class Reporting(AbstractCapability):
         p = b.provider
         run.iteration += 1
         it = run.iteration
-        run.messages = ctx.messages
+        run.messages = ctx.messages  # the run's own list: it grows with the reply and the tool results
+        run.request_len = len(ctx.messages)
         reply = await b.emit("provider:request", {"provider": p["name"], "model": p["model"],
                                                   "iteration": it, "attempt": 1})
         if b.client.denies(reply):
@@ -229,17 +232,21 @@ class Bridge(AsyncBridge):
         base = self.ids(call_id, name)
         kind, value = self.run.plans.pop(call_id, ("invalid", "the call was not seen"))
         if kind == "deny":
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "denied", "message": value}})
             return f"Error: denied: {value}"
         if kind == "invalid":
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": value}})
             return f"Error: invalid arguments: {value}"
         try:
             result = await asyncio.to_thread(self.client.call_tool, name, call_id, value,
                                              self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)}, "tool_input": value})
             return f"Error: {e}"
+        self._closing(call_id)
         post = await self.emit("tool:post", {**base, "result": result, "tool_input": value})
         inj = injection(post)
         if inj and inj["ephemeral"]:
@@ -249,12 +256,17 @@ class Bridge(AsyncBridge):
         return result_text(result)
 
     async def _stream_events(self, ctx, events) -> None:
-        """With config.streaming: the text deltas of the streamed requests are provider:stream."""
+        """With config.streaming: the text of the streamed requests is provider:stream, the text a
+        part starts with (PartStartEvent) and each text delta after it."""
         async for ev in events:
-            if isinstance(ev, PartDeltaEvent) and isinstance(ev.delta, TextPartDelta) and ev.delta.content_delta:
+            delta = ""
+            if isinstance(ev, PartStartEvent) and isinstance(ev.part, TextPart):
+                delta = ev.part.content
+            elif isinstance(ev, PartDeltaEvent) and isinstance(ev.delta, TextPartDelta):
+                delta = ev.delta.content_delta
+            if delta:
                 await self.emit("provider:stream", {"provider": self.provider["name"],
-                                                    "iteration": self.stream_iteration,
-                                                    "delta": ev.delta.content_delta})
+                                                    "iteration": self.stream_iteration, "delta": delta})
 
     def _agent(self) -> Agent:
         p = self.provider
@@ -284,8 +296,8 @@ class Bridge(AsyncBridge):
             history.append(request_of(inj))
         elif inj:
             self.run.ephemeral.append(inj)
-        self.task = asyncio.current_task()
         try:
+            self._start_work()
             result = await self._agent().run(
                 user_prompt, message_history=history,
                 usage_limits=UsageLimits(request_limit=int(self.config.get("max_iterations", 10))),
@@ -297,6 +309,7 @@ class Bridge(AsyncBridge):
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
         except Exception as e:
+            self.task = None  # the outcome is decided: a SIGINT from here is ignored
             self._keep_history(history, prompt, user_prompt)
             if isinstance(e, Denied):
                 await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
@@ -306,17 +319,19 @@ class Bridge(AsyncBridge):
                 return await self._complete("incomplete", reason="max_iterations")
             return await self._complete("error", error=provider_error(e)["error"])
         finally:
-            self.task = None
+            self.task = None  # the answer is given: a SIGINT from here is ignored
         self.history = result.all_messages()
         out = result.output
         await self.emit("prompt:complete", {"response": out if isinstance(out, str) else json.dumps(out)})
         return await self._complete("success")
 
     def _keep_history(self, history: list, prompt: str, user_prompt: Any) -> None:
-        """What the context already holds stays (SPEC.md 5.14): the run's messages as the last
-        model request saw them (the prompt and the completed tool rounds)."""
-        if self.run.messages:
-            self.history = list(self.run.messages)
+        """What the context already holds stays (SPEC.md 5.14): the run's messages (the prompt and
+        the completed tool rounds); when a cancel abandoned the request in flight, without what
+        Pydantic AI kept of its reply (SPEC.md 5.10)."""
+        run = self.run
+        if run.messages:
+            self.history = list(run.messages[:run.request_len] if run.open_request is not None else run.messages)
             return
         self.history = history + ([ModelRequest(parts=[UserPromptPart(prompt)])] if user_prompt is not None else [])
 
