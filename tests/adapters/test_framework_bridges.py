@@ -354,3 +354,16 @@ def test_pydantic_a_cancelled_request_leaves_its_reply_out_of_the_history():
     bridge.run.open_request = None  # the cancel came during a tool: everything stored stays
     bridge._keep_history([], "hi", "hi")
     assert bridge.history == ["prompt", "calls", "results", "partial reply"]
+
+
+def test_agents_a_broken_stream_is_a_retryable_stream_error():
+    client = FakeClient()
+    bridge = agents_bridge(client)
+    model = oab.ReportingModel(None, bridge)
+    bridge.run.open_request = 1
+    asyncio.run(model._failed(1, RuntimeError("the stream ended without response.completed"), in_stream=True))
+    bridge.run.open_request = 2
+    asyncio.run(model._failed(2, RuntimeError("bad reply")))
+    (_, cut), (_, plain) = client.events
+    assert cut["error"]["type"] == "stream_error" and cut["retryable"] is True
+    assert plain["error"]["type"] == "malformed_response" and plain["retryable"] is False

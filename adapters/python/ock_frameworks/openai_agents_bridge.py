@@ -131,14 +131,19 @@ class ReportingModel(Model):
         base = [{"role": "user", "content": items}] if isinstance(items, str) else list(items)
         return base + extra
 
-    async def _failed(self, it: int, e: BaseException) -> None:
+    async def _failed(self, it: int, e: BaseException, in_stream: bool = False) -> None:
+        """provider:error for the request; in_stream: the stream broke after it began (an error
+        event, a broken chunk, a cut connection, no terminal event), which is retryable (SPEC.md 5.7)."""
         b = self.bridge
         if b.run.open_request != it:  # closed already, after a cancel
             return
         b.run.open_request = None
         b.run.turns += 1
-        await b.emit("provider:error", {"provider": b.provider["name"], "iteration": it, "attempt": 1,
-                                        **provider_error(e)})
+        fields = provider_error(e)
+        if in_stream and fields["status_code"] is None:
+            fields = {**fields, "error": {"type": "stream_error", "message": fields["error"]["message"]},
+                      "retryable": True}
+        await b.emit("provider:error", {"provider": b.provider["name"], "iteration": it, "attempt": 1, **fields})
 
     async def _responded(self, it: int, output: list, usage: Any) -> None:
         b, run = self.bridge, self.bridge.run
@@ -187,11 +192,11 @@ class ReportingModel(Model):
         except asyncio.CancelledError:
             raise  # the request stays open: the execute's cancel path closes it before cancel:completed
         except Exception as e:
-            await self._failed(it, e)
+            await self._failed(it, e, in_stream=True)
             raise
         if done is None:
             e = RuntimeError("the stream ended without response.completed")
-            await self._failed(it, e)
+            await self._failed(it, e, in_stream=True)
             raise e
         await self._responded(it, done.output, done.usage)
 
