@@ -367,3 +367,11 @@ def test_agents_a_broken_stream_is_a_retryable_stream_error():
     (_, cut), (_, plain) = client.events
     assert cut["error"]["type"] == "stream_error" and cut["retryable"] is True
     assert plain["error"]["type"] == "malformed_response" and plain["retryable"] is False
+
+
+def test_pydantic_model_requires_a_finish_reason_and_a_broken_stream_is_retryable():
+    bridge = pydantic_bridge(FakeClient(), streaming=True)
+    assert bridge._agent().model.profile["openai_chat_streaming_requires_finish_reason"] is True
+    fields = bridge.request_error(RuntimeError("Streamed response ended without a `finish_reason`"))
+    assert fields["error"]["type"] == "stream_error" and fields["retryable"] is True
+    assert pydantic_bridge(FakeClient()).request_error(RuntimeError("x"))["retryable"] is False

@@ -45,6 +45,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.profiles.openai import OpenAIModelProfile
 from pydantic_ai.providers.openai import OpenAIProvider
 from pydantic_ai.usage import UsageLimits
 
@@ -149,7 +150,8 @@ class Reporting(AbstractCapability):
                 raise
             run.open_request = None
             run.turns += 1
-            await b.emit("provider:error", {"provider": p["name"], "iteration": it, "attempt": 1, **provider_error(e)})
+            await b.emit("provider:error", {"provider": p["name"], "iteration": it, "attempt": 1,
+                                            **b.request_error(e)})
             raise
         run.open_request = None
         run.turns += 1
@@ -201,6 +203,15 @@ class Bridge(AsyncBridge):
     def __init__(self, client: OckClient, session: dict):
         super().__init__(client, session)
         self.stream_iteration = 0
+
+    def request_error(self, e: BaseException) -> dict:
+        """provider:error's fields; streamed, a reply Pydantic AI could not read (a broken chunk, an
+        error event, no finish_reason) is a stream_error, retryable (SPEC.md 5.7)."""
+        fields = provider_error(e)
+        if self.config.get("streaming") and fields["error"]["type"] == "malformed_response":
+            fields = {**fields, "error": {"type": "stream_error", "message": fields["error"]["message"]},
+                      "retryable": True}
+        return fields
 
     def ids(self, call_id: str, name: str) -> dict:
         return {"tool_call_id": call_id or "", "tool_name": name or "",
@@ -273,7 +284,10 @@ class Bridge(AsyncBridge):
         openai = AsyncOpenAI(api_key=os.environ.get("OPENAI_API_KEY") or "ock-dummy-key", base_url=p["base_url"],
                              max_retries=0, timeout=self.config.get("request_timeout_ms", 60000) / 1000,
                              default_headers={"X-OCK-Trace-Id": self.client.trace_id})
-        model = OpenAIChatModel(p["model"], provider=OpenAIProvider(openai_client=openai))
+        # A stream that ends without a finish_reason is an error, not a reply cut short taken as whole
+        # (Pydantic AI's own profile switch; by default it takes such a stream as finish_reason stop).
+        model = OpenAIChatModel(p["model"], provider=OpenAIProvider(openai_client=openai),
+                                profile=OpenAIModelProfile(openai_chat_streaming_requires_finish_reason=True))
         tools = [self._tool(t) for t in self.session.get("tools") or []]
         return Agent(model, tools=tools, capabilities=[Reporting(self)], retries=int(self.config.get("max_iterations", 10)))
 
