@@ -280,3 +280,98 @@ def test_a_cancel_closes_what_the_framework_left_open(module):
     assert bridge.run.turns == 1 and bridge.run.open_request is None and bridge.run.open_calls == {}
     asyncio.run(bridge._close_open())
     assert len(client.events) == 2
+
+
+@pytest.mark.parametrize("module", [oab, pab])
+def test_a_sigint_while_prompt_submit_is_out_cancels_once_the_run_starts(module):
+    client = FakeClient()
+    bridge = module.Bridge(client, SESSION)
+
+    async def go():
+        bridge.in_execute = True
+        bridge.on_sigint()  # prompt:submit is out: the SIGINT waits for its reply
+        assert bridge.sigint_seen and bridge.task is None and not bridge.run.cancelled
+        bridge._start_work()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.sleep(5)
+        bridge.on_sigint()  # a second SIGINT: nothing more
+
+    asyncio.run(go())
+    bridge.events.shutdown(wait=True)
+    assert client.names() == ["cancel:requested"] and bridge.run.cancelled
+
+
+@pytest.mark.parametrize("module", [oab, pab])
+def test_a_sigint_between_executes_or_after_the_answer_is_ignored(module):
+    client = FakeClient()
+    bridge = module.Bridge(client, SESSION)
+    bridge.on_sigint()  # between executes
+    assert not bridge.sigint_seen
+    bridge.in_execute = True  # after the answer: task None again, the SIGINT is only noted
+    bridge.on_sigint()
+    bridge.events.shutdown(wait=True)
+    assert client.names() == [] and not bridge.run.cancelled
+
+
+def test_agents_a_call_is_closed_before_its_tool_post_goes_out():
+    client = FakeClient()
+    bridge = agents_bridge(client)
+    open_at_post = []
+    emit = client.emit
+
+    def watch(event, data):
+        if event == "tool:post":
+            open_at_post.append(dict(bridge.run.open_calls))
+        return emit(event, data)
+
+    client.emit = watch
+    asyncio.run(bridge._invoke("get_weather", "c1", '{"city":"Paris"}'))
+    assert open_at_post == [{}]
+
+
+def test_pydantic_stream_reports_the_text_a_part_starts_with():
+    from pydantic_ai.messages import PartDeltaEvent, PartStartEvent, TextPart, TextPartDelta, ToolCallPart
+
+    client = FakeClient()
+    bridge = pydantic_bridge(client)
+
+    async def events():
+        yield PartStartEvent(index=0, part=TextPart("Che"))
+        yield PartDeltaEvent(index=0, delta=TextPartDelta("cking both."))
+        yield PartStartEvent(index=1, part=ToolCallPart("get_weather", "{}", "c1"))
+
+    asyncio.run(bridge._stream_events(None, events()))
+    assert [d["delta"] for e, d in client.events if e == "provider:stream"] == ["Che", "cking both."]
+
+
+def test_pydantic_a_cancelled_request_leaves_its_reply_out_of_the_history():
+    bridge = pydantic_bridge(FakeClient())
+    bridge.run.messages = ["prompt", "calls", "results", "partial reply"]
+    bridge.run.request_len = 3
+    bridge.run.open_request = 2  # the request in flight was abandoned
+    bridge._keep_history([], "hi", "hi")
+    assert bridge.history == ["prompt", "calls", "results"]
+    bridge.run.open_request = None  # the cancel came during a tool: everything stored stays
+    bridge._keep_history([], "hi", "hi")
+    assert bridge.history == ["prompt", "calls", "results", "partial reply"]
+
+
+def test_agents_a_broken_stream_is_a_retryable_stream_error():
+    client = FakeClient()
+    bridge = agents_bridge(client)
+    model = oab.ReportingModel(None, bridge)
+    bridge.run.open_request = 1
+    asyncio.run(model._failed(1, RuntimeError("the stream ended without response.completed"), in_stream=True))
+    bridge.run.open_request = 2
+    asyncio.run(model._failed(2, RuntimeError("bad reply")))
+    (_, cut), (_, plain) = client.events
+    assert cut["error"]["type"] == "stream_error" and cut["retryable"] is True
+    assert plain["error"]["type"] == "malformed_response" and plain["retryable"] is False
+
+
+def test_pydantic_model_requires_a_finish_reason_and_a_broken_stream_is_retryable():
+    bridge = pydantic_bridge(FakeClient(), streaming=True)
+    assert bridge._agent().model.profile["openai_chat_streaming_requires_finish_reason"] is True
+    fields = bridge.request_error(RuntimeError("Streamed response ended without a `finish_reason`"))
+    assert fields["error"]["type"] == "stream_error" and fields["retryable"] is True
+    assert pydantic_bridge(FakeClient()).request_error(RuntimeError("x"))["retryable"] is False

@@ -1,9 +1,14 @@
 """What every Python framework bridge shares: the ock/1 client (session, events, tools endpoint)
 and how a HookResult, tool arguments, a ToolResult and a provider exception become event fields
-and result texts (SPEC.md 5.6, 5.11). No framework is imported here."""
+and result texts (SPEC.md 5.6, 5.11), and the session loop and cancel path of the asyncio bridges
+(AsyncBridge). No framework is imported here."""
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
+import os
+import signal
 import urllib.error
 import urllib.request
 from typing import Any
@@ -148,3 +153,108 @@ def provider_error(e: BaseException) -> dict:
     retryable = status in RETRYABLE_STATUS if isinstance(status, int) else kind in ("connection_error", "timeout")
     return {"error": {"type": kind, "message": message}, "retryable": retryable,
             "status_code": status if isinstance(status, int) else None}
+
+
+CANCELLED = {"type": "cancelled", "message": "cancelled"}
+
+
+class AsyncBridge:
+    """What the asyncio bridges (the Agents SDK, Pydantic AI) share: one session's client, config,
+    provider and history, the ordered events thread, and the cancel path. A subclass sets
+    ``orchestrator`` (its ORCHESTRATOR) and ``run_class`` (its Run: the counters of one execute, with
+    turns, cancelled, open_request and open_calls) and implements ``_execute(prompt)``."""
+
+    orchestrator = ""
+    run_class: type = object
+
+    def __init__(self, client: OckClient, session: dict):
+        self.client = client
+        self.session = session
+        self.config = session.get("config") or {}
+        self.provider = first_provider(session)
+        self.run = self.run_class()
+        self.executes = 0
+        self.history: list = []
+        self.task: asyncio.Task | None = None  # the execute's task while its run may be cancelled
+        self.in_execute = False
+        self.sigint_seen = False  # a SIGINT came while prompt:submit was out
+        self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+    async def emit(self, event: str, data: dict) -> dict:
+        """One event, POSTed by the one events thread: the events reach the harness in the order they
+        were sent, also when a cancelled task stops waiting for one whose POST goes on."""
+        return await asyncio.get_running_loop().run_in_executor(self.events, self.client.emit, event, data)
+
+    async def _complete(self, status: str, **extra) -> None:
+        await self.emit("orchestrator:complete", {"orchestrator": self.orchestrator, "turn_count": self.run.turns,
+                                                  "status": status, **extra})
+
+    async def _execute(self, prompt: str) -> None:
+        raise NotImplementedError
+
+    async def execute(self, prompt: str) -> None:
+        self.run = self.run_class()
+        self.in_execute, self.sigint_seen = True, False
+        try:
+            await self._execute(prompt)
+        finally:
+            self.in_execute, self.task = False, None
+            self.executes += 1
+
+    def _start_work(self) -> None:
+        """Called by _execute inside the try that handles CancelledError, once prompt:submit's reply
+        let the prompt run: from here a SIGINT cancels the task. One that arrived earlier (while
+        prompt:submit was out) cancels it now; before this point it only waits, because a deny or
+        an empty prompt decides the execute without a cancel (SPEC.md 5.10)."""
+        self.task = asyncio.current_task()
+        if self.sigint_seen:
+            self._cancel()
+
+    def _closing(self, call_id: str) -> None:
+        """A call's tool:post or tool:error is about to go out: a cancel from now on leaves it be."""
+        self.run.open_calls.pop(call_id, None)
+
+    async def _close_open(self) -> None:
+        """After a cancel: the request and the tool calls still open (the framework cancelled their
+        tasks without waiting for them) are closed before cancel:completed (SPEC.md 5.10)."""
+        run = self.run
+        if run.open_request is not None:
+            it, run.open_request = run.open_request, None
+            run.turns += 1
+            await self.emit("provider:error", {"provider": self.provider["name"], "iteration": it, "attempt": 1,
+                                               "error": dict(CANCELLED), "retryable": False, "status_code": None})
+        for ids in list(run.open_calls.values()):
+            run.open_calls.pop(ids["tool_call_id"], None)
+            await self.emit("tool:error", {**ids, "error": dict(CANCELLED)})
+
+    def on_sigint(self) -> None:
+        """SIGINT during a run: cancel:requested once, then the run's task is cancelled. Before the
+        run starts it is kept for _start_work; after the run (the answer given) or between executes
+        it is ignored."""
+        if self.task is None:
+            self.sigint_seen = self.in_execute
+            return
+        self._cancel()
+
+    def _cancel(self) -> None:
+        if self.task is None or self.run.cancelled:
+            return
+        self.run.cancelled = True
+        self.events.submit(self.client.emit, "cancel:requested",
+                           {"orchestrator": self.orchestrator, "turn_count": self.run.turns})
+        self.task.cancel()
+
+
+async def run_session(bridge: AsyncBridge) -> None:
+    """Each prompt of the session in turn, each in its own task (the one SIGINT cancels)."""
+    asyncio.get_running_loop().add_signal_handler(signal.SIGINT, bridge.on_sigint)
+    for prompt in bridge.session.get("prompts") or []:
+        await asyncio.create_task(bridge.execute(prompt))
+
+
+def run_bridge(bridge_class: type) -> int:
+    """A console script's main: the session of $OCK_URL, run to its end."""
+    client = OckClient(os.environ["OCK_URL"])
+    session = client.session()
+    asyncio.run(run_session(bridge_class(client, session)))
+    return 0

@@ -22,10 +22,8 @@ manifests/openai-agents-python.json says what the bridge applies and what it doe
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import os
-import signal
 import sys
 from typing import Any
 
@@ -44,16 +42,16 @@ from agents.run_config import ToolExecutionConfig
 from openai import AsyncOpenAI
 
 from ock_frameworks.common import (
+    AsyncBridge,
     Denied,
-    OckClient,
     ToolFailed,
     arguments_problem,
     deny_reason,
-    first_provider,
     injection,
     parse_arguments,
     provider_error,
     result_text,
+    run_bridge,
 )
 
 ORCHESTRATOR = "openai-agents-python-bridge"
@@ -133,14 +131,19 @@ class ReportingModel(Model):
         base = [{"role": "user", "content": items}] if isinstance(items, str) else list(items)
         return base + extra
 
-    async def _failed(self, it: int, e: BaseException) -> None:
+    async def _failed(self, it: int, e: BaseException, in_stream: bool = False) -> None:
+        """provider:error for the request; in_stream: the stream broke after it began (an error
+        event, a broken chunk, a cut connection, no terminal event), which is retryable (SPEC.md 5.7)."""
         b = self.bridge
         if b.run.open_request != it:  # closed already, after a cancel
             return
         b.run.open_request = None
         b.run.turns += 1
-        await b.emit("provider:error", {"provider": b.provider["name"], "iteration": it, "attempt": 1,
-                                        **provider_error(e)})
+        fields = provider_error(e)
+        if in_stream and fields["status_code"] is None:
+            fields = {**fields, "error": {"type": "stream_error", "message": fields["error"]["message"]},
+                      "retryable": True}
+        await b.emit("provider:error", {"provider": b.provider["name"], "iteration": it, "attempt": 1, **fields})
 
     async def _responded(self, it: int, output: list, usage: Any) -> None:
         b, run = self.bridge, self.bridge.run
@@ -189,33 +192,20 @@ class ReportingModel(Model):
         except asyncio.CancelledError:
             raise  # the request stays open: the execute's cancel path closes it before cancel:completed
         except Exception as e:
-            await self._failed(it, e)
+            await self._failed(it, e, in_stream=True)
             raise
         if done is None:
             e = RuntimeError("the stream ended without response.completed")
-            await self._failed(it, e)
+            await self._failed(it, e, in_stream=True)
             raise e
         await self._responded(it, done.output, done.usage)
 
 
-class Bridge:
+class Bridge(AsyncBridge):
     """One session: the client, the agent, the history, the execute counter."""
 
-    def __init__(self, client: OckClient, session: dict):
-        self.client = client
-        self.session = session
-        self.config = session.get("config") or {}
-        self.provider = first_provider(session)
-        self.run = Run()
-        self.executes = 0
-        self.history: list = []
-        self.task: asyncio.Task | None = None
-        self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-
-    async def emit(self, event: str, data: dict) -> dict:
-        """One event, POSTed by the one events thread: the events reach the harness in the order they
-        were sent, also when a cancelled task stops waiting for one whose POST goes on."""
-        return await asyncio.get_running_loop().run_in_executor(self.events, self.client.emit, event, data)
+    orchestrator = ORCHESTRATOR
+    run_class = Run
 
     # ---- the tools --------------------------------------------------------------------------
 
@@ -253,21 +243,25 @@ class Bridge:
         pre = await self.emit("tool:pre", {**base, "tool_input": tool_input})
         if self.client.denies(pre):
             reason = deny_reason(pre)
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "denied", "message": reason}})
             return f"Error: denied: {reason}"
         if pre.get("action") == "modify" and isinstance((pre.get("data") or {}).get("tool_input"), dict):
             tool_input = pre["data"]["tool_input"]
         if not isinstance(tool_input, dict):
             message = arguments_problem(raw)
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": message}})
             return f"Error: invalid arguments: {message}"
         try:
             result = await asyncio.to_thread(self.client.call_tool, name, call_id, tool_input,
                                              self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)},
                                            "tool_input": tool_input})
             return f"Error: {e}"
+        self._closing(call_id)
         post = await self.emit("tool:post", {**base, "result": result, "tool_input": tool_input})
         inj = injection(post)
         if inj and inj["ephemeral"]:
@@ -308,17 +302,6 @@ class Bridge:
                          tool_error_formatter=self._format_tool_error,
                          tool_execution=ToolExecutionConfig(max_function_tool_concurrency=limit))
 
-    async def _complete(self, status: str, **extra) -> None:
-        await self.emit("orchestrator:complete", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns,
-                                                  "status": status, **extra})
-
-    async def execute(self, prompt: str) -> None:
-        self.run = Run()
-        try:
-            await self._execute(prompt)
-        finally:
-            self.executes += 1
-
     async def _execute(self, prompt: str) -> None:
         submit = await self.emit("prompt:submit", {"prompt": prompt})
         if not prompt.strip():
@@ -335,8 +318,8 @@ class Bridge:
             items.append(input_message(inj))
         elif inj:
             self.run.ephemeral.append(inj)
-        self.task = asyncio.current_task()
         try:
+            self._start_work()
             result = await self._run(items)
         except asyncio.CancelledError:
             self._keep_history(None, items)
@@ -345,6 +328,7 @@ class Bridge:
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
         except Exception as e:
+            self.task = None  # the outcome is decided: a SIGINT from here is ignored
             self._keep_history(e, items)
             if isinstance(e, Denied):
                 await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
@@ -354,7 +338,7 @@ class Bridge:
                 return await self._complete("incomplete", reason="max_iterations")
             return await self._complete("error", error=provider_error(e)["error"])
         finally:
-            self.task = None
+            self.task = None  # the answer is given: a SIGINT from here is ignored
         self.history = result.to_input_list()
         out = result.final_output
         await self.emit("prompt:complete", {"response": out if isinstance(out, str) else json.dumps(out)})
@@ -379,42 +363,9 @@ class Bridge:
         base = [{"role": "user", "content": data.input}] if isinstance(data.input, str) else list(data.input)
         self.history = base + [i.to_input_item() for i in data.new_items]
 
-    async def _close_open(self) -> None:
-        """After a cancel: the request and the tool calls still open (the framework cancelled their
-        tasks without waiting for them) are closed before cancel:completed (SPEC.md 5.10)."""
-        run = self.run
-        if run.open_request is not None:
-            it, run.open_request = run.open_request, None
-            run.turns += 1
-            await self.emit("provider:error", {"provider": self.provider["name"], "iteration": it, "attempt": 1,
-                                               "error": {"type": "cancelled", "message": "cancelled"},
-                                               "retryable": False, "status_code": None})
-        for ids in list(run.open_calls.values()):
-            run.open_calls.pop(ids["tool_call_id"], None)
-            await self.emit("tool:error", {**ids, "error": {"type": "cancelled", "message": "cancelled"}})
-
-    def on_sigint(self) -> None:
-        """SIGINT during a run: cancel:requested once, then the run's task is cancelled."""
-        if self.task is None or self.run.cancelled:
-            return
-        self.run.cancelled = True
-        self.events.submit(self.client.emit, "cancel:requested",
-                           {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
-        self.task.cancel()
-
-
-async def run_session(bridge: Bridge) -> None:
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGINT, bridge.on_sigint)
-    for prompt in bridge.session.get("prompts") or []:
-        await asyncio.create_task(bridge.execute(prompt))
-
 
 def main() -> int:
-    client = OckClient(os.environ["OCK_URL"])
-    session = client.session()
-    asyncio.run(run_session(Bridge(client, session)))
-    return 0
+    return run_bridge(Bridge)
 
 
 if __name__ == "__main__":

@@ -23,11 +23,9 @@ manifests/pydantic-ai-python.json says what the bridge applies and what it does 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
 import json
 import os
-import signal
 import sys
 from typing import Any
 
@@ -39,6 +37,7 @@ from pydantic_ai.messages import (
     ModelRequest,
     ModelResponse,
     PartDeltaEvent,
+    PartStartEvent,
     SystemPromptPart,
     TextPart,
     TextPartDelta,
@@ -46,20 +45,22 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.profiles.openai import OpenAIModelProfile
 from pydantic_ai.providers.openai import OpenAIProvider
 from pydantic_ai.usage import UsageLimits
 
 from ock_frameworks.common import (
+    AsyncBridge,
     Denied,
     OckClient,
     ToolFailed,
     arguments_problem,
     deny_reason,
-    first_provider,
     injection,
     parse_arguments,
     provider_error,
     result_text,
+    run_bridge,
 )
 
 ORCHESTRATOR = "pydantic-ai-python-bridge"
@@ -111,6 +112,7 @@ class Run:
         self.open_request: int | None = None  # the iteration of the request in flight
         self.open_calls: dict[str, dict] = {}  # tool_call_id -> the ids of a call at the tools endpoint
         self.messages: list = []
+        self.request_len = 0  # how many of messages the request in flight was sent
 
 
 class Reporting(AbstractCapability):
@@ -124,7 +126,8 @@ class Reporting(AbstractCapability):
         p = b.provider
         run.iteration += 1
         it = run.iteration
-        run.messages = ctx.messages
+        run.messages = ctx.messages  # the run's own list: it grows with the reply and the tool results
+        run.request_len = len(ctx.messages)
         reply = await b.emit("provider:request", {"provider": p["name"], "model": p["model"],
                                                   "iteration": it, "attempt": 1})
         if b.client.denies(reply):
@@ -147,7 +150,8 @@ class Reporting(AbstractCapability):
                 raise
             run.open_request = None
             run.turns += 1
-            await b.emit("provider:error", {"provider": p["name"], "iteration": it, "attempt": 1, **provider_error(e)})
+            await b.emit("provider:error", {"provider": p["name"], "iteration": it, "attempt": 1,
+                                            **b.request_error(e)})
             raise
         run.open_request = None
         run.turns += 1
@@ -190,25 +194,24 @@ class Reporting(AbstractCapability):
         return args if plan[0] == "run" and args == plan[1] else "{}"
 
 
-class Bridge:
+class Bridge(AsyncBridge):
     """One session: the client, the agent, the message history, the execute counter."""
 
+    orchestrator = ORCHESTRATOR
+    run_class = Run
+
     def __init__(self, client: OckClient, session: dict):
-        self.client = client
-        self.session = session
-        self.config = session.get("config") or {}
-        self.provider = first_provider(session)
-        self.run = Run()
-        self.executes = 0
-        self.history: list = []
-        self.task: asyncio.Task | None = None
-        self.events = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        super().__init__(client, session)
         self.stream_iteration = 0
 
-    async def emit(self, event: str, data: dict) -> dict:
-        """One event, POSTed by the one events thread: the events reach the harness in the order they
-        were sent, also when a cancelled task stops waiting for one whose POST goes on."""
-        return await asyncio.get_running_loop().run_in_executor(self.events, self.client.emit, event, data)
+    def request_error(self, e: BaseException) -> dict:
+        """provider:error's fields; streamed, a reply Pydantic AI could not read (a broken chunk, an
+        error event, no finish_reason) is a stream_error, retryable (SPEC.md 5.7)."""
+        fields = provider_error(e)
+        if self.config.get("streaming") and fields["error"]["type"] == "malformed_response":
+            fields = {**fields, "error": {"type": "stream_error", "message": fields["error"]["message"]},
+                      "retryable": True}
+        return fields
 
     def ids(self, call_id: str, name: str) -> dict:
         return {"tool_call_id": call_id or "", "tool_name": name or "",
@@ -240,17 +243,21 @@ class Bridge:
         base = self.ids(call_id, name)
         kind, value = self.run.plans.pop(call_id, ("invalid", "the call was not seen"))
         if kind == "deny":
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "denied", "message": value}})
             return f"Error: denied: {value}"
         if kind == "invalid":
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": value}})
             return f"Error: invalid arguments: {value}"
         try:
             result = await asyncio.to_thread(self.client.call_tool, name, call_id, value,
                                              self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
+            self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)}, "tool_input": value})
             return f"Error: {e}"
+        self._closing(call_id)
         post = await self.emit("tool:post", {**base, "result": result, "tool_input": value})
         inj = injection(post)
         if inj and inj["ephemeral"]:
@@ -260,32 +267,29 @@ class Bridge:
         return result_text(result)
 
     async def _stream_events(self, ctx, events) -> None:
-        """With config.streaming: the text deltas of the streamed requests are provider:stream."""
+        """With config.streaming: the text of the streamed requests is provider:stream, the text a
+        part starts with (PartStartEvent) and each text delta after it."""
         async for ev in events:
-            if isinstance(ev, PartDeltaEvent) and isinstance(ev.delta, TextPartDelta) and ev.delta.content_delta:
+            delta = ""
+            if isinstance(ev, PartStartEvent) and isinstance(ev.part, TextPart):
+                delta = ev.part.content
+            elif isinstance(ev, PartDeltaEvent) and isinstance(ev.delta, TextPartDelta):
+                delta = ev.delta.content_delta
+            if delta:
                 await self.emit("provider:stream", {"provider": self.provider["name"],
-                                                    "iteration": self.stream_iteration,
-                                                    "delta": ev.delta.content_delta})
+                                                    "iteration": self.stream_iteration, "delta": delta})
 
     def _agent(self) -> Agent:
         p = self.provider
         openai = AsyncOpenAI(api_key=os.environ.get("OPENAI_API_KEY") or "ock-dummy-key", base_url=p["base_url"],
                              max_retries=0, timeout=self.config.get("request_timeout_ms", 60000) / 1000,
                              default_headers={"X-OCK-Trace-Id": self.client.trace_id})
-        model = OpenAIChatModel(p["model"], provider=OpenAIProvider(openai_client=openai))
+        # A stream that ends without a finish_reason is an error, not a reply cut short taken as whole
+        # (Pydantic AI's own profile switch; by default it takes such a stream as finish_reason stop).
+        model = OpenAIChatModel(p["model"], provider=OpenAIProvider(openai_client=openai),
+                                profile=OpenAIModelProfile(openai_chat_streaming_requires_finish_reason=True))
         tools = [self._tool(t) for t in self.session.get("tools") or []]
         return Agent(model, tools=tools, capabilities=[Reporting(self)], retries=int(self.config.get("max_iterations", 10)))
-
-    async def _complete(self, status: str, **extra) -> None:
-        await self.emit("orchestrator:complete", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns,
-                                                  "status": status, **extra})
-
-    async def execute(self, prompt: str) -> None:
-        self.run = Run()
-        try:
-            await self._execute(prompt)
-        finally:
-            self.executes += 1
 
     async def _execute(self, prompt: str) -> None:
         submit = await self.emit("prompt:submit", {"prompt": prompt})
@@ -306,8 +310,8 @@ class Bridge:
             history.append(request_of(inj))
         elif inj:
             self.run.ephemeral.append(inj)
-        self.task = asyncio.current_task()
         try:
+            self._start_work()
             result = await self._agent().run(
                 user_prompt, message_history=history,
                 usage_limits=UsageLimits(request_limit=int(self.config.get("max_iterations", 10))),
@@ -319,6 +323,7 @@ class Bridge:
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
         except Exception as e:
+            self.task = None  # the outcome is decided: a SIGINT from here is ignored
             self._keep_history(history, prompt, user_prompt)
             if isinstance(e, Denied):
                 await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
@@ -328,54 +333,25 @@ class Bridge:
                 return await self._complete("incomplete", reason="max_iterations")
             return await self._complete("error", error=provider_error(e)["error"])
         finally:
-            self.task = None
+            self.task = None  # the answer is given: a SIGINT from here is ignored
         self.history = result.all_messages()
         out = result.output
         await self.emit("prompt:complete", {"response": out if isinstance(out, str) else json.dumps(out)})
         return await self._complete("success")
 
     def _keep_history(self, history: list, prompt: str, user_prompt: Any) -> None:
-        """What the context already holds stays (SPEC.md 5.14): the run's messages as the last
-        model request saw them (the prompt and the completed tool rounds)."""
-        if self.run.messages:
-            self.history = list(self.run.messages)
+        """What the context already holds stays (SPEC.md 5.14): the run's messages (the prompt and
+        the completed tool rounds); when a cancel abandoned the request in flight, without what
+        Pydantic AI kept of its reply (SPEC.md 5.10)."""
+        run = self.run
+        if run.messages:
+            self.history = list(run.messages[:run.request_len] if run.open_request is not None else run.messages)
             return
         self.history = history + ([ModelRequest(parts=[UserPromptPart(prompt)])] if user_prompt is not None else [])
 
-    async def _close_open(self) -> None:
-        """After a cancel: the request and the tool calls still open (the framework cancelled their
-        tasks without waiting for them) are closed before cancel:completed (SPEC.md 5.10)."""
-        run = self.run
-        if run.open_request is not None:
-            it, run.open_request = run.open_request, None
-            run.turns += 1
-            await self.emit("provider:error", {"provider": self.provider["name"], "iteration": it, "attempt": 1,
-                                               "error": {"type": "cancelled", "message": "cancelled"},
-                                               "retryable": False, "status_code": None})
-        for ids in list(run.open_calls.values()):
-            run.open_calls.pop(ids["tool_call_id"], None)
-            await self.emit("tool:error", {**ids, "error": {"type": "cancelled", "message": "cancelled"}})
-
-    def on_sigint(self) -> None:
-        if self.task is None or self.run.cancelled:
-            return
-        self.run.cancelled = True
-        self.events.submit(self.client.emit, "cancel:requested",
-                           {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
-        self.task.cancel()
-
-
-async def run_session(bridge: Bridge) -> None:
-    asyncio.get_running_loop().add_signal_handler(signal.SIGINT, bridge.on_sigint)
-    for prompt in bridge.session.get("prompts") or []:
-        await asyncio.create_task(bridge.execute(prompt))
-
 
 def main() -> int:
-    client = OckClient(os.environ["OCK_URL"])
-    session = client.session()
-    asyncio.run(run_session(Bridge(client, session)))
-    return 0
+    return run_bridge(Bridge)
 
 
 if __name__ == "__main__":
