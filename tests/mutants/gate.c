@@ -309,6 +309,71 @@ static cJSON *read_report(const char *dir) {
   return ock_json_parse_file(path, REPORT_MAX, &report, &je) ? NULL : report;
 }
 
+static const cJSON *scenario_in(const cJSON *report, const char *id);
+static int is_failure(const char *verdict);
+
+/* replace_scenarios puts the scenarios of again in place of those with the same id in report. */
+static void replace_scenarios(cJSON *report, const cJSON *again) {
+  cJSON *list = cJSON_GetObjectItemCaseSensitive(report, "scenarios");
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(again, "scenarios")) {
+    int i = 0;
+    for (const cJSON *old = list ? list->child : NULL; old; old = old->next, i++)
+      if (!strcmp(str_of(old, "id"), str_of(s, "id"))) {
+        cJSON_ReplaceItemInArray(list, i, cJSON_Duplicate(s, 1));
+        break;
+      }
+  }
+}
+
+/* run_again_alone: the reference and the lie-free proxy run side by side, each with two jobs, so
+ * on a loaded machine (a sanitizer build, a shared CI runner) a timing check can fail in either.
+ * The scenarios the reference fails, or whose verdict the proxy changes, run once more, the two
+ * runs one after the other, and their second verdicts count; the line printed names them. A
+ * scenario that differs again is reported by reference_passes or proxy_is_transparent. */
+static void run_again_alone(struct gate *g, const char *orch) {
+  if (!g->reference_report || !g->transparent_report)
+    return;
+  cJSON *ids = cJSON_CreateArray();
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g->reference_report, "scenarios")) {
+    const char *v = str_of(s, "verdict");
+    const cJSON *t = scenario_in(g->transparent_report, str_of(s, "id"));
+    if (cJSON_GetArraySize(ids) < GATE_MAX_CASES &&
+        (is_failure(v) || !t || strcmp(v, str_of(t, "verdict"))))
+      cJSON_AddItemToArray(ids, cJSON_CreateString(str_of(s, "id")));
+  }
+  const char *cases[GATE_MAX_CASES];
+  int n = 0;
+  cJSON_ArrayForEach(s, ids)
+    cases[n++] = s->valuestring;
+  if (n) {
+    printf("\ngate: %d scenario(s) differ between the reference and the lie-free proxy; run again, "
+           "one run at a time:",
+           n);
+    for (int i = 0; i < n; i++)
+      printf(" %s", cases[i]);
+    printf("\n");
+    const char *who[2] = {g->reference, orch};
+    cJSON *reports[2] = {g->reference_report, g->transparent_report};
+    for (int k = 0; k < 2; k++) {
+      char dir[512], *argv[MAX_ARGS];
+      snprintf(dir, sizeof dir, "%s/%s-again", g->tmp, k ? "none" : "reference");
+      run_argv(g, argv, who[k], dir, cases, n);
+      ock_process *p = start(argv);
+      settle(&p, 1);
+      int code = finish(p, NULL, NULL, NULL);
+      if (k == 0 && code == 0)
+        g->reference_exit = 0; /* every scenario it failed passed alone */
+      cJSON *again = read_report(dir);
+      if (again)
+        replace_scenarios(reports[k], again);
+      cJSON_Delete(again);
+    }
+  }
+  cJSON_Delete(ids);
+}
+
 void gate_run_reference(struct gate *g) {
   const char *cases[GATE_MAX_CASES];
   int n = 0;
@@ -349,6 +414,7 @@ void gate_run_reference(struct gate *g) {
   g->transparent_exit = finish(both[1], tout, terr, NULL);
   g->reference_report = read_report(dir);
   g->transparent_report = read_report(tdir);
+  run_again_alone(g, orch);
 }
 
 static const cJSON *scenario_in(const cJSON *report, const char *id) {
