@@ -255,6 +255,30 @@ void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchan
   ock__mut_set_str(ock__mut_event_data(x), "reason", "max_iterations");
 }
 
+/* An error flag a failed tool call set and nothing clears: the execute answered, and ends on the
+ * error path all the same (no prompt:complete; execution:end and orchestrator:complete say error,
+ * the latter with an error object). */
+void ock__mut_tool_error_sticks(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *d = ock__mut_event_data(x);
+  if (!s->tool_failed || !d)
+    return;
+  if (is(x, OCK_EV_PROMPT_COMPLETE)) {
+    ock__mut_answer_continue(x);
+  } else if (is(x, OCK_EV_EXECUTION_END) && !strcmp(data_str(x, "status"), "completed")) {
+    cJSON_ReplaceItemInObjectCaseSensitive(d, "response", cJSON_CreateNull());
+    ock__mut_set_str(d, "status", "error");
+    ock__mut_set_str(d, "stage", "failed");
+  } else if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "status"), "success")) {
+    ock__mut_set_str(d, "status", "error");
+    ock__mut_set_str(d, "stage", "failed");
+    cJSON *err = cJSON_CreateObject();
+    cJSON_AddStringToObject(err, "type", "execution_failed");
+    cJSON_AddStringToObject(err, "message", "a tool call of this execute failed");
+    cJSON_DeleteItemFromObjectCaseSensitive(d, "error");
+    cJSON_AddItemToObject(d, "error", err);
+  }
+}
+
 void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_ORCHESTRATOR_COMPLETE) && !strcmp(data_str(x, "reason"), "max_iterations"))
@@ -356,6 +380,23 @@ void ock__mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchan
   (void)s;
   if (is(x, OCK_EV_TOOL_ERROR) && !strcmp(error_type(x), "not_found"))
     set_error_type(x, "execution_failed");
+}
+
+/* A call closed as cancelled is reported the way a finished call is: tool:post with a failed
+ * result, where SPEC.md 5.10 wants tool:error cancelled; for a call still running, that tool:post
+ * comes before the tool replied. */
+void ock__mut_cancelled_as_post(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = ock__mut_event_data(x);
+  cJSON *err = cJSON_GetObjectItemCaseSensitive(d, "error");
+  if (!is(x, OCK_EV_TOOL_ERROR) || strcmp(ock__mut_str(err, "type"), "cancelled"))
+    return;
+  cJSON *result = cJSON_CreateObject();
+  cJSON_AddFalseToObject(result, "success");
+  cJSON_AddNullToObject(result, "output");
+  cJSON_AddItemToObject(result, "error", cJSON_DetachItemViaPointer(d, err));
+  cJSON_AddItemToObject(d, "result", result);
+  ock__mut_set_str(x->body, "event", OCK_EV_TOOL_POST);
 }
 
 void ock__mut_failed_result_as_error(struct mutant_state *s, struct mutant_exchange *x) {
@@ -617,6 +658,19 @@ void ock__mut_provider_error_fields_dropped(struct mutant_state *s, struct mutan
     return;
   cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "retryable");
   cJSON_DeleteItemFromObjectCaseSensitive(ock__mut_event_data(x), "status_code");
+}
+
+/* provider:error carries the error as its message string, not as {type, message}: the exception
+ * text put where the object belongs. */
+void ock__mut_provider_error_as_string(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = ock__mut_event_data(x);
+  const cJSON *err = cJSON_GetObjectItemCaseSensitive(d, "error");
+  if (!is(x, OCK_EV_PROVIDER_ERROR) || !cJSON_IsObject(err))
+    return;
+  const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
+  cJSON *text = cJSON_CreateString(cJSON_IsString(msg) ? msg->valuestring : "provider failed");
+  cJSON_ReplaceItemInObjectCaseSensitive(d, "error", text);
 }
 
 void ock__mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x) {

@@ -46,6 +46,9 @@ void ock__mut_complete_status_done(struct mutant_state *s, struct mutant_exchang
 void ock__mut_turn_count_plus_one(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_incomplete_as_success(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_tool_error_sticks(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancelled_as_post(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_provider_error_as_string(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x);
@@ -167,6 +170,7 @@ void ock__mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange
 
 /* The session document and the exit (mut_process.c). */
 void ock__mut_max_iterations_raised(struct mutant_state *s, cJSON *doc);
+void ock__mut_streaming_ignored(struct mutant_state *s, cJSON *doc);
 void ock__mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc);
 void ock__mut_tools_serialized(struct mutant_state *s, cJSON *doc);
 void ock__mut_backoff_zero(struct mutant_state *s, cJSON *doc);

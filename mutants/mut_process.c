@@ -55,6 +55,17 @@ void ock__mut_max_iterations_raised(struct mutant_state *s, cJSON *doc) {
   add_to_number(config_of(doc), "max_iterations", 1);
 }
 
+/* The session's config.streaming (and its streaming mode) is not wired through: the SUT never
+ * streams. */
+void ock__mut_streaming_ignored(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  cJSON *config = config_of(doc);
+  if (cJSON_HasObjectItem(config, "streaming"))
+    cJSON_ReplaceItemInObjectCaseSensitive(config, "streaming", cJSON_CreateFalse());
+  if (cJSON_HasObjectItem(config, "mode"))
+    cJSON_ReplaceItemInObjectCaseSensitive(config, "mode", cJSON_CreateString("basic"));
+}
+
 void ock__mut_tools_serialized(struct mutant_state *s, cJSON *doc) {
   (void)s;
   cJSON *config = config_of(doc);

@@ -458,6 +458,22 @@ void ock__mut_wrap_up_sent(struct mutant_state *s, struct mutant_exchange *x) {
     s->done_once = 1;
 }
 
+/* tool_event: a tool event for the call, with the fields every tool event carries. */
+static cJSON *tool_event(const char *name, const cJSON *call, const cJSON *response) {
+  cJSON *ev = cJSON_CreateObject();
+  cJSON_AddStringToObject(ev, "event", name);
+  cJSON *d = cJSON_AddObjectToObject(ev, "data");
+  cJSON_AddStringToObject(d, "tool_call_id", ock__mut_str(call, "id"));
+  cJSON_AddStringToObject(d, "tool_name", ock__mut_str(call, "name"));
+  cJSON_AddStringToObject(d, "parallel_group_id", "00000000-0000-4000-8000-00000000f1a5");
+  if (*ock__mut_str(response, "trace_id"))
+    cJSON_AddStringToObject(d, "trace_id", ock__mut_str(response, "trace_id"));
+  cJSON_AddStringToObject(d, "stage", "execute");
+  return ev;
+}
+
+/* The wrap-up reply's first call goes into the tool pipeline: tool:pre, then the loop sees the
+ * limit and closes it with tool:error cancelled; it is never run. */
 void ock__mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_exchange *x) {
   if (s->done_once != 1 || strcmp(ock__mut_event_name(x), OCK_EV_PROVIDER_RESPONSE))
     return;
@@ -466,16 +482,16 @@ void ock__mut_wrap_up_call_announced(struct mutant_state *s, struct mutant_excha
   if (!call)
     return;
   s->done_once = 2;
-  cJSON *pre = cJSON_CreateObject();
-  cJSON_AddStringToObject(pre, "event", OCK_EV_TOOL_PRE);
-  cJSON *d = cJSON_AddObjectToObject(pre, "data");
-  cJSON_AddStringToObject(d, "tool_call_id", ock__mut_str(call, "id"));
-  cJSON_AddStringToObject(d, "tool_name", ock__mut_str(call, "name"));
+  cJSON *pre = tool_event(OCK_EV_TOOL_PRE, call, data);
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(call, "arguments");
-  cJSON_AddItemToObject(d, "input", args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
-  if (*ock__mut_str(data, "trace_id"))
-    cJSON_AddStringToObject(d, "trace_id", ock__mut_str(data, "trace_id"));
+  cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(pre, "data"), "tool_input",
+                        args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
   ock__mut_post_after(x, pre);
+  cJSON *err = tool_event(OCK_EV_TOOL_ERROR, call, data);
+  cJSON *e = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(err, "data"), "error");
+  cJSON_AddStringToObject(e, "type", "cancelled");
+  cJSON_AddStringToObject(e, "message", "the iteration limit was reached");
+  ock__mut_post_after(x, err);
 }
 
 /* ---- what a failed attempt leaves behind (OCK-ERROR-012) ------------------------------------ */

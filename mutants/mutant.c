@@ -95,10 +95,13 @@ void ock__mutant_note_event(struct mutant_state *s, const cJSON *event, const cJ
     s->llm_in_execute = s->responses_in_execute = s->requests_in_execute = 0;
     s->after_cancel = s->cancelled;
     s->cancelled = 0;
+    s->tool_failed = 0;
     cJSON_Delete(s->resolve);
     s->resolve = NULL;
   } else if (!strcmp(name, OCK_EV_CANCEL_REQUESTED)) {
     s->cancelled = 1;
+  } else if (!strcmp(name, OCK_EV_TOOL_ERROR)) {
+    s->tool_failed = 1;
   } else if (!strcmp(name, OCK_EV_PROVIDER_RESPONSE)) {
     s->responses_in_execute++;
   } else if (!strcmp(name, OCK_EV_PROVIDER_REQUEST)) {

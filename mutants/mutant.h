@@ -85,6 +85,7 @@ struct mutant_state {
   int responses_in_execute; /* provider:response events since the last prompt:submit */
   int requests_in_execute;  /* provider:request events since the last prompt:submit */
   int cancelled;            /* the current execute saw cancel:requested */
+  int tool_failed;          /* the current execute saw a tool:error */
   int after_cancel;         /* the previous execute was cancelled */
   int wrapped_up;           /* an LLM request carried the iteration-limit reminder */
   int done_once;            /* a one-shot mutation already acted */

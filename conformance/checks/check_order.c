@@ -200,8 +200,11 @@ static void tools_announced(struct grade_ctx *g) {
                     ock__entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
                     "tool %s (%s) ran %s", ock__str_field(v->e[i], "name"), id,
                     pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
+    /* The reply may reach the mock after the execute ended (a call the SUT stopped waiting for
+     * on a SIGINT): it is looked for in the whole journal, so a tool:post sent before it is seen.
+     */
     size_t end = (size_t)-1;
-    for (size_t j = i + 1; j < x->end && end == (size_t)-1; j++)
+    for (size_t j = i + 1; j < v->n && end == (size_t)-1; j++)
       if (ock__is_kind(v->e[j], OCK_ENTRY_TOOL_END) &&
           !strcmp(ock__str_field(v->e[j], "tool_call_id"), id))
         end = j;

@@ -1006,6 +1006,34 @@ static void expect_clauses_are_charged_to_what_they_prove(void) {
   "\"client_gone\":" gone ",\"reply\":{\"success\":true,\"output\":\"v\"}}"
 /* clang-format on */
 
+/* clang-format off */
+/* A call closed on a SIGINT in execute 1 (CLOSE), whose reply reaches the mock only after the
+ * next execute ended. */
+#define CLOSED_LATE(CLOSE)                                                                      \
+  "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") ","                                 \
+  EV("provider:request", "{}") "," REQ(USER) "," REPLY_CALL("a", "get", "{}") ","              \
+  EV("tool:pre", "{\"tool_call_id\":\"a\",\"tool_name\":\"get\"}") "," START("a") ","          \
+  "{\"kind\":\"cancel\"}," CLOSE "," COMPLETE("1", "cancelled") ","                           \
+  EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV("provider:request", "{}") "," REQ(USER) ","  \
+  REPLY_TEXT("ok") "," COMPLETE("1", "success") "," END("a", "true") "]"
+/* clang-format on */
+
+/* OCK-ORDER-006: a tool:post sent before the tool replied fails, also when that reply reaches the
+ * mock only after the execute (a running call closed on a SIGINT must get tool:error cancelled,
+ * SPEC.md 5.10); tool:error cancelled is exempt. */
+static void tool_post_before_a_late_reply(void) {
+  cJSON *c = grade(CLOSED_LATE(EV("tool:post", "{\"tool_call_id\":\"a\",\"tool_name\":\"get\","
+                                               "\"result\":{\"success\":false,\"output\":null}}")),
+                   no_caps, 0);
+  EXPECT(c, "order.tool-post-after-run", "FAIL");
+  cJSON_Delete(c);
+  c = grade(CLOSED_LATE(EV("tool:error", "{\"tool_call_id\":\"a\",\"tool_name\":\"get\","
+                                         "\"error\":{\"type\":\"cancelled\",\"message\":\"m\"}}")),
+            no_caps, 0);
+  EXPECT(c, "order.tool-post-after-run", "(not run)");
+  cJSON_Delete(c);
+}
+
 /* SPEC.md 1.3: undeclared capabilities are recognised by behaviour, not only by event names. */
 static void undeclared_capability_by_behaviour(void) {
   cJSON *c = grade(TWO_CALLS(START("a") "," START("b") "," END("a", "false") "," END("b", "false")),
@@ -1391,6 +1419,7 @@ static const struct ock_test tests[] = {
     {"expect_clauses_are_charged_to_what_they_prove",
      expect_clauses_are_charged_to_what_they_prove},
     {"undeclared_capability_by_behaviour", undeclared_capability_by_behaviour},
+    {"tool_post_before_a_late_reply", tool_post_before_a_late_reply},
     {"custom_events_do_not_displace_execution_events",
      custom_events_do_not_displace_execution_events},
     {"cugar_stage_order_is_accepted", cugar_stage_order_is_accepted},

@@ -362,9 +362,14 @@ static void session_and_blank_prompt_lies(void) {
   done(&x);
   x = exchange_of(event("provider:response", response), &h);
   m->event(&s, &x);
-  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 1);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 2); /* tool:pre, then tool:error cancelled */
   const cJSON *pre_data = cJSON_GetObjectItem(cJSON_GetArrayItem(x.after, 0), "data");
   OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(pre_data, "tool_call_id")), "c9");
+  OCK_ASSERT_NOT_NULL(cJSON_GetObjectItem(pre_data, "tool_input"));
+  const cJSON *err_data = cJSON_GetObjectItem(cJSON_GetArrayItem(x.after, 1), "data");
+  OCK_ASSERT_STR_EQ(
+      cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(err_data, "error"), "type")),
+      "cancelled");
   done(&x);
   ock__mutant_state_free(&s);
 }
@@ -436,6 +441,72 @@ static void narrow_event_lies(void) {
   ock__mutant_state_free(&s);
 }
 
+/* The lies that each leave one check the one first cause: a sticky tool error, an error given as
+ * a string, a cancelled call told as tool:post, and streaming not wired through. */
+static void single_cause_lies(void) {
+  struct mutant_state s;
+  ock__mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  cJSON *submit = event("prompt:submit", "{\"prompt\":\"p\"}");
+  cJSON *failed = event("tool:error", "{\"error\":{\"type\":\"execution_failed\"}}");
+  struct mutant_exchange x =
+      exchange_of(event("orchestrator:complete", "{\"status\":\"success\"}"), &h);
+  need("tool-error-sticks")->event(&s, &x); /* no tool failed yet: nothing */
+  OCK_ASSERT_STR_EQ(data_str(&x, "status"), "success");
+  ock__mutant_note_event(&s, submit, NULL);
+  ock__mutant_note_event(&s, failed, NULL);
+  OCK_ASSERT_TRUE(s.tool_failed);
+  need("tool-error-sticks")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "status"), "error");
+  OCK_ASSERT_STR_EQ(data_str(&x, "stage"), "failed");
+  OCK_ASSERT_NOT_NULL(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"));
+  done(&x);
+  x = exchange_of(event("prompt:complete", "{\"response\":\"r\"}"), &h);
+  need("tool-error-sticks")->event(&s, &x);
+  OCK_ASSERT_NOT_NULL(x.answer); /* the error path sends no prompt:complete */
+  done(&x);
+  x = exchange_of(event("execution:end", "{\"response\":\"r\",\"status\":\"completed\"}"), &h);
+  need("tool-error-sticks")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "status"), "error");
+  OCK_ASSERT_TRUE(
+      cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "response")));
+  done(&x);
+  ock__mutant_note_event(&s, submit, NULL); /* a new execute clears the flag */
+  OCK_ASSERT_INT_EQ(s.tool_failed, 0);
+
+  x = exchange_of(event("provider:error", "{\"error\":{\"type\":\"http_error\",\"message\":"
+                                          "\"HTTP 500\"},\"retryable\":true}"),
+                  &h);
+  need("provider-error-as-string")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(data_str(&x, "error"), "HTTP 500");
+  done(&x);
+
+  x = exchange_of(event("tool:error", "{\"tool_call_id\":\"c\",\"error\":{\"type\":\"timeout\"}}"),
+                  &h);
+  need("cancelled-as-post")->event(&s, &x); /* only a cancelled call */
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(x.body, "event")), "tool:error");
+  done(&x);
+  x = exchange_of(
+      event("tool:error", "{\"tool_call_id\":\"c\",\"error\":{\"type\":\"cancelled\"}}"), &h);
+  need("cancelled-as-post")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(x.body, "event")), "tool:post");
+  const cJSON *result = cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "result");
+  OCK_ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItem(result, "success")));
+  OCK_ASSERT_STR_EQ(data_str(&x, "error"), "(absent)");
+  done(&x);
+
+  cJSON *doc = cJSON_Parse("{\"config\":{\"streaming\":true,\"mode\":\"streaming\"}}");
+  need("streaming-ignored")->session(&s, doc);
+  char *text = cJSON_PrintUnformatted(doc);
+  OCK_ASSERT_STR_EQ(text, "{\"config\":{\"streaming\":false,\"mode\":\"basic\"}}");
+  free(text);
+  cJSON_Delete(doc);
+
+  cJSON_Delete(submit);
+  cJSON_Delete(failed);
+  ock__mutant_state_free(&s);
+}
+
 static const struct ock_test tests[] = {
     {"table_is_well_formed", table_is_well_formed},
     {"state_follows_traffic", state_follows_traffic},
@@ -449,6 +520,7 @@ static const struct ock_test tests[] = {
     {"session_and_blank_prompt_lies", session_and_blank_prompt_lies},
     {"one_text_at_a_time", one_text_at_a_time},
     {"narrow_event_lies", narrow_event_lies},
+    {"single_cause_lies", single_cause_lies},
     {NULL, NULL}};
 
 const struct ock_suite suite_mutations = {"mutations", tests, NULL, NULL};
