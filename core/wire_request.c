@@ -12,6 +12,7 @@
 #include "ock/wire_request.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -649,33 +650,93 @@ static int read_bool(const struct scan *s, struct ock_wire_span v, int *out) {
   return OCK_OK;
 }
 
-static int read_tools(const struct scan *s, struct ock_wire_span v, struct ock_request_read *r) {
-  static const char *const keys[] = {"name", "function", NULL};
+/* tool_name: the name of a tool object (its "name", or its function's), or absent. */
+static int tool_name(const struct scan *s, const struct ock_wire_span *tool,
+                     struct ock_wire_span *name) {
   static const char *const fn_keys[] = {"name", NULL};
+  *name = (struct ock_wire_span){0, 0};
+  if (first_byte(s, tool[0]) == '"') {
+    *name = tool[0];
+  } else if (first_byte(s, tool[1]) == '{') {
+    struct scan f = sub_scan(s, tool[1]);
+    int rc = collect(&f, fn_keys, name, 3, NULL);
+    if (rc)
+      return rc;
+    if (first_byte(s, *name) != '"')
+      name->len = 0;
+  }
+  return OCK_OK;
+}
+
+/* add_tool_name records one offered tool's name (absent: len 0). */
+static int add_tool_name(struct ock_request_read *r, size_t *cap, struct ock_wire_span name) {
+  int rc = grow((void **)&r->tool_names, cap, r->n_tools, sizeof *r->tool_names);
+  if (!rc)
+    r->tool_names[r->n_tools++] = name;
+  return rc;
+}
+
+/* declarations: each of a Gemini tool's functionDeclarations is an offered tool. */
+static int declarations(const struct scan *s, struct ock_wire_span v, struct ock_request_read *r,
+                        size_t *cap) {
+  static const char *const keys[] = {"name", NULL};
+  if (first_byte(s, v) != '[')
+    return OCK_EJSON;
+  struct scan t = sub_scan(s, v);
+  t.p++;
+  int rc = OCK_OK, more = 1;
+  for (int n = 0; !rc; n++) {
+    struct ock_wire_span name;
+    rc = next(&t, ']', n, &more);
+    if (rc || !more)
+      break;
+    rc = collect(&t, keys, &name, 3, NULL);
+    if (!rc && first_byte(s, name) != '"')
+      name.len = 0;
+    if (!rc)
+      rc = add_tool_name(r, cap, name);
+  }
+  return rc;
+}
+
+static int read_tools(const struct scan *s, struct ock_wire_span v, struct ock_request_read *r) {
+  static const char *const keys[] = {"name", "function", "functionDeclarations", NULL};
   struct scan t = sub_scan(s, v);
   size_t cap = 0;
   t.p++;
   int rc = OCK_OK, more = 1;
   for (int n = 0; !rc; n++) {
-    struct ock_wire_span tool[2], name = {0, 0};
+    struct ock_wire_span tool[3], name;
     rc = next(&t, ']', n, &more);
     if (rc || !more)
       break;
     rc = collect(&t, keys, tool, 2, NULL);
-    if (!rc && first_byte(s, tool[0]) == '"') {
-      name = tool[0];
-    } else if (!rc && first_byte(s, tool[1]) == '{') {
-      struct scan f = sub_scan(s, tool[1]);
-      rc = collect(&f, fn_keys, &name, 3, NULL);
-      if (first_byte(s, name) != '"')
-        name.len = 0;
-    }
-    if (!rc)
-      rc = grow((void **)&r->tool_names, &cap, r->n_tools, sizeof *r->tool_names);
-    if (!rc)
-      r->tool_names[r->n_tools++] = name;
+    if (!rc && tool[2].len)
+      rc = declarations(s, tool[2], r, &cap);
+    else if (!rc && !(rc = tool_name(s, tool, &name)))
+      rc = add_tool_name(r, &cap, name);
   }
   return rc;
+}
+
+/* is_history_member: a member the journal keeps apart from the params (any API's). */
+static int is_history_member(const struct scan *s, struct ock_wire_span key) {
+  static const char *const names[] = {
+      "\"messages\"", "\"system\"", "\"input\"", "\"contents\"", "\"systemInstruction\"", NULL};
+  for (size_t i = 0; names[i]; i++)
+    if (key.len == strlen(names[i]) && !memcmp(s->base + key.at, names[i], key.len))
+      return 1;
+  return 0;
+}
+
+/* keep_params: the body's members but those of the history, as r's params. */
+static void keep_params(const struct scan *s, struct members *all, struct ock_request_read *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < all->n; i++)
+    if (!is_history_member(s, all->items[i].key))
+      all->items[n++] = all->items[i];
+  r->params = all->items;
+  r->n_params = n;
 }
 
 /* read_top reads the body object's members and the values that are not messages. */
@@ -703,16 +764,7 @@ static int read_top(struct scan *s, int anthropic, struct ock_request_read *r,
     if (!rc)
       rc = read_bool(s, usage, &r->include_usage);
   }
-  size_t n = 0; /* the params: every member but messages and system */
-  for (size_t i = 0; i < all.n; i++) {
-    struct ock_wire_span key = all.items[i].key;
-    const char *name = s->base + key.at;
-    if (!(key.len == 10 && !memcmp(name, "\"messages\"", 10)) &&
-        !(key.len == 8 && !memcmp(name, "\"system\"", 8)))
-      all.items[n++] = all.items[i];
-  }
-  r->params = all.items;
-  r->n_params = n;
+  keep_params(s, &all, r);
   r->messages = v[K_MESSAGES];
   r->system = v[K_SYSTEM];
   return rc;
@@ -746,24 +798,501 @@ static int anthropic_system(const struct scan *s, struct ock_request_read *r) {
   return rc;
 }
 
-int ock_wire_request_read(const char *body, size_t len, int anthropic,
+/* ---- the Responses API ---------------------------------------------------------------------- */
+
+/* resp_text reads a message's content or an output as wire_responses.c's content_text does: a
+ * string, or an array of part objects whose "text" strings are joined ("" when none has one). */
+static int resp_text(const struct scan *s, struct ock_wire_span v, char **out) {
+  int c = first_byte(s, v);
+  *out = NULL;
+  if (c != '"' && c != '[')
+    return OCK_EJSON;
+  return text_of(s, v, out);
+}
+
+enum { I_TYPE, I_ROLE, I_CONTENT, I_CALL_ID, I_NAME, I_ARGUMENTS, I_OUTPUT, I_N };
+
+/* One input array being read: the assistant message function_call items join (-1: the next
+ * call starts one). */
+struct input_read {
+  struct ock_history *h;
+  long long join;
+};
+
+static int resp_message(const struct scan *s, const struct ock_wire_span *v, int index,
+                        struct input_read *in) {
+  char role[NAME_MAX];
+  struct ock_message m = {.wire_index = index};
+  int rc = name_of(s, v[I_ROLE], role);
+  if (rc)
+    return rc;
+  if (!strcmp(role, "user"))
+    m.role = OCK_ROLE_USER;
+  else if (!strcmp(role, "system") || !strcmp(role, "developer"))
+    m.role = OCK_ROLE_SYSTEM;
+  else if (!strcmp(role, "assistant"))
+    m.role = OCK_ROLE_ASSISTANT;
+  else
+    return OCK_EJSON;
+  rc = resp_text(s, v[I_CONTENT], &m.content);
+  if (!rc)
+    rc = push_or_clear(in->h, &m, NULL, -1);
+  else
+    ock_message_clear(&m);
+  in->join = m.role == OCK_ROLE_ASSISTANT ? (long long)in->h->len - 1 : -1;
+  return rc;
+}
+
+static int resp_call(const struct scan *s, const struct ock_wire_span *v, int index,
+                     struct input_read *in) {
+  struct ock_tool_call c = {0};
+  int rc = string_of(s, v[I_CALL_ID], &c.id);
+  if (!rc)
+    rc = string_of(s, v[I_NAME], &c.name);
+  if (!rc)
+    rc = string_of(s, v[I_ARGUMENTS], &c.arguments);
+  struct ock_message *to = !rc && in->join >= 0 ? &in->h->items[in->join] : NULL;
+  struct ock_tool_call *calls = NULL;
+  if (to && !(calls = realloc(to->calls, (to->n_calls + 1) * sizeof *calls)))
+    rc = OCK_ENOMEM;
+  if (calls) {
+    to->calls = calls;
+    calls[to->n_calls++] = c;
+    return OCK_OK;
+  }
+  if (!rc && !(calls = malloc(sizeof *calls)))
+    rc = OCK_ENOMEM;
+  if (rc) {
+    free(c.id);
+    free(c.name);
+    free(c.arguments);
+    return rc; /* cppcheck-suppress memleak ; calls is NULL here, or kept by to */
+  }
+  *calls = c;
+  struct ock_message m = {.role = OCK_ROLE_ASSISTANT, .calls = calls, .n_calls = 1};
+  m.wire_index = index;
+  rc = push_or_clear(in->h, &m, NULL, -1);
+  in->join = (long long)in->h->len - 1;
+  return rc;
+}
+
+static int resp_output(const struct scan *s, const struct ock_wire_span *v, int index,
+                       struct input_read *in) {
+  struct ock_message m = {.role = OCK_ROLE_TOOL, .wire_index = index};
+  int rc = string_of(s, v[I_CALL_ID], &m.tool_call_id);
+  if (!rc)
+    rc = resp_text(s, v[I_OUTPUT], &m.content);
+  in->join = -1;
+  if (!rc)
+    return push_or_clear(in->h, &m, NULL, -1);
+  ock_message_clear(&m);
+  return rc;
+}
+
+/* resp_item reads one input item the way ock_history_from_responses does. */
+static int resp_item(const struct scan *s, struct scan *t, int index, struct input_read *in) {
+  static const char *const keys[] = {"type", "role",      "content", "call_id",
+                                     "name", "arguments", "output",  NULL}; /* the I_ order */
+  struct ock_wire_span v[I_N];
+  char type[NAME_MAX] = "message";
+  int rc = collect(t, keys, v, 2, NULL);
+  if (!rc && v[I_TYPE].len)
+    rc = name_of(s, v[I_TYPE], type);
+  if (rc)
+    return rc;
+  if (!strcmp(type, "message"))
+    return resp_message(s, v, index, in);
+  if (!strcmp(type, "function_call"))
+    return resp_call(s, v, index, in);
+  if (!strcmp(type, "function_call_output"))
+    return resp_output(s, v, index, in);
+  if (!strcmp(type, "item_reference"))
+    return OCK_EJSON; /* the tree path reads what it refers to */
+  return OCK_OK;      /* reasoning and other items pass through, and keep a pending join */
+}
+
+static int read_input(const struct scan *s, struct ock_request_read *r) {
+  if (first_byte(s, r->messages) == '"') {
+    struct ock_message m = {.role = OCK_ROLE_USER, .wire_index = 0};
+    int rc = string_of(s, r->messages, &m.content);
+    return rc ? rc : push_or_clear(&r->history, &m, NULL, -1);
+  }
+  if (first_byte(s, r->messages) != '[')
+    return OCK_EJSON;
+  struct input_read in = {&r->history, -1};
+  struct scan t = sub_scan(s, r->messages);
+  t.p++;
+  int rc = OCK_OK, more = 1;
+  for (int n = 0; !rc; n++) {
+    rc = next(&t, ']', n, &more);
+    if (rc || !more)
+      break;
+    rc = resp_item(s, &t, n, &in);
+  }
+  return rc;
+}
+
+enum { R_MODEL, R_INPUT, R_STREAM, R_TOOLS, R_INSTRUCTIONS, R_PREVIOUS, R_STORE, R_N };
+
+/* responses_top reads a Responses API body's members, the instructions first in the history. */
+static int responses_top(struct scan *s, struct ock_request_read *r) {
+  static const char *const keys[] = {
+      "model", "input", "stream", "tools", "instructions", "previous_response_id", "store", NULL};
+  struct ock_wire_span v[R_N];
+  struct members all = {0};
+  int rc = collect(s, keys, v, 0, &all);
+  keep_params(s, &all, r);
+  r->messages = v[R_INPUT];
+  r->store = 1;
+  if (!rc && peek(s) != -1)
+    rc = OCK_EJSON;
+  if (!rc && (rc = string_of(s, v[R_MODEL], &r->model)) == OCK_OK && !r->model[0])
+    rc = OCK_EJSON;
+  if (!rc)
+    rc = read_bool(s, v[R_STREAM], &r->stream);
+  if (!rc && v[R_STORE].len)
+    rc = read_bool(s, v[R_STORE], &r->store);
+  if (!rc && v[R_TOOLS].len)
+    rc = first_byte(s, v[R_TOOLS]) == '[' ? read_tools(s, v[R_TOOLS], r) : OCK_EJSON;
+  if (!rc && v[R_PREVIOUS].len)
+    rc = string_of(s, v[R_PREVIOUS], &r->previous_id);
+  if (!rc && v[R_INSTRUCTIONS].len) {
+    struct ock_message m = {.role = OCK_ROLE_SYSTEM, .wire_index = -1};
+    rc = string_of(s, v[R_INSTRUCTIONS], &m.content);
+    if (!rc && !(rc = push_or_clear(&r->history, &m, NULL, -1)))
+      r->n_instructions = 1;
+  }
+  return rc;
+}
+
+/* ---- the Gemini API ------------------------------------------------------------------------- */
+
+enum { P_TEXT, P_THOUGHT, P_CALL, P_RESPONSE, P_N };
+
+/* part_text appends a part's text (not a thought's) to b, as gemini_history.c's add_text. */
+static int part_text(const struct scan *s, const struct ock_wire_span *v, struct ock_buf *b,
+                     int *has) {
+  int t = first_byte(s, v[P_THOUGHT]);
+  if ((t != -1 && t != 't' && t != 'f') || (v[P_TEXT].len && first_byte(s, v[P_TEXT]) != '"'))
+    return OCK_EJSON;
+  if (!v[P_TEXT].len || t == 't')
+    return OCK_OK;
+  *has = 1;
+  return append_string(s, v[P_TEXT], b);
+}
+
+/* read_part collects a part's members. */
+static int read_part(struct scan *t, struct ock_wire_span *v) {
+  static const char *const keys[] = {"text", "thought", "functionCall", "functionResponse", NULL};
+  return collect(t, keys, v, 4, NULL);
+}
+
+/* object_text: an object value as cJSON prints it (only the canonical form is taken). */
+static int object_text(const struct scan *s, struct ock_wire_span v, char **out) {
+  struct ock_buf b;
+  ock_buf_init(&b, OCK_MAX_DERIVED_TEXT);
+  int rc = ock_wire_object_text(&b, s->base + v.at, v.len);
+  if (!rc && !(*out = ock_buf_take(&b)))
+    rc = OCK_ENOMEM;
+  ock_buf_free(&b);
+  return rc;
+}
+
+/* gemini_call reads a functionCall (k: its number among the turn's calls) into c. */
+static int gemini_call(const struct scan *s, struct ock_wire_span fc, int index, size_t k,
+                       struct ock_tool_call *c) {
+  static const char *const keys[] = {"id", "name", "args", NULL};
+  struct ock_wire_span v[3];
+  struct scan t = sub_scan(s, fc);
+  int rc = first_byte(s, fc) == '{' ? collect(&t, keys, v, 5, NULL) : OCK_EJSON;
+  if (!rc && (rc = string_of(s, v[1], &c->name)) == OCK_OK && !c->name[0])
+    rc = OCK_EJSON;
+  if (!rc && v[0].len)
+    rc = string_of(s, v[0], &c->id);
+  if (!rc && (!c->id || !c->id[0])) {
+    char made[64];
+    snprintf(made, sizeof made, "ock-fc:%d.%zu", index, k);
+    free(c->id);
+    rc = (c->id = strdup(made)) ? OCK_OK : OCK_ENOMEM;
+  }
+  int a = first_byte(s, v[2]);
+  if (!rc && a == -1)
+    rc = (c->arguments = strdup("{}")) ? OCK_OK : OCK_ENOMEM;
+  else if (!rc)
+    rc = a == '"'   ? string_of(s, v[2], &c->arguments)
+         : a == '{' ? object_text(s, v[2], &c->arguments)
+                    : OCK_EJSON;
+  return rc;
+}
+
+/* gemini_model reads a model turn as one assistant message. */
+static int gemini_model(const struct scan *s, struct scan *t, int index, struct ock_history *h) {
+  struct ock_message m = {.role = OCK_ROLE_ASSISTANT, .wire_index = index};
+  struct ock_buf text;
+  ock_buf_init(&text, OCK_MAX_DERIVED_TEXT);
+  size_t cap = 0;
+  int rc = OCK_OK, more = 1, has = 0;
+  for (int n = 0; !rc; n++) {
+    struct ock_wire_span v[P_N];
+    rc = next(t, ']', n, &more);
+    if (rc || !more)
+      break;
+    rc = read_part(t, v);
+    if (!rc && !v[P_CALL].len)
+      rc = part_text(s, v, &text, &has);
+    else if (!rc && !(rc = grow((void **)&m.calls, &cap, m.n_calls, sizeof *m.calls))) {
+      struct ock_tool_call *c = &m.calls[m.n_calls];
+      memset(c, 0, sizeof *c);
+      m.n_calls++; /* counted before it is read: ock_message_clear frees what it got */
+      rc = gemini_call(s, v[P_CALL], index, m.n_calls - 1, c);
+    }
+  }
+  if (!rc && has && !(m.content = ock_buf_take(&text)))
+    rc = OCK_ENOMEM;
+  ock_buf_free(&text);
+  if (!rc)
+    return push_or_clear(h, &m, NULL, -1);
+  ock_message_clear(&m);
+  return rc;
+}
+
+/* One user turn being read: the history, the index in it of the previous turn's model message
+ * (-1 when that was not one), the calls of it its id-less responses took, the text so far. */
+struct user_turn {
+  const struct ock_history *h;
+  long long prev;
+  unsigned char taken[256];
+  struct ock_buf text;
+  int has;
+  int index;
+  int k; /* functionResponse parts so far */
+};
+
+/* answered: the id of the previous turn's first call not taken yet with this name (the
+ * pairing gemini_history.c's answered() makes), or NULL. */
+static const char *answered(struct user_turn *u, const char *name) {
+  const struct ock_message *m = u->prev >= 0 ? &u->h->items[u->prev] : NULL;
+  for (size_t k = 0; m && k < m->n_calls && k < 256; k++) {
+    const struct ock_tool_call *c = &m->calls[k];
+    if (!u->taken[k] && !strcmp(c->name, name)) {
+      u->taken[k] = 1;
+      return c->id;
+    }
+  }
+  return NULL;
+}
+
+static int flush_user(struct user_turn *u, struct ock_history *h) {
+  if (!u->has)
+    return OCK_OK;
+  u->has = 0;
+  struct ock_message m = {.role = OCK_ROLE_USER, .wire_index = u->index};
+  if (!(m.content = ock_buf_take(&u->text)))
+    return OCK_ENOMEM;
+  return push_or_clear(h, &m, NULL, -1);
+}
+
+/* response_text: a functionResponse's response as ock_gemini_response_text gives it. */
+static int response_text(const struct scan *s, struct ock_wire_span resp, struct ock_message *m) {
+  static const char *const keys[] = {"output", "error", NULL};
+  struct ock_wire_span v[2] = {{0, 0}, {0, 0}};
+  struct scan t = sub_scan(s, resp);
+  int c = first_byte(s, resp);
+  if (c == -1)
+    return (m->content = strdup("")) ? OCK_OK : OCK_ENOMEM;
+  int rc = c == '{' ? collect(&t, keys, v, 6, NULL) : OCK_EJSON;
+  if (rc)
+    return rc;
+  if (first_byte(s, v[1]) == '"' && !v[0].len) {
+    m->is_error = 1;
+    return string_of(s, v[1], &m->content);
+  }
+  if (first_byte(s, v[0]) == '"' && !v[1].len)
+    return string_of(s, v[0], &m->content);
+  return object_text(s, resp, &m->content);
+}
+
+/* gemini_response appends a functionResponse as a tool message. */
+static int gemini_response(const struct scan *s, struct ock_wire_span fr, struct user_turn *u,
+                           struct ock_history *h) {
+  static const char *const keys[] = {"id", "name", "response", NULL};
+  struct ock_wire_span v[3];
+  struct scan t = sub_scan(s, fr);
+  struct ock_message m = {.role = OCK_ROLE_TOOL, .wire_index = u->index};
+  char *name = NULL;
+  int k = u->k++, rc = first_byte(s, fr) == '{' ? collect(&t, keys, v, 5, NULL) : OCK_EJSON;
+  if (!rc && (rc = string_of(s, v[1], &name)) == OCK_OK && !name[0])
+    rc = OCK_EJSON;
+  if (!rc && v[0].len)
+    rc = string_of(s, v[0], &m.tool_call_id);
+  if (!rc && (!m.tool_call_id || !m.tool_call_id[0])) {
+    const char *id = answered(u, name);
+    char made[64];
+    snprintf(made, sizeof made, "ock-fr:%d.%d", u->index, k);
+    free(m.tool_call_id);
+    rc = (m.tool_call_id = strdup(id ? id : made)) ? OCK_OK : OCK_ENOMEM;
+  }
+  free(name);
+  if (!rc)
+    rc = response_text(s, v[2], &m);
+  if (!rc)
+    return push_or_clear(h, &m, NULL, -1);
+  ock_message_clear(&m);
+  return rc;
+}
+
+/* gemini_user reads a user turn: runs of text as user messages, each functionResponse as a
+ * tool message, in part order. */
+static int gemini_user(const struct scan *s, struct scan *t, int index, long long prev,
+                       struct ock_history *h) {
+  struct user_turn u = {.h = h, .prev = prev, .index = index};
+  ock_buf_init(&u.text, OCK_MAX_DERIVED_TEXT);
+  int rc = OCK_OK, more = 1;
+  for (int n = 0; !rc; n++) {
+    struct ock_wire_span v[P_N];
+    rc = next(t, ']', n, &more);
+    if (rc || !more)
+      break;
+    rc = read_part(t, v);
+    if (!rc && v[P_RESPONSE].len) {
+      rc = flush_user(&u, h);
+      if (!rc)
+        rc = gemini_response(s, v[P_RESPONSE], &u, h);
+    } else if (!rc) {
+      rc = part_text(s, v, &u.text, &u.has);
+    }
+  }
+  if (!rc)
+    rc = flush_user(&u, h);
+  ock_buf_free(&u.text);
+  return rc;
+}
+
+/* gemini_turn reads one of contents; *prev_model is the history index of the model message of
+ * the turn before (-1: that was not a model turn), and becomes this turn's. */
+static int gemini_turn(const struct scan *s, struct scan *t, int index, struct ock_history *h,
+                       long long *prev_model) {
+  static const char *const keys[] = {"role", "parts", NULL};
+  struct ock_wire_span v[2];
+  char role[NAME_MAX] = "user";
+  int rc = collect(t, keys, v, 2, NULL);
+  if (!rc && v[0].len && !(rc = name_of(s, v[0], role)) && strcmp(role, "user") &&
+      strcmp(role, "model"))
+    rc = OCK_EJSON;
+  if (!rc && first_byte(s, v[1]) != '[')
+    rc = OCK_EJSON;
+  if (rc)
+    return rc;
+  struct scan p = sub_scan(s, v[1]);
+  p.p++;
+  if (peek(&p) == ']')
+    return OCK_EJSON; /* the API's own 400: the tree path words it */
+  int model = !strcmp(role, "model") && v[0].len;
+  rc = model ? gemini_model(s, &p, index, h) : gemini_user(s, &p, index, *prev_model, h);
+  *prev_model = model ? (long long)h->len - 1 : -1;
+  return rc;
+}
+
+static int read_contents(const struct scan *s, struct ock_request_read *r) {
+  if (first_byte(s, r->messages) != '[')
+    return OCK_EJSON;
+  struct scan t = sub_scan(s, r->messages);
+  t.p++;
+  long long prev_model = -1;
+  int rc = OCK_OK, more = 1, n = 0;
+  for (; !rc; n++) {
+    rc = next(&t, ']', n, &more);
+    if (rc || !more)
+      break;
+    rc = gemini_turn(s, &t, n, &r->history, &prev_model);
+  }
+  return rc ? rc : n == 0 ? OCK_EJSON : OCK_OK; /* no contents: the API's own 400 */
+}
+
+/* gemini_system puts systemInstruction's text first, as a message, when it has any. */
+static int gemini_system(const struct scan *s, struct ock_request_read *r) {
+  static const char *const keys[] = {"parts", NULL};
+  struct ock_wire_span parts;
+  struct scan t = sub_scan(s, r->system);
+  int rc = first_byte(s, r->system) == '{' ? collect(&t, keys, &parts, 1, NULL) : OCK_EJSON;
+  if (!rc && first_byte(s, parts) != '[')
+    rc = OCK_EJSON;
+  if (rc)
+    return rc;
+  struct ock_buf text;
+  ock_buf_init(&text, OCK_MAX_DERIVED_TEXT);
+  struct scan p = sub_scan(s, parts);
+  p.p++;
+  int more = 1, has = 0;
+  for (int n = 0; !rc; n++) {
+    struct ock_wire_span v[P_N];
+    rc = next(&p, ']', n, &more);
+    if (rc || !more)
+      break;
+    rc = read_part(&p, v);
+    if (!rc)
+      rc = part_text(s, v, &text, &has);
+  }
+  struct ock_message m = {.role = OCK_ROLE_SYSTEM, .wire_index = -1};
+  if (!rc && has)
+    rc = (m.content = ock_buf_take(&text)) ? push_or_clear(&r->history, &m, NULL, -1) : OCK_ENOMEM;
+  ock_buf_free(&text);
+  return rc;
+}
+
+/* gemini_top reads a Gemini body's members (the model and the method are in the URL). */
+static int gemini_top(struct scan *s, struct ock_request_read *r) {
+  static const char *const keys[] = {"contents", "systemInstruction", "tools", NULL};
+  struct ock_wire_span v[3];
+  struct members all = {0};
+  int rc = collect(s, keys, v, 0, &all);
+  keep_params(s, &all, r);
+  r->messages = v[0];
+  r->system = v[1];
+  if (!rc && peek(s) != -1)
+    rc = OCK_EJSON;
+  if (!rc && v[2].len)
+    rc = first_byte(s, v[2]) == '[' ? read_tools(s, v[2], r) : OCK_EJSON;
+  if (!rc && v[1].len)
+    rc = gemini_system(s, r);
+  return rc;
+}
+
+/* read_chat reads a Chat Completions or Messages body. */
+static int read_chat(struct scan *s, int anthropic, struct ock_request_read *r) {
+  struct ock_wire_span v[K_N];
+  int rc = read_top(s, anthropic, r, v);
+  if (!rc && anthropic)
+    rc = anthropic_system(s, r);
+  if (!rc)
+    rc = read_messages(s, anthropic, r);
+  if (!rc && anthropic)
+    result_blocks_first(&r->history, r->result_blocks);
+  return rc;
+}
+
+int ock_wire_request_read(const char *body, size_t len, enum ock_request_api api,
                           struct ock_request_read *out) {
   struct ock_request_read r;
-  struct ock_wire_span v[K_N];
   memset(&r, 0, sizeof r);
   ock_history_init(&r.history);
   struct scan s = {body, body, body + len, 0};
-  int rc = read_top(&s, anthropic, &r, v);
-  if (!rc && anthropic)
-    rc = anthropic_system(&s, &r);
-  if (!rc)
-    rc = read_messages(&s, anthropic, &r);
+  int rc;
+  if (api == OCK_REQUEST_RESPONSES) {
+    rc = responses_top(&s, &r);
+    if (!rc)
+      rc = read_input(&s, &r);
+  } else if (api == OCK_REQUEST_GEMINI) {
+    rc = gemini_top(&s, &r);
+    if (!rc)
+      rc = read_contents(&s, &r);
+  } else {
+    rc = read_chat(&s, api == OCK_REQUEST_ANTHROPIC, &r);
+  }
   if (rc) {
     ock_wire_request_free(&r);
     return rc;
   }
-  if (anthropic)
-    result_blocks_first(&r.history, r.result_blocks);
   *out = r;
   return OCK_OK;
 }
@@ -773,6 +1302,7 @@ void ock_wire_request_free(struct ock_request_read *r) {
   free(r->params);
   free(r->tool_names);
   free(r->result_blocks);
+  free(r->previous_id);
   ock_history_free(&r->history);
   memset(r, 0, sizeof *r);
   ock_history_init(&r->history);

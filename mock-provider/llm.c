@@ -263,16 +263,22 @@ static int resolve_references(struct mock_store *store, struct llm_in *in, struc
   return rc;
 }
 
-/* read_responses reads a Responses API body: the neutral history is the instructions (a system
- * message), the stored conversation previous_response_id continues, then the input items, each
- * item_reference as the stored item it names. An unknown previous_response_id is the API's own
- * 400, an unknown item_reference its 404. */
-static void read_responses(const struct mock_request *rq, struct mock_store *store, size_t seen,
+/* unknown_previous: the API's own 400 for a previous_response_id it does not know. */
+static void unknown_previous(struct llm_in *in) {
+  snprintf(in->problem, sizeof in->problem, "Previous response with id '%.200s' not found.",
+           in->previous_id);
+  in->problem_param = "previous_response_id";
+  in->problem_code = "previous_response_not_found";
+}
+
+/* responses_tree reads a Responses API body the tree-less reader declined, and words what is
+ * wrong with it: the neutral history is the instructions (a system message), the stored
+ * conversation previous_response_id continues, then the input items. */
+static void responses_tree(const struct mock_request *rq, struct mock_store *store,
                            struct llm_in *in) {
   struct ock_jerr jerr = {0};
   const char *instructions = NULL;
   in->store = 1; /* the API's default */
-  in->seen = seen;
   int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
   if (!rc)
     rc = responses_fields(in, &instructions, &jerr);
@@ -285,10 +291,7 @@ static void read_responses(const struct mock_request *rq, struct mock_store *sto
   }
   if (!rc && in->previous_id &&
       ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND) {
-    snprintf(in->problem, sizeof in->problem, "Previous response with id '%.200s' not found.",
-             in->previous_id);
-    in->problem_param = "previous_response_id";
-    in->problem_code = "previous_response_not_found";
+    unknown_previous(in);
     return;
   }
   if (!rc)
@@ -303,16 +306,79 @@ static void read_responses(const struct mock_request *rq, struct mock_store *sto
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
-/* read_gemini reads a Gemini request: the model and streaming from the path, the body with
- * the tree readers, and words what the API would refuse as it does. */
-static void read_gemini(const struct mock_request *rq, struct llm_in *in) {
+/* take_fast: what the tree-less reader read, into in. */
+static void take_fast(const struct mock_request *rq, struct llm_in *in) {
+  in->fast = 1;
+  in->text = rq->body;
+  in->stream = in->req.stream;
+  in->include_usage = in->req.include_usage;
+}
+
+/* move_from appends the messages of from from index at on to to, without copying them; from
+ * keeps the ones before. */
+static int move_from(struct ock_history *to, struct ock_history *from, size_t at) {
+  size_t n = from->len - at;
+  if (to->len + n > to->cap) {
+    struct ock_message *items = realloc(to->items, (to->len + n) * sizeof *items);
+    if (!items)
+      return OCK_ENOMEM;
+    to->items = items;
+    to->cap = to->len + n;
+  }
+  if (n)
+    memcpy(to->items + to->len, from->items + at, n * sizeof *to->items);
+  to->len += n;
+  from->len = at;
+  return OCK_OK;
+}
+
+/* read_responses reads a Responses API body: the neutral history is the instructions (a system
+ * message), the stored conversation previous_response_id continues, then the input items, each
+ * item_reference as the stored item it names (a body with one is read by responses_tree). An
+ * unknown previous_response_id is the API's own 400, an unknown item_reference its 404. seen: the
+ * stored items an item_reference may name. */
+static int read_responses(const struct mock_request *rq, struct mock_store *store, size_t seen,
+                          struct llm_in *in) {
+  in->seen = seen;
+  int rc = ock_wire_request_read(rq->body, rq->body_len, OCK_REQUEST_RESPONSES, &in->req);
+  if (rc == OCK_EJSON)
+    responses_tree(rq, store, in);
+  if (rc)
+    return rc == OCK_EJSON ? OCK_OK : rc;
+  take_fast(rq, in);
+  in->model = in->req.model;
+  in->store = in->req.store;
+  in->previous_id = in->req.previous_id;
+  in->n_instructions = in->req.n_instructions;
+  struct ock_history *read = &in->req.history;
+  if (!in->previous_id) {
+    in->hist = *read;
+    ock_history_init(read);
+    in->hist_ok = 1;
+    return OCK_OK;
+  }
+  for (size_t i = 0; !rc && i < in->n_instructions; i++)
+    rc = ock_history_append_message(&in->hist, &read->items[i]);
+  if (!rc && ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND) {
+    unknown_previous(in);
+    return OCK_OK;
+  }
+  if (!rc)
+    rc = move_from(&in->hist, read, in->n_instructions);
+  in->hist_ok = rc == OCK_OK;
+  return rc;
+}
+
+/* not_sse: the mock's 400 for a streamed Gemini request without ?alt=sse. */
+static void not_sse(struct llm_in *in) {
+  snprintf(in->problem, sizeof in->problem,
+           "ock: :streamGenerateContent is served as SSE only; add ?alt=sse");
+}
+
+/* gemini_tree reads a Gemini body the tree-less reader declined with the tree readers, and
+ * words what the API would refuse as it does. */
+static void gemini_tree(const struct mock_request *rq, struct llm_in *in) {
   struct ock_jerr jerr;
-  const char *model = NULL;
-  size_t model_len = 0;
-  ock__gemini_route(rq->path, &model, &model_len, &in->stream);
-  snprintf(in->model_buf, sizeof in->model_buf, "%.*s", (int)(model_len % sizeof in->model_buf),
-           model ? model : "");
-  in->model = in->model_buf;
   int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
   if (!rc)
     rc = ock_jcheck_object(in->body, "$", &jerr);
@@ -329,8 +395,7 @@ static void read_gemini(const struct mock_request *rq, struct llm_in *in) {
     return;
   }
   if (!rc && in->stream && !ock__gemini_sse(rq)) {
-    snprintf(in->problem, sizeof in->problem,
-             "ock: :streamGenerateContent is served as SSE only; add ?alt=sse");
+    not_sse(in);
     return;
   }
   if (!rc) {
@@ -344,32 +409,54 @@ static void read_gemini(const struct mock_request *rq, struct llm_in *in) {
     snprintf(in->problem, sizeof in->problem, "%s: %s", jerr.where, jerr.what);
 }
 
+/* read_gemini reads a Gemini request: the model and streaming from the path, then the body. */
+static int read_gemini(const struct mock_request *rq, struct llm_in *in) {
+  const char *model = NULL;
+  size_t model_len = 0;
+  int stream = 0;
+  ock__gemini_route(rq->path, &model, &model_len, &stream);
+  snprintf(in->model_buf, sizeof in->model_buf, "%.*s", (int)(model_len % sizeof in->model_buf),
+           model ? model : "");
+  in->model = in->model_buf;
+  in->stream = stream;
+  int rc = ock_wire_request_read(rq->body, rq->body_len, OCK_REQUEST_GEMINI, &in->req);
+  if (rc == OCK_EJSON)
+    gemini_tree(rq, in);
+  if (rc)
+    return rc == OCK_EJSON ? OCK_OK : rc;
+  take_fast(rq, in);
+  in->stream = stream;
+  if (stream && !ock__gemini_sse(rq)) {
+    not_sse(in);
+    return OCK_OK;
+  }
+  in->hist = in->req.history;
+  ock_history_init(&in->req.history);
+  in->hist_ok = 1;
+  return OCK_OK;
+}
+
 /* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM.
  * seen: the stored items an item_reference may name (SIZE_MAX: all kept now). */
 static int read_request(const struct mock_request *rq, const struct mock_provider *p,
                         struct mock_store *store, size_t seen, struct llm_in *in) {
   memset(in, 0, sizeof *in);
   ock_history_init(&in->hist);
-  if (p->api == MOCK_API_RESPONSES) {
-    read_responses(rq, store, seen == SIZE_MAX ? ock__store_items(store) : seen, in);
-    return OCK_OK;
-  }
-  if (p->api == MOCK_API_GEMINI) {
-    read_gemini(rq, in);
-    return OCK_OK;
-  }
-  int rc = ock_wire_request_read(rq->body, rq->body_len, p->api == MOCK_API_ANTHROPIC, &in->req);
+  if (p->api == MOCK_API_RESPONSES)
+    return read_responses(rq, store, seen == SIZE_MAX ? ock__store_items(store) : seen, in);
+  if (p->api == MOCK_API_GEMINI)
+    return read_gemini(rq, in);
+  int rc = ock_wire_request_read(
+      rq->body, rq->body_len,
+      p->api == MOCK_API_ANTHROPIC ? OCK_REQUEST_ANTHROPIC : OCK_REQUEST_OPENAI, &in->req);
   if (rc == OCK_ENOMEM)
     return rc;
   if (rc) {
     read_tree(rq, p, in);
     return OCK_OK;
   }
-  in->fast = 1;
-  in->text = rq->body;
+  take_fast(rq, in);
   in->model = in->req.model;
-  in->stream = in->req.stream;
-  in->include_usage = in->req.include_usage;
   in->hist = in->req.history;
   ock_history_init(&in->req.history);
   in->hist_ok = 1;

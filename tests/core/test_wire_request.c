@@ -2,13 +2,17 @@
  * body it takes, and declines (OCK_EJSON) every body outside its subset, malformed or not. */
 #include "runner.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ock/buf.h"
+#include "ock/gemini.h"
 #include "ock/json.h"
 #include "ock/message.h"
 #include "ock/status.h"
 #include "ock/wire_request.h"
+#include "ock/wire_responses.h"
 
 /* tree_history reads body as the mock's tree path does. */
 static int tree_history(const char *body, int anthropic, struct ock_history *h) {
@@ -198,6 +202,225 @@ static void test_declined(void) {
   OCK_ASSERT_INT_EQ(ock_wire_request_read(deep, strlen(deep), 0, &r), OCK_EJSON);
 }
 
+/* ---- the Responses API and Gemini: the corpus ------------------------------------------- */
+
+/* The seeds of the wire_request fuzz target (fuzz/seeds/wire_request/) are this test's corpus:
+ * the first byte picks the API as the target reads it (its low two bits: 0 Chat Completions,
+ * 1 Anthropic, 2 the Responses API, 3 Gemini). ref-* are the Responses and Gemini bodies the
+ * reference orchestrator sent in a run of the whole suite on both wires (one per shape), the
+ * others the shapes the official SDKs send and those the tree reader refuses. A file named
+ * declined-* must be declined (the mock then reads it with the tree reader, whose error or
+ * reading it is); every other must be taken, with the tree reader's result. */
+static const cJSON *member(const cJSON *doc, const char *name) {
+  return cJSON_GetObjectItemCaseSensitive(doc, name);
+}
+
+/* tree_read: the history the mock's tree path reads from doc (before a chained conversation). */
+static int tree_read(const cJSON *doc, enum ock_request_api api, struct ock_history *h) {
+  const cJSON *instructions = member(doc, "instructions");
+  ock_history_init(h);
+  switch (api) {
+  case OCK_REQUEST_RESPONSES:
+    if (cJSON_IsString(instructions))
+      OCK_ASSERT_OK(ock_history_add_text(h, OCK_ROLE_SYSTEM, instructions->valuestring));
+    return ock_history_from_responses(member(doc, "input"), h, NULL);
+  case OCK_REQUEST_GEMINI:
+    return ock_history_from_gemini(member(doc, "systemInstruction"), member(doc, "contents"), h,
+                                   NULL);
+  case OCK_REQUEST_ANTHROPIC:
+    return ock_history_from_anthropic(member(doc, "system"), member(doc, "messages"), h, NULL);
+  default:
+    return ock_history_from_openai(member(doc, "messages"), h, NULL);
+  }
+}
+
+/* assert_span_is: span s of body is the JSON value v (absent: NULL). */
+static void assert_span_is(const char *body, struct ock_wire_span s, const cJSON *v) {
+  cJSON *got = s.len ? cJSON_ParseWithLength(body + s.at, s.len) : NULL;
+  OCK_ASSERT_INT_EQ(got == NULL, v == NULL);
+  if (got && v)
+    OCK_ASSERT_INT_EQ(cJSON_Compare(got, v, 1), 1);
+  cJSON_Delete(got);
+}
+
+static int is_history_member(const char *name) {
+  static const char *const names[] = {"messages",          "system", "input", "contents",
+                                      "systemInstruction", NULL};
+  for (size_t i = 0; names[i]; i++)
+    if (!strcmp(name, names[i]))
+      return 1;
+  return 0;
+}
+
+/* assert_params: the params are the body's other members, in order, value for value. */
+static void assert_params(const char *body, const cJSON *doc, const struct ock_request_read *r) {
+  size_t n = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, doc) {
+    if (is_history_member(m->string))
+      continue;
+    OCK_ASSERT_INT_EQ(n < r->n_params, 1);
+    if (n >= r->n_params)
+      return;
+    cJSON *key = cJSON_ParseWithLength(body + r->params[n].key.at, r->params[n].key.len);
+    OCK_ASSERT_STR_EQ(cJSON_IsString(key) ? key->valuestring : "", m->string);
+    cJSON_Delete(key);
+    assert_span_is(body, r->params[n++].value, m);
+  }
+  OCK_ASSERT_INT_EQ(n, r->n_params);
+}
+
+/* tree_tool_names: the names the journal lists for the tree's tools (the mock's write_tools). */
+static void tree_tool_names(const cJSON *doc, struct ock_buf *out) {
+  const cJSON *t;
+  cJSON_ArrayForEach(t, member(doc, "tools")) {
+    const cJSON *decls = member(t, "functionDeclarations"), *d;
+    const cJSON *listed = cJSON_IsArray(decls) ? decls : NULL;
+    cJSON_ArrayForEach(d, listed) {
+      const char *name = ock_json_str(d, "name");
+      OCK_ASSERT_OK(ock_buf_printf(out, "[%s]", name ? name : ""));
+    }
+    if (decls)
+      continue;
+    const char *name = ock_json_str(t, "name");
+    if (!name)
+      name = ock_json_str(member(t, "function"), "name");
+    OCK_ASSERT_OK(ock_buf_printf(out, "[%s]", name ? name : ""));
+  }
+}
+
+static void assert_tool_names(const char *body, const cJSON *doc,
+                              const struct ock_request_read *r) {
+  struct ock_buf want, got;
+  ock_buf_init(&want, 1 << 20);
+  ock_buf_init(&got, 1 << 20);
+  tree_tool_names(doc, &want);
+  for (size_t i = 0; i < r->n_tools; i++) {
+    cJSON *name = r->tool_names[i].len
+                      ? cJSON_ParseWithLength(body + r->tool_names[i].at, r->tool_names[i].len)
+                      : NULL;
+    OCK_ASSERT_OK(ock_buf_printf(&got, "[%s]", cJSON_IsString(name) ? name->valuestring : ""));
+    cJSON_Delete(name);
+  }
+  OCK_ASSERT_STR_EQ(got.data ? got.data : "", want.data ? want.data : "");
+  ock_buf_free(&want);
+  ock_buf_free(&got);
+}
+
+/* assert_like_tree: a body the reader took reads as the tree reader reads it, member by member
+ * and message by message. */
+static void assert_like_tree(const char *body, size_t len, enum ock_request_api api,
+                             const struct ock_request_read *r) {
+  cJSON *doc = cJSON_ParseWithLength(body, len);
+  struct ock_history tree;
+  OCK_ASSERT_INT_EQ(cJSON_IsObject(doc), 1);
+  OCK_ASSERT_OK(tree_read(doc, api, &tree));
+  assert_same_history(&r->history, &tree);
+  ock_history_free(&tree);
+  const char *history = api == OCK_REQUEST_RESPONSES ? "input"
+                        : api == OCK_REQUEST_GEMINI  ? "contents"
+                                                     : "messages";
+  assert_span_is(body, r->messages, member(doc, history));
+  if (api == OCK_REQUEST_GEMINI || api == OCK_REQUEST_ANTHROPIC)
+    assert_span_is(body, r->system,
+                   member(doc, api == OCK_REQUEST_GEMINI ? "systemInstruction" : "system"));
+  assert_params(body, doc, r);
+  assert_tool_names(body, doc, r);
+  if (api == OCK_REQUEST_GEMINI) {
+    OCK_ASSERT_INT_EQ(r->model == NULL && !r->stream, 1);
+  } else {
+    OCK_ASSERT_STR_EQ(r->model, ock_json_str(doc, "model"));
+    OCK_ASSERT_INT_EQ(r->stream, cJSON_IsTrue(member(doc, "stream")));
+  }
+  if (api == OCK_REQUEST_RESPONSES) {
+    const char *prev = ock_json_str(doc, "previous_response_id");
+    OCK_ASSERT_INT_EQ(r->store, !cJSON_IsFalse(member(doc, "store")));
+    OCK_ASSERT_INT_EQ(r->n_instructions, ock_json_str(doc, "instructions") != NULL);
+    OCK_ASSERT_INT_EQ(r->previous_id == NULL, prev == NULL);
+    if (prev && r->previous_id)
+      OCK_ASSERT_STR_EQ(r->previous_id, prev);
+  }
+  cJSON_Delete(doc);
+}
+
+/* read_corpus_file: the file's body and API; 0 when it cannot be read. */
+static int read_corpus_file(const char *path, struct ock_buf *b) {
+  FILE *f = fopen(path, "rb");
+  char chunk[4096];
+  size_t n;
+  if (!f)
+    return 0;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    OCK_ASSERT_OK(ock_buf_append(b, chunk, n));
+  fclose(f);
+  return b->len > 0;
+}
+
+static void check_corpus_file(const char *dir, const char *name, int *taken, int *declined) {
+  char path[4096];
+  struct ock_buf b;
+  struct ock_request_read r;
+  ock_buf_init(&b, (size_t)16 << 20);
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  OCK_ASSERT_INT_EQ(read_corpus_file(path, &b), 1);
+  if (!b.len)
+    return;
+  enum ock_request_api api = (enum ock_request_api)((unsigned char)b.data[0] & 3);
+  char *body = malloc(b.len); /* exactly the bytes, as the mock has them */
+  OCK_ASSERT_INT_EQ(body != NULL, 1);
+  memcpy(body, b.data + 1, b.len - 1);
+  int rc = ock_wire_request_read(body, b.len - 1, api, &r);
+  if (strncmp(name, "declined-", 9)) {
+    if (rc)
+      fprintf(stderr, "corpus %s: declined (%d)\n", name, rc);
+    OCK_ASSERT_OK(rc);
+    if (!rc) {
+      assert_like_tree(body, b.len - 1, api, &r);
+      ock_wire_request_free(&r);
+    }
+    (*taken)++;
+  } else {
+    OCK_ASSERT_INT_EQ(rc, OCK_EJSON);
+    (*declined)++;
+  }
+  free(body);
+  ock_buf_free(&b);
+}
+
+static void test_corpus(void) {
+  const char *dir = ock_test_path("fuzz/seeds/wire_request");
+  char d[4096];
+  snprintf(d, sizeof d, "%s", dir);
+  DIR *dh = opendir(d);
+  OCK_ASSERT_INT_EQ(dh != NULL, 1);
+  int taken = 0, declined = 0;
+  struct dirent *e;
+  while (dh && (e = readdir(dh)))
+    if (e->d_name[0] != '.')
+      check_corpus_file(d, e->d_name, &taken, &declined);
+  if (dh)
+    closedir(dh);
+  OCK_ASSERT_INT_EQ(taken >= 20 && declined >= 15, 1); /* the corpus is there */
+}
+
+/* The bench's two other request bodies: taken, as the tree reads them. */
+static void test_bench_requests_other_wires(void) {
+  static const char *const files[] = {"bench/request-responses.json", "bench/request-gemini.json"};
+  static const enum ock_request_api apis[] = {OCK_REQUEST_RESPONSES, OCK_REQUEST_GEMINI};
+  for (size_t i = 0; i < 2; i++) {
+    struct ock_buf b;
+    struct ock_request_read r;
+    ock_buf_init(&b, 1 << 20);
+    OCK_ASSERT_INT_EQ(read_corpus_file(ock_test_path(files[i]), &b), 1);
+    OCK_ASSERT_OK(ock_wire_request_read(b.data ? b.data : "", b.len, apis[i], &r));
+    assert_like_tree(b.data ? b.data : "", b.len, apis[i], &r);
+    OCK_ASSERT_INT_EQ(r.history.len, 5); /* system, user, call, result, user */
+    OCK_ASSERT_INT_EQ(r.n_tools, 1);
+    ock_wire_request_free(&r);
+    ock_buf_free(&b);
+  }
+}
+
 static void test_compact_and_object_text(void) {
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
@@ -223,11 +446,14 @@ static void test_compact_and_object_text(void) {
   ock_buf_free(&b);
 }
 
-static const struct ock_test tests[] = {{"bench_request", test_bench_request},
-                                        {"openai_shapes", test_openai_shapes},
-                                        {"anthropic_shapes", test_anthropic_shapes},
-                                        {"declined", test_declined},
-                                        {"compact_and_object_text", test_compact_and_object_text},
-                                        {NULL, NULL}};
+static const struct ock_test tests[] = {
+    {"bench_request", test_bench_request},
+    {"openai_shapes", test_openai_shapes},
+    {"anthropic_shapes", test_anthropic_shapes},
+    {"declined", test_declined},
+    {"compact_and_object_text", test_compact_and_object_text},
+    {"corpus", test_corpus},
+    {"bench_requests_other_wires", test_bench_requests_other_wires},
+    {NULL, NULL}};
 
 const struct ock_suite suite_wire_request = {"wire_request", tests, NULL, NULL};
