@@ -12,21 +12,17 @@
  * scenario): it is kept as the request's bytes, which are smaller than its printed form, and
  * printing it was a third of a request's work (ock__journal_append_later).
  *
- * Lines live in blocks of 4 MiB, not in an allocation each: a busy mock keeps about 2 KB a
- * request, and as small allocations among each request's short-lived ones that growth kept every
- * connection thread's malloc arena growing (a heap extension and a page fault per request, a
- * sixth of the mock's time under load). Not huge pages: the first touch of a 2 MiB page
- * clears it at once, and under the lock that stalled every request for milliseconds.
+ * Lines live in blocks (blocks.h): a busy mock keeps about 2 KB a request.
  */
 #define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "journal.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "blocks.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
@@ -34,17 +30,7 @@
 
 #define FRAME_MAX 96                         /* {"seq":N,"t_ms":T,"kind":"" without the kind */
 #define KIND_MEMBER ",\"" OCK_F_KIND "\":\"" /* what precedes the kind in a line */
-#define BLOCK_SIZE ((size_t)4 << 20)         /* a line longer than this gets a block of its own */
-
-#define ALIGN 16 /* of everything room() hands out: a blob may hold any type */
-
-/* A block of kept lines, each NUL-terminated, one after the other. */
-struct block {
-  struct block *next; /* the block before it */
-  size_t used;
-  size_t size;
-  char data[];
-};
+#define ALIGN OCK_BLOCKS_ALIGN
 
 /* An entry printed when it is read: its frame's numbers and the copies it is printed from, all
  * in a block. */
@@ -66,7 +52,7 @@ struct entry {
 struct mock_journal {
   pthread_mutex_t lock;
   struct entry *entries; /* the kept entries, in seq order */
-  struct block *newest;  /* the block lines are added to; the chain holds every line */
+  struct blocks kept;    /* every line, and what prints the later ones */
   size_t len;
   size_t cap;
   size_t max;         /* keep at most this many */
@@ -105,11 +91,7 @@ int ock__journal_new(size_t max, size_t max_bytes, struct mock_journal **out) {
 void ock__journal_free(struct mock_journal *j) {
   if (!j)
     return;
-  while (j->newest) {
-    struct block *b = j->newest;
-    j->newest = b->next;
-    free(b);
-  }
+  ock__blocks_free(&j->kept);
   free(j->entries);
   pthread_mutex_destroy(&j->lock);
   free(j);
@@ -159,36 +141,6 @@ static int compose(struct ock_buf *line, long long seq, long long t_us, const ch
   if (tail_len)
     rc |= ock_buf_puts(line, ",") | ock_buf_append(line, tail, tail_len);
   return rc | ock_buf_puts(line, "}");
-}
-
-/* room returns n bytes at the end of the newest block, aligned to ALIGN, starting a block when
- * it has not that many left; NULL when out of memory. Caller holds the lock. */
-static void *room(struct mock_journal *j, size_t n) {
-  struct block *b = j->newest;
-  size_t at = b ? (size_t)((-(uintptr_t)(b->data + b->used)) & (ALIGN - 1)) + b->used : 0;
-  if (!b || b->size - b->used < n + ALIGN) {
-    size_t size = n + ALIGN > BLOCK_SIZE ? n + ALIGN : BLOCK_SIZE;
-    b = malloc(sizeof *b + size);
-    if (!b)
-      return NULL;
-    b->next = j->newest;
-    b->used = 0;
-    b->size = size;
-    j->newest = b;
-    at = (size_t)((-(uintptr_t)b->data) & (ALIGN - 1));
-  }
-  b->used = at + n;
-  return b->data + at;
-}
-
-/* copy: s copied into a block (NULL stays NULL); NULL when out of memory. */
-static char *copy(struct mock_journal *j, const char *s, size_t n) {
-  char *c = s ? room(j, n + 1) : NULL;
-  if (c) {
-    memcpy(c, s, n);
-    c[n] = '\0';
-  }
-  return c;
 }
 
 /* grow makes room for one more entry; caller holds the lock. */
@@ -242,7 +194,7 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
   }
   size_t size = line.len + 1 + sizeof *j->entries; /* the line, its NUL, its slot */
   int keep = j->len < j->max && size <= j->max_bytes - j->bytes;
-  char *kept = keep ? copy(j, line.data, line.len) : NULL;
+  char *kept = keep ? ock__blocks_copy(&j->kept, line.data, line.len) : NULL;
   if (kept) {
     j->entries[j->len++] = (struct entry){kept, NULL};
     j->bytes += size;
@@ -258,12 +210,12 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
 
 /* keep_later stores a later entry; caller holds the lock. 1 when kept, 0 out of memory. */
 static int keep_later(struct mock_journal *j, const struct later *l, size_t blob_len) {
-  struct later *kept = room(j, sizeof *kept);
-  void *blob = kept ? room(j, blob_len ? blob_len : 1) : NULL;
+  struct later *kept = ock__blocks_room(&j->kept, sizeof *kept);
+  void *blob = kept ? ock__blocks_room(&j->kept, blob_len ? blob_len : 1) : NULL;
   if (blob)
     memcpy(blob, l->blob, blob_len);
-  const char *kind = blob ? copy(j, l->kind, strlen(l->kind)) : NULL;
-  const char *tail = l->tail ? copy(j, l->tail, strlen(l->tail)) : "";
+  const char *kind = blob ? ock__blocks_copy(&j->kept, l->kind, strlen(l->kind)) : NULL;
+  const char *tail = l->tail ? ock__blocks_copy(&j->kept, l->tail, strlen(l->tail)) : "";
   if (!kind || !tail)
     return 0;
   *kept = *l;

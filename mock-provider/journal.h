@@ -21,11 +21,11 @@
 
 struct mock_journal;
 
-/* ock__lock_init makes a lock for the two locks every request takes, the journal's and the
- * state's (state.h): both are held for a few microseconds by the mock's two serving threads, so
- * a waiter spins a little before it sleeps (PTHREAD_MUTEX_ADAPTIVE_NP); sleeping and waking cost
- * more than the wait, and a fifth of the requests met the other thread's hold (make bench item
- * 1). Returns OCK_OK or OCK_ENOMEM. */
+/* ock__lock_init makes a lock for the locks every request takes, the journal's and the state's
+ * (state.h), and on the Responses API the store's (stored.h): each is held for a few
+ * microseconds by the mock's two serving threads, so a waiter spins a little before it sleeps
+ * (PTHREAD_MUTEX_ADAPTIVE_NP); sleeping and waking cost more than the wait, and a fifth of the
+ * requests met the other thread's hold (make bench item 1). Returns OCK_OK or OCK_ENOMEM. */
 int ock__lock_init(pthread_mutex_t *lock);
 
 /* ock__journal_new makes an empty journal that keeps at most max entries and about
