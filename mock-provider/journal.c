@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "ock/caps.h"
@@ -45,6 +46,25 @@ struct block {
   size_t size;
   char data[];
 };
+
+/* block_new maps a block of size data bytes (NULL when out of memory); block_free unmaps it.
+ * Blocks are mapped, not taken from malloc: the mock's threads fill them, and freed into those
+ * threads' arenas they would stay resident while the reader's trees take new memory, so taking
+ * the journal (ock__journal_take) would hold its lines and its trees at once. Unmapped, each
+ * block's memory goes back at once. */
+static struct block *block_new(size_t size) {
+  size_t len = sizeof(struct block) + size;
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  struct block *b = p;
+  b->size = size;
+  return b;
+}
+
+static void block_free(struct block *b) {
+  munmap(b, sizeof *b + b->size);
+}
 
 /* An entry printed when it is read: its frame's numbers and the copies it is printed from, all
  * in a block. */
@@ -108,7 +128,7 @@ void ock__journal_free(struct mock_journal *j) {
   while (j->newest) {
     struct block *b = j->newest;
     j->newest = b->next;
-    free(b);
+    block_free(b);
   }
   free(j->entries);
   pthread_mutex_destroy(&j->lock);
@@ -168,7 +188,7 @@ static void *room(struct mock_journal *j, size_t n) {
   size_t at = b ? (size_t)((-(uintptr_t)(b->data + b->used)) & (ALIGN - 1)) + b->used : 0;
   if (!b || b->size - b->used < n + ALIGN) {
     size_t size = n + ALIGN > BLOCK_SIZE ? n + ALIGN : BLOCK_SIZE;
-    b = malloc(sizeof *b + size);
+    b = block_new(size);
     if (!b)
       return NULL;
     b->next = j->newest;
@@ -355,6 +375,141 @@ static cJSON *trees(struct mock_journal *j, const char *const *kinds) {
       arr = NULL;
     }
   }
+  pthread_mutex_unlock(&j->lock);
+  ock_buf_free(&scratch);
+  return arr;
+}
+
+/* tree_cost: an upper bound on the heap a cJSON tree of the compact JSON text (n bytes) takes:
+ * each value a node (sizeof(cJSON) and malloc's overhead), each member name and string its
+ * bytes and an allocation's overhead. The values are counted from the text, outside strings:
+ * one per ':' (a member), one per array element (a ',' directly inside an array, and the first
+ * element after a '['), and the top one. Deeper than the stack tracks, every ',' counts, which
+ * only counts more. */
+#define NODE_COST (sizeof(cJSON) + 16) /* the node and its malloc chunk header */
+#define STRING_COST ((size_t)32)       /* a name's or string's chunk: header, rounding */
+#define COST_DEPTH 256
+static size_t tree_cost(const char *t, size_t n) {
+  unsigned char array[COST_DEPTH]; /* the open containers, innermost last: 1 an array */
+  size_t depth = 0, values = 1, strings = 0;
+  int in_string = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\')
+        i++;
+      else if (c == '"')
+        in_string = 0;
+      continue;
+    }
+    if (c == '"') {
+      in_string = 1;
+      strings++;
+    } else if (c == ':') {
+      values++;
+    } else if (c == ',') {
+      values += depth == 0 || depth > COST_DEPTH || array[depth - 1];
+    } else if (c == '[' || c == '{') {
+      if (depth < COST_DEPTH)
+        array[depth] = c == '[';
+      depth++;
+      values += c == '[' && i + 1 < n && t[i + 1] != ']';
+    } else if ((c == ']' || c == '}') && depth) {
+      depth--;
+    }
+  }
+  return n + values * NODE_COST + strings * STRING_COST;
+}
+
+/* block_holds: p lies in b's data. */
+static int block_holds(const struct block *b, const void *p) {
+  const char *c = p;
+  return c >= b->data && c < b->data + b->size;
+}
+
+/* entry_start: the first byte entry i keeps in a block; every later entry's bytes lie in the
+ * same block or a newer one, since blocks are filled in append order. */
+static const void *entry_start(const struct mock_journal *j, size_t i) {
+  const struct entry *e = &j->entries[i];
+  return e->line ? (const void *)e->line : (const void *)e->later;
+}
+
+/* oldest_first reverses the chain of blocks (newest first) in place and returns its head, the
+ * oldest; *held gets the bytes they take. */
+static struct block *oldest_first(struct block *newest, size_t *held) {
+  struct block *old = NULL;
+  *held = 0;
+  while (newest) {
+    struct block *b = newest;
+    newest = b->next;
+    b->next = old;
+    old = b;
+    *held += sizeof *b + b->size;
+  }
+  return old;
+}
+
+/* take_entry parses entry i into arr when its tree fits: *tree (the trees made so far) plus its
+ * cost plus the lines still held after the block it lies in stays within max_bytes. Returns 1
+ * when added, 0 when it did not fit, -1 out of memory. */
+static int take_entry(struct mock_journal *j, size_t i, size_t held, size_t current, size_t *tree,
+                      struct ock_buf *scratch, cJSON *arr) {
+  const struct entry *e = &j->entries[i];
+  const char *text = e->line;
+  size_t n = text ? strlen(text) : 0;
+  if (!text) {
+    ock_buf_reset(scratch);
+    if (entry_text(j, i, scratch))
+      return -1;
+    text = scratch->data;
+    n = scratch->len;
+  }
+  size_t cost = tree_cost(text, n), later = held - current;
+  if (later > j->max_bytes || cost > j->max_bytes - later || *tree > j->max_bytes - later - cost)
+    return 0;
+  cJSON *t = cJSON_ParseWithLength(text, n);
+  if (!t || !cJSON_AddItemToArray(arr, t)) {
+    cJSON_Delete(t);
+    return -1;
+  }
+  *tree += cost;
+  return 1;
+}
+
+cJSON *ock__journal_take(struct mock_journal *j) {
+  cJSON *arr = cJSON_CreateArray();
+  struct ock_buf scratch;
+  ock_buf_init(&scratch, OCK_MAX_OWN_TEXT);
+  pthread_mutex_lock(&j->lock);
+  size_t held, tree = 0, i = 0;
+  struct block *old = oldest_first(j->newest, &held);
+  j->newest = NULL;
+  for (; i < j->len && arr; i++) {
+    const void *start = entry_start(j, i);
+    while (old && !block_holds(old, start)) { /* every entry in it is parsed: free it */
+      struct block *b = old;
+      old = b->next;
+      held -= sizeof *b + b->size;
+      block_free(b);
+    }
+    int rc = old ? take_entry(j, i, held, sizeof *old + old->size, &tree, &scratch, arr) : -1;
+    if (rc < 0) {
+      cJSON_Delete(arr);
+      arr = NULL;
+    } else if (rc == 0) {
+      break; /* the tree would pass the cap: the rest is dropped, as past it while running */
+    }
+  }
+  j->dropped += arr ? j->len - i : 0;
+  while (old) {
+    struct block *b = old;
+    old = b->next;
+    block_free(b);
+  }
+  free(j->entries);
+  j->entries = NULL;
+  j->len = j->cap = 0;
+  j->bytes = 0;
   pthread_mutex_unlock(&j->lock);
   ock_buf_free(&scratch);
   return arr;
