@@ -4,17 +4,36 @@
 #include "blocks.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define BLOCK_SIZE ((size_t)4 << 20)
 
-struct block {
-  struct block *next; /* the block before it */
-  size_t used;
-  size_t size;
-  char data[];
-};
+/* block_new maps a block of size data bytes; NULL when out of memory. */
+static struct block *block_new(size_t size) {
+  void *p = mmap(NULL, sizeof(struct block) + size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  struct block *b = p;
+  b->size = size;
+  return b;
+}
+
+size_t ock__block_bytes(const struct block *b) {
+  return sizeof *b + b->size;
+}
+
+struct block *ock__block_free(struct block *b) {
+  struct block *next = b->next;
+  munmap(b, ock__block_bytes(b));
+  return next;
+}
+
+int ock__block_holds(const struct block *b, const void *p) {
+  const char *c = p;
+  return c >= b->data && c < b->data + b->size;
+}
 
 void *ock__blocks_room(struct blocks *bs, size_t n) {
   struct block *b = bs->newest;
@@ -22,7 +41,7 @@ void *ock__blocks_room(struct blocks *bs, size_t n) {
       b ? (size_t)((-(uintptr_t)(b->data + b->used)) & (OCK_BLOCKS_ALIGN - 1)) + b->used : 0;
   if (!b || b->size - b->used < n + OCK_BLOCKS_ALIGN) {
     size_t size = n + OCK_BLOCKS_ALIGN > BLOCK_SIZE ? n + OCK_BLOCKS_ALIGN : BLOCK_SIZE;
-    b = malloc(sizeof *b + size);
+    b = block_new(size);
     if (!b)
       return NULL;
     b->next = bs->newest;
@@ -45,9 +64,19 @@ char *ock__blocks_copy(struct blocks *b, const char *s, size_t n) {
 }
 
 void ock__blocks_free(struct blocks *bs) {
+  while (bs->newest)
+    bs->newest = ock__block_free(bs->newest);
+}
+
+struct block *ock__blocks_take(struct blocks *bs, size_t *bytes) {
+  struct block *oldest = NULL;
+  *bytes = 0;
   while (bs->newest) {
     struct block *b = bs->newest;
     bs->newest = b->next;
-    free(b);
+    b->next = oldest;
+    oldest = b;
+    *bytes += ock__block_bytes(b);
   }
+  return oldest;
 }

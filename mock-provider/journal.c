@@ -312,6 +312,114 @@ static cJSON *trees(struct mock_journal *j, const char *const *kinds) {
   return arr;
 }
 
+/* tree_cost: an upper bound on the heap a cJSON tree of the compact JSON text (n bytes) takes:
+ * each value a node (sizeof(cJSON) and malloc's overhead), each member name and string its
+ * bytes and an allocation's overhead. The values are counted from the text, outside strings:
+ * one per ':' (a member), one per array element (a ',' directly inside an array, and the first
+ * element after a '['), and the top one. Deeper than the stack tracks, every ',' counts, which
+ * only counts more. */
+#define NODE_COST (sizeof(cJSON) + 16) /* the node and its malloc chunk header */
+#define STRING_COST ((size_t)32)       /* a name's or string's chunk: header, rounding */
+#define COST_DEPTH 256
+static size_t tree_cost(const char *t, size_t n) {
+  unsigned char array[COST_DEPTH]; /* the open containers, innermost last: 1 an array */
+  size_t depth = 0, values = 1, strings = 0;
+  int in_string = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\')
+        i++;
+      else if (c == '"')
+        in_string = 0;
+      continue;
+    }
+    if (c == '"') {
+      in_string = 1;
+      strings++;
+    } else if (c == ':') {
+      values++;
+    } else if (c == ',') {
+      values += depth == 0 || depth > COST_DEPTH || array[depth - 1];
+    } else if (c == '[' || c == '{') {
+      if (depth < COST_DEPTH)
+        array[depth] = c == '[';
+      depth++;
+      values += c == '[' && i + 1 < n && t[i + 1] != ']';
+    } else if ((c == ']' || c == '}') && depth) {
+      depth--;
+    }
+  }
+  return n + values * NODE_COST + strings * STRING_COST;
+}
+
+/* entry_start: the first byte entry i keeps in a block; every later entry's bytes lie in the
+ * same block or a newer one, since blocks are filled in append order. */
+static const void *entry_start(const struct mock_journal *j, size_t i) {
+  const struct entry *e = &j->entries[i];
+  return e->line ? (const void *)e->line : (const void *)e->later;
+}
+
+/* take_entry parses entry i into arr when its tree fits: *tree (the trees made so far) plus its
+ * cost plus the lines still held after the block it lies in stays within max_bytes. Returns 1
+ * when added, 0 when it did not fit, -1 out of memory. */
+static int take_entry(struct mock_journal *j, size_t i, size_t held, size_t current, size_t *tree,
+                      struct ock_buf *scratch, cJSON *arr) {
+  const struct entry *e = &j->entries[i];
+  const char *text = e->line;
+  size_t n = text ? strlen(text) : 0;
+  if (!text) {
+    ock_buf_reset(scratch);
+    if (entry_text(j, i, scratch))
+      return -1;
+    text = scratch->data;
+    n = scratch->len;
+  }
+  size_t cost = tree_cost(text, n), later = held - current;
+  if (later > j->max_bytes || cost > j->max_bytes - later || *tree > j->max_bytes - later - cost)
+    return 0;
+  cJSON *t = cJSON_ParseWithLength(text, n);
+  if (!t || !cJSON_AddItemToArray(arr, t)) {
+    cJSON_Delete(t);
+    return -1;
+  }
+  *tree += cost;
+  return 1;
+}
+
+cJSON *ock__journal_take(struct mock_journal *j) {
+  cJSON *arr = cJSON_CreateArray();
+  struct ock_buf scratch;
+  ock_buf_init(&scratch, OCK_MAX_OWN_TEXT);
+  pthread_mutex_lock(&j->lock);
+  size_t held, tree = 0, i = 0;
+  struct block *old = ock__blocks_take(&j->kept, &held);
+  for (; i < j->len && arr; i++) {
+    const void *start = entry_start(j, i);
+    while (old && !ock__block_holds(old, start)) { /* every entry in it is parsed: free it */
+      held -= ock__block_bytes(old);
+      old = ock__block_free(old);
+    }
+    int rc = old ? take_entry(j, i, held, ock__block_bytes(old), &tree, &scratch, arr) : -1;
+    if (rc < 0) {
+      cJSON_Delete(arr);
+      arr = NULL;
+    } else if (rc == 0) {
+      break; /* the tree would pass the cap: the rest is dropped, as past it while running */
+    }
+  }
+  j->dropped += arr ? j->len - i : 0;
+  while (old)
+    old = ock__block_free(old);
+  free(j->entries);
+  j->entries = NULL;
+  j->len = j->cap = 0;
+  j->bytes = 0;
+  pthread_mutex_unlock(&j->lock);
+  ock_buf_free(&scratch);
+  return arr;
+}
+
 cJSON *ock__journal_snapshot(struct mock_journal *j) {
   return trees(j, NULL);
 }

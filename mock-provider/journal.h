@@ -67,6 +67,15 @@ long long ock__journal_append_later(struct mock_journal *j, const char *kind,
  * NULL when out of memory. */
 cJSON *ock__journal_snapshot(struct mock_journal *j);
 
+/* ock__journal_take: the kept entries as trees, as ock__journal_snapshot gives them, for a
+ * reader done with the journal, which it empties: each block of lines is freed once its
+ * entries are parsed, and the trees count against max_bytes together with the lines still held.
+ * An entry whose tree would pass it is not parsed, nor any after it; they are counted as
+ * dropped. So the lines and the trees together stay within max_bytes plus the block being read
+ * (at most one entry, a request body and its frame, or 4 MiB) and one printed entry. NULL when
+ * out of memory (the journal is emptied all the same). */
+cJSON *ock__journal_take(struct mock_journal *j);
+
 /* ock__journal_select: deep copies of the kept entries whose kind is one of kinds (a
  * NULL-terminated list), in seq order; NULL when out of memory. Only those entries are parsed,
  * so a handler can look back at a few kinds without the cost of a whole snapshot. */
