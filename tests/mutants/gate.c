@@ -701,7 +701,11 @@ static int alone_catches(const struct gate_mutant *gm, const char *id) {
  *    call's arguments or the hook's replacement;
  *  - events_present: each event a scenario lists is one a specific check owes (the stream's
  *    deltas, the lifecycle's pair, the selection's pair, the cancel's pair, the grammar's
- *    events of a turn). */
+ *    events of a turn);
+ *  - turn_count, llm_requests, tool_calls, last_request: the one lie found that moves each of
+ *    them and no other specific check, a limit off by one that wraps up a turn early, is one
+ *    iter.status sees too (it reports reason max_iterations without the limit's turns). No lie
+ *    that they alone see is known. */
 static const struct {
   const char *expectation;
   const char *restates; /* space-separated check ids */
@@ -714,6 +718,10 @@ static const struct {
     {"expect.events-present",
      "stream.events lifecycle.execution-events hook.selecting-order cancel.events "
      "order.request-closed order.prompt-complete complete.once"},
+    {"expect.turn-count", "iter.status"},
+    {"expect.llm-requests", "iter.status"},
+    {"expect.tool-calls", "iter.status"},
+    {"expect.last-request", "iter.status"},
 };
 
 /* by_restatement: the first mutation (table order) that catches alone a check c restates and
