@@ -189,6 +189,7 @@ int ock__view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
     } else if (v->nx && ock__is_event(it, OCK_EV_ORCHESTRATOR_COMPLETE) &&
                !v->x[v->nx - 1].complete) {
       v->x[v->nx - 1].complete = ock__event_data(it);
+      v->x[v->nx - 1].complete_entry = it;
       v->x[v->nx - 1].complete_seq = ock__entry_seq(it);
     }
   }
