@@ -319,9 +319,7 @@ int ock__reply_abandoned(const struct view *v, size_t i) {
          !ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
     j++;
   if (j >= v->n || !ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR) ||
-      strcmp(ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[j]), "error"),
-                            "type"),
-             "cancelled"))
+      strcmp(ock__str_field(ock__pf(v->e[j], OCK_FIELD_ERROR), "type"), "cancelled"))
     return 0;
   for (size_t k = j; k-- > 0 && !ock__is_event(v->e[k], OCK_EV_PROMPT_SUBMIT);)
     if (ock__is_kind(v->e[k], OCK_ENTRY_CANCEL))
