@@ -47,7 +47,7 @@ int ock__field_rule(enum ock_event ev, enum ock_field f, int *types) {
     }
   }
   for (size_t i = 0; i < sizeof lifecycle_fields / sizeof lifecycle_fields[0] && rule < 0; i++) {
-    if (ev != OCK_EVENT_CUSTOM && lifecycle_fields[i].f == f) {
+    if (lifecycle_fields[i].f == f) {
       rule = 0;
       bits = lifecycle_fields[i].types;
     }
@@ -103,6 +103,11 @@ const char *ock__pf_str(const cJSON *e, enum ock_field f) {
 int ock__pf_is(const cJSON *e, enum ock_field f, const char *want) {
   const char *s = ock__pf_str(e, f);
   return s && want && !strcmp(s, want);
+}
+
+int ock__pf_same(const cJSON *a, const cJSON *b, enum ock_field f) {
+  struct ock_payload x = ock__payload(a, f), y = ock__payload(b, f);
+  return x.state == y.state && (x.json ? cJSON_Compare(x.json, y.json, 1) : 1);
 }
 
 double ock__pf_num(const cJSON *e, enum ock_field f, double absent) {

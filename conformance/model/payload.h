@@ -39,7 +39,8 @@ enum ock_payload_state {
   OCK_PAYLOAD_MISSING,  /* not sent, and the event requires it: a fault of the SUT */
   OCK_PAYLOAD_MISTYPED, /* sent with a JSON type the contract does not allow there */
   OCK_PAYLOAD_NO_FIELD  /* no event (NULL, or not an event entry), or an event the registry
-                           gives no such field (a custom event, or a check asking the wrong one) */
+                           gives no such field (a custom event's own fields, or a check asking
+                           the wrong event) */
 };
 
 struct ock_payload {
@@ -51,8 +52,9 @@ struct ock_payload {
 const char *ock__field_name(enum ock_field f);
 
 /* ock__field_rule: 1 when event ev requires field f, 0 when it may carry it (optional, or one of
- * the lifecycle fields every event carries with lifecycle declared), -1 when it has no such
- * field. types, when not NULL, gets the OCK_JT_* bits the field may have (0 for -1). */
+ * the lifecycle fields every event carries with lifecycle declared, a custom event too), -1
+ * when it has no such field. types, when not NULL, gets the OCK_JT_* bits the field may have (0 for
+ * -1). */
 int ock__field_rule(enum ock_event ev, enum ock_field f, int *types);
 
 /* ock__payload: field f of event entry e, with its state. */
@@ -67,6 +69,10 @@ const char *ock__pf_str(const cJSON *e, enum ock_field f);
 
 /* ock__pf_is: 1 when ock__pf_str is a string equal to want (want NULL: never). */
 int ock__pf_is(const cJSON *e, enum ock_field f, const char *want);
+
+/* ock__pf_same: events a and b sent field f alike: the same state, and equal JSON values when
+ * both are OK (two that both lack it are alike too). */
+int ock__pf_same(const cJSON *a, const cJSON *b, enum ock_field f);
 
 /* ock__pf_num: the number when the field is OK and a number, else absent. */
 double ock__pf_num(const cJSON *e, enum ock_field f, double absent);

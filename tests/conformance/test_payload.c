@@ -66,6 +66,20 @@ static void test_mistyped(void) {
   cJSON_Delete(e);
 }
 
+/* Two events alike in one field: equal values, or both without it. */
+static void test_same(void) {
+  cJSON *a = entry("{\"kind\":\"event\",\"event\":\"provider:resolve\",\"data\":"
+                   "{\"provider\":\"p\",\"fallback\":null}}");
+  cJSON *b = entry("{\"kind\":\"event\",\"event\":\"provider:resolve\",\"data\":"
+                   "{\"provider\":\"q\",\"fallback\":null}}");
+  OCK_ASSERT_FALSE(ock__pf_same(a, b, OCK_FIELD_PROVIDER));
+  OCK_ASSERT_TRUE(ock__pf_same(a, b, OCK_FIELD_FALLBACK));
+  OCK_ASSERT_TRUE(ock__pf_same(a, b, OCK_FIELD_REASON));
+  OCK_ASSERT_FALSE(ock__pf_same(a, NULL, OCK_FIELD_PROVIDER));
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
 static void test_no_such_field(void) {
   cJSON *e = entry("{\"kind\":\"event\",\"event\":\"prompt:submit\",\"data\":"
                    "{\"prompt\":\"p\",\"status\":\"success\"}}");
@@ -80,7 +94,9 @@ static void test_no_such_field(void) {
       OCK_PAYLOAD_NO_FIELD);
   cJSON_Delete(e);
   e = entry("{\"kind\":\"event\",\"event\":\"my:custom\",\"data\":{\"trace_id\":\"t\"}}");
-  OCK_ASSERT_INT_EQ(ock__payload(e, OCK_FIELD_TRACE_ID).state, OCK_PAYLOAD_NO_FIELD);
+  OCK_ASSERT_INT_EQ(ock__payload(e, OCK_FIELD_PROVIDER).state, OCK_PAYLOAD_NO_FIELD);
+  OCK_ASSERT_STR_EQ(ock__pf_str(e, OCK_FIELD_TRACE_ID), "t"); /* the lifecycle fields only */
+  OCK_ASSERT_INT_EQ(ock__payload(e, OCK_FIELD_STAGE).state, OCK_PAYLOAD_ABSENT);
   cJSON_Delete(e);
 }
 
@@ -102,6 +118,7 @@ static const struct ock_test tests[] = {
     {"present_with_its_type", test_present_with_its_type},
     {"missing_and_absent", test_missing_and_absent},
     {"mistyped", test_mistyped},
+    {"same", test_same},
     {"no_such_field", test_no_such_field},
     {"rules_follow_the_registry", test_rules_follow_the_registry},
     {NULL, NULL}};
