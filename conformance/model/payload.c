@@ -105,6 +105,11 @@ int ock__pf_is(const cJSON *e, enum ock_field f, const char *want) {
   return s && want && !strcmp(s, want);
 }
 
+int ock__pf_sent(const cJSON *e, enum ock_field f) {
+  enum ock_payload_state s = ock__payload(e, f).state;
+  return s == OCK_PAYLOAD_OK || s == OCK_PAYLOAD_MISTYPED;
+}
+
 int ock__pf_same(const cJSON *a, const cJSON *b, enum ock_field f) {
   struct ock_payload x = ock__payload(a, f), y = ock__payload(b, f);
   return x.state == y.state && (x.json ? cJSON_Compare(x.json, y.json, 1) : 1);

@@ -70,6 +70,9 @@ const char *ock__pf_str(const cJSON *e, enum ock_field f);
 /* ock__pf_is: 1 when ock__pf_str is a string equal to want (want NULL: never). */
 int ock__pf_is(const cJSON *e, enum ock_field f, const char *want);
 
+/* ock__pf_sent: the event carries field f, of whatever JSON type (OK or MISTYPED). */
+int ock__pf_sent(const cJSON *e, enum ock_field f);
+
 /* ock__pf_same: events a and b sent field f alike: the same state, and equal JSON values when
  * both are OK (two that both lack it are alike too). */
 int ock__pf_same(const cJSON *a, const cJSON *b, enum ock_field f);

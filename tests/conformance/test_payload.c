@@ -51,6 +51,9 @@ static void test_mistyped(void) {
   OCK_ASSERT_INT_EQ(ock__payload(e, OCK_FIELD_PROVIDER).state, OCK_PAYLOAD_MISTYPED);
   OCK_ASSERT_NULL(ock__pf_str(e, OCK_FIELD_PROVIDER));
   OCK_ASSERT_STR_EQ(ock__pf_show(e, OCK_FIELD_PROVIDER), "(mistyped)");
+  OCK_ASSERT_TRUE(ock__pf_sent(e, OCK_FIELD_PROVIDER));
+  OCK_ASSERT_TRUE(ock__pf_sent(e, OCK_FIELD_FALLBACK));
+  OCK_ASSERT_FALSE(ock__pf_sent(e, OCK_FIELD_TRACE_ID));
   /* fallback may be null: OK, but no string */
   OCK_ASSERT_INT_EQ(ock__payload(e, OCK_FIELD_FALLBACK).state, OCK_PAYLOAD_OK);
   OCK_ASSERT_TRUE(cJSON_IsNull(ock__pf(e, OCK_FIELD_FALLBACK)));
