@@ -120,6 +120,12 @@ double ock__pf_num(const cJSON *e, enum ock_field f, double absent) {
   return cJSON_IsNumber(j) ? j->valuedouble : absent;
 }
 
+long long ock__pf_int(const cJSON *e, enum ock_field f, long long absent) {
+  double d = ock__pf_num(e, f, 1e300);
+  /* A peer may send 1e300: a cast out of range is undefined, so such a value is absent. */
+  return d > -9.2e18 && d < 9.2e18 ? (long long)d : absent;
+}
+
 const char *ock__pf_show(const cJSON *e, enum ock_field f) {
   struct ock_payload p = ock__payload(e, f);
   switch (p.state) {

@@ -80,6 +80,10 @@ int ock__pf_same(const cJSON *a, const cJSON *b, enum ock_field f);
 /* ock__pf_num: the number when the field is OK and a number, else absent. */
 double ock__pf_num(const cJSON *e, enum ock_field f, double absent);
 
+/* ock__pf_int: ock__pf_num cast to an integer, or absent also for a number out of the range
+ * of long long (as ock_json_int). */
+long long ock__pf_int(const cJSON *e, enum ock_field f, long long absent);
+
 /* ock__pf_show: the field as a finding's detail shows it: the string, "null", or what was wrong:
  * "(missing)", "(absent)", "(mistyped)", "(not a string)" (an object, array, number or boolean
  * the contract allows there), "(no such field)". Static storage or e's. */

@@ -25,6 +25,8 @@ static void test_present_with_its_type(void) {
   OCK_ASSERT_FALSE(ock__pf_is(e, OCK_FIELD_STATUS, "error"));
   OCK_ASSERT_FALSE(ock__pf_is(e, OCK_FIELD_STATUS, NULL));
   OCK_ASSERT_DOUBLE_EQ(ock__pf_num(e, OCK_FIELD_TURN_COUNT, -1), 2, 0);
+  OCK_ASSERT_INT_EQ(ock__pf_int(e, OCK_FIELD_TURN_COUNT, -1), 2);
+  OCK_ASSERT_INT_EQ(ock__pf_int(e, OCK_FIELD_STATUS, -1), -1);
   OCK_ASSERT_STR_EQ(ock__pf_show(e, OCK_FIELD_ORCHESTRATOR), "o");
   OCK_ASSERT_STR_EQ(ock__pf_show(e, OCK_FIELD_TURN_COUNT), "(not a string)");
   cJSON_Delete(e);
