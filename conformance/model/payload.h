@@ -14,7 +14,10 @@
  * Every function takes the journal entry of the event (kind "event"), not its data, so it knows
  * which event's shape applies. A missing required field is the SUT's fault that proc.event-fields
  * (OCK-PROC-005) reports; a check that reads one gets OCK_PAYLOAD_MISSING, so that it fails or
- * says why, instead of comparing "" with what it expected. No function allocates.
+ * says why, instead of comparing "" with what it expected. A check that judges the value as sent,
+ * whatever its type (complete.turn-count), or code that reads data not yet in a journal (the
+ * pairing of id-less tool events, ock check, ock diff), names the member OCK_PF_<FIELD>.
+ * No function allocates.
  */
 #ifndef OCK_PAYLOAD_H
 #define OCK_PAYLOAD_H
@@ -37,7 +40,9 @@ enum ock_payload_state {
   OCK_PAYLOAD_OK,       /* sent, with a JSON type the contract allows for that event */
   OCK_PAYLOAD_ABSENT,   /* not sent, and the event may leave it out (optional, or lifecycle) */
   OCK_PAYLOAD_MISSING,  /* not sent, and the event requires it: a fault of the SUT */
-  OCK_PAYLOAD_MISTYPED, /* sent with a JSON type the contract does not allow there */
+  OCK_PAYLOAD_MISTYPED, /* sent with a JSON type the contract does not allow there (an integer
+                           field is any JSON number here: whether it is whole, and in range, is
+                           the check's to judge, as complete.turn-count does) */
   OCK_PAYLOAD_NO_FIELD  /* no event (NULL, or not an event entry), or an event the registry
                            gives no such field (a custom event's own fields, or a check asking
                            the wrong event) */
