@@ -6,8 +6,9 @@
 #                   build/venv, made from adapters/python/requirements.lock); fails if any part failed
 #   make test-action the GitHub Action's steps as an unprivileged runner user (root only)
 #   make coverage   build with gcov, run the tests, write build/coverage/index.html, print line coverage
-#   make lint       clang-format check, cppcheck, banned functions, contract names spelled out,
-#                   unbounded buffer caps at call sites, includes between conformance/ stages
+#   make lint       clang-format check, cppcheck, banned functions, contract names and event
+#                   payload fields spelled out (scripts/contract_lint.sh, and its own test
+#                   tests/lint/contract_lint_test.sh), unbounded buffer caps at call sites, includes between conformance/ stages
 #                   (scripts/include_lint.sh), functions too long (scripts/funclen.sh: none over
 #                   100 lines, at most 10 over 60), SPEC.md Section 2 and docs/requirements.md as
 #                   make spec writes them
@@ -188,6 +189,7 @@ lint: $(SPEC_GEN) | $(DEPS_STAMP) $(CONTRACT_MAP_H)
 	@unbounded=$$(git grep -nE 'ock_buf_init\([^,]+, *(SIZE_MAX|\(size_t\) *-1|\(size_t\)1 << 30)' -- core mock-provider reference conformance mutants); \
 	if [ -n "$$unbounded" ]; then echo "lint: a buffer cap spelled at its call site (name it in core/include/ock/caps.h):"; echo "$$unbounded"; exit 1; fi
 	@sh scripts/contract_lint.sh $(CONTRACT_MAP_H)
+	@sh tests/lint/contract_lint_test.sh $(CONTRACT_MAP_H)
 	sh scripts/include_lint.sh
 	clang-format --dry-run --Werror $(C_SOURCES)
 	sh scripts/funclen.sh --check

@@ -18,9 +18,9 @@ $(CONTRACT_MAP_GEN): core/gen/contract_map.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(STD) $(WARN) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-$(CONTRACT_MAP_H): core/requirements.json $(CONTRACT_MAP_GEN)
+$(CONTRACT_MAP_H): core/requirements.json core/contract-shapes.json $(CONTRACT_MAP_GEN)
 	@mkdir -p $(@D)
-	$(CONTRACT_MAP_GEN) $< > $@.tmp && mv $@.tmp $@
+	$(CONTRACT_MAP_GEN) core/requirements.json core/contract-shapes.json > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/gen/registry_data.o: $(CORE_GEN) | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -96,7 +96,7 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
                            const struct cancel_marks *m) {
   const struct view *v = g->v;
   size_t requested = m->requested, answered = m->answered, ignored = m->ignored;
-  const char *status = ock__str_field(x->complete, "status");
+  const cJSON *c = x->complete_entry;
   const char *when =
       answered != (size_t)-1 && answered < ignored
           ? (ock__is_event(v->e[answered], OCK_EV_PROMPT_COMPLETE) ? "after prompt:complete"
@@ -104,7 +104,7 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
       : m->refused_execute ? "in an execute that sends no request"
                            : "late";
   ock__grade_emit(g, "cancel.ignored", "OCK-PROC-004",
-                  requested == (size_t)-1 && strcmp(status, "cancelled"),
+                  requested == (size_t)-1 && !ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
                   requested != (size_t)-1 ? ock__entry_seq(v->e[requested]) : x->complete_seq,
                   "a SIGINT after prompt:complete or execution:end, or in an execute that sends no "
                   "request (denied "
@@ -112,15 +112,15 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
                   "cancelled",
                   "execute %d: SIGINT %s; %s, status %s", x->index, when,
                   requested == (size_t)-1 ? "no cancel:requested" : "cancel:requested sent",
-                  *status ? status : "(no orchestrator:complete)");
+                  c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)");
 }
 
 static void cancel_status(struct grade_ctx *g, const struct view_exec *x) {
-  const char *status = ock__str_field(x->complete, "status");
-  ock__grade_emit(g, "cancel.status", "OCK-CANCEL-001", !strcmp(status, "cancelled"),
-                  x->complete_seq, "SIGINT during an execute: status cancelled",
-                  "execute %d: status %s", x->index,
-                  *status ? status : "(no orchestrator:complete)");
+  const cJSON *c = x->complete_entry;
+  ock__grade_emit(g, "cancel.status", "OCK-CANCEL-001",
+                  ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"), x->complete_seq,
+                  "SIGINT during an execute: status cancelled", "execute %d: status %s", x->index,
+                  c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)");
 }
 
 static void cancel_events(struct grade_ctx *g, const struct view_exec *x,
@@ -197,7 +197,7 @@ static void cancel_round_stopped(struct grade_ctx *g, const struct view_exec *x,
       late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[m->fired]),
       "no tool call starts after cancel:requested, nor past the grace after the SIGINT",
       "execute %d: %s%s%s", x->index, late == (size_t)-1 ? "no tool started after the cancel" : "",
-      late != (size_t)-1 ? ock__str_field(v->e[late], "tool_call_id") : "",
+      late != (size_t)-1 ? ock__str_field(v->e[late], OCK_F_TOOL_START_TOOL_CALL_ID) : "",
       late == (size_t)-1                                  ? ""
       : m->requested != (size_t)-1 && late > m->requested ? " started after cancel:requested"
                                                           : " started long after the SIGINT");
@@ -344,7 +344,7 @@ static const cJSON *abandoned_reply(const struct view *v, const struct view_exec
         ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
       return NULL;
     if (ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR)) {
-      const cJSON *err = cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[j]), "error");
+      const cJSON *err = ock__pf(v->e[j], OCK_FIELD_ERROR);
       return signalled && !strcmp(ock__str_field(err, "type"), "cancelled")
                  ? ock__view_reply_of(v, i)
                  : NULL;

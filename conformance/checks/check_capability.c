@@ -90,9 +90,9 @@ static long sign_overlap(const struct view *v) {
 /* sign_lifecycle_field: an event whose data has stage or trace_id. */
 static long sign_lifecycle_field(const struct view *v, const char **field) {
   for (size_t i = 0; i < v->n; i++) {
-    const cJSON *d = ock__is_kind(v->e[i], OCK_ENTRY_EVENT) ? ock__event_data(v->e[i]) : NULL;
-    *field = cJSON_HasObjectItem(d, "stage") ? "stage" : "trace_id";
-    if (cJSON_HasObjectItem(d, "stage") || cJSON_HasObjectItem(d, "trace_id"))
+    int stage = ock__pf_sent(v->e[i], OCK_FIELD_STAGE);
+    *field = stage ? OCK_PF_STAGE : OCK_PF_TRACE_ID;
+    if (stage || ock__pf_sent(v->e[i], OCK_FIELD_TRACE_ID))
       return ock__entry_seq(v->e[i]);
   }
   return -1;
@@ -124,7 +124,7 @@ static long sign_retried(const struct view *v, const char **what) {
 /* sign_cancelled: orchestrator:complete with status cancelled. */
 static long sign_cancelled(const struct view *v) {
   for (size_t k = 0; k < v->nx; k++)
-    if (v->x[k].complete && !strcmp(ock__str_field(v->x[k].complete, "status"), "cancelled"))
+    if (ock__pf_is(v->x[k].complete_entry, OCK_FIELD_STATUS, "cancelled"))
       return v->x[k].complete_seq;
   return -1;
 }

@@ -96,13 +96,13 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
   }
   int denied;
   const char *expect = expected_response(v, x, &denied);
-  const char *said = pc ? ock_json_str(ock__event_data(pc), "response") : NULL;
+  const char *said = ock__pf_str(pc, OCK_FIELD_RESPONSE);
   if (pc && denied)
     ock__grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && *said, ock__entry_seq(pc),
                     "after a deny, prompt:complete data.response is a non-empty text",
                     "execute %d: response %s%.60s%s after a deny", x->index, said ? "\"" : "",
                     said ? said : "(not a string)", said ? "\"" : "");
-  else if (pc && expect && cJSON_HasObjectItem(ock__event_data(pc), "response"))
+  else if (pc && expect && ock__payload(pc, OCK_FIELD_RESPONSE).state != OCK_PAYLOAD_MISSING)
     /* A prompt:complete without response (Amplifier's loop-basic sends a preview) says nothing
      * wrong: the missing field is OCK-PROC-005's (SPEC.md 4.6). */
     ock__grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
@@ -112,11 +112,11 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
                     said ? said : "(not a string)", said && strlen(said) > 60 ? "..." : "", expect);
   if (!end)
     return;
-  const char *status = ock__str_field(x->complete, "status");
-  const cJSON *r = cJSON_GetObjectItemCaseSensitive(ock__event_data(end), "response");
+  const cJSON *c = x->complete_entry;
+  const cJSON *r = ock__pf(end, OCK_FIELD_RESPONSE);
   int ok;
   const char *what;
-  if (!strcmp(status, "cancelled") || !strcmp(status, "error")) {
+  if (ock__pf_is(c, OCK_FIELD_STATUS, "cancelled") || ock__pf_is(c, OCK_FIELD_STATUS, "error")) {
     ok = cJSON_IsNull(r);
     what = "null";
   } else if (said) {
@@ -128,7 +128,7 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
                   "execution:end data.response is prompt:complete's response (null on cancelled or "
                   "error)",
                   "execute %d (status %s): execution:end response %.60s%s%s, expected %.60s",
-                  x->index, *status ? status : "none", cJSON_IsString(r) ? "\"" : "",
+                  x->index, ock__pf_show(c, OCK_FIELD_STATUS), cJSON_IsString(r) ? "\"" : "",
                   cJSON_IsString(r) ? r->valuestring
                   : cJSON_IsNull(r) ? "null"
                                     : "(missing or not a string)",
@@ -142,7 +142,7 @@ static void check_same_name(struct grade_ctx *g) {
   const char *first = NULL;
   long first_seq = -1;
   for (size_t i = 0; i < v->n; i++) {
-    const char *name = ock_json_str(ock__event_data(v->e[i]), "orchestrator");
+    const char *name = ock__pf_str(v->e[i], OCK_FIELD_ORCHESTRATOR);
     if (!ock__is_kind(v->e[i], OCK_ENTRY_EVENT) || !name || !*name)
       continue; /* a missing or empty name is complete.orchestrator's to report */
     if (!first) {
@@ -158,18 +158,16 @@ static void check_same_name(struct grade_ctx *g) {
 }
 
 static void complete_orchestrator(struct grade_ctx *g, const struct view_exec *x) {
-  const cJSON *c = x->complete;
   long seq = x->complete_seq;
-  const char *orch = ock_json_str(c, "orchestrator");
+  const char *orch = ock__pf_str(x->complete_entry, OCK_FIELD_ORCHESTRATOR);
   ock__grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
                   "orchestrator: a non-empty string", "%s",
                   orch ? (*orch ? orch : "\"\"") : "missing or not a string");
 }
 
 static void complete_status(struct grade_ctx *g, const struct view_exec *x) {
-  const cJSON *c = x->complete;
   long seq = x->complete_seq;
-  const char *status = ock_json_str(c, "status");
+  const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
   ock__grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
                   "status: success, incomplete, cancelled or error", "status %s",
                   status ? status : "missing or not a string");
@@ -180,7 +178,8 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
   const struct view *v = g->v;
   const cJSON *c = x->complete;
   long seq = x->complete_seq;
-  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
+  /* read as sent, whatever its type: this check judges the value and says what came */
+  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(c, OCK_PF_TURN_COUNT);
   int turns = ock__view_turns(v, x);
   int is_int = cJSON_IsNumber(tc) && tc->valuedouble >= 0 && tc->valuedouble <= OCK_JSON_INT_MAX &&
                tc->valuedouble == floor(tc->valuedouble);
@@ -200,7 +199,7 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
 static void complete_status_matches(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
   long seq = x->complete_seq;
-  const char *status = ock_json_str(x->complete, "status");
+  const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
   struct happened h;
   what_happened(v, x, &h);
   if (status_known(status)) {
@@ -226,11 +225,10 @@ static void complete_status_matches(struct grade_ctx *g, const struct view_exec 
 }
 
 static void complete_error_object(struct grade_ctx *g, const struct view_exec *x) {
-  const cJSON *c = x->complete;
+  const cJSON *c = x->complete_entry;
   long seq = x->complete_seq;
-  const char *status = ock_json_str(c, "status");
-  if (status && !strcmp(status, "error")) {
-    const cJSON *err = cJSON_GetObjectItemCaseSensitive(c, "error");
+  if (ock__pf_is(c, OCK_FIELD_STATUS, "error")) {
+    const cJSON *err = ock__pf(c, OCK_FIELD_ERROR);
     int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
     ock__grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
                     "error: {type, message} on status error", "%s",

@@ -100,12 +100,11 @@ static int sigint_after(const struct view *v, const struct view_exec *x, size_t 
 static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t until) {
   const struct view *v = g->v;
   const cJSON *err = event_between(v, i + 1, until, OCK_EV_PROVIDER_ERROR);
-  const cJSON *d = ock__event_data(err);
-  const cJSON *e = cJSON_GetObjectItemCaseSensitive(d, "error");
-  int ok = err && *ock__str_field(d, "provider") && cJSON_IsObject(e) && ock_json_str(e, "type") &&
-           ock_json_str(e, "message") &&
-           cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(d, "retryable")) &&
-           cJSON_HasObjectItem(d, "status_code");
+  const cJSON *e = ock__pf(err, OCK_FIELD_ERROR);
+  const char *named = ock__pf_str(err, OCK_FIELD_PROVIDER);
+  int ok = named && *named && cJSON_IsObject(e) && ock_json_str(e, "type") &&
+           ock_json_str(e, "message") && ock__pf(err, OCK_FIELD_RETRYABLE) &&
+           ock__pf(err, OCK_FIELD_STATUS_CODE);
   ock__grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok,
                   err ? ock__entry_seq(err) : ock__entry_seq(v->e[i]),
                   "provider:error {provider, error:{type,message}, retryable, status_code}",
@@ -115,7 +114,7 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
                        : "provider:error lacks fields");
   /* retryable is a property of the error (SPEC.md 4.3.7, 5.7), not of the strategy or of the
    * retries left: the same fault carries the same value under every strategy. */
-  const cJSON *r = cJSON_GetObjectItemCaseSensitive(d, "retryable");
+  const cJSON *r = ock__pf(err, OCK_FIELD_RETRYABLE);
   if (err && cJSON_IsBool(r)) {
     int cancelled = !strcmp(ock_json_str(e, "type") ? ock_json_str(e, "type") : "", "cancelled");
     int want = !cancelled && retryable(reply);
@@ -161,12 +160,13 @@ static void error_no_retry(struct grade_ctx *g, const struct failure *fl) {
 static void cancelled_before_retry(struct grade_ctx *g, const struct failure *fl) {
   const struct view_exec *x = fl->x;
   int can_retry = fl->can_retry, attempt = fl->attempt;
-  const char *status = ock__str_field(x->complete, "status");
+  const cJSON *c = x->complete_entry;
   ock__grade_emit(g, can_retry ? "error.retry" : "error.fallback",
-                  can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006", !strcmp(status, "cancelled"),
-                  x->complete_seq, "a SIGINT before the retry is sent ends the execute cancelled",
+                  can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006",
+                  ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"), x->complete_seq,
+                  "a SIGINT before the retry is sent ends the execute cancelled",
                   "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
-                  *status ? status : "(none)");
+                  ock__pf_show(c, OCK_FIELD_STATUS));
 }
 
 /* error_retry_denied: a retry announced but kept from going out by a deny on its
@@ -178,12 +178,12 @@ static void error_retry_denied(struct grade_ctx *g, const struct failure *fl, si
   const char *provider = fl->provider;
   int attempt = fl->attempt;
   const cJSON *ev = event_between(v, i + 1, denied, OCK_EV_PROVIDER_RETRY);
-  const char *to = ock__str_field(ock__event_data(v->e[denied]), "provider");
+  const char *to = ock__pf_str(v->e[denied], OCK_FIELD_PROVIDER);
   ock__grade_emit(
-      g, "error.retry", "OCK-ERROR-002", ev && !strcmp(to, provider), ock__entry_seq(v->e[denied]),
-      "a retryable error is retried after a provider:retry",
+      g, "error.retry", "OCK-ERROR-002", ev && to && !strcmp(to, provider),
+      ock__entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
       "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
-      *to ? to : "(no provider)", ev ? "after a provider:retry" : "with no provider:retry");
+      to && *to ? to : "(no provider)", ev ? "after a provider:retry" : "with no provider:retry");
 }
 
 /* error_retry_after: the retry waited gap ms, the Retry-After the provider sent (ra ms),
@@ -209,11 +209,11 @@ static void error_backoff(struct grade_ctx *g, const struct failure *fl, const c
   double jitter = v->cfg.retry_jitter;
   double nominal = fmin(base * pow(2, attempt - 1), cap);
   double lo = nominal * (1 - jitter), hi = fmin(nominal * (1 + jitter), cap);
-  double said = ock_json_num(ock__event_data(ev), "delay_ms", -1);
+  double said = ock__pf_num(ev, OCK_FIELD_DELAY_MS, -1);
   int ok_said = v->traffic || (said >= lo - 1 && said <= hi + 1);
   int ok_gap = gap >= lo - GRADE_TIMING_EARLY_MS && gap <= hi + ock__grade_late_ms(g);
   char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
-  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(ock__event_data(ev), "delay_ms")))
+  if (cJSON_IsNumber(ock__pf(ev, OCK_FIELD_DELAY_MS)))
     snprintf(saids, sizeof saids, "%.0f", said);
   ock__grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, ock__entry_seq(next),
                   "exponential backoff with jitter, clamped to the cap",
@@ -271,8 +271,7 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
   const char *provider = fl->provider, *next_prov = fl->next_prov, *fallback = fl->fallback;
   size_t i = fl->i, j = fl->j;
   const cJSON *res = next ? event_between(v, i + 1, j, OCK_EV_PROVIDER_RESOLVE) : NULL;
-  int announced =
-      v->traffic || (res && !strcmp(ock__str_field(ock__event_data(res), "provider"), fallback));
+  int announced = v->traffic || ock__pf_is(res, OCK_FIELD_PROVIDER, fallback);
   int ok = next && !strcmp(next_prov, fallback) && announced;
   ock__grade_emit(g, "error.fallback", "OCK-ERROR-006", ok,
                   next ? ock__entry_seq(next) : ock__entry_seq(reply),
@@ -287,11 +286,12 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
 /* unrecovered: a provider error nothing recovers from ends the execute with status error
  * (OCK-ERROR-001). */
 static void unrecovered(struct grade_ctx *g, const struct view_exec *x) {
-  const char *status = ock__str_field(x->complete, "status");
-  ock__grade_emit(g, "error.provider-error", "OCK-ERROR-001",
-                  !strcmp(status, "error") || !strcmp(status, "cancelled"), x->complete_seq,
-                  "an unrecovered provider error ends the execute with status error",
-                  "execute %d: status %s", x->index, *status ? status : "(none)");
+  const cJSON *c = x->complete_entry;
+  ock__grade_emit(
+      g, "error.provider-error", "OCK-ERROR-001",
+      ock__pf_is(c, OCK_FIELD_STATUS, "error") || ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
+      x->complete_seq, "an unrecovered provider error ends the execute with status error",
+      "execute %d: status %s", x->index, ock__pf_show(c, OCK_FIELD_STATUS));
 }
 
 /* one_failure judges what the SUT did after the request at entry index i failed. */
@@ -389,12 +389,12 @@ static void fail_fast(struct grade_ctx *g) {
     size_t j;
     const cJSON *next = ock__next_request_after(v, f[i].reply_index, &j);
     int stopped = !next || j >= f[i].x->end;
-    const char *status = ock__str_field(f[i].x->complete, "status");
+    const cJSON *c = f[i].x->complete_entry;
     ock__grade_emit(
-        g, "error.fail-fast", "OCK-ERROR-007", stopped && !strcmp(status, "error"),
+        g, "error.fail-fast", "OCK-ERROR-007", stopped && ock__pf_is(c, OCK_FIELD_STATUS, "error"),
         ock__entry_seq(f[i].error), "fail_fast: a tool failure ends the execute with status error",
         "tool %s failed (%s); %s, status %s", ock__call_id(&f[i]), t,
-        stopped ? "no further request" : "the loop went on", *status ? status : "(none)");
+        stopped ? "no further request" : "the loop went on", ock__pf_show(c, OCK_FIELD_STATUS));
     skipped_calls(g, f, n, &f[i]);
     break;
   }
@@ -436,7 +436,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
   for (size_t i = x->first; i < x->end; i++) {
     if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       continue;
-    const char *provider = ock__str_field(v->e[i], "provider");
+    const char *provider = ock__str_field(v->e[i], OCK_F_LLM_REQUEST_PROVIDER);
     const char *best;
     int ok = is_best_provider(v, provider, failed, n_failed, &best);
     if (n_failed > 0 || !ok)
@@ -467,7 +467,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
  * it belongs to (OCK-ERROR-010). */
 static void reply_numbering(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
                             long iteration) {
-  const cJSON *it = cJSON_GetObjectItemCaseSensitive(ock__event_data(e), "iteration");
+  const cJSON *it = ock__pf(e, OCK_FIELD_ITERATION);
   if (iteration < 1)
     return;
   char its[32] = "missing";
@@ -509,9 +509,8 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
       }
       last_failed = 1; /* until its reply is seen: a denied request has none */
     }
-    const cJSON *d = ock__event_data(e);
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(d, "iteration");
-    const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
+    const cJSON *it = ock__pf(e, OCK_FIELD_ITERATION);
+    const cJSON *at = ock__pf(e, OCK_FIELD_ATTEMPT);
     int ok = cJSON_IsNumber(it) && cJSON_IsNumber(at) && it->valuedouble == (double)iteration &&
              at->valuedouble == (double)attempt;
     char its[32], ats[32]; /* an absent number says so, not -1 */

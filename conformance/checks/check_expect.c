@@ -156,25 +156,26 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
   cJSON_ArrayForEach(want, list) {
     const struct view_exec *x = k < (int)v->nx ? &v->x[k] : NULL;
     k++;
-    const cJSON *c = x ? x->complete : NULL;
+    const cJSON *c = x ? x->complete_entry : NULL;
     long seq = x ? x->complete_seq : -1;
     const char *status = ock_json_str(want, "status");
     if (status)
       ock__grade_emit(g, "expect.status", charged(v, "executes.status", NULL, NULL, NULL),
-                      c && !strcmp(ock__str_field(c, "status"), status), seq,
+                      ock__pf_is(c, OCK_FIELD_STATUS, status), seq,
                       "status as the scenario expects", "execute %d: status %s, expected %s", k,
-                      c ? ock__str_field(c, "status") : "(no orchestrator:complete)", status);
+                      c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)", status);
     if (cJSON_HasObjectItem(want, "turn_count")) {
       long long t = ock_json_int(want, "turn_count", -1);
-      const cJSON *got = cJSON_GetObjectItemCaseSensitive(c, "turn_count");
+      struct ock_payload tc = ock__payload(c, OCK_FIELD_TURN_COUNT);
+      const cJSON *got = tc.json;
       char shown[64];
       if (cJSON_IsNumber(got))
         snprintf(shown, sizeof shown, "turn_count %g", got->valuedouble);
       else
         snprintf(shown, sizeof shown, "%s",
-                 !c    ? "no orchestrator:complete"
-                 : got ? "turn_count not a number"
-                       : "no turn_count");
+                 !c                                 ? "no orchestrator:complete"
+                 : tc.state == OCK_PAYLOAD_MISTYPED ? "turn_count not a number"
+                                                    : "no turn_count");
       ock__grade_emit(g, "expect.turn-count", charged(v, "executes.turn_count", NULL, NULL, NULL),
                       cJSON_IsNumber(got) && got->valuedouble == (double)t, seq,
                       "turn_count as the scenario expects", "execute %d: %s, expected %lld", k,
@@ -183,13 +184,13 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
     const char *reason = ock_json_str(want, "reason");
     if (reason)
       ock__grade_emit(g, "expect.reason", charged(v, "executes.reason", NULL, NULL, NULL),
-                      c && !strcmp(ock__str_field(c, "reason"), reason), seq,
+                      ock__pf_is(c, OCK_FIELD_REASON, reason), seq,
                       "reason as the scenario expects",
                       "execute %d: reason \"%s\", expected \"%s\"", k,
-                      c ? ock__str_field(c, "reason") : "", reason);
+                      c ? ock__pf_show(c, OCK_FIELD_REASON) : "", reason);
     const char *etype = ock_json_str(want, "error_type");
     if (etype) {
-      const char *got = ock__str_field(cJSON_GetObjectItemCaseSensitive(c, "error"), "type");
+      const char *got = ock__str_field(ock__pf(c, OCK_FIELD_ERROR), "type");
       ock__grade_emit(g, "expect.error-type", charged(v, "executes.error_type", NULL, NULL, NULL),
                       c && !strcmp(got, etype), seq, "error.type as the scenario expects",
                       "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);

@@ -71,9 +71,11 @@ static const cJSON *denial_seen(const struct view *v, const struct view_exec *x,
   for (size_t i = x->first; i < x->end && !pc; i++)
     if (ock__is_event(v->e[i], OCK_EV_PROMPT_COMPLETE))
       pc = v->e[i];
-  const char *response = pc ? ock_json_str(ock__event_data(pc), "response") : NULL;
-  const char *reason = ock__str_field(x->complete, "reason");
-  snprintf(seen, n, "reason \"%.40s\", prompt:complete %s%.80s%s", reason, response ? "\"" : "",
+  const char *response = ock__pf_str(pc, OCK_FIELD_RESPONSE);
+  const char *reason = ock__pf_str(x->complete_entry, OCK_FIELD_REASON);
+  snprintf(seen, n, "reason %s%.40s%s, prompt:complete %s%.80s%s", reason ? "\"" : "",
+           reason ? reason : ock__pf_show(x->complete_entry, OCK_FIELD_REASON), reason ? "\"" : "",
+           response ? "\"" : "",
            response ? response
            : pc     ? "without a string response"
                     : "(none)",
@@ -88,14 +90,13 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
                           const cJSON *pc) {
   char want[OCK_MAX_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
-  const char *response = pc ? ock_json_str(ock__event_data(pc), "response") : NULL;
-  const char *reason = ock__str_field(x->complete, "reason");
+  const char *response = ock__pf_str(pc, OCK_FIELD_RESPONSE);
   if (response && len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
     ock__grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want),
                     ock__entry_seq(pc),
                     "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
                     "execute %d: response \"%.80s\", expected \"%.80s\"", x->index, response, want);
-  return !strcmp(reason, "denied") && response && *response;
+  return ock__pf_is(x->complete_entry, OCK_FIELD_REASON, "denied") && response && *response;
 }
 
 /* hook_deny_submit: a deny (or ask_user) of the prompt:submit at entry index i of execute x
@@ -103,25 +104,25 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
 static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
-  const char *status = ock__str_field(x->complete, "status");
+  const cJSON *c = x->complete_entry;
   int sent = requests_between(v, i, x->end);
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
-  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
+  int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") && denied_as_spec(g, x, e, pc);
   ock__grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, ock__entry_seq(e),
                   "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
                   "prompt:complete with a response",
                   "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
-                  *status ? status : "(none)", seen);
+                  ock__pf_show(c, OCK_FIELD_STATUS), seen);
   if (!strcmp(ock__event_action(e), "ask_user"))
     ock__grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, ock__entry_seq(e),
                     "ask_user, with no approval system, is a deny",
                     "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
-                    *status ? status : "(none)");
+                    ock__pf_show(c, OCK_FIELD_STATUS));
   /* The denied prompt never entered the conversation: the next prompt's request shows it. */
   const cJSON *next = ock__next_first_request(v, x);
-  const char *prompt = ock__str_field(ock__event_data(e), "prompt");
-  if (next && *prompt)
+  const char *prompt = ock__pf_str(e, OCK_FIELD_PROMPT);
+  if (next && prompt && *prompt)
     ock__grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
                     !ock__history_has_user_text(next, prompt), ock__entry_seq(next),
                     "a denied prompt is not stored in the context",
@@ -134,7 +135,7 @@ static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, siz
 static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, size_t i) {
   const struct view *v = g->v;
   const cJSON *e = v->e[i];
-  const char *status = ock__str_field(x->complete, "status");
+  const cJSON *c = x->complete_entry;
   size_t stop = x->end;
   for (size_t j = i + 1; j < x->end; j++)
     if (ock__is_event(v->e[j], OCK_EV_PROVIDER_REQUEST) ||
@@ -145,17 +146,17 @@ static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, si
   int sent = requests_between(v, i, stop);
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
-  int ok = !sent && !strcmp(status, "incomplete") && denied_as_spec(g, x, e, pc);
+  int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") && denied_as_spec(g, x, e, pc);
   ock__grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, ock__entry_seq(e),
                   "deny on provider:request: that request is not sent, status incomplete, reason "
                   "denied, prompt:complete with a response",
                   "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
-                  *status ? status : "(none)", seen);
+                  ock__pf_show(c, OCK_FIELD_STATUS), seen);
   if (!strcmp(ock__event_action(e), "ask_user"))
     ock__grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, ock__entry_seq(e),
                     "ask_user, with no approval system, is a deny",
                     "ask_user on provider:request: %d request(s) sent, status %s", sent,
-                    *status ? status : "(none)");
+                    ock__pf_show(c, OCK_FIELD_STATUS));
 }
 
 /* deny_prompt_or_request judges a deny (or an ask_user, which is one) of prompt:submit or
@@ -264,13 +265,13 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
     const char *tool = ock_json_str(data, "tool");
     if (tool) {
       const char *ran = f->start ? ock__str_field(f->start, "name") : "";
-      const cJSON *sel = ock__event_data(f->selected);
+      const cJSON *sel = f->selected;
       /* A tool the session lacks is not run: step 4 of SPEC.md 5.8 makes it not_found. */
       int exists = ock__session_has_tool(g->v, tool);
       int ok = (exists ? f->start && !strcmp(ran, tool)
                        : !f->start && !strcmp(ock__fate_error_type(f), "not_found")) &&
-               f->selected && !strcmp(ock__str_field(sel, "source"), "scheduler") &&
-               !strcmp(ock__str_field(sel, "original_tool"), ock__call_name(f));
+               ock__pf_is(sel, OCK_FIELD_SOURCE, "scheduler") &&
+               ock__pf_is(sel, OCK_FIELD_ORIGINAL_TOOL, ock__call_name(f));
       ock__grade_emit(
           g, "hook.selecting-modify", "OCK-HOOK-012", ok,
           f->start ? ock__entry_seq(f->start) : ock__entry_seq(f->selecting),
@@ -279,7 +280,7 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
           "call %s: asked for %s%s, ran \"%s\"%s%s, tool:selected source \"%s\"", ock__call_id(f),
           tool, exists ? "" : " (not in the session)", f->start ? ran : "(nothing)",
           f->error ? ", tool:error " : "", f->error ? ock__fate_error_type(f) : "",
-          ock__str_field(sel, "source"));
+          ock__pf_show(sel, OCK_FIELD_SOURCE));
     }
   }
 }

@@ -80,7 +80,8 @@ static int history_holds_call(const cJSON *request, const char *id) {
  * stores a tool call of its reply (SPEC.md 5.5, OCK-ITER-005). */
 static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const struct view *v = g->v;
-  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(ock__view_reply_of(v, w), "tool_calls");
+  const cJSON *calls =
+      cJSON_GetObjectItemCaseSensitive(ock__view_reply_of(v, w), OCK_F_LLM_REPLY_TOOL_CALLS);
   if (cJSON_GetArraySize(calls) == 0)
     return;
   const cJSON *call;
@@ -92,7 +93,7 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
       const cJSON *e = v->e[i];
       const char *what = NULL;
       if (ock__is_kind(e, OCK_ENTRY_EVENT) && !strncmp(ock__event_name(e), "tool:", 5) &&
-          !strcmp(ock__str_field(ock__event_data(e), "tool_call_id"), id))
+          ock__pf_is(e, OCK_FIELD_TOOL_CALL_ID, id))
         what = ock__event_name(e);
       else if (ock__is_kind(e, OCK_ENTRY_TOOL_START) &&
                !strcmp(ock__str_field(e, OCK_F_TOOL_START_TOOL_CALL_ID), id))
@@ -142,28 +143,29 @@ static int find_turns(const struct view *v, const struct view_exec *x, size_t *t
 static void iter_status(struct grade_ctx *g, const struct view_exec *x, const size_t *turn_req,
                         int turns, long long max) {
   const struct view *v = g->v;
-  const char *status = ock__str_field(x->complete, "status");
+  const cJSON *c = x->complete_entry;
   /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
   const cJSON *wrap_reply = turns == max + 1 ? ock__view_reply_of(v, turn_req[max]) : NULL;
   const char *want = wrap_reply && ock__reply_failed(wrap_reply) ? "error" : "incomplete";
   /* Reason max_iterations with incomplete, and turn_count max_iterations + 1 (SPEC.md 5.5). */
-  const char *reason = ock__str_field(x->complete, "reason");
-  long long counted = ock_json_int(x->complete, "turn_count", -1);
+  const char *reason = ock__pf_str(c, OCK_FIELD_REASON);
+  long long counted = ock__pf_int(c, OCK_FIELD_TURN_COUNT, -1);
   char shown[48]; /* an absent turn_count says so, not -1 */
-  if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x->complete, "turn_count")))
-    snprintf(shown, sizeof shown, "%g", ock_json_num(x->complete, "turn_count", 0));
+  if (ock__pf(c, OCK_FIELD_TURN_COUNT))
+    snprintf(shown, sizeof shown, "%g", ock__pf_num(c, OCK_FIELD_TURN_COUNT, 0));
   else
-    snprintf(shown, sizeof shown, "missing");
-  int status_ok = !strcmp(status, want) &&
-                  (strcmp(want, "incomplete") || !strcmp(reason, "max_iterations")) &&
-                  (turns != max + 1 || counted == max + 1);
+    snprintf(shown, sizeof shown, "%s", ock__pf_show(c, OCK_FIELD_TURN_COUNT));
+  int status_ok =
+      ock__pf_is(c, OCK_FIELD_STATUS, want) &&
+      (strcmp(want, "incomplete") || ock__pf_is(c, OCK_FIELD_REASON, "max_iterations")) &&
+      (turns != max + 1 || counted == max + 1);
   ock__grade_emit(
       g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
       "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
       "limit ended the loop (status error if the wrap-up failed)",
       "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
-      *status ? status : "(none)", want, *reason ? "\"" : "", *reason ? reason : "(none)",
-      *reason ? "\"" : "", shown);
+      ock__pf_show(c, OCK_FIELD_STATUS), want, reason ? "\"" : "",
+      reason ? reason : ock__pf_show(c, OCK_FIELD_REASON), reason ? "\"" : "", shown);
 }
 
 /* text_reminder: the wrap-up request wrap's last message, last, carries the reminder of
@@ -234,10 +236,10 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   if (max > 60 || turns == 0)
     return;
   const cJSON *last_loop_reply = ock__view_reply_of(v, turn_req[(turns < max ? turns : max) - 1]);
-  int pending =
-      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
+  int pending = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                    last_loop_reply, OCK_F_LLM_REPLY_TOOL_CALLS)) > 0;
   int reached = turns > max || (turns == max && pending);
-  if (!reached && !strcmp(ock__str_field(x->complete, "reason"), "max_iterations")) {
+  if (!reached && ock__pf_is(x->complete_entry, OCK_FIELD_REASON, "max_iterations")) {
     /* The execute says the limit ended it, but it never made the limit's turns: a limit off
      * by one, which wrapped up early (SPEC.md 5.5). */
     ock__grade_emit(g, "iter.status", "OCK-ITER-003", 0, x->complete_seq,

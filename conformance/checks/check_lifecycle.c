@@ -23,9 +23,9 @@ static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
 }
 
 static const char *exec_end_status(const char *status) {
-  if (!strcmp(status, "cancelled"))
+  if (status && !strcmp(status, "cancelled"))
     return "cancelled";
-  if (!strcmp(status, "error"))
+  if (status && !strcmp(status, "error"))
     return "error";
   return "completed";
 }
@@ -41,11 +41,10 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
     if (ock__is_event(v->e[i], OCK_EV_ORCHESTRATOR_COMPLETE) && complete_i == (size_t)-1)
       complete_i = i;
   }
-  const char *status = ock__str_field(x->complete, "status");
-  int end_ok =
-      end_i != (size_t)-1 && complete_i != (size_t)-1 &&
-      next_event(g, end_i, x->end) == complete_i &&
-      !strcmp(ock__str_field(ock__event_data(v->e[end_i]), "status"), exec_end_status(status));
+  const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
+  int end_ok = end_i != (size_t)-1 && complete_i != (size_t)-1 &&
+               next_event(g, end_i, x->end) == complete_i &&
+               ock__pf_is(v->e[end_i], OCK_FIELD_STATUS, exec_end_status(status));
   ock__grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
                   x->complete_seq,
                   "execution:start right after prompt:submit; execution:end with the "
@@ -74,12 +73,12 @@ struct stage_walk {
 static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
                            const struct ock_event_def *def, struct stage_walk *w) {
   enum ock_stage s;
-  const char *got = ock__str_field(ock__event_data(e), "stage");
+  const char *got = ock__pf_str(e, OCK_FIELD_STAGE);
   if (ock_stage_parse(got, &s)) {
     if (def && !w->stage_bad++)
       ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
                       "every event carries its stage", "%s has stage \"%.30s\"", ock__event_name(e),
-                      got);
+                      ock__pf_show(e, OCK_FIELD_STAGE));
     return;
   }
   int ok = 1; /* a custom event's stage is any of the eight */
@@ -114,7 +113,6 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
  * the status (OCK-LIFECYCLE-004). */
 static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
                           const struct stage_walk *w) {
-  const char *status = ock__str_field(x->complete, "status");
   if (!w->stage_bad)
     ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1,
                     "every event carries its stage", "as expected");
@@ -128,12 +126,12 @@ static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
         x->complete_seq, "exactly one terminal stage, matching the status",
         "execute %d: terminal stage %s, status %s", x->index,
         w->seen_terminal == OCK_STAGE_COUNT ? "never reached" : ock_stage_name(w->seen_terminal),
-        *status ? status : "(none)");
+        ock__pf_show(x->complete_entry, OCK_FIELD_STATUS));
 }
 
 static void stages(struct grade_ctx *g, const struct view_exec *x) {
   const struct view *v = g->v;
-  const char *status = ock__str_field(x->complete, "status");
+  const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
   struct stage_walk w = {.terminal = OCK_STAGE_COUNT, .seen_terminal = OCK_STAGE_COUNT};
   ock_stage_walk_start(&w.order);
   w.have_terminal = ock_stage_for_status(status, &w.terminal) == 0;
@@ -187,9 +185,9 @@ static void routing(struct grade_ctx *g) {
     }
     if (request == (size_t)-1)
       continue;
-    const cJSON *d = resolve ? ock__event_data(resolve) : NULL;
-    int ok = d && *ock__str_field(d, "provider") && *ock__str_field(d, "reason") &&
-             cJSON_HasObjectItem(d, "fallback");
+    const char *provider = ock__pf_str(resolve, OCK_FIELD_PROVIDER);
+    const char *reason = ock__pf_str(resolve, OCK_FIELD_REASON);
+    int ok = provider && *provider && reason && *reason && ock__pf(resolve, OCK_FIELD_FALLBACK);
     ock__grade_emit(
         g, "lifecycle.resolve", "OCK-LIFECYCLE-005", ok,
         resolve ? ock__entry_seq(resolve) : ock__entry_seq(v->e[request]),
@@ -198,38 +196,38 @@ static void routing(struct grade_ctx *g) {
         !resolve ? "no provider:resolve before the first request"
         : ok     ? "present"
                  : "provider, reason or fallback missing");
-    if (!d)
+    if (!resolve)
       continue;
     if (!first_decision) {
-      first_decision = d;
-      const char *fb = ock__str_field(d, "fallback");
-      int ok_prio = want && !strcmp(ock__str_field(d, "provider"), want) &&
-                    (want_fallback ? !strcmp(fb, want_fallback)
-                                   : cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(d, "fallback")));
+      first_decision = resolve;
+      int ok_prio = ock__pf_is(resolve, OCK_FIELD_PROVIDER, want) &&
+                    (want_fallback ? ock__pf_is(resolve, OCK_FIELD_FALLBACK, want_fallback)
+                                   : cJSON_IsNull(ock__pf(resolve, OCK_FIELD_FALLBACK)));
       ock__grade_emit(
           g, "lifecycle.routing-priority", "OCK-LIFECYCLE-007", ok_prio, ock__entry_seq(resolve),
           "the lowest priority number first, the next as fallback",
-          "chose %s (fallback %s); expected %s (fallback %s)", ock__str_field(d, "provider"),
-          *fb ? fb : "null", want ? want : "?", want_fallback ? want_fallback : "null");
+          "chose %s (fallback %s); expected %s (fallback %s)",
+          ock__pf_show(resolve, OCK_FIELD_PROVIDER), ock__pf_show(resolve, OCK_FIELD_FALLBACK),
+          want ? want : "?", want_fallback ? want_fallback : "null");
     } else {
-      int same =
-          !strcmp(ock__str_field(d, "provider"), ock__str_field(first_decision, "provider")) &&
-          !strcmp(ock__str_field(d, "reason"), ock__str_field(first_decision, "reason")) &&
-          !strcmp(ock__str_field(d, "fallback"), ock__str_field(first_decision, "fallback"));
+      int same = ock__pf_same(resolve, first_decision, OCK_FIELD_PROVIDER) &&
+                 ock__pf_same(resolve, first_decision, OCK_FIELD_REASON) &&
+                 ock__pf_same(resolve, first_decision, OCK_FIELD_FALLBACK);
       ock__grade_emit(g, "lifecycle.routing-deterministic", "OCK-LIFECYCLE-006", same,
                       ock__entry_seq(resolve), "the same inputs give the same routing decision",
                       "execute %d chose %s (%.60s), execute 1 chose %s (%.60s)", x->index,
-                      ock__str_field(d, "provider"), ock__str_field(d, "reason"),
-                      ock__str_field(first_decision, "provider"),
-                      ock__str_field(first_decision, "reason"));
+                      ock__pf_show(resolve, OCK_FIELD_PROVIDER),
+                      ock__pf_show(resolve, OCK_FIELD_REASON),
+                      ock__pf_show(first_decision, OCK_FIELD_PROVIDER),
+                      ock__pf_show(first_decision, OCK_FIELD_REASON));
     }
   }
 }
 
 static const char *session_trace_id(const struct view *v) {
   for (size_t i = 0; i < v->n; i++)
-    if (ock__is_kind(v->e[i], OCK_ENTRY_SESSION) && ock_json_str(v->e[i], "trace_id"))
-      return ock_json_str(v->e[i], "trace_id");
+    if (ock__is_kind(v->e[i], OCK_ENTRY_SESSION) && ock_json_str(v->e[i], OCK_F_SESSION_TRACE_ID))
+      return ock_json_str(v->e[i], OCK_F_SESSION_TRACE_ID);
   return ock_json_str(v->session, "trace_id");
 }
 
@@ -243,11 +241,10 @@ static void trace(struct grade_ctx *g) {
     const cJSON *e = v->e[i];
     if (ock__is_kind(e, OCK_ENTRY_EVENT) && ock_registry_event(g->reg, ock__event_name(e))) {
       any = 1;
-      const char *got = ock__str_field(ock__event_data(e), "trace_id");
-      if (strcmp(got, want) && !bad++)
+      if (!ock__pf_is(e, OCK_FIELD_TRACE_ID, want) && !bad++)
         ock__grade_emit(g, "trace.id", "OCK-TRACE-001", 0, ock__entry_seq(e),
                         "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
-                        ock__event_name(e), got);
+                        ock__event_name(e), ock__pf_show(e, OCK_FIELD_TRACE_ID));
     }
     if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) || ock__is_kind(e, OCK_ENTRY_TOOL_START)) {
       const char *headers = ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) ? OCK_F_LLM_REQUEST_HEADERS

@@ -107,7 +107,7 @@ static void prompt_complete_presence(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    const char *status = ock_json_str(x->complete, "status");
+    const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
     if (!status)
       continue;
     int n = 0;
@@ -133,8 +133,7 @@ static int never_sent(const struct view *v, size_t i, size_t end) {
         ock__is_event(e, OCK_EV_PROVIDER_REQUEST))
       return 0;
     if (ock__is_event(e, OCK_EV_PROVIDER_ERROR)) {
-      const char *t =
-          ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(e), "error"), "type");
+      const char *t = ock__str_field(ock__pf(e, OCK_FIELD_ERROR), "type");
       return !strcmp(t, "cancelled");
     }
   }
@@ -179,8 +178,7 @@ static void requests_announced(struct grade_ctx *g) {
 static size_t find_tool_event(const struct view *v, size_t from, size_t to, const char *name,
                               const char *id) {
   for (size_t i = from; i < to; i++)
-    if (ock__is_event(v->e[i], name) &&
-        !strcmp(ock__str_field(ock__event_data(v->e[i]), "tool_call_id"), id))
+    if (ock__is_event(v->e[i], name) && ock__pf_is(v->e[i], OCK_FIELD_TOOL_CALL_ID, id))
       return i;
   return (size_t)-1;
 }
@@ -194,7 +192,7 @@ static void tools_announced(struct grade_ctx *g) {
     const struct view_exec *x = ock__view_exec_of(v, i);
     if (!x)
       continue;
-    const char *id = ock__str_field(v->e[i], "tool_call_id");
+    const char *id = ock__str_field(v->e[i], OCK_F_TOOL_START_TOOL_CALL_ID);
     size_t pre = find_tool_event(v, x->first, i, OCK_EV_TOOL_PRE, id);
     ock__grade_emit(g, "order.tool-pre-before-run", "OCK-ORDER-006", pre != (size_t)-1,
                     ock__entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
@@ -206,18 +204,16 @@ static void tools_announced(struct grade_ctx *g) {
     size_t end = (size_t)-1;
     for (size_t j = i + 1; j < v->n && end == (size_t)-1; j++)
       if (ock__is_kind(v->e[j], OCK_ENTRY_TOOL_END) &&
-          !strcmp(ock__str_field(v->e[j], "tool_call_id"), id))
+          !strcmp(ock__str_field(v->e[j], OCK_F_TOOL_END_TOOL_CALL_ID), id))
         end = j;
     if (end == (size_t)-1)
       continue;
     size_t post = find_tool_event(v, x->first, x->end, OCK_EV_TOOL_POST, id);
     if (post == (size_t)-1)
       post = find_tool_event(v, x->first, x->end, OCK_EV_TOOL_ERROR, id);
-    const char *etype =
-        post != (size_t)-1 && ock__is_event(v->e[post], OCK_EV_TOOL_ERROR)
-            ? ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[post]), "error"),
-                             "type")
-            : "";
+    const char *etype = post != (size_t)-1 && ock__is_event(v->e[post], OCK_EV_TOOL_ERROR)
+                            ? ock__str_field(ock__pf(v->e[post], OCK_FIELD_ERROR), "type")
+                            : "";
     /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
     if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
       ock__grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end,
@@ -261,17 +257,16 @@ static void responses_match(struct grade_ctx *g) {
                       ock__entry_seq(reply));
       continue;
     }
-    const cJSON *d = ock__event_data(v->e[j]);
     const char *text = ock__str_field(reply, OCK_F_LLM_REPLY_TEXT);
-    const char *content = ock__str_field(d, "content");
-    int ok_text = !strcmp(text, content);
-    int ok_calls = calls_equal(cJSON_GetObjectItemCaseSensitive(d, "tool_calls"),
+    const char *content = ock__pf_str(v->e[j], OCK_FIELD_CONTENT);
+    int ok_text = content && !strcmp(text, content);
+    int ok_calls = calls_equal(ock__pf(v->e[j], OCK_FIELD_TOOL_CALLS),
                                cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS));
     ock__grade_emit(
         g, "order.response-matches", "OCK-ORDER-008", ok_text && ok_calls, ock__entry_seq(v->e[j]),
         "provider:response content and tool_calls equal the reply",
         "%s%s (reply text \"%.60s\", event content \"%.60s\")", ok_text ? "" : "content differs; ",
-        ok_calls ? "" : "tool_calls differ", text, content);
+        ok_calls ? "" : "tool_calls differ", text, ock__pf_show(v->e[j], OCK_FIELD_CONTENT));
   }
 }
 

@@ -262,7 +262,7 @@ static void context_left_valid(struct grade_ctx *g) {
     ock__grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, ock__entry_seq(v->e[j]),
                     "the next prompt's first request has a valid history",
                     "after execute %d (status %s): %s", x->index,
-                    x->complete  ? ock__str_field(x->complete, "status")
+                    x->complete  ? ock__pf_show(x->complete_entry, OCK_FIELD_STATUS)
                     : v->traffic ? "not posted: black-box"
                                  : "none",
                     what);
@@ -277,7 +277,8 @@ static void final_stored(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k + 1 < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    const char *status = ock__str_field(x->complete, "status");
+    const cJSON *c = x->complete_entry;
+    int success = ock__pf_is(c, OCK_FIELD_STATUS, "success");
     const cJSON *last = NULL;
     size_t last_at = 0;
     for (size_t i = x->first; i < x->end; i++)
@@ -288,12 +289,11 @@ static void final_stored(struct grade_ctx *g) {
     /* Without events (a black-box run) the traffic shows a final answer: the execute's last
      * reply succeeded with no tool calls, and no SIGINT came before it. */
     if (v->traffic && last && !ock__reply_failed(last) &&
-        !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last, "tool_calls")) &&
+        !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last, OCK_F_LLM_REPLY_TOOL_CALLS)) &&
         !ock__view_after_cancel(v, last_at))
-      status = "success";
-    if (strcmp(status, "success") &&
-        !(!strcmp(status, "incomplete") &&
-          !strcmp(ock__str_field(x->complete, "reason"), "max_iterations")))
+      success = 1;
+    if (!success && !(ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") &&
+                      ock__pf_is(c, OCK_FIELD_REASON, "max_iterations")))
       continue;
     const cJSON *next = ock__next_first_request(v, x);
     const char *prompt = v->x[k + 1].prompt;

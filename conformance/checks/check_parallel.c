@@ -13,7 +13,7 @@
 
 static const char *group_of(const struct call_fate *f) {
   const cJSON *e = f->pre ? f->pre : f->post ? f->post : f->error;
-  return e ? ock_json_str(ock__event_data(e), "parallel_group_id") : NULL;
+  return ock__pf_str(e, OCK_FIELD_PARALLEL_GROUP_ID);
 }
 
 static int result_position(const cJSON *request, const char *id) {
@@ -39,8 +39,7 @@ static void parallel_group_id(struct grade_ctx *g, const struct call_fate *f, si
   for (size_t i = a; i < b && same; i++) {
     const cJSON *events[] = {f[i].pre, f[i].post, f[i].error};
     for (size_t k = 0; k < sizeof events / sizeof events[0] && same; k++) {
-      const char *gi =
-          events[k] ? ock_json_str(ock__event_data(events[k]), "parallel_group_id") : "";
+      const char *gi = ock__pf_str(events[k], OCK_FIELD_PARALLEL_GROUP_ID);
       same = !events[k] || (gi && !strcmp(gi, group));
     }
   }

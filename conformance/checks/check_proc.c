@@ -91,7 +91,7 @@ static void proc_prompt_order(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
-    const char *got = ock_json_str(ock__event_data(v->e[x->first]), "prompt");
+    const char *got = ock__pf_str(v->e[x->first], OCK_FIELD_PROMPT);
     int ok = x->prompt && got && !strcmp(got, x->prompt);
     ock__grade_emit(g, "proc.prompt-order", "OCK-PROC-001", ok, ock__entry_seq(v->e[x->first]),
                     "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
@@ -196,8 +196,8 @@ static void proc_event_models(struct grade_ctx *g) {
     const cJSON *e = v->e[i];
     if (!ock__is_event(e, OCK_EV_PROVIDER_REQUEST))
       continue;
-    const cJSON *d = ock__event_data(e);
-    const char *provider = ock_json_str(d, "provider"), *named = ock_json_str(d, "model");
+    const char *provider = ock__pf_str(e, OCK_FIELD_PROVIDER);
+    const char *named = ock__pf_str(e, OCK_FIELD_MODEL);
     const char *sent = NULL;
     for (size_t j = i + 1; j < v->n && !sent; j++) {
       if (ock__is_event(v->e[j], OCK_EV_PROVIDER_REQUEST))

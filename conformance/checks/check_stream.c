@@ -34,7 +34,9 @@ static void window(struct grade_ctx *g, size_t start) {
       streamed |= ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0);
     if (ock__is_event(e, OCK_EV_PROVIDER_STREAM)) {
       n_stream++;
-      rc |= ock_buf_puts(&text, ock__str_field(ock__event_data(e), "delta"));
+      const char *delta = ock__pf_str(e, OCK_FIELD_DELTA);
+      if (delta)
+        rc |= ock_buf_puts(&text, delta);
     }
     if (ock__is_event(e, OCK_EV_PROVIDER_RESPONSE) || ock__is_event(e, OCK_EV_PROVIDER_ERROR) ||
         ock__is_event(e, OCK_EV_PROVIDER_REQUEST) ||
@@ -44,14 +46,15 @@ static void window(struct grade_ctx *g, size_t start) {
     }
   }
   if (close != (size_t)-1 && streamed && ock__is_event(v->e[close], OCK_EV_PROVIDER_RESPONSE)) {
-    const char *content = ock__str_field(ock__event_data(v->e[close]), "content");
+    const char *content = ock__pf_str(v->e[close], OCK_FIELD_CONTENT);
     if (n_stream)
       ock__grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
-                      !rc && !strcmp(text.data ? text.data : "", content),
+                      !rc && content && !strcmp(text.data ? text.data : "", content),
                       ock__entry_seq(v->e[close]),
                       "the provider:stream deltas add up to the response",
-                      "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "", content);
-    if (*content)
+                      "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "",
+                      ock__pf_show(v->e[close], OCK_FIELD_CONTENT));
+    if (content && *content)
       ock__grade_emit(
           g, "stream.events", "OCK-STREAM-005", n_stream > 0, ock__entry_seq(v->e[close]),
           "provider:stream events for a streamed reply with text", "%d provider:stream", n_stream);
@@ -89,7 +92,7 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
           !strcmp(ock__str_field(later, OCK_F_TOOL_START_TOOL_CALL_ID), ock__str_field(c, "id")))
         ok = 0;
       if (ock__is_event(later, OCK_EV_TOOL_PRE) &&
-          !strcmp(ock__str_field(ock__event_data(later), "tool_call_id"), ock__str_field(c, "id")))
+          ock__pf_is(later, OCK_FIELD_TOOL_CALL_ID, ock__str_field(c, "id")))
         ok = 0;
     }
   }

@@ -268,10 +268,8 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
    * isError true, the same as a ToolResult with success false, so a tool:post reporting the
    * failure is as right there (SPEC.md 7.10). */
   int via_mcp = !strcmp(ock__str_field(f->end, "via"), "mcp");
-  int mcp_post =
-      via_mcp && f->post && !f->error &&
-      !ock_json_bool(cJSON_GetObjectItemCaseSensitive(ock__event_data(f->post), "result"),
-                     "success", 1);
+  int mcp_post = via_mcp && f->post && !f->error &&
+                 !ock_json_bool(ock__pf(f->post, OCK_FIELD_RESULT), "success", 1);
   ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003",
                   (mcp_post || (typed && !f->post)) && !owed,
                   f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->end),
@@ -345,7 +343,7 @@ static void tool_result_content(struct grade_ctx *g, const struct call_fate *f,
 /* endpoint_reply judges what the tool endpoint answered a call it ran. */
 static void endpoint_reply(struct grade_ctx *g, const struct call_fate *f, int cancelled) {
   if (f->end && f->start) {
-    long status = (long)ock_json_int(f->end, "status", 200);
+    long status = (long)ock_json_int(f->end, OCK_F_TOOL_END_STATUS, 200);
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(f->end, "reply");
     int success = ock_json_bool(result, "success", 1);
     if (status < 200 || status >= 300) /* any non-2xx reply of the endpoint (SPEC.md 7) */
@@ -363,7 +361,7 @@ static void tool_event_fields(struct grade_ctx *g, const struct call_fate *f, co
   const char *id = ock__call_id(f);
   const cJSON *named = f->pre ? f->pre : f->error;
   if (named && !denied_or_modified(f->selecting)) {
-    const char *tn = ock_json_str(ock__event_data(named), "tool_name");
+    const char *tn = ock__pf_str(named, OCK_FIELD_TOOL_NAME);
     ock__grade_emit(g, "tool.event-fields", "OCK-TOOL-007", tn && !strcmp(tn, name),
                     ock__entry_seq(named), "tool events carry the call's tool_name",
                     "call %s to \"%.40s\": %s has \"%.40s\"", id, name, ock__event_name(named),
@@ -398,7 +396,7 @@ static void ids_carried(struct grade_ctx *g) {
       continue;
     tool_events++;
     if (ock_json_bool(e, OCK_F_EVENT_TOOL_CALL_ID_INFERRED, 0) ||
-        !ock_json_str(ock__event_data(e), "tool_call_id")) {
+        !ock__pf_str(e, OCK_FIELD_TOOL_CALL_ID)) {
       if (!without++)
         first = ock__entry_seq(e);
     }

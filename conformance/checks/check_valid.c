@@ -25,8 +25,8 @@ void ock__check_valid(struct grade_ctx *g) {
     int sent = 0;
     for (size_t i = x->first; i < x->end; i++)
       sent += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
-    const char *status = ock_json_str(x->complete, "status");
-    const char *type = ock_json_str(cJSON_GetObjectItemCaseSensitive(x->complete, "error"), "type");
+    const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
+    const char *type = ock_json_str(ock__pf(x->complete_entry, OCK_FIELD_ERROR), "type");
     int ok = !sent && status && !strcmp(status, "error") && type && !strcmp(type, want_type);
     ock__grade_emit(g, check, req, ok, x->complete_seq,
                     "status error, error.type as SPEC.md says, no LLM request",

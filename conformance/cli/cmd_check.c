@@ -83,10 +83,10 @@ static void on_violation(void *user, const struct ock_grammar_violation *v) {
 
 static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
   static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
-  const char *o = ock_json_str(d, "orchestrator");
+  const char *o = ock_json_str(d, OCK_PF_ORCHESTRATOR);
   if (!o || !*o)
     report(t, line, "OCK-COMPLETE-003", "orchestrator:complete without a non-empty orchestrator");
-  const char *s = ock_json_str(d, "status");
+  const char *s = ock_json_str(d, OCK_PF_STATUS);
   int ok = 0;
   for (int i = 0; s && statuses[i]; i++)
     ok |= !strcmp(s, statuses[i]);
@@ -94,7 +94,7 @@ static void check_complete_fields(struct tally *t, long line, const cJSON *d) {
     report(t, line, "OCK-COMPLETE-004",
            "orchestrator:complete status is not success, incomplete, "
            "cancelled or error");
-  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "turn_count");
+  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, OCK_PF_TURN_COUNT);
   /* 1e400 reads as infinity, which floor() leaves as it is: bounded first */
   if (!cJSON_IsNumber(tc) || !(tc->valuedouble >= 0 && tc->valuedouble <= OCK_JSON_INT_MAX) ||
       tc->valuedouble != floor(tc->valuedouble))
@@ -182,7 +182,7 @@ static void pair_line(struct tally *t, long lineno, const char *ev, cJSON *data)
   if (!strcmp(ev, OCK_EV_PROMPT_SUBMIT))
     ock__pairer_reset(t->pairer);
   if (!strcmp(ev, OCK_EV_PROVIDER_RESPONSE))
-    ock__pairer_calls(t->pairer, cJSON_GetObjectItemCaseSensitive(data, "tool_calls"));
+    ock__pairer_calls(t->pairer, cJSON_GetObjectItemCaseSensitive(data, OCK_PF_TOOL_CALLS));
   if (ock__pairer_event(t->pairer, ev, data, NULL, 0, 0) && !t->paired++)
     report(t, lineno, "OCK-TOOL-008",
            "tool events without tool_call_id: each is read with the id of the model's call of "

@@ -264,8 +264,8 @@ static void pairing_text(const cJSON *ex, char *out, size_t n) {
   int k = 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, ex) {
-    const char *ev = event_name(e), *id = ock_json_str(event_data(e), "tool_call_id");
-    const char *tool = ock_json_str(event_data(e), "tool_name");
+    const char *ev = event_name(e), *id = ock_json_str(event_data(e), OCK_PF_TOOL_CALL_ID);
+    const char *tool = ock_json_str(event_data(e), OCK_PF_TOOL_NAME);
     int pre = !strcmp(ev, OCK_EV_TOOL_PRE), post = !strcmp(ev, OCK_EV_TOOL_POST),
         err = !strcmp(ev, OCK_EV_TOOL_ERROR);
     if (!pre && !post && !err)
@@ -309,7 +309,7 @@ static cJSON *complete_field(const cJSON *ex, const char *field) {
 }
 
 static void compare_outcome(struct diff *d, const cJSON *a, const cJSON *b) {
-  static const char *const fields[] = {"status", "reason", "turn_count"};
+  static const char *const fields[] = {OCK_PF_STATUS, OCK_PF_REASON, OCK_PF_TURN_COUNT};
   for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
     cJSON *x = complete_field(a, fields[i]), *y = complete_field(b, fields[i]);
     if ((x || y) && !(x && y && cJSON_Compare(x, y, 1)))

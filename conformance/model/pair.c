@@ -95,9 +95,10 @@ static size_t traffic_index(const cJSON *const *ents, size_t n, size_t at, const
                             size_t i, int forward) {
   const char *id = ock__str_field(r->calls[i], "id");
   enum ock_journal_kind kind = forward ? OCK_ENTRY_TOOL_START : OCK_ENTRY_TOOL_END;
+  const char *id_field = forward ? OCK_F_TOOL_START_TOOL_CALL_ID : OCK_F_TOOL_END_TOOL_CALL_ID;
   for (size_t k = forward ? at + 1 : 0; ents && (forward ? k < n : k < at); k++) {
     const cJSON *e = ents[k];
-    if (ock__is_kind(e, kind) && !strcmp(ock__str_field(e, "tool_call_id"), id))
+    if (ock__is_kind(e, kind) && !strcmp(ock__str_field(e, id_field), id))
       return k;
   }
   return (size_t)-1;
@@ -146,11 +147,11 @@ static size_t narrow(size_t *out, size_t n, const int *keep) {
  * tells them apart. */
 static size_t candidates(const cJSON *const *ents, size_t at, const struct round *r, const cJSON *d,
                          enum slot s, size_t *out) {
-  const char *name = ock_json_str(d, s == SLOT_SELECTED ? "original_tool" : "tool_name");
+  const char *name = ock_json_str(d, s == SLOT_SELECTED ? OCK_PF_ORIGINAL_TOOL : OCK_PF_TOOL_NAME);
   if (!name)
-    name = ock__str_field(d, "tool_name");
-  const cJSON *input = cJSON_GetObjectItemCaseSensitive(d, "tool_input");
-  const cJSON *result = cJSON_GetObjectItemCaseSensitive(d, "result");
+    name = ock__str_field(d, OCK_PF_TOOL_NAME);
+  const cJSON *input = cJSON_GetObjectItemCaseSensitive(d, OCK_PF_TOOL_INPUT);
+  const cJSON *result = cJSON_GetObjectItemCaseSensitive(d, OCK_PF_RESULT);
   size_t n = 0;
   int keep[PAIR_MAX_CALLS];
   for (size_t i = 0; i < r->n; i++)
@@ -176,9 +177,9 @@ static size_t candidates(const cJSON *const *ents, size_t at, const struct round
  * and tool:post come. */
 static void take(struct round *r, size_t i, enum slot s, const cJSON *d) {
   r->taken[i][s] = 1;
-  if (s == SLOT_SELECTED && ock_json_str(d, "tool_name")) {
+  if (s == SLOT_SELECTED && ock_json_str(d, OCK_PF_TOOL_NAME)) {
     free(r->chosen[i]);
-    r->chosen[i] = strdup(ock_json_str(d, "tool_name"));
+    r->chosen[i] = strdup(ock_json_str(d, OCK_PF_TOOL_NAME));
   }
 }
 
@@ -207,8 +208,8 @@ int ock__pairer_event(ock_pairer *p, const char *name, cJSON *data, const cJSON 
   if (!ock_event_is_tool(ock_event_parse(name)) || !cJSON_IsObject(data))
     return 0;
   enum slot s = slot_of(name);
-  if (cJSON_HasObjectItem(data, "tool_call_id")) { /* it names its call: that call's slot */
-    const char *id = ock_json_str(data, "tool_call_id");
+  if (cJSON_HasObjectItem(data, OCK_PF_TOOL_CALL_ID)) { /* it names its call: that call's slot */
+    const char *id = ock_json_str(data, OCK_PF_TOOL_CALL_ID);
     for (size_t i = 0; id && i < r->n; i++)
       if (!strcmp(ock__str_field(r->calls[i], "id"), id))
         take(r, i, s, data);
@@ -220,7 +221,8 @@ int ock__pairer_event(ock_pairer *p, const char *name, cJSON *data, const cJSON 
     return 0; /* nothing to pair with: the grammar refuses the event */
   size_t i = choose(ents, n, at, r, cand, nc, s);
   take(r, i, s, data);
-  return cJSON_AddStringToObject(data, "tool_call_id", ock__str_field(r->calls[i], "id")) != NULL;
+  return cJSON_AddStringToObject(data, OCK_PF_TOOL_CALL_ID, ock__str_field(r->calls[i], "id")) !=
+         NULL;
 }
 
 size_t ock__pair_tool_events(cJSON *journal) {

@@ -189,6 +189,7 @@ int ock__view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
     } else if (v->nx && ock__is_event(it, OCK_EV_ORCHESTRATOR_COMPLETE) &&
                !v->x[v->nx - 1].complete) {
       v->x[v->nx - 1].complete = ock__event_data(it);
+      v->x[v->nx - 1].complete_entry = it;
       v->x[v->nx - 1].complete_seq = ock__entry_seq(it);
     }
   }
@@ -318,9 +319,7 @@ int ock__reply_abandoned(const struct view *v, size_t i) {
          !ock__is_kind(v->e[j], OCK_ENTRY_LLM_REQUEST))
     j++;
   if (j >= v->n || !ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR) ||
-      strcmp(ock__str_field(cJSON_GetObjectItemCaseSensitive(ock__event_data(v->e[j]), "error"),
-                            "type"),
-             "cancelled"))
+      strcmp(ock__str_field(ock__pf(v->e[j], OCK_FIELD_ERROR), "type"), "cancelled"))
     return 0;
   for (size_t k = j; k-- > 0 && !ock__is_event(v->e[k], OCK_EV_PROMPT_SUBMIT);)
     if (ock__is_kind(v->e[k], OCK_ENTRY_CANCEL))

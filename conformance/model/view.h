@@ -16,14 +16,16 @@
 #include "ock/config.h"
 #include "ock/contract.h"
 #include "model/outcome.h"
+#include "model/payload.h"
 
 struct view_exec {
   int index;    /* 1-based */
   size_t first; /* entry index of its prompt:submit */
   size_t end;   /* one past its last entry (the next prompt:submit, or the journal's end) */
-  const cJSON *complete; /* data of its first orchestrator:complete, or NULL */
-  long complete_seq;     /* seq of that event, or -1 */
-  const char *prompt;    /* the session prompt this execute should run, or NULL past the last */
+  const cJSON *complete;       /* data of its first orchestrator:complete, or NULL */
+  long complete_seq;           /* seq of that event, or -1 */
+  const cJSON *complete_entry; /* that event's journal entry, for model/payload.h; or NULL */
+  const char *prompt; /* the session prompt this execute should run, or NULL past the last */
 };
 
 struct view {
@@ -64,7 +66,7 @@ const char *ock__last_user_text(const cJSON *request);
 int ock__view_after_cancel(const struct view *v, size_t i);
 
 /* ock__str_field: the string member k of o, or "" when it is absent or not a string (never NULL).
- */
+ * Not for an event's payload: model/payload.h reads those by the registry's shape. */
 const char *ock__str_field(const cJSON *o, const char *k);
 
 /* Entry accessors. */

@@ -20,8 +20,7 @@ const char *ock__call_args(const struct call_fate *f) {
 }
 
 const char *ock__fate_error_type(const struct call_fate *f) {
-  const cJSON *err = cJSON_GetObjectItemCaseSensitive(ock__event_data(f->error), "error");
-  return ock__str_field(err, "type");
+  return ock__str_field(ock__pf(f->error, OCK_FIELD_ERROR), "type");
 }
 
 static void collect(const struct view *v, struct call_fate *f) {
@@ -30,7 +29,7 @@ static void collect(const struct view *v, struct call_fate *f) {
   for (size_t i = f->reply_index + 1; i < end; i++) {
     const cJSON *e = v->e[i];
     if (ock__is_kind(e, OCK_ENTRY_EVENT)) {
-      if (strcmp(ock__str_field(ock__event_data(e), "tool_call_id"), id))
+      if (!ock__pf_is(e, OCK_FIELD_TOOL_CALL_ID, id))
         continue;
       const char *n = ock__event_name(e);
       const cJSON **slot = !strcmp(n, OCK_EV_TOOL_SELECTING)  ? &f->selecting
@@ -110,8 +109,9 @@ const char *ock__request_result_text(const cJSON *request, const char *id) {
 const char *ock__call_not_fed_back(const struct view *v, const struct call_fate *f, int goes_on) {
   size_t j = 0;
   const cJSON *next = ock__next_request_after(v, f->reply_index, &j);
-  const char *status = f->x ? ock__str_field(f->x->complete, "status") : "";
-  int may_stop = !strcmp(status, "cancelled") || !strcmp(status, "error");
+  const cJSON *c = f->x ? f->x->complete_entry : NULL;
+  int may_stop =
+      ock__pf_is(c, OCK_FIELD_STATUS, "cancelled") || ock__pf_is(c, OCK_FIELD_STATUS, "error");
   for (size_t i = f->x ? f->x->first : 0; f->x && i < f->x->end && !may_stop; i++)
     may_stop = ock__is_kind(v->e[i], OCK_ENTRY_CANCEL);
   if (!next)

@@ -2,7 +2,7 @@
  * contract_map.c: a build tool that writes the names of the contract, as the registry spells
  * them, into one C header, so every part names them through it and never as string literals.
  *
- *   ock-gen-contract-map core/requirements.json > contract_map.h
+ *   ock-gen-contract-map core/requirements.json core/contract-shapes.json > contract_map.h
  *
  * For each list of names (the registry's "events", "journal.kinds", "verdicts" and
  * "capabilities") the output defines one string constant per name and one X-macro over them,
@@ -17,7 +17,10 @@
  * OCK_F_<KIND>_<FIELD> (and OCK_F_SEQ, OCK_F_T_MS, OCK_F_KIND for the members every entry has).
  * The session config's options (the registry's "config") become OCK_CFG_<OPT> name constants,
  * an enum per enum option and OCK_CONFIG_MAP(X) with each option's type, default and range
- * (see put_config), from which core/config.c makes the one typed config parser.
+ * (see put_config), from which core/config.c makes the one typed config parser. The event
+ * payloads' fields become OCK_PF_<FIELD> name constants, OCK_PAYLOAD_FIELD_MAP and
+ * OCK_EVENT_FIELD_MAP (each event's fields, required or optional, with their JSON types from
+ * core/contract-shapes.json; see put_payload).
  * core/include/ock/contract.h expands the maps into enums and name tables. A renamed or
  * removed name is then a compile error wherever the code names it.
  */
@@ -325,10 +328,196 @@ static int put_config(const char *file, const cJSON *cfg) {
   return rc;
 }
 
-static int put_contract(const char *file, const cJSON *reg) {
+/* JSON types of a payload field, as the bits OCK_JT_* of the generated header. */
+enum { JT_STRING = 1, JT_NUMBER = 2, JT_BOOL = 4, JT_NULL = 8, JT_OBJECT = 16, JT_ARRAY = 32 };
+
+/* type_bit: the bit of one JSON Schema type name; 0 when it is none the header knows. */
+static int type_bit(const char *t) {
+  static const struct {
+    const char *name;
+    int bit;
+  } names[] = {{"string", JT_STRING}, {"integer", JT_NUMBER}, {"number", JT_NUMBER},
+               {"boolean", JT_BOOL},  {"null", JT_NULL},      {"object", JT_OBJECT},
+               {"array", JT_ARRAY}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(t, names[i].name))
+      return names[i].bit;
+  return 0;
+}
+
+/* shape_types: the JSON types a field's schema in contract-shapes.json allows, as JT_* bits: its
+ * "type" (a name or a list), an "enum" of strings (a string), a "$ref" into "defs" or the first
+ * schema of an "allOf" (what they point to). 0 when none of them says. */
+static int shape_types(const cJSON *shapes, const cJSON *s, int depth) {
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(s, "type"), *t;
+  int bits = 0;
+  if (depth > 4)
+    return 0;
+  if (cJSON_IsString(type))
+    return type_bit(type->valuestring);
+  if (cJSON_IsArray(type)) {
+    cJSON_ArrayForEach(t, type) {
+      int b = cJSON_IsString(t) ? type_bit(t->valuestring) : 0;
+      if (!b)
+        return 0;
+      bits |= b;
+    }
+    return bits;
+  }
+  const cJSON *en = cJSON_GetObjectItemCaseSensitive(s, "enum");
+  if (cJSON_IsArray(en)) {
+    cJSON_ArrayForEach(t, en) {
+      if (!cJSON_IsString(t))
+        return 0;
+    }
+    return JT_STRING;
+  }
+  const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "$ref"));
+  if (ref && !strncmp(ref, "#/$defs/", 8)) {
+    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(shapes, "defs");
+    return shape_types(shapes, cJSON_GetObjectItemCaseSensitive(defs, ref + 8), depth + 1);
+  }
+  const cJSON *all = cJSON_GetObjectItemCaseSensitive(s, "allOf");
+  if (cJSON_IsArray(all))
+    return shape_types(shapes, cJSON_GetArrayItem(all, 0), depth + 1);
+  return 0;
+}
+
+/* put_types prints the bits as "OCK_JT_STRING | OCK_JT_NULL". */
+static void put_types(int bits) {
+  static const char *const names[] = {"STRING", "NUMBER", "BOOL", "NULL", "OBJECT", "ARRAY"};
+  const char *sep = "";
+  for (int b = 0; b < 6; b++) {
+    if (bits & (1 << b)) {
+      printf("%sOCK_JT_%s", sep, names[b]);
+      sep = " | ";
+    }
+  }
+}
+
+/* field_type: the JT_* bits of field of event (its override for that event, else its type), or
+ * 0 after a message when contract-shapes.json types it not. */
+static int field_type(const char *file, const cJSON *shapes, const char *event, const char *field) {
+  const cJSON *over = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(shapes, "event_field_overrides"), event ? event : "");
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(over, field);
+  if (!s)
+    s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(shapes, "field_types"),
+                                         field);
+  int bits = s ? shape_types(shapes, s, 0) : 0;
+  if (!bits)
+    fprintf(stderr, "%s: field %s%s%s has no JSON type in $.field_types\n", file, field,
+            event ? " of " : "", event ? event : "");
+  return bits;
+}
+
+/* add_name appends name to names[*n] unless it is there; 1 when the table is full. */
+static int add_name(const char **names, int *n, int cap, const char *name) {
+  for (int i = 0; i < *n; i++)
+    if (!strcmp(names[i], name))
+      return 0;
+  if (*n >= cap)
+    return 1;
+  names[(*n)++] = name;
+  return 0;
+}
+
+/* put_event_fields prints the rows X(EVENT, FIELD, REQUIRED, TYPES) of one event's "required"
+ * (REQUIRED 1) and "optional" (0) fields, collecting each field name into names. */
+static int put_event_fields(const char *file, const cJSON *shapes, const cJSON *ev, int i,
+                            const char **names, int *n, int cap) {
+  static const char *const lists[] = {"required", "optional"};
+  const char *event = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "name"));
+  for (int l = 0; l < 2; l++) {
+    const cJSON *fields = cJSON_GetObjectItemCaseSensitive(ev, lists[l]), *f;
+    int j = 0;
+    cJSON_ArrayForEach(f, fields) {
+      if (!cJSON_IsString(f) || !c_ident(f->valuestring)) {
+        fprintf(stderr, "%s: $.events[%d].%s[%d]: expected a field name\n", file, i, lists[l], j);
+        return 1;
+      }
+      int bits = field_type(file, shapes, event, f->valuestring);
+      if (!bits || add_name(names, n, cap, f->valuestring))
+        return 1;
+      printf(" \\\n  X(");
+      put_ident(event);
+      putchar(',');
+      putchar(' ');
+      put_ident(f->valuestring);
+      printf(", %d, ", !l);
+      put_types(bits);
+      putchar(')');
+      j++;
+    }
+  }
+  return 0;
+}
+
+/* put_payload prints the event payloads' fields (the registry's events with their "required" and
+ * "optional" fields, typed by contract-shapes.json's "field_types", "event_field_overrides" and
+ * "lifecycle_fields"):
+ *
+ *   #define OCK_PF_TOOL_CALL_ID "tool_call_id"            one name constant per field
+ *   #define OCK_PAYLOAD_FIELD_MAP(X) ... X(TOOL_CALL_ID, OCK_PF_TOOL_CALL_ID) ...
+ *   #define OCK_EVENT_FIELD_MAP(X) ... X(TOOL_PRE, TOOL_CALL_ID, 1, OCK_JT_STRING) ...
+ *   #define OCK_LIFECYCLE_FIELD_MAP(X) X(TRACE_ID, OCK_JT_STRING) X(STAGE, OCK_JT_STRING)
+ *
+ * An event row says whether the field is required (1) or optional (0) for that event and the
+ * JSON types it may have, as OCK_JT_* bits. The lifecycle fields are every event's with the
+ * lifecycle capability declared. conformance/model/payload.c reads payloads through them. */
+static int put_payload(const char *file, const cJSON *reg, const cJSON *shapes) {
+  const char *names[128];
+  int n = 0, i = 0;
+  const cJSON *ev, *f;
+  printf("#define OCK_JT_STRING 0x01\n#define OCK_JT_NUMBER 0x02\n#define OCK_JT_BOOL 0x04\n"
+         "#define OCK_JT_NULL 0x08\n#define OCK_JT_OBJECT 0x10\n#define OCK_JT_ARRAY 0x20\n");
+  printf("#define OCK_EVENT_FIELD_MAP(X)");
+  cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(reg, "events")) {
+    if (put_event_fields(file, shapes, ev, i++, names, &n, 96))
+      return 1;
+  }
+  printf("\n#define OCK_LIFECYCLE_FIELD_MAP(X)");
+  int lifecycle = n;
+  cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(shapes, "lifecycle_fields")) {
+    int bits = cJSON_IsString(f) && c_ident(f->valuestring)
+                   ? field_type(file, shapes, NULL, f->valuestring)
+                   : 0;
+    if (!bits || add_name(names, &n, 128, f->valuestring))
+      return 1;
+    printf(" \\\n  X(");
+    put_ident(f->valuestring);
+    printf(", ");
+    put_types(bits);
+    putchar(')');
+  }
+  if (n == lifecycle) {
+    fprintf(stderr, "%s: $.lifecycle_fields: expected field names\n", file);
+    return 1;
+  }
+  printf("\n");
+  for (i = 0; i < n; i++) {
+    printf("#define OCK_PF_");
+    put_ident(names[i]);
+    printf(" \"%s\"\n", names[i]);
+  }
+  printf("#define OCK_PAYLOAD_FIELD_MAP(X)");
+  for (i = 0; i < n; i++) {
+    printf(" \\\n  X(");
+    put_ident(names[i]);
+    printf(", OCK_PF_");
+    put_ident(names[i]);
+    putchar(')');
+  }
+  printf("\n\n");
+  return 0;
+}
+
+static int put_contract(const char *file, const cJSON *reg, const char *shapes_file,
+                        const cJSON *shapes) {
   const cJSON *journal = cJSON_GetObjectItemCaseSensitive(reg, "journal");
   const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(journal, "kinds");
-  printf("/* Generated from %s by core/gen/contract_map.c; do not edit. */\n", file);
+  printf("/* Generated from %s and %s by core/gen/contract_map.c; do not edit. */\n", file,
+         shapes_file);
   printf("#ifndef OCK_CONTRACT_MAP_H\n#define OCK_CONTRACT_MAP_H\n\n");
   if (put_constants(file, "events", cJSON_GetObjectItemCaseSensitive(reg, "events"), "name",
                     "OCK_EV_", "OCK_EVENT_MAP") ||
@@ -339,26 +528,33 @@ static int put_contract(const char *file, const cJSON *reg) {
                     NULL, "OCK_CAP_", "OCK_CAPABILITY_MAP") ||
       put_constants(file, "journal.common", cJSON_GetObjectItemCaseSensitive(journal, "common"),
                     NULL, "OCK_F_", "OCK_JOURNAL_COMMON_MAP") ||
-      put_fields(file, kinds) || put_config(file, cJSON_GetObjectItemCaseSensitive(reg, "config")))
+      put_fields(file, kinds) ||
+      put_config(file, cJSON_GetObjectItemCaseSensitive(reg, "config")) ||
+      put_payload(shapes_file, reg, shapes))
     return 1;
   printf("#endif\n");
   return 0;
 }
 
+/* load reads a JSON file; NULL after a message. */
+static cJSON *load(const char *path) {
+  size_t len = 0;
+  char *text = slurp(path, &len);
+  cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
+  free(text);
+  if (!j)
+    fprintf(stderr, "%s: not readable as JSON\n", path);
+  return j;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s REGISTRY.json > contract_map.h\n", argv[0]);
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s REGISTRY.json CONTRACT-SHAPES.json > contract_map.h\n", argv[0]);
     return 2;
   }
-  size_t len = 0;
-  char *text = slurp(argv[1], &len);
-  cJSON *reg = text ? cJSON_ParseWithLength(text, len) : NULL;
-  free(text);
-  if (!reg) {
-    fprintf(stderr, "%s: not readable as JSON\n", argv[1]);
-    return 1;
-  }
-  int rc = put_contract(argv[1], reg);
+  cJSON *reg = load(argv[1]), *shapes = reg ? load(argv[2]) : NULL;
+  int rc = !reg || !shapes || put_contract(argv[1], reg, argv[2], shapes);
   cJSON_Delete(reg);
+  cJSON_Delete(shapes);
   return rc || fflush(stdout) ? 1 : 0;
 }

@@ -674,7 +674,7 @@ static void ignored_prompt_deny_says_how_it_ended(void) {
   const char *actual = "(not run)";
   cJSON_ArrayForEach(e, c) if (!strcmp(ock_json_str(e, "id"), "hook.deny-submit")) actual =
       ock_json_str(e, "actual");
-  OCK_ASSERT_STR_EQ(actual, "execute 1: 0 LLM request(s), status success, reason \"\", "
+  OCK_ASSERT_STR_EQ(actual, "execute 1: 0 LLM request(s), status success, reason (absent), "
                             "prompt:complete \"Hello\"");
   cJSON_Delete(c);
 }

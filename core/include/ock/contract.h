@@ -13,6 +13,10 @@
  *   OCK_F_SEQ, OCK_F_T_MS, OCK_F_KIND            the members every entry has
  *   OCK_V_<VERDICT>        verdicts              "PASS"          OCK_V_PASS
  *   OCK_CAP_<CAPABILITY>   capabilities          "streaming"     OCK_CAP_STREAMING
+ *   OCK_PF_<FIELD>         event payload fields  "tool_call_id"  OCK_PF_TOOL_CALL_ID
+ *
+ * OCK_EVENT_FIELD_MAP gives each event's payload fields, required or optional, with their JSON
+ * types (OCK_JT_*, from core/contract-shapes.json); conformance/model/payload.h reads by it.
  *
  * A name removed or renamed in the registry is then a compile error wherever code uses it,
  * never a check that silently finds nothing. `make lint` refuses these names spelled as
