@@ -720,6 +720,17 @@ void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_excha
     ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
+/* cancelled_step_failed: the step the cancel aborted is reported failed: a custom event with
+ * stage failed just before cancel:completed, so the execute reaches two terminal stages. */
+void ock__mut_cancelled_step_failed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, OCK_EV_CANCEL_COMPLETED))
+    return;
+  cJSON *step = event_named("ock-mutant:step-aborted", ock__mut_event_data(x));
+  ock__mut_set_str(cJSON_GetObjectItemCaseSensitive(step, "data"), "stage", "failed");
+  ock__mut_post_before(x, step);
+}
+
 /* A SIGINT the SUT must ignore (after prompt:complete or execution:end) is announced with
  * cancel:requested just before orchestrator:complete, though the execute ends as if none came
  * (the SUT itself never gets the signal: defers_sigint). */
@@ -742,6 +753,28 @@ void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
     x->replay_after = 1;
+}
+
+/* request_after_cancel: the LLM request abandoned on the cancel is sent once more, with its
+ * provider:request, after cancel:requested: a retry path that does not look at the cancel
+ * flag. */
+void ock__mut_request_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, OCK_EV_PROVIDER_REQUEST)) {
+    free(s->kept);
+    s->kept = cJSON_PrintUnformatted(x->body);
+  } else if (is(x, OCK_EV_CANCEL_REQUESTED) && s->kept && !s->done_once) {
+    cJSON *again = cJSON_Parse(s->kept);
+    if (!again)
+      return;
+    s->done_once = 1;
+    cJSON *data = cJSON_GetObjectItemCaseSensitive(again, "data");
+    const cJSON *attempt = cJSON_GetObjectItemCaseSensitive(data, "attempt");
+    if (cJSON_IsNumber(attempt)) /* the request sent again is the turn's next attempt */
+      cJSON_ReplaceItemInObjectCaseSensitive(data, "attempt",
+                                             cJSON_CreateNumber(attempt->valuedouble + 1));
+    ock__mut_post_after(x, again);
+    x->replay_after = 1;
+  }
 }
 
 /* sigint_at_next_turn: a deferred SIGINT reaches the SUT only when it starts its next turn or

@@ -670,3 +670,25 @@ void ock__mut_result_without_call(struct mutant_state *s, struct mutant_exchange
       ock_wire_duplicate_last_result(x->body, wire_of(x)))
     ock_wire_rename_last_result(x->body, wire_of(x), "_nocall");
 }
+
+/* wrap_up_call_stored: the first request after the execute that wrapped up stores the wrap-up
+ * reply's tool call, with a result, as a turn of its own before the final answer. The mock
+ * numbers its call ids <prefix><hash>_<reply>_<call>, and the wrap-up reply is the one after the
+ * reply whose call the history stores last, so its first call's id is known. */
+void ock__mut_wrap_up_call_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  const struct ock_wire_ops *w = wire_of(x);
+  if (!w || !s->wrapped_up || s->llm_in_execute || s->done_once)
+    return;
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(x->body, r, OCK_MAX_WIRE_REFS);
+  if (!n)
+    return;
+  const char *id = ock__mut_str(r[n - 1].item, w->result_id_key);
+  size_t skip = strlen(w->call_prefix);
+  const char *u = strlen(id) > skip ? strchr(id + skip, '_') : NULL;
+  if (!u || !isdigit((unsigned char)u[1]))
+    return;
+  char wrap[256];
+  snprintf(wrap, sizeof wrap, "%.*s_%lu_0", (int)(u - id), id, strtoul(u + 1, NULL, 10) + 1);
+  s->done_once = ock_wire_copy_call_turn(x->body, w, wrap);
+}

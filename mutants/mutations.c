@@ -610,6 +610,19 @@ static const struct mutation table[] = {
     /* EACH CHECK ID ALONE. The same lies as above, on the scenarios where the one first cause
      * they leave is the check id named (the gate's "caught alone", mutants/README.md): in the
      * other scenarios of the original row the lie also breaks a neighbouring check. */
+    /* cancel.no-new-work */
+    {.name = "request-after-cancel",
+     .requirement = "OCK-CANCEL-004",
+     .cases = "cancel-during-llm",
+     .what = "the request abandoned on the cancel is sent once more (with a provider:request) "
+             "after cancel:requested",
+     .event = ock__mut_request_after_cancel},
+    /* cancel.round-stopped */
+    {.name = "work-after-cancel-in-tool",
+     .requirement = "OCK-CANCEL-006",
+     .cases = "cancel-during-tool cancel-during-streamed-tool cancel-second-sigint",
+     .what = "the running tool's request is sent once more after cancel:requested",
+     .event = ock__mut_work_after_cancel},
     /* cancel.results-kept */
     {.name = "finished-results-lost-parallel",
      .requirement = "OCK-CANCEL-003",
@@ -684,6 +697,20 @@ static const struct mutation table[] = {
      .cases = "lifecycle-cancelled lifecycle-denied lifecycle-fallback lifecycle-invalid-input",
      .what = "provider:resolve is sent again after the first provider:response",
      .event = ock__mut_resolve_repeated},
+    /* iter.wrap-up-calls-discarded */
+    {.name = "wrap-up-call-stored",
+     .requirement = "OCK-ITER-005",
+     .cases = "iter-wrapup-tool-calls@openai",
+     .what = "the wrap-up reply's tool call is stored in the context, with a result, before the "
+             "final answer",
+     .llm_request = ock__mut_wrap_up_call_stored},
+    /* lifecycle.terminal */
+    {.name = "cancelled-step-failed",
+     .requirement = "OCK-LIFECYCLE-004",
+     .cases = "lifecycle-cancelled",
+     .what = "the step a cancel aborted is reported with stage failed (a custom event) before "
+             "cancel:completed: two terminal stages",
+     .event = ock__mut_cancelled_step_failed},
     /* order.response-matches */
     {.name = "response-content-changed-whole",
      .requirement = "OCK-ORDER-008",
@@ -708,6 +735,13 @@ static const struct mutation table[] = {
      .cases = "tool-single-call anthropic-tool-single-call gemini-tool-single-call",
      .what = "a user message sits between a tool call and its results",
      .llm_request = ock__mut_message_between_call_and_results},
+    /* proc.session: a custom event, which no lifecycle check reads, so only the order of the
+     * session fetch and the first event is broken */
+    {.name = "custom-event-before-session",
+     .requirement = "OCK-PROC-001",
+     .cases = "text-answer",
+     .what = "a custom event is posted before the session document is fetched",
+     .session_request = ock__mut_custom_event_before_session},
     /* proc.request-model */
     {.name = "fallback-keeps-model-cross-wire",
      .requirement = "OCK-PROC-006",

@@ -154,6 +154,9 @@ static void tool_round_going_on_after_cancel_fails(void) {
   cJSON *c = grade_journal(one_tool, j);
   EXPECT(c, "cancel.round-stopped", "FAIL");
   EXPECT(c, "cancel.tool-abandoned", "(not run)");
+  /* A tool started after the cancel is OCK-CANCEL-006's finding; OCK-CANCEL-004 looks at LLM
+   * requests only, so one fault is one failing check. */
+  EXPECT(c, "cancel.no-new-work", "PASS");
   cJSON_Delete(c);
 }
 
