@@ -692,3 +692,29 @@ void ock__mut_wrap_up_call_stored(struct mutant_state *s, struct mutant_exchange
   snprintf(wrap, sizeof wrap, "%.*s_%lu_0", (int)(u - id), id, strtoul(u + 1, NULL, 10) + 1);
   s->done_once = ock_wire_copy_call_turn(x->body, w, wrap);
 }
+
+/* failure_hidden: the first tool endpoint failure reaches the SUT as a ToolResult with success
+ * true whose output is the text the SUT would store for the failure; its message is kept for
+ * ock__mut_failure_reported (which tells the mock of the failure as the SUT would have). */
+void ock__mut_failure_hidden(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once || x->status < 500)
+    return;
+  const char *name = strrchr(x->path ? x->path : "", '/');
+  char text[400];
+  snprintf(text, sizeof text, "Error: tool '%.100s' endpoint answered HTTP %ld",
+           name ? name + 1 : "", x->status);
+  cJSON *result = cJSON_CreateObject();
+  char *message = strdup(text + strlen("Error: "));
+  if (!result || !message || !cJSON_AddTrueToObject(result, "success") ||
+      !cJSON_AddStringToObject(result, "output", text) || !cJSON_AddNullToObject(result, "error")) {
+    cJSON_Delete(result);
+    free(message);
+    return;
+  }
+  free(s->kept);
+  s->kept = message;
+  cJSON_Delete(x->reply);
+  x->reply = result;
+  x->status = 200;
+  s->done_once = 1;
+}

@@ -649,6 +649,14 @@ static const struct mutation table[] = {
      .cases = "error-fail-fast-parallel error-fail-fast-invalid-arguments",
      .what = "the SUT runs error_strategy continue where the session says fail_fast",
      .session = ock__mut_fail_fast_continues},
+    /* error.fail-fast-unstarted */
+    {.name = "fail-fast-failure-seen-late",
+     .requirement = "OCK-ERROR-009",
+     .cases = "error-fail-fast-late-failure",
+     .what = "a sequential fail_fast round learns of a tool failure only once the next call has "
+             "started: that call runs (and fails) after the failure's tool:error",
+     .event = ock__mut_failure_reported,
+     .tool_reply = ock__mut_failure_hidden},
     /* hook.deny-request */
     {.name = "incomplete-as-success-deny-request",
      .requirement = "OCK-HOOK-002",
@@ -697,6 +705,12 @@ static const struct mutation table[] = {
      .cases = "lifecycle-cancelled lifecycle-denied lifecycle-fallback lifecycle-invalid-input",
      .what = "provider:resolve is sent again after the first provider:response",
      .event = ock__mut_resolve_repeated},
+    {.name = "aggregate-too-early",
+     .requirement = "OCK-LIFECYCLE-003",
+     .cases = "lifecycle-error lifecycle-max-iterations lifecycle-tool-round",
+     .what = "a custom event with stage aggregate comes before each request after a tool round "
+             "or a failed one, and before the end of an error execute",
+     .event = ock__mut_aggregate_too_early},
     /* iter.wrap-up-calls-discarded */
     {.name = "wrap-up-call-stored",
      .requirement = "OCK-ITER-005",

@@ -146,10 +146,11 @@ static void cancel_once(struct grade_ctx *g, const struct view_exec *x,
                   n_signals, n_requested, n_completed);
 }
 
-/* cancel_no_new_work: no LLM request is sent after the cancel is noticed. A black-box SUT posts
- * no cancel:requested: the SIGINT itself is the mark, and a request sent more than the late
- * tolerance after it is new work (SPEC.md 9.7). A tool started after the cancel is
- * cancel_round_stopped's (OCK-CANCEL-006, a MUST), so each check sees a fault of its own. */
+/* cancel_no_new_work: no LLM request is sent after the cancel is noticed. A tool started after
+ * it is cancel_round_stopped's (OCK-CANCEL-006, a MUST), so each check sees a fault of its own.
+ * A black-box SUT posts no cancel:requested: the SIGINT itself is the mark, and a request or a
+ * tool run that starts more than the late tolerance after it is new work (SPEC.md 9.7); there
+ * OCK-CANCEL-006 is not graded, so the tool run is this check's. */
 static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
                                const struct cancel_marks *m) {
   const struct view *v = g->v;
@@ -158,13 +159,18 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
   if (mark != (size_t)-1) {
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
-      if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) && ock__entry_time(v->e[i]) > after)
+      if ((ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) ||
+           (v->traffic && ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START))) &&
+          ock__entry_time(v->e[i]) > after)
         late = i;
     ock__grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
                     late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[mark]),
-                    v->traffic ? "no LLM request is sent after the SIGINT"
+                    v->traffic ? "nothing new starts after the SIGINT"
                                : "no LLM request is sent after cancel:requested",
-                    "%s", late == (size_t)-1 ? "no request sent" : "an LLM request was sent");
+                    "%s",
+                    late == (size_t)-1                                ? "nothing started"
+                    : ock__is_kind(v->e[late], OCK_ENTRY_LLM_REQUEST) ? "an LLM request was sent"
+                                                                      : "a tool was started");
   }
 }
 

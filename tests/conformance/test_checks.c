@@ -923,7 +923,8 @@ static void cugar_stage_order_is_accepted(void) {
 /* clang-format on */
 
 /* A move from one terminal stage into another (a step reported failed, then the cancel) is a
- * second terminal stage: OCK-LIFECYCLE-004's finding, not a transition OCK-LIFECYCLE-003 refuses. */
+ * second terminal stage: OCK-LIFECYCLE-004's finding, not a transition OCK-LIFECYCLE-003 refuses.
+ */
 /* clang-format off */
 static void second_terminal_stage_is_lifecycle_terminal(void) {
   static const char journal[] =

@@ -144,16 +144,17 @@ static void copy_call_turn(void) {
       "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"r\"}]}");
   OCK_ASSERT_TRUE(ock_wire_copy_call_turn(o, &ock_wire_openai, "w"));
   expect_messages(
-      o, "[{\"role\":\"user\",\"content\":\"q\"},"
-         "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-         "{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},"
-         "{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},"
-         "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"},"
-         "{\"role\":\"tool\",\"content\":\"B\",\"tool_call_id\":\"b\"},"
-         "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
-         "{\"id\":\"w\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},"
-         "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"w\"},"
-         "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"r\"}]");
+      o,
+      "[{\"role\":\"user\",\"content\":\"q\"},"
+      "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+      "{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},"
+      "{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},"
+      "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"},"
+      "{\"role\":\"tool\",\"content\":\"B\",\"tool_call_id\":\"b\"},"
+      "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+      "{\"id\":\"w\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},"
+      "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"w\"},"
+      "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"r\"}]");
   cJSON *a = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},"
                    "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"t\"},"
                    "{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"f\",\"input\":{}},"

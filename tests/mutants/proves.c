@@ -92,6 +92,7 @@ static const struct proves_row table[] = {
     {"error-fail-fast-invalid-arguments",
      "complete.error-object error.fail-fast expect.error-type expect.last-request "
      "expect.llm-requests orphan.context-valid tool.invalid-arguments"},
+    {"error-fail-fast-late-failure", "error.fail-fast-unstarted expect.tool-calls"},
     {"error-fail-fast-parallel",
      "error.fail-fast expect.last-request expect.llm-requests orphan.call-order "
      "orphan.context-valid parallel.group-id parallel.result-order"},
