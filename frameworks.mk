@@ -51,12 +51,13 @@ FW_VERCEL_EXCLUDE := $(foreach w,responses gemini,$(foreach g,cancel-* iter-* li
 # Python bridges (adapters/python/ock_frameworks), installed into the make-created virtualenv from
 # the hashed adapters/python/requirements.lock: console script ock-<name>, manifest
 # adapters/python/manifests/<name>-python.json, baseline tests/frameworks/expected/<name>-python.txt.
-# The OpenAI Agents SDK (openai-agents) and Pydantic AI (pydantic-ai) bridges have baselines too,
-# but from partial runs on a loaded machine, and each takes 6 to 8 minutes on two cores (a Python
-# process per scenario, seconds of CPU importing its framework): they are not in the default list
-# (CI time) until a whole run confirms their baselines. Grade them with
-#   make test-frameworks FW_PY_BRIDGES="langgraph openai-agents pydantic-ai"
-FW_PY_BRIDGES ?= langgraph
+# Each runs through ock-warm (adapters/python/ock_frameworks/warm.py): a server that imports the
+# bridge and its framework once, and forks a worker per scenario for the `ock-warm run` process
+# ock run starts (the worker takes on that process's argv, environment and standard streams, the
+# client forwards its signals and ends as the worker ends). Imported afresh in each scenario's
+# process, the OpenAI Agents SDK alone cost seconds of CPU per scenario: six to eight minutes a
+# run on two cores. The server stops when the recipe's shell exits.
+FW_PY_BRIDGES ?= langgraph openai-agents pydantic-ai
 # Left out of every Python bridge's run (one list for the three, for CI time): with parallel_tools
 # false not emulated yet, LangGraph's ToolNode starts both calls of one tool at once and which
 # reaches the tool first varies (timing).
@@ -65,9 +66,9 @@ FW_PY_BRIDGES ?= langgraph
 # vary from run to run. (The Agents SDK and Pydantic AI apply no fail_fast either: their other
 # fail-fast scenarios grade it.)
 FW_PY_EXCLUDE := tool-same-tool-twice error-fail-fast-tool error-fail-fast-late-failure
-# The Python runs play two scenarios at a time (--jobs 2): each scenario starts a fresh Python
-# process that imports its framework (seconds of CPU for the Agents SDK and Pydantic AI), and more
-# jobs than cores only turns that into timeouts.
+# The Python runs play two scenarios at a time (--jobs 2): a worker's first request still loads
+# what its framework imports lazily, the black-box agent imports openai and mcp afresh in each
+# scenario's process, and more jobs than cores only turns that into timeouts.
 FW_PY_JOBS := 2
 # Seconds per scenario for the Python runs, bridges and black-box (ock run --timeout): the default
 # 30 is mostly the process's start (importing the framework, openai and mcp) on a loaded machine.
@@ -121,12 +122,15 @@ test-frameworks: all $(FW_STAMP) $(PY_PKG_STAMP)
 	  echo "== bridge $$b: $$(( $$(date +%s) - s )) s"; \
 	done; exit $$status
 	@status=0; for b in $(FW_PY_BRIDGES); do \
-	  echo "== Python bridge $$b (ock run, baseline tests/frameworks/expected/$$b-python.txt)"; \
-	  s=$$(date +%s); \
-	  $(OCK_BIN) run --orchestrator "$(PY_VENV)/bin/ock-$$b" $(addprefix --exclude ,$(FW_PY_EXCLUDE)) \
+	  echo "== Python bridge $$b (ock run through ock-warm, baseline tests/frameworks/expected/$$b-python.txt)"; \
+	  s=$$(date +%s); sock=$(FW_CACHE)/warm-$$b.sock; \
+	  $(PY_VENV)/bin/ock-warm serve $$b --socket $$sock --idle 120 & wpid=$$!; \
+	  n=0; while [ ! -S $$sock ] && [ $$n -lt 600 ] && kill -0 $$wpid 2>/dev/null; do sleep 0.1; n=$$((n + 1)); done; \
+	  $(OCK_BIN) run --orchestrator "$(PY_VENV)/bin/ock-warm run --socket $$sock $$b" $(addprefix --exclude ,$(FW_PY_EXCLUDE)) \
 	    --jobs $(FW_PY_JOBS) --timeout $(FW_PY_TIMEOUT) --manifest adapters/python/manifests/$$b-python.json \
 	    --expected-failures tests/frameworks/expected/$$b-python.txt \
 	    -o $(FW_CACHE)/reports/$$b-python || status=1; \
+	  kill $$wpid 2>/dev/null; wait $$wpid 2>/dev/null; \
 	  echo "== Python bridge $$b: $$(( $$(date +%s) - s )) s"; \
 	done; exit $$status
 	@status=0; for e in $(FW_PY_BLACKBOX); do \

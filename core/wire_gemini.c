@@ -140,21 +140,49 @@ static int has_text(const struct ock_reply *r) {
   return r->msg.content && *r->msg.content;
 }
 
+/* The non-streamed reply is written as text, member by member in the order response() gives
+ * them: it is the mock's hot path on this wire, and a tree of it was most of a reply's work.
+ * put appends a fixed piece, str a JSON string; both return 0 on success. */
+static int put(struct ock_buf *b, const char *text) {
+  return ock_buf_puts(b, text);
+}
+
+static int str(struct ock_buf *b, const char *s) {
+  return ock_json_write_string(b, s);
+}
+
+/* write_args: a call's args as call_part gives them (the object, printed compact; else the
+ * raw text as a string). */
+static int write_args(const char *arguments, struct ock_buf *out) {
+  cJSON *v = args_value(arguments);
+  int rc = v ? ock_json_write(out, v) : OCK_ENOMEM;
+  cJSON_Delete(v);
+  return rc;
+}
+
+static int write_call_part(const struct ock_tool_call *c, struct ock_buf *out) {
+  return put(out, "{\"functionCall\":{\"name\":") || str(out, c->name ? c->name : "") ||
+         put(out, ",\"args\":") || write_args(c->arguments, out) ||
+         (c->id && (put(out, ",\"id\":") || str(out, c->id))) || put(out, "}}");
+}
+
 static int gemini_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                         struct ock_buf *out) {
-  cJSON *parts = cJSON_CreateArray();
-  int ok = parts != NULL;
-  if (ok && (has_text(r) || !r->msg.n_calls))
-    ok = ock__wire_add(parts, NULL,
-                       text_part(r->msg.content ? r->msg.content : "",
-                                 r->msg.content ? strlen(r->msg.content) : 0));
-  for (size_t i = 0; ok && i < r->msg.n_calls; i++)
-    ok = ock__wire_add(parts, NULL, call_part(&r->msg.calls[i]));
-  if (!ok) {
-    cJSON_Delete(parts);
-    return OCK_ENOMEM;
-  }
-  return ock__wire_print_to(out, response(r, f, parts, 1));
+  long long in = tokens(r->input_tokens), o = tokens(r->output_tokens);
+  int text = has_text(r) || !r->msg.n_calls;
+  int failed = put(out, "{\"candidates\":[{\"content\":{\"parts\":[") ||
+               (text && (put(out, "{\"text\":") || str(out, r->msg.content ? r->msg.content : "") ||
+                         put(out, "}")));
+  for (size_t i = 0; !failed && i < r->msg.n_calls; i++)
+    failed = ((text || i) && put(out, ",")) || write_call_part(&r->msg.calls[i], out);
+  failed = failed || put(out, "],\"role\":\"model\"},\"finishReason\":") ||
+           str(out, finish_of(r)) ||
+           put(out, ",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":") ||
+           ock_json_write_int(out, in) || put(out, ",\"candidatesTokenCount\":") ||
+           ock_json_write_int(out, o) || put(out, ",\"totalTokenCount\":") ||
+           ock_json_write_int(out, in + o) || put(out, "},\"modelVersion\":") ||
+           str(out, f->model) || put(out, ",\"responseId\":") || str(out, r->id) || put(out, "}");
+  return ock__wire_status(out, failed);
 }
 
 /* The chunks of a streamed reply. */

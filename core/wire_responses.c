@@ -339,7 +339,8 @@ static cJSON *usage_json(const struct ock_reply *r) {
   return ock__wire_built(u, ok);
 }
 
-int ock_responses_output(const struct ock_reply *r, cJSON **out) {
+/* output_json: the output items of a finished reply (as ock_responses_write_item writes them). */
+static int output_json(const struct ock_reply *r, cJSON **out) {
   cJSON *output = cJSON_CreateArray();
   int ok = output != NULL;
   if (ok && has_text(r))
@@ -370,17 +371,86 @@ static cJSON *response_json(const struct ock_reply *r, const struct ock_wire_fra
                                  : 0);
   ok = ok && ock__wire_add_str(o, "model", f->model);
   cJSON *output = NULL;
-  ok = ok &&
-       (done ? ock_responses_output(r, &output) == OCK_OK : (output = cJSON_CreateArray()) != NULL);
+  ok = ok && (done ? output_json(r, &output) == OCK_OK : (output = cJSON_CreateArray()) != NULL);
   ok = ok && ock__wire_add(o, "output", output);
   ok = ok && (done ? ock__wire_add(o, "usage", usage_json(r))
                    : cJSON_AddNullToObject(o, "usage") != NULL);
   return ock__wire_built(o, ok);
 }
 
+/* The non-streamed reply, and the items the mock stores, are written as text, member by member
+ * in the order the trees above give them (a test holds the two to the same bytes): it is the
+ * mock's hot path on this wire, and the tree of it was most of a reply's work. put appends a
+ * fixed piece, str a JSON string; both return 0 on success. */
+static int put(struct ock_buf *b, const char *text) {
+  return ock_buf_puts(b, text);
+}
+
+static int str(struct ock_buf *b, const char *s) {
+  return ock_json_write_string(b, s);
+}
+
+static int write_message_item(const struct ock_reply *r, struct ock_buf *out) {
+  char id[160];
+  item_id(id, sizeof id, "msg", r, -1);
+  return put(out, "{\"id\":") || str(out, id) || put(out, ",\"type\":\"message\",\"status\":") ||
+         str(out, incomplete_reason(r) ? "incomplete" : "completed") ||
+         put(out, ",\"content\":[{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],"
+                  "\"text\":") ||
+         str(out, r->msg.content) || put(out, "}],\"role\":\"assistant\"}");
+}
+
+static int write_call_item(const struct ock_reply *r, size_t i, struct ock_buf *out) {
+  const struct ock_tool_call *c = &r->msg.calls[i];
+  char id[160];
+  item_id(id, sizeof id, "fc", r, (long long)i);
+  return put(out, "{\"id\":") || str(out, id) ||
+         put(out, ",\"type\":\"function_call\",\"status\":\"completed\",\"arguments\":") ||
+         str(out, c->arguments ? c->arguments : "{}") || put(out, ",\"call_id\":") ||
+         str(out, c->id ? c->id : "") || put(out, ",\"name\":") ||
+         str(out, c->name ? c->name : "") || put(out, "}");
+}
+
+size_t ock_responses_output_len(const struct ock_reply *r) {
+  return (has_text(r) ? 1 : 0) + r->msg.n_calls;
+}
+
+void ock_responses_item_id(const struct ock_reply *r, size_t k, char *out, size_t n) {
+  if (has_text(r) && k == 0)
+    item_id(out, n, "msg", r, -1);
+  else
+    item_id(out, n, "fc", r, (long long)(k - (has_text(r) ? 1 : 0)));
+}
+
+int ock_responses_write_item(const struct ock_reply *r, size_t k, struct ock_buf *out) {
+  if (has_text(r) && k == 0)
+    return write_message_item(r, out);
+  return write_call_item(r, k - (has_text(r) ? 1 : 0), out);
+}
+
+static int write_usage(const struct ock_reply *r, struct ock_buf *out) {
+  long long in = tokens(r->input_tokens), o = tokens(r->output_tokens);
+  return put(out, "{\"input_tokens\":") || ock_json_write_int(out, in) ||
+         put(out, ",\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":") ||
+         ock_json_write_int(out, o) ||
+         put(out, ",\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":") ||
+         ock_json_write_int(out, in + o) || put(out, "}");
+}
+
 static int responses_reply(const struct ock_reply *r, const struct ock_wire_frame *f,
                            struct ock_buf *out) {
-  return ock__wire_print_to(out, response_json(r, f, 1));
+  const char *reason = incomplete_reason(r);
+  int failed =
+      put(out, "{\"id\":") || str(out, r->id) ||
+      put(out, ",\"object\":\"response\",\"created_at\":") || ock_json_write_int(out, f->created) ||
+      put(out, ",\"status\":") || str(out, reason ? "incomplete" : "completed") ||
+      put(out, ",\"background\":false,\"error\":null,\"incomplete_details\":") ||
+      (reason ? put(out, "{\"reason\":") || str(out, reason) || put(out, "}") : put(out, "null")) ||
+      put(out, ",\"model\":") || str(out, f->model) || put(out, ",\"output\":[");
+  for (size_t k = 0; !failed && k < ock_responses_output_len(r); k++)
+    failed = (k && put(out, ",")) || ock_responses_write_item(r, k, out);
+  failed = failed || put(out, "],\"usage\":") || write_usage(r, out) || put(out, "}");
+  return ock__wire_status(out, failed);
 }
 
 /* One streamed reply being encoded: events are numbered from 0 in the order they go out. */

@@ -12,21 +12,17 @@
  * scenario): it is kept as the request's bytes, which are smaller than its printed form, and
  * printing it was a third of a request's work (ock__journal_append_later).
  *
- * Lines live in blocks of 4 MiB, not in an allocation each: a busy mock keeps about 2 KB a
- * request, and as small allocations among each request's short-lived ones that growth kept every
- * connection thread's malloc arena growing (a heap extension and a page fault per request, a
- * sixth of the mock's time under load). Not huge pages: the first touch of a 2 MiB page
- * clears it at once, and under the lock that stalled every request for milliseconds.
+ * Lines live in blocks (blocks.h): a busy mock keeps about 2 KB a request.
  */
 #define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "journal.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "blocks.h"
 #include "ock/caps.h"
 #include "ock/contract.h"
 #include "ock/json.h"
@@ -34,17 +30,7 @@
 
 #define FRAME_MAX 96                         /* {"seq":N,"t_ms":T,"kind":"" without the kind */
 #define KIND_MEMBER ",\"" OCK_F_KIND "\":\"" /* what precedes the kind in a line */
-#define BLOCK_SIZE ((size_t)4 << 20)         /* a line longer than this gets a block of its own */
-
-#define ALIGN 16 /* of everything room() hands out: a blob may hold any type */
-
-/* A block of kept lines, each NUL-terminated, one after the other. */
-struct block {
-  struct block *next; /* the block before it */
-  size_t used;
-  size_t size;
-  char data[];
-};
+#define ALIGN OCK_BLOCKS_ALIGN
 
 /* An entry printed when it is read: its frame's numbers and the copies it is printed from, all
  * in a block. */
@@ -66,7 +52,7 @@ struct entry {
 struct mock_journal {
   pthread_mutex_t lock;
   struct entry *entries; /* the kept entries, in seq order */
-  struct block *newest;  /* the block lines are added to; the chain holds every line */
+  struct blocks kept;    /* every line, and what prints the later ones */
   size_t len;
   size_t cap;
   size_t max;         /* keep at most this many */
@@ -105,11 +91,7 @@ int ock__journal_new(size_t max, size_t max_bytes, struct mock_journal **out) {
 void ock__journal_free(struct mock_journal *j) {
   if (!j)
     return;
-  while (j->newest) {
-    struct block *b = j->newest;
-    j->newest = b->next;
-    free(b);
-  }
+  ock__blocks_free(&j->kept);
   free(j->entries);
   pthread_mutex_destroy(&j->lock);
   free(j);
@@ -159,36 +141,6 @@ static int compose(struct ock_buf *line, long long seq, long long t_us, const ch
   if (tail_len)
     rc |= ock_buf_puts(line, ",") | ock_buf_append(line, tail, tail_len);
   return rc | ock_buf_puts(line, "}");
-}
-
-/* room returns n bytes at the end of the newest block, aligned to ALIGN, starting a block when
- * it has not that many left; NULL when out of memory. Caller holds the lock. */
-static void *room(struct mock_journal *j, size_t n) {
-  struct block *b = j->newest;
-  size_t at = b ? (size_t)((-(uintptr_t)(b->data + b->used)) & (ALIGN - 1)) + b->used : 0;
-  if (!b || b->size - b->used < n + ALIGN) {
-    size_t size = n + ALIGN > BLOCK_SIZE ? n + ALIGN : BLOCK_SIZE;
-    b = malloc(sizeof *b + size);
-    if (!b)
-      return NULL;
-    b->next = j->newest;
-    b->used = 0;
-    b->size = size;
-    j->newest = b;
-    at = (size_t)((-(uintptr_t)b->data) & (ALIGN - 1));
-  }
-  b->used = at + n;
-  return b->data + at;
-}
-
-/* copy: s copied into a block (NULL stays NULL); NULL when out of memory. */
-static char *copy(struct mock_journal *j, const char *s, size_t n) {
-  char *c = s ? room(j, n + 1) : NULL;
-  if (c) {
-    memcpy(c, s, n);
-    c[n] = '\0';
-  }
-  return c;
 }
 
 /* grow makes room for one more entry; caller holds the lock. */
@@ -242,7 +194,7 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
   }
   size_t size = line.len + 1 + sizeof *j->entries; /* the line, its NUL, its slot */
   int keep = j->len < j->max && size <= j->max_bytes - j->bytes;
-  char *kept = keep ? copy(j, line.data, line.len) : NULL;
+  char *kept = keep ? ock__blocks_copy(&j->kept, line.data, line.len) : NULL;
   if (kept) {
     j->entries[j->len++] = (struct entry){kept, NULL};
     j->bytes += size;
@@ -258,12 +210,12 @@ long long ock__journal_append_text(struct mock_journal *j, const char *kind, con
 
 /* keep_later stores a later entry; caller holds the lock. 1 when kept, 0 out of memory. */
 static int keep_later(struct mock_journal *j, const struct later *l, size_t blob_len) {
-  struct later *kept = room(j, sizeof *kept);
-  void *blob = kept ? room(j, blob_len ? blob_len : 1) : NULL;
+  struct later *kept = ock__blocks_room(&j->kept, sizeof *kept);
+  void *blob = kept ? ock__blocks_room(&j->kept, blob_len ? blob_len : 1) : NULL;
   if (blob)
     memcpy(blob, l->blob, blob_len);
-  const char *kind = blob ? copy(j, l->kind, strlen(l->kind)) : NULL;
-  const char *tail = l->tail ? copy(j, l->tail, strlen(l->tail)) : "";
+  const char *kind = blob ? ock__blocks_copy(&j->kept, l->kind, strlen(l->kind)) : NULL;
+  const char *tail = l->tail ? ock__blocks_copy(&j->kept, l->tail, strlen(l->tail)) : "";
   if (!kind || !tail)
     return 0;
   *kept = *l;
@@ -355,6 +307,114 @@ static cJSON *trees(struct mock_journal *j, const char *const *kinds) {
       arr = NULL;
     }
   }
+  pthread_mutex_unlock(&j->lock);
+  ock_buf_free(&scratch);
+  return arr;
+}
+
+/* tree_cost: an upper bound on the heap a cJSON tree of the compact JSON text (n bytes) takes:
+ * each value a node (sizeof(cJSON) and malloc's overhead), each member name and string its
+ * bytes and an allocation's overhead. The values are counted from the text, outside strings:
+ * one per ':' (a member), one per array element (a ',' directly inside an array, and the first
+ * element after a '['), and the top one. Deeper than the stack tracks, every ',' counts, which
+ * only counts more. */
+#define NODE_COST (sizeof(cJSON) + 16) /* the node and its malloc chunk header */
+#define STRING_COST ((size_t)32)       /* a name's or string's chunk: header, rounding */
+#define COST_DEPTH 256
+static size_t tree_cost(const char *t, size_t n) {
+  unsigned char array[COST_DEPTH]; /* the open containers, innermost last: 1 an array */
+  size_t depth = 0, values = 1, strings = 0;
+  int in_string = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (in_string) {
+      if (c == '\\')
+        i++;
+      else if (c == '"')
+        in_string = 0;
+      continue;
+    }
+    if (c == '"') {
+      in_string = 1;
+      strings++;
+    } else if (c == ':') {
+      values++;
+    } else if (c == ',') {
+      values += depth == 0 || depth > COST_DEPTH || array[depth - 1];
+    } else if (c == '[' || c == '{') {
+      if (depth < COST_DEPTH)
+        array[depth] = c == '[';
+      depth++;
+      values += c == '[' && i + 1 < n && t[i + 1] != ']';
+    } else if ((c == ']' || c == '}') && depth) {
+      depth--;
+    }
+  }
+  return n + values * NODE_COST + strings * STRING_COST;
+}
+
+/* entry_start: the first byte entry i keeps in a block; every later entry's bytes lie in the
+ * same block or a newer one, since blocks are filled in append order. */
+static const void *entry_start(const struct mock_journal *j, size_t i) {
+  const struct entry *e = &j->entries[i];
+  return e->line ? (const void *)e->line : (const void *)e->later;
+}
+
+/* take_entry parses entry i into arr when its tree fits: *tree (the trees made so far) plus its
+ * cost plus the lines still held after the block it lies in stays within max_bytes. Returns 1
+ * when added, 0 when it did not fit, -1 out of memory. */
+static int take_entry(struct mock_journal *j, size_t i, size_t held, size_t current, size_t *tree,
+                      struct ock_buf *scratch, cJSON *arr) {
+  const struct entry *e = &j->entries[i];
+  const char *text = e->line;
+  size_t n = text ? strlen(text) : 0;
+  if (!text) {
+    ock_buf_reset(scratch);
+    if (entry_text(j, i, scratch))
+      return -1;
+    text = scratch->data;
+    n = scratch->len;
+  }
+  size_t cost = tree_cost(text, n), later = held - current;
+  if (later > j->max_bytes || cost > j->max_bytes - later || *tree > j->max_bytes - later - cost)
+    return 0;
+  cJSON *t = cJSON_ParseWithLength(text, n);
+  if (!t || !cJSON_AddItemToArray(arr, t)) {
+    cJSON_Delete(t);
+    return -1;
+  }
+  *tree += cost;
+  return 1;
+}
+
+cJSON *ock__journal_take(struct mock_journal *j) {
+  cJSON *arr = cJSON_CreateArray();
+  struct ock_buf scratch;
+  ock_buf_init(&scratch, OCK_MAX_OWN_TEXT);
+  pthread_mutex_lock(&j->lock);
+  size_t held, tree = 0, i = 0;
+  struct block *old = ock__blocks_take(&j->kept, &held);
+  for (; i < j->len && arr; i++) {
+    const void *start = entry_start(j, i);
+    while (old && !ock__block_holds(old, start)) { /* every entry in it is parsed: free it */
+      held -= ock__block_bytes(old);
+      old = ock__block_free(old);
+    }
+    int rc = old ? take_entry(j, i, held, ock__block_bytes(old), &tree, &scratch, arr) : -1;
+    if (rc < 0) {
+      cJSON_Delete(arr);
+      arr = NULL;
+    } else if (rc == 0) {
+      break; /* the tree would pass the cap: the rest is dropped, as past it while running */
+    }
+  }
+  j->dropped += arr ? j->len - i : 0;
+  while (old)
+    old = ock__block_free(old);
+  free(j->entries);
+  j->entries = NULL;
+  j->len = j->cap = 0;
+  j->bytes = 0;
   pthread_mutex_unlock(&j->lock);
   ock_buf_free(&scratch);
   return arr;

@@ -21,11 +21,11 @@
 
 struct mock_journal;
 
-/* ock__lock_init makes a lock for the two locks every request takes, the journal's and the
- * state's (state.h): both are held for a few microseconds by the mock's two serving threads, so
- * a waiter spins a little before it sleeps (PTHREAD_MUTEX_ADAPTIVE_NP); sleeping and waking cost
- * more than the wait, and a fifth of the requests met the other thread's hold (make bench item
- * 1). Returns OCK_OK or OCK_ENOMEM. */
+/* ock__lock_init makes a lock for the locks every request takes, the journal's and the state's
+ * (state.h), and on the Responses API the store's (stored.h): each is held for a few
+ * microseconds by the mock's two serving threads, so a waiter spins a little before it sleeps
+ * (PTHREAD_MUTEX_ADAPTIVE_NP); sleeping and waking cost more than the wait, and a fifth of the
+ * requests met the other thread's hold (make bench item 1). Returns OCK_OK or OCK_ENOMEM. */
 int ock__lock_init(pthread_mutex_t *lock);
 
 /* ock__journal_new makes an empty journal that keeps at most max entries and about
@@ -66,6 +66,15 @@ long long ock__journal_append_later(struct mock_journal *j, const char *kind,
 /* ock__journal_snapshot: a deep copy of the kept entries as an array (caller cJSON_Deletes);
  * NULL when out of memory. */
 cJSON *ock__journal_snapshot(struct mock_journal *j);
+
+/* ock__journal_take: the kept entries as trees, as ock__journal_snapshot gives them, for a
+ * reader done with the journal, which it empties: each block of lines is freed once its
+ * entries are parsed, and the trees count against max_bytes together with the lines still held.
+ * An entry whose tree would pass it is not parsed, nor any after it; they are counted as
+ * dropped. So the lines and the trees together stay within max_bytes plus the block being read
+ * (at most one entry, a request body and its frame, or 4 MiB) and one printed entry. NULL when
+ * out of memory (the journal is emptied all the same). */
+cJSON *ock__journal_take(struct mock_journal *j);
 
 /* ock__journal_select: deep copies of the kept entries whose kind is one of kinds (a
  * NULL-terminated list), in seq order; NULL when out of memory. Only those entries are parsed,

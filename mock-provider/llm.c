@@ -1154,7 +1154,12 @@ static int keep_items(struct mock_store *store, const cJSON *items) {
     return OCK_OK;
   cJSON_ArrayForEach(item, items) {
     const char *id = ock_json_str(item, "id");
-    if (id && !is_reference(item) && (rc = ock__store_put_item(store, id, item)))
+    if (!id || is_reference(item))
+      continue;
+    char *json = cJSON_PrintUnformatted(item);
+    rc = json ? ock__store_put_item(store, id, json) : OCK_ENOMEM;
+    free(json);
+    if (rc)
       break;
   }
   return rc;
@@ -1164,39 +1169,46 @@ static int keep_items(struct mock_store *store, const cJSON *items) {
  * reference as the item it named) and the reply's output items. */
 static int store_items(struct mock_state *st, const struct llm_in *in,
                        const struct mock_answer *a) {
-  cJSON *output = NULL;
   int rc = keep_items(&st->responses, in->resolved ? in->resolved : in->messages);
-  if (!rc)
-    rc = ock__answer_output(a, &output);
-  if (!rc)
-    rc = keep_items(&st->responses, output);
-  cJSON_Delete(output);
+  struct ock_buf json;
+  ock_buf_init(&json, OCK_MAX_OWN_TEXT);
+  for (size_t k = 0; !rc && k < ock__answer_items(a); k++) {
+    char id[160];
+    ock_buf_reset(&json);
+    rc = ock__answer_item(a, k, id, sizeof id, &json);
+    if (!rc)
+      rc = ock__store_put_item(&st->responses, id, json.data);
+  }
+  ock_buf_free(&json);
   return rc;
 }
 
 /* store_reply keeps a Responses API reply's conversation (input after the instructions, and
- * the reply) under its id, for a later previous_response_id. */
+ * the reply) under its id, for a later previous_response_id. The store copies what it keeps, so
+ * the conversation handed to it borrows every string. */
 static int store_reply(struct mock_state *st, const struct llm_in *in,
                        const struct mock_answer *a) {
-  struct ock_history h;
-  ock_history_init(&h);
-  int rc = OCK_OK;
-  for (size_t i = in->n_instructions; !rc && i < in->hist.len; i++)
-    rc = ock_history_append_message(&h, &in->hist.items[i]);
+  size_t n = in->hist.len - in->n_instructions;
+  struct ock_message *view = calloc(n + 1, sizeof *view);
   struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
-  if (!calls)
-    rc = OCK_ENOMEM;
+  int rc = view && calls ? OCK_OK : OCK_ENOMEM;
   for (size_t i = 0; !rc && i < a->n_calls; i++)
     calls[i] = (struct ock_tool_call){(char *)a->calls[i].id, (char *)a->calls[i].name,
                                       (char *)a->calls[i].arguments};
-  if (!rc)
-    rc = ock_history_add_assistant(&h, a->text && *a->text ? a->text : NULL, calls, a->n_calls);
-  if (!rc)
-    rc = ock__store_put(&st->responses, a->id, &h);
+  if (!rc) {
+    memcpy(view, in->hist.items + in->n_instructions, n * sizeof *view);
+    view[n] = (struct ock_message){.role = OCK_ROLE_ASSISTANT,
+                                   .content = a->text && *a->text ? (char *)a->text : NULL,
+                                   .calls = calls,
+                                   .n_calls = a->n_calls,
+                                   .wire_index = -1};
+    const struct ock_history conversation = {view, n + 1, n + 1};
+    rc = ock__store_put(&st->responses, a->id, &conversation);
+  }
   if (!rc)
     rc = store_items(st, in, a);
   free(calls);
-  ock_history_free(&h);
+  free(view);
   return rc;
 }
 

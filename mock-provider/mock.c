@@ -572,6 +572,10 @@ cJSON *ock_mock_journal(ock_mock *m) {
   return ock__journal_snapshot(m->st->journal);
 }
 
+cJSON *ock_mock_journal_take(ock_mock *m) {
+  return ock__journal_take(m->st->journal);
+}
+
 size_t ock_mock_journal_dropped(ock_mock *m) {
   return ock__journal_dropped(m->st->journal);
 }

@@ -1,70 +1,107 @@
 /*
- * stored.c: the Responses API's stored conversations (see stored.h). A response id names one
- * played turn, so a scenario stores a few; a linear search is enough.
+ * stored.c: the Responses API's stored conversations (see stored.h). A scenario stores a few,
+ * but a load (make bench), or any client that sends many requests, stores one per reply: what
+ * is kept lives in blocks (blocks.h), and ids are found through hash maps whose keys are the
+ * kept ids themselves.
  */
 #include "stored.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "journal.h" /* ock__lock_init */
 #include "ock/status.h"
 
 int ock__store_init(struct mock_store *s) {
   memset(s, 0, sizeof *s);
-  return pthread_mutex_init(&s->lock, NULL) ? OCK_ENOMEM : OCK_OK;
+  return ock__lock_init(&s->lock);
 }
 
 void ock__store_free(struct mock_store *s) {
-  for (size_t i = 0; i < s->n; i++) {
-    free(s->items[i].id);
-    ock_history_free(&s->items[i].conversation);
-  }
   free(s->items);
-  for (size_t i = 0; i < s->n_refs; i++) {
-    free(s->refs[i].id);
-    cJSON_Delete(s->refs[i].item);
-  }
   free(s->refs);
+  ock__idmap_free(&s->by_id);
+  ock__idmap_free(&s->ref_by_id);
+  ock__blocks_free(&s->kept);
   pthread_mutex_destroy(&s->lock);
   memset(s, 0, sizeof *s);
 }
 
-int ock__store_put(struct mock_store *s, const char *id, const struct ock_history *conversation) {
-  struct mock_stored e = {strdup(id), {0}};
-  ock_history_init(&e.conversation);
-  int rc = e.id ? ock_history_copy(conversation, &e.conversation) : OCK_ENOMEM;
-  pthread_mutex_lock(&s->lock);
-  if (!rc && s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 8;
-    struct mock_stored *items = realloc(s->items, cap * sizeof *items);
-    if (items) {
-      s->items = items;
-      s->cap = cap;
-    } else {
-      rc = OCK_ENOMEM;
-    }
+/* grow doubles *items (of n used and *cap room, each of size bytes) when it is full; caller
+ * holds the lock. */
+static int grow(void **items, size_t n, size_t *cap, size_t size) {
+  if (n < *cap)
+    return OCK_OK;
+  size_t more = *cap ? 2 * *cap : 16;
+  void *bigger = realloc(*items, more * size);
+  if (!bigger)
+    return OCK_ENOMEM;
+  *items = bigger;
+  *cap = more;
+  return OCK_OK;
+}
+
+/* keep_text: s kept in the store's blocks (NULL stays NULL); sets *rc on out of memory. */
+static char *keep_text(struct mock_store *s, const char *str, int *rc) {
+  if (!str || *rc)
+    return NULL;
+  char *kept = ock__blocks_copy(&s->kept, str, strlen(str));
+  if (!kept)
+    *rc = OCK_ENOMEM;
+  return kept;
+}
+
+/* keep_message copies m into the blocks, at *out; caller holds the lock. */
+static int keep_message(struct mock_store *s, const struct ock_message *m,
+                        struct ock_message *out) {
+  int rc = OCK_OK;
+  *out = *m;
+  out->content = keep_text(s, m->content, &rc);
+  out->tool_call_id = keep_text(s, m->tool_call_id, &rc);
+  out->calls = NULL;
+  if (!rc && m->n_calls &&
+      !(out->calls = ock__blocks_room(&s->kept, m->n_calls * sizeof *m->calls)))
+    rc = OCK_ENOMEM;
+  for (size_t i = 0; !rc && i < m->n_calls; i++) {
+    out->calls[i].id = keep_text(s, m->calls[i].id, &rc);
+    out->calls[i].name = keep_text(s, m->calls[i].name, &rc);
+    out->calls[i].arguments = keep_text(s, m->calls[i].arguments, &rc);
   }
+  return rc;
+}
+
+int ock__store_put(struct mock_store *s, const char *id, const struct ock_history *conversation) {
+  int rc = OCK_OK;
+  pthread_mutex_lock(&s->lock);
+  if (ock__idmap_find(&s->by_id, id)) {
+    pthread_mutex_unlock(&s->lock);
+    return OCK_OK; /* an id keeps its first conversation */
+  }
+  struct mock_stored e = {keep_text(s, id, &rc), NULL, conversation->len};
+  if (!rc && !(e.messages = ock__blocks_room(&s->kept, (e.len ? e.len : 1) * sizeof *e.messages)))
+    rc = OCK_ENOMEM;
+  for (size_t k = 0; !rc && k < e.len; k++)
+    rc = keep_message(s, &conversation->items[k], &e.messages[k]);
+  if (!rc)
+    rc = grow((void **)&s->items, s->n, &s->cap, sizeof *s->items);
+  if (!rc)
+    rc = ock__idmap_put(&s->by_id, e.id, s->n, 0);
   if (!rc)
     s->items[s->n++] = e;
   pthread_mutex_unlock(&s->lock);
-  if (rc) {
-    free(e.id);
-    ock_history_free(&e.conversation);
-  }
-  return rc;
+  return rc; /* on error, what was copied stays in the blocks until the store is freed */
 }
 
 int ock__store_chain(struct mock_store *s, const char *id, struct ock_history *out) {
   int rc = OCK_ENOTFOUND;
   size_t first = out->len;
   pthread_mutex_lock(&s->lock);
-  for (size_t i = 0; i < s->n && rc == OCK_ENOTFOUND; i++) {
-    if (strcmp(s->items[i].id, id))
-      continue;
-    const struct ock_history *h = &s->items[i].conversation;
+  const struct idmap_slot *found = ock__idmap_find(&s->by_id, id);
+  if (found) {
+    const struct mock_stored *e = &s->items[found->index];
     rc = OCK_OK;
-    for (size_t k = 0; !rc && k < h->len; k++)
-      rc = ock_history_append_message(out, &h->items[k]);
+    for (size_t k = 0; !rc && k < e->len; k++)
+      rc = ock_history_append_message(out, &e->messages[k]);
   }
   pthread_mutex_unlock(&s->lock);
   for (size_t k = first; k < out->len; k++)
@@ -72,42 +109,26 @@ int ock__store_chain(struct mock_store *s, const char *id, struct ock_history *o
   return rc;
 }
 
-/* find_item: the index of id among the first seen items, or seen when it is not there; caller
- * holds the lock. */
+/* find_item: the index of id among the first seen items, or seen when it is not there (an id
+ * is kept once, so its index is where it was first kept); caller holds the lock. */
 static size_t find_item(const struct mock_store *s, const char *id, size_t seen) {
-  size_t i = 0;
-  while (i < seen && strcmp(s->refs[i].id, id))
-    i++;
-  return i;
+  const struct idmap_slot *found = ock__idmap_find(&s->ref_by_id, id);
+  return found && found->index < seen ? found->index : seen;
 }
 
-/* grow_refs makes room for one more item; caller holds the lock. */
-static int grow_refs(struct mock_store *s) {
-  if (s->n_refs < s->cap_refs)
-    return OCK_OK;
-  size_t cap = s->cap_refs ? 2 * s->cap_refs : 16;
-  struct mock_stored_item *refs = realloc(s->refs, cap * sizeof *refs);
-  if (!refs)
-    return OCK_ENOMEM;
-  s->refs = refs;
-  s->cap_refs = cap;
-  return OCK_OK;
-}
-
-int ock__store_put_item(struct mock_store *s, const char *id, const cJSON *item) {
-  struct mock_stored_item e = {strdup(id), cJSON_Duplicate(item, 1)};
-  int rc = e.id && e.item ? OCK_OK : OCK_ENOMEM;
-  int kept = 0;
+int ock__store_put_item(struct mock_store *s, const char *id, const char *json) {
+  int rc = OCK_OK;
   pthread_mutex_lock(&s->lock);
-  if (!rc && find_item(s, id, s->n_refs) == s->n_refs && !(rc = grow_refs(s))) {
-    s->refs[s->n_refs++] = e;
-    kept = 1;
+  if (find_item(s, id, s->n_refs) == s->n_refs) {
+    struct mock_stored_item e = {keep_text(s, id, &rc), keep_text(s, json, &rc)};
+    if (!rc)
+      rc = grow((void **)&s->refs, s->n_refs, &s->cap_refs, sizeof *s->refs);
+    if (!rc)
+      rc = ock__idmap_put(&s->ref_by_id, e.id, s->n_refs, 0);
+    if (!rc)
+      s->refs[s->n_refs++] = e;
   }
   pthread_mutex_unlock(&s->lock);
-  if (!kept) {
-    free(e.id);
-    cJSON_Delete(e.item);
-  }
   return rc;
 }
 
@@ -125,7 +146,7 @@ int ock__store_item(struct mock_store *s, const char *id, size_t seen, cJSON **o
     seen = s->n_refs;
   size_t i = find_item(s, id, seen);
   if (i < seen)
-    rc = (*out = cJSON_Duplicate(s->refs[i].item, 1)) ? OCK_OK : OCK_ENOMEM;
+    rc = (*out = cJSON_Parse(s->refs[i].json)) ? OCK_OK : OCK_ENOMEM;
   pthread_mutex_unlock(&s->lock);
   return rc;
 }

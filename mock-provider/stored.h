@@ -24,40 +24,49 @@
 
 #include <cJSON.h>
 
+#include "blocks.h"
+#include "idmap.h"
 #include "ock/message.h"
 
+/* A stored response: its id and conversation, all kept in the store's blocks (never freed one
+ * by one: not an ock_history). */
 struct mock_stored {
-  char *id;
-  struct ock_history conversation;
+  const char *id;
+  struct ock_message *messages;
+  size_t len;
 };
 
 struct mock_stored_item {
-  char *id;
-  cJSON *item;
+  const char *id;
+  const char *json; /* the item, printed */
 };
 
 struct mock_store {
   pthread_mutex_t lock;
+  struct blocks kept; /* every id, conversation and item below */
   struct mock_stored *items;
   size_t n, cap;
+  struct idmap by_id;            /* response id -> its index in items */
   struct mock_stored_item *refs; /* the referenceable items, in the order they were kept */
   size_t n_refs, cap_refs;
+  struct idmap ref_by_id; /* item id -> its index in refs */
 };
 
 /* ock__store_init: OCK_OK or OCK_ENOMEM. ock__store_free frees every entry. */
 int ock__store_init(struct mock_store *s);
 void ock__store_free(struct mock_store *s);
 
-/* ock__store_put keeps a copy of conversation under id. OCK_OK or OCK_ENOMEM. */
+/* ock__store_put keeps a copy of conversation under id; an id already kept keeps its first
+ * conversation. OCK_OK or OCK_ENOMEM. */
 int ock__store_put(struct mock_store *s, const char *id, const struct ock_history *conversation);
 
 /* ock__store_chain appends a copy of id's conversation to out, every message with wire_index
  * -1 (none of them is in the request). OCK_OK, OCK_ENOTFOUND, OCK_ENOMEM. */
 int ock__store_chain(struct mock_store *s, const char *id, struct ock_history *out);
 
-/* ock__store_put_item keeps a copy of item under id; an id already kept keeps its first item.
- * OCK_OK or OCK_ENOMEM. */
-int ock__store_put_item(struct mock_store *s, const char *id, const cJSON *item);
+/* ock__store_put_item keeps a copy of json (an item, as compact JSON text) under id; an id
+ * already kept keeps its first item. OCK_OK or OCK_ENOMEM. */
+int ock__store_put_item(struct mock_store *s, const char *id, const char *json);
 
 /* ock__store_items: how many items are kept now (what ock__store_item's seen bounds). */
 size_t ock__store_items(struct mock_store *s);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idmap.h"
 #include "ock/caps.h"
 #include "ock/buf.h"
 #include "ock/status.h"
@@ -59,66 +60,6 @@ static char *dup_or_empty(const char *s) {
   return strdup(s ? s : "");
 }
 
-/* A hash map from call id to where it was issued: the walk looks ids up in O(1), so a hostile
- * history of 100k messages costs linear time, not quadratic. Keys are borrowed from h. */
-struct idmap_slot {
-  const char *key; /* NULL: free */
-  size_t msg;      /* the index (in h) of the message that issued the id */
-  size_t pos;      /* the call's position in that message */
-};
-
-struct idmap {
-  struct idmap_slot *slots;
-  size_t cap; /* a power of two, or 0 */
-  size_t len;
-};
-
-static size_t id_hash(const char *s) {
-  size_t h = 14695981039346656037ULL & (size_t)-1;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
-  return h;
-}
-
-/* idmap_find: the slot of id (-1 when absent). */
-static long long idmap_find(const struct idmap *m, const char *id) {
-  if (!m->cap)
-    return -1;
-  for (size_t i = id_hash(id) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    if (!m->slots[i].key)
-      return -1;
-    if (!strcmp(m->slots[i].key, id))
-      return (long long)i;
-  }
-}
-
-/* idmap_put maps id to (msg, pos). The table starts small (a request's history has a few ids)
- * and doubles, so it stays at most half full. */
-static int idmap_put(struct idmap *m, const char *id, size_t msg, size_t pos) {
-  if ((m->len + 1) * 2 > m->cap) {
-    struct idmap bigger = {.cap = m->cap ? m->cap * 2 : 16};
-    if (!(bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)))
-      return OCK_ENOMEM;
-    for (size_t i = 0; i < m->cap; i++)
-      if (m->slots[i].key)
-        idmap_put(&bigger, m->slots[i].key, m->slots[i].msg, m->slots[i].pos);
-    free(m->slots);
-    *m = bigger;
-  }
-  size_t i = id_hash(id) & (m->cap - 1);
-  while (m->slots[i].key && strcmp(m->slots[i].key, id))
-    i = (i + 1) & (m->cap - 1);
-  if (!m->slots[i].key)
-    m->len++;
-  m->slots[i] = (struct idmap_slot){id, msg, pos};
-  return OCK_OK;
-}
-
-static void idmap_free(struct idmap *m) {
-  free(m->slots);
-  memset(m, 0, sizeof *m);
-}
-
 /* The walk's state. Results are accepted only in call order, so the answered calls of the
  * open message are always its first `due` calls. */
 struct walk {
@@ -127,8 +68,8 @@ struct walk {
   long long call_msg;    /* index (in h) of the message whose calls are open; -1: none */
   size_t due;            /* calls of call_msg answered so far; the next one is due */
   size_t n_open;         /* calls of call_msg still unanswered */
-  struct idmap issued;   /* every call id issued so far */
-  struct idmap answered; /* every call id answered so far */
+  struct idmap issued;   /* every call id issued so far: its message (index) and position */
+  struct idmap answered; /* every call id answered so far; both borrow their keys from h */
   struct mock_finding *out;
 };
 
@@ -173,9 +114,8 @@ static int rule3(struct walk *w, int assistant, size_t later_from) {
   for (size_t k = later_from; k < h->len && !later; k++) {
     if (h->items[k].role != OCK_ROLE_TOOL)
       continue;
-    long long slot = idmap_find(&w->issued, id_of(h->items[k].tool_call_id));
-    later = slot >= 0 && w->issued.slots[slot].msg == (size_t)w->call_msg &&
-            w->issued.slots[slot].pos >= w->due;
+    const struct idmap_slot *s = ock__idmap_find(&w->issued, id_of(h->items[k].tool_call_id));
+    later = s && s->index == (size_t)w->call_msg && s->pos >= w->due;
   }
   enum mock_shape shape =
       later ? (assistant ? MOCK_A04_INTERLEAVED_ASST_MSG : MOCK_A03_INTERLEAVED_USER_MSG)
@@ -200,15 +140,15 @@ static int on_result(struct walk *w, size_t i, int *stop) {
   *stop = 1;
   if (w->anthropic && w->n_open && r->wire_index != h->items[w->call_msg].wire_index + 1)
     return rule3(w, 0, i);
-  if (idmap_find(&w->answered, id) >= 0)
+  if (ock__idmap_find(&w->answered, id))
     return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, r->wire_index, id, id, 1);
-  long long slot = idmap_find(&w->issued, id);
+  const struct idmap_slot *s = ock__idmap_find(&w->issued, id);
   if (!w->n_open)
-    return report(w, slot >= 0 ? MOCK_A05_DUPLICATE_TOOL_CALL_ID : MOCK_A02_UNMATCHED_TOOL_RESULT,
+    return report(w, s ? MOCK_A05_DUPLICATE_TOOL_CALL_ID : MOCK_A02_UNMATCHED_TOOL_RESULT,
                   r->wire_index, id, id, 1);
-  if (slot < 0 || w->issued.slots[slot].msg != (size_t)w->call_msg)
+  if (!s || s->index != (size_t)w->call_msg)
     return report(w, MOCK_A06_WRONG_TOOL_CALL_ID, r->wire_index, id, id, 1);
-  if (w->issued.slots[slot].pos != w->due) {
+  if (s->pos != w->due) {
     const char *expected = id_of(h->items[w->call_msg].calls[w->due].id);
     int rc = report(w, MOCK_A08_PARALLEL_WRONG_ORDER, r->wire_index, expected, id, 1);
     if (!rc && !(w->out->expected = dup_or_empty(expected)))
@@ -218,7 +158,7 @@ static int on_result(struct walk *w, size_t i, int *stop) {
   w->due++;
   w->n_open--;
   *stop = 0;
-  return idmap_put(&w->answered, id, i, 0);
+  return ock__idmap_put(&w->answered, id, i, 0);
 }
 
 /* on_calls applies rule 1 to the assistant message with calls at index i. */
@@ -226,11 +166,11 @@ static int on_calls(struct walk *w, size_t i, int *stop) {
   const struct ock_message *m = &w->h->items[i];
   for (size_t c = 0; c < m->n_calls; c++) {
     const char *id = id_of(m->calls[c].id);
-    if (idmap_find(&w->issued, id) >= 0) { /* issued before, or earlier in this message */
+    if (ock__idmap_find(&w->issued, id)) { /* issued before, or earlier in this message */
       *stop = 1;
       return report(w, MOCK_A05_DUPLICATE_TOOL_CALL_ID, m->wire_index, id, id, 0);
     }
-    int rc = idmap_put(&w->issued, id, i, c);
+    int rc = ock__idmap_put(&w->issued, id, i, c);
     if (rc)
       return rc;
   }
@@ -258,8 +198,8 @@ int ock__validate_first(const struct ock_history *h, int anthropic, struct mock_
     if (m && m->role == OCK_ROLE_ASSISTANT && m->n_calls)
       rc = on_calls(&w, i, &stop);
   }
-  idmap_free(&w.issued);
-  idmap_free(&w.answered);
+  ock__idmap_free(&w.issued);
+  ock__idmap_free(&w.answered);
   if (rc)
     ock__finding_clear(out);
   return rc;

@@ -68,14 +68,20 @@ int ock__answer_events(const struct ock_wire_ops *w, const struct mock_answer *a
   return encode(w, a, NULL, out);
 }
 
-int ock__answer_output(const struct mock_answer *a, cJSON **out) {
+size_t ock__answer_items(const struct mock_answer *a) {
+  return (a->text && *a->text ? 1 : 0) + a->n_calls;
+}
+
+int ock__answer_item(const struct mock_answer *a, size_t k, char *id, size_t id_n,
+                     struct ock_buf *json) {
   struct ock_tool_call *calls = calloc(a->n_calls ? a->n_calls : 1, sizeof *calls);
   if (!calls)
     return OCK_ENOMEM;
   struct ock_reply r;
   struct ock_wire_frame f;
   as_reply(a, calls, &r, &f);
-  int rc = ock_responses_output(&r, out);
+  ock_responses_item_id(&r, k, id, id_n);
+  int rc = ock_responses_write_item(&r, k, json);
   free(calls);
   return rc;
 }

@@ -53,9 +53,12 @@ int ock__answer_body(const struct ock_wire_ops *w, const struct mock_answer *a,
 int ock__answer_events(const struct ock_wire_ops *w, const struct mock_answer *a,
                        struct ock_chunks *out);
 
-/* ock__answer_output: the Responses API output items of a (what its reply carries), for the
- * store of referenceable items. *out owned by the caller. OCK_OK or OCK_ENOMEM. */
-int ock__answer_output(const struct mock_answer *a, cJSON **out);
+/* The Responses API output items of a (what its reply carries), for the store of referenceable
+ * items: ock__answer_items says how many; ock__answer_item writes item k's id (id_n of 160
+ * holds any) and appends its compact JSON to json. OCK_OK or OCK_ENOMEM. */
+size_t ock__answer_items(const struct mock_answer *a);
+int ock__answer_item(const struct mock_answer *a, size_t k, char *id, size_t id_n,
+                     struct ock_buf *json);
 
 /* ock__history_error: the provider's 400 message for a finding (SPEC 6.7); raw is the
  * request's "messages". Appends OpenAI's param and code to param and code (nothing for

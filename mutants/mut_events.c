@@ -862,3 +862,43 @@ void ock__mut_malformed_event(struct mutant_state *s, struct mutant_exchange *x)
   cJSON_AddStringToObject(bad, "event", "ock-mutant:no-data");
   ock__mut_post_after(x, bad);
 }
+
+/* ---- expectations alone ------------------------------------------------------------------ */
+
+/* A retry announced before the error's kind is looked at: every provider:error is followed by a
+ * provider:retry, and only then does the loop see that the error is not retryable and give up.
+ * No request follows it, so the retry and error checks, which read the requests, find nothing;
+ * the scenario's events_absent does. */
+void ock__mut_retry_announced_not_made(struct mutant_state *s, struct mutant_exchange *x) {
+  const cJSON *d = ock__mut_event_data(x);
+  if (!is(x, OCK_EV_PROVIDER_ERROR) ||
+      !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(d, "retryable")))
+    return;
+  (void)s;
+  cJSON *retry = event_named(OCK_EV_PROVIDER_RETRY, NULL);
+  cJSON *rd = cJSON_GetObjectItemCaseSensitive(retry, "data");
+  cJSON_AddStringToObject(rd, "provider", data_str(x, "provider"));
+  const cJSON *it = cJSON_GetObjectItemCaseSensitive(d, "iteration");
+  cJSON_AddNumberToObject(rd, "iteration", cJSON_IsNumber(it) ? it->valuedouble : 1);
+  const cJSON *at = cJSON_GetObjectItemCaseSensitive(d, "attempt");
+  cJSON_AddNumberToObject(rd, "attempt", (cJSON_IsNumber(at) ? at->valuedouble : 1) + 1);
+  cJSON_AddNumberToObject(rd, "delay_ms", 0);
+  const cJSON *err = cJSON_GetObjectItemCaseSensitive(d, "error");
+  cJSON_AddItemToObject(rd, "error", err ? cJSON_Duplicate(err, 1) : cJSON_CreateObject());
+  if (*data_str(x, "trace_id"))
+    cJSON_AddStringToObject(rd, "trace_id", data_str(x, "trace_id"));
+  if (*data_str(x, "stage"))
+    cJSON_AddStringToObject(rd, "stage", data_str(x, "stage"));
+  ock__mut_post_after(x, retry);
+}
+
+/* Every tool failure that ends an execute under fail_fast reported as execution_failed, the type
+ * of the commonest failure, instead of the type its tool:error carried (SPEC.md 5.2): the status
+ * is right and the error object whole, so only the scenario's error_type tells. */
+void ock__mut_fail_fast_type_generic(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, OCK_EV_ORCHESTRATOR_COMPLETE) || strcmp(data_str(x, "status"), "error"))
+    return;
+  if (!strcmp(error_type(x), "invalid_arguments") || !strcmp(error_type(x), "timeout"))
+    set_error_type(x, "execution_failed");
+}

@@ -58,6 +58,8 @@ void ock__mut_prompt_complete_dropped(struct mutant_state *s, struct mutant_exch
 void ock__mut_provider_request_held(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_tool_pre_held(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_retry_without_error(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_retry_announced_not_made(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_fail_fast_type_generic(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_response_content_changed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_abandoned_as_failure(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_not_found_mislabelled(struct mutant_state *s, struct mutant_exchange *x);
@@ -176,6 +178,7 @@ void ock__mut_blank_prompt_stored(struct mutant_state *s, struct mutant_exchange
 
 /* The session document and the exit (mut_process.c). */
 void ock__mut_max_iterations_raised(struct mutant_state *s, cJSON *doc);
+void ock__mut_max_iterations_lowered(struct mutant_state *s, cJSON *doc);
 void ock__mut_streaming_ignored(struct mutant_state *s, cJSON *doc);
 void ock__mut_unicode_space_as_text(struct mutant_state *s, cJSON *doc);
 void ock__mut_tools_serialized(struct mutant_state *s, cJSON *doc);

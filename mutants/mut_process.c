@@ -126,3 +126,14 @@ int ock__mut_exit_sigsegv(const struct mutant_state *s, int ended) {
   (void)ended;
   return -SIGSEGV;
 }
+
+/* The iteration limit off by one (the loop counts turns from 1 and stops at >= where it means >):
+ * the loop wraps up one turn early, which is the SUT running with max_iterations one lower than
+ * the session's. Its turn_count is the turns it made, so only what the scenario expects of the
+ * limit (the turn count, the requests, the tool runs, what the last request carries) tells. */
+void ock__mut_max_iterations_lowered(struct mutant_state *s, cJSON *doc) {
+  (void)s;
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(config_of(doc), "max_iterations");
+  if (cJSON_IsNumber(m) && m->valuedouble > 1)
+    add_to_number(config_of(doc), "max_iterations", -1);
+}

@@ -941,6 +941,40 @@ static const struct mutation table[] = {
      .cases = "retry-400-not-retried retry-401-not-retried",
      .what = "a permanent provider error (400, 401, 403, 404, 413, 422) is taken as 503",
      .llm_reply = ock__mut_non_retryable_as_retryable},
+
+    /* EACH EXPECTATION ALONE: a lie no specific check sees, on a scenario whose one expectation
+     * does (mutants/README.md). */
+    {.name = "limit-off-by-one-turns",
+     .requirement = "OCK-COMPLETE-005",
+     .cases = "iter-limit-exact-turns",
+     .what = "the iteration limit is off by one: the loop wraps up a turn early, and counts the "
+             "turns it made",
+     .session = ock__mut_max_iterations_lowered},
+    {.name = "limit-off-by-one-requests",
+     .requirement = "OCK-ITER-003",
+     .cases = "iter-limit-exact-requests",
+     .what = "the iteration limit is off by one: the loop wraps up a turn early",
+     .session = ock__mut_max_iterations_lowered},
+    {.name = "limit-off-by-one-tool-runs",
+     .requirement = "OCK-ITER-003",
+     .cases = "iter-limit-exact-tool-runs",
+     .what = "the iteration limit is off by one: the calls of the last allowed turn never run",
+     .session = ock__mut_max_iterations_lowered},
+    {.name = "limit-off-by-one-history",
+     .requirement = "OCK-ITER-003",
+     .cases = "iter-limit-exact-history",
+     .what = "the iteration limit is off by one: the wrap-up request lacks the last turn's results",
+     .session = ock__mut_max_iterations_lowered},
+    {.name = "retry-announced-not-made",
+     .requirement = "OCK-ERROR-003",
+     .cases = "retry-400-not-retried retry-401-not-retried",
+     .what = "a provider:retry follows every non-retryable provider:error, though no retry is made",
+     .event = ock__mut_retry_announced_not_made},
+    {.name = "fail-fast-type-generic",
+     .requirement = "OCK-COMPLETE-007",
+     .cases = "error-fail-fast-invalid-arguments",
+     .what = "an execute fail_fast ends reports execution_failed, whatever type the tool:error had",
+     .event = ock__mut_fail_fast_type_generic},
 };
 
 #define N_MUTATIONS (sizeof table / sizeof table[0])

@@ -231,13 +231,25 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   const struct view *v = g->v;
   size_t turn_req[MAX_TURNS];
   int turns = find_turns(v, x, turn_req);
-  if (turns < max || max > 60)
-    return; /* the limit was not reached in this execute */
-  const cJSON *last_loop_reply = ock__view_reply_of(v, turn_req[max - 1]);
+  if (max > 60 || turns == 0)
+    return;
+  const cJSON *last_loop_reply = ock__view_reply_of(v, turn_req[(turns < max ? turns : max) - 1]);
   int pending =
       cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last_loop_reply, "tool_calls")) > 0;
-  if (turns == max && !pending)
-    return; /* the model answered on the last allowed turn */
+  int reached = turns > max || (turns == max && pending);
+  if (!reached && !strcmp(ock__str_field(x->complete, "reason"), "max_iterations")) {
+    /* The execute says the limit ended it, but it never made the limit's turns: a limit off
+     * by one, which wrapped up early (SPEC.md 5.5). */
+    ock__grade_emit(g, "iter.status", "OCK-ITER-003", 0, x->complete_seq,
+                    "reason max_iterations only when the limit ended the loop: max_iterations "
+                    "turns with tools, then the wrap-up",
+                    "execute %d: reason max_iterations after %d turn(s) with max_iterations %lld "
+                    "(the limit ends the loop at turn %lld)",
+                    x->index, turns, max, max + 1);
+    return;
+  }
+  if (!reached)
+    return; /* the limit was not reached in this execute, or the model answered on its last turn */
   ock__grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
                   "at most max_iterations turns, plus one wrap-up",
                   "execute %d: %d turns with max_iterations %lld", x->index, turns, max);

@@ -303,8 +303,8 @@ int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
   run_sut(sc, cfg, ock_mock_url(m), &target, &proc, &s);
   ock_mock_stop(m);
   atomic_store(&target.s, NULL);
-  cJSON *journal = ock_mock_journal(m);
-  write_journal(m, cfg, sc->id);
+  write_journal(m, cfg, sc->id); /* before the take, which empties the journal */
+  cJSON *journal = ock_mock_journal_take(m);
   struct view v;
   grade_run(&g, &v, sc, cfg, journal, &proc, ock_mock_journal_dropped(m));
   finish(r, checks, ock__scenario_verdict(checks), now_ms() - t0, NULL);

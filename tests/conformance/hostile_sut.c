@@ -76,6 +76,22 @@ static void million_events(CURL *c) {
       break;
 }
 
+/* big_events: events of 4 MiB each (a string of spaces in data), 72 of them: 288 MiB, past the
+ * journal's byte cap (OCK_MAX_MOCK_JOURNAL_BYTES), each under the mock's body cap. */
+static void big_events(CURL *c) {
+  const char *submit = "{\"event\":\"prompt:submit\",\"data\":{\"prompt\":\"Say hello.\"}}";
+  post(c, "/ock/v1/events", "application/json", submit, strlen(submit));
+  size_t n = (size_t)4 << 20;
+  char *body = repeat(' ', n);
+  static const char head[] = "{\"event\":\"custom:noise\",\"data\":{\"x\":\"";
+  memcpy(body, head, sizeof head - 1);
+  memcpy(body + n - 3, "\"}}", 3);
+  for (int i = 0; i < 72; i++)
+    if (post(c, "/ock/v1/events", "application/json", body, n) != 200)
+      break;
+  free(body);
+}
+
 static void huge_body(CURL *c) {
   size_t n = (size_t)100 << 20;
   char *body = repeat(' ', n);
@@ -222,6 +238,8 @@ int main(int argc, char **argv) {
     flood_output();
   else if (!strcmp(mode, "events"))
     million_events(c);
+  else if (!strcmp(mode, "bigevents"))
+    big_events(c);
   else if (!strcmp(mode, "bigbody"))
     huge_body(c);
   else if (!strcmp(mode, "badbodies"))

@@ -3,13 +3,17 @@
  * hang, deaf to signals, escaping children, gigabytes of output, a million events, a 100 MB
  * body, broken bodies, deep nesting, 1 MB ids, slowloris), two scenarios at a time with
  * --jobs 2. Each must end in a graded FAIL (exit 1, never a pass and never a harness error),
- * with all four reports written and no process left behind.
+ * with all four reports written and no process left behind. And a flood of large events past
+ * the journal's byte cap: ock's peak memory stays within the cap and a small constant.
  */
 #include "runner.h"
 
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "ock/caps.h"
 #include "ock/json.h"
 
 #ifndef OCK_BIN_DIR
@@ -228,6 +232,78 @@ static void floods_the_mock(void) {
   run_mode("slowloris", 2, NULL, 1);
 }
 
+/* peak_rss_kib runs cmd through /bin/sh in a child of its own and returns the largest resident
+ * set of that child's descendants (ock and what it runs), in KiB; -1 when it cannot tell.
+ * *code gets cmd's exit code. */
+static long peak_rss_kib(const char *cmd, int *code) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/peak-rss", out_dir);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int rc = ock_test_sh(cmd);
+    struct rusage ru;
+    FILE *f = fopen(path, "w");
+    if (f && !getrusage(RUSAGE_CHILDREN, &ru))
+      fprintf(f, "%ld %d\n", ru.ru_maxrss, rc);
+    if (f)
+      fclose(f);
+    _exit(0);
+  }
+  int status;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    return -1;
+  char *text = ock_test_read_file(path);
+  long kib = -1;
+  if (text) {
+    char *end;
+    kib = strtol(text, &end, 10);
+    *code = (int)strtol(end, NULL, 10);
+  }
+  free(text);
+  return text ? kib : -1;
+}
+
+/* The headroom over the journal's byte cap that a flooded scenario may take: the process itself
+ * and the requests in flight while the flood arrives (a body, its tree and its line, each under
+ * OCK_MAX_MOCK_BODY). The old reader held the journal's lines and their tree at once: twice the
+ * cap. */
+#define FLOOD_HEADROOM_KIB (48L * 1024)
+
+/* A flood of 4 MiB events past the journal's byte cap: the journal is cut (an ERROR, never a
+ * pass), and the peak memory of ock stays within the cap and a small constant, since the
+ * reader frees the journal's lines as it makes their trees and counts the trees against the
+ * cap. One scenario, one job: the cap is per journal. */
+static void flood_stays_within_journal_cap(void) {
+  char cmd[1024], path[256];
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/ock run --orchestrator '%s/tests/hostile_sut bigevents %s' --fixtures %s "
+           "--case text-answer --jobs 1 --timeout 20 -o %s/bigevents >%s/bigevents.out 2>&1",
+           OCK_BIN_DIR, OCK_BIN_DIR, out_dir, ock_test_path("fixtures"), out_dir, out_dir);
+  int code = -1;
+  long kib = peak_rss_kib(cmd, &code);
+  OCK_ASSERT_INT_GT(kib, 0);
+  OCK_ASSERT_INT_EQ(code, 3);      /* the only scenario is an ERROR: the run is incomplete */
+#if !defined(__SANITIZE_ADDRESS__) /* ASan's shadow and quarantine are memory of their own */
+  OCK_ASSERT_INT_LE(kib, (long)(OCK_MAX_MOCK_JOURNAL_BYTES >> 10) + FLOOD_HEADROOM_KIB);
+#endif
+  snprintf(path, sizeof path, "%s/bigevents/report.json", out_dir);
+  cJSON *report = NULL;
+  struct ock_jerr err;
+  if (ock_json_parse_file(path, 64 << 20, &report, &err)) {
+    ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
+    return;
+  }
+  const cJSON *sc = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "scenarios"), 0);
+  OCK_ASSERT_STR_EQ(ock_json_str(sc, "verdict"), "ERROR");
+  const cJSON *c;
+  int cut = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sc, "checks"))
+    cut |= !strcmp(ock_json_str(c, "id") ? ock_json_str(c, "id") : "", "harness.journal-cap");
+  OCK_ASSERT_INT_EQ(cut, 1);
+  cJSON_Delete(report);
+  OCK_ASSERT_INT_EQ(leftovers(), 0);
+}
+
 static const struct ock_test tests[] = {
     {"crashes", crashes},
     {"exits_at_once", exits_at_once},
@@ -235,6 +311,7 @@ static const struct ock_test tests[] = {
     {"escaping_children_are_killed", escaping_children_are_killed},
     {"gigabytes_of_output", gigabytes_of_output},
     {"floods_the_mock", floods_the_mock},
+    {"flood_stays_within_journal_cap", flood_stays_within_journal_cap},
     {"killed_harness_leaves_nothing", killed_harness_leaves_nothing},
     {"interrupted_fuzz_leaves_nothing", interrupted_fuzz_leaves_nothing},
     {NULL, NULL}};

@@ -305,9 +305,47 @@ static void test_bad_contents_name_the_path(void) {
   ock_history_free(&h);
 }
 
+/* The non-streamed body is written as text and the stream's chunks as trees. A reply with
+ * no text and no call is all in the stream's last chunk, so the two must be the same bytes,
+ * also with a model name to escape and no response id; and a body with text and calls is the
+ * bytes cJSON prints for the tree of it, written out by hand. */
+static void test_text_writer_equals_tree(void) {
+  struct answer a = answer(NULL, 0);
+  a.f.model = "gem\"ini\n\u00e9";
+  a.r.id = NULL;
+  a.r.finish_reason = "SAFETY";
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_gemini.encode_events(&a.r, &a.f, &c));
+  struct ock_buf b;
+  ock_buf_init(&b, 1 << 20);
+  OCK_ASSERT_OK(ock_wire_gemini.encode_reply(&a.r, &a.f, &b));
+  char want[4096];
+  snprintf(want, sizeof want, "data: %s\n\n", b.data);
+  OCK_ASSERT_STR_EQ(c.items[c.n - 1], want);
+  ock_chunks_free(&c);
+  ock_buf_reset(&b);
+  struct answer t = answer("a \"b\"\t\x01", 1);
+  OCK_ASSERT_OK(ock_wire_gemini.encode_reply(&t.r, &t.f, &b));
+  cJSON *hand =
+      cJSON_Parse("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a \\\"b\\\"\\t\\u0001\"},"
+                  "{\"functionCall\":{\"name\":\"get_weather\",\"args\":{\"city\":\"Paris\"},"
+                  "\"id\":\"fc_1\"}}],"
+                  "\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}],\"usageMetadata\":{"
+                  "\"promptTokenCount\":10,\"candidatesTokenCount\":3,\"totalTokenCount\":13},"
+                  "\"modelVersion\":\"gemini-x\",\"responseId\":\"resp_1\"}");
+  OCK_ASSERT_TRUE(hand != NULL);
+  char *printed = cJSON_PrintUnformatted(hand);
+  OCK_ASSERT_STR_EQ(b.data, printed);
+  free(printed);
+  cJSON_Delete(hand);
+  ock_buf_free(&b);
+}
+
 static const struct ock_test tests[] = {
     {"text_stream_exact_bytes", test_text_stream_exact_bytes},
     {"body_calls_and_raw_args", test_body_calls_and_raw_args},
+    {"text_writer_equals_tree", test_text_writer_equals_tree},
     {"decode_without_ids_and_thoughts", test_decode_without_ids_and_thoughts},
     {"stream_round_trip_and_cut", test_stream_round_trip_and_cut},
     {"stream_error_and_malformed_events", test_stream_error_and_malformed_events},

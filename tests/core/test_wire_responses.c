@@ -272,8 +272,66 @@ static void test_edits_reach_outputs(void) {
   cJSON_Delete(body);
 }
 
+/* completed_response: the response member of the last event (response.completed) of r
+ * streamed, printed compact: what the tree encoder makes of the finished reply. */
+static char *completed_response(const struct answer *a) {
+  struct ock_chunks c;
+  ock_chunks_init(&c);
+  OCK_ASSERT_OK(ock_wire_responses.encode_events(&a->r, &a->f, &c));
+  cJSON *events = sse_split(c.items[c.n - 1]);
+  cJSON *data = cJSON_Parse(ock_json_str(cJSON_GetArrayItem(events, 0), "data"));
+  char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(data, "response"));
+  cJSON_Delete(data);
+  cJSON_Delete(events);
+  ock_chunks_free(&c);
+  return text;
+}
+
+/* The non-streamed body and the stored items are written as text; the streamed
+ * response.completed is a tree. Both give the same bytes, on every shape and on strings that
+ * need escaping; and the items written one by one are the body's output, ids included. */
+static void test_text_writer_equals_tree(void) {
+  static struct ock_tool_call odd[] = {{"call_\"q\"", "t\u00e9st", "{\"s\":\"a\\nb\x01\"}"},
+                                       {"call_2", "x", NULL}};
+  struct answer cases[] = {answer("Hi", 0, NULL),
+                           answer("Let me check.", 2, NULL),
+                           answer(NULL, 2, NULL),
+                           answer("", 1, NULL),
+                           answer("Cut sh", 0, "max_output_tokens"),
+                           answer("line\n\"quoted\" \u00e9 \t\x02 </x>", 2, "content_filter")};
+  cases[5].r.msg.calls = odd;
+  cases[5].r.id = NULL;
+  cases[5].f.model = "m\"odel";
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct ock_buf b, item;
+    ock_buf_init(&b, 1 << 20);
+    ock_buf_init(&item, 1 << 20);
+    OCK_ASSERT_OK(ock_wire_responses.encode_reply(&cases[i].r, &cases[i].f, &b));
+    char *tree = completed_response(&cases[i]);
+    OCK_ASSERT_STR_EQ(b.data, tree);
+    cJSON *body = cJSON_Parse(b.data);
+    const cJSON *output = cJSON_GetObjectItemCaseSensitive(body, "output");
+    OCK_ASSERT_INT_EQ((long long)ock_responses_output_len(&cases[i].r), cJSON_GetArraySize(output));
+    for (size_t k = 0; k < ock_responses_output_len(&cases[i].r); k++) {
+      char id[160];
+      ock_buf_reset(&item);
+      OCK_ASSERT_OK(ock_responses_write_item(&cases[i].r, k, &item));
+      ock_responses_item_id(&cases[i].r, k, id, sizeof id);
+      char *want = cJSON_PrintUnformatted(cJSON_GetArrayItem(output, (int)k));
+      OCK_ASSERT_STR_EQ(item.data, want);
+      OCK_ASSERT_STR_EQ(id, ock_json_str(cJSON_GetArrayItem(output, (int)k), "id"));
+      free(want);
+    }
+    cJSON_Delete(body);
+    free(tree);
+    ock_buf_free(&item);
+    ock_buf_free(&b);
+  }
+}
+
 static const struct ock_test tests[] = {
     {"body_exact_bytes", test_body_exact_bytes},
+    {"text_writer_equals_tree", test_text_writer_equals_tree},
     {"incomplete_round_trip", test_incomplete_round_trip},
     {"stream_sequence_and_round_trip", test_stream_sequence_and_round_trip},
     {"error_event", test_error_event},

@@ -1,4 +1,5 @@
 /* test_journal.c: order, cap and JSONL of the journal (mock-provider/journal.c). */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,83 @@ static void test_later_entries_count_against_the_caps(void) {
   ock__journal_free(j);
 }
 
+/* The heap cJSON holds, counted by its hooks while a test installs them. */
+static size_t cjson_live;
+
+static void *counting_malloc(size_t n) {
+  void *p = malloc(n);
+  cjson_live += p ? malloc_usable_size(p) : 0;
+  return p;
+}
+
+static void counting_free(void *p) {
+  cjson_live -= p ? malloc_usable_size(p) : 0;
+  free(p);
+}
+
+/* many_zeros: an event whose data is an array of n zeros, its tree some forty times its line. */
+static cJSON *many_zeros(int n) {
+  cJSON *e = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(e, "data");
+  for (int i = 0; i < n; i++)
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(0));
+  return e;
+}
+
+/* Taking the journal counts the trees against the byte cap: of entries whose trees are forty
+ * times their lines, only those whose trees fit are parsed, the rest are dropped and counted,
+ * and the trees' real heap stays under the cap. The journal is empty afterwards. */
+static void test_take_counts_trees_against_the_cap(void) {
+  struct mock_journal *j = NULL;
+  size_t cap = 1 << 20;
+  OCK_ASSERT_OK(ock__journal_new(100000, cap, &j));
+  int n = 0;
+  while (ock__journal_dropped(j) == 0) { /* fill the lines to the cap */
+    OCK_ASSERT_INT_EQ(ock__journal_append(j, "event", many_zeros(2000)), n + 1);
+    n++;
+  }
+  size_t dropped_running = ock__journal_dropped(j);
+  cJSON_Hooks hooks = {counting_malloc, counting_free};
+  cjson_live = 0;
+  cJSON_InitHooks(&hooks);
+  cJSON *taken = ock__journal_take(j);
+  size_t live = cjson_live;
+  int kept = cJSON_GetArraySize(taken);
+  OCK_ASSERT_TRUE(taken != NULL);
+  cJSON_Delete(taken);
+  cJSON_InitHooks(NULL);
+  OCK_ASSERT_INT_GT(kept, 0);
+  OCK_ASSERT_INT_LT(kept, n - (int)dropped_running); /* some were dropped at the take */
+  OCK_ASSERT_INT_EQ(ock__journal_dropped(j), (size_t)n - (size_t)kept);
+  OCK_ASSERT_INT_LE(live, cap);
+  cJSON *again = ock__journal_snapshot(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(again), 0);
+  cJSON_Delete(again);
+  ock__journal_free(j);
+}
+
+/* Entries whose trees are about their lines' size (long strings) are all taken, in order, the
+ * same trees a snapshot gives. */
+static void test_take_keeps_what_fits(void) {
+  struct mock_journal *j = NULL;
+  OCK_ASSERT_OK(ock__journal_new(1000, (size_t)64 << 20, &j));
+  char *big = malloc((size_t)1 << 20);
+  memset(big, 'x', ((size_t)1 << 20) - 1);
+  big[((size_t)1 << 20) - 1] = '\0';
+  for (int i = 0; i < 10; i++) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "text", i % 2 ? big : "short, {with} [brackets]: \"quoted\"");
+    OCK_ASSERT_INT_EQ(ock__journal_append(j, "event", e), i + 1);
+  }
+  free(big);
+  cJSON *snap = ock__journal_snapshot(j), *taken = ock__journal_take(j);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(taken), 10);
+  OCK_ASSERT_INT_EQ(ock__journal_dropped(j), 0);
+  OCK_ASSERT_TRUE(cJSON_Compare(snap, taken, 1));
+  cJSON_Delete(snap);
+  cJSON_Delete(taken);
+  ock__journal_free(j);
+}
+
 static const struct ock_test tests[] = {
     {"later_entries_print_when_read", test_later_entries_print_when_read},
     {"later_entries_count_against_the_caps", test_later_entries_count_against_the_caps},
@@ -177,6 +255,8 @@ static const struct ock_test tests[] = {
     {"cap_counts_what_it_drops", test_cap_counts_what_it_drops},
     {"jsonl_one_entry_per_line", test_jsonl_one_entry_per_line},
     {"select_by_kind", test_select_by_kind},
+    {"take_counts_trees_against_the_cap", test_take_counts_trees_against_the_cap},
+    {"take_keeps_what_fits", test_take_keeps_what_fits},
     {NULL, NULL}};
 
 const struct ock_suite mock_journal_suite = {"mock_journal", tests, NULL, NULL};

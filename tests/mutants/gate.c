@@ -688,12 +688,69 @@ static int alone_catches(const struct gate_mutant *gm, const char *id) {
   return 1;
 }
 
+/* The expectations that restate a specific check: whenever the expectation fails, one of those
+ * checks fails too, in the same scenario, on the same evidence, so no lie can make it the one
+ * first cause. Each is proven by a mutation that catches alone a check it restates, and makes it
+ * FAIL with it (mutants/README.md, docs/grading.md Section 9.1):
+ *  - exit_code: every fixture gives 0, and SPEC.md 7.8 wants 0 of every run (proc.exit);
+ *  - timing: each range is the window of SPEC.md 5.7 with the tolerances of 9.4, the one the
+ *    backoff and Retry-After checks apply to the same gap (and they also read delay_ms);
+ *  - reason: "denied" is what the deny checks want of a denied prompt or request, and
+ *    "max_iterations" what the limit's check wants when the limit ended the loop;
+ *  - tool_input: the input a tool got, which the tool, hook and stream checks compare with the
+ *    call's arguments or the hook's replacement;
+ *  - events_present: each event a scenario lists is one a specific check owes (the stream's
+ *    deltas, the lifecycle's pair, the selection's pair, the cancel's pair, the grammar's
+ *    events of a turn);
+ *  - turn_count, llm_requests, tool_calls, last_request: the one lie found that moves each of
+ *    them and no other specific check, a limit off by one that wraps up a turn early, is one
+ *    iter.status sees too (it reports reason max_iterations without the limit's turns). No lie
+ *    that they alone see is known. */
+static const struct {
+  const char *expectation;
+  const char *restates; /* space-separated check ids */
+} restatements[] = {
+    {"expect.exit-code", "proc.exit"},
+    {"expect.timing", "error.backoff error.retry-after"},
+    {"expect.reason", "hook.deny-submit hook.deny-request iter.status"},
+    {"expect.tool-input",
+     "tool.input hook.modify-tool-pre hook.selecting-modify stream.arguments-reassembled"},
+    {"expect.events-present",
+     "stream.events lifecycle.execution-events hook.selecting-order cancel.events "
+     "order.request-closed order.prompt-complete complete.once"},
+    {"expect.turn-count", "iter.status"},
+    {"expect.llm-requests", "iter.status"},
+    {"expect.tool-calls", "iter.status"},
+    {"expect.last-request", "iter.status"},
+};
+
+/* by_restatement: the first mutation (table order) that catches alone a check c restates and
+ * makes c FAIL too; sets c->alone and c->restates. */
+static void by_restatement(struct gate *g, struct gate_check *c) {
+  for (size_t r = 0; r < sizeof restatements / sizeof restatements[0]; r++) {
+    if (strcmp(restatements[r].expectation, c->id))
+      continue;
+    for (size_t k = 0; k < g->n && !*c->alone; k++) {
+      const struct gate_mutant *gm = &g->mut[k];
+      char words[256];
+      snprintf(words, sizeof words, "%s", restatements[r].restates);
+      char *save = NULL;
+      for (char *w = strtok_r(words, " ", &save); w && !*c->alone; w = strtok_r(NULL, " ", &save))
+        if (cJSON_GetObjectItemCaseSensitive(gm->fails, c->id) && alone_catches(gm, w)) {
+          snprintf(c->alone, sizeof c->alone, "%s", gm->m->name);
+          c->restates = restatements[r].restates + (w - words);
+        }
+    }
+  }
+}
+
 size_t gate_measure_alone(struct gate *g, size_t *strict) {
   size_t alone = 0, strictly = 0;
   for (size_t i = 0; i < g->n_checks; i++) {
     struct gate_check *c = &g->checks[i];
     c->alone[0] = c->strictly[0] = c->shared[0] = '\0';
     c->n_shared = 0;
+    c->restates = NULL;
     for (size_t k = 0; k < g->n && !c->harness; k++) {
       const struct gate_mutant *gm = &g->mut[k];
       if (!*c->strictly && strictly_catches(gm, c->id))
@@ -705,6 +762,8 @@ size_t gate_measure_alone(struct gate *g, size_t *strict) {
         snprintf(c->shared + len, sizeof c->shared - len, "%s%s", len ? " " : "", gm->m->name);
       }
     }
+    if (!*c->alone && !c->harness)
+      by_restatement(g, c);
     alone += *c->alone != '\0';
     strictly += *c->strictly != '\0';
   }

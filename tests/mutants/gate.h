@@ -49,15 +49,17 @@ struct gate_mutant {
 
 /* One check id of the checklist and the first mutation that proves it can FAIL. */
 struct gate_check {
-  const char *id;     /* borrowed from the checklist */
-  int harness;        /* reports only harness failures (ERROR): nothing to prove */
-  char by[64];        /* the mutation that proves it (the first in table order), "" when none */
-  size_t by_at;       /* that mutation's place in the table, plus one; 0 when none */
-  char scenario[128]; /* where */
-  char alone[64];     /* the first mutation (table order) that alone catches it, "" when none */
-  char strictly[64];  /* the first that catches it with nothing else failing, "" when none */
-  char shared[256];   /* when none does: the mutations that make it FAIL, space-separated */
-  int n_shared;       /* how many those are (shared may list only the first ones) */
+  const char *id;       /* borrowed from the checklist */
+  int harness;          /* reports only harness failures (ERROR): nothing to prove */
+  char by[64];          /* the mutation that proves it (the first in table order), "" when none */
+  size_t by_at;         /* that mutation's place in the table, plus one; 0 when none */
+  char scenario[128];   /* where */
+  char alone[64];       /* the first mutation (table order) that alone catches it, "" when none */
+  char strictly[64];    /* the first that catches it with nothing else failing, "" when none */
+  const char *restates; /* an expectation caught alone by restatement: the specific check
+                           its mutation catches alone, whose finding it restates; else NULL */
+  char shared[256];     /* when none does: the mutations that make it FAIL, space-separated */
+  int n_shared;         /* how many those are (shared may list only the first ones) */
 };
 
 struct gate {
@@ -116,8 +118,11 @@ int gate_reference_failures(const struct gate *g, char *out, size_t n);
  * those are exactly {X}; it catches X alone when each other one fails only in scenarios where X
  * fails too and is there a consequence of X by the first-cause rules (report/causes.h: a
  * scenario's expectations restating what X found, or a check that reads what X took away):
- * then X is the one first cause the lie leaves. Returns how many grading check ids one catches
- * alone; *strict (when not NULL) how many strictly. */
+ * then X is the one first cause the lie leaves. An expectation that can never fail without a
+ * specific check seeing the same (the restatements of gate.c: expect.exit-code and proc.exit,
+ * which both want exit 0) is caught alone by restatement when a mutation catches alone a check
+ * it restates and makes it FAIL too. Returns how many grading check ids one catches alone, by
+ * restatement included; *strict (when not NULL) how many strictly. */
 size_t gate_measure_alone(struct gate *g, size_t *strict);
 
 /* gate_alone_set writes the check ids gm makes FAIL where the reference does not,

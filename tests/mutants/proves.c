@@ -199,6 +199,10 @@ static const struct proves_row table[] = {
      "hook.selecting-order order.tool-pairing orphan.call-kept"},
     {"hook-selecting-modify-unknown-tool", "hook.selecting-modify tool.unknown"},
     {"iter-answer-on-last-turn", "complete.turn-count expect.turn-count order.request-before-llm"},
+    {"iter-limit-exact-history", "expect.last-request"},
+    {"iter-limit-exact-requests", "expect.llm-requests"},
+    {"iter-limit-exact-tool-runs", "expect.tool-calls"},
+    {"iter-limit-exact-turns", "expect.turn-count"},
     {"iter-max-iterations",
      "complete.last complete.once complete.turn-count expect.last-request expect.llm-requests "
      "expect.tool-calls expect.turn-count iter.reminder-not-stored iter.status iter.wrap-up "

@@ -278,10 +278,11 @@ static void every_check_is_proven(void) {
 
 /* The ratchet: how many grading check ids a mutation catches alone may rise, never fall. Raise
  * it when a new mutation (or a narrower one) catches one more check id alone. Each floor sits a
- * little under the count measured (122 and 48), because on a loaded machine a timing check (a
- * backoff, a cancel's grace) can fail beside a mutant's own check in one run. */
-#define GATE_ALONE_FLOOR 119
-#define GATE_STRICT_FLOOR 45
+ * little under the count measured (132 and 49), because on a loaded machine a timing check (a
+ * backoff, a cancel's grace) can fail beside a mutant's own check in one run. An expectation
+ * caught alone by restatement (gate.c) counts in the first, never in the second. */
+#define GATE_ALONE_FLOOR 129
+#define GATE_STRICT_FLOOR 46
 
 /* Each grading check id should have a mutation that it alone catches: the one check id that
  * FAILs under the mutation where the reference does not fail it, over every scenario the
@@ -304,6 +305,9 @@ static void checks_caught_alone(void) {
       printf("  %-32s ALONE  %s%s%s\n", c->id, c->alone,
              strcmp(c->alone, c->strictly) ? "; strictly: " : " (strictly)",
              strcmp(c->alone, c->strictly) ? c->strictly : "");
+    else if (*c->alone && c->restates)
+      printf("  %-32s ALONE  %s (restates %.*s)\n", c->id, c->alone, (int)strcspn(c->restates, " "),
+             c->restates);
     else if (*c->alone)
       printf("  %-32s ALONE  %s\n", c->id, c->alone);
     else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "mutant.h"
+#include "ock/json.h"
 
 static cJSON *event(const char *name, const char *data_json) {
   cJSON *e = cJSON_CreateObject();
@@ -577,6 +578,58 @@ static void one_cause_lies(void) {
   ock__mutant_state_free(&s);
 }
 
+/* The lies only a scenario's expectation sees: the limit one lower (never below 1), a retry
+ * announced after a non-retryable error only, the fail_fast error type made generic. */
+static void expectation_lies(void) {
+  struct mutant_state s;
+  ock__mutant_state_init(&s);
+  cJSON *doc = cJSON_Parse("{\"config\":{\"max_iterations\":2}}");
+  need("limit-off-by-one-turns")->session(&s, doc);
+  OCK_ASSERT_INT_EQ(ock_json_int(cJSON_GetObjectItem(doc, "config"), "max_iterations", 0), 1);
+  need("limit-off-by-one-turns")->session(&s, doc); /* 1 stays 1: a limit of 0 is another lie */
+  OCK_ASSERT_INT_EQ(ock_json_int(cJSON_GetObjectItem(doc, "config"), "max_iterations", 0), 1);
+  cJSON_Delete(doc);
+
+  struct mutant_headers h = {0};
+  struct mutant_exchange x = exchange_of(
+      event("provider:error", "{\"provider\":\"primary\",\"iteration\":1,\"attempt\":1,"
+                              "\"retryable\":true,\"error\":{\"type\":\"http_error\"}}"),
+      &h);
+  need("retry-announced-not-made")->event(&s, &x);
+  OCK_ASSERT_NULL(x.after); /* a retryable error: its retry is the SUT's to make */
+  done(&x);
+  x = exchange_of(event("provider:error",
+                        "{\"provider\":\"primary\",\"iteration\":1,\"attempt\":1,"
+                        "\"retryable\":false,\"error\":{\"type\":\"http_error\"}}"),
+                  &h);
+  need("retry-announced-not-made")->event(&s, &x);
+  OCK_ASSERT_INT_EQ(cJSON_GetArraySize(x.after), 1);
+  const cJSON *retry = cJSON_GetArrayItem(x.after, 0);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(retry, "event")), "provider:retry");
+  OCK_ASSERT_INT_EQ(ock_json_int(cJSON_GetObjectItem(retry, "data"), "attempt", 0), 2);
+  done(&x);
+
+  x = exchange_of(event("orchestrator:complete",
+                        "{\"status\":\"error\",\"error\":{\"type\":\"invalid_arguments\","
+                        "\"message\":\"m\"}}"),
+                  &h);
+  need("fail-fast-type-generic")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(
+      ock_json_str(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"), "type"),
+      "execution_failed");
+  done(&x);
+  x = exchange_of(event("orchestrator:complete",
+                        "{\"status\":\"error\",\"error\":{\"type\":\"no_provider\","
+                        "\"message\":\"m\"}}"),
+                  &h);
+  need("fail-fast-type-generic")->event(&s, &x); /* not a tool's failure: untouched */
+  OCK_ASSERT_STR_EQ(
+      ock_json_str(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "error"), "type"),
+      "no_provider");
+  done(&x);
+  ock__mutant_state_free(&s);
+}
+
 static const struct ock_test tests[] = {
     {"table_is_well_formed", table_is_well_formed},
     {"state_follows_traffic", state_follows_traffic},
@@ -592,6 +645,7 @@ static const struct ock_test tests[] = {
     {"narrow_event_lies", narrow_event_lies},
     {"single_cause_lies", single_cause_lies},
     {"one_cause_lies", one_cause_lies},
+    {"expectation_lies", expectation_lies},
     {NULL, NULL}};
 
 const struct ock_suite suite_mutations = {"mutations", tests, NULL, NULL};

@@ -52,9 +52,14 @@
 /* A request body past OCK_MAX_MOCK_BODY is still read (and dropped) up to this, so the client
  * sees the 413 instead of a reset connection; beyond it the connection is closed. */
 #define OCK_MAX_MOCK_DRAIN ((unsigned long long)OCK_MAX_MOCK_BODY * 16)
-/* The bytes the journal keeps; past it entries are dropped and counted. A long run's journal
- * is tens of MiB. The harness reads it as a cJSON tree, about as large again, so a scenario's
- * journal takes about twice this at its peak: 256 MiB keeps that near 512 MiB. */
+/* The bytes a scenario's journal takes; past it entries are dropped and counted. A long run's
+ * journal is tens of MiB. It bounds the journal's lines while the mock runs, and when the
+ * harness reads them (ock_mock_journal_take) the lines still held and the cJSON tree made of
+ * them together: each block of lines is freed once parsed, each entry's tree is counted at an
+ * upper bound of its heap (its nodes and strings), and the entries whose trees would pass the cap
+ * are dropped and counted too. So a flooded journal peaks at this plus the block being read and
+ * one entry in flight (under OCK_MAX_MOCK_BODY each): about 20 MiB over it, where the reader
+ * that held the lines and the whole tree at once took twice it. */
 #define OCK_MAX_MOCK_JOURNAL_BYTES ((size_t)256 << 20)
 /* The journal entries kept when the options do not say: a run of every fixture stays far
  * below it. */

@@ -14,6 +14,7 @@
 
 #include <cJSON.h>
 
+#include "ock/buf.h"
 #include "ock/json.h"
 #include "ock/message.h"
 #include "ock/wire.h"
@@ -33,11 +34,15 @@ int ock_history_to_responses(const struct ock_history *h, cJSON **out);
  * the JSON path under "$.input". */
 int ock_history_from_responses(const cJSON *input, struct ock_history *out, struct ock_jerr *err);
 
-/* ock_responses_output: the output items of a finished reply, as its Response object carries
- * them (the text as a message item msg_..., then one function_call item fc_..._I per call, each
- * with its id). The Responses API stores them under those ids, for a later item_reference.
- * *out is owned by the caller. OCK_OK or OCK_ENOMEM. */
-int ock_responses_output(const struct ock_reply *r, cJSON **out);
+/* The output items of a finished reply, as its Response object carries them: the text as a
+ * message item msg_..., then one function_call item fc_..._I per call, each with its id. The
+ * Responses API stores them under those ids, for a later item_reference.
+ * ock_responses_output_len: how many there are. ock_responses_item_id writes item k's id
+ * (k < that; n of 160 holds any). ock_responses_write_item appends item k to out as compact
+ * JSON: OCK_OK or OCK_ENOMEM. */
+size_t ock_responses_output_len(const struct ock_reply *r);
+void ock_responses_item_id(const struct ock_reply *r, size_t k, char *out, size_t n);
+int ock_responses_write_item(const struct ock_reply *r, size_t k, struct ock_buf *out);
 
 /* ock_reply_from_responses reads a Response object (output items, status, usage). The finish
  * reason is the status ("completed"), or for status "incomplete" incomplete_details.reason

@@ -35,7 +35,8 @@ struct ock_mock_options {
                                     trigger fires; may be NULL */
   void *user;                    /* passed to on_cancel; borrowed */
   size_t max_journal_entries;    /* 0: default 200000; past it entries are counted, not kept
-                                    (so are entries past 512 MiB of journal) */
+                                    (so are entries past the journal's byte cap,
+                                    OCK_MAX_MOCK_JOURNAL_BYTES) */
   unsigned request_timeout_ms;   /* 0: default 30000; the time a request's headers and body
                                     may take, from the connection's start or the previous
                                     reply; past it the connection is closed */
@@ -72,8 +73,17 @@ int ock_mock_port(const ock_mock *m);
  * The caller frees it with cJSON_Delete. NULL only when out of memory. */
 cJSON *ock_mock_journal(ock_mock *m);
 
+/* ock_mock_journal_take is ock_mock_journal for a reader done with the journal, after
+ * ock_mock_stop: it empties the journal as it parses it, freeing the lines as their entries
+ * become trees, and counts the trees against the journal's byte cap (OCK_MAX_MOCK_JOURNAL_BYTES)
+ * with the lines still held; the entries whose trees would pass it are dropped (counted by
+ * ock_mock_journal_dropped). So the journal's lines and tree together stay within the cap and
+ * one entry. Later reads of the journal find it empty. NULL only when out of memory. */
+cJSON *ock_mock_journal_take(ock_mock *m);
+
 /* ock_mock_journal_dropped counts entries not kept (past max_journal_entries, or past the
- * journal's 512 MiB); a harness should treat a non-zero count as an incomplete record. */
+ * journal's byte cap, OCK_MAX_MOCK_JOURNAL_BYTES, while it ran or when it was taken); a harness
+ * should treat a non-zero count as an incomplete record. */
 size_t ock_mock_journal_dropped(ock_mock *m);
 
 /* ock_mock_write_journal writes the journal as JSONL (one compact entry per line) to f,

@@ -1,0 +1,85 @@
+/*
+ * test_stored.c: the store behind previous_response_id and item_reference (stored.h), with as
+ * many entries as a load stores: each id finds what was kept under it first, a lookup bounded
+ * by a count sees only the items kept before it, and an unknown id is not found.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ock/status.h"
+#include "runner.h"
+#include "stored.h"
+
+enum { MANY = 20000 };
+
+static void items_by_id(void) {
+  struct mock_store s;
+  OCK_ASSERT_INT_EQ(ock__store_init(&s), OCK_OK);
+  char id[32];
+  for (int i = 0; i < MANY; i++) {
+    snprintf(id, sizeof id, "msg_%d", i);
+    char json[32];
+    snprintf(json, sizeof json, "%d", i);
+    OCK_ASSERT_INT_EQ(ock__store_put_item(&s, id, json), OCK_OK);
+  }
+  OCK_ASSERT_INT_EQ(ock__store_put_item(&s, "msg_5", "\"second\""), OCK_OK); /* kept: the first */
+  OCK_ASSERT_INT_EQ((long long)ock__store_items(&s), MANY);
+  for (int i = 0; i < MANY; i += 997) {
+    snprintf(id, sizeof id, "msg_%d", i);
+    cJSON *got = NULL;
+    OCK_ASSERT_INT_EQ(ock__store_item(&s, id, MANY, &got), OCK_OK);
+    OCK_ASSERT_INT_EQ((long long)cJSON_GetNumberValue(got), i);
+    cJSON_Delete(got);
+    OCK_ASSERT_INT_EQ(ock__store_item(&s, id, (size_t)i, &got), OCK_ENOTFOUND); /* kept later */
+  }
+  cJSON *got = NULL;
+  OCK_ASSERT_INT_EQ(ock__store_item(&s, "msg_5", MANY, &got), OCK_OK);
+  OCK_ASSERT_INT_EQ((long long)cJSON_GetNumberValue(got), 5);
+  cJSON_Delete(got);
+  OCK_ASSERT_INT_EQ(ock__store_item(&s, "msg_x", MANY, &got), OCK_ENOTFOUND);
+  ock__store_free(&s);
+}
+
+static void conversations_by_id(void) {
+  struct mock_store s;
+  OCK_ASSERT_INT_EQ(ock__store_init(&s), OCK_OK);
+  struct ock_history h;
+  ock_history_init(&h);
+  char id[32], text[32];
+  for (int i = 0; i < MANY; i++) { /* conversation i holds i % 4 + 1 messages */
+    ock_history_free(&h);
+    for (int k = 0; k <= i % 4; k++) {
+      snprintf(text, sizeof text, "%d.%d", i, k);
+      OCK_ASSERT_INT_EQ(ock_history_add_text(&h, OCK_ROLE_USER, text), OCK_OK);
+    }
+    snprintf(id, sizeof id, "resp_%d", i);
+    OCK_ASSERT_INT_EQ(ock__store_put(&s, id, &h), OCK_OK);
+  }
+  OCK_ASSERT_INT_EQ(ock_history_add_text(&h, OCK_ROLE_USER, "not this one"), OCK_OK);
+  OCK_ASSERT_INT_EQ(ock__store_put(&s, "resp_7", &h), OCK_OK); /* kept once: the first */
+
+  for (int i = 3; i < MANY; i += 1009) {
+    struct ock_history out;
+    ock_history_init(&out);
+    snprintf(id, sizeof id, "resp_%d", i);
+    OCK_ASSERT_INT_EQ(ock__store_chain(&s, id, &out), OCK_OK);
+    OCK_ASSERT_INT_EQ((long long)out.len, i % 4 + 1);
+    snprintf(text, sizeof text, "%d.%d", i, i % 4);
+    OCK_ASSERT_STR_EQ(out.items[out.len - 1].content, text);
+    OCK_ASSERT_INT_EQ(out.items[0].wire_index, -1);
+    ock_history_free(&out);
+  }
+  struct ock_history out;
+  ock_history_init(&out);
+  OCK_ASSERT_INT_EQ(ock__store_chain(&s, "resp_7", &out), OCK_OK);
+  OCK_ASSERT_STR_EQ(out.items[0].content, "7.0");
+  OCK_ASSERT_INT_EQ(ock__store_chain(&s, "resp_none", &out), OCK_ENOTFOUND);
+  ock_history_free(&out);
+  ock_history_free(&h);
+  ock__store_free(&s);
+}
+
+static const struct ock_test tests[] = {
+    {"items_by_id", items_by_id}, {"conversations_by_id", conversations_by_id}, {NULL, NULL}};
+
+const struct ock_suite mock_stored_suite = {"stored", tests, NULL, NULL};
