@@ -261,6 +261,77 @@ int ock_wire_rename_call_tool(cJSON *body, const struct ock_wire_ops *w, const c
   return 1;
 }
 
+/* keep_only leaves in arr its item number k alone. */
+static void keep_only(cJSON *arr, int k) {
+  for (int i = cJSON_GetArraySize(arr) - 1; i >= 0; i--)
+    if (i != k)
+      cJSON_DeleteItemFromArray(arr, i);
+}
+
+/* member_holding: the name of the member of o whose value is child, or NULL. */
+static const char *member_holding(const cJSON *o, const cJSON *child) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, o) {
+    if (c == child)
+      return c->string;
+  }
+  return NULL;
+}
+
+/* result_copy: a copy of the message that holds result r, holding only that result, renamed
+ * to id; NULL when out of memory or its shape is not known. */
+static cJSON *result_copy(const struct ock_wire_result *r, const struct ock_wire_ops *w,
+                          const char *id) {
+  if (r->item == r->msg) { /* OpenAI: the result is a message of its own */
+    cJSON *copy = cJSON_Duplicate(r->item, 1);
+    if (copy)
+      set_string(copy, w->result_id_key, id);
+    return copy;
+  }
+  const char *key = member_holding(r->msg, r->container);
+  cJSON *copy = key ? cJSON_Duplicate(r->msg, 1) : NULL;
+  cJSON *arr = cJSON_GetObjectItemCaseSensitive(copy, key ? key : "");
+  if (!cJSON_IsArray(arr)) {
+    cJSON_Delete(copy);
+    return NULL;
+  }
+  keep_only(arr, r->index);
+  set_string(cJSON_GetArrayItem(arr, 0), w->result_id_key, id);
+  return copy;
+}
+
+int ock_wire_copy_call_turn(cJSON *body, const struct ock_wire_ops *w, const char *id) {
+  int a;
+  cJSON *call = w && id ? first_stored_call(body, w, &a) : NULL;
+  if (!call)
+    return 0;
+  cJSON *msgs = ock__wire_messages(body);
+  const char *old = ock__wire_str(call, "id");
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(body, r, OCK_MAX_WIRE_REFS), res = -1, last = -1, k = 0;
+  for (int i = 0; i < n && res < 0; i++)
+    if (r[i].msg_index > a && !strcmp(ock__wire_str(r[i].item, w->result_id_key), old))
+      res = i;
+  for (int i = cJSON_GetArraySize(msgs) - 1; i >= 0 && last < 0; i--)
+    if (role_is(cJSON_GetArrayItem(msgs, i), "assistant"))
+      last = i;
+  if (res < 0 || last <= r[res].msg_index)
+    return 0;
+  for (cJSON *c = w->find_calls(cJSON_GetArrayItem(msgs, a))->child; c && c != call; c = c->next)
+    k++;
+  cJSON *turn = cJSON_Duplicate(cJSON_GetArrayItem(msgs, a), 1);
+  cJSON *answer = result_copy(&r[res], w, id);
+  cJSON *calls = turn ? w->find_calls(turn) : NULL;
+  if (!calls || !answer) {
+    cJSON_Delete(turn);
+    cJSON_Delete(answer);
+    return 0;
+  }
+  keep_only(calls, k);
+  set_string(cJSON_GetArrayItem(calls, 0), "id", id);
+  return insert_at(msgs, last, turn) && insert_at(msgs, last + 1, answer);
+}
+
 /* text_message: {"role": role, "content": text}, or Gemini's {"role", "parts": [{"text"}]}
  * (role "assistant" is "model" there) in a Gemini body; NULL when out of memory. */
 static cJSON *text_message(const cJSON *body, const char *role, const char *text) {

@@ -720,6 +720,33 @@ void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_excha
     ock__mut_post_after(x, cJSON_Duplicate(x->body, 1));
 }
 
+/* aggregate_too_early: a custom event with stage aggregate before each request after the
+ * first of an execute, and before execution:end of an error execute: results aggregated before
+ * the next plan, or before a failure, which the transition table refuses. */
+void ock__mut_aggregate_too_early(struct mutant_state *s, struct mutant_exchange *x) {
+  int again = is(x, OCK_EV_PROVIDER_REQUEST) && s->requests_in_execute > 0;
+  int failing = is(x, OCK_EV_EXECUTION_END) && !strcmp(data_str(x, "status"), "error");
+  if (!again && !failing)
+    return;
+  cJSON *step = event_named("ock-mutant:aggregated", NULL);
+  cJSON *d = cJSON_GetObjectItemCaseSensitive(step, "data");
+  if (*data_str(x, "trace_id"))
+    cJSON_AddStringToObject(d, "trace_id", data_str(x, "trace_id"));
+  cJSON_AddStringToObject(d, "stage", "aggregate");
+  ock__mut_post_before(x, step);
+}
+
+/* cancelled_step_failed: the step the cancel aborted is reported failed: a custom event with
+ * stage failed just before cancel:completed, so the execute reaches two terminal stages. */
+void ock__mut_cancelled_step_failed(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  if (!is(x, OCK_EV_CANCEL_COMPLETED))
+    return;
+  cJSON *step = event_named("ock-mutant:step-aborted", ock__mut_event_data(x));
+  ock__mut_set_str(cJSON_GetObjectItemCaseSensitive(step, "data"), "stage", "failed");
+  ock__mut_post_before(x, step);
+}
+
 /* A SIGINT the SUT must ignore (after prompt:complete or execution:end) is announced with
  * cancel:requested just before orchestrator:complete, though the execute ends as if none came
  * (the SUT itself never gets the signal: defers_sigint). */
@@ -742,6 +769,43 @@ void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *
   (void)s;
   if (is(x, OCK_EV_CANCEL_REQUESTED))
     x->replay_after = 1;
+}
+
+/* request_after_cancel: the LLM request abandoned on the cancel is sent once more, with its
+ * provider:request, after cancel:requested: a retry path that does not look at the cancel
+ * flag. */
+void ock__mut_request_after_cancel(struct mutant_state *s, struct mutant_exchange *x) {
+  if (is(x, OCK_EV_PROVIDER_REQUEST)) {
+    free(s->kept);
+    s->kept = cJSON_PrintUnformatted(x->body);
+  } else if (is(x, OCK_EV_CANCEL_REQUESTED) && s->kept && !s->done_once) {
+    cJSON *again = cJSON_Parse(s->kept);
+    if (!again)
+      return;
+    s->done_once = 1;
+    cJSON *data = cJSON_GetObjectItemCaseSensitive(again, "data");
+    const cJSON *attempt = cJSON_GetObjectItemCaseSensitive(data, "attempt");
+    if (cJSON_IsNumber(attempt)) /* the request sent again is the turn's next attempt */
+      cJSON_ReplaceItemInObjectCaseSensitive(data, "attempt",
+                                             cJSON_CreateNumber(attempt->valuedouble + 1));
+    ock__mut_post_after(x, again);
+    x->replay_after = 1;
+  }
+}
+
+/* failure_reported: the tool:post of the call whose failure ock__mut_failure_hidden kept from
+ * the SUT reaches the mock as the tool:error the SUT would have sent, so the SUT learns of a
+ * failure only when the next call of its round has started (when that one fails too). */
+void ock__mut_failure_reported(struct mutant_state *s, struct mutant_exchange *x) {
+  cJSON *d = ock__mut_event_data(x);
+  if (s->done_once != 1 || !s->kept || !d || !is(x, OCK_EV_TOOL_POST))
+    return;
+  s->done_once = 2;
+  ock__mut_set_str(x->body, "event", OCK_EV_TOOL_ERROR);
+  cJSON_DeleteItemFromObjectCaseSensitive(d, "result");
+  cJSON *err = cJSON_AddObjectToObject(d, "error");
+  cJSON_AddStringToObject(err, "type", "execution_failed");
+  cJSON_AddStringToObject(err, "message", s->kept);
 }
 
 /* sigint_at_next_turn: a deferred SIGINT reaches the SUT only when it starts its next turn or

@@ -90,8 +90,12 @@ void ock__mut_ignored_sigint_cancels(struct mutant_state *s, struct mutant_excha
 void ock__mut_cancel_requested_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_ignored_sigint_announced(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_completed_twice(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancelled_step_failed(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_aggregate_too_early(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancel_requested_twice(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_work_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_request_after_cancel(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_failure_reported(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_unstarted_calls_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_retry_after_as_floor(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_note_failed_output(struct mutant_state *s, struct mutant_exchange *x);
@@ -127,6 +131,8 @@ void ock__mut_stop_after_invalid(struct mutant_state *s, struct mutant_exchange 
 
 /* LLM requests and replies, tool requests and replies (mut_traffic.c). */
 void ock__mut_result_dropped(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_wrap_up_call_stored(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_failure_hidden(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_result_wrong_id(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_message_between_call_and_results(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_result_duplicated(struct mutant_state *s, struct mutant_exchange *x);
@@ -181,6 +187,7 @@ void ock__mut_fallback_as_retry(struct mutant_state *s, cJSON *doc);
 void ock__mut_fail_fast_continues(struct mutant_state *s, cJSON *doc);
 void ock__mut_retry_budget_raised(struct mutant_state *s, cJSON *doc);
 void ock__mut_event_before_session(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_custom_event_before_session(struct mutant_state *s, struct mutant_exchange *x);
 int ock__mut_exit_one(const struct mutant_state *s, int ended);
 int ock__mut_exit_sigsegv(const struct mutant_state *s, int ended);
 

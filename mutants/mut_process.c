@@ -104,6 +104,18 @@ void ock__mut_event_before_session(struct mutant_state *s, struct mutant_exchang
   ock__mut_post_before(x, e);
 }
 
+/* custom_event_before_session: a custom event (a "starting" notice) is posted before the
+ * session document is fetched: no trace_id or stage yet, since those come with the session. */
+void ock__mut_custom_event_before_session(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once++)
+    return;
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "event", "ock-mutant:starting");
+  cJSON *d = cJSON_AddObjectToObject(e, "data");
+  cJSON_AddStringToObject(d, "note", "an event before the session is fetched");
+  ock__mut_post_before(x, e);
+}
+
 int ock__mut_exit_one(const struct mutant_state *s, int ended) {
   (void)s;
   return ended == 0 ? 1 : ended;

@@ -670,3 +670,51 @@ void ock__mut_result_without_call(struct mutant_state *s, struct mutant_exchange
       ock_wire_duplicate_last_result(x->body, wire_of(x)))
     ock_wire_rename_last_result(x->body, wire_of(x), "_nocall");
 }
+
+/* wrap_up_call_stored: the first request after the execute that wrapped up stores the wrap-up
+ * reply's tool call, with a result, as a turn of its own before the final answer. The mock
+ * numbers its call ids <prefix><hash>_<reply>_<call>, and the wrap-up reply is the one after the
+ * reply whose call the history stores last, so its first call's id is known. */
+void ock__mut_wrap_up_call_stored(struct mutant_state *s, struct mutant_exchange *x) {
+  const struct ock_wire_ops *w = wire_of(x);
+  if (!w || !s->wrapped_up || s->llm_in_execute || s->done_once)
+    return;
+  struct ock_wire_result r[OCK_MAX_WIRE_REFS];
+  int n = w->find_results(x->body, r, OCK_MAX_WIRE_REFS);
+  if (!n)
+    return;
+  const char *id = ock__mut_str(r[n - 1].item, w->result_id_key);
+  size_t skip = strlen(w->call_prefix);
+  const char *u = strlen(id) > skip ? strchr(id + skip, '_') : NULL;
+  if (!u || !isdigit((unsigned char)u[1]))
+    return;
+  char wrap[256];
+  snprintf(wrap, sizeof wrap, "%.*s_%lu_0", (int)(u - id), id, strtoul(u + 1, NULL, 10) + 1);
+  s->done_once = ock_wire_copy_call_turn(x->body, w, wrap);
+}
+
+/* failure_hidden: the first tool endpoint failure reaches the SUT as a ToolResult with success
+ * true whose output is the text the SUT would store for the failure; its message is kept for
+ * ock__mut_failure_reported (which tells the mock of the failure as the SUT would have). */
+void ock__mut_failure_hidden(struct mutant_state *s, struct mutant_exchange *x) {
+  if (s->done_once || x->status < 500)
+    return;
+  const char *name = strrchr(x->path ? x->path : "", '/');
+  char text[400];
+  snprintf(text, sizeof text, "Error: tool '%.100s' endpoint answered HTTP %ld",
+           name ? name + 1 : "", x->status);
+  cJSON *result = cJSON_CreateObject();
+  char *message = strdup(text + strlen("Error: "));
+  if (!result || !message || !cJSON_AddTrueToObject(result, "success") ||
+      !cJSON_AddStringToObject(result, "output", text) || !cJSON_AddNullToObject(result, "error")) {
+    cJSON_Delete(result);
+    free(message);
+    return;
+  }
+  free(s->kept);
+  s->kept = message;
+  cJSON_Delete(x->reply);
+  x->reply = result;
+  x->status = 200;
+  s->done_once = 1;
+}

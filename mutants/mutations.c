@@ -610,6 +610,19 @@ static const struct mutation table[] = {
     /* EACH CHECK ID ALONE. The same lies as above, on the scenarios where the one first cause
      * they leave is the check id named (the gate's "caught alone", mutants/README.md): in the
      * other scenarios of the original row the lie also breaks a neighbouring check. */
+    /* cancel.no-new-work */
+    {.name = "request-after-cancel",
+     .requirement = "OCK-CANCEL-004",
+     .cases = "cancel-during-llm",
+     .what = "the request abandoned on the cancel is sent once more (with a provider:request) "
+             "after cancel:requested",
+     .event = ock__mut_request_after_cancel},
+    /* cancel.round-stopped */
+    {.name = "work-after-cancel-in-tool",
+     .requirement = "OCK-CANCEL-006",
+     .cases = "cancel-during-tool cancel-during-streamed-tool cancel-second-sigint",
+     .what = "the running tool's request is sent once more after cancel:requested",
+     .event = ock__mut_work_after_cancel},
     /* cancel.results-kept */
     {.name = "finished-results-lost-parallel",
      .requirement = "OCK-CANCEL-003",
@@ -636,6 +649,14 @@ static const struct mutation table[] = {
      .cases = "error-fail-fast-parallel error-fail-fast-invalid-arguments",
      .what = "the SUT runs error_strategy continue where the session says fail_fast",
      .session = ock__mut_fail_fast_continues},
+    /* error.fail-fast-unstarted */
+    {.name = "fail-fast-failure-seen-late",
+     .requirement = "OCK-ERROR-009",
+     .cases = "error-fail-fast-late-failure",
+     .what = "a sequential fail_fast round learns of a tool failure only once the next call has "
+             "started: that call runs (and fails) after the failure's tool:error",
+     .event = ock__mut_failure_reported,
+     .tool_reply = ock__mut_failure_hidden},
     /* hook.deny-request */
     {.name = "incomplete-as-success-deny-request",
      .requirement = "OCK-HOOK-002",
@@ -684,6 +705,26 @@ static const struct mutation table[] = {
      .cases = "lifecycle-cancelled lifecycle-denied lifecycle-fallback lifecycle-invalid-input",
      .what = "provider:resolve is sent again after the first provider:response",
      .event = ock__mut_resolve_repeated},
+    {.name = "aggregate-too-early",
+     .requirement = "OCK-LIFECYCLE-003",
+     .cases = "lifecycle-error lifecycle-max-iterations lifecycle-tool-round",
+     .what = "a custom event with stage aggregate comes before each request after a tool round "
+             "or a failed one, and before the end of an error execute",
+     .event = ock__mut_aggregate_too_early},
+    /* iter.wrap-up-calls-discarded */
+    {.name = "wrap-up-call-stored",
+     .requirement = "OCK-ITER-005",
+     .cases = "iter-wrapup-tool-calls@openai",
+     .what = "the wrap-up reply's tool call is stored in the context, with a result, before the "
+             "final answer",
+     .llm_request = ock__mut_wrap_up_call_stored},
+    /* lifecycle.terminal */
+    {.name = "cancelled-step-failed",
+     .requirement = "OCK-LIFECYCLE-004",
+     .cases = "lifecycle-cancelled",
+     .what = "the step a cancel aborted is reported with stage failed (a custom event) before "
+             "cancel:completed: two terminal stages",
+     .event = ock__mut_cancelled_step_failed},
     /* order.response-matches */
     {.name = "response-content-changed-whole",
      .requirement = "OCK-ORDER-008",
@@ -708,6 +749,13 @@ static const struct mutation table[] = {
      .cases = "tool-single-call anthropic-tool-single-call gemini-tool-single-call",
      .what = "a user message sits between a tool call and its results",
      .llm_request = ock__mut_message_between_call_and_results},
+    /* proc.session: a custom event, which no lifecycle check reads, so only the order of the
+     * session fetch and the first event is broken */
+    {.name = "custom-event-before-session",
+     .requirement = "OCK-PROC-001",
+     .cases = "text-answer",
+     .what = "a custom event is posted before the session document is fetched",
+     .session_request = ock__mut_custom_event_before_session},
     /* proc.request-model */
     {.name = "fallback-keeps-model-cross-wire",
      .requirement = "OCK-PROC-006",

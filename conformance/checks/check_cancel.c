@@ -1,7 +1,8 @@
 /*
  * check_cancel.c: CANCEL, SIGINT during an execute: it ends with status cancelled after
- * cancel:requested and cancel:completed, starts nothing new once the cancel is noticed, keeps
- * the results of tools that finished, and leaves a context that ends with an assistant message.
+ * cancel:requested and cancel:completed, sends no LLM request and starts no tool once the cancel
+ * is noticed, keeps the results of tools that finished, and leaves a context that ends with an
+ * assistant message.
  * The words of a cancelled call's result and of that closing message (OCK-TEXT-007, OCK-TEXT-010,
  * SHOULD) are judged apart, so other words fail no MUST.
  */
@@ -145,9 +146,11 @@ static void cancel_once(struct grade_ctx *g, const struct view_exec *x,
                   n_signals, n_requested, n_completed);
 }
 
-/* cancel_no_new_work: nothing starts after the cancel is noticed. A black-box SUT posts no
- * cancel:requested: the SIGINT itself is the mark, and work that starts more than the late
- * tolerance after it is new work (SPEC.md 9.7). */
+/* cancel_no_new_work: no LLM request is sent after the cancel is noticed. A tool started after
+ * it is cancel_round_stopped's (OCK-CANCEL-006, a MUST), so each check sees a fault of its own.
+ * A black-box SUT posts no cancel:requested: the SIGINT itself is the mark, and a request or a
+ * tool run that starts more than the late tolerance after it is new work (SPEC.md 9.7); there
+ * OCK-CANCEL-006 is not graded, so the tool run is this check's. */
 static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
                                const struct cancel_marks *m) {
   const struct view *v = g->v;
@@ -157,13 +160,13 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
     size_t late = (size_t)-1;
     for (size_t i = mark + 1; i < x->end && late == (size_t)-1; i++)
       if ((ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST) ||
-           ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START)) &&
+           (v->traffic && ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START))) &&
           ock__entry_time(v->e[i]) > after)
         late = i;
     ock__grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
                     late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[mark]),
                     v->traffic ? "nothing new starts after the SIGINT"
-                               : "nothing new starts after cancel:requested",
+                               : "no LLM request is sent after cancel:requested",
                     "%s",
                     late == (size_t)-1                                ? "nothing started"
                     : ock__is_kind(v->e[late], OCK_ENTRY_LLM_REQUEST) ? "an LLM request was sent"

@@ -67,7 +67,8 @@ struct stage_walk {
 
 /* stage_of_event judges the stage of event e of execute x: for a known event (def), the stage
  * SPEC.md maps it to (OCK-LIFECYCLE-002); for every event with a stage, an allowed transition from
- * the previous one (-003) and no second terminal stage (-004). A custom event's stage is its own
+ * the previous one (-003) and no second terminal stage (-004, which alone reports a move from one
+ * terminal stage into another). A custom event's stage is its own
  * (any of the eight): it takes part in the walk, so that CUGAR's plan, route and execute steps,
  * which no known event names, are held to SPEC.md 4.4 too; one without a stage is skipped. */
 static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const cJSON *e,
@@ -96,7 +97,11 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
                     : w->have_terminal             ? ock_stage_name(w->terminal)
                                                    : "terminal");
   enum ock_stage from = w->order.prev;
-  if (!ock_stage_walk_next(&w->order, s) && !w->trans_bad++)
+  /* A move from one terminal stage into another is a second terminal stage: OCK-LIFECYCLE-004's
+   * finding below, not a transition of the table gone wrong. */
+  int second_terminal = from != OCK_STAGE_COUNT && ock_stage_is_terminal(from) &&
+                        ock_stage_is_terminal(s) && from != s;
+  if (!ock_stage_walk_next(&w->order, s) && !second_terminal && !w->trans_bad++)
     ock__grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, ock__entry_seq(e),
                     "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s",
                     x->index, ock_stage_name(from), ock_stage_name(s), ock__event_name(e));

@@ -132,6 +132,9 @@ static const struct {
     /* A turn sent back to the provider that failed carries that provider's model where the
      * session gives the fallback's. */
     {"error.fallback-sticks", "proc.request-model"},
+    /* An event before the session fetch is an event before the first prompt:submit too: the
+     * grammar's check of the first event restates it. */
+    {"proc.session", "order.submit-first"},
     /* A timeout reported as another failure: the tool:post order check exempts a timeout by its
      * type, so it reads the mislabel too. */
     {"tool.timeout", "order.tool-post-after-run"},

@@ -921,6 +921,27 @@ static void cugar_stage_order_is_accepted(void) {
       "FAIL");
 }
 /* clang-format on */
+
+/* A move from one terminal stage into another (a step reported failed, then the cancel) is a
+ * second terminal stage: OCK-LIFECYCLE-004's finding, not a transition OCK-LIFECYCLE-003 refuses.
+ */
+/* clang-format off */
+static void second_terminal_stage_is_lifecycle_terminal(void) {
+  static const char journal[] =
+      "[{\"kind\":\"session\",\"trace_id\":\"tr\"},"
+      EV("prompt:submit", "{\"prompt\":\"hi\"" S_("initialize")) ","
+      EV("execution:start", "{\"prompt\":\"hi\"" S_("initialize")) ","
+      EV("step:aborted", "{\"step\":1" S_("failed")) ","
+      EV("cancel:completed", "{\"orchestrator\":\"x\",\"turn_count\":0" S_("cancelled")) ","
+      EV("execution:end", "{\"response\":null,\"status\":\"cancelled\"" S_("cancelled")) ","
+      EV("orchestrator:complete",
+         "{\"orchestrator\":\"x\",\"turn_count\":0,\"status\":\"cancelled\"" S_("cancelled")) "]";
+  char got[16];
+  OCK_ASSERT_STR_EQ(lifecycle_check(journal, "lifecycle.terminal", got, sizeof got), "FAIL");
+  OCK_ASSERT_STR_EQ(lifecycle_check(journal, "lifecycle.transitions", got, sizeof got), "PASS");
+  OCK_ASSERT_STR_EQ(lifecycle_check(journal, "lifecycle.stage", got, sizeof got), "PASS");
+}
+/* clang-format on */
 #undef S_
 
 static void custom_events_do_not_displace_execution_events(void) {
@@ -1423,6 +1444,7 @@ static const struct ock_test tests[] = {
     {"custom_events_do_not_displace_execution_events",
      custom_events_do_not_displace_execution_events},
     {"cugar_stage_order_is_accepted", cugar_stage_order_is_accepted},
+    {"second_terminal_stage_is_lifecycle_terminal", second_terminal_stage_is_lifecycle_terminal},
     {"tool_events_without_ids_cost_one_finding", tool_events_without_ids_cost_one_finding},
     {"event_data_is_shared_by_concurrent_graders", event_data_is_shared_by_concurrent_graders},
     {NULL, NULL}};

@@ -41,8 +41,9 @@ static cJSON *parse_quoted(const char *text) {
 }
 
 /* grade_journal grades the journal (entries get seq = position and, unless set, t_ms = 10 x
- * position) of a scenario of fixture, every capability declared, SHOULD graded. */
-static cJSON *grade_journal(const char *fixture, const char *journal) {
+ * position) of a scenario of fixture, every capability declared, SHOULD graded; black-box (from
+ * the traffic alone, SPEC.md 9.7) when traffic is set. */
+static cJSON *grade_journal_as(const char *fixture, const char *journal, int traffic) {
   static const char *const caps[] = {"core",       "streaming", "parallel",   "cancellation",
                                      "resilience", "lifecycle", "scheduling", NULL};
   cJSON *fx = parse_quoted(fixture);
@@ -58,7 +59,9 @@ static cJSON *grade_journal(const char *fixture, const char *journal) {
   struct sut_result proc = {.exit_code = 0};
   struct view v;
   cJSON *checks = cJSON_CreateArray();
-  if (fx && j && ock__view_build(&v, fx, j, &proc) == OCK_OK) {
+  if (fx && j &&
+      (traffic ? ock__view_build_traffic(&v, fx, j, &proc) : ock__view_build(&v, fx, j, &proc)) ==
+          OCK_OK) {
     struct grade_ctx g = {.v = &v,
                           .reg = reg,
                           .declared = caps,
@@ -71,6 +74,10 @@ static cJSON *grade_journal(const char *fixture, const char *journal) {
   cJSON_Delete(j);
   cJSON_Delete(fx);
   return checks;
+}
+
+static cJSON *grade_journal(const char *fixture, const char *journal) {
+  return grade_journal_as(fixture, journal, 0);
 }
 
 /* verdict: the verdict of check id, "(not run)" when it reported nothing. */
@@ -154,6 +161,26 @@ static void tool_round_going_on_after_cancel_fails(void) {
   cJSON *c = grade_journal(one_tool, j);
   EXPECT(c, "cancel.round-stopped", "FAIL");
   EXPECT(c, "cancel.tool-abandoned", "(not run)");
+  /* A tool started after the cancel is OCK-CANCEL-006's finding; OCK-CANCEL-004 looks at LLM
+   * requests only, so one fault is one failing check. */
+  EXPECT(c, "cancel.no-new-work", "PASS");
+  cJSON_Delete(c);
+  /* Black-box, OCK-CANCEL-006 is not graded: a tool run long after the SIGINT is new work for
+   * OCK-CANCEL-004 there. */
+  const char *traffic =
+      "[{'kind':'session'},"
+      "{'kind':'llm_request','provider':'main','neutral':[{'role':'user','content':'p'}]},"
+      "{'kind':'llm_reply','provider':'main','status':200,'text':'','fault':null,'tool_calls':["
+      "{'id':'c1','name':'a','arguments':'{}'},{'id':'c2','name':'b','arguments':'{}'}]},"
+      "{'kind':'tool_start','name':'a','tool_call_id':'c1','input':{},'t_ms':90},"
+      "{'kind':'cancel','trigger':{},'t_ms':100},"
+      "{'kind':'tool_end','name':'a','tool_call_id':'c1','status':200,'reply':null,"
+      "'client_gone':true,'t_ms':115},"
+      "{'kind':'tool_start','name':'b','tool_call_id':'c2','input':{},'t_ms':5000},"
+      "{'kind':'tool_end','name':'b','tool_call_id':'c2','status':200,"
+      "'reply':{'success':true,'output':'y'},'t_ms':5010}]";
+  c = grade_journal_as(one_tool, traffic, 1);
+  EXPECT(c, "cancel.no-new-work", "WARN"); /* a SHOULD, not --strict */
   cJSON_Delete(c);
 }
 

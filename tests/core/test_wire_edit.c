@@ -131,6 +131,52 @@ static void rename_call_consistently(void) {
   cJSON_Delete(a);
 }
 
+/* copy_call_turn: a copy of the first call, and of its result, renamed, stands before the
+ * last assistant message; the other call is not copied. Nothing without such a message. */
+static void copy_call_turn(void) {
+  cJSON *o = parse(
+      "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},"
+      "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+      "{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},"
+      "{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},"
+      "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"},"
+      "{\"role\":\"tool\",\"content\":\"B\",\"tool_call_id\":\"b\"},"
+      "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"r\"}]}");
+  OCK_ASSERT_TRUE(ock_wire_copy_call_turn(o, &ock_wire_openai, "w"));
+  expect_messages(
+      o,
+      "[{\"role\":\"user\",\"content\":\"q\"},"
+      "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+      "{\"id\":\"a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},"
+      "{\"id\":\"b\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]},"
+      "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"a\"},"
+      "{\"role\":\"tool\",\"content\":\"B\",\"tool_call_id\":\"b\"},"
+      "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+      "{\"id\":\"w\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},"
+      "{\"role\":\"tool\",\"content\":\"A\",\"tool_call_id\":\"w\"},"
+      "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"r\"}]");
+  cJSON *a = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"},"
+                   "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"t\"},"
+                   "{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"f\",\"input\":{}},"
+                   "{\"type\":\"tool_use\",\"id\":\"b\",\"name\":\"g\",\"input\":{}}]},"
+                   "{\"role\":\"user\",\"content\":["
+                   "{\"type\":\"tool_result\",\"tool_use_id\":\"a\",\"content\":\"A\"},"
+                   "{\"type\":\"tool_result\",\"tool_use_id\":\"b\",\"content\":\"B\"}]},"
+                   "{\"role\":\"assistant\",\"content\":\"done\"},"
+                   "{\"role\":\"user\",\"content\":\"r\"}]}");
+  OCK_ASSERT_TRUE(ock_wire_copy_call_turn(a, &ock_wire_anthropic, "w"));
+  expect_contains(a, "{\"role\":\"assistant\",\"content\":["
+                     "{\"type\":\"tool_use\",\"id\":\"w\",\"name\":\"f\",\"input\":{}}]},"
+                     "{\"role\":\"user\",\"content\":["
+                     "{\"type\":\"tool_result\",\"tool_use_id\":\"w\",\"content\":\"A\"}]},"
+                     "{\"role\":\"assistant\",\"content\":\"done\"}");
+  cJSON *none = parse(openai_body); /* no assistant message after the results */
+  OCK_ASSERT_INT_EQ(ock_wire_copy_call_turn(none, &ock_wire_openai, "w"), 0);
+  cJSON_Delete(none);
+  cJSON_Delete(o);
+  cJSON_Delete(a);
+}
+
 static void split_call(void) {
   cJSON *o = parse(openai_body), *a = parse(anthropic_body);
   OCK_ASSERT_TRUE(ock_wire_split_call(o, &ock_wire_openai, "between"));
@@ -304,6 +350,7 @@ static const struct ock_test tests[] = {
     {"rename_and_duplicate", rename_and_duplicate},
     {"reverse_results", reverse_results},
     {"rename_call_consistently", rename_call_consistently},
+    {"copy_call_turn", copy_call_turn},
     {"split_call", split_call},
     {"result_texts", result_texts},
     {"error_results_suffixed", error_results_suffixed},

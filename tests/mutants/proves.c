@@ -51,7 +51,7 @@ static const struct proves_row table[] = {
     {"cancel-between-executes", "expect.exit-code expect.llm-requests expect.status proc.executes "
                                 "proc.exit proc.prompt-order proc.sigint"},
     {"cancel-between-turns",
-     "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
+     "cancel.closing-message cancel.events cancel.results-kept cancel.round-stopped cancel.status "
      "expect.last-request expect.llm-requests orphan.context-valid proc.sigint"},
     {"cancel-during-denied-prompt", "cancel.ignored hook.deny-submit"},
     {"cancel-during-empty-prompt", "cancel.ignored valid.empty-prompt"},
@@ -63,7 +63,7 @@ static const struct proves_row table[] = {
      "complete.turn-count expect.last-request expect.llm-requests expect.turn-count order.grammar "
      "order.request-closed proc.sigint"},
     {"cancel-during-parallel-tools",
-     "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
+     "cancel.closing-message cancel.events cancel.results-kept cancel.round-stopped cancel.status "
      "complete.turn-count expect.last-request expect.llm-requests "
      "expect.turn-count orphan.call-order orphan.context-valid parallel.group-id"},
     {"cancel-during-retry-backoff", "cancel.status error.retry"},
@@ -76,7 +76,7 @@ static const struct proves_row table[] = {
     {"cancel-during-streamed-tool",
      "cancel.closing-message cancel.results-kept orphan.call-arguments"},
     {"cancel-during-tool",
-     "cancel.closing-message cancel.events cancel.no-new-work cancel.results-kept cancel.status "
+     "cancel.closing-message cancel.events cancel.results-kept cancel.round-stopped cancel.status "
      "complete.last complete.once expect.events-present expect.last-request expect.llm-requests "
      "order.grammar orphan.context-valid proc.sigint proc.signal"},
     {"cancel-second-sigint", "cancel.events cancel.once"},
@@ -92,6 +92,7 @@ static const struct proves_row table[] = {
     {"error-fail-fast-invalid-arguments",
      "complete.error-object error.fail-fast expect.error-type expect.last-request "
      "expect.llm-requests orphan.context-valid tool.invalid-arguments"},
+    {"error-fail-fast-late-failure", "error.fail-fast-unstarted expect.tool-calls"},
     {"error-fail-fast-parallel",
      "error.fail-fast expect.last-request expect.llm-requests orphan.call-order "
      "orphan.context-valid parallel.group-id parallel.result-order"},

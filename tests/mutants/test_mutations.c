@@ -508,6 +508,76 @@ static void single_cause_lies(void) {
   ock__mutant_state_free(&s);
 }
 
+/* The lies that leave one check id the first cause (mutants/README.md, "each check id caught
+ * alone"): each acts in its one situation only. */
+static void one_cause_lies(void) {
+  struct mutant_state s;
+  ock__mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  /* request-after-cancel: the last provider:request again, as the next attempt, after
+   * cancel:requested, and the request replayed. */
+  struct mutant_exchange x =
+      exchange_of(event("provider:request", "{\"iteration\":1,\"attempt\":1}"), &h);
+  need("request-after-cancel")->event(&s, &x);
+  OCK_ASSERT_NULL(x.after);
+  done(&x);
+  x = exchange_of(event("cancel:requested", "{}"), &h);
+  need("request-after-cancel")->event(&s, &x);
+  OCK_ASSERT_TRUE(x.replay_after);
+  const cJSON *again = cJSON_GetArrayItem(x.after, 0);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(again, "event")), "provider:request");
+  OCK_ASSERT_INT_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(again, "data"), "attempt")->valueint,
+                    2);
+  done(&x);
+  ock__mutant_state_free(&s);
+
+  /* fail-fast-failure-seen-late: the first endpoint failure becomes a success for the SUT, and
+   * that call's tool:post the tool:error the mock expects; a second failure is left alone. */
+  ock__mutant_state_init(&s);
+  x = (struct mutant_exchange){.route = MUTANT_ROUTE_TOOL,
+                               .path = "/ock/v1/tools/get_time",
+                               .status = 500,
+                               .req_headers = &h,
+                               .reply_headers = &h};
+  need("fail-fast-failure-seen-late")->tool_reply(&s, &x);
+  OCK_ASSERT_INT_EQ(x.status, 200);
+  OCK_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(x.reply, "success")));
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(x.reply, "output")),
+                    "Error: tool 'get_time' endpoint answered HTTP 500");
+  done(&x);
+  x = exchange_of(event("tool:post", "{\"tool_call_id\":\"c1\",\"result\":{}}"), &h);
+  need("fail-fast-failure-seen-late")->event(&s, &x);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(x.body, "event")), "tool:error");
+  OCK_ASSERT_STR_EQ(data_str(&x, "result"), "(absent)");
+  const cJSON *err = cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "error");
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(err, "type")), "execution_failed");
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(err, "message")),
+                    "tool 'get_time' endpoint answered HTTP 500");
+  done(&x);
+  x = (struct mutant_exchange){.route = MUTANT_ROUTE_TOOL,
+                               .path = "/ock/v1/tools/search",
+                               .status = 500,
+                               .req_headers = &h,
+                               .reply_headers = &h};
+  need("fail-fast-failure-seen-late")->tool_reply(&s, &x);
+  OCK_ASSERT_INT_EQ(x.status, 500);
+  done(&x);
+  ock__mutant_state_free(&s);
+
+  /* cancelled-step-failed: a custom event with stage failed before cancel:completed. */
+  ock__mutant_state_init(&s);
+  x = exchange_of(event("cancel:completed", "{\"trace_id\":\"t\",\"stage\":\"cancelled\"}"), &h);
+  need("cancelled-step-failed")->event(&s, &x);
+  const cJSON *step = cJSON_GetArrayItem(x.before, 0);
+  OCK_ASSERT_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(step, "event")),
+                    "ock-mutant:step-aborted");
+  OCK_ASSERT_STR_EQ(
+      cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(step, "data"), "stage")),
+      "failed");
+  done(&x);
+  ock__mutant_state_free(&s);
+}
+
 /* The lies only a scenario's expectation sees: the limit one lower (never below 1), a retry
  * announced after a non-retryable error only, the fail_fast error type made generic. */
 static void expectation_lies(void) {
@@ -574,6 +644,7 @@ static const struct ock_test tests[] = {
     {"one_text_at_a_time", one_text_at_a_time},
     {"narrow_event_lies", narrow_event_lies},
     {"single_cause_lies", single_cause_lies},
+    {"one_cause_lies", one_cause_lies},
     {"expectation_lies", expectation_lies},
     {NULL, NULL}};
 

@@ -282,6 +282,14 @@ int ock_wire_alter_call_arguments(cJSON *body, const struct ock_wire_ops *w, con
  * assistant message with calls (its result is left alone). */
 int ock_wire_rename_call_tool(cJSON *body, const struct ock_wire_ops *w, const char *suffix);
 
+/* ock_wire_copy_call_turn inserts, directly before the last assistant message, a copy of the
+ * last assistant message with calls holding its first call only, and a copy of that call's
+ * result (Anthropic: of the user message that holds it, with that result block only), the
+ * copied call and result given the id `id`: a call stored with a result that the history did
+ * not have. Nothing when that call has no result before the last assistant message. On the
+ * OpenAI and Anthropic wires; on the Responses API and Gemini it finds no call to copy. */
+int ock_wire_copy_call_turn(cJSON *body, const struct ock_wire_ops *w, const char *id);
+
 /* ock_wire_split_call puts a user message with text between the last assistant message with
  * calls and its results (Anthropic: a text block before the results in their user message). */
 int ock_wire_split_call(cJSON *body, const struct ock_wire_ops *w, const char *text);
