@@ -215,10 +215,10 @@ static void complete_status_matches(struct grade_ctx *g, const struct view_exec 
     else if (!strcmp(status, "error") && h.last_reply_final && !h.failed_reply && !h.cancelled &&
              h.requests)
       why = "status error, but the execute ended with a final answer and no failure";
-    else if (strcmp(status, "cancelled") && strcmp(status, "incomplete") && h.last_reply_final &&
-             !h.failed_reply && !h.denied && !h.cancelled && !h.wrapped_up &&
-             strcmp(status, "success"))
-      why = "the execute ended with a final answer, so status should be success";
+    else if (strcmp(status, "cancelled") && h.last_reply_final && !h.failed_reply && !h.denied &&
+             !h.cancelled && !h.wrapped_up && strcmp(status, "success"))
+      why = "the execute ended with a final answer, no limit and no deny, so status should be "
+            "success";
     ock__grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
                     "status matches what happened", "execute %d: %s", x->index, why ? why : status);
   }

@@ -88,6 +88,9 @@ static const struct {
     {"tool.event-fields", "parallel.*"},
     /* A turn counted wrong: the iteration limit's turn count is wrong with it. */
     {"complete.turn-count", "iter.status"},
+    /* A status that does not say what happened: the limit's check reads the same status (an
+     * answered execute reported as incomplete, reason max_iterations). */
+    {"complete.status-matches", "iter.status"},
     /* The iteration limit not kept: the wrap-up and the outcome of the limit go with it. */
     {"iter.limit", "iter.*"},
     /* A response rewritten in prompt:complete is rewritten in execution:end too. */

@@ -16,12 +16,13 @@ import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "..", "..", "adapters", "python")  # ock_frameworks.warm: stdlib only
 PROBE = "warm_probe:main"
 
 
 def env_with(**extra):
     env = dict(os.environ)
-    env["PYTHONPATH"] = HERE + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join([HERE, SOURCE, env.get("PYTHONPATH", "")])
     env.update(extra)
     return env
 

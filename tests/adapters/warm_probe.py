@@ -7,13 +7,14 @@ import time
 
 
 def main() -> int:
-    print("pid=%d" % os.getpid(), flush=True)
     mode = sys.argv[1] if len(sys.argv) > 1 else "exit"
-    if mode == "wait":
+    if mode == "wait":  # the handler first: the test signals once it has read the pid
         def on_sigint(*_):
             print("got SIGINT", flush=True)
             os._exit(3)
         signal.signal(signal.SIGINT, on_sigint)
+    print("pid=%d" % os.getpid(), flush=True)
+    if mode == "wait":
         time.sleep(60)
         return 1
     if mode == "interrupt":

@@ -692,6 +692,8 @@ static int alone_catches(const struct gate_mutant *gm, const char *id) {
  * checks fails too, in the same scenario, on the same evidence, so no lie can make it the one
  * first cause. Each is proven by a mutation that catches alone a check it restates, and makes it
  * FAIL with it (mutants/README.md, docs/grading.md Section 9.1):
+ *  - status: what complete.status-matches wants of each exit path (SPEC.md 5.2), the scenario's
+ *    status being the one its path gives;
  *  - exit_code: every fixture gives 0, and SPEC.md 7.8 wants 0 of every run (proc.exit);
  *  - timing: each range is the window of SPEC.md 5.7 with the tolerances of 9.4, the one the
  *    backoff and Retry-After checks apply to the same gap (and they also read delay_ms);
@@ -703,13 +705,14 @@ static int alone_catches(const struct gate_mutant *gm, const char *id) {
  *    deltas, the lifecycle's pair, the selection's pair, the cancel's pair, the grammar's
  *    events of a turn);
  *  - turn_count, llm_requests, tool_calls, last_request: the one lie found that moves each of
- *    them and no other specific check, a limit off by one that wraps up a turn early, is one
- *    iter.status sees too (it reports reason max_iterations without the limit's turns). No lie
- *    that they alone see is known. */
+ *    them, a limit off by one that wraps up a turn early, is one iter.status and
+ *    complete.status-matches see too (reason max_iterations without the limit's turns; an
+ *    execute that ended on a final answer reported incomplete). No lie they alone see is known. */
 static const struct {
   const char *expectation;
   const char *restates; /* space-separated check ids */
 } restatements[] = {
+    {"expect.status", "complete.status-matches"},
     {"expect.exit-code", "proc.exit"},
     {"expect.timing", "error.backoff error.retry-after"},
     {"expect.reason", "hook.deny-submit hook.deny-request iter.status"},
@@ -718,10 +721,10 @@ static const struct {
     {"expect.events-present",
      "stream.events lifecycle.execution-events hook.selecting-order cancel.events "
      "order.request-closed order.prompt-complete complete.once"},
-    {"expect.turn-count", "iter.status"},
-    {"expect.llm-requests", "iter.status"},
-    {"expect.tool-calls", "iter.status"},
-    {"expect.last-request", "iter.status"},
+    {"expect.turn-count", "complete.turn-count iter.status complete.status-matches"},
+    {"expect.llm-requests", "iter.status complete.status-matches"},
+    {"expect.tool-calls", "iter.status complete.status-matches"},
+    {"expect.last-request", "iter.status complete.status-matches"},
 };
 
 /* by_restatement: the first mutation (table order) that catches alone a check c restates and
