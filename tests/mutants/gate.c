@@ -688,10 +688,10 @@ static int alone_catches(const struct gate_mutant *gm, const char *id) {
   return 1;
 }
 
-/* The expectations that restate a specific check: whenever the expectation fails, one of those
- * checks fails too, in the same scenario, on the same evidence, so no lie can make it the one
- * first cause. Each is proven by a mutation that catches alone a check it restates, and makes it
- * FAIL with it (mutants/README.md, docs/grading.md Section 9.1):
+/* The checks that restate a specific check, the expectations and two more: whenever one fails, one
+ * of those checks fails too, in the same scenario, on the same evidence, so no lie can make it the
+ * one first cause. Each is proven by a mutation that catches alone a check it restates, and makes
+ * it FAIL with it (mutants/README.md, docs/grading.md Section 9.1):
  *  - status: what complete.status-matches wants of each exit path (SPEC.md 5.2), the scenario's
  *    status being the one its path gives;
  *  - exit_code: every fixture gives 0, and SPEC.md 7.8 wants 0 of every run (proc.exit);
@@ -725,6 +725,12 @@ static const struct {
     {"expect.llm-requests", "iter.status complete.status-matches"},
     {"expect.tool-calls", "iter.status complete.status-matches"},
     {"expect.last-request", "iter.status complete.status-matches"},
+    /* Two specific checks restate others too (mutants/README.md says why each stays as it is):
+     * the next execute's history, judged by the history checks first; the order of results,
+     * judged by the call-order check first (a first-cause rule each). */
+    {"orphan.context-valid",
+     "orphan.result-for-every-call orphan.results-adjacent orphan.call-order orphan.call-kept"},
+    {"parallel.result-order", "orphan.call-order"},
 };
 
 /* by_restatement: the first mutation (table order) that catches alone a check c restates and
