@@ -65,7 +65,9 @@ FW_PY_BRIDGES ?= langgraph openai-agents pydantic-ai
 # call when the first fails is timing, so error.fail-fast-unstarted, and the cause it charges,
 # vary from run to run. (The Agents SDK and Pydantic AI apply no fail_fast either: their other
 # fail-fast scenarios grade it.)
-FW_PY_EXCLUDE := tool-same-tool-twice error-fail-fast-tool error-fail-fast-late-failure
+# cancel-during-parallel-tools: whether the Agents SDK has started the round's second call when
+# the SIGINT's cancel reaches its task is timing (OCK-CANCEL-006 failed in one run of three).
+FW_PY_EXCLUDE := tool-same-tool-twice error-fail-fast-tool cancel-during-parallel-tools error-fail-fast-late-failure
 # The Python runs play two scenarios at a time (--jobs 2): a worker's first request still loads
 # what its framework imports lazily, the black-box agent imports openai and mcp afresh in each
 # scenario's process, and more jobs than cores only turns that into timeouts.
