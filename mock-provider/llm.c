@@ -37,6 +37,16 @@
 #include "script.h"
 #include "validate.h"
 
+/* What the Responses API's store held when a request arrived, so that the journal reads the
+ * request again (print_request) as it was read then: the items it could name, the generations
+ * dropped (stored.h), and whether a lookup missed. again: 0 when the request is read as it
+ * arrives. */
+struct store_mark {
+  int again;
+  size_t seen, drops;
+  int missed;
+};
+
 /* One request, read: by the tree-less reader (core/wire_request.c) when the body is in its
  * subset, else by the tree reader, which also words every 400. */
 struct llm_in {
@@ -61,7 +71,9 @@ struct llm_in {
   size_t n_instructions;
   const char *previous_id;
   int store;
-  size_t seen;     /* the stored items an item_reference may name (stored.h) */
+  struct store_mark mark; /* what the store held when the request arrived (below) */
+  int missed;             /* a stored conversation or item the request named was not found */
+  int context_dropped;    /* read again: what it named was found then, and dropped since */
   cJSON *resolved; /* owned: input with its item references replaced, or NULL when it has none */
   char model_buf[256]; /* Gemini: the model named in the URL */
 };
@@ -202,6 +214,15 @@ static int responses_fields(struct llm_in *in, const char **instructions, struct
   return rc;
 }
 
+/* dropped_since: a lookup that misses now, read again for the journal, found what it looked for
+ * when the request arrived, and the store has dropped a generation since (sets
+ * in->context_dropped). */
+static int dropped_since(struct mock_store *store, struct llm_in *in) {
+  if (in->mark.again && !in->mark.missed && ock__store_drops(store) > in->mark.drops)
+    in->context_dropped = 1;
+  return in->context_dropped;
+}
+
 /* The API's texts for an item_reference it cannot resolve: 404, type invalid_request_error,
  * param "input", code null, with the second sentence when the request itself says store false
  * (openai/openai-agents-python#2020 without it, #2265 and home-assistant/core#150251 with it). */
@@ -225,8 +246,13 @@ static int resolve_one(struct mock_store *store, struct llm_in *in, cJSON *refer
   ock_jpath_index(path, sizeof path, "$.input", index);
   int rc = ock_jget_string(reference, path, "id", OCK_REQUIRED, &id, jerr);
   if (!rc)
-    rc = ock__store_item(store, id, in->seen, &item);
+    rc = ock__store_item(store, id, in->mark.seen, &item);
+  if (rc == OCK_ENOTFOUND && dropped_since(store, in)) {
+    cJSON_Delete(cJSON_DetachItemViaPointer(in->resolved, reference));
+    return OCK_OK;
+  }
   if (rc == OCK_ENOTFOUND) {
+    in->missed = 1;
     int n = snprintf(in->problem, sizeof in->problem, ITEM_NOT_FOUND, id);
     if (!in->store && n > 0 && (size_t)n < sizeof in->problem)
       snprintf(in->problem + n, sizeof in->problem - (size_t)n, "%s", NOT_PERSISTED);
@@ -265,6 +291,7 @@ static int resolve_references(struct mock_store *store, struct llm_in *in, struc
 
 /* unknown_previous: the API's own 400 for a previous_response_id it does not know. */
 static void unknown_previous(struct llm_in *in) {
+  in->missed = 1;
   snprintf(in->problem, sizeof in->problem, "Previous response with id '%.200s' not found.",
            in->previous_id);
   in->problem_param = "previous_response_id";
@@ -290,7 +317,8 @@ static void responses_tree(const struct mock_request *rq, struct mock_store *sto
     }
   }
   if (!rc && in->previous_id &&
-      ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND) {
+      ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND &&
+      !dropped_since(store, in)) {
     unknown_previous(in);
     return;
   }
@@ -335,11 +363,10 @@ static int move_from(struct ock_history *to, struct ock_history *from, size_t at
 /* read_responses reads a Responses API body: the neutral history is the instructions (a system
  * message), the stored conversation previous_response_id continues, then the input items, each
  * item_reference as the stored item it names (a body with one is read by responses_tree). An
- * unknown previous_response_id is the API's own 400, an unknown item_reference its 404. seen: the
- * stored items an item_reference may name. */
-static int read_responses(const struct mock_request *rq, struct mock_store *store, size_t seen,
+ * unknown previous_response_id is the API's own 400, an unknown item_reference its 404. in->mark
+ * says what the store held when the request arrived. */
+static int read_responses(const struct mock_request *rq, struct mock_store *store,
                           struct llm_in *in) {
-  in->seen = seen;
   int rc = ock_wire_request_read(rq->body, rq->body_len, OCK_REQUEST_RESPONSES, &in->req);
   if (rc == OCK_EJSON)
     responses_tree(rq, store, in);
@@ -359,7 +386,8 @@ static int read_responses(const struct mock_request *rq, struct mock_store *stor
   }
   for (size_t i = 0; !rc && i < in->n_instructions; i++)
     rc = ock_history_append_message(&in->hist, &read->items[i]);
-  if (!rc && ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND) {
+  if (!rc && ock__store_chain(store, in->previous_id, &in->hist) == OCK_ENOTFOUND &&
+      !dropped_since(store, in)) {
     unknown_previous(in);
     return OCK_OK;
   }
@@ -437,13 +465,21 @@ static int read_gemini(const struct mock_request *rq, struct llm_in *in) {
 }
 
 /* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM.
- * seen: the stored items an item_reference may name (SIZE_MAX: all kept now). */
+ * again: what the store held when the request arrived, when the journal reads it again; NULL
+ * as it arrives (then in->mark is taken now). */
 static int read_request(const struct mock_request *rq, const struct mock_provider *p,
-                        struct mock_store *store, size_t seen, struct llm_in *in) {
+                        struct mock_store *store, const struct store_mark *again,
+                        struct llm_in *in) {
   memset(in, 0, sizeof *in);
   ock_history_init(&in->hist);
+  if (again)
+    in->mark = *again;
+  if (p->api == MOCK_API_RESPONSES && !again) { /* drops first: a drop during the read counts */
+    in->mark.drops = ock__store_drops(store);
+    in->mark.seen = ock__store_items(store);
+  }
   if (p->api == MOCK_API_RESPONSES)
-    return read_responses(rq, store, seen == SIZE_MAX ? ock__store_items(store) : seen, in);
+    return read_responses(rq, store, in);
   if (p->api == MOCK_API_GEMINI)
     return read_gemini(rq, in);
   int rc = ock_wire_request_read(
@@ -661,6 +697,7 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
       ock_buf_puts(b, "}") ||
       (in->problem[0] && (ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_ERROR "\":") ||
                           ock_json_write_string(b, in->problem))) ||
+      (in->context_dropped && ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_CONTEXT_DROPPED "\":true")) ||
       ock_buf_puts(b, "}");
   return rc ? b->err ? b->err : OCK_ENOMEM : OCK_OK;
 }
@@ -670,7 +707,7 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
 struct request_blob {
   const struct mock_provider *p;
   struct mock_store *store;
-  size_t seen; /* the stored items the request could name when it arrived */
+  struct store_mark mark; /* what the store held when it arrived, and whether a lookup missed */
   size_t method_len, path_len, trace_len, body_len; /* trace_len SIZE_MAX: no trace header */
   char bytes[];                                     /* method, path, trace id, body; each + NUL */
 };
@@ -678,14 +715,15 @@ struct request_blob {
 /* request_blob packs what print_request needs into one allocation; NULL when out of memory. */
 static struct request_blob *request_blob(const struct mock_request *rq,
                                          const struct mock_provider *p, struct mock_store *store,
-                                         size_t seen, size_t *len) {
+                                         const struct store_mark *mark, size_t *len) {
   size_t m = strlen(rq->method), pa = strlen(rq->path);
   size_t t = rq->trace_id ? strlen(rq->trace_id) : SIZE_MAX;
   *len = sizeof(struct request_blob) + m + pa + (rq->trace_id ? t : 0) + rq->body_len + 4;
   struct request_blob *b = malloc(*len);
   if (!b)
     return NULL;
-  *b = (struct request_blob){p, store, seen, m, pa, t, rq->body_len};
+  *b = (struct request_blob){p, store, *mark, m, pa, t, rq->body_len};
+  b->mark.again = 1;
   char *at = b->bytes;
   memcpy(at, rq->method, m + 1);
   at += m + 1;
@@ -712,7 +750,7 @@ static int print_request(const void *blob, struct ock_buf *out) {
   rq.body = trace + (b->trace_len == SIZE_MAX ? 0 : b->trace_len) + 1;
   rq.body_len = b->body_len;
   struct llm_in in;
-  int rc = read_request(&rq, b->p, b->store, b->seen, &in);
+  int rc = read_request(&rq, b->p, b->store, &b->mark, &in);
   if (!rc)
     rc = write_request(out, &rq, b->p, &in);
   free_request(&in);
@@ -1260,14 +1298,15 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   struct request_blob *blob = NULL; /* the llm_request entry, packed before the lock is taken */
   size_t blob_len = 0;
   memset(&finding, 0, sizeof finding);
-  int rc = read_request(rq, p, &st->responses, SIZE_MAX, &in);
+  int rc = read_request(rq, p, &st->responses, NULL, &in);
   if (!rc && !in.problem[0])
     rc = p->api == MOCK_API_GEMINI
              ? ock__validate_gemini(&in.hist, &finding)
              : ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
   if (!rc) {
     finding_text_of(p, &in, &finding, &ft);
-    if (!(blob = request_blob(rq, p, &st->responses, in.seen, &blob_len)))
+    in.mark.missed = in.missed;
+    if (!(blob = request_blob(rq, p, &st->responses, &in.mark, &blob_len)))
       rc = OCK_ENOMEM;
   }
   if (!rc) {

@@ -459,6 +459,7 @@ int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_m
   unsigned long long seed = o.seed ? o.seed : fx->seed;
   rc = ock__state_new(fx, observe, seed,
                       o.max_journal_entries ? o.max_journal_entries : OCK_MAX_MOCK_JOURNAL_ENTRIES,
+                      o.stored_responses ? o.stored_responses : OCK_MAX_MOCK_STORED_RESPONSES,
                       &m->st);
   if (rc || pthread_mutex_init(&m->life, NULL)) {
     if (!rc)

@@ -33,7 +33,7 @@
 #include "wire.h"
 
 int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
-                   size_t max_journal, struct mock_state **out) {
+                   size_t max_journal, size_t stored_responses, struct mock_state **out) {
   struct mock_state *st = calloc(1, sizeof *st);
   if (!st) {
     ock__fixture_free(fx);
@@ -47,7 +47,7 @@ int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long
     ock__fixture_free(fx);
     return OCK_ENOMEM;
   }
-  if (ock__store_init(&st->responses)) {
+  if (ock__store_init(&st->responses, stored_responses)) {
     pthread_mutex_destroy(&st->lock);
     free(st);
     ock__fixture_free(fx);

@@ -63,9 +63,10 @@ struct mock_request {
   void *conn;
 };
 
-/* ock__state_new takes ownership of fx (also on failure). Returns OCK_OK or OCK_ENOMEM. */
+/* ock__state_new takes ownership of fx (also on failure). stored_responses: what the Responses
+ * API store keeps at least (stored.h). Returns OCK_OK or OCK_ENOMEM. */
 int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
-                   size_t max_journal, struct mock_state **out);
+                   size_t max_journal, size_t stored_responses, struct mock_state **out);
 void ock__state_free(struct mock_state *st); /* NULL is a no-op */
 
 /* ock__route answers one request: fills plan (initialised by the caller). Returns OCK_OK,

@@ -84,7 +84,7 @@ static void *state_in(void) {
   struct mock_fixture *fx = NULL;
   struct ock_jerr err;
   if (!in || ock__fixture_load(current->path ? gemini_json : fixture_json, &fx, &err) ||
-      ock__state_new(fx, 0, 1, 1 << 20, &in->st)) {
+      ock__state_new(fx, 0, 1, 1 << 20, 64, &in->st)) {
     free(in);
     return NULL;
   }

@@ -359,6 +359,59 @@ static void test_stream_faults(void) {
   ock_mock_free(m);
 }
 
+/* The store is bounded (stored.h): with stored_responses 2, the fifth response drops the first
+ * two. A request chained on the first, or naming its output item, was answered from them when
+ * it arrived; its journal entry, read after the drop, says context_dropped and holds its own
+ * input, not an error it never got. The same id sent after the drop gets the API's 400. */
+static void test_store_drops_the_oldest(void) {
+  static const char *const TEXTS =
+      "{\"ock_fixture\":1,\"id\":\"mock-responses-drop\",\"session\":{\"prompts\":[\"hi\"],"
+      "\"providers\":[{\"name\":\"gpt\",\"api\":\"responses\",\"model\":\"m\"}]},"
+      "\"script\":{\"gpt\":[{\"text\":\"1\"},{\"text\":\"2\"},{\"text\":\"3\"},{\"text\":\"4\"},"
+      "{\"text\":\"5\"},{\"text\":\"6\"}]}}";
+  struct ock_mock_options o = {.stored_responses = 2};
+  ock_mock *m = mock_from(TEXTS, &o);
+  if (!m)
+    return;
+  cJSON *first = post(m, "{\"model\":\"m\",\"input\":\"a\"}", 200);
+  const char *first_id = ock_json_str(first, "id");
+  const char *item_id =
+      ock_json_str(cJSON_GetArrayItem(cJSON_GetObjectItem(first, "output"), 0), "id");
+  char body[512];
+  snprintf(body, sizeof body, "{\"model\":\"m\",\"previous_response_id\":\"%s\",\"input\":\"b\"}",
+           first_id);
+  cJSON_Delete(post(m, body, 200));
+  snprintf(body, sizeof body,
+           "{\"model\":\"m\",\"input\":[{\"type\":\"item_reference\",\"id\":\"%s\"},"
+           "{\"role\":\"user\",\"content\":\"c\"}]}",
+           item_id);
+  cJSON_Delete(post(m, body, 200)); /* the third response: a generation of its own */
+  cJSON_Delete(post(m, "{\"model\":\"m\",\"input\":\"d\"}", 200));
+  cJSON_Delete(post(m, "{\"model\":\"m\",\"input\":\"e\"}", 200)); /* drops the first two */
+  snprintf(body, sizeof body, "{\"model\":\"m\",\"previous_response_id\":\"%s\",\"input\":\"f\"}",
+           first_id);
+  cJSON_Delete(post(m, body, 400));
+  for (int k = 1; k <= 2; k++) {
+    cJSON *req = journal_nth(m, "llm_request", k);
+    OCK_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(req, "context_dropped")));
+    OCK_ASSERT_TRUE(cJSON_GetObjectItem(req, "error") == NULL);
+    const cJSON *neutral = cJSON_GetObjectItem(req, "neutral");
+    OCK_ASSERT_INT_EQ(cJSON_GetArraySize(neutral), 1);
+    OCK_ASSERT_STR_EQ(ock_json_str(cJSON_GetArrayItem(neutral, 0), "content"), k == 1 ? "b" : "c");
+    cJSON_Delete(req);
+  }
+  cJSON *late = journal_nth(m, "llm_request", 5);
+  OCK_ASSERT_TRUE(cJSON_GetObjectItem(late, "context_dropped") == NULL);
+  OCK_ASSERT_TRUE(ock_json_str(late, "error") != NULL);
+  cJSON_Delete(late);
+  cJSON *kept = journal_nth(m, "llm_request", 0);
+  OCK_ASSERT_TRUE(cJSON_GetObjectItem(kept, "context_dropped") == NULL);
+  cJSON_Delete(kept);
+  OCK_ASSERT_INT_EQ(journal_count(m, "finding"), 0);
+  cJSON_Delete(first);
+  ock_mock_free(m);
+}
+
 static const struct ock_test tests[] = {
     {"chained_conversation", test_chained_conversation},
     {"orphans_get_the_real_texts", test_orphans_get_the_real_texts},
@@ -367,6 +420,7 @@ static const struct ock_test tests[] = {
     {"unknown_item_reference", test_unknown_item_reference},
     {"orphan_behind_reference", test_orphan_behind_reference},
     {"stream_faults", test_stream_faults},
+    {"store_drops_the_oldest", test_store_drops_the_oldest},
     {NULL, NULL}};
 
 const struct ock_suite mock_responses_suite = {"responses", tests, NULL, NULL};

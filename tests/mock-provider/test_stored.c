@@ -1,7 +1,9 @@
 /*
  * test_stored.c: the store behind previous_response_id and item_reference (stored.h), with as
  * many entries as a load stores: each id finds what was kept under it first, a lookup bounded
- * by a count sees only the items kept before it, and an unknown id is not found.
+ * by a count sees only the items kept before it, and an unknown id is not found. Past its bound
+ * the store drops its older generation whole: the last `keep` responses and their items are
+ * always found, older ones not.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +16,7 @@ enum { MANY = 20000 };
 
 static void items_by_id(void) {
   struct mock_store s;
-  OCK_ASSERT_INT_EQ(ock__store_init(&s), OCK_OK);
+  OCK_ASSERT_INT_EQ(ock__store_init(&s, MANY), OCK_OK);
   char id[32];
   for (int i = 0; i < MANY; i++) {
     snprintf(id, sizeof id, "msg_%d", i);
@@ -42,7 +44,7 @@ static void items_by_id(void) {
 
 static void conversations_by_id(void) {
   struct mock_store s;
-  OCK_ASSERT_INT_EQ(ock__store_init(&s), OCK_OK);
+  OCK_ASSERT_INT_EQ(ock__store_init(&s, MANY), OCK_OK);
   struct ock_history h;
   ock_history_init(&h);
   char id[32], text[32];
@@ -79,7 +81,76 @@ static void conversations_by_id(void) {
   ock__store_free(&s);
 }
 
-static const struct ock_test tests[] = {
-    {"items_by_id", items_by_id}, {"conversations_by_id", conversations_by_id}, {NULL, NULL}};
+/* put_response keeps an item under msg_<i>, then a one-message conversation under resp_<i>. */
+static void put_response(struct mock_store *s, int i) {
+  char id[32];
+  struct ock_history h;
+  ock_history_init(&h);
+  snprintf(id, sizeof id, "%d", i);
+  OCK_ASSERT_INT_EQ(ock_history_add_text(&h, OCK_ROLE_USER, id), OCK_OK);
+  snprintf(id, sizeof id, "msg_%d", i); /* a reply's items first, as llm.c keeps them */
+  OCK_ASSERT_INT_EQ(ock__store_put_item(s, id, "{}"), OCK_OK);
+  snprintf(id, sizeof id, "resp_%d", i);
+  OCK_ASSERT_INT_EQ(ock__store_put(s, id, &h), OCK_OK);
+  ock_history_free(&h);
+}
+
+/* found: whether resp_<i> and msg_<i> are both found (1), both not (0), or only one (-1). */
+static int found(struct mock_store *s, int i) {
+  char id[32];
+  struct ock_history out;
+  ock_history_init(&out);
+  snprintf(id, sizeof id, "resp_%d", i);
+  int chain = ock__store_chain(s, id, &out) == OCK_OK;
+  if (chain)
+    OCK_ASSERT_INT_EQ((long long)out.len, 1);
+  ock_history_free(&out);
+  cJSON *item = NULL;
+  snprintf(id, sizeof id, "msg_%d", i);
+  int kept = ock__store_item(s, id, ock__store_items(s), &item) == OCK_OK;
+  cJSON_Delete(item);
+  return chain == kept ? chain : -1;
+}
+
+/* With keep 100: the first 100 fill a generation, the next 100 another, and the 201st drops the
+ * first; what is found is always the last 100 at least and the last 200 at most. The item of
+ * the first response of a generation sits in the one before (so 100's is dropped with 0-99). */
+static void bounded_by_generations(void) {
+  enum { KEEP = 100 };
+  struct mock_store s;
+  OCK_ASSERT_INT_EQ(ock__store_init(&s, KEEP), OCK_OK);
+  for (int i = 0; i < 2 * KEEP; i++)
+    put_response(&s, i);
+  OCK_ASSERT_INT_EQ((long long)ock__store_drops(&s), 0);
+  OCK_ASSERT_INT_EQ(found(&s, 0), 1);
+  put_response(&s, 2 * KEEP);
+  OCK_ASSERT_INT_EQ((long long)ock__store_drops(&s), 1);
+  for (int i = 0; i < KEEP; i++)
+    OCK_ASSERT_INT_EQ(found(&s, i), 0);
+  OCK_ASSERT_INT_EQ(found(&s, KEEP), -1);
+  for (int i = KEEP + 1; i <= 2 * KEEP; i++)
+    OCK_ASSERT_INT_EQ(found(&s, i), 1);
+  for (int i = 2 * KEEP + 1; i < 5 * KEEP + 50; i++)
+    put_response(&s, i);
+  OCK_ASSERT_INT_EQ((long long)ock__store_drops(&s), 4);
+  OCK_ASSERT_INT_EQ(found(&s, 4 * KEEP - 1), 0);
+  for (int i = 4 * KEEP + 1; i < 5 * KEEP + 50; i++)
+    OCK_ASSERT_INT_EQ(found(&s, i), 1);
+  /* an item still kept is not seen by a lookup bounded before it was kept */
+  cJSON *item = NULL;
+  OCK_ASSERT_INT_EQ(ock__store_item(&s, "msg_450", 450, &item), OCK_ENOTFOUND);
+  OCK_ASSERT_INT_EQ(ock__store_item(&s, "msg_450", 451, &item), OCK_OK);
+  cJSON_Delete(item);
+  /* a dropped id can be kept again */
+  put_response(&s, 0);
+  OCK_ASSERT_INT_EQ(found(&s, 0), 1);
+  OCK_ASSERT_INT_EQ((long long)ock__store_items(&s), 5 * KEEP + 51);
+  ock__store_free(&s);
+}
+
+static const struct ock_test tests[] = {{"items_by_id", items_by_id},
+                                        {"conversations_by_id", conversations_by_id},
+                                        {"bounded_by_generations", bounded_by_generations},
+                                        {NULL, NULL}};
 
 const struct ock_suite mock_stored_suite = {"stored", tests, NULL, NULL};

@@ -61,6 +61,11 @@
  * one entry in flight (under OCK_MAX_MOCK_BODY each): about 20 MiB over it, where the reader
  * that held the lines and the whole tree at once took twice it. */
 #define OCK_MAX_MOCK_JOURNAL_BYTES ((size_t)256 << 20)
+/* The Responses API responses the mock keeps for previous_response_id and item_reference
+ * (stored.h): at least this many of the last ones, at most twice as many. A scenario stores a
+ * few dozen; a load stores one per request, about 1.4 KB each, and would otherwise keep them
+ * all. */
+#define OCK_MAX_MOCK_STORED_RESPONSES 4096
 /* The journal entries kept when the options do not say: a run of every fixture stays far
  * below it. */
 #define OCK_MAX_MOCK_JOURNAL_ENTRIES 200000

@@ -40,6 +40,10 @@ struct ock_mock_options {
   unsigned request_timeout_ms;   /* 0: default 30000; the time a request's headers and body
                                     may take, from the connection's start or the previous
                                     reply; past it the connection is closed */
+  size_t stored_responses;       /* 0: OCK_MAX_MOCK_STORED_RESPONSES; the Responses API
+                                    responses kept for previous_response_id: at least the last
+                                    this many, at most twice as many (older ones are dropped,
+                                    and not found, as the API's expired ones) */
   unsigned threads;              /* 0: 4; the event-loop threads that serve the connections
                                     (none ever blocks: delays suspend the connection). One
                                     serves a single client well and starts and stops sooner;
