@@ -109,7 +109,8 @@ bins: $(BINS)
 # Every test binary runs even if an earlier one failed; the target fails if any did.
 test: all $(PY_PKG_STAMP) $(SPEC_GEN)
 	@failed=; for t in $(TEST_BINS); do \
-	  echo "== $$t"; OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
+	  echo "== $$t"; s=$$(date +%s); OCK_ROOT="$(CURDIR)" ./$$t || failed="$$failed $$t"; \
+	  echo "== $$t: $$(( $$(date +%s) - s )) s"; \
 	done; \
 	echo "== SPEC.md and docs/requirements.md against the registry (make spec)"; \
 	$(SPEC_GEN) --check $(SPEC_DOCS) || failed="$$failed spec"; \
