@@ -41,9 +41,12 @@ void *ock__blocks_room(struct blocks *bs, size_t n) {
       b ? (size_t)((-(uintptr_t)(b->data + b->used)) & (OCK_BLOCKS_ALIGN - 1)) + b->used : 0;
   if (!b || b->size - b->used < n + OCK_BLOCKS_ALIGN) {
     size_t size = n + OCK_BLOCKS_ALIGN > BLOCK_SIZE ? n + OCK_BLOCKS_ALIGN : BLOCK_SIZE;
-    b = block_new(size);
-    if (!b)
+    if (size == BLOCK_SIZE && bs->spare) {
+      b = bs->spare;
+      bs->spare = b->next;
+    } else if (!(b = block_new(size))) {
       return NULL;
+    }
     b->next = bs->newest;
     b->used = 0;
     b->size = size;
@@ -64,8 +67,22 @@ char *ock__blocks_copy(struct blocks *b, const char *s, size_t n) {
 }
 
 void ock__blocks_free(struct blocks *bs) {
-  while (bs->newest)
-    bs->newest = ock__block_free(bs->newest);
+  ock__blocks_clear(bs);
+  while (bs->spare)
+    bs->spare = ock__block_free(bs->spare);
+}
+
+void ock__blocks_clear(struct blocks *bs) {
+  while (bs->newest) {
+    struct block *b = bs->newest;
+    bs->newest = b->next;
+    if (b->size != BLOCK_SIZE) {
+      ock__block_free(b);
+      continue;
+    }
+    b->next = bs->spare;
+    bs->spare = b;
+  }
 }
 
 struct block *ock__blocks_take(struct blocks *bs, size_t *bytes) {

@@ -30,6 +30,7 @@ struct block {
 
 struct blocks {
   struct block *newest; /* pieces are cut from its end; its chain holds every block */
+  struct block *spare;  /* emptied blocks (ock__blocks_clear), taken before a new one is mapped */
 };
 
 /* ock__blocks_room: n bytes aligned to OCK_BLOCKS_ALIGN, kept until ock__blocks_free; a piece
@@ -41,6 +42,11 @@ char *ock__blocks_copy(struct blocks *b, const char *s, size_t n);
 
 /* ock__blocks_free frees every block; b is then empty and reusable. */
 void ock__blocks_free(struct blocks *b);
+
+/* ock__blocks_clear forgets every piece but keeps the blocks of the usual size as spares, so the
+ * next pieces fill memory already touched, without a page fault (a piece's own larger block is
+ * freed). For an owner that drops all it kept over and over (stored.c). */
+void ock__blocks_clear(struct blocks *b);
 
 /* ock__blocks_take hands over every block, oldest first (the pieces in the order they were cut),
  * and sets *bytes to what they take; b is then empty. The caller frees each with

@@ -59,3 +59,9 @@ void ock__idmap_free(struct idmap *m) {
   free(m->slots);
   memset(m, 0, sizeof *m);
 }
+
+void ock__idmap_clear(struct idmap *m) {
+  if (m->cap)
+    memset(m->slots, 0, m->cap * sizeof *m->slots);
+  m->len = 0;
+}

@@ -35,4 +35,7 @@ int ock__idmap_put(struct idmap *m, const char *key, size_t index, size_t pos);
 /* ock__idmap_free frees the table (not the keys) and leaves an empty map. */
 void ock__idmap_free(struct idmap *m);
 
+/* ock__idmap_clear forgets every mapping but keeps the table's room. */
+void ock__idmap_clear(struct idmap *m);
+
 #endif

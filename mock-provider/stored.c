@@ -18,20 +18,29 @@ int ock__store_init(struct mock_store *s, size_t keep) {
   return ock__lock_init(&s->lock);
 }
 
-/* generation_free empties g; first_ref is where its items will be numbered from. */
-static void generation_free(struct store_generation *g, size_t first_ref) {
+/* generation_free frees g, which is then empty. */
+static void generation_free(struct store_generation *g) {
   free(g->items);
   free(g->refs);
   ock__idmap_free(&g->by_id);
   ock__idmap_free(&g->ref_by_id);
   ock__blocks_free(&g->kept);
   memset(g, 0, sizeof *g);
+}
+
+/* generation_clear empties g for reuse, keeping its memory: its blocks, as spares, and its
+ * tables, cleared. first_ref is where its items will be numbered from. */
+static void generation_clear(struct store_generation *g, size_t first_ref) {
+  ock__blocks_clear(&g->kept);
+  ock__idmap_clear(&g->by_id);
+  ock__idmap_clear(&g->ref_by_id);
+  g->n = g->n_refs = 0;
   g->first_ref = first_ref;
 }
 
 void ock__store_free(struct mock_store *s) {
-  generation_free(&s->gen[0], 0);
-  generation_free(&s->gen[1], 0);
+  generation_free(&s->gen[0]);
+  generation_free(&s->gen[1]);
   pthread_mutex_destroy(&s->lock);
   memset(s, 0, sizeof *s);
 }
@@ -48,7 +57,7 @@ static struct store_generation *room_for(struct mock_store *s, int response) {
   g = &s->gen[s->newer];
   if (g->n || g->n_refs)
     s->drops++;
-  generation_free(g, s->n_refs);
+  generation_clear(g, s->n_refs);
   return g;
 }
 

@@ -148,9 +148,37 @@ static void bounded_by_generations(void) {
   ock__store_free(&s);
 }
 
+/* The store drops a generation with ock__blocks_clear (blocks.h): its blocks of the usual size
+ * are reused by the next pieces, in memory already touched; a larger piece's own block is not
+ * kept. */
+static void blocks_reused_after_clear(void) {
+  struct blocks b = {0};
+  char piece[1024] = {0};
+  for (int i = 0; i < 9 * 1024; i++) /* 9 MiB: three blocks of 4 MiB */
+    OCK_ASSERT_TRUE(ock__blocks_copy(&b, piece, sizeof piece - 1) != NULL);
+  OCK_ASSERT_TRUE(ock__blocks_room(&b, (size_t)5 << 20) != NULL); /* a block of its own */
+  int blocks = 0;
+  for (const struct block *k = b.newest; k; k = k->next)
+    blocks++;
+  OCK_ASSERT_INT_EQ(blocks, 4);
+  ock__blocks_clear(&b);
+  OCK_ASSERT_TRUE(b.newest == NULL);
+  int spares = 0;
+  for (const struct block *k = b.spare; k; k = k->next)
+    spares++;
+  OCK_ASSERT_INT_EQ(spares, 3);
+  const struct block *first_spare = b.spare;
+  char *again = ock__blocks_copy(&b, "x", 1);
+  OCK_ASSERT_TRUE(again != NULL && ock__block_holds(first_spare, again));
+  OCK_ASSERT_STR_EQ(again, "x");
+  ock__blocks_free(&b);
+  OCK_ASSERT_TRUE(b.newest == NULL && b.spare == NULL);
+}
+
 static const struct ock_test tests[] = {{"items_by_id", items_by_id},
                                         {"conversations_by_id", conversations_by_id},
                                         {"bounded_by_generations", bounded_by_generations},
+                                        {"blocks_reused_after_clear", blocks_reused_after_clear},
                                         {NULL, NULL}};
 
 const struct ock_suite mock_stored_suite = {"stored", tests, NULL, NULL};
