@@ -294,6 +294,14 @@ export function render(frameworks) {
   out.push('|---|---|---|');
   for (const l of LABELS) out.push(`| \`# ${l.prefix}:\` | ${l.label} | ${l.meaning} |`);
   out.push('');
+  out.push('A label is checked against the installed source of the pinned version, not taken from the');
+  out.push('symptom. A framework defect is what the framework itself does; a missing feature is a policy');
+  out.push('or a hook the framework lacks. Where the framework has the hook (ai 7\'s `prepareStep` and a');
+  out.push('validating `jsonSchema`, `createReactAgent`\'s `postModelHook`), the bridge uses it, or the');
+  out.push('finding is a bridge defect. A check of the TEXT group that fails only on wording is a SHOULD');
+  out.push('convention; one that fails because the call got no result at all, or was run when it must');
+  out.push('not be, carries the label of that cause.');
+  out.push('');
   out.push('## Summary');
   out.push('');
   out.push('| framework | tier | versions | capabilities | wires | MUST | SHOULD | emulated | findings |');

@@ -12,7 +12,8 @@
 // - provider:stream, provider:response, provider:error: wrapGenerate / wrapStream, from what the
 //   model returned (the wire's own finish reason is read from the raw reply).
 // - tool:pre, tool:post, tool:error: the tool wrappers, at the moment the framework runs a tool
-//   (deny and modify applied there).
+//   (deny and modify applied there); a kept injection of tool:post joins the next step's
+//   messages through the framework's prepareStep.
 // - the calls the framework would answer itself (an unknown tool, arguments that do not parse or
 //   fail the schema): its repairToolCall hook, called before the step's tools run: tool:pre there,
 //   its modify repairs the call (the framework then runs it through the tool wrapper), else
@@ -80,6 +81,17 @@ function providerError(e) {
   return { error: { type, message }, retryable, status_code: status };
 }
 
+/**
+ * The tools' validate: the input must be a JSON object (the rest of the schema is the tool's). An
+ * empty string is the empty arguments of a wire whose arguments are an object (Anthropic's input,
+ * Gemini's args), which @ai-sdk/anthropic and @ai-sdk/google hand over as the JSON text "":
+ * {} (SPEC.md 6.1).
+ */
+const objectInput = (value) => {
+  if (value === '') return { success: true, value: {} };
+  return isObject(value) ? { success: true, value } : { success: false, error: new Error('the arguments are not a JSON object') };
+};
+
 /** provider:response usage from the model's: ai 7 counts tokens as {total, ...} objects. */
 const count = (t) => (typeof t === 'number' ? t : t?.total);
 const tokens = (u) => ({ input_tokens: count(u?.inputTokens), output_tokens: count(u?.outputTokens) });
@@ -126,7 +138,7 @@ export function sessionModel(session, client) {
  */
 export async function executeVercelAi({ prompt, client, session, signal }, state) {
   const config = session.config;
-  const run = { turns: 0, iteration: 0, ephemeral: [], groups: 0, stepMessages: [] };
+  const run = { turns: 0, iteration: 0, ephemeral: [], kept: [], stored: [], groups: 0, stepMessages: [] };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
@@ -144,8 +156,18 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   const finishOf = WIRE_FINISH[provider.api];
   const cancel = cancellation({ client, signal, orchestrator: ORCHESTRATOR, turns: () => run.turns });
   const messages = [...state.history, { role: 'user', content: prompt }];
+  // A kept injection is stored where the wire can hold it: after the prompt, or on Gemini, whose
+  // contents have no system role (@ai-sdk/google refuses a system message after the first user
+  // message), a system one in the instructions it sends as systemInstruction.
+  const keep = (inj) => {
+    if (inj.role === 'system' && provider.api === 'gemini') {
+      state.instructions.push(inj.text);
+      return [];
+    }
+    return [{ role: inj.role, content: inj.text }];
+  };
   const injected = injection(submit);
-  if (injected && !injected.ephemeral) messages.push({ role: injected.role, content: injected.text });
+  if (injected && !injected.ephemeral) messages.push(...keep(injected));
   if (injected && injected.ephemeral) run.ephemeral.push(injected);
 
   // The request being reported, from its provider:request to its provider:response or
@@ -275,7 +297,10 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   for (const spec of session.tools) {
     tools[spec.name] = tool({
       description: spec.description,
-      inputSchema: jsonSchema(spec.input_schema),
+      // jsonSchema checks nothing without a validate function: a call whose input is not a JSON
+      // object (SPEC.md 5.8) is then refused by the framework (InvalidToolInputError), so that it
+      // reaches repairToolCall instead of the tool.
+      inputSchema: jsonSchema(spec.input_schema, { validate: objectInput }),
       execute: async (input, { toolCallId, abortSignal }) => {
         await open?.done;
         const base = { tool_call_id: toolCallId, tool_name: `${spec.name}`, parallel_group_id: `pg-${state.executes}-${run.groups}` };
@@ -298,7 +323,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         }
         const post = await client.emit('tool:post', { ...base, result, tool_input: sent });
         const inj = injection(post);
-        if (inj && inj.ephemeral) run.ephemeral.push(inj);
+        if (inj) (inj.ephemeral ? run.ephemeral : run.kept).push(inj);
         return resultText(result);
       },
     });
@@ -334,9 +359,31 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     return null;
   };
 
+  // The kept injections of tool:post join the messages of the next step through prepareStep;
+  // the framework keeps a step's messages for the steps after it. Each is also stored in the
+  // history at its place among the response messages (`at`: how many came before it).
+  const prepareStep = ({ messages: stepMessages, responseMessages: before }) => {
+    const added = run.kept.splice(0).flatMap(keep);
+    if (!added.length) return state.instructions.length ? { instructions: state.instructions.join('\n\n') } : undefined;
+    run.stored.push({ at: before.length, messages: added });
+    run.stepMessages.push(...added);
+    return { messages: [...stepMessages, ...added], ...(state.instructions.length ? { instructions: state.instructions.join('\n\n') } : {}) };
+  };
+  const withStored = (response) => {
+    const out = [];
+    let i = 0;
+    for (const s of run.stored) {
+      out.push(...response.slice(i, s.at), ...s.messages);
+      i = s.at;
+    }
+    return [...out, ...response.slice(i)];
+  };
+
   const options = {
     model: wrapLanguageModel({ model, middleware }),
     messages,
+    ...(state.instructions.length ? { instructions: state.instructions.join('\n\n') } : {}),
+    prepareStep,
     // ai 7 refuses system messages in `messages` unless asked: a kept prompt:submit injection
     // of role system is one, after the prompt (SPEC.md 5.6).
     allowSystemInMessages: true,
@@ -381,7 +428,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       finalText = result.text;
     }
     await Promise.allSettled([...held]);
-    state.history = [...messages, ...responseMessages];
+    state.history = [...messages, ...withStored(responseMessages)];
     if (await cancel.finish()) return complete('cancelled');
     await client.emit('prompt:complete', { response: finalText });
     const last = steps.at(-1);
@@ -413,4 +460,4 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
 }
 
 /** A fresh cross-execute state for executeVercelAi. */
-export const newState = () => ({ history: [], executes: 0 });
+export const newState = () => ({ history: [], instructions: [], executes: 0 });

@@ -6,9 +6,13 @@ import type { ExecuteContext, HookResult, OckClient, Provider, Session } from '.
 /** The `orchestrator` field of the bridge's orchestrator:complete. */
 export declare const ORCHESTRATOR: string;
 
-/** What lives across the executes of one session: the message history, the execute counter. */
+/**
+ * What lives across the executes of one session: the message history, the kept system
+ * injections of a Gemini session (sent as its instructions), the execute counter.
+ */
 export interface VercelAiState {
   history: unknown[];
+  instructions: string[];
   executes: number;
 }
 

@@ -11,8 +11,9 @@ is reported from the hooks of one capability (``AbstractCapability``) the agent 
   with ``config.streaming`` the run takes an ``event_stream_handler`` (Pydantic AI then streams the
   requests) and the text deltas are provider:stream;
 - tool:pre: ``before_tool_validate``, which sees the raw arguments of every call to a known tool
-  before they are parsed; a deny, arguments that are not an object, and a modify are decided there
-  and carried out by the tool function; tool:post / tool:error: the tool function, around the
+  before they are parsed; a deny, arguments that are not an object, a call of a reply cut at the
+  output token limit (which Pydantic AI would run), and a modify are decided there and carried out
+  by the tool function; tool:post / tool:error: the tool function, around the
   tools endpoint; calls to unknown tools: ``after_model_request`` (Pydantic AI answers them itself);
 - inject_context kept on tool:post: ``RunContext.enqueue`` from the tool;
 - parallel_tools false: the tools are ``sequential`` (Pydantic AI's own barrier);
@@ -108,6 +109,7 @@ class Run:
         self.ephemeral: list[dict] = []
         self.last_content = ""
         self.plans: dict[str, tuple[str, Any]] = {}
+        self.cut: set[str] = set()  # the call ids of replies that stopped at the output token limit
         self.cancelled = False
         self.open_request: int | None = None  # the iteration of the request in flight
         self.open_calls: dict[str, dict] = {}  # tool_call_id -> the ids of a call at the tools endpoint
@@ -162,6 +164,8 @@ class Reporting(AbstractCapability):
             "provider": p["name"], "iteration": it, "content": text, "tool_calls": calls, "finish_reason": finish,
             "usage": {"input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens}})
         run.groups += 1
+        if response.finish_reason == "length":
+            run.cut.update(c["id"] for c in calls)
         await self._unknown_calls(calls)
         return response
 
@@ -190,6 +194,11 @@ class Reporting(AbstractCapability):
         b.run.open_calls[call.tool_call_id] = base  # open, for a cancel to close, until the tool function ends
         pre = await b.emit("tool:pre", {**base, "tool_input": parse_arguments(args if args is not None else "")})
         plan = decide(pre, args)
+        # Pydantic AI runs the calls of a reply cut at the output token limit like any other: the
+        # bridge does not (SPEC.md 5.8), unless a modify replaced the arguments.
+        modified = pre.get("action") == "modify" and isinstance((pre.get("data") or {}).get("tool_input"), dict)
+        if call.tool_call_id in b.run.cut and plan[0] == "run" and not modified:
+            plan = ("invalid", "the reply stopped at the output token limit")
         b.run.plans[call.tool_call_id] = plan
         return args if plan[0] == "run" and args == plan[1] else "{}"
 
