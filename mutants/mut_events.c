@@ -673,6 +673,19 @@ void ock__mut_provider_error_as_string(struct mutant_state *s, struct mutant_exc
   cJSON_ReplaceItemInObjectCaseSensitive(d, "error", text);
 }
 
+/* cancel:requested and cancel:completed carry turn_count as text ("1"), not as a number: the
+ * cancel path formats the count it reports, where orchestrator:complete sends it as it is. */
+void ock__mut_cancel_turn_count_as_string(struct mutant_state *s, struct mutant_exchange *x) {
+  (void)s;
+  cJSON *d = ock__mut_event_data(x);
+  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "turn_count");
+  if ((!is(x, OCK_EV_CANCEL_REQUESTED) && !is(x, OCK_EV_CANCEL_COMPLETED)) || !cJSON_IsNumber(tc))
+    return;
+  char text[32];
+  snprintf(text, sizeof text, "%d", tc->valueint);
+  ock__mut_set_str(d, "turn_count", text);
+}
+
 void ock__mut_retry_unannounced(struct mutant_state *s, struct mutant_exchange *x) {
   (void)s;
   if (is(x, OCK_EV_PROVIDER_RETRY))

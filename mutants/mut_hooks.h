@@ -49,6 +49,7 @@ void ock__mut_success_as_incomplete(struct mutant_state *s, struct mutant_exchan
 void ock__mut_tool_error_sticks(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_cancelled_as_post(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_provider_error_as_string(struct mutant_state *s, struct mutant_exchange *x);
+void ock__mut_cancel_turn_count_as_string(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_limit_reason_renamed(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_error_object_dropped(struct mutant_state *s, struct mutant_exchange *x);
 void ock__mut_event_before_submit(struct mutant_state *s, struct mutant_exchange *x);

@@ -606,6 +606,12 @@ static const struct mutation table[] = {
      .requirement = "OCK-PROC-005",
      .what = "an event without its data object is posted after the first prompt:submit",
      .event = ock__mut_malformed_event},
+    {.name = "cancel-turn-count-as-string",
+     .requirement = "OCK-PROC-005",
+     .cases = "cancel-during-llm cancel-between-turns",
+     .what = "cancel:requested and cancel:completed carry turn_count as a string (\"1\"), not an "
+             "integer",
+     .event = ock__mut_cancel_turn_count_as_string},
     /* EACH CHECK ALONE */
     /* EACH CHECK ID ALONE. The same lies as above, on the scenarios where the one first cause
      * they leave is the check id named (the gate's "caught alone", mutants/README.md): in the

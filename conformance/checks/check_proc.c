@@ -134,27 +134,49 @@ static void proc_sigint(struct grade_ctx *g) {
   }
 }
 
+/* Fields whose JSON type another check grades as a MUST on every event that carries them: their
+ * findings are that check's. provider:error's error, retryable and status_code are read by
+ * error.provider-error (OCK-ERROR-001) for every failed LLM request, orchestrator:complete's
+ * turn_count by complete.turn-count (OCK-COMPLETE-005); trace_id and stage, the lifecycle
+ * fields, by the trace and lifecycle checks (OCK-TRACE-001, OCK-LIFECYCLE-002), so they are
+ * not typed here. */
+static const char *const typed_by_provider_error[] = {OCK_PF_ERROR, OCK_PF_RETRYABLE,
+                                                      OCK_PF_STATUS_CODE, NULL};
+static const char *const typed_by_turn_count[] = {OCK_PF_TURN_COUNT, NULL};
+
+static const char *const *typed_elsewhere(const char *event) {
+  if (!strcmp(event, OCK_EV_PROVIDER_ERROR))
+    return typed_by_provider_error;
+  return strcmp(event, OCK_EV_ORCHESTRATOR_COMPLETE) ? NULL : typed_by_turn_count;
+}
+
 /* proc_event_fields: every event the kit knows carries its required fields (SPEC.md 4), and
- * with lifecycle declared also trace_id and stage. */
+ * with lifecycle declared also trace_id and stage; and every field it sends, required or
+ * optional, has the JSON type SPEC.md 4 gives it (core/contract-shapes.json, SPEC.md 4.1: "when
+ * sent they MUST have the stated type"). The first event found wanting is reported. */
 static void proc_event_fields(struct grade_ctx *g) {
   const struct view *v = g->v;
   int lifecycle = ock__grade_declared(g, OCK_CAP_LIFECYCLE);
   int fields_bad = 0;
+  const char *want = "every event carries the fields SPEC.md 4 requires, each of the type it gives";
   for (size_t i = 0; i < v->n && !fields_bad; i++) {
     if (!ock__is_kind(v->e[i], OCK_ENTRY_EVENT))
       continue;
-    char missing[256];
-    if (ock_event_missing_fields(g->reg, ock__event_name(v->e[i]), ock__event_data(v->e[i]),
-                                 lifecycle, missing, sizeof missing)) {
+    const char *name = ock__event_name(v->e[i]);
+    const cJSON *data = ock__event_data(v->e[i]);
+    char found[256];
+    if (ock_event_missing_fields(g->reg, name, data, lifecycle, found, sizeof found)) {
       fields_bad = 1;
-      ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, ock__entry_seq(v->e[i]),
-                      "every event carries the fields SPEC.md 4 requires", "%s lacks %s",
-                      ock__event_name(v->e[i]), missing);
+      ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, ock__entry_seq(v->e[i]), want,
+                      "%s lacks %s", name, found);
+    } else if (ock_event_bad_field(name, data, 0, typed_elsewhere(name), found, sizeof found)) {
+      fields_bad = 1;
+      ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, ock__entry_seq(v->e[i]), want,
+                      "%s: %s", name, found);
     }
   }
   if (v->nx && !fields_bad)
-    ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1,
-                    "every event carries the fields SPEC.md 4 requires", "as expected");
+    ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1, want, "as expected");
 }
 
 /* session_model: the model of the session provider named name, or NULL when there is none. */

@@ -11,7 +11,8 @@ static const char *const field_names[] = {
 #undef OCK_FIELD_NAME
 };
 
-/* One row of OCK_EVENT_FIELD_MAP: field f of event ev, required or not, its JSON types. */
+/* One row of OCK_EVENT_FIELD_MAP: field f of event ev, required or not, its JSON types (its
+ * minimum is core's to check, ock_event_bad_field). */
 struct field_row {
   enum ock_event ev;
   enum ock_field f;
@@ -20,7 +21,7 @@ struct field_row {
 };
 
 static const struct field_row event_fields[] = {
-#define OCK_FIELD_ROW(ev, f, req, types) {OCK_EVENT_##ev, OCK_FIELD_##f, req, types},
+#define OCK_FIELD_ROW(ev, f, req, types, minimum) {OCK_EVENT_##ev, OCK_FIELD_##f, req, types},
     OCK_EVENT_FIELD_MAP(OCK_FIELD_ROW)
 #undef OCK_FIELD_ROW
 };
@@ -57,12 +58,14 @@ int ock__field_rule(enum ock_event ev, enum ock_field f, int *types) {
   return rule;
 }
 
-/* json_type: the OCK_JT_* bit of a cJSON value (0 for an invalid one). */
+/* json_type: the OCK_JT_* bits a cJSON value matches (0 for an invalid one). A number matches
+ * an integer field too, fraction or not: whether it is whole, and in range, is for the check
+ * that reads it (and proc.event-fields) to judge. */
 static int json_type(const cJSON *j) {
   if (cJSON_IsString(j))
     return OCK_JT_STRING;
   if (cJSON_IsNumber(j))
-    return OCK_JT_NUMBER;
+    return OCK_JT_NUMBER | OCK_JT_INTEGER;
   if (cJSON_IsBool(j))
     return OCK_JT_BOOL;
   if (cJSON_IsNull(j))

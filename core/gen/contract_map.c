@@ -328,16 +328,26 @@ static int put_config(const char *file, const cJSON *cfg) {
   return rc;
 }
 
-/* JSON types of a payload field, as the bits OCK_JT_* of the generated header. */
-enum { JT_STRING = 1, JT_NUMBER = 2, JT_BOOL = 4, JT_NULL = 8, JT_OBJECT = 16, JT_ARRAY = 32 };
+/* JSON types of a payload field, as the bits OCK_JT_* of the generated header. An integer is a
+ * type of its own (a number without a fraction); "number" allows any number. */
+enum {
+  JT_STRING = 1,
+  JT_NUMBER = 2,
+  JT_BOOL = 4,
+  JT_NULL = 8,
+  JT_OBJECT = 16,
+  JT_ARRAY = 32,
+  JT_INTEGER = 64,
+  JT_ANY = 127
+};
 
 /* type_bit: the bit of one JSON Schema type name; 0 when it is none the header knows. */
 static int type_bit(const char *t) {
   static const struct {
     const char *name;
     int bit;
-  } names[] = {{"string", JT_STRING}, {"integer", JT_NUMBER}, {"number", JT_NUMBER},
-               {"boolean", JT_BOOL},  {"null", JT_NULL},      {"object", JT_OBJECT},
+  } names[] = {{"string", JT_STRING}, {"integer", JT_INTEGER}, {"number", JT_NUMBER},
+               {"boolean", JT_BOOL},  {"null", JT_NULL},       {"object", JT_OBJECT},
                {"array", JT_ARRAY}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(t, names[i].name))
@@ -345,13 +355,31 @@ static int type_bit(const char *t) {
   return 0;
 }
 
-/* shape_types: the JSON types a field's schema in contract-shapes.json allows, as JT_* bits: its
- * "type" (a name or a list), an "enum" of strings (a string), a "$ref" into "defs" or the first
- * schema of an "allOf" (what they point to). 0 when none of them says. */
+/* resolve: the schema s stands for: a "$ref" into "defs" or the first schema of an "allOf"
+ * followed (at most 4 deep), else s itself. NULL when a reference points nowhere. */
+static const cJSON *resolve(const cJSON *shapes, const cJSON *s) {
+  for (int depth = 0; s && depth < 5; depth++) {
+    const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "$ref"));
+    const cJSON *all = cJSON_GetObjectItemCaseSensitive(s, "allOf");
+    if (ref && !strncmp(ref, "#/$defs/", 8))
+      s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(shapes, "defs"),
+                                           ref + 8);
+    else if (cJSON_IsArray(all))
+      s = cJSON_GetArrayItem(all, 0);
+    else
+      return s;
+  }
+  return NULL;
+}
+
+/* shape_types: the JSON types a schema of contract-shapes.json allows, as JT_* bits: its "type"
+ * (a name or a list), an "enum" of strings (a string), an "anyOf" (the union of its schemas'),
+ * after a "$ref" or "allOf" is followed (resolve). 0 when none of them says. */
 static int shape_types(const cJSON *shapes, const cJSON *s, int depth) {
+  s = resolve(shapes, s);
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(s, "type"), *t;
   int bits = 0;
-  if (depth > 4)
+  if (!s || depth > 4)
     return 0;
   if (cJSON_IsString(type))
     return type_bit(type->valuestring);
@@ -372,22 +400,21 @@ static int shape_types(const cJSON *shapes, const cJSON *s, int depth) {
     }
     return JT_STRING;
   }
-  const char *ref = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "$ref"));
-  if (ref && !strncmp(ref, "#/$defs/", 8)) {
-    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(shapes, "defs");
-    return shape_types(shapes, cJSON_GetObjectItemCaseSensitive(defs, ref + 8), depth + 1);
+  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(s, "anyOf")) {
+    int b = shape_types(shapes, t, depth + 1);
+    if (!b)
+      return 0;
+    bits |= b;
   }
-  const cJSON *all = cJSON_GetObjectItemCaseSensitive(s, "allOf");
-  if (cJSON_IsArray(all))
-    return shape_types(shapes, cJSON_GetArrayItem(all, 0), depth + 1);
-  return 0;
+  return bits;
 }
 
 /* put_types prints the bits as "OCK_JT_STRING | OCK_JT_NULL". */
 static void put_types(int bits) {
-  static const char *const names[] = {"STRING", "NUMBER", "BOOL", "NULL", "OBJECT", "ARRAY"};
+  static const char *const names[] = {"STRING", "NUMBER", "BOOL",   "NULL",
+                                      "OBJECT", "ARRAY",  "INTEGER"};
   const char *sep = "";
-  for (int b = 0; b < 6; b++) {
+  for (int b = 0; b < 7; b++) {
     if (bits & (1 << b)) {
       printf("%sOCK_JT_%s", sep, names[b]);
       sep = " | ";
@@ -395,20 +422,129 @@ static void put_types(int bits) {
   }
 }
 
-/* field_type: the JT_* bits of field of event (its override for that event, else its type), or
- * 0 after a message when contract-shapes.json types it not. */
-static int field_type(const char *file, const cJSON *shapes, const char *event, const char *field) {
+/* put_minimum prints an integer schema's "minimum", or OCK_NO_MINIMUM when it has none. Returns
+ * 1 after a message for a minimum that is not a whole number. */
+static int put_minimum(const char *file, const cJSON *shapes, const cJSON *s, const char *field) {
+  const cJSON *mn = cJSON_GetObjectItemCaseSensitive(resolve(shapes, s), "minimum");
+  if (!mn) {
+    printf("OCK_NO_MINIMUM");
+    return 0;
+  }
+  if (!cJSON_IsNumber(mn) || mn->valuedouble != (double)(long long)mn->valuedouble ||
+      mn->valuedouble < -1e15 || mn->valuedouble > 1e15) {
+    fprintf(stderr, "%s: field %s: expected a whole number as \"minimum\"\n", file, field);
+    return 1;
+  }
+  printf("%lld", (long long)mn->valuedouble);
+  return 0;
+}
+
+/* field_schema: the schema of field of event: its override for that event, else its
+ * "field_types" entry; NULL when there is none. */
+static const cJSON *field_schema(const cJSON *shapes, const char *event, const char *field) {
   const cJSON *over = cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(shapes, "event_field_overrides"), event ? event : "");
   const cJSON *s = cJSON_GetObjectItemCaseSensitive(over, field);
-  if (!s)
-    s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(shapes, "field_types"),
-                                         field);
+  return s ? s
+           : cJSON_GetObjectItemCaseSensitive(
+                 cJSON_GetObjectItemCaseSensitive(shapes, "field_types"), field);
+}
+
+/* field_type: the JT_* bits of field of event (its override for that event, else its type), or
+ * 0 after a message when contract-shapes.json types it not. */
+static int field_type(const char *file, const cJSON *shapes, const char *event, const char *field) {
+  const cJSON *s = field_schema(shapes, event, field);
   int bits = s ? shape_types(shapes, s, 0) : 0;
   if (!bits)
     fprintf(stderr, "%s: field %s%s%s has no JSON type in $.field_types\n", file, field,
             event ? " of " : "", event ? event : "");
   return bits;
+}
+
+/* listed: 1 when the array list holds the string name. */
+static int listed(const cJSON *list, const char *name) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, list) {
+    if (cJSON_IsString(it) && !strcmp(it->valuestring, name))
+      return 1;
+  }
+  return 0;
+}
+
+/* put_members prints the rows X(EVENT, FIELD, "member", REQUIRED, TYPES, MINIMUM) of an object
+ * schema (a field's, or its array items'): each member it requires (of any type when its schema
+ * gives none), and each member it types. Nothing deeper: a member's own members are not checked. */
+static int put_members(const char *file, const cJSON *shapes, const char *event, const char *field,
+                       const cJSON *obj) {
+  const cJSON *props = cJSON_GetObjectItemCaseSensitive(obj, "properties");
+  const cJSON *req = cJSON_GetObjectItemCaseSensitive(obj, "required"), *m;
+  cJSON_ArrayForEach(m, req) {
+    if (!cJSON_IsString(m) || !c_ident(m->valuestring)) {
+      fprintf(stderr, "%s: field %s: expected member names in \"required\"\n", file, field);
+      return 1;
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(props, m->valuestring)) {
+      printf(" \\\n  X(");
+      put_ident(event);
+      printf(", ");
+      put_ident(field);
+      printf(", \"%s\", 1, OCK_JT_ANY, OCK_NO_MINIMUM)", m->valuestring);
+    }
+  }
+  cJSON_ArrayForEach(m, props) {
+    int bits = shape_types(shapes, m, 0), required = listed(req, m->string);
+    if (!c_ident(m->string)) {
+      fprintf(stderr, "%s: field %s: member %s is no plain name\n", file, field, m->string);
+      return 1;
+    }
+    if (!bits && !required)
+      continue; /* any value, and it may be left out: nothing to check */
+    printf(" \\\n  X(");
+    put_ident(event);
+    printf(", ");
+    put_ident(field);
+    printf(", \"%s\", %d, ", m->string, required);
+    put_types(bits ? bits : JT_ANY);
+    printf(", ");
+    if (put_minimum(file, shapes, m, m->string))
+      return 1;
+    putchar(')');
+  }
+  return 0;
+}
+
+/* put_shapes prints, for every field of every event, what the two maps below the field map say
+ * of its inside: OCK_EVENT_ITEM_MAP the type of an array's items, OCK_EVENT_MEMBER_MAP the
+ * members of an object (or of each object item of an array). */
+static int put_shapes(const char *file, const cJSON *reg, const cJSON *shapes) {
+  static const char *const lists[] = {"required", "optional"};
+  const cJSON *ev, *f;
+  for (int pass = 0; pass < 2; pass++) {
+    printf(pass ? "\n#define OCK_EVENT_MEMBER_MAP(X)" : "\n#define OCK_EVENT_ITEM_MAP(X)");
+    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(reg, "events")) {
+      const char *event = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "name"));
+      for (int l = 0; l < 2; l++) {
+        cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(ev, lists[l])) {
+          const cJSON *s = resolve(shapes, field_schema(shapes, event, f->valuestring));
+          const cJSON *items = resolve(shapes, cJSON_GetObjectItemCaseSensitive(s, "items"));
+          int item_bits = items ? shape_types(shapes, items, 0) : 0;
+          if (!pass && item_bits) {
+            printf(" \\\n  X(");
+            put_ident(event);
+            printf(", ");
+            put_ident(f->valuestring);
+            printf(", ");
+            put_types(item_bits);
+            putchar(')');
+          }
+          if (pass && put_members(file, shapes, event, f->valuestring, items ? items : s))
+            return 1;
+        }
+      }
+    }
+  }
+  printf("\n");
+  return 0;
 }
 
 /* add_name appends name to names[*n] unless it is there; 1 when the table is full. */
@@ -422,8 +558,8 @@ static int add_name(const char **names, int *n, int cap, const char *name) {
   return 0;
 }
 
-/* put_event_fields prints the rows X(EVENT, FIELD, REQUIRED, TYPES) of one event's "required"
- * (REQUIRED 1) and "optional" (0) fields, collecting each field name into names. */
+/* put_event_fields prints the rows X(EVENT, FIELD, REQUIRED, TYPES, MINIMUM) of one event's
+ * "required" (REQUIRED 1) and "optional" (0) fields, collecting each field name into names. */
 static int put_event_fields(const char *file, const cJSON *shapes, const cJSON *ev, int i,
                             const char **names, int *n, int cap) {
   static const char *const lists[] = {"required", "optional"};
@@ -446,6 +582,9 @@ static int put_event_fields(const char *file, const cJSON *shapes, const cJSON *
       put_ident(f->valuestring);
       printf(", %d, ", !l);
       put_types(bits);
+      printf(", ");
+      if (put_minimum(file, shapes, field_schema(shapes, event, f->valuestring), f->valuestring))
+        return 1;
       putchar(')');
       j++;
     }
@@ -459,24 +598,36 @@ static int put_event_fields(const char *file, const cJSON *shapes, const cJSON *
  *
  *   #define OCK_PF_TOOL_CALL_ID "tool_call_id"            one name constant per field
  *   #define OCK_PAYLOAD_FIELD_MAP(X) ... X(TOOL_CALL_ID, OCK_PF_TOOL_CALL_ID) ...
- *   #define OCK_EVENT_FIELD_MAP(X) ... X(TOOL_PRE, TOOL_CALL_ID, 1, OCK_JT_STRING) ...
+ *   #define OCK_EVENT_FIELD_MAP(X) ... X(PROVIDER_REQUEST, ITERATION, 1, OCK_JT_INTEGER, 1) ...
+ *   #define OCK_EVENT_ITEM_MAP(X) ... X(TOOL_SELECTING, AVAILABLE_TOOLS, OCK_JT_STRING) ...
+ *   #define OCK_EVENT_MEMBER_MAP(X) ... X(PROVIDER_ERROR, ERROR, "type", 1, OCK_JT_STRING,
+ *                                         OCK_NO_MINIMUM) ...
  *   #define OCK_LIFECYCLE_FIELD_MAP(X) X(TRACE_ID, OCK_JT_STRING) X(STAGE, OCK_JT_STRING)
  *
- * An event row says whether the field is required (1) or optional (0) for that event and the
- * JSON types it may have, as OCK_JT_* bits. The lifecycle fields are every event's with the
- * lifecycle capability declared. conformance/model/payload.c reads payloads through them. */
+ * An event row says whether the field is required (1) or optional (0) for that event, the JSON
+ * types it may have, as OCK_JT_* bits (OCK_JT_INTEGER: a number without a fraction), and an
+ * integer's "minimum" (OCK_NO_MINIMUM when it has none). An item row gives the type of each item
+ * of an array field; a member row one member of an object field (or of each object item of an
+ * array field): required or not, its types and minimum, one level deep. What the schemas say
+ * beyond that (enums, minLength, a member's own members) is not in the header. The lifecycle
+ * fields are every event's with the lifecycle capability declared. conformance/model/payload.c
+ * reads payloads through these maps, and core/events.c checks their types by them. */
 static int put_payload(const char *file, const cJSON *reg, const cJSON *shapes) {
   const char *names[128];
   int n = 0, i = 0;
   const cJSON *ev, *f;
   printf("#define OCK_JT_STRING 0x01\n#define OCK_JT_NUMBER 0x02\n#define OCK_JT_BOOL 0x04\n"
-         "#define OCK_JT_NULL 0x08\n#define OCK_JT_OBJECT 0x10\n#define OCK_JT_ARRAY 0x20\n");
+         "#define OCK_JT_NULL 0x08\n#define OCK_JT_OBJECT 0x10\n#define OCK_JT_ARRAY 0x20\n"
+         "#define OCK_JT_INTEGER 0x40\n#define OCK_JT_ANY 0x7f\n"
+         "#define OCK_NO_MINIMUM (-0x7fffffffffffffffLL - 1)\n");
   printf("#define OCK_EVENT_FIELD_MAP(X)");
   cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(reg, "events")) {
     if (put_event_fields(file, shapes, ev, i++, names, &n, 96))
       return 1;
   }
-  printf("\n#define OCK_LIFECYCLE_FIELD_MAP(X)");
+  if (put_shapes(file, reg, shapes))
+    return 1;
+  printf("#define OCK_LIFECYCLE_FIELD_MAP(X)");
   int lifecycle = n;
   cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(shapes, "lifecycle_fields")) {
     int bits = cJSON_IsString(f) && c_ident(f->valuestring)

@@ -2,6 +2,8 @@
  * tables of the contract (events, journal kinds, verdicts, capabilities). */
 #include "runner.h"
 
+#include <string.h>
+
 #include "ock/contract.h"
 #include "ock/events.h"
 #include "ock/status.h"
@@ -133,6 +135,119 @@ static void missing_fields_are_listed(void) {
   ock_registry_free(r);
 }
 
+/* ock_event_bad_field against the shapes of core/contract-shapes.json: each case is an event,
+ * its data, and the finding wanted (NULL: every field sent fits). */
+static void bad_fields_are_worded(void) {
+  static const struct {
+    const char *event, *data, *want;
+  } cases[] = {
+      /* each JSON type in a field that wants another */
+      {"provider:request", "{\"provider\":\"p\",\"model\":\"m\",\"iteration\":\"1\",\"attempt\":1}",
+       "data.iteration is a string, expected an integer >= 1"},
+      {"provider:error", "{\"retryable\":\"false\"}",
+       "data.retryable is a string, expected a boolean"},
+      {"provider:error", "{\"status_code\":\"429\"}",
+       "data.status_code is a string, expected an integer or null"},
+      {"tool:pre", "{\"tool_call_id\":17}",
+       "data.tool_call_id is the number 17, expected a string"},
+      {"prompt:submit", "{\"prompt\":null}", "data.prompt is null, expected a string"},
+      {"prompt:complete", "{\"response\":true}", "data.response is a boolean, expected a string"},
+      {"provider:response", "{\"tool_calls\":{}}",
+       "data.tool_calls is an object, expected an array"},
+      {"tool:post", "{\"result\":[]}", "data.result is an array, expected an object"},
+      /* null where the contract allows it, and where it does not */
+      {"provider:error", "{\"status_code\":null}", NULL},
+      {"provider:resolve", "{\"fallback\":null}", NULL},
+      {"execution:end", "{\"response\":null}", NULL},
+      {"provider:resolve", "{\"fallback\":3}",
+       "data.fallback is the number 3, expected a string or null"},
+      {"tool:selected", "{\"original_tool\":null}", NULL},
+      /* integer against number, and the minimum */
+      {"cancel:completed", "{\"turn_count\":2.5}",
+       "data.turn_count is the number 2.5, expected an integer >= 0"},
+      {"provider:request", "{\"iteration\":1.0}", NULL},
+      {"provider:request", "{\"iteration\":0}",
+       "data.iteration is the number 0, expected an integer >= 1"},
+      {"cancel:requested", "{\"turn_count\":0}", NULL},
+      {"cancel:requested", "{\"turn_count\":-1}",
+       "data.turn_count is the number -1, expected an integer >= 0"},
+      {"provider:retry", "{\"attempt\":1}",
+       "data.attempt is the number 1, expected an integer >= 2"},
+      {"provider:retry", "{\"attempt\":2,\"delay_ms\":0}", NULL},
+      {"provider:retry", "{\"delay_ms\":1e300}", NULL},
+      /* an event's own type of a field: tool:post's tool_input is an object only */
+      {"tool:pre", "{\"tool_input\":\"{not json\"}", NULL},
+      {"tool:post", "{\"tool_input\":\"{not json\"}",
+       "data.tool_input is a string, expected an object"},
+      /* items and members, one level deep */
+      {"tool:selecting", "{\"available_tools\":[\"a\",3]}",
+       "data.available_tools[1] is the number 3, expected a string"},
+      {"provider:response", "{\"tool_calls\":[{\"id\":\"c\",\"name\":\"n\"}]}",
+       "data.tool_calls[0].arguments is missing, expected a string or an object"},
+      {"provider:response", "{\"tool_calls\":[{\"id\":\"c\",\"name\":\"n\",\"arguments\":{}},1]}",
+       "data.tool_calls[1] is the number 1, expected an object"},
+      {"provider:error", "{\"error\":{\"type\":\"x\",\"message\":5}}",
+       "data.error.message is the number 5, expected a string"},
+      {"tool:error", "{\"error\":{\"message\":\"m\"}}",
+       "data.error.type is missing, expected a string"},
+      {"tool:post", "{\"result\":{\"success\":\"yes\"}}",
+       "data.result.success is a string, expected a boolean"},
+      {"tool:post", "{\"result\":{\"success\":false,\"output\":[1],\"error\":null}}", NULL},
+      {"tool:post", "{\"result\":{\"success\":false,\"error\":\"boom\"}}",
+       "data.result.error is a string, expected an object or null"},
+      {"provider:stream", "{\"tool_call_delta\":{\"index\":-1,\"arguments\":\"\"}}",
+       "data.tool_call_delta.index is the number -1, expected an integer >= 0"},
+      {"provider:stream", "{\"tool_call_delta\":{\"index\":0,\"arguments\":\"\",\"id\":7}}",
+       "data.tool_call_delta.id is the number 7, expected a string"},
+      /* the first field in registry order; optional fields when sent; what is left to others */
+      {"provider:request", "{\"attempt\":\"1\",\"iteration\":\"1\"}",
+       "data.iteration is a string, expected an integer >= 1"},
+      {"orchestrator:complete", "{\"reason\":7}", "data.reason is the number 7, expected a string"},
+      {"orchestrator:complete", "{\"orchestrator\":\"o\",\"turn_count\":1,\"status\":\"done\"}",
+       NULL},
+      {"provider:response", "{}", NULL},
+      {"custom:event", "{\"iteration\":\"1\"}", NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cJSON *data = cJSON_Parse(cases[i].data);
+    char got[256] = "unset";
+    int bad = ock_event_bad_field(cases[i].event, data, 0, NULL, got, sizeof got);
+    if (bad != (cases[i].want != NULL) || strcmp(got, cases[i].want ? cases[i].want : ""))
+      ock_test_fail(__LINE__, __FILE__, "%s %s: got %d \"%s\", expected \"%s\"", cases[i].event,
+                    cases[i].data, bad, got, cases[i].want ? cases[i].want : "");
+    cJSON_Delete(data);
+  }
+}
+
+/* The lifecycle fields are checked only when asked, and skip leaves fields out. */
+static void bad_fields_lifecycle_and_skip(void) {
+  cJSON *data = cJSON_Parse("{\"orchestrator\":\"o\",\"turn_count\":\"2\",\"status\":\"success\","
+                            "\"trace_id\":\"t\",\"stage\":5}");
+  char got[256];
+  static const char *const skip[] = {"turn_count", NULL};
+  OCK_ASSERT_INT_EQ(ock_event_bad_field("orchestrator:complete", data, 0, NULL, got, sizeof got),
+                    1);
+  OCK_ASSERT_STR_EQ(got, "data.turn_count is a string, expected an integer >= 0");
+  OCK_ASSERT_INT_EQ(ock_event_bad_field("orchestrator:complete", data, 0, skip, got, sizeof got),
+                    0);
+  OCK_ASSERT_STR_EQ(got, "");
+  OCK_ASSERT_INT_EQ(ock_event_bad_field("orchestrator:complete", data, 1, skip, got, sizeof got),
+                    1);
+  OCK_ASSERT_STR_EQ(got, "data.stage is the number 5, expected a string");
+  /* a short buffer is cut, never overrun; no buffer at all still gives the answer */
+  char small[12];
+  OCK_ASSERT_INT_EQ(
+      ock_event_bad_field("orchestrator:complete", data, 1, skip, small, sizeof small), 1);
+  OCK_ASSERT_STR_EQ(small, "data.stage ");
+  OCK_ASSERT_INT_EQ(ock_event_bad_field("orchestrator:complete", data, 1, skip, NULL, 0), 1);
+  /* data that is not an object is not this function's to judge */
+  cJSON *arr = cJSON_Parse("[1]");
+  OCK_ASSERT_INT_EQ(ock_event_bad_field("prompt:submit", arr, 1, NULL, got, sizeof got), 0);
+  OCK_ASSERT_INT_EQ(ock_event_bad_field("prompt:submit", NULL, 1, NULL, got, sizeof got), 0);
+  cJSON_Delete(arr);
+  cJSON_Delete(data);
+}
+
 /* The generated tables spell each name as the wire and the journal must: these literals are
  * what SPEC.md says, so a registry edit that renames one fails here as well as at compile time. */
 static void contract_names_round_trip(void) {
@@ -174,6 +289,8 @@ static const struct ock_test tests[] = {
     {"both_orders_and_no_mix", both_orders_and_no_mix},
     {"names_and_statuses", names_and_statuses},
     {"missing_fields_are_listed", missing_fields_are_listed},
+    {"bad_fields_are_worded", bad_fields_are_worded},
+    {"bad_fields_lifecycle_and_skip", bad_fields_lifecycle_and_skip},
     {"contract_names_round_trip", contract_names_round_trip},
     {"verdicts_in_order_of_severity", verdicts_in_order_of_severity},
     {NULL, NULL}};

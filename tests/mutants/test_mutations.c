@@ -144,6 +144,33 @@ static void complete_lies(void) {
   ock__mutant_state_free(&s);
 }
 
+/* The type lie: the cancel events' turn_count becomes its text; orchestrator:complete's, and a
+ * turn_count that is not a number, are left alone. */
+static void cancel_turn_count_lie(void) {
+  struct mutant_state s;
+  ock__mutant_state_init(&s);
+  struct mutant_headers h = {0};
+  static const char *const names[] = {"cancel:requested", "cancel:completed"};
+  for (int i = 0; i < 2; i++) {
+    struct mutant_exchange x =
+        exchange_of(event(names[i], "{\"orchestrator\":\"o\",\"turn_count\":1}"), &h);
+    need("cancel-turn-count-as-string")->event(&s, &x);
+    OCK_ASSERT_STR_EQ(data_str(&x, "turn_count"), "1");
+    done(&x);
+  }
+  struct mutant_exchange x = exchange_of(event("orchestrator:complete", "{\"turn_count\":1}"), &h);
+  need("cancel-turn-count-as-string")->event(&s, &x);
+  OCK_ASSERT_TRUE(
+      cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "turn_count")));
+  done(&x);
+  x = exchange_of(event("cancel:completed", "{\"turn_count\":null}"), &h);
+  need("cancel-turn-count-as-string")->event(&s, &x);
+  OCK_ASSERT_TRUE(
+      cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(x.body, "data"), "turn_count")));
+  done(&x);
+  ock__mutant_state_free(&s);
+}
+
 static void held_events_overtaken(void) {
   struct mutant_state s;
   ock__mutant_state_init(&s);
@@ -634,6 +661,7 @@ static const struct ock_test tests[] = {
     {"table_is_well_formed", table_is_well_formed},
     {"state_follows_traffic", state_follows_traffic},
     {"complete_lies", complete_lies},
+    {"cancel_turn_count_lie", cancel_turn_count_lie},
     {"held_events_overtaken", held_events_overtaken},
     {"hook_replies_ignored", hook_replies_ignored},
     {"stream_and_lifecycle_lies", stream_and_lifecycle_lies},

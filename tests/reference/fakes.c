@@ -364,11 +364,14 @@ static const ock_registry *registry(void) {
   return r;
 }
 
-/* check_fields: the event has the registry's required fields and its stage. */
+/* check_fields: the event has the registry's required fields, each field it sends of its JSON
+ * type (lifecycle fields too), and its stage. */
 static void check_fields(const char *name, const cJSON *d, enum ock_stage st, enum ock_stage prev) {
   char missing[256];
   if (ock_event_missing_fields(registry(), name, d, 1, missing, sizeof missing))
     ock_test_fail(__LINE__, __FILE__, "%s lacks %s", name, missing);
+  if (ock_event_bad_field(name, d, 1, NULL, missing, sizeof missing))
+    ock_test_fail(__LINE__, __FILE__, "%s: %s", name, missing);
   const struct ock_event_def *def = ock_registry_event(registry(), name);
   enum ock_stage want;
   if (!def)

@@ -16,7 +16,9 @@
  *   OCK_PF_<FIELD>         event payload fields  "tool_call_id"  OCK_PF_TOOL_CALL_ID
  *
  * OCK_EVENT_FIELD_MAP gives each event's payload fields, required or optional, with their JSON
- * types (OCK_JT_*, from core/contract-shapes.json); conformance/model/payload.h reads by it.
+ * types (OCK_JT_*, from core/contract-shapes.json) and an integer's minimum; OCK_EVENT_ITEM_MAP and
+ * OCK_EVENT_MEMBER_MAP the items of an array field and the members of an object field.
+ * conformance/model/payload.h reads by them, and ock_event_bad_field (events.h) checks by them.
  *
  * A name removed or renamed in the registry is then a compile error wherever code uses it,
  * never a check that silently finds nothing. `make lint` refuses these names spelled as

@@ -91,4 +91,18 @@ int ock_stage_walk_next(struct ock_stage_walk *w, enum ock_stage to);
 int ock_event_missing_fields(const ock_registry *r, const char *name, const cJSON *data,
                              int with_lifecycle, char *out, size_t n);
 
+/* ock_event_bad_field writes into out (NUL-terminated) the first field of data that event `name`
+ * carries with a JSON type core/contract-shapes.json does not allow it, worded as
+ * "data.iteration is a string, expected an integer >= 1"; and returns 1. It checks, for each
+ * required or optional field sent, in registry order: the field's types (an integer is a number
+ * without a fraction, at least the schema's "minimum" when it gives one); for an array, each
+ * item's type; for an object, or each object item of an array, the members the schema requires
+ * (present) and types (one level deep: "data.tool_calls[0].id is missing, expected a string").
+ * Enums, string lengths and anything deeper are not checked. With with_lifecycle set, trace_id
+ * and stage are checked too. Fields named in skip (NULL-terminated; NULL for none) are left
+ * out. A field not sent is ock_event_missing_fields's to report. Returns 0 (and out "") when
+ * every field sent fits, for a custom event, and when data is not an object. */
+int ock_event_bad_field(const char *name, const cJSON *data, int with_lifecycle,
+                        const char *const *skip, char *out, size_t n);
+
 #endif
