@@ -58,16 +58,14 @@ FW_VERCEL_EXCLUDE := $(foreach w,responses gemini,$(foreach g,cancel-* iter-* li
 # process, the OpenAI Agents SDK alone cost seconds of CPU per scenario: six to eight minutes a
 # run on two cores. The server stops when the recipe's shell exits.
 FW_PY_BRIDGES ?= langgraph openai-agents pydantic-ai
-# Left out of every Python bridge's run (one list for the three, for CI time): with parallel_tools
-# false not emulated yet, LangGraph's ToolNode starts both calls of one tool at once and which
-# reaches the tool first varies (timing).
+# Left out of every Python bridge's run (one list for the three, for CI time):
 # error-fail-fast-tool, error-fail-fast-late-failure: whether the ToolNode has started the second
 # call when the first fails is timing, so error.fail-fast-unstarted, and the cause it charges,
 # vary from run to run. (The Agents SDK and Pydantic AI apply no fail_fast either: their other
 # fail-fast scenarios grade it.)
 # cancel-during-parallel-tools: whether the Agents SDK has started the round's second call when
 # the SIGINT's cancel reaches its task is timing (OCK-CANCEL-006 failed in one run of three).
-FW_PY_EXCLUDE := tool-same-tool-twice error-fail-fast-tool cancel-during-parallel-tools error-fail-fast-late-failure
+FW_PY_EXCLUDE := error-fail-fast-tool cancel-during-parallel-tools error-fail-fast-late-failure
 # The Python runs play two scenarios at a time (--jobs 2): a worker's first request still loads
 # what its framework imports lazily, the black-box agent imports openai and mcp afresh in each
 # scenario's process, and more jobs than cores only turns that into timeouts.

@@ -9,6 +9,7 @@ import concurrent.futures
 import json
 import os
 import signal
+import threading
 import urllib.error
 import urllib.request
 from typing import Any
@@ -156,6 +157,35 @@ def provider_error(e: BaseException) -> dict:
 
 
 CANCELLED = {"type": "cancelled", "message": "cancelled"}
+
+
+async def in_thread(fn, *args):
+    """fn(*args) in a daemon thread of its own, awaited. Unlike asyncio.to_thread, whose threads
+    asyncio.run waits for before it returns, a call a cancel abandoned (a tool still at the
+    tools endpoint) does not hold the process up after its last execute."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future = loop.create_future()
+
+    def settle(value, error) -> None:
+        if done.cancelled():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(value)
+
+    def work() -> None:
+        try:
+            value, error = fn(*args), None
+        except Exception as e:  # noqa: BLE001 (handed to the awaiting task)
+            value, error = None, e
+        try:
+            loop.call_soon_threadsafe(settle, value, error)
+        except RuntimeError:  # the loop has closed: nobody waits any more
+            pass
+
+    threading.Thread(target=work, daemon=True).start()
+    return await done
 
 
 class AsyncBridge:
