@@ -9,7 +9,8 @@ tools endpoint, a ``ToolNode`` and a ``MemorySaver`` thread per session (so each
 - provider:request / provider:response / provider:error: ``ChatOpenAI._agenerate``, subclassed; a
   deny stops the request before it is built; with ``config.streaming`` the model is
   ``ChatOpenAI(streaming=True)``, LangChain then calls its ``_astream``, subclassed too, whose text
-  chunks are provider:stream; a stream that ends without a finish_reason is a stream error;
+  chunks are provider:stream; a stream that just stops is the whole reply to langchain-openai, and
+  the bridge reports what it got (a framework finding, as on the JavaScript LangGraph row);
 - tool:pre / tool:error / tool:post: the ``ToolNode``'s ``awrap_tool_call`` hook, which sees every
   call the model made with a parsed object, unknown tools included; a deny answers the call
   without running it, a modify replaces its input; the ``ToolNode`` runs the calls of one message
@@ -61,10 +62,6 @@ from ock_frameworks.common import (
 
 ORCHESTRATOR = "langgraph-python-bridge"
 CANCELLED_TEXT = "The previous operation was cancelled."
-
-
-class StreamCut(Exception):
-    """A streamed reply that ended without a finish_reason: cut short, never a whole reply."""
 
 
 class Run:
@@ -234,9 +231,9 @@ class Bridge(AsyncBridge):
         return result
 
     async def _astream(self, stream, messages, stop, run_manager, **kwargs):
-        """A streamed request: provider:stream per text chunk; the reply is whole only when a chunk
-        carried its finish_reason (langchain-openai and the openai client take a stream that just
-        stops as complete)."""
+        """A streamed request: provider:stream per text chunk, then provider:response for what
+        LangChain got. langchain-openai and the openai client take a stream that just stops as the
+        whole reply; the bridge does not check it for them (it reports the framework)."""
         it, sent = await self._request(messages)
         whole = None
         try:
@@ -253,11 +250,7 @@ class Bridge(AsyncBridge):
             await self._failed(it, e, in_stream=True)
             raise
         finish = (whole.generation_info or {}).get("finish_reason") if whole is not None else None
-        if not finish:
-            e = StreamCut("the stream ended without a finish_reason")
-            await self._failed(it, e, in_stream=True)
-            raise e
-        await self._responded(it, whole.message, finish)
+        await self._responded(it, whole.message if whole is not None else AIMessage(""), finish)
 
     # ---- the tools --------------------------------------------------------------------------
 
