@@ -215,10 +215,31 @@ static int selected(const char *only, const char *name) {
   return 0;
 }
 
-int gate_prepare(struct gate *g, const char *root, const char *build, const char *only, char *err,
-                 size_t n) {
+/* parse_share reads "K/N" (1 <= K <= N <= 64) into *k (zero-based) and *every. */
+static int parse_share(const char *share, int *k, int *every) {
+  char *end;
+  long a = strtol(share, &end, 10);
+  if (end == share || *end != '/')
+    return -1;
+  const char *rest = end + 1;
+  long b = strtol(rest, &end, 10);
+  if (end == rest || *end || a < 1 || b < a || b > 64)
+    return -1;
+  *k = (int)a - 1;
+  *every = (int)b;
+  return 0;
+}
+
+int gate_prepare(struct gate *g, const char *root, const char *build, const char *only,
+                 const char *share, char *err, size_t n) {
   memset(g, 0, sizeof *g);
   g->reference_exit = g->transparent_exit = -1;
+  int share_k = 0, share_every = 1;
+  if (share && *share && parse_share(share, &share_k, &share_every)) {
+    snprintf(err, n, "OCK_GATE_SHARE=%s: expected K/N with 1 <= K <= N <= 64, e.g. 1/3", share);
+    return -1;
+  }
+  g->partial = (only && *only) || share_every > 1;
   char abs[PATH_MAX];
   if (!realpath(root, abs)) {
     snprintf(err, n, "%s: %s", root, strerror(errno));
@@ -256,7 +277,7 @@ int gate_prepare(struct gate *g, const char *root, const char *build, const char
     return -1;
   }
   for (size_t i = 0; i < ock__mutant_count(); i++) {
-    if (!selected(only, ock__mutant_at(i)->name))
+    if (!selected(only, ock__mutant_at(i)->name) || (int)(i % (size_t)share_every) != share_k)
       continue;
     struct gate_mutant *gm = &g->mut[g->n++];
     gm->m = ock__mutant_at(i);

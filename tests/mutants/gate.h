@@ -65,7 +65,8 @@ struct gate_check {
 struct gate {
   char ock[1024], mutant[1024], reference[1024], fixtures[1024]; /* absolute paths */
   char tmp[256];                                                 /* the run's scratch directory */
-  int reused; /* tmp is a kept run's directory (gate_reuse): graded again, never removed */
+  int reused;  /* tmp is a kept run's directory (gate_reuse): graded again, never removed */
+  int partial; /* only a part of the table runs (only, share): it proves only a part */
   ock_registry *reg;
   cJSON *catalog; /* {"scenarios": [{id, requirements, ...}]} */
   struct gate_mutant *mut;
@@ -82,9 +83,11 @@ struct gate {
 
 /* gate_prepare finds the programs under root/build, loads the registry and the catalog, and
  * expands every mutation's scenarios. only: comma-separated mutation names, or NULL for all.
- * Returns 0, or -1 with err saying what is missing. */
-int gate_prepare(struct gate *g, const char *root, const char *build, const char *only, char *err,
-                 size_t n);
+ * share: "K/N" keeps, of those, the mutations at table places K-1, K-1+N, K-1+2N, ... (one N-th
+ * of the table), or NULL for all. Either makes the run partial. Returns 0, or -1 with err saying
+ * what is missing or malformed. */
+int gate_prepare(struct gate *g, const char *root, const char *build, const char *only,
+                 const char *share, char *err, size_t n);
 
 /* gate_reuse makes the gate grade the reports of a run kept in dir (OCK_GATE_KEEP) instead of
  * running anything: the same verdicts, read again (for work on the grading itself). Returns 0,

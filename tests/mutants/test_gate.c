@@ -7,6 +7,8 @@
  * mutation, then the requirements nobody catches, then one line per check id of the checklist
  * (conformance/checks/checklist.c) with the mutation that proves it can FAIL.
  * OCK_GATE_ONLY=name,name runs only those mutations (and does not require every check id proven);
+ * OCK_GATE_SHARE=K/N runs one N-th of the table, the K-th (partial alike: make test sets it in a
+ * gcov or sanitizer build, where the plain build's run has already proven the whole table);
  * OCK_GATE_KEEP=1 keeps the scratch directory with every report.
  */
 #include "runner.h"
@@ -38,7 +40,7 @@ static int env_int(const char *name, int dflt) {
 static int gate_init(void) {
   const char *root = getenv("OCK_ROOT");
   if (gate_prepare(&g, root && *root ? root : ".", OCK_BUILD_DIR, getenv("OCK_GATE_ONLY"),
-                   prepare_error, sizeof prepare_error) == 0)
+                   getenv("OCK_GATE_SHARE"), prepare_error, sizeof prepare_error) == 0)
     prepared = 1;
   const char *reuse = getenv("OCK_GATE_REUSE");
   if (prepared && reuse && *reuse && gate_reuse(&g, reuse, prepare_error, sizeof prepare_error)) {
@@ -244,8 +246,7 @@ static void every_requirement_is_caught(void) {
 static void every_check_is_proven(void) {
   if (!run_all())
     return;
-  const char *only = getenv("OCK_GATE_ONLY");
-  int partial = only && *only; /* a part of the gate proves a part: list only what it proved */
+  int partial = g.partial; /* a part of the gate proves a part: list only what it proved */
   printf("gate: check ids\n");
   for (size_t i = 0; i < g.n_checks; i++) {
     const struct gate_check *c = &g.checks[i];
@@ -264,7 +265,7 @@ static void every_check_is_proven(void) {
   for (size_t i = 0; i < g.n_checks; i++)
     proven += *g.checks[i].by != '\0';
   if (partial)
-    printf("gate: %zu check ids; proven by the mutations run: %zu (OCK_GATE_ONLY: the rest not "
+    printf("gate: %zu check ids; proven by the mutations run: %zu (a partial run: the rest not "
            "required)\n",
            g.n_checks, proven);
   else
@@ -290,8 +291,7 @@ static void every_check_is_proven(void) {
 static void checks_caught_alone(void) {
   if (!run_all())
     return;
-  const char *only = getenv("OCK_GATE_ONLY");
-  int partial = only && *only;
+  int partial = g.partial;
   size_t strict = 0, alone = gate_measure_alone(&g, &strict), grading = 0;
   printf("gate: check ids caught alone\n");
   for (size_t i = 0; i < g.n_checks; i++) {
@@ -321,8 +321,9 @@ static void checks_caught_alone(void) {
       printf("  %-34s %.600s\n", g.mut[i].m->name, set);
   }
   printf("gate: %zu of %zu grading check ids caught alone (floor %d), %zu of them strictly "
-         "(floor %d)\n",
-         alone, grading, GATE_ALONE_FLOOR, strict, GATE_STRICT_FLOOR);
+         "(floor %d)%s\n",
+         alone, grading, GATE_ALONE_FLOOR, strict, GATE_STRICT_FLOOR,
+         partial ? "; a partial run: the floors apply to a whole run" : "");
   if (!partial && alone < GATE_ALONE_FLOOR)
     ock_test_fail(__LINE__, __FILE__,
                   "only %zu grading check ids are caught alone, below the floor of %d: a change "
@@ -340,8 +341,7 @@ static void checks_caught_alone(void) {
 static void every_fixture_claim_is_proven(void) {
   if (!run_all())
     return;
-  const char *only = getenv("OCK_GATE_ONLY");
-  int partial = only && *only;
+  int partial = g.partial;
   int rows = 0, unbacked = 0;
   const cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(g.catalog, "scenarios")) {
@@ -379,7 +379,7 @@ static void every_fixture_claim_is_proven(void) {
                     proves_at(i)->fixture);
   printf("gate: fixtures with their claims' check ids: %d; check ids no mutation proves there: "
          "%d%s\n",
-         rows, unbacked, partial ? " (OCK_GATE_ONLY: not required)" : "");
+         rows, unbacked, partial ? " (a partial run: not required)" : "");
 }
 
 static const struct ock_test tests[] = {
