@@ -30,7 +30,7 @@ $(call objs_of,$(MUTANT_TEST_SRCS)): CFLAGS += -Imutants
 $(call objs_of,tests/mutants/test_gate.c tests/mutants/test_other_texts.c): \
   CFLAGS += -DOCK_BUILD_DIR='"$(BUILD)"'
 
-# The gate reads the checklist (conformance/checks/checklist.c) from libockconf.a.
+# The gate reads the check table (conformance/checks/checks.def) from libockconf.a.
 $(MUTANT_TEST_BIN): $(call objs_of,$(MUTANT_TEST_SRCS)) $(TEST_RUNNER_OBJS) $(MUTANT_LIB) \
                     $(CONF_LIB) $(MOCK_LIB) $(CORE_LIB) | $(MUTANT_BIN) $(OCK_BIN) $(REF_CLI)
 	@mkdir -p $(@D)

@@ -104,7 +104,7 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
                                                                    : "after execution:end")
       : m->refused_execute ? "in an execute that sends no request"
                            : "late";
-  ock__grade_emit(g, "cancel.ignored", "OCK-PROC-004",
+  ock__grade_emit(g, CK_CANCEL_IGNORED,
                   requested == (size_t)-1 && !ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
                   requested != (size_t)-1 ? ock__entry_seq(v->e[requested]) : x->complete_seq,
                   "a SIGINT after prompt:complete or execution:end, or in an execute that sends no "
@@ -118,16 +118,16 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
 
 static void cancel_status(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *c = x->complete_entry;
-  ock__grade_emit(g, "cancel.status", "OCK-CANCEL-001",
-                  ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"), x->complete_seq,
-                  "SIGINT during an execute: status cancelled", "execute %d: status %s", x->index,
+  ock__grade_emit(g, CK_CANCEL_STATUS, ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
+                  x->complete_seq, "SIGINT during an execute: status cancelled",
+                  "execute %d: status %s", x->index,
                   c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)");
 }
 
 static void cancel_events(struct grade_ctx *g, const struct view_exec *x,
                           const struct cancel_marks *m) {
   size_t requested = m->requested, completed = m->completed;
-  ock__grade_emit(g, "cancel.events", "OCK-CANCEL-002",
+  ock__grade_emit(g, CK_CANCEL_EVENTS,
                   requested != (size_t)-1 && completed != (size_t)-1 && requested < completed,
                   x->complete_seq, "cancel:requested then cancel:completed",
                   "execute %d: cancel:requested %s, cancel:completed %s", x->index,
@@ -139,8 +139,7 @@ static void cancel_events(struct grade_ctx *g, const struct view_exec *x,
 static void cancel_once(struct grade_ctx *g, const struct view_exec *x,
                         const struct cancel_marks *m) {
   int n_requested = m->n_requested, n_completed = m->n_completed, n_signals = m->n_signals;
-  ock__grade_emit(g, "cancel.once", "OCK-CANCEL-002", n_requested <= 1 && n_completed <= 1,
-                  x->complete_seq,
+  ock__grade_emit(g, CK_CANCEL_ONCE, n_requested <= 1 && n_completed <= 1, x->complete_seq,
                   "at most one cancel:requested and one cancel:completed per execute",
                   "execute %d: %d SIGINT(s), %d cancel:requested, %d cancel:completed", x->index,
                   n_signals, n_requested, n_completed);
@@ -163,7 +162,7 @@ static void cancel_no_new_work(struct grade_ctx *g, const struct view_exec *x,
            (v->traffic && ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START))) &&
           ock__entry_time(v->e[i]) > after)
         late = i;
-    ock__grade_emit(g, "cancel.no-new-work", "OCK-CANCEL-004", late == (size_t)-1,
+    ock__grade_emit(g, CK_CANCEL_NO_NEW_WORK, late == (size_t)-1,
                     late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[mark]),
                     v->traffic ? "nothing new starts after the SIGINT"
                                : "no LLM request is sent after cancel:requested",
@@ -196,7 +195,7 @@ static void cancel_round_stopped(struct grade_ctx *g, const struct view_exec *x,
         ((m->requested != (size_t)-1 && i > m->requested) || ock__entry_time(v->e[i]) > deadline))
       late = i;
   ock__grade_emit(
-      g, "cancel.round-stopped", "OCK-CANCEL-006", late == (size_t)-1,
+      g, CK_CANCEL_ROUND_STOPPED, late == (size_t)-1,
       late != (size_t)-1 ? ock__entry_seq(v->e[late]) : ock__entry_seq(v->e[m->fired]),
       "no tool call starts after cancel:requested, nor past the grace after the SIGINT",
       "execute %d: %s%s%s", x->index, late == (size_t)-1 ? "no tool started after the cancel" : "",
@@ -236,7 +235,7 @@ static void cancel_tool_abandoned(struct grade_ctx *g, const struct view_exec *x
     if (after <= cancel_grace_ms(g))
       continue;
     int waited = closed_at(x, c) > ock__entry_seq(c->end);
-    ock__grade_emit(g, "cancel.tool-abandoned", "OCK-CANCEL-006", !waited, ock__entry_seq(c->end),
+    ock__grade_emit(g, CK_CANCEL_TOOL_ABANDONED, !waited, ock__entry_seq(c->end),
                     "a tool running at the SIGINT is abandoned: the call is reported before its "
                     "endpoint replies",
                     "call %s (%.40s): the endpoint replied %.0f ms after the SIGINT, %s",
@@ -281,8 +280,8 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
         cJSON_GetObjectItemCaseSensitive(f[i].end, "reply"), "output");
     const char *text = ock__request_result_text(next, ock__call_id(&f[i]));
     if (cJSON_IsString(out) && *out->valuestring)
-      ock__grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003",
-                      text && strstr(text, out->valuestring), ock__entry_seq(next),
+      ock__grade_emit(g, CK_CANCEL_RESULTS_KEPT, text && strstr(text, out->valuestring),
+                      ock__entry_seq(next),
                       "results of tools that finished before the cancel are kept",
                       "call %s: result in the next request \"%.60s\"", ock__call_id(&f[i]),
                       text ? text : "(missing)");
@@ -295,13 +294,13 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
         !(c->selecting || c->pre || c->error || c->start || reply_reported(v, x, c->reply)))
       continue;
     const char *text = ock__request_result_text(next, ock__call_id(c));
-    ock__grade_emit(g, "cancel.results-kept", "OCK-CANCEL-003", text != NULL, ock__entry_seq(next),
+    ock__grade_emit(g, CK_CANCEL_RESULTS_KEPT, text != NULL, ock__entry_seq(next),
                     "every other call of a cancelled execute gets a result",
                     "call %s (%.40s), not finished before the cancel: %s", ock__call_id(c),
                     ock__call_name(c),
                     text ? "it has a result" : "no result for it in the next LLM request");
     if (!strcmp(ock__fate_error_type(c), "cancelled"))
-      ock__text_of_result(g, "text.cancelled", "OCK-TEXT-007", c, CANCELLED_RESULT, 0);
+      ock__text_of_result(g, CK_TEXT_CANCELLED, c, CANCELLED_RESULT, 0);
   }
   free(f);
 }
@@ -374,7 +373,7 @@ static void cancel_abandoned_not_stored(struct grade_ctx *g, const struct view_e
       if (!strcmp(ock__str_field(m, "role"), "assistant"))
         part = stored_part(reply, m);
     }
-    ock__grade_emit(g, "cancel.abandoned-not-stored", "OCK-CANCEL-007", !part, ock__entry_seq(next),
+    ock__grade_emit(g, CK_CANCEL_ABANDONED_NOT_STORED, !part, ock__entry_seq(next),
                     "a reply abandoned on cancellation is not stored",
                     "execute %d: the reply %ld, abandoned, %s%s in the next request", x->index,
                     ock__entry_seq(reply), part ? part : "left nothing", part ? " is stored" : "");
@@ -394,12 +393,12 @@ static void cancel_closing_message(struct grade_ctx *g, const cJSON *next) {
   }
   const cJSON *before = last_user > 0 ? cJSON_GetArrayItem(hist, last_user - 1) : NULL;
   int closed = before && !strcmp(ock__str_field(before, "role"), "assistant");
-  ock__grade_emit(g, "cancel.closing-message", "OCK-CANCEL-005", closed, ock__entry_seq(next),
+  ock__grade_emit(g, CK_CANCEL_CLOSING_MESSAGE, closed, ock__entry_seq(next),
                   "the context ends with an assistant message after a cancelled execute",
                   "the message before the next prompt is %s",
                   before ? ock__str_field(before, "role") : "missing");
   if (closed)
-    ock__grade_emit(g, "text.closing-message", "OCK-TEXT-010",
+    ock__grade_emit(g, CK_TEXT_CLOSING_MESSAGE,
                     !strcmp(ock__str_field(before, "content"), CLOSING_MESSAGE),
                     ock__entry_seq(next), "the closing message is \"" CLOSING_MESSAGE "\"",
                     "the closing message is \"%.80s\"", ock__str_field(before, "content"));

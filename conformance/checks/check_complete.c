@@ -98,15 +98,14 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
   const char *expect = expected_response(v, x, &denied);
   const char *said = ock__pf_str(pc, OCK_FIELD_RESPONSE);
   if (pc && denied)
-    ock__grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && *said, ock__entry_seq(pc),
+    ock__grade_emit(g, CK_COMPLETE_RESPONSE, said && *said, ock__entry_seq(pc),
                     "after a deny, prompt:complete data.response is a non-empty text",
                     "execute %d: response %s%.60s%s after a deny", x->index, said ? "\"" : "",
                     said ? said : "(not a string)", said ? "\"" : "");
   else if (pc && expect && ock__payload(pc, OCK_FIELD_RESPONSE).state != OCK_PAYLOAD_MISSING)
     /* A prompt:complete without response (Amplifier's loop-basic sends a preview) says nothing
      * wrong: the missing field is OCK-PROC-005's (SPEC.md 4.6). */
-    ock__grade_emit(g, "complete.response", "OCK-COMPLETE-008", said && !strcmp(said, expect),
-                    ock__entry_seq(pc),
+    ock__grade_emit(g, CK_COMPLETE_RESPONSE, said && !strcmp(said, expect), ock__entry_seq(pc),
                     "prompt:complete data.response is the text the mock sent last",
                     "execute %d: response \"%.60s\"%s, expected \"%.60s\"", x->index,
                     said ? said : "(not a string)", said && strlen(said) > 60 ? "..." : "", expect);
@@ -124,7 +123,7 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
     what = said;
   } else
     return; /* no prompt:complete to compare with: ORDER-004 reports it */
-  ock__grade_emit(g, "complete.end-response", "OCK-COMPLETE-008", ok, ock__entry_seq(end),
+  ock__grade_emit(g, CK_COMPLETE_END_RESPONSE, ok, ock__entry_seq(end),
                   "execution:end data.response is prompt:complete's response (null on cancelled or "
                   "error)",
                   "execute %d (status %s): execution:end response %.60s%s%s, expected %.60s",
@@ -150,8 +149,8 @@ static void check_same_name(struct grade_ctx *g) {
       first_seq = ock__entry_seq(v->e[i]);
       continue;
     }
-    ock__grade_emit(g, "complete.same-orchestrator", "OCK-COMPLETE-009", !strcmp(name, first),
-                    ock__entry_seq(v->e[i]), "the same orchestrator name in every event of the run",
+    ock__grade_emit(g, CK_COMPLETE_SAME_ORCHESTRATOR, !strcmp(name, first), ock__entry_seq(v->e[i]),
+                    "the same orchestrator name in every event of the run",
                     "%s carries \"%.40s\", seq %ld carried \"%.40s\"", ock__event_name(v->e[i]),
                     name, first_seq, first);
   }
@@ -160,7 +159,7 @@ static void check_same_name(struct grade_ctx *g) {
 static void complete_orchestrator(struct grade_ctx *g, const struct view_exec *x) {
   long seq = x->complete_seq;
   const char *orch = ock__pf_str(x->complete_entry, OCK_FIELD_ORCHESTRATOR);
-  ock__grade_emit(g, "complete.orchestrator", "OCK-COMPLETE-003", orch && *orch, seq,
+  ock__grade_emit(g, CK_COMPLETE_ORCHESTRATOR, orch && *orch, seq,
                   "orchestrator: a non-empty string", "%s",
                   orch ? (*orch ? orch : "\"\"") : "missing or not a string");
 }
@@ -168,7 +167,7 @@ static void complete_orchestrator(struct grade_ctx *g, const struct view_exec *x
 static void complete_status(struct grade_ctx *g, const struct view_exec *x) {
   long seq = x->complete_seq;
   const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
-  ock__grade_emit(g, "complete.status", "OCK-COMPLETE-004", status_known(status), seq,
+  ock__grade_emit(g, CK_COMPLETE_STATUS, status_known(status), seq,
                   "status: success, incomplete, cancelled or error", "status %s",
                   status ? status : "missing or not a string");
 }
@@ -189,8 +188,7 @@ static void complete_turn_count(struct grade_ctx *g, const struct view_exec *x) 
              is_int ? "" : " (not a non-negative integer)");
   else
     snprintf(shown, sizeof shown, "%s", tc ? ock_json_type_name(tc) : "missing");
-  ock__grade_emit(g, "complete.turn-count", "OCK-COMPLETE-005",
-                  is_int && tc->valuedouble == (double)turns, seq,
+  ock__grade_emit(g, CK_COMPLETE_TURN_COUNT, is_int && tc->valuedouble == (double)turns, seq,
                   "turn_count equals the LLM turns the mock served",
                   "execute %d: turn_count %s, the mock served %d turn(s)", x->index, shown, turns);
 }
@@ -219,8 +217,8 @@ static void complete_status_matches(struct grade_ctx *g, const struct view_exec 
              !h.cancelled && !h.wrapped_up && strcmp(status, "success"))
       why = "the execute ended with a final answer, no limit and no deny, so status should be "
             "success";
-    ock__grade_emit(g, "complete.status-matches", "OCK-COMPLETE-006", why == NULL, seq,
-                    "status matches what happened", "execute %d: %s", x->index, why ? why : status);
+    ock__grade_emit(g, CK_COMPLETE_STATUS_MATCHES, why == NULL, seq, "status matches what happened",
+                    "execute %d: %s", x->index, why ? why : status);
   }
 }
 
@@ -230,9 +228,8 @@ static void complete_error_object(struct grade_ctx *g, const struct view_exec *x
   if (ock__pf_is(c, OCK_FIELD_STATUS, "error")) {
     const cJSON *err = ock__pf(c, OCK_FIELD_ERROR);
     int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
-    ock__grade_emit(g, "complete.error-object", "OCK-COMPLETE-007", ok, seq,
-                    "error: {type, message} on status error", "%s",
-                    ok ? "present" : "missing or incomplete");
+    ock__grade_emit(g, CK_COMPLETE_ERROR_OBJECT, ok, seq, "error: {type, message} on status error",
+                    "%s", ok ? "present" : "missing or incomplete");
   }
 }
 

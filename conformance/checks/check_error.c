@@ -105,7 +105,7 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
   int ok = named && *named && cJSON_IsObject(e) && ock_json_str(e, "type") &&
            ock_json_str(e, "message") && ock__pf(err, OCK_FIELD_RETRYABLE) &&
            ock__pf(err, OCK_FIELD_STATUS_CODE);
-  ock__grade_emit(g, "error.provider-error", "OCK-ERROR-001", ok,
+  ock__grade_emit(g, CK_ERROR_PROVIDER_ERROR, ok,
                   err ? ock__entry_seq(err) : ock__entry_seq(v->e[i]),
                   "provider:error {provider, error:{type,message}, retryable, status_code}",
                   "failed reply %ld: %s", ock__entry_seq(reply),
@@ -118,8 +118,7 @@ static void reported(struct grade_ctx *g, size_t i, const cJSON *reply, size_t u
   if (err && cJSON_IsBool(r)) {
     int cancelled = !strcmp(ock_json_str(e, "type") ? ock_json_str(e, "type") : "", "cancelled");
     int want = !cancelled && retryable(reply);
-    ock__grade_emit(g, "error.retryable-value", "OCK-ERROR-001", cJSON_IsTrue(r) == want,
-                    ock__entry_seq(err),
+    ock__grade_emit(g, CK_ERROR_RETRYABLE_VALUE, cJSON_IsTrue(r) == want, ock__entry_seq(err),
                     "provider:error retryable as SPEC.md 5.7 classifies the fault",
                     "failed reply %ld (%s%s, strategy %s): retryable %s, expected %s",
                     ock__entry_seq(reply), fault_kind(reply) ? fault_kind(reply) : "HTTP ",
@@ -148,7 +147,7 @@ struct failure {
 static void error_no_retry(struct grade_ctx *g, const struct failure *fl) {
   const cJSON *next = fl->next, *reply = fl->reply;
   const char *provider = fl->provider, *next_prov = fl->next_prov;
-  ock__grade_emit(g, "error.no-retry", "OCK-ERROR-003", !next || strcmp(next_prov, provider),
+  ock__grade_emit(g, CK_ERROR_NO_RETRY, !next || strcmp(next_prov, provider),
                   next ? ock__entry_seq(next) : ock__entry_seq(reply),
                   "a non-retryable error is not retried", "HTTP %lld from %s was %s",
                   ock_json_int(reply, OCK_F_LLM_REPLY_STATUS, 0), provider,
@@ -161,8 +160,7 @@ static void cancelled_before_retry(struct grade_ctx *g, const struct failure *fl
   const struct view_exec *x = fl->x;
   int can_retry = fl->can_retry, attempt = fl->attempt;
   const cJSON *c = x->complete_entry;
-  ock__grade_emit(g, can_retry ? "error.retry" : "error.fallback",
-                  can_retry ? "OCK-ERROR-002" : "OCK-ERROR-006",
+  ock__grade_emit(g, can_retry ? CK_ERROR_RETRY : CK_ERROR_FALLBACK,
                   ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"), x->complete_seq,
                   "a SIGINT before the retry is sent ends the execute cancelled",
                   "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
@@ -180,8 +178,8 @@ static void error_retry_denied(struct grade_ctx *g, const struct failure *fl, si
   const cJSON *ev = event_between(v, i + 1, denied, OCK_EV_PROVIDER_RETRY);
   const char *to = ock__pf_str(v->e[denied], OCK_FIELD_PROVIDER);
   ock__grade_emit(
-      g, "error.retry", "OCK-ERROR-002", ev && to && !strcmp(to, provider),
-      ock__entry_seq(v->e[denied]), "a retryable error is retried after a provider:retry",
+      g, CK_ERROR_RETRY, ev && to && !strcmp(to, provider), ock__entry_seq(v->e[denied]),
+      "a retryable error is retried after a provider:retry",
       "attempt %d failed; the retry's provider:request (to %s) was denied, %s", attempt,
       to && *to ? to : "(no provider)", ev ? "after a provider:retry" : "with no provider:retry");
 }
@@ -192,7 +190,7 @@ static void error_retry_after(struct grade_ctx *g, const struct failure *fl, dou
                               double cap) {
   const cJSON *next = fl->next;
   double want = ra < cap ? ra : cap;
-  ock__grade_emit(g, "error.retry-after", "OCK-ERROR-005",
+  ock__grade_emit(g, CK_ERROR_RETRY_AFTER,
                   gap >= want - GRADE_TIMING_EARLY_MS && gap <= want + ock__grade_late_ms(g),
                   ock__entry_seq(next), "the retry waits the Retry-After the provider sent",
                   "waited %.0f ms; Retry-After asked %.0f ms", gap, want);
@@ -215,7 +213,7 @@ static void error_backoff(struct grade_ctx *g, const struct failure *fl, const c
   char saids[32] = "missing"; /* an absent delay_ms says so, not -1 */
   if (cJSON_IsNumber(ock__pf(ev, OCK_FIELD_DELAY_MS)))
     snprintf(saids, sizeof saids, "%.0f", said);
-  ock__grade_emit(g, "error.backoff", "OCK-ERROR-004", ok_said && ok_gap, ock__entry_seq(next),
+  ock__grade_emit(g, CK_ERROR_BACKOFF, ok_said && ok_gap, ock__entry_seq(next),
                   "exponential backoff with jitter, clamped to the cap",
                   "retry %d: delay_ms %s, waited %.0f ms; allowed %.0f..%.0f ms", attempt, saids,
                   gap, lo, hi);
@@ -234,7 +232,7 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
   int announced = ev || v->traffic;
   int ok = next && !strcmp(next_prov, provider) && announced;
   ock__grade_emit(
-      g, "error.retry", "OCK-ERROR-002", ok, next ? ock__entry_seq(next) : ock__entry_seq(reply),
+      g, CK_ERROR_RETRY, ok, next ? ock__entry_seq(next) : ock__entry_seq(reply),
       "a retryable error is retried after a provider:retry", "attempt %d failed (%s); %s", attempt,
       fault_kind(reply) ? fault_kind(reply) : ock__str_field(reply, OCK_F_LLM_REPLY_STATUS),
       !next                         ? "no retry"
@@ -256,7 +254,7 @@ static void error_retry(struct grade_ctx *g, const struct failure *fl) {
 static void error_retry_count(struct grade_ctx *g, const struct failure *fl) {
   const cJSON *next = fl->next, *reply = fl->reply;
   const char *provider = fl->provider, *next_prov = fl->next_prov;
-  ock__grade_emit(g, "error.retry-count", "OCK-ERROR-008", !next || strcmp(next_prov, provider),
+  ock__grade_emit(g, CK_ERROR_RETRY_COUNT, !next || strcmp(next_prov, provider),
                   next ? ock__entry_seq(next) : ock__entry_seq(reply),
                   "at most max_retries retries per turn", "%s after %d attempts (max_retries %lld)",
                   next && !strcmp(next_prov, provider) ? "retried again" : "stopped", fl->attempt,
@@ -273,8 +271,7 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
   const cJSON *res = next ? event_between(v, i + 1, j, OCK_EV_PROVIDER_RESOLVE) : NULL;
   int announced = v->traffic || ock__pf_is(res, OCK_FIELD_PROVIDER, fallback);
   int ok = next && !strcmp(next_prov, fallback) && announced;
-  ock__grade_emit(g, "error.fallback", "OCK-ERROR-006", ok,
-                  next ? ock__entry_seq(next) : ock__entry_seq(reply),
+  ock__grade_emit(g, CK_ERROR_FALLBACK, ok, next ? ock__entry_seq(next) : ock__entry_seq(reply),
                   "the next provider by priority takes the turn, announced by provider:resolve",
                   "%s failed for good; %s", provider,
                   !next                         ? "no further request"
@@ -288,7 +285,7 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
 static void unrecovered(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *c = x->complete_entry;
   ock__grade_emit(
-      g, "error.provider-error", "OCK-ERROR-001",
+      g, CK_ERROR_PROVIDER_ERROR,
       ock__pf_is(c, OCK_FIELD_STATUS, "error") || ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
       x->complete_seq, "an unrecovered provider error ends the execute with status error",
       "execute %d: status %s", x->index, ock__pf_show(c, OCK_FIELD_STATUS));
@@ -357,7 +354,7 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
      * start the SUT decided before it knew of the failure may reach the mock after its
      * tool:error, so there the start is not judged (timing is no evidence here). */
     if (c->start && ock__entry_seq(c->start) > known && !v->cfg.parallel_tools) {
-      ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", 0, ock__entry_seq(c->start),
+      ock__grade_emit(g, CK_ERROR_FAIL_FAST_UNSTARTED, 0, ock__entry_seq(c->start),
                       "fail_fast: no call of the response starts once a tool failure is known",
                       "call %s started at %ld, after the failure of %s at %ld", ock__call_id(c),
                       ock__entry_seq(c->start), ock__call_id(failed), known);
@@ -366,11 +363,11 @@ static void skipped_calls(struct grade_ctx *g, const struct call_fate *f, size_t
     if (c->start || c->selecting || c->pre || c->post || c->error || !next)
       continue;
     const char *text = ock__request_result_text(next, ock__call_id(c));
-    ock__grade_emit(g, "error.fail-fast-unstarted", "OCK-ERROR-009", text != NULL,
-                    ock__entry_seq(next), "a call fail_fast did not start has a result",
-                    "call %s was not started; %s", ock__call_id(c),
+    ock__grade_emit(g, CK_ERROR_FAIL_FAST_UNSTARTED, text != NULL, ock__entry_seq(next),
+                    "a call fail_fast did not start has a result", "call %s was not started; %s",
+                    ock__call_id(c),
                     text ? "it has a result" : "no result for it in the next LLM request");
-    ock__text_of_result(g, "text.skipped", "OCK-TEXT-008", c, SKIPPED_TEXT, 0);
+    ock__text_of_result(g, CK_TEXT_SKIPPED, c, SKIPPED_TEXT, 0);
   }
 }
 
@@ -391,7 +388,7 @@ static void fail_fast(struct grade_ctx *g) {
     int stopped = !next || j >= f[i].x->end;
     const cJSON *c = f[i].x->complete_entry;
     ock__grade_emit(
-        g, "error.fail-fast", "OCK-ERROR-007", stopped && ock__pf_is(c, OCK_FIELD_STATUS, "error"),
+        g, CK_ERROR_FAIL_FAST, stopped && ock__pf_is(c, OCK_FIELD_STATUS, "error"),
         ock__entry_seq(f[i].error), "fail_fast: a tool failure ends the execute with status error",
         "tool %s failed (%s); %s, status %s", ock__call_id(&f[i]), t,
         stopped ? "no further request" : "the loop went on", ock__pf_show(c, OCK_FIELD_STATUS));
@@ -440,7 +437,7 @@ static void later_turns(struct grade_ctx *g, const struct view_exec *x) {
     const char *best;
     int ok = is_best_provider(v, provider, failed, n_failed, &best);
     if (n_failed > 0 || !ok)
-      ock__grade_emit(g, "error.fallback-sticks", "OCK-ERROR-011", ok, ock__entry_seq(v->e[i]),
+      ock__grade_emit(g, CK_ERROR_FALLBACK_STICKS, ok, ock__entry_seq(v->e[i]),
                       "the best provider by priority that has not failed for good in the execute",
                       "execute %d: request to %s; %d provider(s) failed for good, expected %s",
                       x->index, provider, n_failed, best ? best : "(none left)");
@@ -473,7 +470,7 @@ static void reply_numbering(struct grade_ctx *g, const struct view_exec *x, cons
   char its[32] = "missing";
   if (cJSON_IsNumber(it))
     snprintf(its, sizeof its, "%g", it->valuedouble);
-  ock__grade_emit(g, "error.numbering-reply", "OCK-ERROR-010",
+  ock__grade_emit(g, CK_ERROR_NUMBERING_REPLY,
                   cJSON_IsNumber(it) && it->valuedouble == (double)iteration, ock__entry_seq(e),
                   "provider:stream and provider:response carry the iteration of their request",
                   "execute %d: %s iteration %s, expected %ld", x->index, ock__event_name(e), its,
@@ -520,7 +517,7 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
       snprintf(its, sizeof its, "%g", it->valuedouble);
     if (cJSON_IsNumber(at))
       snprintf(ats, sizeof ats, "%g", at->valuedouble);
-    ock__grade_emit(g, "error.numbering", "OCK-ERROR-010", ok, ock__entry_seq(e),
+    ock__grade_emit(g, CK_ERROR_NUMBERING, ok, ock__entry_seq(e),
                     "iteration is the turn number, attempt counts the tries of the turn",
                     "execute %d: %s iteration %s attempt %s, expected %ld and %ld", x->index,
                     ock__event_name(e), its, ats, iteration, attempt);
@@ -573,7 +570,7 @@ static void retry_history(struct grade_ctx *g, const struct view_exec *x) {
       const cJSON *a = cJSON_GetObjectItemCaseSensitive(v->e[first], OCK_F_LLM_REQUEST_NEUTRAL);
       const cJSON *b = cJSON_GetObjectItemCaseSensitive(v->e[i], OCK_F_LLM_REQUEST_NEUTRAL);
       int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
-      ock__grade_emit(g, "error.retry-same-history", "OCK-ERROR-012", same_conversation(a, b),
+      ock__grade_emit(g, CK_ERROR_RETRY_SAME_HISTORY, same_conversation(a, b),
                       ock__entry_seq(v->e[i]),
                       "a retry or fallback request carries the conversation of the turn's first "
                       "request",

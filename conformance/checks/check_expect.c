@@ -160,10 +160,11 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
     long seq = x ? x->complete_seq : -1;
     const char *status = ock_json_str(want, "status");
     if (status)
-      ock__grade_emit(g, "expect.status", charged(v, "executes.status", NULL, NULL, NULL),
-                      ock__pf_is(c, OCK_FIELD_STATUS, status), seq,
-                      "status as the scenario expects", "execute %d: status %s, expected %s", k,
-                      c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)", status);
+      ock__grade_emit_to(g, CK_EXPECT_STATUS, charged(v, "executes.status", NULL, NULL, NULL),
+                         ock__pf_is(c, OCK_FIELD_STATUS, status), seq,
+                         "status as the scenario expects", "execute %d: status %s, expected %s", k,
+                         c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)",
+                         status);
     if (cJSON_HasObjectItem(want, "turn_count")) {
       long long t = ock_json_int(want, "turn_count", -1);
       struct ock_payload tc = ock__payload(c, OCK_FIELD_TURN_COUNT);
@@ -176,24 +177,25 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
                  !c                                 ? "no orchestrator:complete"
                  : tc.state == OCK_PAYLOAD_MISTYPED ? "turn_count not a number"
                                                     : "no turn_count");
-      ock__grade_emit(g, "expect.turn-count", charged(v, "executes.turn_count", NULL, NULL, NULL),
-                      cJSON_IsNumber(got) && got->valuedouble == (double)t, seq,
-                      "turn_count as the scenario expects", "execute %d: %s, expected %lld", k,
-                      shown, t);
+      ock__grade_emit_to(
+          g, CK_EXPECT_TURN_COUNT, charged(v, "executes.turn_count", NULL, NULL, NULL),
+          cJSON_IsNumber(got) && got->valuedouble == (double)t, seq,
+          "turn_count as the scenario expects", "execute %d: %s, expected %lld", k, shown, t);
     }
     const char *reason = ock_json_str(want, "reason");
     if (reason)
-      ock__grade_emit(g, "expect.reason", charged(v, "executes.reason", NULL, NULL, NULL),
-                      ock__pf_is(c, OCK_FIELD_REASON, reason), seq,
-                      "reason as the scenario expects",
-                      "execute %d: reason \"%s\", expected \"%s\"", k,
-                      c ? ock__pf_show(c, OCK_FIELD_REASON) : "", reason);
+      ock__grade_emit_to(g, CK_EXPECT_REASON, charged(v, "executes.reason", NULL, NULL, NULL),
+                         ock__pf_is(c, OCK_FIELD_REASON, reason), seq,
+                         "reason as the scenario expects",
+                         "execute %d: reason \"%s\", expected \"%s\"", k,
+                         c ? ock__pf_show(c, OCK_FIELD_REASON) : "", reason);
     const char *etype = ock_json_str(want, "error_type");
     if (etype) {
       const char *got = ock__str_field(ock__pf(c, OCK_FIELD_ERROR), "type");
-      ock__grade_emit(g, "expect.error-type", charged(v, "executes.error_type", NULL, NULL, NULL),
-                      c && !strcmp(got, etype), seq, "error.type as the scenario expects",
-                      "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);
+      ock__grade_emit_to(g, CK_EXPECT_ERROR_TYPE,
+                         charged(v, "executes.error_type", NULL, NULL, NULL),
+                         c && !strcmp(got, etype), seq, "error.type as the scenario expects",
+                         "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);
     }
   }
 }
@@ -221,8 +223,8 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
            * tolerance OCK-ERROR-004 is given (SPEC.md 9.4), the min never moves. */
           hi += ock__grade_late_ms(g) - GRADE_TIMING_LATE_MS;
           double gap = ock__entry_time(v->e[i]) - ock__entry_time(failed);
-          ock__grade_emit(
-              g, "expect.timing", req, gap >= lo && gap <= hi, ock__entry_seq(v->e[i]),
+          ock__grade_emit_to(
+              g, CK_EXPECT_TIMING, req, gap >= lo && gap <= hi, ock__entry_seq(v->e[i]),
               "the delay before the retry the scenario expects",
               "%.0f ms from the failed reply %ld to request %ld; expected %.0f..%.0f ms", gap,
               ock__entry_seq(failed), ock__entry_seq(v->e[i]), lo, hi);
@@ -243,15 +245,15 @@ static void expect_exit_code(struct grade_ctx *g, const cJSON *expect) {
     const char *spec = "exit code as the scenario expects";
     /* A process ended by a signal or the timeout has no exit code: say how it ended. */
     if (p->timed_out)
-      ock__grade_emit(g, "expect.exit-code", req_x, 0, -1, spec,
-                      "timed out and was killed, expected exit code %lld", want);
+      ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, 0, -1, spec,
+                         "timed out and was killed, expected exit code %lld", want);
     else if (p->signal)
-      ock__grade_emit(g, "expect.exit-code", req_x, 0, -1, spec,
-                      "ended by %s, expected exit code %lld", ock__sut_signal_name(p->signal),
-                      want);
+      ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, 0, -1, spec,
+                         "ended by %s, expected exit code %lld", ock__sut_signal_name(p->signal),
+                         want);
     else
-      ock__grade_emit(g, "expect.exit-code", req_x, p->exit_code == want, -1, spec,
-                      "exit code %d, expected %lld", p->exit_code, want);
+      ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, p->exit_code == want, -1, spec,
+                         "exit code %d, expected %lld", p->exit_code, want);
   }
 }
 
@@ -264,9 +266,9 @@ static void expect_events_present(struct grade_ctx *g, const cJSON *expect, cons
     long seq = -1;
     const char *name = item_string(it, "event");
     int n = name ? count_events(v, name, &seq) : 0;
-    ock__grade_emit(g, "expect.events-present",
-                    charged(v, "events_present", name, own_requirement(it), req), n > 0, seq,
-                    "the scenario's events are emitted", "%s: %d", name ? name : "?", n);
+    ock__grade_emit_to(g, CK_EXPECT_EVENTS_PRESENT,
+                       charged(v, "events_present", name, own_requirement(it), req), n > 0, seq,
+                       "the scenario's events are emitted", "%s: %d", name ? name : "?", n);
   }
 }
 
@@ -277,9 +279,9 @@ static void expect_events_absent(struct grade_ctx *g, const cJSON *expect, const
     long seq = -1;
     const char *name = item_string(it, "event");
     int n = name ? count_events(v, name, &seq) : 0;
-    ock__grade_emit(g, "expect.events-absent",
-                    charged(v, "events_absent", name, own_requirement(it), req), n == 0, seq,
-                    "the scenario's forbidden events are absent", "%s: %d", name ? name : "?", n);
+    ock__grade_emit_to(
+        g, CK_EXPECT_EVENTS_ABSENT, charged(v, "events_absent", name, own_requirement(it), req),
+        n == 0, seq, "the scenario's forbidden events are absent", "%s: %d", name ? name : "?", n);
   }
 }
 
@@ -291,10 +293,10 @@ static void expect_llm_requests(struct grade_ctx *g, const cJSON *expect, const 
     for (size_t i = 0; i < v->n; i++)
       n += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     long long want = item_count(llm);
-    ock__grade_emit(g, "expect.llm-requests",
-                    charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
-                    "LLM requests as the scenario expects", "%d LLM requests, expected %lld", n,
-                    want);
+    ock__grade_emit_to(g, CK_EXPECT_LLM_REQUESTS,
+                       charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
+                       "LLM requests as the scenario expects", "%d LLM requests, expected %lld", n,
+                       want);
   }
 }
 
@@ -311,9 +313,9 @@ static void expect_tool_calls(struct grade_ctx *g, const cJSON *expect, const ch
            !strcmp(ock__str_field(v->e[i], "name"), it->string);
     const char *own = own_requirement(it) ? own_requirement(it) : own_requirement(calls);
     long long want = item_count(it);
-    ock__grade_emit(g, "expect.tool-calls", charged(v, "tool_calls", NULL, own, req), n == want, -1,
-                    "tool runs as the scenario expects", "tool %s ran %d times, expected %lld",
-                    it->string, n, want);
+    ock__grade_emit_to(g, CK_EXPECT_TOOL_CALLS, charged(v, "tool_calls", NULL, own, req), n == want,
+                       -1, "tool runs as the scenario expects",
+                       "tool %s ran %d times, expected %lld", it->string, n, want);
   }
 }
 
@@ -332,13 +334,13 @@ static void expect_tool_input(struct grade_ctx *g, const cJSON *expect, const ch
         got = cJSON_GetObjectItemCaseSensitive(v->e[i], "input");
         seq = ock__entry_seq(v->e[i]);
       }
-    ock__grade_emit(g, "expect.tool-input",
-                    charged(v, "tool_input", NULL, own_requirement(inputs), req),
-                    got && cJSON_Compare(got, it, 1), seq, "the tool input the scenario expects",
-                    "tool %s %s", it->string,
-                    !got                        ? "never ran"
-                    : cJSON_Compare(got, it, 1) ? "got it"
-                                                : "got another input");
+    ock__grade_emit_to(g, CK_EXPECT_TOOL_INPUT,
+                       charged(v, "tool_input", NULL, own_requirement(inputs), req),
+                       got && cJSON_Compare(got, it, 1), seq, "the tool input the scenario expects",
+                       "tool %s %s", it->string,
+                       !got                        ? "never ran"
+                       : cJSON_Compare(got, it, 1) ? "got it"
+                                                   : "got another input");
   }
 }
 
@@ -352,11 +354,11 @@ static void expect_last_request(struct grade_ctx *g, const cJSON *expect, const 
   cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "last_request_contains")) {
     const char *text = item_string(it, "text");
     int ok = last && text && history_contains(last, text);
-    ock__grade_emit(g, "expect.last-request",
-                    charged(v, "last_request_contains", text, own_requirement(it), req), ok,
-                    last ? ock__entry_seq(last) : -1,
-                    "the last LLM request carries the scenario's text", "\"%.60s\" %s",
-                    text ? text : "?", ok ? "present" : "absent");
+    ock__grade_emit_to(g, CK_EXPECT_LAST_REQUEST,
+                       charged(v, "last_request_contains", text, own_requirement(it), req), ok,
+                       last ? ock__entry_seq(last) : -1,
+                       "the last LLM request carries the scenario's text", "\"%.60s\" %s",
+                       text ? text : "?", ok ? "present" : "absent");
   }
 }
 

@@ -92,8 +92,7 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
   int len = snprintf(want, sizeof want, "Denied: %s", deny_reason(e));
   const char *response = ock__pf_str(pc, OCK_FIELD_RESPONSE);
   if (response && len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
-    ock__grade_emit(g, "text.denied-response", "OCK-TEXT-009", !strcmp(response, want),
-                    ock__entry_seq(pc),
+    ock__grade_emit(g, CK_TEXT_DENIED_RESPONSE, !strcmp(response, want), ock__entry_seq(pc),
                     "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
                     "execute %d: response \"%.80s\", expected \"%.80s\"", x->index, response, want);
   return ock__pf_is(x->complete_entry, OCK_FIELD_REASON, "denied") && response && *response;
@@ -109,13 +108,13 @@ static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, siz
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
   int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") && denied_as_spec(g, x, e, pc);
-  ock__grade_emit(g, "hook.deny-submit", "OCK-HOOK-001", ok, ock__entry_seq(e),
+  ock__grade_emit(g, CK_HOOK_DENY_SUBMIT, ok, ock__entry_seq(e),
                   "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
                   "prompt:complete with a response",
                   "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
                   ock__pf_show(c, OCK_FIELD_STATUS), seen);
   if (!strcmp(ock__event_action(e), "ask_user"))
-    ock__grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, ock__entry_seq(e),
+    ock__grade_emit(g, CK_HOOK_ASK_USER, ok, ock__entry_seq(e),
                     "ask_user, with no approval system, is a deny",
                     "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
                     ock__pf_show(c, OCK_FIELD_STATUS));
@@ -123,9 +122,8 @@ static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, siz
   const cJSON *next = ock__next_first_request(v, x);
   const char *prompt = ock__pf_str(e, OCK_FIELD_PROMPT);
   if (next && prompt && *prompt)
-    ock__grade_emit(g, "hook.deny-submit-not-stored", "OCK-HOOK-001",
-                    !ock__history_has_user_text(next, prompt), ock__entry_seq(next),
-                    "a denied prompt is not stored in the context",
+    ock__grade_emit(g, CK_HOOK_DENY_SUBMIT_NOT_STORED, !ock__history_has_user_text(next, prompt),
+                    ock__entry_seq(next), "a denied prompt is not stored in the context",
                     "the denied prompt of execute %d %s in the next request", x->index,
                     ock__history_has_user_text(next, prompt) ? "is" : "is not");
 }
@@ -147,13 +145,13 @@ static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, si
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
   int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") && denied_as_spec(g, x, e, pc);
-  ock__grade_emit(g, "hook.deny-request", "OCK-HOOK-002", ok, ock__entry_seq(e),
+  ock__grade_emit(g, CK_HOOK_DENY_REQUEST, ok, ock__entry_seq(e),
                   "deny on provider:request: that request is not sent, status incomplete, reason "
                   "denied, prompt:complete with a response",
                   "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
                   ock__pf_show(c, OCK_FIELD_STATUS), seen);
   if (!strcmp(ock__event_action(e), "ask_user"))
-    ock__grade_emit(g, "hook.ask-user", "OCK-HOOK-008", ok, ock__entry_seq(e),
+    ock__grade_emit(g, CK_HOOK_ASK_USER, ok, ock__entry_seq(e),
                     "ask_user, with no approval system, is a deny",
                     "ask_user on provider:request: %d request(s) sent, status %s", sent,
                     ock__pf_show(c, OCK_FIELD_STATUS));
@@ -174,11 +172,11 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
 /* deny_tool: a call denied (or vetoed) at denied_at is not run, gets tool:error denied and a
  * result, and the loop goes on (SPEC.md 5.6); its text is OCK-TEXT-005's. */
 static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSON *denied_at,
-                      const char *check, const char *req) {
+                      enum check_name check) {
   const char *owed = ock__call_not_fed_back(g->v, f, 1);
   int typed = f->error && !strcmp(ock__fate_error_type(f), "denied");
   ock__grade_emit(
-      g, check, req, !f->start && typed && !owed, ock__entry_seq(denied_at),
+      g, check, !f->start && typed && !owed, ock__entry_seq(denied_at),
       "a denied call is not run, gets tool:error denied and a result, and the loop goes on",
       "call %s (%s) denied at %s: %s", ock__call_id(f), ock__call_name(f),
       ock__event_name(denied_at),
@@ -190,14 +188,14 @@ static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSO
   char want[OCK_MAX_DENY_TEXT];
   int len = snprintf(want, sizeof want, "Error: denied: %s", deny_reason(denied_at));
   if (len >= 0 && (size_t)len < sizeof want) /* a longer reason is not judged */
-    ock__text_of_result(g, "text.denied", "OCK-TEXT-005", f, want, 0);
+    ock__text_of_result(g, CK_TEXT_DENIED, f, want, 0);
 }
 
 /* ask_user_tool_not_run: an ask_user reply to tool:selecting or tool:pre (at) keeps the call
  * from running: nobody can approve it (OCK-HOOK-013, MUST). How the call is then reported and
  * answered is OCK-HOOK-008's, judged as for a deny. */
 static void ask_user_tool_not_run(struct grade_ctx *g, const struct call_fate *f, const cJSON *at) {
-  ock__grade_emit(g, "hook.ask-user-tool-not-run", "OCK-HOOK-013", !f->start,
+  ock__grade_emit(g, CK_HOOK_ASK_USER_TOOL_NOT_RUN, !f->start,
                   f->start ? ock__entry_seq(f->start) : ock__entry_seq(at),
                   "a call whose tool hook replied ask_user is never run",
                   "call %s (%s), ask_user on %s: %s", ock__call_id(f), ock__call_name(f),
@@ -215,29 +213,26 @@ static void injections(struct grade_ctx *g) {
     if (!text || !*text)
       continue;
     int ephemeral = ock_json_bool(reply, "ephemeral", 0);
-    const char *req = ephemeral ? "OCK-HOOK-005" : "OCK-HOOK-004";
-    const char *check = ephemeral ? "hook.inject-ephemeral" : "hook.inject-kept";
+    enum check_name check = ephemeral ? CK_HOOK_INJECT_EPHEMERAL : CK_HOOK_INJECT_KEPT;
     size_t j;
     const cJSON *next = ock__next_request_after(v, i, &j);
     if (!next)
       continue;
     int at = message_index_containing(next, text);
-    ock__grade_emit(g, check, req, at >= 0, ock__entry_seq(next),
-                    "the injection is in the next request",
+    ock__grade_emit(g, check, at >= 0, ock__entry_seq(next), "the injection is in the next request",
                     "injection from %s (seq %ld) %s request %ld", ock__event_name(e),
                     ock__entry_seq(e), at >= 0 ? "is in" : "is missing from", ock__entry_seq(next));
     if (at >= 0)
-      ock__grade_emit(g, "hook.inject-placement", "OCK-HOOK-007", !splits_a_call(next, at),
-                      ock__entry_seq(next), "never between a tool call and its results",
-                      "injected message at messages[%d] %s", at,
-                      splits_a_call(next, at) ? "splits a tool call from its results"
-                                              : "is placed well");
+      ock__grade_emit(
+          g, CK_HOOK_INJECT_PLACEMENT, !splits_a_call(next, at), ock__entry_seq(next),
+          "never between a tool call and its results", "injected message at messages[%d] %s", at,
+          splits_a_call(next, at) ? "splits a tool call from its results" : "is placed well");
     for (size_t k = j + 1; k < v->n; k++) {
       if (!ock__is_kind(v->e[k], OCK_ENTRY_LLM_REQUEST))
         continue;
       int present = message_index_containing(v->e[k], text) >= 0;
       if (ephemeral ? present : !present) {
-        ock__grade_emit(g, check, req, 0, ock__entry_seq(v->e[k]),
+        ock__grade_emit(g, check, 0, ock__entry_seq(v->e[k]),
                         ephemeral ? "an ephemeral injection appears in the next request only"
                                   : "a kept injection appears in every later request",
                         "request %ld %s the injection from seq %ld", ock__entry_seq(v->e[k]),
@@ -254,7 +249,7 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
         cJSON_GetObjectItemCaseSensitive(ock__event_reply(f->pre), "data"), "tool_input");
     if (want) {
       int same = cJSON_Compare(want, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1);
-      ock__grade_emit(g, "hook.modify-tool-pre", "OCK-HOOK-006", same, ock__entry_seq(f->start),
+      ock__grade_emit(g, CK_HOOK_MODIFY_TOOL_PRE, same, ock__entry_seq(f->start),
                       "modify on tool:pre: the tool receives data.tool_input",
                       "call %s: the tool input %s the modified input", ock__call_id(f),
                       same ? "equals" : "differs from");
@@ -273,7 +268,7 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
                ock__pf_is(sel, OCK_FIELD_SOURCE, "scheduler") &&
                ock__pf_is(sel, OCK_FIELD_ORIGINAL_TOOL, ock__call_name(f));
       ock__grade_emit(
-          g, "hook.selecting-modify", "OCK-HOOK-012", ok,
+          g, CK_HOOK_SELECTING_MODIFY, ok,
           f->start ? ock__entry_seq(f->start) : ock__entry_seq(f->selecting),
           "modify on tool:selecting runs data.tool (not_found when the session lacks it); "
           "tool:selected names the scheduler",
@@ -296,8 +291,7 @@ static void selection_steps(struct grade_ctx *g, const struct call_fate *f) {
   long selected = f->selected ? ock__entry_seq(f->selected) : -1;
   int ok = selecting >= 0 && selecting < selected && selected < pre;
   ock__grade_emit(
-      g, "hook.selecting-order", "OCK-HOOK-010", ok, pre,
-      "tool:selecting, then tool:selected, then tool:pre",
+      g, CK_HOOK_SELECTING_ORDER, ok, pre, "tool:selecting, then tool:selected, then tool:pre",
       "call %s: tool:selecting at %ld, tool:selected at %ld, tool:pre at %ld (-1: none)",
       ock__call_id(f), selecting, selected, pre);
 }
@@ -319,11 +313,11 @@ void ock__check_hook(struct grade_ctx *g) {
     else if (f->pre && !strcmp(ock__event_action(f->pre), "ask_user"))
       ask_user_tool_not_run(g, f, f->pre);
     if (f->selecting && ock__event_denied(f->selecting))
-      deny_tool(g, f, f->selecting, "hook.selecting-deny", "OCK-HOOK-011");
+      deny_tool(g, f, f->selecting, CK_HOOK_SELECTING_DENY);
     else if (f->pre && !strcmp(ock__event_action(f->pre), "deny"))
-      deny_tool(g, f, f->pre, "hook.deny-tool-pre", "OCK-HOOK-003");
+      deny_tool(g, f, f->pre, CK_HOOK_DENY_TOOL_PRE);
     else if (f->pre && !strcmp(ock__event_action(f->pre), "ask_user"))
-      deny_tool(g, f, f->pre, "hook.ask-user", "OCK-HOOK-008");
+      deny_tool(g, f, f->pre, CK_HOOK_ASK_USER);
     modifications(g, f);
     selection_steps(g, f);
   }

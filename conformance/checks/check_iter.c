@@ -101,7 +101,7 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
       else if (ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && history_holds_call(e, id))
         what = "a later request's history";
       if (what) {
-        ock__grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 0, ock__entry_seq(e),
+        ock__grade_emit(g, CK_ITER_WRAP_UP_CALLS_DISCARDED, 0, ock__entry_seq(e),
                         "the wrap-up reply's tool calls are not run, announced or stored",
                         "execute %d: wrap-up call %.60s (%.60s) appears in %s", x->index, id,
                         ock__str_field(call, "name"), what);
@@ -109,7 +109,7 @@ static void wrap_up_calls_discarded(struct grade_ctx *g, const struct view_exec 
       }
     }
   }
-  ock__grade_emit(g, "iter.wrap-up-calls-discarded", "OCK-ITER-005", 1, ock__entry_seq(v->e[w]),
+  ock__grade_emit(g, CK_ITER_WRAP_UP_CALLS_DISCARDED, 1, ock__entry_seq(v->e[w]),
                   "the wrap-up reply's tool calls are not run, announced or stored", "as expected");
 }
 
@@ -160,7 +160,7 @@ static void iter_status(struct grade_ctx *g, const struct view_exec *x, const si
       (strcmp(want, "incomplete") || ock__pf_is(c, OCK_FIELD_REASON, "max_iterations")) &&
       (turns != max + 1 || counted == max + 1);
   ock__grade_emit(
-      g, "iter.status", "OCK-ITER-003", status_ok, x->complete_seq,
+      g, CK_ITER_STATUS, status_ok, x->complete_seq,
       "status incomplete, reason max_iterations, turn_count max_iterations + 1 when the "
       "limit ended the loop (status error if the wrap-up failed)",
       "execute %d: status %s (expected %s), reason %s%.40s%s, turn_count %s", x->index,
@@ -172,8 +172,7 @@ static void iter_status(struct grade_ctx *g, const struct view_exec *x, const si
  * SPEC.md 5.5 verbatim (OCK-TEXT-006). */
 static void text_reminder(struct grade_ctx *g, const cJSON *wrap, const cJSON *last) {
   const char *content = ock__str_field(last, "content");
-  ock__grade_emit(g, "text.reminder", "OCK-TEXT-006", ends_with_reminder(content),
-                  ock__entry_seq(wrap),
+  ock__grade_emit(g, CK_TEXT_REMINDER, ends_with_reminder(content), ock__entry_seq(wrap),
                   "the wrap-up request's last message carries the reminder of SPEC.md 5.5 verbatim",
                   "last message (role %s) %s: \"%s%.80s\"", ock__str_field(last, "role"),
                   ends_with_reminder(content)      ? "ends with the reminder"
@@ -199,7 +198,7 @@ static void iter_reminder_not_stored(struct grade_ctx *g, const struct view_exec
         continue;
       int stored = carries_reminder(v->e[i]) || (own && carries_text(v->e[i], own));
       ock__grade_emit(
-          g, "iter.reminder-not-stored", "OCK-ITER-004", !stored, ock__entry_seq(v->e[i]),
+          g, CK_ITER_REMINDER_NOT_STORED, !stored, ock__entry_seq(v->e[i]),
           "the reminder (in any words: the wrap-up request's last user message) is never "
           "stored in the context",
           "request %ld %s the reminder", ock__entry_seq(v->e[i]),
@@ -217,7 +216,7 @@ static void wrap_up(struct grade_ctx *g, const struct view_exec *x, size_t w) {
   const cJSON *last = cJSON_GetArrayItem(hist, cJSON_GetArraySize(hist) - 1);
   int ok = !strcmp(ock__str_field(last, "role"), "user") &&
            ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0) == 0;
-  ock__grade_emit(g, "iter.wrap-up", "OCK-ITER-002", ok, ock__entry_seq(wrap),
+  ock__grade_emit(g, CK_ITER_WRAP_UP, ok, ock__entry_seq(wrap),
                   "one wrap-up request: a user message last; no tools",
                   "last message role %s; %lld tools offered", ock__str_field(last, "role"),
                   ock_json_int(wrap, OCK_F_LLM_REQUEST_TOOLS_OFFERED, 0));
@@ -242,7 +241,7 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   if (!reached && ock__pf_is(x->complete_entry, OCK_FIELD_REASON, "max_iterations")) {
     /* The execute says the limit ended it, but it never made the limit's turns: a limit off
      * by one, which wrapped up early (SPEC.md 5.5). */
-    ock__grade_emit(g, "iter.status", "OCK-ITER-003", 0, x->complete_seq,
+    ock__grade_emit(g, CK_ITER_STATUS, 0, x->complete_seq,
                     "reason max_iterations only when the limit ended the loop: max_iterations "
                     "turns with tools, then the wrap-up",
                     "execute %d: reason max_iterations after %d turn(s) with max_iterations %lld "
@@ -252,14 +251,14 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   }
   if (!reached)
     return; /* the limit was not reached in this execute, or the model answered on its last turn */
-  ock__grade_emit(g, "iter.limit", "OCK-ITER-001", turns <= max + 1, x->complete_seq,
+  ock__grade_emit(g, CK_ITER_LIMIT, turns <= max + 1, x->complete_seq,
                   "at most max_iterations turns, plus one wrap-up",
                   "execute %d: %d turns with max_iterations %lld", x->index, turns, max);
   iter_status(g, x, turn_req, turns, max);
   if (turns == max + 1)
     wrap_up(g, x, turn_req[max]);
   else
-    ock__grade_emit(g, "iter.wrap-up", "OCK-ITER-002", 0, x->complete_seq,
+    ock__grade_emit(g, CK_ITER_WRAP_UP, 0, x->complete_seq,
                     "one wrap-up request after the last allowed turn",
                     "execute %d: no wrap-up request", x->index);
 }

@@ -45,8 +45,7 @@ static void execution_events(struct grade_ctx *g, const struct view_exec *x) {
   int end_ok = end_i != (size_t)-1 && complete_i != (size_t)-1 &&
                next_event(g, end_i, x->end) == complete_i &&
                ock__pf_is(v->e[end_i], OCK_FIELD_STATUS, exec_end_status(status));
-  ock__grade_emit(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001", start_ok && end_ok,
-                  x->complete_seq,
+  ock__grade_emit(g, CK_LIFECYCLE_EXECUTION_EVENTS, start_ok && end_ok, x->complete_seq,
                   "execution:start right after prompt:submit; execution:end with the "
                   "matching status right before orchestrator:complete",
                   "execute %d: execution:start %s; execution:end %s", x->index,
@@ -77,8 +76,8 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
   const char *got = ock__pf_str(e, OCK_FIELD_STAGE);
   if (ock_stage_parse(got, &s)) {
     if (def && !w->stage_bad++)
-      ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
-                      "every event carries its stage", "%s has stage \"%.30s\"", ock__event_name(e),
+      ock__grade_emit(g, CK_LIFECYCLE_STAGE, 0, ock__entry_seq(e), "every event carries its stage",
+                      "%s has stage \"%.30s\"", ock__event_name(e),
                       ock__pf_show(e, OCK_FIELD_STAGE));
     return;
   }
@@ -90,7 +89,7 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
   else if (def)
     ok = !strcmp(def->stage, got);
   if (!ok && !w->stage_bad++)
-    ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 0, ock__entry_seq(e),
+    ock__grade_emit(g, CK_LIFECYCLE_STAGE, 0, ock__entry_seq(e),
                     "every event carries the stage SPEC.md maps it to",
                     "%s has stage %s (expected %s)", ock__event_name(e), got,
                     strcmp(def->stage, "terminal") ? def->stage
@@ -102,14 +101,14 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
   int second_terminal = from != OCK_STAGE_COUNT && ock_stage_is_terminal(from) &&
                         ock_stage_is_terminal(s) && from != s;
   if (!ock_stage_walk_next(&w->order, s) && !second_terminal && !w->trans_bad++)
-    ock__grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 0, ock__entry_seq(e),
+    ock__grade_emit(g, CK_LIFECYCLE_TRANSITIONS, 0, ock__entry_seq(e),
                     "only the transitions of SPEC.md's table", "execute %d: %s -> %s at %s",
                     x->index, ock_stage_name(from), ock_stage_name(s), ock__event_name(e));
   if (ock_stage_is_terminal(s)) {
     if (w->seen_terminal != OCK_STAGE_COUNT && w->seen_terminal != s && !w->terminal_bad++)
-      ock__grade_emit(g, "lifecycle.terminal", "OCK-LIFECYCLE-004", 0, ock__entry_seq(e),
-                      "exactly one terminal stage", "execute %d: %s and then %s", x->index,
-                      ock_stage_name(w->seen_terminal), ock_stage_name(s));
+      ock__grade_emit(g, CK_LIFECYCLE_TERMINAL, 0, ock__entry_seq(e), "exactly one terminal stage",
+                      "execute %d: %s and then %s", x->index, ock_stage_name(w->seen_terminal),
+                      ock_stage_name(s));
     w->seen_terminal = s;
   }
 }
@@ -119,14 +118,13 @@ static void stage_of_event(struct grade_ctx *g, const struct view_exec *x, const
 static void stages_passed(struct grade_ctx *g, const struct view_exec *x,
                           const struct stage_walk *w) {
   if (!w->stage_bad)
-    ock__grade_emit(g, "lifecycle.stage", "OCK-LIFECYCLE-002", 1, -1,
-                    "every event carries its stage", "as expected");
+    ock__grade_emit(g, CK_LIFECYCLE_STAGE, 1, -1, "every event carries its stage", "as expected");
   if (!w->trans_bad)
-    ock__grade_emit(g, "lifecycle.transitions", "OCK-LIFECYCLE-003", 1, -1,
-                    "only the transitions of SPEC.md's table", "as expected");
+    ock__grade_emit(g, CK_LIFECYCLE_TRANSITIONS, 1, -1, "only the transitions of SPEC.md's table",
+                    "as expected");
   if (!w->terminal_bad)
     ock__grade_emit(
-        g, "lifecycle.terminal", "OCK-LIFECYCLE-004",
+        g, CK_LIFECYCLE_TERMINAL,
         w->seen_terminal != OCK_STAGE_COUNT && w->have_terminal && w->seen_terminal == w->terminal,
         x->complete_seq, "exactly one terminal stage, matching the status",
         "execute %d: terminal stage %s, status %s", x->index,
@@ -194,7 +192,7 @@ static void routing(struct grade_ctx *g) {
     const char *reason = ock__pf_str(resolve, OCK_FIELD_REASON);
     int ok = provider && *provider && reason && *reason && ock__pf(resolve, OCK_FIELD_FALLBACK);
     ock__grade_emit(
-        g, "lifecycle.resolve", "OCK-LIFECYCLE-005", ok,
+        g, CK_LIFECYCLE_RESOLVE, ok,
         resolve ? ock__entry_seq(resolve) : ock__entry_seq(v->e[request]),
         "provider:resolve {provider, reason, fallback} before the first provider:request",
         "execute %d: %s", x->index,
@@ -208,18 +206,18 @@ static void routing(struct grade_ctx *g) {
       int ok_prio = ock__pf_is(resolve, OCK_FIELD_PROVIDER, want) &&
                     (want_fallback ? ock__pf_is(resolve, OCK_FIELD_FALLBACK, want_fallback)
                                    : cJSON_IsNull(ock__pf(resolve, OCK_FIELD_FALLBACK)));
-      ock__grade_emit(
-          g, "lifecycle.routing-priority", "OCK-LIFECYCLE-007", ok_prio, ock__entry_seq(resolve),
-          "the lowest priority number first, the next as fallback",
-          "chose %s (fallback %s); expected %s (fallback %s)",
-          ock__pf_show(resolve, OCK_FIELD_PROVIDER), ock__pf_show(resolve, OCK_FIELD_FALLBACK),
-          want ? want : "?", want_fallback ? want_fallback : "null");
+      ock__grade_emit(g, CK_LIFECYCLE_ROUTING_PRIORITY, ok_prio, ock__entry_seq(resolve),
+                      "the lowest priority number first, the next as fallback",
+                      "chose %s (fallback %s); expected %s (fallback %s)",
+                      ock__pf_show(resolve, OCK_FIELD_PROVIDER),
+                      ock__pf_show(resolve, OCK_FIELD_FALLBACK), want ? want : "?",
+                      want_fallback ? want_fallback : "null");
     } else {
       int same = ock__pf_same(resolve, first_decision, OCK_FIELD_PROVIDER) &&
                  ock__pf_same(resolve, first_decision, OCK_FIELD_REASON) &&
                  ock__pf_same(resolve, first_decision, OCK_FIELD_FALLBACK);
-      ock__grade_emit(g, "lifecycle.routing-deterministic", "OCK-LIFECYCLE-006", same,
-                      ock__entry_seq(resolve), "the same inputs give the same routing decision",
+      ock__grade_emit(g, CK_LIFECYCLE_ROUTING_DETERMINISTIC, same, ock__entry_seq(resolve),
+                      "the same inputs give the same routing decision",
                       "execute %d chose %s (%.60s), execute 1 chose %s (%.60s)", x->index,
                       ock__pf_show(resolve, OCK_FIELD_PROVIDER),
                       ock__pf_show(resolve, OCK_FIELD_REASON),
@@ -247,7 +245,7 @@ static void trace(struct grade_ctx *g) {
     if (ock__is_kind(e, OCK_ENTRY_EVENT) && ock_registry_event(g->reg, ock__event_name(e))) {
       any = 1;
       if (!ock__pf_is(e, OCK_FIELD_TRACE_ID, want) && !bad++)
-        ock__grade_emit(g, "trace.id", "OCK-TRACE-001", 0, ock__entry_seq(e),
+        ock__grade_emit(g, CK_TRACE_ID, 0, ock__entry_seq(e),
                         "every event carries the session's trace_id", "%s has trace_id \"%.60s\"",
                         ock__event_name(e), ock__pf_show(e, OCK_FIELD_TRACE_ID));
     }
@@ -256,26 +254,24 @@ static void trace(struct grade_ctx *g) {
                                                                    : OCK_F_TOOL_START_HEADERS;
       const char *h =
           ock__str_field(cJSON_GetObjectItemCaseSensitive(e, headers), "x-ock-trace-id");
-      ock__grade_emit(g, "trace.header", "OCK-TRACE-002", !strcmp(h, want), ock__entry_seq(e),
+      ock__grade_emit(g, CK_TRACE_HEADER, !strcmp(h, want), ock__entry_seq(e),
                       "LLM and tool endpoint requests carry X-OCK-Trace-Id",
                       "%s %ld: header \"%.60s\"", ock__entry_kind(e), ock__entry_seq(e), h);
     }
   }
   if (any && !bad)
-    ock__grade_emit(g, "trace.id", "OCK-TRACE-001", 1, -1,
-                    "every event carries the session's trace_id", "as expected");
+    ock__grade_emit(g, CK_TRACE_ID, 1, -1, "every event carries the session's trace_id",
+                    "as expected");
 }
 
 void ock__check_lifecycle(struct grade_ctx *g) {
-  if (!ock__grade_applies(g, "lifecycle.execution-events", "OCK-LIFECYCLE-001")) {
+  if (!ock__grade_applies(g, CK_LIFECYCLE_EXECUTION_EVENTS)) {
     /* Mark the rest of the group not applicable too, so the report says why. */
-    static const char *const rest[][2] = {{"lifecycle.stage", "OCK-LIFECYCLE-002"},
-                                          {"lifecycle.transitions", "OCK-LIFECYCLE-003"},
-                                          {"lifecycle.terminal", "OCK-LIFECYCLE-004"},
-                                          {"lifecycle.resolve", "OCK-LIFECYCLE-005"},
-                                          {"trace.id", "OCK-TRACE-001"}};
+    static const enum check_name rest[] = {CK_LIFECYCLE_STAGE, CK_LIFECYCLE_TRANSITIONS,
+                                           CK_LIFECYCLE_TERMINAL, CK_LIFECYCLE_RESOLVE,
+                                           CK_TRACE_ID};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
-      ock__grade_applies(g, rest[i][0], rest[i][1]);
+      ock__grade_applies(g, rest[i]);
     return;
   }
   for (size_t k = 0; k < g->v->nx; k++) {

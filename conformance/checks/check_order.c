@@ -11,27 +11,31 @@
 #include "ock/grammar.h"
 #include "ock/json.h"
 
-/* The check that reports violations of each requirement the grammar can name. */
+/* The check that reports violations of each requirement the grammar can name, each charged to
+ * its row's requirement. */
 static const struct {
-  const char *requirement, *check, *expected;
+  enum check_name check;
+  const char *expected;
 } grammar_checks[] = {
-    {"OCK-ORDER-001", "order.submit-first", "prompt:submit first in each execute"},
-    {"OCK-ORDER-002", "order.request-closed",
+    {CK_ORDER_SUBMIT_FIRST, "prompt:submit first in each execute"},
+    {CK_ORDER_REQUEST_CLOSED,
      "each provider:request closed by one provider:response or provider:error"},
-    {"OCK-ORDER-003", "order.tool-pairing",
-     "tool:pre then exactly one tool:post or tool:error per tool_call_id"},
-    {"OCK-ORDER-004", "order.prompt-complete",
-     "prompt:complete once, after all provider and tool events"},
-    {"OCK-ORDER-007", "order.grammar", "the event sequence follows SPEC.md's grammar"},
-    {"OCK-COMPLETE-001", "complete.once", "exactly one orchestrator:complete per execute"},
-    {"OCK-COMPLETE-002", "complete.last", "nothing after orchestrator:complete"},
-    {"OCK-LIFECYCLE-001", "lifecycle.execution-events",
-     "execution:start/end placed as SPEC.md says"},
-    {"OCK-CANCEL-002", "cancel.events", "cancel:requested then cancel:completed, once each"},
-    {"OCK-HOOK-010", "hook.selecting-order", "tool:selecting, tool:selected, tool:pre per call"},
-    {"OCK-TOOL-007", "tool.event-fields", "tool events carry tool_call_id and tool_name"},
+    {CK_ORDER_TOOL_PAIRING, "tool:pre then exactly one tool:post or tool:error per tool_call_id"},
+    {CK_ORDER_PROMPT_COMPLETE, "prompt:complete once, after all provider and tool events"},
+    {CK_ORDER_GRAMMAR, "the event sequence follows SPEC.md's grammar"},
+    {CK_COMPLETE_ONCE, "exactly one orchestrator:complete per execute"},
+    {CK_COMPLETE_LAST, "nothing after orchestrator:complete"},
+    {CK_LIFECYCLE_EXECUTION_EVENTS, "execution:start/end placed as SPEC.md says"},
+    {CK_CANCEL_EVENTS, "cancel:requested then cancel:completed, once each"},
+    {CK_HOOK_SELECTING_ORDER, "tool:selecting, tool:selected, tool:pre per call"},
+    {CK_TOOL_EVENT_FIELDS, "tool events carry tool_call_id and tool_name"},
 };
 #define N_GRAMMAR_CHECKS (sizeof grammar_checks / sizeof grammar_checks[0])
+
+/* requirement_of: the requirement grammar check i reports under. */
+static const char *requirement_of(size_t i) {
+  return ock__check_row(grammar_checks[i].check)->requirement;
+}
 
 struct run {
   struct grade_ctx *g;
@@ -44,16 +48,16 @@ static void on_violation(void *user, const struct ock_grammar_violation *viol) {
   struct run *r = user;
   int charged = 0;
   for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
-    if (!strcmp(grammar_checks[i].requirement, viol->requirement) ||
-        !strcmp(grammar_checks[i].requirement, "OCK-ORDER-007")) {
+    if (!strcmp(requirement_of(i), viol->requirement) ||
+        grammar_checks[i].check == CK_ORDER_GRAMMAR) {
       r->violated[i] = 1;
-      charged |= !strcmp(grammar_checks[i].requirement, viol->requirement);
-      ock__grade_emit(r->g, grammar_checks[i].check, grammar_checks[i].requirement, 0, viol->seq,
-                      grammar_checks[i].expected, "execute %d: %s", viol->execute, viol->message);
+      charged |= !strcmp(requirement_of(i), viol->requirement);
+      ock__grade_emit(r->g, grammar_checks[i].check, 0, viol->seq, grammar_checks[i].expected,
+                      "execute %d: %s", viol->execute, viol->message);
     }
   }
   if (!charged)
-    ock__grade_error(r->g, "order.grammar", viol->requirement, viol->message);
+    ock__grade_error_to(r->g, CK_ORDER_GRAMMAR, viol->requirement, viol->message);
 }
 
 static int saw_event(const struct view *v, const char *name) {
@@ -68,7 +72,7 @@ static void run_grammar(struct grade_ctx *g) {
   struct run r = {.g = g};
   ock_grammar *gr = NULL;
   if (ock_grammar_new(on_violation, &r, &gr)) {
-    ock__grade_error(g, "order.grammar", "OCK-ORDER-007", "out of memory");
+    ock__grade_error(g, CK_ORDER_GRAMMAR, "out of memory");
     return;
   }
   long last = 0;
@@ -85,20 +89,19 @@ static void run_grammar(struct grade_ctx *g) {
     return;
   int cancelled = saw_event(v, OCK_EV_CANCEL_REQUESTED) || saw_event(v, OCK_EV_CANCEL_COMPLETED);
   for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
-    const char *req = grammar_checks[i].requirement;
+    enum check_name check = grammar_checks[i].check;
     if (r.violated[i])
       continue;
-    if (!strcmp(req, "OCK-CANCEL-002") && !cancelled)
+    if (check == CK_CANCEL_EVENTS && !cancelled)
       continue;
-    if (!strcmp(req, "OCK-HOOK-010") && !saw_event(v, OCK_EV_TOOL_SELECTING))
+    if (check == CK_HOOK_SELECTING_ORDER && !saw_event(v, OCK_EV_TOOL_SELECTING))
       continue;
-    if (!strcmp(req, "OCK-TOOL-007") && !saw_event(v, OCK_EV_TOOL_PRE) &&
+    if (check == CK_TOOL_EVENT_FIELDS && !saw_event(v, OCK_EV_TOOL_PRE) &&
         !saw_event(v, OCK_EV_TOOL_ERROR))
       continue;
-    if (!strcmp(req, "OCK-LIFECYCLE-001"))
+    if (check == CK_LIFECYCLE_EXECUTION_EVENTS)
       continue; /* presence is ock__check_lifecycle's; the grammar only reports misplacement */
-    ock__grade_emit(g, grammar_checks[i].check, req, 1, -1, grammar_checks[i].expected,
-                    "as expected");
+    ock__grade_emit(g, check, 1, -1, grammar_checks[i].expected, "as expected");
   }
 }
 
@@ -118,7 +121,7 @@ static void prompt_complete_presence(struct grade_ctx *g) {
         seq = ock__entry_seq(v->e[i]);
       }
     int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
-    ock__grade_emit(g, "order.prompt-complete", "OCK-ORDER-004", returns ? n == 1 : n == 0, seq,
+    ock__grade_emit(g, CK_ORDER_PROMPT_COMPLETE, returns ? n == 1 : n == 0, seq,
                     "one prompt:complete on success/incomplete, none on error/cancelled",
                     "execute %d: status %s with %d prompt:complete", x->index, status, n);
   }
@@ -155,21 +158,21 @@ static void requests_announced(struct grade_ctx *g) {
         any = 1;
         received++;
         if (received > announced)
-          ock__grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, ock__entry_seq(e),
+          ock__grade_emit(g, CK_ORDER_REQUEST_BEFORE_LLM, 0, ock__entry_seq(e),
                           "provider:request before each LLM request",
                           "execute %d: LLM request %d arrived before its provider:request",
                           x->index, received);
       }
     }
     if (any || announced)
-      ock__grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", announced == received,
-                      x->complete_seq, "as many provider:request (not denied) as LLM requests",
+      ock__grade_emit(g, CK_ORDER_REQUEST_BEFORE_LLM, announced == received, x->complete_seq,
+                      "as many provider:request (not denied) as LLM requests",
                       "execute %d: %d provider:request, %d LLM requests received", x->index,
                       announced, received);
   }
   for (size_t i = 0; i < v->n && (!v->nx || i < v->x[0].first); i++)
     if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
-      ock__grade_emit(g, "order.request-before-llm", "OCK-ORDER-005", 0, ock__entry_seq(v->e[i]),
+      ock__grade_emit(g, CK_ORDER_REQUEST_BEFORE_LLM, 0, ock__entry_seq(v->e[i]),
                       "LLM requests only inside an execute",
                       "an LLM request before any prompt:submit");
 }
@@ -194,9 +197,9 @@ static void tools_announced(struct grade_ctx *g) {
       continue;
     const char *id = ock__str_field(v->e[i], OCK_F_TOOL_START_TOOL_CALL_ID);
     size_t pre = find_tool_event(v, x->first, i, OCK_EV_TOOL_PRE, id);
-    ock__grade_emit(g, "order.tool-pre-before-run", "OCK-ORDER-006", pre != (size_t)-1,
-                    ock__entry_seq(v->e[i]), "tool:pre before the tool endpoint is called",
-                    "tool %s (%s) ran %s", ock__str_field(v->e[i], "name"), id,
+    ock__grade_emit(g, CK_ORDER_TOOL_PRE_BEFORE_RUN, pre != (size_t)-1, ock__entry_seq(v->e[i]),
+                    "tool:pre before the tool endpoint is called", "tool %s (%s) ran %s",
+                    ock__str_field(v->e[i], "name"), id,
                     pre != (size_t)-1 ? "after its tool:pre" : "without a tool:pre before it");
     /* The reply may reach the mock after the execute ended (a call the SUT stopped waiting for
      * on a SIGINT): it is looked for in the whole journal, so a tool:post sent before it is seen.
@@ -216,8 +219,8 @@ static void tools_announced(struct grade_ctx *g) {
                             : "";
     /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
     if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
-      ock__grade_emit(g, "order.tool-post-after-run", "OCK-ORDER-006", post > end,
-                      ock__entry_seq(v->e[post]), "tool:post or tool:error after the tool replied",
+      ock__grade_emit(g, CK_ORDER_TOOL_POST_AFTER_RUN, post > end, ock__entry_seq(v->e[post]),
+                      "tool:post or tool:error after the tool replied",
                       "%s for %s came %s the tool's reply", ock__event_name(v->e[post]), id,
                       post > end ? "after" : "before");
   }
@@ -251,7 +254,7 @@ static void responses_match(struct grade_ctx *g) {
     if (ock__reply_abandoned(v, i))
       continue; /* cancellation discards the reply, however complete (SPEC.md 5.10) */
     if (ock__is_event(v->e[j], OCK_EV_PROVIDER_ERROR)) {
-      ock__grade_emit(g, "order.response-matches", "OCK-ORDER-008", 0, ock__entry_seq(v->e[j]),
+      ock__grade_emit(g, CK_ORDER_RESPONSE_MATCHES, 0, ock__entry_seq(v->e[j]),
                       "a successful reply is reported with provider:response",
                       "the mock's reply %ld succeeded, the SUT reported provider:error",
                       ock__entry_seq(reply));
@@ -262,11 +265,11 @@ static void responses_match(struct grade_ctx *g) {
     int ok_text = content && !strcmp(text, content);
     int ok_calls = calls_equal(ock__pf(v->e[j], OCK_FIELD_TOOL_CALLS),
                                cJSON_GetObjectItemCaseSensitive(reply, OCK_F_LLM_REPLY_TOOL_CALLS));
-    ock__grade_emit(
-        g, "order.response-matches", "OCK-ORDER-008", ok_text && ok_calls, ock__entry_seq(v->e[j]),
-        "provider:response content and tool_calls equal the reply",
-        "%s%s (reply text \"%.60s\", event content \"%.60s\")", ok_text ? "" : "content differs; ",
-        ok_calls ? "" : "tool_calls differ", text, ock__pf_show(v->e[j], OCK_FIELD_CONTENT));
+    ock__grade_emit(g, CK_ORDER_RESPONSE_MATCHES, ok_text && ok_calls, ock__entry_seq(v->e[j]),
+                    "provider:response content and tool_calls equal the reply",
+                    "%s%s (reply text \"%.60s\", event content \"%.60s\")",
+                    ok_text ? "" : "content differs; ", ok_calls ? "" : "tool_calls differ", text,
+                    ock__pf_show(v->e[j], OCK_FIELD_CONTENT));
   }
 }
 

@@ -12,17 +12,19 @@
 #include "ock/contract.h"
 #include "ock/json.h"
 
+/* Each shape of a finding and the check it fails (its row names the requirement). */
 static const struct {
-  const char *shape, *requirement, *check;
+  const char *shape;
+  enum check_name check;
 } shapes[] = {
-    {"A01_UNMATCHED_TOOL_USE", "OCK-ORPHAN-001", "orphan.result-for-every-call"},
-    {"A07_PARALLEL_MISSING_RESULT", "OCK-ORPHAN-001", "orphan.result-for-every-call"},
-    {"A02_UNMATCHED_TOOL_RESULT", "OCK-ORPHAN-002", "orphan.no-result-without-call"},
-    {"A06_WRONG_TOOL_CALL_ID", "OCK-ORPHAN-002", "orphan.no-result-without-call"},
-    {"A03_INTERLEAVED_USER_MSG", "OCK-ORPHAN-003", "orphan.results-adjacent"},
-    {"A04_INTERLEAVED_ASST_MSG", "OCK-ORPHAN-003", "orphan.results-adjacent"},
-    {"A05_DUPLICATE_TOOL_CALL_ID", "OCK-ORPHAN-004", "orphan.no-duplicates"},
-    {"A08_PARALLEL_WRONG_ORDER", "OCK-ORPHAN-005", "orphan.call-order"},
+    {"A01_UNMATCHED_TOOL_USE", CK_ORPHAN_RESULT_FOR_EVERY_CALL},
+    {"A07_PARALLEL_MISSING_RESULT", CK_ORPHAN_RESULT_FOR_EVERY_CALL},
+    {"A02_UNMATCHED_TOOL_RESULT", CK_ORPHAN_NO_RESULT_WITHOUT_CALL},
+    {"A06_WRONG_TOOL_CALL_ID", CK_ORPHAN_NO_RESULT_WITHOUT_CALL},
+    {"A03_INTERLEAVED_USER_MSG", CK_ORPHAN_RESULTS_ADJACENT},
+    {"A04_INTERLEAVED_ASST_MSG", CK_ORPHAN_RESULTS_ADJACENT},
+    {"A05_DUPLICATE_TOOL_CALL_ID", CK_ORPHAN_NO_DUPLICATES},
+    {"A08_PARALLEL_WRONG_ORDER", CK_ORPHAN_CALL_ORDER},
 };
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -74,9 +76,9 @@ static void validator_findings(struct grade_ctx *g) {
       if (strcmp(shape, shapes[s].shape))
         continue;
       seen[s] = 1;
-      ock__grade_emit(g, shapes[s].check, shapes[s].requirement, 0, ock__entry_seq(e),
-                      "the provider accepts the history", "%s at messages[%lld] (%s): %.200s",
-                      shape, ock_json_int(e, OCK_F_FINDING_MESSAGE_INDEX, -1),
+      ock__grade_emit(g, shapes[s].check, 0, ock__entry_seq(e), "the provider accepts the history",
+                      "%s at messages[%lld] (%s): %.200s", shape,
+                      ock_json_int(e, OCK_F_FINDING_MESSAGE_INDEX, -1),
                       ock__str_field(e, OCK_F_FINDING_TOOL_CALL_ID),
                       ock__str_field(e, OCK_F_FINDING_MESSAGE));
     }
@@ -86,10 +88,10 @@ static void validator_findings(struct grade_ctx *g) {
   for (size_t s = 0; s < N_SHAPES; s++) {
     int any = 0;
     for (size_t t = 0; t < N_SHAPES; t++)
-      any |= seen[t] && !strcmp(shapes[t].check, shapes[s].check);
+      any |= seen[t] && shapes[t].check == shapes[s].check;
     if (!any)
-      ock__grade_emit(g, shapes[s].check, shapes[s].requirement, 1, -1,
-                      "the provider accepts the history", "no %s finding", shapes[s].shape);
+      ock__grade_emit(g, shapes[s].check, 1, -1, "the provider accepts the history",
+                      "no %s finding", shapes[s].shape);
   }
 }
 
@@ -190,7 +192,7 @@ static void calls_kept(struct grade_ctx *g) {
       cJSON_ArrayForEach(c, calls) {
         const char *id = ock__str_field(c, "id");
         int stored = history_has_call_id(v->e[j], id);
-        ock__grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", !stored, ock__entry_seq(v->e[j]),
+        ock__grade_emit(g, CK_ORPHAN_CALL_KEPT, !stored, ock__entry_seq(v->e[j]),
                         "the calls of a reply abandoned on cancellation are not stored",
                         "call %s from abandoned reply %ld is %s in request %ld", id,
                         ock__entry_seq(reply), stored ? "stored" : "absent",
@@ -202,7 +204,7 @@ static void calls_kept(struct grade_ctx *g) {
     cJSON_ArrayForEach(c, calls) {
       const char *id = ock__str_field(c, "id");
       int kept = history_has_call_id(v->e[j], id) && history_has_result_id(v->e[j], id);
-      ock__grade_emit(g, "orphan.call-kept", "OCK-ORPHAN-006", kept, ock__entry_seq(v->e[j]),
+      ock__grade_emit(g, CK_ORPHAN_CALL_KEPT, kept, ock__entry_seq(v->e[j]),
                       "the next request carries the call the mock sent and its result",
                       "call %s from reply %ld is %s in request %ld", id, ock__entry_seq(reply),
                       kept ? "answered" : "missing (with its result)", ock__entry_seq(v->e[j]));
@@ -210,14 +212,14 @@ static void calls_kept(struct grade_ctx *g) {
       const cJSON *stored = kept ? stored_call(v->e[j], id, &kept_pos) : NULL;
       char why[240] = "the same";
       if (stored) {
-        ock__grade_emit(g, "orphan.call-unchanged", "OCK-ORPHAN-006",
+        ock__grade_emit(g, CK_ORPHAN_CALL_UNCHANGED,
                         same_place(c, pos, stored, kept_pos, why, sizeof why),
                         ock__entry_seq(v->e[j]),
                         "the stored call has the model's name, at the model's position",
                         "call %s in request %ld: %s", id, ock__entry_seq(v->e[j]), why);
         snprintf(why, sizeof why, "the same");
-        ock__grade_emit(g, "orphan.call-arguments", "OCK-ORPHAN-008",
-                        same_arguments(c, stored, why, sizeof why), ock__entry_seq(v->e[j]),
+        ock__grade_emit(g, CK_ORPHAN_CALL_ARGUMENTS, same_arguments(c, stored, why, sizeof why),
+                        ock__entry_seq(v->e[j]),
                         "the stored call has the model's arguments, equal by JSON value",
                         "call %s in request %ld: %s", id, ock__entry_seq(v->e[j]), why);
       }
@@ -259,7 +261,7 @@ static void context_left_valid(struct grade_ctx *g) {
         bad = 1;
         snprintf(what, sizeof what, "%s", ock__str_field(v->e[i], OCK_F_FINDING_SHAPE));
       }
-    ock__grade_emit(g, "orphan.context-valid", "OCK-ORPHAN-007", !bad, ock__entry_seq(v->e[j]),
+    ock__grade_emit(g, CK_ORPHAN_CONTEXT_VALID, !bad, ock__entry_seq(v->e[j]),
                     "the next prompt's first request has a valid history",
                     "after execute %d (status %s): %s", x->index,
                     x->complete  ? ock__pf_show(x->complete_entry, OCK_FIELD_STATUS)
@@ -322,7 +324,7 @@ static void final_stored(struct grade_ctx *g) {
     else
       ok = !assistant || calls || *ock__str_field(assistant, "content");
     ock__grade_emit(
-        g, "orphan.final-stored", "OCK-ORPHAN-009", ok, ock__entry_seq(next),
+        g, CK_ORPHAN_FINAL_STORED, ok, ock__entry_seq(next),
         *text ? "the final answer is stored as an assistant message with its exact text"
               : "an empty final reply stores no assistant message",
         "execute %d answered \"%.60s\"; the assistant message before the next prompt: %s%.60s%s",

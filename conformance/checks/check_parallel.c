@@ -49,7 +49,7 @@ static void parallel_group_id(struct grade_ctx *g, const struct call_fate *f, si
       same = 0; /* another response reused it */
   }
   if (f[a].pre || f[a].error)
-    ock__grade_emit(g, "parallel.group-id", "OCK-PARALLEL-001", same, ock__entry_seq(f[a].reply),
+    ock__grade_emit(g, CK_PARALLEL_GROUP_ID, same, ock__entry_seq(f[a].reply),
                     "one parallel_group_id per response, shared by its calls, unique to it",
                     "reply %ld: %s", ock__entry_seq(f[a].reply),
                     same    ? "one id"
@@ -74,7 +74,7 @@ static void parallel_overlap(struct grade_ctx *g, const struct call_fate *f, siz
   for (size_t i = a; i < b && !overlap; i++)
     for (size_t j = i + 1; j < b && !overlap; j++)
       overlap = ock__entry_seq(f[j].start) < ock__entry_seq(f[i].end);
-  ock__grade_emit(g, "parallel.overlap", "OCK-PARALLEL-002", overlap, ock__entry_seq(f[a].reply),
+  ock__grade_emit(g, CK_PARALLEL_OVERLAP, overlap, ock__entry_seq(f[a].reply),
                   "a later call of the response starts before an earlier one ends",
                   "reply %ld: %zu calls, %s", ock__entry_seq(f[a].reply), b - a,
                   overlap ? "some ran at the same time"
@@ -100,7 +100,7 @@ static void parallel_result_order(struct grade_ctx *g, const struct call_fate *f
         prev = p;
     }
     if (all)
-      ock__grade_emit(g, "parallel.result-order", "OCK-PARALLEL-003", ordered, ock__entry_seq(next),
+      ock__grade_emit(g, CK_PARALLEL_RESULT_ORDER, ordered, ock__entry_seq(next),
                       "results in call order", "results of reply %ld are %s",
                       ock__entry_seq(f[a].reply), ordered ? "in call order" : "out of call order");
   }

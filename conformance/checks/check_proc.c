@@ -35,7 +35,7 @@ static void proc_session(struct grade_ctx *g) {
              first_event, fetched);
   else
     snprintf(seen, sizeof seen, "fetched (seq %ld) before the first event", fetched);
-  ock__grade_emit(g, "proc.session", "OCK-PROC-001", fetched >= 0 && first_event < 0,
+  ock__grade_emit(g, CK_PROC_SESSION, fetched >= 0 && first_event < 0,
                   first_event >= 0 ? first_event : fetched,
                   "GET /ock/v1/session before the first event", "%s", seen);
 }
@@ -73,7 +73,7 @@ static void proc_executes(struct grade_ctx *g) {
     /* No prompt:submit: a prompt the SUT never sent to the LLM opens no execute (SPEC.md 9.7).
      * A blank prompt sent all the same is OCK-VALID-001's, which the traffic tier leaves out. */
     int want = prompts_to_send(v), seen = executes_seen(v);
-    ock__grade_emit(g, "proc.executes", "OCK-PROC-001", seen == want,
+    ock__grade_emit(g, CK_PROC_EXECUTES, seen == want,
                     v->nx ? ock__entry_seq(v->e[v->x[v->nx - 1].first]) : -1,
                     "every prompt that is not blank opens an execute: an LLM request whose last "
                     "user message is the prompt",
@@ -81,10 +81,9 @@ static void proc_executes(struct grade_ctx *g) {
     return;
   }
   int want = prompt_count(v);
-  ock__grade_emit(g, "proc.executes", "OCK-PROC-001", (int)v->nx == want,
-                  v->nx ? v->x[v->nx - 1].complete_seq : -1,
-                  "one execute (prompt:submit) per prompt", "%d prompts, %zu executes", want,
-                  v->nx);
+  ock__grade_emit(
+      g, CK_PROC_EXECUTES, (int)v->nx == want, v->nx ? v->x[v->nx - 1].complete_seq : -1,
+      "one execute (prompt:submit) per prompt", "%d prompts, %zu executes", want, v->nx);
 }
 
 static void proc_prompt_order(struct grade_ctx *g) {
@@ -93,7 +92,7 @@ static void proc_prompt_order(struct grade_ctx *g) {
     const struct view_exec *x = &v->x[k];
     const char *got = ock__pf_str(v->e[x->first], OCK_FIELD_PROMPT);
     int ok = x->prompt && got && !strcmp(got, x->prompt);
-    ock__grade_emit(g, "proc.prompt-order", "OCK-PROC-001", ok, ock__entry_seq(v->e[x->first]),
+    ock__grade_emit(g, CK_PROC_PROMPT_ORDER, ok, ock__entry_seq(v->e[x->first]),
                     "prompt:submit of execute k carries prompt k", "execute %d submitted \"%.60s\"",
                     x->index, got ? got : "(no prompt field)");
   }
@@ -102,20 +101,20 @@ static void proc_prompt_order(struct grade_ctx *g) {
 static void proc_exit(struct grade_ctx *g) {
   const struct sut_result *p = g->v->proc;
   if (p->timed_out)
-    ock__grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
+    ock__grade_emit(g, CK_PROC_EXIT, 0, -1, "exit 0 within the timeout",
                     "timed out after %.0f ms and was killed", p->wall_ms);
   else if (p->signal)
-    ock__grade_emit(g, "proc.exit", "OCK-PROC-002", 0, -1, "exit 0 within the timeout",
-                    "ended by %s", ock__sut_signal_name(p->signal));
+    ock__grade_emit(g, CK_PROC_EXIT, 0, -1, "exit 0 within the timeout", "ended by %s",
+                    ock__sut_signal_name(p->signal));
   else
-    ock__grade_emit(g, "proc.exit", "OCK-PROC-002", p->exit_code == 0, -1,
-                    "exit 0 within the timeout", "exit code %d", p->exit_code);
+    ock__grade_emit(g, CK_PROC_EXIT, p->exit_code == 0, -1, "exit 0 within the timeout",
+                    "exit code %d", p->exit_code);
 }
 
 static void proc_signal(struct grade_ctx *g) {
   const struct sut_result *p = g->v->proc;
   if (!p->timed_out)
-    ock__grade_emit(g, "proc.signal", "OCK-PROC-003", p->signal == 0 || p->signal == SIGINT, -1,
+    ock__grade_emit(g, CK_PROC_SIGNAL, p->signal == 0 || p->signal == SIGINT, -1,
                     "not killed by a signal", "%s",
                     p->signal ? ock__sut_signal_name(p->signal) : "no signal");
 }
@@ -127,7 +126,7 @@ static void proc_sigint(struct grade_ctx *g) {
   int ran = v->traffic ? executes_seen(v) : (int)v->nx;
   if (cancel_fired(v)) {
     int survived = p->signal != SIGINT && !p->timed_out && ran == want;
-    ock__grade_emit(g, "proc.sigint", "OCK-PROC-004", survived, -1,
+    ock__grade_emit(g, CK_PROC_SIGINT, survived, -1,
                     "SIGINT cancels the running execute; the process goes on with the next prompt",
                     "%s; %d of %d executes ran", p->signal == SIGINT ? "killed by SIGINT" : "alive",
                     ran, want);
@@ -167,16 +166,16 @@ static void proc_event_fields(struct grade_ctx *g) {
     char found[256];
     if (ock_event_missing_fields(g->reg, name, data, lifecycle, found, sizeof found)) {
       fields_bad = 1;
-      ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, ock__entry_seq(v->e[i]), want,
-                      "%s lacks %s", name, found);
+      ock__grade_emit(g, CK_PROC_EVENT_FIELDS, 0, ock__entry_seq(v->e[i]), want, "%s lacks %s",
+                      name, found);
     } else if (ock_event_bad_field(name, data, 0, typed_elsewhere(name), found, sizeof found)) {
       fields_bad = 1;
-      ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 0, ock__entry_seq(v->e[i]), want,
-                      "%s: %s", name, found);
+      ock__grade_emit(g, CK_PROC_EVENT_FIELDS, 0, ock__entry_seq(v->e[i]), want, "%s: %s", name,
+                      found);
     }
   }
   if (v->nx && !fields_bad)
-    ock__grade_emit(g, "proc.event-fields", "OCK-PROC-005", 1, -1, want, "as expected");
+    ock__grade_emit(g, CK_PROC_EVENT_FIELDS, 1, -1, want, "as expected");
 }
 
 /* session_model: the model of the session provider named name, or NULL when there is none. */
@@ -203,8 +202,8 @@ static void proc_request_models(struct grade_ctx *g) {
     const char *want = session_model(v, provider), *got = ock_json_str(e, OCK_F_LLM_REQUEST_MODEL);
     if (!want)
       continue;
-    ock__grade_emit(g, "proc.request-model", "OCK-PROC-006", got && !strcmp(got, want),
-                    ock__entry_seq(e), "each LLM request carries its provider's model",
+    ock__grade_emit(g, CK_PROC_REQUEST_MODEL, got && !strcmp(got, want), ock__entry_seq(e),
+                    "each LLM request carries its provider's model",
                     "request to %s with model \"%.80s\", the session gives it \"%.80s\"", provider,
                     got ? got : "(none)", want);
   }
@@ -231,8 +230,8 @@ static void proc_event_models(struct grade_ctx *g) {
     const char *want = sent ? sent : session_model(v, provider);
     if (!want)
       continue;
-    ock__grade_emit(g, "proc.event-model", "OCK-PROC-006", named && !strcmp(named, want),
-                    ock__entry_seq(e), "provider:request names the model the request carries",
+    ock__grade_emit(g, CK_PROC_EVENT_MODEL, named && !strcmp(named, want), ock__entry_seq(e),
+                    "provider:request names the model the request carries",
                     "provider:request model \"%.80s\", the request %s \"%.80s\"",
                     named ? named : "(none)", sent ? "carries" : "to that provider would carry",
                     want);
@@ -251,7 +250,7 @@ static void proc_events_well_formed(struct grade_ctx *g) {
     }
   }
   if (v->nx)
-    ock__grade_emit(g, "proc.events-well-formed", "OCK-PROC-005", bad == 0, bad_seq,
+    ock__grade_emit(g, CK_PROC_EVENTS_WELL_FORMED, bad == 0, bad_seq,
                     "every event is a JSON object {event, data}", "%d malformed event posts", bad);
 }
 

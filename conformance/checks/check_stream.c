@@ -48,16 +48,16 @@ static void window(struct grade_ctx *g, size_t start) {
   if (close != (size_t)-1 && streamed && ock__is_event(v->e[close], OCK_EV_PROVIDER_RESPONSE)) {
     const char *content = ock__pf_str(v->e[close], OCK_FIELD_CONTENT);
     if (n_stream)
-      ock__grade_emit(g, "stream.deltas-add-up", "OCK-STREAM-002",
+      ock__grade_emit(g, CK_STREAM_DELTAS_ADD_UP,
                       !rc && content && !strcmp(text.data ? text.data : "", content),
                       ock__entry_seq(v->e[close]),
                       "the provider:stream deltas add up to the response",
                       "deltas \"%.60s\" vs content \"%.60s\"", text.data ? text.data : "",
                       ock__pf_show(v->e[close], OCK_FIELD_CONTENT));
     if (content && *content)
-      ock__grade_emit(
-          g, "stream.events", "OCK-STREAM-005", n_stream > 0, ock__entry_seq(v->e[close]),
-          "provider:stream events for a streamed reply with text", "%d provider:stream", n_stream);
+      ock__grade_emit(g, CK_STREAM_EVENTS, n_stream > 0, ock__entry_seq(v->e[close]),
+                      "provider:stream events for a streamed reply with text", "%d provider:stream",
+                      n_stream);
   }
   ock_buf_free(&text);
 }
@@ -65,10 +65,9 @@ static void window(struct grade_ctx *g, size_t start) {
 /* stream_requested: an LLM request e asks for a stream when config.streaming is set
  * (OCK-STREAM-001). */
 static void stream_requested(struct grade_ctx *g, const cJSON *e) {
-  ock__grade_emit(g, "stream.requested", "OCK-STREAM-001",
-                  ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0), ock__entry_seq(e),
-                  "\"stream\": true when config.streaming", "request %ld: stream %s",
-                  ock__entry_seq(e),
+  ock__grade_emit(g, CK_STREAM_REQUESTED, ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0),
+                  ock__entry_seq(e), "\"stream\": true when config.streaming",
+                  "request %ld: stream %s", ock__entry_seq(e),
                   ock_json_bool(e, OCK_F_LLM_REQUEST_STREAM, 0) ? "true" : "false or absent");
 }
 
@@ -97,7 +96,7 @@ static void stream_fault_is_error(struct grade_ctx *g, size_t i) {
     }
   }
   ock__grade_emit(
-      g, "stream.fault-is-error", "OCK-STREAM-004", ok, ock__entry_seq(e),
+      g, CK_STREAM_FAULT_IS_ERROR, ok, ock__entry_seq(e),
       "a broken stream is a provider:error; nothing of it is run",
       "reply %ld was broken (%s); the SUT %s", ock__entry_seq(e),
       ock_json_str(e, OCK_F_LLM_REPLY_FAULT) ? ock_json_str(e, OCK_F_LLM_REPLY_FAULT) : "fault",
@@ -116,7 +115,7 @@ static void stream_arguments_reassembled(struct grade_ctx *g, const struct call_
     return;
   cJSON *args = cJSON_Parse(ock__call_args(f));
   if (cJSON_IsObject(args))
-    ock__grade_emit(g, "stream.arguments-reassembled", "OCK-STREAM-003",
+    ock__grade_emit(g, CK_STREAM_ARGUMENTS_REASSEMBLED,
                     cJSON_Compare(args, cJSON_GetObjectItemCaseSensitive(f->start, "input"), 1),
                     ock__entry_seq(f->start), "streamed tool-call arguments reassembled whole",
                     "call %s: the tool input %s the streamed arguments", ock__call_id(f),

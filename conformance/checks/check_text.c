@@ -12,15 +12,15 @@
 #include "checks/grade.h"
 #include "model/view_calls.h"
 
-void ock__text_of_result(struct grade_ctx *g, const char *check, const char *req,
-                         const struct call_fate *f, const char *want, int prefix_only) {
+void ock__text_of_result(struct grade_ctx *g, enum check_name check, const struct call_fate *f,
+                         const char *want, int prefix_only) {
   size_t j;
   const cJSON *next = ock__next_request_after(g->v, f->reply_index, &j);
   const char *text = next ? ock__request_result_text(next, ock__call_id(f)) : NULL;
   if (!text)
     return;
   int ok = prefix_only ? !strncmp(text, want, strlen(want)) : !strcmp(text, want);
-  ock__grade_emit(g, check, req, ok, ock__entry_seq(next),
+  ock__grade_emit(g, check, ok, ock__entry_seq(next),
                   prefix_only ? "the result text starts with the text of SPEC.md 5.11"
                               : "the result text is the text of SPEC.md 5.11",
                   "call %s (%.40s): result text \"%.80s\"%s, expected %s\"%.80s\"", ock__call_id(f),

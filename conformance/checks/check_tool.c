@@ -49,7 +49,7 @@ static void failure_text(struct grade_ctx *g, const struct call_fate *f, const c
   char want[OCK_MAX_RESULT_TEXT];
   int len = snprintf(want, sizeof want, "Error: %s", msg && *msg ? msg : "unknown error");
   if (len >= 0 && (size_t)len < sizeof want)
-    ock__text_of_result(g, "text.tool-failure", "OCK-TEXT-002", f, want, 0);
+    ock__text_of_result(g, CK_TEXT_TOOL_FAILURE, f, want, 0);
 }
 
 /* unknown_text: "Error: tool '<name>' not found" (SPEC.md 5.11, OCK-TEXT-001), <name> the
@@ -63,7 +63,7 @@ static void unknown_text(struct grade_ctx *g, const struct call_fate *f, const c
   if (text && strcmp(name, ock__call_name(f)) && strcmp(text, want))
     len = snprintf(want, sizeof want, "Error: tool '%s' not found", ock__call_name(f));
   if (len >= 0 && (size_t)len < sizeof want)
-    ock__text_of_result(g, "text.unknown-tool", "OCK-TEXT-001", f, want, 0);
+    ock__text_of_result(g, CK_TEXT_UNKNOWN_TOOL, f, want, 0);
 }
 
 /* tool_unknown: a call to a tool the session does not have (OCK-TOOL-001). */
@@ -74,7 +74,7 @@ static void tool_unknown(struct grade_ctx *g, const struct call_fate *f, const c
   /* The loop goes on: not_found is no fail_fast failure (SPEC.md 5.7). */
   const char *owed = ock__call_not_fed_back(v, f, 1);
   int typed = f->error && !strcmp(ock__fate_error_type(f), "not_found");
-  ock__grade_emit(g, "tool.unknown", "OCK-TOOL-001", !f->start && typed && !owed,
+  ock__grade_emit(g, CK_TOOL_UNKNOWN, !f->start && typed && !owed,
                   f->error   ? ock__entry_seq(f->error)
                   : f->start ? ock__entry_seq(f->start)
                              : rseq,
@@ -98,7 +98,7 @@ static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *
   long rseq = ock__entry_seq(f->reply);
   const char *owed = ock__call_not_fed_back(v, f, 0);
   int typed = f->error && !strcmp(ock__fate_error_type(f), "invalid_arguments");
-  ock__grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", !f->start && typed && !owed,
+  ock__grade_emit(g, CK_TOOL_INVALID_ARGUMENTS, !f->start && typed && !owed,
                   f->error ? ock__entry_seq(f->error) : rseq,
                   "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
                   "result",
@@ -109,8 +109,7 @@ static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *
                   : !typed    ? ock__fate_error_type(f)
                   : owed      ? owed
                               : "invalid_arguments, answered");
-  ock__text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f,
-                      "Error: invalid arguments: ", 1);
+  ock__text_of_result(g, CK_TEXT_INVALID_ARGUMENTS, f, "Error: invalid arguments: ", 1);
 }
 
 /* tool_token_limit: a call of a reply that stopped at the output token limit, its arguments
@@ -120,7 +119,7 @@ static void tool_token_limit(struct grade_ctx *g, const struct call_fate *f) {
   const char *id = ock__call_id(f);
   const char *owed = ock__call_not_fed_back(g->v, f, 0);
   int typed = f->error && !strcmp(ock__fate_error_type(f), "invalid_arguments");
-  ock__grade_emit(g, "tool.token-limit", "OCK-TOOL-005", !f->start && typed && !owed,
+  ock__grade_emit(g, CK_TOOL_TOKEN_LIMIT, !f->start && typed && !owed,
                   f->start   ? ock__entry_seq(f->start)
                   : f->error ? ock__entry_seq(f->error)
                              : ock__entry_seq(f->reply),
@@ -133,8 +132,7 @@ static void tool_token_limit(struct grade_ctx *g, const struct call_fate *f) {
                   : !typed    ? ock__fate_error_type(f)
                   : owed      ? owed
                               : "invalid_arguments, answered");
-  ock__text_of_result(g, "text.invalid-arguments", "OCK-TEXT-004", f,
-                      "Error: invalid arguments: ", 1);
+  ock__text_of_result(g, CK_TEXT_INVALID_ARGUMENTS, f, "Error: invalid arguments: ", 1);
 }
 
 /* tool_invalid_arguments_replaced: a modify replaced arguments that were not an object with an
@@ -145,7 +143,7 @@ static void tool_invalid_arguments_replaced(struct grade_ctx *g, const struct ca
   long rseq = ock__entry_seq(f->reply);
   const cJSON *got = f->start ? cJSON_GetObjectItemCaseSensitive(f->start, "input") : NULL;
   int ok = got && cJSON_Compare(got, sent, 1);
-  ock__grade_emit(g, "tool.invalid-arguments", "OCK-TOOL-005", ok,
+  ock__grade_emit(g, CK_TOOL_INVALID_ARGUMENTS, ok,
                   f->start   ? ock__entry_seq(f->start)
                   : f->error ? ock__entry_seq(f->error)
                              : rseq,
@@ -161,7 +159,7 @@ static void tool_input(struct grade_ctx *g, const struct call_fate *f, const cJS
   const char *id = ock__call_id(f);
   const cJSON *input = cJSON_GetObjectItemCaseSensitive(f->start, "input");
   int same = cJSON_Compare(input, args, 1);
-  ock__grade_emit(g, "tool.input", "OCK-TOOL-004", same, ock__entry_seq(f->start),
+  ock__grade_emit(g, CK_TOOL_INPUT, same, ock__entry_seq(f->start),
                   "the tool receives the model's arguments as its input",
                   "call %s: arguments %.80s, tool input %.80s", id, ock__call_args(f),
                   cJSON_IsObject(input) ? "(different object)" : "(not an object)");
@@ -235,7 +233,7 @@ static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int can
     int said_timeout = f->error && !strcmp(ock__fate_error_type(f), "timeout");
     if (took < 0 || took > limit + 200) {
       const char *owed = ock__call_not_fed_back(v, f, 0);
-      ock__grade_emit(g, "tool.timeout", "OCK-TOOL-003", said_timeout && !owed,
+      ock__grade_emit(g, CK_TOOL_TIMEOUT, said_timeout && !owed,
                       f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->start),
                       "a tool that does not answer within tool_timeout_ms: tool:error timeout, a "
                       "result",
@@ -245,10 +243,10 @@ static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int can
                       : owed        ? owed
                                     : "reported as timeout, answered");
       if (!cancelled)
-        ock__text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+        ock__text_of_result(g, CK_TEXT_ENDPOINT_FAILURE, f, "Error: ", 1);
     } else if (said_timeout && took < limit - 50)
       ock__grade_emit(
-          g, "tool.timeout", "OCK-TOOL-003", 0, ock__entry_seq(f->error),
+          g, CK_TOOL_TIMEOUT, 0, ock__entry_seq(f->error),
           "timeout only when the tool took longer than tool_timeout_ms",
           "tool %s answered in %.0f ms, under tool_timeout_ms %.0f, yet reported timeout", id, took,
           limit);
@@ -270,8 +268,7 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
   int via_mcp = !strcmp(ock__str_field(f->end, "via"), "mcp");
   int mcp_post = via_mcp && f->post && !f->error &&
                  !ock_json_bool(ock__pf(f->post, OCK_FIELD_RESULT), "success", 1);
-  ock__grade_emit(g, "tool.endpoint-failure", "OCK-TOOL-003",
-                  (mcp_post || (typed && !f->post)) && !owed,
+  ock__grade_emit(g, CK_TOOL_ENDPOINT_FAILURE, (mcp_post || (typed && !f->post)) && !owed,
                   f->error ? ock__entry_seq(f->error) : ock__entry_seq(f->end),
                   "a failing tool endpoint (non-2xx): tool:error execution_failed or timeout, a "
                   "result",
@@ -282,7 +279,7 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
                   : owed      ? owed
                               : t);
   if (!cancelled)
-    ock__text_of_result(g, "text.endpoint-failure", "OCK-TEXT-003", f, "Error: ", 1);
+    ock__text_of_result(g, CK_TEXT_ENDPOINT_FAILURE, f, "Error: ", 1);
 }
 
 /* failure_reported: the result fed back for a ToolResult with success false reports the failure:
@@ -295,8 +292,8 @@ static void failure_reported(struct grade_ctx *g, const struct call_fate *f, con
   const char *text = next ? ock__request_result_text(next, ock__call_id(f)) : NULL;
   if (!msg || !*msg || !text)
     return;
-  ock__grade_emit(g, "tool.failure-reported", "OCK-TOOL-002", strstr(text, msg) != NULL,
-                  ock__entry_seq(next), "the result of a failed tool carries its error message",
+  ock__grade_emit(g, CK_TOOL_FAILURE_REPORTED, strstr(text, msg) != NULL, ock__entry_seq(next),
+                  "the result of a failed tool carries its error message",
                   "call %s: error.message \"%.60s\", result text \"%.80s\"", ock__call_id(f), msg,
                   text);
 }
@@ -311,7 +308,7 @@ static void tool_failure_result(struct grade_ctx *g, const struct call_fate *f,
   int goes_on = v->cfg.error_strategy != OCK_ERROR_STRATEGY_FAIL_FAST;
   const char *owed = ock__call_not_fed_back(v, f, goes_on);
   int ok = f->post && !f->error && !owed;
-  ock__grade_emit(g, "tool.failure-result", "OCK-TOOL-002", ok,
+  ock__grade_emit(g, CK_TOOL_FAILURE_RESULT, ok,
                   f->post ? ock__entry_seq(f->post) : ock__entry_seq(f->end),
                   "success:false: tool:post with the result, a result fed back, and the loop goes "
                   "on",
@@ -334,9 +331,8 @@ static void tool_result_content(struct grade_ctx *g, const struct call_fate *f,
   const cJSON *req = ock__next_request_after(v, f->start_index, &j);
   const char *text = req ? ock__request_result_text(req, id) : NULL;
   if (cJSON_IsString(out) && *out->valuestring && text)
-    ock__grade_emit(g, "tool.result-content", "OCK-TOOL-006",
-                    strstr(text, out->valuestring) != NULL, ock__entry_seq(req),
-                    "the tool result sent back contains the tool's output",
+    ock__grade_emit(g, CK_TOOL_RESULT_CONTENT, strstr(text, out->valuestring) != NULL,
+                    ock__entry_seq(req), "the tool result sent back contains the tool's output",
                     "call %s: output \"%.60s\", result text \"%.60s\"", id, out->valuestring, text);
 }
 
@@ -362,8 +358,8 @@ static void tool_event_fields(struct grade_ctx *g, const struct call_fate *f, co
   const cJSON *named = f->pre ? f->pre : f->error;
   if (named && !denied_or_modified(f->selecting)) {
     const char *tn = ock__pf_str(named, OCK_FIELD_TOOL_NAME);
-    ock__grade_emit(g, "tool.event-fields", "OCK-TOOL-007", tn && !strcmp(tn, name),
-                    ock__entry_seq(named), "tool events carry the call's tool_name",
+    ock__grade_emit(g, CK_TOOL_EVENT_FIELDS, tn && !strcmp(tn, name), ock__entry_seq(named),
+                    "tool events carry the call's tool_name",
                     "call %s to \"%.40s\": %s has \"%.40s\"", id, name, ock__event_name(named),
                     tn ? tn : "(no tool_name)");
   }
@@ -402,7 +398,7 @@ static void ids_carried(struct grade_ctx *g) {
     }
   }
   if (tool_events)
-    ock__grade_emit(g, "tool.id-carried", "OCK-TOOL-008", without == 0, first,
+    ock__grade_emit(g, CK_TOOL_ID_CARRIED, without == 0, first,
                     "every tool event carries data.tool_call_id",
                     "%zu of %zu tool events without tool_call_id", without, tool_events);
 }

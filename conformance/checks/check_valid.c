@@ -20,22 +20,21 @@ void ock__check_valid(struct grade_ctx *g) {
     if (!empty && !no_provider)
       continue;
     const char *want_type = empty ? "invalid_input" : "no_provider";
-    const char *req = empty ? "OCK-VALID-001" : "OCK-VALID-002";
-    const char *check = empty ? "valid.empty-prompt" : "valid.no-provider";
+    enum check_name check = empty ? CK_VALID_EMPTY_PROMPT : CK_VALID_NO_PROVIDER;
     int sent = 0;
     for (size_t i = x->first; i < x->end; i++)
       sent += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
     const char *type = ock_json_str(ock__pf(x->complete_entry, OCK_FIELD_ERROR), "type");
     int ok = !sent && status && !strcmp(status, "error") && type && !strcmp(type, want_type);
-    ock__grade_emit(g, check, req, ok, x->complete_seq,
+    ock__grade_emit(g, check, ok, x->complete_seq,
                     "status error, error.type as SPEC.md says, no LLM request",
                     "execute %d: status %s, error.type %s, %d LLM request(s)", x->index,
                     status ? status : "(none)", type ? type : "(none)", sent);
     /* Nothing of an invalid execute is stored: the next request carries no such prompt. */
     const cJSON *next = ock__next_first_request(v, x);
     if (next && empty)
-      ock__grade_emit(g, "valid.not-stored", req, !ock__history_has_user_text(next, x->prompt),
+      ock__grade_emit(g, CK_VALID_NOT_STORED, !ock__history_has_user_text(next, x->prompt),
                       ock__entry_seq(next), "an invalid prompt is not stored in the context",
                       "the blank prompt of execute %d %s in the next request", x->index,
                       ock__history_has_user_text(next, x->prompt) ? "is" : "is not");
@@ -49,8 +48,8 @@ void ock__check_valid(struct grade_ctx *g) {
     int requests = 0;
     for (size_t i = nx ? nx->first : 0; nx && i < nx->end; i++)
       requests += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
-    ock__grade_emit(g, "valid.next-prompt", "OCK-VALID-003", nx && (!asks || requests > 0),
-                    x->complete_seq, "the next prompt still runs and reaches the provider",
+    ock__grade_emit(g, CK_VALID_NEXT_PROMPT, nx && (!asks || requests > 0), x->complete_seq,
+                    "the next prompt still runs and reaches the provider",
                     "%zu of the prompts ran; the next one made %d LLM request(s)", v->nx, requests);
   }
 }

@@ -1,28 +1,44 @@
 /*
  * checklist.h: every check id the harness can report, in one table.
  *
- * A check (check_*.c) reports under an id such as "proc.session" (grade.h). The table below is
- * the one list of those ids: ock__grade_emit, ock__grade_applies and ock__grade_error refuse an id
- * it does not hold (the outcome becomes an ERROR that names the table), and the mutant gate
- * (tests/mutants/) reads it to prove that every id can FAIL. A check id added without its row
- * fails the reference's own run; a row without a mutation that makes it FAIL fails the gate.
+ * The rows are written once, in checks.def; this header expands them into enum check_name, and
+ * checklist.c into the table. A check (check_*.c) reports under a name such as
+ * CK_PROC_SESSION (grade.h), never under a string, so a check id or a requirement missing from
+ * the table is a compile error; the report still says "proc.session". The mutant gate
+ * (tests/mutants/) reads the table to prove that every row can FAIL, under the mutation the row
+ * names.
  */
 #ifndef OCK_CONFORMANCE_CHECKLIST_H
 #define OCK_CONFORMANCE_CHECKLIST_H
 
 #include <stddef.h>
 
+#include "ock/contract_map.h"
+
 enum check_kind {
   CHECK_GRADES,  /* judges the SUT: PASS, FAIL or WARN; the gate must see it FAIL */
   CHECK_HARNESS, /* reports only that the harness or the mock failed (ERROR): not the SUT's */
 };
 
+/* CK_CANCEL_STATUS, ...: one per row of checks.def, in its order (sorted by id). */
+enum check_name {
+#define CHECK(name, id, requirement, kind, mutation) CK_##name,
+#include "checks/checks.def"
+#undef CHECK
+  CK_COUNT
+};
+
 struct check_entry {
+  enum check_name name;
   const char *id;          /* "proc.session" */
   const char *requirement; /* the requirement it reports under; NULL when the scenario's
                               expectation names it (the expect.* checks) */
   enum check_kind kind;
+  const char *mutation; /* the mutation (mutants/mutations.c) that makes it FAIL; "" for none */
 };
+
+/* ock__check_row: the row of check (check < CK_COUNT), borrowed for the program's life. */
+const struct check_entry *ock__check_row(enum check_name check);
 
 size_t ock__checklist_count(void);
 /* ock__checklist_at: row i (i < ock__checklist_count()), borrowed for the program's life. */

@@ -77,68 +77,85 @@ static void record(struct grade_ctx *g, const char *check, const struct ock_requ
     cJSON_AddItemToArray(ev, cJSON_CreateNumber((double)seq));
 }
 
-/* listed: check is a row of the checklist (checklist.c) with requirement req; otherwise it
- * records an ERROR that says so and returns 0. */
-static int listed(struct grade_ctx *g, const char *check, const char *req) {
-  const struct check_entry *c = ock__checklist_find(check);
-  char why[300];
-  if (!c)
-    snprintf(why, sizeof why,
-             "check id %.60s is not in the checklist (conformance/checks/checklist.c): add its row",
-             check);
-  else if (c->requirement && strcmp(c->requirement, req))
-    snprintf(why, sizeof why,
-             "check id %.60s reports under %.40s, but its checklist row says %.40s", check, req,
-             c->requirement);
-  else
-    return 1;
-  ock__grade_error(g, check, req, why);
-  return 0;
+/* error_to records that check could not be run, charged to req (a requirement id, or NULL). */
+static void error_to(struct grade_ctx *g, const char *check, const char *req, const char *why) {
+  static const struct ock_requirement unknown = {
+      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, OCK_CAP_CORE, "", "", "", 0};
+  const struct ock_requirement *r = ock_registry_find(g->reg, req);
+  record(g, check, r ? r : &unknown, OCK_VERDICT_ERROR, -1, "the check runs", why, why);
 }
 
-int ock__grade_applies(struct grade_ctx *g, const char *check, const char *req) {
-  const struct ock_requirement *r = ock_registry_find(g->reg, req);
-  if (!listed(g, check, req))
-    return 0;
-  if (!r) {
-    ock__grade_error(g, check, req, "the check names a requirement the registry does not have");
-    return 0;
-  }
-  char why[160];
-  if (g->blackbox && !ock__blackbox_graded(check, r))
+/* charge: the requirement check reports under: req when the call names one, else its row's.
+ * NULL after recording an ERROR when the call and the row disagree, or neither names one, or
+ * the registry lacks it. */
+static const struct ock_requirement *charge(struct grade_ctx *g, const struct check_entry *c,
+                                            const char *req) {
+  char why[300];
+  const char *want = req ? req : c->requirement;
+  const struct ock_requirement *r = ock_registry_find(g->reg, want);
+  if (!want)
     snprintf(why, sizeof why,
-             "%s: the traffic of a black-box run does not decide this check (SPEC.md 9.7)",
+             "check id %.60s takes its requirement from the scenario: grade it with "
+             "ock__grade_emit_to",
+             c->id);
+  else if (req && c->requirement && strcmp(c->requirement, req))
+    snprintf(why, sizeof why,
+             "check id %.60s reports under %.40s, but its row in checks.def says %.40s", c->id, req,
+             c->requirement);
+  else if (!r)
+    snprintf(why, sizeof why, "the check names a requirement the registry does not have");
+  else
+    return r;
+  error_to(g, c->id, want, why);
+  return NULL;
+}
+
+/* skip_reason: why check, charged to r, is not graded in this run, into why; 0 when it is. */
+static int skip_reason(const struct grade_ctx *g, const struct check_entry *c,
+                       const struct ock_requirement *r, char *why, size_t n) {
+  if (g->blackbox && !ock__blackbox_graded(c->id, r))
+    snprintf(why, n, "%s: the traffic of a black-box run does not decide this check (SPEC.md 9.7)",
              BLACKBOX_REASON);
   else if (!ock__grade_declared(g, r->capability))
-    snprintf(why, sizeof why, "not applicable: capability %s not declared", r->capability);
+    snprintf(why, n, "not applicable: capability %s not declared", r->capability);
   else if (r->level > g->level)
-    snprintf(why, sizeof why, "not graded: level %s (use --level)", ock_level_name(r->level));
+    snprintf(why, n, "not graded: level %s (use --level)", ock_level_name(r->level));
   else
+    return 0;
+  return 1;
+}
+
+static int applies(struct grade_ctx *g, const struct check_entry *c,
+                   const struct ock_requirement *r) {
+  char why[160];
+  if (!skip_reason(g, c, r, why, sizeof why))
     return 1;
-  if (!find_check(g, check, r->id))
-    record(g, check, r, OCK_VERDICT_SKIP, -1, r->text, why, why);
+  if (!find_check(g, c->id, r->id))
+    record(g, c->id, r, OCK_VERDICT_SKIP, -1, r->text, why, why);
   return 0;
 }
 
-void ock__grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
-                     const char *expected, const char *actual_fmt, ...) {
-  const struct ock_requirement *r = ock_registry_find(g->reg, req);
-  if (!listed(g, check, req))
+int ock__grade_applies_to(struct grade_ctx *g, enum check_name check, const char *req) {
+  const struct check_entry *c = ock__check_row(check);
+  const struct ock_requirement *r = charge(g, c, req);
+  return r && applies(g, c, r);
+}
+
+int ock__grade_applies(struct grade_ctx *g, enum check_name check) {
+  return ock__grade_applies_to(g, check, NULL);
+}
+
+/* emit_to: ock__grade_emit_to with the actual's arguments as a va_list. */
+__attribute__((format(printf, 7, 0))) static void emit_to(struct grade_ctx *g,
+                                                          enum check_name check, const char *req,
+                                                          int ok, long seq, const char *expected,
+                                                          const char *actual_fmt, va_list ap) {
+  const struct check_entry *c = ock__check_row(check);
+  const struct ock_requirement *r = charge(g, c, req);
+  if (!r || !applies(g, c, r))
     return;
-  if (!r) {
-    ock__grade_error(g, check, req, "the check names a requirement the registry does not have");
-    return;
-  }
-  if (!ock__grade_declared(g, r->capability) || r->level > g->level ||
-      (g->blackbox && !ock__blackbox_graded(check, r))) {
-    ock__grade_applies(g, check, req);
-    return;
-  }
   char actual[600];
-  va_list ap;
-  va_start(ap, actual_fmt);
   vsnprintf(actual, sizeof actual, actual_fmt, ap);
-  va_end(ap);
   ock_utf8_scrub(actual); /* "%.60s" of a SUT string may have cut a character in two */
   enum ock_verdict v = OCK_VERDICT_PASS;
   if (!ok)
@@ -149,14 +166,33 @@ void ock__grade_emit(struct grade_ctx *g, const char *check, const char *req, in
   else
     snprintf(message, sizeof message, "%s: %s", r->id, actual);
   ock_utf8_scrub(message);
-  record(g, check, r, v, seq, expected, actual, message);
+  record(g, c->id, r, v, seq, expected, actual, message);
 }
 
-void ock__grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why) {
-  static const struct ock_requirement unknown = {
-      "OCK-UNKNOWN", "", OCK_LEVEL_MUST, OCK_CAP_CORE, "", "", "", 0};
-  const struct ock_requirement *r = ock_registry_find(g->reg, req);
-  record(g, check, r ? r : &unknown, OCK_VERDICT_ERROR, -1, "the check runs", why, why);
+void ock__grade_emit_to(struct grade_ctx *g, enum check_name check, const char *req, int ok,
+                        long seq, const char *expected, const char *actual_fmt, ...) {
+  va_list ap;
+  va_start(ap, actual_fmt);
+  emit_to(g, check, req, ok, seq, expected, actual_fmt, ap);
+  va_end(ap);
+}
+
+void ock__grade_emit(struct grade_ctx *g, enum check_name check, int ok, long seq,
+                     const char *expected, const char *actual_fmt, ...) {
+  va_list ap;
+  va_start(ap, actual_fmt);
+  emit_to(g, check, NULL, ok, seq, expected, actual_fmt, ap);
+  va_end(ap);
+}
+
+void ock__grade_error(struct grade_ctx *g, enum check_name check, const char *why) {
+  const struct check_entry *c = ock__check_row(check);
+  error_to(g, c->id, c->requirement, why);
+}
+
+void ock__grade_error_to(struct grade_ctx *g, enum check_name check, const char *req,
+                         const char *why) {
+  error_to(g, ock__check_row(check)->id, req, why);
 }
 
 void ock__grade_scenario(struct grade_ctx *g) {

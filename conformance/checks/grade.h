@@ -1,13 +1,14 @@
 /*
  * grade.h: turning one scenario's evidence into verdicts per check.
  *
- * A check looks at the view (view.h) and reports each outcome with ock__grade_emit: which check,
- * which requirement, passed or not, the journal sequence number that proves it, what was
- * expected and what was seen. grade.c turns that into a verdict: PASS, or for a failure FAIL
- * (MUST) or WARN (SHOULD, MAY; FAIL under --strict); SKIP when the requirement's capability was
- * not declared or its level is not graded. Repeated outcomes of one check in one scenario
- * collapse to the most severe, so a real failure is never masked. A check that finds nothing
- * to look at in a scenario emits nothing: the requirement was not exercised there.
+ * A check looks at the view (view.h) and reports each outcome with ock__grade_emit: which check
+ * (a name of checklist.h, whose row says the requirement), passed or not, the journal sequence
+ * number that proves it, what was expected and what was seen. grade.c turns that into a verdict:
+ * PASS, or for a failure FAIL (MUST) or WARN (SHOULD, MAY; FAIL under --strict); SKIP when the
+ * requirement's capability was not declared or its level is not graded. Repeated outcomes of one
+ * check in one scenario collapse to the most severe, so a real failure is never masked. A check
+ * that finds nothing to look at in a scenario emits nothing: the requirement was not exercised
+ * there.
  */
 #ifndef OCK_GRADE_H
 #define OCK_GRADE_H
@@ -16,6 +17,7 @@
 
 #include "ock/contract.h"
 #include "ock/registry.h"
+#include "checks/checklist.h"
 #include "model/view.h"
 
 /* The verdicts are enum ock_verdict (ock/contract.h), in order of severity: a PASS outranks a
@@ -43,18 +45,29 @@ double ock__grade_late_ms(const struct grade_ctx *g);
 /* ock__grade_declared: the SUT declared capability cap. */
 int ock__grade_declared(const struct grade_ctx *g, const char *cap);
 
-/* ock__grade_applies: 1 when req's capability is declared and its level graded; otherwise it
- * records a SKIP for check (once) and returns 0. */
-int ock__grade_applies(struct grade_ctx *g, const char *check, const char *req);
+/* ock__grade_applies: 1 when the capability of check's requirement (its row in checks.def) is
+ * declared and its level graded; otherwise it records a SKIP for check (once) and returns 0.
+ * ock__grade_applies_to charges check to requirement req (an id of the registry) instead: the
+ * expect.* checks, whose requirement the scenario's expectation decides. A req that differs from
+ * a requirement the row names is an ERROR, as is a row without one graded without _to. */
+int ock__grade_applies(struct grade_ctx *g, enum check_name check);
+int ock__grade_applies_to(struct grade_ctx *g, enum check_name check, const char *req);
 
-/* ock__grade_emit records one outcome. seq: the journal entry that proves it (-1 if none).
- * actual_fmt describes what was seen (printf). */
-void ock__grade_emit(struct grade_ctx *g, const char *check, const char *req, int ok, long seq,
+/* ock__grade_emit records one outcome of check, under its row's requirement. seq: the journal
+ * entry that proves it (-1 if none). actual_fmt describes what was seen (printf).
+ * ock__grade_emit_to records it under requirement req, as ock__grade_applies_to. */
+void ock__grade_emit(struct grade_ctx *g, enum check_name check, int ok, long seq,
                      const char *expected, const char *actual_fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+void ock__grade_emit_to(struct grade_ctx *g, enum check_name check, const char *req, int ok,
+                        long seq, const char *expected, const char *actual_fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-/* ock__grade_error records that a check could not be run (harness or mock failure): ERROR. */
-void ock__grade_error(struct grade_ctx *g, const char *check, const char *req, const char *why);
+/* ock__grade_error records that a check could not be run (harness or mock failure): ERROR,
+ * under its row's requirement; ock__grade_error_to under requirement req (any id, as found). */
+void ock__grade_error(struct grade_ctx *g, enum check_name check, const char *why);
+void ock__grade_error_to(struct grade_ctx *g, enum check_name check, const char *req,
+                         const char *why);
 
 /* ock__grade_scenario runs every check on the view. */
 void ock__grade_scenario(struct grade_ctx *g);
@@ -81,7 +94,7 @@ struct call_fate;
  * reply carries it, against want: equal, or when prefix_only, starting with it (check_text.c,
  * a TEXT requirement of SPEC.md 2.15). Emits nothing when no such request carries a result for
  * the call: whether one is owed is the MUST checks' to judge. */
-void ock__text_of_result(struct grade_ctx *g, const char *check, const char *req,
-                         const struct call_fate *f, const char *want, int prefix_only);
+void ock__text_of_result(struct grade_ctx *g, enum check_name check, const struct call_fate *f,
+                         const char *want, int prefix_only);
 
 #endif

@@ -232,7 +232,7 @@ static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario
     snprintf(why, sizeof why,
              "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
              sig > 1 ? ock__sut_signal_name(sig) : "an interrupt");
-    ock__grade_error(g, "harness.interrupted", "OCK-PROC-001", why);
+    ock__grade_error(g, CK_HARNESS_INTERRUPTED, why);
   } else if (journal && !(cfg->blackbox ? ock__view_build_traffic(v, sc->fixture, journal, proc)
                                         : ock__view_build(v, sc->fixture, journal, proc))) {
     g->v = v;
@@ -240,14 +240,14 @@ static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario
     ock__view_free(v);
     g->v = NULL;
   } else {
-    ock__grade_error(g, "harness.journal", "OCK-PROC-001", "the journal could not be read");
+    ock__grade_error(g, CK_HARNESS_JOURNAL, "the journal could not be read");
   }
   if (dropped) {
     char why[200];
     snprintf(why, sizeof why,
              "the journal was cut: %zu entries past its cap were not kept, so checks saw a part",
              dropped);
-    ock__grade_error(g, "harness.journal-cap", "OCK-PROC-005", why);
+    ock__grade_error(g, CK_HARNESS_JOURNAL_CAP, why);
   }
 }
 
@@ -294,7 +294,7 @@ int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
   if (rc) {
     char why[900];
     snprintf(why, sizeof why, "the mock provider did not start: %s: %s", err.where, err.what);
-    ock__grade_error(&g, "harness.mock", "OCK-PROC-001", why);
+    ock__grade_error(&g, CK_HARNESS_MOCK, why);
     ock_mock_free(m);
     return not_run(r, checks, OCK_V_ERROR, now_ms() - t0, NULL, out);
   }

@@ -4,16 +4,19 @@
  *
  *   ock-gen-contract-map core/requirements.json core/contract-shapes.json > contract_map.h
  *
- * For each list of names (the registry's "events", "journal.kinds", "verdicts" and
- * "capabilities") the output defines one string constant per name and one X-macro over them,
- * in registry order, the libuv UV_ERRNO_MAP pattern:
+ * For each list of names (the registry's "events", "journal.kinds", "verdicts",
+ * "capabilities" and the requirements' ids) the output defines one string constant per name
+ * and one X-macro over them, in registry order, the libuv UV_ERRNO_MAP pattern:
  *
  *   #define OCK_EV_TOOL_PRE "tool:pre"
  *   #define OCK_EVENT_MAP(X) ... X(TOOL_PRE, OCK_EV_TOOL_PRE) ...
  *
  * IDENT is the name upper-cased with ':' and '-' as '_'. The prefixes: OCK_EV_ (events,
  * OCK_EVENT_MAP), OCK_KIND_ (journal entry kinds, OCK_JOURNAL_KIND_MAP), OCK_V_ (verdicts,
- * OCK_VERDICT_MAP), OCK_CAP_ (capabilities, OCK_CAPABILITY_MAP). The journal's fields become
+ * OCK_VERDICT_MAP), OCK_CAP_ (capabilities, OCK_CAPABILITY_MAP); a requirement id is its own
+ * identifier, "OCK-CANCEL-001" as OCK_CANCEL_001 (OCK_REQUIREMENT_MAP), so the check table
+ * (conformance/checks/checks.def) names a requirement the registry lacks only as a compile
+ * error. The journal's fields become
  * OCK_F_<KIND>_<FIELD> (and OCK_F_SEQ, OCK_F_T_MS, OCK_F_KIND for the members every entry has).
  * The session config's options (the registry's "config") become OCK_CFG_<OPT> name constants,
  * an enum per enum option and OCK_CONFIG_MAP(X) with each option's type, default and range
@@ -677,6 +680,8 @@ static int put_contract(const char *file, const cJSON *reg, const char *shapes_f
                     "OCK_V_", "OCK_VERDICT_MAP") ||
       put_constants(file, "capabilities", cJSON_GetObjectItemCaseSensitive(reg, "capabilities"),
                     NULL, "OCK_CAP_", "OCK_CAPABILITY_MAP") ||
+      put_constants(file, "requirements", cJSON_GetObjectItemCaseSensitive(reg, "requirements"),
+                    "id", "", "OCK_REQUIREMENT_MAP") ||
       put_constants(file, "journal.common", cJSON_GetObjectItemCaseSensitive(journal, "common"),
                     NULL, "OCK_F_", "OCK_JOURNAL_COMMON_MAP") ||
       put_fields(file, kinds) ||

@@ -750,23 +750,28 @@ static void response_value_compared(void) {
 
 /* clang-format on */
 
-/* A check id outside the checklist, or under another requirement than its row's, is an ERROR:
+/* A check id outside the table does not compile (checks.def); one graded under another
+ * requirement than its row's, or a row without a requirement graded without one, is an ERROR:
  * the table the gate proves cannot fall out of step with what the checks report. */
 static void unlisted_check_id_is_an_error(void) {
   cJSON *checks = cJSON_CreateArray();
   struct grade_ctx g = {.reg = reg, .level = OCK_LEVEL_SHOULD, .checks = checks};
-  ock__grade_emit(&g, "proc.no-such-check", "OCK-PROC-001", 1, -1, "x", "fine");
-  ock__grade_emit(&g, "proc.session", "OCK-PROC-002", 1, -1, "x", "fine");
-  ock__grade_emit(&g, "proc.exit", "OCK-PROC-002", 1, -1, "x", "fine");
-  OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.no-such-check"), "ERROR");
+  ock__grade_emit_to(&g, CK_PROC_SESSION, "OCK-PROC-002", 1, -1, "x", "fine");
+  ock__grade_emit(&g, CK_EXPECT_TIMING, 1, -1, "x", "fine");
+  ock__grade_emit(&g, CK_PROC_EXIT, 1, -1, "x", "fine");
+  ock__grade_emit_to(&g, CK_EXPECT_TOOL_CALLS, "OCK-TOOL-001", 1, -1, "x", "fine");
   OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.session"), "ERROR");
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "expect.timing"), "ERROR");
   OCK_ASSERT_STR_EQ(verdict_of(checks, "proc.exit"), "PASS");
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "expect.tool-calls"), "PASS");
   cJSON_Delete(checks);
 }
 
-/* Every row of the checklist is unique and names a requirement of the registry. */
+/* Every row of the table is unique, sits at the place of its name, names a requirement of the
+ * registry, and (unless it reports only the harness's failures) the mutation that proves it. */
 static void checklist_rows_are_sound(void) {
   OCK_ASSERT_INT_GT(ock__checklist_count(), 90);
+  OCK_ASSERT_INT_EQ(ock__checklist_count(), CK_COUNT);
   for (size_t i = 0; i < ock__checklist_count(); i++) {
     const struct check_entry *c = ock__checklist_at(i);
     if (c->requirement && !ock_registry_find(reg, c->requirement))
@@ -774,6 +779,12 @@ static void checklist_rows_are_sound(void) {
                     c->requirement);
     if (ock__checklist_find(c->id) != c)
       ock_test_fail(__LINE__, __FILE__, "checklist row %s appears twice", c->id);
+    if (ock__check_row(c->name) != c || (size_t)c->name != i)
+      ock_test_fail(__LINE__, __FILE__, "checklist row %s is not at the place of its name", c->id);
+    if ((c->kind == CHECK_GRADES) != (*c->mutation != '\0'))
+      ock_test_fail(__LINE__, __FILE__, "checks.def: %s %s", c->id,
+                    c->kind == CHECK_GRADES ? "names no mutation that makes it FAIL"
+                                            : "reports only harness failures but names a mutation");
   }
 }
 

@@ -13,7 +13,7 @@
  * that requirement: then the failure is the lie's doing. The catalog of scenarios comes from
  * `ock list scenarios --format json`.
  *
- * The same runs prove each check id of the checklist (conformance/checks/checklist.c): a check id
+ * The same runs prove each check id of the check table (conformance/checks/checks.def): a check id
  * is proven when some mutation's report has it FAIL in a scenario where the reference's report does
  * not fail it (the target requirement's checks and the collateral ones alike).
  */

@@ -4,8 +4,9 @@
  * For every requirement of the registry there is a mutation (mutants/mutations.c) that must
  * make it FAIL on the scenarios that exercise it, while the reference orchestrator alone passes
  * them. The gate runs all of them (OCK_GATE_JOBS at a time, default 2) and prints one line per
- * mutation, then the requirements nobody catches, then one line per check id of the checklist
- * (conformance/checks/checklist.c) with the mutation that proves it can FAIL.
+ * mutation, then the requirements nobody catches, then one line per check id of the table
+ * (conformance/checks/checks.def) with the mutation that proves it can FAIL, then whether each
+ * row's own mutation (the last field of its row) makes it FAIL.
  * OCK_GATE_ONLY=name,name runs only those mutations (and does not require every check id proven);
  * OCK_GATE_SHARE=K/N runs one N-th of the table, the K-th (partial alike: make test sets it in a
  * gcov or sanitizer build, where the plain build's run has already proven the whole table);
@@ -277,6 +278,51 @@ static void every_check_is_proven(void) {
                   n, missed);
 }
 
+/* Each row of checks.def names a mutation of the table, and that mutation makes the row FAIL
+ * in one of its scenarios where the reference does not fail it: the row's own proof, kept next
+ * to the row. A row whose mutation a partial run (OCK_GATE_ONLY, OCK_GATE_SHARE) did not run is
+ * skipped; HARNESS rows name none. */
+static void every_row_names_its_mutation(void) {
+  int unknown = 0;
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
+    const struct check_entry *c = ock__checklist_at(i);
+    if (*c->mutation && !ock__mutant_find(c->mutation)) {
+      unknown++;
+      ock_test_fail(__LINE__, __FILE__,
+                    "checks.def: %s names mutation %s, which is not in mutants/mutations.c", c->id,
+                    c->mutation);
+    }
+  }
+  if (!run_all())
+    return;
+  int checked = 0, skipped = 0, failed = 0;
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
+    const struct check_entry *c = ock__checklist_at(i);
+    if (c->kind == CHECK_HARNESS || !*c->mutation)
+      continue;
+    const struct gate_mutant *gm = NULL;
+    for (size_t k = 0; k < g.n && !gm; k++)
+      if (!strcmp(g.mut[k].m->name, c->mutation))
+        gm = &g.mut[k];
+    if (!gm) {
+      skipped++; /* a partial run: its mutation did not run */
+      continue;
+    }
+    checked++;
+    if (!cJSON_GetObjectItemCaseSensitive(gm->fails, c->id)) {
+      failed++;
+      printf("  %-32s NOT FAILED by %s\n", c->id, c->mutation);
+      ock_test_fail(__LINE__, __FILE__,
+                    "checks.def: %s names mutation %s, which does not make it FAIL where the "
+                    "reference passes it (name one that does: see \"check ids caught alone\")",
+                    c->id, c->mutation);
+    }
+  }
+  printf("gate: check rows with their mutation: %d checked, %d failed, %d skipped (mutation not "
+         "run), %d naming an unknown mutation\n",
+         checked, failed, skipped, unknown);
+}
+
 /* The ratchet: how many grading check ids a mutation catches alone may rise, never fall. Raise
  * it when a new mutation (or a narrower one) catches one more check id alone. Each floor sits a
  * little under the count measured (135 and 50), because on a loaded machine a timing check (a
@@ -390,6 +436,7 @@ static const struct ock_test tests[] = {
     {"every_mutation_is_caught", every_mutation_is_caught},
     {"every_requirement_is_caught", every_requirement_is_caught},
     {"every_check_is_proven", every_check_is_proven},
+    {"every_row_names_its_mutation", every_row_names_its_mutation},
     {"every_fixture_claim_is_proven", every_fixture_claim_is_proven},
     {"checks_caught_alone", checks_caught_alone},
     {NULL, NULL}};
