@@ -40,6 +40,14 @@ FW_STAMP := $(FW_CACHE)/.installed
 FW_ADAPTER_SRCS := adapters/js/package.json $(wildcard adapters/js/src/*.js adapters/js/bin/*.js)
 
 FW_BRIDGES := vercel-ai openai-agents langgraph
+# The previous major where its behaviour differs (ai 5 stops quietly after some stream faults that
+# ai 7 reports, and has no per-step timeout): the same Vercel AI SDK bridge on ai 5, pinned by
+# tests/frameworks/ai5/package.json and its lock and installed into its own cache, graded as the
+# row vercel-ai-5 (manifest adapters/js/manifests/vercel-ai-5.json, baseline
+# tests/frameworks/expected/vercel-ai-5.txt) on the Chat Completions wire only, for CI time.
+# make frameworks-update leaves its pins alone: it is the previous major by intent.
+FW_AI5_CACHE := $(BUILD)/frameworks-ai5
+FW_AI5_STAMP := $(FW_AI5_CACHE)/.installed
 # The Vercel AI SDK bridge declares all four wires. On the Responses and Gemini wires it plays
 # the wire's own scenarios and the wire-less tool, hook, parallel, stream and error ones (where
 # the wire's shapes matter), not the cancel, iteration, lifecycle, retry, fallback, input and
@@ -92,7 +100,7 @@ FW_BLACKBOX_EXCLUDE := tool-same-tool-twice
 # frameworks-doc` after make test-frameworks writes it; make test-frameworks ends by checking that
 # the committed file is what its run makes.
 FW_DOC_ARGS = --reports $(FW_CACHE)/reports --cache $(FW_CACHE) $(addprefix --blackbox ,$(FW_BLACKBOX))
-FW_DOC_ARGS += $(addprefix --blackbox ,$(FW_PY_BLACKBOX))
+FW_DOC_ARGS += $(addprefix --blackbox ,$(FW_PY_BLACKBOX)) --cache-of vercel-ai-5=$(FW_AI5_CACHE)
 
 .PHONY: test-frameworks frameworks-cache frameworks-doc frameworks-update
 frameworks-cache: $(FW_STAMP)
@@ -106,7 +114,15 @@ $(FW_STAMP): tests/frameworks/package.json tests/frameworks/package-lock.json $(
 	cd $(FW_CACHE) && npm install --no-save --install-links --no-audit --no-fund --loglevel=error "$(CURDIR)/adapters/js"
 	@touch $@
 
-test-frameworks: all $(FW_STAMP) $(PY_PKG_STAMP)
+# Needs the main cache's checks of node and npm first (and never runs beside its rm -rf).
+$(FW_AI5_STAMP): tests/frameworks/ai5/package.json tests/frameworks/ai5/package-lock.json $(FW_ADAPTER_SRCS) frameworks.mk $(FW_STAMP)
+	@rm -rf $(FW_AI5_CACHE) && mkdir -p $(FW_AI5_CACHE)
+	cp tests/frameworks/ai5/package.json tests/frameworks/ai5/package-lock.json $(FW_AI5_CACHE)/
+	cd $(FW_AI5_CACHE) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(FW_AI5_CACHE) && npm install --no-save --install-links --no-audit --no-fund --loglevel=error "$(CURDIR)/adapters/js"
+	@touch $@
+
+test-frameworks: all $(FW_STAMP) $(FW_AI5_STAMP) $(PY_PKG_STAMP)
 	@rm -rf $(FW_CACHE)/reports
 	@echo "== adapters/js (node --test)"
 	cd adapters/js && node --test test/*.test.js
@@ -120,7 +136,14 @@ test-frameworks: all $(FW_STAMP) $(PY_PKG_STAMP)
 	    --manifest adapters/js/manifests/$$b.json --expected-failures tests/frameworks/expected/$$b.txt \
 	    -o $(FW_CACHE)/reports/$$b || status=1; \
 	  echo "== bridge $$b: $$(( $$(date +%s) - s )) s"; \
-	done; exit $$status
+	done; \
+	echo "== bridge vercel-ai on ai 5 (ock run, baseline tests/frameworks/expected/vercel-ai-5.txt)"; \
+	s=$$(date +%s); \
+	$(OCK_BIN) run --orchestrator "node $(FW_AI5_CACHE)/node_modules/ock-adapter/bin/ock-vercel-ai.js" --exclude cancel-during-stream \
+	  --manifest adapters/js/manifests/vercel-ai-5.json --expected-failures tests/frameworks/expected/vercel-ai-5.txt \
+	  -o $(FW_CACHE)/reports/vercel-ai-5 || status=1; \
+	echo "== bridge vercel-ai on ai 5: $$(( $$(date +%s) - s )) s"; \
+	exit $$status
 	@status=0; for b in $(FW_PY_BRIDGES); do \
 	  echo "== Python bridge $$b (ock run through ock-warm, baseline tests/frameworks/expected/$$b-python.txt)"; \
 	  s=$$(date +%s); sock=$(FW_CACHE)/warm-$$b.sock; \

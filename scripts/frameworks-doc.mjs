@@ -8,7 +8,10 @@
 //
 //   node scripts/frameworks-doc.mjs [--check] [--reports DIR] [--cache DIR] [--out FILE]
 //                                   [--expected DIR] [--blackbox NAME=EXAMPLE_DIR]...
+//                                   [--cache-of NAME=CACHE_DIR]...
 //
+// --cache-of: the npm cache whose installed versions a row states, when not --cache (the row
+// vercel-ai-5 is the bridge on ai 5, installed apart from the current majors).
 // A report folder is a bridge (instrumented tier) when its report says so: its manifest is
 // adapters/js/manifests/<name>.json. A black-box one (report tier "blackbox") is named by
 // --blackbox with the example folder holding agent.mjs and manifest.json. Either way the
@@ -132,7 +135,7 @@ function covers(entry, scenario, check) {
 }
 
 /** Everything the doc says about one report folder. */
-export function describe(name, { reports, cache, expected, blackbox }) {
+export function describe(name, { reports, cache, cacheOf = new Map(), expected, blackbox }) {
   const dir = join(reports, name);
   const report = readJson(join(dir, 'report.json'));
   const tier = report.tier ?? 'instrumented';
@@ -152,7 +155,9 @@ export function describe(name, { reports, cache, expected, blackbox }) {
     how = `instrumented: the Python bridge \`ock-${name.slice(0, -'-python'.length)}\` (adapters/python/ock_frameworks)`;
   } else {
     manifestFile = join('adapters/js/manifests', `${name}.json`);
-    how = `instrumented: the bridge \`adapters/js/bin/ock-${name}.js\``;
+    // The bridge is the one the report ran: vercel-ai-5 is ock-vercel-ai.js on ai 5.
+    const bin = /bin\/(ock-[\w-]+)\.js/.exec(report.orchestrator.command)?.[1] ?? `ock-${name}`;
+    how = `instrumented: the bridge \`adapters/js/bin/${bin}.js\``;
   }
   const manifest = readJson(resolve(ROOT, manifestFile));
   const baselineFile = relative(ROOT, join(expected, `${name}.txt`));
@@ -178,7 +183,7 @@ export function describe(name, { reports, cache, expected, blackbox }) {
     tier,
     how,
     framework: manifest.framework ?? manifest.name,
-    versions: frameworkVersions(manifest.framework ?? '', cache, manifestFile, python),
+    versions: frameworkVersions(manifest.framework ?? '', cacheOf.get(name) ?? cache, manifestFile, python),
     capabilities: report.orchestrator.capabilities ?? [],
     wires: report.orchestrator.wires ?? ['openai', 'anthropic'],
     emulated: manifest.emulated ?? [],
@@ -357,6 +362,7 @@ function main(argv) {
     out: join(ROOT, 'docs/frameworks.md'),
     expected: join(ROOT, 'tests/frameworks/expected'),
     blackbox: new Map(),
+    cacheOf: new Map(),
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -374,6 +380,11 @@ function main(argv) {
       const eq = v.indexOf('=');
       if (eq <= 0) throw new Error(`--blackbox ${v}: expected NAME=EXAMPLE_DIR`);
       opts.blackbox.set(v.slice(0, eq), resolve(v.slice(eq + 1)));
+    } else if (a === '--cache-of') {
+      const v = value();
+      const eq = v.indexOf('=');
+      if (eq <= 0) throw new Error(`--cache-of ${v}: expected NAME=CACHE_DIR`);
+      opts.cacheOf.set(v.slice(0, eq), resolve(v.slice(eq + 1)));
     } else throw new Error(`unknown option ${a}`);
   }
   if (!existsSync(opts.reports)) throw new Error(`${relative(ROOT, opts.reports)}: no reports; run make test-frameworks first`);

@@ -25,6 +25,7 @@
 // it cannot apply, and make test-frameworks grades the rest. The framework's own retries are off
 // (maxRetries 0): it retries without a hook, so a provider:retry could only be reported after the
 // wait it announces.
+import { createRequire } from 'node:module';
 import { generateText, streamText, stepCountIs, jsonSchema, tool, wrapLanguageModel } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -33,6 +34,21 @@ import { denies, ToolCallError, RETRYABLE_STATUS } from './client.js';
 import { isObject, resultText, cancellation } from './bridge.js';
 
 export const ORCHESTRATOR = 'vercel-ai-bridge';
+
+// The installed ai's major: the bridge runs on ai 7 (the current major) and on ai 5 (the previous
+// one graded, manifests/vercel-ai-5.json). Where they differ:
+// - the middleware names its version `specificationVersion: 'v4'` on 7, `middlewareVersion: 'v2'` on 5;
+// - the call's system text is `instructions` on 7, `system` on 5 (also in prepareStep's result);
+// - repairToolCall is `experimental_repairToolCall` on 5;
+// - a step's response.messages are that step's own on 7, all the steps' so far on 5, and the run's
+//   are result.responseMessages on 7, result.response.messages on 5;
+// - messages a prepareStep returns are kept for the later steps on 7, used for that step only on
+//   5 (so on 5 each step's prepareStep puts the kept injections back at their places);
+// - 7 has toolCallConcurrency and a per-step timeout; 5 has neither: parallel_tools false is
+//   emulated on 5 (a queue), and request_timeout_ms is not applied.
+export const AI_MAJOR = Number(createRequire(import.meta.url)('ai/package.json').version.split('.')[0]);
+const AI5 = AI_MAJOR < 7;
+const SYSTEM_OPTION = AI5 ? 'system' : 'instructions';
 
 
 function denyReason(result) {
@@ -138,7 +154,7 @@ export function sessionModel(session, client) {
  */
 export async function executeVercelAi({ prompt, client, session, signal }, state) {
   const config = session.config;
-  const run = { turns: 0, iteration: 0, ephemeral: [], kept: [], stored: [], groups: 0, stepMessages: [] };
+  const run = { turns: 0, iteration: 0, ephemeral: [], kept: [], stored: [], groups: 0, done: [], returned: false };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
@@ -187,13 +203,21 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   };
   const hold = (p) => {
     held.add(p);
-    p.finally(() => held.delete(p));
+    p.finally(() => held.delete(p)).catch(() => {});
     return p;
+  };
+  // answer: true for the first of the stream's end and the call's end to close the open request
+  // (the abort can end the call while the stream's last part is still being reported); each
+  // then sends its provider:response or provider:error, the other nothing.
+  const answer = () => {
+    if (open?.answered) return false;
+    if (open) open.answered = true;
+    return true;
   };
   const abortError = () => Object.assign(new Error('the call was cancelled'), { name: 'AbortError' });
 
   const middleware = {
-    specificationVersion: 'v4',
+    ...(AI5 ? { middlewareVersion: 'v2' } : { specificationVersion: 'v4' }),
     transformParams: async ({ type, params }) => {
       await Promise.allSettled([...held]);
       // A SIGINT the framework has not looked at yet: the request is never sent.
@@ -262,6 +286,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             calls.push({ id: part.toolCallId, name: part.toolName, arguments: parseArguments(part.input) });
           } else if (part.type === 'error' && !closed) {
             closed = true;
+            if (!answer()) return controller.enqueue(part);
             // SPEC.md 5.7: an error event or a malformed chunk inside a stream is retryable,
             // whatever the error's own class says (a malformed non-streamed reply is not).
             const pe = providerError(part.error);
@@ -270,6 +295,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             closeRequest();
           } else if (part.type === 'finish' && !closed) {
             closed = true;
+            if (!answer()) return controller.enqueue(part);
             await client.emit('provider:response', {
               provider: provider.name, iteration, content: text, tool_calls: calls, finish_reason: wire ?? part.finishReason,
               usage: tokens(part.usage),
@@ -282,6 +308,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         async flush() {
           if (!closed) {
             closed = true;
+            if (!answer()) return;
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, error: { type: 'stream_error', message: 'the stream ended without a finish part' }, retryable: true, status_code: null });
             closeRequest();
           }
@@ -293,6 +320,18 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
 
   // Calls the bridge already sent tool:pre for, in repairToolCall (a call its modify repaired).
   const preSent = new Set();
+  // parallel_tools false on ai 5 (emulated, manifests/vercel-ai-5.json): the framework starts a
+  // step's calls at once, in call order; each takes its place in this queue first, so they run
+  // one after another in call order. ai 7 does it itself (toolCallConcurrency 1). Every run is
+  // held, so that the call's end waits for it: ai 5 returns from an aborted streamed step
+  // without waiting for the tools it started.
+  let queue = Promise.resolve();
+  const oneAtATime = (execute) => (!AI5 || config.parallel_tools ? execute : (...args) => {
+    const turn = queue.then(() => execute(...args));
+    queue = turn.catch(() => {});
+    return turn;
+  });
+  const heldRun = (execute) => (...args) => hold(execute(...args));
   const tools = {};
   for (const spec of session.tools) {
     tools[spec.name] = tool({
@@ -301,8 +340,12 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       // object (SPEC.md 5.8) is then refused by the framework (InvalidToolInputError), so that it
       // reaches repairToolCall instead of the tool.
       inputSchema: jsonSchema(spec.input_schema, { validate: objectInput }),
-      execute: async (input, { toolCallId, abortSignal }) => {
+      execute: heldRun(oneAtATime(async (input, { toolCallId, abortSignal }) => {
         await open?.done;
+        // A call the framework starts after generateText/streamText has returned or thrown (ai 5
+        // still starts a streamed step's tools after an abort has ended the call): the execute
+        // is ending, so the tool is not run and nothing is reported after orchestrator:complete.
+        if (run.returned) return 'Error: cancelled';
         const base = { tool_call_id: toolCallId, tool_name: `${spec.name}`, parallel_group_id: `pg-${state.executes}-${run.groups}` };
         let sent = input;
         if (!preSent.delete(toolCallId)) {
@@ -325,7 +368,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         const inj = injection(post);
         if (inj) (inj.ephemeral ? run.ephemeral : run.kept).push(inj);
         return resultText(result);
-      },
+      })),
     });
   }
 
@@ -362,12 +405,13 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   // The kept injections of tool:post join the messages of the next step through prepareStep;
   // the framework keeps a step's messages for the steps after it. Each is also stored in the
   // history at its place among the response messages (`at`: how many came before it).
+  const system = () => (state.instructions.length ? { [SYSTEM_OPTION]: state.instructions.join('\n\n') } : {});
   const prepareStep = ({ messages: stepMessages, responseMessages: before }) => {
     const added = run.kept.splice(0).flatMap(keep);
-    if (!added.length) return state.instructions.length ? { instructions: state.instructions.join('\n\n') } : undefined;
-    run.stored.push({ at: before.length, messages: added });
-    run.stepMessages.push(...added);
-    return { messages: [...stepMessages, ...added], ...(state.instructions.length ? { instructions: state.instructions.join('\n\n') } : {}) };
+    if (added.length) run.stored.push({ at: (before ?? run.done).length, messages: added });
+    if (AI5 && run.stored.length) return { messages: [...messages, ...withStored(run.done)], ...system() };
+    if (!added.length) return state.instructions.length ? system() : undefined;
+    return { messages: [...stepMessages, ...added], ...system() };
   };
   const withStored = (response) => {
     const out = [];
@@ -382,7 +426,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   const options = {
     model: wrapLanguageModel({ model, middleware }),
     messages,
-    ...(state.instructions.length ? { instructions: state.instructions.join('\n\n') } : {}),
+    ...system(),
     prepareStep,
     // ai 7 refuses system messages in `messages` unless asked: a kept prompt:submit injection
     // of role system is one, after the prompt (SPEC.md 5.6).
@@ -393,11 +437,11 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     abortSignal: signal,
     // parallel_tools false: the framework's own toolCallConcurrency 1 runs a step's calls one
     // after another in call order.
-    toolCallConcurrency: config.parallel_tools ? undefined : 1,
+    ...(AI5 ? {} : { toolCallConcurrency: config.parallel_tools ? undefined : 1 }),
     // request_timeout_ms: the framework's per-step timeout, which covers the step's request and
     // its tools (its nearest hook; the manifest says so).
-    timeout: { stepMs: config.request_timeout_ms },
-    repairToolCall,
+    ...(AI5 ? {} : { timeout: { stepMs: config.request_timeout_ms } }),
+    [AI5 ? 'experimental_repairToolCall' : 'repairToolCall']: repairToolCall,
     // On the Responses API the provider stores each response by default and sends the earlier
     // items as item_reference ids. The mock resolves those (SPEC.md 6.10), but after a stream
     // that failed part way the provider also refers to the partial message item, which the mock
@@ -406,8 +450,10 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     // a client that keeps its own history does).
     ...(provider.api === 'responses' ? { providerOptions: { openai: { store: false } } } : {}),
     // The messages of the steps that finished, kept when a later step fails (SPEC.md 5.7).
-    // ai 7: a step's response.messages are that step's own.
-    onStepFinish: (step) => { run.stepMessages.push(...step.response.messages); },
+    onStepFinish: (step) => {
+      if (AI5) run.done = [...step.response.messages];
+      else run.done.push(...step.response.messages);
+    },
   };
   try {
     let steps;
@@ -419,14 +465,15 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       await result.consumeStream();
       if (streamError) throw streamError;
       steps = await result.steps;
-      responseMessages = await result.responseMessages;
+      responseMessages = AI5 ? (await result.response).messages : await result.responseMessages;
       finalText = await result.text;
     } else {
       const result = await generateText(options);
       steps = result.steps;
-      responseMessages = result.responseMessages;
+      responseMessages = AI5 ? result.response.messages : result.responseMessages;
       finalText = result.text;
     }
+    run.returned = true;
     await Promise.allSettled([...held]);
     state.history = [...messages, ...withStored(responseMessages)];
     if (await cancel.finish()) return complete('cancelled');
@@ -435,10 +482,13 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     if (last && last.finishReason === 'tool-calls') return complete('incomplete', { reason: 'max_iterations' });
     return complete('success');
   } catch (e) {
+    run.returned = true;
     await Promise.allSettled([...held]);
     // A request still open when the call failed (an abort stops reading a stream without a
-    // finish or an error part): it is closed as what ended it.
-    if (open) {
+    // finish or an error part): it is closed as what ended it. Not one whose provider:response
+    // or provider:error is being sent: the abort can end the call while the stream's last part
+    // is reported.
+    if (open && answer()) {
       const pe = providerError(e);
       await client.emit('provider:error', { provider: provider.name, iteration: run.iteration, attempt: 1, ...pe });
       closeRequest();
@@ -446,11 +496,11 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     if (e instanceof Denied || e?.cause instanceof Denied) {
       cancel.stop();
       const d = e instanceof Denied ? e : e.cause;
-      state.history = [...messages, ...run.stepMessages]; // what the context already holds stays
+      state.history = [...messages, ...withStored(run.done)]; // what the context already holds stays
       await client.emit('prompt:complete', { response: `Denied: ${d.reason}` });
       return complete('incomplete', { reason: 'denied' });
     }
-    state.history = [...messages, ...run.stepMessages];
+    state.history = [...messages, ...withStored(run.done)];
     if (await cancel.finish()) return complete('cancelled');
     const { error } = providerError(e);
     return complete('error', { error });
