@@ -25,7 +25,7 @@
 // it cannot apply, and make test-frameworks grades the rest. The framework's own retries are off
 // (maxRetries 0): it retries without a hook, so a provider:retry could only be reported after the
 // wait it announces.
-import { createRequire } from 'node:module';
+import aiPackage from 'ai/package.json' with { type: 'json' };
 import { generateText, streamText, stepCountIs, jsonSchema, tool, wrapLanguageModel } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -46,7 +46,7 @@ export const ORCHESTRATOR = 'vercel-ai-bridge';
 //   5 (so on 5 each step's prepareStep puts the kept injections back at their places);
 // - 7 has toolCallConcurrency and a per-step timeout; 5 has neither: parallel_tools false is
 //   emulated on 5 (a queue), and request_timeout_ms is not applied.
-export const AI_MAJOR = Number(createRequire(import.meta.url)('ai/package.json').version.split('.')[0]);
+const AI_MAJOR = Number(aiPackage.version.split('.')[0]);
 const AI5 = AI_MAJOR < 7;
 const SYSTEM_OPTION = AI5 ? 'system' : 'instructions';
 

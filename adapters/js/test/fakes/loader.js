@@ -3,6 +3,7 @@
 // installed and no registry. Everything else resolves as usual.
 const FAKES = {
   ai: 'ai.js',
+  'ai/package.json': 'ai-package.json',
   '@ai-sdk/openai': 'ai-sdk-provider.js',
   '@ai-sdk/anthropic': 'ai-sdk-provider.js',
   '@ai-sdk/google': 'ai-sdk-provider.js',

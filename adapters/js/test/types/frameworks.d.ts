@@ -2,6 +2,7 @@
 // pinned typescript): each framework module the bridges import is typed `any` here, so what is
 // checked is the bridges' own code and their use of the client.
 declare module 'ai';
+declare module 'ai/package.json';
 declare module '@ai-sdk/openai';
 declare module '@ai-sdk/anthropic';
 declare module '@ai-sdk/google';
