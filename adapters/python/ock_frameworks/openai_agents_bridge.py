@@ -47,6 +47,7 @@ from ock_frameworks.common import (
     ToolFailed,
     arguments_problem,
     deny_reason,
+    in_thread,
     injection,
     parse_arguments,
     provider_error,
@@ -254,8 +255,8 @@ class Bridge(AsyncBridge):
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": message}})
             return f"Error: invalid arguments: {message}"
         try:
-            result = await asyncio.to_thread(self.client.call_tool, name, call_id, tool_input,
-                                             self.config.get("tool_timeout_ms", 30000))
+            result = await in_thread(self.client.call_tool, name, call_id, tool_input,
+                                     self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
             self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)},

@@ -57,6 +57,7 @@ from ock_frameworks.common import (
     ToolFailed,
     arguments_problem,
     deny_reason,
+    in_thread,
     injection,
     parse_arguments,
     provider_error,
@@ -260,8 +261,8 @@ class Bridge(AsyncBridge):
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": value}})
             return f"Error: invalid arguments: {value}"
         try:
-            result = await asyncio.to_thread(self.client.call_tool, name, call_id, value,
-                                             self.config.get("tool_timeout_ms", 30000))
+            result = await in_thread(self.client.call_tool, name, call_id, value,
+                                     self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
             self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)}, "tool_input": value})
