@@ -329,15 +329,8 @@ class Bridge(AsyncBridge):
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
         except Exception as e:
-            self.task = None  # the outcome is decided: a SIGINT from here is ignored
             self._keep_history(e, items)
-            if isinstance(e, Denied):
-                await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
-                return await self._complete("incomplete", reason="denied")
-            if isinstance(e, MaxTurnsExceeded):
-                await self.emit("prompt:complete", {"response": self.run.last_content})
-                return await self._complete("incomplete", reason="max_iterations")
-            return await self._complete("error", error=provider_error(e)["error"])
+            return await self._raised(e, MaxTurnsExceeded)
         finally:
             self.task = None  # the answer is given: a SIGINT from here is ignored
         self.history = result.to_input_list()
