@@ -254,8 +254,9 @@ function preModelHook({ client, session, state, ock }) {
  * (ChatOpenAI's parse), which the ToolNode never sees. Each gets its tool:pre with the raw
  * arguments (an empty string is {}); a deny is tool:error denied, a modify that supplies an object
  * (or arguments that were empty) runs the tool at the endpoint, anything else is tool:error
- * invalid_arguments (SPEC.md 5.8). The hook answers each call with its ToolMessage; the router then
- * sends the graph back to the model, or to the ToolNode for the message's other calls.
+ * invalid_arguments (SPEC.md 5.8). The calls run at once, or in call order with parallel_tools
+ * false. The hook answers each call with its ToolMessage; the router then sends the graph back to
+ * the model, or to the ToolNode for the message's other calls.
  */
 function postModelHook({ client, session, state, ock }) {
   const known = new Set(session.tools.map((t) => t.name));
@@ -266,10 +267,12 @@ function postModelHook({ client, session, state, ock }) {
     const answers = [];
     for (const c of last.invalid_tool_calls ?? []) {
       const id = c.id ?? '';
-      const name = c.name ?? '';
       run.reported.add(id);
-      const base = { tool_call_id: id, tool_name: name, parallel_group_id: `pg-${state.executes}-${run.groups}` };
-      answers.push(run.track(answerInvalid({ client, session, ock, known }, base, c.args ?? '', config?.signal)));
+      const base = { tool_call_id: id, tool_name: c.name ?? '', parallel_group_id: `pg-${state.executes}-${run.groups}` };
+      const answer = run.track(answerInvalid({ client, session, ock, known }, base, c.args ?? '', config?.signal));
+      // parallel_tools false: one after another, in call order, as the ToolNode's calls.
+      if (!session.config.parallel_tools) await answer.catch(() => {});
+      answers.push(answer);
     }
     const texts = await Promise.all(answers);
     if (!texts.length) return {};

@@ -164,3 +164,12 @@ test('a message with a call that parses and one that does not goes out with both
   assert.deepEqual(assistant.additional_kwargs.tool_calls.map((c) => [c.id, c.function.arguments]), [['call_1', '{"city":"Paris"}'], ['call_2', '{bad']]);
   assert.deepEqual(fake.sent[1].filter((m) => m.tool_call_id).map((m) => m.tool_call_id).sort(), ['call_1', 'call_2']);
 });
+
+test('the postModelHook with parallel_tools false: the calls run one after another, in call order', async () => {
+  const slow = async () => { await sleep(60); return { success: true, output: 'x', error: null }; };
+  fake.replies = [rawCalls(raw('call_a', ''), raw('call_b', '')), text('done')];
+  const { log, tools } = await run({ doc: session({ config: { parallel_tools: false } }), tool: slow });
+  assert.deepEqual(log.filter((l) => l.startsWith('tool')), ['tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post',
+    'tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post']);
+  assert.deepEqual(tools.map((t) => t.tool_call_id), ['call_a', 'call_b']);
+});
