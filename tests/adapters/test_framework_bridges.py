@@ -375,3 +375,29 @@ def test_pydantic_model_requires_a_finish_reason_and_a_broken_stream_is_retryabl
     fields = bridge.request_error(RuntimeError("Streamed response ended without a `finish_reason`"))
     assert fields["error"]["type"] == "stream_error" and fields["retryable"] is True
     assert pydantic_bridge(FakeClient()).request_error(RuntimeError("x"))["retryable"] is False
+
+
+@pytest.mark.parametrize("module, limit", [(oab, oab.MaxTurnsExceeded("Max turns (2) exceeded")),
+                                           (pab, pab.UsageLimitExceeded("The next request would exceed the request_limit of 2"))])
+def test_how_a_run_exception_ends_the_execute(module, limit):
+    """AsyncBridge._raised with the bridge's own limit exception: a deny, the iteration limit, and
+    any other exception each end the execute their own way."""
+    from ock_frameworks.common import Denied
+
+    def ends(e):
+        client = FakeClient()
+        bridge = module.Bridge(client, SESSION)
+        bridge.run.last_content = "last words"
+        bridge.task = object()  # as while the run was cancellable
+        asyncio.run(bridge._raised(e, type(limit)))
+        bridge.events.shutdown(wait=True)
+        assert bridge.task is None
+        return [(ev, {k: v for k, v in d.items() if k in ("response", "status", "reason", "error")}) for ev, d in client.events]
+
+    assert ends(Denied("policy")) == [("prompt:complete", {"response": "Denied: policy"}),
+                                      ("orchestrator:complete", {"status": "incomplete", "reason": "denied"})]
+    assert ends(limit) == [("prompt:complete", {"response": "last words"}),
+                           ("orchestrator:complete", {"status": "incomplete", "reason": "max_iterations"})]
+    out = ends(RuntimeError("boom"))
+    assert [ev for ev, _ in out] == ["orchestrator:complete"]
+    assert out[0][1]["status"] == "error" and out[0][1]["error"]["message"] == "boom"

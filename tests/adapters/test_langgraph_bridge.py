@@ -317,3 +317,23 @@ def test_a_cancel_during_a_tool_round_leaves_a_valid_history_for_the_next_prompt
     assert history == [("HumanMessage", "weather and report", None), ("AIMessage", "", None),
                        ("ToolMessage", "get_weather done", "c1"), ("ToolMessage", "Error: cancelled", "c2"),
                        ("AIMessage", lgb.CANCELLED_TEXT, None), ("HumanMessage", "just the weather", None)]
+
+
+def test_graph_recursion_error_ends_the_execute_incomplete_max_iterations():
+    """AsyncBridge._raised with GraphRecursionError, the LangGraph bridge's limit exception; an
+    exception of another class is an error, not the limit."""
+    limit = (lgb.GraphRecursionError("Recursion limit of 30 reached"), {"status": "incomplete", "reason": "max_iterations"},
+             ["prompt:complete", "orchestrator:complete"])
+    other = (ValueError("boom"), {"status": "error"}, ["orchestrator:complete"])
+    for e, want, names in (limit, other):
+        client = FakeClient()
+        bridge = bridge_of(client)
+        bridge.run.last_content = "last words"
+        asyncio.run(bridge._raised(e, lgb.GraphRecursionError))
+        bridge.events.shutdown(wait=True)
+        done = client.events[-1][1]
+        assert client.events[-1][0] == "orchestrator:complete"
+        assert {k: done[k] for k in want} == want
+        assert client.names() == names
+        if names[0] == "prompt:complete":
+            assert client.events[0][1]["response"] == "last words"

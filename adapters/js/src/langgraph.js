@@ -23,6 +23,9 @@
 //   injections of tool:post to the graph's messages (they stay in the conversation), and sends
 //   tool:pre and tool:error for the calls the ToolNode answered itself without calling a tool's
 //   invoke (an unknown tool), found as its error ToolMessages.
+// - createReactAgent's postModelHook, a node after each model call: tool:pre, then tool:error or
+//   the tools endpoint, for the calls whose arguments did not parse (the message's
+//   invalid_tool_calls, which the ToolNode never sees); it answers them with ToolMessages.
 // - cancel:requested, cancel:completed: SIGINT aborts the signal the graph's invoke was given.
 //
 // What the framework does not do, the bridge does not do either; manifests/langgraph.json says
@@ -55,6 +58,17 @@ const textOf = (message) => {
 };
 
 /**
+ * An assistant message as the request carries it: ChatOpenAI writes a message's parsed tool_calls
+ * when it has any, dropping its invalid_tool_calls, whose results (postModelHook's) the request
+ * then carries without their calls. A message with both goes out with the calls the model sent
+ * (additional_kwargs.tool_calls), all of them, as ChatOpenAI does for one with no parsed call.
+ */
+function wireCalls(m) {
+  if (!isAIMessage(m) || !m.tool_calls?.length || !m.invalid_tool_calls?.length || !m.additional_kwargs?.tool_calls) return m;
+  return Object.assign(Object.create(Object.getPrototypeOf(m)), m, { tool_calls: [] });
+}
+
+/**
  * The Chat Completions model ChatOpenAI delegates to, reporting each request: provider:request
  * before it, then provider:response or provider:error. `ock` holds the client, the provider and
  * the counters of the running execute (set by executeLangGraph before each invoke).
@@ -72,7 +86,7 @@ class ReportingCompletions extends ChatOpenAICompletions {
     if (denies(reply)) throw new Denied(denyReason(reply));
     const inj = injection(reply);
     if (inj && inj.ephemeral) run.ephemeral.push(inj);
-    const sent = [...messages, ...run.ephemeral.splice(0).map(injectedMessage)];
+    const sent = [...messages.map(wireCalls), ...run.ephemeral.splice(0).map(injectedMessage)];
     let result;
     try {
       result = await super._generate(sent, options, runManager);
@@ -127,6 +141,25 @@ class ReportingCompletions extends ChatOpenAICompletions {
 }
 
 /**
+ * A call of a session tool at the tools endpoint, with its tool:post or tool:error: the text of
+ * the call's tool result.
+ */
+async function callEndpoint({ client, session, ock }, base, input, signal) {
+  let result;
+  try {
+    result = await client.callTool(base.tool_name, base.tool_call_id, input, { signal, timeoutMs: session.config.tool_timeout_ms });
+  } catch (e) {
+    const type = e instanceof ToolCallError ? e.type : 'execution_failed';
+    await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: input });
+    return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
+  }
+  const post = await client.emit('tool:post', { ...base, result, tool_input: input });
+  const inj = injection(post);
+  if (inj) (inj.ephemeral ? ock.run.ephemeral : ock.run.kept).push(inj);
+  return resultText(result);
+}
+
+/**
  * The session's tools as LangChain tools. The function runs the tools endpoint; invoke is wrapped
  * so that tool:pre is sent before the tool validates its input.
  */
@@ -142,19 +175,7 @@ function sessionTools({ client, session, state, ock }) {
       async (input, config) => {
         const callId = config?.toolCall?.id ?? config?.toolCallId ?? '';
         started.add(callId);
-        const base = ids(callId);
-        let result;
-        try {
-          result = await client.callTool(spec.name, callId, input, { signal: config?.signal, timeoutMs: session.config.tool_timeout_ms });
-        } catch (e) {
-          const type = e instanceof ToolCallError ? e.type : 'execution_failed';
-          await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: input });
-          return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
-        }
-        const post = await client.emit('tool:post', { ...base, result, tool_input: input });
-        const inj = injection(post);
-        if (inj) (inj.ephemeral ? ock.run.ephemeral : ock.run.kept).push(inj);
-        return resultText(result);
+        return callEndpoint({ client, session, ock }, ids(callId), input, config?.signal);
       },
       { name: spec.name, description: spec.description ?? '', schema: spec.input_schema },
     );
@@ -227,6 +248,60 @@ function preModelHook({ client, session, state, ock }) {
   };
 }
 
+/**
+ * createReactAgent's postModelHook, a node between the model call and the graph's router: the
+ * calls of the model's message whose arguments did not parse are in its invalid_tool_calls
+ * (ChatOpenAI's parse), which the ToolNode never sees. Each gets its tool:pre with the raw
+ * arguments (an empty string is {}); a deny is tool:error denied, a modify that supplies an object
+ * (or arguments that were empty) runs the tool at the endpoint, anything else is tool:error
+ * invalid_arguments (SPEC.md 5.8). The calls run at once, or in call order with parallel_tools
+ * false. The hook answers each call with its ToolMessage; the router then sends the graph back to
+ * the model, or to the ToolNode for the message's other calls.
+ */
+function postModelHook({ client, session, state, ock }) {
+  const known = new Set(session.tools.map((t) => t.name));
+  return async (graphState, config) => {
+    const { run } = ock;
+    const last = graphState.messages.at(-1);
+    if (!isAIMessage(last)) return {};
+    const answers = [];
+    for (const c of last.invalid_tool_calls ?? []) {
+      const id = c.id ?? '';
+      run.reported.add(id);
+      const base = { tool_call_id: id, tool_name: c.name ?? '', parallel_group_id: `pg-${state.executes}-${run.groups}` };
+      const answer = run.track(answerInvalid({ client, session, ock, known }, base, c.args ?? '', config?.signal));
+      // parallel_tools false: one after another, in call order, as the ToolNode's calls.
+      if (!session.config.parallel_tools) await answer.catch(() => {});
+      answers.push(answer);
+    }
+    const texts = await Promise.all(answers);
+    if (!texts.length) return {};
+    const messages = last.invalid_tool_calls.map((c, i) => new ToolMessage({
+      content: texts[i].text, name: c.name ?? '', tool_call_id: c.id ?? '', status: texts[i].ran ? 'success' : 'error',
+    }));
+    return { messages };
+  };
+}
+
+/** One call whose arguments did not parse: its events, and its tool result text. */
+async function answerInvalid({ client, session, ock, known }, base, raw, signal) {
+  const toolInput = parseArguments(raw);
+  const pre = await client.emit('tool:pre', { ...base, tool_input: toolInput });
+  let error;
+  if (denies(pre)) {
+    error = { type: 'denied', message: denyReason(pre) };
+  } else {
+    const input = pre.action === 'modify' && isObject(pre.data?.tool_input) ? pre.data.tool_input : toolInput;
+    if (isObject(input) && known.has(base.tool_name)) return { text: await callEndpoint({ client, session, ock }, base, input, signal), ran: true };
+    error = known.has(base.tool_name)
+      ? { type: 'invalid_arguments', message: `not valid JSON: ${String(raw).slice(0, 120)}` }
+      : { type: 'not_found', message: `tool '${base.tool_name}' not found` };
+  }
+  await client.emit('tool:error', { ...base, error, tool_input: toolInput });
+  const text = { denied: `Error: denied: ${error.message}`, invalid_arguments: `Error: invalid arguments: ${error.message}` }[error.type];
+  return { text: text ?? `Error: ${error.message}`, ran: false };
+}
+
 /** The agent of a session, built once: ChatOpenAI, the tools, a MemorySaver. */
 function buildAgent({ client, session, state, provider }) {
   const ock = { client, provider, run: null };
@@ -247,6 +322,7 @@ function buildAgent({ client, session, state, provider }) {
     tools: sessionTools({ client, session, state, ock }),
     checkpointSaver: new MemorySaver(),
     preModelHook: preModelHook({ client, session, state, ock }),
+    postModelHook: postModelHook({ client, session, state, ock }),
   });
   return { agent, ock };
 }
@@ -286,11 +362,11 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
 
     let result;
     try {
-      // A tool round is three supersteps (pre_model_hook, agent, tools): max_iterations model
-      // calls with their tool rounds run, and the next one is over the limit.
+      // A tool round is four supersteps (pre_model_hook, agent, post_model_hook, tools):
+      // max_iterations model calls with their tool rounds run, and the next one is over the limit.
       result = await state.graph.agent.invoke({ messages }, {
         configurable: { thread_id: session.trace_id },
-        recursionLimit: 3 * config.max_iterations,
+        recursionLimit: 4 * config.max_iterations,
         signal,
       });
     } catch (e) {

@@ -89,7 +89,7 @@ test('a provider error: provider:error, then status error', async () => {
   assert.equal(completion(events).status, 'error');
 });
 
-test('the recursion limit is three supersteps per iteration (pre_model_hook, agent, tools): max_iterations model calls, then incomplete', async () => {
+test('the recursion limit is four supersteps per iteration (pre_model_hook, agent, post_model_hook, tools): max_iterations model calls, then incomplete', async () => {
   fake.replies = [calls(['call_1', { city: 'A' }]), calls(['call_2', { city: 'B' }]), calls(['call_3', { city: 'C' }])];
   const { events } = await run({ doc: session({ config: { max_iterations: 2 } }) });
   assert.equal(dataOf(events, 'provider:request').length, 2);
@@ -126,4 +126,50 @@ test('the preModelHook: a call to an unknown tool gets tool:pre and tool:error n
   assert.ok(events.findIndex((e) => e.event === 'tool:error') < second, 'reported before the next request');
   assert.equal(fake.sent[1].at(-1).content, 'Mind the units.');
   assert.equal(fake.sent[1].at(-1).constructor.name, 'SystemMessage');
+});
+
+const raw = (id, text, name = 'get_weather') => ({ id, name, raw: text, args: undefined });
+const rawCalls = (...cs) => ({ content: '', finish_reason: 'tool_calls', usage, tool_calls: cs });
+
+test('the postModelHook: arguments that do not parse get tool:pre with the raw text and tool:error invalid_arguments, not the endpoint', async () => {
+  fake.replies = [rawCalls(raw('call_1', '{"city": "Par')), text('sorry')];
+  const { events, tools } = await run();
+  assert.deepEqual(tools, []);
+  const ids = { tool_call_id: 'call_1', tool_name: 'get_weather', parallel_group_id: 'pg-0-1' };
+  assert.deepEqual(dataOf(events, 'tool:pre'), [{ ...ids, tool_input: '{"city": "Par' }]);
+  assert.deepEqual(dataOf(events, 'tool:error'), [{ ...ids, error: { type: 'invalid_arguments', message: 'not valid JSON: {"city": "Par' },
+    tool_input: '{"city": "Par' }]);
+  const result = fake.sent[1].at(-1);
+  assert.equal(result.tool_call_id, 'call_1');
+  assert.equal(result.content, 'Error: invalid arguments: not valid JSON: {"city": "Par');
+  assert.equal(completion(events).status, 'success');
+});
+
+test('the postModelHook: a tool:pre modify with an object runs the call with it; empty arguments run as {}', async () => {
+  fake.replies = [rawCalls(raw('call_1', '{"city": "Par'), raw('call_2', '')), text('done')];
+  const answer = (event, data) => (event === 'tool:pre' && data.tool_call_id === 'call_1' ? { action: 'modify', data: { tool_input: { city: 'Paris' } } } : undefined);
+  const { events, tools } = await run({ reply: answer });
+  assert.deepEqual(tools.map((t) => [t.tool_call_id, t.input]), [['call_1', { city: 'Paris' }], ['call_2', {}]]);
+  assert.deepEqual(dataOf(events, 'tool:pre').map((d) => d.tool_input), ['{"city": "Par', {}]);
+  assert.deepEqual(dataOf(events, 'tool:error'), []);
+  assert.deepEqual(dataOf(events, 'tool:post').map((d) => d.tool_input), [{ city: 'Paris' }, {}]);
+});
+
+test('a message with a call that parses and one that does not goes out with both calls as the model sent them', async () => {
+  fake.replies = [rawCalls({ id: 'call_1', name: 'get_weather', args: { city: 'Paris' } }, raw('call_2', '{bad')), text('done')];
+  const { tools } = await run();
+  assert.deepEqual(tools.map((t) => t.tool_call_id), ['call_1']);
+  const assistant = fake.sent[1].find((m) => m.additional_kwargs?.tool_calls);
+  assert.deepEqual(assistant.tool_calls, []);
+  assert.deepEqual(assistant.additional_kwargs.tool_calls.map((c) => [c.id, c.function.arguments]), [['call_1', '{"city":"Paris"}'], ['call_2', '{bad']]);
+  assert.deepEqual(fake.sent[1].filter((m) => m.tool_call_id).map((m) => m.tool_call_id).sort(), ['call_1', 'call_2']);
+});
+
+test('the postModelHook with parallel_tools false: the calls run one after another, in call order', async () => {
+  const slow = async () => { await sleep(60); return { success: true, output: 'x', error: null }; };
+  fake.replies = [rawCalls(raw('call_a', ''), raw('call_b', '')), text('done')];
+  const { log, tools } = await run({ doc: session({ config: { parallel_tools: false } }), tool: slow });
+  assert.deepEqual(log.filter((l) => l.startsWith('tool')), ['tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post',
+    'tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post']);
+  assert.deepEqual(tools.map((t) => t.tool_call_id), ['call_a', 'call_b']);
 });

@@ -189,10 +189,11 @@ async def in_thread(fn, *args):
 
 
 class AsyncBridge:
-    """What the asyncio bridges (the Agents SDK, Pydantic AI) share: one session's client, config,
-    provider and history, the ordered events thread, and the cancel path. A subclass sets
-    ``orchestrator`` (its ORCHESTRATOR) and ``run_class`` (its Run: the counters of one execute, with
-    turns, cancelled, open_request and open_calls) and implements ``_execute(prompt)``."""
+    """What the asyncio bridges (LangGraph, the Agents SDK, Pydantic AI) share: one session's client,
+    config, provider and history, the ordered events thread, the cancel path, and how a run's
+    exception ends the execute (_raised). A subclass sets ``orchestrator`` (its ORCHESTRATOR) and
+    ``run_class`` (its Run: the counters of one execute, with turns, cancelled, open_request,
+    open_calls and last_content) and implements ``_execute(prompt)``."""
 
     orchestrator = ""
     run_class: type = object
@@ -230,6 +231,20 @@ class AsyncBridge:
         finally:
             self.in_execute, self.task = False, None
             self.executes += 1
+
+    async def _raised(self, e: Exception, limit_error: type) -> None:
+        """The end of an execute whose run raised e: a deny (Denied) is prompt:complete with the
+        reason and incomplete denied; the framework's iteration-limit exception (limit_error) is
+        prompt:complete with the last content and incomplete max_iterations; anything else is
+        error, with e's error as for provider:error."""
+        self.task = None  # the outcome is decided: a SIGINT from here is ignored
+        if isinstance(e, Denied):
+            await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
+            return await self._complete("incomplete", reason="denied")
+        if isinstance(e, limit_error):
+            await self.emit("prompt:complete", {"response": self.run.last_content})
+            return await self._complete("incomplete", reason="max_iterations")
+        return await self._complete("error", error=provider_error(e)["error"])
 
     def _start_work(self) -> None:
         """Called by _execute inside the try that handles CancelledError, once prompt:submit's reply

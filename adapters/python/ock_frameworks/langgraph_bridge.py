@@ -395,14 +395,7 @@ class Bridge(AsyncBridge):
             await self._cancelled(e, cfg, before, messages)
             return None
         except Exception as e:
-            self.task = None  # the outcome is decided: a SIGINT from here is ignored
-            if isinstance(e, Denied):
-                await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
-                return await self._complete("incomplete", reason="denied")
-            if isinstance(e, GraphRecursionError):
-                await self.emit("prompt:complete", {"response": self.run.last_content})
-                return await self._complete("incomplete", reason="max_iterations")
-            return await self._complete("error", error=provider_error(e)["error"])
+            return await self._raised(e, GraphRecursionError)
         finally:
             self.task = None  # the answer is given: a SIGINT from here is ignored
         last = result["messages"][-1]

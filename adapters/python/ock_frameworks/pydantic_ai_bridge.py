@@ -57,6 +57,7 @@ from ock_frameworks.common import (
     ToolFailed,
     arguments_problem,
     deny_reason,
+    in_thread,
     injection,
     parse_arguments,
     provider_error,
@@ -260,8 +261,8 @@ class Bridge(AsyncBridge):
             await self.emit("tool:error", {**base, "error": {"type": "invalid_arguments", "message": value}})
             return f"Error: invalid arguments: {value}"
         try:
-            result = await asyncio.to_thread(self.client.call_tool, name, call_id, value,
-                                             self.config.get("tool_timeout_ms", 30000))
+            result = await in_thread(self.client.call_tool, name, call_id, value,
+                                     self.config.get("tool_timeout_ms", 30000))
         except ToolFailed as e:
             self._closing(call_id)
             await self.emit("tool:error", {**base, "error": {"type": e.type, "message": str(e)}, "tool_input": value})
@@ -332,15 +333,8 @@ class Bridge(AsyncBridge):
             await self.emit("cancel:completed", {"orchestrator": ORCHESTRATOR, "turn_count": self.run.turns})
             return await self._complete("cancelled")
         except Exception as e:
-            self.task = None  # the outcome is decided: a SIGINT from here is ignored
             self._keep_history(history, prompt, user_prompt)
-            if isinstance(e, Denied):
-                await self.emit("prompt:complete", {"response": f"Denied: {e.reason}"})
-                return await self._complete("incomplete", reason="denied")
-            if isinstance(e, UsageLimitExceeded):
-                await self.emit("prompt:complete", {"response": self.run.last_content})
-                return await self._complete("incomplete", reason="max_iterations")
-            return await self._complete("error", error=provider_error(e)["error"])
+            return await self._raised(e, UsageLimitExceeded)
         finally:
             self.task = None  # the answer is given: a SIGINT from here is ignored
         self.history = result.all_messages()

@@ -1,15 +1,20 @@
 // A stand-in for LangGraph JS and the LangChain parts the bridge uses (@langchain/langgraph 1,
 // @langchain/openai 1, @langchain/core 1): messages, tool() with its schema check, ChatOpenAI
-// delegating to its `completions` model, and createReactAgent's loop (pre_model_hook, agent and
-// tools supersteps, the hook's messages added to the state, the ToolNode starting the calls of a
-// message at once, an unknown tool answered without any tool by an error ToolMessage, a
-// MemorySaver thread, GraphRecursionError past recursionLimit). The model's replies come
-// from `fake.replies`: `{content, tool_calls: [{id, name, args}], finish_reason}` or an Error.
+// delegating to its `completions` model (a call whose `raw` arguments do not parse, or are empty,
+// goes to the message's invalid_tool_calls), and createReactAgent's loop (pre_model_hook, agent,
+// post_model_hook and tools supersteps, the hooks' messages added to the state, the router after
+// post_model_hook sending the calls without a ToolMessage to the tools and a message ending in
+// a ToolMessage back to the model, the ToolNode starting the calls of a message at once, an
+// unknown tool answered without any tool by an error ToolMessage, a MemorySaver thread,
+// GraphRecursionError past recursionLimit). The model's replies come from `fake.replies`:
+// `{content, tool_calls: [{id, name, args, raw}], finish_reason}` or an Error.
 export const fake = { replies: [], sent: [] };
 
 class BaseMessage {
+  // As LangChain's: new X(content, fields) or new X({ content, ...fields }).
   constructor(content, fields = {}) {
-    this.content = content;
+    if (content !== null && typeof content === 'object' && !Array.isArray(content)) Object.assign(this, content);
+    else this.content = content;
     Object.assign(this, fields);
   }
 }
@@ -58,8 +63,18 @@ export class ChatOpenAICompletions {
     if (r === undefined) throw new Error('fake langgraph: no reply left');
     if (r instanceof Error) throw r;
     const wire = (r.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.raw ?? JSON.stringify(c.args) } }));
+    const parses = (c) => {
+      if (c.raw === undefined) return true;
+      try {
+        JSON.parse(c.raw);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     const message = new AIMessage(r.content ?? '', {
-      tool_calls: (r.tool_calls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args })),
+      tool_calls: (r.tool_calls ?? []).filter(parses).map((c) => ({ id: c.id, name: c.name, args: c.args })),
+      invalid_tool_calls: (r.tool_calls ?? []).filter((c) => !parses(c)).map((c) => ({ id: c.id, name: c.name, args: c.raw, error: 'Malformed args.', type: 'invalid_tool_call' })),
       additional_kwargs: wire.length ? { tool_calls: wire } : {},
       usage_metadata: r.usage,
     });
@@ -74,7 +89,7 @@ export class ChatOpenAI {
   }
 }
 
-export function createReactAgent({ llm, tools, checkpointSaver, preModelHook }) {
+export function createReactAgent({ llm, tools, checkpointSaver, preModelHook, postModelHook }) {
   const toolStep = (call, config) => {
     const t = tools.find((x) => x.name === call.name);
     const error = (text) => new ToolMessage(text, { tool_call_id: call.id, name: call.name, status: 'error' });
@@ -89,23 +104,35 @@ export function createReactAgent({ llm, tools, checkpointSaver, preModelHook }) 
       const id = config.configurable.thread_id;
       const thread = [...(checkpointSaver.threads.get(id) ?? []), ...messages];
       checkpointSaver.threads.set(id, [...thread]);
-      // START -> pre_model_hook -> agent -> tools (when the message has calls) -> pre_model_hook.
-      const nodes = ['pre_model_hook', 'agent', 'tools'];
-      for (let superstep = 1; ; superstep += 1) {
+      // START -> pre_model_hook -> agent -> post_model_hook -> tools (the calls no ToolMessage
+      // answers), or pre_model_hook (the state ends in a ToolMessage), or END.
+      const answered = () => new Set(thread.filter((m) => m instanceof ToolMessage).map((m) => m.tool_call_id));
+      const pending = () => {
+        const ai = thread.findLast((m) => m instanceof AIMessage);
+        const done = answered();
+        return (ai?.tool_calls ?? []).filter((c) => !done.has(c.id));
+      };
+      let node = 'pre_model_hook';
+      for (let superstep = 1; node !== 'end'; superstep += 1) {
         if (superstep > config.recursionLimit) throw new GraphRecursionError(`Recursion limit of ${config.recursionLimit} reached`);
-        const node = nodes[(superstep - 1) % 3];
-        if (node === 'pre_model_hook') {
-          const update = preModelHook ? await preModelHook({ messages: [...thread] }) : {};
+        if (node === 'pre_model_hook' || node === 'post_model_hook') {
+          const hook = node === 'pre_model_hook' ? preModelHook : postModelHook;
+          const update = hook ? await hook({ messages: [...thread] }, { signal: config.signal }) : {};
           thread.push(...(update.messages ?? []));
         } else if (node === 'agent') {
           const { generations } = await llm.completions._generate([...thread], { signal: config.signal });
           thread.push(generations[0].message);
         } else {
-          thread.push(...(await Promise.all(thread.at(-1).tool_calls.map((call) => toolStep(call, config)))));
+          thread.push(...(await Promise.all(pending().map((call) => toolStep(call, config)))));
         }
         checkpointSaver.threads.set(id, [...thread]);
-        if (node === 'agent' && !thread.at(-1).tool_calls?.length) return { messages: thread };
+        if (node === 'pre_model_hook') node = 'agent';
+        else if (node === 'agent') node = 'post_model_hook';
+        else if (node === 'tools') node = 'pre_model_hook';
+        else if (pending().length) node = 'tools';
+        else node = thread.at(-1) instanceof ToolMessage ? 'pre_model_hook' : 'end';
       }
+      return { messages: thread };
     },
   };
 }
