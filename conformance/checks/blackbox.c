@@ -9,63 +9,8 @@
 #include "ock/contract.h"
 #include "ock/json.h"
 
-/* The checks whose evidence is the traffic (LLM requests and replies, the validator's
- * findings, tool calls, the SIGINT, the process outcome), never an event. Keep each one's
- * requirement "blackbox": true in the registry; a test holds the two together. */
-static const char *const traffic_checks[] = {
-    "cancel.no-new-work",
-    "error.backoff",
-    "error.fallback",
-    "error.fallback-sticks",
-    "error.no-retry",
-    "error.retry",
-    "error.retry-after",
-    "error.retry-count",
-    "expect.exit-code",
-    "expect.llm-requests",
-    "expect.tool-calls",
-    "expect.tool-input",
-    "iter.limit",
-    "orphan.call-arguments",
-    "orphan.call-kept",
-    "orphan.call-order",
-    "orphan.call-unchanged",
-    "orphan.context-valid",
-    "orphan.final-stored",
-    "orphan.no-duplicates",
-    "orphan.no-result-without-call",
-    "orphan.result-for-every-call",
-    "orphan.results-adjacent",
-    "proc.executes",
-    "proc.exit",
-    "proc.sigint",
-    "proc.signal",
-    "stream.requested",
-    "text.endpoint-failure",
-    "text.invalid-arguments",
-    "text.reminder",
-    "text.tool-failure",
-    "text.unknown-tool",
-    "tool.input",
-};
-
-size_t ock__blackbox_check_count(void) {
-  return sizeof traffic_checks / sizeof traffic_checks[0];
-}
-
-const char *ock__blackbox_check_at(size_t i) {
-  return i < ock__blackbox_check_count() ? traffic_checks[i] : NULL;
-}
-
-int ock__blackbox_check_listed(const char *check) {
-  for (size_t i = 0; check && i < ock__blackbox_check_count(); i++)
-    if (!strcmp(traffic_checks[i], check))
-      return 1;
-  return 0;
-}
-
-int ock__blackbox_graded(const char *check, const struct ock_requirement *r) {
-  return r && r->blackbox && ock__blackbox_check_listed(check);
+int ock__blackbox_graded(const struct check_entry *c, const struct ock_requirement *r) {
+  return c && (c->flags & CHECK_BLACKBOX) && r && r->blackbox;
 }
 
 /* event_timed_cancel: a cancel trigger (one object or a list) fires on an event, which a

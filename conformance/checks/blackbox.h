@@ -4,8 +4,8 @@
  * A black-box SUT posts no events and never reads the session document: it gets the prompts on
  * standard input, calls the LLM through the provider base URLs and the tools over MCP. The
  * harness then grades what the traffic shows (ock__view_build_traffic finds the executes): the
- * check ids listed in blackbox.c, each charged to a requirement whose registry entry says
- * "blackbox": true. Every other check is SKIP with the reason black-box, and a scenario that
+ * rows of checks.def flagged CHECK_BLACKBOX, each charged to a requirement whose registry entry
+ * says "blackbox": true. Every other check is SKIP with the reason black-box, and a scenario that
  * scripts hook replies, needs lifecycle events or times its SIGINT by an event is SKIP as a whole;
  * in any other scenario the clauses that expect events are SKIP, the rest graded.
  */
@@ -16,18 +16,15 @@
 
 #include <cJSON.h>
 
+#include "checks/checklist.h"
 #include "ock/registry.h"
 
 /* The reason every black-box SKIP starts with. */
 #define BLACKBOX_REASON "black-box"
 
-/* ock__blackbox_check_listed: check id is one the traffic alone decides. */
-int ock__blackbox_check_listed(const char *check);
-size_t ock__blackbox_check_count(void);
-const char *ock__blackbox_check_at(size_t i); /* NULL past the end */
-
-/* ock__blackbox_graded: check, charged to r, is graded in a black-box run. */
-int ock__blackbox_graded(const char *check, const struct ock_requirement *r);
+/* ock__blackbox_graded: check c (its row, checklist.h), charged to r, is graded in a black-box
+ * run: its row is flagged CHECK_BLACKBOX and r says "blackbox": true. 0 for a NULL c or r. */
+int ock__blackbox_graded(const struct check_entry *c, const struct ock_requirement *r);
 
 /* ock__blackbox_scenario_skip: why fixture cannot be graded black-box (it scripts hook replies,
  * needs the lifecycle capability, or times its SIGINT by an event), written to

@@ -7,7 +7,8 @@
 #include <string.h>
 
 static const struct check_entry table[] = {
-#define CHECK(name, id, requirement, kind, mutation) {CK_##name, id, requirement, kind, mutation},
+#define CHECK(name, id, requirement, kind, flags, mutation)                                        \
+  {CK_##name, id, requirement, kind, flags, mutation},
 #include "checks/checks.def"
 #undef CHECK
 };

@@ -20,9 +20,14 @@ enum check_kind {
   CHECK_HARNESS, /* reports only that the harness or the mock failed (ERROR): not the SUT's */
 };
 
+/* The FLAGS of a row, or-ed together. */
+enum check_flag {
+  CHECK_BLACKBOX = 1 << 0, /* the traffic alone decides it: graded in a black-box run */
+};
+
 /* CK_CANCEL_STATUS, ...: one per row of checks.def, in its order (sorted by id). */
 enum check_name {
-#define CHECK(name, id, requirement, kind, mutation) CK_##name,
+#define CHECK(name, id, requirement, kind, flags, mutation) CK_##name,
 #include "checks/checks.def"
 #undef CHECK
   CK_COUNT
@@ -34,6 +39,7 @@ struct check_entry {
   const char *requirement; /* the requirement it reports under; NULL when the scenario's
                               expectation names it (the expect.* checks) */
   enum check_kind kind;
+  unsigned flags;       /* enum check_flag, or-ed */
   const char *mutation; /* the mutation (mutants/mutations.c) that makes it FAIL; "" for none */
 };
 

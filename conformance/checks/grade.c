@@ -113,7 +113,7 @@ static const struct ock_requirement *charge(struct grade_ctx *g, const struct ch
 /* skip_reason: why check, charged to r, is not graded in this run, into why; 0 when it is. */
 static int skip_reason(const struct grade_ctx *g, const struct check_entry *c,
                        const struct ock_requirement *r, char *why, size_t n) {
-  if (g->blackbox && !ock__blackbox_graded(c->id, r))
+  if (g->blackbox && !ock__blackbox_graded(c, r))
     snprintf(why, n, "%s: the traffic of a black-box run does not decide this check (SPEC.md 9.7)",
              BLACKBOX_REASON);
   else if (!ock__grade_declared(g, r->capability))

@@ -322,9 +322,10 @@ int ock__cmd_explain(int argc, char **argv) {
     id = r->id;
   } else if (check && check->requirement &&
              (r = ock_registry_find(reg, check->requirement)) != NULL) {
-    printf("check %s reports under %s%s\n\n", check->id, r->id,
+    printf("check %s reports under %s%s%s\n\n", check->id, r->id,
            check->kind == CHECK_HARNESS ? " (an ERROR of the harness, not a finding on the SUT)"
-                                        : "");
+                                        : "",
+           check->flags & CHECK_BLACKBOX ? "; a black-box run grades it (SPEC.md 9.7)" : "");
     id = r->id;
   }
   if (!r) {

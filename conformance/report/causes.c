@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/checklist.h"
 #include "ock/contract.h"
 #include "ock/json.h"
 #include "ock/status.h"
@@ -59,88 +60,89 @@ static const struct {
     {"text.*", 1},
 };
 
-/* Within a layer: a failure of `cause` explains failures of `consequences`. */
+/* Within a layer: a failure of `cause` (a row of checks.def, so a misspelled one does not
+ * compile) explains failures of `consequences`, a pattern. */
 static const struct {
-  const char *cause;
+  enum check_name cause;
   const char *consequences;
 } rules[] = {
     /* No orchestrator:complete, or two: the outcome every later check reads is missing. */
-    {"complete.once", "complete.*"},
-    {"complete.once", "error.*"},
-    {"complete.once", "valid.*"},
-    {"complete.once", "iter.*"},
-    {"complete.once", "cancel.*"},
-    {"complete.once", "lifecycle.*"},
-    {"complete.once", "hook.*"},
-    {"complete.once", "parallel.*"},
+    {CK_COMPLETE_ONCE, "complete.*"},
+    {CK_COMPLETE_ONCE, "error.*"},
+    {CK_COMPLETE_ONCE, "valid.*"},
+    {CK_COMPLETE_ONCE, "iter.*"},
+    {CK_COMPLETE_ONCE, "cancel.*"},
+    {CK_COMPLETE_ONCE, "lifecycle.*"},
+    {CK_COMPLETE_ONCE, "hook.*"},
+    {CK_COMPLETE_ONCE, "parallel.*"},
     /* A call without its result: every check of what the result says, or where it sits. */
-    {"orphan.result-for-every-call", "orphan.*"},
-    {"orphan.result-for-every-call", "tool.*"},
-    {"orphan.result-for-every-call", "hook.*"},
-    {"orphan.result-for-every-call", "error.*"},
-    {"orphan.result-for-every-call", "cancel.results-kept"},
-    {"orphan.result-for-every-call", "text.*"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "orphan.*"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "tool.*"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "hook.*"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "error.*"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "cancel.results-kept"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "text.*"},
     /* Tool events without their call's id (or naming another tool): no tool check can pair
      * an event with its call, so each reads a call without events. */
-    {"tool.event-fields", "tool.*"},
-    {"tool.event-fields", "order.tool-*"},
-    {"tool.event-fields", "hook.*"},
-    {"tool.event-fields", "parallel.*"},
+    {CK_TOOL_EVENT_FIELDS, "tool.*"},
+    {CK_TOOL_EVENT_FIELDS, "order.tool-*"},
+    {CK_TOOL_EVENT_FIELDS, "hook.*"},
+    {CK_TOOL_EVENT_FIELDS, "parallel.*"},
     /* A turn counted wrong: the iteration limit's turn count is wrong with it. */
-    {"complete.turn-count", "iter.status"},
+    {CK_COMPLETE_TURN_COUNT, "iter.status"},
     /* A status that does not say what happened: the limit's check reads the same status (an
      * answered execute reported as incomplete, reason max_iterations). */
-    {"complete.status-matches", "iter.status"},
+    {CK_COMPLETE_STATUS_MATCHES, "iter.status"},
     /* The iteration limit not kept: the wrap-up and the outcome of the limit go with it. */
-    {"iter.limit", "iter.*"},
+    {CK_ITER_LIMIT, "iter.*"},
     /* A response rewritten in prompt:complete is rewritten in execution:end too. */
-    {"complete.response", "complete.end-response"},
+    {CK_COMPLETE_RESPONSE, "complete.end-response"},
     /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
-    {"cancel.status", "lifecycle.*"},
-    {"cancel.status", "error.*"},
+    {CK_CANCEL_STATUS, "lifecycle.*"},
+    {CK_CANCEL_STATUS, "error.*"},
     /* Streamed arguments put together wrong: the tool gets the wrong input with them. */
-    {"stream.arguments-reassembled", "tool.input"},
+    {CK_STREAM_ARGUMENTS_REASSEMBLED, "tool.input"},
     /* A permanent error retried: the provider:error that called it retryable goes with it. */
-    {"error.no-retry", "error.retryable-value"},
+    {CK_ERROR_NO_RETRY, "error.retryable-value"},
     /* A SIGINT acted on that should have been ignored: the lifecycle then tells of it. */
-    {"cancel.ignored", "lifecycle.*"},
+    {CK_CANCEL_IGNORED, "lifecycle.*"},
     /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
      * its death happens. */
-    {"proc.signal", "*"},
-    {"proc.sigint", "*"},
+    {CK_PROC_SIGNAL, "*"},
+    {CK_PROC_SIGINT, "*"},
     /* A broken stream taken as an answer: no error, no retry, another outcome. */
-    {"stream.fault-is-error", "error.*"},
+    {CK_STREAM_FAULT_IS_ERROR, "error.*"},
     /* A call run despite an ask_user reply: the deny it should have been (OCK-HOOK-008, or a veto
      * at tool:selecting) is judged on the same run, and fails with it. */
-    {"hook.ask-user-tool-not-run", "hook.ask-user"},
-    {"hook.ask-user-tool-not-run", "hook.selecting-deny"},
+    {CK_HOOK_ASK_USER_TOOL_NOT_RUN, "hook.ask-user"},
+    {CK_HOOK_ASK_USER_TOOL_NOT_RUN, "hook.selecting-deny"},
     /* Results out of call order: the history the API refuses (A08) is the finding; the parallel
      * check of the same order restates it. */
-    {"orphan.call-order", "parallel.result-order"},
+    {CK_ORPHAN_CALL_ORDER, "parallel.result-order"},
     /* A status that is none of the four: every check that reads the outcome reads that word. */
-    {"complete.status", "lifecycle.*"},
-    {"complete.status", "order.prompt-complete"},
-    {"complete.status", "cancel.status"},
-    {"complete.status", "valid.*"},
+    {CK_COMPLETE_STATUS, "lifecycle.*"},
+    {CK_COMPLETE_STATUS, "order.prompt-complete"},
+    {CK_COMPLETE_STATUS, "cancel.status"},
+    {CK_COMPLETE_STATUS, "valid.*"},
     /* A cancel told twice: the check of the cancel's pair of events sees the second one too. */
-    {"cancel.once", "cancel.events"},
+    {CK_CANCEL_ONCE, "cancel.events"},
     /* The prompt after an invalid one never ran: one execute fewer than prompts. */
-    {"valid.next-prompt", "proc.executes"},
+    {CK_VALID_NEXT_PROMPT, "proc.executes"},
     /* An injection put between a call and its results: the history check sees the same split. */
-    {"hook.inject-placement", "orphan.results-adjacent"},
+    {CK_HOOK_INJECT_PLACEMENT, "orphan.results-adjacent"},
     /* An event without the fields it must carry: the check of what they say reads them. */
-    {"proc.event-fields", "error.provider-error"},
+    {CK_PROC_EVENT_FIELDS, "error.provider-error"},
     /* No prompt:complete: the lifecycle's transitions lack the step it marks. */
-    {"order.prompt-complete", "lifecycle.transitions"},
+    {CK_ORDER_PROMPT_COMPLETE, "lifecycle.transitions"},
     /* A turn sent back to the provider that failed carries that provider's model where the
      * session gives the fallback's. */
-    {"error.fallback-sticks", "proc.request-model"},
+    {CK_ERROR_FALLBACK_STICKS, "proc.request-model"},
     /* An event before the session fetch is an event before the first prompt:submit too: the
      * grammar's check of the first event restates it. */
-    {"proc.session", "order.submit-first"},
+    {CK_PROC_SESSION, "order.submit-first"},
     /* A timeout reported as another failure: the tool:post order check exempts a timeout by its
      * type, so it reads the mislabel too. */
-    {"tool.timeout", "order.tool-post-after-run"},
+    {CK_TOOL_TIMEOUT, "order.tool-post-after-run"},
 };
 
 static int layer_of(const char *id) {
@@ -152,7 +154,8 @@ static int layer_of(const char *id) {
 
 static int ruled(const char *cause, const char *consequence) {
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-    if (matches(rules[i].cause, cause) && matches(rules[i].consequences, consequence))
+    if (!strcmp(ock__check_row(rules[i].cause)->id, cause) &&
+        matches(rules[i].consequences, consequence))
       return 1;
   return 0;
 }

@@ -28,35 +28,37 @@ static int teardown(void) {
   return ock_test_rmdir(out_dir);
 }
 
-/* Every listed check is a row of the checklist, charged (when its row names one) to a
- * requirement marked "blackbox": true; every such requirement has a listed check. */
-static void list_and_registry_agree(void) {
+/* Every row flagged CHECK_BLACKBOX is charged (when its row names one) to a requirement marked
+ * "blackbox": true, and graded under it; every such requirement has a flagged row. */
+static void flags_and_registry_agree(void) {
   ock_registry *reg = NULL;
   struct ock_jerr err;
   OCK_ASSERT_OK(ock_registry_load_builtin(&reg, &err));
-  OCK_ASSERT_INT_GT(ock__blackbox_check_count(), 0);
-  for (size_t i = 0; i < ock__blackbox_check_count(); i++) {
-    const struct check_entry *c = ock__checklist_find(ock__blackbox_check_at(i));
-    if (!c) {
-      ock_test_fail(__LINE__, __FILE__, "%s is not in the checklist", ock__blackbox_check_at(i));
+  size_t flagged = 0;
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
+    const struct check_entry *c = ock__checklist_at(i);
+    if (!(c->flags & CHECK_BLACKBOX))
       continue;
-    }
+    flagged++;
     const struct ock_requirement *r =
         c->requirement ? ock_registry_find(reg, c->requirement) : NULL;
     if (c->requirement && (!r || !r->blackbox))
       ock_test_fail(__LINE__, __FILE__, "%s is graded black-box, but %s is not \"blackbox\": true",
                     c->id, c->requirement);
+    else if (r && !ock__blackbox_graded(c, r))
+      ock_test_fail(__LINE__, __FILE__, "%s is flagged CHECK_BLACKBOX, but not graded under %s",
+                    c->id, r->id);
   }
+  OCK_ASSERT_INT_GT(flagged, 0);
   for (size_t k = 0; k < ock_registry_count(reg); k++) {
     const struct ock_requirement *r = ock_registry_at(reg, k);
     int graded = 0;
     for (size_t i = 0; i < ock__checklist_count() && r->blackbox && !graded; i++) {
       const struct check_entry *c = ock__checklist_at(i);
-      graded =
-          c->requirement && !strcmp(c->requirement, r->id) && ock__blackbox_check_listed(c->id);
+      graded = c->requirement && !strcmp(c->requirement, r->id) && ock__blackbox_graded(c, r);
     }
     if (r->blackbox && !graded)
-      ock_test_fail(__LINE__, __FILE__, "%s is \"blackbox\": true, but no listed check grades it",
+      ock_test_fail(__LINE__, __FILE__, "%s is \"blackbox\": true, but no flagged check grades it",
                     r->id);
   }
   cJSON *cov = ock__blackbox_coverage(reg);
@@ -64,6 +66,30 @@ static void list_and_registry_agree(void) {
                         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cov, "not_graded")),
                     ock_registry_count(reg));
   cJSON_Delete(cov);
+  ock_registry_free(reg);
+}
+
+/* A black-box run grades a row only with both its flag and its requirement's "blackbox": proc.exit
+ * under OCK-PROC-002; not proc.session (no flag: the session read is the SUT's own story) under
+ * OCK-PROC-001, black-box as it is; not the flagged proc.exit charged to OCK-COMPLETE-001. */
+static void graded_needs_flag_and_requirement(void) {
+  ock_registry *reg = NULL;
+  struct ock_jerr err;
+  OCK_ASSERT_OK(ock_registry_load_builtin(&reg, &err));
+  const struct ock_requirement *proc1 = ock_registry_find(reg, OCK_PROC_001);
+  const struct ock_requirement *proc2 = ock_registry_find(reg, OCK_PROC_002);
+  const struct ock_requirement *complete1 = ock_registry_find(reg, OCK_COMPLETE_001);
+  if (!proc1 || !proc2 || !complete1) {
+    ock_test_fail(__LINE__, __FILE__, "the registry lacks OCK-PROC-001, -002 or OCK-COMPLETE-001");
+    ock_registry_free(reg);
+    return;
+  }
+  OCK_ASSERT_TRUE(proc1->blackbox && proc2->blackbox && !complete1->blackbox);
+  OCK_ASSERT_INT_EQ(ock__blackbox_graded(ock__check_row(CK_PROC_EXIT), proc2), 1);
+  OCK_ASSERT_INT_EQ(ock__blackbox_graded(ock__check_row(CK_PROC_SESSION), proc1), 0);
+  OCK_ASSERT_INT_EQ(ock__blackbox_graded(ock__check_row(CK_PROC_EXIT), complete1), 0);
+  OCK_ASSERT_INT_EQ(ock__blackbox_graded(ock__check_row(CK_PROC_EXIT), NULL), 0);
+  OCK_ASSERT_INT_EQ(ock__blackbox_graded(NULL, proc2), 0);
   ock_registry_free(reg);
 }
 
@@ -342,7 +368,8 @@ static void forgotten_answer_is_seen(void) {
 }
 
 static const struct ock_test tests[] = {
-    {"list_and_registry_agree", list_and_registry_agree},
+    {"flags_and_registry_agree", flags_and_registry_agree},
+    {"graded_needs_flag_and_requirement", graded_needs_flag_and_requirement},
     {"prompts_are_escaped_one_a_line", prompts_are_escaped_one_a_line},
     {"executes_are_found_in_the_traffic", executes_are_found_in_the_traffic},
     {"event_scenarios_are_skipped", event_scenarios_are_skipped},

@@ -765,6 +765,8 @@ static void usage_errors_are_explained(void) {
       {"explain proc.exit", "check proc.exit reports under OCK-PROC-002", 0},
       {"explain ock-orphan-001", "OCK-ORPHAN-001  (MUST", 0},
       {"explain Proc.Exit", "check proc.exit reports under OCK-PROC-002", 0},
+      {"explain proc.exit", "OCK-PROC-002; a black-box run grades it (SPEC.md 9.7)\n", 0},
+      {"explain complete.once", "check complete.once reports under OCK-COMPLETE-001\n", 0},
       {"explain ock-complete-001/COMPLETE.ONCE", "OCK-COMPLETE-001/complete.once", 0},
       {"explain harness.mock", "an ERROR of the harness", 0},
       {"check", "usage: ock check", 2},
