@@ -3,7 +3,7 @@
 // texts (SPEC.md 5.6, 5.11), which session provider a bridge talks to, and the provider:error
 // fields of an exception thrown by an LLM SDK. No framework is imported here, so each bridge
 // loads only the framework it bridges.
-import { RETRYABLE_STATUS, denies } from './client.js';
+import { RETRYABLE_STATUS, ToolCallError, denies } from './client.js';
 
 /** @typedef {import('./client.js').HookResult} HookResult */
 /** @typedef {import('./client.js').ToolResult} ToolResult */
@@ -72,6 +72,29 @@ export function injection(result) {
   if (result.action !== 'inject_context') return null;
   if (typeof result.context_injection !== 'string' || result.context_injection === '') return null;
   return { role: result.context_injection_role || 'system', text: result.context_injection, ephemeral: result.ephemeral };
+}
+
+/**
+ * A call of a session tool at the tools endpoint (SPEC.md 5.7), then its tool:post, or its
+ * tool:error when the call failed: the text of the call's tool result (SPEC.md 5.11), and the
+ * injection the tool:post reply asks for, which the bridge places as its framework allows.
+ * @param {OckClient} client
+ * @param {{tool_call_id: string, tool_name: string, parallel_group_id: string}} base the events' ids
+ * @param {unknown} input the arguments the tool runs on
+ * @param {{signal?: AbortSignal, timeoutMs?: number}} options
+ * @returns {Promise<{text: string, injection: Injection | null}>}
+ */
+export async function callAtEndpoint(client, base, input, { signal, timeoutMs }) {
+  let result;
+  try {
+    result = await client.callTool(base.tool_name, base.tool_call_id, input, { signal, timeoutMs });
+  } catch (e) {
+    const type = e instanceof ToolCallError ? e.type : 'execution_failed';
+    await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: input });
+    return { text: type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`, injection: null };
+  }
+  const post = await client.emit('tool:post', { ...base, result, tool_input: input });
+  return { text: resultText(result), injection: injection(post) };
 }
 
 /** A deny or ask_user reply to prompt:submit or provider:request, thrown out of the framework's loop. */

@@ -23,7 +23,7 @@
 /**
  * @typedef {object} Provider One LLM endpoint of the session (SPEC.md 7.3).
  * @property {string} name
- * @property {'openai' | 'anthropic'} api
+ * @property {'openai' | 'anthropic' | 'responses' | 'gemini'} api
  * @property {string} base_url
  * @property {string} model
  * @property {number} [priority] lower first

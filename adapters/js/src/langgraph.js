@@ -36,9 +36,9 @@ import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { MemorySaver, GraphRecursionError } from '@langchain/langgraph';
 import { tool, ToolInputParsingException } from '@langchain/core/tools';
 import { HumanMessage, SystemMessage, AIMessage, ToolMessage, isAIMessage } from '@langchain/core/messages';
-import { denies, ToolCallError, TRACE_HEADER } from './client.js';
+import { denies, TRACE_HEADER } from './client.js';
 import {
-  isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError, openaiPrologue, cancellation,
+  isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError, openaiPrologue, cancellation,
 } from './bridge.js';
 
 export const ORCHESTRATOR = 'langgraph-bridge';
@@ -145,18 +145,9 @@ class ReportingCompletions extends ChatOpenAICompletions {
  * the call's tool result.
  */
 async function callEndpoint({ client, session, ock }, base, input, signal) {
-  let result;
-  try {
-    result = await client.callTool(base.tool_name, base.tool_call_id, input, { signal, timeoutMs: session.config.tool_timeout_ms });
-  } catch (e) {
-    const type = e instanceof ToolCallError ? e.type : 'execution_failed';
-    await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: input });
-    return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
-  }
-  const post = await client.emit('tool:post', { ...base, result, tool_input: input });
-  const inj = injection(post);
-  if (inj) (inj.ephemeral ? ock.run.ephemeral : ock.run.kept).push(inj);
-  return resultText(result);
+  const done = await callAtEndpoint(client, base, input, { signal, timeoutMs: session.config.tool_timeout_ms });
+  if (done.injection) (done.injection.ephemeral ? ock.run.ephemeral : ock.run.kept).push(done.injection);
+  return done.text;
 }
 
 /**

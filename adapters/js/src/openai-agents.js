@@ -28,9 +28,9 @@
 // runs between the failure and the wait.
 import OpenAI from 'openai';
 import { Agent, Runner, tool, OpenAIResponsesModel, MemorySession, MaxTurnsExceededError, setTracingDisabled } from '@openai/agents';
-import { denies, ToolCallError, TRACE_HEADER } from './client.js';
+import { denies, TRACE_HEADER } from './client.js';
 import {
-  isObject, denyReason, parseArguments, resultText, injection, Denied, deniedIn, providerError as wireError, openaiPrologue, cancellation,
+  isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError as wireError, openaiPrologue, cancellation,
 } from './bridge.js';
 
 export const ORCHESTRATOR = 'openai-agents-bridge';
@@ -199,18 +199,9 @@ function sessionTools({ client, session, state, run, signal }) {
       execute: async (input, _ctx, details) => {
         const callId = details?.toolCall?.callId ?? '';
         const ids = base(callId);
-        let result;
-        try {
-          result = await client.callTool(spec.name, callId, input, { signal: details?.signal ?? signal, timeoutMs: session.config.tool_timeout_ms });
-        } catch (e) {
-          const type = e instanceof ToolCallError ? e.type : 'execution_failed';
-          await client.emit('tool:error', { ...ids, error: { type, message: e.message }, tool_input: input });
-          return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
-        }
-        const post = await client.emit('tool:post', { ...ids, result, tool_input: input });
-        const inj = injection(post);
-        if (inj && inj.ephemeral) run.ephemeral.push(inj);
-        return resultText(result);
+        const done = await callAtEndpoint(client, ids, input, { signal: details?.signal ?? signal, timeoutMs: session.config.tool_timeout_ms });
+        if (done.injection?.ephemeral) run.ephemeral.push(done.injection);
+        return done.text;
       },
     });
     const frameworkInvoke = t.invoke;

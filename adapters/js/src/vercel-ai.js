@@ -30,8 +30,10 @@ import { generateText, streamText, stepCountIs, jsonSchema, tool, wrapLanguageMo
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { denies, ToolCallError, RETRYABLE_STATUS } from './client.js';
-import { isObject, resultText, cancellation } from './bridge.js';
+import { denies, RETRYABLE_STATUS } from './client.js';
+import {
+  isObject, denyReason, parseArguments, injection, Denied, deniedIn, callAtEndpoint, cancellation, firstProvider,
+} from './bridge.js';
 
 export const ORCHESTRATOR = 'vercel-ai-bridge';
 
@@ -50,39 +52,8 @@ const AI_MAJOR = Number(aiPackage.version.split('.')[0]);
 const AI5 = AI_MAJOR < 7;
 const SYSTEM_OPTION = AI5 ? 'system' : 'instructions';
 
-
-function denyReason(result) {
-  if (result.action === 'ask_user') return 'No approval system available';
-  return typeof result.reason === 'string' && result.reason !== '' ? result.reason : 'no reason given';
-}
-
-function parseArguments(raw) {
-  if (typeof raw !== 'string') return raw;
-  try {
-    const v = JSON.parse(raw);
-    return isObject(v) ? v : raw;
-  } catch {
-    return raw;
-  }
-}
-
-
-function injection(result) {
-  if (result.action !== 'inject_context') return null;
-  if (typeof result.context_injection !== 'string' || result.context_injection === '') return null;
-  return { role: result.context_injection_role || 'system', text: result.context_injection, ephemeral: result.ephemeral };
-}
-
 function promptMessage({ role, text }) {
   return role === 'system' ? { role: 'system', content: text } : { role, content: [{ type: 'text', text }] };
-}
-
-class Denied extends Error {
-  constructor(reason) {
-    super(`Denied: ${reason}`);
-    this.name = 'OckDenied';
-    this.reason = reason;
-  }
 }
 
 function providerError(e) {
@@ -131,8 +102,7 @@ const WIRE_FINISH = {
 
 /** The language model of the session's first provider (lowest priority number, then order). */
 export function sessionModel(session, client) {
-  const providers = [...session.providers].sort((a, b) => (a.priority ?? 100) - (b.priority ?? 100));
-  const p = providers[0];
+  const p = firstProvider(session);
   if (!p) return null;
   const fetch = client.tracedFetch();
   const openaiKey = process.env.OPENAI_API_KEY || 'ock-dummy-key';
@@ -356,18 +326,9 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
           }
           if (pre.action === 'modify' && isObject(pre.data?.tool_input)) sent = pre.data.tool_input;
         }
-        let result;
-        try {
-          result = await client.callTool(spec.name, toolCallId, sent, { signal: abortSignal, timeoutMs: config.tool_timeout_ms });
-        } catch (e) {
-          const type = e instanceof ToolCallError ? e.type : 'execution_failed';
-          await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: sent });
-          return type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`;
-        }
-        const post = await client.emit('tool:post', { ...base, result, tool_input: sent });
-        const inj = injection(post);
-        if (inj) (inj.ephemeral ? run.ephemeral : run.kept).push(inj);
-        return resultText(result);
+        const done = await callAtEndpoint(client, base, sent, { signal: abortSignal, timeoutMs: config.tool_timeout_ms });
+        if (done.injection) (done.injection.ephemeral ? run.ephemeral : run.kept).push(done.injection);
+        return done.text;
       })),
     });
   }
@@ -493,9 +454,9 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       await client.emit('provider:error', { provider: provider.name, iteration: run.iteration, attempt: 1, ...pe });
       closeRequest();
     }
-    if (e instanceof Denied || e?.cause instanceof Denied) {
+    const d = deniedIn(e);
+    if (d) {
       cancel.stop();
-      const d = e instanceof Denied ? e : e.cause;
       state.history = [...messages, ...withStored(run.done)]; // what the context already holds stays
       await client.emit('prompt:complete', { response: `Denied: ${d.reason}` });
       return complete('incomplete', { reason: 'denied' });

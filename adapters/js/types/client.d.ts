@@ -42,7 +42,7 @@ export function runSession(execute: Execute, { url, fetch: fetchImpl }?: {
 /**
  * @typedef {object} Provider One LLM endpoint of the session (SPEC.md 7.3).
  * @property {string} name
- * @property {'openai' | 'anthropic'} api
+ * @property {'openai' | 'anthropic' | 'responses' | 'gemini'} api
  * @property {string} base_url
  * @property {string} model
  * @property {number} [priority] lower first
@@ -232,7 +232,7 @@ export type SessionConfig = {
  */
 export type Provider = {
     name: string;
-    api: "openai" | "anthropic";
+    api: "openai" | "anthropic" | "responses" | "gemini";
     base_url: string;
     model: string;
     /**
