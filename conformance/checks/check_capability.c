@@ -39,7 +39,7 @@ static void undeclared(struct grade_ctx *g, const char *cap, long seq, const cha
   if (!r)
     return;
   char id[64], msg[300], expected[160];
-  snprintf(id, sizeof id, "capability.%s", cap);
+  snprintf(id, sizeof id, CHECK_CAPABILITY_PREFIX "%s", cap);
   const cJSON *c0;
   cJSON_ArrayForEach(c0, g->checks) {
     if (!strcmp(ock_json_str(c0, "id") ? ock_json_str(c0, "id") : "", id))

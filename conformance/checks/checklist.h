@@ -25,6 +25,11 @@ enum check_flag {
   CHECK_BLACKBOX = 1 << 0, /* the traffic alone decides it: graded in a black-box run */
 };
 
+/* The checks of SPEC.md 1.3, "capability.<name>" (check_capability.c): one per capability
+ * seen in use but not declared. They judge the SUT's manifest, not the contract's requirements,
+ * and are made per capability rather than rows of this table. */
+#define CHECK_CAPABILITY_PREFIX "capability."
+
 /* CK_CANCEL_STATUS, ...: one per row of checks.def, in its order (sorted by id). */
 enum check_name {
 #define CHECK(name, id, requirement, kind, flags, mutation) CK_##name,

@@ -31,118 +31,126 @@
 #include "ock/status.h"
 #include "report/report.h"
 
-/* A pattern is a check id, or a prefix followed by "*": "order.*" (every id of the group),
- * "order.tool-*", "*" (every check). */
-static int matches(const char *pattern, const char *id) {
-  size_t n = strlen(pattern);
-  if (n && pattern[n - 1] == '*')
-    return !strncmp(pattern, id, n - 1);
-  return !strcmp(pattern, id);
+/* What a layer or a rule names: one check (a row of checks.def, so a misspelled one does not
+ * compile), or a group, every check whose id starts with a prefix: "order." (the group),
+ * "order.tool-", "" (every check). ock_cause_groups_known holds each prefix to the table. */
+struct named {
+  enum check_name check; /* CK_COUNT for a group */
+  const char *prefix;    /* the group's prefix; NULL for one check */
+};
+#define ONE(name)                                                                                  \
+  { name, NULL }
+#define GROUP(prefix)                                                                              \
+  { CK_COUNT, prefix }
+
+static int matches(struct named n, const char *id) {
+  if (n.prefix)
+    return !strncmp(n.prefix, id, strlen(n.prefix));
+  return !strcmp(ock__check_row(n.check)->id, id);
 }
 
 #define STANDS_ALONE (-1) /* a layer of its own: never explains, never explained */
 
 static const struct {
-  const char *checks;
+  struct named checks;
   int layer;
 } layers[] = {
     /* A capability used but not declared (or declared but unused) is a finding about the
      * manifest: it explains no failure of the run and no failure explains it. */
-    {"capability.*", STANDS_ALONE},
-    {"expect.*", 2},
-    {"order.grammar", 1},
-    {"proc.event-fields", 1},
-    {"proc.events-well-formed", 1},
-    {"complete.status-matches", 1},
-    {"complete.turn-count", 1},
-    {"error.provider-error", 1},
-    {"iter.status", 1},
-    {"text.*", 1},
+    {GROUP(CHECK_CAPABILITY_PREFIX), STANDS_ALONE},
+    {GROUP("expect."), 2},
+    {ONE(CK_ORDER_GRAMMAR), 1},
+    {ONE(CK_PROC_EVENT_FIELDS), 1},
+    {ONE(CK_PROC_EVENTS_WELL_FORMED), 1},
+    {ONE(CK_COMPLETE_STATUS_MATCHES), 1},
+    {ONE(CK_COMPLETE_TURN_COUNT), 1},
+    {ONE(CK_ERROR_PROVIDER_ERROR), 1},
+    {ONE(CK_ITER_STATUS), 1},
+    {GROUP("text."), 1},
 };
 
-/* Within a layer: a failure of `cause` (a row of checks.def, so a misspelled one does not
- * compile) explains failures of `consequences`, a pattern. */
+/* Within a layer: a failure of `cause` explains failures of `consequences`. */
 static const struct {
   enum check_name cause;
-  const char *consequences;
+  struct named consequences;
 } rules[] = {
     /* No orchestrator:complete, or two: the outcome every later check reads is missing. */
-    {CK_COMPLETE_ONCE, "complete.*"},
-    {CK_COMPLETE_ONCE, "error.*"},
-    {CK_COMPLETE_ONCE, "valid.*"},
-    {CK_COMPLETE_ONCE, "iter.*"},
-    {CK_COMPLETE_ONCE, "cancel.*"},
-    {CK_COMPLETE_ONCE, "lifecycle.*"},
-    {CK_COMPLETE_ONCE, "hook.*"},
-    {CK_COMPLETE_ONCE, "parallel.*"},
+    {CK_COMPLETE_ONCE, GROUP("complete.")},
+    {CK_COMPLETE_ONCE, GROUP("error.")},
+    {CK_COMPLETE_ONCE, GROUP("valid.")},
+    {CK_COMPLETE_ONCE, GROUP("iter.")},
+    {CK_COMPLETE_ONCE, GROUP("cancel.")},
+    {CK_COMPLETE_ONCE, GROUP("lifecycle.")},
+    {CK_COMPLETE_ONCE, GROUP("hook.")},
+    {CK_COMPLETE_ONCE, GROUP("parallel.")},
     /* A call without its result: every check of what the result says, or where it sits. */
-    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "orphan.*"},
-    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "tool.*"},
-    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "hook.*"},
-    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "error.*"},
-    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "cancel.results-kept"},
-    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, "text.*"},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, GROUP("orphan.")},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, GROUP("tool.")},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, GROUP("hook.")},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, GROUP("error.")},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, ONE(CK_CANCEL_RESULTS_KEPT)},
+    {CK_ORPHAN_RESULT_FOR_EVERY_CALL, GROUP("text.")},
     /* Tool events without their call's id (or naming another tool): no tool check can pair
      * an event with its call, so each reads a call without events. */
-    {CK_TOOL_EVENT_FIELDS, "tool.*"},
-    {CK_TOOL_EVENT_FIELDS, "order.tool-*"},
-    {CK_TOOL_EVENT_FIELDS, "hook.*"},
-    {CK_TOOL_EVENT_FIELDS, "parallel.*"},
+    {CK_TOOL_EVENT_FIELDS, GROUP("tool.")},
+    {CK_TOOL_EVENT_FIELDS, GROUP("order.tool-")},
+    {CK_TOOL_EVENT_FIELDS, GROUP("hook.")},
+    {CK_TOOL_EVENT_FIELDS, GROUP("parallel.")},
     /* A turn counted wrong: the iteration limit's turn count is wrong with it. */
-    {CK_COMPLETE_TURN_COUNT, "iter.status"},
+    {CK_COMPLETE_TURN_COUNT, ONE(CK_ITER_STATUS)},
     /* A status that does not say what happened: the limit's check reads the same status (an
      * answered execute reported as incomplete, reason max_iterations). */
-    {CK_COMPLETE_STATUS_MATCHES, "iter.status"},
+    {CK_COMPLETE_STATUS_MATCHES, ONE(CK_ITER_STATUS)},
     /* The iteration limit not kept: the wrap-up and the outcome of the limit go with it. */
-    {CK_ITER_LIMIT, "iter.*"},
+    {CK_ITER_LIMIT, GROUP("iter.")},
     /* A response rewritten in prompt:complete is rewritten in execution:end too. */
-    {CK_COMPLETE_RESPONSE, "complete.end-response"},
+    {CK_COMPLETE_RESPONSE, ONE(CK_COMPLETE_END_RESPONSE)},
     /* A cancelled execute reported with another status: the lifecycle and error checks read it. */
-    {CK_CANCEL_STATUS, "lifecycle.*"},
-    {CK_CANCEL_STATUS, "error.*"},
+    {CK_CANCEL_STATUS, GROUP("lifecycle.")},
+    {CK_CANCEL_STATUS, GROUP("error.")},
     /* Streamed arguments put together wrong: the tool gets the wrong input with them. */
-    {CK_STREAM_ARGUMENTS_REASSEMBLED, "tool.input"},
+    {CK_STREAM_ARGUMENTS_REASSEMBLED, ONE(CK_TOOL_INPUT)},
     /* A permanent error retried: the provider:error that called it retryable goes with it. */
-    {CK_ERROR_NO_RETRY, "error.retryable-value"},
+    {CK_ERROR_NO_RETRY, ONE(CK_ERROR_RETRYABLE_VALUE)},
     /* A SIGINT acted on that should have been ignored: the lifecycle then tells of it. */
-    {CK_CANCEL_IGNORED, "lifecycle.*"},
+    {CK_CANCEL_IGNORED, GROUP("lifecycle.")},
     /* A SUT killed by a signal, or by a SIGINT it should have taken as a cancel: nothing after
      * its death happens. */
-    {CK_PROC_SIGNAL, "*"},
-    {CK_PROC_SIGINT, "*"},
+    {CK_PROC_SIGNAL, GROUP("")},
+    {CK_PROC_SIGINT, GROUP("")},
     /* A broken stream taken as an answer: no error, no retry, another outcome. */
-    {CK_STREAM_FAULT_IS_ERROR, "error.*"},
+    {CK_STREAM_FAULT_IS_ERROR, GROUP("error.")},
     /* A call run despite an ask_user reply: the deny it should have been (OCK-HOOK-008, or a veto
      * at tool:selecting) is judged on the same run, and fails with it. */
-    {CK_HOOK_ASK_USER_TOOL_NOT_RUN, "hook.ask-user"},
-    {CK_HOOK_ASK_USER_TOOL_NOT_RUN, "hook.selecting-deny"},
+    {CK_HOOK_ASK_USER_TOOL_NOT_RUN, ONE(CK_HOOK_ASK_USER)},
+    {CK_HOOK_ASK_USER_TOOL_NOT_RUN, ONE(CK_HOOK_SELECTING_DENY)},
     /* Results out of call order: the history the API refuses (A08) is the finding; the parallel
      * check of the same order restates it. */
-    {CK_ORPHAN_CALL_ORDER, "parallel.result-order"},
+    {CK_ORPHAN_CALL_ORDER, ONE(CK_PARALLEL_RESULT_ORDER)},
     /* A status that is none of the four: every check that reads the outcome reads that word. */
-    {CK_COMPLETE_STATUS, "lifecycle.*"},
-    {CK_COMPLETE_STATUS, "order.prompt-complete"},
-    {CK_COMPLETE_STATUS, "cancel.status"},
-    {CK_COMPLETE_STATUS, "valid.*"},
+    {CK_COMPLETE_STATUS, GROUP("lifecycle.")},
+    {CK_COMPLETE_STATUS, ONE(CK_ORDER_PROMPT_COMPLETE)},
+    {CK_COMPLETE_STATUS, ONE(CK_CANCEL_STATUS)},
+    {CK_COMPLETE_STATUS, GROUP("valid.")},
     /* A cancel told twice: the check of the cancel's pair of events sees the second one too. */
-    {CK_CANCEL_ONCE, "cancel.events"},
+    {CK_CANCEL_ONCE, ONE(CK_CANCEL_EVENTS)},
     /* The prompt after an invalid one never ran: one execute fewer than prompts. */
-    {CK_VALID_NEXT_PROMPT, "proc.executes"},
+    {CK_VALID_NEXT_PROMPT, ONE(CK_PROC_EXECUTES)},
     /* An injection put between a call and its results: the history check sees the same split. */
-    {CK_HOOK_INJECT_PLACEMENT, "orphan.results-adjacent"},
+    {CK_HOOK_INJECT_PLACEMENT, ONE(CK_ORPHAN_RESULTS_ADJACENT)},
     /* An event without the fields it must carry: the check of what they say reads them. */
-    {CK_PROC_EVENT_FIELDS, "error.provider-error"},
+    {CK_PROC_EVENT_FIELDS, ONE(CK_ERROR_PROVIDER_ERROR)},
     /* No prompt:complete: the lifecycle's transitions lack the step it marks. */
-    {CK_ORDER_PROMPT_COMPLETE, "lifecycle.transitions"},
+    {CK_ORDER_PROMPT_COMPLETE, ONE(CK_LIFECYCLE_TRANSITIONS)},
     /* A turn sent back to the provider that failed carries that provider's model where the
      * session gives the fallback's. */
-    {CK_ERROR_FALLBACK_STICKS, "proc.request-model"},
+    {CK_ERROR_FALLBACK_STICKS, ONE(CK_PROC_REQUEST_MODEL)},
     /* An event before the session fetch is an event before the first prompt:submit too: the
      * grammar's check of the first event restates it. */
-    {CK_PROC_SESSION, "order.submit-first"},
+    {CK_PROC_SESSION, ONE(CK_ORDER_SUBMIT_FIRST)},
     /* A timeout reported as another failure: the tool:post order check exempts a timeout by its
      * type, so it reads the mislabel too. */
-    {CK_TOOL_TIMEOUT, "order.tool-post-after-run"},
+    {CK_TOOL_TIMEOUT, ONE(CK_ORDER_TOOL_POST_AFTER_RUN)},
 };
 
 static int layer_of(const char *id) {
@@ -158,6 +166,27 @@ static int ruled(const char *cause, const char *consequence) {
         matches(rules[i].consequences, consequence))
       return 1;
   return 0;
+}
+
+static int group_holds_a_check(const char *prefix) {
+  if (!strcmp(prefix, CHECK_CAPABILITY_PREFIX))
+    return 1; /* made per capability, not rows of the table (checklist.h) */
+  for (size_t i = 0; i < ock__checklist_count(); i++)
+    if (!strncmp(prefix, ock__checklist_at(i)->id, strlen(prefix)))
+      return 1;
+  return 0;
+}
+
+int ock_cause_groups_known(const char **unknown) {
+  const char *bad = NULL;
+  for (size_t i = 0; !bad && i < sizeof layers / sizeof layers[0]; i++)
+    if (layers[i].checks.prefix && !group_holds_a_check(layers[i].checks.prefix))
+      bad = layers[i].checks.prefix;
+  for (size_t i = 0; !bad && i < sizeof rules / sizeof rules[0]; i++)
+    if (rules[i].consequences.prefix && !group_holds_a_check(rules[i].consequences.prefix))
+      bad = rules[i].consequences.prefix;
+  *unknown = bad;
+  return bad == NULL;
 }
 
 int ock_cause_explains(const char *cause, const char *consequence) {

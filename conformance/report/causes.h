@@ -26,6 +26,11 @@
  * itself. */
 int ock_cause_explains(const char *cause, const char *consequence);
 
+/* ock_cause_groups_known: 1 when every group of checks the rule table names (a prefix such as
+ * "order.tool-") holds at least one check of the table; else 0, with *unknown the first prefix
+ * that holds none, which would explain nothing. */
+int ock_cause_groups_known(const char **unknown);
+
 /* ock_cause_id writes "<requirement>/<check>" into out (n bytes, NUL-terminated, cut to fit). */
 void ock_cause_id(char *out, size_t n, const char *requirement, const char *check);
 
