@@ -196,6 +196,22 @@ def ock_run(orchestrator, out, *args):
     return proc, report
 
 
+def not_passed(report):
+    """What an assertion prints for every scenario that did not PASS: its checks that did not,
+    with what they expected and saw, and the SUT's stderr, so a rare failure in CI says why."""
+    lines = []
+    for s in report["scenarios"]:
+        if s["verdict"] == "PASS":
+            continue
+        lines.append(f"{s['id']}: {s['verdict']}")
+        for c in s.get("checks", []):
+            if c["verdict"] not in ("PASS", "SKIP"):
+                lines.append(f"  {c['verdict']} {c['requirement']}/{c['id']}: expected {c.get('expected')}; "
+                             f"actual {c.get('actual')}; {c.get('message') or ''}")
+        lines.append("  SUT stderr: " + (s.get("process") or {}).get("stderr", "")[-1500:])
+    return "\n".join(lines)
+
+
 def requirement(scenario, rid):
     found = [c["verdict"] for c in scenario["checks"] if c["requirement"] == rid]
     return "FAIL" if "FAIL" in found else ("PASS" if "PASS" in found else (found[0] if found else "(absent)"))
@@ -220,7 +236,7 @@ def test_example_module_passes_under_ock_amplifier(tmp_path):
         got.setdefault(s.get("fixture_id", s["id"]), []).append(s["verdict"])
     assert set(got) == set(EXAMPLE_CASES), proc.stdout[-2000:]
     failing = {k: v for k, v in got.items() if any(x != "PASS" for x in v)}
-    assert not failing, proc.stdout[-4000:]
+    assert not failing, not_passed(report)
     assert proc.returncode == 0, proc.stdout[-2000:]
     by_id = {s.get("fixture_id", s["id"]): s for s in report["scenarios"]
              if s.get("wire", "openai") == "openai"}
@@ -254,7 +270,7 @@ def test_example_module_keeps_finished_results_when_cancelled_during_a_round(tmp
                            "--capabilities", "core,cancellation", "--fixtures", str(HERE / "fixtures"),
                            "--case", "amplifier-immediate-cancel-during-tools")
     (scenario,) = report["scenarios"]
-    assert scenario["verdict"] == "PASS", proc.stdout[-3000:]
+    assert scenario["verdict"] == "PASS", not_passed(report)
     assert scenario["process"]["sigints"] >= 1
     for rid in ("OCK-CANCEL-001", "OCK-CANCEL-003", "OCK-TOOL-006", "OCK-COMPLETE-001"):
         assert requirement(scenario, rid) == "PASS", rid
