@@ -1089,6 +1089,16 @@ static void undeclared_capability_by_behaviour(void) {
   EXPECT(c, "capability.lifecycle", "WARN");
   cJSON_Delete(c);
 
+  /* A tool:selecting event shows scheduling; declared, the check is not run. */
+  const char *selecting = "[" SESSION "," EV("prompt:submit", "{\"prompt\":\"hi\"}") "," EV(
+      "tool:selecting", "{\"tool_calls\":[]}") "," COMPLETE("0", "error") "]";
+  c = grade(selecting, no_caps, 0);
+  EXPECT(c, "capability.scheduling", "WARN");
+  cJSON_Delete(c);
+  c = grade(selecting, (const char *const[]){"scheduling", NULL}, 0);
+  EXPECT(c, "capability.scheduling", "(not run)");
+  cJSON_Delete(c);
+
   /* A request after a faulted reply in one execute is a retry; a cancelled status shows
    * cancellation. */
   const char *retried =
