@@ -105,7 +105,8 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
       : m->refused_execute ? "in an execute that sends no request"
                            : "late";
   ock__grade_emit(g, CK_CANCEL_IGNORED,
-                  requested == (size_t)-1 && !ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
+                  requested == (size_t)-1 &&
+                      !ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED),
                   requested != (size_t)-1 ? ock__entry_seq(v->e[requested]) : x->complete_seq,
                   "a SIGINT after prompt:complete or execution:end, or in an execute that sends no "
                   "request (denied "
@@ -118,7 +119,7 @@ static void cancel_ignored(struct grade_ctx *g, const struct view_exec *x,
 
 static void cancel_status(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *c = x->complete_entry;
-  ock__grade_emit(g, CK_CANCEL_STATUS, ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
+  ock__grade_emit(g, CK_CANCEL_STATUS, ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED),
                   x->complete_seq, "SIGINT during an execute: status cancelled",
                   "execute %d: status %s", x->index,
                   c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)");
@@ -299,7 +300,7 @@ static void cancel_results_kept(struct grade_ctx *g, const struct view_exec *x, 
                     "call %s (%.40s), not finished before the cancel: %s", ock__call_id(c),
                     ock__call_name(c),
                     text ? "it has a result" : "no result for it in the next LLM request");
-    if (!strcmp(ock__fate_error_type(c), "cancelled"))
+    if (!strcmp(ock__fate_error_type(c), OCK_PV_TOOL_ERROR_ERROR_TYPE_CANCELLED))
       ock__text_of_result(g, CK_TEXT_CANCELLED, c, CANCELLED_RESULT, 0);
   }
   free(f);

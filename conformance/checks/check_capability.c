@@ -124,7 +124,7 @@ static long sign_retried(const struct view *v, const char **what) {
 /* sign_cancelled: orchestrator:complete with status cancelled. */
 static long sign_cancelled(const struct view *v) {
   for (size_t k = 0; k < v->nx; k++)
-    if (ock__pf_is(v->x[k].complete_entry, OCK_FIELD_STATUS, "cancelled"))
+    if (ock__pf_is(v->x[k].complete_entry, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED))
       return v->x[k].complete_seq;
   return -1;
 }

@@ -12,7 +12,12 @@
 #include "ock/contract.h"
 #include "ock/json.h"
 
-static const char *const statuses[] = {"success", "incomplete", "cancelled", "error", NULL};
+/* The values of orchestrator:complete data.status, from the contract's shapes. */
+static const char *const statuses[] = {
+#define STATUS(ident, value) value,
+    OCK_PV_STATUS_MAP(STATUS)
+#undef STATUS
+        NULL};
 
 static int status_known(const char *s) {
   for (int i = 0; s && statuses[i]; i++)
@@ -115,7 +120,8 @@ static void check_response(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *r = ock__pf(end, OCK_FIELD_RESPONSE);
   int ok;
   const char *what;
-  if (ock__pf_is(c, OCK_FIELD_STATUS, "cancelled") || ock__pf_is(c, OCK_FIELD_STATUS, "error")) {
+  if (ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED) ||
+      ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_ERROR)) {
     ok = cJSON_IsNull(r);
     what = "null";
   } else if (said) {
@@ -202,19 +208,19 @@ static void complete_status_matches(struct grade_ctx *g, const struct view_exec 
   what_happened(v, x, &h);
   if (status_known(status)) {
     const char *why = NULL;
-    if (!strcmp(status, "cancelled") && !h.cancelled)
+    if (!strcmp(status, OCK_PV_STATUS_CANCELLED) && !h.cancelled)
       why = "status cancelled, but no SIGINT was sent during this execute";
-    else if (!strcmp(status, "success") && h.wrapped_up)
+    else if (!strcmp(status, OCK_PV_STATUS_SUCCESS) && h.wrapped_up)
       why = "status success, but the loop hit max_iterations (a wrap-up request was made)";
-    else if (!strcmp(status, "success") && !(h.last_reply_ok && h.last_reply_final))
+    else if (!strcmp(status, OCK_PV_STATUS_SUCCESS) && !(h.last_reply_ok && h.last_reply_final))
       why = "status success, but the last LLM reply was not a final answer";
-    else if (!strcmp(status, "success") && h.denied)
+    else if (!strcmp(status, OCK_PV_STATUS_SUCCESS) && h.denied)
       why = "status success, but a hook denied the prompt or a request";
-    else if (!strcmp(status, "error") && h.last_reply_final && !h.failed_reply && !h.cancelled &&
-             h.requests)
+    else if (!strcmp(status, OCK_PV_STATUS_ERROR) && h.last_reply_final && !h.failed_reply &&
+             !h.cancelled && h.requests)
       why = "status error, but the execute ended with a final answer and no failure";
-    else if (strcmp(status, "cancelled") && h.last_reply_final && !h.failed_reply && !h.denied &&
-             !h.cancelled && !h.wrapped_up && strcmp(status, "success"))
+    else if (strcmp(status, OCK_PV_STATUS_CANCELLED) && h.last_reply_final && !h.failed_reply &&
+             !h.denied && !h.cancelled && !h.wrapped_up && strcmp(status, OCK_PV_STATUS_SUCCESS))
       why = "the execute ended with a final answer, no limit and no deny, so status should be "
             "success";
     ock__grade_emit(g, CK_COMPLETE_STATUS_MATCHES, why == NULL, seq, "status matches what happened",
@@ -225,7 +231,7 @@ static void complete_status_matches(struct grade_ctx *g, const struct view_exec 
 static void complete_error_object(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *c = x->complete_entry;
   long seq = x->complete_seq;
-  if (ock__pf_is(c, OCK_FIELD_STATUS, "error")) {
+  if (ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_ERROR)) {
     const cJSON *err = ock__pf(c, OCK_FIELD_ERROR);
     int ok = cJSON_IsObject(err) && ock_json_str(err, "type") && ock_json_str(err, "message");
     ock__grade_emit(g, CK_COMPLETE_ERROR_OBJECT, ok, seq, "error: {type, message} on status error",

@@ -161,7 +161,7 @@ static void cancelled_before_retry(struct grade_ctx *g, const struct failure *fl
   int can_retry = fl->can_retry, attempt = fl->attempt;
   const cJSON *c = x->complete_entry;
   ock__grade_emit(g, can_retry ? CK_ERROR_RETRY : CK_ERROR_FALLBACK,
-                  ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"), x->complete_seq,
+                  ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED), x->complete_seq,
                   "a SIGINT before the retry is sent ends the execute cancelled",
                   "attempt %d failed, then a SIGINT; no further request, status %s", attempt,
                   ock__pf_show(c, OCK_FIELD_STATUS));
@@ -284,11 +284,12 @@ static void error_fallback(struct grade_ctx *g, const struct failure *fl) {
  * (OCK-ERROR-001). */
 static void unrecovered(struct grade_ctx *g, const struct view_exec *x) {
   const cJSON *c = x->complete_entry;
-  ock__grade_emit(
-      g, CK_ERROR_PROVIDER_ERROR,
-      ock__pf_is(c, OCK_FIELD_STATUS, "error") || ock__pf_is(c, OCK_FIELD_STATUS, "cancelled"),
-      x->complete_seq, "an unrecovered provider error ends the execute with status error",
-      "execute %d: status %s", x->index, ock__pf_show(c, OCK_FIELD_STATUS));
+  ock__grade_emit(g, CK_ERROR_PROVIDER_ERROR,
+                  ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_ERROR) ||
+                      ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED),
+                  x->complete_seq,
+                  "an unrecovered provider error ends the execute with status error",
+                  "execute %d: status %s", x->index, ock__pf_show(c, OCK_FIELD_STATUS));
 }
 
 /* one_failure judges what the SUT did after the request at entry index i failed. */
@@ -380,15 +381,16 @@ static void fail_fast(struct grade_ctx *g) {
   for (size_t i = 0; i < n; i++) {
     const char *t = ock__fate_error_type(&f[i]);
     if (!f[i].error || !f[i].x ||
-        !(!strcmp(t, "execution_failed") || !strcmp(t, "timeout") ||
-          !strcmp(t, "invalid_arguments")))
+        !(!strcmp(t, OCK_PV_TOOL_ERROR_ERROR_TYPE_EXECUTION_FAILED) ||
+          !strcmp(t, OCK_PV_TOOL_ERROR_ERROR_TYPE_TIMEOUT) ||
+          !strcmp(t, OCK_PV_TOOL_ERROR_ERROR_TYPE_INVALID_ARGUMENTS)))
       continue;
     size_t j;
     const cJSON *next = ock__next_request_after(v, f[i].reply_index, &j);
     int stopped = !next || j >= f[i].x->end;
     const cJSON *c = f[i].x->complete_entry;
     ock__grade_emit(
-        g, CK_ERROR_FAIL_FAST, stopped && ock__pf_is(c, OCK_FIELD_STATUS, "error"),
+        g, CK_ERROR_FAIL_FAST, stopped && ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_ERROR),
         ock__entry_seq(f[i].error), "fail_fast: a tool failure ends the execute with status error",
         "tool %s failed (%s); %s, status %s", ock__call_id(&f[i]), t,
         stopped ? "no further request" : "the loop went on", ock__pf_show(c, OCK_FIELD_STATUS));
@@ -528,7 +530,7 @@ static void numbering(struct grade_ctx *g, const struct view_exec *x) {
 static int injected_between(const struct view *v, size_t from, size_t to) {
   for (size_t i = from; i < to; i++)
     if (ock__is_kind(v->e[i], OCK_ENTRY_EVENT) &&
-        !strcmp(ock__event_action(v->e[i]), "inject_context"))
+        !strcmp(ock__event_action(v->e[i]), OCK_PV_HOOK_RESULT_ACTION_INJECT_CONTEXT))
       return 1;
   return 0;
 }

@@ -58,7 +58,7 @@ static int requests_between(const struct view *v, size_t from, size_t to) {
 /* deny_reason: the <reason> of SPEC.md 5.6 for the deny (or ask_user) reply to event e. */
 static const char *deny_reason(const cJSON *e) {
   const char *why = ock__str_field(ock__event_reply(e), "reason");
-  if (!strcmp(ock__event_action(e), "ask_user"))
+  if (!strcmp(ock__event_action(e), OCK_PV_HOOK_RESULT_ACTION_ASK_USER))
     return "No approval system available";
   return *why ? why : "no reason given";
 }
@@ -95,7 +95,9 @@ static int denied_as_spec(struct grade_ctx *g, const struct view_exec *x, const 
     ock__grade_emit(g, CK_TEXT_DENIED_RESPONSE, !strcmp(response, want), ock__entry_seq(pc),
                     "the response after a deny is \"Denied: <reason>\" (SPEC.md 5.6)",
                     "execute %d: response \"%.80s\", expected \"%.80s\"", x->index, response, want);
-  return ock__pf_is(x->complete_entry, OCK_FIELD_REASON, "denied") && response && *response;
+  return ock__pf_is(x->complete_entry, OCK_FIELD_REASON,
+                    OCK_PV_ORCHESTRATOR_COMPLETE_REASON_DENIED) &&
+         response && *response;
 }
 
 /* hook_deny_submit: a deny (or ask_user) of the prompt:submit at entry index i of execute x
@@ -107,13 +109,14 @@ static void hook_deny_submit(struct grade_ctx *g, const struct view_exec *x, siz
   int sent = requests_between(v, i, x->end);
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
-  int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") && denied_as_spec(g, x, e, pc);
+  int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_INCOMPLETE) &&
+           denied_as_spec(g, x, e, pc);
   ock__grade_emit(g, CK_HOOK_DENY_SUBMIT, ok, ock__entry_seq(e),
                   "deny on prompt:submit: no LLM request, status incomplete, reason denied, "
                   "prompt:complete with a response",
                   "execute %d: %d LLM request(s), status %s, %s", x->index, sent,
                   ock__pf_show(c, OCK_FIELD_STATUS), seen);
-  if (!strcmp(ock__event_action(e), "ask_user"))
+  if (!strcmp(ock__event_action(e), OCK_PV_HOOK_RESULT_ACTION_ASK_USER))
     ock__grade_emit(g, CK_HOOK_ASK_USER, ok, ock__entry_seq(e),
                     "ask_user, with no approval system, is a deny",
                     "ask_user on prompt:submit: %d LLM request(s), status %s", sent,
@@ -144,13 +147,14 @@ static void hook_deny_request(struct grade_ctx *g, const struct view_exec *x, si
   int sent = requests_between(v, i, stop);
   char seen[400];
   const cJSON *pc = denial_seen(v, x, seen, sizeof seen);
-  int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") && denied_as_spec(g, x, e, pc);
+  int ok = !sent && ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_INCOMPLETE) &&
+           denied_as_spec(g, x, e, pc);
   ock__grade_emit(g, CK_HOOK_DENY_REQUEST, ok, ock__entry_seq(e),
                   "deny on provider:request: that request is not sent, status incomplete, reason "
                   "denied, prompt:complete with a response",
                   "execute %d: %d request(s) sent after the deny, status %s, %s", x->index, sent,
                   ock__pf_show(c, OCK_FIELD_STATUS), seen);
-  if (!strcmp(ock__event_action(e), "ask_user"))
+  if (!strcmp(ock__event_action(e), OCK_PV_HOOK_RESULT_ACTION_ASK_USER))
     ock__grade_emit(g, CK_HOOK_ASK_USER, ok, ock__entry_seq(e),
                     "ask_user, with no approval system, is a deny",
                     "ask_user on provider:request: %d request(s) sent, status %s", sent,
@@ -174,7 +178,7 @@ static void deny_prompt_or_request(struct grade_ctx *g, size_t i) {
 static void deny_tool(struct grade_ctx *g, const struct call_fate *f, const cJSON *denied_at,
                       enum check_name check) {
   const char *owed = ock__call_not_fed_back(g->v, f, 1);
-  int typed = f->error && !strcmp(ock__fate_error_type(f), "denied");
+  int typed = f->error && !strcmp(ock__fate_error_type(f), OCK_PV_TOOL_ERROR_ERROR_TYPE_DENIED);
   ock__grade_emit(
       g, check, !f->start && typed && !owed, ock__entry_seq(denied_at),
       "a denied call is not run, gets tool:error denied and a result, and the loop goes on",
@@ -206,7 +210,8 @@ static void injections(struct grade_ctx *g) {
   const struct view *v = g->v;
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
-    if (!ock__is_kind(e, OCK_ENTRY_EVENT) || strcmp(ock__event_action(e), "inject_context"))
+    if (!ock__is_kind(e, OCK_ENTRY_EVENT) ||
+        strcmp(ock__event_action(e), OCK_PV_HOOK_RESULT_ACTION_INJECT_CONTEXT))
       continue;
     const cJSON *reply = ock__event_reply(e);
     const char *text = ock_json_str(reply, "context_injection");
@@ -244,7 +249,7 @@ static void injections(struct grade_ctx *g) {
 }
 
 static void modifications(struct grade_ctx *g, const struct call_fate *f) {
-  if (f->pre && !strcmp(ock__event_action(f->pre), "modify") && f->start) {
+  if (f->pre && !strcmp(ock__event_action(f->pre), OCK_PV_HOOK_RESULT_ACTION_MODIFY) && f->start) {
     const cJSON *want = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(ock__event_reply(f->pre), "data"), "tool_input");
     if (want) {
@@ -255,7 +260,7 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
                       same ? "equals" : "differs from");
     }
   }
-  if (f->selecting && !strcmp(ock__event_action(f->selecting), "modify")) {
+  if (f->selecting && !strcmp(ock__event_action(f->selecting), OCK_PV_HOOK_RESULT_ACTION_MODIFY)) {
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(ock__event_reply(f->selecting), "data");
     const char *tool = ock_json_str(data, "tool");
     if (tool) {
@@ -264,8 +269,9 @@ static void modifications(struct grade_ctx *g, const struct call_fate *f) {
       /* A tool the session lacks is not run: step 4 of SPEC.md 5.8 makes it not_found. */
       int exists = ock__session_has_tool(g->v, tool);
       int ok = (exists ? f->start && !strcmp(ran, tool)
-                       : !f->start && !strcmp(ock__fate_error_type(f), "not_found")) &&
-               ock__pf_is(sel, OCK_FIELD_SOURCE, "scheduler") &&
+                       : !f->start && !strcmp(ock__fate_error_type(f),
+                                              OCK_PV_TOOL_ERROR_ERROR_TYPE_NOT_FOUND)) &&
+               ock__pf_is(sel, OCK_FIELD_SOURCE, OCK_PV_SOURCE_SCHEDULER) &&
                ock__pf_is(sel, OCK_FIELD_ORIGINAL_TOOL, ock__call_name(f));
       ock__grade_emit(
           g, CK_HOOK_SELECTING_MODIFY, ok,
@@ -308,15 +314,16 @@ void ock__check_hook(struct grade_ctx *g) {
   size_t n = ock__call_fates(v, &fates);
   for (size_t i = 0; i < n; i++) {
     const struct call_fate *f = &fates[i];
-    if (f->selecting && !strcmp(ock__event_action(f->selecting), "ask_user"))
+    if (f->selecting &&
+        !strcmp(ock__event_action(f->selecting), OCK_PV_HOOK_RESULT_ACTION_ASK_USER))
       ask_user_tool_not_run(g, f, f->selecting);
-    else if (f->pre && !strcmp(ock__event_action(f->pre), "ask_user"))
+    else if (f->pre && !strcmp(ock__event_action(f->pre), OCK_PV_HOOK_RESULT_ACTION_ASK_USER))
       ask_user_tool_not_run(g, f, f->pre);
     if (f->selecting && ock__event_denied(f->selecting))
       deny_tool(g, f, f->selecting, CK_HOOK_SELECTING_DENY);
-    else if (f->pre && !strcmp(ock__event_action(f->pre), "deny"))
+    else if (f->pre && !strcmp(ock__event_action(f->pre), OCK_PV_HOOK_RESULT_ACTION_DENY))
       deny_tool(g, f, f->pre, CK_HOOK_DENY_TOOL_PRE);
-    else if (f->pre && !strcmp(ock__event_action(f->pre), "ask_user"))
+    else if (f->pre && !strcmp(ock__event_action(f->pre), OCK_PV_HOOK_RESULT_ACTION_ASK_USER))
       deny_tool(g, f, f->pre, CK_HOOK_ASK_USER);
     modifications(g, f);
     selection_steps(g, f);

@@ -57,7 +57,8 @@ static const char *own_reminder(const struct view *v, size_t wrap, const char *c
     if (i < wrap && ock__is_kind(e, OCK_ENTRY_LLM_REQUEST) && carries_text(e, content))
       return NULL;
     const char *injected =
-        ock__is_kind(e, OCK_ENTRY_EVENT) && !strcmp(ock__event_action(e), "inject_context")
+        ock__is_kind(e, OCK_ENTRY_EVENT) &&
+                !strcmp(ock__event_action(e), OCK_PV_HOOK_RESULT_ACTION_INJECT_CONTEXT)
             ? ock_json_str(ock__event_reply(e), "context_injection")
             : NULL;
     if (injected && *injected && strstr(content, injected))
@@ -146,7 +147,8 @@ static void iter_status(struct grade_ctx *g, const struct view_exec *x, const si
   const cJSON *c = x->complete_entry;
   /* A wrap-up request that fails ends the execute with error (SPEC.md 5). */
   const cJSON *wrap_reply = turns == max + 1 ? ock__view_reply_of(v, turn_req[max]) : NULL;
-  const char *want = wrap_reply && ock__reply_failed(wrap_reply) ? "error" : "incomplete";
+  const char *want =
+      wrap_reply && ock__reply_failed(wrap_reply) ? OCK_PV_STATUS_ERROR : OCK_PV_STATUS_INCOMPLETE;
   /* Reason max_iterations with incomplete, and turn_count max_iterations + 1 (SPEC.md 5.5). */
   const char *reason = ock__pf_str(c, OCK_FIELD_REASON);
   long long counted = ock__pf_int(c, OCK_FIELD_TURN_COUNT, -1);
@@ -157,7 +159,8 @@ static void iter_status(struct grade_ctx *g, const struct view_exec *x, const si
     snprintf(shown, sizeof shown, "%s", ock__pf_show(c, OCK_FIELD_TURN_COUNT));
   int status_ok =
       ock__pf_is(c, OCK_FIELD_STATUS, want) &&
-      (strcmp(want, "incomplete") || ock__pf_is(c, OCK_FIELD_REASON, "max_iterations")) &&
+      (strcmp(want, OCK_PV_STATUS_INCOMPLETE) ||
+       ock__pf_is(c, OCK_FIELD_REASON, OCK_PV_ORCHESTRATOR_COMPLETE_REASON_MAX_ITERATIONS)) &&
       (turns != max + 1 || counted == max + 1);
   ock__grade_emit(
       g, CK_ITER_STATUS, status_ok, x->complete_seq,
@@ -238,7 +241,8 @@ static void one_execute(struct grade_ctx *g, const struct view_exec *x, long lon
   int pending = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
                     last_loop_reply, OCK_F_LLM_REPLY_TOOL_CALLS)) > 0;
   int reached = turns > max || (turns == max && pending);
-  if (!reached && ock__pf_is(x->complete_entry, OCK_FIELD_REASON, "max_iterations")) {
+  if (!reached && ock__pf_is(x->complete_entry, OCK_FIELD_REASON,
+                             OCK_PV_ORCHESTRATOR_COMPLETE_REASON_MAX_ITERATIONS)) {
     /* The execute says the limit ended it, but it never made the limit's turns: a limit off
      * by one, which wrapped up early (SPEC.md 5.5). */
     ock__grade_emit(g, CK_ITER_STATUS, 0, x->complete_seq,

@@ -22,12 +22,13 @@ static size_t next_event(const struct grade_ctx *g, size_t i, size_t hi) {
   return (size_t)-1;
 }
 
+/* exec_end_status: the execution:end status that goes with orchestrator:complete's status. */
 static const char *exec_end_status(const char *status) {
-  if (status && !strcmp(status, "cancelled"))
-    return "cancelled";
-  if (status && !strcmp(status, "error"))
-    return "error";
-  return "completed";
+  if (status && !strcmp(status, OCK_PV_STATUS_CANCELLED))
+    return OCK_PV_EXECUTION_END_STATUS_CANCELLED;
+  if (status && !strcmp(status, OCK_PV_STATUS_ERROR))
+    return OCK_PV_EXECUTION_END_STATUS_ERROR;
+  return OCK_PV_EXECUTION_END_STATUS_COMPLETED;
 }
 
 static void execution_events(struct grade_ctx *g, const struct view_exec *x) {

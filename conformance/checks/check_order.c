@@ -120,7 +120,8 @@ static void prompt_complete_presence(struct grade_ctx *g) {
         n++;
         seq = ock__entry_seq(v->e[i]);
       }
-    int returns = !strcmp(status, "success") || !strcmp(status, "incomplete");
+    int returns =
+        !strcmp(status, OCK_PV_STATUS_SUCCESS) || !strcmp(status, OCK_PV_STATUS_INCOMPLETE);
     ock__grade_emit(g, CK_ORDER_PROMPT_COMPLETE, returns ? n == 1 : n == 0, seq,
                     "one prompt:complete on success/incomplete, none on error/cancelled",
                     "execute %d: status %s with %d prompt:complete", x->index, status, n);
@@ -218,7 +219,8 @@ static void tools_announced(struct grade_ctx *g) {
                             ? ock__str_field(ock__pf(v->e[post], OCK_FIELD_ERROR), "type")
                             : "";
     /* A timeout or a cancellation closes the call before the endpoint answers, by design. */
-    if (post != (size_t)-1 && strcmp(etype, "timeout") && strcmp(etype, "cancelled"))
+    if (post != (size_t)-1 && strcmp(etype, OCK_PV_TOOL_ERROR_ERROR_TYPE_TIMEOUT) &&
+        strcmp(etype, OCK_PV_TOOL_ERROR_ERROR_TYPE_CANCELLED))
       ock__grade_emit(g, CK_ORDER_TOOL_POST_AFTER_RUN, post > end, ock__entry_seq(v->e[post]),
                       "tool:post or tool:error after the tool replied",
                       "%s for %s came %s the tool's reply", ock__event_name(v->e[post]), id,

@@ -280,7 +280,7 @@ static void final_stored(struct grade_ctx *g) {
   for (size_t k = 0; k + 1 < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     const cJSON *c = x->complete_entry;
-    int success = ock__pf_is(c, OCK_FIELD_STATUS, "success");
+    int success = ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_SUCCESS);
     const cJSON *last = NULL;
     size_t last_at = 0;
     for (size_t i = x->first; i < x->end; i++)
@@ -294,8 +294,9 @@ static void final_stored(struct grade_ctx *g) {
         !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(last, OCK_F_LLM_REPLY_TOOL_CALLS)) &&
         !ock__view_after_cancel(v, last_at))
       success = 1;
-    if (!success && !(ock__pf_is(c, OCK_FIELD_STATUS, "incomplete") &&
-                      ock__pf_is(c, OCK_FIELD_REASON, "max_iterations")))
+    if (!success &&
+        !(ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_INCOMPLETE) &&
+          ock__pf_is(c, OCK_FIELD_REASON, OCK_PV_ORCHESTRATOR_COMPLETE_REASON_MAX_ITERATIONS)))
       continue;
     const cJSON *next = ock__next_first_request(v, x);
     const char *prompt = v->x[k + 1].prompt;

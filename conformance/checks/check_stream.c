@@ -111,7 +111,8 @@ static void stream_arguments_reassembled(struct grade_ctx *g, const struct call_
   while (r > 0 && !ock__is_kind(v->e[r], OCK_ENTRY_LLM_REQUEST))
     r--;
   if (!f->start || !ock_json_bool(v->e[r], "stream", 0) ||
-      (f->pre && strcmp(ock__event_action(f->pre), "continue")) || f->selecting)
+      (f->pre && strcmp(ock__event_action(f->pre), OCK_PV_HOOK_RESULT_ACTION_CONTINUE)) ||
+      f->selecting)
     return;
   cJSON *args = cJSON_Parse(ock__call_args(f));
   if (cJSON_IsObject(args))

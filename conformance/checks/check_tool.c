@@ -21,7 +21,9 @@ static int denied_or_modified(const cJSON *event) {
   if (!event)
     return 0;
   const char *a = ock__event_action(event);
-  return !strcmp(a, "deny") || !strcmp(a, "modify") || !strcmp(a, "ask_user");
+  return !strcmp(a, OCK_PV_HOOK_RESULT_ACTION_DENY) ||
+         !strcmp(a, OCK_PV_HOOK_RESULT_ACTION_MODIFY) ||
+         !strcmp(a, OCK_PV_HOOK_RESULT_ACTION_ASK_USER);
 }
 
 static int cancel_in(const struct view *v, const struct view_exec *x) {
@@ -33,7 +35,7 @@ static int cancel_in(const struct view *v, const struct view_exec *x) {
 
 /* modified: the data.<key> a modify reply to event carried, or NULL. */
 static const cJSON *modified(const cJSON *event, const char *key) {
-  if (!event || strcmp(ock__event_action(event), "modify"))
+  if (!event || strcmp(ock__event_action(event), OCK_PV_HOOK_RESULT_ACTION_MODIFY))
     return NULL;
   return cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(ock__event_reply(event), "data"), key);
@@ -73,7 +75,7 @@ static void tool_unknown(struct grade_ctx *g, const struct call_fate *f, const c
   long rseq = ock__entry_seq(f->reply);
   /* The loop goes on: not_found is no fail_fast failure (SPEC.md 5.7). */
   const char *owed = ock__call_not_fed_back(v, f, 1);
-  int typed = f->error && !strcmp(ock__fate_error_type(f), "not_found");
+  int typed = f->error && !strcmp(ock__fate_error_type(f), OCK_PV_TOOL_ERROR_ERROR_TYPE_NOT_FOUND);
   ock__grade_emit(g, CK_TOOL_UNKNOWN, !f->start && typed && !owed,
                   f->error   ? ock__entry_seq(f->error)
                   : f->start ? ock__entry_seq(f->start)
@@ -97,7 +99,8 @@ static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *
   const char *id = ock__call_id(f);
   long rseq = ock__entry_seq(f->reply);
   const char *owed = ock__call_not_fed_back(v, f, 0);
-  int typed = f->error && !strcmp(ock__fate_error_type(f), "invalid_arguments");
+  int typed =
+      f->error && !strcmp(ock__fate_error_type(f), OCK_PV_TOOL_ERROR_ERROR_TYPE_INVALID_ARGUMENTS);
   ock__grade_emit(g, CK_TOOL_INVALID_ARGUMENTS, !f->start && typed && !owed,
                   f->error ? ock__entry_seq(f->error) : rseq,
                   "arguments that are not a JSON object: not run, tool:error invalid_arguments, a "
@@ -118,7 +121,8 @@ static void tool_invalid_arguments(struct grade_ctx *g, const struct call_fate *
 static void tool_token_limit(struct grade_ctx *g, const struct call_fate *f) {
   const char *id = ock__call_id(f);
   const char *owed = ock__call_not_fed_back(g->v, f, 0);
-  int typed = f->error && !strcmp(ock__fate_error_type(f), "invalid_arguments");
+  int typed =
+      f->error && !strcmp(ock__fate_error_type(f), OCK_PV_TOOL_ERROR_ERROR_TYPE_INVALID_ARGUMENTS);
   ock__grade_emit(g, CK_TOOL_TOKEN_LIMIT, !f->start && typed && !owed,
                   f->start   ? ock__entry_seq(f->start)
                   : f->error ? ock__entry_seq(f->error)
@@ -225,12 +229,14 @@ static void tool_timeout(struct grade_ctx *g, const struct call_fate *f, int can
   const char *id = ock__call_id(f);
   if (cancelled && abandoned_at_sigint(v, f))
     return;
-  if (f->start && !(f->error && !strcmp(ock__fate_error_type(f), "cancelled"))) {
+  if (f->start &&
+      !(f->error && !strcmp(ock__fate_error_type(f), OCK_PV_TOOL_ERROR_ERROR_TYPE_CANCELLED))) {
     double limit = (double)v->cfg.tool_timeout_ms;
     /* A reply the SUT no longer waited for (client_gone) was never received: no answer. */
     int answered = f->end && !ock_json_bool(f->end, OCK_F_TOOL_END_CLIENT_GONE, 0);
     double took = answered ? ock__entry_time(f->end) - ock__entry_time(f->start) : -1;
-    int said_timeout = f->error && !strcmp(ock__fate_error_type(f), "timeout");
+    int said_timeout =
+        f->error && !strcmp(ock__fate_error_type(f), OCK_PV_TOOL_ERROR_ERROR_TYPE_TIMEOUT);
     if (took < 0 || took > limit + 200) {
       const char *owed = ock__call_not_fed_back(v, f, 0);
       ock__grade_emit(g, CK_TOOL_TIMEOUT, said_timeout && !owed,
@@ -261,7 +267,8 @@ static void tool_endpoint_failure(struct grade_ctx *g, const struct call_fate *f
   const char *id = ock__call_id(f);
   const char *t = ock__fate_error_type(f);
   const char *owed = ock__call_not_fed_back(v, f, 0);
-  int typed = f->error && (!strcmp(t, "execution_failed") || !strcmp(t, "timeout"));
+  int typed = f->error && (!strcmp(t, OCK_PV_TOOL_ERROR_ERROR_TYPE_EXECUTION_FAILED) ||
+                           !strcmp(t, OCK_PV_TOOL_ERROR_ERROR_TYPE_TIMEOUT));
   /* Over MCP the status never reaches the client: the failure arrives as a CallToolResult with
    * isError true, the same as a ToolResult with success false, so a tool:post reporting the
    * failure is as right there (SPEC.md 7.10). */

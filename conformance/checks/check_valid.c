@@ -26,7 +26,8 @@ void ock__check_valid(struct grade_ctx *g) {
       sent += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
     const char *status = ock__pf_str(x->complete_entry, OCK_FIELD_STATUS);
     const char *type = ock_json_str(ock__pf(x->complete_entry, OCK_FIELD_ERROR), "type");
-    int ok = !sent && status && !strcmp(status, "error") && type && !strcmp(type, want_type);
+    int ok =
+        !sent && status && !strcmp(status, OCK_PV_STATUS_ERROR) && type && !strcmp(type, want_type);
     ock__grade_emit(g, check, ok, x->complete_seq,
                     "status error, error.type as SPEC.md says, no LLM request",
                     "execute %d: status %s, error.type %s, %d LLM request(s)", x->index,

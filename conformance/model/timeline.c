@@ -62,7 +62,7 @@ static const char *s_or(const cJSON *o, const char *k, const char *dflt) {
 /* event_row: an event POST, labelled with a reply other than continue. */
 static void event_row(const cJSON *e, struct row *r) {
   const char *action = ock__event_action(e);
-  int plain = !strcmp(action, "continue");
+  int plain = !strcmp(action, OCK_PV_HOOK_RESULT_ACTION_CONTINUE);
   r->lane = "sut";
   r->text = ock_json_print(cJSON_GetObjectItemCaseSensitive(e, OCK_F_EVENT_DATA));
   snprintf(r->label, sizeof r->label, "%s%s%s", s_or(e, OCK_F_EVENT_EVENT, "?"),

@@ -54,7 +54,7 @@ const cJSON *ock__event_reply(const cJSON *e) {
 
 const char *ock__event_action(const cJSON *e) {
   const char *a = ock_json_str(ock__event_reply(e), "action");
-  return a ? a : "continue";
+  return a ? a : OCK_PV_HOOK_RESULT_ACTION_CONTINUE;
 }
 
 int ock__is_event(const cJSON *e, const char *name) {
@@ -231,7 +231,8 @@ const cJSON *ock__view_reply_of(const struct view *v, size_t i) {
 
 int ock__event_denied(const cJSON *e) {
   const char *a = ock__event_action(e);
-  return !strcmp(a, "deny") || !strcmp(a, "ask_user"); /* no approval system under ock/1 */
+  return !strcmp(a, OCK_PV_HOOK_RESULT_ACTION_DENY) ||
+         !strcmp(a, OCK_PV_HOOK_RESULT_ACTION_ASK_USER); /* no approval system under ock/1 */
 }
 
 int ock__view_is_wrap_up(const struct view *v, size_t i) {

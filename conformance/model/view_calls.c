@@ -110,8 +110,8 @@ const char *ock__call_not_fed_back(const struct view *v, const struct call_fate 
   size_t j = 0;
   const cJSON *next = ock__next_request_after(v, f->reply_index, &j);
   const cJSON *c = f->x ? f->x->complete_entry : NULL;
-  int may_stop =
-      ock__pf_is(c, OCK_FIELD_STATUS, "cancelled") || ock__pf_is(c, OCK_FIELD_STATUS, "error");
+  int may_stop = ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_CANCELLED) ||
+                 ock__pf_is(c, OCK_FIELD_STATUS, OCK_PV_STATUS_ERROR);
   for (size_t i = f->x ? f->x->first : 0; f->x && i < f->x->end && !may_stop; i++)
     may_stop = ock__is_kind(v->e[i], OCK_ENTRY_CANCEL);
   if (!next)

@@ -23,7 +23,8 @@
  * (see put_config), from which core/config.c makes the one typed config parser. The event
  * payloads' fields become OCK_PF_<FIELD> name constants, OCK_PAYLOAD_FIELD_MAP and
  * OCK_EVENT_FIELD_MAP (each event's fields, required or optional, with their JSON types from
- * core/contract-shapes.json; see put_payload).
+ * core/contract-shapes.json; see put_payload), and each set of values a field may take (an
+ * "enum" there) OCK_PV_<FIELD>_<VALUE> constants and an X-macro (see put_value_sets).
  * core/include/ock/contract.h expands the maps into enums and name tables. A renamed or
  * removed name is then a compile error wherever the code names it.
  */
@@ -112,6 +113,56 @@ static int put_constants(const char *file, const char *list, const cJSON *items,
     printf(")");
   }
   printf("\n\n");
+  return 0;
+}
+
+/* ident_into writes name as put_ident prints it into out (n bytes, NUL-terminated), after what
+ * out already holds. */
+static void ident_into(char *out, size_t n, const char *name) {
+  size_t k = strlen(out);
+  for (const char *p = name; *p && k + 1 < n; p++)
+    out[k++] = *p == ':' || *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+  out[k] = '\0';
+}
+
+/* put_value_sets prints the value constants of every "enum" of strings that s holds, at any
+ * depth: OCK_PV_<PATH>_<VALUE> and the X-macro OCK_PV_<PATH>_MAP, where PATH joins the names of
+ * the members that lead to it, "properties", "allOf" and array indices left out:
+ * field_types.status is OCK_PV_STATUS_CANCELLED, event_field_overrides' tool:error error
+ * (allOf[1].properties.type) is OCK_PV_TOOL_ERROR_ERROR_TYPE_TIMEOUT, defs' hook_result action
+ * is OCK_PV_HOOK_RESULT_ACTION_DENY. Returns 0, or 1 after a message. */
+static int put_value_sets(const char *file, const cJSON *s, const char *path, const char *ident) {
+  if (cJSON_IsArray(s)) {
+    const cJSON *it;
+    cJSON_ArrayForEach(it, s) {
+      if (put_value_sets(file, it, path, ident))
+        return 1;
+    }
+    return 0;
+  }
+  if (!cJSON_IsObject(s))
+    return 0;
+  const cJSON *en = cJSON_GetObjectItemCaseSensitive(s, "enum");
+  if (cJSON_IsArray(en) && cJSON_IsString(cJSON_GetArrayItem(en, 0))) {
+    char prefix[160] = "OCK_PV_", map[170];
+    ident_into(prefix, sizeof prefix, ident);
+    snprintf(map, sizeof map, "%s_MAP", prefix);
+    ident_into(prefix, sizeof prefix, "_");
+    if (put_constants(file, path, en, NULL, prefix, map))
+      return 1;
+  }
+  const cJSON *m;
+  cJSON_ArrayForEach(m, s) {
+    if (!strcmp(m->string, "enum"))
+      continue;
+    int named = strcmp(m->string, "properties") && strcmp(m->string, "allOf");
+    char sub_path[300], sub_ident[160];
+    snprintf(sub_path, sizeof sub_path, "%s.%s", path, m->string);
+    snprintf(sub_ident, sizeof sub_ident, "%s%s%s", ident, named && *ident ? "_" : "",
+             named ? m->string : "");
+    if (put_value_sets(file, m, sub_path, sub_ident))
+      return 1;
+  }
   return 0;
 }
 
@@ -686,7 +737,12 @@ static int put_contract(const char *file, const cJSON *reg, const char *shapes_f
                     NULL, "OCK_F_", "OCK_JOURNAL_COMMON_MAP") ||
       put_fields(file, kinds) ||
       put_config(file, cJSON_GetObjectItemCaseSensitive(reg, "config")) ||
-      put_payload(shapes_file, reg, shapes))
+      put_payload(shapes_file, reg, shapes) ||
+      put_value_sets(shapes_file, cJSON_GetObjectItemCaseSensitive(shapes, "field_types"),
+                     "field_types", "") ||
+      put_value_sets(shapes_file, cJSON_GetObjectItemCaseSensitive(shapes, "event_field_overrides"),
+                     "event_field_overrides", "") ||
+      put_value_sets(shapes_file, cJSON_GetObjectItemCaseSensitive(shapes, "defs"), "defs", ""))
     return 1;
   printf("#endif\n");
   return 0;
