@@ -56,11 +56,18 @@ function promptMessage({ role, text }) {
   return role === 'system' ? { role: 'system', content: text } : { role, content: [{ type: 'text', text }] };
 }
 
-function providerError(e) {
+/**
+ * The provider:error fields of what ended a request. A request ended by the execute's abort is
+ * cancelled (SPEC.md 5.10 step 3) whatever the error says: the SDK rethrows the signal's reason,
+ * here the Error('SIGINT') of client.js's Interrupts, or a stream read that broke off with it.
+ * @param {any} e
+ * @param {AbortSignal} [signal] the execute's abort signal
+ */
+function providerError(e, signal) {
   const status = Number.isInteger(e?.statusCode) ? e.statusCode : null;
   let type = 'connection_error';
   if (status !== null) type = 'http_error';
-  else if (e?.name === 'AbortError' || e?.name === 'ResponseAborted') type = 'cancelled';
+  else if (e?.name === 'AbortError' || e?.name === 'ResponseAborted' || signal?.aborted) type = 'cancelled';
   else if (/Timeout/.test(e?.name ?? '')) type = 'timeout';
   else if (/JSON|parse|Invalid|validation/i.test(e?.name ?? '') || /JSON/.test(e?.message ?? '')) type = 'malformed_response';
   const message = status !== null ? `HTTP ${status}: ${e.message}` : String(e?.message || e?.name || 'provider error');
@@ -208,7 +215,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         result = await doGenerate();
       } catch (e) {
         run.turns += 1;
-        await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e, signal) });
         closeRequest();
         throw e;
       }
@@ -232,7 +239,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
         res = await doStream();
       } catch (e) {
         run.turns += 1;
-        await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e) });
+        await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...providerError(e, signal) });
         closeRequest();
         throw e;
       }
@@ -259,7 +266,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             if (!answer()) return controller.enqueue(part);
             // SPEC.md 5.7: an error event or a malformed chunk inside a stream is retryable,
             // whatever the error's own class says (a malformed non-streamed reply is not).
-            const pe = providerError(part.error);
+            const pe = providerError(part.error, signal);
             if (pe.error.type !== 'cancelled') pe.retryable = true;
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
             closeRequest();
@@ -450,7 +457,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     // or provider:error is being sent: the abort can end the call while the stream's last part
     // is reported.
     if (open && answer()) {
-      const pe = providerError(e);
+      const pe = providerError(e, signal);
       await client.emit('provider:error', { provider: provider.name, iteration: run.iteration, attempt: 1, ...pe });
       closeRequest();
     }
@@ -463,7 +470,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     }
     state.history = [...messages, ...withStored(run.done)];
     if (await cancel.finish()) return complete('cancelled');
-    const { error } = providerError(e);
+    const { error } = providerError(e, signal);
     return complete('error', { error });
   } finally {
     state.executes += 1;

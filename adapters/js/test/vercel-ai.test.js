@@ -164,6 +164,22 @@ test('streaming: provider:stream per delta, the wire finish reason, a cut stream
     error: { type: 'malformed_response', message: 'Invalid JSON chunk' }, retryable: true, status_code: null }]);
 });
 
+test('a stream broken off by the SIGINT is provider:error cancelled, not retryable, whatever the error says', async () => {
+  // The SDK rethrows the abort's reason, client.js's Error('SIGINT'), a plain Error: the bridge
+  // reads the execute's signal, not the error's name (SPEC.md 5.10 step 3).
+  const doc = session({ config: { streaming: true, mode: 'streaming' } });
+  const controller = new AbortController();
+  const reply = (event) => {
+    if (event === 'provider:stream') controller.abort(new Error('SIGINT'));
+    return undefined;
+  };
+  fake.replies = [{ stream: [{ type: 'text-delta', delta: '15 ' }, { type: 'error', error: new Error('SIGINT') }] }];
+  const { events } = await run({ doc, reply, signal: controller.signal });
+  assert.deepEqual(dataOf(events, 'provider:error'), [{ provider: 'primary', iteration: 1, attempt: 1,
+    error: { type: 'cancelled', message: 'SIGINT' }, retryable: false, status_code: null }]);
+  assert.equal(completion(events).status, 'cancelled');
+});
+
 test('the session model: the first provider by priority, on its own wire, with the traced fetch', () => {
   const doc = session({ providers: [
     { name: 'second', api: 'openai', base_url: 'http://127.0.0.1:9/p/second/v1', model: 'm2', priority: 2 },
