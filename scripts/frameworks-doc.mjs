@@ -223,39 +223,41 @@ function explained(cause) {
 }
 
 /**
- * The findings, one per first cause of the report (SPEC.md 9.8): the deviation, in how many
- * scenarios it is found, the failing checks it explains there, its label from the baseline entry
- * that excuses it, and its simplest scenario to reproduce it. Sorted by cause id.
+ * The findings, one per first cause of the report (SPEC.md 9.8) and baseline group that excuses
+ * it: the deviation, in how many scenarios it is found, the failing checks it explains there, its
+ * label and text from that group, and the simplest of those scenarios to reproduce it. A cause
+ * found in scenarios of two groups (a token-limit scenario and a policy one) is two rows, so a
+ * row's text and its command are about the same scenarios. Sorted by cause id, then group.
  */
 export function findingsOf(report, baseline, baselineFile, levelOf = new Map()) {
   const byId = new Map(report.scenarios.map((s) => [s.id, s]));
   const findings = [];
   for (const cause of report.causes ?? []) {
-    const roots = [];
+    const groups = new Map(); // the covering entry's group (or none) -> its roots
     for (const id of cause.scenarios) {
       const s = byId.get(id);
       const c = s?.checks.find((k) => k.id === cause.check && k.requirement === cause.requirement);
-      if (c && found(c)) roots.push({ scenario: id, check: c });
+      if (!c || !found(c)) continue;
+      const entry = c.expected_failure ? baseline.find((e) => covers(e, id, c)) ?? null : null;
+      const key = entry ? `${entry.label}\u0000${entry.text}` : '';
+      if (!groups.has(key)) groups.set(key, { entry, roots: [] });
+      groups.get(key).roots.push({ scenario: id, check: c });
     }
-    if (!roots.length) continue;
-    let entry = null;
-    for (const r of roots) {
-      entry = r.check.expected_failure ? baseline.find((e) => covers(e, r.scenario, r.check)) : null;
-      if (entry) break;
+    for (const { entry, roots } of groups.values()) {
+      const simplest = roots.some((r) => r.scenario === cause.simplest?.scenario) ? cause.simplest.scenario : roots[0].scenario;
+      findings.push({
+        cause: cause.id,
+        requirement: cause.requirement,
+        level: levelOf.get(cause.requirement) ?? cause.level,
+        label: entry ? entry.label : 'not in the baseline',
+        text: entry ? entry.text : `${roots[0].check.verdict} ${cause.check}: the run failed; fix it or list it in ${baselineFile}`,
+        scenarios: roots.length,
+        explains: explained(cause),
+        simplest,
+      });
     }
-    const simplest = roots.some((r) => r.scenario === cause.simplest?.scenario) ? cause.simplest.scenario : roots[0].scenario;
-    findings.push({
-      cause: cause.id,
-      requirement: cause.requirement,
-      level: levelOf.get(cause.requirement) ?? cause.level,
-      label: entry ? entry.label : 'not in the baseline',
-      text: entry ? entry.text : `${roots[0].check.verdict} ${cause.check}: the run failed; fix it or list it in ${baselineFile}`,
-      scenarios: roots.length,
-      explains: explained(cause),
-      simplest,
-    });
   }
-  return findings.sort((a, b) => a.cause.localeCompare(b.cause));
+  return findings.sort((a, b) => a.cause.localeCompare(b.cause) || a.label.localeCompare(b.label) || a.text.localeCompare(b.text));
 }
 
 const cell = (s) => String(s).replace(/\|/g, '\\|');

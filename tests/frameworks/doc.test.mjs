@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ROOT } from './harness.mjs';
-import { frameworkVersions, parseBaseline } from '../../scripts/frameworks-doc.mjs';
+import { findingsOf, frameworkVersions, parseBaseline } from '../../scripts/frameworks-doc.mjs';
 
 test('each group comment gives its entries their label', () => {
   const entries = parseBaseline(
@@ -37,6 +37,27 @@ test('each group comment gives its entries their label', () => {
       ['stream-malformed-chunk', 'OCK-ERROR-001', 'bridge defect', 'retryable false'],
     ],
   );
+});
+
+test('a cause found in scenarios of two baseline groups is two rows, each with its own text and scenario', () => {
+  const check = (scenario) => ({ id: 'order.prompt-complete', requirement: 'OCK-ORDER-004', verdict: 'FAIL', expected_failure: true, scenario });
+  const report = {
+    scenarios: ['iter-max-iterations', 'iter-wrapup-tool-calls', 'tool-token-limit'].map((id) => ({ id, checks: [check(id)] })),
+    causes: [{ id: 'OCK-ORDER-004/order.prompt-complete', requirement: 'OCK-ORDER-004', check: 'order.prompt-complete', level: 'MUST',
+      scenarios: ['iter-max-iterations', 'iter-wrapup-tool-calls', 'tool-token-limit'], simplest: { scenario: 'tool-token-limit' } }],
+  };
+  const baseline = parseBaseline([
+    '# policy: no wrap-up turn',
+    'iter-max-iterations:OCK-ORDER-004',
+    'iter-wrapup-tool-calls:OCK-ORDER-004',
+    '# framework: a cut reply ends the loop',
+    'tool-token-limit:OCK-ORDER-004',
+  ].join('\n'), 'b.txt');
+  const rows = findingsOf(report, baseline, 'b.txt').map((f) => [f.label, f.text, f.scenarios, f.simplest]);
+  assert.deepEqual(rows, [
+    ["deviation from the contract's policy", 'no wrap-up turn', 2, 'iter-max-iterations'],
+    ['framework defect', 'a cut reply ends the loop', 1, 'tool-token-limit'],
+  ]);
 });
 
 test('an entry outside a labelled group is an error naming its line', () => {
