@@ -319,6 +319,42 @@ def test_a_cancel_during_a_tool_round_leaves_a_valid_history_for_the_next_prompt
                        ("AIMessage", lgb.CANCELLED_TEXT, None), ("HumanMessage", "just the weather", None)]
 
 
+def test_the_calls_of_a_reply_cut_at_the_token_limit_are_answered_not_run():
+    """SPEC.md 5.8: a reply that stopped at the output token limit has cut arguments, though
+    they parse; the post_model_hook answers its calls (raw text, tool:error invalid_arguments),
+    so the ToolNode never runs them, and the next request carries their results."""
+    client = FakeClient()
+    cut = AIMessage("", tool_calls=[call("c1", args={"city": "Par"})],
+                    additional_kwargs={"tool_calls": [{"id": "c1", "type": "function",
+                                                       "function": {"name": "get_weather", "arguments": '{"city": "Par'}}]},
+                    response_metadata={"finish_reason": "length"})
+    bridge, seen = scripted_bridge(client, [cut, AIMessage("sorry", response_metadata={"finish_reason": "stop"})])
+    asyncio.run(bridge.execute("weather"))
+    bridge.events.shutdown(wait=True)
+    assert client.spans == [], "the tools endpoint was called for a cut call"
+    pre = [d for e, d in client.events if e == "tool:pre"]
+    err = [d for e, d in client.events if e == "tool:error"]
+    assert [d["tool_input"] for d in pre] == ['{"city": "Par']
+    assert [d["error"]["type"] for d in err] == ["invalid_arguments"]
+    results = [m.content for m in seen[1] if isinstance(m, ToolMessage)]
+    assert len(results) == 1 and results[0].startswith("Error: invalid arguments: ")
+
+
+def test_rounds_only_the_post_model_hook_answers_stop_at_max_iterations_model_calls():
+    """A round of unparsable calls has no ToolNode superstep, so the recursion limit alone would
+    let the graph call the model past max_iterations (OCK-ITER-001)."""
+    client = FakeClient()
+    bad = lambda i: AIMessage("", invalid_tool_calls=[{"id": f"c{i}", "name": "get_weather", "args": "{bad",
+                                                         "error": "x", "type": "invalid_tool_call"}],
+                              response_metadata={"finish_reason": "tool_calls"})
+    bridge, seen = scripted_bridge(client, [bad(i) for i in range(6)], max_iterations=2)
+    asyncio.run(bridge.execute("weather"))
+    bridge.events.shutdown(wait=True)
+    assert client.names().count("provider:request") == 2 and len(seen) == 2
+    done = [d for e, d in client.events if e == "orchestrator:complete"][-1]
+    assert done["status"] == "incomplete" and done["reason"] == "max_iterations"
+
+
 def test_graph_recursion_error_ends_the_execute_incomplete_max_iterations():
     """AsyncBridge._raised with GraphRecursionError, the LangGraph bridge's limit exception; an
     exception of another class is an error, not the limit."""

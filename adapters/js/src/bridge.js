@@ -77,12 +77,14 @@ export function injection(result) {
 /**
  * A call of a session tool at the tools endpoint (SPEC.md 5.7), then its tool:post, or its
  * tool:error when the call failed: the text of the call's tool result (SPEC.md 5.11), and the
- * injection the tool:post reply asks for, which the bridge places as its framework allows.
+ * injection the tool:post reply asks for, which the bridge places as its framework allows, and
+ * whether the call failed (a tool:error, or a ToolResult with success false), for a framework
+ * that sends a failure to the model in a form of its own.
  * @param {OckClient} client
  * @param {{tool_call_id: string, tool_name: string, parallel_group_id: string}} base the events' ids
  * @param {unknown} input the arguments the tool runs on
  * @param {{signal?: AbortSignal, timeoutMs?: number}} options
- * @returns {Promise<{text: string, injection: Injection | null}>}
+ * @returns {Promise<{text: string, injection: Injection | null, failed: boolean}>}
  */
 export async function callAtEndpoint(client, base, input, { signal, timeoutMs }) {
   let result;
@@ -91,10 +93,10 @@ export async function callAtEndpoint(client, base, input, { signal, timeoutMs })
   } catch (e) {
     const type = e instanceof ToolCallError ? e.type : 'execution_failed';
     await client.emit('tool:error', { ...base, error: { type, message: e.message }, tool_input: input });
-    return { text: type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`, injection: null };
+    return { text: type === 'cancelled' ? 'Error: cancelled' : `Error: ${e.message}`, injection: null, failed: true };
   }
   const post = await client.emit('tool:post', { ...base, result, tool_input: input });
-  return { text: resultText(result), injection: injection(post) };
+  return { text: resultText(result), injection: injection(post), failed: result?.success === false };
 }
 
 /** A deny or ask_user reply to prompt:submit or provider:request, thrown out of the framework's loop. */

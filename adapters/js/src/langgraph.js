@@ -109,9 +109,15 @@ class ReportingCompletions extends ChatOpenAICompletions {
     }));
     run.lastContent = textOf(message);
     for (const c of calls) run.callIds.add(c.id);
+    const finish = gen?.generationInfo?.finish_reason ?? message?.response_metadata?.finish_reason ?? 'unknown';
+    // A reply cut at the output token limit: its calls' arguments are what the model had
+    // written when it was stopped (SPEC.md 5.8), answered by the postModelHook, never run.
+    run.cut = new Map(finish === 'length'
+      ? (message?.additional_kwargs?.tool_calls ?? []).map((c) => [c.id, c.function?.arguments ?? ''])
+      : []);
     await client.emit('provider:response', {
       provider: provider.name, iteration, content: run.lastContent, tool_calls: calls,
-      finish_reason: gen?.generationInfo?.finish_reason ?? message?.response_metadata?.finish_reason ?? 'unknown',
+      finish_reason: finish,
       usage: { input_tokens: message?.usage_metadata?.input_tokens, output_tokens: message?.usage_metadata?.output_tokens },
     });
     run.groups += 1;
@@ -234,6 +240,11 @@ function preModelHook({ client, session, state, ock }) {
       if (denies(pre)) error = { type: 'denied', message: denyReason(pre) };
       await client.emit('tool:error', { ...ids, error, tool_input: toolInput });
     }
+    // The recursion limit counts four supersteps a round, but a round the postModelHook answered
+    // whole has no ToolNode superstep: past max_iterations model calls the graph would still
+    // call the model. The limit stands for max_iterations calls, so the hook ends the graph here
+    // the way the limit does.
+    if (run.iteration >= session.config.max_iterations) throw new GraphRecursionError(`max_iterations (${session.config.max_iterations}) model calls made`);
     const kept = run.kept.splice(0).map(injectedMessage);
     return kept.length ? { messages: kept } : {};
   };
@@ -245,9 +256,12 @@ function preModelHook({ client, session, state, ock }) {
  * (ChatOpenAI's parse), which the ToolNode never sees. Each gets its tool:pre with the raw
  * arguments (an empty string is {}); a deny is tool:error denied, a modify that supplies an object
  * (or arguments that were empty) runs the tool at the endpoint, anything else is tool:error
- * invalid_arguments (SPEC.md 5.8). The calls run at once, or in call order with parallel_tools
- * false. The hook answers each call with its ToolMessage; the router then sends the graph back to
- * the model, or to the ToolNode for the message's other calls.
+ * invalid_arguments (SPEC.md 5.8). So are the calls of a reply cut at the output token limit
+ * (finish_reason length), though their arguments parse (ChatOpenAI's streamed parser even
+ * completes cut JSON): tool:pre with the raw arguments, and only a modify that supplies an object
+ * runs one. The calls run at once, or in call order with parallel_tools false. The hook answers
+ * each call with its ToolMessage; the router sends to the ToolNode only the calls of the message
+ * that have no ToolMessage yet, and else back to the model.
  */
 function postModelHook({ client, session, state, ock }) {
   const known = new Set(session.tools.map((t) => t.name));
@@ -256,27 +270,33 @@ function postModelHook({ client, session, state, ock }) {
     const last = graphState.messages.at(-1);
     if (!isAIMessage(last)) return {};
     const answers = [];
-    for (const c of last.invalid_tool_calls ?? []) {
+    const cut = (last.tool_calls ?? []).filter((c) => run.cut?.has(c.id));
+    const answered = [...(last.invalid_tool_calls ?? []), ...cut];
+    for (const c of answered) {
       const id = c.id ?? '';
       run.reported.add(id);
       const base = { tool_call_id: id, tool_name: c.name ?? '', parallel_group_id: `pg-${state.executes}-${run.groups}` };
-      const answer = run.track(answerInvalid({ client, session, ock, known }, base, c.args ?? '', config?.signal));
+      const args = run.cut?.has(id) ? { raw: run.cut.get(id), cut: true } : { raw: c.args ?? '', cut: false };
+      const answer = run.track(answerInvalid({ client, session, ock, known }, base, args, config?.signal));
       // parallel_tools false: one after another, in call order, as the ToolNode's calls.
       if (!session.config.parallel_tools) await answer.catch(() => {});
       answers.push(answer);
     }
     const texts = await Promise.all(answers);
     if (!texts.length) return {};
-    const messages = last.invalid_tool_calls.map((c, i) => new ToolMessage({
+    const messages = answered.map((c, i) => new ToolMessage({
       content: texts[i].text, name: c.name ?? '', tool_call_id: c.id ?? '', status: texts[i].ran ? 'success' : 'error',
     }));
     return { messages };
   };
 }
 
-/** One call whose arguments did not parse: its events, and its tool result text. */
-async function answerInvalid({ client, session, ock, known }, base, raw, signal) {
-  const toolInput = parseArguments(raw);
+/**
+ * One call whose arguments did not parse, or of a cut reply (`cut`: its raw arguments are its
+ * input, and only a modify's object runs it): its events, and its tool result text.
+ */
+async function answerInvalid({ client, session, ock, known }, base, { raw, cut }, signal) {
+  const toolInput = cut ? String(raw) : parseArguments(raw);
   const pre = await client.emit('tool:pre', { ...base, tool_input: toolInput });
   let error;
   if (denies(pre)) {
@@ -285,7 +305,7 @@ async function answerInvalid({ client, session, ock, known }, base, raw, signal)
     const input = pre.action === 'modify' && isObject(pre.data?.tool_input) ? pre.data.tool_input : toolInput;
     if (isObject(input) && known.has(base.tool_name)) return { text: await callEndpoint({ client, session, ock }, base, input, signal), ran: true };
     error = known.has(base.tool_name)
-      ? { type: 'invalid_arguments', message: `not valid JSON: ${String(raw).slice(0, 120)}` }
+      ? { type: 'invalid_arguments', message: cut ? `the reply stopped at the output token limit: ${String(raw).slice(0, 120)}` : `not valid JSON: ${String(raw).slice(0, 120)}` }
       : { type: 'not_found', message: `tool '${base.tool_name}' not found` };
   }
   await client.emit('tool:error', { ...base, error, tool_input: toolInput });
@@ -327,7 +347,7 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
   const config = session.config;
   const pending = new Set();
   const run = {
-    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', invoked: new Set(), reported: new Set(), callIds: new Set(),
+    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', invoked: new Set(), reported: new Set(), callIds: new Set(), cut: new Map(),
     // The model calls and tool calls the bridge reports, while they run: an aborted invoke
     // returns at once, and their last events must still come before the execute's end.
     track(p) {
@@ -355,6 +375,7 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
     try {
       // A tool round is four supersteps (pre_model_hook, agent, post_model_hook, tools):
       // max_iterations model calls with their tool rounds run, and the next one is over the limit.
+      // A round the postModelHook answered whole has three; the preModelHook stops that one.
       result = await state.graph.agent.invoke({ messages }, {
         configurable: { thread_id: session.trace_id },
         recursionLimit: 4 * config.max_iterations,

@@ -309,6 +309,17 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     return turn;
   });
   const heldRun = (execute) => (...args) => hold(execute(...args));
+  // On Gemini, @ai-sdk/google sends a tool output as functionResponse.response {name, content},
+  // and an error output as {name, error}: a failed call's text goes out as an error output
+  // there, so the model reads it as the failure it is (other wires send the text as it is).
+  const failedCalls = new Set();
+  const failed = (toolCallId, text) => {
+    failedCalls.add(toolCallId);
+    return text;
+  };
+  const toModelOutput = !AI5 && provider.api === 'gemini'
+    ? ({ toolCallId, output }) => ({ type: failedCalls.has(toolCallId) ? 'error-text' : 'text', value: String(output) })
+    : undefined;
   const tools = {};
   for (const spec of session.tools) {
     tools[spec.name] = tool({
@@ -317,6 +328,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       // object (SPEC.md 5.8) is then refused by the framework (InvalidToolInputError), so that it
       // reaches repairToolCall instead of the tool.
       inputSchema: jsonSchema(spec.input_schema, { validate: objectInput }),
+      ...(toModelOutput ? { toModelOutput } : {}),
       execute: heldRun(oneAtATime(async (input, { toolCallId, abortSignal }) => {
         await open?.done;
         // A call the framework starts after generateText/streamText has returned or thrown (ai 5
@@ -329,13 +341,13 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
           const pre = await client.emit('tool:pre', { ...base, tool_input: input });
           if (denies(pre)) {
             await client.emit('tool:error', { ...base, error: { type: 'denied', message: denyReason(pre) }, tool_input: input });
-            return `Error: denied: ${denyReason(pre)}`;
+            return failed(toolCallId, `Error: denied: ${denyReason(pre)}`);
           }
           if (pre.action === 'modify' && isObject(pre.data?.tool_input)) sent = pre.data.tool_input;
         }
         const done = await callAtEndpoint(client, base, sent, { signal: abortSignal, timeoutMs: config.tool_timeout_ms });
         if (done.injection) (done.injection.ephemeral ? run.ephemeral : run.kept).push(done.injection);
-        return done.text;
+        return done.failed ? failed(toolCallId, done.text) : done.text;
       })),
     });
   }

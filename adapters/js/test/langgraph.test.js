@@ -165,6 +165,28 @@ test('a message with a call that parses and one that does not goes out with both
   assert.deepEqual(fake.sent[1].filter((m) => m.tool_call_id).map((m) => m.tool_call_id).sort(), ['call_1', 'call_2']);
 });
 
+test('a reply cut at the token limit: its calls get tool:pre with the raw arguments and tool:error, never the endpoint, though they parse; a modify runs one', async () => {
+  const cut = (...cs) => ({ content: '', finish_reason: 'length', usage, tool_calls: cs });
+  fake.replies = [cut({ id: 'call_1', name: 'get_weather', args: { city: 'Par' } }, { id: 'call_2', name: 'get_weather', args: { city: 'Lyo' } }), text('sorry')];
+  const answer = (event, data) => (event === 'tool:pre' && data.tool_call_id === 'call_2' ? { action: 'modify', data: { tool_input: { city: 'Lyon' } } } : undefined);
+  const { events, tools } = await run({ reply: answer });
+  assert.deepEqual(tools.map((t) => [t.tool_call_id, t.input]), [['call_2', { city: 'Lyon' }]], 'only the call a modify replaced runs');
+  assert.deepEqual(dataOf(events, 'tool:pre').map((d) => d.tool_input), ['{"city":"Par"}', '{"city":"Lyo"}']);
+  assert.deepEqual(dataOf(events, 'tool:error'), [{ tool_call_id: 'call_1', tool_name: 'get_weather', parallel_group_id: 'pg-0-1',
+    error: { type: 'invalid_arguments', message: 'the reply stopped at the output token limit: {"city":"Par"}' }, tool_input: '{"city":"Par"}' }]);
+  const results = Object.fromEntries(fake.sent[1].filter((m) => m.tool_call_id).map((m) => [m.tool_call_id, m.content]));
+  assert.match(results.call_1, /^Error: invalid arguments: /);
+  assert.equal(results.call_2, '15 degrees');
+});
+
+test('rounds of calls only the postModelHook answers (no ToolNode superstep) still stop at max_iterations model calls', async () => {
+  const bad = (id) => ({ content: '', finish_reason: 'tool_calls', usage, tool_calls: [{ id, name: 'get_weather', raw: '{bad', args: undefined }] });
+  fake.replies = [bad('call_1'), bad('call_2'), bad('call_3'), bad('call_4'), text('never')];
+  const { events } = await run({ doc: session({ config: { max_iterations: 2 } }) });
+  assert.equal(dataOf(events, 'provider:request').length, 2, 'three supersteps a round must not buy a third model call');
+  assert.equal(completion(events).status, 'incomplete');
+});
+
 test('the postModelHook with parallel_tools false: the calls run one after another, in call order', async () => {
   const slow = async () => { await sleep(60); return { success: true, output: 'x', error: null }; };
   fake.replies = [rawCalls(raw('call_a', ''), raw('call_b', '')), text('done')];

@@ -128,6 +128,21 @@ test('a failing tool endpoint is tool:error execution_failed, and the model read
   assert.match(state.history.at(-2).content[0].output, /^Error: tool endpoint returned HTTP 500/);
 });
 
+test('on Gemini a failed call goes to the model as an error output, a result as text; other wires send the text', async () => {
+  const gemini = session({ providers: [{ name: 'primary', api: 'gemini', base_url: 'http://127.0.0.1:9/p/primary/v1beta', model: 'gemini-ock', priority: 1 }] });
+  const failing = (name, call) => (call.tool_call_id === 'call_2' ? { status: 500, body: { error: 'down' } } : { success: true, output: '15 degrees', error: null });
+  fake.replies = [calls(['call_1', { city: 'Paris' }], ['call_2', { city: 'Lyon' }]), text('half')];
+  const { state } = await run({ doc: gemini, tool: failing });
+  const outputs = state.history.at(-2).content.map((r) => r.output);
+  assert.deepEqual(outputs[0], { type: 'text', value: '15 degrees' });
+  assert.equal(outputs[1].type, 'error-text');
+  assert.match(outputs[1].value, /^Error: tool endpoint returned HTTP 500/);
+
+  fake.replies = [calls(['call_1', { city: 'Paris' }], ['call_2', { city: 'Lyon' }]), text('half')];
+  const openai = await run({ tool: failing });
+  assert.deepEqual(openai.state.history.at(-2).content.map((r) => typeof r.output), ['string', 'string']);
+});
+
 test('the history is kept across prompts', async () => {
   fake.replies = [text('15 degrees'), text('You are welcome')];
   const { events } = await run({ doc: session({ prompts: ['Weather?', 'Thanks!'] }) });

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import sys
 from typing import Any
@@ -78,6 +79,7 @@ class Run:
         self.open_calls: dict[str, dict] = {}  # tool_call_id -> the ids of a call not closed yet
         self.results: dict[str, str] = {}  # tool_call_id -> the result text of a call that finished
         self.reply: AIMessage | None = None  # the last reply reported with provider:response
+        self.cut: dict[str, str] = {}  # tool_call_id -> raw arguments, of a reply cut at the token limit
 
 
 def message_of(inj: dict):
@@ -95,6 +97,17 @@ def text_of(message: Any) -> str:
     if isinstance(content, list):
         return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
     return ""
+
+
+def raw_arguments(msg: Any) -> dict[str, str]:
+    """tool_call_id -> the arguments text the model sent, for the message's parsed calls: from
+    the wire's tool_calls (a whole reply) or the stream's tool_call_chunks (a streamed one)."""
+    raw = {c.get("id"): (c.get("function") or {}).get("arguments") or ""
+           for c in (getattr(msg, "additional_kwargs", None) or {}).get("tool_calls") or []}
+    for c in getattr(msg, "tool_call_chunks", None) or []:
+        raw.setdefault(c.get("id"), c.get("args") or "")
+    return {c["id"]: raw.get(c["id"], json.dumps(c["args"], separators=(",", ":")))
+            for c in getattr(msg, "tool_calls", [])}
 
 
 def calls_of(msg: Any) -> list[dict]:
@@ -169,6 +182,13 @@ class Bridge(AsyncBridge):
     async def _request(self, messages) -> tuple[int, list]:
         """provider:request; a deny raises, an ephemeral injection joins this request's messages."""
         run, p = self.run, self.provider
+        # The recursion limit counts three supersteps a round, but a round the post_model_hook
+        # answered whole has no ToolNode superstep: past max_iterations model calls the graph
+        # would still call the model. The limit stands for max_iterations calls, so the request
+        # past them ends the graph the way the limit does, before it is sent.
+        limit = int(self.config.get("max_iterations", 10))
+        if run.iteration >= limit:
+            raise GraphRecursionError(f"max_iterations ({limit}) model calls made")
         run.iteration += 1
         it = run.iteration
         reply = await self.emit("provider:request",
@@ -209,6 +229,9 @@ class Bridge(AsyncBridge):
         run.last_content = text_of(msg)
         run.reply = AIMessage(content=msg.content, tool_calls=msg.tool_calls,
                               invalid_tool_calls=msg.invalid_tool_calls) if calls else None
+        # A reply cut at the output token limit: its calls' arguments are what the model had
+        # written when it was stopped (SPEC.md 5.8), answered by the post_model_hook, never run.
+        run.cut = raw_arguments(msg) if finish == "length" else {}
         usage = msg.usage_metadata or {}
         await self.emit("provider:response", {
             "provider": self.provider["name"], "iteration": it, "content": run.last_content, "tool_calls": calls,
@@ -332,14 +355,21 @@ class Bridge(AsyncBridge):
 
     async def _post_model_hook(self, state):
         """Calls whose arguments did not parse (invalid_tool_calls): the ToolNode never sees them,
-        so they are reported and answered here, after the model's message."""
+        so they are reported and answered here, after the model's message. So are the calls of a
+        reply cut at the output token limit, though their arguments parse: answered here, they
+        have a ToolMessage, and the graph's router sends to the ToolNode only calls without one."""
         last = state["messages"][-1]
         out = []
         for c in getattr(last, "invalid_tool_calls", None) or []:
             out.append(await self._invalid_call(c))
+        for c in getattr(last, "tool_calls", None) or []:
+            if c.get("id") in self.run.cut:
+                out.append(await self._invalid_call({**c, "args": self.run.cut[c["id"]]}, cut=True))
         return {"messages": out} if out else {}
 
-    async def _invalid_call(self, c: dict) -> ToolMessage:
+    async def _invalid_call(self, c: dict, cut: bool = False) -> ToolMessage:
+        """A call whose raw arguments are its input: tool:pre with them, then only a modify that
+        supplies an object runs it; else tool:error (invalid_arguments, or denied)."""
         base, call_id, name = self._ids(c), c.get("id") or "", c.get("name") or ""
         raw = c.get("args") or ""
         self.run.open_calls[call_id] = base
@@ -354,7 +384,8 @@ class Bridge(AsyncBridge):
                 return ToolMessage(content=text, name=name, tool_call_id=call_id)
             message, kind, text = f"tool '{name}' not found", "not_found", f"Error: tool '{name}' not found"
         else:
-            message = f"not valid JSON: {raw[:120]}"
+            why = "the reply stopped at the output token limit" if cut else "not valid JSON"
+            message = f"{why}: {raw[:120]}"
             kind, text = "invalid_arguments", f"Error: invalid arguments: {message}"
         await self._finished(call_id, "tool:error", {**base, "error": {"type": kind, "message": message}}, text)
         return ToolMessage(content=text, name=name, tool_call_id=call_id)

@@ -58,7 +58,12 @@ async function loop(options, type) {
       outputs = await Promise.all(calls.map(runOne));
     }
     const added = [assistant];
-    if (calls.length) added.push({ role: 'tool', content: calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId, output: outputs[i] })) });
+    // ai 7 turns each output into the model's form through the tool's toModelOutput, if it has one.
+    const modelOutput = (c, i) => {
+      const convert = options.tools[c.toolName].toModelOutput;
+      return convert ? convert({ toolCallId: c.toolCallId, input: JSON.parse(c.input), output: outputs[i] }) : outputs[i];
+    };
+    if (calls.length) added.push({ role: 'tool', content: calls.map((c, i) => ({ type: 'tool-result', toolCallId: c.toolCallId, output: modelOutput(c, i) })) });
     responseMessages.push(...added);
     history.push(...added);
     const text = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
