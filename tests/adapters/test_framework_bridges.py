@@ -401,3 +401,13 @@ def test_how_a_run_exception_ends_the_execute(module, limit):
     out = ends(RuntimeError("boom"))
     assert [ev for ev, _ in out] == ["orchestrator:complete"]
     assert out[0][1]["status"] == "error" and out[0][1]["error"]["message"] == "boom"
+
+def test_the_client_sends_events_without_lifecycle_fields(monkeypatch):
+    """trace_id and stage are the lifecycle capability's fields (SPEC.md 1.3), which no Python
+    bridge declares: an event carrying one is graded as that capability in use, undeclared."""
+    from ock_frameworks.common import OckClient
+    client, sent = OckClient("http://127.0.0.1:9"), []
+    client.trace_id = "ock-1"
+    monkeypatch.setattr(client, "_post", lambda path, body, timeout: (sent.append(body), (200, {"action": "continue"}))[1])
+    assert client.emit("prompt:submit", {"prompt": "hi"}) == {"action": "continue"}
+    assert sent == [{"event": "prompt:submit", "data": {"prompt": "hi"}}]

@@ -63,6 +63,11 @@ function promptMessage({ role, text }) {
  * @param {any} e
  * @param {AbortSignal} [signal] the execute's abort signal
  */
+/** A step's finish reason as a string: ai 7 gives {unified, raw}, ai 5 the string. */
+function unifiedReason(reason) {
+  return typeof reason === 'string' ? reason : reason?.unified ?? 'unknown';
+}
+
 function providerError(e, signal) {
   const status = Number.isInteger(e?.statusCode) ? e.statusCode : null;
   let type = 'connection_error';
@@ -131,7 +136,7 @@ export function sessionModel(session, client) {
  */
 export async function executeVercelAi({ prompt, client, session, signal }, state) {
   const config = session.config;
-  const run = { turns: 0, iteration: 0, ephemeral: [], kept: [], stored: [], groups: 0, done: [], returned: false };
+  const run = { turns: 0, iteration: 0, ephemeral: [], kept: [], stored: [], groups: 0, done: [], returned: false, broken: null };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
 
@@ -225,7 +230,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       const content = result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
       const calls = result.content.filter((c) => c.type === 'tool-call').map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: parseArguments(c.input) }));
       await client.emit('provider:response', {
-        provider: provider.name, iteration, content, tool_calls: calls, finish_reason: wire ?? result.finishReason,
+        provider: provider.name, iteration, content, tool_calls: calls, finish_reason: wire ?? unifiedReason(result.finishReason),
         usage: tokens(result.usage),
       });
       closeRequest();
@@ -273,12 +278,22 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
           } else if (part.type === 'finish' && !closed) {
             closed = true;
             if (!answer()) return controller.enqueue(part);
-            await client.emit('provider:response', {
-              provider: provider.name, iteration, content: text, tool_calls: calls, finish_reason: wire ?? part.finishReason,
-              usage: tokens(part.usage),
-            });
+            const reason = unifiedReason(part.finishReason);
+            // A stream that stopped without its completion signal (a cut, a dropped connection,
+            // no terminator): ai 7's providers finish it as 'interrupted', ai 5's as 'unknown'
+            // with no finish reason on the wire. A broken reply (SPEC.md 5.7), not an answer:
+            // the framework runs none of its calls and ends the loop; the execute ends in error.
+            if (reason === 'interrupted' || (wire === null && reason === 'unknown')) {
+              run.broken ??= { at: run.done.length, iteration, message: 'the stream ended without a completion signal' };
+              await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, error: { type: 'stream_error', message: run.broken.message }, retryable: true, status_code: null });
+            } else {
+              await client.emit('provider:response', {
+                provider: provider.name, iteration, content: text, tool_calls: calls, finish_reason: wire ?? reason,
+                usage: tokens(part.usage),
+              });
+              run.groups += 1;
+            }
             closeRequest();
-            run.groups += 1;
           }
           controller.enqueue(part);
         },
@@ -358,6 +373,9 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   // through the tool wrapper (no second tool:pre); otherwise tool:error, and the framework
   // answers the call with its own error result.
   const report = async ({ toolCall, error }, canRepair) => {
+    // A call of a broken reply (its request closed with provider:error): not a call the SUT
+    // decides on (SPEC.md 5.7), so no tool:pre or tool:error; the framework answers it itself.
+    if (run.broken && run.broken.iteration === run.iteration) return null;
     const base = { tool_call_id: toolCall.toolCallId, tool_name: toolCall.toolName, parallel_group_id: `pg-${state.executes}-${run.groups}` };
     const raw = toolCall.input ?? '';
     const toolInput = raw.trim() === '' ? {} : parseArguments(raw);
@@ -455,6 +473,13 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
     }
     run.returned = true;
     await Promise.allSettled([...held]);
+    if (run.broken && run.broken.iteration === run.iteration) {
+      // The framework ended the loop on the broken reply: what the steps before it stored stays,
+      // the broken step's messages do not (its calls were never answered).
+      state.history = [...messages, ...withStored(run.done.slice(0, run.broken.at))];
+      if (await cancel.finish()) return complete('cancelled');
+      return complete('error', { error: { type: 'stream_error', message: run.broken.message } });
+    }
     state.history = [...messages, ...withStored(responseMessages)];
     if (await cancel.finish()) return complete('cancelled');
     await client.emit('prompt:complete', { response: finalText });

@@ -179,6 +179,25 @@ test('streaming: provider:stream per delta, the wire finish reason, a cut stream
     error: { type: 'malformed_response', message: 'Invalid JSON chunk' }, retryable: true, status_code: null }]);
 });
 
+test('a stream the provider finishes as interrupted is a broken reply: provider:error, status error, its step not stored', async () => {
+  // ai 7's providers end a stream cut before its completion signal with finish reason
+  // {unified: 'interrupted'}; the framework then runs none of its calls and ends the loop.
+  const doc = session({ config: { streaming: true, mode: 'streaming' } });
+  fake.replies = [{ stream: [
+    { type: 'tool-call', toolCallId: 'call_1', toolName: 'get_weather', input: '{"city":"Paris"}' },
+    { type: 'finish', finishReason: { unified: 'interrupted', raw: undefined }, usage },
+  ] }];
+  const { events, tools, state } = await run({ doc });
+  assert.deepEqual(dataOf(events, 'provider:error'), [{ provider: 'primary', iteration: 1, attempt: 1,
+    error: { type: 'stream_error', message: 'the stream ended without a completion signal' }, retryable: true, status_code: null }]);
+  assert.equal(dataOf(events, 'provider:response').length, 0);
+  assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 1, status: 'error',
+    error: { type: 'stream_error', message: 'the stream ended without a completion signal' } });
+  assert.equal(dataOf(events, 'prompt:complete').length, 0);
+  assert.deepEqual(state.history.map((m) => m.role), ['user'], 'the broken step is not stored');
+  assert.ok(tools.length <= 1);
+});
+
 test('a stream broken off by the SIGINT is provider:error cancelled, not retryable, whatever the error says', async () => {
   // The SDK rethrows the abort's reason, client.js's Error('SIGINT'), a plain Error: the bridge
   // reads the execute's signal, not the error's name (SPEC.md 5.10 step 3).

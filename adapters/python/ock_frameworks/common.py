@@ -61,7 +61,8 @@ class OckClient:
         return doc
 
     def emit(self, event: str, data: dict) -> dict:
-        data = {**data, "trace_id": self.trace_id}
+        """POST one event; its HookResult, or continue. The data carries no trace_id: the
+        bridges declare no lifecycle capability, whose field it is (SPEC.md 1.3)."""
         status, reply = self._post("/ock/v1/events", {"event": event, "data": data}, 30)
         return reply if status == 200 and isinstance(reply, dict) else {"action": "continue"}
 

@@ -47,7 +47,11 @@ async function loop(options, type) {
       options.onError?.({ error: result.error });
       break;
     }
-    const calls = result.content.filter((c) => c.type === 'tool-call');
+    // ai 7 runs no tool of a step whose finish reason is not stop or tool-calls (an interrupted
+    // stream, a reply cut at the token limit) and ends the loop there.
+    const reason = typeof result.finishReason === 'string' ? result.finishReason : result.finishReason?.unified;
+    const runnable = ['stop', 'tool-calls'].includes(reason);
+    const calls = runnable ? result.content.filter((c) => c.type === 'tool-call') : [];
     const assistant = { role: 'assistant', content: result.content };
     const runOne = (c) => options.tools[c.toolName].execute(JSON.parse(c.input), { toolCallId: c.toolCallId, abortSignal: options.abortSignal });
     let outputs;
