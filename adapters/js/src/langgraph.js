@@ -270,13 +270,13 @@ function postModelHook({ client, session, state, ock }) {
     const last = graphState.messages.at(-1);
     if (!isAIMessage(last)) return {};
     const answers = [];
-    const cut = (last.tool_calls ?? []).filter((c) => run.cut?.has(c.id));
+    const cut = (last.tool_calls ?? []).filter((c) => run.cut.has(c.id));
     const answered = [...(last.invalid_tool_calls ?? []), ...cut];
     for (const c of answered) {
       const id = c.id ?? '';
       run.reported.add(id);
       const base = { tool_call_id: id, tool_name: c.name ?? '', parallel_group_id: `pg-${state.executes}-${run.groups}` };
-      const args = run.cut?.has(id) ? { raw: run.cut.get(id), cut: true } : { raw: c.args ?? '', cut: false };
+      const args = run.cut.has(id) ? { raw: run.cut.get(id), cut: true } : { raw: c.args ?? '', cut: false };
       const answer = run.track(answerInvalid({ client, session, ock, known }, base, args, config?.signal));
       // parallel_tools false: one after another, in call order, as the ToolNode's calls.
       if (!session.config.parallel_tools) await answer.catch(() => {});

@@ -56,6 +56,11 @@ function promptMessage({ role, text }) {
   return role === 'system' ? { role: 'system', content: text } : { role, content: [{ type: 'text', text }] };
 }
 
+/** A step's finish reason as a string: ai 7 gives {unified, raw}, ai 5 the string. */
+function unifiedReason(reason) {
+  return typeof reason === 'string' ? reason : reason?.unified ?? 'unknown';
+}
+
 /**
  * The provider:error fields of what ended a request. A request ended by the execute's abort is
  * cancelled (SPEC.md 5.10 step 3) whatever the error says: the SDK rethrows the signal's reason,
@@ -63,11 +68,6 @@ function promptMessage({ role, text }) {
  * @param {any} e
  * @param {AbortSignal} [signal] the execute's abort signal
  */
-/** A step's finish reason as a string: ai 7 gives {unified, raw}, ai 5 the string. */
-function unifiedReason(reason) {
-  return typeof reason === 'string' ? reason : reason?.unified ?? 'unknown';
-}
-
 function providerError(e, signal) {
   const status = Number.isInteger(e?.statusCode) ? e.statusCode : null;
   let type = 'connection_error';
