@@ -147,6 +147,38 @@ def test_agents_history_kept_from_run_data():
     assert bridge.history == [{"role": "user", "content": "kept"}]
 
 
+def test_agents_kept_injection_goes_after_its_round_in_every_later_request():
+    note = {"role": "system", "content": "NOTE"}
+    user = {"role": "user", "content": "hi"}
+    calls = [{"type": "function_call", "call_id": c} for c in ("c1", "c2")]
+    outs = [{"type": "function_call_output", "call_id": c} for c in ("c1", "c2")]
+    later = {"type": "message", "role": "assistant", "content": []}
+    # after both results of the round, though it was replied to the first call's tool:post
+    assert oab.with_kept([user, *calls, *outs, later], [("c1", note)]) == [user, *calls, *outs, note, later]
+    # a provider:request one after the items its request was built from
+    assert oab.with_kept([user, *calls, *outs], [(1, note)]) == [user, note, *calls, *outs]
+    # the call's result is not there yet: at the end
+    assert oab.with_kept([user], [("c1", note)]) == [user, note]
+    assert oab.with_kept([user], []) == [user]
+
+
+def test_agents_kept_injection_on_tool_post_reaches_the_requests_and_the_history():
+    reply = {"action": "inject_context", "context_injection": "KEPT", "context_injection_role": "user"}
+    bridge = agents_bridge(FakeClient({"tool:post": reply}))
+    asyncio.run(bridge._invoke("get_weather", "c1", '{"city":"Paris"}'))
+    model = oab.ReportingModel(None, bridge)
+    items = [{"role": "user", "content": "hi"}, {"type": "function_call", "call_id": "c1"},
+             {"type": "function_call_output", "call_id": "c1"}]
+    kept = {"role": "user", "content": "KEPT"}
+    assert model._input(items) == items + [kept]
+    assert model._input(items + [{"type": "message"}]) == items + [kept, {"type": "message"}]
+    err = Exception("boom")
+    err.run_data = types.SimpleNamespace(input="hi", new_items=[types.SimpleNamespace(to_input_item=lambda i=i: i)
+                                                                for i in items[1:]])
+    bridge._keep_history(err, [])
+    assert bridge.history == items + [kept]
+
+
 # ---- the Pydantic AI bridge -------------------------------------------------------------------
 
 @pytest.mark.parametrize("reply,raw,expected", [

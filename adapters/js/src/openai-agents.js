@@ -10,6 +10,8 @@
 //   getStreamedResponse send the event and await the reply before they hand the request to the
 //   wrapped model, so a deny stops the request before it is built (the run is ended with an error
 //   the bridge recognises) and an ephemeral injection is appended to that request's input only.
+//   A kept injection (provider:request, tool:post) is placed by the same wrapper in every later
+//   request of the run (withKept), and in the session once the run has ended.
 // - provider:stream, provider:response, provider:error: the same wrapper, from what the wrapped
 //   model returned (status and usage read from the raw Responses reply the model keeps), streamed
 //   (its text deltas and its response_done event) or threw.
@@ -46,6 +48,43 @@ function inputMessage({ role, text }) {
 }
 
 const asItems = (input) => (typeof input === 'string' ? [{ role: 'user', content: input }] : [...input]);
+
+/**
+ * The Runner's items with the run's kept injections in their places (SPEC.md 4.4, 5.3): one from
+ * tool:post after the results of its call's round, never between a call and a result; one from
+ * provider:request after the items that request was built from. `kept` holds [anchor, item]
+ * pairs: the anchor is a callId, or the number of items the request had.
+ * @param {any[]} items
+ * @param {Array<[string | number, any]>} kept
+ */
+export function withKept(items, kept) {
+  const isResult = (i) => i?.type === 'function_call_result';
+  const places = kept.map(([anchor, item], seq) => {
+    let at = items.length;
+    if (typeof anchor === 'number') at = Math.min(anchor, items.length);
+    else {
+      const i = items.findIndex((it) => isResult(it) && it.callId === anchor);
+      if (i >= 0) for (at = i + 1; at < items.length && isResult(items[at]); at += 1);
+    }
+    return { at, seq, item };
+  });
+  places.sort((a, b) => a.at - b.at || a.seq - b.seq);
+  const out = [];
+  let last = 0;
+  for (const { at, item } of places) {
+    out.push(...items.slice(last, at), item);
+    last = at;
+  }
+  return [...out, ...items.slice(last)];
+}
+
+/** The session's items with the run's kept injections placed: what later executes send. */
+async function keepInjections(session, kept) {
+  if (!kept.length) return;
+  const items = await session.getItems();
+  await session.clearSession();
+  await session.addItems(withKept(items, kept));
+}
 
 /**
  * The provider:error fields of what the model threw: the SDK's ModelBehaviorError (a reply it
@@ -111,8 +150,11 @@ class ReportingModel {
     if (denies(reply)) throw new Denied(denyReason(reply));
     const inj = injection(reply);
     if (inj && inj.ephemeral) run.ephemeral.push(inj);
+    const items = asItems(request.input);
+    if (inj && !inj.ephemeral) run.kept.push([items.length, inputMessage(inj)]);
     const extra = run.ephemeral.splice(0).map(inputMessage);
-    return { iteration, sent: extra.length ? { ...request, input: [...asItems(request.input), ...extra] } : request };
+    if (!extra.length && !run.kept.length) return { iteration, sent: request };
+    return { iteration, sent: { ...request, input: [...withKept(items, run.kept), ...extra] } };
   }
 
   async failed(iteration, e, retryable) {
@@ -201,6 +243,7 @@ function sessionTools({ client, session, state, run, signal }) {
         const ids = base(callId);
         const done = await callAtEndpoint(client, ids, input, { signal: details?.signal ?? signal, timeoutMs: session.config.tool_timeout_ms });
         if (done.injection?.ephemeral) run.ephemeral.push(done.injection);
+        else if (done.injection) run.kept.push([callId, inputMessage(done.injection)]);
         return done.text;
       },
     });
@@ -276,7 +319,7 @@ function reportUnrunCalls(client, state, run) {
 export async function executeOpenAIAgents({ prompt, client, session, signal }, state) {
   const config = session.config;
   const run = {
-    turns: 0, iteration: 0, ephemeral: [], groups: 0, lastContent: '', callInputs: new Map(), invoked: new Set(), reported: new Set(), signal,
+    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', callInputs: new Map(), invoked: new Set(), reported: new Set(), signal,
   };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
@@ -341,12 +384,14 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
           await state.session.clearSession();
           await state.session.addItems(e.state.history);
         }
+        await keepInjections(state.session, run.kept);
         await client.emit('prompt:complete', { response: run.lastContent });
         return await complete('incomplete', { reason: 'max_iterations' });
       }
       return await complete('error', { error: providerError(e).error });
     }
     if (await cancel.finish()) return await complete('cancelled');
+    await keepInjections(state.session, run.kept);
     const text = typeof result.finalOutput === 'string' ? result.finalOutput : JSON.stringify(result.finalOutput ?? '');
     await client.emit('prompt:complete', { response: text });
     return await complete('success');

@@ -94,6 +94,27 @@ test('a provider:request deny: the wrapped model is not asked, status incomplete
   assert.deepEqual(completion(events), { orchestrator: ORCHESTRATOR, turn_count: 0, status: 'incomplete', reason: 'denied' });
 });
 
+test('a kept injection on tool:post goes after the results of its round, in later requests and the session', async () => {
+  fake.replies = [reply({ calls: [['call_1', 'get_weather', { city: 'Paris' }], ['call_2', 'get_weather', { city: 'Rome' }]] }),
+    reply({ content: 'ok' })];
+  const note = { role: 'user', content: 'KEPT-NOTE' };
+  const { state } = await run({
+    reply: (event, data) => (event === 'tool:post' && data.tool_call_id === 'call_1'
+      ? { action: 'inject_context', context_injection: 'KEPT-NOTE', context_injection_role: 'user' } : undefined),
+  });
+  const kinds = (items) => items.map((i) => (i === note || i.content === 'KEPT-NOTE' ? 'note' : i.type ?? i.role));
+  assert.deepEqual(kinds(fake.requests[1].input), ['user', 'function_call', 'function_call', 'function_call_result', 'function_call_result', 'note']);
+  assert.deepEqual(kinds(await state.session.getItems()),
+    ['user', 'function_call', 'function_call', 'function_call_result', 'function_call_result', 'note', 'message']);
+});
+
+test('withKept: a provider:request anchor is a count of items; a call not answered yet puts the item last', async () => {
+  const { withKept } = await import('../src/openai-agents.js');
+  assert.deepEqual(withKept(['a', 'b', 'c'], [[1, 'K']]), ['a', 'K', 'b', 'c']);
+  assert.deepEqual(withKept(['a'], [['call_9', 'K']]), ['a', 'K']);
+  assert.deepEqual(withKept(['a'], []), ['a']);
+});
+
 test('an ephemeral injection is appended to that request input only', async () => {
   fake.replies = [reply({ calls: [['call_1', 'get_weather', { city: 'Paris' }]] }), reply({ content: 'ok' })];
   await run({ reply: (event, data) => (event === 'provider:request' && data.iteration === 1 ? { action: 'inject_context', context_injection: 'Use Celsius.', ephemeral: true } : undefined) });

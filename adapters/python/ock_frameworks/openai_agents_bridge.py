@@ -70,6 +70,36 @@ def input_message(inj: dict) -> dict:
     return {"role": "user" if inj["role"] == "user" else "system", "content": inj["text"]}
 
 
+def _field(item: Any, key: str) -> Any:
+    return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+
+def with_kept(items: list, kept: list[tuple[Any, dict]]) -> list:
+    """The Runner's items with the run's kept injections in their places (SPEC.md 4.4, 5.3): one
+    from tool:post after the results of its call's round, never between a call and a result; one
+    from provider:request after the items that request was built from. kept holds (anchor, item):
+    anchor is a tool_call_id, or the number of the Runner's items the request had."""
+    places = []
+    for seq, (anchor, item) in enumerate(kept):
+        at = len(items)
+        if isinstance(anchor, int):
+            at = min(anchor, len(items))
+        else:
+            for i, it in enumerate(items):
+                if _field(it, "type") == "function_call_output" and _field(it, "call_id") == anchor:
+                    at = i + 1
+                    while at < len(items) and _field(items[at], "type") == "function_call_output":
+                        at += 1
+                    break
+        places.append((at, seq, item))
+    out, last = [], 0
+    for at, _, item in sorted(places, key=lambda p: (p[0], p[1])):
+        out += items[last:at]
+        out.append(item)
+        last = at
+    return out + items[last:]
+
+
 def output_summary(output: list) -> tuple[str, list[dict]]:
     """The text and the function calls of a Responses output (SDK objects or plain dicts)."""
     text, calls = "", []
@@ -91,6 +121,7 @@ class Run:
         self.iteration = 0
         self.groups = 0
         self.ephemeral: list[dict] = []
+        self.kept: list[tuple[Any, dict]] = []  # with_kept's (anchor, item) of this run's kept injections
         self.last_content = ""
         self.call_inputs: dict[str, Any] = {}
         self.cancelled = False
@@ -120,17 +151,22 @@ class ReportingModel(Model):
         inj = injection(reply)
         if inj and inj["ephemeral"]:
             run.ephemeral.append(inj)
+        elif inj:
+            run.kept.append((None, input_message(inj)))  # anchored when _input sees the request's items
         run.open_request = run.iteration
         return run.iteration
 
     def _input(self, items):
+        """The request's input: the Runner's items with the run's kept injections in their places,
+        then the ephemeral ones, which this request alone carries."""
         run = self.bridge.run
+        base = [{"role": "user", "content": items}] if isinstance(items, str) else list(items)
+        run.kept = [(len(base) if anchor is None else anchor, item) for anchor, item in run.kept]
         extra = [input_message(i) for i in run.ephemeral]
         run.ephemeral.clear()
-        if not extra:
+        if not extra and not run.kept:
             return items
-        base = [{"role": "user", "content": items}] if isinstance(items, str) else list(items)
-        return base + extra
+        return with_kept(base, run.kept) + extra
 
     async def _failed(self, it: int, e: BaseException, in_stream: bool = False) -> None:
         """provider:error for the request; in_stream: the stream broke after it began (an error
@@ -267,6 +303,8 @@ class Bridge(AsyncBridge):
         inj = injection(post)
         if inj and inj["ephemeral"]:
             self.run.ephemeral.append(inj)
+        elif inj:
+            self.run.kept.append((call_id, input_message(inj)))
         return result_text(result)
 
     async def _format_tool_error(self, args) -> str | None:
@@ -333,7 +371,7 @@ class Bridge(AsyncBridge):
             return await self._raised(e, MaxTurnsExceeded)
         finally:
             self.task = None  # the answer is given: a SIGINT from here is ignored
-        self.history = result.to_input_list()
+        self.history = with_kept(result.to_input_list(), self.run.kept)
         out = result.final_output
         await self.emit("prompt:complete", {"response": out if isinstance(out, str) else json.dumps(out)})
         return await self._complete("success")
@@ -355,7 +393,7 @@ class Bridge(AsyncBridge):
             self.history = items
             return
         base = [{"role": "user", "content": data.input}] if isinstance(data.input, str) else list(data.input)
-        self.history = base + [i.to_input_item() for i in data.new_items]
+        self.history = with_kept(base + [i.to_input_item() for i in data.new_items], self.run.kept)
 
 
 def main() -> int:
