@@ -86,6 +86,28 @@ async function keepInjections(session, kept) {
   await session.addItems(withKept(items, kept));
 }
 
+const CANCELLED_TEXT = 'The previous operation was cancelled.';
+
+/**
+ * What the context already held stays when a run ends early (SPEC.md 5.14, 5.10). The SDK saves
+ * a run to the session only when it finishes, or at its abort checkpoint; a run that throws, or a
+ * streamed one cancelled during a tool round, leaves the session without it. The run's items are
+ * still at hand: a streamed run's state (its history, with the results of the calls the cancel
+ * cut as the tools answered them), else the input of the last request the model wrapper saw, else
+ * the session and this execute's input. A cancel also stores the closing assistant message.
+ */
+async function keepWhatRan(state, run, { result, input, cancelled }) {
+  const session = state.session;
+  const history = result?.state?.history;
+  const items = Array.isArray(history) && history.length ? history : (run.lastInput ?? [...(await session.getItems()), ...input]);
+  const saved = await session.getItems();
+  if (saved.length < items.length) {
+    await session.clearSession();
+    await session.addItems(withKept(items, run.kept));
+  } else await keepInjections(session, run.kept);
+  if (cancelled) await session.addItems([inputMessage({ role: 'assistant', text: CANCELLED_TEXT })]);
+}
+
 /**
  * The provider:error fields of what the model threw: the SDK's ModelBehaviorError (a reply it
  * refuses, such as an incomplete or failed response) is a malformed reply, not a failed
@@ -145,6 +167,7 @@ class ReportingModel {
     // never sent (the wrapped model would throw the same abort before building it).
     if (run.signal?.aborted) throw Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
     run.iteration += 1;
+    run.lastInput = asItems(request.input);
     const iteration = run.iteration;
     const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration, attempt: 1 });
     if (denies(reply)) throw new Denied(denyReason(reply));
@@ -319,7 +342,7 @@ function reportUnrunCalls(client, state, run) {
 export async function executeOpenAIAgents({ prompt, client, session, signal }, state) {
   const config = session.config;
   const run = {
-    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', callInputs: new Map(), invoked: new Set(), reported: new Set(), signal,
+    turns: 0, iteration: 0, ephemeral: [], kept: [], lastInput: null, groups: 0, lastContent: '', callInputs: new Map(), invoked: new Set(), reported: new Set(), signal,
   };
   const complete = (status, extra = {}) =>
     client.emit('orchestrator:complete', { orchestrator: ORCHESTRATOR, turn_count: run.turns, status, ...extra });
@@ -367,10 +390,8 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
         result = await runner.run(agent, input, { maxTurns: config.max_iterations, signal, session: state.session });
       }
     } catch (e) {
-      // What the context already holds stays (SPEC.md 5.14) as far as the SDK keeps it in the
-      // session: the items of the turns that finished before a cancel (its persistence
-      // checkpoint); what it drops on other failures is a finding the baseline lists.
       const denied = deniedIn(e);
+      if (!(e instanceof MaxTurnsExceededError)) await keepWhatRan(state, run, { result, input, cancelled: !denied && cancel.requested });
       if (denied) {
         cancel.stop();
         await client.emit('prompt:complete', { response: `Denied: ${denied.reason}` });
@@ -390,7 +411,11 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
       }
       return await complete('error', { error: providerError(e).error });
     }
-    if (await cancel.finish()) return await complete('cancelled');
+    if (cancel.requested) {
+      await keepWhatRan(state, run, { result, input, cancelled: true });
+      await cancel.finish();
+      return await complete('cancelled');
+    }
     await keepInjections(state.session, run.kept);
     const text = typeof result.finalOutput === 'string' ? result.finalOutput : JSON.stringify(result.finalOutput ?? '');
     await client.emit('prompt:complete', { response: text });

@@ -24,3 +24,10 @@ export declare function newState(): OpenAIAgentsState;
  * orchestrator:complete. Resolves to that event's HookResult.
  */
 export declare function executeOpenAIAgents(ctx: ExecuteContext, state: OpenAIAgentsState): Promise<HookResult>;
+
+/**
+ * The Runner's items with a run's kept injections placed: each pair is [anchor, item], the anchor
+ * a callId (the item goes after the results of that call's round) or a count of items (it goes
+ * after that many).
+ */
+export declare function withKept<T>(items: T[], kept: Array<[string | number, T]>): T[];
