@@ -130,6 +130,14 @@ test('a provider error: provider:error from the thrown error, then status error'
   assert.deepEqual(completion(events).status, 'error');
 });
 
+test('a provider error after a tool round: the round stays in the session, as the last request had it', async () => {
+  fake.replies = [reply({ calls: [['call_1', 'get_weather', { city: 'Paris' }]] }), Object.assign(new Error('Service Unavailable'), { status: 503 })];
+  const { events, state } = await run();
+  assert.equal(completion(events).status, 'error');
+  assert.deepEqual(await toolOutputs(state), ['15 degrees']);
+  assert.deepEqual((await state.session.getItems()).map((i) => i.type ?? i.role), ['user', 'function_call', 'function_call_result']);
+});
+
 test('MaxTurnsExceededError: incomplete max_iterations, the last content as the response, the run state kept', async () => {
   fake.replies = [reply({ content: 'checking', calls: [['call_1', 'get_weather', { city: 'Paris' }]] })];
   const { events, state } = await run({ doc: doc({ config: { max_iterations: 1 } }) });
