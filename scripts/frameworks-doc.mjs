@@ -53,7 +53,7 @@ export const LABELS = [
   {
     prefix: 'bridge',
     label: 'missing feature',
-    meaning: "the framework has no such policy or hook and the bridge does not emulate it (the manifest's `not_applied`)",
+    meaning: "the framework has no such policy, or no hook for it, and the bridge does not emulate it (the manifest's `not_applied`)",
   },
 ];
 
@@ -306,10 +306,16 @@ export function render(frameworks) {
   for (const l of LABELS) out.push(`| \`# ${l.prefix}:\` | ${l.label} | ${l.meaning} |`);
   out.push('');
   out.push('A label is checked against the installed source of the pinned version, not taken from the');
-  out.push('symptom. A framework defect is what the framework itself does; a missing feature is a policy');
-  out.push('or a hook the framework lacks. Where the framework has the hook (ai 7\'s `prepareStep` and a');
-  out.push('validating `jsonSchema`, `createReactAgent`\'s `postModelHook`), the bridge uses it, or the');
-  out.push('finding is a bridge defect. A check of the TEXT group that fails only on wording is a SHOULD');
+  out.push('symptom. A framework defect is what the framework itself does. What a bridge owes is to report');
+  out.push('what the framework does and to apply the replies of Section 4\'s hooks and keep the history');
+  out.push('through the hooks the framework has: where it has one (ai 7\'s `prepareStep` and a validating');
+  out.push('`jsonSchema`, `createReactAgent`\'s `preModelHook` and `postModelHook`, LangGraph\'s');
+  out.push('`updateState`, the model a bridge wraps), the bridge uses it, or the finding is a bridge');
+  out.push('defect. A policy of the contract the framework does not have (`error_strategy` `fail_fast`)');
+  out.push('is a missing feature even where a hook would let the bridge emulate it: the table grades the');
+  out.push('framework\'s policies, and a bridge emulates one only where its manifest says so');
+  out.push('(`emulated`). A policy the framework has its own way (no wrap-up turn, its own retries) is a');
+  out.push('deviation. A check of the TEXT group that fails only on wording is a SHOULD');
   out.push('convention; one that fails because the call got no result at all, or was run when it must');
   out.push('not be, carries the label of that cause.');
   out.push('');

@@ -10,7 +10,8 @@ tools endpoint, a ``ToolNode`` and a ``MemorySaver`` thread per session (so each
   deny stops the request before it is built; with ``config.streaming`` the model is
   ``ChatOpenAI(streaming=True)``, LangChain then calls its ``_astream``, subclassed too, whose text
   chunks are provider:stream; a stream that just stops is the whole reply to langchain-openai, and
-  the bridge reports what it got (a framework finding, as on the JavaScript LangGraph row);
+  the bridge reports what it got (it could see that no finish_reason came and report a
+  provider:error: a bridge defect in the baseline, as on the JavaScript LangGraph row);
 - tool:pre / tool:error / tool:post: the ``ToolNode``'s ``awrap_tool_call`` hook, which sees every
   call the model made with a parsed object, unknown tools included; a deny answers the call
   without running it, a modify replaces its input; the ``ToolNode`` runs the calls of one message
@@ -256,7 +257,8 @@ class Bridge(AsyncBridge):
     async def _astream(self, stream, messages, stop, run_manager, **kwargs):
         """A streamed request: provider:stream per text chunk, then provider:response for what
         LangChain got. langchain-openai and the openai client take a stream that just stops as the
-        whole reply; the bridge does not check it for them (it reports the framework)."""
+        whole reply; the bridge does not check it for them, though it sees that no finish_reason came
+        (a bridge defect in the baseline)."""
         it, sent = await self._request(messages)
         whole = None
         try:
