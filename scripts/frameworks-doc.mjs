@@ -315,9 +315,11 @@ export function render(frameworks) {
   out.push('is a missing feature even where a hook would let the bridge emulate it: the table grades the');
   out.push('framework\'s policies, and a bridge emulates one only where its manifest says so');
   out.push('(`emulated`). A policy the framework has its own way (no wrap-up turn, its own retries) is a');
-  out.push('deviation. A check of the TEXT group that fails only on wording is a SHOULD');
-  out.push('convention; one that fails because the call got no result at all, or was run when it must');
-  out.push('not be, carries the label of that cause.');
+  out.push('deviation. The texts a framework gives its own results are its own, even where a hook could');
+  out.push('rewrite them: a check of the TEXT group that fails only on wording is a SHOULD convention, one');
+  out.push('whose result is not a text (a JSON error object) is a framework defect, and one that fails');
+  out.push('because the call got no result at all, or was run when it must not be, carries the label of');
+  out.push('that cause.');
   out.push('');
   out.push('## Summary');
   out.push('');

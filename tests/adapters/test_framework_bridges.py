@@ -401,6 +401,42 @@ def test_agents_a_broken_stream_is_a_retryable_stream_error():
     assert plain["error"]["type"] == "malformed_response" and plain["retryable"] is False
 
 
+class _Streams:
+    """The Responses model's stream_response, as a list of events; the Runner stops reading at
+    the first unsuccessful terminal event (it raises there and closes the generator)."""
+
+    def __init__(self, events):
+        self.events = events
+
+    async def stream_response(self, *args, **kwargs):
+        for e in self.events:
+            yield e
+
+
+@pytest.mark.parametrize("kind,error_type,retryable", [
+    ("error", "stream_error", True),
+    ("response.failed", "malformed_response", False),
+    ("response.incomplete", "malformed_response", False),
+])
+def test_agents_an_unsuccessful_stream_event_is_reported_before_the_runner_stops(kind, error_type, retryable):
+    client = FakeClient()
+    bridge = agents_bridge(client)
+    model = oab.ReportingModel(_Streams([types.SimpleNamespace(type=kind)]), bridge)
+
+    async def runner_reads_until_the_failure():
+        gen = model.stream_response(None, "hi", None, [], None, [], None)
+        async for event in gen:
+            if event.type == kind:
+                await gen.aclose()
+                return
+
+    asyncio.run(runner_reads_until_the_failure())
+    assert client.names() == ["provider:request", "provider:error"]
+    error = client.events[1][1]
+    assert error["error"]["type"] == error_type and error["retryable"] is retryable
+    assert bridge.run.open_request is None
+
+
 def test_pydantic_model_requires_a_finish_reason_and_a_broken_stream_is_retryable():
     bridge = pydantic_bridge(FakeClient(), streaming=True)
     assert bridge._agent().model.profile["openai_chat_streaming_requires_finish_reason"] is True

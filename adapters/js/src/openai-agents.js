@@ -391,9 +391,10 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
       }
     } catch (e) {
       const denied = deniedIn(e);
+      // From here a SIGINT is too late to change how the execute ends (SPEC.md 5.10, PROC-004).
+      cancel.stop();
       if (!(e instanceof MaxTurnsExceededError)) await keepWhatRan(state, run, { result, input, cancelled: !denied && cancel.requested });
       if (denied) {
-        cancel.stop();
         await client.emit('prompt:complete', { response: `Denied: ${denied.reason}` });
         return await complete('incomplete', { reason: 'denied' });
       }
@@ -411,6 +412,7 @@ export async function executeOpenAIAgents({ prompt, client, session, signal }, s
       }
       return await complete('error', { error: providerError(e).error });
     }
+    cancel.stop();
     if (cancel.requested) {
       await keepWhatRan(state, run, { result, input, cancelled: true });
       await cancel.finish();

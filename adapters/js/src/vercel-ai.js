@@ -47,7 +47,7 @@ export const ORCHESTRATOR = 'vercel-ai-bridge';
 // - messages a prepareStep returns are kept for the later steps on 7, used for that step only on
 //   5 (so on 5 each step's prepareStep puts the kept injections back at their places);
 // - 7 has toolCallConcurrency and a per-step timeout; 5 has neither: parallel_tools false is
-//   emulated on 5 (a queue), and request_timeout_ms is not applied.
+//   emulated on 5 (a queue), and request_timeout_ms is each request's abort signal (middleware).
 const AI_MAJOR = Number(aiPackage.version.split('.')[0]);
 const AI5 = AI_MAJOR < 7;
 const SYSTEM_OPTION = AI5 ? 'system' : 'instructions';
@@ -169,7 +169,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   if (injected && injected.ephemeral) run.ephemeral.push(injected);
 
   // The request being reported, from its provider:request to its provider:response or
-  // provider:error. ai 7 starts a streamed step's tools as their calls arrive, before the
+  // provider:error. A streamed step's tools can start before the bridge has reported the
   // stream's finish part: a tool waits for its step's provider:response (SPEC.md 4.2 orders
   // tool:pre after it). Events the bridge holds back until then are in `held`.
   let open = null;
@@ -211,7 +211,9 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       const inj = injection(reply);
       if (inj && inj.ephemeral) run.ephemeral.push(inj);
       const extra = run.ephemeral.splice(0).map(promptMessage);
-      return { ...params, prompt: [...params.prompt, ...extra], includeRawChunks: type === 'stream' ? true : params.includeRawChunks };
+      // ai 5 has no timeout of its own: the request gets request_timeout_ms through its signal.
+      const abortSignal = AI5 ? AbortSignal.any([params.abortSignal, AbortSignal.timeout(config.request_timeout_ms)].filter(Boolean)) : params.abortSignal;
+      return { ...params, abortSignal, prompt: [...params.prompt, ...extra], includeRawChunks: type === 'stream' ? true : params.includeRawChunks };
     },
     wrapGenerate: async ({ doGenerate }) => {
       const iteration = run.iteration;
@@ -273,6 +275,9 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
             // whatever the error's own class says (a malformed non-streamed reply is not).
             const pe = providerError(part.error, signal);
             if (pe.error.type !== 'cancelled') pe.retryable = true;
+            // A broken reply (SPEC.md 5.7): its calls are not the SUT's to decide on, and if the
+            // framework ends the loop here the execute ends in error without the broken step.
+            if (pe.error.type !== 'cancelled') run.broken ??= { at: run.done.length, iteration, message: pe.error.message };
             await client.emit('provider:error', { provider: provider.name, iteration, attempt: 1, ...pe });
             closeRequest();
           } else if (part.type === 'finish' && !closed) {

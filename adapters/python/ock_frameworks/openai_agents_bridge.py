@@ -57,6 +57,8 @@ from ock_frameworks.common import (
 
 ORCHESTRATOR = "openai-agents-python-bridge"
 CANCELLED_TEXT = "The previous operation was cancelled."
+# The Responses stream events that end a response unsuccessfully.
+STREAM_FAILURES = ("response.failed", "response.incomplete", "error", "response.error")
 
 # The SDK exports traces to OpenAI by default; a bridge under test talks to the mock only.
 set_tracing_disabled(True)
@@ -225,6 +227,13 @@ class ReportingModel(Model):
                                                      "delta": event.delta})
                 elif kind == "response.completed":
                     done = event.response
+                elif kind in STREAM_FAILURES:
+                    # The Runner raises on this event and closes this generator without the error
+                    # passing through it: the request is reported failed here, before the event
+                    # goes on. An error event is a broken stream; a failed or incomplete response
+                    # is reported as the same response unstreamed is.
+                    await self._failed(it, RuntimeError(f"the stream ended with {kind}"),
+                                       in_stream=kind in ("error", "response.error"))
                 yield event
         except asyncio.CancelledError:
             raise  # the request stays open: the execute's cancel path closes it before cancel:completed
