@@ -26,7 +26,8 @@
 // - createReactAgent's postModelHook, a node after each model call: tool:pre, then tool:error or
 //   the tools endpoint, for the calls whose arguments did not parse (the message's
 //   invalid_tool_calls, which the ToolNode never sees); it answers them with ToolMessages.
-// - cancel:requested, cancel:completed: SIGINT aborts the signal the graph's invoke was given.
+// - cancel:requested, cancel:completed: SIGINT aborts the signal the graph's invoke was given;
+//   before cancel:completed the thread's state is repaired with the graph's updateState (repair).
 //
 // What the framework does not do, the bridge does not do either; manifests/langgraph.json says
 // what it cannot apply, and make test-frameworks grades the rest. ChatOpenAI's retries are off
@@ -35,13 +36,14 @@ import { ChatOpenAI, ChatOpenAICompletions } from '@langchain/openai';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { MemorySaver, GraphRecursionError } from '@langchain/langgraph';
 import { tool, ToolInputParsingException } from '@langchain/core/tools';
-import { HumanMessage, SystemMessage, AIMessage, ToolMessage, isAIMessage } from '@langchain/core/messages';
+import { HumanMessage, SystemMessage, AIMessage, ToolMessage, RemoveMessage, isAIMessage } from '@langchain/core/messages';
 import { denies, TRACE_HEADER } from './client.js';
 import {
   isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError, openaiPrologue, cancellation,
 } from './bridge.js';
 
 export const ORCHESTRATOR = 'langgraph-bridge';
+const CANCELLED_TEXT = 'The previous operation was cancelled.';
 
 /** An inject_context text as a LangChain message. */
 function injectedMessage({ role, text }) {
@@ -108,6 +110,7 @@ class ReportingCompletions extends ChatOpenAICompletions {
       id: c.id, name: c.function?.name, arguments: parseArguments(c.function?.arguments ?? ''),
     }));
     run.lastContent = textOf(message);
+    run.reply = message;
     for (const c of calls) run.callIds.add(c.id);
     const finish = gen?.generationInfo?.finish_reason ?? message?.response_metadata?.finish_reason ?? 'unknown';
     // A reply cut at the output token limit: its calls' arguments are what the model had
@@ -151,8 +154,12 @@ class ReportingCompletions extends ChatOpenAICompletions {
  * the call's tool result.
  */
 async function callEndpoint({ client, session, ock }, base, input, signal) {
-  const done = await callAtEndpoint(client, base, input, { signal, timeoutMs: session.config.tool_timeout_ms });
-  if (done.injection) (done.injection.ephemeral ? ock.run.ephemeral : ock.run.kept).push(done.injection);
+  // Tracked with its result: a cancel's repair waits for a call whose tool:post is out, which
+  // LangChain's tool invoke stops waiting for at the abort.
+  const { run } = ock;
+  const done = await run.track(callAtEndpoint(client, base, input, { signal, timeoutMs: session.config.tool_timeout_ms })
+    .then((d) => { run.results.set(base.tool_call_id, d.text); return d; }));
+  if (done.injection) (done.injection.ephemeral ? run.ephemeral : run.kept).push(done.injection);
   return done.text;
 }
 
@@ -313,6 +320,50 @@ async function answerInvalid({ client, session, ock, known }, base, { raw, cut }
   return { text: text ?? `Error: ${error.message}`, ran: false };
 }
 
+const callsOf = (m) => [...(m?.tool_calls ?? []), ...(m?.invalid_tool_calls ?? [])];
+
+/**
+ * The messages a cancelled invoke's thread needs (SPEC.md 5.10, 5.14): `stored` is what the
+ * thread's last checkpoint holds of this execute, `prompt` the invoke's input (stored here when
+ * the cancel came before LangGraph stored it), `reply` the model's last reply, `results` the
+ * texts of the calls that finished. A final answer stored before prompt:complete went out is
+ * removed; every call of the last reply (stored, or reported and not stored yet) gets its result
+ * or 'Error: cancelled'; then the closing message.
+ */
+export function repair(stored, prompt, reply, results) {
+  const out = stored.length ? [] : [...prompt];
+  let fresh = stored;
+  const end = fresh.at(-1);
+  if (end && isAIMessage(end) && !callsOf(end).length && end.response_metadata?.finish_reason) {
+    out.push(new RemoveMessage({ id: end.id }));
+    fresh = fresh.slice(0, -1);
+  }
+  const storedIds = new Set(fresh.filter(isAIMessage).flatMap((m) => callsOf(m).map((c) => c.id)));
+  let last = [...fresh].reverse().find(isAIMessage);
+  if (callsOf(reply).length && !callsOf(reply).some((c) => storedIds.has(c.id))) {
+    last = new AIMessage({ content: reply.content, tool_calls: reply.tool_calls, invalid_tool_calls: reply.invalid_tool_calls, additional_kwargs: reply.additional_kwargs });
+    out.push(last);
+    fresh = [...fresh, last];
+  }
+  if (last) {
+    const answered = new Set(fresh.filter((m) => ToolMessage.isInstance(m)).map((m) => m.tool_call_id));
+    for (const c of callsOf(last)) {
+      if (!answered.has(c.id)) out.push(new ToolMessage({ content: results.get(c.id) ?? 'Error: cancelled', name: c.name ?? '', tool_call_id: c.id ?? '' }));
+    }
+  }
+  out.push(new AIMessage(CANCELLED_TEXT));
+  return out;
+}
+
+/** The messages of the thread's last checkpoint (not the live state, which also shows writes of
+ * the super-step a cancel cut short; the bridge has those results in run.results). */
+async function storedMessages(agent, cfg) {
+  const live = await agent.getState(cfg);
+  if (!live.config) return [];
+  const saved = await agent.getState(live.config);
+  return [...(saved.values?.messages ?? [])];
+}
+
 /** The agent of a session, built once: ChatOpenAI, the tools, a MemorySaver. */
 function buildAgent({ client, session, state, provider }) {
   const ock = { client, provider, run: null };
@@ -347,7 +398,7 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
   const config = session.config;
   const pending = new Set();
   const run = {
-    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, lastContent: '', invoked: new Set(), reported: new Set(), callIds: new Set(), cut: new Map(),
+    turns: 0, iteration: 0, ephemeral: [], kept: [], groups: 0, reply: null, results: new Map(), lastContent: '', invoked: new Set(), reported: new Set(), callIds: new Set(), cut: new Map(),
     // The model calls and tool calls the bridge reports, while they run: an aborted invoke
     // returns at once, and their last events must still come before the execute's end.
     track(p) {
@@ -371,32 +422,48 @@ export async function executeLangGraph({ prompt, client, session, signal }, stat
     if (injected && !injected.ephemeral) messages.push(injectedMessage(injected));
     if (injected && injected.ephemeral) run.ephemeral.push(injected);
 
+    const thread = { configurable: { thread_id: session.trace_id } };
+    const before = (await storedMessages(state.graph.agent, thread)).length;
+    // The cancel path's repair of the thread, before cancel:completed.
+    const repaired = async () => {
+      const stored = (await storedMessages(state.graph.agent, thread)).slice(before);
+      await state.graph.agent.updateState(thread, { messages: repair(stored, messages, run.reply, run.results) }, 'post_model_hook');
+    };
     let result;
     try {
       // A tool round is four supersteps (pre_model_hook, agent, post_model_hook, tools):
       // max_iterations model calls with their tool rounds run, and the next one is over the limit.
       // A round the postModelHook answered whole has three; the preModelHook stops that one.
       result = await state.graph.agent.invoke({ messages }, {
-        configurable: { thread_id: session.trace_id },
+        ...thread,
         recursionLimit: 4 * config.max_iterations,
         signal,
       });
     } catch (e) {
       await run.settled();
+      cancel.stop();
       const denied = deniedIn(e);
       if (denied) {
-        cancel.stop();
         await client.emit('prompt:complete', { response: `Denied: ${denied.reason}` });
         return await complete('incomplete', { reason: 'denied' });
       }
-      if (await cancel.finish()) return await complete('cancelled');
+      if (cancel.requested) {
+        await repaired();
+        await cancel.finish();
+        return await complete('cancelled');
+      }
       if (e instanceof GraphRecursionError) {
         await client.emit('prompt:complete', { response: run.lastContent });
         return await complete('incomplete', { reason: 'max_iterations' });
       }
       return await complete('error', { error: providerError(e).error });
     }
-    if (await cancel.finish()) return await complete('cancelled');
+    cancel.stop();
+    if (cancel.requested) {
+      await repaired();
+      await cancel.finish();
+      return await complete('cancelled');
+    }
     const last = result.messages.at(-1);
     await client.emit('prompt:complete', { response: isAIMessage(last) ? textOf(last) : '' });
     return await complete('success');

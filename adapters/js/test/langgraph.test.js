@@ -195,3 +195,30 @@ test('the postModelHook with parallel_tools false: the calls run one after anoth
     'tool:pre', 'tool get_weather', 'tool get_weather done', 'tool:post']);
   assert.deepEqual(tools.map((t) => t.tool_call_id), ['call_a', 'call_b']);
 });
+
+test('repair: what a cancelled invoke leaves in the thread is completed before cancel:completed', async () => {
+  const { repair } = await import('../src/langgraph.js');
+  const { HumanMessage, AIMessage, ToolMessage, RemoveMessage } = fake.messages;
+  const prompt = [new HumanMessage('hi')];
+  const closing = (out) => assert.equal(out.at(-1).content, 'The previous operation was cancelled.');
+  // Cancelled before the first checkpoint: the prompt, then the closing message.
+  let out = repair([], prompt, null, new Map());
+  assert.deepEqual(out.slice(0, -1), prompt);
+  closing(out);
+  // A round cut short: the finished call keeps its result, the other is cancelled.
+  const call = new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'get_weather', args: {} }, { id: 'c2', name: 'get_weather', args: {} }] });
+  out = repair([...prompt, call], prompt, call, new Map([['c1', '15 degrees']]));
+  assert.deepEqual(out.slice(0, -1).map((m) => [m.constructor.name, m.tool_call_id, m.content]),
+    [['ToolMessage', 'c1', '15 degrees'], ['ToolMessage', 'c2', 'Error: cancelled']]);
+  closing(out);
+  assert.ok(out.every((m) => !(m instanceof RemoveMessage)));
+  // A reply whose calls were reported but not stored yet is stored with them answered.
+  out = repair([prompt[0]], prompt, call, new Map());
+  assert.ok(out[0] instanceof AIMessage && out[0].tool_calls.length === 2);
+  assert.ok(out[1] instanceof ToolMessage && out[2] instanceof ToolMessage);
+  // A final answer stored before prompt:complete went out is removed.
+  const answer = new AIMessage({ id: 'a1', content: 'done', response_metadata: { finish_reason: 'stop' } });
+  out = repair([prompt[0], answer], prompt, answer, new Map());
+  assert.ok(out[0] instanceof RemoveMessage && out[0].id === 'a1');
+  closing(out);
+});

@@ -23,3 +23,10 @@ export declare function newState(): LangGraphState;
  * orchestrator:complete. Resolves to that event's HookResult.
  */
 export declare function executeLangGraph(ctx: ExecuteContext, state: LangGraphState): Promise<HookResult>;
+
+/**
+ * The messages a cancelled invoke's thread needs before cancel:completed: the prompt when nothing
+ * was stored, a removal of a final answer never delivered, the last reply's calls with their
+ * results or "Error: cancelled", then the closing assistant message (LangChain messages).
+ */
+export declare function repair(stored: unknown[], prompt: unknown[], reply: unknown, results: Map<string, string>): unknown[];

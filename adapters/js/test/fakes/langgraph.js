@@ -6,9 +6,9 @@
 // post_model_hook sending the calls without a ToolMessage to the tools and a message ending in
 // a ToolMessage back to the model, the ToolNode starting the calls of a message at once, an
 // unknown tool answered without any tool by an error ToolMessage, a MemorySaver thread,
-// GraphRecursionError past recursionLimit). The model's replies come from `fake.replies`:
+// GraphRecursionError past recursionLimit, getState and updateState). The model's replies come from `fake.replies`:
 // `{content, tool_calls: [{id, name, args, raw}], finish_reason}` or an Error.
-export const fake = { replies: [], sent: [] };
+export const fake = { replies: [], sent: [], messages: {} };
 
 class BaseMessage {
   // As LangChain's: new X(content, fields) or new X({ content, ...fields }).
@@ -26,6 +26,7 @@ export class ToolMessage extends BaseMessage {
     return m instanceof ToolMessage;
   }
 }
+export class RemoveMessage extends BaseMessage {}
 export const isAIMessage = (m) => m instanceof AIMessage;
 
 export class ToolInputParsingException extends Error {}
@@ -100,6 +101,18 @@ export function createReactAgent({ llm, tools, checkpointSaver, preModelHook, po
     );
   };
   return {
+    // The thread's last checkpoint; updateState applies the messages reducer (a RemoveMessage
+    // drops the message of its id, any other message is appended).
+    async getState(config) {
+      const messages = checkpointSaver.threads.get(config.configurable.thread_id);
+      return { values: { messages: [...(messages ?? [])] }, config: messages ? config : undefined };
+    },
+    async updateState(config, { messages }) {
+      const id = config.configurable.thread_id;
+      let thread = [...(checkpointSaver.threads.get(id) ?? [])];
+      for (const m of messages) thread = m instanceof RemoveMessage ? thread.filter((x) => x.id !== m.id) : [...thread, m];
+      checkpointSaver.threads.set(id, thread);
+    },
     async invoke({ messages }, config) {
       const id = config.configurable.thread_id;
       const thread = [...(checkpointSaver.threads.get(id) ?? []), ...messages];
@@ -136,3 +149,5 @@ export function createReactAgent({ llm, tools, checkpointSaver, preModelHook, po
     },
   };
 }
+
+Object.assign(fake.messages, { HumanMessage, AIMessage, ToolMessage, RemoveMessage });
