@@ -49,6 +49,7 @@ export const ORCHESTRATOR = 'vercel-ai-bridge';
 // - 7 has toolCallConcurrency and a per-step timeout; 5 has neither: parallel_tools false is
 //   emulated on 5 (a queue), and request_timeout_ms is each request's abort signal (middleware).
 const AI_MAJOR = Number(aiPackage.version.split('.')[0]);
+const CANCELLED_TEXT = 'The previous operation was cancelled.';
 const AI5 = AI_MAJOR < 7;
 const SYSTEM_OPTION = AI5 ? 'system' : 'instructions';
 
@@ -153,6 +154,12 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
   const { provider, model } = chosen;
   const finishOf = WIRE_FINISH[provider.api];
   const cancel = cancellation({ client, signal, orchestrator: ORCHESTRATOR, turns: () => run.turns });
+  // The end of a cancelled execute: the closing assistant message joins the history the bridge
+  // keeps (SPEC.md 5.10; ai keeps none), then cancel:completed.
+  const cancelled = async () => {
+    if (cancel.requested) state.history = [...state.history, { role: 'assistant', content: CANCELLED_TEXT }];
+    return cancel.finish();
+  };
   const messages = [...state.history, { role: 'user', content: prompt }];
   // A kept injection is stored where the wire can hold it: after the prompt, or on Gemini, whose
   // contents have no system role (@ai-sdk/google refuses a system message after the first user
@@ -482,11 +489,11 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       // The framework ended the loop on the broken reply: what the steps before it stored stays,
       // the broken step's messages do not (its calls were never answered).
       state.history = [...messages, ...withStored(run.done.slice(0, run.broken.at))];
-      if (await cancel.finish()) return complete('cancelled');
+      if (await cancelled()) return complete('cancelled');
       return complete('error', { error: { type: 'stream_error', message: run.broken.message } });
     }
     state.history = [...messages, ...withStored(responseMessages)];
-    if (await cancel.finish()) return complete('cancelled');
+    if (await cancelled()) return complete('cancelled');
     await client.emit('prompt:complete', { response: finalText });
     const last = steps.at(-1);
     if (last && last.finishReason === 'tool-calls') return complete('incomplete', { reason: 'max_iterations' });
@@ -511,7 +518,7 @@ export async function executeVercelAi({ prompt, client, session, signal }, state
       return complete('incomplete', { reason: 'denied' });
     }
     state.history = [...messages, ...withStored(run.done)];
-    if (await cancel.finish()) return complete('cancelled');
+    if (await cancelled()) return complete('cancelled');
     const { error } = providerError(e, signal);
     return complete('error', { error });
   } finally {
