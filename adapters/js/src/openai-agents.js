@@ -167,13 +167,13 @@ class ReportingModel {
     // never sent (the wrapped model would throw the same abort before building it).
     if (run.signal?.aborted) throw Object.assign(new Error('the run was cancelled'), { name: 'AbortError' });
     run.iteration += 1;
-    run.lastInput = asItems(request.input);
+    const items = asItems(request.input);
+    run.lastInput = items;
     const iteration = run.iteration;
     const reply = await client.emit('provider:request', { provider: provider.name, model: provider.model, iteration, attempt: 1 });
     if (denies(reply)) throw new Denied(denyReason(reply));
     const inj = injection(reply);
     if (inj && inj.ephemeral) run.ephemeral.push(inj);
-    const items = asItems(request.input);
     if (inj && !inj.ephemeral) run.kept.push([items.length, inputMessage(inj)]);
     const extra = run.ephemeral.splice(0).map(inputMessage);
     if (!extra.length && !run.kept.length) return { iteration, sent: request };
