@@ -63,6 +63,9 @@ export function resultText(result) {
   return JSON.stringify(result.output ?? null);
 }
 
+/** The closing assistant message a bridge stores after a cancel (SPEC.md 5.10; its wording: OCK-TEXT-010). */
+export const CANCELLED_TEXT = 'The previous operation was cancelled.';
+
 /**
  * The injection an inject_context reply asks for, or null (SPEC.md 5.6).
  * @param {HookResult} result

@@ -39,11 +39,10 @@ import { tool, ToolInputParsingException } from '@langchain/core/tools';
 import { HumanMessage, SystemMessage, AIMessage, ToolMessage, RemoveMessage, isAIMessage } from '@langchain/core/messages';
 import { denies, TRACE_HEADER } from './client.js';
 import {
-  isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError, openaiPrologue, cancellation,
+  isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError, openaiPrologue, cancellation, CANCELLED_TEXT,
 } from './bridge.js';
 
 export const ORCHESTRATOR = 'langgraph-bridge';
-const CANCELLED_TEXT = 'The previous operation was cancelled.';
 
 /** An inject_context text as a LangChain message. */
 function injectedMessage({ role, text }) {

@@ -32,7 +32,7 @@ import OpenAI from 'openai';
 import { Agent, Runner, tool, OpenAIResponsesModel, MemorySession, MaxTurnsExceededError, setTracingDisabled } from '@openai/agents';
 import { denies, TRACE_HEADER } from './client.js';
 import {
-  isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError as wireError, openaiPrologue, cancellation,
+  isObject, denyReason, parseArguments, injection, callAtEndpoint, Denied, deniedIn, providerError as wireError, openaiPrologue, cancellation, CANCELLED_TEXT,
 } from './bridge.js';
 
 export const ORCHESTRATOR = 'openai-agents-bridge';
@@ -85,8 +85,6 @@ async function keepInjections(session, kept) {
   await session.clearSession();
   await session.addItems(withKept(items, kept));
 }
-
-const CANCELLED_TEXT = 'The previous operation was cancelled.';
 
 /**
  * What the context already held stays when a run ends early (SPEC.md 5.14, 5.10). The SDK saves

@@ -32,7 +32,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { denies, RETRYABLE_STATUS } from './client.js';
 import {
-  isObject, denyReason, parseArguments, injection, Denied, deniedIn, callAtEndpoint, cancellation, firstProvider,
+  isObject, denyReason, parseArguments, injection, Denied, deniedIn, callAtEndpoint, cancellation, firstProvider, CANCELLED_TEXT,
 } from './bridge.js';
 
 export const ORCHESTRATOR = 'vercel-ai-bridge';
@@ -49,7 +49,6 @@ export const ORCHESTRATOR = 'vercel-ai-bridge';
 // - 7 has toolCallConcurrency and a per-step timeout; 5 has neither: parallel_tools false is
 //   emulated on 5 (a queue), and request_timeout_ms is each request's abort signal (middleware).
 const AI_MAJOR = Number(aiPackage.version.split('.')[0]);
-const CANCELLED_TEXT = 'The previous operation was cancelled.';
 const AI5 = AI_MAJOR < 7;
 const SYSTEM_OPTION = AI5 ? 'system' : 'instructions';
 
