@@ -20,7 +20,7 @@ $(OCK_BIN): $(call objs_of,conformance/cli/main.c) $(CONF_LIB) $(MOCK_LIB) $(COR
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
-CONF_TEST_SRCS := $(wildcard tests/conformance/test_*.c tests/conformance/main.c)
+CONF_TEST_SRCS := $(wildcard tests/conformance/test_*.c tests/conformance/main.c tests/conformance/fixture_text.c)
 HOSTILE_BIN    := $(BUILD)/tests/hostile_sut
 BLACKBOX_SUT   := $(BUILD)/tests/blackbox_sut
 

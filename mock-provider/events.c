@@ -20,7 +20,7 @@
 #include "ock/status.h"
 
 /* hook_applies: name and every member of match equal (by value) in data. */
-static int hook_matches(const struct mock_hook *h, const char *event, const cJSON *data) {
+static int hook_matches(const struct ock_fx_hook *h, const char *event, const cJSON *data) {
   if (strcmp(h->event, event))
     return 0;
   const cJSON *m;
@@ -55,7 +55,7 @@ int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struc
   pthread_mutex_lock(&st->lock);
   const cJSON *reply = NULL;
   for (size_t i = 0; i < st->fx->n_hooks; i++) {
-    const struct mock_hook *h = &st->fx->hooks[i];
+    const struct ock_fx_hook *h = &st->fx->hooks[i];
     if (!hook_matches(h, event, data))
       continue;
     unsigned long long n = ++st->hook_counts[i];
@@ -73,7 +73,7 @@ int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struc
   cJSON_AddItemToObject(e, OCK_F_EVENT_REPLY, cJSON_Duplicate(sent, 1));
   cJSON_AddItemToObject(e, OCK_F_EVENT_HEADERS, ock__headers_json(rq));
   ock__journal_append(st->journal, OCK_KIND_EVENT, e);
-  ock__cancel_on_arrival(st, MOCK_CANCEL_EVENT, event, 0, plan);
+  ock__cancel_on_arrival(st, OCK_FX_CANCEL_EVENT, event, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
   cJSON_Delete(body);

@@ -39,18 +39,18 @@ static size_t cut_point(const struct ock_chunks *events, const struct ock_wire_o
   return i;
 }
 
-int ock__fault_apply_stream(const struct mock_fault *f, const struct ock_wire_ops *w,
+int ock__fault_apply_stream(const struct ock_fx_fault *f, const struct ock_wire_ops *w,
                             struct ock_chunks *events) {
-  if (f->kind != MOCK_FAULT_CUT_STREAM && f->kind != MOCK_FAULT_ERROR_MID_STREAM &&
-      f->kind != MOCK_FAULT_MALFORMED_CHUNK)
+  if (f->kind != OCK_FX_FAULT_CUT_STREAM && f->kind != OCK_FX_FAULT_ERROR_MID_STREAM &&
+      f->kind != OCK_FX_FAULT_MALFORMED_CHUNK)
     return OCK_OK;
   size_t cut = cut_point(events, w, f->after);
   ock_chunks_truncate(events, cut);
-  if (f->kind == MOCK_FAULT_CUT_STREAM)
+  if (f->kind == OCK_FX_FAULT_CUT_STREAM)
     return OCK_OK;
   struct ock_buf b;
   ock_buf_init(&b, 1 << 20);
-  int rc = f->kind != MOCK_FAULT_ERROR_MID_STREAM ? w->encode_malformed_event(&b)
+  int rc = f->kind != OCK_FX_FAULT_ERROR_MID_STREAM ? w->encode_malformed_event(&b)
            : w->encode_error_event_at ? w->encode_error_event_at(cut, f->status, f->message, &b)
                                       : w->encode_error_event(f->status, f->message, &b);
   if (!rc)
@@ -59,21 +59,22 @@ int ock__fault_apply_stream(const struct mock_fault *f, const struct ock_wire_op
   return rc;
 }
 
-void ock__fault_for_body(const struct mock_fault *f, size_t body_len, struct mock_body_fault *out) {
+void ock__fault_for_body(const struct ock_fx_fault *f, size_t body_len,
+                         struct mock_body_fault *out) {
   out->status = 0;
   out->drop_after = -1;
   out->truncate = 0;
   switch (f->kind) {
-  case MOCK_FAULT_CUT_STREAM:
+  case OCK_FX_FAULT_CUT_STREAM:
     out->drop_after = (long long)(body_len / 2);
     break;
-  case MOCK_FAULT_ERROR_MID_STREAM:
+  case OCK_FX_FAULT_ERROR_MID_STREAM:
     out->status = f->status ? f->status : 500;
     break;
-  case MOCK_FAULT_MALFORMED_CHUNK:
+  case OCK_FX_FAULT_MALFORMED_CHUNK:
     out->truncate = 1;
     break;
-  case MOCK_FAULT_DROP_CONNECTION:
+  case OCK_FX_FAULT_DROP_CONNECTION:
     out->drop_after = f->after;
     break;
   default:

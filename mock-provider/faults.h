@@ -10,7 +10,7 @@
 #ifndef OCK_MOCK_FAULTS_H
 #define OCK_MOCK_FAULTS_H
 
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "wire.h"
 
 /* ock__fault_roll: 1 when random rule number `rule` fires for its n-th candidate request
@@ -22,7 +22,7 @@ int ock__fault_roll(unsigned long long seed, size_t rule, unsigned long long n, 
  * `after` events (pings not counted) go out, then nothing, one error event, or one event that
  * is not JSON; never the terminator. The caller closes the connection after the last piece.
  * OCK_OK or OCK_ENOMEM. */
-int ock__fault_apply_stream(const struct mock_fault *f, const struct ock_wire_ops *w,
+int ock__fault_apply_stream(const struct ock_fx_fault *f, const struct ock_wire_ops *w,
                             struct ock_chunks *events);
 
 /* What a stream fault means for a non-streaming reply. */
@@ -36,6 +36,7 @@ struct mock_body_fault {
  * cut_stream drops the connection halfway, error_mid_stream becomes HTTP 500 (or the
  * fault's status) with the error body, malformed_chunk sends half the body with status 200,
  * drop_connection drops after its byte count. */
-void ock__fault_for_body(const struct mock_fault *f, size_t body_len, struct mock_body_fault *out);
+void ock__fault_for_body(const struct ock_fx_fault *f, size_t body_len,
+                         struct mock_body_fault *out);
 
 #endif

@@ -90,18 +90,18 @@ struct finding_text {
 /* What was decided under the lock. */
 struct llm_decision {
   enum llm_outcome outcome;
-  int turn;                       /* the turn's index in the provider's script, or -1 */
-  unsigned long long index;       /* the request's number over all providers, from 1 */
-  unsigned long long position;    /* ... among its provider's requests, from 1 */
-  unsigned long long reply_no;    /* T of the ids: 1-based over all played turns; 0: none */
-  const struct mock_fault *fault; /* scripted or random; NULL: none */
-  int random_rule;                /* the random rule that fired, or -1 */
-  long long request_seq;          /* the journal seq of the llm_request entry */
-  char message[1400];             /* error text for INVALID, HISTORY, UNMATCHED */
-  char param[64];                 /* OpenAI "param" for HISTORY and INVALID */
-  char code[64];                  /* OpenAI "code" for HISTORY and INVALID ("" : null) */
-  int status;                     /* INVALID: the HTTP status */
-  char expected[1400];            /* UNMATCHED: what the script expected */
+  int turn;                         /* the turn's index in the provider's script, or -1 */
+  unsigned long long index;         /* the request's number over all providers, from 1 */
+  unsigned long long position;      /* ... among its provider's requests, from 1 */
+  unsigned long long reply_no;      /* T of the ids: 1-based over all played turns; 0: none */
+  const struct ock_fx_fault *fault; /* scripted or random; NULL: none */
+  int random_rule;                  /* the random rule that fired, or -1 */
+  long long request_seq;            /* the journal seq of the llm_request entry */
+  char message[1400];               /* error text for INVALID, HISTORY, UNMATCHED */
+  char param[64];                   /* OpenAI "param" for HISTORY and INVALID */
+  char code[64];                    /* OpenAI "code" for HISTORY and INVALID ("" : null) */
+  int status;                       /* INVALID: the HTTP status */
+  char expected[1400];              /* UNMATCHED: what the script expected */
 };
 
 /* anthropic_input_not_object: the Messages API rejects an assistant tool_use block whose
@@ -135,7 +135,7 @@ static int anthropic_input_not_object(const cJSON *messages, char *problem, size
 }
 
 /* read_fields: the members both APIs share, from the tree (a failed getter leaves rc set). */
-static int read_fields(const struct mock_provider *p, struct llm_in *in, struct ock_jerr *jerr) {
+static int read_fields(const struct ock_fx_provider *p, struct llm_in *in, struct ock_jerr *jerr) {
   const char *path = "$";
   int rc = ock_jcheck_object(in->body, path, jerr);
   if (!rc)
@@ -146,7 +146,7 @@ static int read_fields(const struct mock_provider *p, struct llm_in *in, struct 
     rc = ock_jget_bool(in->body, path, "stream", OCK_OPTIONAL, &in->stream, jerr);
   if (!rc)
     rc = ock_jget_array(in->body, path, "tools", OCK_OPTIONAL, &in->tools, jerr);
-  if (!rc && p->api == MOCK_API_OPENAI) {
+  if (!rc && p->api == OCK_WIRE_OPENAI) {
     const cJSON *so = NULL;
     rc = ock_jget_object(in->body, path, "stream_options", OCK_OPTIONAL, &so, jerr);
     if (!rc && so)
@@ -157,7 +157,7 @@ static int read_fields(const struct mock_provider *p, struct llm_in *in, struct 
 }
 
 /* read_tree reads a body the tree-less reader declined, and words what is wrong with it. */
-static void read_tree(const struct mock_request *rq, const struct mock_provider *p,
+static void read_tree(const struct mock_request *rq, const struct ock_fx_provider *p,
                       struct llm_in *in) {
   struct ock_jerr jerr;
   int rc = ock_json_parse(rq->body, rq->body_len, &in->body, &jerr);
@@ -165,7 +165,7 @@ static void read_tree(const struct mock_request *rq, const struct mock_provider 
     rc = read_fields(p, in, &jerr);
   if (!rc && !cJSON_GetArraySize(in->messages)) {
     /* both APIs refuse a request without messages, each in its own words */
-    if (p->api == MOCK_API_OPENAI) {
+    if (p->api == OCK_WIRE_OPENAI) {
       snprintf(in->problem, sizeof in->problem,
                "Invalid 'messages': empty array. Expected an array with minimum length 1, but "
                "got an empty array instead.");
@@ -176,13 +176,13 @@ static void read_tree(const struct mock_request *rq, const struct mock_provider 
     }
     return;
   }
-  if (!rc && p->api == MOCK_API_ANTHROPIC) {
+  if (!rc && p->api == OCK_WIRE_ANTHROPIC) {
     in->system = cJSON_GetObjectItemCaseSensitive(in->body, "system");
     if (anthropic_input_not_object(in->messages, in->problem, sizeof in->problem))
       return;
   }
   if (!rc) {
-    rc = p->api == MOCK_API_OPENAI
+    rc = p->api == OCK_WIRE_OPENAI
              ? ock_history_from_openai(in->messages, &in->hist, &jerr)
              : ock_history_from_anthropic(in->system, in->messages, &in->hist, &jerr);
     in->hist_ok = rc == OCK_OK;
@@ -467,24 +467,24 @@ static int read_gemini(const struct mock_request *rq, struct llm_in *in) {
 /* read_request: OCK_OK (in filled; free with free_request, also on failure) or OCK_ENOMEM.
  * again: what the store held when the request arrived, when the journal reads it again; NULL
  * as it arrives (then in->mark is taken now). */
-static int read_request(const struct mock_request *rq, const struct mock_provider *p,
+static int read_request(const struct mock_request *rq, const struct ock_fx_provider *p,
                         struct mock_store *store, const struct store_mark *again,
                         struct llm_in *in) {
   memset(in, 0, sizeof *in);
   ock_history_init(&in->hist);
   if (again)
     in->mark = *again;
-  if (p->api == MOCK_API_RESPONSES && !again) { /* drops first: a drop during the read counts */
+  if (p->api == OCK_WIRE_RESPONSES && !again) { /* drops first: a drop during the read counts */
     in->mark.drops = ock__store_drops(store);
     in->mark.seen = ock__store_items(store);
   }
-  if (p->api == MOCK_API_RESPONSES)
+  if (p->api == OCK_WIRE_RESPONSES)
     return read_responses(rq, store, in);
-  if (p->api == MOCK_API_GEMINI)
+  if (p->api == OCK_WIRE_GEMINI)
     return read_gemini(rq, in);
   int rc = ock_wire_request_read(
       rq->body, rq->body_len,
-      p->api == MOCK_API_ANTHROPIC ? OCK_REQUEST_ANTHROPIC : OCK_REQUEST_OPENAI, &in->req);
+      p->api == OCK_WIRE_ANTHROPIC ? OCK_REQUEST_ANTHROPIC : OCK_REQUEST_OPENAI, &in->req);
   if (rc == OCK_ENOMEM)
     return rc;
   if (rc) {
@@ -668,9 +668,9 @@ static int write_params(struct ock_buf *out, const struct llm_in *in) {
  * gives turn, request_index and position, written after these members). Returns OCK_OK or
  * ock_buf_append's error. */
 static int write_request(struct ock_buf *out, const struct mock_request *rq,
-                         const struct mock_provider *p, const struct llm_in *in) {
-  int anthropic = p->api == MOCK_API_ANTHROPIC;
-  int system = p->api == MOCK_API_ANTHROPIC || p->api == MOCK_API_GEMINI; /* its own member */
+                         const struct ock_fx_provider *p, const struct llm_in *in) {
+  int anthropic = p->api == OCK_WIRE_ANTHROPIC;
+  int system = p->api == OCK_WIRE_ANTHROPIC || p->api == OCK_WIRE_GEMINI; /* its own member */
   struct ock_buf *b = out;
   /* The entry holds the messages twice (as sent, and neutral): room for that at once, instead
    * of a realloc for every doubling. */
@@ -678,7 +678,7 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
       ock_buf_reserve(b, 2 * rq->body_len + 512) ||
       ock_buf_puts(b, "{\"" OCK_F_LLM_REQUEST_PROVIDER "\":") ||
       ock_json_write_string(b, p->name) || ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_API "\":") ||
-      ock_json_write_string(b, ock__api_name(p->api)) ||
+      ock_json_write_string(b, ock_wire_name_at(p->api)) ||
       ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_METHOD "\":") ||
       ock_json_write_string(b, rq->method) || ock_buf_puts(b, ",\"" OCK_F_LLM_REQUEST_PATH "\":") ||
       ock_json_write_string(b, rq->path) ||
@@ -705,7 +705,7 @@ static int write_request(struct ock_buf *out, const struct mock_request *rq,
 /* What an llm_request entry is printed from when the journal is read: the request as it
  * arrived (read_request reads it again, to the same result). */
 struct request_blob {
-  const struct mock_provider *p;
+  const struct ock_fx_provider *p;
   struct mock_store *store;
   struct store_mark mark; /* what the store held when it arrived, and whether a lookup missed */
   size_t method_len, path_len, trace_len, body_len; /* trace_len SIZE_MAX: no trace header */
@@ -714,7 +714,7 @@ struct request_blob {
 
 /* request_blob packs what print_request needs into one allocation; NULL when out of memory. */
 static struct request_blob *request_blob(const struct mock_request *rq,
-                                         const struct mock_provider *p, struct mock_store *store,
+                                         const struct ock_fx_provider *p, struct mock_store *store,
                                          const struct store_mark *mark, size_t *len) {
   size_t m = strlen(rq->method), pa = strlen(rq->path);
   size_t t = rq->trace_id ? strlen(rq->trace_id) : SIZE_MAX;
@@ -758,18 +758,18 @@ static int print_request(const void *blob, struct ock_buf *out) {
 }
 
 /* fault_json: {"kind", and the fault's parameters} as the journal shows a fault. */
-static cJSON *fault_json(const struct mock_fault *f) {
+static cJSON *fault_json(const struct ock_fx_fault *f) {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "kind", ock__fault_kind_name(f->kind));
-  if (f->kind == MOCK_FAULT_STATUS || f->status)
+  cJSON_AddStringToObject(o, "kind", ock_fx_fault_kind_name(f->kind));
+  if (f->kind == OCK_FX_FAULT_STATUS || f->status)
     cJSON_AddNumberToObject(o, "status", f->status);
-  if (f->kind == MOCK_FAULT_STATUS && f->retry_after >= 0)
+  if (f->kind == OCK_FX_FAULT_STATUS && f->retry_after >= 0)
     cJSON_AddNumberToObject(o, "retry_after", f->retry_after);
-  if (f->kind == MOCK_FAULT_STATUS && f->retry_after_ms >= 0)
+  if (f->kind == OCK_FX_FAULT_STATUS && f->retry_after_ms >= 0)
     cJSON_AddNumberToObject(o, "retry_after_ms", (double)f->retry_after_ms);
-  if (f->kind == MOCK_FAULT_DROP_CONNECTION)
+  if (f->kind == OCK_FX_FAULT_DROP_CONNECTION)
     cJSON_AddNumberToObject(o, "after_bytes", (double)f->after);
-  else if (f->kind != MOCK_FAULT_STATUS)
+  else if (f->kind != OCK_FX_FAULT_STATUS)
     cJSON_AddNumberToObject(o, "after_chunks", (double)f->after);
   if (f->message)
     cJSON_AddStringToObject(o, "message", f->message);
@@ -778,7 +778,7 @@ static cJSON *fault_json(const struct mock_fault *f) {
 
 /* finding_text_of words a finding as the provider would (before the lock: it reads the
  * request's messages as they were sent). */
-static void finding_text_of(const struct mock_provider *p, const struct llm_in *in,
+static void finding_text_of(const struct ock_fx_provider *p, const struct llm_in *in,
                             const struct mock_finding *f, struct finding_text *ft) {
   ft->message[0] = ft->param[0] = ft->code[0] = '\0';
   if (f->shape == MOCK_SHAPE_NONE)
@@ -801,12 +801,12 @@ static void finding_text_of(const struct mock_provider *p, const struct llm_in *
 }
 
 /* random_fault: does one of the fixture's random LLM faults fire on this request? */
-static int random_fault(struct mock_state *st, const struct mock_provider *p,
+static int random_fault(struct mock_state *st, const struct ock_fx_provider *p,
                         struct llm_decision *d) {
-  const struct mock_fixture *fx = st->fx;
+  const struct ock_fixture *fx = st->fx;
   for (size_t i = 0; i < fx->n_randoms; i++) {
-    const struct mock_random *x = &fx->randoms[i];
-    if (x->on != MOCK_RANDOM_LLM || (x->target && strcmp(x->target, p->name)))
+    const struct ock_fx_random *x = &fx->randoms[i];
+    if (x->on != OCK_FX_RANDOM_LLM || (x->target && strcmp(x->target, p->name)))
       continue;
     unsigned long long k = ++st->random_counts[i];
     if (ock__fault_roll(st->seed, i, k, x->probability)) {
@@ -820,8 +820,8 @@ static int random_fault(struct mock_state *st, const struct mock_provider *p,
 }
 
 /* play_turn picks the scripted turn that answers, or decides "unmatched". */
-static void play_turn(struct mock_state *st, const struct mock_provider *p, const struct llm_in *in,
-                      struct llm_decision *d) {
+static void play_turn(struct mock_state *st, const struct ock_fx_provider *p,
+                      const struct llm_in *in, struct llm_decision *d) {
   size_t pi = (size_t)(p - st->fx->providers);
   struct mock_match_input mi;
   struct ock_buf why;
@@ -837,7 +837,7 @@ static void play_turn(struct mock_state *st, const struct mock_provider *p, cons
     snprintf(d->expected, sizeof d->expected, "%s", why.data ? why.data : "");
   } else {
     d->reply_no = ++st->replies;
-    if (p->turns[d->turn].fault.kind != MOCK_FAULT_NONE)
+    if (p->turns[d->turn].fault.kind != OCK_FX_FAULT_NONE)
       d->fault = &p->turns[d->turn].fault;
   }
   ock_buf_free(&why);
@@ -846,7 +846,7 @@ static void play_turn(struct mock_state *st, const struct mock_provider *p, cons
 /* decide chooses the answer: the request's own 400, the history's (unless observe-only), a
  * random fault, the scripted turn, or "unmatched". It counts the request and the turns it
  * plays in st (so the caller holds st->lock) and journals nothing. */
-static void decide(struct mock_state *st, const struct mock_provider *p, const struct llm_in *in,
+static void decide(struct mock_state *st, const struct ock_fx_provider *p, const struct llm_in *in,
                    const struct mock_finding *finding, const struct finding_text *ft,
                    struct llm_decision *d) {
   d->turn = -1;
@@ -866,7 +866,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, const s
     d->status = in->problem_status ? in->problem_status : 400;
   } else if (finding->shape != MOCK_SHAPE_NONE && !st->observe_only &&
              finding->shape != MOCK_A08_PARALLEL_WRONG_ORDER &&
-             !(p->api == MOCK_API_RESPONSES && (finding->shape == MOCK_A03_INTERLEAVED_USER_MSG ||
+             !(p->api == OCK_WIRE_RESPONSES && (finding->shape == MOCK_A03_INTERLEAVED_USER_MSG ||
                                                 finding->shape == MOCK_A04_INTERLEAVED_ASST_MSG))) {
     /* Results out of call order are journaled but answered: the real APIs accept them
      * (SPEC.md 6.7), and the Responses API pairs outputs with calls by call_id wherever they
@@ -880,7 +880,7 @@ static void decide(struct mock_state *st, const struct mock_provider *p, const s
   }
 }
 
-static cJSON *finding_entry(const struct mock_provider *p, const struct mock_finding *f,
+static cJSON *finding_entry(const struct ock_fx_provider *p, const struct mock_finding *f,
                             const struct finding_text *ft, const struct llm_decision *d) {
   cJSON *e = cJSON_CreateObject();
   cJSON_AddStringToObject(e, OCK_F_FINDING_PROVIDER, p->name);
@@ -893,7 +893,7 @@ static cJSON *finding_entry(const struct mock_provider *p, const struct mock_fin
   return e;
 }
 
-static cJSON *unmatched_entry(const struct mock_provider *p, const struct llm_decision *d) {
+static cJSON *unmatched_entry(const struct ock_fx_provider *p, const struct llm_decision *d) {
   cJSON *u = cJSON_CreateObject();
   cJSON_AddStringToObject(u, OCK_F_UNMATCHED_PROVIDER, p->name);
   cJSON_AddStringToObject(u, OCK_F_UNMATCHED_EXPECTED, d->expected);
@@ -902,7 +902,7 @@ static cJSON *unmatched_entry(const struct mock_provider *p, const struct llm_de
   return u;
 }
 
-static cJSON *fault_entry(const struct mock_provider *p, const struct llm_decision *d) {
+static cJSON *fault_entry(const struct ock_fx_provider *p, const struct llm_decision *d) {
   cJSON *f = cJSON_CreateObject();
   cJSON_AddItemToObject(f, OCK_F_FAULT_FAULT, fault_json(d->fault));
   cJSON_AddStringToObject(f, OCK_F_FAULT_PROVIDER, p->name);
@@ -917,7 +917,7 @@ static cJSON *fault_entry(const struct mock_provider *p, const struct llm_decisi
 /* journal_decision journals the request's arrival and what decide() chose, in order, and
  * fires a cancel trigger on it; under st->lock, right after decide(), so the journal's order
  * is the order of the decisions. Sets d->request_seq. */
-static void journal_decision(struct mock_state *st, const struct mock_provider *p,
+static void journal_decision(struct mock_state *st, const struct ock_fx_provider *p,
                              const struct request_blob *blob, size_t blob_len,
                              const struct mock_finding *finding, const struct finding_text *ft,
                              struct llm_decision *d, struct mock_plan *plan) {
@@ -928,7 +928,7 @@ static void journal_decision(struct mock_state *st, const struct mock_provider *
            d->turn, d->index, d->position);
   d->request_seq = ock__journal_append_later(st->journal, OCK_KIND_LLM_REQUEST, print_request, blob,
                                              blob_len, decided);
-  ock__cancel_on_arrival(st, MOCK_CANCEL_LLM_REQUEST, NULL, d->index, plan);
+  ock__cancel_on_arrival(st, OCK_FX_CANCEL_LLM_REQUEST, NULL, d->index, plan);
   if (finding->shape != MOCK_SHAPE_NONE)
     ock__journal_append(st->journal, OCK_KIND_FINDING, finding_entry(p, finding, ft, d));
   if (d->outcome == OUT_UNMATCHED)
@@ -982,7 +982,7 @@ static int write_sent(struct ock_buf *b, const struct mock_plan *plan) {
 
 /* reply_text: the llm_reply journal entry (a is NULL when no answer was played), printed;
  * NULL when out of memory. */
-static char *reply_text(const struct mock_provider *p, const struct llm_decision *d,
+static char *reply_text(const struct ock_fx_provider *p, const struct llm_decision *d,
                         const struct mock_answer *a, const struct mock_plan *plan) {
   struct ock_buf b;
   ock_buf_init(&b, OCK_MAX_OWN_TEXT);
@@ -1022,9 +1022,9 @@ static cJSON *gone_entry(const cJSON *sent) {
   return e;
 }
 
-static int error_reply(const struct mock_provider *p, const char *request_id, int status,
+static int error_reply(const struct ock_fx_provider *p, const char *request_id, int status,
                        const char *message, const char *param, const char *code,
-                       const struct mock_fault *f, struct mock_plan *plan) {
+                       const struct ock_fx_fault *f, struct mock_plan *plan) {
   const struct ock_wire_ops *w = ock__wire_for(p->api);
   struct ock_buf b;
   ock_buf_init(&b, OCK_MAX_ERROR_BODY);
@@ -1034,14 +1034,14 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
   plan->body_json = 1;
   ock_buf_free(&b);
   char value[32];
-  if (!rc && f && f->kind == MOCK_FAULT_STATUS && f->retry_after >= 0) {
+  if (!rc && f && f->kind == OCK_FX_FAULT_STATUS && f->retry_after >= 0) {
     if (f->retry_after == (double)(long long)f->retry_after)
       snprintf(value, sizeof value, "%lld", (long long)f->retry_after);
     else
       snprintf(value, sizeof value, "%g", f->retry_after);
     rc = ock__plan_header(plan, "retry-after", value);
   }
-  if (!rc && f && f->kind == MOCK_FAULT_STATUS && f->retry_after_ms >= 0) {
+  if (!rc && f && f->kind == OCK_FX_FAULT_STATUS && f->retry_after_ms >= 0) {
     snprintf(value, sizeof value, "%lld", f->retry_after_ms);
     rc = ock__plan_header(plan, "retry-after-ms", value);
   }
@@ -1050,8 +1050,8 @@ static int error_reply(const struct mock_provider *p, const char *request_id, in
 
 /* answer_reply plays an answer (scripted, or empty for a random fault) into the plan, with
  * its fault (not a status fault: the caller sends those). */
-static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
-                        const char *request_id, const struct mock_fault *f,
+static int answer_reply(const struct ock_fx_provider *p, const struct llm_in *in,
+                        const char *request_id, const struct ock_fx_fault *f,
                         const struct mock_answer *a, struct mock_plan *plan) {
   const struct ock_wire_ops *w = ock__wire_for(p->api);
   int rc = OCK_OK;
@@ -1060,9 +1060,9 @@ static int answer_reply(const struct mock_provider *p, const struct llm_in *in,
     rc = ock__answer_events(w, a, &plan->body);
     if (!rc && f)
       rc = ock__fault_apply_stream(f, w, &plan->body);
-    if (f && f->kind != MOCK_FAULT_STATUS)
+    if (f && f->kind != OCK_FX_FAULT_STATUS)
       plan->close = 1; /* a faulted stream ends the connection (SPEC 6.6) */
-    if (f && f->kind == MOCK_FAULT_DROP_CONNECTION)
+    if (f && f->kind == OCK_FX_FAULT_DROP_CONNECTION)
       plan->drop_after = f->after;
     plan->status = 200;
     plan->content_type = "text/event-stream; charset=utf-8";
@@ -1116,8 +1116,8 @@ struct answer_ids {
   struct mock_answer_call *calls;
 };
 
-static int build_answer(const struct mock_fixture *fx, const struct mock_provider *p,
-                        const struct mock_turn *t, const struct llm_in *in, size_t body_len,
+static int build_answer(const struct ock_fixture *fx, const struct ock_fx_provider *p,
+                        const struct ock_fx_turn *t, const struct llm_in *in, size_t body_len,
                         unsigned long long reply_no, struct answer_ids *ids,
                         struct mock_answer *a) {
   const struct ock_wire_ops *w = ock__wire_for(p->api);
@@ -1136,11 +1136,11 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
     ids->calls[i].raw = t->calls[i].raw;
     out_len += strlen(t->calls[i].arguments);
   }
-  int openai = p->api == MOCK_API_OPENAI;
+  int openai = p->api == OCK_WIRE_OPENAI;
   ock__id_text(ids->id,
                openai                         ? "chatcmpl-"
-               : p->api == MOCK_API_RESPONSES ? "resp_"
-               : p->api == MOCK_API_GEMINI    ? "resp_"
+               : p->api == OCK_WIRE_RESPONSES ? "resp_"
+               : p->api == OCK_WIRE_GEMINI    ? "resp_"
                                               : "msg_",
                fx->hash, openai ? '-' : '_', &reply_no, 1);
   memset(a, 0, sizeof *a);
@@ -1160,10 +1160,10 @@ static int build_answer(const struct mock_fixture *fx, const struct mock_provide
 }
 
 /* reply_bytes puts the decided answer's bytes into the plan. */
-static int reply_bytes(const struct mock_provider *p, const struct llm_in *in,
+static int reply_bytes(const struct ock_fx_provider *p, const struct llm_in *in,
                        const struct llm_decision *d, const char *request_id, int played,
                        const struct mock_answer *a, struct mock_plan *plan) {
-  int openai = p->api == MOCK_API_OPENAI || p->api == MOCK_API_RESPONSES; /* param, code */
+  int openai = p->api == OCK_WIRE_OPENAI || p->api == OCK_WIRE_RESPONSES; /* param, code */
   switch (d->outcome) {
   case OUT_INVALID:
     return error_reply(p, request_id, d->status, d->message,
@@ -1253,16 +1253,16 @@ static int store_reply(struct mock_state *st, const struct llm_in *in,
 /* plan_reply builds the reply the decision calls for, and defers its journal entry until it
  * has gone out. */
 static int plan_reply(struct mock_state *st, const struct mock_request *rq,
-                      const struct mock_provider *p, const struct llm_in *in,
+                      const struct ock_fx_provider *p, const struct llm_in *in,
                       const struct llm_decision *d, struct mock_plan *plan) {
   char request_id[64];
   ock__id_text(request_id, "req_ock_", st->fx->hash, '_',
                (unsigned long long[]){(unsigned long long)d->request_seq}, 1);
-  const struct mock_turn *t = d->turn >= 0 ? &p->turns[d->turn] : NULL;
+  const struct ock_fx_turn *t = d->turn >= 0 ? &p->turns[d->turn] : NULL;
   struct answer_ids ids = {0};
   struct mock_answer a;
   int answering = d->outcome == OUT_TURN || d->outcome == OUT_RANDOM;
-  int played = answering && !(d->fault && d->fault->kind == MOCK_FAULT_STATUS);
+  int played = answering && !(d->fault && d->fault->kind == OCK_FX_FAULT_STATUS);
   int rc = OCK_OK;
   if (answering) {
     rc = build_answer(st->fx, p, t, in, rq->body_len, d->reply_no, &ids, &a);
@@ -1273,7 +1273,7 @@ static int plan_reply(struct mock_state *st, const struct mock_request *rq,
   }
   if (!rc)
     rc = reply_bytes(p, in, d, request_id, played, &a, plan);
-  if (!rc && played && !d->fault && p->api == MOCK_API_RESPONSES && in->store)
+  if (!rc && played && !d->fault && p->api == OCK_WIRE_RESPONSES && in->store)
     rc = store_reply(st, in, &a);
   if (!rc)
     rc = ock__plan_header(plan, ock__wire_for(p->api)->request_id_header, request_id);
@@ -1290,7 +1290,7 @@ static int plan_reply(struct mock_state *st, const struct mock_request *rq,
 }
 
 int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
-                   const struct mock_provider *p, struct mock_plan *plan) {
+                   const struct ock_fx_provider *p, struct mock_plan *plan) {
   struct llm_in in;
   struct mock_finding finding;
   struct finding_text ft;
@@ -1300,9 +1300,9 @@ int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
   memset(&finding, 0, sizeof finding);
   int rc = read_request(rq, p, &st->responses, NULL, &in);
   if (!rc && !in.problem[0])
-    rc = p->api == MOCK_API_GEMINI
+    rc = p->api == OCK_WIRE_GEMINI
              ? ock__validate_gemini(&in.hist, &finding)
-             : ock__validate_first(&in.hist, p->api == MOCK_API_ANTHROPIC, &finding);
+             : ock__validate_first(&in.hist, p->api == OCK_WIRE_ANTHROPIC, &finding);
   if (!rc) {
     finding_text_of(p, &in, &finding, &ft);
     in.mark.missed = in.missed;

@@ -173,7 +173,7 @@ static int initialize(struct mock_state *st, const cJSON *id, const cJSON *param
 
 /* tools_list: the session's tools as MCP Tool objects (inputSchema as in the session
  * document, SPEC.md 7.3). */
-static cJSON *tools_list(const struct mock_fixture *fx) {
+static cJSON *tools_list(const struct ock_fixture *fx) {
   cJSON *r = cJSON_CreateObject();
   cJSON *tools = cJSON_AddArrayToObject(r, "tools");
   const cJSON *t;

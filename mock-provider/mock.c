@@ -27,7 +27,7 @@
 
 #include <microhttpd.h>
 
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "guard.h"
 #include "ock/http_request.h"
 #include "ock/status.h"
@@ -433,31 +433,29 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
   ock_http_request_completed(cls, c, req_cls, toe);
 }
 
-int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_mock **out,
-                 struct ock_jerr *err) {
+/* mock_make: a stopped mock playing fx; owned (fx or NULL) is freed with it, also on failure. */
+static int mock_make(const struct ock_fixture *fx, struct ock_fixture *owned,
+                     const struct ock_mock_options *opt, ock_mock **out, struct ock_jerr *err) {
   struct ock_mock_options o = {0};
   if (opt)
     o = *opt;
   const char *bind = o.bind_address ? o.bind_address : "127.0.0.1";
+  int rc = OCK_OK;
   if (strlen(bind) >= sizeof((struct ock_mock *)0)->bind)
-    return ock_jerr_set(err, OCK_EINVAL, "bind_address", "too long: \"%.80s\"", bind);
-  if (o.port < 0 || o.port > 65535)
-    return ock_jerr_set(err, OCK_EINVAL, "port", "expected 0 to 65535, got %d", o.port);
-  if (o.threads > MOCK_MAX_THREADS)
-    return ock_jerr_set(err, OCK_EINVAL, "threads", "expected 0 to %d, got %u", MOCK_MAX_THREADS,
-                        o.threads);
-  struct mock_fixture *fx = NULL;
-  int rc = ock__fixture_load(fixture, &fx, err);
-  if (rc)
-    return rc;
-  ock_mock *m = calloc(1, sizeof *m);
+    rc = ock_jerr_set(err, OCK_EINVAL, "bind_address", "too long: \"%.80s\"", bind);
+  else if (o.port < 0 || o.port > 65535)
+    rc = ock_jerr_set(err, OCK_EINVAL, "port", "expected 0 to 65535, got %d", o.port);
+  else if (o.threads > MOCK_MAX_THREADS)
+    rc = ock_jerr_set(err, OCK_EINVAL, "threads", "expected 0 to %d, got %u", MOCK_MAX_THREADS,
+                      o.threads);
+  ock_mock *m = rc ? NULL : calloc(1, sizeof *m);
   if (!m) {
-    ock__fixture_free(fx);
-    return ock_jerr_set(err, OCK_ENOMEM, "$", "out of memory");
+    ock_fixture_free(owned);
+    return rc ? rc : ock_jerr_set(err, OCK_ENOMEM, "$", "out of memory");
   }
   int observe = o.observe_only || fx->observe_only;
   unsigned long long seed = o.seed ? o.seed : fx->seed;
-  rc = ock__state_new(fx, observe, seed,
+  rc = ock__state_new(fx, owned, observe, seed,
                       o.max_journal_entries ? o.max_journal_entries : OCK_MAX_MOCK_JOURNAL_ENTRIES,
                       o.stored_responses ? o.stored_responses : OCK_MAX_MOCK_STORED_RESPONSES,
                       &m->st);
@@ -473,6 +471,20 @@ int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_m
   atomic_init(&m->stopping, 0);
   *out = m;
   return OCK_OK;
+}
+
+int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_mock **out,
+                 struct ock_jerr *err) {
+  struct ock_fixture *fx = NULL;
+  int rc = ock_fixture_load(fixture, NULL, &fx, err);
+  return rc ? rc : mock_make(fx, fx, opt, out, err);
+}
+
+int ock_mock_new_fixture(const struct ock_fixture *fixture, const struct ock_mock_options *opt,
+                         ock_mock **out, struct ock_jerr *err) {
+  if (!fixture)
+    return ock_jerr_set(err, OCK_EINVAL, "$", "no fixture given");
+  return mock_make(fixture, NULL, opt, out, err);
 }
 
 /* stop_parts stops what ock_mock_start started, in the order that lets each go: no new

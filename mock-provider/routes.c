@@ -32,25 +32,27 @@
 #include "gemini.h"
 #include "wire.h"
 
-int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
-                   size_t max_journal, size_t stored_responses, struct mock_state **out) {
+int ock__state_new(const struct ock_fixture *fx, struct ock_fixture *owned, int observe_only,
+                   unsigned long long seed, size_t max_journal, size_t stored_responses,
+                   struct mock_state **out) {
   struct mock_state *st = calloc(1, sizeof *st);
   if (!st) {
-    ock__fixture_free(fx);
+    ock_fixture_free(owned);
     return OCK_ENOMEM;
   }
   st->fx = fx;
+  st->owned = owned;
   st->observe_only = observe_only;
   st->seed = seed;
   if (ock__lock_init(&st->lock)) {
     free(st);
-    ock__fixture_free(fx);
+    ock_fixture_free(owned);
     return OCK_ENOMEM;
   }
   if (ock__store_init(&st->responses, stored_responses)) {
     pthread_mutex_destroy(&st->lock);
     free(st);
-    ock__fixture_free(fx);
+    ock_fixture_free(owned);
     return OCK_ENOMEM;
   }
   size_t np = fx->n_providers ? fx->n_providers : 1;
@@ -86,7 +88,7 @@ void ock__state_free(struct mock_state *st) {
   free(st->cancel_counts);
   free(st->cancel_fired);
   ock__journal_free(st->journal);
-  ock__fixture_free(st->fx);
+  ock_fixture_free(st->owned);
   ock__store_free(&st->responses);
   pthread_mutex_destroy(&st->lock);
   free(st);
@@ -99,17 +101,17 @@ cJSON *ock__headers_json(const struct mock_request *rq) {
   return h;
 }
 
-static cJSON *cancel_entry(const struct mock_cancel *c) {
+static cJSON *cancel_entry(const struct ock_fx_cancel *c) {
   static const char *const names[] = {"", "tool", OCK_KIND_LLM_REQUEST, "event", "after_execute"};
   cJSON *e = cJSON_CreateObject();
   cJSON *t = cJSON_AddObjectToObject(e, OCK_F_CANCEL_TRIGGER);
   cJSON_AddStringToObject(t, "at", names[c->at]);
   switch (c->at) {
-  case MOCK_CANCEL_TOOL:
+  case OCK_FX_CANCEL_TOOL:
     cJSON_AddStringToObject(t, "tool", c->name);
     cJSON_AddNumberToObject(t, "occurrence", (double)c->n);
     break;
-  case MOCK_CANCEL_EVENT:
+  case OCK_FX_CANCEL_EVENT:
     cJSON_AddStringToObject(t, "event", c->name);
     cJSON_AddNumberToObject(t, "occurrence", (double)c->n);
     break;
@@ -120,16 +122,16 @@ static cJSON *cancel_entry(const struct mock_cancel *c) {
   return e;
 }
 
-void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const char *name,
+void ock__cancel_on_arrival(struct mock_state *st, enum ock_fx_cancel_at at, const char *name,
                             unsigned long long index, struct mock_plan *plan) {
   for (size_t i = 0; i < st->fx->n_cancels; i++) {
-    const struct mock_cancel *c = &st->fx->cancels[i];
-    int event_kind = at == MOCK_CANCEL_EVENT &&
-                     (c->at == MOCK_CANCEL_EVENT || c->at == MOCK_CANCEL_AFTER_EXECUTE);
+    const struct ock_fx_cancel *c = &st->fx->cancels[i];
+    int event_kind = at == OCK_FX_CANCEL_EVENT &&
+                     (c->at == OCK_FX_CANCEL_EVENT || c->at == OCK_FX_CANCEL_AFTER_EXECUTE);
     if (c->at != at && !event_kind)
       continue;
     unsigned long long n = index;
-    if (at != MOCK_CANCEL_LLM_REQUEST) {
+    if (at != OCK_FX_CANCEL_LLM_REQUEST) {
       if (strcmp(c->name, name))
         continue;
       n = ++st->cancel_counts[i];
@@ -139,7 +141,7 @@ void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const
     st->cancel_fired[i] = 1;
     ock__journal_append(st->journal, OCK_KIND_CANCEL, cancel_entry(c));
     if (!plan->cancel)
-      plan->delay_ms += MOCK_CANCEL_HOLD_MS;
+      plan->delay_ms += OCK_FX_CANCEL_HOLD_MS;
     plan->cancel = 1;
   }
 }
@@ -210,17 +212,17 @@ static int wrong_method(struct mock_state *st, const struct mock_request *rq, co
 }
 
 /* first_of_api: the first provider speaking api, or NULL. */
-static const struct mock_provider *first_of_api(const struct mock_fixture *fx, enum mock_api api) {
+static const struct ock_fx_provider *first_of_api(const struct ock_fixture *fx, enum ock_wire api) {
   for (size_t i = 0; i < fx->n_providers; i++)
     if (fx->providers[i].api == api)
       return &fx->providers[i];
   return NULL;
 }
 
-static int llm_route(struct mock_state *st, const struct mock_request *rq, enum mock_api api,
+static int llm_route(struct mock_state *st, const struct mock_request *rq, enum ock_wire api,
                      const char *name, size_t name_len, struct mock_plan *plan) {
   char msg[300];
-  const struct mock_provider *p = NULL;
+  const struct ock_fx_provider *p = NULL;
   if (name) {
     for (size_t i = 0; i < st->fx->n_providers && !p; i++)
       if (strlen(st->fx->providers[i].name) == name_len &&
@@ -233,17 +235,17 @@ static int llm_route(struct mock_state *st, const struct mock_request *rq, enum 
     }
     if (p->api != api) {
       snprintf(msg, sizeof msg, "provider \"%s\" speaks %s; its endpoint is %s", p->name,
-               ock__api_name(p->api),
-               p->api == MOCK_API_OPENAI      ? "/p/NAME/v1/chat/completions"
-               : p->api == MOCK_API_RESPONSES ? "/p/NAME/v1/responses"
-               : p->api == MOCK_API_ANTHROPIC ? "/p/NAME/v1/messages"
+               ock_wire_name_at(p->api),
+               p->api == OCK_WIRE_OPENAI      ? "/p/NAME/v1/chat/completions"
+               : p->api == OCK_WIRE_RESPONSES ? "/p/NAME/v1/responses"
+               : p->api == OCK_WIRE_ANTHROPIC ? "/p/NAME/v1/messages"
                                               : "/p/NAME/v1beta/models/MODEL:generateContent");
       return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
     }
   } else {
     p = first_of_api(st->fx, api);
     if (!p) {
-      snprintf(msg, sizeof msg, "this session has no %s provider", ock__api_name(api));
+      snprintf(msg, sizeof msg, "this session has no %s provider", ock_wire_name_at(api));
       return ock__serve_http_error(st, rq, 404, "not_found", msg, plan);
     }
   }
@@ -298,28 +300,28 @@ int ock__route(struct mock_state *st, const struct mock_request *rq, struct mock
     return method_is(rq, "POST") ? ock__serve_tool(st, rq, tool, plan)
                                  : wrong_method(st, rq, "POST", plan);
   if (!strcmp(path, chat))
-    return llm_route(st, rq, MOCK_API_OPENAI, NULL, 0, plan);
+    return llm_route(st, rq, OCK_WIRE_OPENAI, NULL, 0, plan);
   if (!strcmp(path, messages))
-    return llm_route(st, rq, MOCK_API_ANTHROPIC, NULL, 0, plan);
+    return llm_route(st, rq, OCK_WIRE_ANTHROPIC, NULL, 0, plan);
   if (!strcmp(path, responses))
-    return llm_route(st, rq, MOCK_API_RESPONSES, NULL, 0, plan);
+    return llm_route(st, rq, OCK_WIRE_RESPONSES, NULL, 0, plan);
   const char *model;
   size_t model_len;
   int stream;
   long gemini = ock__gemini_route(path, &model, &model_len, &stream);
   if (gemini == 0)
-    return llm_route(st, rq, MOCK_API_GEMINI, NULL, 0, plan);
+    return llm_route(st, rq, OCK_WIRE_GEMINI, NULL, 0, plan);
   if (gemini > 3 && !strncmp(path, "/p/", 3) && !memchr(path + 3, '/', (size_t)gemini - 3))
-    return llm_route(st, rq, MOCK_API_GEMINI, path + 3, (size_t)gemini - 3, plan);
+    return llm_route(st, rq, OCK_WIRE_GEMINI, path + 3, (size_t)gemini - 3, plan);
   if (!strncmp(path, "/p/", 3)) {
     const char *name = path + 3, *slash = strchr(name, '/');
     if (slash && slash > name) {
       if (!strcmp(slash, chat))
-        return llm_route(st, rq, MOCK_API_OPENAI, name, (size_t)(slash - name), plan);
+        return llm_route(st, rq, OCK_WIRE_OPENAI, name, (size_t)(slash - name), plan);
       if (!strcmp(slash, messages))
-        return llm_route(st, rq, MOCK_API_ANTHROPIC, name, (size_t)(slash - name), plan);
+        return llm_route(st, rq, OCK_WIRE_ANTHROPIC, name, (size_t)(slash - name), plan);
       if (!strcmp(slash, responses))
-        return llm_route(st, rq, MOCK_API_RESPONSES, name, (size_t)(slash - name), plan);
+        return llm_route(st, rq, OCK_WIRE_RESPONSES, name, (size_t)(slash - name), plan);
     }
   }
   char msg[400];

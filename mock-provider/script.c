@@ -24,38 +24,38 @@ void ock__match_input_from(const struct ock_history *h, long long position,
   }
 }
 
-static int matches(const struct mock_turn *t, const struct mock_match_input *in) {
+static int matches(const struct ock_fx_turn *t, const struct mock_match_input *in) {
   switch (t->match) {
-  case MOCK_MATCH_POSITION:
+  case OCK_FX_MATCH_POSITION:
     return in->position == t->position;
-  case MOCK_MATCH_LAST_CONTAINS:
+  case OCK_FX_MATCH_LAST_CONTAINS:
     return in->last_text && strstr(in->last_text, t->match_text) != NULL;
-  case MOCK_MATCH_LAST_TOOL_CALL_ID:
+  case OCK_FX_MATCH_LAST_TOOL_CALL_ID:
     return in->last_tool_call_id && !strcmp(in->last_tool_call_id, t->match_text);
-  case MOCK_MATCH_NEXT:
+  case OCK_FX_MATCH_NEXT:
     break;
   }
   return 0;
 }
 
 /* describe_turn appends turn i's path and match to why; returns ock_buf_append's status. */
-static int describe_turn(const struct mock_provider *p, size_t i, struct ock_buf *why) {
-  const struct mock_turn *t = &p->turns[i];
+static int describe_turn(const struct ock_fx_provider *p, size_t i, struct ock_buf *why) {
+  const struct ock_fx_turn *t = &p->turns[i];
   int rc = ock_buf_printf(why, "$.script.%s[%zu]", p->name, i);
   switch (t->match) {
-  case MOCK_MATCH_POSITION:
+  case OCK_FX_MATCH_POSITION:
     return rc | ock_buf_printf(why, " (match position %lld)", t->position);
-  case MOCK_MATCH_LAST_CONTAINS:
+  case OCK_FX_MATCH_LAST_CONTAINS:
     return rc | ock_buf_printf(why, " (match last_message_contains \"%.100s\")", t->match_text);
-  case MOCK_MATCH_LAST_TOOL_CALL_ID:
+  case OCK_FX_MATCH_LAST_TOOL_CALL_ID:
     return rc | ock_buf_printf(why, " (match last_tool_call_id \"%.100s\")", t->match_text);
-  case MOCK_MATCH_NEXT:
+  case OCK_FX_MATCH_NEXT:
     return rc | ock_buf_puts(why, " (next in order)");
   }
   return rc;
 }
 
-int ock__play_init(struct mock_play *pl, const struct mock_provider *p) {
+int ock__play_init(struct mock_play *pl, const struct ock_fx_provider *p) {
   memset(pl, 0, sizeof *pl);
   size_t n = p->n_turns ? p->n_turns : 1;
   pl->used = calloc(n, 1);
@@ -65,7 +65,7 @@ int ock__play_init(struct mock_play *pl, const struct mock_provider *p) {
     return OCK_ENOMEM;
   }
   for (size_t i = 0; i < p->n_turns; i++)
-    if (p->turns[i].match != MOCK_MATCH_NEXT)
+    if (p->turns[i].match != OCK_FX_MATCH_NEXT)
       pl->matched[pl->n_matched++] = i;
   return OCK_OK;
 }
@@ -82,7 +82,7 @@ static int take(struct mock_play *pl, size_t i) {
   return (int)i;
 }
 
-int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
+int ock__script_pick(const struct ock_fx_provider *p, struct mock_play *pl,
                      const struct mock_match_input *in, struct ock_buf *why) {
   for (size_t k = 0; k < pl->n_matched; k++) {
     size_t i = pl->matched[k];
@@ -90,7 +90,7 @@ int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
       return take(pl, i);
   }
   while (pl->next < p->n_turns &&
-         (pl->used[pl->next] || p->turns[pl->next].match != MOCK_MATCH_NEXT))
+         (pl->used[pl->next] || p->turns[pl->next].match != OCK_FX_MATCH_NEXT))
     pl->next++;
   if (pl->next < p->n_turns)
     return take(pl, pl->next++);

@@ -13,7 +13,7 @@
 
 #include "ock/buf.h"
 #include "ock/message.h"
-#include "fixture.h"
+#include "ock/fixture.h"
 
 /* What a turn can match on, read from one request. Strings are borrowed. */
 struct mock_match_input {
@@ -39,13 +39,13 @@ struct mock_play {
 
 /* ock__play_init sets up pl for p (pl's memory is the caller's; free with ock__play_free).
  * Returns OCK_OK or OCK_ENOMEM. */
-int ock__play_init(struct mock_play *pl, const struct mock_provider *p);
+int ock__play_init(struct mock_play *pl, const struct ock_fx_provider *p);
 void ock__play_free(struct mock_play *pl);
 
 /* ock__script_pick chooses the turn for a request and marks it used. Returns the turn's
  * index, or a negative value with the reason appended to why: -1, or why's failed append
  * status when the reason did not fit (why is then dead, see buf.h). */
-int ock__script_pick(const struct mock_provider *p, struct mock_play *pl,
+int ock__script_pick(const struct ock_fx_provider *p, struct mock_play *pl,
                      const struct mock_match_input *in, struct ock_buf *why);
 
 #endif

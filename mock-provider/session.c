@@ -17,7 +17,7 @@
 
 int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
                        struct mock_plan *plan) {
-  const struct mock_fixture *fx = st->fx;
+  const struct ock_fixture *fx = st->fx;
   cJSON *doc = cJSON_CreateObject();
   cJSON_AddStringToObject(doc, "protocol", "ock/1");
   cJSON_AddStringToObject(doc, "scenario", fx->id);
@@ -30,16 +30,16 @@ int ock__serve_session(struct mock_state *st, const struct mock_request *rq,
   cJSON_AddItemToObject(doc, "config", ock_config_to_json(&fx->config));
   cJSON *providers = cJSON_AddArrayToObject(doc, "providers");
   for (size_t i = 0; i < fx->n_providers; i++) {
-    const struct mock_provider *p = &fx->providers[i];
+    const struct ock_fx_provider *p = &fx->providers[i];
     char base[256];
     snprintf(base, sizeof base, "%s/p/%s%s", st->url, p->name,
-             p->api == MOCK_API_OPENAI || p->api == MOCK_API_RESPONSES
+             p->api == OCK_WIRE_OPENAI || p->api == OCK_WIRE_RESPONSES
                  ? "/v1"
                  : ""); /* Anthropic: {base}/v1/messages; Gemini: {base}/v1beta/models/... */
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToArray(providers, o);
     cJSON_AddStringToObject(o, "name", p->name);
-    cJSON_AddStringToObject(o, "api", ock__api_name(p->api));
+    cJSON_AddStringToObject(o, "api", ock_wire_name_at(p->api));
     cJSON_AddStringToObject(o, "base_url", base);
     cJSON_AddStringToObject(o, "model", p->model);
     cJSON_AddNumberToObject(o, "priority", (double)p->priority);

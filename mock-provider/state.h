@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "ock/caps.h"
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "journal.h"
 #include "mcp.h"
 #include "plan.h"
@@ -23,7 +23,8 @@
 #include "stored.h"
 
 struct mock_state {
-  struct mock_fixture *fx;      /* owned */
+  const struct ock_fixture *fx; /* what the mock plays */
+  struct ock_fixture *owned;    /* fx when the mock loaded it (freed with it), else NULL */
   struct mock_journal *journal; /* owned */
   pthread_mutex_t lock;         /* guards every member below */
   int observe_only;
@@ -44,7 +45,7 @@ struct mock_state {
   struct mock_store responses; /* the Responses API's stored conversations; its own lock */
 };
 
-#define MOCK_CANCEL_HOLD_MS 200 /* a reply held after its cancel trigger fired (SPEC 8.7) */
+#define OCK_FX_CANCEL_HOLD_MS 200 /* a reply held after its cancel trigger fired (SPEC 8.7) */
 
 /* One HTTP request as the router sees it. Everything is borrowed for the call. */
 struct mock_request {
@@ -63,10 +64,12 @@ struct mock_request {
   void *conn;
 };
 
-/* ock__state_new takes ownership of fx (also on failure). stored_responses: what the Responses
- * API store keeps at least (stored.h). Returns OCK_OK or OCK_ENOMEM. */
-int ock__state_new(struct mock_fixture *fx, int observe_only, unsigned long long seed,
-                   size_t max_journal, size_t stored_responses, struct mock_state **out);
+/* ock__state_new plays fx; it takes ownership of owned (fx or NULL), also on failure.
+ * stored_responses: what the Responses API store keeps at least (stored.h). Returns OCK_OK or
+ * OCK_ENOMEM. */
+int ock__state_new(const struct ock_fixture *fx, struct ock_fixture *owned, int observe_only,
+                   unsigned long long seed, size_t max_journal, size_t stored_responses,
+                   struct mock_state **out);
 void ock__state_free(struct mock_state *st); /* NULL is a no-op */
 
 /* ock__route answers one request: fills plan (initialised by the caller). Returns OCK_OK,
@@ -80,7 +83,7 @@ int ock__serve_event(struct mock_state *st, const struct mock_request *rq, struc
 int ock__serve_tool(struct mock_state *st, const struct mock_request *rq, const char *name,
                     struct mock_plan *plan);
 int ock__serve_llm(struct mock_state *st, const struct mock_request *rq,
-                   const struct mock_provider *p, struct mock_plan *plan);
+                   const struct ock_fx_provider *p, struct mock_plan *plan);
 int ock__serve_mcp(struct mock_state *st, const struct mock_request *rq, struct mock_plan *plan);
 
 /* One call of a scripted tool, through either door (POST /ock/v1/tools/{name}, or tools/call
@@ -119,12 +122,12 @@ void ock__id_text(char *out, const char *prefix, unsigned hash, char sep,
 /* ock__headers_json: {"x-ock-trace-id": value} or {} (caller owns). */
 cJSON *ock__headers_json(const struct mock_request *rq);
 
-/* ock__cancel_on_arrival counts an arriving tool call (at MOCK_CANCEL_TOOL) or event
- * (MOCK_CANCEL_EVENT, MOCK_CANCEL_AFTER_EXECUTE) named name against the fixture's cancel
- * triggers, or matches an LLM request's run-wide index (MOCK_CANCEL_LLM_REQUEST, name NULL).
+/* ock__cancel_on_arrival counts an arriving tool call (at OCK_FX_CANCEL_TOOL) or event
+ * (OCK_FX_CANCEL_EVENT, OCK_FX_CANCEL_AFTER_EXECUTE) named name against the fixture's cancel
+ * triggers, or matches an LLM request's run-wide index (OCK_FX_CANCEL_LLM_REQUEST, name NULL).
  * A trigger that fires (once) is journaled now and marks the plan, whose reply is then held
- * MOCK_CANCEL_HOLD_MS so the SIGINT arrives first. Call with st->lock held. */
-void ock__cancel_on_arrival(struct mock_state *st, enum mock_cancel_at at, const char *name,
+ * OCK_FX_CANCEL_HOLD_MS so the SIGINT arrives first. Call with st->lock held. */
+void ock__cancel_on_arrival(struct mock_state *st, enum ock_fx_cancel_at at, const char *name,
                             unsigned long long index, struct mock_plan *plan);
 
 #endif

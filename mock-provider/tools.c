@@ -93,10 +93,10 @@ static cJSON *start_entry(const struct mock_request *rq, const struct mock_tool_
  * *reply and *status by its HTTP error and journals the fault. Under st->lock. */
 static void random_fault(struct mock_state *st, const struct mock_tool_call *c, cJSON **reply,
                          int *status) {
-  const struct mock_fixture *fx = st->fx;
+  const struct ock_fixture *fx = st->fx;
   for (size_t i = 0; i < fx->n_randoms; i++) {
-    const struct mock_random *x = &fx->randoms[i];
-    if (x->on != MOCK_RANDOM_TOOL || (x->target && strcmp(x->target, c->name)))
+    const struct ock_fx_random *x = &fx->randoms[i];
+    if (x->on != OCK_FX_RANDOM_TOOL || (x->target && strcmp(x->target, c->name)))
       continue;
     unsigned long long k = ++st->random_counts[i];
     if (!ock__fault_roll(st->seed, i, k, x->probability))
@@ -122,7 +122,7 @@ static void random_fault(struct mock_state *st, const struct mock_tool_call *c, 
 
 /* scripted_reply: the reply of the call's turn in the tool's script (404 for a tool the
  * scenario does not have), its status and its delay. Under st->lock: it counts the call. */
-static cJSON *scripted_reply(struct mock_state *st, const struct mock_tool *t,
+static cJSON *scripted_reply(struct mock_state *st, const struct ock_fx_tool *t,
                              const struct mock_tool_call *c, int *status, long long *delay) {
   if (!t) {
     char msg[200];
@@ -131,7 +131,7 @@ static cJSON *scripted_reply(struct mock_state *st, const struct mock_tool *t,
     return failure("not_found", msg);
   }
   unsigned long long n = ++st->tool_calls[t - st->fx->tools];
-  const struct mock_tool_reply *r = n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
+  const struct ock_fx_tool_reply *r = n <= t->n_calls ? &t->calls[n - 1] : &t->dflt;
   *status = r->status;
   *delay = r->delay_ms;
   cJSON *reply = r->result ? cJSON_Duplicate(r->result, 1) : default_result(*status);
@@ -141,7 +141,7 @@ static cJSON *scripted_reply(struct mock_state *st, const struct mock_tool *t,
 
 int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct mock_tool_call *c,
                    struct mock_plan *plan) {
-  const struct mock_tool *t = ock__fixture_tool(st->fx, c->name);
+  const struct ock_fx_tool *t = ock_fixture_tool(st->fx, c->name);
   int status = 200;
   long long delay = 0;
 
@@ -151,7 +151,7 @@ int ock__tool_call(struct mock_state *st, const struct mock_request *rq, struct 
   ock__journal_append(st->journal, OCK_KIND_TOOL_START, start_entry(rq, c, t != NULL));
   cJSON *reply = scripted_reply(st, t, c, &status, &delay);
   plan->delay_ms += delay;
-  ock__cancel_on_arrival(st, MOCK_CANCEL_TOOL, c->name, 0, plan);
+  ock__cancel_on_arrival(st, OCK_FX_CANCEL_TOOL, c->name, 0, plan);
   pthread_mutex_unlock(&st->lock);
 
   cJSON *end = tool_end(c->name, c->id, status, reply);

@@ -14,10 +14,10 @@
 #include "ock/json.h"
 #include "ock/status.h"
 
-const struct ock_wire_ops *ock__wire_for(enum mock_api api) {
-  return ock_wire_get(api == MOCK_API_ANTHROPIC   ? OCK_WIRE_ANTHROPIC
-                      : api == MOCK_API_RESPONSES ? OCK_WIRE_RESPONSES
-                      : api == MOCK_API_GEMINI    ? OCK_WIRE_GEMINI
+const struct ock_wire_ops *ock__wire_for(enum ock_wire api) {
+  return ock_wire_get(api == OCK_WIRE_ANTHROPIC   ? OCK_WIRE_ANTHROPIC
+                      : api == OCK_WIRE_RESPONSES ? OCK_WIRE_RESPONSES
+                      : api == OCK_WIRE_GEMINI    ? OCK_WIRE_GEMINI
                                                   : OCK_WIRE_OPENAI);
 }
 
@@ -260,13 +260,13 @@ static int responses_history_error(const struct mock_finding *f, struct ock_buf 
   return OCK_OK;
 }
 
-int ock__history_error(enum mock_api api, const struct mock_finding *f, const cJSON *raw,
+int ock__history_error(enum ock_wire api, const struct mock_finding *f, const cJSON *raw,
                        struct ock_buf *param, struct ock_buf *code, struct ock_buf *out) {
-  if (api == MOCK_API_RESPONSES)
+  if (api == OCK_WIRE_RESPONSES)
     return responses_history_error(f, param, out) ? OCK_ENOMEM : OCK_OK;
-  if (api == MOCK_API_ANTHROPIC)
+  if (api == OCK_WIRE_ANTHROPIC)
     return anthropic_history_error(f, raw, out);
-  if (api == MOCK_API_GEMINI)
+  if (api == OCK_WIRE_GEMINI)
     return ock__gemini_history_error(f, raw, out);
   return openai_history_error(f, raw, param, code, out);
 }

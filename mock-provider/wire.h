@@ -14,7 +14,7 @@
 
 #include <cJSON.h>
 
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "ock/buf.h"
 #include "ock/wire.h"
 #include "ock/wire_responses.h"
@@ -44,7 +44,7 @@ struct mock_answer {
 };
 
 /* ock__wire_for gives the wire of an api. */
-const struct ock_wire_ops *ock__wire_for(enum mock_api api);
+const struct ock_wire_ops *ock__wire_for(enum ock_wire api);
 
 /* ock__answer_body appends the non-streaming reply body of a; ock__answer_events the SSE
  * events of it streamed, one piece per event. OCK_OK, OCK_ENOMEM, OCK_ETOOBIG. */
@@ -63,7 +63,7 @@ int ock__answer_item(const struct mock_answer *a, size_t k, char *id, size_t id_
 /* ock__history_error: the provider's 400 message for a finding (SPEC 6.7); raw is the
  * request's "messages". Appends OpenAI's param and code to param and code (nothing for
  * Anthropic) and the message to out. */
-int ock__history_error(enum mock_api api, const struct mock_finding *f, const cJSON *raw,
+int ock__history_error(enum ock_wire api, const struct mock_finding *f, const cJSON *raw,
                        struct ock_buf *param, struct ock_buf *code, struct ock_buf *out);
 
 #endif

@@ -13,32 +13,16 @@ int ock__blackbox_graded(const struct check_entry *c, const struct ock_requireme
   return c && (c->flags & CHECK_BLACKBOX) && r && r->blackbox;
 }
 
-/* event_timed_cancel: a cancel trigger (one object or a list) fires on an event, which a
- * black-box SUT never posts. */
-static int event_timed_cancel(const cJSON *cancel) {
-  if (cJSON_IsObject(cancel)) {
-    const char *at = ock_json_str(cancel, "at");
-    return at && (!strcmp(at, "event") || !strcmp(at, "after_execute"));
-  }
-  const cJSON *c;
-  cJSON_ArrayForEach(c, cancel) {
-    if (event_timed_cancel(c))
-      return 1;
-  }
-  return 0;
-}
-
-int ock__blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n) {
-  const cJSON *cap;
-  cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(fixture, "capabilities")) {
-    if (cJSON_IsString(cap) && !strcmp(cap->valuestring, OCK_CAP_LIFECYCLE)) {
-      snprintf(why, n, "%s: the scenario grades lifecycle events", BLACKBOX_REASON);
-      return 1;
-    }
-  }
-  if (event_timed_cancel(cJSON_GetObjectItemCaseSensitive(fixture, "cancel")))
+int ock__blackbox_scenario_skip(const struct ock_fixture *fx, char *why, size_t n) {
+  int event_timed = 0; /* a cancel fired on an event, which a black-box SUT never posts */
+  for (size_t i = 0; i < fx->n_cancels; i++)
+    event_timed |= fx->cancels[i].at == OCK_FX_CANCEL_EVENT ||
+                   fx->cancels[i].at == OCK_FX_CANCEL_AFTER_EXECUTE;
+  if (fx->capabilities & 1u << OCK_CAPABILITY_LIFECYCLE)
+    snprintf(why, n, "%s: the scenario grades lifecycle events", BLACKBOX_REASON);
+  else if (event_timed)
     snprintf(why, n, "%s: the scenario's SIGINT is timed by an event", BLACKBOX_REASON);
-  else if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(fixture, "hooks")) > 0)
+  else if (fx->n_hooks > 0)
     snprintf(why, n, "%s: the scenario scripts hook replies to events", BLACKBOX_REASON);
   else
     return 0;

@@ -17,6 +17,7 @@
 #include <cJSON.h>
 
 #include "checks/checklist.h"
+#include "ock/fixture.h"
 #include "ock/registry.h"
 
 /* The reason every black-box SKIP starts with. */
@@ -29,7 +30,7 @@ int ock__blackbox_graded(const struct check_entry *c, const struct ock_requireme
 /* ock__blackbox_scenario_skip: why fixture cannot be graded black-box (it scripts hook replies,
  * needs the lifecycle capability, or times its SIGINT by an event), written to
  * why; 0 when it can. */
-int ock__blackbox_scenario_skip(const cJSON *fixture, char *why, size_t n);
+int ock__blackbox_scenario_skip(const struct ock_fixture *fx, char *why, size_t n);
 
 /* ock__blackbox_input: the session's prompts as the SUT's standard input, one line each, a
  * backslash as "\\" and a line break as "\n" (SPEC.md 9.7). Caller frees; NULL when out of

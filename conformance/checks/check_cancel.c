@@ -32,7 +32,7 @@ static const cJSON *first_request_of(const struct view *v, const struct view_exe
  * validation says, whatever SIGINT arrives meanwhile (SPEC.md 5.10). */
 static int refused(const struct view *v, const struct view_exec *x) {
   int blank = x->prompt && ock_utf8_is_blank(x->prompt);
-  if (blank || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0)
+  if (blank || v->fx->n_providers == 0)
     return 1;
   for (size_t i = x->first; i < x->end; i++)
     if (ock__is_event(v->e[i], OCK_EV_PROMPT_SUBMIT))

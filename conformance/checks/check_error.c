@@ -35,41 +35,38 @@ static int retryable(const cJSON *reply) {
 }
 
 /* scripted_turn: the fixture's script turn that produced this reply, or NULL. */
-static const cJSON *scripted_turn(const struct view *v, const cJSON *reply) {
-  const cJSON *script = cJSON_GetObjectItemCaseSensitive(v->fixture, "script");
-  const cJSON *turns =
-      cJSON_GetObjectItemCaseSensitive(script, ock__str_field(reply, OCK_F_LLM_REPLY_PROVIDER));
-  return cJSON_GetArrayItem(turns, (int)ock_json_int(reply, OCK_F_LLM_REPLY_TURN, -1));
+static const struct ock_fx_turn *scripted_turn(const struct view *v, const cJSON *reply) {
+  const struct ock_fx_provider *p =
+      ock_fixture_provider(v->fx, ock__str_field(reply, OCK_F_LLM_REPLY_PROVIDER));
+  long long turn = ock_json_int(reply, OCK_F_LLM_REPLY_TURN, -1);
+  return p && turn >= 0 && (size_t)turn < p->n_turns ? &p->turns[turn] : NULL;
 }
 
 /* retry_after_ms: what the mock told the SUT to wait, or -1. */
 static double retry_after_ms(const struct view *v, const cJSON *reply) {
-  const cJSON *fault = cJSON_GetObjectItemCaseSensitive(scripted_turn(v, reply), "fault");
-  if (cJSON_HasObjectItem(fault, "retry_after_ms"))
-    return ock_json_num(fault, "retry_after_ms", -1);
-  if (cJSON_HasObjectItem(fault, "retry_after"))
-    return ock_json_num(fault, "retry_after", -1) * 1000.0;
-  return -1;
+  const struct ock_fx_turn *t = scripted_turn(v, reply);
+  if (!t || t->fault.kind != OCK_FX_FAULT_STATUS)
+    return -1;
+  if (t->fault.retry_after_ms >= 0)
+    return (double)t->fault.retry_after_ms;
+  return t->fault.retry_after >= 0 ? t->fault.retry_after * 1000.0 : -1;
 }
 
 static const char *next_provider(const struct view *v, const char *failed) {
-  double fp = 0;
-  const cJSON *p;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers"))
-    if (!strcmp(ock__str_field(p, "name"), failed))
-      fp = ock_json_num(p, "priority", 100);
+  const struct ock_fx_provider *fp = ock_fixture_provider(v->fx, failed);
+  long long fpr = fp ? fp->priority : 0;
   const char *best = NULL;
-  double bp = 0;
+  long long bp = 0;
   int past = 0;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
-    double pr = ock_json_num(p, "priority", 100);
-    const char *name = ock__str_field(p, "name");
+  for (size_t k = 0; k < v->fx->n_providers; k++) {
+    long long pr = v->fx->providers[k].priority;
+    const char *name = v->fx->providers[k].name;
     if (!strcmp(name, failed)) {
       past = 1;
       continue;
     }
     /* strictly later in (priority, list order) than the failed provider */
-    if (pr < fp || (pr == fp && !past))
+    if (pr < fpr || (pr == fpr && !past))
       continue;
     if (!best || pr < bp) {
       best = name;
@@ -404,15 +401,14 @@ static void fail_fast(struct grade_ctx *g) {
  * is not in failed; *best is set to that provider (NULL when none is left). */
 static int is_best_provider(const struct view *v, const char *name, const char **failed,
                             int n_failed, const char **best) {
-  const cJSON *p;
-  double bp = 0;
+  long long bp = 0;
   *best = NULL;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
-    const char *pn = ock__str_field(p, "name");
+  for (size_t i = 0; i < v->fx->n_providers; i++) {
+    const char *pn = v->fx->providers[i].name;
     int out = 0;
     for (int k = 0; k < n_failed; k++)
       out |= !strcmp(failed[k], pn);
-    double pr = ock_json_num(p, "priority", 100);
+    long long pr = v->fx->providers[i].priority;
     if (!out && (!*best || pr < bp)) {
       *best = pn;
       bp = pr;

@@ -49,23 +49,12 @@ static const struct clause_rule {
     {"last_request_contains", "Error: ", {"OCK-TEXT-003"}},
 };
 
-/* fixture_lists: the fixture names requirement id. */
-static int fixture_lists(const struct view *v, const char *id) {
-  const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements")) {
-    if (cJSON_IsString(r) && !strcmp(r->valuestring, id))
-      return 1;
-  }
-  return 0;
-}
-
 /* tool_output_text: text is (part of) the output a scripted tool returned with success true (a
  * string, or the compact JSON of any other output), or "Error: <message>" of one that returned
  * success false. 1: output, 2: failure, 0: no. */
 static int tool_output_text(const struct view *v, const char *text) {
-  const cJSON *t;
-  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->fixture, "tools")) {
-    const cJSON *res = cJSON_GetObjectItemCaseSensitive(t, "result");
+  for (size_t i = 0; i < v->fx->n_tools; i++) {
+    const cJSON *res = v->fx->tools[i].dflt.result;
     const cJSON *out = cJSON_GetObjectItemCaseSensitive(res, "output");
     const char *msg = ock_json_str(cJSON_GetObjectItemCaseSensitive(res, "error"), "message");
     if (cJSON_IsString(out) && *out->valuestring && strstr(out->valuestring, text))
@@ -86,11 +75,6 @@ static int tool_output_text(const struct view *v, const char *text) {
   return 0;
 }
 
-/* own_requirement: the "requirement" an element or clause names itself, or NULL. */
-static const char *own_requirement(const cJSON *item) {
-  return cJSON_IsObject(item) ? ock_json_str(item, "requirement") : NULL;
-}
-
 /* charged: the requirement a clause (or one element of it, text: its text or NULL) proves.
  * own: what the element or clause names itself; fallback: expect.requirement or the fixture's
  * first requirement, for clauses whose proof depends on the scenario. */
@@ -109,26 +93,11 @@ static const char *charged(const struct view *v, const char *clause, const char 
         (r->prefix && (!text || strncmp(text, r->prefix, strlen(r->prefix)))))
       continue;
     for (size_t k = 0; k < MAX_CANDIDATES && r->candidates[k]; k++)
-      if (fixture_lists(v, r->candidates[k]))
+      if (ock_fixture_lists(v->fx, r->candidates[k]))
         return r->candidates[k];
     return r->candidates[0];
   }
   return fallback;
-}
-
-/* item_string: a list element given as a string or as {key: string, "requirement": ...}. */
-static const char *item_string(const cJSON *item, const char *key) {
-  if (cJSON_IsString(item))
-    return item->valuestring;
-  return cJSON_IsObject(item) ? ock_json_str(item, key) : NULL;
-}
-
-/* item_count: a count given as an integer or as {"count": N, "requirement": ...}; -1 if
- * neither. */
-static long long item_count(const cJSON *item) {
-  if (cJSON_IsNumber(item))
-    return (long long)item->valuedouble;
-  return cJSON_IsObject(item) ? ock_json_int(item, "count", -1) : -1;
 }
 
 static int count_events(const struct view *v, const char *name, long *seq) {
@@ -149,24 +118,21 @@ static int history_contains(const cJSON *request, const char *text) {
   return 0;
 }
 
-static void executes(struct grade_ctx *g, const cJSON *list) {
+static void executes(struct grade_ctx *g, const struct ock_fx_expect *e) {
   const struct view *v = g->v;
-  int k = 0;
-  const cJSON *want;
-  cJSON_ArrayForEach(want, list) {
-    const struct view_exec *x = k < (int)v->nx ? &v->x[k] : NULL;
-    k++;
+  for (size_t k = 0; k < e->n_executes; k++) {
+    const struct ock_fx_expect_execute *want = &e->executes[k];
+    const struct view_exec *x = k < v->nx ? &v->x[k] : NULL;
+    int n = (int)k + 1;
     const cJSON *c = x ? x->complete_entry : NULL;
     long seq = x ? x->complete_seq : -1;
-    const char *status = ock_json_str(want, "status");
-    if (status)
+    if (want->status)
       ock__grade_emit_to(g, CK_EXPECT_STATUS, charged(v, "executes.status", NULL, NULL, NULL),
-                         ock__pf_is(c, OCK_FIELD_STATUS, status), seq,
-                         "status as the scenario expects", "execute %d: status %s, expected %s", k,
+                         ock__pf_is(c, OCK_FIELD_STATUS, want->status), seq,
+                         "status as the scenario expects", "execute %d: status %s, expected %s", n,
                          c ? ock__pf_show(c, OCK_FIELD_STATUS) : "(no orchestrator:complete)",
-                         status);
-    if (cJSON_HasObjectItem(want, "turn_count")) {
-      long long t = ock_json_int(want, "turn_count", -1);
+                         want->status);
+    if (want->turn_count >= 0) {
       struct ock_payload tc = ock__payload(c, OCK_FIELD_TURN_COUNT);
       const cJSON *got = tc.json;
       char shown[64];
@@ -177,51 +143,49 @@ static void executes(struct grade_ctx *g, const cJSON *list) {
                  !c                                 ? "no orchestrator:complete"
                  : tc.state == OCK_PAYLOAD_MISTYPED ? "turn_count not a number"
                                                     : "no turn_count");
-      ock__grade_emit_to(
-          g, CK_EXPECT_TURN_COUNT, charged(v, "executes.turn_count", NULL, NULL, NULL),
-          cJSON_IsNumber(got) && got->valuedouble == (double)t, seq,
-          "turn_count as the scenario expects", "execute %d: %s, expected %lld", k, shown, t);
+      ock__grade_emit_to(g, CK_EXPECT_TURN_COUNT,
+                         charged(v, "executes.turn_count", NULL, NULL, NULL),
+                         cJSON_IsNumber(got) && got->valuedouble == (double)want->turn_count, seq,
+                         "turn_count as the scenario expects", "execute %d: %s, expected %lld", n,
+                         shown, want->turn_count);
     }
-    const char *reason = ock_json_str(want, "reason");
-    if (reason)
+    if (want->reason)
       ock__grade_emit_to(g, CK_EXPECT_REASON, charged(v, "executes.reason", NULL, NULL, NULL),
-                         ock__pf_is(c, OCK_FIELD_REASON, reason), seq,
+                         ock__pf_is(c, OCK_FIELD_REASON, want->reason), seq,
                          "reason as the scenario expects",
-                         "execute %d: reason \"%s\", expected \"%s\"", k,
-                         c ? ock__pf_show(c, OCK_FIELD_REASON) : "", reason);
-    const char *etype = ock_json_str(want, "error_type");
-    if (etype) {
+                         "execute %d: reason \"%s\", expected \"%s\"", n,
+                         c ? ock__pf_show(c, OCK_FIELD_REASON) : "", want->reason);
+    if (want->error_type) {
       const char *got = ock__str_field(ock__pf(c, OCK_FIELD_ERROR), "type");
-      ock__grade_emit_to(g, CK_EXPECT_ERROR_TYPE,
-                         charged(v, "executes.error_type", NULL, NULL, NULL),
-                         c && !strcmp(got, etype), seq, "error.type as the scenario expects",
-                         "execute %d: error.type \"%s\", expected \"%s\"", k, got, etype);
+      ock__grade_emit_to(
+          g, CK_EXPECT_ERROR_TYPE, charged(v, "executes.error_type", NULL, NULL, NULL),
+          c && !strcmp(got, want->error_type), seq, "error.type as the scenario expects",
+          "execute %d: error.type \"%s\", expected \"%s\"", n, got, want->error_type);
     }
   }
 }
 
 /* timing: for each pair of consecutive LLM requests of one execute whose earlier one failed,
  * the gap from that failed reply to the next request lies in the expected range (SPEC.md 8.8);
- * an array of ranges gives one per such pair, in order. */
-static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
+ * a list of ranges gives one per such pair, in order. */
+static void timing(struct grade_ctx *g, const struct ock_fx_expect *e, const char *req) {
   const struct view *v = g->v;
-  const cJSON *between = cJSON_GetObjectItemCaseSensitive(t, "between_requests_ms");
-  if (!between)
-    return;
-  int pair = 0;
+  size_t pair = 0;
   for (size_t k = 0; k < v->nx; k++) {
     const cJSON *failed = NULL;
     for (size_t i = v->x[k].first; i < v->x[k].end; i++) {
       if (!ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
         continue;
       if (failed) {
-        const cJSON *range = cJSON_IsArray(between) ? cJSON_GetArrayItem(between, pair) : between;
+        const struct ock_fx_range *range = e->timing_each       ? &e->ranges[0]
+                                           : pair < e->n_ranges ? &e->ranges[pair]
+                                                                : NULL;
         pair++;
         if (range) {
-          double lo = ock_json_num(range, "min", 0), hi = ock_json_num(range, "max", 1e12);
           /* The fixture's max holds at --time-scale 1; a slower machine gets the extra late
            * tolerance OCK-ERROR-004 is given (SPEC.md 9.4), the min never moves. */
-          hi += ock__grade_late_ms(g) - GRADE_TIMING_LATE_MS;
+          double lo = range->min_ms,
+                 hi = range->max_ms + ock__grade_late_ms(g) - GRADE_TIMING_LATE_MS;
           double gap = ock__entry_time(v->e[i]) - ock__entry_time(failed);
           ock__grade_emit_to(
               g, CK_EXPECT_TIMING, req, gap >= lo && gap <= hi, ock__entry_seq(v->e[i]),
@@ -236,155 +200,139 @@ static void timing(struct grade_ctx *g, const cJSON *t, const char *req) {
   }
 }
 
-static void expect_exit_code(struct grade_ctx *g, const cJSON *expect) {
+static void expect_exit_code(struct grade_ctx *g, const struct ock_fx_expect *e) {
   const struct view *v = g->v;
-  if (cJSON_HasObjectItem(expect, "exit_code")) {
-    long long want = ock_json_int(expect, "exit_code", 0);
-    const struct sut_result *p = v->proc;
-    const char *req_x = charged(v, "exit_code", NULL, NULL, NULL);
-    const char *spec = "exit code as the scenario expects";
-    /* A process ended by a signal or the timeout has no exit code: say how it ended. */
-    if (p->timed_out)
-      ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, 0, -1, spec,
-                         "timed out and was killed, expected exit code %lld", want);
-    else if (p->signal)
-      ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, 0, -1, spec,
-                         "ended by %s, expected exit code %lld", ock__sut_signal_name(p->signal),
-                         want);
-    else
-      ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, p->exit_code == want, -1, spec,
-                         "exit code %d, expected %lld", p->exit_code, want);
-  }
-}
-
-/* expect_events_present and expect_events_absent: req is the requirement a clause without one
- * of its own is charged to (ock__check_expect). */
-static void expect_events_present(struct grade_ctx *g, const cJSON *expect, const char *req) {
-  const struct view *v = g->v;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "events_present")) {
-    long seq = -1;
-    const char *name = item_string(it, "event");
-    int n = name ? count_events(v, name, &seq) : 0;
-    ock__grade_emit_to(g, CK_EXPECT_EVENTS_PRESENT,
-                       charged(v, "events_present", name, own_requirement(it), req), n > 0, seq,
-                       "the scenario's events are emitted", "%s: %d", name ? name : "?", n);
-  }
-}
-
-static void expect_events_absent(struct grade_ctx *g, const cJSON *expect, const char *req) {
-  const struct view *v = g->v;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "events_absent")) {
-    long seq = -1;
-    const char *name = item_string(it, "event");
-    int n = name ? count_events(v, name, &seq) : 0;
-    ock__grade_emit_to(
-        g, CK_EXPECT_EVENTS_ABSENT, charged(v, "events_absent", name, own_requirement(it), req),
-        n == 0, seq, "the scenario's forbidden events are absent", "%s: %d", name ? name : "?", n);
-  }
-}
-
-static void expect_llm_requests(struct grade_ctx *g, const cJSON *expect, const char *req) {
-  const struct view *v = g->v;
-  const cJSON *llm = cJSON_GetObjectItemCaseSensitive(expect, "llm_requests");
-  if (llm) {
-    int n = 0;
-    for (size_t i = 0; i < v->n; i++)
-      n += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
-    long long want = item_count(llm);
-    ock__grade_emit_to(g, CK_EXPECT_LLM_REQUESTS,
-                       charged(v, "llm_requests", NULL, own_requirement(llm), req), n == want, -1,
-                       "LLM requests as the scenario expects", "%d LLM requests, expected %lld", n,
+  if (e->exit_code < 0)
+    return;
+  long long want = e->exit_code;
+  const struct sut_result *p = v->proc;
+  const char *req_x = charged(v, "exit_code", NULL, NULL, NULL);
+  const char *spec = "exit code as the scenario expects";
+  /* A process ended by a signal or the timeout has no exit code: say how it ended. */
+  if (p->timed_out)
+    ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, 0, -1, spec,
+                       "timed out and was killed, expected exit code %lld", want);
+  else if (p->signal)
+    ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, 0, -1, spec,
+                       "ended by %s, expected exit code %lld", ock__sut_signal_name(p->signal),
                        want);
+  else
+    ock__grade_emit_to(g, CK_EXPECT_EXIT_CODE, req_x, p->exit_code == want, -1, spec,
+                       "exit code %d, expected %lld", p->exit_code, want);
+}
+
+/* expect_events: events_present (present 1) or events_absent (0); req is the requirement a
+ * clause without one of its own is charged to (ock__check_expect). */
+static void expect_events(struct grade_ctx *g, const struct ock_fx_expect_list *l, int present,
+                          const char *req) {
+  const struct view *v = g->v;
+  const char *clause = present ? "events_present" : "events_absent";
+  for (size_t k = 0; k < l->n; k++) {
+    const struct ock_fx_expect_item *it = &l->items[k];
+    long seq = -1;
+    int n = count_events(v, it->name, &seq);
+    ock__grade_emit_to(g, present ? CK_EXPECT_EVENTS_PRESENT : CK_EXPECT_EVENTS_ABSENT,
+                       charged(v, clause, it->name, it->requirement, req), present ? n > 0 : n == 0,
+                       seq,
+                       present ? "the scenario's events are emitted"
+                               : "the scenario's forbidden events are absent",
+                       "%s: %d", it->name, n);
   }
 }
 
-static void expect_tool_calls(struct grade_ctx *g, const cJSON *expect, const char *req) {
+static void expect_llm_requests(struct grade_ctx *g, const struct ock_fx_expect *e,
+                                const char *req) {
   const struct view *v = g->v;
-  const cJSON *it;
-  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(expect, "tool_calls");
-  cJSON_ArrayForEach(it, calls) {
-    if (!strcmp(it->string, "requirement"))
-      continue;
+  if (!e->has_llm_requests)
+    return;
+  int n = 0;
+  for (size_t i = 0; i < v->n; i++)
+    n += ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST);
+  long long want = e->llm_requests.count;
+  ock__grade_emit_to(g, CK_EXPECT_LLM_REQUESTS,
+                     charged(v, "llm_requests", NULL, e->llm_requests.requirement, req), n == want,
+                     -1, "LLM requests as the scenario expects", "%d LLM requests, expected %lld",
+                     n, want);
+}
+
+/* first_start: the first tool_start entry of the tool, or NULL. */
+static const cJSON *first_start(const struct view *v, const char *tool) {
+  for (size_t i = 0; i < v->n; i++)
+    if (ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
+        !strcmp(ock__str_field(v->e[i], "name"), tool))
+      return v->e[i];
+  return NULL;
+}
+
+static void expect_tool_calls(struct grade_ctx *g, const struct ock_fx_expect_list *l,
+                              const char *req) {
+  const struct view *v = g->v;
+  for (size_t k = 0; k < l->n; k++) {
+    const struct ock_fx_expect_item *it = &l->items[k];
     int n = 0;
     for (size_t i = 0; i < v->n; i++)
       n += ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
-           !strcmp(ock__str_field(v->e[i], "name"), it->string);
-    const char *own = own_requirement(it) ? own_requirement(it) : own_requirement(calls);
-    long long want = item_count(it);
-    ock__grade_emit_to(g, CK_EXPECT_TOOL_CALLS, charged(v, "tool_calls", NULL, own, req), n == want,
-                       -1, "tool runs as the scenario expects",
-                       "tool %s ran %d times, expected %lld", it->string, n, want);
+           !strcmp(ock__str_field(v->e[i], "name"), it->name);
+    const char *own = it->requirement ? it->requirement : l->requirement;
+    ock__grade_emit_to(g, CK_EXPECT_TOOL_CALLS, charged(v, "tool_calls", NULL, own, req),
+                       n == it->count, -1, "tool runs as the scenario expects",
+                       "tool %s ran %d times, expected %lld", it->name, n, it->count);
   }
 }
 
-static void expect_tool_input(struct grade_ctx *g, const cJSON *expect, const char *req) {
+static void expect_tool_input(struct grade_ctx *g, const struct ock_fx_expect_list *l,
+                              const char *req) {
   const struct view *v = g->v;
-  const cJSON *it;
-  const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(expect, "tool_input");
-  cJSON_ArrayForEach(it, inputs) {
-    if (!strcmp(it->string, "requirement"))
-      continue;
-    const cJSON *got = NULL;
-    long seq = -1;
-    for (size_t i = 0; i < v->n && !got; i++)
-      if (ock__is_kind(v->e[i], OCK_ENTRY_TOOL_START) &&
-          !strcmp(ock__str_field(v->e[i], "name"), it->string)) {
-        got = cJSON_GetObjectItemCaseSensitive(v->e[i], "input");
-        seq = ock__entry_seq(v->e[i]);
-      }
-    ock__grade_emit_to(g, CK_EXPECT_TOOL_INPUT,
-                       charged(v, "tool_input", NULL, own_requirement(inputs), req),
-                       got && cJSON_Compare(got, it, 1), seq, "the tool input the scenario expects",
-                       "tool %s %s", it->string,
-                       !got                        ? "never ran"
-                       : cJSON_Compare(got, it, 1) ? "got it"
-                                                   : "got another input");
+  for (size_t k = 0; k < l->n; k++) {
+    const struct ock_fx_expect_item *it = &l->items[k];
+    const cJSON *start = first_start(v, it->name);
+    const cJSON *got = start ? cJSON_GetObjectItemCaseSensitive(start, "input") : NULL;
+    int same = got && cJSON_Compare(got, it->input, 1);
+    ock__grade_emit_to(g, CK_EXPECT_TOOL_INPUT, charged(v, "tool_input", NULL, l->requirement, req),
+                       same, start ? ock__entry_seq(start) : -1,
+                       "the tool input the scenario expects", "tool %s %s", it->name,
+                       !got   ? "never ran"
+                       : same ? "got it"
+                              : "got another input");
   }
 }
 
-static void expect_last_request(struct grade_ctx *g, const cJSON *expect, const char *req) {
+static void expect_last_request(struct grade_ctx *g, const struct ock_fx_expect_list *l,
+                                const char *req) {
   const struct view *v = g->v;
-  const cJSON *it;
   const cJSON *last = NULL;
   for (size_t i = 0; i < v->n; i++)
     if (ock__is_kind(v->e[i], OCK_ENTRY_LLM_REQUEST))
       last = v->e[i];
-  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(expect, "last_request_contains")) {
-    const char *text = item_string(it, "text");
-    int ok = last && text && history_contains(last, text);
+  for (size_t k = 0; k < l->n; k++) {
+    const struct ock_fx_expect_item *it = &l->items[k];
+    int ok = last && history_contains(last, it->name);
     ock__grade_emit_to(g, CK_EXPECT_LAST_REQUEST,
-                       charged(v, "last_request_contains", text, own_requirement(it), req), ok,
+                       charged(v, "last_request_contains", it->name, it->requirement, req), ok,
                        last ? ock__entry_seq(last) : -1,
-                       "the last LLM request carries the scenario's text", "\"%.60s\" %s",
-                       text ? text : "?", ok ? "present" : "absent");
+                       "the last LLM request carries the scenario's text", "\"%.60s\" %s", it->name,
+                       ok ? "present" : "absent");
   }
 }
 
 void ock__check_expect(struct grade_ctx *g) {
   const struct view *v = g->v;
-  const cJSON *expect = cJSON_GetObjectItemCaseSensitive(v->fixture, "expect");
-  if (!cJSON_IsObject(expect))
+  const struct ock_fx_expect *e = &v->fx->expect;
+  if (!e->present)
     return;
-  /* For clauses whose proof depends on the scenario, without a requirement of their own. */
-  const char *req = ock_json_str(expect, "requirement");
-  const cJSON *first =
-      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(v->fixture, "requirements"), 0);
-  if (!req && cJSON_IsString(first))
-    req = first->valuestring; /* the fixture's first requirement is what it proves first */
-  if (!req)
-    req = "OCK-PROC-001";
-
-  expect_exit_code(g, expect);
-  executes(g, cJSON_GetObjectItemCaseSensitive(expect, "executes"));
-  expect_events_present(g, expect, req);
-  expect_events_absent(g, expect, req);
-  expect_llm_requests(g, expect, req);
-  expect_tool_calls(g, expect, req);
-  expect_tool_input(g, expect, req);
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(expect, "timing");
-  if (t)
-    timing(g, t, charged(v, "timing", NULL, own_requirement(t), req));
-  expect_last_request(g, expect, req);
+  /* For clauses whose proof depends on the scenario, without a requirement of their own: the
+   * fixture's first requirement is what it proves first. */
+  const char *req = e->requirement          ? e->requirement
+                    : v->fx->n_requirements ? v->fx->requirements[0]
+                                            : "OCK-PROC-001";
+  expect_exit_code(g, e);
+  executes(g, e);
+  expect_events(g, &e->events_present, 1, req);
+  expect_events(g, &e->events_absent, 0, req);
+  expect_llm_requests(g, e, req);
+  expect_tool_calls(g, &e->tool_calls, req);
+  expect_tool_input(g, &e->tool_input, req);
+  if (e->has_timing)
+    timing(g, e, charged(v, "timing", NULL, e->timing_requirement, req));
+  expect_last_request(g, &e->last_request_contains, req);
 }

@@ -155,11 +155,10 @@ static void stages(struct grade_ctx *g, const struct view_exec *x) {
 /* lowest_priority: the provider routing must choose first, and the one after it. */
 static void expected_route(const struct view *v, const char **first, const char **second) {
   *first = *second = NULL;
-  double best = 0, next = 0;
-  const cJSON *p;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
-    double pr = ock_json_num(p, "priority", 100);
-    const char *name = ock_json_str(p, "name");
+  long long best = 0, next = 0;
+  for (size_t k = 0; k < v->fx->n_providers; k++) {
+    long long pr = v->fx->providers[k].priority;
+    const char *name = v->fx->providers[k].name;
     if (!*first || pr < best) {
       *second = *first;
       next = best;

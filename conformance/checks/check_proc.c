@@ -48,7 +48,7 @@ static int prompt_count(const struct view *v) {
 /* prompts_to_send: in a black-box run, the prompts whose execute the traffic must show: every
  * prompt that is not blank (SPEC.md 5.12), when the session has a provider to send it to. */
 static int prompts_to_send(const struct view *v) {
-  if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")))
+  if (!v->fx->n_providers)
     return 0;
   int n = 0;
   const cJSON *p;
@@ -180,12 +180,8 @@ static void proc_event_fields(struct grade_ctx *g) {
 
 /* session_model: the model of the session provider named name, or NULL when there is none. */
 static const char *session_model(const struct view *v, const char *name) {
-  const cJSON *p;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(v->session, "providers")) {
-    if (name && !strcmp(ock__str_field(p, "name"), name))
-      return ock_json_str(p, "model");
-  }
-  return NULL;
+  const struct ock_fx_provider *p = name ? ock_fixture_provider(v->fx, name) : NULL;
+  return p ? p->model : NULL;
 }
 
 /* proc_request_models: every LLM request carries the model of the session provider it goes to

@@ -12,8 +12,7 @@
 
 void ock__check_valid(struct grade_ctx *g) {
   const struct view *v = g->v;
-  int no_provider =
-      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v->session, "providers")) == 0;
+  int no_provider = v->fx->n_providers == 0;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     int empty = x->prompt && ock_utf8_is_blank(x->prompt);

@@ -103,11 +103,19 @@ static int universal(const char *req) {
 /* run_one runs fx; returns the first universal check that failed (a new object the caller
  * deletes), or NULL. *error is set when the session could not be graded. */
 static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
+  struct ock_fixture *model = NULL;
+  char why[1200];
+  *error = 0;
+  if (ock__scenario_load(fx, "(generated)", z->reg, &model, why, sizeof why)) {
+    fprintf(stderr, "ock fuzz: a generated session is not a valid fixture: %s\n", why);
+    *error = 1;
+    return NULL;
+  }
   struct scenario sc = {.path = "(generated)",
-                        .fixture = (cJSON *)fx,
-                        .id = ock_json_str(fx, "id"),
-                        .title = ock_json_str(fx, "title"),
-                        .proves = ock_json_str(fx, "proves")};
+                        .fx = model,
+                        .id = model->id,
+                        .title = model->title,
+                        .proves = model->proves};
   struct run_config cfg = {.command = z->command,
                            .declared = z->declared,
                            .wires = z->wires.n ? z->wires.items : ock__default_wires,
@@ -117,8 +125,9 @@ static cJSON *run_one(struct fuzz *z, const cJSON *fx, int *error) {
                            .level = OCK_LEVEL_MUST,
                            .abort_flag = &interrupted};
   cJSON *result = NULL;
-  *error = 0;
-  if (ock__scenario_run(&sc, &cfg, z->reg, &result) || !result) {
+  int rc = ock__scenario_run(&sc, &cfg, z->reg, &result);
+  ock_fixture_free(model);
+  if (rc || !result) {
     *error = 1;
     return NULL;
   }

@@ -34,14 +34,6 @@ struct filter {
   int capability_i, level_i, format_i, help; /* the enums' indexes; -1: not given */
 };
 
-static int has_string(const cJSON *arr, const char *s) {
-  const cJSON *it;
-  cJSON_ArrayForEach(it, arr)
-    if (cJSON_IsString(it) && !strcmp(it->valuestring, s))
-      return 1;
-  return 0;
-}
-
 static int list_requirements(const ock_registry *reg, const struct filter *f, cJSON *json) {
   int shown = 0;
   for (size_t i = 0; i < ock_registry_count(reg); i++) {
@@ -76,10 +68,13 @@ static int list_scenarios(const ock_registry *reg, const struct filter *f, cJSON
   int shown = 0;
   for (size_t i = 0; i < set.n; i++) {
     const struct scenario *sc = &set.items[i];
-    const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements");
-    const cJSON *caps = ock__scenario_capabilities(sc);
-    if ((f->requirement && !has_string(reqs, f->requirement)) ||
-        (f->capability && strcmp(f->capability, OCK_CAP_CORE) && !has_string(caps, f->capability)))
+    /* shown as the fixture lists them */
+    const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(sc->fx->json, "requirements");
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(sc->fx->json, "capabilities");
+    enum ock_capability cap = OCK_CAPABILITY_CORE;
+    if ((f->requirement && !ock_fixture_lists(sc->fx, f->requirement)) ||
+        (f->capability && !ock_capability_parse(f->capability, &cap) &&
+         cap != OCK_CAPABILITY_CORE && !(sc->fx->capabilities & 1u << cap)))
       continue;
     shown++;
     if (json) {
@@ -221,7 +216,7 @@ static void print_exercising(const ock_registry *reg, const char *fixtures, cons
     return;
   int n = 0;
   for (size_t i = 0; i < set.n; i++)
-    if (has_string(cJSON_GetObjectItemCaseSensitive(set.items[i].fixture, "requirements"), id))
+    if (ock_fixture_lists(set.items[i].fx, id))
       printf("%s %s\n", n++ ? "   " : "Scenarios:", set.items[i].id);
   if (!n)
     printf("Scenarios: none in %s\n", fixtures);

@@ -85,16 +85,15 @@ static void view_config(struct view *v, const cJSON *journal) {
     v->cfg_served = 1;
     return;
   }
-  (void)ock_config_read(cJSON_GetObjectItemCaseSensitive(v->session, "config"), "$.session.config",
-                        OCK_CONFIG_LENIENT, &v->cfg, NULL);
+  v->cfg = v->fx->config; /* what the mock serves: the fixture's over the registry's defaults */
 }
 
 /* view_init: the fields both builders share, and room for n entries and executes. */
-static int view_init(struct view *v, const cJSON *fixture, const cJSON *journal,
+static int view_init(struct view *v, const struct ock_fixture *fx, const cJSON *journal,
                      const struct sut_result *proc) {
   memset(v, 0, sizeof *v);
-  v->fixture = fixture;
-  v->session = cJSON_GetObjectItemCaseSensitive(fixture, "session");
+  v->fx = fx;
+  v->session = fx->session;
   view_config(v, journal);
   v->proc = proc;
   size_t n = (size_t)cJSON_GetArraySize(journal);
@@ -117,9 +116,9 @@ const char *ock__last_user_text(const cJSON *request) {
   return text;
 }
 
-int ock__view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
+int ock__view_build_traffic(struct view *v, const struct ock_fixture *fx, const cJSON *journal,
                             const struct sut_result *proc) {
-  if (view_init(v, fixture, journal, proc))
+  if (view_init(v, fx, journal, proc))
     return OCK_ENOMEM;
   v->traffic = 1;
   size_t n = (size_t)cJSON_GetArraySize(journal);
@@ -166,9 +165,9 @@ int ock__view_after_cancel(const struct view *v, size_t i) {
   return 0;
 }
 
-int ock__view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
+int ock__view_build(struct view *v, const struct ock_fixture *fx, const cJSON *journal,
                     const struct sut_result *proc) {
-  if (view_init(v, fixture, journal, proc))
+  if (view_init(v, fx, journal, proc))
     return OCK_ENOMEM;
   size_t n = (size_t)cJSON_GetArraySize(journal);
   const cJSON *prompts = cJSON_GetObjectItemCaseSensitive(v->session, "prompts");
@@ -304,13 +303,7 @@ int ock__history_has_user_text(const cJSON *request, const char *text) {
 }
 
 int ock__session_has_tool(const struct view *v, const char *name) {
-  const cJSON *t;
-  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(v->session, "tools")) {
-    const char *n = ock_json_str(t, "name");
-    if (n && name && !strcmp(n, name))
-      return 1;
-  }
-  return 0;
+  return name && ock_fixture_tool(v->fx, name) != NULL;
 }
 
 int ock__reply_abandoned(const struct view *v, size_t i) {

@@ -15,6 +15,7 @@
 
 #include "ock/config.h"
 #include "ock/contract.h"
+#include "ock/fixture.h"
 #include "model/outcome.h"
 #include "model/payload.h"
 
@@ -29,8 +30,8 @@ struct view_exec {
 };
 
 struct view {
-  const cJSON *fixture;
-  const cJSON *session; /* fixture.session */
+  const struct ock_fixture *fx; /* the scenario's one model (ock/fixture.h) */
+  const cJSON *session;         /* fx->session: the validated $.session */
   /* The session config the mock served (its journal's first session entry), typed by
    * ock/config.h; a journal without one (the SUT never asked, or an older journal) gets the
    * fixture's config over the registry's defaults, which is what the mock serves. */
@@ -44,9 +45,9 @@ struct view {
   int traffic; /* the executes were found in the LLM traffic (ock__view_build_traffic): no events */
 };
 
-/* ock__view_build indexes journal (a JSON array) for fixture; borrows both. Returns OCK_OK or
- * OCK_ENOMEM. ock__view_free releases the index only. */
-int ock__view_build(struct view *v, const cJSON *fixture, const cJSON *journal,
+/* ock__view_build indexes journal (a JSON array) for the scenario fx; borrows both. Returns OCK_OK
+ * or OCK_ENOMEM. ock__view_free releases the index only. */
+int ock__view_build(struct view *v, const struct ock_fixture *fx, const cJSON *journal,
                     const struct sut_result *proc);
 void ock__view_free(struct view *v);
 
@@ -55,7 +56,7 @@ void ock__view_free(struct view *v);
  * (in order) opens that prompt's execute, which ends where the next one opens (SPEC.md 9.7).
  * An execute that sent no LLM request is not seen; index stays the prompt's position, so a
  * view may skip one. complete is NULL in every execute. Returns OCK_OK or OCK_ENOMEM. */
-int ock__view_build_traffic(struct view *v, const cJSON *fixture, const cJSON *journal,
+int ock__view_build_traffic(struct view *v, const struct ock_fixture *fx, const cJSON *journal,
                             const struct sut_result *proc);
 
 /* ock__last_user_text: the content of the last user message in the request's neutral history, or

@@ -73,11 +73,10 @@ static int declared(const struct run_config *cfg, const char *cap) {
  * NULL when it speaks every wire the scenario uses. Without declared wires a SUT speaks openai
  * and anthropic (SPEC.md 7.9): the gemini wire is only ever declared. */
 static const char *undeclared_wire(const struct run_config *cfg, const struct scenario *sc) {
-  const cJSON *session = cJSON_GetObjectItemCaseSensitive(sc->fixture, "session");
-  const cJSON *p;
-  cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(session, "providers")) {
-    const char *api = ock_json_str(p, "api");
-    int spoken = !api || (!cfg->wires && strcmp(api, "gemini"));
+  for (size_t k = 0; k < sc->fx->n_providers; k++) {
+    const struct ock_fx_provider *p = &sc->fx->providers[k];
+    const char *api = ock_wire_name_at((int)p->api);
+    int spoken = p->wireless || (!cfg->wires && p->api != OCK_WIRE_GEMINI);
     for (size_t i = 0; !spoken && cfg->wires && cfg->wires[i]; i++)
       spoken = !strcmp(cfg->wires[i], api);
     if (!spoken)
@@ -98,10 +97,11 @@ static cJSON *base_result(const struct scenario *sc) {
   }
   if (sc->alias)
     cJSON_AddStringToObject(r, "alias", sc->alias);
-  cJSON_AddItemToObject(
-      r, "requirements",
-      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sc->fixture, "requirements"), 1));
-  const cJSON *caps = ock__scenario_capabilities(sc);
+  cJSON *reqs = cJSON_AddArrayToObject(r, "requirements");
+  for (size_t i = 0; reqs && i < sc->fx->n_requirements; i++)
+    cJSON_AddItemToArray(reqs, cJSON_CreateString(sc->fx->requirements[i]));
+  /* as the fixture lists them */
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(sc->fx->json, "capabilities");
   cJSON_AddItemToObject(r, "capabilities", caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateArray());
   return r;
 }
@@ -154,10 +154,10 @@ static void write_journal(ock_mock *m, const struct run_config *cfg, const char 
  * runs. */
 static int skip_reason(const struct scenario *sc, const struct run_config *cfg, char *why,
                        size_t n) {
-  const cJSON *cap;
-  cJSON_ArrayForEach(cap, ock__scenario_capabilities(sc)) {
-    if (cJSON_IsString(cap) && !declared(cfg, cap->valuestring)) {
-      snprintf(why, n, "capability %s not declared", cap->valuestring);
+  for (int c = 0; c < OCK_CAPABILITY_COUNT; c++) {
+    const char *name = ock_capability_name((enum ock_capability)c);
+    if ((sc->fx->capabilities & 1u << c) && !declared(cfg, name)) {
+      snprintf(why, n, "capability %s not declared", name);
       return 1;
     }
   }
@@ -166,7 +166,7 @@ static int skip_reason(const struct scenario *sc, const struct run_config *cfg, 
     snprintf(why, n, "wire %s not declared", wire);
     return 1;
   }
-  return cfg->blackbox && ock__blackbox_scenario_skip(sc->fixture, why, n);
+  return cfg->blackbox && ock__blackbox_scenario_skip(sc->fx, why, n);
 }
 
 /* run_sut runs the SUT against the mock at url with the provider variables of SPEC.md 7, and
@@ -190,10 +190,10 @@ static void run_sut(const struct scenario *sc, const struct run_config *cfg, con
   add_env(env, &ne, "GEMINI_API_KEY", "ock-dummy-key");
   add_env(env, &ne, "GOOGLE_API_KEY", "ock-dummy-key");
   /* A black-box SUT reads the prompts on stdin (SPEC.md 9.7). */
-  char *input = cfg->blackbox
-                    ? ock__blackbox_input(cJSON_GetObjectItemCaseSensitive(
-                          cJSON_GetObjectItemCaseSensitive(sc->fixture, "session"), "prompts"))
-                    : NULL;
+  char *input =
+      cfg->blackbox
+          ? ock__blackbox_input(cJSON_GetObjectItemCaseSensitive(sc->fx->session, "prompts"))
+          : NULL;
   struct sut_spec spec = {.command = cfg->command,
                           .input = input,
                           .env = (const char *const *)env,
@@ -233,8 +233,8 @@ static void grade_run(struct grade_ctx *g, struct view *v, const struct scenario
              "interrupted: ock was stopped by %s while this scenario ran, so it is not graded",
              sig > 1 ? ock__sut_signal_name(sig) : "an interrupt");
     ock__grade_error(g, CK_HARNESS_INTERRUPTED, why);
-  } else if (journal && !(cfg->blackbox ? ock__view_build_traffic(v, sc->fixture, journal, proc)
-                                        : ock__view_build(v, sc->fixture, journal, proc))) {
+  } else if (journal && !(cfg->blackbox ? ock__view_build_traffic(v, sc->fx, journal, proc)
+                                        : ock__view_build(v, sc->fx, journal, proc))) {
     g->v = v;
     ock__grade_scenario(g);
     ock__view_free(v);
@@ -288,7 +288,7 @@ int ock__scenario_run(const struct scenario *sc, const struct run_config *cfg,
                         .time_scale = cfg->time_scale > 0 ? cfg->time_scale : 1,
                         .checks = checks,
                         .blackbox = cfg->blackbox};
-  int rc = ock_mock_new(sc->fixture, &mo, &m, &err);
+  int rc = ock_mock_new_fixture(sc->fx, &mo, &m, &err);
   if (!rc)
     rc = ock_mock_start(m, &err);
   if (rc) {

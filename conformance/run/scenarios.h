@@ -1,9 +1,9 @@
 /*
  * scenarios.h: the scenario catalog: fixture files found, validated and selected.
  *
- * Every fixture is validated before anything runs (a bad fixture is a usage error, exit 2,
- * naming the file and the JSON path): the harness's own members here, the mock's members by
- * ock_mock_new. Selection follows the best kits: --case and --exclude globs on the id (an
+ * Every fixture is loaded into the one fixture model (ock/fixture.h) before anything runs (a bad
+ * fixture is a usage error, exit 2, naming the file and the JSON path); the mock and the checks
+ * read that model. Selection follows the best kits: --case and --exclude globs on the id (an
  * excluded case is never started), then --shard I/N over the selected cases sorted by id.
  */
 #ifndef OCK_SCENARIOS_H
@@ -13,12 +13,13 @@
 
 #include <cJSON.h>
 
+#include "ock/fixture.h"
 #include "ock/registry.h"
 
 struct scenario {
-  char *path;     /* the fixture file; owned */
-  cJSON *fixture; /* parsed; owned */
-  const char *id; /* borrowed: the fixture's id, or wire_id when played on several wires */
+  char *path;             /* the fixture file; owned */
+  struct ock_fixture *fx; /* the fixture, loaded once (ock/fixture.h) as it is played; owned */
+  const char *id;         /* borrowed: the fixture's id, or wire_id when played on several wires */
   const char *title;
   const char *proves;
   char *base;        /* a wire-less fixture's own id, else NULL; owned */
@@ -40,9 +41,10 @@ int ock__scenarios_load(const char *dir, const ock_registry *reg, const char *co
                         const char *const *exclude, struct scenario_set *out, char *errbuf,
                         size_t n);
 
-/* ock__scenarios_validate validates one parsed fixture (borrowed); file names it in errors. */
-int ock__scenarios_validate(const cJSON *fixture, const char *file, const ock_registry *reg,
-                            char *errbuf, size_t n);
+/* ock__scenario_load: the model of one parsed fixture (borrowed), checked against reg, into *out
+ * (free with ock_fixture_free); file names it in errors. */
+int ock__scenario_load(const cJSON *fixture, const char *file, const ock_registry *reg,
+                       struct ock_fixture **out, char *errbuf, size_t n);
 
 /* ock__scenarios_select keeps the scenarios whose id matches one of include (NULL or empty: all)
  * and none of exclude, in order, as ock__scenarios_load does; the others are freed. A glob
@@ -68,8 +70,5 @@ int ock__scenarios_find(const struct scenario_set *s, const char *id);
 void ock__scenarios_shard(struct scenario_set *s, int index, int count);
 
 void ock__scenarios_free(struct scenario_set *s);
-
-/* ock__scenario_capabilities: the capabilities the fixture needs (borrowed array or NULL). */
-const cJSON *ock__scenario_capabilities(const struct scenario *sc);
 
 #endif

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "failmalloc.h"
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "ock/status.h"
 #include "plan.h"
 #include "state.h"
@@ -81,10 +81,10 @@ static const struct llm_case *current; /* the case the next setup builds */
 
 static void *state_in(void) {
   struct llm_input *in = calloc(1, sizeof *in);
-  struct mock_fixture *fx = NULL;
+  struct ock_fixture *fx = NULL;
   struct ock_jerr err;
-  if (!in || ock__fixture_load(current->path ? gemini_json : fixture_json, &fx, &err) ||
-      ock__state_new(fx, 0, 1, 1 << 20, 64, &in->st)) {
+  if (!in || ock_fixture_load(current->path ? gemini_json : fixture_json, NULL, &fx, &err) ||
+      ock__state_new(fx, fx, 0, 1, 1 << 20, 64, &in->st)) {
     free(in);
     return NULL;
   }
@@ -109,12 +109,12 @@ static int serve(void *input) {
   struct llm_input *in = input;
   if (!in)
     return OCK_EINVAL;
-  const struct mock_provider *p = ock__fixture_provider(in->st->fx, in->c->provider);
+  const struct ock_fx_provider *p = ock_fixture_provider(in->st->fx, in->c->provider);
   if (!p)
     return OCK_EINVAL;
   struct mock_request rq = {.method = "POST",
                             .path = in->c->path                    ? in->c->path
-                                    : p->api == MOCK_API_ANTHROPIC ? "/v1/messages"
+                                    : p->api == OCK_WIRE_ANTHROPIC ? "/v1/messages"
                                                                    : "/v1/chat/completions",
                             .body = in->c->body,
                             .body_len = strlen(in->c->body),

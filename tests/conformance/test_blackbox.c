@@ -10,6 +10,7 @@
 
 #include "checks/blackbox.h"
 #include "checks/checklist.h"
+#include "conformance/fixture_text.h"
 #include "ock/json.h"
 #include "ock/registry.h"
 #include "model/view.h"
@@ -105,7 +106,8 @@ static void prompts_are_escaped_one_a_line(void) {
  * prompt's second request does not, a blank prompt is passed over, and a rewritten prompt opens
  * nothing. */
 static void executes_are_found_in_the_traffic(void) {
-  cJSON *fx = cJSON_Parse("{\"session\": {\"prompts\": [\"a\", \" \", \"b\", \"c\"]}}");
+  struct ock_fixture *fx =
+      ock_test_fixture("{\"session\": {\"prompts\": [\"a\", \" \", \"b\", \"c\"]}}");
   cJSON *journal = cJSON_Parse(
       "[{\"kind\":\"llm_request\",\"seq\":1,\"neutral\":[{\"role\":\"user\",\"content\":\"a\"}]},"
       " {\"kind\":\"llm_reply\",\"seq\":2},"
@@ -129,7 +131,7 @@ static void executes_are_found_in_the_traffic(void) {
   OCK_ASSERT_NULL(v.x[1].complete);
   ock__view_free(&v);
   cJSON_Delete(journal);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
 }
 
 /* Scenarios that script hook replies or time their SIGINT by an event are SKIP as a whole; one
@@ -139,23 +141,18 @@ static void event_scenarios_are_skipped(void) {
                                       "fixtures/cancel-between-turns.json", NULL};
   char why[120];
   for (int i = 0; files[i]; i++) {
-    cJSON *fx = NULL;
-    struct ock_jerr err;
-    OCK_ASSERT_OK(ock_json_parse_file(ock_test_path(files[i]), 1 << 20, &fx, &err));
+    struct ock_fixture *fx = ock_test_fixture_file(files[i]);
     OCK_ASSERT_TRUE(ock__blackbox_scenario_skip(fx, why, sizeof why));
     OCK_ASSERT_CONTAINS(why, BLACKBOX_REASON ": ");
-    cJSON_Delete(fx);
+    ock_fixture_free(fx);
   }
-  cJSON *fx = NULL;
-  struct ock_jerr err;
-  OCK_ASSERT_OK(ock_json_parse_file(
-      ock_test_path("tests/conformance/blackbox/blackbox-tool-failure.json"), 1 << 20, &fx, &err));
+  struct ock_fixture *fx =
+      ock_test_fixture_file("tests/conformance/blackbox/blackbox-tool-failure.json");
   OCK_ASSERT_INT_EQ(ock__blackbox_scenario_skip(fx, why, sizeof why), 0);
-  cJSON_Delete(fx);
-  OCK_ASSERT_OK(
-      ock_json_parse_file(ock_test_path("fixtures/tool-single-call.json"), 1 << 20, &fx, &err));
+  ock_fixture_free(fx);
+  fx = ock_test_fixture_file("fixtures/tool-single-call.json");
   OCK_ASSERT_INT_EQ(ock__blackbox_scenario_skip(fx, why, sizeof why), 0);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
 }
 
 /* The catalog's scenarios that need no hook reply, no lifecycle event and no event-timed SIGINT
@@ -174,9 +171,10 @@ static void most_of_the_catalog_is_graded(void) {
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = '\0';
     OCK_ASSERT_OK(ock_json_parse_file(line, 1 << 20, &catalog, &err));
+    struct ock_fixture *fx = ock_test_fixture_json(catalog, line);
     total++;
-    driven += !ock__blackbox_scenario_skip(catalog, why, sizeof why);
-    cJSON_Delete(catalog);
+    driven += !ock__blackbox_scenario_skip(fx, why, sizeof why);
+    ock_fixture_free(fx);
   }
   fclose(f);
   OCK_ASSERT_INT_GE(total, 150);

@@ -18,6 +18,7 @@
 #include "ock/json.h"
 #include "model/pair.h"
 #include "model/view.h"
+#include "conformance/fixture_text.h"
 
 static ock_registry *reg;
 
@@ -62,7 +63,7 @@ struct graded {
 /* grade_with runs every check on the journal of a scenario of the given fixture text. */
 static cJSON *grade_scaled(const char *fixture, const char *journal_text, const char *const *caps,
                            int strict, double time_scale) {
-  cJSON *fx = cJSON_Parse(fixture);
+  struct ock_fixture *fx = ock_test_fixture(fixture);
   cJSON *journal = number(journal_text);
   struct sut_result proc = {.exit_code = 0};
   struct view v;
@@ -79,7 +80,7 @@ static cJSON *grade_scaled(const char *fixture, const char *journal_text, const 
   ock__grade_scenario(&g);
   ock__view_free(&v);
   cJSON_Delete(journal);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
   return checks;
 }
 
@@ -158,7 +159,7 @@ static void a_correct_text_turn_passes(void) {
 static void view_reads_the_served_config(void) {
   struct sut_result proc = {.exit_code = 0};
   struct view v;
-  cJSON *fx = cJSON_Parse(fixture_text); /* max_iterations 2, error_strategy retry */
+  struct ock_fixture *fx = ock_test_fixture(fixture_text); /* max_iterations 2, error_strategy retry */
   cJSON *j = number("[{\"kind\":\"session\",\"config\":{\"max_iterations\":5,\"streaming\":true}}]");
   OCK_ASSERT_OK(ock__view_build(&v, fx, j, &proc));
   OCK_ASSERT_INT_EQ(v.cfg_served, 1);
@@ -175,16 +176,16 @@ static void view_reads_the_served_config(void) {
   OCK_ASSERT_INT_EQ(v.cfg.max_iterations, 2);
   OCK_ASSERT_INT_EQ(v.cfg.error_strategy, OCK_ERROR_STRATEGY_RETRY);
   ock__view_free(&v);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
   /* Neither sets anything: the checks' defaults are the registry's. */
-  fx = cJSON_Parse("{\"id\":\"t\",\"session\":{\"prompts\":[]}}");
+  fx = ock_test_fixture("{\"id\":\"t\",\"session\":{\"prompts\":[]}}");
   OCK_ASSERT_OK(ock__view_build(&v, fx, j, &proc));
   cJSON *cfg = ock_config_to_json(&v.cfg);
   OCK_ASSERT_REGISTRY_DEFAULTS(cfg, "the checks' view");
   cJSON_Delete(cfg);
   ock__view_free(&v);
   cJSON_Delete(j);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
 }
 
 #define TEXT_TURN_AFTER(session)                                                                   \
@@ -856,7 +857,7 @@ static void expect_timing_widens_with_time_scale(void) {
  * reading. */
 static const char *lifecycle_check(const char *journal_text, const char *id, char *out, size_t n) {
   static const char *const caps[] = {"lifecycle", NULL};
-  cJSON *fx = cJSON_Parse(fixture_text);
+  struct ock_fixture *fx = ock_test_fixture(fixture_text);
   cJSON *journal = number(journal_text);
   struct sut_result proc = {.exit_code = 0};
   struct view v;
@@ -868,7 +869,7 @@ static const char *lifecycle_check(const char *journal_text, const char *id, cha
   snprintf(out, n, "%s", verdict_of(checks, id));
   ock__view_free(&v);
   cJSON_Delete(journal);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
   cJSON_Delete(checks);
   return out;
 }
@@ -1165,7 +1166,7 @@ static void absent_values_are_named(void) {
 
 /* A process ended by a signal has no exit code: expect.exit-code says how it ended. */
 static void signalled_exit_is_named(void) {
-  cJSON *fx = cJSON_Parse(
+  struct ock_fixture *fx = ock_test_fixture(
       "{\"ock_fixture\":1,\"id\":\"t\",\"title\":\"t\",\"proves\":\"p\",\"requirements\":"
       "[\"OCK-PROC-002\"],\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"main\","
       "\"api\":\"openai\",\"model\":\"m\"}]},\"script\":{\"main\":[]},"
@@ -1191,7 +1192,7 @@ static void signalled_exit_is_named(void) {
   OCK_ASSERT_INT_EQ(seen, 1);
   ock__view_free(&v);
   cJSON_Delete(journal);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
   cJSON_Delete(checks);
 }
 

@@ -14,6 +14,7 @@
 #include "ock/json.h"
 #include "ock/status.h"
 #include "model/view.h"
+#include "conformance/fixture_text.h"
 
 static ock_registry *reg;
 
@@ -46,7 +47,7 @@ static cJSON *parse_quoted(const char *text) {
 static cJSON *grade_journal_as(const char *fixture, const char *journal, int traffic) {
   static const char *const caps[] = {"core",       "streaming", "parallel",   "cancellation",
                                      "resilience", "lifecycle", "scheduling", NULL};
-  cJSON *fx = parse_quoted(fixture);
+  struct ock_fixture *fx = ock_test_fixture_json(parse_quoted(fixture), fixture);
   cJSON *j = parse_quoted(journal);
   int i = 0;
   cJSON *e;
@@ -72,7 +73,7 @@ static cJSON *grade_journal_as(const char *fixture, const char *journal, int tra
     ock__view_free(&v);
   }
   cJSON_Delete(j);
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
   return checks;
 }
 

@@ -13,6 +13,7 @@
 #include "grammar_examples.h"
 #include "ock/json.h"
 #include "model/view.h"
+#include "conformance/fixture_text.h"
 
 static ock_registry *reg;
 static struct grammar_example examples[96];
@@ -187,7 +188,7 @@ static const char *fixture_text =
 static void ock_run_agrees(void) {
   static const char *const caps[] = {"streaming",  "parallel",     "scheduling", "lifecycle",
                                      "resilience", "cancellation", NULL};
-  cJSON *fx = cJSON_Parse(fixture_text);
+  struct ock_fixture *fx = ock_test_fixture(fixture_text);
   for (int k = 0; k < n_examples; k++) {
     const struct grammar_example *ex = &examples[k];
     cJSON *journal = cJSON_CreateArray();
@@ -226,7 +227,7 @@ static void ock_run_agrees(void) {
     ock__view_free(&v);
     cJSON_Delete(journal);
   }
-  cJSON_Delete(fx);
+  ock_fixture_free(fx);
 }
 
 static const struct ock_test tests[] = {

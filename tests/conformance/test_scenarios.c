@@ -36,11 +36,8 @@ static void every_requirement_has_a_scenario(void) {
   for (size_t i = 0; i < ock_registry_count(reg); i++) {
     const char *id = ock_registry_at(reg, i)->id;
     int found = 0;
-    for (size_t k = 0; k < set.n && !found; k++) {
-      const cJSON *r;
-      cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(set.items[k].fixture, "requirements"))
-        found |= cJSON_IsString(r) && !strcmp(r->valuestring, id);
-    }
+    for (size_t k = 0; k < set.n && !found; k++)
+      found = ock_fixture_lists(set.items[k].fx, id);
     if (!found)
       ock_test_fail(__LINE__, __FILE__, "%s has no scenario in fixtures/", id);
     else
@@ -74,39 +71,55 @@ static void one_bad(const char *name, const char *text, const char *where, const
   "\"model\":\"x\"}]},\"script\":{\"m\":[{\"text\":\"ok\"}]}"
 
 static void bad_fixtures_are_named(void) {
-  one_bad("unknown-req", "{\"id\":\"a\",\"requirements\":[\"OCK-NOPE-001\"]," GOOD_SESSION "}",
+  one_bad("unknown-req",
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-NOPE-001\"]," GOOD_SESSION "}",
           "$.requirements[0]", "unknown requirement");
   one_bad("typo",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"promts\":[]," GOOD_SESSION "}",
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"promts\":[]"
+          "," GOOD_SESSION "}",
           "$.promts", "unknown member");
-  one_bad("syntax", "{\"id\":\"a\",\n\"requirements\": [,]}", "line 2", "not valid JSON");
+  one_bad("syntax", "{\"ock_fixture\":1,\"id\":\"a\",\n\"requirements\": [,]}", "line 2",
+          "not valid JSON");
   one_bad("no-proves",
-          "{\"id\":\"no-proves\",\"title\":\"t\",\"requirements\":[\"OCK-COMPLETE-001\"]}",
+          "{\"ock_fixture\":1,\"id\":\"no-proves\",\"title\":\"t\",\"requirements\":[\"OCK-"
+          "COMPLETE-001\"]}",
           "$.proves", "required");
   one_bad("caps",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"capabilities\":[\"telepathy\"]"
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],"
+          "\"capabilities\":[\"telepathy\"]"
           "," GOOD_SESSION "}",
           "$.capabilities[0]", "telepathy");
   one_bad("expect",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"executes\":[{"
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "\"executes\":[{"
           "\"status\":\"fine\"}]}," GOOD_SESSION "}",
           "$.expect.executes[0].status", "\"success\"");
   /* A clause's own requirement (SPEC.md 8.8) must be a registry ID, in each of its forms. */
   one_bad("clause-req",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{\"tool_calls\":{"
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "\"tool_calls\":{"
           "\"get\":{\"count\":0,\"requirement\":\"OCK-NOPE-009\"}}}," GOOD_SESSION "}",
           "$.expect.tool_calls.get.requirement", "unknown requirement");
   one_bad("element-req",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
           "\"last_request_contains\":[\"ok\",{\"text\":\"x\",\"requirement\":\"TOOL-6\"}]}"
           "," GOOD_SESSION "}",
           "$.expect.last_request_contains[1].requirement", "unknown requirement");
   one_bad("element-shape",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
           "\"events_absent\":[{\"name\":\"tool:post\"}]}," GOOD_SESSION "}",
           "$.expect.events_absent[0]", "unknown member");
+  /* A timing range is checked as the other clauses are: a misspelt bound is not a default. */
+  one_bad("timing-key",
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-ERROR-004\"],\"expect\":{"
+          "\"timing\":{\"between_requests_ms\":[{\"min\":1},{\"mn\":100}]}}," GOOD_SESSION "}",
+          "$.expect.timing.between_requests_ms[1]", "unknown member");
+  one_bad("timing-range",
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-ERROR-004\"],\"expect\":{"
+          "\"timing\":{\"between_requests_ms\":{\"min\":300,\"max\":100}}}," GOOD_SESSION "}",
+          "$.expect.timing.between_requests_ms", "min <= max");
   one_bad("count-shape",
-          "{\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
+          "{\"ock_fixture\":1,\"id\":\"a\",\"requirements\":[\"OCK-COMPLETE-001\"],\"expect\":{"
           "\"llm_requests\":\"two\"}," GOOD_SESSION "}",
           "$.expect.llm_requests", "expected an integer");
   one_bad(
@@ -172,13 +185,11 @@ static void write_fixture(const char *dir, const char *name, const char *text) {
   "\"session\":{\"prompts\":[\"hi\"],\"providers\":[{\"name\":\"m\",\"model\":\"x\"}]},"           \
   "\"script\":{\"m\":[{\"text\":\"ok\"}]}}"
 
-/* api of the first provider of sc's fixture. */
+/* api of the first provider of sc's fixture, as the scenario is played ("" when it names none:
+ * the fixture left it to the run). */
 static const char *api_of(const struct scenario *sc) {
-  const cJSON *p =
-      cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                             cJSON_GetObjectItemCaseSensitive(sc->fixture, "session"), "providers"),
-                         0);
-  return ock_json_str(p, "api");
+  const struct ock_fx_provider *p = sc->fx->n_providers ? &sc->fx->providers[0] : NULL;
+  return !p || p->wireless ? "" : ock_wire_name_at((int)p->api);
 }
 
 /* A scenario whose providers name no wire is written once and played on each declared wire as
@@ -215,7 +226,7 @@ static void wireless_scenarios_play_on_each_wire(void) {
   OCK_ASSERT_STR_EQ(set.items[1].id, "both@openai");
   OCK_ASSERT_STR_EQ(api_of(&set.items[1]), "openai");
   OCK_ASSERT_TRUE(set.items[1].alias == NULL);
-  OCK_ASSERT_STR_EQ(ock_json_str(set.items[1].fixture, "id"), "both"); /* the mock's id */
+  OCK_ASSERT_STR_EQ(set.items[1].fx->id, "both"); /* the mock's id */
   OCK_ASSERT_STR_EQ(set.items[2].id, "pinned");
   OCK_ASSERT_TRUE(ock__scenarios_find(&set, "anthropic-both"));
   OCK_ASSERT_TRUE(ock__scenarios_find(&set, "both"));

@@ -37,7 +37,7 @@ static void test_stream_faults(void) {
   ock_chunks_init(&c);
   ock__answer_events(&ock_wire_openai, &a, &c);
   OCK_ASSERT_INT_EQ(c.n, 7);
-  struct mock_fault cut = {.kind = MOCK_FAULT_CUT_STREAM, .after = 3};
+  struct ock_fx_fault cut = {.kind = OCK_FX_FAULT_CUT_STREAM, .after = 3};
   OCK_ASSERT_OK(ock__fault_apply_stream(&cut, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 3);
   ock_chunks_free(&c);
@@ -54,7 +54,7 @@ static void test_stream_faults(void) {
   /* Anthropic: message_start, ping, block start, ...; the ping is not counted */
   ock_chunks_init(&c);
   ock__answer_events(&ock_wire_anthropic, &a, &c);
-  struct mock_fault err = {.kind = MOCK_FAULT_ERROR_MID_STREAM, .after = 2};
+  struct ock_fx_fault err = {.kind = OCK_FX_FAULT_ERROR_MID_STREAM, .after = 2};
   OCK_ASSERT_OK(ock__fault_apply_stream(&err, &ock_wire_anthropic, &c));
   OCK_ASSERT_INT_EQ(c.n, 4);
   OCK_ASSERT_CONTAINS(c.items[0], "event: message_start");
@@ -68,7 +68,7 @@ static void test_stream_faults(void) {
   /* one event that is not JSON, then nothing */
   ock_chunks_init(&c);
   ock__answer_events(&ock_wire_openai, &a, &c);
-  struct mock_fault bad = {.kind = MOCK_FAULT_MALFORMED_CHUNK, .after = 1};
+  struct ock_fx_fault bad = {.kind = OCK_FX_FAULT_MALFORMED_CHUNK, .after = 1};
   OCK_ASSERT_OK(ock__fault_apply_stream(&bad, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 2);
   OCK_ASSERT_STR_EQ(c.items[1], "data: {\"ock\":\n\n");
@@ -77,7 +77,7 @@ static void test_stream_faults(void) {
   /* other faults leave the events alone */
   ock_chunks_init(&c);
   ock__answer_events(&ock_wire_openai, &a, &c);
-  struct mock_fault drop = {.kind = MOCK_FAULT_DROP_CONNECTION, .after = 5};
+  struct ock_fx_fault drop = {.kind = OCK_FX_FAULT_DROP_CONNECTION, .after = 5};
   OCK_ASSERT_OK(ock__fault_apply_stream(&drop, &ock_wire_openai, &c));
   OCK_ASSERT_INT_EQ(c.n, 7);
   ock_chunks_free(&c);
@@ -85,16 +85,16 @@ static void test_stream_faults(void) {
 
 static void test_body_faults(void) {
   struct mock_body_fault bf;
-  struct mock_fault f = {.kind = MOCK_FAULT_CUT_STREAM};
+  struct ock_fx_fault f = {.kind = OCK_FX_FAULT_CUT_STREAM};
   ock__fault_for_body(&f, 100, &bf);
   OCK_ASSERT_INT_EQ(bf.drop_after, 50);
-  f.kind = MOCK_FAULT_ERROR_MID_STREAM;
+  f.kind = OCK_FX_FAULT_ERROR_MID_STREAM;
   ock__fault_for_body(&f, 100, &bf);
   OCK_ASSERT_INT_EQ(bf.status, 500);
-  f.kind = MOCK_FAULT_MALFORMED_CHUNK;
+  f.kind = OCK_FX_FAULT_MALFORMED_CHUNK;
   ock__fault_for_body(&f, 100, &bf);
   OCK_ASSERT_TRUE(bf.truncate);
-  f.kind = MOCK_FAULT_DROP_CONNECTION;
+  f.kind = OCK_FX_FAULT_DROP_CONNECTION;
   f.after = 7;
   ock__fault_for_body(&f, 100, &bf);
   OCK_ASSERT_INT_EQ(bf.drop_after, 7);

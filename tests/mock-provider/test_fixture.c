@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "ock/status.h"
 #include "runner.h"
 
@@ -20,12 +20,12 @@ static const char *load_error(const char *text) {
     ock_test_fail(__LINE__, __FILE__, "test JSON does not parse: %s", text);
     return "";
   }
-  struct mock_fixture *f = NULL;
+  struct ock_fixture *f = NULL;
   struct ock_jerr err;
   msg[0] = '\0';
-  if (ock__fixture_load(j, &f, &err))
+  if (ock_fixture_load(j, NULL, &f, &err))
     ock_jerr_format(&err, msg, sizeof msg);
-  ock__fixture_free(f);
+  ock_fixture_free(f);
   cJSON_Delete(j);
   return msg;
 }
@@ -44,10 +44,14 @@ static void test_full_fixture_loads(void) {
       "\"get_weather\"},\"reply\":{\"action\":\"deny\",\"reason\":\"no\"}}],\"cancel\":{\"at\":"
       "\"tool\",\"tool\":\"get_weather\"},\"random_faults\":[{\"on\":\"llm\",\"probability\":0.5,"
       "\"fault\":{\"status\":503}},{\"on\":\"tool\",\"tool\":\"get_weather\",\"probability\":1}],"
-      "\"seed\":42,\"observe_only\":true,\"expect\":{\"anything\":1}}");
-  struct mock_fixture *f = NULL;
+      "\"seed\":42,\"observe_only\":true,\"expect\":{"
+      "\"executes\":[{\"status\":\"success\",\"turn_count\":2}],\"events_absent\":["
+      "\"tool:error\",{\"event\":\"x:y\",\"requirement\":\"R-1\"}],\"tool_calls\":{"
+      "\"get_weather\":1,\"requirement\":\"R-2\"},\"timing\":{\"between_requests_ms\":"
+      "[{\"min\":10},{\"max\":20}]}}}");
+  struct ock_fixture *f = NULL;
   struct ock_jerr err;
-  int rc = ock__fixture_load(j, &f, &err);
+  int rc = ock_fixture_load(j, NULL, &f, &err);
   cJSON_Delete(j); /* the fixture keeps its own copy */
   if (rc) {
     ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
@@ -57,37 +61,60 @@ static void test_full_fixture_loads(void) {
   OCK_ASSERT_INT_EQ(f->n_providers, 2);
   OCK_ASSERT_INT_EQ(f->providers[0].priority, 100);
   OCK_ASSERT_INT_EQ(f->providers[1].priority, 5);
-  OCK_ASSERT_INT_EQ(f->hash, ock__fnv1a("s1"));
+  OCK_ASSERT_INT_EQ(f->hash, ock_fnv1a("s1"));
   /* the hashes of SPEC 6.6's and 8.9's examples */
-  OCK_ASSERT_INT_EQ(ock__fnv1a("tool-single-call"), 0xc273e4a5u);
-  OCK_ASSERT_INT_EQ(ock__fnv1a("tool-unknown-continue"), 0xf8396522u);
-  const struct mock_turn *t0 = &f->providers[0].turns[0], *t1 = &f->providers[0].turns[1];
+  OCK_ASSERT_INT_EQ(ock_fnv1a("tool-single-call"), 0xc273e4a5u);
+  OCK_ASSERT_INT_EQ(ock_fnv1a("tool-unknown-continue"), 0xf8396522u);
+  const struct ock_fx_turn *t0 = &f->providers[0].turns[0], *t1 = &f->providers[0].turns[1];
   OCK_ASSERT_INT_EQ(t0->n_calls, 2);
   OCK_ASSERT_STR_EQ(t0->calls[0].arguments, "{\"city\":\"Paris\"}");
   OCK_ASSERT_STR_EQ(t0->calls[1].arguments, "{oops");
   OCK_ASSERT_TRUE(t0->calls[1].raw);
   OCK_ASSERT_INT_EQ(t0->chunk_size, 8);
-  OCK_ASSERT_INT_EQ(t1->match, MOCK_MATCH_LAST_TOOL_CALL_ID);
+  OCK_ASSERT_INT_EQ(t1->match, OCK_FX_MATCH_LAST_TOOL_CALL_ID);
   OCK_ASSERT_STR_EQ(t1->finish, "length");
-  OCK_ASSERT_INT_EQ(t1->fault.kind, MOCK_FAULT_STATUS);
+  OCK_ASSERT_INT_EQ(t1->fault.kind, OCK_FX_FAULT_STATUS);
   OCK_ASSERT_INT_EQ(t1->fault.status, 429);
   OCK_ASSERT_INT_EQ(t1->fault.retry_after_ms, -1);
-  OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.kind, MOCK_FAULT_DROP_CONNECTION);
+  OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.kind, OCK_FX_FAULT_DROP_CONNECTION);
   OCK_ASSERT_INT_EQ(f->providers[1].turns[0].fault.after, 10);
   OCK_ASSERT_TRUE(f->tools[0].scripted);
   OCK_ASSERT_INT_EQ(f->tools[0].calls[0].status, 500);
   OCK_ASSERT_NOT_NULL(f->tools[0].calls[0].result); /* inherited from the tool */
   OCK_ASSERT_INT_EQ(f->hooks[0].occurrence, 2);
   OCK_ASSERT_INT_EQ(f->n_cancels, 1);
-  OCK_ASSERT_INT_EQ(f->cancels[0].at, MOCK_CANCEL_TOOL);
+  OCK_ASSERT_INT_EQ(f->cancels[0].at, OCK_FX_CANCEL_TOOL);
   OCK_ASSERT_INT_EQ(f->cancels[0].n, 1);
   OCK_ASSERT_INT_EQ(f->randoms[1].status, 500);
   OCK_ASSERT_INT_EQ(f->seed, 42);
   OCK_ASSERT_TRUE(f->observe_only);
   char trace[32];
-  snprintf(trace, sizeof trace, "ock-%08x", (unsigned)ock__fnv1a("s1"));
+  snprintf(trace, sizeof trace, "ock-%08x", (unsigned)ock_fnv1a("s1"));
   OCK_ASSERT_STR_EQ(f->trace_id, trace);
-  ock__fixture_free(f);
+  /* the harness's members, typed in the same model; without a registry any ID is taken */
+  OCK_ASSERT_INT_EQ(f->capabilities, 1u << OCK_CAPABILITY_CORE);
+  const struct ock_fx_expect *e = &f->expect;
+  OCK_ASSERT_TRUE(e->present);
+  OCK_ASSERT_INT_EQ(e->exit_code, -1);
+  OCK_ASSERT_INT_EQ(e->n_executes, 1);
+  OCK_ASSERT_STR_EQ(e->executes[0].status, "success");
+  OCK_ASSERT_INT_EQ(e->executes[0].turn_count, 2);
+  OCK_ASSERT_NULL(e->executes[0].reason);
+  OCK_ASSERT_INT_EQ(e->events_absent.n, 2);
+  OCK_ASSERT_STR_EQ(e->events_absent.items[0].name, "tool:error");
+  OCK_ASSERT_NULL(e->events_absent.items[0].requirement);
+  OCK_ASSERT_STR_EQ(e->events_absent.items[1].requirement, "R-1");
+  OCK_ASSERT_INT_EQ(e->tool_calls.n, 1);
+  OCK_ASSERT_STR_EQ(e->tool_calls.items[0].name, "get_weather");
+  OCK_ASSERT_INT_EQ(e->tool_calls.items[0].count, 1);
+  OCK_ASSERT_STR_EQ(e->tool_calls.requirement, "R-2");
+  OCK_ASSERT_TRUE(e->has_timing);
+  OCK_ASSERT_INT_EQ(e->timing_each, 0);
+  OCK_ASSERT_INT_EQ(e->n_ranges, 2);
+  OCK_ASSERT_INT_EQ((long long)e->ranges[0].max_ms, 1000000000000LL); /* unsaid: no bound */
+  OCK_ASSERT_INT_EQ((long long)e->ranges[1].min_ms, 0);
+  OCK_ASSERT_INT_EQ((long long)e->ranges[1].max_ms, 20);
+  ock_fixture_free(f);
 }
 
 /* token_limit: one neutral field, each wire's own reason (SPEC.md 8.3). */
@@ -95,9 +122,9 @@ static void test_token_limit_names_each_wires_reason(void) {
   cJSON *j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"s\"," BASE_SESSION
                          ",\"script\":{\"main\":[{\"token_limit\":true},{\"token_limit\":false}],"
                          "\"alt\":[{\"token_limit\":true}]}}");
-  struct mock_fixture *f = NULL;
+  struct ock_fixture *f = NULL;
   struct ock_jerr err;
-  int rc = ock__fixture_load(j, &f, &err);
+  int rc = ock_fixture_load(j, NULL, &f, &err);
   cJSON_Delete(j);
   if (rc) {
     ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
@@ -106,27 +133,27 @@ static void test_token_limit_names_each_wires_reason(void) {
   OCK_ASSERT_STR_EQ(f->providers[0].turns[0].finish, "length");
   OCK_ASSERT_NULL(f->providers[0].turns[1].finish);
   OCK_ASSERT_STR_EQ(f->providers[1].turns[0].finish, "max_tokens");
-  ock__fixture_free(f);
+  ock_fixture_free(f);
   j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[\"hi\"],"
                   "\"providers\":[{\"name\":\"r\",\"api\":\"responses\",\"model\":\"m\"}]},"
                   "\"script\":{\"r\":[{\"token_limit\":true}]}}");
   f = NULL;
-  rc = ock__fixture_load(j, &f, &err);
+  rc = ock_fixture_load(j, NULL, &f, &err);
   cJSON_Delete(j);
   OCK_ASSERT_INT_EQ(rc, 0);
   if (!rc)
     OCK_ASSERT_STR_EQ(f->providers[0].turns[0].finish, "max_output_tokens");
-  ock__fixture_free(f);
+  ock_fixture_free(f);
   j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[\"hi\"],"
                   "\"providers\":[{\"name\":\"g\",\"api\":\"gemini\",\"model\":\"m\"}]},"
                   "\"script\":{\"g\":[{\"token_limit\":true}]}}");
   f = NULL;
-  rc = ock__fixture_load(j, &f, &err);
+  rc = ock_fixture_load(j, NULL, &f, &err);
   cJSON_Delete(j);
   OCK_ASSERT_INT_EQ(rc, 0);
   if (!rc)
     OCK_ASSERT_STR_EQ(f->providers[0].turns[0].finish, "MAX_TOKENS");
-  ock__fixture_free(f);
+  ock_fixture_free(f);
 }
 
 struct bad_case {
@@ -219,19 +246,19 @@ static void test_cancel_triggers_object_or_array(void) {
   cJSON *j = cJSON_Parse("{\"ock_fixture\":1,\"id\":\"c\"," BASE_SESSION ",\"cancel\":[{\"at\":"
                          "\"llm_request\",\"index\":2},{\"at\":\"event\",\"event\":"
                          "\"tool:pre\",\"occurrence\":3},{\"at\":\"after_execute\",\"index\":1}]}");
-  struct mock_fixture *f = NULL;
+  struct ock_fixture *f = NULL;
   struct ock_jerr err;
-  OCK_ASSERT_OK(ock__fixture_load(j, &f, &err));
+  OCK_ASSERT_OK(ock_fixture_load(j, NULL, &f, &err));
   cJSON_Delete(j);
   if (!f)
     return;
   OCK_ASSERT_INT_EQ(f->n_cancels, 3);
-  OCK_ASSERT_INT_EQ(f->cancels[0].at, MOCK_CANCEL_LLM_REQUEST);
+  OCK_ASSERT_INT_EQ(f->cancels[0].at, OCK_FX_CANCEL_LLM_REQUEST);
   OCK_ASSERT_INT_EQ(f->cancels[0].n, 2);
   OCK_ASSERT_STR_EQ(f->cancels[1].name, "tool:pre");
   OCK_ASSERT_INT_EQ(f->cancels[1].n, 3);
   OCK_ASSERT_STR_EQ(f->cancels[2].name, "orchestrator:complete");
-  ock__fixture_free(f);
+  ock_fixture_free(f);
 }
 
 static const struct ock_test tests[] = {

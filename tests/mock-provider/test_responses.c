@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "helpers.h"
 #include "ock/json.h"
 #include "runner.h"
@@ -24,7 +24,7 @@ static const char *FIXTURE =
 
 /* call_id: the deterministic id of call I of turn T of this fixture. */
 static void call_id(char *out, size_t n, int turn, int i) {
-  snprintf(out, n, "call_%08x_%d_%d", (unsigned)ock__fnv1a("mock-responses"), turn, i);
+  snprintf(out, n, "call_%08x_%d_%d", (unsigned)ock_fnv1a("mock-responses"), turn, i);
 }
 
 static cJSON *post(ock_mock *m, const char *body, long want_status) {
@@ -60,7 +60,7 @@ static void test_chained_conversation(void) {
       post(m, "{\"model\":\"gpt-test\",\"instructions\":\"Be brief.\",\"input\":\"hi\"}", 200);
   char id[64], want_id[64];
   call_id(id, sizeof id, 1, 0);
-  snprintf(want_id, sizeof want_id, "resp_%08x_1", (unsigned)ock__fnv1a("mock-responses"));
+  snprintf(want_id, sizeof want_id, "resp_%08x_1", (unsigned)ock_fnv1a("mock-responses"));
   OCK_ASSERT_STR_EQ(ock_json_str(first, "id"), want_id);
   const cJSON *call = cJSON_GetArrayItem(cJSON_GetObjectItem(first, "output"), 1);
   OCK_ASSERT_STR_EQ(ock_json_str(call, "type"), "function_call");

@@ -2,33 +2,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "runner.h"
 #include "script.h"
 
-static struct mock_fixture *load(const char *script) {
+static struct ock_fixture *load(const char *script) {
   char text[2048];
   snprintf(text, sizeof text,
            "{\"ock_fixture\":1,\"id\":\"s\",\"session\":{\"prompts\":[],\"providers\":[{\"name\":"
            "\"main\",\"api\":\"openai\",\"model\":\"m\"}]},\"script\":{\"main\":%s}}",
            script);
   cJSON *j = cJSON_Parse(text);
-  struct mock_fixture *f = NULL;
+  struct ock_fixture *f = NULL;
   struct ock_jerr err;
-  if (ock__fixture_load(j, &f, &err))
+  if (ock_fixture_load(j, NULL, &f, &err))
     ock_test_fail(__LINE__, __FILE__, "%s: %s", err.where, err.what);
   cJSON_Delete(j);
   return f;
 }
 
 static void test_order_and_explicit_matches(void) {
-  struct mock_fixture *f = load(
+  struct ock_fixture *f = load(
       "[{\"text\":\"first\"},{\"match\":{\"last_tool_call_id\":\"call_9\"},\"text\":\"after 9\"},"
       "{\"text\":\"second\"},{\"match\":{\"position\":4},\"text\":\"fourth\"},"
       "{\"match\":{\"last_message_contains\":\"weather\"},\"text\":\"w\"}]");
   if (!f)
     return;
-  const struct mock_provider *p = &f->providers[0];
+  const struct ock_fx_provider *p = &f->providers[0];
   struct mock_play used;
   OCK_ASSERT_OK(ock__play_init(&used, p));
   struct ock_buf why;
@@ -55,7 +55,7 @@ static void test_order_and_explicit_matches(void) {
   OCK_ASSERT_CONTAINS(why.data, "all 5 turns of $.script.main are used");
   ock_buf_free(&why);
   ock__play_free(&used);
-  ock__fixture_free(f);
+  ock_fixture_free(f);
 }
 
 static void test_match_input_from_history(void) {
@@ -91,7 +91,7 @@ static void test_long_scripts_pick_in_constant_time(void) {
   for (int i = 0; i < N; i++)
     rc |= ock_buf_printf(&script, "%s{\"text\":\"t%d\"}", i ? "," : "", i);
   OCK_ASSERT_OK(rc | ock_buf_puts(&script, "]"));
-  struct mock_fixture *f = NULL;
+  struct ock_fixture *f = NULL;
   struct ock_buf fx;
   ock_buf_init(&fx, 1 << 24);
   OCK_ASSERT_OK(ock_buf_printf(
@@ -101,7 +101,7 @@ static void test_long_scripts_pick_in_constant_time(void) {
       script.data));
   cJSON *j = cJSON_Parse(fx.data);
   struct ock_jerr err;
-  OCK_ASSERT_OK(ock__fixture_load(j, &f, &err));
+  OCK_ASSERT_OK(ock_fixture_load(j, NULL, &f, &err));
   cJSON_Delete(j);
   ock_buf_free(&fx);
   ock_buf_free(&script);
@@ -121,7 +121,7 @@ static void test_long_scripts_pick_in_constant_time(void) {
   OCK_ASSERT_INT_EQ(ock__script_pick(&f->providers[0], &pl, &in, &why), -1);
   ock_buf_free(&why);
   ock__play_free(&pl);
-  ock__fixture_free(f);
+  ock_fixture_free(f);
 }
 
 static const struct ock_test tests[] = {

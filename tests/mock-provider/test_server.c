@@ -14,7 +14,7 @@
 #include <curl/curl.h>
 
 #include "broken_histories.h"
-#include "fixture.h"
+#include "ock/fixture.h"
 #include "helpers.h"
 #include "ock/json.h"
 #include "runner.h"
@@ -199,7 +199,7 @@ static void two_turn_tool_conversation(int anthropic, int stream) {
   http_reply_free(&r);
   char want_id[64];
   snprintf(want_id, sizeof want_id, "%s%08x_1_0", anthropic ? "toolu_" : "call_",
-           (unsigned)ock__fnv1a("mock-tool-conversation"));
+           (unsigned)ock_fnv1a("mock-tool-conversation"));
   OCK_ASSERT_STR_EQ(first.text, "Let me check.");
   OCK_ASSERT_STR_EQ(first.id, want_id);
   OCK_ASSERT_STR_EQ(first.name, "get_weather");
@@ -304,7 +304,7 @@ static void broken_histories(int observe_only, int stream) {
       OCK_ASSERT_STR_EQ(ock_json_str(err, "type"), "invalid_request_error");
       if (b->anthropic) {
         char want[64];
-        snprintf(want, sizeof want, "req_ock_%08x_1", (unsigned)ock__fnv1a("mock-broken"));
+        snprintf(want, sizeof want, "req_ock_%08x_1", (unsigned)ock_fnv1a("mock-broken"));
         OCK_ASSERT_STR_EQ(ock_json_str(body, "type"), "error");
         OCK_ASSERT_STR_EQ(ock_json_str(body, "request_id"), want);
       } else {

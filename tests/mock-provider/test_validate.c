@@ -42,7 +42,7 @@ static void test_eight_shapes_both_wires(void) {
     ock_buf_init(&param, 256);
     ock_buf_init(&code, 256);
     cJSON *raw = cJSON_Parse(b->messages);
-    OCK_ASSERT_OK(ock__history_error(b->anthropic ? MOCK_API_ANTHROPIC : MOCK_API_OPENAI, &f, raw,
+    OCK_ASSERT_OK(ock__history_error(b->anthropic ? OCK_WIRE_ANTHROPIC : OCK_WIRE_OPENAI, &f, raw,
                                      &param, &code, &text));
     OCK_ASSERT_STR_EQ(text.data, b->text);
     if (b->param)
@@ -140,7 +140,7 @@ static void test_duplicate_ids_issued_twice(void) {
   ock_buf_init(&text, 4096);
   ock_buf_init(&param, 256);
   ock_buf_init(&code, 256);
-  ock__history_error(MOCK_API_OPENAI, &f, NULL, &param, &code, &text);
+  ock__history_error(OCK_WIRE_OPENAI, &f, NULL, &param, &code, &text);
   OCK_ASSERT_STR_EQ(text.data,
                     "ock: tool_call_id 'x' is issued more than once in this conversation.");
   OCK_ASSERT_STR_EQ(param.data, "messages.[3].tool_calls");
@@ -157,7 +157,7 @@ static void test_duplicate_ids_issued_twice(void) {
   OCK_ASSERT_STR_EQ(ock__shape_name(f.shape), "A05_DUPLICATE_TOOL_CALL_ID");
   ock_buf_init(&text, 4096);
   cJSON *raw = cJSON_Parse(inside);
-  ock__history_error(MOCK_API_ANTHROPIC, &f, raw, &param, &code, &text);
+  ock__history_error(OCK_WIRE_ANTHROPIC, &f, raw, &param, &code, &text);
   OCK_ASSERT_STR_EQ(text.data, "messages.1.content.1: `tool_use` ids must be unique");
   cJSON_Delete(raw);
   ock_buf_free(&text);

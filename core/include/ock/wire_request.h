@@ -42,7 +42,7 @@ struct ock_wire_member {
   struct ock_wire_span value;
 };
 
-/* The request's API (the values of the mock's MOCK_API_ names). */
+/* The request's API (the values of the mock's OCK_WIRE_ names). */
 enum ock_request_api {
   OCK_REQUEST_OPENAI = 0,
   OCK_REQUEST_ANTHROPIC = 1,

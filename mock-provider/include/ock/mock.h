@@ -24,6 +24,8 @@
 
 #include "ock/json.h"
 
+struct ock_fixture; /* ock/fixture.h */
+
 typedef struct ock_mock ock_mock;
 
 struct ock_mock_options {
@@ -59,6 +61,12 @@ struct ock_mock_options {
  * ("$.script.main[2].fault.status: expected ..."); err may be NULL. */
 int ock_mock_new(const cJSON *fixture, const struct ock_mock_options *opt, ock_mock **out,
                  struct ock_jerr *err);
+
+/* ock_mock_new_fixture: as ock_mock_new, for a fixture already loaded (ock/fixture.h), which the
+ * mock borrows: the caller keeps it until ock_mock_free. The harness loads each scenario once
+ * and hands the same model to the mock and to the checks. */
+int ock_mock_new_fixture(const struct ock_fixture *fixture, const struct ock_mock_options *opt,
+                         ock_mock **out, struct ock_jerr *err);
 
 /* ock_mock_start binds (opt.bind_address, opt.port) and serves from background threads.
  * Returns OCK_OK, OCK_ESTATE when already started, or OCK_EIO (err says why: the address

@@ -1,13 +1,13 @@
 /*
- * fixture.c: loads and checks the fixture parts the mock uses (see fixture.h).
+ * fixture.c: loads and checks a fixture (see ock/fixture.h): here the parts the mock plays,
+ * in fixture_expect.c the parts the harness reads.
  *
  * The fixture is written by people. Every member is checked here, once, with the JSON path
  * in the message, so the server code that follows can trust the structs and never meets a
- * bad value at request time. Members that belong to the harness ("expect", "title", ...) are
- * accepted and left alone; unknown members anywhere are errors, because a misspelt key would
+ * bad value at request time. Unknown members anywhere are errors, because a misspelt key would
  * otherwise turn into a default nobody asked for.
  */
-#include "fixture.h"
+#include "fixture_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@
       return rc_;                                                                                  \
   } while (0)
 
-uint32_t ock__fnv1a(const char *s) {
+uint32_t ock_fnv1a(const char *s) {
   uint32_t h = 2166136261u;
   for (; *s; s++) {
     h ^= (unsigned char)*s;
@@ -34,26 +34,19 @@ uint32_t ock__fnv1a(const char *s) {
   return h;
 }
 
-const char *ock__api_name(enum mock_api api) {
-  return api == MOCK_API_ANTHROPIC   ? "anthropic"
-         : api == MOCK_API_RESPONSES ? "responses"
-         : api == MOCK_API_GEMINI    ? "gemini"
-                                     : "openai";
-}
-
-const char *ock__fault_kind_name(enum mock_fault_kind kind) {
+const char *ock_fx_fault_kind_name(enum ock_fx_fault_kind kind) {
   switch (kind) {
-  case MOCK_FAULT_STATUS:
+  case OCK_FX_FAULT_STATUS:
     return "status";
-  case MOCK_FAULT_CUT_STREAM:
+  case OCK_FX_FAULT_CUT_STREAM:
     return "cut_stream";
-  case MOCK_FAULT_ERROR_MID_STREAM:
+  case OCK_FX_FAULT_ERROR_MID_STREAM:
     return "error_mid_stream";
-  case MOCK_FAULT_DROP_CONNECTION:
+  case OCK_FX_FAULT_DROP_CONNECTION:
     return "drop_connection";
-  case MOCK_FAULT_MALFORMED_CHUNK:
+  case OCK_FX_FAULT_MALFORMED_CHUNK:
     return "malformed_chunk";
-  case MOCK_FAULT_NONE:
+  case OCK_FX_FAULT_NONE:
     break;
   }
   return "none";
@@ -101,7 +94,7 @@ static int get_safe_name(const cJSON *obj, const char *path, const char *key, co
 
 /* ---- session ---------------------------------------------------------------------------- */
 
-static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *path,
+static int load_providers(struct ock_fixture *f, const cJSON *arr, const char *path,
                           struct ock_jerr *err) {
   static const char *const keys[] = {"name", "api", "model", "priority", NULL};
   static const char *const apis[] = {"openai", "anthropic", "responses", "gemini", NULL};
@@ -113,16 +106,18 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
     return OCK_ENOMEM;
   const cJSON *p = arr->child; /* walked along, not indexed: cJSON arrays are lists */
   for (int i = 0; i < n; i++, p = p->next) {
-    struct mock_provider *mp = &f->providers[i];
+    struct ock_fx_provider *mp = &f->providers[i];
     char pp[OCK_JSON_PATH_MAX];
     ock_jpath_index(pp, sizeof pp, path, i);
     TRY(ock_jcheck_object(p, pp, err));
     TRY(ock_jcheck_keys(p, pp, keys, err));
     TRY(get_safe_name(p, pp, "name", &mp->name, err));
-    int api = 0;
+    int api = -1;
     /* without api a scenario is wire-less (SPEC.md 8.2): alone, the mock plays it on openai */
     TRY(ock_jget_enum(p, pp, "api", OCK_OPTIONAL, apis, &api, err));
-    mp->api = (enum mock_api)api;
+    mp->wireless = api < 0;
+    api = api < 0 ? OCK_WIRE_OPENAI : api;
+    mp->api = (enum ock_wire)api;
     TRY(ock_jget_nonempty(p, pp, "model", OCK_REQUIRED, &mp->model, err));
     mp->priority = 100;
     TRY(ock_jget_int(p, pp, "priority", OCK_OPTIONAL, -1000000, 1000000, &mp->priority, err));
@@ -139,7 +134,7 @@ static int load_providers(struct mock_fixture *f, const cJSON *arr, const char *
   return OCK_OK;
 }
 
-static int load_session_tools(struct mock_fixture *f, const cJSON *arr, const char *path,
+static int load_session_tools(struct ock_fixture *f, const cJSON *arr, const char *path,
                               struct ock_jerr *err) {
   static const char *const keys[] = {"name", "description", "input_schema", NULL};
   int n = cJSON_GetArraySize(arr);
@@ -150,7 +145,7 @@ static int load_session_tools(struct mock_fixture *f, const cJSON *arr, const ch
     return OCK_ENOMEM;
   const cJSON *t = arr->child;
   for (int i = 0; i < n; i++, t = t->next) {
-    struct mock_tool *mt = &f->tools[i];
+    struct ock_fx_tool *mt = &f->tools[i];
     char tp[OCK_JSON_PATH_MAX];
     ock_jpath_index(tp, sizeof tp, path, i);
     TRY(ock_jcheck_object(t, tp, err));
@@ -174,7 +169,7 @@ static int load_session_tools(struct mock_fixture *f, const cJSON *arr, const ch
   return OCK_OK;
 }
 
-static int load_session(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_session(struct ock_fixture *f, struct ock_jerr *err) {
   static const char *const keys[] = {"prompts", "config", "providers", "tools", "trace_id", NULL};
   const char *path = "$.session";
   const cJSON *s = NULL, *prompts = NULL, *cfg = NULL, *providers = NULL, *tools = NULL;
@@ -216,7 +211,7 @@ static int load_session(struct mock_fixture *f, struct ock_jerr *err) {
 
 /* ---- faults ----------------------------------------------------------------------------- */
 
-static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
+static int load_fault(const cJSON *o, const char *path, struct ock_fx_fault *out,
                       struct ock_jerr *err) {
   static const char *const kinds[] = {"status",          "cut_stream",      "error_mid_stream",
                                       "drop_connection", "malformed_chunk", NULL};
@@ -225,14 +220,14 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
   static const char *const chunk_keys[] = {"kind", "after_chunks", NULL};
   static const char *const error_keys[] = {"kind", "after_chunks", "status", "message", NULL};
   static const char *const drop_keys[] = {"kind", "after_bytes", NULL};
-  struct mock_fault f = {.kind = MOCK_FAULT_STATUS, .retry_after = -1, .retry_after_ms = -1};
+  struct ock_fx_fault f = {.kind = OCK_FX_FAULT_STATUS, .retry_after = -1, .retry_after_ms = -1};
   TRY(ock_jcheck_object(o, path, err));
   int kind = 0;
   TRY(ock_jget_enum(o, path, "kind", OCK_OPTIONAL, kinds, &kind, err));
-  f.kind = (enum mock_fault_kind)(kind + MOCK_FAULT_STATUS);
+  f.kind = (enum ock_fx_fault_kind)(kind + OCK_FX_FAULT_STATUS);
   long long n = 0;
   switch (f.kind) {
-  case MOCK_FAULT_STATUS:
+  case OCK_FX_FAULT_STATUS:
     TRY(ock_jcheck_keys(o, path, status_keys, err));
     TRY(ock_jget_int(o, path, "status", OCK_REQUIRED, 400, 599, &n, err));
     f.status = (int)n;
@@ -240,7 +235,7 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
     TRY(ock_jget_int(o, path, "retry_after_ms", OCK_OPTIONAL, 0, 86400000, &f.retry_after_ms, err));
     TRY(ock_jget_string(o, path, "message", OCK_OPTIONAL, &f.message, err));
     break;
-  case MOCK_FAULT_ERROR_MID_STREAM:
+  case OCK_FX_FAULT_ERROR_MID_STREAM:
     TRY(ock_jcheck_keys(o, path, error_keys, err));
     TRY(ock_jget_int(o, path, "after_chunks", OCK_REQUIRED, 0, 1000000, &f.after, err));
     n = 0;
@@ -248,16 +243,16 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
     f.status = (int)n;
     TRY(ock_jget_string(o, path, "message", OCK_OPTIONAL, &f.message, err));
     break;
-  case MOCK_FAULT_CUT_STREAM:
-  case MOCK_FAULT_MALFORMED_CHUNK:
+  case OCK_FX_FAULT_CUT_STREAM:
+  case OCK_FX_FAULT_MALFORMED_CHUNK:
     TRY(ock_jcheck_keys(o, path, chunk_keys, err));
     TRY(ock_jget_int(o, path, "after_chunks", OCK_REQUIRED, 0, 1000000, &f.after, err));
     break;
-  case MOCK_FAULT_DROP_CONNECTION:
+  case OCK_FX_FAULT_DROP_CONNECTION:
     TRY(ock_jcheck_keys(o, path, drop_keys, err));
     TRY(ock_jget_int(o, path, "after_bytes", OCK_REQUIRED, 0, 1LL << 40, &f.after, err));
     break;
-  case MOCK_FAULT_NONE:
+  case OCK_FX_FAULT_NONE:
     break;
   }
   *out = f;
@@ -266,7 +261,8 @@ static int load_fault(const cJSON *o, const char *path, struct mock_fault *out,
 
 /* ---- script ----------------------------------------------------------------------------- */
 
-static int load_match(const cJSON *o, const char *path, struct mock_turn *t, struct ock_jerr *err) {
+static int load_match(const cJSON *o, const char *path, struct ock_fx_turn *t,
+                      struct ock_jerr *err) {
   static const char *const keys[] = {"position", "last_message_contains", "last_tool_call_id",
                                      NULL};
   TRY(ock_jcheck_object(o, path, err));
@@ -276,18 +272,18 @@ static int load_match(const cJSON *o, const char *path, struct mock_turn *t, str
                         "expected exactly one of position, last_message_contains, "
                         "last_tool_call_id");
   if (cJSON_GetObjectItemCaseSensitive(o, "position")) {
-    t->match = MOCK_MATCH_POSITION;
+    t->match = OCK_FX_MATCH_POSITION;
     return ock_jget_int(o, path, "position", OCK_REQUIRED, 1, 1000000000, &t->position, err);
   }
   if (cJSON_GetObjectItemCaseSensitive(o, "last_message_contains")) {
-    t->match = MOCK_MATCH_LAST_CONTAINS;
+    t->match = OCK_FX_MATCH_LAST_CONTAINS;
     return ock_jget_string(o, path, "last_message_contains", OCK_REQUIRED, &t->match_text, err);
   }
-  t->match = MOCK_MATCH_LAST_TOOL_CALL_ID;
+  t->match = OCK_FX_MATCH_LAST_TOOL_CALL_ID;
   return ock_jget_nonempty(o, path, "last_tool_call_id", OCK_REQUIRED, &t->match_text, err);
 }
 
-static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
+static int load_calls(const cJSON *arr, const char *path, struct ock_fx_turn *t,
                       struct ock_jerr *err) {
   static const char *const keys[] = {"name", "arguments", "arguments_raw", NULL};
   int n = cJSON_GetArraySize(arr);
@@ -298,12 +294,12 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
     return OCK_ENOMEM;
   const cJSON *c = arr->child;
   for (int i = 0; i < n; i++, c = c->next) {
-    struct mock_call *mc = &t->calls[i];
+    struct ock_fx_call *mc = &t->calls[i];
     char cp[OCK_JSON_PATH_MAX];
     ock_jpath_index(cp, sizeof cp, path, i);
     TRY(ock_jcheck_object(c, cp, err));
     TRY(ock_jcheck_keys(c, cp, keys, err));
-    t->n_calls++; /* counted now so ock__fixture_free frees what follows */
+    t->n_calls++; /* counted now so ock_fixture_free frees what follows */
     TRY(ock_jget_nonempty(c, cp, "name", OCK_REQUIRED, &mc->name, err));
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(c, "arguments");
     const char *raw = NULL;
@@ -327,16 +323,16 @@ static int load_calls(const cJSON *arr, const char *path, struct mock_turn *t,
 
 /* load_stop_sequence: Anthropic names the sequence it stopped on in "stop_sequence"; a turn
  * that stops on one says which, and "stop_reason" "stop_sequence" goes with it. */
-static int load_stop_sequence(const cJSON *o, const char *path, enum mock_api api,
-                              struct mock_turn *t, struct ock_jerr *err) {
+static int load_stop_sequence(const cJSON *o, const char *path, enum ock_wire api,
+                              struct ock_fx_turn *t, struct ock_jerr *err) {
   char sub[OCK_JSON_PATH_MAX];
   ock_jpath_key(sub, sizeof sub, path, "stop_sequence");
   int has = cJSON_GetObjectItemCaseSensitive(o, "stop_sequence") != NULL;
-  if (has && api != MOCK_API_ANTHROPIC)
+  if (has && api != OCK_WIRE_ANTHROPIC)
     return ock_jerr_set(err, OCK_EINVAL, sub,
                         "stop_sequence is an Anthropic field; this "
                         "provider speaks %s",
-                        ock__api_name(api));
+                        ock_wire_name_at(api));
   if (has)
     TRY(ock_jget_nonempty(o, path, "stop_sequence", OCK_REQUIRED, &t->stop_sequence, err));
   if (has && t->finish && strcmp(t->finish, "stop_sequence"))
@@ -357,8 +353,8 @@ static int load_stop_sequence(const cJSON *o, const char *path, enum mock_api ap
 
 /* load_token_limit: "token_limit": true, a wire-less way to say the reply stopped at the output
  * token limit; each wire gets its own reason for it (SPEC.md 8.3). */
-static int load_token_limit(const cJSON *o, const char *path, enum mock_api api,
-                            struct mock_turn *t, struct ock_jerr *err) {
+static int load_token_limit(const cJSON *o, const char *path, enum ock_wire api,
+                            struct ock_fx_turn *t, struct ock_jerr *err) {
   int on = 0;
   TRY(ock_jget_bool(o, path, "token_limit", OCK_OPTIONAL, &on, err));
   if (!on)
@@ -368,16 +364,16 @@ static int load_token_limit(const cJSON *o, const char *path, enum mock_api api,
     ock_jpath_key(sub, sizeof sub, path, "token_limit");
     return ock_jerr_set(err, OCK_EINVAL, sub,
                         "token_limit names the finish itself; give it or \"%s\", not both",
-                        api == MOCK_API_ANTHROPIC ? "stop_reason" : "finish_reason");
+                        api == OCK_WIRE_ANTHROPIC ? "stop_reason" : "finish_reason");
   }
-  t->finish = api == MOCK_API_ANTHROPIC   ? "max_tokens"
-              : api == MOCK_API_RESPONSES ? "max_output_tokens"
-              : api == MOCK_API_GEMINI    ? "MAX_TOKENS"
+  t->finish = api == OCK_WIRE_ANTHROPIC   ? "max_tokens"
+              : api == OCK_WIRE_RESPONSES ? "max_output_tokens"
+              : api == OCK_WIRE_GEMINI    ? "MAX_TOKENS"
                                           : "length";
   return OCK_OK;
 }
 
-static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct mock_turn *t,
+static int load_turn(const cJSON *o, const char *path, enum ock_wire api, struct ock_fx_turn *t,
                      struct ock_jerr *err) {
   static const char *const keys[] = {
       "match",          "text",     "tool_calls", "finish_reason", "stop_reason", "chunk_size",
@@ -411,17 +407,17 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
   }
   /* the Responses API's finish is its status, or the reason it is incomplete */
   static const char *const statuses[] = {"completed", "max_output_tokens", "content_filter", NULL};
-  const char *key = api == MOCK_API_ANTHROPIC ? "stop_reason" : "finish_reason";
-  const char *other = api == MOCK_API_ANTHROPIC ? "finish_reason" : "stop_reason";
+  const char *key = api == OCK_WIRE_ANTHROPIC ? "stop_reason" : "finish_reason";
+  const char *other = api == OCK_WIRE_ANTHROPIC ? "finish_reason" : "stop_reason";
   if (cJSON_GetObjectItemCaseSensitive(o, other)) {
     ock_jpath_key(sub, sizeof sub, path, other);
     return ock_jerr_set(err, OCK_EINVAL, sub, "this provider speaks %s; use \"%s\"",
-                        ock__api_name(api), key);
+                        ock_wire_name_at(api), key);
   }
   int e = 0;
-  const char *const *choices = api == MOCK_API_OPENAI      ? finishes
-                               : api == MOCK_API_GEMINI    ? gemini_finishes
-                               : api == MOCK_API_RESPONSES ? statuses
+  const char *const *choices = api == OCK_WIRE_OPENAI      ? finishes
+                               : api == OCK_WIRE_GEMINI    ? gemini_finishes
+                               : api == OCK_WIRE_RESPONSES ? statuses
                                                            : stops;
   if (cJSON_GetObjectItemCaseSensitive(o, key)) {
     TRY(ock_jget_enum(o, path, key, OCK_REQUIRED, choices, &e, err));
@@ -440,7 +436,7 @@ static int load_turn(const cJSON *o, const char *path, enum mock_api api, struct
   return OCK_OK;
 }
 
-static int load_script(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_script(struct ock_fixture *f, struct ock_jerr *err) {
   const cJSON *script = NULL;
   TRY(ock_jget_object(f->json, "$", "script", OCK_OPTIONAL, &script, err));
   if (!script)
@@ -449,7 +445,7 @@ static int load_script(struct mock_fixture *f, struct ock_jerr *err) {
   cJSON_ArrayForEach(turns, script) {
     char sp[OCK_JSON_PATH_MAX];
     ock_jpath_key(sp, sizeof sp, "$.script", turns->string);
-    struct mock_provider *p = NULL;
+    struct ock_fx_provider *p = NULL;
     for (size_t i = 0; i < f->n_providers && !p; i++)
       if (!strcmp(f->providers[i].name, turns->string))
         p = &f->providers[i];
@@ -477,7 +473,7 @@ static int load_script(struct mock_fixture *f, struct ock_jerr *err) {
 
 /* ---- tools, hooks, cancel, random faults ------------------------------------------------ */
 
-static int load_tool_reply(const cJSON *o, const char *path, struct mock_tool_reply *r,
+static int load_tool_reply(const cJSON *o, const char *path, struct ock_fx_tool_reply *r,
                            struct ock_jerr *err) {
   long long st = r->status;
   TRY(ock_jget_object(o, path, "result", OCK_OPTIONAL, &r->result, err));
@@ -487,7 +483,7 @@ static int load_tool_reply(const cJSON *o, const char *path, struct mock_tool_re
   return OCK_OK;
 }
 
-static int load_tools(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_tools(struct ock_fixture *f, struct ock_jerr *err) {
   static const char *const keys[] = {"result", "delay_ms", "status", "calls", NULL};
   static const char *const call_keys[] = {"result", "delay_ms", "status", NULL};
   const cJSON *tools = NULL;
@@ -498,7 +494,7 @@ static int load_tools(struct mock_fixture *f, struct ock_jerr *err) {
   cJSON_ArrayForEach(t, tools) {
     char tp[OCK_JSON_PATH_MAX];
     ock_jpath_key(tp, sizeof tp, "$.tools", t->string);
-    struct mock_tool *mt = NULL;
+    struct ock_fx_tool *mt = NULL;
     for (size_t i = 0; i < f->n_tools && !mt; i++)
       if (!strcmp(f->tools[i].name, t->string))
         mt = &f->tools[i];
@@ -553,7 +549,7 @@ static int load_hook_reply(const cJSON *o, const char *path, struct ock_jerr *er
   return OCK_OK;
 }
 
-static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_hooks(struct ock_fixture *f, struct ock_jerr *err) {
   static const char *const keys[] = {"event", "occurrence", "match", "reply", NULL};
   const cJSON *hooks = NULL;
   TRY(ock_jget_array(f->json, "$", "hooks", OCK_OPTIONAL, &hooks, err));
@@ -565,7 +561,7 @@ static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
     return OCK_ENOMEM;
   const cJSON *h = hooks->child;
   for (int i = 0; i < n; i++, h = h->next) {
-    struct mock_hook *mh = &f->hooks[i];
+    struct ock_fx_hook *mh = &f->hooks[i];
     char hp[OCK_JSON_PATH_MAX], rp[OCK_JSON_PATH_MAX];
     ock_jpath_index(hp, sizeof hp, "$.hooks", i);
     TRY(ock_jcheck_object(h, hp, err));
@@ -581,7 +577,7 @@ static int load_hooks(struct mock_fixture *f, struct ock_jerr *err) {
   return OCK_OK;
 }
 
-static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *out,
+static int load_trigger(const cJSON *c, const char *path, struct ock_fx_cancel *out,
                         struct ock_jerr *err) {
   static const char *const ats[] = {"tool", OCK_KIND_LLM_REQUEST, "event", "after_execute", NULL};
   static const char *const tool_keys[] = {"at", "tool", "occurrence", NULL};
@@ -590,14 +586,14 @@ static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *ou
   TRY(ock_jcheck_object(c, path, err));
   int at = 0;
   TRY(ock_jget_enum(c, path, "at", OCK_REQUIRED, ats, &at, err));
-  struct mock_cancel mc = {.at = (enum mock_cancel_at)(at + MOCK_CANCEL_TOOL), .n = 1};
+  struct ock_fx_cancel mc = {.at = (enum ock_fx_cancel_at)(at + OCK_FX_CANCEL_TOOL), .n = 1};
   switch (mc.at) {
-  case MOCK_CANCEL_TOOL:
+  case OCK_FX_CANCEL_TOOL:
     TRY(ock_jcheck_keys(c, path, tool_keys, err));
     TRY(ock_jget_nonempty(c, path, "tool", OCK_REQUIRED, &mc.name, err));
     TRY(ock_jget_int(c, path, "occurrence", OCK_OPTIONAL, 1, 1000000000, &mc.n, err));
     break;
-  case MOCK_CANCEL_EVENT:
+  case OCK_FX_CANCEL_EVENT:
     TRY(ock_jcheck_keys(c, path, event_keys, err));
     TRY(ock_jget_nonempty(c, path, "event", OCK_REQUIRED, &mc.name, err));
     TRY(ock_jget_int(c, path, "occurrence", OCK_OPTIONAL, 1, 1000000000, &mc.n, err));
@@ -605,7 +601,7 @@ static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *ou
   default:
     TRY(ock_jcheck_keys(c, path, index_keys, err));
     TRY(ock_jget_int(c, path, "index", OCK_REQUIRED, 1, 1000000000, &mc.n, err));
-    if (mc.at == MOCK_CANCEL_AFTER_EXECUTE)
+    if (mc.at == OCK_FX_CANCEL_AFTER_EXECUTE)
       mc.name = OCK_EV_ORCHESTRATOR_COMPLETE;
     break;
   }
@@ -613,7 +609,7 @@ static int load_trigger(const cJSON *c, const char *path, struct mock_cancel *ou
   return OCK_OK;
 }
 
-static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_cancel(struct ock_fixture *f, struct ock_jerr *err) {
   const cJSON *c = cJSON_GetObjectItemCaseSensitive(f->json, "cancel");
   if (!c)
     return OCK_OK;
@@ -640,7 +636,7 @@ static int load_cancel(struct mock_fixture *f, struct ock_jerr *err) {
   return OCK_OK;
 }
 
-static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_randoms(struct ock_fixture *f, struct ock_jerr *err) {
   static const char *const ons[] = {"llm", "tool", NULL};
   static const char *const llm_keys[] = {"on", "provider", "probability", "fault", NULL};
   static const char *const tool_keys[] = {"on", "tool", "probability", "status", NULL};
@@ -654,18 +650,18 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
     return OCK_ENOMEM;
   const cJSON *r = arr->child;
   for (int i = 0; i < n; i++, r = r->next) {
-    struct mock_random *mr = &f->randoms[i];
+    struct ock_fx_random *mr = &f->randoms[i];
     char rp[OCK_JSON_PATH_MAX], sub[OCK_JSON_PATH_MAX];
     ock_jpath_index(rp, sizeof rp, "$.random_faults", i);
     TRY(ock_jcheck_object(r, rp, err));
     int on = 0;
     TRY(ock_jget_enum(r, rp, "on", OCK_REQUIRED, ons, &on, err));
-    mr->on = (enum mock_random_on)on;
+    mr->on = (enum ock_fx_random_on)on;
     TRY(ock_jget_number(r, rp, "probability", OCK_REQUIRED, 0, 1, &mr->probability, err));
-    if (mr->on == MOCK_RANDOM_LLM) {
+    if (mr->on == OCK_FX_RANDOM_LLM) {
       TRY(ock_jcheck_keys(r, rp, llm_keys, err));
       TRY(ock_jget_nonempty(r, rp, "provider", OCK_OPTIONAL, &mr->target, err));
-      if (mr->target && !ock__fixture_provider(f, mr->target)) {
+      if (mr->target && !ock_fixture_provider(f, mr->target)) {
         ock_jpath_key(sub, sizeof sub, rp, "provider");
         return ock_jerr_set(err, OCK_EINVAL, sub, "no provider \"%s\" in $.session.providers",
                             mr->target);
@@ -678,7 +674,7 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
       long long st = 500;
       TRY(ock_jcheck_keys(r, rp, tool_keys, err));
       TRY(ock_jget_nonempty(r, rp, "tool", OCK_OPTIONAL, &mr->target, err));
-      if (mr->target && !ock__fixture_tool(f, mr->target)) {
+      if (mr->target && !ock_fixture_tool(f, mr->target)) {
         ock_jpath_key(sub, sizeof sub, rp, "tool");
         return ock_jerr_set(err, OCK_EINVAL, sub, "no tool \"%s\" in $.session.tools", mr->target);
       }
@@ -690,25 +686,7 @@ static int load_randoms(struct mock_fixture *f, struct ock_jerr *err) {
   return OCK_OK;
 }
 
-/* check_strings: an optional member that must be an array of strings. */
-static int check_strings(const cJSON *obj, const char *key, struct ock_jerr *err) {
-  const cJSON *arr = NULL;
-  TRY(ock_jget_array(obj, "$", key, OCK_OPTIONAL, &arr, err));
-  int i = 0;
-  const cJSON *v;
-  cJSON_ArrayForEach(v, arr) {
-    if (!cJSON_IsString(v)) {
-      char kp[OCK_JSON_PATH_MAX], ip[OCK_JSON_PATH_MAX];
-      ock_jpath_key(kp, sizeof kp, "$", key);
-      ock_jpath_index(ip, sizeof ip, kp, i);
-      return ock_jerr_set(err, OCK_ETYPE, ip, "expected a string, got %s", ock_json_type_name(v));
-    }
-    i++;
-  }
-  return OCK_OK;
-}
-
-static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
+static int load_all(struct ock_fixture *f, const ock_registry *reg, struct ock_jerr *err) {
   static const char *const keys[] = {
       "ock_fixture",   "id",      "title", "proves", "requirements", "capabilities", "session",
       "script",        "tools",   "hooks", "cancel", "observe_only", "seed",         "expect",
@@ -718,17 +696,19 @@ static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
   long long version = 0;
   TRY(ock_jget_int(f->json, "$", "ock_fixture", OCK_REQUIRED, 1, 1, &version, err));
   TRY(ock_jget_nonempty(f->json, "$", "id", OCK_REQUIRED, &f->id, err));
+  if (strchr(f->id, '@'))
+    return ock_jerr_set(
+        err, OCK_ETYPE, "$.id",
+        "\"%.60s\" holds \"@\", which marks the wire of a scenario played on several "
+        "(\"<id>@<wire>\"): expected an id without it",
+        f->id);
   if (!is_id_safe(f->id))
     return ock_jerr_set(err, OCK_EINVAL, "$.id",
                         "expected 1 to 64 lower-case letters, digits or '-' (not first), got "
                         "\"%.80s\"",
                         f->id);
-  f->hash = ock__fnv1a(f->id);
-  const char *s = NULL;
-  TRY(ock_jget_string(f->json, "$", "title", OCK_OPTIONAL, &s, err));
-  TRY(ock_jget_string(f->json, "$", "proves", OCK_OPTIONAL, &s, err));
-  TRY(check_strings(f->json, "requirements", err));
-  TRY(check_strings(f->json, "capabilities", err));
+  f->hash = ock_fnv1a(f->id);
+  TRY(ock__fixture_load_scenario(f, reg, err));
   TRY(load_session(f, err));
   TRY(load_script(f, err));
   TRY(load_tools(f, err));
@@ -742,8 +722,9 @@ static int load_all(struct mock_fixture *f, struct ock_jerr *err) {
   return OCK_OK;
 }
 
-int ock__fixture_load(const cJSON *json, struct mock_fixture **out, struct ock_jerr *err) {
-  struct mock_fixture *f = calloc(1, sizeof *f);
+int ock_fixture_load(const cJSON *json, const ock_registry *reg, struct ock_fixture **out,
+                     struct ock_jerr *err) {
+  struct ock_fixture *f = calloc(1, sizeof *f);
   if (!f)
     return OCK_ENOMEM;
   f->json = cJSON_Duplicate(json, 1);
@@ -751,22 +732,22 @@ int ock__fixture_load(const cJSON *json, struct mock_fixture **out, struct ock_j
     free(f);
     return json ? OCK_ENOMEM : ock_jerr_set(err, OCK_EINVAL, "$", "no fixture given");
   }
-  int rc = load_all(f, err);
+  int rc = load_all(f, reg, err);
   if (rc) {
     if (rc == OCK_ENOMEM)
       ock_jerr_set(err, rc, "$", "out of memory while loading the fixture");
-    ock__fixture_free(f);
+    ock_fixture_free(f);
     return rc;
   }
   *out = f;
   return OCK_OK;
 }
 
-void ock__fixture_free(struct mock_fixture *f) {
+void ock_fixture_free(struct ock_fixture *f) {
   if (!f)
     return;
   for (size_t i = 0; i < f->n_providers; i++) {
-    struct mock_provider *p = &f->providers[i];
+    struct ock_fx_provider *p = &f->providers[i];
     for (size_t t = 0; t < p->n_turns; t++) {
       for (size_t c = 0; c < p->turns[t].n_calls; c++)
         free(p->turns[t].calls[c].arguments);
@@ -781,18 +762,19 @@ void ock__fixture_free(struct mock_fixture *f) {
   free(f->hooks);
   free(f->cancels);
   free(f->randoms);
+  ock__fixture_free_scenario(f);
   cJSON_Delete(f->json);
   free(f);
 }
 
-const struct mock_provider *ock__fixture_provider(const struct mock_fixture *f, const char *name) {
+const struct ock_fx_provider *ock_fixture_provider(const struct ock_fixture *f, const char *name) {
   for (size_t i = 0; i < f->n_providers; i++)
     if (!strcmp(f->providers[i].name, name))
       return &f->providers[i];
   return NULL;
 }
 
-const struct mock_tool *ock__fixture_tool(const struct mock_fixture *f, const char *name) {
+const struct ock_fx_tool *ock_fixture_tool(const struct ock_fixture *f, const char *name) {
   for (size_t i = 0; i < f->n_tools; i++)
     if (!strcmp(f->tools[i].name, name))
       return &f->tools[i];
