@@ -432,6 +432,10 @@ static void one_execute(struct grade_ctx *g, size_t k) {
 }
 
 void ock__check_cancel(struct grade_ctx *g) {
+  /* The grammar's order of the cancel events, graded where a scenario saw one. */
+  ock__grade_grammar(g, CK_CANCEL_EVENTS,
+                     ock__view_saw_event(g->v, OCK_EV_CANCEL_REQUESTED) ||
+                         ock__view_saw_event(g->v, OCK_EV_CANCEL_COMPLETED));
   for (size_t k = 0; k < g->v->nx; k++)
     one_execute(g, k);
 }

@@ -240,12 +240,14 @@ static void complete_error_object(struct grade_ctx *g, const struct view_exec *x
 }
 
 void ock__check_complete(struct grade_ctx *g) {
+  ock__grade_grammar(g, CK_COMPLETE_ONCE, 1); /* the grammar's rows of this group */
+  ock__grade_grammar(g, CK_COMPLETE_LAST, 1);
   check_same_name(g);
   const struct view *v = g->v;
   for (size_t k = 0; k < v->nx; k++) {
     const struct view_exec *x = &v->x[k];
     if (!x->complete)
-      continue; /* complete.once (ock__check_order) reports the absence */
+      continue; /* complete.once (the grammar's, above) reports the absence */
     complete_orchestrator(g, x);
     complete_status(g, x);
     complete_turn_count(g, x);

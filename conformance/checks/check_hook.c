@@ -304,6 +304,8 @@ static void selection_steps(struct grade_ctx *g, const struct call_fate *f) {
 
 void ock__check_hook(struct grade_ctx *g) {
   const struct view *v = g->v;
+  /* The grammar's order of the selection events, graded where a scenario saw one. */
+  ock__grade_grammar(g, CK_HOOK_SELECTING_ORDER, ock__view_saw_event(v, OCK_EV_TOOL_SELECTING));
   for (size_t i = 0; i < v->n; i++) {
     const cJSON *e = v->e[i];
     if ((ock__is_event(e, OCK_EV_PROMPT_SUBMIT) || ock__is_event(e, OCK_EV_PROVIDER_REQUEST)) &&

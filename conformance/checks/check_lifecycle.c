@@ -265,6 +265,8 @@ static void trace(struct grade_ctx *g) {
 }
 
 void ock__check_lifecycle(struct grade_ctx *g) {
+  /* The grammar reports misplaced execution events; presence is execution_events' below. */
+  ock__grade_grammar(g, CK_LIFECYCLE_EXECUTION_EVENTS, 0);
   if (!ock__grade_applies(g, CK_LIFECYCLE_EXECUTION_EVENTS)) {
     /* Mark the rest of the group not applicable too, so the report says why. */
     static const enum check_name rest[] = {CK_LIFECYCLE_STAGE, CK_LIFECYCLE_TRANSITIONS,

@@ -1,5 +1,5 @@
 /*
- * check_order.c: ORDER, the event grammar (core's ock/grammar.h) over the journal's events, plus
+ * check_order.c: ORDER, the event grammar's findings (grammar_rows.c) on the ORDER rows, plus
  * the events checked against reality: provider:request before each LLM request the mock received,
  * tool:pre before each tool run, provider:response equal to what the mock sent.
  */
@@ -8,101 +8,17 @@
 
 #include "checks/grade.h"
 #include "ock/contract.h"
-#include "ock/grammar.h"
 #include "ock/json.h"
 
-/* The check that reports violations of each requirement the grammar can name, each charged to
- * its row's requirement. */
-static const struct {
-  enum check_name check;
-  const char *expected;
-} grammar_checks[] = {
-    {CK_ORDER_SUBMIT_FIRST, "prompt:submit first in each execute"},
-    {CK_ORDER_REQUEST_CLOSED,
-     "each provider:request closed by one provider:response or provider:error"},
-    {CK_ORDER_TOOL_PAIRING, "tool:pre then exactly one tool:post or tool:error per tool_call_id"},
-    {CK_ORDER_PROMPT_COMPLETE, "prompt:complete once, after all provider and tool events"},
-    {CK_ORDER_GRAMMAR, "the event sequence follows SPEC.md's grammar"},
-    {CK_COMPLETE_ONCE, "exactly one orchestrator:complete per execute"},
-    {CK_COMPLETE_LAST, "nothing after orchestrator:complete"},
-    {CK_LIFECYCLE_EXECUTION_EVENTS, "execution:start/end placed as SPEC.md says"},
-    {CK_CANCEL_EVENTS, "cancel:requested then cancel:completed, once each"},
-    {CK_HOOK_SELECTING_ORDER, "tool:selecting, tool:selected, tool:pre per call"},
-    {CK_TOOL_EVENT_FIELDS, "tool events carry tool_call_id and tool_name"},
-};
-#define N_GRAMMAR_CHECKS (sizeof grammar_checks / sizeof grammar_checks[0])
-
-/* requirement_of: the requirement grammar check i reports under. */
-static const char *requirement_of(size_t i) {
-  return ock__check_row(grammar_checks[i].check)->requirement;
-}
-
-struct run {
-  struct grade_ctx *g;
-  int violated[N_GRAMMAR_CHECKS];
-};
-
-/* Every rejection fails OCK-ORDER-007, the grammar as a whole (its evidence is the rejected
- * entry), and also the requirement whose own sentence names the broken rule. */
-static void on_violation(void *user, const struct ock_grammar_violation *viol) {
-  struct run *r = user;
-  int charged = 0;
-  for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
-    if (!strcmp(requirement_of(i), viol->requirement) ||
-        grammar_checks[i].check == CK_ORDER_GRAMMAR) {
-      r->violated[i] = 1;
-      charged |= !strcmp(requirement_of(i), viol->requirement);
-      ock__grade_emit(r->g, grammar_checks[i].check, 0, viol->seq, grammar_checks[i].expected,
-                      "execute %d: %s", viol->execute, viol->message);
-    }
-  }
-  if (!charged)
-    ock__grade_error_to(r->g, CK_ORDER_GRAMMAR, viol->requirement, viol->message);
-}
-
-static int saw_event(const struct view *v, const char *name) {
-  for (size_t i = 0; i < v->n; i++)
-    if (ock__is_event(v->e[i], name))
-      return 1;
-  return 0;
-}
-
-static void run_grammar(struct grade_ctx *g) {
-  const struct view *v = g->v;
-  struct run r = {.g = g};
-  ock_grammar *gr = NULL;
-  if (ock_grammar_new(on_violation, &r, &gr)) {
-    ock__grade_error(g, CK_ORDER_GRAMMAR, "out of memory");
-    return;
-  }
-  long last = 0;
-  for (size_t i = 0; i < v->n; i++) {
-    if (!ock__is_kind(v->e[i], OCK_ENTRY_EVENT))
-      continue;
-    last = ock__entry_seq(v->e[i]);
-    ock_grammar_event(gr, last, ock__event_name(v->e[i]), ock__event_data(v->e[i]),
-                      ock__event_action(v->e[i]));
-  }
-  ock_grammar_end(gr, last);
-  ock_grammar_free(gr);
-  if (!v->nx)
-    return;
-  int cancelled = saw_event(v, OCK_EV_CANCEL_REQUESTED) || saw_event(v, OCK_EV_CANCEL_COMPLETED);
-  for (size_t i = 0; i < N_GRAMMAR_CHECKS; i++) {
-    enum check_name check = grammar_checks[i].check;
-    if (r.violated[i])
-      continue;
-    if (check == CK_CANCEL_EVENTS && !cancelled)
-      continue;
-    if (check == CK_HOOK_SELECTING_ORDER && !saw_event(v, OCK_EV_TOOL_SELECTING))
-      continue;
-    if (check == CK_TOOL_EVENT_FIELDS && !saw_event(v, OCK_EV_TOOL_PRE) &&
-        !saw_event(v, OCK_EV_TOOL_ERROR))
-      continue;
-    if (check == CK_LIFECYCLE_EXECUTION_EVENTS)
-      continue; /* presence is ock__check_lifecycle's; the grammar only reports misplacement */
-    ock__grade_emit(g, check, 1, -1, grammar_checks[i].expected, "as expected");
-  }
+/* The grammar's rows of this group (grammar_rows.c); the other rows it can fail are graded by
+ * their own group's check. */
+static void grammar(struct grade_ctx *g) {
+  static const enum check_name own[] = {CK_ORDER_SUBMIT_FIRST, CK_ORDER_REQUEST_CLOSED,
+                                        CK_ORDER_TOOL_PAIRING, CK_ORDER_PROMPT_COMPLETE,
+                                        CK_ORDER_GRAMMAR};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+    ock__grade_grammar(g, own[i], 1);
+  ock__grade_grammar_uncharged(g);
 }
 
 /* prompt:complete exactly once on success/incomplete, never on error/cancelled. */
@@ -276,7 +192,7 @@ static void responses_match(struct grade_ctx *g) {
 }
 
 void ock__check_order(struct grade_ctx *g) {
-  run_grammar(g);
+  grammar(g);
   prompt_complete_presence(g);
   requests_announced(g);
   tools_announced(g);

@@ -411,6 +411,10 @@ static void ids_carried(struct grade_ctx *g) {
 }
 
 void ock__check_tool(struct grade_ctx *g) {
+  /* The grammar's tool event fields, graded where a scenario ran or failed a tool. */
+  ock__grade_grammar(g, CK_TOOL_EVENT_FIELDS,
+                     ock__view_saw_event(g->v, OCK_EV_TOOL_PRE) ||
+                         ock__view_saw_event(g->v, OCK_EV_TOOL_ERROR));
   struct call_fate *fates = NULL;
   size_t n = ock__call_fates(g->v, &fates);
   for (size_t i = 0; i < n; i++)

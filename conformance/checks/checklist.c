@@ -6,9 +6,11 @@
 
 #include <string.h>
 
+#include "checks/grade.h" /* the runs */
+
 static const struct check_entry table[] = {
-#define CHECK(name, id, requirement, kind, flags, mutation)                                        \
-  {CK_##name, id, requirement, kind, flags, mutation},
+#define CHECK(name, id, requirement, kind, flags, run, mutation)                                   \
+  {CK_##name, id, requirement, kind, flags, run, mutation},
 #include "checks/checks.def"
 #undef CHECK
 };

@@ -30,9 +30,13 @@ enum check_flag {
  * and are made per capability rather than rows of this table. */
 #define CHECK_CAPABILITY_PREFIX "capability."
 
+/* A check: one function of checks/ that grades a group of rows (grade.h). */
+struct grade_ctx;
+typedef void check_run(struct grade_ctx *g);
+
 /* CK_CANCEL_STATUS, ...: one per row of checks.def, in its order (sorted by id). */
 enum check_name {
-#define CHECK(name, id, requirement, kind, flags, mutation) CK_##name,
+#define CHECK(name, id, requirement, kind, flags, run, mutation) CK_##name,
 #include "checks/checks.def"
 #undef CHECK
   CK_COUNT
@@ -45,6 +49,7 @@ struct check_entry {
                               expectation names it (the expect.* checks) */
   enum check_kind kind;
   unsigned flags;       /* enum check_flag, or-ed */
+  check_run *run;       /* the check that grades it (grade.h); NULL for the HARNESS rows */
   const char *mutation; /* the mutation (mutants/mutations.c) that makes it FAIL; "" for none */
 };
 

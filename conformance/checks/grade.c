@@ -86,14 +86,18 @@ static void error_to(struct grade_ctx *g, const char *check, const char *req, co
 }
 
 /* charge: the requirement check reports under: req when the call names one, else its row's.
- * NULL after recording an ERROR when the call and the row disagree, or neither names one, or
- * the registry lacks it. */
+ * NULL after recording an ERROR when the check running is not the row's run, the call and the row
+ * disagree, neither names one, or the registry lacks it. */
 static const struct ock_requirement *charge(struct grade_ctx *g, const struct check_entry *c,
                                             const char *req) {
   char why[300];
   const char *want = req ? req : c->requirement;
   const struct ock_requirement *r = ock_registry_find(g->reg, want);
-  if (!want)
+  if (g->running && c->run != g->running)
+    snprintf(why, sizeof why,
+             "check id %.60s is graded by another check than the run its row in checks.def names",
+             c->id);
+  else if (!want)
     snprintf(why, sizeof why,
              "check id %.60s takes its requirement from the scenario: grade it with "
              "ock__grade_emit_to",
@@ -195,12 +199,22 @@ void ock__grade_error_to(struct grade_ctx *g, enum check_name check, const char 
   error_to(g, ock__check_row(check)->id, req, why);
 }
 
-void ock__grade_scenario(struct grade_ctx *g) {
-  static void (*const groups[])(struct grade_ctx *) = {
+check_run *const *ock__grade_runs(void) {
+  static check_run *const runs[] = {
       ock__check_proc,     ock__check_complete,  ock__check_order,      ock__check_orphan,
       ock__check_tool,     ock__check_hook,      ock__check_iter,       ock__check_stream,
       ock__check_parallel, ock__check_lifecycle, ock__check_error,      ock__check_cancel,
       ock__check_valid,    ock__check_expect,    ock__check_capability, NULL};
-  for (int i = 0; groups[i]; i++)
-    groups[i](g);
+  return runs;
+}
+
+void ock__grade_scenario(struct grade_ctx *g) {
+  check_run *const *runs = ock__grade_runs();
+  ock__grammar_read(g);
+  for (int i = 0; runs[i]; i++) {
+    g->running = runs[i];
+    runs[i](g);
+  }
+  g->running = NULL;
+  ock__grammar_free(g);
 }

@@ -23,6 +23,21 @@
 /* The verdicts are enum ock_verdict (ock/contract.h), in order of severity: a PASS outranks a
  * SKIP (SKIP only when nothing applied). */
 
+/* One rejection of the event grammar (ock/grammar.h), kept for the row that owns it. */
+struct grade_violation {
+  char *requirement; /* the requirement the broken rule belongs to */
+  char *message;
+  long seq;
+  int execute;
+};
+
+/* The event grammar's findings in one scenario, read once by ock__grade_scenario. */
+struct grade_grammar {
+  struct grade_violation *v;
+  size_t n, cap;
+  int failed; /* out of memory: every grammar row is an ERROR */
+};
+
 struct grade_ctx {
   const struct view *v;
   const ock_registry *reg;
@@ -32,6 +47,9 @@ struct grade_ctx {
   double time_scale;           /* --time-scale: widens the late tolerance of timing checks */
   cJSON *checks;               /* the scenario's checks array (owned by the caller) */
   int blackbox; /* a black-box run: checks the traffic cannot decide are SKIP (blackbox.h) */
+  /* Set by ock__grade_scenario: */
+  check_run *running;           /* the check running now; a row another check emits is an ERROR */
+  struct grade_grammar grammar; /* the event grammar's findings */
 };
 
 /* The timing tolerances of SPEC.md 9.4: a measured delay may come this much early (clock and
@@ -69,10 +87,24 @@ void ock__grade_error(struct grade_ctx *g, enum check_name check, const char *wh
 void ock__grade_error_to(struct grade_ctx *g, enum check_name check, const char *req,
                          const char *why);
 
-/* ock__grade_scenario runs every check on the view. */
+/* ock__grade_scenario runs every check on the view, each in turn (ock__grade_runs). */
 void ock__grade_scenario(struct grade_ctx *g);
 
-/* The checks, one function per requirement group (check_<group>.c). */
+/* ock__grade_runs: the checks ock__grade_scenario runs, in order, NULL-terminated. Each row of
+ * checks.def names one of them as its run. */
+check_run *const *ock__grade_runs(void);
+
+/* The event grammar (grammar_rows.c). ock__grammar_read runs it over the view's events into
+ * g->grammar (ock__grammar_free frees that). ock__grade_grammar grades one of the rows it can
+ * fail: a FAIL per rejection charged to the row's requirement (every rejection for
+ * order.grammar), else, when pass_when_clean and the scenario has an execute, a PASS. Each row's
+ * own check calls it. ock__grade_grammar_uncharged reports rejections no row names (ERROR). */
+void ock__grammar_read(struct grade_ctx *g);
+void ock__grammar_free(struct grade_ctx *g);
+void ock__grade_grammar(struct grade_ctx *g, enum check_name check, int pass_when_clean);
+void ock__grade_grammar_uncharged(struct grade_ctx *g);
+
+/* The checks, one function per requirement group (check_<group>.c): the runs of checks.def. */
 void ock__check_complete(struct grade_ctx *g);
 void ock__check_order(struct grade_ctx *g);
 void ock__check_orphan(struct grade_ctx *g);

@@ -157,6 +157,13 @@ int ock__view_build_traffic(struct view *v, const struct ock_fixture *fx, const 
   return OCK_OK;
 }
 
+int ock__view_saw_event(const struct view *v, const char *name) {
+  for (size_t i = 0; i < v->n; i++)
+    if (ock__is_event(v->e[i], name))
+      return 1;
+  return 0;
+}
+
 int ock__view_after_cancel(const struct view *v, size_t i) {
   const struct view_exec *x = ock__view_exec_of(v, i);
   for (size_t k = x ? x->first : 0; k < i && k < v->n; k++)

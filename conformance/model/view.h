@@ -66,6 +66,9 @@ const char *ock__last_user_text(const cJSON *request);
 /* ock__view_after_cancel: the harness's SIGINT came before entry index i in i's execute. */
 int ock__view_after_cancel(const struct view *v, size_t i);
 
+/* ock__view_saw_event: the journal holds an event of that name. */
+int ock__view_saw_event(const struct view *v, const char *name);
+
 /* ock__str_field: the string member k of o, or "" when it is absent or not a string (never NULL).
  * Not for an event's payload: model/payload.h reads those by the registry's shape. */
 const char *ock__str_field(const cJSON *o, const char *k);

@@ -754,6 +754,29 @@ static void response_value_compared(void) {
 /* A check id outside the table does not compile (checks.def); one graded under another
  * requirement than its row's, or a row without a requirement graded without one, is an ERROR:
  * the table the gate proves cannot fall out of step with what the checks report. */
+/* Every row names the one check that grades it, among the checks ock__grade_scenario runs (the
+ * HARNESS rows none), and a row graded while another check runs is an ERROR: no row is decided
+ * in two places. */
+static void every_row_has_its_run(void) {
+  check_run *const *runs = ock__grade_runs();
+  for (size_t i = 0; i < ock__checklist_count(); i++) {
+    const struct check_entry *c = ock__checklist_at(i);
+    int listed = 0;
+    for (size_t k = 0; runs[k] && !listed; k++)
+      listed = runs[k] == c->run;
+    if (c->kind == CHECK_HARNESS ? c->run != NULL : !listed)
+      ock_test_fail(__LINE__, __FILE__, "checks.def: %s names no run of ock__grade_runs", c->id);
+  }
+  cJSON *checks = cJSON_CreateArray();
+  struct grade_ctx g = {
+      .reg = reg, .level = OCK_LEVEL_SHOULD, .checks = checks, .running = ock__check_order};
+  ock__grade_emit(&g, CK_ORDER_GRAMMAR, 1, -1, "x", "fine"); /* its row's run */
+  ock__grade_emit(&g, CK_CANCEL_EVENTS, 1, -1, "x", "fine"); /* ock__check_cancel's */
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "order.grammar"), "PASS");
+  OCK_ASSERT_STR_EQ(verdict_of(checks, "cancel.events"), "ERROR");
+  cJSON_Delete(checks);
+}
+
 static void unlisted_check_id_is_an_error(void) {
   cJSON *checks = cJSON_CreateArray();
   struct grade_ctx g = {.reg = reg, .level = OCK_LEVEL_SHOULD, .checks = checks};
@@ -1457,6 +1480,7 @@ static const struct ock_test tests[] = {
     {"denied_prompt_left_in_context_fails", denied_prompt_left_in_context_fails},
     {"tool_timeout_not_reported_fails", tool_timeout_not_reported_fails},
     {"unlisted_check_id_is_an_error", unlisted_check_id_is_an_error},
+    {"every_row_has_its_run", every_row_has_its_run},
     {"checklist_rows_are_sound", checklist_rows_are_sound},
     {"expect_timing_widens_with_time_scale", expect_timing_widens_with_time_scale},
     {"expect_clauses_are_charged_to_what_they_prove",
