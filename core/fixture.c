@@ -18,13 +18,6 @@
 #include "ock/contract.h"
 #include "ock/status.h"
 
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    int rc_ = (expr);                                                                              \
-    if (rc_)                                                                                       \
-      return rc_;                                                                                  \
-  } while (0)
-
 uint32_t ock_fnv1a(const char *s) {
   uint32_t h = 2166136261u;
   for (; *s; s++) {

@@ -13,13 +13,6 @@
 #include "ock/status.h"
 #include "ock/wire_list.h"
 
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    int rc_ = (expr);                                                                              \
-    if (rc_)                                                                                       \
-      return rc_;                                                                                  \
-  } while (0)
-
 /* The timing range when the fixture leaves a bound unsaid. */
 #define RANGE_MAX_MS 1e12
 

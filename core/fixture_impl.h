@@ -10,6 +10,14 @@
 
 #include "ock/fixture.h"
 
+/* TRY returns the status of expr when it is not OCK_OK: the loaders stop at the first error. */
+#define TRY(expr)                                                                                  \
+  do {                                                                                             \
+    int rc_ = (expr);                                                                              \
+    if (rc_)                                                                                       \
+      return rc_;                                                                                  \
+  } while (0)
+
 /* ock__fixture_load_scenario fills the harness's members of f from f->json (reg as in
  * ock_fixture_load). OCK_OK, OCK_ENOMEM, or an error with err set. */
 int ock__fixture_load_scenario(struct ock_fixture *f, const ock_registry *reg,
